@@ -1,0 +1,3 @@
+from daycare_gui.cli import main
+
+raise SystemExit(main())

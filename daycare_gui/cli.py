@@ -1,0 +1,63 @@
+"""Command line: ``daycare-gui [PATH] | --demo`` opens the window; subcommands work without one.
+
+This module only dispatches. Each subcommand lives in ``daycare_gui/commands/<name>.py`` with
+``add_arguments(parser)`` and ``run(args) -> int``; the window lives in ``daycare_gui.ui``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# name → one-line help. Order is the order shown in --help.
+SUBCOMMANDS = {
+    "inspect": "print what a Daycare data directory holds (never writes)",
+    "demo": "write a realistic demo Daycare data directory",
+    "upgrade": "run Daycare's migration pipeline on a store (backs up first)",
+    "edit": "set frontmatter keys of a Markdown file, safely",
+    "search": "full-text search across session histories",
+}
+
+
+def _subcommand_parser(name: str) -> argparse.ArgumentParser:
+    module = importlib.import_module(f"daycare_gui.commands.{name}")
+    parser = argparse.ArgumentParser(prog=f"daycare-gui {name}", description=SUBCOMMANDS[name])
+    module.add_arguments(parser)
+    parser.set_defaults(_run=module.run)
+    return parser
+
+
+def _gui_parser() -> argparse.ArgumentParser:
+    epilog = "subcommands:\n" + "\n".join(f"  {n:<9} {h}" for n, h in SUBCOMMANDS.items())
+    parser = argparse.ArgumentParser(
+        prog="daycare-gui",
+        description="Browse and safely edit a Daycare data directory.",
+        epilog=epilog + "\n\nRun 'daycare-gui SUBCOMMAND --help' for a subcommand's options.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("path", nargs="?", help="Daycare root, data dir or settings.json (default: last opened)")
+    parser.add_argument("--demo", action="store_true", help="write a demo store to a temporary folder and open it")
+    parser.add_argument("--version", action="version", version=_version())
+    return parser
+
+
+def _version() -> str:
+    from daycare_gui import __version__
+
+    return f"daycare-gui {__version__}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in SUBCOMMANDS:
+        args = _subcommand_parser(argv[0]).parse_args(argv[1:])
+        return int(args._run(args) or 0)
+    args = _gui_parser().parse_args(argv)
+    from daycare_gui.ui.app import run_app  # imported late: subcommands must work without Qt libraries
+
+    return run_app(path=args.path, demo=args.demo)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

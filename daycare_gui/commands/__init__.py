@@ -1,0 +1,1 @@
+"""One module per subcommand; each is thin and calls the core."""

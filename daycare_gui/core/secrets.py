@@ -1,0 +1,54 @@
+"""Masking of secrets: API keys and tokens never leave the core unmasked for display or logs."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+# Keys whose values are secrets wherever they appear (auth.json entries, provider options, env maps).
+_SECRET_KEY = re.compile(
+    r"(api[_-]?key|token|secret|password|passwd|credential|authorization|private[_-]?key|cookie|session[_-]?key)",
+    re.IGNORECASE,
+)
+# Keys that contain a secret-looking word but are not secrets.
+_NOT_SECRET = {"type", "tokens", "tokenlimit", "maxtokens", "max_tokens", "passwordhash_enabled"}
+
+MASK = "••••••••"
+
+
+def is_secret_key(key: str) -> bool:
+    k = key.lower()
+    if k in _NOT_SECRET:
+        return False
+    return bool(_SECRET_KEY.search(k))
+
+
+def mask_value(value: Any) -> str:
+    """Show that a secret exists without revealing it: a fixed mask plus at most a 3-char hint of its kind."""
+    if value is None or value == "":
+        return ""
+    if not isinstance(value, str):
+        return MASK
+    prefix = value[:3] if len(value) >= 12 and re.match(r"^[a-z]{2,3}[-_]", value) else ""
+    return f"{prefix}{MASK}"
+
+
+def mask_secrets(obj: Any, *, all_strings: bool = False) -> Any:
+    """Return a deep copy of ``obj`` with every secret value masked.
+
+    ``all_strings`` masks every string leaf (used for auth.json, where any field may be a credential
+    except the entry ``type``).
+    """
+    if isinstance(obj, dict):
+        out = {}
+        for key, value in obj.items():
+            if isinstance(value, (dict, list)):
+                out[key] = mask_secrets(value, all_strings=all_strings)
+            elif is_secret_key(str(key)) or (all_strings and isinstance(value, str) and key != "type"):
+                out[key] = mask_value(value)
+            else:
+                out[key] = value
+        return out
+    if isinstance(obj, list):
+        return [mask_secrets(v, all_strings=all_strings) for v in obj]
+    return obj

@@ -1,0 +1,42 @@
+"""Shared test fixtures.
+
+Real Daycare data folders live in ``../shared/fixtures`` (beside the repository). Tests never touch them in
+place: :func:`fixture_copy` copies one into ``tmp_path`` first, keeping ``daycare.db`` and its WAL files together.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+FIXTURES = Path(os.environ.get("DAYCARE_GUI_FIXTURES", REPO.parent / "shared" / "fixtures"))
+FIXTURE_NAMES = ("daycare-808af509", "daycare-newer", "daycare-stuck")
+
+
+def _copy_fixture(name: str, dest: Path, *, with_db: bool = True) -> Path:
+    src = FIXTURES / name
+    if not src.is_dir():
+        pytest.skip(f"fixture {name} not found in {FIXTURES}")
+    ignore = None if with_db else shutil.ignore_patterns("daycare.db", "daycare.db-wal", "daycare.db-shm")
+    target = dest / name
+    shutil.copytree(src, target, ignore=ignore)
+    return target
+
+
+@pytest.fixture
+def fixture_copy(tmp_path):
+    """``fixture_copy("daycare-808af509")`` → a private copy of that fixture folder."""
+
+    def make(name: str, *, with_db: bool = True) -> Path:
+        return _copy_fixture(name, tmp_path, with_db=with_db)
+
+    return make
+
+
+def snapshot_tree(root: Path) -> dict[str, bytes]:
+    """Every file under ``root`` with its bytes: compare before/after to prove nothing was written."""
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
