@@ -1,0 +1,1 @@
+"""Readers for Daycare's file-based storage (JSON, JSONL, Markdown + frontmatter)."""
