@@ -1,0 +1,144 @@
+"""Load a file for editing and save it back atomically, refusing to clobber changes made meanwhile.
+
+The editor remembers the SHA-256 of the bytes it loaded. Saving compares that hash with what is on
+disk *now* (content, not mtime: a tool may rewrite a file within one mtime tick, or restore an old
+mtime), and refuses with :class:`ConflictError` when they differ, so the caller can show both versions.
+
+The write itself goes to a temporary file in the same directory (same filesystem, so ``os.replace``
+is atomic), which is fsynced, given the original file's mode, moved over the target, and then the
+directory is fsynced so the rename survives a crash.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+
+def sha256_of(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """What an editor needs to remember about a file it opened: the bytes and the hash to check on save."""
+
+    data: bytes
+    sha256: str
+    mode: int  # permission bits only (stat.S_IMODE)
+    mtime: float
+
+
+class ConflictError(Exception):
+    """The file on disk is not the one the edit started from.
+
+    ``current`` holds the on-disk bytes now, or ``None`` if the file was deleted (or, for a file the
+    caller meant to create, ``current`` is what appeared there meanwhile).
+    """
+
+    def __init__(self, path: str | os.PathLike, current: bytes | None, message: str | None = None) -> None:
+        self.path = Path(path)
+        self.current = current
+        if message is None:
+            message = (
+                f"{self.path} was deleted since it was opened"
+                if current is None
+                else f"{self.path} was changed on disk since it was opened"
+            )
+        super().__init__(message)
+
+
+def load_for_edit(path: str | os.PathLike) -> Loaded:
+    with open(path, "rb") as handle:
+        st = os.fstat(handle.fileno())
+        data = handle.read()
+    return Loaded(data=data, sha256=sha256_of(data), mode=stat.S_IMODE(st.st_mode), mtime=st.st_mtime)
+
+
+def _read_current(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+
+
+def _default_new_file_mode() -> int:
+    # Reading the umask without changing it: os.umask() would set it process-wide (racy with threads).
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return 0o666 & ~int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0o644
+
+
+def _fsync_directory(directory: Path) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:  # e.g. platforms where directories cannot be opened; the rename already happened
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def save_atomic(
+    path: str | os.PathLike,
+    data: bytes,
+    *,
+    expected_sha256: str | None,
+    force: bool = False,
+) -> Loaded:
+    """Replace ``path`` with ``data`` if it still holds the bytes whose hash is ``expected_sha256``.
+
+    ``expected_sha256=None`` means "this is a new file": a file already there is a conflict.
+    ``force=True`` skips the check (the user saw the conflict and chose to overwrite).
+    Returns the :class:`Loaded` state of the saved file, ready for the next save.
+    """
+    # Edit the file a symlink points to, not the link itself (os.replace would swap the link for a file).
+    target = Path(os.path.realpath(path))
+    current = _read_current(target)
+    if not force:
+        if expected_sha256 is None:
+            if current is not None:
+                raise ConflictError(target, current, f"{target} already exists")
+        elif current is None or sha256_of(current) != expected_sha256:
+            raise ConflictError(target, current)
+
+    try:
+        st = os.stat(target)
+        mode, owner = stat.S_IMODE(st.st_mode), (st.st_uid, st.st_gid)
+    except FileNotFoundError:
+        mode, owner = _default_new_file_mode(), None
+
+    directory = target.parent
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp_name, mode)
+        if owner is not None and hasattr(os, "chown"):
+            try:
+                os.chown(tmp_name, *owner)
+            except OSError:  # only root may give files away; keeping our own ownership is fine
+                pass
+        os.replace(tmp_name, target)
+    except BaseException:
+        try:
+            os.unlink(tmp_name)
+        except FileNotFoundError:
+            pass
+        raise
+    _fsync_directory(directory)
+    st = os.stat(target)
+    return Loaded(data=data, sha256=sha256_of(data), mode=stat.S_IMODE(st.st_mode), mtime=st.st_mtime)
