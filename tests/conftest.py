@@ -17,12 +17,12 @@ FIXTURES = Path(os.environ.get("DAYCARE_GUI_FIXTURES", REPO.parent / "shared" / 
 FIXTURE_NAMES = ("daycare-808af509", "daycare-newer", "daycare-stuck")
 
 
-def _copy_fixture(name: str, dest: Path, *, with_db: bool = True) -> Path:
+def _copy_fixture(name: str, dest: Path, *, with_db: bool = True, as_name: str | None = None) -> Path:
     src = FIXTURES / name
     if not src.is_dir():
         pytest.skip(f"fixture {name} not found in {FIXTURES}")
     ignore = None if with_db else shutil.ignore_patterns("daycare.db", "daycare.db-wal", "daycare.db-shm")
-    target = dest / name
+    target = dest / (as_name or name)
     shutil.copytree(src, target, ignore=ignore)
     return target
 
@@ -31,8 +31,8 @@ def _copy_fixture(name: str, dest: Path, *, with_db: bool = True) -> Path:
 def fixture_copy(tmp_path):
     """``fixture_copy("daycare-808af509")`` → a private copy of that fixture folder."""
 
-    def make(name: str, *, with_db: bool = True) -> Path:
-        return _copy_fixture(name, tmp_path, with_db=with_db)
+    def make(name: str, *, with_db: bool = True, as_name: str | None = None) -> Path:
+        return _copy_fixture(name, tmp_path, with_db=with_db, as_name=as_name)
 
     return make
 

@@ -1,0 +1,127 @@
+"""The read-only database: never writes, never creates -wal/-shm on a checkpointed store, survives
+WAL data, locks, unwritable folders and damaged files with a clear message."""
+
+import os
+import sqlite3
+
+import pytest
+
+from daycare_gui.core.db import DatabaseError, ReadOnlyDatabase
+from tests.conftest import snapshot_tree
+
+
+def test_checkpointed_store_is_read_without_touching_the_folder(fixture_copy):
+    root = fixture_copy("daycare-808af509")
+    before = snapshot_tree(root)
+    with ReadOnlyDatabase(root / "daycare.db") as db:
+        assert db.mode.name == "immutable"
+        assert db.count("agents") == 2
+    assert snapshot_tree(root) == before  # no -wal/-shm created, no byte changed
+
+
+def test_writes_are_impossible(fixture_copy):
+    root = fixture_copy("daycare-808af509")
+    with ReadOnlyDatabase(root / "daycare.db") as db:
+        with pytest.raises(DatabaseError):
+            db.rows("DELETE FROM agents")
+        assert db.count("agents") == 2
+
+
+def _add_wal_row(path):
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA wal_autocheckpoint=0")
+    conn.execute("INSERT INTO inbox VALUES ('i1', 'agentusr1', 1, 'message', '{}')")
+    conn.commit()
+    return conn  # kept open so the WAL is not checkpointed away
+
+
+def test_data_still_in_the_wal_is_seen(fixture_copy):
+    root = fixture_copy("daycare-808af509")
+    writer = _add_wal_row(root / "daycare.db")
+    try:
+        with ReadOnlyDatabase(root / "daycare.db", live=True) as db:
+            assert db.mode.name == "read-only" and db.count("inbox") == 1
+        wal_before = (root / "daycare.db-wal").read_bytes()
+        with ReadOnlyDatabase(root / "daycare.db", live=False) as db:
+            assert db.mode.name == "snapshot" and db.count("inbox") == 1
+            assert "snapshot" in db.mode.note
+        assert (root / "daycare.db-wal").read_bytes() == wal_before
+    finally:
+        writer.close()
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root can write any folder")
+def test_unwritable_folder_falls_back_to_a_snapshot(fixture_copy):
+    root = fixture_copy("daycare-808af509")
+    writer = _add_wal_row(root / "daycare.db")
+    os.chmod(root, 0o555)
+    try:
+        with ReadOnlyDatabase(root / "daycare.db", live=True) as db:
+            assert db.count("inbox") == 1
+    finally:
+        os.chmod(root, 0o755)
+        writer.close()
+
+
+def test_unwritable_folder_fallback_when_ro_open_fails(fixture_copy, monkeypatch):
+    # As root we cannot make a folder unwritable, so make the read-only open fail the way it does there.
+    root = fixture_copy("daycare-808af509")
+    writer = _add_wal_row(root / "daycare.db")
+    real_connect = sqlite3.connect
+
+    def failing_connect(database, *a, **kw):
+        if "mode=ro" in database and "immutable" not in database and "daycare-gui-snapshot" not in database:
+            raise sqlite3.OperationalError("unable to open database file")
+        return real_connect(database, *a, **kw)
+
+    monkeypatch.setattr(sqlite3, "connect", failing_connect)
+    try:
+        with ReadOnlyDatabase(root / "daycare.db", live=True) as db:
+            assert db.mode.name == "snapshot" and db.count("inbox") == 1
+            assert "read-only open failed" in db.mode.note
+    finally:
+        writer.close()
+
+
+def test_locked_database_is_read_from_a_snapshot_and_says_why(fixture_copy):
+    from daycare_gui.core.store import open_store
+
+    root = fixture_copy("daycare-808af509")
+    locker = _add_wal_row(root / "daycare.db")  # committed data in the WAL …
+    locker.isolation_level = None
+    locker.execute("PRAGMA locking_mode=EXCLUSIVE")  # … and then another program takes the lock
+    locker.execute("BEGIN EXCLUSIVE")
+    locker.execute("INSERT INTO inbox VALUES ('i2', 'a', 2, 'message', '{}')")
+    try:
+        with open_store(root) as store:
+            assert store.db.mode.name == "snapshot"
+            assert store.db.count("inbox") == 1  # the committed row, nothing lost
+            assert any("locked" in p.message for p in store.problems)
+    finally:
+        locker.execute("ROLLBACK")
+        locker.close()
+
+
+def test_a_query_on_a_locked_live_database_raises_a_clear_error(fixture_copy):
+    root = fixture_copy("daycare-808af509")
+    writer = _add_wal_row(root / "daycare.db")
+    db = ReadOnlyDatabase(root / "daycare.db", live=True)
+    db.engine.dispose()  # pooled connections give way, as the GUI's do between requests
+    writer.isolation_level = None
+    writer.execute("PRAGMA locking_mode=EXCLUSIVE")
+    writer.execute("BEGIN EXCLUSIVE")
+    writer.execute("INSERT INTO inbox VALUES ('i2', 'a', 2, 'message', '{}')")
+    try:
+        with pytest.raises(DatabaseError, match="locked by another program"):
+            db.count("inbox")
+    finally:
+        writer.execute("ROLLBACK")
+        writer.close()
+        db.close()
+
+
+def test_damaged_file(tmp_path):
+    bad = tmp_path / "daycare.db"
+    bad.write_bytes(b"SQLite format 3\x00" + b"\x00" * 84 + b"garbage" * 100)
+    with pytest.raises(DatabaseError):
+        ReadOnlyDatabase(bad)
