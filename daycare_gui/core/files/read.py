@@ -211,3 +211,19 @@ def existing(paths: Iterable[Path]) -> list[Path]:
         seen.add(real)
         out.append(p)
     return out
+
+
+def legacy_folders(paths: DaycarePaths, name: str) -> list[tuple[Path, bool]]:
+    """``<legacy dir>/<name>`` for every legacy dir, deduplicated by real path; flag = next to the DB."""
+    out: list[tuple[Path, bool]] = []
+    seen: set[str] = set()
+    for i, base in enumerate(paths.legacy_dirs):
+        folder = base / name
+        if not os.path.lexists(folder):
+            continue
+        real = os.path.realpath(folder)
+        if real in seen:
+            continue
+        seen.add(real)
+        out.append((folder, i == 0))
+    return out

@@ -16,7 +16,7 @@ from typing import Any
 from daycare_gui.core.files.base import Loaded, RecordMixin, iso_to_ms, loaded, nonblank, split_known
 from daycare_gui.core.files.frontmatter import read_markdown
 from daycare_gui.core.files.jsonfile import read_json
-from daycare_gui.core.files.read import Root, list_dir, subdirs
+from daycare_gui.core.files.read import Root, legacy_folders, list_dir, subdirs
 from daycare_gui.core.paths import DaycarePaths
 from daycare_gui.core.problems import Problem
 
@@ -159,26 +159,10 @@ def parse_cron_task(folder: Path, *, root: Root = None, next_to_db: bool = True)
     return task, problems
 
 
-def _legacy_folders(paths: DaycarePaths, name: str) -> list[tuple[Path, bool]]:
-    """``<legacy dir>/<name>`` for every legacy dir, deduplicated by real path; flag = next to the DB."""
-    out: list[tuple[Path, bool]] = []
-    seen: set[str] = set()
-    for i, base in enumerate(paths.legacy_dirs):
-        folder = base / name
-        if not os.path.lexists(folder):
-            continue
-        real = os.path.realpath(folder)
-        if real in seen:
-            continue
-        seen.add(real)
-        out.append((folder, i == 0))
-    return out
-
-
 def read_cron_tasks(paths: DaycarePaths) -> Loaded[CronTask]:
     items: list[CronTask] = []
     problems: list[Problem] = []
-    for cron_dir, next_to_db in _legacy_folders(paths, "cron"):
+    for cron_dir, next_to_db in legacy_folders(paths, "cron"):
         dirs, more = subdirs(cron_dir, root=paths)
         problems.extend(more)
         for entry in dirs:
@@ -260,7 +244,7 @@ def parse_heartbeat(
 def read_heartbeat_tasks(paths: DaycarePaths) -> Loaded[HeartbeatTask]:
     items: list[HeartbeatTask] = []
     problems: list[Problem] = []
-    for folder, next_to_db in _legacy_folders(paths, "heartbeat"):
+    for folder, next_to_db in legacy_folders(paths, "heartbeat"):
         last_run = _state_last_run(folder / ".heartbeat-state.json", paths, problems)
         entries, more = list_dir(folder, root=paths)
         problems.extend(more)

@@ -1,0 +1,174 @@
+"""Apps: ``APP.md`` (manifest), ``PERMISSIONS.md`` (rules) and ``state.json`` (granted permissions).
+
+Found in ``<workspace>/apps/<id>/`` (global, legacy) and ``<users dir>/<uid>/apps/<id>/`` (per user).
+Parsing follows Daycare's ``appManifestParse``/``appPermissionsParse``; where Daycare would throw, we keep
+what we could read and say why Daycare would refuse the file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from daycare_gui.core.files.base import Loaded, RecordMixin, as_int, loaded, split_known
+from daycare_gui.core.files.frontmatter import opt_str, read_markdown, section
+from daycare_gui.core.files.jsonfile import read_json, type_name
+from daycare_gui.core.files.read import Root, subdirs
+from daycare_gui.core.paths import DaycarePaths
+from daycare_gui.core.problems import Problem
+
+
+@dataclass(frozen=True)
+class AppManifest(RecordMixin):
+    path: str
+    name: str | None
+    title: str | None
+    description: str | None
+    model: str | None
+    system_prompt: str  # the ``## System Prompt`` section when present, else the whole body (seed format)
+    valid: bool
+    invalid_reason: str | None
+    raw: dict = field(default_factory=dict)
+    extra: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class AppRule(RecordMixin):
+    text: str
+    added_by: str | None = None  # in the type, but Daycare's PERMISSIONS.md format never writes it
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class AppPermissions(RecordMixin):
+    path: str
+    source_intent: str
+    allow: tuple[AppRule, ...]
+    deny: tuple[AppRule, ...]
+    valid: bool
+    invalid_reason: str | None
+
+
+@dataclass(frozen=True)
+class AppPermissionState(RecordMixin):
+    path: str
+    permissions: tuple[str, ...]
+    updated_at: int | None
+    raw: dict = field(default_factory=dict)
+    extra: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class App(RecordMixin):
+    id: str  # folder name
+    folder: str
+    scope: str  # "workspace" (global legacy location) or "user"
+    user_id: str | None
+    manifest: AppManifest | None
+    permissions: AppPermissions | None
+    state: AppPermissionState | None
+
+
+def parse_manifest(path: Path, *, root: Root = None) -> tuple[AppManifest | None, list[Problem]]:
+    doc, problems = read_markdown(path, root=root)
+    if doc is None:
+        return None, problems
+    meta = doc.meta
+    name, title, description = opt_str(meta.get("name")), opt_str(meta.get("title")), opt_str(meta.get("description"))
+    reasons = [] if doc.frontmatter_ok else ["invalid frontmatter"]
+    missing = [k for k, v in (("name", name), ("title", title), ("description", description)) if v is None]
+    if missing:
+        reasons.append(f"frontmatter lacks {', '.join(missing)}")
+    prompt = section(doc.body, "System Prompt", 2) or doc.body.strip()
+    if not prompt:
+        reasons.append("no system prompt")
+    reason = "; ".join(reasons) or None
+    if reason:
+        problems.append(Problem(str(path), None, f"Daycare would refuse this APP.md: {reason}", "warning"))
+    manifest = AppManifest(
+        str(path), name, title, description, opt_str(meta.get("model")), prompt, reason is None, reason,
+        dict(meta), split_known(meta, {"name", "title", "description", "model"}),
+    )
+    return manifest, problems
+
+
+def _rules(body: str, heading: str, text: str) -> tuple[AppRule, ...]:
+    """``- `` items under ``### heading`` of the Rules section, with their line in the file when findable."""
+    rules = []
+    lines = text.split("\n")
+    for line in section(body, heading, 3).split("\n"):
+        item = line.strip()
+        if not item.startswith("- ") or not item[2:].strip():
+            continue
+        rule = item[2:].strip()
+        line_no = next((i + 1 for i, l in enumerate(lines) if l.strip() == item), None)
+        rules.append(AppRule(rule, None, line_no))
+    return tuple(rules)
+
+
+def parse_permissions(path: Path, *, root: Root = None) -> tuple[AppPermissions | None, list[Problem]]:
+    doc, problems = read_markdown(path, root=root)
+    if doc is None:
+        return None, problems
+    text = doc.body
+    intent = section(text, "Source Intent", 2)
+    rules_body = section(text, "Rules", 2)
+    reason = None if intent else "no non-empty `## Source Intent` section"
+    if reason:
+        problems.append(Problem(str(path), None, f"Daycare would refuse this PERMISSIONS.md: {reason}", "warning"))
+    # Line numbers are searched in the full file so they match what an editor shows.
+    full = "\n" * (doc.body_line - 1) + text
+    perms = AppPermissions(
+        str(path), intent, _rules(rules_body, "Allow", full), _rules(rules_body, "Deny", full), reason is None, reason
+    )
+    return perms, problems
+
+
+def parse_state(path: Path, *, root: Root = None) -> tuple[AppPermissionState | None, list[Problem]]:
+    data, problems = read_json(path, root=root, expect=dict)
+    if data is None:
+        return None, problems
+    perms = data.get("permissions", [])
+    if not isinstance(perms, list):
+        problems.append(Problem(str(path), None, f"'permissions' is {type_name(perms)}, expected an array"))
+        perms = []
+    state = AppPermissionState(
+        str(path), tuple(p for p in perms if isinstance(p, str)), as_int(data.get("updatedAt")), data,
+        split_known(data, {"permissions", "updatedAt"}),
+    )
+    return state, problems
+
+
+def read_app(folder: Path, *, scope: str, user_id: str | None, root: Root = None) -> tuple[App, list[Problem]]:
+    problems: list[Problem] = []
+    manifest, more = parse_manifest(folder / "APP.md", root=root)
+    problems.extend(more)
+    perms, more = parse_permissions(folder / "PERMISSIONS.md", root=root)
+    problems.extend(more)
+    state, more = parse_state(folder / "state.json", root=root)
+    problems.extend(more)
+    if manifest is None and not more:
+        problems.append(Problem(str(folder), None, "app folder without APP.md", "warning"))
+    return App(folder.name, str(folder), scope, user_id, manifest, perms, state), problems
+
+
+def app_roots(paths: DaycarePaths) -> list[tuple[Path, str, str | None]]:
+    """(apps folder, scope, user id) for the workspace and every user."""
+    roots: list[tuple[Path, str, str | None]] = [(paths.workspace_dir / "apps", "workspace", None)]
+    for users_dir in paths.users_dirs:
+        for entry in subdirs(users_dir, root=paths)[0]:
+            roots.append((entry.path / "apps", "user", entry.name))
+    return roots
+
+
+def read_apps(paths: DaycarePaths) -> Loaded[App]:
+    items: list[App] = []
+    problems: list[Problem] = []
+    for apps_dir, scope, user_id in app_roots(paths):
+        dirs, more = subdirs(apps_dir, root=paths)
+        problems.extend(more)
+        for d in dirs:
+            app, more = read_app(d.path, scope=scope, user_id=user_id, root=paths)
+            problems.extend(more)
+            items.append(app)
+    return loaded(items, problems)
