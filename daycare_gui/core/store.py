@@ -1,0 +1,175 @@
+"""The Store facade: what the window and the CLI talk to.
+
+``open_store(PATH)`` resolves paths, detects the generation, checks the engine and opens the database
+read-only. Everything else is fetched on demand through the query modules, so opening is cheap whatever
+the size of the store. Bad input is collected in ``store.problems``; nothing here raises on bad data.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from daycare_gui.core.db import DatabaseError, ReadOnlyDatabase
+from daycare_gui.core.detect import Detection, detect
+from daycare_gui.core.engine import EngineStatus, engine_status
+from daycare_gui.core.migration_state import MigrationState, migration_state
+from daycare_gui.core.paths import DaycarePaths, NotADaycareDirectory, resolve_paths
+from daycare_gui.core.problems import Problem, ProblemLog
+from daycare_gui.core.queries.columns import TableColumns
+from daycare_gui.core.queries.tables import JSON_COLUMNS
+
+__all__ = ["Store", "open_store", "NotADaycareDirectory", "TaskSource"]
+
+
+@dataclass(frozen=True)
+class TaskSource:
+    """Where one cron/heartbeat task lives and which copy Daycare reads."""
+
+    kind: str  # "cron" | "heartbeat"
+    id: str
+    file_path: Path | None
+    has_row: bool
+    reads: str  # "row" | "file"
+    reason: str
+
+
+class Store:
+    def __init__(self, paths: DaycarePaths, detection: Detection, engine: EngineStatus,
+                 db: ReadOnlyDatabase | None, problems: ProblemLog) -> None:
+        self.paths = paths
+        self.detection = detection
+        self.engine = engine
+        self.db = db
+        self.problems = problems
+        self.cols = TableColumns(db) if db is not None else None
+        self.migrations: MigrationState = migration_state(db)
+        self._files = None
+
+    # -- identity --------------------------------------------------------------------------------
+    @property
+    def generation(self) -> str:
+        return self.detection.generation
+
+    @property
+    def read_only(self) -> bool:
+        return True  # writing goes through the core writers, each opening its own connection on request
+
+    @property
+    def title(self) -> str:
+        return str(self.paths.root)
+
+    def has_table(self, table: str) -> bool:
+        return self.cols is not None and self.cols.has_table(table)
+
+    # -- counts ----------------------------------------------------------------------------------
+    def table_counts(self) -> dict[str, int]:
+        if self.db is None:
+            return {}
+        out = {}
+        for table in self.db.tables():
+            try:
+                out[table] = self.db.count(table)
+            except DatabaseError as exc:
+                self.problems.add(self.paths.db_path, f"cannot count {table}: {exc}")
+        return out
+
+    def files(self, *, include_home_skills: bool = False):
+        """The file inventory (cron/heartbeat/apps/skills/memory/knowledge/legacy/...), scanned once."""
+        if self._files is None:
+            from daycare_gui.core.files.collections import scan_files
+
+            self._files = scan_files(self.paths, include_home_skills=include_home_skills)
+            self.problems.extend(self._files.problems)
+        return self._files
+
+    def check_json_columns(self, limit_per_column: int = 20) -> list[Problem]:
+        """Report stored JSON values that do not parse, found in SQL without loading the tables."""
+        found: list[Problem] = []
+        if self.db is None:
+            return found
+        for table, parsers in JSON_COLUMNS.items():
+            if not self.has_table(table):
+                continue
+            for column in parsers:
+                if column not in self.cols.of(table):
+                    continue
+                try:
+                    rows = self.db.rows(
+                        f'SELECT rowid FROM "{table}" WHERE "{column}" IS NOT NULL AND NOT json_valid("{column}") '
+                        "LIMIT :n", {"n": limit_per_column})
+                except DatabaseError as exc:
+                    found.append(Problem(str(self.paths.db_path), None, f"cannot check {table}.{column}: {exc}"))
+                    continue
+                for (rowid,) in rows:
+                    found.append(Problem(f"{self.paths.db_path}#{table}", rowid,
+                                         f"{table}.{column} of row {rowid} is not valid JSON"))
+        self.problems.extend(found)
+        return found
+
+    # -- which copy Daycare reads ------------------------------------------------------------------
+    def task_sources(self) -> list[TaskSource]:
+        """Pair cron/heartbeat files with imported rows and say which one Daycare reads."""
+        from daycare_gui.core.queries.tasks import list_cron_rows, list_heartbeat_rows
+
+        imported = "20260220_import_tasks" in self.migrations.applied_names
+        inv = self.files()
+        rows = {
+            "cron": {r.id for r in list_cron_rows(self.db, self.cols)} if self.db else set(),
+            "heartbeat": {r.id for r in list_heartbeat_rows(self.db, self.cols)} if self.db else set(),
+        }
+        files = {
+            "cron": {t.id: t.path for t in inv.items("cron_tasks")},
+            "heartbeat": {t.id: t.path for t in inv.items("heartbeat_tasks")},
+        }
+        out = []
+        for kind in ("cron", "heartbeat"):
+            for task_id in sorted(set(rows[kind]) | set(files[kind])):
+                has_row = task_id in rows[kind]
+                path = files[kind].get(task_id)
+                if imported:
+                    reads, reason = "row", (
+                        "Daycare imported task files once (20260220_import_tasks) and now reads the database row"
+                        if has_row else "this file was not imported (skipped or added later); Daycare ignores it")
+                else:
+                    reads, reason = "file", "tasks have not been imported into the database yet; Daycare reads the file"
+                out.append(TaskSource(kind, task_id, path, has_row, reads, reason))
+        return out
+
+    def close(self) -> None:
+        if self.db is not None:
+            self.db.close()
+            self.db = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def open_store(path: str | os.PathLike | None = None, *, live: bool = True) -> Store:
+    """Open a Daycare store read-only. Raises NotADaycareDirectory (with a clear message) only when the
+    path is not Daycare's at all; every other difficulty becomes a problem on the store."""
+    paths = resolve_paths(path)
+    problems = ProblemLog()
+    problems.extend(paths.problems)
+    detection = detect(paths)
+    engine = engine_status(paths)
+    db = None
+    if detection.has_sqlite and detection.generation == "sqlite":
+        try:
+            db = ReadOnlyDatabase(paths.db_path, live=live)
+            if db.mode.note:
+                problems.add(paths.db_path, db.mode.note, severity="warning")
+        except DatabaseError as exc:
+            problems.add(paths.db_path, str(exc))
+    for note in detection.notes:
+        problems.add(paths.root, note, severity="warning")
+    return Store(paths, detection, engine, db, problems)
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
