@@ -1,0 +1,97 @@
+"""Is this store one we may upgrade? (engine, PGlite, file type, which migration list wrote it)."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from daycare_gui.core.engine import engine_status
+from daycare_gui.core.migrations.backup import open_readonly
+from daycare_gui.core.migrations.runner import applied_names
+from daycare_gui.core.paths import DaycarePaths, resolve_paths
+from daycare_gui.core.schema_sql import MIGRATIONS_808AF509, MIGRATIONS_B8A8D807
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+# Recorded by Daycare builds of 2026-02-21 (00b29831..9f587fba) and never removed; 808af509 ignores it.
+TOLERATED_ORPHANS = frozenset({"20260221_add_permission_requests"})
+NEWER_NAMES = tuple(n for n in MIGRATIONS_B8A8D807 if n not in MIGRATIONS_808AF509)
+
+
+@dataclass
+class StoreCheck:
+    db_path: Path
+    kind: str  # "missing", "sqlite", "pglite", "not-sqlite"
+    applied: list[str] = field(default_factory=list)
+    refusal: str | None = None
+    warnings: list[str] = field(default_factory=list)
+
+
+def _is_sqlite_file(path: Path) -> bool:
+    with path.open("rb") as fh:
+        head = fh.read(16)
+    return head == SQLITE_HEADER or head == b""  # an empty file is an empty SQLite database
+
+
+def _cron_task_id_failure(conn: sqlite3.Connection) -> str | None:
+    """The error b8a8d807's 20260227_require_cron_task_id would throw on this database, if any."""
+    columns = [r[1] for r in conn.execute("PRAGMA table_info(tasks_cron)")]
+    if "task_id" not in columns:
+        return None
+    row = conn.execute(
+        "SELECT id FROM tasks_cron WHERE task_id IS NULL OR trim(task_id) = '' ORDER BY rowid LIMIT 1"
+    ).fetchone()
+    return f"Cannot require tasks_cron.task_id; trigger {row[0]} has no task_id." if row else None
+
+
+def _newer_refusal(conn: sqlite3.Connection, applied: list[str]) -> str:
+    found = [n for n in applied if n in NEWER_NAMES]
+    unknown = [n for n in applied if n not in MIGRATIONS_B8A8D807 and n not in TOLERATED_ORPHANS]
+    parts = []
+    if found:
+        parts.append(
+            "This database was upgraded by a newer Daycare (the b8a8d807 migration list): it records "
+            + ", ".join(found) + "."
+        )
+        pending = [n for n in MIGRATIONS_B8A8D807 if n not in applied]
+        if pending:
+            line = f"Under that list its next pending migration is {pending[0]}"
+            failure = _cron_task_id_failure(conn) if pending[0] == "20260227_require_cron_task_id" else None
+            line += f", which fails with: {failure}" if failure else "."
+            parts.append(line)
+    if unknown:
+        parts.append("It records migrations no known Daycare list has: " + ", ".join(unknown) + ".")
+    parts.append("daycare-gui only runs the 26 migrations of Daycare 808af509 and will not change this database.")
+    return " ".join(parts)
+
+
+def check_store(db_path: Path, paths: DaycarePaths | None = None, *, check_engine: bool = True) -> StoreCheck:
+    db_path = Path(db_path)
+    if paths is None:
+        paths = resolve_paths(db_path.parent) if db_path.parent.is_dir() else None
+    if check_engine and paths is not None:
+        status = engine_status(paths)
+        if status.running:
+            return StoreCheck(db_path, "unknown", refusal=f"Daycare's engine is running ({status.detail}); "
+                              "stop it before upgrading: the engine keeps the database open and caches rows.")
+    pglite = db_path if db_path.suffix == ".pglite" else db_path.with_suffix(".pglite")
+    if db_path.is_dir() or pglite.is_dir():
+        where = db_path if db_path.is_dir() else pglite
+        return StoreCheck(db_path, "pglite", refusal=f"{where} is a PGlite (PostgreSQL) store, used by Daycare since "
+                          "7c62680a; its migrations are Daycare's own and this SQLite upgrade does not apply.")
+    if not db_path.exists():
+        return StoreCheck(db_path, "missing")
+    if not _is_sqlite_file(db_path):
+        return StoreCheck(db_path, "not-sqlite", refusal=f"{db_path} is not a SQLite database.")
+    conn = open_readonly(db_path)
+    try:
+        applied = applied_names(conn)
+        check = StoreCheck(db_path, "sqlite", applied)
+        if any(n not in MIGRATIONS_808AF509 and n not in TOLERATED_ORPHANS for n in applied):
+            check.refusal = _newer_refusal(conn, applied)
+        for name in applied:
+            if name in TOLERATED_ORPHANS:
+                check.warnings.append(f"_migrations records {name} (an abandoned 2026-02-21 migration); ignored.")
+        return check
+    finally:
+        conn.close()
