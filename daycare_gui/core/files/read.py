@@ -169,7 +169,9 @@ def list_dir(path: str | os.PathLike, *, root: Root = None) -> tuple[list[DirEnt
 
 def subdirs(path: str | os.PathLike, *, root: Root = None) -> tuple[list[DirEntry], list[Problem]]:
     entries, problems = list_dir(path, root=root)
-    return [e for e in entries if e.is_dir], problems
+    # A symlinked subfolder that leaves the store is refused here, once, rather than per file inside it.
+    dirs = [e for e in entries if e.is_dir and (not e.is_symlink or check_inside(e.path, root, problems))]
+    return dirs, problems
 
 
 def walk_files(top: str | os.PathLike, *, root: Root = None, problems: list[Problem]) -> Iterator[Path]:
