@@ -19,7 +19,20 @@ from daycare_gui.core.files.jsonl import BadLine, JsonlSummary, iter_jsonl, summ
 from daycare_gui.core.files.read import list_dir, read_bytes, read_text
 
 __all__ = [
-    "COLLECTION_NAMES", "FileCollection", "FileInventory", "scan_files", "Loaded", "MarkdownDoc",
-    "parse_markdown", "read_markdown", "read_json", "BadLine", "JsonlSummary", "iter_jsonl", "summarize_jsonl",
-    "list_dir", "read_bytes", "read_text",
+    "COLLECTION_NAMES",
+    "FileCollection",
+    "FileInventory",
+    "scan_files",
+    "Loaded",
+    "MarkdownDoc",
+    "parse_markdown",
+    "read_markdown",
+    "read_json",
+    "BadLine",
+    "JsonlSummary",
+    "iter_jsonl",
+    "summarize_jsonl",
+    "list_dir",
+    "read_bytes",
+    "read_text",
 ]

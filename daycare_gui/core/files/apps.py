@@ -7,6 +7,7 @@ what we could read and say why Daycare would refuse the file.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -74,7 +75,11 @@ def parse_manifest(path: Path, *, root: Root = None) -> tuple[AppManifest | None
     if doc is None:
         return None, problems
     meta = doc.meta
-    name, title, description = opt_str(meta.get("name")), opt_str(meta.get("title")), opt_str(meta.get("description"))
+    name, title, description = (
+        opt_str(meta.get("name")),
+        opt_str(meta.get("title")),
+        opt_str(meta.get("description")),
+    )
     reasons = [] if doc.frontmatter_ok else ["invalid frontmatter"]
     missing = [k for k, v in (("name", name), ("title", title), ("description", description)) if v is None]
     if missing:
@@ -86,8 +91,16 @@ def parse_manifest(path: Path, *, root: Root = None) -> tuple[AppManifest | None
     if reason:
         problems.append(Problem(str(path), None, f"Daycare would refuse this APP.md: {reason}", "warning"))
     manifest = AppManifest(
-        str(path), name, title, description, opt_str(meta.get("model")), prompt, reason is None, reason,
-        dict(meta), split_known(meta, {"name", "title", "description", "model"}),
+        str(path),
+        name,
+        title,
+        description,
+        opt_str(meta.get("model")),
+        prompt,
+        reason is None,
+        reason,
+        dict(meta),
+        split_known(meta, {"name", "title", "description", "model"}),
     )
     return manifest, problems
 
@@ -96,13 +109,17 @@ def _rules(body: str, heading: str, text: str) -> tuple[AppRule, ...]:
     """``- `` items under ``### heading`` of the Rules section, with their line in the file when findable."""
     rules = []
     lines = text.split("\n")
+    # Search from the heading on, so the same rule text under Allow and Deny gets its own line.
+    pattern = re.compile(r"^###\s+" + heading + r"\s*$", re.IGNORECASE)
+    start = next((i for i, ln in enumerate(lines) if pattern.match(ln.strip())), 0)
     for line in section(body, heading, 3).split("\n"):
         item = line.strip()
         if not item.startswith("- ") or not item[2:].strip():
             continue
-        rule = item[2:].strip()
-        line_no = next((i + 1 for i, l in enumerate(lines) if l.strip() == item), None)
-        rules.append(AppRule(rule, None, line_no))
+        found = next((i for i in range(start, len(lines)) if lines[i].strip() == item), None)
+        if found is not None:
+            start = found + 1
+        rules.append(AppRule(item[2:].strip(), None, found + 1 if found is not None else None))
     return tuple(rules)
 
 
@@ -115,11 +132,18 @@ def parse_permissions(path: Path, *, root: Root = None) -> tuple[AppPermissions 
     rules_body = section(text, "Rules", 2)
     reason = None if intent else "no non-empty `## Source Intent` section"
     if reason:
-        problems.append(Problem(str(path), None, f"Daycare would refuse this PERMISSIONS.md: {reason}", "warning"))
+        problems.append(
+            Problem(str(path), None, f"Daycare would refuse this PERMISSIONS.md: {reason}", "warning")
+        )
     # Line numbers are searched in the full file so they match what an editor shows.
     full = "\n" * (doc.body_line - 1) + text
     perms = AppPermissions(
-        str(path), intent, _rules(rules_body, "Allow", full), _rules(rules_body, "Deny", full), reason is None, reason
+        str(path),
+        intent,
+        _rules(rules_body, "Allow", full),
+        _rules(rules_body, "Deny", full),
+        reason is None,
+        reason,
     )
     return perms, problems
 
@@ -133,13 +157,18 @@ def parse_state(path: Path, *, root: Root = None) -> tuple[AppPermissionState | 
         problems.append(Problem(str(path), None, f"'permissions' is {type_name(perms)}, expected an array"))
         perms = []
     state = AppPermissionState(
-        str(path), tuple(p for p in perms if isinstance(p, str)), as_int(data.get("updatedAt")), data,
+        str(path),
+        tuple(p for p in perms if isinstance(p, str)),
+        as_int(data.get("updatedAt")),
+        data,
         split_known(data, {"permissions", "updatedAt"}),
     )
     return state, problems
 
 
-def read_app(folder: Path, *, scope: str, user_id: str | None, root: Root = None) -> tuple[App, list[Problem]]:
+def read_app(
+    folder: Path, *, scope: str, user_id: str | None, root: Root = None
+) -> tuple[App, list[Problem]]:
     problems: list[Problem] = []
     manifest, more = parse_manifest(folder / "APP.md", root=root)
     problems.extend(more)

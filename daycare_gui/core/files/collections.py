@@ -7,9 +7,10 @@ are read later, on demand, with the ``iter_*``/``list_*`` functions of the modul
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from daycare_gui.core.files.apps import read_apps
 from daycare_gui.core.files.base import Loaded, plain
@@ -106,7 +107,9 @@ def _dedupe(problems: Iterable[Problem]) -> tuple[Problem, ...]:
     return tuple(out)
 
 
-def scan_files(paths: DaycarePaths, *, include_home_skills: bool = False, home: Path | None = None) -> FileInventory:
+def scan_files(
+    paths: DaycarePaths, *, include_home_skills: bool = False, home: Path | None = None
+) -> FileInventory:
     """Every file-based collection of the store at ``paths``, with all problems found on the way."""
     collections: dict[str, FileCollection] = {}
     # paths.problems (settings resolution) belong to whoever resolved the paths; read_settings reports
@@ -129,9 +132,13 @@ def scan_files(paths: DaycarePaths, *, include_home_skills: bool = False, home: 
     channels = read_channels(paths)
     put("channels", channels)
     histories = tuple(c.history for c in channels.items if c.history is not None)
-    collections["channel_messages"] = FileCollection("channel_messages", histories, sum(h.records for h in histories))
+    collections["channel_messages"] = FileCollection(
+        "channel_messages", histories, sum(h.records for h in histories)
+    )
     event_summaries = tuple(summarize_jsonl(f, problems, root=paths) for f in signal_event_files(paths))
-    collections["signal_events"] = FileCollection("signal_events", event_summaries, sum(s.records for s in event_summaries))
+    collections["signal_events"] = FileCollection(
+        "signal_events", event_summaries, sum(s.records for s in event_summaries)
+    )
     put("delayed_signals", read_delayed_signals(paths))
     put("expose_endpoints", read_expose_endpoints(paths))
     put("processes", read_processes(paths))

@@ -44,7 +44,11 @@ def plugin_ids(paths: DaycarePaths) -> dict[str, str]:
     out: dict[str, str] = {}
     plugins = paths.settings.get("plugins") if isinstance(paths.settings, dict) else None
     for p in plugins if isinstance(plugins, list) else []:
-        if isinstance(p, dict) and isinstance(p.get("instanceId"), str) and isinstance(p.get("pluginId"), str):
+        if (
+            isinstance(p, dict)
+            and isinstance(p.get("instanceId"), str)
+            and isinstance(p.get("pluginId"), str)
+        ):
             out[p["instanceId"]] = p["pluginId"]
     return out
 
@@ -68,8 +72,16 @@ def read_auth(paths: DaycarePaths) -> Loaded[AuthEntry]:
     items = []
     for provider, entry in data.items():
         if not isinstance(entry, dict):
-            problems.append(Problem(str(paths.auth_path), None, f"entry {provider!r} is {type_name(entry)}, expected an object"))
-            items.append(AuthEntry(str(provider), str(paths.auth_path), None, {"value": mask_value(entry)}, ("value",)))
+            problems.append(
+                Problem(
+                    str(paths.auth_path),
+                    None,
+                    f"entry {provider!r} is {type_name(entry)}, expected an object",
+                )
+            )
+            items.append(
+                AuthEntry(str(provider), str(paths.auth_path), None, {"value": mask_value(entry)}, ("value",))
+            )
             continue
         masked = mask_secrets(entry, all_strings=True)
         kind = entry.get("type") if isinstance(entry.get("type"), str) else None

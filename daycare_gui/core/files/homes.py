@@ -7,13 +7,13 @@ here; only the small knowledge Markdown files are, on demand (:func:`read_knowle
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
+from daycare_gui.core.files import read as _read
 from daycare_gui.core.files.base import Loaded, RecordMixin, loaded
 from daycare_gui.core.files.read import Root, check_inside, read_text, subdirs
-from daycare_gui.core.files import read as _read
 from daycare_gui.core.paths import DaycarePaths
 from daycare_gui.core.problems import Problem
 
@@ -63,7 +63,16 @@ def read_user_homes(paths: DaycarePaths) -> Loaded[UserHome]:
             seen.add(real)
             home = d.path / "home"
             folders = tuple(f for f in HOME_FOLDERS if (home / f).is_dir())
-            items.append(UserHome(d.name, str(d.path), str(home), folders, (d.path / "skills").is_dir(), (d.path / "apps").is_dir()))
+            items.append(
+                UserHome(
+                    d.name,
+                    str(d.path),
+                    str(home),
+                    folders,
+                    (d.path / "skills").is_dir(),
+                    (d.path / "apps").is_dir(),
+                )
+            )
     return loaded(items, problems)
 
 
@@ -96,7 +105,9 @@ def read_knowledge_text(path: str | os.PathLike, *, root: Root = None) -> tuple[
     return read_text(path, root=root)
 
 
-def list_home_folder(path: str | os.PathLike, problems: list[Problem] | None = None, *, root: Root = None) -> Iterator[HomeEntry]:
+def list_home_folder(
+    path: str | os.PathLike, problems: list[Problem] | None = None, *, root: Root = None
+) -> Iterator[HomeEntry]:
     """Yield the entries of one folder as found (not sorted: sorting would need them all in memory).
 
     Only ``stat`` is called, never ``open``. Problems (refused or unreadable folder) go to ``problems``.
@@ -123,6 +134,13 @@ def list_home_folder(path: str | os.PathLike, problems: list[Problem] | None = N
 
 
 __all__ = [
-    "HOME_FOLDERS", "KNOWLEDGE_FILES", "UserHome", "KnowledgeFile", "HomeEntry", "read_user_homes",
-    "read_knowledge_files", "read_knowledge_text", "list_home_folder",
+    "HOME_FOLDERS",
+    "KNOWLEDGE_FILES",
+    "UserHome",
+    "KnowledgeFile",
+    "HomeEntry",
+    "read_user_homes",
+    "read_knowledge_files",
+    "read_knowledge_text",
+    "list_home_folder",
 ]

@@ -22,7 +22,9 @@ def parse_json(text: str, path: str | os.PathLike, *, line_offset: int = 0) -> t
     try:
         return json.loads(text, parse_constant=_reject_constant), None
     except json.JSONDecodeError as exc:
-        return None, Problem(str(path), exc.lineno + line_offset, f"not valid JSON: {exc.msg} (column {exc.colno})")
+        return None, Problem(
+            str(path), exc.lineno + line_offset, f"not valid JSON: {exc.msg} (column {exc.colno})"
+        )
     except (ValueError, RecursionError) as exc:
         return None, Problem(str(path), (line_offset + 1) if line_offset else None, f"not valid JSON: {exc}")
 
@@ -46,7 +48,11 @@ def read_json(
         problems.append(problem)
         return None, problems
     if expect is not None and not isinstance(value, expect):
-        problems.append(Problem(str(path), None, f"expected {_KIND.get(expect, expect.__name__)}, found {type_name(value)}"))
+        problems.append(
+            Problem(
+                str(path), None, f"expected {_KIND.get(expect, expect.__name__)}, found {type_name(value)}"
+            )
+        )
         return None, problems
     return value, problems
 

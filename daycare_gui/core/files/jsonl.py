@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from daycare_gui.core.files import read as _read
 from daycare_gui.core.files.jsonfile import _reject_constant
@@ -68,7 +69,9 @@ def iter_jsonl(
     except FileNotFoundError:
         return
     except OSError as exc:
-        _report(problems, Problem(str(p), None, f"cannot read file: {exc.strerror or exc.__class__.__name__}"))
+        _report(
+            problems, Problem(str(p), None, f"cannot read file: {exc.strerror or exc.__class__.__name__}")
+        )
         return
     where = str(p)
     with fh:
@@ -89,7 +92,10 @@ def iter_jsonl(
                 raw = chunk.decode("utf-8")
             except UnicodeDecodeError as exc:
                 raw = chunk.decode("utf-8", errors="replace")
-                _report(problems, Problem(where, line_no, f"not UTF-8 (byte {exc.start} of the line); line skipped"))
+                _report(
+                    problems,
+                    Problem(where, line_no, f"not UTF-8 (byte {exc.start} of the line); line skipped"),
+                )
                 if include_bad:
                     yield line_no, BadLine(line_no, raw.rstrip("\r\n"), "not UTF-8")
                 continue
@@ -113,7 +119,10 @@ def iter_jsonl(
                     yield line_no, BadLine(line_no, raw, reason)
                 continue
             if objects_only and not isinstance(value, dict):
-                _report(problems, Problem(where, line_no, f"expected a JSON object; line skipped: {_preview(raw)!r}"))
+                _report(
+                    problems,
+                    Problem(where, line_no, f"expected a JSON object; line skipped: {_preview(raw)!r}"),
+                )
                 if include_bad:
                     yield line_no, BadLine(line_no, raw, "not an object")
                 continue

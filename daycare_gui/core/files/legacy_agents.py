@@ -8,9 +8,9 @@ stay plain dicts here; typed record parsing lives in ``core/records.py``.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
 
 from daycare_gui.core.files.base import Loaded, RecordMixin, as_int, as_str, loaded
 from daycare_gui.core.files.jsonfile import read_json
@@ -86,8 +86,16 @@ class _SessionBuilder:
 
     def build(self, inference: str | None) -> LegacySession:
         return LegacySession(
-            self.index, self.created_at, self.reset_message, inference, self.opened_by, self.marker_line,
-            self.count, self.first, self.last, tuple(self.records),
+            self.index,
+            self.created_at,
+            self.reset_message,
+            inference,
+            self.opened_by,
+            self.marker_line,
+            self.count,
+            self.first,
+            self.last,
+            tuple(self.records),
         )
 
 
@@ -126,12 +134,19 @@ def split_sessions(
     inference = as_str(state.get("inferenceSessionId")) if state else None
     if not builders:
         created = as_int(state.get("createdAt")) if state else None
-        return (LegacySession(0, created, None, inference, "empty", None, 0, None, None),), lines, tuple(bad), abort
+        return (
+            (LegacySession(0, created, None, inference, "empty", None, 0, None, None),),
+            lines,
+            tuple(bad),
+            abort,
+        )
     sessions = tuple(b.build(inference if i == len(builders) - 1 else None) for i, b in enumerate(builders))
     return sessions, lines, tuple(bad), abort
 
 
-def read_legacy_agent(folder: Path, *, root: Root = None, with_records: bool = False) -> tuple[LegacyAgent, list[Problem]]:
+def read_legacy_agent(
+    folder: Path, *, root: Root = None, with_records: bool = False
+) -> tuple[LegacyAgent, list[Problem]]:
     problems: list[Problem] = []
     reasons: list[str] = []
     descriptor, more = read_json(folder / "descriptor.json", root=root, expect=dict)
@@ -157,7 +172,9 @@ def read_legacy_agent(folder: Path, *, root: Root = None, with_records: bool = F
 
     history = folder / "history.jsonl"
     history_path = history if os.path.lexists(history) else None
-    sessions, lines, bad, history_abort = split_sessions(history_path, state, problems, root=root, with_records=with_records)
+    sessions, lines, bad, history_abort = split_sessions(
+        history_path, state, problems, root=root, with_records=with_records
+    )
     abort = abort or history_abort
     shown_state = {k: v for k, v in state.items() if k != "context"} if state else None
     agent = LegacyAgent(
@@ -182,7 +199,9 @@ def read_legacy_agent(folder: Path, *, root: Root = None, with_records: bool = F
         extra_files=extra_files,
     )
     if reasons:
-        problems.append(Problem(str(folder), None, f"Daycare's import skips this agent: {agent.skip_reason}", "warning"))
+        problems.append(
+            Problem(str(folder), None, f"Daycare's import skips this agent: {agent.skip_reason}", "warning")
+        )
     return agent, problems
 
 
@@ -206,6 +225,8 @@ def read_legacy_agents(paths: DaycarePaths, *, with_records: bool = False) -> Lo
     return loaded(items, problems)
 
 
-def iter_history(path: str | os.PathLike, problems: list[Problem] | None = None, *, root: Root = None) -> Iterator[tuple[int, dict]]:
+def iter_history(
+    path: str | os.PathLike, problems: list[Problem] | None = None, *, root: Root = None
+) -> Iterator[tuple[int, dict]]:
     """Stream one legacy history file's records (markers included) for paging in the UI."""
     yield from iter_jsonl(path, problems, root=root)

@@ -130,14 +130,38 @@ def read_memory(folder: Path, instance_id: str, *, root: Root = None) -> Loaded[
         prefix, records = parse_records(doc.body)
         listed = entity in indexed
         if not listed:
-            problems.append(Problem(str(e.path), None, "memory entity not listed in INDEX.md; the plugin ignores it", "warning"))
-        items.append(MemoryEntity(
-            instance_id, entity, str(e.path), as_str(doc.meta.get("name")), as_str(doc.meta.get("description")),
-            prefix, records, listed, dict(doc.meta), split_known(doc.meta, {"name", "description"}),
-        ))
+            problems.append(
+                Problem(
+                    str(e.path),
+                    None,
+                    "memory entity not listed in INDEX.md; the plugin ignores it",
+                    "warning",
+                )
+            )
+        items.append(
+            MemoryEntity(
+                instance_id,
+                entity,
+                str(e.path),
+                as_str(doc.meta.get("name")),
+                as_str(doc.meta.get("description")),
+                prefix,
+                records,
+                listed,
+                dict(doc.meta),
+                split_known(doc.meta, {"name", "description"}),
+            )
+        )
     for entity in indexed:
         if entity not in on_disk:
-            problems.append(Problem(str(folder / "INDEX.md"), None, f"INDEX.md lists {entity!r} but {entity}.md is missing", "warning"))
+            problems.append(
+                Problem(
+                    str(folder / "INDEX.md"),
+                    None,
+                    f"INDEX.md lists {entity!r} but {entity}.md is missing",
+                    "warning",
+                )
+            )
     return loaded(items, problems)
 
 
@@ -146,29 +170,43 @@ def _between(text: str, name: str) -> str | None:
     return m.group(1).strip("\n") if m else None
 
 
-def read_database_doc(folder: Path, instance_id: str, *, root: Root = None) -> tuple[DatabaseDoc, list[Problem]]:
+def read_database_doc(
+    folder: Path, instance_id: str, *, root: Root = None
+) -> tuple[DatabaseDoc, list[Problem]]:
     path = folder / "db.md"
     text, problems = read_text(path, root=root)
     pglite = folder / "db.pglite"
     schema = _between(text, "schema") if text is not None else None
     if text is not None and schema is None:
-        problems.append(Problem(str(path), None, "no <!-- schema:start --> … <!-- schema:end --> section", "warning"))
+        problems.append(
+            Problem(str(path), None, "no <!-- schema:start --> … <!-- schema:end --> section", "warning")
+        )
     doc = DatabaseDoc(
-        instance_id, str(path) if text is not None else None, schema,
-        _between(text, "changes") if text is not None else None, str(pglite) if pglite.is_dir() else None,
+        instance_id,
+        str(path) if text is not None else None,
+        schema,
+        _between(text, "changes") if text is not None else None,
+        str(pglite) if pglite.is_dir() else None,
     )
     return doc, problems
 
 
-def read_restart_pending(folder: Path, instance_id: str, *, root: Root = None) -> tuple[RestartPending | None, list[Problem]]:
+def read_restart_pending(
+    folder: Path, instance_id: str, *, root: Root = None
+) -> tuple[RestartPending | None, list[Problem]]:
     path = folder / "restart-pending.json"
     data, problems = read_json(path, root=root, expect=dict)
     if data is None:
         return None, problems
     return RestartPending(
-        instance_id, str(path), data.get("descriptor") if isinstance(data.get("descriptor"), dict) else None,
-        data.get("context") if isinstance(data.get("context"), dict) else None, as_int(data.get("requestedAtMs")),
-        as_int(data.get("requesterPid")), as_str(data.get("previousVersion")), data,
+        instance_id,
+        str(path),
+        data.get("descriptor") if isinstance(data.get("descriptor"), dict) else None,
+        data.get("context") if isinstance(data.get("context"), dict) else None,
+        as_int(data.get("requestedAtMs")),
+        as_int(data.get("requesterPid")),
+        as_str(data.get("previousVersion")),
+        data,
         split_known(data, {"descriptor", "context", "requestedAtMs", "requesterPid", "previousVersion"}),
     ), problems
 
@@ -192,7 +230,9 @@ def read_plugins(paths: DaycarePaths) -> PluginData:
             items, more = read_memory(folder, f.instance_id, root=paths)
             memory.extend(items)
             problems.extend(more)
-        if "database" in f.kinds and (os.path.lexists(folder / "db.md") or os.path.lexists(folder / "db.pglite")):
+        if "database" in f.kinds and (
+            os.path.lexists(folder / "db.md") or os.path.lexists(folder / "db.pglite")
+        ):
             doc, more = read_database_doc(folder, f.instance_id, root=paths)
             dbs.append(doc)
             problems.extend(more)

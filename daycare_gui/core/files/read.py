@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence, Union
 
 from daycare_gui.core.paths import DaycarePaths
 from daycare_gui.core.problems import Problem
 
-Root = Union[DaycarePaths, str, os.PathLike, Sequence[Union[str, os.PathLike]], None]
+Root = DaycarePaths | str | os.PathLike | Sequence[str | os.PathLike] | None
 
 LEAVES_MESSAGE = "path leaves the data directory"
 
@@ -109,7 +109,13 @@ def decode_text(raw: bytes, path: str | os.PathLike) -> tuple[str, list[Problem]
     except UnicodeDecodeError as exc:
         bom = 3 if raw.startswith(b"\xef\xbb\xbf") else 0
         text = raw[bom:].decode("utf-8", errors="replace")
-        return text, [Problem(str(path), _line_of(raw, exc.start), f"not UTF-8 (byte {exc.start}); shown with replacement characters")]
+        return text, [
+            Problem(
+                str(path),
+                _line_of(raw, exc.start),
+                f"not UTF-8 (byte {exc.start}); shown with replacement characters",
+            )
+        ]
 
 
 def _line_of(raw: bytes, offset: int) -> int:

@@ -70,7 +70,9 @@ def parse_skill(path: Path, root_dir: Path, source: str, *, root: Root = None, u
     folder_name = path.parent.name if rel else root_dir.name
     name = meta.get("name").strip() if isinstance(meta.get("name"), str) and meta["name"].strip() else None
     segments = [s for s in rel.split("/") if s]
-    category = re.sub(r"-+", "-", re.sub(r"[\s_]+", "-", segments[0].strip().lower())) if len(segments) > 1 else None
+    category = (
+        re.sub(r"-+", "-", re.sub(r"[\s_]+", "-", segments[0].strip().lower())) if len(segments) > 1 else None
+    )
     prefix = f"plugin:{plugin_id}/" if source == "plugin" else f"{source}:"
     if user_id and source == "user":
         prefix = f"user:{user_id}/"
@@ -108,11 +110,15 @@ def skill_roots(paths: DaycarePaths, *, include_home_skills: bool = False, home:
     return roots
 
 
-def read_skills(paths: DaycarePaths, *, include_home_skills: bool = False, home: Path | None = None) -> Loaded[Skill]:
+def read_skills(
+    paths: DaycarePaths, *, include_home_skills: bool = False, home: Path | None = None
+) -> Loaded[Skill]:
     items: list[Skill] = []
     problems: list[Problem] = []
     seen: set[str] = set()
-    for root_dir, source, user_id, plugin_id in skill_roots(paths, include_home_skills=include_home_skills, home=home):
+    for root_dir, source, user_id, plugin_id in skill_roots(
+        paths, include_home_skills=include_home_skills, home=home
+    ):
         # ~/.agents/skills is outside the store: the user asked for it, so confine reads to that folder.
         guard: Root = root_dir if source == "home" else paths
         for f in walk_files(root_dir, root=guard, problems=problems):

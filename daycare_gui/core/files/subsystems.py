@@ -8,9 +8,9 @@ files are only summarised (streamed and counted) here; :func:`iter_channel_messa
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
 
 from daycare_gui.core.files.base import Loaded, RecordMixin, as_int, as_str, loaded, nonblank, split_known
 from daycare_gui.core.files.jsonfile import read_json, type_name
@@ -76,39 +76,64 @@ def read_channels(paths: DaycarePaths) -> Loaded[Channel]:
     return loaded(items, problems)
 
 
-def read_channel(folder: Path, *, root: Root = None, next_to_db: bool = True) -> tuple[Channel | None, list[Problem]]:
+def read_channel(
+    folder: Path, *, root: Root = None, next_to_db: bool = True
+) -> tuple[Channel | None, list[Problem]]:
     path = folder / "channel.json"
     data, problems = read_json(path, root=root, expect=dict)
     history_path = folder / "history.jsonl"
     history = summarize_jsonl(history_path, problems, root=root) if os.path.lexists(history_path) else None
     if data is None:
         if not os.path.lexists(path):
-            problems.append(Problem(str(folder), None, "channel folder without channel.json; Daycare skips it", "warning"))
+            problems.append(
+                Problem(str(folder), None, "channel folder without channel.json; Daycare skips it", "warning")
+            )
         data = {}
     members = []
     for m in data.get("members") if isinstance(data.get("members"), list) else []:
         if isinstance(m, dict):
-            members.append(ChannelMember(as_str(m.get("agentId")), as_str(m.get("username")), as_int(m.get("joinedAt")), m))
+            members.append(
+                ChannelMember(
+                    as_str(m.get("agentId")), as_str(m.get("username")), as_int(m.get("joinedAt")), m
+                )
+            )
     missing = [k for k in ("id", "name", "leader") if not nonblank(data.get(k))]
     reason = f"missing {', '.join(missing)}" if missing else None
     if reason and data:
         problems.append(Problem(str(path), None, f"Daycare's import skips this channel: {reason}", "warning"))
     channel = Channel(
-        folder=str(folder), path=str(path), id=as_str(data.get("id")), name=as_str(data.get("name")),
-        leader=as_str(data.get("leader")), members=tuple(members), created_at=as_int(data.get("createdAt")),
-        updated_at=as_int(data.get("updatedAt")), history=history, next_to_db=next_to_db,
-        importable=reason is None, skip_reason=reason, raw=data,
+        folder=str(folder),
+        path=str(path),
+        id=as_str(data.get("id")),
+        name=as_str(data.get("name")),
+        leader=as_str(data.get("leader")),
+        members=tuple(members),
+        created_at=as_int(data.get("createdAt")),
+        updated_at=as_int(data.get("updatedAt")),
+        history=history,
+        next_to_db=next_to_db,
+        importable=reason is None,
+        skip_reason=reason,
+        raw=data,
         extra=split_known(data, {"id", "name", "leader", "members", "createdAt", "updatedAt"}),
     )
     return channel, problems
 
 
-def iter_channel_messages(path: str | os.PathLike, problems: list[Problem] | None = None, *, root: Root = None) -> Iterator[ChannelMessage]:
+def iter_channel_messages(
+    path: str | os.PathLike, problems: list[Problem] | None = None, *, root: Root = None
+) -> Iterator[ChannelMessage]:
     for line, obj in iter_jsonl(path, problems, root=root):
         mentions = obj.get("mentions") if isinstance(obj.get("mentions"), list) else []
         yield ChannelMessage(
-            line, as_str(obj.get("id")), as_str(obj.get("channelName")), as_str(obj.get("senderUsername")),
-            as_str(obj.get("text")), tuple(m for m in mentions if isinstance(m, str)), as_int(obj.get("createdAt")), obj,
+            line,
+            as_str(obj.get("id")),
+            as_str(obj.get("channelName")),
+            as_str(obj.get("senderUsername")),
+            as_str(obj.get("text")),
+            tuple(m for m in mentions if isinstance(m, str)),
+            as_int(obj.get("createdAt")),
+            obj,
             split_known(obj, {"id", "channelName", "senderUsername", "text", "mentions", "createdAt"}),
         )
 
@@ -146,15 +171,25 @@ class DelayedSignal(RecordMixin):
 
 
 def signal_event_files(paths: DaycarePaths) -> list[Path]:
-    return [f / "events.jsonl" for f, _ in legacy_folders(paths, "signals") if os.path.lexists(f / "events.jsonl")]
+    return [
+        f / "events.jsonl" for f, _ in legacy_folders(paths, "signals") if os.path.lexists(f / "events.jsonl")
+    ]
 
 
-def iter_signal_events(path: str | os.PathLike, problems: list[Problem] | None = None, *, root: Root = None) -> Iterator[SignalEvent]:
+def iter_signal_events(
+    path: str | os.PathLike, problems: list[Problem] | None = None, *, root: Root = None
+) -> Iterator[SignalEvent]:
     for line, obj in iter_jsonl(path, problems, root=root):
         source = obj.get("source") if isinstance(obj.get("source"), dict) else None
         yield SignalEvent(
-            line, as_str(obj.get("id")), as_str(obj.get("type")), source,
-            as_str(source.get("userId")) if source else None, obj.get("data"), as_int(obj.get("createdAt")), obj,
+            line,
+            as_str(obj.get("id")),
+            as_str(obj.get("type")),
+            source,
+            as_str(source.get("userId")) if source else None,
+            obj.get("data"),
+            as_int(obj.get("createdAt")),
+            obj,
             split_known(obj, {"id", "type", "source", "data", "createdAt"}),
         )
 
@@ -169,21 +204,38 @@ def read_delayed_signals(paths: DaycarePaths) -> Loaded[DelayedSignal]:
         if data is None:
             continue
         if data.get("version") != 1:
-            problems.append(Problem(str(path), None, f"version is {data.get('version')!r}, expected 1", "warning"))
+            problems.append(
+                Problem(str(path), None, f"version is {data.get('version')!r}, expected 1", "warning")
+            )
         events = data.get("events")
         if not isinstance(events, list):
             problems.append(Problem(str(path), None, f"'events' is {type_name(events)}, expected an array"))
             continue
         for i, ev in enumerate(events):
             if not isinstance(ev, dict):
-                problems.append(Problem(str(path), None, f"events[{i}] is {type_name(ev)}, expected an object"))
+                problems.append(
+                    Problem(str(path), None, f"events[{i}] is {type_name(ev)}, expected an object")
+                )
                 continue
-            items.append(DelayedSignal(
-                str(path), i, as_str(ev.get("id")), as_str(ev.get("type")), as_int(ev.get("deliverAt")),
-                ev.get("source") if isinstance(ev.get("source"), dict) else None, ev.get("data"),
-                as_str(ev.get("repeatKey")), as_int(ev.get("createdAt")), as_int(ev.get("updatedAt")), ev,
-                split_known(ev, {"id", "type", "deliverAt", "source", "data", "repeatKey", "createdAt", "updatedAt"}),
-            ))
+            items.append(
+                DelayedSignal(
+                    str(path),
+                    i,
+                    as_str(ev.get("id")),
+                    as_str(ev.get("type")),
+                    as_int(ev.get("deliverAt")),
+                    ev.get("source") if isinstance(ev.get("source"), dict) else None,
+                    ev.get("data"),
+                    as_str(ev.get("repeatKey")),
+                    as_int(ev.get("createdAt")),
+                    as_int(ev.get("updatedAt")),
+                    ev,
+                    split_known(
+                        ev,
+                        {"id", "type", "deliverAt", "source", "data", "repeatKey", "createdAt", "updatedAt"},
+                    ),
+                )
+            )
     return loaded(items, problems)
 
 
@@ -224,15 +276,31 @@ def read_expose_endpoints(paths: DaycarePaths) -> Loaded[ExposeEndpoint]:
                 missing.append("target")
             reason = f"missing {', '.join(missing)}" if missing else None
             if reason:
-                problems.append(Problem(str(e.path), None, f"Daycare's import skips this endpoint: {reason}", "warning"))
+                problems.append(
+                    Problem(str(e.path), None, f"Daycare's import skips this endpoint: {reason}", "warning")
+                )
             auth = data.get("auth")
-            items.append(ExposeEndpoint(
-                str(e.path), as_str(data.get("id")), data.get("target") if isinstance(data.get("target"), dict) else None,
-                as_str(data.get("provider")), as_str(data.get("domain")), as_str(data.get("mode")),
-                mask_secrets(auth) if isinstance(auth, dict) else None, as_int(data.get("createdAt")),
-                as_int(data.get("updatedAt")), reason is None, reason,
-                mask_secrets(split_known(data, {"id", "target", "provider", "domain", "mode", "auth", "createdAt", "updatedAt"})),
-            ))
+            items.append(
+                ExposeEndpoint(
+                    str(e.path),
+                    as_str(data.get("id")),
+                    data.get("target") if isinstance(data.get("target"), dict) else None,
+                    as_str(data.get("provider")),
+                    as_str(data.get("domain")),
+                    as_str(data.get("mode")),
+                    mask_secrets(auth) if isinstance(auth, dict) else None,
+                    as_int(data.get("createdAt")),
+                    as_int(data.get("updatedAt")),
+                    reason is None,
+                    reason,
+                    mask_secrets(
+                        split_known(
+                            data,
+                            {"id", "target", "provider", "domain", "mode", "auth", "createdAt", "updatedAt"},
+                        )
+                    ),
+                )
+            )
     return loaded(items, problems)
 
 
@@ -282,7 +350,9 @@ def read_processes(paths: DaycarePaths) -> Loaded[ProcessRecord]:
             problems.extend(more)
             if data is None:
                 if not os.path.lexists(path):
-                    problems.append(Problem(str(d.path), None, "process folder without record.json", "warning"))
+                    problems.append(
+                        Problem(str(d.path), None, "process folder without record.json", "warning")
+                    )
                 data = {}
             reasons = []
             if data and data.get("version") != 2:
@@ -292,16 +362,32 @@ def read_processes(paths: DaycarePaths) -> Loaded[ProcessRecord]:
                 reasons.append(f"missing {', '.join(missing)}")
             reason = "; ".join(reasons) or None
             if reason and data:
-                problems.append(Problem(str(path), None, f"Daycare's import skips this process: {reason}", "warning"))
+                problems.append(
+                    Problem(str(path), None, f"Daycare's import skips this process: {reason}", "warning")
+                )
             log = d.path / "process.log"
             log_size = log.stat().st_size if log.is_file() else None
-            items.append(ProcessRecord(
-                str(d.path), str(path), data.get("version"), as_str(data.get("id")), as_str(data.get("name")),
-                as_str(data.get("command")), as_str(data.get("cwd")), as_str(data.get("status")),
-                as_str(data.get("desiredState")), as_int(data.get("pid")), data.get("keepAlive") is True,
-                (d.path / "sandbox.json").is_file(), str(log) if log.is_file() else None, log_size,
-                reason is None, reason, _masked_process(data),
-            ))
+            items.append(
+                ProcessRecord(
+                    str(d.path),
+                    str(path),
+                    data.get("version"),
+                    as_str(data.get("id")),
+                    as_str(data.get("name")),
+                    as_str(data.get("command")),
+                    as_str(data.get("cwd")),
+                    as_str(data.get("status")),
+                    as_str(data.get("desiredState")),
+                    as_int(data.get("pid")),
+                    data.get("keepAlive") is True,
+                    (d.path / "sandbox.json").is_file(),
+                    str(log) if log.is_file() else None,
+                    log_size,
+                    reason is None,
+                    reason,
+                    _masked_process(data),
+                )
+            )
     return loaded(items, problems)
 
 

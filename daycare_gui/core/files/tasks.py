@@ -7,7 +7,6 @@ a skipped task is exactly what the user needs to see.
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,7 +48,9 @@ def _state_last_run(path: Path, root: Root, problems: list[Problem]) -> tuple[st
         return None, None
     ms = iso_to_ms(value)
     if ms is None:
-        problems.append(Problem(str(path), None, f"lastRunAt {value!r} is not an ISO timestamp; ignored", "warning"))
+        problems.append(
+            Problem(str(path), None, f"lastRunAt {value!r} is not an ISO timestamp; ignored", "warning")
+        )
     return (value if isinstance(value, str) else None), ms
 
 
@@ -79,13 +80,17 @@ class CronTask(RecordMixin):
     extra: dict = field(default_factory=dict)  # frontmatter keys Daycare does not read
 
 
-def parse_cron_task(folder: Path, *, root: Root = None, next_to_db: bool = True) -> tuple[CronTask | None, list[Problem]]:
+def parse_cron_task(
+    folder: Path, *, root: Root = None, next_to_db: bool = True
+) -> tuple[CronTask | None, list[Problem]]:
     """One ``cron/<dir>/`` folder; None only when it has no readable TASK.md."""
     task_path = folder / "TASK.md"
     doc, problems = read_markdown(task_path, root=root)
     if doc is None:
         if not problems:
-            problems.append(Problem(str(folder), None, "cron folder without TASK.md; Daycare skips it", "warning"))
+            problems.append(
+                Problem(str(folder), None, "cron folder without TASK.md; Daycare skips it", "warning")
+            )
         return None, problems
     meta = doc.meta
     aliases: dict[str, str] = {}
@@ -155,7 +160,9 @@ def parse_cron_task(folder: Path, *, root: Root = None, next_to_db: bool = True)
         extra=split_known(meta, _CRON_KNOWN),
     )
     if reasons:
-        problems.append(Problem(str(task_path), None, f"Daycare's import skips this task: {task.skip_reason}", "warning"))
+        problems.append(
+            Problem(str(task_path), None, f"Daycare's import skips this task: {task.skip_reason}", "warning")
+        )
     return task, problems
 
 
@@ -199,7 +206,11 @@ class HeartbeatTask(RecordMixin):
 
 
 def parse_heartbeat(
-    path: Path, *, root: Root = None, last_run: tuple[str | None, int | None] = (None, None), next_to_db: bool = True
+    path: Path,
+    *,
+    root: Root = None,
+    last_run: tuple[str | None, int | None] = (None, None),
+    next_to_db: bool = True,
 ) -> tuple[HeartbeatTask | None, list[Problem]]:
     doc, problems = read_markdown(path, root=root)
     if doc is None:
@@ -237,7 +248,9 @@ def parse_heartbeat(
         extra=split_known(meta, {"title", "name"}),
     )
     if reason:
-        problems.append(Problem(str(path), None, f"Daycare's import skips this heartbeat: {reason}", "warning"))
+        problems.append(
+            Problem(str(path), None, f"Daycare's import skips this heartbeat: {reason}", "warning")
+        )
     return task, problems
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -44,15 +43,19 @@ def test_empty_store_has_empty_collections_and_no_problems(root):
 
 
 def test_cron_aliases_and_skip_reasons(root):
-    write(root / "cron/alias/TASK.md",
-          f"---\nname: A\ncron: '*/5 * * * *'\ntaskId: {GOOD_UID}\nagent_id: ag1\nuserID: u1\none_off: true\n"
-          "enabled: false\ncolor: blue\n---\nDo it.\n")
+    write(
+        root / "cron/alias/TASK.md",
+        f"---\nname: A\ncron: '*/5 * * * *'\ntaskId: {GOOD_UID}\nagent_id: ag1\nuserID: u1\none_off: true\n"
+        "enabled: false\ncolor: blue\n---\nDo it.\n",
+    )
     write(root / "cron/alias/MEMORY.md", "notes")
     (root / "cron/alias/files").mkdir()
     write(root / "cron/shortid/TASK.md", "---\nname: B\nschedule: '0 1 * * *'\ntaskId: abc123\n---\nBody\n")
     write(root / "cron/empty/TASK.md", f"---\ntaskId: {GOOD_UID}\n---\n   \n")
-    write(root / "cron/stringtrue/TASK.md",
-          f"---\nname: C\nschedule: x\ntaskId: {GOOD_UID}\ndeleteAfterRun: 'true'\n---\nb\n")
+    write(
+        root / "cron/stringtrue/TASK.md",
+        f"---\nname: C\nschedule: x\ntaskId: {GOOD_UID}\ndeleteAfterRun: 'true'\n---\nb\n",
+    )
     write(root / "cron/broken/TASK.md", "---\nname: [\n---\nb\n")
     write(root / "cron/badstate/TASK.md", f"---\nname: D\nschedule: x\ntaskId: {GOOD_UID}\n---\nb\n")
     write(root / "cron/badstate/STATE.json", "{nope")
@@ -61,8 +64,19 @@ def test_cron_aliases_and_skip_reasons(root):
     assert set(tasks) == {"alias", "shortid", "empty", "stringtrue", "broken", "badstate"}
 
     a = tasks["alias"]
-    assert (a.schedule, a.agent_id, a.user_id, a.delete_after_run, a.enabled) == ("*/5 * * * *", "ag1", "u1", True, False)
-    assert a.aliases == {"schedule": "cron", "agent_id": "agent_id", "user_id": "userID", "delete_after_run": "one_off"}
+    assert (a.schedule, a.agent_id, a.user_id, a.delete_after_run, a.enabled) == (
+        "*/5 * * * *",
+        "ag1",
+        "u1",
+        True,
+        False,
+    )
+    assert a.aliases == {
+        "schedule": "cron",
+        "agent_id": "agent_id",
+        "user_id": "userID",
+        "delete_after_run": "one_off",
+    }
     assert a.extra == {"color": "blue"} and a.importable
     assert a.memory_path and a.files_dir
 
@@ -116,10 +130,16 @@ def test_heartbeat_titles(root):
 
 def test_apps_workspace_and_user(root):
     app = root / "workspace/apps/deploy-check"
-    write(app / "APP.md", "---\nname: deploy-check\ntitle: Deploy Check\ndescription: Validate\nmodel: gpt-5\n---\n"
-          "You are a deploy assistant.\n")
-    write(app / "PERMISSIONS.md", "## Source Intent\n\nNeed read-only diagnostics.\n\n## Rules\n\n### Allow\n"
-          "- @read:/Users/steve/project\n- @network\n\n### Deny\n- @write:/\n")
+    write(
+        app / "APP.md",
+        "---\nname: deploy-check\ntitle: Deploy Check\ndescription: Validate\nmodel: gpt-5\n---\n"
+        "You are a deploy assistant.\n",
+    )
+    write(
+        app / "PERMISSIONS.md",
+        "## Source Intent\n\nNeed read-only diagnostics.\n\n## Rules\n\n### Allow\n"
+        "- @read:/Users/steve/project\n- @network\n\n### Deny\n- @write:/\n",
+    )
     write(app / "state.json", '{"permissions": ["@network"], "updatedAt": 1739999900123, "x": 1}')
     uapp = root / "users/u1/apps/broken"
     write(uapp / "APP.md", "---\nname: broken\n---\n")
@@ -142,7 +162,10 @@ def test_apps_workspace_and_user(root):
 
 
 def test_skills_from_every_root(root, tmp_path):
-    write(root / "users/u1/skills/sql/SKILL.md", "---\nname: SQL Helper\nsandbox: 'true'\npermissions: '@net'\n---\nUse.\n")
+    write(
+        root / "users/u1/skills/sql/SKILL.md",
+        "---\nname: SQL Helper\nsandbox: 'true'\npermissions: '@net'\n---\nUse.\n",
+    )
     write(root / "users/u1/skills/cat/deep/skill.md", "no frontmatter\n")
     write(root / "skills/cfg/Skill.MD", "---\ndescription: d\n---\n")
     write(root / "plugins/mem1/skills/p/SKILL.md", "---\nname: P\n---\n")
@@ -152,9 +175,21 @@ def test_skills_from_every_root(root, tmp_path):
     paths = resolve_paths(root)
     items, problems = read_skills(paths)
     by_id = {s.id: s for s in items}
-    assert set(by_id) == {"user:u1/sql", "user:u1/cat/deep", "config:cfg", "config:bad", "plugin:mem1/skills/p"}
+    assert set(by_id) == {
+        "user:u1/sql",
+        "user:u1/cat/deep",
+        "config:cfg",
+        "config:bad",
+        "plugin:mem1/skills/p",
+    }
     sql = by_id["user:u1/sql"]
-    assert (sql.name, sql.sandbox, sql.permissions, sql.source, sql.user_id) == ("SQL Helper", True, ("@net",), "user", "u1")
+    assert (sql.name, sql.sandbox, sql.permissions, sql.source, sql.user_id) == (
+        "SQL Helper",
+        True,
+        ("@net",),
+        "user",
+        "u1",
+    )
     assert by_id["user:u1/cat/deep"].name == "deep" and by_id["user:u1/cat/deep"].category == "cat"
     assert by_id["config:cfg"].description == "d" and by_id["plugin:mem1/skills/p"].plugin_id == "mem1"
     assert any(p.path.endswith("bad/SKILL.md") for p in problems)
@@ -166,23 +201,43 @@ def test_plugins_memory_database_upgrade(root):
     write(root / "settings.json", json.dumps({"plugins": [{"instanceId": "db1", "pluginId": "database"}]}))
     mem = root / "plugins/memory"
     write(mem / "INDEX.md", "# Memory Index\n\n- incidents\n- ghosts\n")
-    write(mem / "incidents.md", '---\nname: "Deployment Incidents"\ndescription: "Recent"\n---\n# incidents\n\n'
-          "## incident-1\nRollback required.\n\n## incident-2\nOutage.\nSecond line.\n")
+    write(
+        mem / "incidents.md",
+        '---\nname: "Deployment Incidents"\ndescription: "Recent"\n---\n# incidents\n\n'
+        "## incident-1\nRollback required.\n\n## incident-2\nOutage.\nSecond line.\n",
+    )
     write(mem / "stray.md", "# stray\n")
     db = root / "plugins/db1"
-    write(db / "db.md", "# Database Memory\n\n## Schema\n<!-- schema:start -->\n### users\n- id: text\n<!-- schema:end -->\n\n"
-          "## Recent Changes\n<!-- changes:start -->\n- [2026-02-20] create users table\n<!-- changes:end -->\n")
+    write(
+        db / "db.md",
+        "# Database Memory\n\n## Schema\n<!-- schema:start -->\n### users\n- id: text\n<!-- schema:end -->\n\n"
+        "## Recent Changes\n<!-- changes:start -->\n- [2026-02-20] create users table\n<!-- changes:end -->\n",
+    )
     (db / "db.pglite").mkdir()
-    write(root / "plugins/upgrade/restart-pending.json",
-          '{"descriptor": {"type": "system", "tag": "x"}, "context": {}, "requestedAtMs": 5, "requesterPid": 7}')
+    write(
+        root / "plugins/upgrade/restart-pending.json",
+        '{"descriptor": {"type": "system", "tag": "x"}, "context": {}, "requestedAtMs": 5, "requesterPid": 7}',
+    )
     data = read_plugins(resolve_paths(root))
     (inc, stray) = sorted(data.memory_entities, key=lambda e: e.entity)
-    assert (inc.name, inc.description, inc.prefix, inc.listed_in_index) == ("Deployment Incidents", "Recent", "# incidents", True)
-    assert [(r.title, r.body) for r in inc.records] == [("incident-1", "Rollback required."), ("incident-2", "Outage.\nSecond line.")]
+    assert (inc.name, inc.description, inc.prefix, inc.listed_in_index) == (
+        "Deployment Incidents",
+        "Recent",
+        "# incidents",
+        True,
+    )
+    assert [(r.title, r.body) for r in inc.records] == [
+        ("incident-1", "Rollback required."),
+        ("incident-2", "Outage.\nSecond line."),
+    ]
     assert not stray.listed_in_index
     assert any("ghosts" in p.message for p in data.problems)
     (doc,) = data.database_docs
-    assert doc.schema == "### users\n- id: text" and doc.changes == "- [2026-02-20] create users table" and doc.pglite_dir
+    assert (
+        doc.schema == "### users\n- id: text"
+        and doc.changes == "- [2026-02-20] create users table"
+        and doc.pglite_dir
+    )
     (rp,) = data.restart_pending
     assert (rp.requested_at_ms, rp.requester_pid, rp.descriptor["type"]) == (5, 7, "system")
 
@@ -207,21 +262,44 @@ def test_homes_and_knowledge(root):
 
 def test_auth_and_settings_never_show_secrets(root):
     secrets = ["sk-proj-SUPERSECRET123456", "gho_TOKENVALUE987654", "refresh-XYZ-777", "plainsecretvalue"]
-    write(root / "auth.json", json.dumps({
-        "openai": {"type": "apiKey", "apiKey": secrets[0]},
-        "github-copilot": {"type": "oauth", "accessToken": secrets[1], "refreshToken": secrets[2], "expires": 5},
-        "weird": secrets[3],
-    }))
-    write(root / "settings.json", json.dumps({"providers": [{"id": "openai", "options": {"apiKey": secrets[0]}}]}))
-    write(root / "processes/p1/record.json", json.dumps({"version": 2, "id": "p1", "env": {"DATABASE_URL": secrets[3]}}))
+    write(
+        root / "auth.json",
+        json.dumps(
+            {
+                "openai": {"type": "apiKey", "apiKey": secrets[0]},
+                "github-copilot": {
+                    "type": "oauth",
+                    "accessToken": secrets[1],
+                    "refreshToken": secrets[2],
+                    "expires": 5,
+                },
+                "weird": secrets[3],
+            }
+        ),
+    )
+    write(
+        root / "settings.json",
+        json.dumps({"providers": [{"id": "openai", "options": {"apiKey": secrets[0]}}]}),
+    )
+    write(
+        root / "processes/p1/record.json",
+        json.dumps({"version": 2, "id": "p1", "env": {"DATABASE_URL": secrets[3]}}),
+    )
     paths = resolve_paths(root)
     entries, problems = read_auth(paths)
     by = {e.provider: e for e in entries}
     assert by["openai"].type == "apiKey" and by["github-copilot"].fields["expires"] == 5
     assert set(by["github-copilot"].secret_keys) == {"accessToken", "refreshToken"}
     inv = scan_files(paths)
-    outputs = [repr(inv), str(inv), json.dumps(inv.to_dict()), repr(entries), str(entries),
-               repr(read_settings(paths)), json.dumps([e.to_dict() for e in entries])]
+    outputs = [
+        repr(inv),
+        str(inv),
+        json.dumps(inv.to_dict()),
+        repr(entries),
+        str(entries),
+        repr(read_settings(paths)),
+        json.dumps([e.to_dict() for e in entries]),
+    ]
     for out in outputs:
         for s in secrets:
             assert s not in out
@@ -238,13 +316,22 @@ def test_broken_auth_json_does_not_echo_secret(root):
 
 def test_bad_inputs_do_not_stop_the_rest(root, monkeypatch):
     """One of every kind of bad input in one store: each is reported and everything else still loads."""
-    write(root / "channels/ok/channel.json", '{"id":"c1","name":"ok","leader":"a","members":[],"createdAt":1,"updatedAt":1}')
-    write(root / "channels/ok/history.jsonl", '{"id":"m1","senderUsername":"a","text":"x"}\nnot json\n{"id":"m2"')
+    write(
+        root / "channels/ok/channel.json",
+        '{"id":"c1","name":"ok","leader":"a","members":[],"createdAt":1,"updatedAt":1}',
+    )
+    write(
+        root / "channels/ok/history.jsonl",
+        '{"id":"m1","senderUsername":"a","text":"x"}\nnot json\n{"id":"m2"',
+    )
     write(root / "channels/bad/channel.json", '{"id": "c2",,}')
     write(root / "signals/events.jsonl", '{"id":"s1","type":"t","source":{"type":"system"}}\n')
     write(root / "signals/delayed.json", '{"version": 1, "events": [{"id": "d1"}, 5]}')
     write(root / "expose/endpoints/e1.json", b'{"id": "e1", "note": "\xff"}')
-    write(root / "expose/endpoints/e2.json", '{"id":"e2","target":{"type":"port","port":1},"provider":"p","domain":"d","mode":"public","auth":{"enabled":true,"passwordHash":"HASHVALUE"}}')
+    write(
+        root / "expose/endpoints/e2.json",
+        '{"id":"e2","target":{"type":"port","port":1},"provider":"p","domain":"d","mode":"public","auth":{"enabled":true,"passwordHash":"HASHVALUE"}}',
+    )
     write(root / "processes/old/record.json", '{"version": 1, "id": "old"}')
     write(root / "heartbeat/ok.md", "code\n")
     write(root / "heartbeat/broken.md", "---\ntitle: x\n")
@@ -258,6 +345,7 @@ def test_bad_inputs_do_not_stop_the_rest(root, monkeypatch):
     write(root / "agents/fine/descriptor.json", '{"type": "system", "tag": "t"}')
     write(root / "agents/fine/state.json", '{"createdAt": 3}')
     from tests.core.files.test_low_level import make_unreadable
+
     make_unreadable(monkeypatch, locked)
 
     before = snapshot_tree(root)
@@ -266,8 +354,10 @@ def test_bad_inputs_do_not_stop_the_rest(root, monkeypatch):
     msgs = [str(p) for p in inv.problems]
 
     def has(fragment_path, fragment_msg, line=None):
-        return any(p.path.endswith(fragment_path) and fragment_msg in p.message and (line is None or p.line == line)
-                   for p in inv.problems), msgs
+        return any(
+            p.path.endswith(fragment_path) and fragment_msg in p.message and (line is None or p.line == line)
+            for p in inv.problems
+        ), msgs
 
     assert has("channels/ok/history.jsonl", "not JSON", 2)[0]
     assert has("channels/ok/history.jsonl", "truncated line", 3)[0]

@@ -49,17 +49,31 @@ def test_legacy_sessions_split_like_daycare_import(store):
     assert usr.type == "user" and usr.lifecycle == "active" and usr.has_context and "context" not in usr.state
     assert usr.bad_lines == (6,) and usr.history_lines == 6
     a, b = usr.sessions
-    assert (a.created_at, a.reset_message, a.inference_session_id, a.opened_by) == (1739999000000, None, None, "start")
+    assert (a.created_at, a.reset_message, a.inference_session_id, a.opened_by) == (
+        1739999000000,
+        None,
+        None,
+        "start",
+    )
     assert [r["type"] for _, r in a.records] == ["user_message", "assistant_message"]
     assert [line for line, _ in a.records] == [2, 3]
     assert (b.created_at, b.reset_message, b.inference_session_id, b.opened_by) == (
-        1739999003000, "manual reset", "inf-abc", "reset")
+        1739999003000,
+        "manual reset",
+        "inf-abc",
+        "reset",
+    )
     assert [r["type"] for _, r in b.records] == ["note"] and b.records[0][1]["text"] == "Agent booted"
 
     cron = agents["agentcron1"]
     assert cron.type == "cron" and cron.lifecycle == "sleeping" and cron.history_path is None
     (only,) = cron.sessions
-    assert (only.created_at, only.inference_session_id, only.opened_by, only.record_count) == (1739990000000, None, "empty", 0)
+    assert (only.created_at, only.inference_session_id, only.opened_by, only.record_count) == (
+        1739990000000,
+        None,
+        "empty",
+        0,
+    )
 
 
 def test_scan_keeps_no_records(store):
@@ -72,12 +86,21 @@ def test_cron_and_heartbeat(store):
     inv = scan_files(resolve_paths(store))
     (cron,) = inv.items("cron_tasks")
     assert (cron.id, cron.task_uid, cron.name, cron.schedule) == (
-        "dailycleanup", "clh3am2h30000qwer1234abcd", "Daily cleanup", "0 2 * * *")
+        "dailycleanup",
+        "clh3am2h30000qwer1234abcd",
+        "Daily cleanup",
+        "0 2 * * *",
+    )
     assert cron.code == "Check temporary files and summarize deletions."
     assert cron.enabled and not cron.delete_after_run and cron.importable and cron.next_to_db
     assert cron.last_run_at_ms == 1771466400000
     (hb,) = inv.items("heartbeat_tasks")
-    assert (hb.id, hb.title, hb.code, hb.last_run_at_ms) == ("morning-status", "Morning status", "Summarize open incidents.", 1771488000000)
+    assert (hb.id, hb.title, hb.code, hb.last_run_at_ms) == (
+        "morning-status",
+        "Morning status",
+        "Summarize open incidents.",
+        1771488000000,
+    )
 
 
 def test_subsystems(store):
@@ -92,13 +115,29 @@ def test_subsystems(store):
     (event,) = iter_signal_events(events_file)
     assert (event.id, event.user_id) == ("sig_1", "usr_x")
     (delayed,) = inv.items("delayed_signals")
-    assert (delayed.id, delayed.deliver_at, delayed.source) == ("sig_delay_1", 1740000000000, {"type": "system"})
+    assert (delayed.id, delayed.deliver_at, delayed.source) == (
+        "sig_delay_1",
+        1740000000000,
+        {"type": "system"},
+    )
     (ep,) = inv.items("expose_endpoints")
     assert (ep.id, ep.target, ep.provider, ep.domain, ep.mode, ep.auth) == (
-        "ep1", {"type": "port", "port": 8080}, "tailscale", "x.ts.net", "public", None)
+        "ep1",
+        {"type": "port", "port": 8080},
+        "tailscale",
+        "x.ts.net",
+        "public",
+        None,
+    )
     (proc,) = inv.items("processes")
     assert (proc.id, proc.version, proc.pid, proc.keep_alive, proc.status, proc.importable) == (
-        "proc1", 2, 1234, True, "running", True)
+        "proc1",
+        2,
+        1234,
+        True,
+        "running",
+        True,
+    )
     assert not proc.has_sandbox and proc.log_path is None
 
 

@@ -6,7 +6,6 @@ import json
 import os
 from pathlib import Path
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -77,7 +76,9 @@ def test_symlink_leaving_the_root_is_refused(tmp_path):
 
     text, problems = read_text(store / "link.txt", root=store)
     assert text is None
-    assert "path leaves the data directory" in problems[0].message and problems[0].path == str(store / "link.txt")
+    assert "path leaves the data directory" in problems[0].message and problems[0].path == str(
+        store / "link.txt"
+    )
     entries, problems = list_dir(store / "linkdir", root=store)
     assert entries == [] and "path leaves the data directory" in problems[0].message
     assert read_text(store / "ok-link.txt", root=store) == ("fine", [])
@@ -173,14 +174,20 @@ def test_jsonl_non_utf8_line(tmp_path):
 
 def test_no_frontmatter_is_just_a_body():
     doc = parse_markdown("# Title\n\ntext\n", "x.md")
-    assert doc.meta == {} and doc.body == "# Title\n\ntext\n" and not doc.has_frontmatter and doc.problems == ()
+    assert (
+        doc.meta == {} and doc.body == "# Title\n\ntext\n" and not doc.has_frontmatter and doc.problems == ()
+    )
 
 
 def test_frontmatter_split_and_body_line():
     doc = parse_markdown("---\nname: A\nenabled: yes\nwhen: 2026-01-01\n---\nbody\n", "x.md")
     # yes stays a string and dates stay strings, as in js-yaml (gray-matter), not YAML 1.1.
     assert doc.meta == {"name": "A", "enabled": "yes", "when": "2026-01-01"}
-    assert doc.body == "body\n" and doc.body_line == 6 and doc.frontmatter_raw == "name: A\nenabled: yes\nwhen: 2026-01-01\n"
+    assert (
+        doc.body == "body\n"
+        and doc.body_line == 6
+        and doc.frontmatter_raw == "name: A\nenabled: yes\nwhen: 2026-01-01\n"
+    )
 
 
 def test_unclosed_frontmatter_is_reported_and_text_kept():
