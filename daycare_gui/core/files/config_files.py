@@ -83,8 +83,20 @@ def read_auth(paths: DaycarePaths) -> Loaded[AuthEntry]:
                 AuthEntry(str(provider), str(paths.auth_path), None, {"value": mask_value(entry)}, ("value",))
             )
             continue
-        masked = mask_secrets(entry, all_strings=True)
+        masked = _mask_all(entry)
         kind = entry.get("type") if isinstance(entry.get("type"), str) else None
         secret_keys = tuple(k for k in entry if k != "type" and masked.get(k) != entry.get(k))
         items.append(AuthEntry(str(provider), str(paths.auth_path), kind, masked, secret_keys))
     return loaded(items, problems)
+
+
+def _mask_all(value, key: str | None = None):
+    """Every string leaf masked except an entry's ``type``; unlike ``mask_secrets`` this also reaches
+    strings inside lists (a list of keys or tokens must not slip through)."""
+    if isinstance(value, dict):
+        return {k: _mask_all(v, str(k)) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_mask_all(v, key) for v in value]
+    if isinstance(value, str) and key != "type":
+        return mask_value(value)
+    return mask_secrets({key or "value": value}, all_strings=True)[key or "value"]

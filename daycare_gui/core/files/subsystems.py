@@ -15,7 +15,7 @@ from pathlib import Path
 from daycare_gui.core.files.base import Loaded, RecordMixin, as_int, as_str, loaded, nonblank, split_known
 from daycare_gui.core.files.jsonfile import read_json, type_name
 from daycare_gui.core.files.jsonl import JsonlSummary, iter_jsonl, summarize_jsonl
-from daycare_gui.core.files.read import Root, legacy_folders, list_dir, subdirs
+from daycare_gui.core.files.read import Root, file_info, legacy_folders, list_dir, subdirs
 from daycare_gui.core.paths import DaycarePaths
 from daycare_gui.core.problems import Problem
 from daycare_gui.core.secrets import mask_secrets
@@ -366,7 +366,7 @@ def read_processes(paths: DaycarePaths) -> Loaded[ProcessRecord]:
                     Problem(str(path), None, f"Daycare's import skips this process: {reason}", "warning")
                 )
             log = d.path / "process.log"
-            log_size = log.stat().st_size if log.is_file() else None
+            log_size = file_info(log)[0] if log.is_file() else None
             items.append(
                 ProcessRecord(
                     str(d.path),

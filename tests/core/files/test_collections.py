@@ -261,7 +261,14 @@ def test_homes_and_knowledge(root):
 
 
 def test_auth_and_settings_never_show_secrets(root):
-    secrets = ["sk-proj-SUPERSECRET123456", "gho_TOKENVALUE987654", "refresh-XYZ-777", "plainsecretvalue"]
+    secrets = [
+        "sk-proj-SUPERSECRET123456",
+        "gho_TOKENVALUE987654",
+        "refresh-XYZ-777",
+        "plainsecretvalue",
+        "sk-LISTSECRET-0001",
+        "nested-secret-2",
+    ]
     write(
         root / "auth.json",
         json.dumps(
@@ -274,6 +281,7 @@ def test_auth_and_settings_never_show_secrets(root):
                     "expires": 5,
                 },
                 "weird": secrets[3],
+                "listy": {"type": "token", "keys": ["sk-LISTSECRET-0001", {"inner": "nested-secret-2"}]},
             }
         ),
     )
@@ -303,7 +311,7 @@ def test_auth_and_settings_never_show_secrets(root):
     for out in outputs:
         for s in secrets:
             assert s not in out
-    assert inv.count("auth_entries") == 3 and inv.count("settings") == 1
+    assert inv.count("auth_entries") == 4 and inv.count("settings") == 1
 
 
 def test_broken_auth_json_does_not_echo_secret(root):
