@@ -102,9 +102,10 @@ def write_demo(dest: Path, *, scale: str = "small", progress: Progress | None = 
             database.insert_dicts(conn, table, model.rows[table])
         largest = (model.largest_session_id, model.largest_session_records)
         if scale == "large":
-            for message in large.load(conn, model):
+            bulk = large.LargeLoad(model)
+            for message in bulk.batches(conn):
                 step(message)
-            largest = (large.LARGEST_SESSION_ID, large.LARGEST_SESSION_RECORDS)
+            largest = (bulk.largest_session_id, bulk.largest_session_records)
         step("checkpointing")
         # Counted on the loading connection: a later read-only open of a WAL file would leave -wal/-shm behind.
         counts = count_rows(conn)
