@@ -1,0 +1,72 @@
+"""Shared helpers: run the pipeline on a folder, and describe a schema so two databases can be compared."""
+
+from __future__ import annotations
+
+import random
+import re
+import sqlite3
+from pathlib import Path
+
+from daycare_gui.core.migrations.ids import IdSource
+from daycare_gui.core.migrations.runner import RunOptions, open_database, run_migrations
+
+FIXTURES = Path(__file__).resolve().parents[3].parent / "shared" / "fixtures"
+
+
+def migrate(folder: Path, seed: int = 0, clock=None, migrations=None) -> sqlite3.Connection:
+    """Run the 808af509 list (or ``migrations``) on ``folder/daycare.db``; returns the open connection."""
+    conn = open_database(folder / "daycare.db")
+    options = RunOptions(ids=IdSource(random.Random(seed)))
+    if clock is not None:
+        options.clock = clock
+    if migrations is None:
+        run_migrations(conn, options=options)
+    else:
+        run_migrations(conn, migrations, options)
+    return conn
+
+
+def open_immutable(path: Path) -> sqlite3.Connection:
+    return sqlite3.connect(f"{path.resolve().as_uri()}?immutable=1", uri=True)
+
+
+def owner_id(conn: sqlite3.Connection) -> str:
+    return conn.execute("SELECT id FROM users WHERE is_owner = 1").fetchone()[0]
+
+
+def normalize_sql(sql: str | None, owner: str | None = None) -> str | None:
+    if sql is None:
+        return None
+    if owner:
+        sql = sql.replace(owner, "<owner>")
+    sql = re.sub(r"\s+", " ", sql).strip()
+    return re.sub(r"\s*([(),])\s*", r"\1", sql)
+
+
+def describe_schema(conn: sqlite3.Connection, owner: str | None = None) -> dict:
+    """Tables (xinfo columns, FKs, normalized SQL for CHECK/UNIQUE), indexes and triggers, keyed by name."""
+    schema: dict = {"tables": {}, "indexes": {}, "triggers": {}}
+    rows = conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master").fetchall()
+    for kind, name, table, sql in rows:
+        if kind == "table":
+            columns = [
+                (cid, col, ctype, notnull, (dflt.replace(owner, "<owner>") if owner and dflt else dflt), pk, hidden)
+                for cid, col, ctype, notnull, dflt, pk, hidden in conn.execute(f'PRAGMA table_xinfo("{name}")')
+            ]
+            fks = sorted(tuple(r) for r in conn.execute(f'PRAGMA foreign_key_list("{name}")'))
+            schema["tables"][name] = {"columns": columns, "fks": fks, "sql": normalize_sql(sql, owner)}
+        elif kind == "index":
+            info = {r[1]: r for r in conn.execute(f'PRAGMA index_list("{table}")')}[name]
+            cols = [tuple(r) for r in conn.execute(f'PRAGMA index_xinfo("{name}")')]
+            where = None
+            if sql and " WHERE " in re.sub(r"\s+", " ", sql):
+                where = normalize_sql(re.sub(r"\s+", " ", sql).split(" WHERE ", 1)[1])
+            schema["indexes"][name] = {"table": table, "unique": info[2], "origin": info[3], "partial": info[4],
+                                       "columns": cols, "where": where}
+        elif kind == "trigger":
+            schema["triggers"][name] = {"table": table, "sql": normalize_sql(sql, owner)}
+    return schema
+
+
+def table_rows(conn: sqlite3.Connection, table: str, order: str = "rowid") -> list[tuple]:
+    return conn.execute(f'SELECT * FROM "{table}" ORDER BY {order}').fetchall()
