@@ -44,6 +44,14 @@ class DemoModel:
     apps: list[dict] = field(default_factory=list)
     largest_session_id: str | None = None
     largest_session_records: int = 0
+    # Source objects for the legacy files, kept in their file shapes (files.py writes them as-is).
+    cron_ids: dict[str, str] = field(default_factory=dict)  # cron dir → taskId
+    heartbeat_last_run: int | None = None
+    signal_events: list[tuple] = field(default_factory=list)
+    delayed: list[tuple] = field(default_factory=list)
+    channels: list[dict] = field(default_factory=list)
+    endpoints: list[dict] = field(default_factory=list)
+    processes: list[dict] = field(default_factory=list)
 
     def add(self, table: str, **row) -> dict:
         self.rows[table].append(row)
@@ -124,7 +132,7 @@ def _users(m: DemoModel, rng) -> None:
     m.add("connections", user_a_id=a, user_b_id=b, requested_a=1, requested_b=1,
           requested_a_at=NOW_MS - 30 * DAY, requested_b_at=NOW_MS - 29 * DAY)
     a, b = sorted((m.users["owner"], m.users["jordan"]))
-    # Half-open request: only one side asked.
+    # Half-open request: only the owner asked (CHECK(user_a_id < user_b_id) decides which column that is).
     requested_a, requested_b = (1, 0) if a == m.users["owner"] else (0, 1)
     m.add("connections", user_a_id=a, user_b_id=b, requested_a=requested_a, requested_b=requested_b,
           requested_a_at=NOW_MS - 2 * DAY if requested_a else None, requested_b_at=NOW_MS - 2 * DAY if requested_b else None)
@@ -382,7 +390,6 @@ def _signals(m: DemoModel, rng) -> None:
 
 def _channels(m: DemoModel, rng) -> None:
     a, owner, sam = m.agents, m.users["owner"], m.users["sam"]
-    m.channels = []
     specs = [
         ("ops", owner, a["perm_ops"], [(a["perm_ops"], owner, "ops"), (a["alex_telegram"], owner, "alex"),
                                          (a["app_deploy"], owner, "deploy")],
@@ -448,7 +455,6 @@ def _processes(m: DemoModel, rng) -> None:
         ("proc-grafana", "grafana", "grafana-server --homepath /usr/share/grafana", f"{home}/developer",
          {}, [], ["grafana.com"], True, None, False, "stopped", "stopped", None, 0),
     ]
-    m.processes = []
     for i, (pid_name, name, command, cwd, env, pms, domains, local, owner_obj, keep, desired, status, pid, restarts) in enumerate(specs):
         created = NOW_MS - (9 - i) * DAY
         started = NOW_MS - (2 - i) * HOUR if status != "stopped" else NOW_MS - 4 * DAY
