@@ -1,0 +1,86 @@
+"""``daycare-gui upgrade PATH [--dry-run] [--no-backup]``: output and exit codes."""
+
+from __future__ import annotations
+
+import os
+
+from daycare_gui.cli import main
+from daycare_gui.core.schema_sql import MIGRATIONS_808AF509
+from tests.conftest import snapshot_tree
+
+
+def test_upgrade_fresh_store_then_up_to_date(fixture_copy, capsys):
+    folder = fixture_copy("daycare-808af509", with_db=False)
+    assert main(["upgrade", str(folder)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "daycare upgrade"
+    assert "Applied migrations: " + ", ".join(MIGRATIONS_808AF509) in out
+    assert "Integrity check: ok" in out and "Foreign key check: ok" in out
+    assert not any(line.startswith("Backup:") for line in out)  # there was no database to back up
+
+    assert main(["upgrade", str(folder)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "Storage already up to date." in out
+
+
+def test_upgrade_reports_backup_location(tmp_path, capsys):
+    from daycare_gui.core.migrations.catalog import MIGRATIONS
+    from tests.core.migrations.helpers import migrate
+
+    migrate(tmp_path, migrations=MIGRATIONS[:20]).close()
+    assert main(["upgrade", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "Applied migrations: " + ", ".join(MIGRATIONS_808AF509[20:]) in out
+    backups = list(tmp_path.glob("daycare.db.backup-*"))
+    assert len(backups) == 1 and f"Backup: {backups[0]}" in out
+
+
+def test_no_backup_flag(tmp_path, capsys):
+    from daycare_gui.core.migrations.catalog import MIGRATIONS
+    from tests.core.migrations.helpers import migrate
+
+    migrate(tmp_path, migrations=MIGRATIONS[:3]).close()
+    assert main(["upgrade", str(tmp_path), "--no-backup"]) == 0
+    assert "Backup:" not in capsys.readouterr().out
+    assert not list(tmp_path.glob("daycare.db.backup-*"))
+
+
+def test_dry_run_prints_plan_and_writes_nothing(fixture_copy, capsys):
+    folder = fixture_copy("daycare-808af509", with_db=False)
+    before = snapshot_tree(folder)
+    assert main(["upgrade", str(folder), "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "Pending migrations (26):" in out
+    assert "legacy files: 2 agents, 3 sessions, 3 records" in out
+    assert "agentusr1/history.jsonl:6" in out
+    assert snapshot_tree(folder) == before
+
+
+def test_failure_exits_1_naming_the_migration(tmp_path, capsys):
+    from tests.core.migrations.test_upgrade_safety import sha, store_needing_owner_for_heartbeat
+
+    db = store_needing_owner_for_heartbeat(tmp_path / "s")
+    before = sha(db)
+    assert main(["upgrade", str(db.parent), "--no-backup"]) == 1
+    err = capsys.readouterr().err
+    assert "Migration 20260223_add_heartbeat_users failed:" in err
+    assert sha(db) == before
+
+
+def test_refusals_exit_2(fixture_copy, capsys):
+    newer = fixture_copy("daycare-newer")
+    assert main(["upgrade", str(newer)]) == 2
+    assert "20260304_scope_task_ids_per_user" in capsys.readouterr().err
+
+    stuck = fixture_copy("daycare-stuck")
+    assert main(["upgrade", str(stuck), "--dry-run"]) == 2
+    assert "trigger dailycleanup has no task_id" in capsys.readouterr().out
+
+    legacy = fixture_copy("daycare-808af509", with_db=False)
+    (legacy / "engine.pid").write_text(f"{os.getpid()}\n")
+    assert main(["upgrade", str(legacy)]) == 2
+    assert "engine is running" in capsys.readouterr().err
+
+
+def test_missing_path_exits_2(tmp_path, capsys):
+    assert main(["upgrade", str(tmp_path / "nope")]) == 2
