@@ -20,7 +20,13 @@ from daycare_gui.core.migrations.base import Migration
 from daycare_gui.core.migrations.catalog import MIGRATIONS
 from daycare_gui.core.migrations.ids import IdSource
 from daycare_gui.core.migrations.plan import UpgradePlan, plan_upgrade
-from daycare_gui.core.migrations.runner import MigrationFailed, RunOptions, now_ms, open_database, run_migrations
+from daycare_gui.core.migrations.runner import (
+    MigrationFailed,
+    RunOptions,
+    now_ms,
+    open_database,
+    run_migrations,
+)
 from daycare_gui.core.migrations.store_check import check_store
 from daycare_gui.core.paths import DaycarePaths
 

@@ -75,7 +75,7 @@ def _comparable(conn, table: str) -> list[dict]:
     order = "agent_id, created_at" if table == "sessions" else "rowid"
     out = []
     for row in table_rows(conn, table, order):
-        record = dict(zip(columns, row))
+        record = dict(zip(columns, row, strict=True))
         for col in IGNORED.get(table, []):
             record.pop(col)
         for col in OWNER_COLUMNS.get(table, []):

@@ -7,7 +7,13 @@ from pathlib import Path
 
 from daycare_gui.core.migrations.base import LegacyScan, MigrationContext
 from daycare_gui.core.migrations.imports.common import number_or_now, owner_or_fallback, sorted_subdirs
-from daycare_gui.core.migrations.legacy import JsonError, read_json_file, read_json_lines, string_or_none, to_json
+from daycare_gui.core.migrations.legacy import (
+    JsonError,
+    read_json_file,
+    read_json_lines,
+    string_or_none,
+    to_json,
+)
 from daycare_gui.core.problems import Problem
 
 

@@ -11,7 +11,14 @@ from daycare_gui.core.migrations.imports.common import (
     owner_or_fallback,
     sorted_subdirs,
 )
-from daycare_gui.core.migrations.legacy import JsonError, js_floor, is_number, read_json_file, string_or_none, to_json
+from daycare_gui.core.migrations.legacy import (
+    JsonError,
+    is_number,
+    js_floor,
+    read_json_file,
+    string_or_none,
+    to_json,
+)
 from daycare_gui.core.problems import Problem
 
 REQUIRED = ("id", "name", "command", "cwd", "settingsPath", "logPath")
@@ -34,6 +41,10 @@ def normalize_permissions(value: object) -> dict:
     }
 
 
+def _count(value: object) -> int:
+    return js_floor(value) if is_number(value) else 0
+
+
 def _owner(value: object) -> dict | None:
     if not isinstance(value, dict) or value.get("type") != "plugin":
         return None
@@ -47,7 +58,7 @@ def read_process(path: Path, now: int) -> tuple[dict | None, str | None]:
         parsed = read_json_file(path)
     except (OSError, JsonError):
         return None, "not valid JSON"
-    if not isinstance(parsed, dict) or parsed.get("version") != 2 or isinstance(parsed.get("version"), bool):
+    if not isinstance(parsed, dict) or parsed.get("version") != 2:
         return None, "not a version 2 record"
     required = {k: string_or_none(parsed.get(k)) for k in REQUIRED}
     if not all(required.values()):
@@ -55,7 +66,6 @@ def read_process(path: Path, now: int) -> tuple[dict | None, str | None]:
     env = parsed.get("env")
     env = {k: v for k, v in env.items() if isinstance(v, str)} if isinstance(env, dict) else {}
     status = parsed.get("status")
-    counter = parsed.get
     return {
         **required,
         "home": string_or_none(parsed.get("home")),
@@ -70,8 +80,8 @@ def read_process(path: Path, now: int) -> tuple[dict | None, str | None]:
         "status": status if status in STATUSES else "stopped",
         "pid": number_or_none(parsed.get("pid")),
         "bootTimeMs": number_or_none(parsed.get("bootTimeMs")),
-        "restartCount": js_floor(counter("restartCount")) if is_number(counter("restartCount")) else 0,
-        "restartFailureCount": js_floor(counter("restartFailureCount")) if is_number(counter("restartFailureCount")) else 0,
+        "restartCount": _count(parsed.get("restartCount")),
+        "restartFailureCount": _count(parsed.get("restartFailureCount")),
         "nextRestartAt": number_or_none(parsed.get("nextRestartAt")),
         "createdAt": number_or_now(parsed.get("createdAt"), now),
         "updatedAt": number_or_now(parsed.get("updatedAt"), now),
