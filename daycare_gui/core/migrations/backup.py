@@ -45,9 +45,17 @@ def default_backup_path(db_path: Path, when: datetime | None = None) -> Path:
     return candidate
 
 
-def remove_database_files(path: Path) -> None:
-    for p in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+def remove_wal_files(path: Path) -> None:
+    for suffix in ("-wal", "-shm"):
         try:
-            p.unlink()
+            path.with_name(path.name + suffix).unlink()
         except FileNotFoundError:
             pass
+
+
+def remove_database_files(path: Path) -> None:
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        pass
+    remove_wal_files(path)

@@ -85,10 +85,13 @@ def check_store(db_path: Path, paths: DaycarePaths | None = None, *, check_engin
         return StoreCheck(db_path, "not-sqlite", refusal=f"{db_path} is not a SQLite database.")
     conn = open_readonly(db_path)
     try:
-        applied = applied_names(conn)
-        check = StoreCheck(db_path, "sqlite", applied)
-        if any(n not in MIGRATIONS_808AF509 and n not in TOLERATED_ORPHANS for n in applied):
-            check.refusal = _newer_refusal(conn, applied)
+        try:
+            applied = applied_names(conn)
+            check = StoreCheck(db_path, "sqlite", applied)
+            if any(n not in MIGRATIONS_808AF509 and n not in TOLERATED_ORPHANS for n in applied):
+                check.refusal = _newer_refusal(conn, applied)
+        except sqlite3.DatabaseError as exc:
+            return StoreCheck(db_path, "not-sqlite", refusal=f"{db_path} cannot be read as SQLite ({exc}).")
         for name in applied:
             if name in TOLERATED_ORPHANS:
                 check.warnings.append(f"_migrations records {name} (an abandoned 2026-02-21 migration); ignored.")

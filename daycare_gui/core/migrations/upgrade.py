@@ -15,7 +15,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from daycare_gui.core.migrations.backup import copy_database, default_backup_path, remove_database_files
+from daycare_gui.core.migrations.backup import (
+    copy_database,
+    default_backup_path,
+    remove_database_files,
+    remove_wal_files,
+)
 from daycare_gui.core.migrations.base import Migration
 from daycare_gui.core.migrations.catalog import MIGRATIONS
 from daycare_gui.core.migrations.ids import IdSource
@@ -133,16 +138,9 @@ def run_upgrade(
             result.failure = ("integrity_check", "; ".join(result.integrity))
             return result
         # Old -wal/-shm belong to the old file: replayed onto the new one they would corrupt it.
-        remove_database_files_except_main(db_path)
+        remove_wal_files(db_path)
         os.replace(work, db_path)
         return result
     finally:
         remove_database_files(work)
 
-
-def remove_database_files_except_main(db_path: Path) -> None:
-    for suffix in ("-wal", "-shm"):
-        try:
-            db_path.with_name(db_path.name + suffix).unlink()
-        except FileNotFoundError:
-            pass

@@ -156,3 +156,9 @@ def test_dry_run_predicts_a_failure(tmp_path):
     plan = plan_upgrade(db)
     assert plan.predicted_failure[0] == "20260223_add_heartbeat_users"
     assert snapshot_tree(db.parent) == before
+
+
+def test_refuses_a_corrupt_sqlite_file(tmp_path):
+    (tmp_path / "daycare.db").write_bytes(b"SQLite format 3\x00" + b"\xff" * 200)
+    result = run_upgrade(tmp_path / "daycare.db")
+    assert result.refusal and "SQLite" in result.refusal
