@@ -1,0 +1,45 @@
+"""Counts for the navigation tree, computed together off the GUI thread."""
+
+from __future__ import annotations
+
+from daycare_gui.core.db import DatabaseError
+from daycare_gui.core.store import Store
+
+# navigation id → (tables summed, file collections summed when no table exists)
+NAV_SOURCES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "users": (("users",), ()),
+    "agents": (("agents",), ("legacy_agents",)),
+    "inbox": (("inbox",), ()),
+    "cron": (("tasks_cron",), ("cron_tasks",)),
+    "heartbeat": (("tasks_heartbeat",), ("heartbeat_tasks",)),
+    "apps": ((), ("apps",)),
+    "skills": ((), ("skills",)),
+    "memory": ((), ("memory_entities",)),
+    "channels": (("channels",), ("channels",)),
+    "signals": (("signals_events", "signals_subscriptions", "signals_delayed"), ("signal_events", "delayed_signals")),
+    "processes": (("processes",), ("processes",)),
+    "expose": (("expose_endpoints",), ("expose_endpoints",)),
+    "system_prompts": (("system_prompts",), ()),
+    "settings": ((), ("settings", "auth_entries")),
+    "files": ((), ("user_homes",)),
+}
+
+
+def nav_counts(store: Store) -> dict[str, int | None]:
+    inventory = store.files()
+    file_counts = inventory.counts()
+    out: dict[str, int | None] = {}
+    for nav_id, (tables, collections) in NAV_SOURCES.items():
+        present = [t for t in tables if store.has_table(t)]
+        if present:
+            try:
+                out[nav_id] = sum(store.db.count(t) for t in present)
+            except DatabaseError:
+                out[nav_id] = None
+        elif collections:
+            out[nav_id] = sum(file_counts.get(c, 0) for c in collections)
+        else:
+            out[nav_id] = 0 if store.db is not None or not tables else None
+    out["storage"] = len(store.db.tables()) if store.db is not None else 0
+    out["problems"] = len(store.problems)
+    return out

@@ -1,0 +1,77 @@
+"""Every menu action in one place (after Picard's registry): id, text, shortcut, menu.
+
+The main window binds handlers by id; menus are built from this table, so adding an action never
+means editing the window's layout code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMenuBar, QWidget
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    id: str
+    text: str
+    menu: str
+    shortcut: str | QKeySequence.StandardKey | None = None
+    tip: str = ""
+    needs_store: bool = True
+    separator_before: bool = False
+
+
+ACTION_SPECS: tuple[ActionSpec, ...] = (
+    ActionSpec("open", "&Open Data Directory…", "&File", QKeySequence.StandardKey.Open,
+               "Open a Daycare root, data dir or settings.json", needs_store=False),
+    ActionSpec("open_demo", "Open &Demo Store", "&File", None, "Write a demo store to a temporary folder and open it",
+               needs_store=False),
+    ActionSpec("refresh", "&Refresh", "&File", QKeySequence.StandardKey.Refresh, "Reload everything from disk"),
+    ActionSpec("close_store", "&Close Store", "&File", "Ctrl+W"),
+    ActionSpec("quit", "&Quit", "&File", QKeySequence.StandardKey.Quit, needs_store=False, separator_before=True),
+    ActionSpec("filter", "&Filter Current Pane", "&View", QKeySequence.StandardKey.Find),
+    ActionSpec("search", "&Search Histories…", "&View", "Ctrl+Shift+F", "Full-text search across every session"),
+    ActionSpec("toggle_detail", "&Detail Pane", "&View", "F9", needs_store=False),
+    ActionSpec("focus_nav", "&Navigation", "&View", "Ctrl+L", "Move the keyboard focus to the navigation tree"),
+    ActionSpec("back", "&Back", "&View", QKeySequence.StandardKey.Back),
+    ActionSpec("upgrade", "&Upgrade Storage…", "&Storage", None, "Run Daycare's migrations on this store"),
+    ActionSpec("problems", "&Problems", "&Storage", "Ctrl+Shift+P"),
+    ActionSpec("about", "&About daycare-gui", "&Help", None, needs_store=False),
+)
+
+
+class ActionRegistry:
+    def __init__(self, parent: QWidget) -> None:
+        self._parent = parent
+        self.actions: dict[str, QAction] = {}
+        for spec in ACTION_SPECS:
+            action = QAction(spec.text, parent)
+            action.setObjectName(f"action_{spec.id}")
+            if spec.shortcut is not None:
+                action.setShortcut(QKeySequence(spec.shortcut))
+            if spec.tip:
+                action.setStatusTip(spec.tip)
+            self.actions[spec.id] = action
+        parent.addActions(list(self.actions.values()))  # shortcuts work even with the menu bar hidden
+
+    def bind(self, handlers: dict[str, Callable[[], None]]) -> None:
+        for action_id, handler in handlers.items():
+            self.actions[action_id].triggered.connect(lambda _checked=False, h=handler: h())
+
+    def build_menus(self, menubar: QMenuBar, extra: dict[str, list[QAction]] | None = None) -> dict:
+        menus = {}
+        for spec in ACTION_SPECS:
+            menu = menus.get(spec.menu) or menubar.addMenu(spec.menu)
+            menus[spec.menu] = menu
+            if spec.separator_before:
+                menu.addSeparator()
+            menu.addAction(self.actions[spec.id])
+        return menus
+
+    def set_store_open(self, is_open: bool) -> None:
+        for spec in ACTION_SPECS:
+            if spec.needs_store:
+                self.actions[spec.id].setEnabled(is_open)

@@ -1,0 +1,32 @@
+"""What a pane needs from the window: the open store, the DB worker, and a way to ask for navigation."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from daycare_gui.core.store import Store
+from daycare_gui.ui.worker import DbWorker
+
+
+@dataclass(frozen=True)
+class DetailItem:
+    """What the detail pane shows for a selection: parsed fields, optional Markdown, and the raw value.
+
+    Producers mask secrets before building one; the detail pane shows what it is given.
+    """
+
+    title: str
+    fields: tuple[tuple[str, str], ...] = ()
+    raw: Any = None
+    markdown: str | None = None
+
+
+@dataclass
+class PaneContext:
+    store: Store
+    worker: DbWorker
+    # navigate("agent", agent_id) / navigate("session", (agent_id, session_id, record_id|None)) / ...
+    navigate: Callable[[str, Any], None]
+    show_detail: Callable[[DetailItem | None], None]
+    set_count: Callable[[str, int | None], None]  # update a navigation node's count

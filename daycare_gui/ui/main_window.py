@@ -1,0 +1,347 @@
+"""The main window: composition only — navigation, stacked panes, detail dock, banner, status bar.
+
+It owns no SQL and no parsing: it opens stores through the core on the worker, hands panes a
+:class:`PaneContext`, and routes navigation requests between them.
+"""
+
+from __future__ import annotations
+
+import logging
+import tempfile
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QSplitter,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from daycare_gui import __version__
+from daycare_gui.core.counts import nav_counts
+from daycare_gui.core.paths import NotADaycareDirectory
+from daycare_gui.core.store import Store, open_store
+from daycare_gui.ui.actions import ActionRegistry
+from daycare_gui.ui.context import DetailItem, PaneContext
+from daycare_gui.ui.panes.registry import BY_ID, pane_class
+from daycare_gui.ui.store_watcher import StoreWatcher
+from daycare_gui.ui.widgets.banner import Banner
+from daycare_gui.ui.widgets.detail_pane import DetailPane
+from daycare_gui.ui.widgets.navigation import NavigationTree
+from daycare_gui.ui.widgets.welcome import WelcomePage
+from daycare_gui.ui.worker import DbWorker
+
+log = logging.getLogger(__name__)
+MAX_RECENT = 10
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, settings: QSettings | None = None) -> None:
+        super().__init__()
+        self.setObjectName("mainWindow")
+        self.setWindowTitle("daycare-gui")
+        self.setAcceptDrops(True)
+        self.settings = settings or QSettings()
+        self.worker = DbWorker("db-worker", self)
+        self.store: Store | None = None
+        self.panes: dict = {}
+        self._history: list[tuple[str, object]] = []
+        self._current_section: str | None = None
+
+        self.actions_ = ActionRegistry(self)
+        self.menus = self.actions_.build_menus(self.menuBar())
+        self.recent_menu = self.menus["&File"].addMenu("Open &Recent")
+        self.menus["&File"].insertMenu(self.actions_.actions["refresh"], self.recent_menu)
+        self.actions_.bind({
+            "open": self.choose_and_open, "open_demo": self.open_demo, "refresh": self.refresh,
+            "close_store": self.close_store, "quit": self.close, "filter": self.focus_filter,
+            "search": lambda: self.show_section("search"), "toggle_detail": self._toggle_detail,
+            "focus_nav": lambda: self.nav.setFocus(), "back": self.go_back, "upgrade": self.open_upgrade,
+            "problems": lambda: self.show_section("problems"), "about": self.about,
+        })
+
+        # -- central area -------------------------------------------------------------------------
+        self.welcome = WelcomePage()
+        self.welcome.open_requested.connect(self.choose_and_open)
+        self.welcome.demo_requested.connect(self.open_demo)
+        self.welcome.recent_requested.connect(self.open_path)
+        self.nav = NavigationTree()
+        self.nav.section_selected.connect(self.show_section)
+        self.pane_stack = QStackedWidget()
+        self.banner = Banner()
+        self.banner.action_clicked.connect(self.refresh)
+        right = QWidget()
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(0, 0, 0, 0)
+        right_layout.addWidget(self.banner)
+        right_layout.addWidget(self.pane_stack, 1)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.setObjectName("mainSplitter")
+        self.splitter.addWidget(self.nav)
+        self.splitter.addWidget(right)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([220, 900])
+        self.central = QStackedWidget()
+        self.central.addWidget(self.welcome)
+        self.central.addWidget(self.splitter)
+        self.setCentralWidget(self.central)
+
+        self.detail = DetailPane()
+        self.detail_dock = QDockWidget("Details", self)
+        self.detail_dock.setObjectName("detailDock")
+        self.detail_dock.setWidget(self.detail)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.detail_dock)
+
+        # -- status bar ------------------------------------------------------------------------------
+        self.status_store = QLabel("No store open")
+        self.status_mode = QLabel()
+        self.status_engine = QLabel()
+        self.status_busy = QLabel()
+        for w in (self.status_store, self.status_mode, self.status_engine):
+            self.statusBar().addWidget(w)
+        self.statusBar().addPermanentWidget(self.status_busy)
+        self.worker.busy_changed.connect(lambda busy: self.status_busy.setText("Loading…" if busy else ""))
+
+        self.watcher = StoreWatcher(self)
+        self.watcher.changed.connect(lambda msg: self.banner.show_message(f"{msg} Refresh to see it."))
+
+        self._restore_geometry()
+        self._refresh_recent()
+        self.actions_.set_store_open(False)
+        self.resize(self.size().expandedTo(self.minimumSizeHint()))
+
+    # -- opening --------------------------------------------------------------------------------------
+    def choose_and_open(self) -> None:
+        start = self.settings.value("last_path", str(Path.home()))
+        path = QFileDialog.getExistingDirectory(self, "Open a Daycare data directory", start)
+        if path:
+            self.open_path(path)
+
+    def open_path(self, path: str) -> None:
+        self.status_store.setText(f"Opening {path}…")
+        self.worker.submit("open", lambda: open_store(path), on_result=lambda s: self._store_opened(s, path),
+                           on_error=lambda msg: self._open_failed(path, msg))
+
+    def open_demo(self) -> None:
+        from daycare_gui.core.demo import write_demo
+
+        dest = Path(tempfile.mkdtemp(prefix="daycare-demo-")) / "daycare"
+        self.status_store.setText("Writing a demo store…")
+        self.worker.submit("open", lambda: (write_demo(dest), open_store(dest))[1],
+                           on_result=lambda s: self._store_opened(s, str(dest), remember=False),
+                           on_error=lambda msg: self._open_failed(str(dest), msg))
+
+    def _open_failed(self, path: str, message: str) -> None:
+        self.status_store.setText("No store open" if self.store is None else self.store.title)
+        text = message.split(": ", 1)[1] if message.startswith(NotADaycareDirectory.__name__) else message
+        QMessageBox.warning(self, "Cannot open", f"{path}\n\n{text}")
+
+    def _store_opened(self, store: Store, path: str, remember: bool = True) -> None:
+        self.close_store()
+        self.store = store
+        if remember:
+            self._remember(path)
+        self.setWindowTitle(f"{store.title} — daycare-gui")
+        self.central.setCurrentWidget(self.splitter)
+        self.actions_.set_store_open(True)
+        self._update_status()
+        self.watcher.watch(store.paths)
+        self.banner.hide()
+        if store.engine.running:
+            self.banner.show_message(
+                f"Daycare's engine is running ({store.engine.detail}). Everything is read-only; "
+                "changes made now could be overwritten by the engine.", action="", kind="warning")
+        self._load_counts()
+        self.show_section(self._current_section or "overview")
+
+    def close_store(self) -> None:
+        for pane in self.panes.values():
+            pane.shutdown()
+            self.pane_stack.removeWidget(pane)
+            pane.deleteLater()
+        self.panes.clear()
+        self._history.clear()
+        self.detail.show_item(None)
+        self.nav.clear_counts()
+        self.watcher.watch(None)
+        if self.store is not None:
+            store, self.store = self.store, None
+            self.worker.submit("close", store.close)
+        self.central.setCurrentWidget(self.welcome)
+        self.actions_.set_store_open(False)
+        self.setWindowTitle("daycare-gui")
+        self._update_status()
+
+    def refresh(self) -> None:
+        if self.store is None:
+            return
+        self.banner.hide()
+        section = self._current_section
+        self._current_section = section
+        self.open_path(str(self.store.paths.settings_path if self.store.paths.settings_path.exists()
+                           else self.store.paths.root))
+
+    # -- sections ---------------------------------------------------------------------------------
+    def _context(self) -> PaneContext:
+        return PaneContext(store=self.store, worker=self.worker, navigate=self.navigate,
+                           show_detail=self.detail.show_item, set_count=self.nav.set_count)
+
+    def pane(self, section: str):
+        if section not in self.panes:
+            spec = BY_ID.get(section)
+            if spec is None or self.store is None:
+                return None
+            pane = pane_class(spec)(self._context())
+            pane.setObjectName(f"pane_{section}")
+            self.panes[section] = pane
+            self.pane_stack.addWidget(pane)
+            pane.load()
+        return self.panes[section]
+
+    def show_section(self, section: str, target=None, *, record: bool = True) -> None:
+        if self.store is None:
+            return
+        pane = self.pane(section)
+        if pane is None:
+            return
+        if record and self._current_section and self._current_section != section:
+            self._history.append((self._current_section, None))
+        self._current_section = section
+        self.pane_stack.setCurrentWidget(pane)
+        self.nav.select(section)
+        if target is not None:
+            pane.open_item(target)
+
+    def navigate(self, section: str, target=None) -> None:
+        self.show_section(section, target)
+
+    def go_back(self) -> None:
+        if self._history:
+            section, target = self._history.pop()
+            self.show_section(section, target, record=False)
+
+    def focus_filter(self) -> None:
+        pane = self.panes.get(self._current_section or "")
+        if pane is not None:
+            pane.focus_filter()
+
+    def _toggle_detail(self) -> None:
+        self.detail_dock.setVisible(not self.detail_dock.isVisible())
+
+    def show_detail(self, item: DetailItem | None) -> None:
+        self.detail.show_item(item)
+
+    def open_upgrade(self) -> None:
+        try:
+            from daycare_gui.ui.dialogs.upgrade import UpgradeDialog
+        except ImportError:
+            QMessageBox.information(self, "Upgrade storage", "Use 'daycare-gui upgrade PATH' from a terminal.")
+            return
+        dialog = UpgradeDialog(self.store, self)
+        if dialog.exec() and dialog.changed:
+            self.refresh()
+
+    def about(self) -> None:
+        QMessageBox.about(self, "About daycare-gui",
+                          f"<h3>daycare-gui {__version__}</h3><p>See and safely change everything in a Daycare "
+                          "data directory.</p><p>Databases are opened read-only; secrets are masked.</p>")
+
+    # -- counts, status ----------------------------------------------------------------------------
+    def _load_counts(self) -> None:
+        store = self.store
+        self.worker.submit("nav-counts", lambda: nav_counts(store), on_result=self._counts_arrived)
+
+    def _counts_arrived(self, counts: dict) -> None:
+        for nav_id, count in counts.items():
+            self.nav.set_count(nav_id, count)
+
+    def _update_status(self) -> None:
+        s = self.store
+        if s is None:
+            self.status_store.setText("No store open")
+            self.status_mode.setText("")
+            self.status_engine.setText("")
+            return
+        self.status_store.setText(f"{s.title}  ·  {s.generation}")
+        mode = s.db.mode.name if s.db is not None else "files only"
+        self.status_mode.setText(f"read-only ({mode})")
+        self.status_engine.setText("engine RUNNING" if s.engine.running else "engine not running")
+        self.status_engine.setToolTip(s.engine.detail)
+
+    # -- settings, recent, drag and drop ---------------------------------------------------------------
+    def _remember(self, path: str) -> None:
+        path = str(Path(path).resolve())
+        self.settings.setValue("last_path", path)
+        recent = [p for p in self._recent() if p != path]
+        self.settings.setValue("recent", [path, *recent][:MAX_RECENT])
+        self._refresh_recent()
+
+    def _recent(self) -> list[str]:
+        value = self.settings.value("recent", [])
+        if isinstance(value, str):
+            value = [value]
+        return [str(v) for v in value or []]
+
+    def _refresh_recent(self) -> None:
+        self.recent_menu.clear()
+        recent = self._recent()
+        for path in recent:
+            self.recent_menu.addAction(path, lambda p=path: self.open_path(p))
+        self.recent_menu.setEnabled(bool(recent))
+        self.welcome.set_recent(recent)
+
+    def _restore_geometry(self) -> None:
+        geometry = self.settings.value("geometry")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1280, 800)
+        state = self.settings.value("window_state")
+        if state is not None:
+            self.restoreState(state)
+        splitter = self.settings.value("main_splitter")
+        if splitter is not None:
+            self.splitter.restoreState(splitter)
+
+    def closeEvent(self, event) -> None:  # noqa: N802 (Qt override)
+        self.settings.setValue("geometry", self.saveGeometry())
+        self.settings.setValue("window_state", self.saveState())
+        self.settings.setValue("main_splitter", self.splitter.saveState())
+        self.close_store()
+        self.worker.shutdown()
+        super().closeEvent(event)
+
+    def dragEnterEvent(self, event) -> None:  # noqa: N802
+        if event.mimeData().hasUrls() and any(u.isLocalFile() for u in event.mimeData().urls()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event) -> None:  # noqa: N802
+        for url in event.mimeData().urls():
+            if url.isLocalFile():
+                self.open_path(url.toLocalFile())
+                event.acceptProposedAction()
+                return
+
+    def open_initial(self, path: str | None, demo: bool) -> None:
+        """Start-up: a PATH, the demo, the last store, the default Daycare root, or the welcome page."""
+        if demo:
+            QTimer.singleShot(0, self.open_demo)
+            return
+        if path:
+            QTimer.singleShot(0, lambda: self.open_path(path))
+            return
+        last = self.settings.value("last_path")
+        if last and Path(str(last)).exists():
+            QTimer.singleShot(0, lambda: self.open_path(str(last)))
+            return
+        from daycare_gui.core.paths import default_root
+
+        root = default_root()
+        if root.exists():
+            QTimer.singleShot(0, lambda: self.open_path(str(root)))

@@ -1,0 +1,47 @@
+"""Column descriptions shared by the table models."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import dataclass
+from typing import Any, Callable
+
+
+@dataclass(frozen=True)
+class Column:
+    title: str
+    value: Callable[[Any], Any]  # record → the value (also used for sorting unless sort_value is given)
+    display: Callable[[Any], str] | None = None  # value → text; default str(), '' for None
+    tooltip: Callable[[Any], str] | None = None  # record → tooltip
+    sort_value: Callable[[Any], Any] | None = None
+    align_right: bool = False
+
+    def text(self, record) -> str:
+        v = self.value(record)
+        if self.display is not None:
+            return self.display(v)
+        return "" if v is None else str(v)
+
+
+def fmt_time(ms: int | None) -> str:
+    """Local date and time of a Daycare millisecond timestamp."""
+    if ms is None:
+        return ""
+    try:
+        return _dt.datetime.fromtimestamp(ms / 1000).strftime("%Y-%m-%d %H:%M:%S")
+    except (OverflowError, OSError, ValueError, TypeError):
+        return str(ms)
+
+
+def fmt_age(ms: int | None, now_ms: int) -> str:
+    if ms is None:
+        return ""
+    s = max(0, (now_ms - ms) // 1000)
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if s >= size:
+            return f"{s // size}{unit}"
+    return f"{s}s"
+
+
+def fmt_int(n: int | None) -> str:
+    return "" if n is None else f"{n:,}"

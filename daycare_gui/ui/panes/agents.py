@@ -1,0 +1,266 @@
+"""Agents: a keyed table (filtered and sorted in SQL) over the agent's sessions."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+)
+
+from daycare_gui.core.queries.agents import AgentFilter, distinct_values, fetch_agents, list_agent_ids
+from daycare_gui.core.queries.sessions import list_sessions
+from daycare_gui.core.records import DESCRIPTOR_KINDS, Unparsed
+from daycare_gui.ui.context import DetailItem
+from daycare_gui.ui.models.columns import Column, fmt_int, fmt_time
+from daycare_gui.ui.models.keyed_model import KeyedTableModel
+from daycare_gui.ui.models.record_list_model import RecordListModel
+from daycare_gui.ui.panes.base import Pane
+from daycare_gui.ui.widgets.filter_bar import FilterBox
+
+AGENT_COLUMNS = [
+    Column("Name", lambda a: a.name, tooltip=lambda a: a.id),
+    Column("Kind", lambda a: a.type),
+    Column("Lifecycle", lambda a: a.lifecycle),
+    Column("User", lambda a: a.user_id),
+    Column("Created", lambda a: a.created_at, fmt_time),
+    Column("Updated", lambda a: a.updated_at, fmt_time),
+    Column("Tokens", lambda a: a.token_total.total, fmt_int, align_right=True),
+]
+# Columns whose sort runs in SQL (the others keep the current order).
+SQL_SORT = {1: "type", 2: "lifecycle", 3: "user_id", 4: "created_at", 5: "updated_at"}
+
+SESSION_COLUMNS = [
+    Column("Created", lambda s: s.created_at, fmt_time),
+    Column("Ended", lambda s: s.ended_at, fmt_time),
+    Column("Records", lambda s: s.record_count, fmt_int, align_right=True),
+    Column("Active", lambda s: "● active" if s.is_active else ""),
+    Column("Reset message", lambda s: s.reset_message),
+    Column("Inference session", lambda s: s.inference_session_id),
+    Column("Id", lambda s: s.id),
+]
+
+
+def agent_detail(agent) -> DetailItem:
+    d = agent.descriptor
+    fields = [("Id", agent.id), ("Name", agent.name), ("Kind", agent.type), ("Lifecycle", agent.lifecycle),
+              ("User", agent.user_id or ""), ("Active session", agent.active_session_id or ""),
+              ("Created", fmt_time(agent.created_at)), ("Updated", fmt_time(agent.updated_at))]
+    if not isinstance(d, Unparsed):
+        for label, value in (("Connector", d.connector), ("Connector user", d.user_id), ("Channel", d.channel_id),
+                             ("Tag", d.tag), ("Parent agent", d.parent_agent_id), ("App", d.app_id),
+                             ("Username", d.username), ("Description", d.description)):
+            if value:
+                fields.append((label, value))
+    p = agent.permissions
+    if not isinstance(p, Unparsed):
+        fields += [("Working dir", p.working_dir or ""), ("Write dirs", ", ".join(p.write_dirs)),
+                   ("Read dirs", ", ".join(p.read_dirs)),
+                   ("Network", "" if p.network is None else str(p.network)),
+                   ("Events", "" if p.events is None else str(p.events))]
+    total = agent.token_total
+    fields += [("Tokens in / out", f"{total.input:,} / {total.output:,}"), ("Tokens total", f"{total.total:,}")]
+    for problem in agent.problems():
+        fields.append(("Problem", problem))
+    prompt = None if isinstance(d, Unparsed) else d.system_prompt
+    return DetailItem(f"Agent {agent.name}", tuple(fields), agent.raw, markdown=prompt)
+
+
+class AgentsPane(Pane):
+    pane_id = "agents"
+    title = "Agents"
+
+    def __init__(self, ctx, parent=None) -> None:
+        super().__init__(ctx, parent)
+        db = ctx.store.db
+        self._sort = ("updated_at", True)
+        layout = QVBoxLayout(self)
+        bar = QHBoxLayout()
+        self.filter_box = FilterBox("Filter agents by name, id or prompt (Ctrl+F)")
+        self.kind_box = QComboBox()
+        self.kind_box.addItem("All kinds", None)
+        for kind in DESCRIPTOR_KINDS:
+            self.kind_box.addItem(kind, kind)
+        self.lifecycle_box = QComboBox()
+        self.lifecycle_box.addItem("Any lifecycle", None)
+        for state in ("active", "sleeping", "dead"):
+            self.lifecycle_box.addItem(state, state)
+        self.user_box = QComboBox()
+        self.user_box.addItem("All users", None)
+        self.summary = QLabel()
+        for w in (self.filter_box, self.kind_box, self.lifecycle_box, self.user_box):
+            bar.addWidget(w)
+        bar.addWidget(self.summary, 1, Qt.AlignmentFlag.AlignRight)
+        layout.addLayout(bar)
+
+        self.model = KeyedTableModel(AGENT_COLUMNS, ctx.worker, lambda ids: fetch_agents(db, ids), channel="agents",
+                                     state=lambda a: "dead" if a.lifecycle == "dead" else None)
+        self.model.sort_requested.connect(self._sort_requested)
+        self.table = _table(self.model)
+        self.table.setSortingEnabled(True)
+        self.table.horizontalHeader().setSortIndicator(5, Qt.SortOrder.DescendingOrder)
+        self.table.selectionModel().currentRowChanged.connect(self._agent_selected)
+
+        self.sessions_model = RecordListModel(SESSION_COLUMNS)
+        self.sessions = _table(self.sessions_model)
+        self.sessions.selectionModel().currentRowChanged.connect(self._session_selected)
+        self.sessions.activated.connect(self._open_session)
+        self.sessions_label = QLabel("Sessions — select an agent; press Enter on a session to read it")
+
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.table)
+        lower = QSplitter(Qt.Orientation.Vertical)
+        box = QVBoxLayout()
+        box.setContentsMargins(0, 0, 0, 0)
+        holder = _wrap(self.sessions_label, self.sessions)
+        split.addWidget(holder)
+        split.setSizes([420, 220])
+        layout.addWidget(split, 1)
+        del lower, box
+
+        self.filter_box.changed.connect(lambda _t: self.reload())
+        for combo in (self.kind_box, self.lifecycle_box, self.user_box):
+            combo.currentIndexChanged.connect(lambda _i: self.reload())
+        self._pending_select: str | None = None
+
+    # -- loading ---------------------------------------------------------------------------------
+    def load(self) -> None:
+        db = self.ctx.store.db
+        if db is None:
+            self.summary.setText("No database in this store (legacy files are under Files and Storage).")
+            return
+        self.ctx.worker.submit("agents-users", lambda: distinct_values(db, "user_id"), on_result=self._users_arrived)
+        self.reload()
+
+    def _users_arrived(self, users: list[str]) -> None:
+        current = self.user_box.currentData()
+        self.user_box.blockSignals(True)
+        self.user_box.clear()
+        self.user_box.addItem("All users", None)
+        for u in users:
+            self.user_box.addItem(u, u)
+        if current:
+            self.user_box.setCurrentIndex(max(0, self.user_box.findData(current)))
+        self.user_box.blockSignals(False)
+
+    def current_filter(self) -> AgentFilter:
+        kind, life, user = self.kind_box.currentData(), self.lifecycle_box.currentData(), self.user_box.currentData()
+        return AgentFilter(kinds=(kind,) if kind else (), lifecycles=(life,) if life else (), user_id=user,
+                           text=self.filter_box.text())
+
+    def reload(self) -> None:
+        db = self.ctx.store.db
+        if db is None:
+            return
+        flt, (sort, desc) = self.current_filter(), self._sort
+        self.ctx.worker.submit("agents-keys", lambda: list_agent_ids(db, flt, sort=sort, descending=desc),
+                               on_result=self._keys_arrived)
+
+    def _keys_arrived(self, keys: list[str]) -> None:
+        current = self.model.key(self.table.currentIndex().row())
+        self.model.set_keys(keys)
+        self.summary.setText(f"{len(keys):,} agent(s)")
+        target = self._pending_select or current
+        self._pending_select = None
+        row = self.model.row_of_key(target) if target else -1
+        if row >= 0:
+            self.table.selectRow(row)
+            self.table.scrollTo(self.model.index(row, 0))
+
+    def _sort_requested(self, column: int, order) -> None:
+        if column in SQL_SORT:
+            self._sort = (SQL_SORT[column], order == Qt.SortOrder.DescendingOrder)
+            self.reload()
+
+    # -- selection -------------------------------------------------------------------------------
+    def _agent_selected(self, current, _previous) -> None:
+        agent_id = self.model.key(current.row())
+        agent = self.model.record(current.row())
+        if agent is not None:
+            self.ctx.show_detail(agent_detail(agent))
+        if agent_id is None:
+            self.sessions_model.set_records([])
+            return
+        db = self.ctx.store.db
+        self.ctx.worker.submit("agent-sessions", lambda: list_sessions(db, agent_id),
+                               on_result=self._sessions_arrived)
+
+    def _sessions_arrived(self, sessions) -> None:
+        self.sessions_model.set_records(sessions)
+        self.sessions_label.setText(f"Sessions ({len(sessions)}) — press Enter on a session to read it")
+        self.sessions.resizeColumnsToContents()
+        active = next((i for i, s in enumerate(sessions) if s.is_active), len(sessions) - 1)
+        if active >= 0:
+            self.sessions.selectRow(active)
+
+    def _session_selected(self, current, _previous) -> None:
+        s = self.sessions_model.record(current.row())
+        if s is None:
+            return
+        fields = (("Id", s.id), ("Agent", s.agent_id), ("Created", fmt_time(s.created_at)),
+                  ("Ended", fmt_time(s.ended_at)), ("Records", fmt_int(s.record_count)),
+                  ("Active", "yes" if s.is_active else "no"), ("Reset message", s.reset_message or ""),
+                  ("Inference session", s.inference_session_id or ""),
+                  ("Invalidated at record", "" if s.invalidated_at is None else str(s.invalidated_at)),
+                  ("Processed until record", "" if s.processed_until is None else str(s.processed_until)))
+        self.ctx.show_detail(DetailItem(f"Session {s.id}", fields, s.raw))
+
+    def _open_session(self, index) -> None:
+        s = self.sessions_model.record(index.row())
+        if s is not None:
+            self.ctx.navigate("history", (s.agent_id, s.id, None))
+
+    # -- pane API ----------------------------------------------------------------------------------
+    def focus_filter(self) -> None:
+        self.filter_box.setFocus()
+        self.filter_box.selectAll()
+
+    def open_item(self, target) -> None:
+        """``target``: an agent id, or a dict ``{"user_id": …}`` to filter by owner."""
+        if isinstance(target, dict) and target.get("user_id"):
+            index = self.user_box.findData(target["user_id"])
+            if index < 0:
+                self.user_box.addItem(target["user_id"], target["user_id"])
+                index = self.user_box.count() - 1
+            self.user_box.setCurrentIndex(index)
+            return
+        row = self.model.row_of_key(target)
+        if row >= 0:
+            self.table.selectRow(row)
+            self.table.scrollTo(self.model.index(row, 0))
+        else:
+            self._pending_select = target
+            self.filter_box.clear()
+            self.kind_box.setCurrentIndex(0)
+            self.lifecycle_box.setCurrentIndex(0)
+            self.user_box.setCurrentIndex(0)
+            self.reload()
+
+
+def _table(model) -> QTableView:
+    view = QTableView()
+    view.setModel(model)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    view.setAlternatingRowColors(True)
+    view.verticalHeader().hide()
+    view.verticalHeader().setDefaultSectionSize(24)
+    view.horizontalHeader().setStretchLastSection(True)
+    view.setWordWrap(False)
+    return view
+
+
+def _wrap(label, view):
+    from PySide6.QtWidgets import QWidget
+
+    holder = QWidget()
+    box = QVBoxLayout(holder)
+    box.setContentsMargins(0, 0, 0, 0)
+    box.addWidget(label)
+    box.addWidget(view, 1)
+    return holder

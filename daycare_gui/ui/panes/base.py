@@ -1,0 +1,34 @@
+"""The base every pane follows."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QWidget
+
+from daycare_gui.ui.context import PaneContext
+
+
+class Pane(QWidget):
+    """A navigation section. Subclasses build widgets in ``__init__`` and load data in ``load()``.
+
+    ``load()`` is called once when the pane is first shown for a store and again on Refresh; it must not
+    block: queries go through ``self.ctx.worker``.
+    """
+
+    pane_id: str = ""
+    title: str = ""
+
+    def __init__(self, ctx: PaneContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+
+    def load(self) -> None:  # pragma: no cover - overridden
+        pass
+
+    def focus_filter(self) -> None:
+        """Ctrl+F: put the cursor in this pane's filter box, if it has one."""
+
+    def open_item(self, target) -> None:
+        """Show a specific item (e.g. an agent id) when another pane navigates here."""
+
+    def shutdown(self) -> None:
+        """Called before the store closes."""

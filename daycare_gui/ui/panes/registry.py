@@ -1,0 +1,55 @@
+"""Every navigation section in one place: id, title, where its pane lives.
+
+Panes are imported lazily, the first time they are shown, so start-up only pays for what is seen.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class PaneSpec:
+    id: str
+    title: str
+    module: str  # under daycare_gui.ui.panes
+    cls: str
+    in_nav: bool = True
+    icon: str = ""  # a freedesktop theme icon name, with a fallback in the view
+
+
+PANES: tuple[PaneSpec, ...] = (
+    PaneSpec("overview", "Overview", "overview", "OverviewPane", icon="go-home"),
+    PaneSpec("users", "Users", "users", "UsersPane", icon="system-users"),
+    PaneSpec("agents", "Agents", "agents", "AgentsPane", icon="applications-system"),
+    PaneSpec("history", "Conversation", "history", "HistoryPane", in_nav=False),
+    PaneSpec("inbox", "Inbox", "inbox", "InboxPane", icon="mail-message"),
+    PaneSpec("cron", "Cron tasks", "tasks", "CronTasksPane", icon="appointment-new"),
+    PaneSpec("heartbeat", "Heartbeat tasks", "tasks", "HeartbeatTasksPane", icon="view-refresh"),
+    PaneSpec("apps", "Apps", "apps", "AppsPane", icon="applications-other"),
+    PaneSpec("skills", "Skills", "skills", "SkillsPane", icon="applications-science"),
+    PaneSpec("memory", "Memory", "memory", "MemoryPane", icon="accessories-text-editor"),
+    PaneSpec("channels", "Channels", "subsystems", "ChannelsPane", icon="internet-group-chat"),
+    PaneSpec("signals", "Signals", "subsystems", "SignalsPane", icon="dialog-information"),
+    PaneSpec("processes", "Processes", "subsystems", "ProcessesPane", icon="utilities-system-monitor"),
+    PaneSpec("expose", "Expose", "subsystems", "ExposePane", icon="network-server"),
+    PaneSpec("system_prompts", "System prompts", "subsystems", "SystemPromptsPane", icon="document-properties"),
+    PaneSpec("settings", "Settings and auth", "settings", "SettingsPane", icon="preferences-system"),
+    PaneSpec("files", "Files", "files", "FilesPane", icon="folder"),
+    PaneSpec("storage", "Storage", "storage", "StoragePane", icon="drive-harddisk"),
+    PaneSpec("problems", "Problems", "problems", "ProblemsPane", icon="dialog-warning"),
+)
+
+BY_ID = {p.id: p for p in PANES}
+
+
+def pane_class(spec: PaneSpec):
+    """The pane class, or a placeholder when its module is not there (keeps the window usable)."""
+    try:
+        module = importlib.import_module(f"daycare_gui.ui.panes.{spec.module}")
+        return getattr(module, spec.cls)
+    except (ImportError, AttributeError):
+        from daycare_gui.ui.panes.placeholder import placeholder_for
+
+        return placeholder_for(spec)

@@ -1,0 +1,63 @@
+"""The navigation tree: one node per section, each with its count."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtGui import QIcon, QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import QTreeView
+
+from daycare_gui.ui.panes.registry import PANES
+
+NavIdRole = Qt.ItemDataRole.UserRole + 10
+
+
+class NavigationTree(QTreeView):
+    section_selected = Signal(str)
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setObjectName("navigation")
+        self.setHeaderHidden(True)
+        self.setRootIsDecorated(False)
+        self.setUniformRowHeights(True)
+        self.setEditTriggers(QTreeView.EditTrigger.NoEditTriggers)
+        self.nav_model = QStandardItemModel(self)
+        self._items: dict[str, QStandardItem] = {}
+        self._titles: dict[str, str] = {}
+        for spec in PANES:
+            if not spec.in_nav:
+                continue
+            item = QStandardItem(QIcon.fromTheme(spec.icon), spec.title)
+            item.setData(spec.id, NavIdRole)
+            item.setToolTip(spec.title)
+            self._items[spec.id] = item
+            self._titles[spec.id] = spec.title
+            self.nav_model.appendRow(item)
+        self.setModel(self.nav_model)
+        self.selectionModel().currentChanged.connect(self._current_changed)
+
+    def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if current.isValid():
+            self.section_selected.emit(current.data(NavIdRole))
+
+    def select(self, nav_id: str) -> None:
+        item = self._items.get(nav_id)
+        if item is not None:
+            index = item.index()
+            if self.currentIndex() != index:
+                self.setCurrentIndex(index)
+
+    def set_count(self, nav_id: str, count: int | None) -> None:
+        item = self._items.get(nav_id)
+        if item is None:
+            return
+        title = self._titles[nav_id]
+        item.setText(title if count is None else f"{title}  ({count:,})")
+
+    def clear_counts(self) -> None:
+        for nav_id in self._items:
+            self.set_count(nav_id, None)
+
+    def text_of(self, nav_id: str) -> str:
+        item = self._items.get(nav_id)
+        return item.text() if item else ""

@@ -1,0 +1,43 @@
+"""Shown when no store is open: Open…, Open demo, and recent stores."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QLabel, QListWidget, QPushButton, QVBoxLayout, QWidget
+
+
+class WelcomePage(QWidget):
+    open_requested = Signal()
+    demo_requested = Signal()
+    recent_requested = Signal(str)
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setObjectName("welcome")
+        layout = QVBoxLayout(self)
+        layout.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        title = QLabel("<h1>daycare-gui</h1><p>See and safely change everything in a Daycare data directory.</p>")
+        title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        layout.addWidget(title)
+        self.open_button = QPushButton("Open Data Directory…")
+        self.demo_button = QPushButton("Open Demo Store")
+        self.open_button.clicked.connect(self.open_requested)
+        self.demo_button.clicked.connect(self.demo_requested)
+        for b in (self.open_button, self.demo_button):
+            b.setMinimumWidth(260)
+            layout.addWidget(b, 0, Qt.AlignmentFlag.AlignHCenter)
+        self.recent_label = QLabel("Recent")
+        self.recent = QListWidget()
+        self.recent.setMaximumWidth(520)
+        self.recent.itemActivated.connect(lambda item: self.recent_requested.emit(item.text()))
+        layout.addWidget(self.recent_label, 0, Qt.AlignmentFlag.AlignHCenter)
+        layout.addWidget(self.recent, 0, Qt.AlignmentFlag.AlignHCenter)
+        hint = QLabel("You can also drop a folder on this window.")
+        hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        layout.addWidget(hint)
+
+    def set_recent(self, paths: list[str]) -> None:
+        self.recent.clear()
+        self.recent.addItems(paths)
+        self.recent_label.setVisible(bool(paths))
+        self.recent.setVisible(bool(paths))

@@ -1,0 +1,46 @@
+"""Qt test set-up: offscreen platform, isolated QSettings, a demo store per session."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+from PySide6.QtCore import QSettings  # noqa: E402
+
+from daycare_gui.core.demo import write_demo  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def demo_store(tmp_path_factory):
+    """A small demo store shared by the UI tests (read-only use only)."""
+    dest = tmp_path_factory.mktemp("demo") / "daycare"
+    write_demo(dest)
+    return dest
+
+
+@pytest.fixture
+def settings(tmp_path):
+    """QSettings in a private INI file, so tests never read or write the user's."""
+    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+
+
+@pytest.fixture
+def window(qtbot, settings):
+    from daycare_gui.ui.app import make_application
+    from daycare_gui.ui.main_window import MainWindow
+
+    make_application()
+    w = MainWindow(settings)
+    qtbot.addWidget(w)
+    w.show()
+    yield w
+    w.close_store()
+    w.worker.shutdown()
+
+
+def open_and_wait(qtbot, window, path, timeout=10000):
+    window.open_path(str(path))
+    qtbot.waitUntil(lambda: window.store is not None and window.central.currentWidget() is window.splitter,
+                    timeout=timeout)
