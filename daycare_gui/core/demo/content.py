@@ -114,8 +114,8 @@ CONFIG_SKILLS = {
                      "Ask three questions: what went well, what slipped, what matters next week.\n",
 }
 
-MEMORY_INDEX = ("# Memory index\n\n- [people](people.md) — family, friends, colleagues\n"
-                "- [home](home.md) — flat, server, plants\n- [incidents](incidents.md) — things that broke\n")
+# The memory plugin lists its entities as bare "- <entity>" lines; anything else in INDEX.md is ignored.
+MEMORY_INDEX = "# Memory Index\n\n- people\n- home\n- incidents\n"
 
 MEMORY_ENTITIES = {
     "people": "---\nname: \"People\"\ndescription: \"Family, friends and colleagues Alex mentions\"\n---\n# people\n\n"
