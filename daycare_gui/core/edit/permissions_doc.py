@@ -1,0 +1,241 @@
+"""PERMISSIONS.md of an app: the source intent and the allow/deny rule lists, edited in place.
+
+Format (Daycare engine/apps/appPermissionsParse.ts): a ``## Source Intent`` section whose trimmed text
+is the intent, and a ``## Rules`` section holding ``### Allow`` and ``### Deny`` lists; a rule is a line
+starting with ``- ``. Headings match case-insensitively. Edits replace only the lines of the part asked
+for; other sections, notes, blank lines and line endings stay byte for byte.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .document import FrontmatterDocument, line_ending_of, split_lines
+from .errors import InvalidValue
+from .markdown_lines import Heading, headings, line_text, section_end, to_eol
+
+# Tags Daycare's permissionAccessParse accepts; read/write take a path.
+_BARE_TAGS = {"network", "events", "workspace"}
+_PATH_TAGS = {"read", "write"}
+_TAG = re.compile(r"^@([A-Za-z][A-Za-z0-9_-]*)(?::(.*))?$")
+
+
+def validate_rule(text: object) -> str | None:
+    """None when ``text`` is a rule Daycare understands (or an unknown but well-formed ``@tag``); else why not."""
+    if not isinstance(text, str):
+        return "a rule must be text such as @read:/path"
+    rule = text.strip()
+    if not rule:
+        return "a rule cannot be empty"
+    if "\n" in rule or "\r" in rule:
+        return "a rule must fit on one line"
+    if not rule.startswith("@"):
+        return f"{rule!r} is not a permission tag; rules look like @read:/path, @write:/path, @network, @events"
+    match = _TAG.match(rule)
+    if not match:
+        return f"{rule!r} is not a well-formed tag (@word or @word:argument)"
+    tag, argument = match.group(1), match.group(2)
+    if tag in _PATH_TAGS:
+        path = (argument or "").strip()
+        if not path:
+            return f"@{tag} needs a path: @{tag}:/absolute/path"
+        if not (path.startswith("/") or path == "~" or path.startswith("~/")):
+            return f"@{tag} needs an absolute path (or ~/…), not {path!r}"
+        return None
+    if tag in _BARE_TAGS and argument is not None:
+        return f"@{tag} takes no argument"
+    return None
+
+
+def rule_warning(text: str) -> str | None:
+    """A warning for a valid-looking rule Daycare may not know (a tag outside read/write/network/events/workspace)."""
+    if validate_rule(text) is not None:
+        return None
+    tag = _TAG.match(text.strip()).group(1)
+    if tag not in _BARE_TAGS | _PATH_TAGS:
+        return f"@{tag} is not a tag Daycare is known to understand (read, write, network, events, workspace)"
+    return None
+
+
+def _is_rule_line(line: str) -> bool:
+    return line.strip().startswith("- ")
+
+
+class PermissionsDoc:
+    """View over a PERMISSIONS.md document. ``to_bytes()`` of an unedited file is its exact bytes."""
+
+    def __init__(self, doc: FrontmatterDocument) -> None:
+        self.doc = doc
+
+    @classmethod
+    def parse(cls, data: bytes) -> PermissionsDoc:
+        return cls(FrontmatterDocument.parse(data))
+
+    def to_bytes(self) -> bytes:
+        return self.doc.to_bytes()
+
+    # --- reading ---------------------------------------------------------------------------------
+
+    def _lines(self) -> list[str]:
+        return split_lines(self.doc.raw_body)
+
+    def _eol(self) -> str:
+        return line_ending_of(self.doc.raw_body, self.doc.eol)
+
+    @staticmethod
+    def _find(all_headings: list[Heading], title: str, level: int, after: int = -1, before: int | None = None):
+        for heading in all_headings:
+            if heading.level == level and heading.title.lower() == title.lower() and heading.index > after:
+                if before is None or heading.index < before:
+                    return heading
+        return None
+
+    def _intent_range(self, lines, hs) -> tuple[int, int] | None:
+        head = self._find(hs, "Source Intent", 2)
+        if head is None:
+            return None
+        return head.index + 1, section_end(hs, head, len(lines))
+
+    def _rules_range(self, lines, hs) -> tuple[Heading, int] | None:
+        head = self._find(hs, "Rules", 2)
+        if head is None:
+            return None
+        return head, section_end(hs, head, len(lines))
+
+    def _list_range(self, lines, hs, kind: str) -> tuple[int, int] | None:
+        rules = self._rules_range(lines, hs)
+        if rules is None:
+            return None
+        head, end = rules
+        sub = self._find(hs, kind, 3, after=head.index, before=end)
+        if sub is None:
+            return None
+        return sub.index + 1, min(section_end(hs, sub, len(lines)), end)
+
+    @property
+    def intent(self) -> str:
+        lines = self._lines()
+        found = self._intent_range(lines, headings(lines))
+        return "" if found is None else "\n".join(line_text(x) for x in lines[found[0] : found[1]]).strip()
+
+    def rules(self, kind: str) -> list[str]:
+        lines = self._lines()
+        found = self._list_range(lines, headings(lines), _kind(kind))
+        if found is None:
+            return []
+        return [line.strip()[2:].strip() for line in lines[found[0] : found[1]] if _is_rule_line(line) and line.strip()[2:].strip()]
+
+    @property
+    def allow(self) -> list[str]:
+        return self.rules("allow")
+
+    @property
+    def deny(self) -> list[str]:
+        return self.rules("deny")
+
+    def problems(self) -> list[str]:
+        """What Daycare would refuse or question in this file (an empty intent, malformed rules)."""
+        found = [] if self.intent else ["the ## Source Intent section is missing or empty (Daycare requires it)"]
+        for kind in ("allow", "deny"):
+            for rule in self.rules(kind):
+                problem = validate_rule(rule) or rule_warning(rule)
+                if problem:
+                    found.append(f"{kind}: {problem}")
+        return found
+
+    # --- editing ---------------------------------------------------------------------------------
+
+    def set_intent(self, text: str) -> None:
+        text = text.strip()
+        if not text:
+            raise InvalidValue("the source intent cannot be empty: Daycare refuses apps without one")
+        if text == self.intent:
+            return
+        lines, eol = self._lines(), self._eol()
+        found = self._intent_range(lines, headings(lines))
+        new_lines = [line + eol for line in to_eol(text, "\n").split("\n")]
+        if found is None:  # Daycare's serializer writes this section first
+            block = ["## Source Intent" + eol, eol, *new_lines, eol]
+            self._write(block + lines)
+            return
+        start, end = found
+        content = [i for i in range(start, end) if lines[i].strip()]
+        if content:
+            first, last = content[0], content[-1]
+            self._write(lines[:first] + new_lines + lines[last + 1 :])
+        else:
+            trailing = [eol] if end < len(lines) else []
+            self._write(lines[:start] + [eol] + new_lines + trailing + lines[end:])
+
+    def set_rules(self, kind: str, rules: list[str]) -> None:
+        kind = _kind(kind)
+        if isinstance(rules, str) or not isinstance(rules, (list, tuple)):
+            raise InvalidValue(f"{kind.lower()} rules must be a list of rule strings")
+        cleaned = []
+        for rule in rules:
+            problem = validate_rule(rule)
+            if problem:
+                raise InvalidValue(f"{kind.lower()} rule refused: {problem}")
+            cleaned.append(rule.strip())
+        if cleaned == self.rules(kind):
+            return
+        lines, eol = self._lines(), self._eol()
+        hs = headings(lines)
+        found = self._list_range(lines, hs, kind)
+        if found is None:
+            self._write(self._with_new_list(lines, hs, kind, cleaned, eol))
+            return
+        start, end = found
+        bullet_indexes = [i for i in range(start, end) if _is_rule_line(lines[i])]
+        prefix = "- "
+        if bullet_indexes:
+            first = lines[bullet_indexes[0]]
+            prefix = first[: len(first) - len(first.lstrip())] + "- "
+        insert_at = bullet_indexes[0] if bullet_indexes else start
+        # A last line without an ending (end of file) must get one before new lines follow it.
+        new_bullets = [f"{prefix}{rule}{eol}" for rule in cleaned]
+        kept = [line for i, line in enumerate(lines) if i not in set(bullet_indexes)]
+        offset = sum(1 for i in bullet_indexes if i < insert_at)
+        position = insert_at - offset
+        if position > 0 and not kept[position - 1].endswith("\n"):
+            kept[position - 1] += eol
+        if bullet_indexes and not lines[bullet_indexes[-1]].endswith("\n") and new_bullets and position == len(kept):
+            new_bullets[-1] = new_bullets[-1][: -len(eol)]  # the file ended on a rule without a newline
+        self._write(kept[:position] + new_bullets + kept[position:])
+
+    def set_allow(self, rules: list[str]) -> None:
+        self.set_rules("allow", rules)
+
+    def set_deny(self, rules: list[str]) -> None:
+        self.set_rules("deny", rules)
+
+    def _with_new_list(self, lines, hs, kind: str, rules: list[str], eol: str) -> list[str]:
+        block = [f"### {kind}{eol}"] + [f"- {rule}{eol}" for rule in rules]
+        lines = list(lines)
+        rules_section = self._rules_range(lines, hs)
+        if rules_section is None:
+            block = [f"## Rules{eol}", eol] + block
+            at = len(lines)
+        else:
+            head, end = rules_section
+            deny = self._find(hs, "Deny", 3, after=head.index, before=end) if kind == "Allow" else None
+            at = deny.index if deny is not None else end
+            while at > head.index + 1 and not lines[at - 1].strip():
+                at -= 1  # go above trailing blank lines so the new list sits right after the content
+            if at < len(lines) and lines[at].strip():
+                block = block + [eol]
+        if at > 0 and not lines[at - 1].endswith("\n"):
+            lines[at - 1] += eol
+        if at > 0 and lines[at - 1].strip():
+            block = [eol] + block
+        return lines[:at] + block + lines[at:]
+
+    def _write(self, lines: list[str]) -> None:
+        self.doc.set_raw_body("".join(lines))
+
+
+def _kind(kind: str) -> str:
+    lowered = kind.strip().lower()
+    if lowered not in ("allow", "deny"):
+        raise InvalidValue(f"rule lists are 'allow' and 'deny', not {kind!r}")
+    return lowered.capitalize()
