@@ -24,6 +24,7 @@ PANES: tuple[PaneSpec, ...] = (
     PaneSpec("users", "Users", "users", "UsersPane", icon="system-users"),
     PaneSpec("agents", "Agents", "agents", "AgentsPane", icon="applications-system"),
     PaneSpec("history", "Conversation", "history", "HistoryPane", in_nav=False),
+    PaneSpec("search", "Search", "search", "SearchPane", in_nav=False),
     PaneSpec("inbox", "Inbox", "inbox", "InboxPane", icon="mail-message"),
     PaneSpec("cron", "Cron tasks", "tasks", "CronTasksPane", icon="appointment-new"),
     PaneSpec("heartbeat", "Heartbeat tasks", "tasks", "HeartbeatTasksPane", icon="view-refresh"),
