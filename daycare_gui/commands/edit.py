@@ -1,0 +1,125 @@
+"""``daycare-gui edit FILE --set KEY=VALUE … [--check] [--body-file F]``: change a Markdown file's fields safely.
+
+Only the edited values change (see core.edit.document). TASK.md goes through the alias-aware cron view
+(``--set schedule=…`` on a file that says ``cron:`` edits ``cron:``; the schedule is validated);
+PERMISSIONS.md takes ``intent``, ``allow`` and ``deny``. VALUE is YAML (``--set enabled=false``,
+``--set allow='["@network"]'``). Prints a unified diff of the change.
+
+Exit codes: 0 done (or nothing to change), 2 refused (bad value, unreadable file; nothing written),
+3 the file changed on disk while we worked (nothing written).
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import sys
+from pathlib import Path
+
+from daycare_gui.core.edit import yaml_text
+from daycare_gui.core.edit.atomic import ConflictError, load_for_edit, save_atomic
+from daycare_gui.core.edit.document import FrontmatterDocument
+from daycare_gui.core.edit.errors import DocumentError, InvalidValue
+from daycare_gui.core.edit.permissions_doc import PermissionsDoc
+from daycare_gui.core.edit.views import CronTaskDoc
+
+EXIT_OK, EXIT_REFUSED, EXIT_CONFLICT = 0, 2, 3
+PERMISSION_KEYS = ("intent", "allow", "deny")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="the Markdown file (TASK.md, PERMISSIONS.md, APP.md, SKILL.md, …)")
+    parser.add_argument(
+        "--set", dest="sets", action="append", default=[], metavar="KEY=VALUE",
+        help="set a frontmatter key; VALUE is YAML (repeatable)",
+    )
+    parser.add_argument("--body-file", metavar="F", help="replace the Markdown body with the text of file F")
+    parser.add_argument("--check", action="store_true", help="validate and show the diff, but write nothing")
+
+
+def parse_assignment(text: str) -> tuple[str, object]:
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise InvalidValue(f"--set expects KEY=VALUE, got {text!r}")
+    try:
+        parsed = yaml_text.load_safe(value) if value.strip() else None
+    except Exception as exc:
+        # Unquoted text YAML cannot read (a cron "*/5 * * * *" starts like an alias) is meant as a string;
+        # brackets and quotes signal intended structure, so a typo there is an error, not a string.
+        if value.strip()[:1] in "[{\"'":
+            problem = getattr(exc, "problem", None) or str(exc).strip().splitlines()[0]
+            raise InvalidValue(f"the value for {key.strip()!r} is not valid YAML: {problem}") from exc
+        parsed = value.strip()
+    return key.strip(), parsed
+
+
+def apply_edits(path: Path, data: bytes, assignments: list[tuple[str, object]], body: str | None) -> bytes:
+    """The new bytes of ``path`` after the edits; raises DocumentError / InvalidValue to refuse."""
+    doc = FrontmatterDocument.parse(data)
+    if doc._undecodable is not None or (doc.error is not None and assignments):
+        raise DocumentError(str(doc.error), doc.error.line)
+    name = path.name.upper()
+    if name == "PERMISSIONS.MD":
+        view = PermissionsDoc(doc)
+        for key, value in assignments:
+            if key == "intent":
+                if not isinstance(value, str):
+                    raise InvalidValue("intent must be text")
+                view.set_intent(value)
+            elif key in ("allow", "deny"):
+                view.set_rules(key, value if isinstance(value, list) else [value] if isinstance(value, str) else value)
+            else:
+                raise InvalidValue(f"PERMISSIONS.md has no key {key!r}; use {', '.join(PERMISSION_KEYS)}")
+    elif name == "TASK.MD":
+        view = CronTaskDoc(doc)
+        for key, value in assignments:
+            field = CronTaskDoc.field_for_key(key)
+            if field is None:
+                doc.set(key, value)
+            else:
+                view.set_field(field, value)
+    else:
+        for key, value in assignments:
+            doc.set(key, value)
+    if body is not None:
+        doc.set_body(body)
+    return doc.to_bytes()
+
+
+def unified_diff(path: Path, before: bytes, after: bytes) -> str:
+    old = before.decode("utf-8", errors="replace").splitlines(keepends=True)
+    new = after.decode("utf-8", errors="replace").splitlines(keepends=True)
+    lines = difflib.unified_diff(old, new, fromfile=f"a/{path.name}", tofile=f"b/{path.name}")
+    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    path = Path(args.file)
+    try:
+        loaded = load_for_edit(path)
+    except OSError as exc:
+        print(f"daycare-gui edit: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_REFUSED
+    try:
+        assignments = [parse_assignment(text) for text in args.sets]
+        body = Path(args.body_file).read_text(encoding="utf-8") if args.body_file else None
+        after = apply_edits(path, loaded.data, assignments, body)
+    except (DocumentError, InvalidValue, OSError, UnicodeDecodeError) as exc:
+        print(f"daycare-gui edit: refused, {path} left unchanged: {exc}", file=sys.stderr)
+        return EXIT_REFUSED
+
+    if after == loaded.data:
+        print(f"{path}: nothing to change")
+        return EXIT_OK
+    diff = unified_diff(path, loaded.data, after)
+    if args.check:
+        sys.stdout.write(diff)
+        print(f"{path}: valid; not written (--check)", file=sys.stderr)
+        return EXIT_OK
+    try:
+        save_atomic(path, after, expected_sha256=loaded.sha256)
+    except ConflictError as exc:
+        print(f"daycare-gui edit: {exc}; nothing written. Run the command again to edit the new version.", file=sys.stderr)
+        return EXIT_CONFLICT
+    sys.stdout.write(diff)
+    return EXIT_OK
