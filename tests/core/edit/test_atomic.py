@@ -1,0 +1,93 @@
+"""Atomic saves: keep the file mode, refuse on a content change (even with the same mtime), leave no temp files."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+import pytest
+
+from daycare_gui.core.edit import ConflictError, load_for_edit, save_atomic
+
+
+def _tmp_files(directory):
+    return [p.name for p in directory.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_save_replaces_content_and_keeps_mode(tmp_path):
+    path = tmp_path / "TASK.md"
+    path.write_bytes(b"old")
+    os.chmod(path, 0o640)
+    loaded = load_for_edit(path)
+    assert loaded.data == b"old" and loaded.mode == 0o640
+    saved = save_atomic(path, b"new", expected_sha256=loaded.sha256)
+    assert path.read_bytes() == b"new"
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o640
+    assert saved.sha256 != loaded.sha256
+    assert _tmp_files(tmp_path) == []
+
+
+def test_content_change_with_same_mtime_is_a_conflict(tmp_path):
+    path = tmp_path / "a.md"
+    path.write_bytes(b"one")
+    loaded = load_for_edit(path)
+    path.write_bytes(b"two")
+    os.utime(path, (loaded.mtime, loaded.mtime))  # a tool restored the mtime: only the hash can tell
+    with pytest.raises(ConflictError) as caught:
+        save_atomic(path, b"mine", expected_sha256=loaded.sha256)
+    assert caught.value.current == b"two"
+    assert path.read_bytes() == b"two"
+    assert _tmp_files(tmp_path) == []
+
+
+def test_deleted_file_is_a_conflict(tmp_path):
+    path = tmp_path / "a.md"
+    path.write_bytes(b"one")
+    loaded = load_for_edit(path)
+    path.unlink()
+    with pytest.raises(ConflictError) as caught:
+        save_atomic(path, b"mine", expected_sha256=loaded.sha256)
+    assert caught.value.current is None
+    assert not path.exists()
+
+
+def test_force_overwrites_after_a_conflict(tmp_path):
+    path = tmp_path / "a.md"
+    path.write_bytes(b"one")
+    loaded = load_for_edit(path)
+    path.write_bytes(b"two")
+    save_atomic(path, b"mine", expected_sha256=loaded.sha256, force=True)
+    assert path.read_bytes() == b"mine"
+
+
+def test_new_file_must_not_exist(tmp_path):
+    path = tmp_path / "new.md"
+    save_atomic(path, b"x", expected_sha256=None)
+    assert path.read_bytes() == b"x"
+    with pytest.raises(ConflictError):
+        save_atomic(path, b"y", expected_sha256=None)
+
+
+def test_failed_write_leaves_no_temp_file_and_original_intact(tmp_path, monkeypatch):
+    path = tmp_path / "a.md"
+    path.write_bytes(b"one")
+    loaded = load_for_edit(path)
+
+    def boom(*_args):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", boom)
+    with pytest.raises(OSError, match="disk full"):
+        save_atomic(path, b"two", expected_sha256=loaded.sha256)
+    assert path.read_bytes() == b"one"
+    assert _tmp_files(tmp_path) == []
+
+
+def test_symlink_target_is_edited_and_link_kept(tmp_path):
+    real = tmp_path / "real.md"
+    real.write_bytes(b"one")
+    link = tmp_path / "link.md"
+    link.symlink_to(real)
+    loaded = load_for_edit(link)
+    save_atomic(link, b"two", expected_sha256=loaded.sha256)
+    assert link.is_symlink() and real.read_bytes() == b"two"
