@@ -1,0 +1,130 @@
+"""history_pages: offset pages, id chunks, session header and the conversation window (demo + a big session)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+
+import pytest
+
+from daycare_gui.core.demo import write_demo
+from daycare_gui.core.queries.history import page_after
+from daycare_gui.core.queries.history_pages import (
+    conversation_window,
+    id_chunk,
+    page_at_offset,
+    session_header,
+)
+from daycare_gui.core.store import open_store
+
+BIG_SESSION = "bigsessionhistorytest0001"
+
+
+def add_big_session(root, records: int, session_id: str = BIG_SESSION) -> str:
+    """Add a session of ``records`` records (a repeating user → call → result → answer pattern) to a store.
+
+    Returns the agent id. Written with ``executemany`` so 200,000 rows take about a second.
+    """
+    conn = sqlite3.connect(root / "daycare.db")
+    agent_id, src = conn.execute("SELECT agent_id, id FROM sessions ORDER BY created_at LIMIT 1").fetchone()
+    conn.execute("CREATE TEMP TABLE s AS SELECT * FROM sessions WHERE id = ?", (src,))
+    conn.execute("UPDATE s SET id = ?", (session_id,))
+    conn.execute("INSERT INTO sessions SELECT * FROM s")
+
+    def rows():
+        base = 1_700_000_000_000
+        for i in range(records):
+            k, at = i % 4, base + i * 1000
+            call = f"call_{i - k}"
+            if k == 0:
+                yield session_id, "user_message", at, json.dumps({"text": f"question {i}", "files": []})
+            elif k == 1:
+                yield session_id, "assistant_message", at, json.dumps(
+                    {"text": f"looking {i}", "files": [], "tokens": None,
+                     "toolCalls": [{"type": "toolCall", "id": call, "name": "lookup", "arguments": {"n": i}}]})
+            elif k == 2:
+                msg = {"role": "toolResult", "toolCallId": call, "toolName": "lookup",
+                       "content": [{"type": "text", "text": f"result {i}"}], "isError": False}
+                yield session_id, "tool_result", at, json.dumps({"toolCallId": call, "output": {"toolMessage": msg}})
+            else:
+                yield session_id, "assistant_message", at, json.dumps(
+                    {"text": f"answer {i}", "files": [], "toolCalls": [], "tokens": None})
+
+    conn.executemany("INSERT INTO session_history (session_id, type, at, data) VALUES (?, ?, ?, ?)", rows())
+    conn.commit()
+    conn.close()
+    return agent_id
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    dest = tmp_path_factory.mktemp("hp") / "daycare"
+    write_demo(dest)
+    add_big_session(dest, 5_000)
+    store = open_store(dest)
+    yield store
+    store.close()
+
+
+def _session_with(db, kind: str) -> str:
+    return db.scalar("SELECT session_id FROM session_history WHERE type = :t LIMIT 1", {"t": kind})
+
+
+def test_page_at_offset_matches_keyed_pages(demo):
+    db = demo.db
+    ids = [r.id for r, _p, _s in page_after(db, BIG_SESSION, -1, 5000)]
+    page = page_at_offset(db, BIG_SESSION, 1234, 200)
+    assert [r.id for r, _p, _s in page] == ids[1234:1434]
+    assert [r.id for r, _p, _s in page_at_offset(db, BIG_SESSION, 4990, 200)] == ids[4990:]
+    assert page_at_offset(db, BIG_SESSION, 5000, 200) == []
+
+
+def test_id_chunks_cover_the_session_in_order(demo):
+    db = demo.db
+    first = id_chunk(db, BIG_SESSION, -1, 3000)
+    rest = id_chunk(db, BIG_SESSION, first[-1], 3000)
+    assert len(first) == 3000 and len(rest) == 2000
+    assert list(first) + list(rest) == sorted(set(first) | set(rest))
+    assert first.itemsize == 8  # compact: 8 bytes a record
+
+
+def test_session_header(demo):
+    db = demo.db
+    sid = _session_with(db, "rlm_start")
+    agent_id = db.scalar("SELECT agent_id FROM sessions WHERE id = :s", {"s": sid})
+    h = session_header(db, agent_id, sid)
+    assert h.found and h.record_count > 0 and h.agent_name
+    assert not session_header(db, agent_id, "nope").found
+
+
+def test_window_pairs_calls_results_rlm_runs_and_rewrites(demo):
+    db = demo.db
+    sid = _session_with(db, "rlm_start")
+    win = conversation_window(db, sid, None)
+    kinds = {r.type for r in win.records}
+    assert {"rlm_start", "rlm_complete", "assistant_rewrite", "tool_result"} <= kinds
+    calls = [c for r in win.records for c in r.tool_calls]
+    assert calls and all(c.id in win.results for c in calls)
+    run = next(iter(win.rlm_runs.values()))
+    assert run[0].type == "rlm_start" and run[-1].type == "rlm_complete"
+    rewrite = next(r for r in win.records if r.type == "assistant_rewrite")
+    original = win.rewritten[rewrite.id]
+    assert original.type == "assistant_message" and original.at == rewrite.assistant_at
+    assert win.rewrites[original.at] is rewrite
+
+
+def test_window_pairs_a_result_outside_the_window(demo):
+    db = demo.db
+    ids = [r.id for r, _p, _s in page_after(db, BIG_SESSION, -1, 8)]
+    call_record = ids[1]  # assistant message with a tool call; its result is the next record
+    win = conversation_window(db, BIG_SESSION, call_record, before=0, after=0, span=0)
+    assert [r.id for r in win.records] == [call_record]
+    (call,) = win.records[0].tool_calls
+    assert win.results[call.id].tool_output_text == "result 2"
+    assert win.more_after and win.more_before  # the user message before it
+
+
+def test_window_on_empty_session(demo):
+    win = conversation_window(demo.db, "no-such-session", None)
+    assert win.records == [] and not win.results
