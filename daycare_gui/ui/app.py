@@ -49,11 +49,73 @@ def make_application(argv: list[str] | None = None) -> QApplication:
     return app
 
 
-def run_app(path: str | None = None, demo: bool = False) -> int:
+def run_app(path: str | None = None, demo: bool = False, self_test: bool = False) -> int:
     app = make_application()
+    if self_test:
+        return _self_test(app)
     from daycare_gui.ui.main_window import MainWindow
 
     window = MainWindow(QSettings())
     window.show()
     window.open_initial(path, demo)
     return app.exec()
+
+
+SELF_TEST_TIMEOUT_MS = 20_000
+
+
+def _self_test(app: QApplication) -> int:
+    """``--self-test``: open a fresh demo store, wait for the Agents count in the navigation, exit 0.
+
+    The packaged app runs this in CI (packaging/check.sh) to prove the bundle has every module,
+    plugin and data file a real start needs. Exit 1 with a reason on an error dialog, an uncaught
+    exception or the timeout. Settings go to a throwaway file so the user's recent list is untouched.
+    """
+    import re
+    import tempfile
+
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QMessageBox
+
+    from daycare_gui.core.demo import write_demo
+    from daycare_gui.ui.main_window import MainWindow
+
+    outcome: list[tuple[int, str]] = []
+
+    def finish(code: int, message: str) -> None:
+        if not outcome:
+            outcome.append((code, message))
+            app.exit(code)
+
+    def on_exception(kind, value, tb) -> None:  # exceptions in slots would otherwise only be printed
+        sys.__excepthook__(kind, value, tb)
+        finish(1, f"uncaught {kind.__name__}: {value}")
+
+    def poll() -> None:
+        modal = QApplication.activeModalWidget()
+        if isinstance(modal, QMessageBox):
+            finish(1, f"dialog {modal.windowTitle()!r}: {modal.text()}")
+        found = re.search(r"\(([\d,]+)\)", window.nav.text_of("agents"))
+        if found:
+            finish(0, f"{int(found.group(1).replace(',', ''))} agents")
+
+    with tempfile.TemporaryDirectory(prefix="daycare-gui-self-test-") as tmp:
+        store = Path(tmp) / "daycare"
+        write_demo(store)
+        window = MainWindow(QSettings(str(Path(tmp) / "settings.ini"), QSettings.Format.IniFormat))
+        previous_hook, sys.excepthook = sys.excepthook, on_exception
+        try:
+            window.show()
+            window.open_path(str(store))
+            ticker = QTimer(window, interval=100, timeout=poll)
+            ticker.start()
+            QTimer.singleShot(SELF_TEST_TIMEOUT_MS, lambda: finish(
+                1, f"timed out after {SELF_TEST_TIMEOUT_MS // 1000} s; status: {window.status_store.text()!r}"))
+            app.exec()
+            ticker.stop()
+            window.close()  # closes the store and stops the worker before the folder goes away
+        finally:
+            sys.excepthook = previous_hook
+    code, message = outcome[0] if outcome else (1, "event loop ended without a result")
+    print(f"self-test {'ok' if code == 0 else 'FAILED'}: {message}", file=sys.stdout if code == 0 else sys.stderr)
+    return code
