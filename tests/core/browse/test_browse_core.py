@@ -1,0 +1,93 @@
+"""The Qt-free helpers behind the browse pages: inbox overview, task pairing, schedules, file previews."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+
+import pytest
+
+from daycare_gui.core.demo import write_demo
+from daycare_gui.core.demo.ids import NOW_MS
+from daycare_gui.core.file_preview import PREVIEW_LIMIT, list_folder, preview_file
+from daycare_gui.core.queries.inbox_overview import inbox_agents, inbox_overview
+from daycare_gui.core.schedule_info import schedule_info
+from daycare_gui.core.store import open_store
+from daycare_gui.core.task_overview import cron_entries, heartbeat_entries
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    root = tmp_path_factory.mktemp("demo") / "daycare"
+    write_demo(root)
+    store = open_store(root)
+    yield store
+    store.close()
+
+
+def test_inbox_overview_oldest_first_with_names_and_stuck(demo):
+    entries = inbox_overview(demo.db, NOW_MS)
+    assert len(entries) == 9
+    assert [e.item.posted_at for e in entries] == sorted(e.item.posted_at for e in entries)
+    assert sum(e.stuck for e in entries) == 5
+    assert all(e.agent_name for e in entries)
+    assert entries[0].age_ms == 9 * 86_400_000
+    one = entries[0].agent_id
+    assert {e.agent_id for e in inbox_overview(demo.db, NOW_MS, one)} == {one}
+
+
+def test_inbox_agents_counts(demo):
+    agents = inbox_agents(demo.db, NOW_MS)
+    assert sum(a.items for a in agents) == 9
+    assert sum(a.stuck for a in agents) == 5
+    assert agents[0].stuck == 1 and "stuck" in agents[0].label
+
+
+def test_cron_entries_pair_files_and_rows(demo):
+    entries = {e.id: e for e in cron_entries(demo)}
+    assert entries["daily-digest"].presence == "both"
+    assert entries["daily-digest"].reads == "row"
+    assert entries["standup-notes"].presence == "row"
+    assert entries["plant-photos"].presence == "file"
+    assert entries["plant-photos"].reads == "nothing"
+    assert entries["weekly-review"].aliases["schedule"] == "cron"
+    assert entries["daily-digest"].get("schedule") == "0 7 * * *"
+    hb = {e.id: e for e in heartbeat_entries(demo)}
+    assert hb["weekly-budget"].presence == "row" and hb["check-inbox"].presence == "both"
+
+
+def test_schedule_info_valid_and_invalid():
+    now = dt.datetime(2026, 3, 1, 12, 0)
+    ok = schedule_info("0 7 * * *", now=now)
+    assert ok.valid and "07:00" in ok.words
+    assert len(ok.next_runs) == 5 and ok.next_runs[0] == dt.datetime(2026, 3, 2, 7, 0)
+    bad = schedule_info("61 * * * *", now=now)
+    assert not bad.valid and bad.next_runs == () and "minute" in bad.summary()
+    assert not schedule_info(None).valid
+
+
+def test_preview_markdown_text_binary_truncated_and_refused(tmp_path):
+    (tmp_path / "SOUL.md").write_text("# Soul\n")
+    (tmp_path / "a.txt").write_text("x" * (PREVIEW_LIMIT + 10))
+    (tmp_path / "b.bin").write_bytes(b"\x89PNG\0\0\x01")
+    outside = tmp_path.parent / "outside.txt"
+    outside.write_text("secret")
+    os.symlink(outside, tmp_path / "link.txt")
+    md = preview_file(tmp_path / "SOUL.md", root=tmp_path)
+    assert md.kind == "markdown" and md.is_knowledge and md.text == "# Soul\n"
+    txt = preview_file(tmp_path / "a.txt", root=tmp_path)
+    assert txt.kind == "text" and txt.truncated and len(txt.text) == PREVIEW_LIMIT and "256 KiB" in txt.note()
+    binary = preview_file(tmp_path / "b.bin", root=tmp_path)
+    assert binary.kind == "binary" and binary.text is None and binary.size == 7
+    refused = preview_file(tmp_path / "link.txt", root=tmp_path)
+    assert refused.kind == "refused" and refused.text is None
+
+
+def test_list_folder_sorts_folders_first_and_limits(tmp_path):
+    for name in ("b.txt", "a.txt", "c.txt"):
+        (tmp_path / name).write_text(name)
+    (tmp_path / "zdir").mkdir()
+    listing = list_folder(tmp_path, root=tmp_path)
+    assert [e.name for e in listing.entries] == ["zdir", "a.txt", "b.txt", "c.txt"]
+    capped = list_folder(tmp_path, root=tmp_path, limit=3)
+    assert len(capped.entries) == 3 and capped.more == 1
