@@ -56,7 +56,7 @@ def parse_assignment(text: str) -> tuple[str, object]:
 def apply_edits(path: Path, data: bytes, assignments: list[tuple[str, object]], body: str | None) -> bytes:
     """The new bytes of ``path`` after the edits; raises DocumentError / InvalidValue to refuse."""
     doc = FrontmatterDocument.parse(data)
-    if doc._undecodable is not None or (doc.error is not None and assignments):
+    if doc.error is not None and assignments:
         raise DocumentError(str(doc.error), doc.error.line)
     name = path.name.upper()
     if name == "PERMISSIONS.MD":

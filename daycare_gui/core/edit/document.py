@@ -322,7 +322,7 @@ class FrontmatterDocument:
             raise DocumentError("the frontmatter's keys could not be located; edit it as raw text")
         starts = [header.rfind("\n", 0, k.start_mark.index) + 1 for k, _ in node.value]
         entries = []
-        for index, ((key_node, value_node), key) in enumerate(zip(node.value, keys)):
+        for index, ((key_node, value_node), key) in enumerate(zip(node.value, keys, strict=False)):
             line_start = starts[index]
             if header[line_start : key_node.start_mark.index].strip(" "):
                 raise DocumentError(f"the key {key!r} does not start its own line; edit it as raw text")

@@ -60,7 +60,7 @@ class MemoryEntityDoc(DocView):
     def sections(self) -> list[MemorySection]:
         lines, spans, titles = self._layout()
         found = []
-        for index, ((start, end), title) in enumerate(zip(spans, titles)):
+        for index, ((start, end), title) in enumerate(zip(spans, titles, strict=False)):
             content_end = self._content_end(lines, start + 1, end)
             text = "\n".join(line_text(line) for line in lines[start + 1 : content_end])
             found.append(MemorySection(index, title, text))

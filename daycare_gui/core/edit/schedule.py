@@ -46,7 +46,7 @@ def validate_schedule(expr: object) -> str | None:
     parts = expr.split()
     if len(parts) != 5:
         return f"a schedule needs 5 fields (minute hour day month weekday); {expr.strip()!r} has {len(parts)}"
-    for text, (name, low, high) in zip(parts, _FIELDS):
+    for text, (name, low, high) in zip(parts, _FIELDS, strict=False):
         problem = _field_error(text, name, low, high)
         if problem:
             return problem

@@ -40,7 +40,7 @@ def same_value(a: Any, b: Any) -> bool:
     if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
         return True
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b, strict=False))
     if isinstance(a, dict) and isinstance(b, dict):
         return list(a) == list(b) and all(same_value(a[k], b[k]) for k in a)
     if type(a) is not type(b) and not (isinstance(a, (int, float)) and isinstance(b, (int, float))):

@@ -79,7 +79,7 @@ def test_not_utf8_round_trips_but_cannot_be_edited():
 def _changed_lines(before: bytes, after: bytes) -> list[tuple[str, str]]:
     a, b = split_lines(before.decode()), split_lines(after.decode())
     assert len(a) == len(b)
-    return [(x, y) for x, y in zip(a, b) if x != y]
+    return [(x, y) for x, y in zip(a, b, strict=False) if x != y]
 
 
 def test_setting_a_key_changes_only_its_line_keeping_quotes_and_comments():
@@ -170,3 +170,23 @@ def test_setting_the_same_value_is_a_no_op():
     doc.set("n", 1.0)
     doc.set("flag", "yes_string")
     assert doc.to_bytes() == data
+
+
+def test_block_scalar_value_is_replaced_and_following_keys_kept():
+    doc = FrontmatterDocument.parse(TRICKY["block scalar"])
+    doc.set("desc", "one line now")
+    assert doc.to_bytes() == b"---\ndesc: one line now\n\nname: x\n---\n"
+
+
+def test_rename_key_keeps_value_text():
+    doc = FrontmatterDocument.parse(b"---\nagent_id: 'a1'  # legacy\nname: x\n---\n")
+    doc.rename_key("agent_id", "agentId")
+    assert doc.to_bytes() == b"---\nagentId: 'a1'  # legacy\nname: x\n---\n"
+    with pytest.raises(DocumentError):
+        doc.rename_key("agentId", "name")
+
+
+def test_empty_value_key_gets_a_value():
+    doc = FrontmatterDocument.parse(b"---\ndescription:\nname: x\n---\n")
+    doc.set("description", "filled")
+    assert doc.to_bytes() == b"---\ndescription: filled\nname: x\n---\n"
