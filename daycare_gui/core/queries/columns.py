@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from daycare_gui.core.db import ReadOnlyDatabase
 
 

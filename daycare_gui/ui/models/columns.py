@@ -6,6 +6,10 @@ import datetime as _dt
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from PySide6.QtCore import Qt
+
+from daycare_gui.ui.models.roles import RecordRole, SortRole
+
 
 @dataclass(frozen=True)
 class Column:
@@ -45,3 +49,26 @@ def fmt_age(ms: int | None, now_ms: int) -> str:
 
 def fmt_int(n: int | None) -> str:
     return "" if n is None else f"{n:,}"
+
+
+def column_data(col: Column, record, role):
+    """The roles every record-backed table answers the same way; None for the rest."""
+    if role == Qt.ItemDataRole.DisplayRole:
+        return col.text(record)
+    if role == Qt.ItemDataRole.ToolTipRole:
+        return col.tooltip(record) if col.tooltip else None
+    if role == RecordRole:
+        return record
+    if role == SortRole:
+        v = (col.sort_value or col.value)(record)
+        return v if isinstance(v, (int, float)) else ("" if v is None else str(v))
+    if role == Qt.ItemDataRole.TextAlignmentRole and col.align_right:
+        return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    return None
+
+
+def header_title(columns: list[Column], section: int, orientation, role):
+    if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+        if 0 <= section < len(columns):
+            return columns[section].title
+    return None

@@ -13,8 +13,8 @@ from typing import Any, Callable, Sequence
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 
-from daycare_gui.ui.models.columns import Column
-from daycare_gui.ui.models.roles import KeyRole, RecordRole, SortRole, StateRole
+from daycare_gui.ui.models.columns import Column, column_data, header_title
+from daycare_gui.ui.models.roles import KeyRole, StateRole
 from daycare_gui.ui.worker import DbWorker
 
 PLACEHOLDER = "…"
@@ -109,10 +109,7 @@ class KeyedTableModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self._columns)
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            if 0 <= section < len(self._columns):
-                return self._columns[section].title
-        return None
+        return header_title(self._columns, section, orientation, role)
 
     def sort(self, column: int, order=Qt.SortOrder.AscendingOrder) -> None:
         self.sort_requested.emit(column, order)
@@ -136,17 +133,6 @@ class KeyedTableModel(QAbstractTableModel):
                 return None
             # fetched, but the row vanished since the keys were read
             return str(self._keys[row]) if role == Qt.ItemDataRole.DisplayRole and index.column() == 0 else None
-        col = self._columns[index.column()]
-        if role == Qt.ItemDataRole.DisplayRole:
-            return col.text(rec)
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return col.tooltip(rec) if col.tooltip else None
-        if role == RecordRole:
-            return rec
-        if role == SortRole:
-            return (col.sort_value or col.value)(rec)
         if role == StateRole:
             return self._state(rec) if self._state else None
-        if role == Qt.ItemDataRole.TextAlignmentRole and col.align_right:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        return None
+        return column_data(self._columns[index.column()], rec, role)

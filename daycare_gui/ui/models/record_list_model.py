@@ -9,8 +9,8 @@ from typing import Any, Sequence
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 
-from daycare_gui.ui.models.columns import Column
-from daycare_gui.ui.models.roles import KeyRole, RecordRole, SortRole, StateRole
+from daycare_gui.ui.models.columns import Column, column_data, header_title
+from daycare_gui.ui.models.roles import KeyRole, StateRole
 
 
 class RecordListModel(QAbstractTableModel):
@@ -46,10 +46,7 @@ class RecordListModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self._columns)
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            if 0 <= section < len(self._columns):
-                return self._columns[section].title
-        return None
+        return header_title(self._columns, section, orientation, role)
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         if not index.isValid() or not (0 <= index.row() < len(self._records)):
@@ -57,20 +54,8 @@ class RecordListModel(QAbstractTableModel):
         if not (0 <= index.column() < len(self._columns)):
             return None
         rec = self._records[index.row()]
-        col = self._columns[index.column()]
-        if role == Qt.ItemDataRole.DisplayRole:
-            return col.text(rec)
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return col.tooltip(rec) if col.tooltip else None
-        if role == SortRole:
-            v = (col.sort_value or col.value)(rec)
-            return v if isinstance(v, (int, float)) else ("" if v is None else str(v))
-        if role == RecordRole:
-            return rec
         if role == KeyRole:
             return self._key(rec)
         if role == StateRole:
             return self._state(rec) if self._state else None
-        if role == Qt.ItemDataRole.TextAlignmentRole and col.align_right:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        return None
+        return column_data(self._columns[index.column()], rec, role)

@@ -1,0 +1,238 @@
+"""One session's records as a list model that fetches pages by key and never holds the whole session.
+
+``rowCount`` is the session's record count (one ``count(*)``). A row that is not cached answers with a
+placeholder and asks the DB worker for its page; the page is fetched by key from a cached neighbour
+(``page_after``/``page_before``), from the row-key array once it has arrived (``id_chunk`` loads it in
+chunks between page fetches), or at an OFFSET for a random jump before that. The page cache is an LRU of
+``max_pages`` pages, so memory stays flat however far the user scrolls.
+"""
+
+from __future__ import annotations
+
+import bisect
+from array import array
+from collections import OrderedDict
+
+from PySide6.QtCore import QAbstractListModel, QModelIndex, Qt, Signal
+
+from daycare_gui.core.queries.history import page_after, page_before
+from daycare_gui.core.queries.history_pages import id_chunk, page_at_offset
+from daycare_gui.core.records import HistoryRecord
+from daycare_gui.ui.models.columns import fmt_time
+from daycare_gui.ui.models.roles import KeyRole, RecordRole, StateRole
+from daycare_gui.ui.worker import DbWorker
+
+PLACEHOLDER = "…"
+ID_CHUNK = 50_000
+
+# record type → (family used for styling, short label)
+KINDS = {
+    "user_message": ("user", "User"),
+    "assistant_message": ("assistant", "Assistant"),
+    "tool_result": ("tool", "Tool result"),
+    "rlm_start": ("rlm", "Python start"),
+    "rlm_tool_call": ("rlm", "Python → tool"),
+    "rlm_tool_result": ("rlm", "Python ← tool"),
+    "rlm_complete": ("rlm", "Python done"),
+    "assistant_rewrite": ("rewrite", "Rewrite"),
+    "note": ("note", "Note"),
+    "start": ("marker", "Start"),
+    "reset": ("marker", "Reset"),
+}
+
+
+def kind_of(type_: str) -> tuple[str, str]:
+    return KINDS.get(type_, ("other", type_ or "?"))
+
+
+class HistoryModel(QAbstractListModel):
+    rows_loaded = Signal(int, int)  # first and last row of a page that arrived
+    ids_ready = Signal()  # every row key is known: row_of_id() answers for any record
+
+    def __init__(self, worker: DbWorker, *, page_size: int = 200, max_pages: int = 16, parent=None) -> None:
+        super().__init__(parent)
+        self._worker = worker
+        self.page_size = page_size
+        self.max_pages = max_pages
+        self._db = None
+        self._session_id: str | None = None
+        self._count = 0
+        self._pages: OrderedDict[int, list] = OrderedDict()  # page → [(record, problem, size)], LRU order
+        self._pending: set[int] = set()
+        self._ids = array("q")
+        self._ids_complete = False
+        self._epoch = 0  # bumps per session so late answers for another session are dropped
+        self.rows_fetched = 0  # records fetched and parsed so far (tests prove paging with it)
+        self.pages_fetched = 0
+
+    # -- feeding ---------------------------------------------------------------------------------
+    def set_session(self, db, session_id: str | None, count: int, *, load_ids: bool = True) -> None:
+        self.beginResetModel()
+        self._epoch += 1
+        self._db, self._session_id, self._count = db, session_id, max(0, int(count))
+        self._pages.clear()
+        self._pending.clear()
+        self._ids = array("q")
+        self._ids_complete = False
+        self.endResetModel()
+        if load_ids and db is not None and session_id is not None and self._count:
+            self._load_ids(-1)
+
+    def clear(self) -> None:
+        self.set_session(None, None, 0)
+
+    @property
+    def session_id(self) -> str | None:
+        return self._session_id
+
+    def cached_pages(self) -> int:
+        return len(self._pages)
+
+    def ids_complete(self) -> bool:
+        return self._ids_complete
+
+    def record(self, row: int) -> HistoryRecord | None:
+        entry = self._entry(row)
+        return entry[0] if entry else None
+
+    def problem(self, row: int) -> str | None:
+        entry = self._entry(row)
+        return entry[1] if entry else None
+
+    def stored_size(self, row: int) -> int | None:
+        entry = self._entry(row)
+        return entry[2] if entry else None
+
+    def is_loaded(self, row: int) -> bool:
+        return (row // self.page_size) in self._pages
+
+    def row_of_id(self, record_id: int) -> int:
+        """The row of a record id, or -1 while it cannot be told without a query."""
+        if self._ids:
+            i = bisect.bisect_left(self._ids, record_id)
+            if i < len(self._ids) and self._ids[i] == record_id:
+                return i
+        for page, entries in self._pages.items():
+            for offset, (rec, _p, _s) in enumerate(entries):
+                if rec.id == record_id:
+                    return page * self.page_size + offset
+        return -1
+
+    def request_row(self, row: int) -> None:
+        """Make sure ``row``'s page is cached or on its way (views do this by asking for data)."""
+        if 0 <= row < self._count:
+            self._request(row // self.page_size)
+
+    # -- pages -----------------------------------------------------------------------------------
+    def _entry(self, row: int):
+        if not (0 <= row < self._count):
+            return None
+        page = self._pages.get(row // self.page_size)
+        if page is None:
+            return None
+        self._pages.move_to_end(row // self.page_size)
+        offset = row % self.page_size
+        return page[offset] if offset < len(page) else None
+
+    def _page_fetcher(self, page: int):
+        """A worker-thread callable for ``page``, by key wherever a key is known."""
+        db, sid, size = self._db, self._session_id, self.page_size
+        start = page * size
+        n = min(size, self._count - start)
+        if start < len(self._ids):
+            first = self._ids[start]
+            return lambda: page_after(db, sid, first - 1, n)
+        before = self._pages.get(page - 1)
+        if before and len(before) == size:
+            last = before[-1][0].id
+            return lambda: page_after(db, sid, last, n)
+        after = self._pages.get(page + 1)
+        if after:
+            first = after[0][0].id
+            return lambda: page_before(db, sid, first, n)
+        if start + n >= self._count:  # the session's last page: newest records by key
+            return lambda: page_before(db, sid, None, n)
+        return lambda: page_at_offset(db, sid, start, n)
+
+    def _request(self, page: int) -> None:
+        if page in self._pages or page in self._pending or self._db is None:
+            return
+        self._pending.add(page)
+        epoch, fetch = self._epoch, self._page_fetcher(page)
+        # Each page has its own channel so several can be in flight; the epoch drops other sessions' pages.
+        self._worker.submit(f"history-page:{epoch}:{page}", fetch,
+                            on_result=lambda rows: self._arrived(epoch, page, rows),
+                            on_error=lambda msg: self._arrived(epoch, page, [], msg))
+
+    def _arrived(self, epoch: int, page: int, rows: list, error: str | None = None) -> None:
+        if epoch != self._epoch:
+            return
+        self._pending.discard(page)
+        if error is not None:
+            rows = []
+        self.rows_fetched += len(rows)
+        self.pages_fetched += 1
+        self._pages[page] = rows
+        while len(self._pages) > self.max_pages:
+            self._pages.popitem(last=False)
+        first = page * self.page_size
+        last = min(self._count, first + self.page_size) - 1
+        if last >= first:
+            self.dataChanged.emit(self.index(first), self.index(last))
+            self.rows_loaded.emit(first, last)
+
+    # -- row keys --------------------------------------------------------------------------------
+    def _load_ids(self, after_id: int) -> None:
+        db, sid, epoch = self._db, self._session_id, self._epoch
+        # One chunk per job: pages the user is waiting for are served between chunks.
+        self._worker.submit(f"history-ids:{epoch}", lambda: id_chunk(db, sid, after_id, ID_CHUNK),
+                            on_result=lambda chunk: self._ids_arrived(epoch, chunk))
+
+    def _ids_arrived(self, epoch: int, chunk: array) -> None:
+        if epoch != self._epoch:
+            return
+        self._ids.extend(chunk)
+        if len(chunk) == ID_CHUNK and len(self._ids) < self._count:
+            self._load_ids(chunk[-1])
+        else:
+            self._ids_complete = True
+            self.ids_ready.emit()
+
+    # -- Qt model API ----------------------------------------------------------------------------
+    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802
+        return 0 if parent.isValid() else self._count
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or not (0 <= index.row() < self._count) or index.column() != 0:
+            return None
+        row = index.row()
+        page = row // self.page_size
+        if page not in self._pages:
+            self._request(page)
+            if role == Qt.ItemDataRole.DisplayRole:
+                return PLACEHOLDER
+            if role == StateRole:
+                return "placeholder"
+            if role == KeyRole and row < len(self._ids):
+                return self._ids[row]
+            return None
+        entry = self._entry(row)
+        if entry is None:  # the page came back short: the session changed since it was counted
+            if role == Qt.ItemDataRole.DisplayRole:
+                return "(record no longer there — refresh)"
+            if role == StateRole:
+                return "missing"
+            return None
+        rec, problem, _size = entry
+        if role == Qt.ItemDataRole.DisplayRole:
+            return f"{fmt_time(rec.at)}  {kind_of(rec.type)[1]}  {rec.summary(200)}"
+        if role == Qt.ItemDataRole.ToolTipRole:
+            tip = rec.summary(600)
+            return f"{tip}\n\nCould not parse: {problem}" if problem else tip
+        if role == RecordRole:
+            return rec
+        if role == KeyRole:
+            return rec.id
+        if role == StateRole:
+            return "problem" if problem else kind_of(rec.type)[0]
+        return None
