@@ -9,7 +9,14 @@ import pytest
 from daycare_gui.core.demo import write_demo
 from daycare_gui.core.edit.create import create_app, create_cron_task, create_heartbeat, create_skill
 from daycare_gui.core.edit.errors import InvalidValue
-from daycare_gui.core.edit.trash import MANIFEST_NAME, TrashError, list_trash, move_to_trash, restore, trash_dir
+from daycare_gui.core.edit.trash import (
+    MANIFEST_NAME,
+    TrashError,
+    list_trash,
+    move_to_trash,
+    restore,
+    trash_dir,
+)
 from daycare_gui.core.edit.views import CronTaskDoc
 from daycare_gui.core.paths import resolve_paths
 
