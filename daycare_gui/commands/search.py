@@ -1,0 +1,107 @@
+"""``daycare-gui search PATH QUERY`` — full-text search across session histories.
+
+Builds or updates the search index first (in the user's cache directory, never in the store), with a
+progress line on stderr, then prints the matches grouped by agent and session.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+from daycare_gui.core.paths import NotADaycareDirectory
+from daycare_gui.core.records import DESCRIPTOR_KINDS, HISTORY_KINDS
+from daycare_gui.core.search import (
+    MARK_CLOSE,
+    MARK_OPEN,
+    SearchFilter,
+    SearchIndex,
+    index_path,
+    search,
+    update_index,
+)
+from daycare_gui.core.store import open_store
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("path", help="Daycare root, data dir or settings.json")
+    parser.add_argument("query", help='words, "exact phrases", prefix*, OR, -excluded')
+    parser.add_argument("--kind", action="append", choices=DESCRIPTOR_KINDS, help="only agents of this kind")
+    parser.add_argument("--lifecycle", action="append", choices=("active", "sleeping", "dead"))
+    parser.add_argument("--user", help="only agents of this user id")
+    parser.add_argument("--type", action="append", choices=HISTORY_KINDS, dest="record_types",
+                        help="only records of this type")
+    parser.add_argument("--limit", type=int, default=50, help="matches to show (default 50)")
+    parser.add_argument("--newest", action="store_true", help="newest first instead of best match first")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--index-dir", help="where the index lives (default: the user's cache directory)")
+
+
+def _progress_line(done: int, total: int) -> None:
+    if sys.stderr.isatty():
+        sys.stderr.write(f"\rindexing {done:,}/{total:,} records…")
+    elif done == total and total:
+        sys.stderr.write(f"indexed {done:,} records\n")
+    sys.stderr.flush()
+
+
+def run(args) -> int:
+    try:
+        store = open_store(args.path)
+    except NotADaycareDirectory as exc:
+        print(f"daycare-gui: {exc}", file=sys.stderr)
+        return 2
+    with store:
+        if store.db is None:
+            print("daycare-gui: this store has no database, so no session history to search", file=sys.stderr)
+            return 2
+        path = index_path(store.paths.db_path, args.index_dir)
+        with SearchIndex(path) as index:
+            try:
+                built = update_index(store.db, index, progress=_progress_line)
+            except KeyboardInterrupt:
+                print("\ndaycare-gui: indexing interrupted; what was indexed is kept", file=sys.stderr)
+                return 130
+            if sys.stderr.isatty() and built.added:
+                sys.stderr.write("\n")
+            if built.reason:
+                print(f"rebuilt the index: {built.reason}", file=sys.stderr)
+            flt = SearchFilter(kinds=tuple(args.kind or ()), lifecycles=tuple(args.lifecycle or ()),
+                               user_id=args.user, record_types=tuple(args.record_types or ()))
+            results = search(index, store.db, args.query, flt, limit=max(1, args.limit), newest_first=args.newest)
+    if args.json:
+        print(json.dumps(_as_json(results, str(path)), ensure_ascii=False, indent=2))
+    else:
+        print(_human(results))
+    return 0
+
+
+def _plain(snippet: str) -> str:
+    return " ".join(snippet.replace(MARK_OPEN, "[").replace(MARK_CLOSE, "]").split())
+
+
+def _as_json(results, index_file: str) -> dict:
+    return {
+        "query": results.query, "expression": results.expression, "index": index_file,
+        "total": results.total, "total_capped": results.total_capped, "ranked_within": results.ranked_within,
+        "groups": [
+            {"agent_id": g.agent_id, "agent": g.name, "kind": g.kind, "lifecycle": g.lifecycle,
+             "sessions": [{"session_id": s.session_id,
+                           "hits": [{"record_id": h.record_id, "type": h.type, "at": h.at,
+                                     "snippet": _plain(h.snippet)} for h in s.hits]} for s in g.sessions]}
+            for g in results.groups
+        ],
+    }
+
+
+def _human(results) -> str:
+    lines = [results.summary]
+    for g in results.groups:
+        lines.append(f"\n{g.name}  [{g.kind}, {g.lifecycle}]  {g.agent_id}")
+        for s in g.sessions:
+            lines.append(f"  session {s.session_id}")
+            for h in s.hits:
+                when = time.strftime("%Y-%m-%d %H:%M", time.localtime(h.at / 1000)) if h.at else "?"
+                lines.append(f"    #{h.record_id} {when} {h.type}: {_plain(h.snippet)}")
+    return "\n".join(lines)

@@ -1,0 +1,265 @@
+"""Searching the index: the user's query made safe for FTS5, filters in SQL, results grouped for display.
+
+User text never reaches FTS5 as syntax: every word or "phrase" becomes a quoted FTS5 string, so
+``"unterminated``, ``AND OR`` or a lone ``*`` cannot raise. What a person can use: words (all must match,
+stemmed, accents ignored), ``"exact phrases"``, ``prefix*``, ``OR`` between two terms and ``-word`` to
+exclude.
+
+Filters run in SQL: record type and agent as FTS terms on the ``tags`` column, time range on the ``at``
+column; agent kind, lifecycle and user select agent ids from the Daycare database (read-only) with one
+query, and the index query takes them as tag terms (or, for very many agents, a JSON id list).
+Results come back best match first (``ORDER BY rank`` with a LIMIT). For a very common word, ranking every
+match costs more than a person waits for, so relevance is computed among the newest ``RANK_WINDOW``
+matches only, and the results say so.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import dataclass, field
+
+from daycare_gui.core.db import ReadOnlyDatabase
+from daycare_gui.core.queries.agents import AgentFilter, fetch_agents
+from daycare_gui.core.search.index import MARK_CLOSE, MARK_OPEN, SearchIndex, agent_tag, type_tag
+
+AGENT_TAGS_MAX = 300  # agent filters up to this many agents become FTS terms; more use an id list
+RANK_WINDOW = 20_000  # matches ranked at most (the newest ones)
+COUNT_CAP = 10_000  # matches counted at most ("10,000+")
+SNIPPET_TOKENS = 16
+
+_TOKEN = re.compile(r'(-?)"([^"]*)("?)|(\S+)')
+
+
+# -- the query language ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Term:
+    text: str
+    prefix: bool = False
+    phrase: bool = False
+    negated: bool = False
+
+    def fts(self) -> str:
+        quoted = '"' + self.text.replace('"', '""') + '"'
+        return quoted + ("*" if self.prefix else "")
+
+
+def parse_terms(text: str) -> list[Term | str]:
+    """Terms and the operator "OR", in order. Stray operators and empty terms are dropped."""
+    out: list[Term | str] = []
+    for m in _TOKEN.finditer(text or ""):
+        if m.group(4) is None:  # a "phrase" (an unterminated one runs to the end)
+            body = m.group(2).strip()
+            if _has_word(body):
+                out.append(Term(body, phrase=True, negated=m.group(1) == "-"))
+            continue
+        word = m.group(4)
+        if word == "OR":
+            out.append("OR")
+            continue
+        if word in ("AND", "NOT"):  # implied / spelled with '-': never FTS syntax
+            continue
+        negated = word.startswith("-") and len(word) > 1
+        word = word[1:] if negated else word
+        prefix = word.endswith("*")
+        word = word.rstrip("*").replace('"', "")
+        if _has_word(word):
+            out.append(Term(word, prefix=prefix, negated=negated))
+    return out
+
+
+def _has_word(s: str) -> bool:
+    """True if the tokenizer would find a token in ``s`` (letters, digits or other word characters)."""
+    return any(ch.isalnum() for ch in s)
+
+
+def match_expression(text: str) -> str | None:
+    """The FTS5 MATCH expression for a user's query, or None when it has nothing to search for."""
+    items = parse_terms(text)
+    groups: list[list[Term]] = []  # AND of ORs
+    negatives: list[Term] = []
+    join_next = False
+    for item in items:
+        if item == "OR":
+            join_next = bool(groups)
+            continue
+        if item.negated:
+            negatives.append(item)
+            join_next = False
+            continue
+        if join_next:
+            groups[-1].append(item)
+        else:
+            groups.append([item])
+        join_next = False
+    if not groups:
+        return None  # a query of only exclusions has nothing to rank or show
+    parts = [g[0].fts() if len(g) == 1 else "(" + " OR ".join(t.fts() for t in g) + ")" for g in groups]
+    expr = " AND ".join(parts)
+    for neg in negatives:
+        expr = f"({expr}) NOT {neg.fts()}"
+    return expr
+
+
+# -- filters ------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SearchFilter:
+    kinds: tuple[str, ...] = ()  # agent kinds (agents.type)
+    lifecycles: tuple[str, ...] = ()  # agents.lifecycle
+    user_id: str | None = None  # agents.user_id
+    agent_id: str | None = None
+    record_types: tuple[str, ...] = ()  # session_history.type
+    since: int | None = None  # ms, inclusive
+    until: int | None = None  # ms, exclusive
+
+    @property
+    def needs_agents(self) -> bool:
+        return bool(self.kinds or self.lifecycles or self.user_id)
+
+
+def _agent_ids(db: ReadOnlyDatabase, flt: SearchFilter) -> list[str]:
+    where, params = AgentFilter(flt.kinds, flt.lifecycles, flt.user_id).where()
+    return [r[0] for r in db.rows(f"SELECT id FROM agents{where}", params)]
+
+
+def _tags_any(tags: list[str]) -> str:
+    return "(" + " OR ".join(f'"{t}"' for t in tags) + ")"
+
+
+def _where(match: str, flt: SearchFilter, agent_ids: list[str] | None) -> tuple[str, list]:
+    expr = f"body : ({match})"
+    if flt.record_types:
+        expr += " AND tags : " + _tags_any([type_tag(t) for t in flt.record_types])
+    if flt.agent_id:
+        expr += " AND tags : " + _tags_any([agent_tag(flt.agent_id)])
+    if agent_ids is not None and len(agent_ids) <= AGENT_TAGS_MAX:
+        expr += " AND tags : " + _tags_any([agent_tag(a) for a in agent_ids])
+        agent_ids = None
+    parts, params = ["records MATCH ?"], [expr]
+    if flt.since is not None:
+        parts.append("at >= ?")
+        params.append(int(flt.since))
+    if flt.until is not None:
+        parts.append("at < ?")
+        params.append(int(flt.until))
+    if agent_ids is not None:
+        parts.append("agent_id IN (SELECT value FROM json_each(?))")
+        params.append(json.dumps(agent_ids))
+    return " AND ".join(parts), params
+
+
+# -- results --------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Hit:
+    record_id: int
+    session_id: str
+    agent_id: str | None
+    type: str
+    at: int | None
+    snippet: str  # matched terms between MARK_OPEN and MARK_CLOSE
+
+    @property
+    def target(self) -> tuple:
+        """What ``navigate("history", …)`` takes to open the history at this record."""
+        return (self.agent_id, self.session_id, self.record_id)
+
+
+@dataclass
+class SessionGroup:
+    session_id: str
+    hits: list[Hit] = field(default_factory=list)
+
+
+@dataclass
+class AgentGroup:
+    agent_id: str | None
+    name: str
+    kind: str
+    lifecycle: str
+    sessions: list[SessionGroup] = field(default_factory=list)
+
+    @property
+    def hit_count(self) -> int:
+        return sum(len(s.hits) for s in self.sessions)
+
+
+@dataclass
+class SearchResults:
+    query: str
+    expression: str | None
+    groups: list[AgentGroup]
+    hits: list[Hit]  # best first
+    total: int  # matches (up to COUNT_CAP)
+    total_capped: bool  # more than COUNT_CAP matched
+    ranked_within: int | None  # set when relevance was computed among the newest N matches only
+    seconds: float
+
+    @property
+    def summary(self) -> str:
+        if self.expression is None:
+            return "Type a word, a \"phrase\" or a prefix*."
+        if not self.hits:
+            return "No matches."
+        more = "+" if self.total_capped else ""
+        text = f"{self.total:,}{more} match(es); showing {len(self.hits):,} in {len(self.groups)} agent(s)"
+        if self.ranked_within:
+            text += f", best among the newest {self.ranked_within:,}"
+        return text
+
+
+def group_hits(hits: list[Hit], agents: dict) -> list[AgentGroup]:
+    """Agent → session → hits, each level ordered by its best hit."""
+    by_agent: dict[str | None, AgentGroup] = {}
+    by_session: dict[str, SessionGroup] = {}
+    for hit in hits:
+        group = by_agent.get(hit.agent_id)
+        if group is None:
+            agent = agents.get(hit.agent_id)
+            group = AgentGroup(hit.agent_id, agent.name if agent else (hit.agent_id or "(unknown agent)"),
+                               agent.type if agent else "?", agent.lifecycle if agent else "?")
+            by_agent[hit.agent_id] = group
+        session = by_session.get(hit.session_id)
+        if session is None:
+            session = by_session[hit.session_id] = SessionGroup(hit.session_id)
+            group.sessions.append(session)
+        session.hits.append(hit)
+    return list(by_agent.values())
+
+
+def search(index: SearchIndex, db: ReadOnlyDatabase | None, text: str, flt: SearchFilter = SearchFilter(),
+           *, limit: int = 200, newest_first: bool = False) -> SearchResults:
+    """Run one search. ``db`` (the Daycare database, read-only) is used for agent filters and names."""
+    started = time.perf_counter()
+    expr = match_expression(text)
+    if expr is None:
+        return SearchResults(text, None, [], [], 0, False, None, 0.0)
+    agent_ids = _agent_ids(db, flt) if (flt.needs_agents and db is not None) else None
+    if agent_ids is not None and not agent_ids:
+        return SearchResults(text, expr, [], [], 0, False, None, time.perf_counter() - started)
+    where, params = _where(expr, flt, agent_ids)
+    conn = index.conn
+    total = conn.execute(f"SELECT count(*) FROM (SELECT 1 FROM records WHERE {where} LIMIT {COUNT_CAP + 1})",
+                         params).fetchone()[0]
+    capped = total > COUNT_CAP
+    total = min(total, COUNT_CAP)
+    select = (f"SELECT rowid, session_id, agent_id, type, at, "
+              f"snippet(records, 0, '{MARK_OPEN}', '{MARK_CLOSE}', '…', {SNIPPET_TOKENS}) FROM records ")
+    ranked_within = None
+    if newest_first:
+        sql, args = f"{select} WHERE {where} ORDER BY rowid DESC LIMIT ?", [*params, limit]
+    elif capped or total > RANK_WINDOW:
+        # Many matches: rank only the newest RANK_WINDOW (a rowid range FTS5 applies while matching).
+        cutoff = conn.execute(f"SELECT rowid FROM records WHERE {where} ORDER BY rowid DESC LIMIT 1 OFFSET ?",
+                              [*params, RANK_WINDOW - 1]).fetchone()
+        ranked_within = RANK_WINDOW if cutoff else None
+        extra = " AND rowid >= ?" if cutoff else ""
+        sql = f"{select} WHERE {where}{extra} ORDER BY rank LIMIT ?"
+        args = [*params, *([cutoff[0]] if cutoff else []), limit]
+    else:
+        sql, args = f"{select} WHERE {where} ORDER BY rank LIMIT ?", [*params, limit]
+    hits = [Hit(int(r[0]), r[1], r[2], r[3], r[4], r[5] or "") for r in conn.execute(sql, args)]
+    ids = sorted({h.agent_id for h in hits if h.agent_id})
+    agents = fetch_agents(db, ids) if (db is not None and ids) else {}
+    return SearchResults(text, expr, group_hits(hits, agents), hits, total, capped, ranked_within,
+                         time.perf_counter() - started)
