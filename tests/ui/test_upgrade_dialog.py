@@ -323,3 +323,31 @@ def test_no_store(qtbot, make_dialog):
     dialog = make_dialog(None)
     assert dialog.message_page.headline.text() == "No store is open."
     assert dialog.close_button.isVisible() and not dialog.run_button.isVisible()
+
+
+def test_storage_menu_upgrade_reloads_the_window(qtbot, window, fixture_copy):
+    """Storage → Upgrade storage… end to end: the modal dialog runs, closes, and the window reopens the store."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from tests.ui.conftest import open_and_wait
+
+    folder = partial_store(fixture_copy)
+    open_and_wait(qtbot, window, folder)
+    old_store = window.store
+    assert len(old_store.migrations.pending) == 16
+    seen = {}
+
+    def drive():
+        dialog = QApplication.activeModalWidget()
+        assert isinstance(dialog, UpgradeDialog)
+        wait_planned(qtbot, dialog)
+        run_and_wait(qtbot, dialog)
+        seen["headline"] = dialog.result_page.headline.text()
+        qtbot.mouseClick(dialog.close_button, Qt.MouseButton.LeftButton)
+
+    QTimer.singleShot(0, drive)
+    window.open_upgrade()  # modal: returns when drive() pressed Close
+    assert seen["headline"] == "Upgrade complete: 16 migration(s) applied"
+    qtbot.waitUntil(lambda: window.store is not old_store and window.store is not None, timeout=10000)
+    assert window.store.migrations.pending == ()

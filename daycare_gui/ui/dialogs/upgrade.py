@@ -39,7 +39,7 @@ class UpgradeDialog(QDialog):
         # (the window worker drops answers of a cancelled channel).
         self.worker = DbWorker("upgrade-worker")
         self.setWindowTitle("Upgrade storage")
-        self.resize(980, 640)
+        self.resize(1100, 720)
         self._build()
         self._start_plan()
 

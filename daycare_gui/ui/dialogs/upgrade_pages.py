@@ -80,16 +80,17 @@ def rows_text(planned: PlannedMigration) -> str:
 
 
 def skipped_lines(plan: UpgradePlan) -> list[str]:
-    """Every legacy line the imports would skip, as ``path:line — why`` (plus notes), in migration order."""
+    """Every legacy line the imports would skip, as ``path:line — why``, in migration order."""
     out: list[str] = []
     for planned in plan.pending:
-        if planned.scan is None:
-            continue
-        for problem in planned.scan.skipped:
+        for problem in planned.scan.skipped if planned.scan is not None else ():
             where = f"{problem.path}:{problem.line}" if problem.line is not None else problem.path
             out.append(f"{where} — {problem.message}")
-        out.extend(f"{planned.name}: {note}" for note in planned.scan.notes)
     return out
+
+
+def import_notes(plan: UpgradePlan) -> list[str]:
+    return [f"{p.name}: {note}" for p in plan.pending if p.scan is not None for note in p.scan.notes]
 
 
 class BusyPage(QWidget):
@@ -130,6 +131,7 @@ class BackupBox(QGroupBox):
     def __init__(self, parent=None) -> None:
         super().__init__("Backup", parent)
         self.db_path: Path | None = None
+        self.has_db = False
         self.chosen: Path | None = None  # None: the default, named at the moment Run is pressed
         layout = QVBoxLayout(self)
         row = QHBoxLayout()
@@ -185,7 +187,7 @@ class BackupBox(QGroupBox):
         return True
 
     def _sync(self) -> None:
-        if not getattr(self, "has_db", False):
+        if not self.has_db:
             self.path_label.setText(NO_DB_BACKUP)
             for w in (self.change_button, self.skip, self.warning):
                 w.setVisible(False)
@@ -217,13 +219,16 @@ class PlanPage(QWidget):
         self.table.setHorizontalHeaderLabels(self.COLUMNS)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setWordWrap(False)
+        self.table.setWordWrap(True)
         self.table.verticalHeader().setVisible(False)
+        # Rows follow the wrapped text as the columns get their final widths (26 rows at most: cheap).
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)
+        for col in (2, 3):  # wrapped, so the description keeps most of the width
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
+            header.resizeSection(col, 210)
         layout.addWidget(self.table, 3)
         self.skipped_title = _label(name="skipped_title")
         self.skipped = QPlainTextEdit()
@@ -255,11 +260,12 @@ class PlanPage(QWidget):
                 item = QTableWidgetItem(text)
                 item.setToolTip("\n".join(planned.lines()))
                 self.table.setItem(row, col, item)
-        skipped = skipped_lines(plan)
-        self.skipped_title.setText(f"Legacy lines the imports will skip as unparseable ({len(skipped)}):"
-                                   if skipped else "The imports skip no legacy lines.")
-        self.skipped.setPlainText("\n".join(skipped))
-        self.skipped.setVisible(bool(skipped))
+        skipped, notes = skipped_lines(plan), import_notes(plan)
+        title = (f"Legacy lines the imports will skip as unparseable: {len(skipped)}"
+                 if skipped else "The imports skip no legacy lines")
+        self.skipped_title.setText(title + (" (and notes on what is left out):" if notes else "."))
+        self.skipped.setPlainText("\n".join(skipped + ([""] if skipped and notes else []) + notes))
+        self.skipped.setVisible(bool(skipped or notes))
         if plan.predicted_failure:
             name, reason = plan.predicted_failure
             self.failure.setText(f"The dry run shows the upgrade would fail at {name}: {reason}\n"
