@@ -1,0 +1,168 @@
+"""Overview: what this store is, how it is opened, what it holds, token usage and activity over time."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from daycare_gui.core.queries.overview import StoreSummary, store_summary
+from daycare_gui.ui.models.columns import Column, fmt_int
+from daycare_gui.ui.models.record_list_model import RecordListModel
+from daycare_gui.ui.panes.base import Pane
+from daycare_gui.ui.widgets.charts import ActivityChart, TokenUsageChart
+
+
+@dataclass(frozen=True)
+class CountRow:
+    id: str
+    count: int
+
+
+COUNT_COLUMNS = [Column("Name", lambda r: r.id), Column("Count", lambda r: r.count, fmt_int, align_right=True)]
+
+
+def _label(text: str = "") -> QLabel:
+    label = QLabel(text)
+    label.setWordWrap(True)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    return label
+
+
+def _count_table(model) -> QTableView:
+    view = QTableView()
+    view.setModel(model)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    view.verticalHeader().hide()
+    view.verticalHeader().setDefaultSectionSize(22)
+    view.horizontalHeader().setStretchLastSection(True)
+    view.setAlternatingRowColors(True)
+    view.setMinimumHeight(260)
+    return view
+
+
+class OverviewPane(Pane):
+    pane_id = "overview"
+    title = "Overview"
+
+    def __init__(self, ctx, parent=None) -> None:
+        super().__init__(ctx, parent)
+        self.summary: StoreSummary | None = None
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        outer.addWidget(scroll)
+        body = QWidget()
+        scroll.setWidget(body)
+        layout = QVBoxLayout(body)
+
+        self.heading = _label(f"<h2>{escape(ctx.store.title)}</h2>")
+        layout.addWidget(self.heading)
+
+        form = QFormLayout()
+        self.generation_label = _label(ctx.store.generation)
+        self.engine_label = _label(("running — " if ctx.store.engine.running else "not running — ")
+                                   + ctx.store.engine.detail)
+        self.mode_label = _label("…")
+        self.migrations_label = _label(ctx.store.migrations.generation_label)
+        self.notes_label = _label()
+        form.addRow("Storage:", self.generation_label)
+        form.addRow("Engine:", self.engine_label)
+        form.addRow("Database:", self.mode_label)
+        form.addRow("Migrations:", self.migrations_label)
+        form.addRow("Notes:", self.notes_label)
+        layout.addLayout(form)
+
+        problems_row = QHBoxLayout()
+        self.problems_label = _label("Counting problems…")
+        self.problems_button = QPushButton("Show problems")
+        self.problems_button.setToolTip("Open the Problems pane (every file, line and value that did not read)")
+        self.problems_button.clicked.connect(lambda: self.ctx.navigate("problems", None))
+        self.storage_button = QPushButton("Tables and migrations…")
+        self.storage_button.clicked.connect(lambda: self.ctx.navigate("storage", None))
+        problems_row.addWidget(self.problems_label, 1)
+        problems_row.addWidget(self.problems_button)
+        problems_row.addWidget(self.storage_button)
+        layout.addLayout(problems_row)
+
+        # Stacked, full width: model names are long and the day axis needs room for its dates.
+        self.token_chart = TokenUsageChart()
+        self.activity_chart = ActivityChart()
+        layout.addWidget(self.token_chart)
+        layout.addWidget(self.activity_chart)
+
+        counts = QHBoxLayout()
+        self.tables_model = RecordListModel(COUNT_COLUMNS)
+        self.files_model = RecordListModel(COUNT_COLUMNS)
+        self.tables_view = _count_table(self.tables_model)
+        self.tables_view.setToolTip("Press Enter to browse a table in Storage")
+        self.tables_view.activated.connect(self._open_table)
+        self.files_view = _count_table(self.files_model)
+        self.tables_box = QGroupBox("Database tables (rows)")
+        self.files_box = QGroupBox("File collections (items)")
+        for box, view in ((self.tables_box, self.tables_view), (self.files_box, self.files_view)):
+            inner = QVBoxLayout(box)
+            inner.addWidget(view)
+            counts.addWidget(box, 1)
+        layout.addLayout(counts)
+        self.error_label = _label()
+        self.error_label.setStyleSheet("color: #b00020;")
+        layout.addWidget(self.error_label)
+        layout.addStretch(1)
+        self.setTabOrder(self.problems_button, self.storage_button)
+        self.setTabOrder(self.storage_button, self.tables_view)
+        self.setTabOrder(self.tables_view, self.files_view)
+
+    # -- loading ---------------------------------------------------------------------------------
+    def load(self) -> None:
+        store = self.ctx.store
+        self.ctx.worker.submit("overview", lambda: store_summary(store), on_result=self._arrived,
+                               on_error=lambda msg: self.error_label.setText(f"Could not load the overview: {msg}"))
+
+    def _arrived(self, s: StoreSummary) -> None:
+        self.summary = s
+        self.generation_label.setText(f"{s.generation_text} — generation “{s.generation}”")
+        self.engine_label.setText(s.engine_text)
+        self.mode_label.setText(s.mode_text)
+        self.migrations_label.setText(s.migrations_label)
+        self.notes_label.setText("\n".join(s.notes) if s.notes else "none")
+        if s.problems:
+            self.problems_label.setText(f"{s.problems:,} problem(s) found while loading "
+                                        f"({s.problem_errors:,} error(s), {s.problems - s.problem_errors:,} warning(s)).")
+        else:
+            self.problems_label.setText("No problems found while loading.")
+        self.ctx.set_count("problems", s.problems)
+        self.tables_model.set_records([CountRow(t, n) for t, n in s.table_counts.items()])
+        self.files_model.set_records([CountRow(c, n) for c, n in s.file_counts.items()])
+        self.tables_box.setTitle(f"Database tables ({len(s.table_counts)})" if s.table_counts
+                                 else "Database tables — no database")
+        self.files_box.setTitle(f"File collections ({len(s.file_counts)} with items)")
+        for view in (self.tables_view, self.files_view):
+            view.resizeColumnToContents(0)
+        self.token_chart.set_usage(s.tokens)
+        self.activity_chart.set_days(s.activity)
+        self.error_label.setText("\n".join(f"Could not compute {f}" for f in s.failures))
+
+    def _open_table(self, index) -> None:
+        row = self.tables_model.record(index.row())
+        if row is not None:
+            self.ctx.navigate("storage", row.id)
+
+    def focus_filter(self) -> None:
+        self.tables_view.setFocus()

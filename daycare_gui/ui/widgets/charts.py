@@ -1,0 +1,191 @@
+"""The Overview's two charts: token usage per provider/model and history records per day.
+
+QtCharts is an optional part of some PySide6 builds; when it does not import, each chart degrades to a small
+read-only text table with the same numbers, so the Overview always shows them.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from typing import Sequence
+
+from PySide6.QtCore import QDateTime, QMargins, Qt
+from PySide6.QtGui import QPainter
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QLabel,
+    QStackedLayout,
+    QTableWidget,
+    QTableWidgetItem,
+    QWidget,
+)
+
+try:  # pragma: no cover - depends on the PySide6 build
+    from PySide6 import QtCharts
+except Exception:  # noqa: BLE001 - any failure to load the module means "no charts"
+    QtCharts = None
+
+TOKEN_PARTS = (("Input", "input"), ("Output", "output"), ("Cache read", "cache_read"), ("Cache write", "cache_write"))
+
+
+def charts_available() -> bool:
+    return QtCharts is not None
+
+
+def _text_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> QTableWidget:
+    table = QTableWidget(len(rows), len(headers))
+    table.setHorizontalHeaderLabels(list(headers))
+    table.verticalHeader().hide()
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.horizontalHeader().setStretchLastSection(True)
+    for r, row in enumerate(rows):
+        for c, text in enumerate(row):
+            item = QTableWidgetItem(text)
+            if c > 0:
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            table.setItem(r, c, item)
+    table.resizeColumnsToContents()
+    return table
+
+
+class _ChartBox(QWidget):
+    """A chart, or its text-table fallback, or a sentence when there is nothing to draw."""
+
+    def __init__(self, title: str, empty_text: str, parent=None) -> None:
+        super().__init__(parent)
+        self.title = title
+        self.empty_text = empty_text
+        self.chart = None  # the QChart when QtCharts is available and there is data
+        self.table: QTableWidget | None = None  # the fallback
+        self._stack = QStackedLayout(self)
+        self._empty = QLabel(empty_text)
+        self._empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self._empty.setWordWrap(True)
+        self._stack.addWidget(self._empty)
+        self.setMinimumHeight(260)
+
+    def _show(self, widget: QWidget) -> None:
+        while self._stack.count() > 1:
+            old = self._stack.widget(1)
+            self._stack.removeWidget(old)
+            old.deleteLater()
+        self._stack.addWidget(widget)
+        self._stack.setCurrentWidget(widget)
+
+    def _show_empty(self) -> None:
+        self.chart = None
+        self.table = None
+        self._stack.setCurrentWidget(self._empty)
+
+    def _new_chart(self):
+        chart = QtCharts.QChart()
+        chart.setTitle(self.title)
+        chart.setMargins(QMargins(4, 4, 4, 4))
+        chart.legend().setAlignment(Qt.AlignmentFlag.AlignBottom)
+        view = QtCharts.QChartView(chart)
+        view.setRenderHint(QPainter.RenderHint.Antialiasing)
+        view.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.chart = chart
+        self._show(view)
+        return chart
+
+
+class TokenUsageChart(_ChartBox):
+    """Stacked horizontal bars: one per provider/model, split into input, output and cache tokens."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__("Token usage by provider and model",
+                         "No token usage recorded in the agents' stats.", parent)
+
+    def set_usage(self, usage: Sequence) -> None:
+        """``usage``: TokenUsage records (provider, model, size), largest first."""
+        if not usage:
+            self._show_empty()
+            return
+        labels = [f"{u.provider} / {u.model}" for u in usage]
+        if QtCharts is None:
+            self.table = _text_table(["Provider / model", *[t for t, _ in TOKEN_PARTS], "Total"],
+                                     [[label, *[f"{getattr(u.size, a):,}" for _, a in TOKEN_PARTS],
+                                       f"{u.size.total:,}"] for label, u in zip(labels, usage)])
+            self._show(self.table)
+            return
+        chart = self._new_chart()
+        series = QtCharts.QHorizontalStackedBarSeries()
+        # Bars read top to bottom largest first: a horizontal category axis starts at the bottom.
+        ordered = list(reversed(list(zip(labels, usage))))
+        for title, attr in TOKEN_PARTS:
+            bar_set = QtCharts.QBarSet(title)
+            for _label, u in ordered:
+                bar_set.append(float(getattr(u.size, attr)))
+            series.append(bar_set)
+        chart.addSeries(series)
+        categories = QtCharts.QBarCategoryAxis()
+        categories.append([label for label, _ in ordered])
+        values = QtCharts.QValueAxis()
+        values.setLabelFormat("%.0f")
+        values.setTitleText("tokens")
+        chart.addAxis(categories, Qt.AlignmentFlag.AlignLeft)
+        chart.addAxis(values, Qt.AlignmentFlag.AlignBottom)
+        series.attachAxis(categories)
+        series.attachAxis(values)
+        values.applyNiceNumbers()
+        self.setToolTip("\n".join(f"{label}: {u.size.total:,} tokens" for label, u in zip(labels, usage)))
+
+
+class ActivityChart(_ChartBox):
+    """History records per day, as a line over dates."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__("Activity: conversation records per day", "No conversation history yet.", parent)
+
+    def set_days(self, days: Sequence[tuple[int, int]]) -> None:
+        if not days:
+            self._show_empty()
+            return
+        if QtCharts is None:
+            self.table = _text_table(["Day", "Records"], [[_day(ms), f"{n:,}"] for ms, n in days])
+            self._show(self.table)
+            return
+        chart = self._new_chart()
+        chart.legend().hide()
+        series = QtCharts.QLineSeries()
+        series.setName("records")
+        series.setPointsVisible(len(days) <= 60)
+        for ms, n in _with_quiet_days(days):
+            series.append(float(ms), float(n))
+        chart.addSeries(series)
+        dates = QtCharts.QDateTimeAxis()
+        dates.setFormat("d MMM yy")
+        dates.setTickCount(min(8, max(2, len(days))))
+        first, last = days[0][0], days[-1][0]
+        if first == last:  # one day: give the axis a width so the point is visible
+            first, last = first - 86_400_000, last + 86_400_000
+        dates.setRange(QDateTime.fromMSecsSinceEpoch(first), QDateTime.fromMSecsSinceEpoch(last))
+        counts = QtCharts.QValueAxis()
+        counts.setLabelFormat("%d")
+        counts.setRange(0, max(n for _, n in days))
+        counts.applyNiceNumbers()
+        chart.addAxis(dates, Qt.AlignmentFlag.AlignBottom)
+        chart.addAxis(counts, Qt.AlignmentFlag.AlignLeft)
+        series.attachAxis(dates)
+        series.attachAxis(counts)
+        total = sum(n for _, n in days)
+        self.setToolTip(f"{total:,} records over {len(days)} active day(s), {_day(days[0][0])} to {_day(days[-1][0])}")
+
+
+DAY_MS = 86_400_000
+
+
+def _with_quiet_days(days: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Add the days without records as zeros, so the line drops to 0 instead of bridging quiet days."""
+    if not days or (days[-1][0] - days[0][0]) // DAY_MS > 3660:  # over ten years: leave the points as they are
+        return list(days)
+    by_day = dict(days)
+    return [(ms, by_day.get(ms, 0)) for ms in range(days[0][0], days[-1][0] + 1, DAY_MS)]
+
+
+def _day(ms: int) -> str:
+    try:
+        return _dt.datetime.fromtimestamp(ms / 1000, _dt.timezone.utc).strftime("%Y-%m-%d")
+    except (OverflowError, OSError, ValueError):
+        return str(ms)

@@ -1,0 +1,172 @@
+"""A read-only table of display-safe rows (``core.queries.subsystems.ShownRow``) with any columns.
+
+Shared by the subsystem panes (channels, signals, processes, expose, system prompts) and the Storage pane's
+table browser: columns come from the rows' table, cells are one line, times are readable, and the detail
+pane gets every field plus the raw JSON.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable, Sequence
+
+from PySide6.QtCore import QModelIndex, Signal
+from PySide6.QtWidgets import QAbstractItemView, QLabel, QTableView, QVBoxLayout, QWidget
+
+from daycare_gui.core.queries.subsystems import RowSet, ShownRow
+from daycare_gui.ui.context import DetailItem
+from daycare_gui.ui.models.columns import Column, fmt_time
+from daycare_gui.ui.models.record_list_model import RecordListModel
+
+CELL_LIMIT = 200
+
+
+def is_time_column(column: str) -> bool:
+    return column.endswith("_at") or column.endswith("At") or column in ("boot_time_ms", "deliver_at")
+
+
+def value_text(column: str, value: Any, limit: int | None = CELL_LIMIT) -> str:
+    """One value as text: times readable, JSON compact, long text cut for a cell."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        text = "yes" if value else "no"
+    elif isinstance(value, int) and is_time_column(column):
+        text = fmt_time(value)
+    elif isinstance(value, (dict, list, tuple)):
+        text = json.dumps(value, ensure_ascii=False, default=str)
+    else:
+        text = str(value)
+    if limit is not None:
+        text = " ".join(text.split())
+        if len(text) > limit:
+            text = text[: limit - 1] + "…"
+    return text
+
+
+def row_columns(columns: Sequence[str]) -> list[Column]:
+    return [Column(c, (lambda r, c=c: r.values.get(c)), (lambda v, c=c: value_text(c, v)),
+                   tooltip=(lambda r, c=c: value_text(c, r.values.get(c), 2000)),
+                   sort_value=(lambda r, c=c: _sortable(r.values.get(c))),
+                   align_right=c in ("count", "pid", "line", "messages", "members"))
+            for c in columns]
+
+
+def _sortable(value):
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else value_text("", value, None)
+
+
+def row_detail(title: str, row: ShownRow) -> DetailItem:
+    fields: list[tuple[str, str]] = []
+    for column, value in row.values.items():
+        text = value_text(column, value, None)
+        if isinstance(value, int) and is_time_column(column):
+            text = f"{text}  ({value})"
+        fields.append((column, text))
+    fields.append(("Source", row.source))
+    for problem in row.problems:
+        fields.append(("Problem", problem))
+    return DetailItem(title, tuple(fields), row.values)
+
+
+class RowListModel(RecordListModel):
+    """A RecordListModel whose columns follow the rows it is given."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__([], key=lambda r: r.key, parent=parent)
+        self.columns: tuple[str, ...] = ()
+
+    def set_rowset(self, rowset: RowSet) -> None:
+        self.set_rows(rowset.columns, rowset.rows)
+
+    def set_rows(self, columns: Sequence[str], rows: Sequence[ShownRow]) -> None:
+        self.beginResetModel()
+        self.columns = tuple(columns)
+        self._columns = row_columns(self.columns)
+        self._records = list(rows)
+        self.endResetModel()
+
+    def append_rows(self, rows: Sequence[ShownRow]) -> None:
+        if not rows:
+            return
+        first = len(self._records)
+        self.beginInsertRows(QModelIndex(), first, first + len(rows) - 1)
+        self._records.extend(rows)
+        self.endInsertRows()
+
+
+def make_table(model) -> QTableView:
+    view = QTableView()
+    view.setModel(model)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    view.setAlternatingRowColors(True)
+    view.verticalHeader().hide()
+    view.verticalHeader().setDefaultSectionSize(24)
+    view.horizontalHeader().setStretchLastSection(True)
+    view.setWordWrap(False)
+    return view
+
+
+class RowTable(QWidget):
+    """A caption over a table of rows; selecting a row emits it (and the pane shows it in the detail pane)."""
+
+    row_selected = Signal(object)  # ShownRow
+    row_activated = Signal(object)  # ShownRow (Enter or double-click)
+
+    def __init__(self, caption: str = "", parent=None) -> None:
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.caption = QLabel(caption)
+        self.caption.setWordWrap(True)
+        self.model = RowListModel(self)
+        self.view = make_table(self.model)
+        layout.addWidget(self.caption)
+        layout.addWidget(self.view, 1)
+        self.view.selectionModel().currentRowChanged.connect(self._current_changed)
+        self.view.activated.connect(lambda index: self._emit(self.row_activated, index.row()))
+        self.setFocusProxy(self.view)
+
+    def set_rowset(self, rowset: RowSet, describe: Callable[[RowSet], str] | None = None) -> None:
+        self.model.set_rowset(rowset)
+        self.view.resizeColumnsToContents()
+        for c in range(self.model.columnCount()):  # keep long text columns from pushing the rest away
+            self.view.setColumnWidth(c, min(self.view.columnWidth(c), 320))
+        if describe is not None:
+            self.caption.setText(describe(rowset))
+
+    def current_row(self) -> ShownRow | None:
+        return self.model.record(self.view.currentIndex().row())
+
+    def select_row(self, row: int) -> None:
+        if 0 <= row < self.model.rowCount():
+            self.view.selectRow(row)
+            self.view.scrollTo(self.model.index(row, 0))
+
+    def _current_changed(self, current, _previous) -> None:
+        self._emit(self.row_selected, current.row())
+
+    def _emit(self, signal, row: int) -> None:
+        record = self.model.record(row)
+        if record is not None:
+            signal.emit(record)
+
+
+def describe_rowset(noun: str) -> Callable[[RowSet], str]:
+    """Caption text: how many rows, how many shown, and where they come from."""
+
+    def describe(rs: RowSet) -> str:
+        if rs.source == "none":
+            return rs.note
+        text = f"{rs.total:,} {noun}"
+        if rs.truncated:
+            text += f" (first {len(rs.rows):,} shown; narrow the filter to see others)"
+        if rs.note:
+            text += f" — {rs.note}"
+        if rs.problems:
+            text += f" — {len(rs.problems)} value(s) Daycare cannot read (see the detail pane)"
+        return text
+
+    return describe
