@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from daycare_gui.core.files import read as _read
+from daycare_gui.core.files.frontmatter import parse_markdown
 from daycare_gui.core.files.homes import KNOWLEDGE_FILES
 from daycare_gui.core.files.read import Root, check_inside
 
@@ -29,6 +30,7 @@ class FilePreview:
     text: str | None = None
     truncated: bool = False  # only the first PREVIEW_LIMIT bytes were read
     message: str | None = None  # why there is no text (refused, unreadable, binary)
+    frontmatter: str | None = None  # Markdown only: the YAML block, kept out of ``text`` (the body)
 
     @property
     def is_knowledge(self) -> bool:
@@ -79,8 +81,13 @@ def preview_file(path: str | os.PathLike, *, root: Root, limit: int = PREVIEW_LI
         return FilePreview(str(p), name, "binary", size, mime or "application/octet-stream",
                            message="binary file; contents not shown")
     text = codecs.getincrementaldecoder("utf-8-sig")(errors="replace").decode(raw, final=not truncated)
-    kind = "markdown" if name.lower().endswith(MARKDOWN_SUFFIXES) else "text"
-    return FilePreview(str(p), name, kind, size, mime or "text/plain", text, truncated)
+    if not name.lower().endswith(MARKDOWN_SUFFIXES):
+        return FilePreview(str(p), name, "text", size, mime or "text/plain", text, truncated)
+    # Rendered Markdown would turn a YAML frontmatter block into a rule and a heading; show the body.
+    doc = parse_markdown(text, p)
+    frontmatter = doc.frontmatter_raw if doc.has_frontmatter else None
+    return FilePreview(str(p), name, "markdown", size, mime or "text/markdown", doc.body if frontmatter is not None
+                       else text, truncated, frontmatter=frontmatter)
 
 
 @dataclass(frozen=True)

@@ -75,6 +75,9 @@ def test_preview_markdown_text_binary_truncated_and_refused(tmp_path):
     os.symlink(outside, tmp_path / "link.txt")
     md = preview_file(tmp_path / "SOUL.md", root=tmp_path)
     assert md.kind == "markdown" and md.is_knowledge and md.text == "# Soul\n"
+    (tmp_path / "SKILL.md").write_text("---\nname: x\n---\nBody\n")
+    skill = preview_file(tmp_path / "SKILL.md", root=tmp_path)
+    assert skill.text == "Body\n" and skill.frontmatter == "name: x\n"
     txt = preview_file(tmp_path / "a.txt", root=tmp_path)
     assert txt.kind == "text" and txt.truncated and len(txt.text) == PREVIEW_LIMIT and "256 KiB" in txt.note()
     binary = preview_file(tmp_path / "b.bin", root=tmp_path)

@@ -1,0 +1,97 @@
+"""Apps: manifest (APP.md), system prompt, PERMISSIONS.md rules and the permissions granted in state.json."""
+
+from __future__ import annotations
+
+from daycare_gui.core.files.apps import App
+from daycare_gui.ui.context import DetailItem
+from daycare_gui.ui.models.columns import Column, fmt_time
+from daycare_gui.ui.widgets.browse_pane import BrowsePane
+
+
+def _problems(app: App) -> list[str]:
+    out = []
+    if app.manifest is None:
+        out.append("no APP.md")
+    elif not app.manifest.valid:
+        out.append(f"APP.md: {app.manifest.invalid_reason}")
+    if app.permissions is not None and not app.permissions.valid:
+        out.append(f"PERMISSIONS.md: {app.permissions.invalid_reason}")
+    return out
+
+
+def _rules_md(title: str, rules) -> str:
+    if not rules:
+        return f"**{title}:** *(none)*\n"
+    lines = "\n".join(f"- {r.text}" + (f" *(line {r.line})*" if r.line else "") for r in rules)
+    return f"**{title}:**\n\n{lines}\n"
+
+
+def app_markdown(app: App) -> str:
+    """The app as one Markdown document: prompt, permission rules, granted permissions."""
+    m, p, s = app.manifest, app.permissions, app.state
+    parts = []
+    if m is not None:
+        parts.append(f"## System prompt\n\n{m.system_prompt or '*(empty)*'}\n")
+    parts.append("## Permissions (PERMISSIONS.md)\n")
+    if p is None:
+        parts.append("*No PERMISSIONS.md.*\n")
+    else:
+        parts.append(f"**Source intent:** {p.source_intent or '*(missing)*'}\n")
+        parts.append(_rules_md("Allow", p.allow))
+        parts.append(_rules_md("Deny", p.deny))
+    parts.append("## Granted permissions (state.json)\n")
+    if s is None:
+        parts.append("*No state.json.*\n")
+    else:
+        granted = "\n".join(f"- `{x}`" for x in s.permissions) or "*(none)*"
+        parts.append(f"{granted}\n")
+    return "\n".join(parts)
+
+
+class AppsPane(BrowsePane):
+    pane_id = "apps"
+    title = "Apps"
+    noun = "app(s)"
+    filter_placeholder = "Filter apps by name, title, user or description (Ctrl+F)"
+    columns = [
+        Column("Name", lambda a: (a.manifest.name if a.manifest else None) or a.id, tooltip=lambda a: a.folder),
+        Column("Title", lambda a: a.manifest.title if a.manifest else ""),
+        Column("Scope", lambda a: "workspace" if a.scope == "workspace" else f"user {a.user_id}"),
+        Column("Model", lambda a: a.manifest.model if a.manifest else ""),
+        Column("Rules", lambda a: "" if a.permissions is None else
+               f"{len(a.permissions.allow)} allow / {len(a.permissions.deny)} deny"),
+        Column("Problems", lambda a: "; ".join(_problems(a))),
+        Column("Description", lambda a: a.manifest.description if a.manifest else ""),
+    ]
+
+    def key(self, app: App) -> str:
+        return app.folder
+
+    def matches(self, app: App, target) -> bool:
+        return target in (app.folder, app.id)
+
+    def fetch(self, store) -> list[App]:
+        return list(store.files().items("apps"))
+
+    def state(self, app: App) -> str | None:
+        return "error" if _problems(app) else None
+
+    def describe(self, app: App) -> DetailItem:
+        m, p, s = app.manifest, app.permissions, app.state
+        fields = [("Id", app.id), ("Folder", app.folder), ("Scope", app.scope), ("User", app.user_id or "")]
+        if m is not None:
+            fields += [("Name", m.name or ""), ("Title", m.title or ""), ("Description", m.description or ""),
+                       ("Model", m.model or "(default)")]
+            fields += [(f"APP.md {k}", str(v)) for k, v in m.extra.items()]
+        if p is not None:
+            fields.append(("Source intent", p.source_intent))
+            fields += [("Allow", r.text) for r in p.allow] + [("Deny", r.text) for r in p.deny]
+        if s is not None:
+            fields.append(("Granted (state.json)", ", ".join(s.permissions) or "(none)"))
+            fields.append(("state.json updated", fmt_time(s.updated_at)))
+        fields += [("Problem", text) for text in _problems(app)]
+        return DetailItem(f"App {app.id}", tuple(fields), app.to_dict(), markdown=app_markdown(app))
+
+    def present(self, app: App) -> None:
+        title = (app.manifest.title or app.manifest.name) if app.manifest else app.id
+        self.viewer.show_markdown(title or app.id, app_markdown(app), app.folder, app.folder)

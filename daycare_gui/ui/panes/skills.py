@@ -1,0 +1,61 @@
+"""Skills: every SKILL.md Daycare can load, where it comes from (user, config, plugin, home) and its body."""
+
+from __future__ import annotations
+
+from daycare_gui.core.files.skills import Skill
+from daycare_gui.ui.context import DetailItem
+from daycare_gui.ui.models.columns import Column
+from daycare_gui.ui.widgets.browse_pane import BrowsePane
+
+SOURCE_WORDS = {"user": "a user's skills folder", "config": "the config dir", "plugin": "a plugin folder",
+                "home": "~/.agents/skills"}
+
+
+def _sandbox(value) -> str:
+    return "" if value is None else ("yes" if value else "no")
+
+
+def _source(skill: Skill) -> str:
+    if skill.source == "user" and skill.user_id:
+        return f"user {skill.user_id}"
+    if skill.source == "plugin" and skill.plugin_id:
+        return f"plugin {skill.plugin_id}"
+    return skill.source
+
+
+class SkillsPane(BrowsePane):
+    pane_id = "skills"
+    title = "Skills"
+    noun = "skill(s)"
+    filter_placeholder = "Filter skills by name, description, source or path (Ctrl+F)"
+    columns = [
+        Column("Name", lambda s: s.name, tooltip=lambda s: s.id),
+        Column("Source", _source),
+        Column("Sandbox", lambda s: _sandbox(s.sandbox)),
+        Column("Permissions", lambda s: ", ".join(s.permissions)),
+        Column("Description", lambda s: s.description or ""),
+        Column("Path", lambda s: s.path),
+    ]
+
+    def key(self, skill: Skill) -> str:
+        return skill.id
+
+    def matches(self, skill: Skill, target) -> bool:
+        return target in (skill.id, skill.path, skill.name)
+
+    def fetch(self, store) -> list[Skill]:
+        return list(store.files().items("skills"))
+
+    def describe(self, skill: Skill) -> DetailItem:
+        fields = [("Id", skill.id), ("Name", skill.name), ("Description", skill.description or ""),
+                  ("Sandbox", _sandbox(skill.sandbox) or "(not set)"),
+                  ("Permissions", ", ".join(skill.permissions) or "(none)"),
+                  ("Tools", ", ".join(skill.tools)), ("Category", skill.category or ""),
+                  ("Source", f"{_source(skill)} — {SOURCE_WORDS.get(skill.source, skill.source)}"),
+                  ("Path", skill.path), ("Root", skill.root)]
+        fields += [(f"Frontmatter {k}", str(v)) for k, v in skill.extra.items()]
+        return DetailItem(f"Skill {skill.name}", tuple(fields), skill.to_dict())
+
+    def present(self, skill: Skill) -> None:
+        # The body is not part of the scanned record; read the file (in the worker) like any document.
+        self.show_document(skill.path, skill.name)

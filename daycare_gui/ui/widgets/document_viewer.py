@@ -1,0 +1,90 @@
+"""The right-hand side of the document pages: one document shown as Markdown, plain text or a note.
+
+Read-only for now. Panes keep it inside a ``QStackedWidget`` (``BrowsePane.viewer_stack``) so an editor
+can later be placed beside it and switched to without rebuilding the page.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import QLabel, QPlainTextEdit, QStackedWidget, QVBoxLayout, QWidget
+
+from daycare_gui.core.file_preview import FilePreview
+from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, escape, set_markdown
+
+
+class DocumentViewer(QWidget):
+    MARKDOWN, TEXT, NOTE = range(3)
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.heading = QLabel()
+        self.heading.setWordWrap(True)
+        self.heading.setTextFormat(Qt.TextFormat.RichText)
+        self.note = QLabel()
+        self.note.setTextFormat(Qt.TextFormat.PlainText)
+        self.note.setWordWrap(True)
+        self.note.setStyleSheet("color: palette(mid);")
+        self.pages = QStackedWidget()
+        self.markdown = SafeTextBrowser()
+        self.text = QPlainTextEdit()
+        self.text.setReadOnly(True)
+        self.text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.message = QLabel()
+        self.message.setTextFormat(Qt.TextFormat.PlainText)
+        self.message.setWordWrap(True)
+        self.message.setMargin(12)
+        self.message.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        for w in (self.markdown, self.text, self.message):
+            self.pages.addWidget(w)
+        layout.addWidget(self.heading)
+        layout.addWidget(self.note)
+        layout.addWidget(self.pages, 1)
+        self.path: str | None = None
+        self.clear()
+
+    # -- what to show ------------------------------------------------------------------------------
+    def _head(self, title: str, note: str, path: str | None) -> None:
+        self.path = path
+        self.heading.setText(f"<b>{escape(title)}</b>" if title else "")
+        self.note.setText(note)
+        self.note.setVisible(bool(note))
+
+    def show_markdown(self, title: str, text: str, note: str = "", path: str | None = None) -> None:
+        self._head(title, note, path)
+        set_markdown(self.markdown, text)
+        self.pages.setCurrentIndex(self.MARKDOWN)
+
+    def show_text(self, title: str, text: str, note: str = "", path: str | None = None) -> None:
+        self._head(title, note, path)
+        self.text.setPlainText(text)
+        self.pages.setCurrentIndex(self.TEXT)
+
+    def show_message(self, title: str, message: str, note: str = "", path: str | None = None) -> None:
+        self._head(title, note, path)
+        self.message.setText(message)
+        self.pages.setCurrentIndex(self.NOTE)
+
+    def show_preview(self, preview: FilePreview) -> None:
+        note = f"{preview.path} · {preview.note()}"
+        if preview.kind == "markdown":
+            self.show_markdown(preview.name, preview.text or "", note, preview.path)
+        elif preview.kind == "text":
+            self.show_text(preview.name, preview.text or "", note, preview.path)
+        else:
+            self.show_message(preview.name, preview.message or preview.kind, note, preview.path)
+
+    def clear(self, message: str = "Select an item on the left to see it here.") -> None:
+        self.show_message("", message)
+
+    def shown_text(self) -> str:
+        """The plain text currently visible (for tests and copy)."""
+        page = self.pages.currentIndex()
+        if page == self.MARKDOWN:
+            return self.markdown.toPlainText()
+        if page == self.TEXT:
+            return self.text.toPlainText()
+        return self.message.text()

@@ -1,0 +1,117 @@
+"""A filterable table over a small loaded list of records, and a delegate that marks row states.
+
+Used by the browse pages (users, inbox, tasks, apps, skills, memory): the records are few, so filtering
+is a QSortFilterProxyModel over every column's text rather than SQL.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSortFilterProxyModel, Qt
+from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import QAbstractItemView, QApplication, QStyle, QStyledItemDelegate, QTableView
+
+from daycare_gui.ui.models.record_list_model import RecordListModel
+from daycare_gui.ui.models.roles import KeyRole, RecordRole, SortRole, StateRole
+
+# state → (text colour, bold, standard icon shown in the first column)
+STATE_STYLES = {
+    "stuck": ("#b3261e", True, QStyle.StandardPixmap.SP_MessageBoxWarning),
+    "error": ("#b3261e", False, QStyle.StandardPixmap.SP_MessageBoxCritical),
+    "ignored": ("#8a6d00", False, QStyle.StandardPixmap.SP_MessageBoxInformation),
+    "dead": ("#777777", False, None),
+}
+
+
+class StateDelegate(QStyledItemDelegate):
+    """Colours a row by its StateRole (e.g. "stuck" in red with a warning icon), so state is visible
+    without reading a column."""
+
+    def initStyleOption(self, option, index) -> None:  # noqa: N802 (Qt override)
+        super().initStyleOption(option, index)
+        style = STATE_STYLES.get(index.data(StateRole))
+        if style is None:
+            return
+        colour, bold, icon = style
+        option.palette.setBrush(option.palette.ColorRole.Text, QBrush(QColor(colour)))
+        if bold:
+            font = QFont(option.font)
+            font.setBold(True)
+            option.font = font
+        if icon is not None and index.column() == 0:
+            option.icon = QApplication.style().standardIcon(icon)
+            option.features |= option.ViewItemFeature.HasDecoration
+
+
+class RecordFilterProxy(QSortFilterProxyModel):
+    """Text filter over every column plus an optional record predicate (e.g. "stuck only")."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.setFilterKeyColumn(-1)
+        self.setSortRole(SortRole)
+        self._predicate = None
+
+    def set_predicate(self, predicate) -> None:
+        self._predicate = predicate
+        self.invalidateFilter()
+
+    def filterAcceptsRow(self, row, parent) -> bool:  # noqa: N802 (Qt override)
+        if self._predicate is not None:
+            record = self.sourceModel().index(row, 0, parent).data(RecordRole)
+            if record is not None and not self._predicate(record):
+                return False
+        return super().filterAcceptsRow(row, parent)
+
+
+class FilteredRecords:
+    """A RecordListModel with its filter proxy; views show ``proxy``."""
+
+    def __init__(self, columns, *, key=None, state=None) -> None:
+        self.model = RecordListModel(columns, key=key, state=state)
+        self.proxy = RecordFilterProxy()
+        self.proxy.setSourceModel(self.model)
+
+    def set_records(self, records) -> None:
+        self.model.set_records(records)
+
+    def set_text(self, text: str) -> None:
+        self.proxy.setFilterFixedString(text)
+
+    def record_at(self, proxy_index):
+        return proxy_index.data(RecordRole) if proxy_index.isValid() else None
+
+    def proxy_row_of_key(self, key) -> int:
+        row = self.model.row_of_key(key)
+        if row < 0:
+            return -1
+        return self.proxy.mapFromSource(self.model.index(row, 0)).row()
+
+    def visible_records(self) -> list:
+        return [self.proxy.index(r, 0).data(RecordRole) for r in range(self.proxy.rowCount())]
+
+    def key_at(self, proxy_index):
+        return proxy_index.data(KeyRole) if proxy_index.isValid() else None
+
+
+def make_table(model) -> QTableView:
+    view = QTableView()
+    view.setModel(model)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    view.setAlternatingRowColors(True)
+    view.verticalHeader().hide()
+    view.verticalHeader().setDefaultSectionSize(24)
+    view.horizontalHeader().setStretchLastSection(True)
+    view.setWordWrap(False)
+    view.setItemDelegate(StateDelegate(view))
+    view.setTabKeyNavigation(False)  # Tab leaves the table, arrows move inside it
+    return view
+
+
+def select_row(view: QTableView, row: int) -> bool:
+    if row < 0:
+        return False
+    view.selectRow(row)
+    view.scrollTo(view.model().index(row, 0))
+    return True
