@@ -253,10 +253,6 @@ class StoragePane(Pane):
         total = f"{self._count:,}" if self._count is not None else "?"
         self.browser.caption.setText(f"<b>{table}</b>: {shown:,} of {total} row(s) loaded, in rowid order "
                                      "(read-only; JSON shown parsed, secrets masked)")
-        if after is None and shown:
-            self.browser.blockSignals(True)  # do not steal the detail pane from the table list on first load
-            self.browser.select_row(0)
-            self.browser.blockSignals(False)
 
     def _rows_failed(self, table: str, message: str) -> None:
         if table == self._table:

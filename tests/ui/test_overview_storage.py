@@ -1,0 +1,328 @@
+"""Overview, Storage, Problems and Settings panes on the demo store and the real fixtures."""
+
+import json
+import sqlite3
+
+import pytest
+from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtTest import QAbstractItemModelTester
+from PySide6.QtWidgets import QAbstractButton, QGroupBox, QLabel, QLineEdit, QTabWidget, QTreeWidget
+
+from daycare_gui.ui.models.roles import RecordRole
+from daycare_gui.ui.widgets import charts
+from tests.ui.conftest import open_and_wait
+
+FATAL = QAbstractItemModelTester.FailureReportingMode.Fatal
+
+
+def _test_models(*models):
+    return [QAbstractItemModelTester(m, FATAL) for m in models]
+
+
+def _sqlite_counts(db_path):
+    conn = sqlite3.connect(f"file:{db_path}?immutable=1", uri=True)
+    try:
+        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        return {t: conn.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0] for t in tables}
+    finally:
+        conn.close()
+
+
+def _model_texts(model, parent=QModelIndex()):
+    """Every display/tooltip text and record of a model, children included."""
+    out = []
+    for r in range(model.rowCount(parent)):
+        for c in range(model.columnCount(parent)):
+            index = model.index(r, c, parent)
+            for role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, RecordRole):
+                value = index.data(role)
+                if value is not None:
+                    out.append(repr(value))
+            if c == 0 and model.rowCount(index) > 0:
+                out += _model_texts(model, index)
+    for c in range(model.columnCount(parent)):
+        out.append(str(model.headerData(c, Qt.Orientation.Horizontal)))
+    return out
+
+
+def _widget_texts(root):
+    """Every text a user could see or copy from a widget tree: labels, edits, buttons, trees, table models."""
+    from PySide6.QtWidgets import QAbstractItemView, QPlainTextEdit, QTextEdit
+
+    out = [root.toolTip()]
+    for w in [root, *root.findChildren(object)]:
+        if isinstance(w, (QLabel, QLineEdit, QAbstractButton)):
+            out += [w.text(), w.toolTip()]
+        elif isinstance(w, QGroupBox):
+            out.append(w.title())
+        elif isinstance(w, QPlainTextEdit):
+            out.append(w.toPlainText())
+        elif isinstance(w, QTextEdit):
+            out += [w.toPlainText(), w.toHtml()]
+        elif isinstance(w, QTabWidget):
+            out += [w.tabText(i) for i in range(w.count())]
+        if isinstance(w, QTreeWidget):
+            stack = [w.topLevelItem(i) for i in range(w.topLevelItemCount())]
+            while stack:
+                item = stack.pop()
+                out += [item.text(0), item.text(1), item.toolTip(1), repr(item.data(0, Qt.ItemDataRole.UserRole))]
+                stack += [item.child(i) for i in range(item.childCount())]
+        elif isinstance(w, QAbstractItemView) and w.model() is not None:
+            out += _model_texts(w.model())
+    return "\n".join(t for t in out if t)
+
+
+# -- Overview ------------------------------------------------------------------------------------------------
+
+
+def test_overview_on_the_demo_store(qtbot, window, demo_store):
+    open_and_wait(qtbot, window, demo_store)
+    window.show_section("overview")
+    pane = window.panes["overview"]
+    qtbot.waitUntil(lambda: pane.summary is not None, timeout=5000)
+    _test_models(pane.tables_model, pane.files_model)
+    assert "SQLite" in pane.generation_label.text() and "sqlite" in pane.generation_label.text()
+    assert pane.engine_label.text() == "not running — no pid file and no socket"
+    assert "immutable" in pane.mode_label.text() and "read-only" in pane.mode_label.text()
+    assert pane.migrations_label.text() == "up to date (808af509)"
+    assert "legacy agent folder" in pane.notes_label.text()
+    assert "problem(s) found while loading" in pane.problems_label.text()
+    counts = {pane.tables_model.index(r, 0).data(): pane.tables_model.index(r, 1).data()
+              for r in range(pane.tables_model.rowCount())}
+    expected = _sqlite_counts(demo_store / "daycare.db")
+    assert counts == {t: f"{n:,}" for t, n in expected.items()}
+    assert pane.files_model.rowCount() > 10
+    assert window.nav.text_of("problems").endswith(f"({pane.summary.problems})")
+
+    # charts carry the numbers
+    assert charts.charts_available()
+    token_series = pane.token_chart.chart.series()
+    assert len(token_series) == 1
+    sets = token_series[0].barSets()
+    assert [s.label() for s in sets] == ["Input", "Output", "Cache read", "Cache write"]
+    assert sets[0].count() == len(pane.summary.tokens) > 0 and sum(sets[0].at(i) for i in range(sets[0].count())) > 0
+    activity = pane.activity_chart.chart.series()[0]
+    assert activity.count() >= len(pane.summary.activity) > 0
+    assert sum(activity.at(i).y() for i in range(activity.count())) == expected["session_history"]
+
+    # the problems button and Enter on a table row navigate
+    pane.problems_button.click()
+    assert window.pane_stack.currentWidget() is window.panes["problems"]
+    window.show_section("overview")
+    pane.tables_view.setFocus()
+    pane.tables_view.selectRow(1)
+    qtbot.keyClick(pane.tables_view, Qt.Key.Key_Return)
+    storage = window.panes["storage"]
+    assert window.pane_stack.currentWidget() is storage
+    qtbot.waitUntil(lambda: storage._table == "agents", timeout=5000)
+
+
+def test_overview_degrades_to_text_tables_without_qtcharts(qtbot, window, demo_store, monkeypatch):
+    monkeypatch.setattr(charts, "QtCharts", None)
+    open_and_wait(qtbot, window, demo_store)
+    window.show_section("overview")
+    pane = window.panes["overview"]
+    qtbot.waitUntil(lambda: pane.summary is not None, timeout=5000)
+    assert pane.token_chart.chart is None and pane.token_chart.table is not None
+    assert pane.token_chart.table.rowCount() == len(pane.summary.tokens)
+    assert pane.token_chart.table.item(0, 0).text() == "anthropic / claude-sonnet-4-5"
+    assert pane.activity_chart.table.rowCount() == len(pane.summary.activity)
+
+
+@pytest.mark.parametrize("name, label", [
+    ("daycare-808af509", "up to date (808af509)"),
+    ("daycare-newer", "b8a8d807 (newer than this application's 808af509 pipeline)"),
+    ("daycare-stuck", "b8a8d807 (newer than this application's 808af509 pipeline)"),
+])
+def test_overview_on_the_fixtures(qtbot, window, fixture_copy, name, label):
+    open_and_wait(qtbot, window, fixture_copy(name))
+    window.show_section("overview")
+    pane = window.panes["overview"]
+    qtbot.waitUntil(lambda: pane.summary is not None, timeout=5000)
+    assert pane.migrations_label.text() == label
+    assert "sqlite" in pane.generation_label.text() and "not running" in pane.engine_label.text()
+    if name == "daycare-newer":  # no agents, no history: a sentence instead of an empty chart
+        assert pane.token_chart.chart is None and pane.activity_chart.chart is None
+    else:
+        assert pane.token_chart.chart.series()[0].barSets()[0].at(0) == 100  # gpt-5 input of agentusr1
+
+
+def test_overview_of_a_legacy_only_store_explains_it(qtbot, window, fixture_copy):
+    open_and_wait(qtbot, window, fixture_copy("daycare-808af509", with_db=False))
+    window.show_section("overview")
+    pane = window.panes["overview"]
+    qtbot.waitUntil(lambda: pane.summary is not None, timeout=5000)
+    assert "Legacy files only" in pane.generation_label.text()
+    assert "no SQLite database" in pane.mode_label.text()
+    assert pane.tables_box.title() == "Database tables — no database"
+    assert "1 error(s)" in pane.problems_label.text()
+
+
+# -- Storage -------------------------------------------------------------------------------------------------
+
+
+def test_storage_lists_the_808af509_tables_and_browses_rows(qtbot, window, fixture_copy):
+    path = fixture_copy("daycare-808af509")
+    open_and_wait(qtbot, window, path)
+    window.show_section("storage")
+    pane = window.panes["storage"]
+    qtbot.waitUntil(lambda: pane.tables_model.rowCount() > 0, timeout=5000)
+    _test_models(pane.tables_model, pane.migration_model, pane.browser.model)
+    expected = _sqlite_counts(path / "daycare.db")
+    assert pane.tables_model.rowCount() == 20
+    shown = {pane.tables_model.record(r).name: pane.tables_model.record(r).rows
+             for r in range(pane.tables_model.rowCount())}
+    assert shown == expected
+    assert "20 tables" in pane.summary.text()
+    assert [pane.migration_model.index(r, 1).data() for r in range(pane.migration_model.rowCount())] == ["applied"] * 26
+
+    pane.open_item("agents")
+    qtbot.waitUntil(lambda: pane.browser.model.rowCount() == 2, timeout=5000)
+    assert pane.browser.model.columns[:3] == ("id", "type", "descriptor")
+    assert "2 of 2 row(s)" in pane.browser.caption.text()
+    pane.browser.view.setFocus()
+    pane.browser.select_row(0)
+    item = window.detail.item
+    assert item is not None and item.title.startswith("agents row")
+    assert isinstance(item.raw["descriptor"], dict)  # JSON column parsed for the raw view
+    assert not pane.more_button.isEnabled()
+
+    pane.filter_box.setText("task_uid")
+    qtbot.waitUntil(lambda: pane.tables_model.rowCount() == 1, timeout=5000)
+    assert pane.tables_model.record(0).name == "tasks_cron"
+
+
+def test_storage_pages_rows_and_masks_process_env(qtbot, window, demo_store, monkeypatch):
+    from daycare_gui.ui.panes import storage as storage_module
+
+    monkeypatch.setattr(storage_module, "PAGE", 50)
+    open_and_wait(qtbot, window, demo_store)
+    window.show_section("storage")
+    pane = window.panes["storage"]
+    qtbot.waitUntil(lambda: pane.tables_model.rowCount() > 0, timeout=5000)
+    _test_models(pane.browser.model)
+    total = _sqlite_counts(demo_store / "daycare.db")["session_history"]
+    pane.open_item("session_history")
+    qtbot.waitUntil(lambda: pane.browser.model.rowCount() == 50, timeout=5000)
+    assert pane.more_button.isEnabled()
+    while pane.more_button.isEnabled():
+        before = pane.browser.model.rowCount()
+        pane.more_button.click()
+        qtbot.waitUntil(lambda b=before: pane.browser.model.rowCount() > b or not pane._loading, timeout=5000)
+    assert pane.browser.model.rowCount() == total
+    keys = [pane.browser.model.record(r).key for r in range(total)]
+    assert keys == sorted(set(keys))
+
+    pane.open_item("processes")
+    qtbot.waitUntil(lambda: "env" in pane.browser.model.columns, timeout=5000)
+    qtbot.waitUntil(lambda: pane.browser.model.rowCount() == 3, timeout=5000)
+    texts = _widget_texts(pane)
+    assert "development" not in texts and "••••••••" in texts
+
+
+def test_storage_names_the_migration_the_stuck_store_stopped_before(qtbot, window, fixture_copy):
+    open_and_wait(qtbot, window, fixture_copy("daycare-stuck"))
+    window.show_section("storage")
+    pane = window.panes["storage"]
+    pane.open_item("migrations")
+    assert pane.tabs.currentIndex() == 1
+    assert "stopped before 20260227_require_cron_task_id" in pane.migration_text.text()
+    rows = [(pane.migration_model.index(r, 1).data(), pane.migration_model.index(r, 2).data(),
+             pane.migration_model.index(r, 4).data()) for r in range(pane.migration_model.rowCount())]
+    assert rows[26][:2] == ("unknown", "20260224_add_tasks_table")
+    assert rows[27][:2] == ("later pending", "20260227_require_cron_task_id") and "stopped before" in rows[27][2]
+    assert pane.tabs.tabText(1) == "Migrations (27 applied, 6 later pending)"
+    pane.migrations_view.selectRow(27)
+    assert window.detail.item.title == "Migration 20260227_require_cron_task_id"
+
+
+# -- Problems ------------------------------------------------------------------------------------------------
+
+
+def test_problems_pane_lists_the_bad_history_line(qtbot, window, fixture_copy):
+    open_and_wait(qtbot, window, fixture_copy("daycare-808af509"))
+    window.show_section("problems")
+    pane = window.panes["problems"]
+    qtbot.waitUntil(lambda: pane.model.rowCount() > 0, timeout=5000)
+    _test_models(pane.model, pane.proxy)
+    rows = [(pane.proxy.index(r, 0).data(), pane.proxy.index(r, 1).data(), pane.proxy.index(r, 2).data(),
+             pane.proxy.index(r, 3).data()) for r in range(pane.proxy.rowCount())]
+    hit = [r for r in rows if r[1].endswith("agents/agentusr1/history.jsonl") and r[2] == "6"]
+    assert len(hit) == 1 and hit[0][0] == "error" and "not JSON" in hit[0][3]
+    n = pane.model.rowCount()
+    assert window.nav.text_of("problems").endswith(f"({n})")
+    assert pane.summary.text().startswith(f"{n} problem(s)")
+
+    pane.filter_box.setText("history.jsonl")
+    qtbot.waitUntil(lambda: pane.proxy.rowCount() == 1, timeout=5000)
+    assert pane.summary.text().startswith(f"1 of {n}")
+    pane.table.setFocus()
+    pane.table.selectRow(0)
+    qtbot.keyClick(pane.table, Qt.Key.Key_Return)
+    assert QGuiApplication.clipboard().text().endswith("agents/agentusr1/history.jsonl:6")
+    assert window.detail.item.title.startswith("Problem in ")
+    pane.filter_box.clear()
+    qtbot.waitUntil(lambda: pane.proxy.rowCount() == n, timeout=5000)
+
+
+# -- Settings and auth ---------------------------------------------------------------------------------------
+
+
+def _auth_secrets(path):
+    data = json.loads((path / "auth.json").read_text())
+    out = []
+
+    def walk(value, key=None):
+        if isinstance(value, dict):
+            for k, v in value.items():
+                walk(v, k)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v, key)
+        elif isinstance(value, str) and key != "type":
+            out.append(value)
+
+    walk(data)
+    return out
+
+
+def test_settings_pane_shows_providers_but_no_secret(qtbot, window, demo_store):
+    secrets = _auth_secrets(demo_store)
+    assert len(secrets) >= 5
+    open_and_wait(qtbot, window, demo_store)
+    window.show_section("settings")
+    pane = window.panes["settings"]
+    qtbot.waitUntil(lambda: pane.config is not None, timeout=5000)
+    _test_models(pane.auth_model)
+    providers = [pane.auth_model.index(r, 0).data() for r in range(pane.auth_model.rowCount())]
+    assert providers == ["anthropic", "openai", "openrouter", "github-copilot", "telegram"]
+    kinds = {pane.auth_model.index(r, 0).data(): pane.auth_model.index(r, 1).data()
+             for r in range(pane.auth_model.rowCount())}
+    assert kinds["github-copilot"] == "oauth" and kinds["anthropic"] == "apiKey"
+    copilot = providers.index("github-copilot")
+    assert "accessToken" in pane.auth_model.index(copilot, 2).data()
+    assert "Providers: anthropic, openai, openrouter" in pane.summary.text()
+    assert pane.tree.topLevelItemCount() > 3
+
+    # select every auth entry and every settings node, so the detail pane has shown each of them
+    seen_detail = []
+    for r in range(pane.auth_model.rowCount()):
+        pane.auth_view.selectRow(r)
+        seen_detail.append(_widget_texts(window.detail))
+    stack = [pane.tree.topLevelItem(i) for i in range(pane.tree.topLevelItemCount())]
+    while stack:
+        item = stack.pop()
+        pane.tree.setCurrentItem(item)
+        seen_detail.append(_widget_texts(window.detail))
+        stack += [item.child(i) for i in range(item.childCount())]
+    everything = _widget_texts(pane) + "\n".join(seen_detail)
+    assert "••••••••" in everything and "socketPath" in everything and "refreshToken" in everything
+    for secret in secrets:
+        assert secret not in everything, "a secret from auth.json is visible"
+
+    pane.filter_box.setText("socketPath")
+    qtbot.waitUntil(lambda: pane.tree.topLevelItem(0).isHidden(), timeout=5000)
+    visible = [pane.tree.topLevelItem(i).text(0) for i in range(pane.tree.topLevelItemCount())
+               if not pane.tree.topLevelItem(i).isHidden()]
+    assert visible == ["engine"]
