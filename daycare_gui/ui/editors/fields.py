@@ -1,0 +1,194 @@
+"""Form pieces the editors share: a cron schedule field with live checks, a rule list, small helpers."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from daycare_gui.core.edit.permissions_doc import rule_warning, validate_rule
+from daycare_gui.core.edit.schedule import describe_schedule, next_runs, validate_schedule
+
+ERROR_STYLE = "color: #b00020;"
+WARNING_STYLE = "color: #9a6700;"
+NOTE_STYLE = "color: #555;"
+
+
+def set_text_if_different(widget, text: str) -> None:
+    """Update a line/plain text widget only when its text differs (keeps the cursor of the one being typed in)."""
+    current = widget.text() if isinstance(widget, QLineEdit) else widget.toPlainText()
+    if current != text:
+        widget.blockSignals(True)
+        if isinstance(widget, QLineEdit):
+            widget.setText(text)
+        else:
+            widget.setPlainText(text)
+        widget.blockSignals(False)
+
+
+def message_label() -> QLabel:
+    label = QLabel()
+    label.setWordWrap(True)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    label.hide()
+    return label
+
+
+def show_message(label: QLabel, text: str | None, style: str = ERROR_STYLE) -> None:
+    label.setStyleSheet(style)
+    label.setText(text or "")
+    label.setVisible(bool(text))
+
+
+def monospace_editor() -> QPlainTextEdit:
+    edit = QPlainTextEdit()
+    font = edit.font()
+    font.setFamily("monospace")
+    font.setStyleHint(font.StyleHint.Monospace)
+    edit.setFont(font)
+    edit.setTabChangesFocus(True)
+    return edit
+
+
+class ScheduleField(QWidget):
+    """A cron expression with what Daycare makes of it: the error, the words, and the next five runs."""
+
+    edited = Signal(str)
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.edit = QLineEdit()
+        self.edit.setPlaceholderText("minute hour day month weekday, e.g. 0 9 * * 1-5")
+        self.edit.setAccessibleName("Schedule")
+        self.words = QLabel()
+        self.words.setWordWrap(True)
+        self.runs = QLabel()
+        self.runs.setStyleSheet(NOTE_STYLE)
+        self.runs.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.edit)
+        layout.addWidget(self.words)
+        layout.addWidget(self.runs)
+        self.edit.textEdited.connect(self._typed)
+
+    def _typed(self, text: str) -> None:
+        self.update_info(text)
+        self.edited.emit(text)
+
+    def set_value(self, text: str) -> None:
+        set_text_if_different(self.edit, text)
+        self.update_info(self.edit.text())
+
+    def text(self) -> str:
+        return self.edit.text()
+
+    def update_info(self, text: str) -> None:
+        problem = validate_schedule(text)
+        if problem:
+            self.words.setStyleSheet(ERROR_STYLE)
+            self.words.setText(f"Daycare cannot run this schedule: {problem}")
+            self.runs.setText("")
+            return
+        self.words.setStyleSheet("")
+        self.words.setText(describe_schedule(text))
+        times = [t.strftime("%a %Y-%m-%d %H:%M") for t in next_runs(text, 5)]
+        self.runs.setText("Next runs: " + " · ".join(times))
+
+
+class RuleListEditor(QWidget):
+    """An ordered list of permission rules: add (checked as you type), remove, move up and down."""
+
+    rules_changed = Signal(list)
+
+    def __init__(self, title: str, parent=None) -> None:
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(QLabel(f"<b>{title}</b>"))
+        self.list = QListWidget()
+        self.list.setAccessibleName(f"{title} rules")
+        self.list.setMinimumHeight(90)
+        layout.addWidget(self.list)
+        row = QHBoxLayout()
+        self.input = QLineEdit()
+        self.input.setPlaceholderText("@read:/path, @write:/path, @network, @events, @workspace")
+        self.input.setAccessibleName(f"New {title.lower()} rule")
+        self.add_button = QPushButton("Add")
+        self.remove_button = QPushButton("Remove")
+        self.up_button = QPushButton("Up")
+        self.down_button = QPushButton("Down")
+        row.addWidget(self.input, 1)
+        for button in (self.add_button, self.remove_button, self.up_button, self.down_button):
+            row.addWidget(button)
+        layout.addLayout(row)
+        self.message = message_label()
+        layout.addWidget(self.message)
+        self.input.textChanged.connect(self._check_input)
+        self.input.returnPressed.connect(self.add_from_input)
+        self.add_button.clicked.connect(self.add_from_input)
+        self.remove_button.clicked.connect(self.remove_selected)
+        self.up_button.clicked.connect(lambda: self.move_selected(-1))
+        self.down_button.clicked.connect(lambda: self.move_selected(1))
+        self._check_input("")
+
+    def rules(self) -> list[str]:
+        return [self.list.item(i).text() for i in range(self.list.count())]
+
+    def set_rules(self, rules: list[str]) -> None:
+        if rules == self.rules():
+            return
+        row = self.list.currentRow()
+        self.list.clear()
+        for rule in rules:
+            item = QListWidgetItem(rule)
+            problem = validate_rule(rule) or rule_warning(rule)
+            if problem:
+                item.setForeground(QColor("#9a6700"))
+                item.setToolTip(problem)
+            self.list.addItem(item)
+        if self.list.count():
+            self.list.setCurrentRow(min(max(row, 0), self.list.count() - 1))
+
+    def _check_input(self, text: str) -> None:
+        problem = validate_rule(text) if text.strip() else None
+        warning = rule_warning(text) if text.strip() and not problem else None
+        self.add_button.setEnabled(bool(text.strip()) and not problem)
+        show_message(self.message, problem or warning, ERROR_STYLE if problem else WARNING_STYLE)
+
+    def add_from_input(self) -> bool:
+        text = self.input.text().strip()
+        if not text or validate_rule(text):
+            return False
+        self.rules_changed.emit(self.rules() + [text])
+        self.input.clear()
+        self.list.setCurrentRow(self.list.count() - 1)
+        return True
+
+    def remove_selected(self) -> None:
+        row = self.list.currentRow()
+        if row < 0:
+            return
+        rules = self.rules()
+        del rules[row]
+        self.rules_changed.emit(rules)
+
+    def move_selected(self, step: int) -> None:
+        row = self.list.currentRow()
+        target = row + step
+        rules = self.rules()
+        if row < 0 or not 0 <= target < len(rules):
+            return
+        rules[row], rules[target] = rules[target], rules[row]
+        self.rules_changed.emit(rules)
+        self.list.setCurrentRow(target)

@@ -1,0 +1,36 @@
+"""What an editor's header says about the copy it edits: which of file and database row Daycare reads."""
+
+from __future__ import annotations
+
+import os
+
+
+def source_note_for_file(store, path) -> str | None:
+    """For a cron/heartbeat task file: whether Daycare reads this file or the imported database row."""
+    if store is None:
+        return None
+    try:
+        sources = store.task_sources()
+    except Exception:  # a damaged store must not keep the editor from opening
+        return None
+    real = os.path.realpath(path)
+    for source in sources:
+        if source.file_path is None or os.path.realpath(source.file_path) != real:
+            continue
+        if source.reads == "row":
+            if source.has_row:
+                return (f"<span style='color:#9a6700'>Daycare reads the <b>database row</b> "
+                        f"tasks_{source.kind}/{source.id}, not this file</span>: {source.reason}. "
+                        "Edit the row to change what runs.")
+            return f"<span style='color:#9a6700'>Daycare ignores this file</span>: {source.reason}."
+        return f"Daycare reads <b>this file</b>: {source.reason}."
+    return None
+
+
+def source_note_for_row(store, kind: str, row_id: str) -> str:
+    for source in store.task_sources() if store is not None else []:
+        if source.kind == kind and source.id == row_id:
+            if source.reads == "row":
+                return f"Daycare reads <b>this row</b>: {source.reason}."
+            return (f"<span style='color:#9a6700'>Daycare reads the task file, not this row</span>: {source.reason}.")
+    return "Daycare reads this row."

@@ -1,0 +1,76 @@
+"""A top-level window around one editor; the same file or row opens only once."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+from PySide6.QtWidgets import QMainWindow, QWidget
+
+from .document_editor import DocumentEditor, document_kind
+from .permissions_editor import PermissionsEditor
+from .row_editor import RowEditor
+from .sources import source_note_for_file, source_note_for_row
+
+_open: dict[str, EditorWindow] = {}
+
+
+class EditorWindow(QMainWindow):
+    def __init__(self, editor: QWidget, key: str, parent=None) -> None:
+        super().__init__(parent)
+        self.editor = editor
+        self.key = key
+        self.setCentralWidget(editor)
+        editor.title_changed.connect(self._retitle)
+        self._retitle(editor.title())
+        self.resize(820, 760)
+
+    def _retitle(self, title: str) -> None:
+        self.setWindowTitle(f"{title} — Daycare editor")
+
+    def closeEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        if not self.editor.maybe_close():
+            event.ignore()
+            return
+        _open.pop(self.key, None)
+        event.accept()
+
+
+def make_file_editor(path, *, store=None, parent=None) -> QWidget:
+    note = source_note_for_file(store, path)
+    if document_kind(path) == "permissions":
+        return PermissionsEditor(path, source_note=note, parent=parent)
+    return DocumentEditor(path, source_note=note, parent=parent)
+
+
+def _show(key: str, build: Callable[[], QWidget], parent) -> EditorWindow:
+    window = _open.get(key)
+    if window is None:
+        window = EditorWindow(build(), key, parent)
+        _open[key] = window
+    window.show()
+    window.raise_()
+    window.activateWindow()
+    return window
+
+
+def open_file_editor(path, *, store=None, parent=None, on_saved: Callable[[str], None] | None = None) -> EditorWindow:
+    """Open (or bring forward) the editor for a file of the store."""
+    key = os.path.realpath(path)
+
+    def build() -> QWidget:
+        editor = make_file_editor(path, store=store)
+        if on_saved is not None:
+            editor.saved.connect(on_saved)
+        return editor
+
+    return _show(key, build, parent)
+
+
+def open_row_editor(store, table: str, row_id: str, *, parent=None,
+                    on_written: Callable[[], None] | None = None) -> EditorWindow:
+    """Open (or bring forward) the editor for a tasks_cron / tasks_heartbeat row."""
+    kind = "cron" if table == "tasks_cron" else "heartbeat"
+    key = f"{store.paths.db_path}#{table}/{row_id}"
+    note = source_note_for_row(store, kind, row_id)
+    return _show(key, lambda: RowEditor(store.paths, table, row_id, source_note=note, on_written=on_written), parent)

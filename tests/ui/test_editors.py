@@ -1,0 +1,411 @@
+"""The editors, driven like a user would, each on a fresh copy of the demo store."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+
+from daycare_gui.core.demo import write_demo
+from daycare_gui.core.edit.atomic import save_atomic, sha256_of
+from daycare_gui.core.paths import resolve_paths
+from daycare_gui.ui.editors import DocumentEditor, PermissionsEditor, RowEditor, document_kind
+from daycare_gui.ui.editors.conflict import ConflictDialog
+
+
+@pytest.fixture
+def root(tmp_path):
+    dest = tmp_path / "daycare"
+    write_demo(dest)
+    return dest
+
+
+def _editor(qtbot, cls, path, **kw):
+    editor = cls(path, **kw)
+    qtbot.addWidget(editor)
+    return editor
+
+
+def _outside_replace(path, data: bytes) -> None:
+    """What another program's atomic save does: write a temp file and rename it over the original."""
+    tmp = path.with_name(path.name + ".other")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
+def test_kinds_from_paths(root):
+    assert document_kind(root / "cron/daily-digest/TASK.md") == "cron"
+    assert document_kind(root / "heartbeat/check-inbox.md") == "heartbeat"
+    assert document_kind(root / "workspace/apps/deploy-check/APP.md") == "app"
+    assert document_kind(root / "workspace/apps/deploy-check/PERMISSIONS.md") == "permissions"
+    assert document_kind(root / "skills/weekly-review/SKILL.md") == "skill"
+    assert document_kind(root / "plugins/memory/people.md") == "memory"
+    assert document_kind(root / "cron/daily-digest/MEMORY.md") == "markdown"
+
+
+def test_cron_form_edit_saves_only_that_line_and_keeps_the_alias(qtbot, root):
+    path = root / "cron" / "daily-digest" / "TASK.md"
+    path.write_bytes(path.read_bytes().replace(b'schedule: "0 7 * * *"', b'cron: "0 7 * * *"'))
+    original = path.read_bytes()
+    editor = _editor(qtbot, DocumentEditor, path)
+    schedule = editor.widgets["schedule"]
+    assert schedule.text() == "0 7 * * *"
+    assert schedule.runs.text().startswith("Next runs: ") and schedule.runs.text().count("·") == 4
+    assert "07:00" in schedule.words.text()
+    qtbot.keyClicks(schedule.edit, "")
+    schedule.edit.selectAll()
+    qtbot.keyClicks(schedule.edit, "30 6 * * 1-5")
+    assert editor.title().endswith("*")
+    assert "cron: \"30 6 * * 1-5\"" in editor.raw.toPlainText()
+    assert editor.save()
+    saved = path.read_bytes()
+    assert saved == original.replace(b'cron: "0 7 * * *"', b'cron: "30 6 * * 1-5"')
+    assert not editor.title().endswith("*")
+
+
+def test_invalid_schedule_is_shown_and_not_written(qtbot, root):
+    path = root / "cron" / "daily-digest" / "TASK.md"
+    editor = _editor(qtbot, DocumentEditor, path)
+    schedule = editor.widgets["schedule"]
+    schedule.edit.selectAll()
+    qtbot.keyClicks(schedule.edit, "0 7 * *")
+    assert "cannot run" in schedule.words.text()
+    assert editor.errors["schedule"].isVisibleTo(editor)
+    assert schedule.runs.text() == ""
+    assert not editor.is_dirty()
+
+
+def test_checkbox_body_and_undo_redo(qtbot, root):
+    path = root / "cron" / "daily-digest" / "TASK.md"
+    original = path.read_bytes()
+    editor = _editor(qtbot, DocumentEditor, path)
+    editor.widgets["enabled"].click()
+    assert b"enabled: false" in editor.current_bytes
+    qtbot.keyClicks(editor.widgets["name"], " plus")  # one merged command for the typing
+    assert b"name: Daily digest plus\n" in editor.current_bytes
+    assert editor.undo_stack.count() == 2
+    editor.undo_stack.undo()
+    assert editor.widgets["name"].text() == "Daily digest"
+    assert "name: Daily digest\n" in editor.raw.toPlainText()
+    editor.undo_stack.undo()
+    assert editor.widgets["enabled"].isChecked() and editor.current_bytes == original
+    assert not editor.is_dirty()
+    editor.undo_stack.redo()
+    assert not editor.widgets["enabled"].isChecked() and "enabled: false" in editor.raw.toPlainText()
+    editor.body_edit.setPlainText("New body.\n")
+    assert editor.current_bytes.endswith(b"---\nNew body.\n")
+    assert "New body." in editor.preview.toPlainText()
+
+
+def test_raw_edit_reparses_the_form(qtbot, root):
+    path = root / "cron" / "daily-digest" / "TASK.md"
+    editor = _editor(qtbot, DocumentEditor, path)
+    editor.raw.setPlainText(editor.raw.toPlainText().replace("name: Daily digest", "name: From raw"))
+    assert editor.widgets["name"].text() == "From raw"
+    assert editor.save()
+    assert b"name: From raw\n" in path.read_bytes()
+
+
+def test_unchanged_save_is_byte_identical(qtbot, root):
+    for relative in ("cron/daily-digest/TASK.md", "plugins/memory/people.md", "workspace/apps/deploy-check/APP.md"):
+        path = root / relative
+        path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes().replace(b"\n", b"\r\n"))  # BOM + CRLF
+        original = path.read_bytes()
+        editor = _editor(qtbot, DocumentEditor, path)
+        assert not editor.is_dirty()
+        assert editor.save()
+        assert editor.current_bytes == original and path.read_bytes() == original
+    permissions = root / "workspace/apps/deploy-check/PERMISSIONS.md"
+    original = permissions.read_bytes()
+    editor = _editor(qtbot, PermissionsEditor, permissions)
+    assert editor.save() and permissions.read_bytes() == original
+
+
+def test_crlf_file_edit_keeps_crlf(qtbot, root):
+    path = root / "heartbeat" / "check-inbox.md"
+    path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
+    original = path.read_bytes()
+    editor = _editor(qtbot, DocumentEditor, path)
+    editor.widgets["title"].selectAll()
+    qtbot.keyClicks(editor.widgets["title"], "Inbox")
+    assert editor.save()
+    assert path.read_bytes() == original.replace(b"title: Check inbox\r\n", b"title: Inbox\r\n")
+    editor.raw.setPlainText(editor.raw.toPlainText() + "More.\n")
+    assert editor.current_bytes.endswith(b"Alex.\r\nMore.\r\n")
+
+
+def test_conflict_dialog_refuses_until_overwrite(qtbot, root):
+    path = root / "heartbeat" / "check-inbox.md"
+    editor = _editor(qtbot, DocumentEditor, path)
+    editor._watcher.blockSignals(True)  # this test is about the save check, not the watcher
+    qtbot.keyClicks(editor.widgets["title"], "!")
+    theirs = path.read_bytes().replace(b"Look at", b"Glance at")
+    _outside_replace(path, theirs)
+    seen = {}
+
+    def answer(button_name):
+        def click():
+            dialog = QApplication.activeModalWidget()
+            assert isinstance(dialog, ConflictDialog)
+            seen["buttons"] = [dialog.reload_button.text(), dialog.diff_button.text(), dialog.overwrite_button.text()]
+            dialog.diff_button.click()
+            seen["diff"] = dialog.diff_view.toPlainText()
+            getattr(dialog, button_name).click()
+        QTimer.singleShot(0, click)
+
+    answer("cancel_button")
+    assert editor.save() is False
+    assert seen["buttons"] == ["Reload", "Show diff", "Overwrite"]
+    assert "-Glance at" in seen["diff"] and "+title: Check inbox!" in seen["diff"]
+    assert path.read_bytes() == theirs and editor.is_dirty()
+
+    answer("overwrite_button")
+    assert editor.save() is True
+    assert b"title: Check inbox!" in path.read_bytes() and b"Look at" in path.read_bytes()
+    assert not editor.is_dirty()
+
+
+def test_conflict_reload_takes_the_disk_version(qtbot, root):
+    path = root / "heartbeat" / "check-inbox.md"
+    editor = _editor(qtbot, DocumentEditor, path)
+    editor._watcher.blockSignals(True)
+    qtbot.keyClicks(editor.widgets["title"], "!")
+    theirs = path.read_bytes().replace(b"Check inbox", b"Their title")
+    _outside_replace(path, theirs)
+    editor.ask_conflict = lambda exc: "reload"
+    assert editor.save() is False
+    assert editor.widgets["title"].text() == "Their title" and not editor.is_dirty()
+    assert path.read_bytes() == theirs
+
+
+def test_broken_frontmatter_opens_in_raw_with_the_line_and_saves_raw(qtbot, root):
+    path = root / "skills" / "weekly-review" / "SKILL.md"
+    broken = b"---\nname: Weekly review\ndescription: a: b\nsandbox: false\n---\nBody stays.\n"
+    path.write_bytes(broken)
+    editor = _editor(qtbot, DocumentEditor, path)
+    assert editor.tabs.currentIndex() == 1
+    assert not editor.form.isEnabled()
+    assert "line 3" in editor.problem.text() and "Raw text" in editor.problem.text()
+    assert editor.raw.toPlainText() == broken.decode()
+    assert editor.raw.textCursor().blockNumber() == 2
+    assert editor.save() and path.read_bytes() == broken  # nothing lost
+    editor.raw.setPlainText(broken.decode().replace("a: b", "fixed"))
+    assert editor.form.isEnabled() and editor.widgets["description"].text() == "fixed"
+    assert editor.save()
+    assert path.read_bytes() == broken.replace(b"a: b", b"fixed")
+
+
+def test_watcher_reloads_a_clean_editor_after_an_atomic_replace(qtbot, root):
+    path = root / "heartbeat" / "check-inbox.md"
+    editor = _editor(qtbot, DocumentEditor, path)
+    for title in ("Outside one", "Outside two"):  # twice: the watch must survive the replaced inode
+        _outside_replace(path, path.read_bytes().replace(b"title: ", b"title: X").replace(b"X", b"", 1).replace(
+            editor.widgets["title"].text().encode(), title.encode()))
+        qtbot.waitUntil(lambda t=title: editor.widgets["title"].text() == t, timeout=5000)
+        assert not editor.is_dirty()
+
+
+def test_watcher_warns_a_dirty_editor(qtbot, root):
+    path = root / "heartbeat" / "check-inbox.md"
+    editor = _editor(qtbot, DocumentEditor, path)
+    qtbot.keyClicks(editor.widgets["title"], "!")
+    _outside_replace(path, path.read_bytes().replace(b"Check inbox", b"Other"))
+    qtbot.waitUntil(lambda: editor.disk_banner.isVisibleTo(editor), timeout=5000)
+    assert "changed on disk" in editor.disk_label.text()
+    assert editor.widgets["title"].text() == "Check inbox!"
+    editor.reload_button.click()
+    assert editor.widgets["title"].text() == "Other" and not editor.disk_banner.isVisibleTo(editor)
+
+
+def test_own_save_does_not_trigger_a_reload_banner(qtbot, root):
+    path = root / "heartbeat" / "check-inbox.md"
+    editor = _editor(qtbot, DocumentEditor, path)
+    qtbot.keyClicks(editor.widgets["title"], "!")
+    assert editor.save()
+    qtbot.wait(400)
+    assert not editor.disk_banner.isVisibleTo(editor) and editor.status.text().startswith("Saved")
+
+
+def test_maybe_close_prompts_for_unsaved_work(qtbot, root):
+    path = root / "heartbeat" / "check-inbox.md"
+    editor = _editor(qtbot, DocumentEditor, path)
+    assert editor.maybe_close()
+    qtbot.keyClicks(editor.widgets["title"], "!")
+    editor.ask_unsaved = lambda: "cancel"
+    assert not editor.maybe_close()
+    editor.ask_unsaved = lambda: "save"
+    assert editor.maybe_close() and b"Check inbox!" in path.read_bytes()
+    qtbot.keyClicks(editor.widgets["title"], "?")
+    editor.ask_unsaved = lambda: "discard"
+    assert editor.maybe_close() and b"Check inbox!?" not in path.read_bytes()
+
+
+def test_revert_is_undoable(qtbot, root):
+    path = root / "heartbeat" / "check-inbox.md"
+    editor = _editor(qtbot, DocumentEditor, path)
+    qtbot.keyClicks(editor.widgets["title"], "!")
+    editor.revert_button.click()
+    assert editor.widgets["title"].text() == "Check inbox" and not editor.is_dirty()
+    editor.undo_stack.undo()
+    assert editor.widgets["title"].text() == "Check inbox!"
+
+
+def test_app_and_skill_forms(qtbot, root):
+    app = root / "workspace/apps/deploy-check/APP.md"
+    original = app.read_bytes()
+    editor = _editor(qtbot, DocumentEditor, app)
+    assert editor.widgets["model"].text() == "claude-sonnet-4-5"
+    editor.widgets["model"].selectAll()
+    qtbot.keyClicks(editor.widgets["model"], "claude-opus-4")
+    editor.body_edit.setPlainText(editor.body_edit.toPlainText().replace("safety checks", "careful checks"))
+    assert editor.save()
+    assert app.read_bytes() == original.replace(b"claude-sonnet-4-5", b"claude-opus-4").replace(
+        b"safety checks", b"careful checks")
+
+    skill = root / "skills/weekly-review/SKILL.md"
+    editor = _editor(qtbot, DocumentEditor, skill)
+    editor.widgets["sandbox"].click()
+    rules = editor.widgets["permissions"]
+    qtbot.keyClicks(rules.input, "@read:relative")
+    assert not rules.add_button.isEnabled() and "absolute" in rules.message.text()
+    rules.input.clear()
+    qtbot.keyClicks(rules.input, "@network")
+    rules.add_button.click()
+    assert editor.save()
+    assert skill.read_bytes() == (b"---\nname: Weekly review\ndescription: Reflect on the week and plan the next\n"
+                                  b"sandbox: true\npermissions:\n  - \"@network\"\n---\n"
+                                  b"Ask three questions: what went well, what slipped, what matters next week.\n")
+
+
+def test_memory_records_add_rename_edit_remove(qtbot, root):
+    path = root / "plugins/memory/people.md"
+    original = path.read_bytes()
+    editor = _editor(qtbot, DocumentEditor, path)
+    assert [editor.records.item(i).text() for i in range(editor.records.count())] == ["sam", "mia", "jordan"]
+    editor.records.setCurrentRow(1)
+    assert editor.record_text.toPlainText().startswith("Alex's daughter")
+    editor.record_text.setPlainText("Alex's daughter, 12.")
+    editor.rename_record(2, "jordan b")
+    editor.add_record("kim", "Neighbour.")
+    editor.remove_record(0)
+    assert editor.save()
+    expected = (original.replace(b"Alex's daughter, 11. Homework help: explain, don't solve.", b"Alex's daughter, 12.")
+                .replace(b"## jordan", b"## jordan b")
+                .replace(b"## sam\nAlex's flatmate; vegetarian; shares the shopping list.\n\n", b"")
+                + b"\n## kim\nNeighbour.\n")
+    assert path.read_bytes() == expected
+
+
+def test_permissions_rules_add_remove_reorder(qtbot, root):
+    path = root / "workspace/apps/deploy-check/PERMISSIONS.md"
+    original = path.read_text()
+    editor = _editor(qtbot, PermissionsEditor, path)
+    allow = editor.allow
+    assert allow.rules()[2] == "@network"
+    allow.list.setCurrentRow(2)
+    allow.up_button.click()
+    assert allow.rules()[1] == "@network" and allow.list.currentRow() == 1
+    qtbot.keyClicks(allow.input, "@events")
+    qtbot.keyClick(allow.input, "\r")
+    editor.deny.list.setCurrentRow(0)
+    editor.deny.remove_button.click()
+    qtbot.keyClicks(allow.input, "@bogus:thing")
+    assert "not a tag Daycare is known" in allow.message.text()
+    allow.input.clear()
+    assert editor.save()
+    lines = original.splitlines(keepends=True)
+    allow_at = lines.index("### Allow\n")
+    blog_read, blog_write, network = lines[allow_at + 1 : allow_at + 4]
+    expected = original.replace(blog_read + blog_write + network, blog_read + network + blog_write + "- @events\n")
+    expected = expected.replace("- @write:/\n", "")
+    assert path.read_text() == expected
+    editor.undo_stack.undo()
+    assert editor.deny.rules()[0] == "@write:/"
+
+
+def test_permissions_intent_edit(qtbot, root):
+    path = root / "workspace/apps/deploy-check/PERMISSIONS.md"
+    original = path.read_text()
+    editor = _editor(qtbot, PermissionsEditor, path)
+    editor.intent.setPlainText("Build the blog.")
+    assert editor.save()
+    old_intent = "Needs to read the blog repository and run the build; network only to fetch npm packages."
+    assert path.read_text() == original.replace(old_intent, "Build the blog.")
+    editor.intent.setPlainText("")
+    assert "cannot be empty" in editor.intent_error.text() and not editor.is_dirty()
+
+
+def test_header_says_which_copy_daycare_reads(qtbot, root):
+    from daycare_gui.core.store import open_store
+    from daycare_gui.ui.editors.sources import source_note_for_file
+
+    with open_store(root) as store:
+        note = source_note_for_file(store, root / "cron/daily-digest/TASK.md")
+    editor = _editor(qtbot, DocumentEditor, root / "cron/daily-digest/TASK.md", source_note=note)
+    assert "edits the file" in editor.header.text()
+    assert "database row" in editor.header.text()
+
+
+def test_row_editor_writes_in_one_transaction_and_refreshes(qtbot, root):
+    import sqlite3
+
+    paths = resolve_paths(root)
+    refreshed = []
+    editor = RowEditor(paths, "tasks_cron", "daily-digest", on_written=lambda: refreshed.append(True))
+    qtbot.addWidget(editor)
+    assert "Database row" in editor.findChildren(type(editor.status))[0].text()
+    editor.set_value("schedule", "0 6 * * *")
+    editor.set_value("enabled", False)
+    assert editor.title().endswith("*")
+    assert editor.save()
+    row = sqlite3.connect(paths.db_path).execute(
+        "SELECT schedule, enabled FROM tasks_cron WHERE id = 'daily-digest'").fetchone()
+    assert row == ("0 6 * * *", 0) and refreshed == [True]
+    assert not editor.is_dirty()
+
+
+def test_row_editor_warns_and_needs_confirmation_when_the_engine_runs(qtbot, root):
+    import sqlite3
+
+    paths = resolve_paths(root)
+    paths.pid_path.write_text(str(os.getpid()))
+    editor = RowEditor(paths, "tasks_cron", "daily-digest")
+    qtbot.addWidget(editor)
+    assert "engine is running" in editor.engine_label.text() and "caches" in editor.engine_label.text()
+    asked = []
+    editor.confirm_engine_running = lambda detail: asked.append(detail) or False
+    editor.set_value("name", "Changed")
+    assert editor.save() is False and asked
+    query = "SELECT name FROM tasks_cron WHERE id = 'daily-digest'"
+    assert sqlite3.connect(paths.db_path).execute(query).fetchone() == ("Daily digest",)
+    editor.confirm_engine_running = lambda detail: True
+    assert editor.save() is True
+    assert sqlite3.connect(paths.db_path).execute(query).fetchone() == ("Changed",)
+
+
+def test_row_editor_refuses_a_row_changed_meanwhile(qtbot, root):
+    import sqlite3
+
+    paths = resolve_paths(root)
+    editor = RowEditor(paths, "tasks_cron", "daily-digest")
+    qtbot.addWidget(editor)
+    conn = sqlite3.connect(paths.db_path)
+    conn.execute("UPDATE tasks_cron SET last_run_at = 1 WHERE id = 'daily-digest'")
+    conn.commit()
+    conn.close()
+    editor.set_value("name", "Mine")
+    assert editor.save() is False
+    assert "changed since it was loaded" in editor.error.text()
+    editor.reload()
+    editor.set_value("name", "Mine")
+    assert editor.save() is True
+
+
+def test_save_atomic_from_outside_keeps_hash_semantics(root):
+    # The editors rely on save_atomic refusing a stale hash; a sanity check with the demo file.
+    path = root / "heartbeat" / "check-inbox.md"
+    data = path.read_bytes()
+    save_atomic(path, data + b"x", expected_sha256=sha256_of(data))
+    assert path.read_bytes() == data + b"x"
