@@ -22,11 +22,13 @@ from daycare_gui.ui.widgets.record_table import StateDelegate
 
 
 def _homes_and_names(store):
-    homes = list(store.files().items("user_homes"))
+    inventory = store.files()
+    homes = list(inventory.items("user_homes"))
+    shared = [k for k in inventory.items("knowledge_files") if k.user_id is None]
     names = {}
     if store.db is not None:
         names = {u.id: u.name or (f"@{u.nametag}" if u.nametag else u.id) for u in list_users(store.db, store.cols)}
-    return homes, names
+    return homes, names, shared
 
 
 def node_detail(node: Node) -> DetailItem:
@@ -92,8 +94,8 @@ class FilesPane(Pane):
                                on_error=lambda msg: self.summary.setText(f"Could not list homes: {msg}"))
 
     def _arrived(self, result) -> None:
-        homes, names = result
-        self.model.set_homes(homes, names)
+        homes, names, shared = result
+        self.model.set_homes(homes, names, shared, str(self.ctx.store.paths.data_dir))
         self._loaded = True
         self.summary.setText(f"{len(homes)} user home(s) — expand a folder to list it")
         target, self._pending = self._pending, None

@@ -99,6 +99,7 @@ class BrowsePane(Pane):
         self.records.set_records(records)
         self._loaded = True
         self._update_summary()
+        self.ctx.set_count(self.pane_id, len(records))  # the navigation shows what this page lists
         target, self._pending = self._pending, None
         if target is not None:
             self.open_item(target)

@@ -13,6 +13,7 @@ from PySide6.QtCore import QAbstractItemModel, QModelIndex, Qt
 from PySide6.QtWidgets import QApplication, QStyle
 
 from daycare_gui.core.file_preview import FolderListing, list_folder
+from daycare_gui.core.files.homes import HomeEntry
 from daycare_gui.ui.models.columns import fmt_int
 from daycare_gui.ui.models.roles import KeyRole, RecordRole, SortRole, StateRole
 
@@ -50,7 +51,9 @@ class HomeTreeModel(QAbstractItemModel):
         self._top: list[Node] = []
 
     # -- feeding -----------------------------------------------------------------------------------
-    def set_homes(self, homes, names: dict[str, str]) -> None:
+    def set_homes(self, homes, names: dict[str, str], global_knowledge=(), data_dir: str = "") -> None:
+        """``global_knowledge``: KnowledgeFile records of the legacy ``<dataDir>/<NAME>.md`` files, shown
+        under one already-listed node (the data dir itself is not browsed)."""
         self.beginResetModel()
         self._top = []
         for home in homes:
@@ -58,6 +61,12 @@ class HomeTreeModel(QAbstractItemModel):
             label = f"{who} — {home.user_id}" if who else home.user_id
             self._top.append(Node(home.user_id, home.home, "home", entry=home, label=label))
         self._top.sort(key=lambda n: n.label.lower())
+        if global_knowledge:
+            group = Node("knowledge", data_dir, "dir", label="Data dir knowledge files (legacy, shared)", children=[])
+            for k in global_knowledge:
+                entry = HomeEntry(k.name, k.path, k.size, k.mtime, False, False)
+                group.children.append(Node(k.name, k.path, "file", group, entry))
+            self._top.append(group)
         self.endResetModel()
 
     def node(self, index: QModelIndex) -> Node | None:

@@ -53,8 +53,9 @@ class RecordFilterProxy(QSortFilterProxyModel):
         self._predicate = None
 
     def set_predicate(self, predicate) -> None:
+        self.beginFilterChange()
         self._predicate = predicate
-        self.invalidateFilter()
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
     def filterAcceptsRow(self, row, parent) -> bool:  # noqa: N802 (Qt override)
         if self._predicate is not None:

@@ -1,0 +1,177 @@
+"""Cron, heartbeat, apps, skills, memory and files pages over the demo store (and a real Daycare fixture)."""
+
+from __future__ import annotations
+
+import shutil
+
+from PySide6.QtTest import QAbstractItemModelTester
+
+from daycare_gui.ui.models.roles import StateRole
+from tests.ui.test_people_panes import FATAL, open_at, texts
+
+BAD_TASK = """---
+taskId: a1b2c3d4e5f6g7h8i9j0k1l2
+name: Broken schedule
+schedule: "61 * * * *"
+---
+Say hello.
+"""
+
+
+def select_where(pane, column, text):
+    row = texts(pane.records.proxy, column).index(text)
+    pane.table.selectRow(row)
+    return pane.current_record()
+
+
+def test_cron_pairs_files_and_rows_and_explains_schedules(qtbot, window, demo_store):
+    pane = open_at(qtbot, window, demo_store, "cron")
+    QAbstractItemModelTester(pane.records.model, FATAL)
+    QAbstractItemModelTester(pane.records.proxy, FATAL)
+    qtbot.waitUntil(lambda: pane.records.proxy.rowCount() == 6, timeout=5000)
+    stored = dict(zip(texts(pane.records.proxy, 0), texts(pane.records.proxy, 1)))
+    assert stored["Daily digest"] == "both"
+    assert stored["Stand-up notes"] == "row"
+    assert stored["Plant photo diary"] == "file"
+    reads = dict(zip(texts(pane.records.proxy, 0), texts(pane.records.proxy, 2)))
+    assert reads["Daily digest"] == "database row"
+    assert reads["Plant photo diary"] == "nothing (file ignored)"
+
+    select_where(pane, 0, "Daily digest")
+    assert "At 07:00 AM" in pane.schedule_label.text()
+    assert pane.schedule_label.text().count("<li>") == 5
+    assert "Daycare reads: database row" in pane.where_label.text()
+    assert "Summarise unread email" in pane.viewer.shown_text()
+    fields = dict(window.detail.item.fields)
+    assert fields["Legacy keys in file"] == "agent_id ← agentId, user_id ← userId"
+    assert len(fields["Next runs"].splitlines()) == 5
+
+    select_where(pane, 0, "Weekly review")
+    assert dict(window.detail.item.fields)["Legacy keys in file"].startswith("schedule ← cron")
+    assert pane.memory_button.isEnabled()
+    pane.memory_button.click()
+    qtbot.waitUntil(lambda: pane.viewer.heading.text() == "<b>MEMORY.md</b>", timeout=5000)
+
+    pane.filter_box.setText("digest")
+    qtbot.waitUntil(lambda: pane.records.proxy.rowCount() == 1, timeout=2000)
+
+
+def test_cron_invalid_schedule_is_an_error(qtbot, window, demo_store, tmp_path):
+    store = tmp_path / "daycare"
+    shutil.copytree(demo_store, store)
+    (store / "cron" / "broken-schedule").mkdir()
+    (store / "cron" / "broken-schedule" / "TASK.md").write_text(BAD_TASK)
+    pane = open_at(qtbot, window, store, "cron")
+    qtbot.waitUntil(lambda: pane.records.proxy.rowCount() == 7, timeout=5000)
+    select_where(pane, 0, "Broken schedule")
+    assert "invalid" in pane.schedule_label.text() and "minute" in pane.schedule_label.text()
+    assert "<li>" not in pane.schedule_label.text()
+    row = texts(pane.records.proxy, 0).index("Broken schedule")
+    assert pane.records.proxy.index(row, 0).data(StateRole) in ("error", "ignored")
+    assert texts(pane.records.proxy, 4)[row].startswith("invalid:")
+
+
+def test_fixture_cron_says_daycare_reads_the_row(qtbot, window, fixture_copy):
+    pane = open_at(qtbot, window, fixture_copy("daycare-808af509"), "cron")
+    qtbot.waitUntil(lambda: pane.records.proxy.rowCount() >= 1, timeout=5000)
+    entry = pane.records.model.records()[pane.records.model.row_of_key("dailycleanup")].entry
+    assert entry.presence == "both" and entry.reads == "row"
+    pane.open_item("dailycleanup")
+    assert "Daycare reads: database row" in pane.where_label.text()
+    assert dict(window.detail.item.fields)["Daycare reads"] == "database row"
+
+
+def test_heartbeat_tasks(qtbot, window, demo_store):
+    pane = open_at(qtbot, window, demo_store, "heartbeat")
+    QAbstractItemModelTester(pane.records.proxy, FATAL)
+    qtbot.waitUntil(lambda: pane.records.proxy.rowCount() == 4, timeout=5000)
+    stored = dict(zip(texts(pane.records.proxy, 5), texts(pane.records.proxy, 1)))
+    assert stored == {"budget-watch": "file", "check-inbox": "both", "plant-care": "both", "weekly-budget": "row"}
+    pane.open_item("check-inbox")
+    assert not pane.schedule_label.isVisible()
+    assert pane.viewer.shown_text().strip()
+
+
+def test_apps_show_allow_and_deny_rules(qtbot, window, demo_store):
+    pane = open_at(qtbot, window, demo_store, "apps")
+    QAbstractItemModelTester(pane.records.proxy, FATAL)
+    qtbot.waitUntil(lambda: pane.records.proxy.rowCount() == 3, timeout=5000)
+    pane.table.selectRow(texts(pane.records.proxy, 2).index("workspace"))
+    app = pane.current_record()
+    shown = pane.viewer.shown_text()
+    assert "System prompt" in shown and "Allow" in shown and "Deny" in shown
+    fields = window.detail.item.fields
+    allow = [v for k, v in fields if k == "Allow"]
+    deny = [v for k, v in fields if k == "Deny"]
+    assert allow == [r.text for r in app.permissions.allow] and allow
+    assert deny == [r.text for r in app.permissions.deny]
+    assert all(rule in shown for rule in deny)
+
+
+def test_skills_show_source_and_body(qtbot, window, demo_store):
+    pane = open_at(qtbot, window, demo_store, "skills")
+    QAbstractItemModelTester(pane.records.proxy, FATAL)
+    qtbot.waitUntil(lambda: pane.records.proxy.rowCount() == 5, timeout=5000)
+    sources = texts(pane.records.proxy, 1)
+    assert "config" in sources and any(s.startswith("user ") for s in sources)
+    skill = select_where(pane, 1, "config")
+    assert dict(window.detail.item.fields)["Source"].startswith("config")
+    qtbot.waitUntil(lambda: pane.viewer.path == skill.path and pane.viewer.shown_text() != "Reading…", timeout=5000)
+    assert "name:" not in pane.viewer.shown_text()  # frontmatter is not rendered as Markdown
+
+
+def test_memory_shows_records_and_index_status(qtbot, window, demo_store):
+    pane = open_at(qtbot, window, demo_store, "memory")
+    QAbstractItemModelTester(pane.records.proxy, FATAL)
+    qtbot.waitUntil(lambda: pane.records.proxy.rowCount() == 3, timeout=5000)
+    assert set(texts(pane.records.proxy, 3)) == {"listed"}
+    entity = select_where(pane, 0, "incidents")
+    shown = pane.viewer.shown_text()
+    assert entity.records and all(r.title in shown and r.body.replace("`", "") in shown for r in entity.records)
+    assert [v for k, v in window.detail.item.fields if k == "Record"] == [r.title for r in entity.records]
+
+
+def test_files_expand_home_lazily_and_show_knowledge(qtbot, window, demo_store):
+    pane = open_at(qtbot, window, demo_store, "files")
+    QAbstractItemModelTester(pane.model, FATAL)
+    qtbot.waitUntil(lambda: pane.model.rowCount() == 4, timeout=5000)
+    owner = next(n for n in pane.model.top_nodes() if n.label.startswith("Alex Rivera"))
+    assert owner.children is None  # nothing below a home is listed before it is expanded
+    home = pane.model.index_of(owner)
+    assert pane.model.hasChildren(home) and pane.model.rowCount(home) == 0
+
+    pane.open_item(owner.name)  # selects and expands the home
+    qtbot.waitUntil(lambda: pane.model.is_listed(home), timeout=5000)
+    names = [pane.model.index(r, 0, home).data() for r in range(pane.model.rowCount(home))]
+    assert names[:5] == ["desktop", "developer", "documents", "downloads", "knowledge"]
+    knowledge = pane.model.child_named(home, "knowledge")
+    assert pane.model.node(knowledge).children is None
+    pane.tree.expand(pane.proxy.mapFromSource(knowledge))
+    qtbot.waitUntil(lambda: pane.model.is_listed(knowledge), timeout=5000)
+    soul = pane.model.child_named(knowledge, "SOUL.md")
+    pane.tree.setCurrentIndex(pane.proxy.mapFromSource(soul))
+    qtbot.waitUntil(lambda: pane.viewer.path is not None and pane.viewer.path.endswith("SOUL.md")
+                    and pane.viewer.pages.currentIndex() == pane.viewer.MARKDOWN, timeout=5000)
+    assert pane.viewer.shown_text().startswith("Soul")
+    assert dict(window.detail.item.fields)["Knowledge file"].startswith("yes")
+
+    desktop = pane.model.child_named(home, "desktop")
+    pane.tree.expand(pane.proxy.mapFromSource(desktop))
+    qtbot.waitUntil(lambda: pane.model.is_listed(desktop), timeout=5000)
+    todo = pane.model.child_named(desktop, "todo.txt")
+    pane.tree.setCurrentIndex(pane.proxy.mapFromSource(todo))
+    qtbot.waitUntil(lambda: pane.viewer.path is not None and pane.viewer.path.endswith("todo.txt")
+                    and pane.viewer.pages.currentIndex() == pane.viewer.TEXT, timeout=5000)
+
+
+def test_files_lists_shared_knowledge_files_of_the_data_dir(qtbot, window, demo_store, tmp_path):
+    store = tmp_path / "daycare"
+    shutil.copytree(demo_store, store)
+    (store / "SOUL.md").write_text("# Shared soul\n")
+    pane = open_at(qtbot, window, store, "files")
+    qtbot.waitUntil(lambda: pane.model.rowCount() == 5, timeout=5000)
+    group = pane.model.index(4, 0)
+    assert group.data().startswith("Data dir knowledge files")
+    assert pane.model.rowCount(group) == 1 and pane.model.index(0, 0, group).data() == "SOUL.md"
+    pane.tree.setCurrentIndex(pane.proxy.mapFromSource(pane.model.index(0, 0, group)))
+    qtbot.waitUntil(lambda: pane.viewer.shown_text().startswith("Shared soul"), timeout=5000)
