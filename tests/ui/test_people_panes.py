@@ -14,8 +14,6 @@ FATAL = QAbstractItemModelTester.FailureReportingMode.Fatal
 
 
 def open_at(qtbot, window, path, section):
-    # Start on our page rather than the overview, so the test waits only for what it checks.
-    window._current_section = section
     open_and_wait(qtbot, window, path)
     window.show_section(section)
     return window.panes[section]

@@ -13,9 +13,12 @@ from dataclasses import dataclass
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton
 
+from daycare_gui.core.queries.agents import fetch_agents
+from daycare_gui.core.queries.users import list_users
 from daycare_gui.core.schedule_info import ScheduleInfo, schedule_info
 from daycare_gui.core.task_overview import TaskEntry, cron_entries, heartbeat_entries
 from daycare_gui.ui.context import DetailItem
+from daycare_gui.ui.editors.pane_actions import EditActions
 from daycare_gui.ui.models.columns import Column, fmt_time
 from daycare_gui.ui.widgets.browse_pane import BrowsePane
 from daycare_gui.ui.widgets.markdown_view import escape
@@ -27,10 +30,28 @@ class TaskItem:
 
     entry: TaskEntry
     schedule: ScheduleInfo | None
+    agent_name: str | None = None
+    user_name: str | None = None
 
     @property
     def id(self) -> str:
         return self.entry.id
+
+
+def _names(store, entries: list[TaskEntry]) -> tuple[dict[str, str], dict[str, str]]:
+    """Agent and user names for the ids the tasks mention (runs in the worker with the fetch)."""
+    if store.db is None:
+        return {}, {}
+    agent_ids = sorted({e.get("agent_id") for e in entries if e.get("agent_id")})
+    agents = {aid: a.name for aid, a in fetch_agents(store.db, agent_ids, store.cols).items()}
+    users = {u.id: u.name or u.id for u in list_users(store.db, store.cols)}
+    return agents, users
+
+
+def _named(name: str | None, ident: str | None) -> str:
+    if not ident:
+        return ""
+    return f"{name} ({ident})" if name else ident
 
 
 def _yes(value) -> str:
@@ -93,6 +114,7 @@ class _TasksPane(BrowsePane):
         self.head.addWidget(self.schedule_label)
         self.head.addLayout(buttons)
         self._set_buttons(None)
+        self.edit_actions = EditActions(self, self.kind)  # Edit file / Edit row / New… / Delete…
 
     def state(self, item: TaskItem) -> str | None:
         return _state(item)
@@ -148,6 +170,7 @@ class CronTasksPane(_TasksPane):
     pane_id = "cron"
     title = "Cron tasks"
     filter_placeholder = "Filter cron tasks by name, id, schedule, agent (Ctrl+F)"
+    hint = "Enter opens the task's agent; grey-yellow rows are files Daycare ignores"
     columns = [
         Column("Name", lambda t: t.entry.name, tooltip=lambda t: t.entry.reason),
         Column("Stored as", lambda t: t.entry.presence),
@@ -156,15 +179,20 @@ class CronTasksPane(_TasksPane):
         Column("In words", lambda t: t.schedule.summary() if t.schedule else ""),
         Column("Enabled", lambda t: _yes(t.entry.get("enabled", True))),
         Column("Once", lambda t: "yes" if t.entry.get("delete_after_run") else ""),
-        Column("Agent", lambda t: t.entry.get("agent_id") or ""),
-        Column("User", lambda t: t.entry.get("user_id") or ""),
+        Column("Agent", lambda t: t.agent_name or t.entry.get("agent_id") or "",
+               tooltip=lambda t: t.entry.get("agent_id") or ""),
+        Column("User", lambda t: t.user_name or t.entry.get("user_id") or "",
+               tooltip=lambda t: t.entry.get("user_id") or ""),
         Column("Last run", lambda t: t.entry.get("last_run_at"), fmt_time),
         Column("Id", lambda t: t.entry.id),
     ]
 
     def fetch(self, store) -> list[TaskItem]:
         now = _dt.datetime.now().astimezone()
-        return [TaskItem(e, schedule_info(e.get("schedule"), now=now)) for e in cron_entries(store)]
+        entries = cron_entries(store)
+        agents, users = _names(store, entries)
+        return [TaskItem(e, schedule_info(e.get("schedule"), now=now), agents.get(e.get("agent_id")),
+                         users.get(e.get("user_id"))) for e in entries]
 
     def describe(self, item: TaskItem) -> DetailItem:
         e, info = item.entry, item.schedule
@@ -174,7 +202,7 @@ class CronTasksPane(_TasksPane):
             ("In words", info.words if info.valid else f"invalid: {info.error}"),
             ("Next runs", "\n".join(_runs(info))),
             ("Enabled", _yes(e.get("enabled", True))), ("Delete after run", _yes(e.get("delete_after_run"))),
-            ("Agent", e.get("agent_id") or ""), ("User", e.get("user_id") or ""),
+            ("Agent", _named(item.agent_name, e.get("agent_id"))), ("User", _named(item.user_name, e.get("user_id"))),
             ("Task uid", e.get("task_uid") or ""), ("Legacy keys in file", _aliases(e)),
         ] + self.tail_fields(e)
         return DetailItem(f"Cron task {e.name}", tuple(fields), self.raw_of(e), markdown=e.get("code") or "")
@@ -196,17 +224,20 @@ class HeartbeatTasksPane(_TasksPane):
         Column("Title", lambda t: t.entry.name, tooltip=lambda t: t.entry.reason),
         Column("Stored as", lambda t: t.entry.presence),
         Column("Daycare reads", lambda t: t.entry.reads_label),
-        Column("User", lambda t: t.entry.get("user_id") or ""),
+        Column("User", lambda t: t.user_name or t.entry.get("user_id") or "",
+               tooltip=lambda t: t.entry.get("user_id") or ""),
         Column("Last run", lambda t: t.entry.get("last_run_at"), fmt_time),
         Column("Id", lambda t: t.entry.id),
     ]
 
     def fetch(self, store) -> list[TaskItem]:
-        return [TaskItem(e, None) for e in heartbeat_entries(store)]
+        entries = heartbeat_entries(store)
+        _agents, users = _names(store, entries)
+        return [TaskItem(e, None, None, users.get(e.get("user_id"))) for e in entries]
 
     def describe(self, item: TaskItem) -> DetailItem:
         e = item.entry
-        fields = self.common_fields(e) + [("Title", e.name), ("User", e.get("user_id") or "")]
+        fields = self.common_fields(e) + [("Title", e.name), ("User", _named(item.user_name, e.get("user_id")))]
         if e.file is not None:
             fields.append(("Title taken from", e.file.title_source))
         fields += self.tail_fields(e)

@@ -22,6 +22,7 @@ from daycare_gui.ui.widgets.record_table import FilteredRecords, make_table, sel
 class BrowsePane(Pane):
     columns: list = []
     noun = "item(s)"
+    hint = ""  # appended to the count line, e.g. what Enter does
     filter_placeholder = "Filter (Ctrl+F)"
 
     def __init__(self, ctx, parent=None) -> None:
@@ -116,7 +117,8 @@ class BrowsePane(Pane):
 
     def _update_summary(self) -> None:
         total, shown = self.records.model.rowCount(), self.records.proxy.rowCount()
-        self.summary.setText(f"{total} {self.noun}" if shown == total else f"{shown} of {total} {self.noun}")
+        text = f"{total} {self.noun}" if shown == total else f"{shown} of {total} {self.noun}"
+        self.summary.setText(f"{text} — {self.hint}" if self.hint else text)
 
     def _filter_changed(self, text: str) -> None:
         self.records.set_text(text)
