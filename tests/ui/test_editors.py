@@ -409,3 +409,67 @@ def test_save_atomic_from_outside_keeps_hash_semantics(root):
     data = path.read_bytes()
     save_atomic(path, data + b"x", expected_sha256=sha256_of(data))
     assert path.read_bytes() == data + b"x"
+
+
+# --- the browse pages offer the editors ---------------------------------------------------------------
+
+
+def _pane_at(qtbot, window, root, section, rows):
+    from tests.ui.conftest import open_and_wait
+
+    open_and_wait(qtbot, window, root)
+    window.show_section(section)
+    pane = window.pane(section)
+    qtbot.waitUntil(lambda: pane.records.proxy.rowCount() == rows, timeout=5000)
+    return pane
+
+
+def _select(pane, text):
+    from tests.ui.test_people_panes import texts
+
+    pane.table.selectRow(texts(pane.records.proxy, 0).index(text))
+    return pane.current_record()
+
+
+def test_cron_page_opens_file_and_row_editors(qtbot, window, root):
+    pane = _pane_at(qtbot, window, root, "cron", 6)
+    actions = pane.edit_actions
+    _select(pane, "Daily digest")
+    assert actions.edit_button.isEnabled() and actions.second_button.isEnabled()
+    editor_window = actions.edit_file()
+    qtbot.addWidget(editor_window)
+    assert isinstance(editor_window.editor, DocumentEditor)
+    assert editor_window.editor.path == root / "cron/daily-digest/TASK.md"
+    assert "database row" in editor_window.editor.header.text()
+    assert actions.edit_file() is editor_window  # the same file opens once
+    row_window = actions.edit_row()
+    qtbot.addWidget(row_window)
+    assert isinstance(row_window.editor, RowEditor) and row_window.editor.row_id == "daily-digest"
+    _select(pane, "Stand-up notes")  # a row without a file
+    assert not actions.edit_button.isEnabled() and actions.second_button.isEnabled()
+    for w in (editor_window, row_window):
+        w.close()
+
+
+def test_cron_page_new_and_delete_to_trash(qtbot, window, root):
+    from daycare_gui.core.edit.trash import list_trash, restore
+
+    pane = _pane_at(qtbot, window, root, "cron", 6)
+    actions = pane.edit_actions
+    created = actions.create({"name": "Water plants", "schedule": "0 8 * * *"})
+    assert created == root / "cron/water-plants/TASK.md" and created.is_file()
+    _select(pane, "Daily digest")
+    entry = actions.delete(confirm=lambda target: target == root / "cron/daily-digest")
+    assert entry is not None and not (root / "cron/daily-digest").exists()
+    assert [e.original for e in list_trash(resolve_paths(root))] == [root / "cron/daily-digest"]
+    restore(entry)
+    assert (root / "cron/daily-digest/TASK.md").is_file()
+
+
+def test_apps_page_opens_the_permissions_editor(qtbot, window, root):
+    pane = _pane_at(qtbot, window, root, "apps", 3)
+    pane.table.selectRow(0)
+    editor_window = pane.edit_actions.edit_permissions()
+    qtbot.addWidget(editor_window)
+    assert isinstance(editor_window.editor, PermissionsEditor)
+    editor_window.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
+import shiboken6
 from PySide6.QtWidgets import QMainWindow, QWidget
 
 from .document_editor import DocumentEditor, document_kind
@@ -45,6 +46,8 @@ def make_file_editor(path, *, store=None, parent=None) -> QWidget:
 
 def _show(key: str, build: Callable[[], QWidget], parent) -> EditorWindow:
     window = _open.get(key)
+    if window is not None and not shiboken6.isValid(window):  # deleted without a close event
+        window = None
     if window is None:
         window = EditorWindow(build(), key, parent)
         _open[key] = window

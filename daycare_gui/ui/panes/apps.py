@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from daycare_gui.core.files.apps import App
 from daycare_gui.ui.context import DetailItem
+from daycare_gui.ui.editors.pane_actions import EditActions
 from daycare_gui.ui.models.columns import Column, fmt_time
 from daycare_gui.ui.widgets.browse_pane import BrowsePane
 
@@ -63,6 +64,10 @@ class AppsPane(BrowsePane):
         Column("Problems", lambda a: "; ".join(_problems(a))),
         Column("Description", lambda a: a.manifest.description if a.manifest else ""),
     ]
+
+    def __init__(self, ctx, parent=None) -> None:
+        super().__init__(ctx, parent)
+        self.edit_actions = EditActions(self, "app")  # Edit… buttons above the viewer
 
     def key(self, app: App) -> str:
         return app.folder

@@ -12,6 +12,7 @@ from daycare_gui.core.file_preview import preview_file
 from daycare_gui.core.files.homes import KNOWLEDGE_FILES
 from daycare_gui.core.queries.users import list_users
 from daycare_gui.ui.context import DetailItem
+from daycare_gui.ui.editors.pane_actions import FileEditButton
 from daycare_gui.ui.models.columns import fmt_int
 from daycare_gui.ui.models.roles import RecordRole
 from daycare_gui.ui.panes.base import Pane
@@ -87,6 +88,8 @@ class FilesPane(Pane):
         self.tree.activated.connect(self._activated)
         self._pending = None
         self._loaded = False
+        self.edit_button = FileEditButton(self)  # opens Markdown files in an editor
+        layout.insertWidget(1, self.edit_button)
 
     def load(self) -> None:
         store = self.ctx.store

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from daycare_gui.core.files.plugins import MemoryEntity
 from daycare_gui.ui.context import DetailItem
+from daycare_gui.ui.editors.pane_actions import EditActions
 from daycare_gui.ui.models.columns import Column
 from daycare_gui.ui.widgets.browse_pane import BrowsePane
 
@@ -39,6 +40,10 @@ class MemoryPane(BrowsePane):
         Column("Plugin", lambda e: e.instance_id),
         Column("Description", lambda e: e.description or ""),
     ]
+
+    def __init__(self, ctx, parent=None) -> None:
+        super().__init__(ctx, parent)
+        self.edit_actions = EditActions(self, "memory")  # Edit… buttons above the viewer
 
     def key(self, entity: MemoryEntity) -> str:
         return entity.path

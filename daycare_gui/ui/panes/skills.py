@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from daycare_gui.core.files.skills import Skill
 from daycare_gui.ui.context import DetailItem
+from daycare_gui.ui.editors.pane_actions import EditActions
 from daycare_gui.ui.models.columns import Column
 from daycare_gui.ui.widgets.browse_pane import BrowsePane
 
@@ -36,6 +37,10 @@ class SkillsPane(BrowsePane):
         Column("Description", lambda s: s.description or ""),
         Column("Path", lambda s: s.path),
     ]
+
+    def __init__(self, ctx, parent=None) -> None:
+        super().__init__(ctx, parent)
+        self.edit_actions = EditActions(self, "skill")  # Edit… buttons above the viewer
 
     def key(self, skill: Skill) -> str:
         return skill.id

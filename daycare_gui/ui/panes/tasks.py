@@ -18,6 +18,7 @@ from daycare_gui.core.queries.users import list_users
 from daycare_gui.core.schedule_info import ScheduleInfo, schedule_info
 from daycare_gui.core.task_overview import TaskEntry, cron_entries, heartbeat_entries
 from daycare_gui.ui.context import DetailItem
+from daycare_gui.ui.editors.pane_actions import EditActions
 from daycare_gui.ui.models.columns import Column, fmt_time
 from daycare_gui.ui.widgets.browse_pane import BrowsePane
 from daycare_gui.ui.widgets.markdown_view import escape
@@ -113,6 +114,7 @@ class _TasksPane(BrowsePane):
         self.head.addWidget(self.schedule_label)
         self.head.addLayout(buttons)
         self._set_buttons(None)
+        self.edit_actions = EditActions(self, self.kind)  # Edit file / Edit row / New… / Delete…
 
     def state(self, item: TaskItem) -> str | None:
         return _state(item)
