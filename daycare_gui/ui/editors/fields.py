@@ -76,6 +76,7 @@ class ScheduleField(QWidget):
         self.words.setWordWrap(True)
         self.runs = QLabel()
         self.runs.setStyleSheet(NOTE_STYLE)
+        self.runs.setWordWrap(True)
         self.runs.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(self.edit)
         layout.addWidget(self.words)
@@ -103,7 +104,7 @@ class ScheduleField(QWidget):
         self.words.setStyleSheet("")
         self.words.setText(describe_schedule(text))
         times = [t.strftime("%a %Y-%m-%d %H:%M") for t in next_runs(text, 5)]
-        self.runs.setText("Next runs: " + " · ".join(times))
+        self.runs.setText("Next runs:\n" + "\n".join(f"  {t}" for t in times))
 
 
 class RuleListEditor(QWidget):
