@@ -87,6 +87,7 @@ def test_overview_on_the_demo_store(qtbot, window, demo_store):
     assert "immutable" in pane.mode_label.text() and "read-only" in pane.mode_label.text()
     assert pane.migrations_label.text() == "up to date (808af509)"
     assert "legacy agent folder" in pane.notes_label.text()
+    assert not pane.explanation_label.isVisible()  # a plain SQLite store needs no explaining
     assert "problem(s) found while loading" in pane.problems_label.text()
     counts = {pane.tables_model.index(r, 0).data(): pane.tables_model.index(r, 1).data()
               for r in range(pane.tables_model.rowCount())}
@@ -156,6 +157,7 @@ def test_overview_of_a_legacy_only_store_explains_it(qtbot, window, fixture_copy
     assert "Legacy files only" in pane.generation_label.text()
     assert "no SQLite database" in pane.mode_label.text()
     assert pane.tables_box.title() == "Database tables — no database"
+    assert pane.explanation_label.isVisible() and "imports these files" in pane.explanation_label.text()
     assert "1 error(s)" in pane.problems_label.text()
 
 

@@ -23,6 +23,19 @@ GENERATION_TEXT = {
     "empty": "An empty Daycare folder",
 }
 
+# What each generation means for the person looking at it (shown on the Overview beside detection's notes).
+GENERATION_EXPLANATION = {
+    "legacy-files": (
+        "This folder holds Daycare's older file layout (agents/, cron/, signals/, … — used before Daycare moved to "
+        "SQLite on 2026-02-19). A current Daycare imports these files into daycare.db once, the first time it "
+        "starts here; until then there are no tables, token totals or activity to show. Everything below comes "
+        "from the files themselves."),
+    "pglite": (
+        "Daycare keeps this store in PGlite (an embedded PostgreSQL folder, daycare.pglite/), which this version "
+        "of daycare-gui cannot read yet. Only the files around it (settings, auth, skills, apps, homes) are shown."),
+    "empty": "Daycare created this folder but has not stored any agents or a database in it yet.",
+}
+
 
 @dataclass(frozen=True)
 class TokenUsage:
@@ -51,6 +64,11 @@ class StoreSummary:
     tokens: tuple[TokenUsage, ...] = ()
     activity: tuple[tuple[int, int], ...] = ()  # (day start ms, history records that day)
     failures: tuple[str, ...] = field(default=())  # queries that failed, explained
+
+    @property
+    def explanation(self) -> str:
+        """A plain sentence or two about the generation, for the stores that are not a plain SQLite one."""
+        return GENERATION_EXPLANATION.get(self.generation, "")
 
     @property
     def engine_text(self) -> str:

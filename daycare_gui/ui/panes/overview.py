@@ -88,6 +88,10 @@ class OverviewPane(Pane):
         form.addRow("Migrations:", self.migrations_label)
         form.addRow("Notes:", self.notes_label)
         layout.addLayout(form)
+        self.explanation_label = _label()
+        self.explanation_label.setStyleSheet("padding: 6px; border: 1px solid palette(mid); border-radius: 4px;")
+        self.explanation_label.hide()
+        layout.addWidget(self.explanation_label)
 
         problems_row = QHBoxLayout()
         self.problems_label = _label("Counting problems…")
@@ -142,6 +146,8 @@ class OverviewPane(Pane):
         self.mode_label.setText(s.mode_text)
         self.migrations_label.setText(s.migrations_label)
         self.notes_label.setText("\n".join(s.notes) if s.notes else "none")
+        self.explanation_label.setText(s.explanation)
+        self.explanation_label.setVisible(bool(s.explanation))
         if s.problems:
             self.problems_label.setText(f"{s.problems:,} problem(s) found while loading "
                                         f"({s.problem_errors:,} error(s), {s.problems - s.problem_errors:,} warning(s)).")

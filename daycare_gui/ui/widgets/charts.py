@@ -62,7 +62,8 @@ class _ChartBox(QWidget):
         self._empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self._empty.setWordWrap(True)
         self._stack.addWidget(self._empty)
-        self.setMinimumHeight(260)
+        self.setMinimumHeight(40)
+        self.setMaximumHeight(60)
 
     def _show(self, widget: QWidget) -> None:
         while self._stack.count() > 1:
@@ -71,11 +72,15 @@ class _ChartBox(QWidget):
             old.deleteLater()
         self._stack.addWidget(widget)
         self._stack.setCurrentWidget(widget)
+        self.setMinimumHeight(260)
+        self.setMaximumHeight(16777215)
 
     def _show_empty(self) -> None:
         self.chart = None
         self.table = None
         self._stack.setCurrentWidget(self._empty)
+        self.setMinimumHeight(40)  # a sentence needs no chart-sized hole
+        self.setMaximumHeight(60)
 
     def _new_chart(self):
         chart = QtCharts.QChart()
