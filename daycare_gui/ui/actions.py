@@ -39,6 +39,7 @@ ACTION_SPECS: tuple[ActionSpec, ...] = (
     ActionSpec("back", "&Back", "&View", QKeySequence.StandardKey.Back),
     ActionSpec("upgrade", "&Upgrade Storage…", "&Storage", None, "Run Daycare's migrations on this store"),
     ActionSpec("problems", "&Problems", "&Storage", "Ctrl+Shift+P"),
+    ActionSpec("trash", "Deleted &Items (Trash)…", "&Storage", None, "Restore files deleted from daycare-gui"),
     ActionSpec("about", "&About daycare-gui", "&Help", None, needs_store=False),
 )
 

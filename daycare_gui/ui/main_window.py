@@ -63,7 +63,7 @@ class MainWindow(QMainWindow):
             "close_store": self.close_store, "quit": self.close, "filter": self.focus_filter,
             "search": lambda: self.show_section("search"), "toggle_detail": self._toggle_detail,
             "focus_nav": lambda: self.nav.setFocus(), "back": self.go_back, "upgrade": self.open_upgrade,
-            "problems": lambda: self.show_section("problems"), "about": self.about,
+            "problems": lambda: self.show_section("problems"), "trash": self.open_trash, "about": self.about,
         })
 
         # -- central area -------------------------------------------------------------------------
@@ -133,7 +133,7 @@ class MainWindow(QMainWindow):
 
         dest = Path(tempfile.mkdtemp(prefix="daycare-demo-")) / "daycare"
         self.status_store.setText("Writing a demo store…")
-        self.worker.submit("open", lambda: (write_demo(dest), open_store(dest))[1],
+        self.worker.submit("open", lambda: (write_demo(dest, now_ms=int(__import__("time").time()) // 60 * 60_000), open_store(dest))[1],
                            on_result=lambda s: self._store_opened(s, str(dest), remember=False),
                            on_error=lambda msg: self._open_failed(str(dest), msg))
 
@@ -155,8 +155,9 @@ class MainWindow(QMainWindow):
         self.banner.hide()
         if store.engine.running:
             self.banner.show_message(
-                f"Daycare's engine is running ({store.engine.detail}). Everything is read-only; "
-                "changes made now could be overwritten by the engine.", action="", kind="warning")
+                f"Daycare's engine is running ({store.engine.detail}). Browsing is safe; an edit to a "
+                "database row asks first, because the engine may overwrite it from its caches.",
+                action="", kind="warning")
         self._load_counts()
         self.show_section(self._current_section or "overview")
 
@@ -246,6 +247,11 @@ class MainWindow(QMainWindow):
         dialog = UpgradeDialog(self.store, self)
         if dialog.exec() and dialog.changed:
             self.refresh()
+
+    def open_trash(self) -> None:
+        from daycare_gui.ui.editors.new_item import TrashDialog
+
+        TrashDialog(self.store.paths, self, on_restored=self.refresh).exec()
 
     def about(self) -> None:
         QMessageBox.about(self, "About daycare-gui",
