@@ -17,7 +17,8 @@ from daycare_gui.core.schema_sql import MIGRATIONS_808AF509, schema_statements
 MIGRATED_AT_MS = 1771000000000
 
 
-def open_for_load(path: Path, owner_id: str) -> sqlite3.Connection:
+def open_for_load(path: Path, owner_id: str, shift_ms: int = 0) -> sqlite3.Connection:
+    """``shift_ms`` moves the migration times along with the rest of the demo's clock."""
     conn = sqlite3.connect(str(path), isolation_level=None)
     conn.execute("PRAGMA journal_mode=OFF")
     conn.execute("PRAGMA synchronous=OFF")
@@ -25,7 +26,7 @@ def open_for_load(path: Path, owner_id: str) -> sqlite3.Connection:
     conn.execute("BEGIN")
     for statement in schema_statements(owner_id):
         conn.execute(statement)
-    applied = MIGRATED_AT_MS
+    applied = MIGRATED_AT_MS + shift_ms
     for index, name in enumerate(MIGRATIONS_808AF509):
         applied += 20 + (index * 37) % 71
         conn.execute("INSERT INTO _migrations (name, applied_at) VALUES (?, ?)", (name, applied))

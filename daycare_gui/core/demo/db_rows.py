@@ -52,6 +52,7 @@ class DemoModel:
     channels: list[dict] = field(default_factory=list)
     endpoints: list[dict] = field(default_factory=list)
     processes: list[dict] = field(default_factory=list)
+    now: int = NOW_MS  # "now" for this run: every timestamp is an offset from it
 
     def add(self, table: str, **row) -> dict:
         self.rows[table].append(row)
@@ -103,9 +104,10 @@ def _permissions(rng, role: str, kind: str, user_id: str) -> dict:
     return perms
 
 
-def build_small(rng_salt: int = 0) -> DemoModel:
+def build_small(rng_salt: int = 0, now_ms: int | None = None) -> DemoModel:
+    """Build the small demo; every timestamp is relative to ``now_ms`` (default: the fixed ``NOW_MS``)."""
     rng = new_rng(rng_salt)
-    m = DemoModel()
+    m = DemoModel(now=NOW_MS if now_ms is None else now_ms)
     _users(m, rng)
     _agents_and_sessions(m, rng)
     _inbox(m, rng)
@@ -122,7 +124,7 @@ def _users(m: DemoModel, rng) -> None:
     for role, *_ in USERS:
         m.users[role] = cuid(rng)
     for i, (role, name, is_owner, parent, nametag, keys) in enumerate(USERS):
-        created = NOW_MS - (40 - i * 6) * DAY
+        created = m.now - (40 - i * 6) * DAY
         m.add("users", id=m.users[role], is_owner=int(is_owner), created_at=created, updated_at=created + 3 * HOUR,
               parent_user_id=m.users[parent] if parent else None, name=name, nametag=nametag)
         for key in keys:
@@ -130,12 +132,12 @@ def _users(m: DemoModel, rng) -> None:
                   connector_key=key)
     a, b = sorted((m.users["owner"], m.users["sam"]))
     m.add("connections", user_a_id=a, user_b_id=b, requested_a=1, requested_b=1,
-          requested_a_at=NOW_MS - 30 * DAY, requested_b_at=NOW_MS - 29 * DAY)
+          requested_a_at=m.now - 30 * DAY, requested_b_at=m.now - 29 * DAY)
     a, b = sorted((m.users["owner"], m.users["jordan"]))
     # Half-open request: only the owner asked (CHECK(user_a_id < user_b_id) decides which column that is).
     requested_a, requested_b = (1, 0) if a == m.users["owner"] else (0, 1)
     m.add("connections", user_a_id=a, user_b_id=b, requested_a=requested_a, requested_b=requested_b,
-          requested_a_at=NOW_MS - 2 * DAY if requested_a else None, requested_b_at=NOW_MS - 2 * DAY if requested_b else None)
+          requested_a_at=m.now - 2 * DAY if requested_a else None, requested_b_at=m.now - 2 * DAY if requested_b else None)
 
 
 def _descriptor(m: DemoModel, rng, role: str) -> dict:
@@ -194,7 +196,7 @@ def _agents_and_sessions(m: DemoModel, rng) -> None:
     for index, (role, user_role, lifecycle, provider, scripts) in enumerate(AGENTS):
         agent_id = m.agents[role]
         kind = _descriptor(m, rng, role)["type"]
-        created = NOW_MS - (35 - index) * DAY + index * 7 * MINUTE
+        created = m.now - (35 - index) * DAY + index * 7 * MINUTE
         stats: dict = {}
         session_entries = []
         t = created
@@ -265,24 +267,24 @@ def _inbox(m: DemoModel, rng) -> None:
     ctx = {"messageId": "4107", "permissionTags": ["@read:/home/demo/.daycare/users"]}
     items = [
         # fresh: posted minutes ago, still being handled
-        (a["alex_telegram"], NOW_MS - 2 * MINUTE, {"type": "message", "message": {
+        (a["alex_telegram"], m.now - 2 * MINUTE, {"type": "message", "message": {
             "text": "Also book a table for Saturday lunch in Belém?", "files": []}, "context": {"messageId": "4112"}}),
-        (a["sam_telegram"], NOW_MS - 40_000, {"type": "message", "message": {
+        (a["sam_telegram"], m.now - 40_000, {"type": "message", "message": {
             "text": "what can I make with leftover rice", "files": []}, "context": ctx}),
-        (a["perm_ops"], NOW_MS - 5 * MINUTE, {"type": "system_message", "text": "Backup job finished: 14.2 GB, 0 errors",
+        (a["perm_ops"], m.now - 5 * MINUTE, {"type": "system_message", "text": "Backup job finished: 14.2 GB, 0 errors",
                                               "origin": a["sys_heartbeat"], "silent": True}),
-        (a["sys_memory"], NOW_MS - MINUTE, {"type": "compact", "context": {"messageId": "cmp-77"}}),
+        (a["sys_memory"], m.now - MINUTE, {"type": "compact", "context": {"messageId": "cmp-77"}}),
         # stuck: posted days ago and never handled (the engine died or the agent is wedged)
-        (a["jordan_discord"], NOW_MS - 4 * DAY, {"type": "message", "message": {
+        (a["jordan_discord"], m.now - 4 * DAY, {"type": "message", "message": {
             "text": "are you there? the bot stopped answering", "files": []}, "context": {"messageId": "99120"}}),
-        (a["app_recipes"], NOW_MS - 6 * DAY - 3 * HOUR, {"type": "signal", "signal": {
+        (a["app_recipes"], m.now - 6 * DAY - 3 * HOUR, {"type": "signal", "signal": {
             "id": "sig_" + token(rng, 12).lower(), "type": "user.shopping.updated",
             "source": {"type": "agent", "id": a["sam_telegram"], "userId": m.users["sam"]},
-            "data": {"items": ["feta"]}, "createdAt": NOW_MS - 6 * DAY - 3 * HOUR}, "subscriptionPattern": "user.shopping.*"}),
-        (a["alex_whatsapp"], NOW_MS - 9 * DAY, {"type": "reset", "message": "Start fresh please",
+            "data": {"items": ["feta"]}, "createdAt": m.now - 6 * DAY - 3 * HOUR}, "subscriptionPattern": "user.shopping.*"}),
+        (a["alex_whatsapp"], m.now - 9 * DAY, {"type": "reset", "message": "Start fresh please",
                                                 "context": {"messageId": "wamid.HBgL"}}),
-        (a["sub_pdf"], NOW_MS - 3 * DAY, {"type": "restore"}),
-        (a["cron_review"], NOW_MS - 2 * DAY - 7 * HOUR, {"type": "system_message", "text": "Weekly review is overdue",
+        (a["sub_pdf"], m.now - 3 * DAY, {"type": "restore"}),
+        (a["cron_review"], m.now - 2 * DAY - 7 * HOUR, {"type": "system_message", "text": "Weekly review is overdue",
                                                          "origin": "cron", "execute": True,
                                                          "code": ["print(open('~/documents/week.md').read())"]}),
     ]
@@ -298,12 +300,12 @@ def _tasks(m: DemoModel, rng) -> None:
          "description": "Morning summary of mail, calendar and deadlines", "schedule": "0 7 * * *",
          "code": "Summarise unread email, today's calendar and anything due this week. Keep it under 150 words.",
          "agent_id": m.agents["cron_digest"], "user_id": owner, "enabled": 1, "delete_after_run": 0,
-         "last_run_at": NOW_MS - 5 * HOUR, "style": "modern", "row": True},
+         "last_run_at": m.now - 5 * HOUR, "style": "modern", "row": True},
         {"dir": "weekly-review", "task_uid": m.cron_ids["weekly-review"], "name": "Weekly review",
          "description": None, "schedule": "0 18 * * 0",
          "code": "Review the week: what got done, what slipped, and the top three priorities for next week.",
          "agent_id": m.agents["cron_review"], "user_id": owner, "enabled": 1, "delete_after_run": 0,
-         "last_run_at": NOW_MS - 7 * DAY + 6 * HOUR, "style": "legacy", "row": True},
+         "last_run_at": m.now - 7 * DAY + 6 * HOUR, "style": "legacy", "row": True},
         {"dir": "dentist-reminder", "task_uid": "x1c9v8b7n6m5a4s3d2f1g0hj", "name": "Dentist reminder",
          "description": "One-off: remind me on the morning of the appointment", "schedule": "30 8 4 3 *",
          "code": "Remind Alex: dentist at 17:00 today, bring the insurance card.", "agent_id": None,
@@ -311,7 +313,7 @@ def _tasks(m: DemoModel, rng) -> None:
         {"dir": "backup-photos", "task_uid": "b4ck9p7h0t0s2s5y6n7c8q1w", "name": "Back up photos",
          "description": "Disabled while the NAS is being replaced", "schedule": "15 3 * * *",
          "code": "Copy new photos from ~/downloads to the NAS and report how many were copied.", "agent_id": None,
-         "user_id": owner, "enabled": 0, "delete_after_run": 0, "last_run_at": NOW_MS - 20 * DAY, "style": "disabled",
+         "user_id": owner, "enabled": 0, "delete_after_run": 0, "last_run_at": m.now - 20 * DAY, "style": "disabled",
          "row": True},
         {"dir": "plant-photos", "task_uid": "q9w8e7r6t5y4u3i2o1p0lkjh", "name": "Plant photo diary",
          "description": None, "schedule": "0 12 * * 6", "code": "Ask Sam for a photo of the balcony plants.",
@@ -320,17 +322,17 @@ def _tasks(m: DemoModel, rng) -> None:
         {"dir": "standup-notes", "task_uid": "s7t6a5n4d3u2p1n0o9t8e7sz", "name": "Stand-up notes",
          "description": "Created by the engine directly in the database", "schedule": "25 9 * * 1-5",
          "code": "Draft stand-up notes from yesterday's commits.", "agent_id": None, "user_id": owner, "enabled": 1,
-         "delete_after_run": 0, "last_run_at": NOW_MS - 3 * HOUR, "style": None, "row": True},  # row only
+         "delete_after_run": 0, "last_run_at": m.now - 3 * HOUR, "style": None, "row": True},  # row only
     ]
     for i, spec in enumerate(m.cron):
         if not spec["row"]:
             continue
-        created = NOW_MS - (30 - i) * DAY
+        created = m.now - (30 - i) * DAY
         m.add("tasks_cron", id=spec["dir"], task_uid=spec["task_uid"], user_id=spec["user_id"], name=spec["name"],
               description=spec["description"], schedule=spec["schedule"], code=spec["code"], agent_id=spec["agent_id"],
               enabled=spec["enabled"], delete_after_run=spec["delete_after_run"], last_run_at=spec["last_run_at"],
               created_at=created, updated_at=created + 2 * DAY)
-    m.heartbeat_last_run = NOW_MS - 25 * MINUTE
+    m.heartbeat_last_run = m.now - 25 * MINUTE
     m.heartbeats = [
         {"file": "check-inbox.md", "id": "check-inbox", "title": "Check inbox", "style": "frontmatter",
          "code": "Look at unread email and messages. Anything that needs a reply today goes to Alex.", "row": True},
@@ -342,11 +344,11 @@ def _tasks(m: DemoModel, rng) -> None:
     ]
     for i, spec in enumerate(m.heartbeats):
         if spec["row"]:
-            created = NOW_MS - (28 - i) * DAY
+            created = m.now - (28 - i) * DAY
             m.add("tasks_heartbeat", id=spec["id"], title=spec["title"], code=spec["code"],
                   last_run_at=m.heartbeat_last_run, created_at=created, updated_at=created + DAY, user_id=owner)
     m.add("tasks_heartbeat", id="weekly-budget", title="Weekly budget", code="Summarise spending by category.",
-          last_run_at=None, created_at=NOW_MS - 3 * DAY, updated_at=NOW_MS - 3 * DAY, user_id=sam)
+          last_run_at=None, created_at=m.now - 3 * DAY, updated_at=m.now - 3 * DAY, user_id=sam)
 
 
 def _signals(m: DemoModel, rng) -> None:
@@ -354,17 +356,17 @@ def _signals(m: DemoModel, rng) -> None:
     a = m.agents
     m.signal_events = [
         ("sig_" + token(rng, 16).lower(), owner, "internal.heartbeat.tick", {"type": "system", "userId": owner},
-         {"tasks": [{"id": "check-inbox"}, {"id": "plant-care"}]}, NOW_MS - 25 * MINUTE),
+         {"tasks": [{"id": "check-inbox"}, {"id": "plant-care"}]}, m.now - 25 * MINUTE),
         ("sig_" + token(rng, 16).lower(), owner, "github.push", {"type": "webhook", "id": "wh_github", "userId": owner},
-         {"repo": "alex/blog", "ref": "refs/heads/main", "commits": 3}, NOW_MS - 3 * HOUR),
+         {"repo": "alex/blog", "ref": "refs/heads/main", "commits": 3}, m.now - 3 * HOUR),
         ("sig_" + token(rng, 16).lower(), sam, "user.shopping.updated", {"type": "agent", "id": a["sam_telegram"], "userId": sam},
-         {"items": ["feta"]}, NOW_MS - 6 * DAY - 3 * HOUR),
+         {"items": ["feta"]}, m.now - 6 * DAY - 3 * HOUR),
         ("sig_" + token(rng, 16).lower(), owner, "process.exited", {"type": "process", "id": "proc-photo-sync"},
-         {"exitCode": 1}, NOW_MS - 2 * DAY),
+         {"exitCode": 1}, m.now - 2 * DAY),
         ("sig_" + token(rng, 16).lower(), owner, "channel.message", {"type": "agent", "id": a["perm_ops"], "userId": owner},
-         {"channelName": "ops", "text": "@alex backups are green"}, NOW_MS - 5 * HOUR),
+         {"channelName": "ops", "text": "@alex backups are green"}, m.now - 5 * HOUR),
         ("sig_legacy1", "usr_x", "internal.heartbeat.tick", {"type": "system", "userId": "usr_x"},
-         {"tasks": [{"id": "daily"}]}, NOW_MS - 20 * DAY),  # imported from events.jsonl; names a user that never existed
+         {"tasks": [{"id": "daily"}]}, m.now - 20 * DAY),  # imported from events.jsonl; names a user that never existed
     ]
     for sid, user, typ, source, data, created in m.signal_events:
         m.add("signals_events", id=sid, user_id=user, type=typ, source=dumps(source),
@@ -372,16 +374,16 @@ def _signals(m: DemoModel, rng) -> None:
     subs = [(owner, a["perm_ops"], "github.*", 0), (sam, a["app_recipes"], "user.shopping.*", 0),
             (owner, a["sys_heartbeat"], "internal.heartbeat.*", 1), (owner, a["alex_telegram"], "process.exited", 0)]
     for i, (user, agent, pattern, silent) in enumerate(subs):
-        created = NOW_MS - (20 - i) * DAY
+        created = m.now - (20 - i) * DAY
         m.add("signals_subscriptions", id=cuid(rng), user_id=user, agent_id=agent, pattern=pattern, silent=silent,
               created_at=created, updated_at=created)
     m.delayed = [
-        ("sig_delay_" + token(rng, 8).lower(), owner, "internal.reminder", NOW_MS + 2 * HOUR, {"type": "system"},
-         {"text": "Call the landlord about the heating"}, None, NOW_MS - HOUR),
-        ("sig_delay_" + token(rng, 8).lower(), owner, "cron.tick", NOW_MS + 19 * HOUR,
-         {"type": "agent", "id": a["cron_digest"]}, None, "daily-digest", NOW_MS - 5 * HOUR),
-        ("sig_delay_" + token(rng, 8).lower(), sam, "webhook.retry", NOW_MS - 2 * DAY, {"type": "webhook", "id": "wh_strava"},
-         {"attempt": 3}, None, NOW_MS - 3 * DAY),  # overdue: deliver_at in the past
+        ("sig_delay_" + token(rng, 8).lower(), owner, "internal.reminder", m.now + 2 * HOUR, {"type": "system"},
+         {"text": "Call the landlord about the heating"}, None, m.now - HOUR),
+        ("sig_delay_" + token(rng, 8).lower(), owner, "cron.tick", m.now + 19 * HOUR,
+         {"type": "agent", "id": a["cron_digest"]}, None, "daily-digest", m.now - 5 * HOUR),
+        ("sig_delay_" + token(rng, 8).lower(), sam, "webhook.retry", m.now - 2 * DAY, {"type": "webhook", "id": "wh_strava"},
+         {"attempt": 3}, None, m.now - 3 * DAY),  # overdue: deliver_at in the past
     ]
     for sid, user, typ, deliver, source, data, repeat, created in m.delayed:
         m.add("signals_delayed", id=sid, user_id=user, type=typ, deliver_at=deliver, source=dumps(source),
@@ -404,7 +406,7 @@ def _channels(m: DemoModel, rng) -> None:
     ]
     for c_index, (name, user, leader, members, messages) in enumerate(specs):
         cid = "ch_" + token(rng, 10).lower()
-        created = NOW_MS - (18 - c_index) * DAY
+        created = m.now - (18 - c_index) * DAY
         m.add("channels", id=cid, user_id=user, name=name, leader=leader, created_at=created, updated_at=created + DAY)
         member_list = []
         for j, (agent, member_user, username) in enumerate(members):
@@ -414,7 +416,7 @@ def _channels(m: DemoModel, rng) -> None:
             member_list.append({"agentId": agent, "username": username, "joinedAt": joined})
         msg_list = []
         for k, (sender, text, mentions) in enumerate(messages):
-            at = NOW_MS - (10 - c_index) * DAY + k * 17 * MINUTE
+            at = m.now - (10 - c_index) * DAY + k * 17 * MINUTE
             mid = "msg_" + token(rng, 12).lower()
             m.add("channel_messages", id=mid, channel_id=cid, user_id=user, sender_username=sender, text=text,
                   mentions=dumps(mentions), created_at=at)
@@ -437,7 +439,7 @@ def _expose(m: DemoModel, rng) -> None:
          "auth": {"enabled": True, "passwordHash": "$argon2id$v=19$m=65536,t=3,p=4$b3BzLXNhbHQ$" + token(rng, 43)}},
     ]
     for i, ep in enumerate(m.endpoints):
-        ep["createdAt"] = ep["updatedAt"] = NOW_MS - (12 - i) * DAY
+        ep["createdAt"] = ep["updatedAt"] = m.now - (12 - i) * DAY
         m.add("expose_endpoints", id=ep["id"], user_id=owner, target=dumps(ep["target"]), provider=ep["provider"],
               domain=ep["domain"], mode=ep["mode"], auth=dumps(ep["auth"]) if ep["auth"] else None,
               created_at=ep["createdAt"], updated_at=ep["updatedAt"])
@@ -456,17 +458,17 @@ def _processes(m: DemoModel, rng) -> None:
          {}, [], ["grafana.com"], True, None, False, "stopped", "stopped", None, 0),
     ]
     for i, (pid_name, name, command, cwd, env, pms, domains, local, owner_obj, keep, desired, status, pid, restarts) in enumerate(specs):
-        created = NOW_MS - (9 - i) * DAY
-        started = NOW_MS - (2 - i) * HOUR if status != "stopped" else NOW_MS - 4 * DAY
+        created = m.now - (9 - i) * DAY
+        started = m.now - (2 - i) * HOUR if status != "stopped" else m.now - 4 * DAY
         exited = None if status == "running" else started + 42 * MINUTE
         perms = {"workingDir": cwd, "writeDirs": [cwd], "readDirs": [], "network": bool(domains), "events": False}
         record = {
             "version": 2, "id": pid_name, "name": name, "command": command, "cwd": cwd, "home": home if i != 2 else None,
             "env": env, "packageManagers": pms, "allowedDomains": domains, "allowLocalBinding": local,
             "permissions": perms, "owner": owner_obj, "keepAlive": keep, "desiredState": desired, "status": status,
-            "pid": pid, "bootTimeMs": 1772280000000 if pid else None, "restartCount": restarts,
+            "pid": pid, "bootTimeMs": m.now - DAY if pid else None, "restartCount": restarts,
             "restartFailureCount": 1 if status == "exited" else 0,
-            "nextRestartAt": NOW_MS + 30_000 if status == "exited" and keep else None,
+            "nextRestartAt": m.now + 30_000 if status == "exited" and keep else None,
             "createdAt": created, "updatedAt": exited or started, "lastStartedAt": started, "lastExitedAt": exited,
             "settingsPath": f"{FAKE_ROOT}/processes/{pid_name}/sandbox.json",
             "logPath": f"{FAKE_ROOT}/processes/{pid_name}/process.log",
@@ -492,6 +494,6 @@ def _system_prompts(m: DemoModel, rng) -> None:
          "Mia is 11. Explain step by step, never just give the answer to homework.", 1),
     ]
     for i, (scope, user, kind, cond, text, enabled) in enumerate(prompts):
-        created = NOW_MS - (25 - i) * DAY
+        created = m.now - (25 - i) * DAY
         m.add("system_prompts", id=cuid(rng), scope=scope, user_id=user, kind=kind, condition=cond, prompt=text,
               enabled=enabled, created_at=created, updated_at=created + i * HOUR)

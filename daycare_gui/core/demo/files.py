@@ -11,7 +11,7 @@ from pathlib import Path
 
 from daycare_gui.core.demo import content
 from daycare_gui.core.demo.db_rows import LEGACY_AGENTS, DemoModel
-from daycare_gui.core.demo.ids import DAY, FAKE_ROOT, HOUR, NOW_MS, dumps, iso, pretty
+from daycare_gui.core.demo.ids import DAY, FAKE_ROOT, HOUR, dumps, iso, pretty
 
 
 class FileWriter:
@@ -73,7 +73,7 @@ def write_config(w: FileWriter, m: DemoModel) -> None:
         "openai": {"type": "apiKey", "apiKey": "sk-demo-proj-00000000000000000000000000000000000000000000fake"},
         "openrouter": {"type": "apiKey", "apiKey": "sk-or-demo-v1-0000000000000000000000000000000000000000fake"},
         "github-copilot": {"type": "oauth", "accessToken": "gho_demoDEMOdemoDEMOdemoDEMOdemoDEMOdemo",
-                           "refreshToken": "ghr_demo-refresh-token-not-real-0000000000", "expires": NOW_MS + 8 * HOUR},
+                           "refreshToken": "ghr_demo-refresh-token-not-real-0000000000", "expires": m.now + 8 * HOUR},
         "telegram": {"type": "token", "token": "123456789:AAdemo-not-a-real-bot-token_00000000"},
     })
 
@@ -191,7 +191,7 @@ def write_workspace_and_users(w: FileWriter, m: DemoModel) -> None:
         base = f"workspace/apps/{app['id']}"
         w.text(f"{base}/APP.md", content.app_md(app))
         w.text(f"{base}/PERMISSIONS.md", content.permissions_md(app, owner))
-        w.json(f"{base}/state.json", {"permissions": content.app_granted(app, owner), "updatedAt": NOW_MS - 4 * DAY})
+        w.json(f"{base}/state.json", {"permissions": content.app_granted(app, owner), "updatedAt": m.now - 4 * DAY})
     for user_role, user_id in m.users.items():
         home = f"users/{user_id}/home"
         for folder in ("desktop", "documents", "developer", "downloads", "knowledge"):
@@ -221,7 +221,7 @@ def write_plugins(w: FileWriter, m: DemoModel) -> None:
     w.json("plugins/upgrade/restart-pending.json", {
         "descriptor": _loads(m.agent_rows["alex_telegram"]["descriptor"]),
         "context": {"messageId": "4098", "permissionTags": ["@write:" + FAKE_ROOT]},
-        "requestedAtMs": NOW_MS - 26 * HOUR, "requesterPid": 41877, "previousVersion": "2026.2.19"})
+        "requestedAtMs": m.now - 26 * HOUR, "requesterPid": 41877, "previousVersion": "2026.2.19"})
 
 
 def write_all(w: FileWriter, m: DemoModel) -> None:

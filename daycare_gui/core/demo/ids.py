@@ -22,6 +22,15 @@ DAY = 24 * HOUR
 FAKE_ROOT = "/home/demo/.daycare"
 FAKE_WORKSPACE = f"{FAKE_ROOT}/workspace"
 
+
+
+def current_minute_ms() -> int:
+    """The wall clock floored to the minute, in ms: a ``now_ms`` that makes the demo look fresh today."""
+    import time
+
+    return time.time_ns() // 1_000_000 // MINUTE * MINUTE
+
+
 _LOWER = string.ascii_lowercase
 _ALNUM = string.ascii_lowercase + string.digits
 

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from daycare_gui.core.demo import vocabulary
 from daycare_gui.core.demo.db_rows import DemoModel
 from daycare_gui.core.demo.history import MODELS, PYTHON_PREAMBLE
-from daycare_gui.core.demo.ids import DAY, FAKE_ROOT, HOUR, MINUTE, NOW_MS, cuid, dumps, new_rng, token
+from daycare_gui.core.demo.ids import DAY, FAKE_ROOT, HOUR, MINUTE, cuid, dumps, new_rng, token
 
 TOTAL_AGENTS = 1_000
 TOTAL_SESSIONS = 20_000
@@ -36,6 +36,7 @@ class LargeLoad:
     def __init__(self, model: DemoModel):
         self.rng = new_rng(7)
         self.model = model
+        self.now = model.now
         self.agents = TOTAL_AGENTS - len(model.rows["agents"])
         self.sessions = TOTAL_SESSIONS - len(model.rows["sessions"])
         self.history = TOTAL_HISTORY - len(model.rows["session_history"])
@@ -99,7 +100,7 @@ class LargeLoad:
         for i in range(BULK_USERS):
             uid = cuid(rng)
             self.user_ids.append(uid)
-            created = NOW_MS - rng.randint(5, 60) * DAY
+            created = self.now - rng.randint(5, 60) * DAY
             rows.append((uid, 0, created, created, None, f"Demo User {i + 1}", f"demo-user-{i + 1:03d}"))
             keys.append((uid, f"telegram:{900000 + i}"))
         conn.executemany("INSERT INTO users (id, is_owner, created_at, updated_at, parent_user_id, name, nametag) "
@@ -141,11 +142,11 @@ class LargeLoad:
             user_id = self.user_ids[i % len(self.user_ids)]
             perms = {"workingDir": f"{FAKE_ROOT}/users/{user_id}/home/desktop", "writeDirs": [], "readDirs": [],
                      "network": bool(i % 2), "events": False}
-            created = NOW_MS - rng.randint(10, 90) * DAY
+            created = self.now - rng.randint(10, 90) * DAY
             rows.append((agent_id, d["type"], dumps(d), last_session.get(i), dumps(perms),
                          dumps({"provider": provider, "model": model, "size": size}),
                          dumps({provider: {model: size}}), ("active", "active", "sleeping", "dead")[i % 4],
-                         created, NOW_MS - rng.randint(0, 9) * DAY, user_id))
+                         created, self.now - rng.randint(0, 9) * DAY, user_id))
         conn.executemany("INSERT INTO agents (id, type, descriptor, active_session_id, permissions, tokens, stats, "
                          "lifecycle, created_at, updated_at, user_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
 
@@ -153,9 +154,9 @@ class LargeLoad:
         """(index, session id, first history id, record count, created_at) in insert order."""
         next_id = self.first_history_id
         for s, (sid, count) in enumerate(zip(self.session_ids, self.counts, strict=True)):
-            created = NOW_MS - 60 * DAY + (s * 7919 % 50_000) * MINUTE // 20  # spread over ~60 days
+            created = self.now - 60 * DAY + (s * 7919 % 50_000) * MINUTE // 20  # spread over ~60 days
             if s == 0:
-                created = NOW_MS - 70 * DAY  # the big one runs for weeks
+                created = self.now - 70 * DAY  # the big one runs for weeks
             yield s, sid, next_id, count, created
             next_id += count
 
@@ -266,7 +267,7 @@ class LargeLoad:
             for i in range(1_000):
                 agent = self.agent_ids[rng.randrange(self.agents)]
                 stuck = i % 10 == 0
-                posted = NOW_MS - (rng.randint(2, 20) * DAY if stuck else rng.randint(1, 50) * MINUTE)
+                posted = self.now - (rng.randint(2, 20) * DAY if stuck else rng.randint(1, 50) * MINUTE)
                 item = {"type": "message", "message": {"text": self._text(1, 1), "files": []},
                         "context": {"messageId": str(100000 + i)}}
                 yield cuid(rng), agent, posted, "message", dumps(item)
@@ -278,20 +279,20 @@ class LargeLoad:
                 user = self.user_ids[i % len(self.user_ids)]
                 source = {"type": "agent", "id": self.agent_ids[i % self.agents], "userId": user}
                 yield (f"sig_bulk_{i:05d}", user, ("github.push", "user.note.added", "process.exited")[i % 3],
-                       dumps(source), dumps({"n": i}), NOW_MS - i * 7 * MINUTE)
+                       dumps(source), dumps({"n": i}), self.now - i * 7 * MINUTE)
 
         conn.executemany("INSERT INTO signals_events (id, user_id, type, source, data, created_at) "
                          "VALUES (?, ?, ?, ?, ?, ?)", signals())
         channel_id = "ch_bulk"
         owner = self.model.users["owner"]
         conn.execute("INSERT INTO channels (id, user_id, name, leader, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
-                     (channel_id, owner, "town-square", self.agent_ids[0], NOW_MS - 30 * DAY, NOW_MS - DAY))
+                     (channel_id, owner, "town-square", self.agent_ids[0], self.now - 30 * DAY, self.now - DAY))
         conn.executemany("INSERT INTO channel_members (channel_id, user_id, agent_id, username, joined_at) "
                          "VALUES (?, ?, ?, ?, ?)",
-                         ((channel_id, owner, self.agent_ids[i], f"agent{i}", NOW_MS - 30 * DAY + i * MINUTE)
+                         ((channel_id, owner, self.agent_ids[i], f"agent{i}", self.now - 30 * DAY + i * MINUTE)
                           for i in range(50)))
         conn.executemany("INSERT INTO channel_messages (id, channel_id, user_id, sender_username, text, mentions, "
                          "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                          ((f"msg_bulk_{i:05d}", channel_id, owner, f"agent{i % 50}", self._text(1, 2),
-                           dumps([f"agent{(i + 1) % 50}"] if i % 5 == 0 else []), NOW_MS - 30 * DAY + i * 11 * MINUTE)
+                           dumps([f"agent{(i + 1) % 50}"] if i % 5 == 0 else []), self.now - 30 * DAY + i * 11 * MINUTE)
                           for i in range(2_000)))

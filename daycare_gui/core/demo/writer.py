@@ -11,6 +11,7 @@ from pathlib import Path
 
 from daycare_gui.core.demo import database, files, large
 from daycare_gui.core.demo.db_rows import TABLES, build_small
+from daycare_gui.core.demo.ids import NOW_MS
 
 SCALES = ("small", "large")
 Progress = Callable[[int, int, str], None]
@@ -69,9 +70,14 @@ def _clean(dest: Path, created: bool) -> None:
             child.unlink(missing_ok=True)
 
 
-def write_demo(dest: Path, *, scale: str = "small", progress: Progress | None = None,
+def write_demo(dest: Path, *, scale: str = "small", now_ms: int | None = None, progress: Progress | None = None,
                cancel: Cancel | None = None) -> DemoSummary:
-    """Write a deterministic Daycare data directory into ``dest`` (missing or empty)."""
+    """Write a deterministic Daycare data directory into ``dest`` (missing or empty).
+
+    ``now_ms`` is "now" as far as the demo is concerned: ``None`` keeps the fixed ``NOW_MS`` (byte-identical
+    output on every run); any other value shifts every timestamp written by ``now_ms - NOW_MS``, so relative
+    ages (fresh vs. stuck inbox items, last runs, …) stay the same.
+    """
     if scale not in SCALES:
         raise DemoError(f"unknown scale {scale!r}; use one of {', '.join(SCALES)}")
     dest = Path(dest)
@@ -92,12 +98,12 @@ def write_demo(dest: Path, *, scale: str = "small", progress: Progress | None = 
     conn = None
     try:
         step("building demo content")
-        model = build_small()
+        model = build_small(now_ms=now_ms)
         step("writing files")
         writer = files.FileWriter(dest)
         files.write_all(writer, model)
         step("writing database")
-        conn = database.open_for_load(dest / "daycare.db", model.users["owner"])
+        conn = database.open_for_load(dest / "daycare.db", model.users["owner"], model.now - NOW_MS)
         for table in TABLES:
             database.insert_dicts(conn, table, model.rows[table])
         largest = (model.largest_session_id, model.largest_session_records)
