@@ -27,6 +27,7 @@ NAV_SOURCES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 
 def nav_counts(store: Store) -> dict[str, int | None]:
     inventory = store.files()
+    store.check_json_columns()  # so the Problems count includes unreadable JSON values
     file_counts = inventory.counts()
     out: dict[str, int | None] = {}
     for nav_id, (tables, collections) in NAV_SOURCES.items():

@@ -47,6 +47,7 @@ class Store:
         self.cols = TableColumns(db) if db is not None else None
         self.migrations: MigrationState = migration_state(db)
         self._files = None
+        self._json_checked: list[Problem] | None = None
 
     # -- identity --------------------------------------------------------------------------------
     @property
@@ -86,8 +87,13 @@ class Store:
         return self._files
 
     def check_json_columns(self, limit_per_column: int = 20) -> list[Problem]:
-        """Report stored JSON values that do not parse, found in SQL without loading the tables."""
+        """Report stored JSON values that do not parse, found in SQL without loading the tables.
+
+        Runs once per opened store; later calls return the first answer (and add nothing twice)."""
+        if self._json_checked is not None:
+            return self._json_checked
         found: list[Problem] = []
+        self._json_checked = found
         if self.db is None:
             return found
         for table, parsers in JSON_COLUMNS.items():

@@ -23,6 +23,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+# Imported here, on the GUI thread, before the worker starts: a first import of the same package from
+# the worker and from a pane at once can trip Python's import locks (KeyError on the package name).
+import daycare_gui.core.files.collections  # noqa: F401
+import daycare_gui.core.queries.tasks  # noqa: F401
 from daycare_gui import __version__
 from daycare_gui.core.counts import nav_counts
 from daycare_gui.core.paths import NotADaycareDirectory
