@@ -8,9 +8,10 @@ exclude.
 Filters run in SQL: record type and agent as FTS terms on the ``tags`` column, time range on the ``at``
 column; agent kind, lifecycle and user select agent ids from the Daycare database (read-only) with one
 query, and the index query takes them as tag terms (or, for very many agents, a JSON id list).
-Results come back best match first (``ORDER BY rank`` with a LIMIT). For a very common word, ranking every
-match costs more than a person waits for, so relevance is computed among the newest ``RANK_WINDOW``
-matches only, and the results say so.
+Results come back best match first (``ORDER BY rank`` with a LIMIT), or newest first. For a very common
+word, ranking every match costs more than a person waits for, so relevance is computed among the newest
+``RANK_WINDOW`` matches only, and the results say so. Both bound the query by a rowid range found first
+(the newest N-th match): FTS5 applies it while matching, so snippets are built only inside it.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from daycare_gui.core.queries.agents import AgentFilter, fetch_agents
 from daycare_gui.core.search.index import MARK_CLOSE, MARK_OPEN, SearchIndex, agent_tag, type_tag
 
 AGENT_TAGS_MAX = 300  # agent filters up to this many agents become FTS terms; more use an id list
-RANK_WINDOW = 20_000  # matches ranked at most (the newest ones)
+RANK_WINDOW = 10_000  # matches ranked at most (the newest ones)
 COUNT_CAP = 10_000  # matches counted at most ("10,000+")
 SNIPPET_TOKENS = 16
 
@@ -246,16 +247,16 @@ def search(index: SearchIndex, db: ReadOnlyDatabase | None, text: str, flt: Sear
     select = (f"SELECT rowid, session_id, agent_id, type, at, "
               f"snippet(records, 0, '{MARK_OPEN}', '{MARK_CLOSE}', '…', {SNIPPET_TOKENS}) FROM records ")
     ranked_within = None
-    if newest_first:
-        sql, args = f"{select} WHERE {where} ORDER BY rowid DESC LIMIT ?", [*params, limit]
-    elif capped or total > RANK_WINDOW:
-        # Many matches: rank only the newest RANK_WINDOW (a rowid range FTS5 applies while matching).
+    if newest_first or capped:
+        # The rowid of the newest `limit`-th (or RANK_WINDOW-th) match bounds a rowid range FTS5 applies
+        # while matching; the query with snippets then touches only that range.
+        depth = limit if newest_first else RANK_WINDOW
         cutoff = conn.execute(f"SELECT rowid FROM records WHERE {where} ORDER BY rowid DESC LIMIT 1 OFFSET ?",
-                              [*params, RANK_WINDOW - 1]).fetchone()
-        ranked_within = RANK_WINDOW if cutoff else None
-        extra = " AND rowid >= ?" if cutoff else ""
-        sql = f"{select} WHERE {where}{extra} ORDER BY rank LIMIT ?"
-        args = [*params, *([cutoff[0]] if cutoff else []), limit]
+                              [*params, depth - 1]).fetchone()
+        floor = cutoff[0] if cutoff else 0
+        ranked_within = None if (newest_first or not cutoff) else RANK_WINDOW
+        order_by = "rowid DESC" if newest_first else "rank"
+        sql, args = f"{select} WHERE {where} AND rowid >= ? ORDER BY {order_by} LIMIT ?", [*params, floor, limit]
     else:
         sql, args = f"{select} WHERE {where} ORDER BY rank LIMIT ?", [*params, limit]
     hits = [Hit(int(r[0]), r[1], r[2], r[3], r[4], r[5] or "") for r in conn.execute(sql, args)]

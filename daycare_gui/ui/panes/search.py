@@ -30,7 +30,6 @@ from daycare_gui.core.search.index import SearchIndex, index_path
 from daycare_gui.core.search.query import AgentGroup, Hit, SearchFilter, SessionGroup, search
 from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.models.columns import fmt_time
-from daycare_gui.ui.models.roles import RecordRole
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.panes.search_results import SearchResultsModel, SnippetDelegate, snippet_plain
 from daycare_gui.ui.widgets.filter_bar import FilterBox
@@ -268,19 +267,19 @@ class SearchPane(Pane):
 
     # -- opening -------------------------------------------------------------------------------------
     def _activate(self, index) -> None:
-        item = index.data(RecordRole)
+        item = self.model.item(index)
         if isinstance(item, Hit):
             self.ctx.navigate("history", item.target)
         elif isinstance(item, SessionGroup):
-            agent = index.parent().data(RecordRole)
+            agent = self.model.item(index.parent())
             self.ctx.navigate("history", (agent.agent_id if agent else None, item.session_id, None))
         elif isinstance(item, AgentGroup) and item.agent_id:
             self.ctx.navigate("agents", item.agent_id)
 
     def _current_changed(self, current, _previous) -> None:
-        item = current.data(RecordRole)
+        item = self.model.item(current)
         if isinstance(item, Hit):
-            agent = current.parent().parent().data(RecordRole)
+            agent = self.model.item(current.parent().parent())
             fields = (("Agent", f"{agent.name} ({item.agent_id})" if agent else str(item.agent_id)),
                       ("Session", item.session_id), ("Record id", str(item.record_id)), ("Type", item.type),
                       ("Time", fmt_time(item.at)), ("Match", snippet_plain(item.snippet)))

@@ -74,6 +74,15 @@ class SearchResultsModel(QAbstractItemModel):
     def _node(self, index: QModelIndex) -> _Node:
         return index.internalPointer() if index.isValid() else self._root
 
+    def item(self, index: QModelIndex):
+        """The AgentGroup, SessionGroup or Hit at ``index`` (None for an invalid index).
+
+        Views and delegates use this instead of ``index.data(RecordRole)``: with PySide6 6.12 on Python
+        3.11 every ``QModelIndex.data()`` call that yields no value drops a reference to None, and
+        enough of them abort the interpreter.
+        """
+        return index.internalPointer().item if index.isValid() and index.model() is self else None
+
     # -- structure -----------------------------------------------------------------------------------
     def index(self, row, column, parent=QModelIndex()):
         if column < 0 or column >= len(HEADERS) or (parent.isValid() and parent.column() != 0):
@@ -150,7 +159,8 @@ class SnippetDelegate(QStyledItemDelegate):
     """Paints a record's snippet as rich text (matched terms bold); everything else as usual."""
 
     def _doc(self, option, index) -> QTextDocument | None:
-        hit = index.data(RecordRole)
+        model = index.model()
+        hit = model.item(index) if isinstance(model, SearchResultsModel) else None
         if index.column() != 0 or not isinstance(hit, Hit):
             return None
         doc = QTextDocument()
