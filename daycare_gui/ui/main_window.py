@@ -134,10 +134,11 @@ class MainWindow(QMainWindow):
 
     def open_demo(self) -> None:
         from daycare_gui.core.demo import write_demo
+        from daycare_gui.core.demo.ids import current_minute_ms
 
         dest = Path(tempfile.mkdtemp(prefix="daycare-demo-")) / "daycare"
         self.status_store.setText("Writing a demo store…")
-        self.worker.submit("open", lambda: (write_demo(dest, now_ms=int(__import__("time").time()) // 60 * 60_000), open_store(dest))[1],
+        self.worker.submit("open", lambda: (write_demo(dest, now_ms=current_minute_ms()), open_store(dest))[1],
                            on_result=lambda s: self._store_opened(s, str(dest), remember=False),
                            on_error=lambda msg: self._open_failed(str(dest), msg))
 
