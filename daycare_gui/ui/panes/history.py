@@ -1,0 +1,309 @@
+"""History of one session: a paged record list beside the records around the current one as a conversation.
+
+Opened with ``navigate("history", (agent_id, session_id, record_id or None))``. The list is a
+:class:`HistoryModel` (pages by key, bounded cache); the conversation is a :class:`ConversationWindow`
+read on the worker for the current record and rendered by :class:`ConversationRenderer`. Opening shows
+the session's last records unless a record id is given.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QLabel,
+    QListView,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QVBoxLayout,
+)
+
+from daycare_gui.core.queries.history import full_data, locate
+from daycare_gui.core.queries.history_pages import conversation_window, session_header
+from daycare_gui.ui.context import DetailItem
+from daycare_gui.ui.models.columns import fmt_int, fmt_time
+from daycare_gui.ui.models.history_model import HistoryModel, kind_of
+from daycare_gui.ui.panes.base import Pane
+from daycare_gui.ui.widgets.conversation import STYLE, ConversationRenderer, call_id_from_url
+from daycare_gui.ui.widgets.history_rows import HistoryRowDelegate
+from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, escape
+
+CONVERSATION_DELAY_MS = 120  # let keyboard scrolling settle before the conversation is re-read
+
+
+def record_detail(rec, problem: str | None, size: int | None) -> DetailItem:
+    fields = [("Kind", rec.type), ("Time", fmt_time(rec.at)), ("Record id", str(rec.id)),
+              ("Session", rec.session_id or "")]
+    if size is not None:
+        fields.append(("Stored size", f"{size:,} bytes"))
+    for label, value in (("Tool call id", rec.tool_call_id), ("Tool", rec.tool_name), ("Reason", rec.reason),
+                         ("Rewrites message at", fmt_time(rec.assistant_at) if rec.assistant_at else None)):
+        if value:
+            fields.append((label, value))
+    if rec.tokens is not None:
+        fields.append(("Model", f"{rec.tokens.provider} / {rec.tokens.model}"))
+        fields.append(("Tokens", f"{rec.tokens.size.total:,}"))
+    for f in rec.files:
+        fields.append(("File", f"{f.name} · {f.mime_type} · {f.size:,} bytes · {f.path}"))
+    if problem:
+        fields.append(("Problem", problem))
+    if rec.type == "rlm_tool_call":
+        fields.append(("Note", "the VM snapshot is left out here; the raw JSON link shows it"))
+    return DetailItem(f"{kind_of(rec.type)[1]} · record #{rec.id}", tuple(fields), rec.data,
+                      markdown=rec.text if rec.text else None)
+
+
+class HistoryPane(Pane):
+    pane_id = "history"
+    title = "Conversation"
+
+    def __init__(self, ctx, parent=None) -> None:
+        super().__init__(ctx, parent)
+        self._target: tuple | None = None
+        self._header = None
+        self._window = None
+        self._expanded: set[str] = set()
+        self._conversation_for: int | None = None  # record id the conversation was last asked for
+
+        layout = QVBoxLayout(self)
+        self.heading = QLabel("Open a session from Agents (Enter on a session).")
+        self.heading.setTextFormat(Qt.TextFormat.RichText)
+        self.heading.setWordWrap(True)
+        layout.addWidget(self.heading)
+
+        bar = QHBoxLayout()
+        self.home_button = QPushButton("⇤ First (Ctrl+Home)")
+        self.end_button = QPushButton("Last ⇥ (Ctrl+End)")
+        self.goto_box = QSpinBox()
+        self.goto_box.setPrefix("Record # ")
+        self.goto_box.setRange(0, 0)
+        self.goto_box.setToolTip("Position in the session (1 = first record); Enter jumps there")
+        self.goto_button = QPushButton("Go")
+        self.raw_button = QPushButton("Raw JSON")
+        self.raw_button.setToolTip("The stored JSON of the current record, snapshot included (Enter on a row)")
+        self.position = QLabel()
+        for w in (self.home_button, self.end_button, self.goto_box, self.goto_button, self.raw_button):
+            bar.addWidget(w)
+        bar.addWidget(self.position, 1, Qt.AlignmentFlag.AlignRight)
+        layout.addLayout(bar)
+
+        self.model = HistoryModel(ctx.worker, parent=self)
+        self.list = QListView()
+        self.list.setModel(self.model)
+        self.list.setUniformItemSizes(True)  # Qt asks only for visible rows
+        self.list.setItemDelegate(HistoryRowDelegate(self.list))
+        self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.list.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerItem)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.conversation = SafeTextBrowser()
+        self.conversation.document().setDefaultStyleSheet(STYLE)
+        self.conversation.setObjectName("conversation")
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(self.list)
+        split.addWidget(self.conversation)
+        split.setStretchFactor(0, 2)
+        split.setStretchFactor(1, 3)
+        split.setSizes([360, 560])
+        layout.addWidget(split, 1)
+        self.setTabOrder(self.list, self.conversation)
+
+        self._timer = QTimer(self, singleShot=True, interval=CONVERSATION_DELAY_MS)
+        self._timer.timeout.connect(self._request_conversation)
+        self.list.selectionModel().currentRowChanged.connect(self._current_changed)
+        self.list.activated.connect(lambda index: self.show_raw(self.model.record(index.row())))
+        self.model.rows_loaded.connect(self._rows_loaded)
+        self.home_button.clicked.connect(self.go_first)
+        self.end_button.clicked.connect(self.go_last)
+        self.goto_button.clicked.connect(self._goto_typed)
+        self.goto_box.lineEdit().returnPressed.connect(self._goto_typed)
+        self.raw_button.clicked.connect(lambda: self.show_raw(self.model.record(self.list.currentIndex().row())))
+        self.conversation.anchorClicked.connect(self._anchor_clicked)
+        for keys, slot in (("Ctrl+Home", self.go_first), ("Ctrl+End", self.go_last)):
+            QShortcut(QKeySequence(keys), self, slot, context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
+
+    # -- opening ---------------------------------------------------------------------------------
+    def load(self) -> None:
+        if self.ctx.store.db is None:
+            self.heading.setText("This store has no database (a legacy store): session histories are the "
+                                 "JSONL files under Files and Storage.")
+            self._enable(False)
+            return
+        if self._target is not None:
+            self.open_item(self._target)
+        else:
+            self._enable(False)
+
+    def open_item(self, target) -> None:
+        """``target``: ``(agent_id, session_id, record_id or None)``."""
+        db = self.ctx.store.db
+        if db is None or not isinstance(target, (tuple, list)) or len(target) < 2:
+            return
+        agent_id, session_id = target[0], target[1]
+        record_id = target[2] if len(target) > 2 else None
+        self._target = (agent_id, session_id, record_id)
+        self._expanded.clear()
+        self._window = None
+        self._conversation_for = None
+        self.model.clear()
+        self.conversation.setHtml("<p class='meta'>Loading…</p>")
+        self.heading.setText(f"Loading session {escape(session_id)}…")
+
+        def work():  # one round trip: header, count and the row to open at
+            header = session_header(db, agent_id, session_id)
+            row = locate(db, session_id, int(record_id)) if record_id is not None else None
+            return header, row
+
+        self.ctx.worker.submit("history-open", work, on_result=self._opened,
+                               on_error=lambda msg: self.heading.setText(f"Cannot read this session: {escape(msg)}"))
+
+    def _opened(self, result) -> None:
+        header, row = result
+        self._header = header
+        if not header.found and not header.record_count:
+            self.heading.setText(f"No session {escape(header.session_id)} in this store.")
+            self._enable(False)
+            return
+        ended = f"ended {fmt_time(header.ended_at)}" if header.ended_at else "not ended"
+        self.heading.setText(
+            f"<b>{escape(header.agent_name)}</b> · session <code>{escape(header.session_id)}</code> · "
+            f"created {fmt_time(header.created_at)} · {ended} · <b>{fmt_int(header.record_count)}</b> records")
+        self.model.set_session(self.ctx.store.db, header.session_id, header.record_count)
+        self.goto_box.setRange(1 if header.record_count else 0, header.record_count)
+        self._enable(header.record_count > 0)
+        if header.record_count == 0:
+            self.conversation.setHtml("<p>This session has no records.</p>")
+            return
+        # Jump before the view first paints, so only the target's page is fetched.
+        self.go_to_row(header.record_count - 1 if row is None else min(row, header.record_count - 1))
+        self.list.setFocus()
+
+    def _enable(self, on: bool) -> None:
+        for w in (self.home_button, self.end_button, self.goto_box, self.goto_button, self.raw_button):
+            w.setEnabled(on)
+
+    # -- moving ------------------------------------------------------------------------------------
+    def go_to_row(self, row: int) -> None:
+        if not (0 <= row < self.model.rowCount()):
+            return
+        index = self.model.index(row)
+        self.list.setCurrentIndex(index)
+        self.list.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
+
+    def go_first(self) -> None:
+        self.go_to_row(0)
+
+    def go_last(self) -> None:
+        self.go_to_row(self.model.rowCount() - 1)
+
+    def _goto_typed(self) -> None:
+        self.go_to_row(self.goto_box.value() - 1)
+        self.list.setFocus()
+
+    def current_row(self) -> int:
+        return self.list.currentIndex().row()
+
+    # -- selection → detail and conversation ------------------------------------------------------
+    def _current_changed(self, current, _previous) -> None:
+        row = current.row()
+        if row >= 0:
+            self.position.setText(f"{row + 1:,} of {self.model.rowCount():,}")
+            self.model.request_row(row)
+        self._show_current_detail()
+        self._timer.start()
+
+    def _rows_loaded(self, first: int, last: int) -> None:
+        row = self.current_row()
+        if first <= row <= last:
+            self._show_current_detail()
+            if self._conversation_for is None or self._conversation_for != self._record_id(row):
+                self._timer.start()
+
+    def _record_id(self, row: int):
+        rec = self.model.record(row)
+        return rec.id if rec is not None else None
+
+    def _show_current_detail(self) -> None:
+        row = self.current_row()
+        rec = self.model.record(row)
+        if rec is not None:
+            self.ctx.show_detail(record_detail(rec, self.model.problem(row), self.model.stored_size(row)))
+
+    def _request_conversation(self) -> None:
+        rec = self.model.record(self.current_row())
+        if rec is None or self.model.session_id is None:
+            return  # its page is on the way; _rows_loaded asks again
+        if self._conversation_for == rec.id and self._window is not None:
+            return
+        self._conversation_for = rec.id
+        db, sid, focus = self.ctx.store.db, self.model.session_id, rec.id
+        self.ctx.worker.submit("history-conversation", lambda: conversation_window(db, sid, focus),
+                               on_result=self._conversation_arrived,
+                               on_error=lambda msg: self.conversation.setHtml(f"<p>Cannot read: {escape(msg)}</p>"))
+
+    def _conversation_arrived(self, window) -> None:
+        self._window = window
+        focus = next((r for r in window.records if r.id == window.focus_id), None)
+        if focus is not None and focus.is_rlm and focus.tool_call_id:
+            self._expanded.add(focus.tool_call_id)  # a step the user picked is shown, not hidden in a fold
+        self._render(scroll_to_focus=True)
+
+    def _render(self, scroll_to_focus: bool) -> None:
+        if self._window is None:
+            return
+        bar = self.conversation.verticalScrollBar()
+        keep = bar.value()
+        self.conversation.setHtml(ConversationRenderer(self._window, self._expanded).html())
+        if scroll_to_focus and self._window.focus_id is not None:
+            self.conversation.scrollToAnchor(f"rec-{self._window.focus_id}")
+        else:
+            bar.setValue(keep)
+
+    def conversation_html(self) -> str:
+        """The rendered conversation (tests and "copy" use it)."""
+        return self.conversation.toHtml()
+
+    # -- links ---------------------------------------------------------------------------------------
+    def _anchor_clicked(self, url) -> None:
+        scheme, path = url.scheme(), url.path()
+        if scheme == "rlm":
+            self.toggle_run(call_id_from_url(path))
+        elif scheme == "raw" and path.isdigit():
+            self.show_raw_id(int(path))
+
+    def toggle_run(self, call_id: str) -> None:
+        if call_id in self._expanded:
+            self._expanded.discard(call_id)
+        else:
+            self._expanded.add(call_id)
+        self._render(scroll_to_focus=False)
+
+    def show_raw(self, rec) -> None:
+        if rec is not None and rec.id is not None:
+            self.show_raw_id(rec.id)
+
+    def show_raw_id(self, record_id: int) -> None:
+        """Full stored data (an rlm snapshot included) of one record, in the detail pane."""
+        db = self.ctx.store.db
+
+        def shown(text) -> None:
+            if text is None:
+                self.ctx.show_detail(DetailItem(f"Record #{record_id}", (("Problem", "no such record any more"),)))
+                return
+            fields = (("Record id", str(record_id)), ("Stored size", f"{len(text):,} characters"),
+                      ("Shown", "the stored data column, exactly (Raw JSON tab)"))
+            self.ctx.show_detail(DetailItem(f"Raw JSON · record #{record_id}", fields, text))
+
+        self.ctx.worker.submit("history-raw", lambda: full_data(db, record_id), on_result=shown)
+
+    # -- pane API ------------------------------------------------------------------------------------
+    def focus_filter(self) -> None:
+        """Ctrl+F: this pane has no filter; the "go to record" box is its search field."""
+        self.goto_box.setFocus()
+        self.goto_box.selectAll()
+
+    def shutdown(self) -> None:
+        self._timer.stop()
+        self.model.clear()

@@ -1,0 +1,99 @@
+"""HistoryModel over a 200,000-record session: pages by key, placeholders, bounded cache, exact alignment."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+import shiboken6
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QAbstractItemModelTester
+
+from daycare_gui.core.queries.history import count_history
+from daycare_gui.core.queries.history_pages import id_chunk
+from daycare_gui.core.store import open_store
+from daycare_gui.ui.models.history_model import PLACEHOLDER, HistoryModel
+from daycare_gui.ui.models.roles import KeyRole, RecordRole, StateRole
+from daycare_gui.ui.worker import DbWorker
+from tests.core.test_history_pages import BIG_SESSION, add_big_session
+
+RECORDS = 200_000
+
+
+@pytest.fixture(scope="module")
+def big_store(tmp_path_factory, demo_store):
+    dest = tmp_path_factory.mktemp("bighist") / "daycare"
+    shutil.copytree(demo_store, dest)
+    add_big_session(dest, RECORDS)
+    return dest
+
+
+@pytest.fixture
+def setup(qtbot, big_store):
+    store = open_store(big_store)
+    worker = DbWorker("test-history")
+    model = HistoryModel(worker, page_size=200, max_pages=8)
+    tester = QAbstractItemModelTester(model, QAbstractItemModelTester.FailureReportingMode.Fatal)
+    yield store, model
+    model.clear()
+    worker.shutdown()
+    store.close()
+    # Delete the Qt objects now, while the application exists (not during interpreter shutdown).
+    for obj in (tester, model, worker):
+        shiboken6.delete(obj)
+
+
+def _wait_row(qtbot, model, row):
+    model.index(row).data()
+    qtbot.waitUntil(lambda: model.record(row) is not None, timeout=10000)
+    return model.record(row)
+
+
+def test_last_page_without_reading_the_session(qtbot, setup):
+    store, model = setup
+    count = count_history(store.db, BIG_SESSION)
+    model.set_session(store.db, BIG_SESSION, count, load_ids=False)
+    assert model.rowCount() == RECORDS
+    last = RECORDS - 1
+    assert model.index(last).data() == PLACEHOLDER
+    assert model.index(last).data(StateRole) == "placeholder"
+    rec = _wait_row(qtbot, model, last)
+    assert rec.text == f"answer {last}"
+    assert model.rows_fetched <= 400  # this page (and the first, which the model tester reads), not the session
+    assert model.index(last).data(KeyRole) == rec.id
+    assert model.index(last).data(RecordRole) is rec
+    assert model.index(last).data(StateRole) == "assistant"
+    assert "answer 199999" in model.index(last).data()
+
+
+def test_offset_and_neighbour_pages_line_up_with_row_keys(qtbot, setup):
+    store, model = setup
+    ids = []
+    after = -1
+    while True:
+        chunk = id_chunk(store.db, BIG_SESSION, after, 50_000)
+        if not chunk:
+            break
+        ids.extend(chunk)
+        after = chunk[-1]
+    model.set_session(store.db, BIG_SESSION, len(ids), load_ids=False)
+    for row in (100_123, 100_123 + 200, 100_123 - 200, 0, 777):  # offset, after, before, first, offset
+        assert _wait_row(qtbot, model, row).id == ids[row]
+        assert model.record(row).text in (f"question {row}", f"looking {row}", f"answer {row}", None)
+    assert model.row_of_id(ids[100_123]) == 100_123
+
+
+def test_ids_arrive_in_chunks_and_cache_stays_bounded(qtbot, setup):
+    store, model = setup
+    model.set_session(store.db, BIG_SESSION, RECORDS)
+    qtbot.waitUntil(lambda: bool(model.ids_complete()), timeout=20000)
+    jumps = range(0, RECORDS, RECORDS // 30)  # 31 far-apart jumps
+    for row in jumps:
+        _wait_row(qtbot, model, row)
+        assert model.cached_pages() <= model.max_pages
+    assert model.rows_fetched <= len(jumps) * 200
+    last_jump = jumps[-1]
+    assert model.row_of_id(model.record(last_jump).id) == last_jump
+    model.clear()
+    assert model.rowCount() == 0 and model.cached_pages() == 0
+    assert model.index(0).data(Qt.ItemDataRole.DisplayRole) is None

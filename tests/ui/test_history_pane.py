@@ -1,0 +1,156 @@
+"""The History pane: opened from Agents with Enter, a conversation with paired tool results, foldable Python
+runs, rewrites against their original, raw JSON in the detail pane, and a 200,000-record session."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+
+import pytest
+from PySide6.QtCore import Qt, QUrl
+from PySide6.QtTest import QAbstractItemModelTester
+
+from tests.core.test_history_pages import BIG_SESSION, add_big_session
+from tests.ui.conftest import open_and_wait
+
+BIG = 200_000
+
+
+def _rlm_session(path):
+    conn = sqlite3.connect(f"file:{path / 'daycare.db'}?mode=ro&immutable=1", uri=True)
+    sid, agent_id = conn.execute(
+        "SELECT h.session_id, s.agent_id FROM session_history h JOIN sessions s ON s.id = h.session_id "
+        "WHERE h.type = 'rlm_start' AND h.data LIKE '%groceries%' LIMIT 1").fetchone()
+    snapshot_id = conn.execute("SELECT id FROM session_history WHERE session_id = ? AND type = 'rlm_tool_call' "
+                               "LIMIT 1", (sid,)).fetchone()[0]
+    conn.close()
+    return agent_id, sid, snapshot_id
+
+
+def _text(pane) -> str:
+    return pane.conversation.toPlainText()
+
+
+def test_open_from_agents_and_read_the_conversation(qtbot, window, demo_store):
+    agent_id, session_id, snapshot_record = _rlm_session(demo_store)
+    open_and_wait(qtbot, window, demo_store)
+    window.show_section("agents")
+    agents = window.panes["agents"]
+    qtbot.waitUntil(lambda: agents.model.row_of_key(agent_id) >= 0, timeout=5000)
+    agents.table.selectRow(agents.model.row_of_key(agent_id))
+    qtbot.waitUntil(lambda: agents.sessions_model.row_of_key(session_id) >= 0, timeout=5000)
+    agents.sessions.setCurrentIndex(agents.sessions_model.index(agents.sessions_model.row_of_key(session_id), 0))
+    agents.sessions.setFocus()
+    qtbot.keyClick(agents.sessions, Qt.Key.Key_Return)
+
+    pane = window.panes.get("history")
+    assert pane is not None and window.pane_stack.currentWidget() is pane
+    QAbstractItemModelTester(pane.model, QAbstractItemModelTester.FailureReportingMode.Fatal)
+    qtbot.waitUntil(lambda: pane.model.rowCount() > 0 and "Groceries" in _text(pane), timeout=5000)
+    # opened at the session's last record
+    assert pane.current_row() == pane.model.rowCount() - 1
+    assert "records" in pane.heading.text() and pane.position.text().startswith(f"{pane.model.rowCount()} of")
+
+    text = _text(pane)
+    # the run_python call with its tool_result text, under the assistant message that made it
+    assert "Tool call run_python" in text
+    assert "Result of run_python" in text and "23 grocery payments, total 486.73 EUR" in text
+    # the attached file
+    assert "text/csv" in text and "downloads/" in text
+    # the rewrite shows the original message and the reason
+    assert "Assistant message rewritten" in text and "run_python_say_after_trim" in text
+    assert "Original (record #" in text and "I'll total it up from the export." in text
+
+    # the Python run is one block, collapsed, and expands to code and printed output
+    assert "Python run" in text and "expand" in text and "Printed output" not in text
+    call_id = next(iter(pane._window.rlm_runs))
+    pane.conversation.anchorClicked.emit(QUrl("rlm:" + call_id))
+    assert "Printed output" in _text(pane) and "import csv, io" in _text(pane) and "collapse" in _text(pane)
+    pane.conversation.anchorClicked.emit(QUrl("rlm:" + call_id))
+    assert "Printed output" not in _text(pane)
+
+    # one click on "raw JSON" shows the full stored data, snapshot included, in the detail pane
+    pane.conversation.anchorClicked.emit(QUrl(f"raw:{snapshot_record}"))
+    qtbot.waitUntil(lambda: window.detail.item is not None and f"#{snapshot_record}" in window.detail.item.title,
+                    timeout=5000)
+    assert '"snapshot"' in window.detail.item.raw
+
+    # Home goes to the first record (the user's question), and the detail pane follows the selection
+    qtbot.keyClick(pane.list, Qt.Key.Key_Home, Qt.KeyboardModifier.ControlModifier)
+    assert pane.current_row() == 0
+    qtbot.waitUntil(lambda: window.detail.item is not None and window.detail.item.title.startswith("User"),
+                    timeout=5000)
+    qtbot.waitUntil(lambda: "How much did we spend on groceries" in _text(pane), timeout=5000)
+
+
+def test_open_at_a_record_and_unknown_session(qtbot, window, demo_store):
+    agent_id, session_id, snapshot_record = _rlm_session(demo_store)
+    open_and_wait(qtbot, window, demo_store)
+    window.navigate("history", (agent_id, session_id, snapshot_record))
+    pane = window.panes["history"]
+    qtbot.waitUntil(lambda: pane.model.record(max(pane.current_row(), 0)) is not None
+                    and pane.model.record(pane.current_row()).id == snapshot_record, timeout=5000)
+    # a step inside a Python run opens with its run expanded
+    qtbot.waitUntil(lambda: "Printed output" in _text(pane) or "collapse" in _text(pane), timeout=5000)
+    window.navigate("history", (agent_id, "no-such-session", None))
+    qtbot.waitUntil(lambda: "No session" in pane.heading.text(), timeout=5000)
+    assert pane.model.rowCount() == 0
+
+
+@pytest.fixture(scope="module")
+def big_store(tmp_path_factory, demo_store):
+    dest = tmp_path_factory.mktemp("bigpane") / "daycare"
+    shutil.copytree(demo_store, dest)
+    agent_id = add_big_session(dest, BIG)
+    return dest, agent_id
+
+
+def test_a_200k_session_opens_at_its_end_and_jumps_by_key(qtbot, window, big_store):
+    path, agent_id = big_store
+    open_and_wait(qtbot, window, path)
+    window.navigate("history", (agent_id, BIG_SESSION, None))
+    pane = window.panes["history"]
+    model = pane.model
+    qtbot.waitUntil(lambda: model.rowCount() == BIG, timeout=10000)
+    last = BIG - 1
+    qtbot.waitUntil(lambda: model.record(last) is not None, timeout=10000)
+    assert pane.current_row() == last
+    assert model.rows_fetched <= 2 * model.page_size  # the last page, not the session
+    qtbot.waitUntil(lambda: f"answer {last}" in _text(pane), timeout=10000)
+    assert "result 199998" in _text(pane)  # tool result paired with its call near the end
+
+    pane.go_first()
+    qtbot.waitUntil(lambda: model.record(0) is not None, timeout=10000)
+    assert model.record(0).text == "question 0"
+    pane.go_last()
+    assert pane.current_row() == last
+
+    pane.goto_box.setValue(123_457)  # 1-based position
+    pane.goto_box.lineEdit().returnPressed.emit()
+    qtbot.waitUntil(lambda: model.record(123_456) is not None, timeout=10000)
+    assert pane.current_row() == 123_456
+    assert model.record(123_456).text == "question 123456"
+
+    jumps = range(0, BIG, BIG // 20)  # jumps all over: the cache stays bounded
+    for row in jumps:
+        pane.go_to_row(row)
+        qtbot.waitUntil(lambda r=row: model.record(r) is not None, timeout=10000)
+        assert model.cached_pages() <= model.max_pages
+    # at most the two pages a screen can straddle per jump, plus the few above: never the session
+    assert model.rows_fetched <= (2 * len(jumps) + 8) * model.page_size < BIG // 10
+
+    # open at a given record deep inside (as search results do)
+    target = model.record(jumps[-1])  # still cached: it was the last jump
+    window.navigate("history", (agent_id, BIG_SESSION, target.id))
+    qtbot.waitUntil(lambda: model.record(max(pane.current_row(), 0)) is not None
+                    and model.record(pane.current_row()).id == target.id, timeout=10000)
+
+
+def test_legacy_store_says_so(qtbot, window, fixture_copy):
+    path = fixture_copy("daycare-808af509", with_db=False)
+    open_and_wait(qtbot, window, path)
+    if window.store.db is not None:
+        pytest.skip("this fixture keeps a database")
+    window.navigate("history", ("a", "s", None))
+    pane = window.panes["history"]
+    assert "no database" in pane.heading.text()
