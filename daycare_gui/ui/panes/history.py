@@ -14,10 +14,11 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QLabel,
-    QListView,
+    QHeaderView,
     QPushButton,
     QSpinBox,
     QSplitter,
+    QTableView,
     QVBoxLayout,
 )
 
@@ -91,13 +92,22 @@ class HistoryPane(Pane):
         layout.addLayout(bar)
 
         self.model = HistoryModel(ctx.worker, parent=self)
-        self.list = QListView()
+        # A one-column table rather than a QListView: with fixed row heights its header keeps no per-row
+        # state, so neither a reset nor a jump walks the session's rows (a list view lays them all out).
+        self.list = QTableView()
         self.list.setModel(self.model)
-        self.list.setUniformItemSizes(True)  # Qt asks only for visible rows
+        self.list.setShowGrid(False)
+        self.list.horizontalHeader().hide()
+        self.list.horizontalHeader().setStretchLastSection(True)
+        vertical = self.list.verticalHeader()
+        vertical.hide()
+        vertical.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        vertical.setDefaultSectionSize(self.fontMetrics().height() + 8)
         self.list.setItemDelegate(HistoryRowDelegate(self.list))
+        self.list.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.list.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerItem)
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list.setWordWrap(False)
         self.conversation = SafeTextBrowser()
         self.conversation.document().setDefaultStyleSheet(STYLE)
         self.conversation.setObjectName("conversation")
