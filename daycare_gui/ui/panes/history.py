@@ -13,8 +13,8 @@ from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
-    QLabel,
     QHeaderView,
+    QLabel,
     QPushButton,
     QSpinBox,
     QSplitter,
