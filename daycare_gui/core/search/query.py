@@ -120,6 +120,9 @@ class SearchFilter:
 
 
 def _agent_ids(db: ReadOnlyDatabase, flt: SearchFilter) -> list[str]:
+    have = set(db.columns("agents"))
+    if flt.user_id and "user_id" not in have:
+        return []  # an older schema without owners: no agent belongs to the user asked for
     where, params = AgentFilter(flt.kinds, flt.lifecycles, flt.user_id).where()
     return [r[0] for r in db.rows(f"SELECT id FROM agents{where}", params)]
 

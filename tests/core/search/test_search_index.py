@@ -233,3 +233,23 @@ def test_many_matches_rank_within_the_newest(store_copy, open_pair, monkeypatch)
     assert results.total_capped and results.ranked_within == 5 and len(results.hits) == 3
     newest = _ids(search(index, db, "the", newest_first=True, limit=5))
     assert set(_ids(results)) <= set(newest)
+
+
+def test_fixture_store_is_searchable_and_untouched(fixture_copy, open_pair):
+    store = fixture_copy("daycare-808af509")
+    before = snapshot_tree(store)
+    db, index = open_pair(store)
+    result = update_index(db, index)
+    assert result.rows == db.count("session_history")
+    word = None
+    for (text,) in db.rows("SELECT json_extract(data, '$.text') FROM session_history "
+                           "WHERE type = 'user_message' AND json_valid(data) LIMIT 20"):
+        words = [w for w in (text or "").split() if w.isalpha() and len(w) > 4]
+        if words:
+            word = words[0]
+            break
+    if word is not None:
+        assert search(index, db, word).hits
+    search(index, db, "x", SearchFilter(user_id="someone", kinds=("user",)))
+    db.close()
+    assert snapshot_tree(store) == before
