@@ -220,6 +220,8 @@ class HistoryPane(Pane):
         row = current.row()
         if row >= 0:
             self.position.setText(f"{row + 1:,} of {self.model.rowCount():,}")
+            if not self.goto_box.hasFocus():  # the box follows the selection unless the user is typing in it
+                self.goto_box.setValue(row + 1)
             self.model.request_row(row)
         self._show_current_detail()
         self._timer.start()
