@@ -20,6 +20,7 @@ class DetailItem:
     fields: tuple[tuple[str, str], ...] = ()
     raw: Any = None
     markdown: str | None = None
+    prefer_raw: bool = False  # open on the Raw JSON tab (the user asked for the raw record)
 
 
 @dataclass

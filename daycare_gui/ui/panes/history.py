@@ -306,7 +306,7 @@ class HistoryPane(Pane):
                 return
             fields = (("Record id", str(record_id)), ("Stored size", f"{len(text):,} characters"),
                       ("Shown", "the stored data column, exactly (Raw JSON tab)"))
-            self.ctx.show_detail(DetailItem(f"Raw JSON · record #{record_id}", fields, text))
+            self.ctx.show_detail(DetailItem(f"Raw JSON · record #{record_id}", fields, text, prefer_raw=True))
 
         self.ctx.worker.submit("history-raw", lambda: full_data(db, record_id), on_result=shown)
 

@@ -79,6 +79,8 @@ class DetailPane(QWidget):
             set_markdown(self.text, item.markdown)
         elif self.tabs.currentIndex() == 1:
             self.tabs.setCurrentIndex(0)
+        if item.prefer_raw:
+            self.tabs.setCurrentWidget(self.raw)
 
     def _copy_fields(self) -> None:
         if self.item is None:
