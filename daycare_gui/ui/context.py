@@ -31,3 +31,10 @@ class PaneContext:
     navigate: Callable[[str, Any], None]
     show_detail: Callable[[DetailItem | None], None]
     set_count: Callable[[str, int | None], None]  # update a navigation node's count
+    # A second worker for whole-store aggregates (overview charts, counts) so they never queue in
+    # front of the pages a user is waiting for on ``worker``.
+    background: DbWorker | None = None
+
+    @property
+    def slow_worker(self) -> DbWorker:
+        return self.background or self.worker

@@ -52,7 +52,8 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("daycare-gui")
         self.setAcceptDrops(True)
         self.settings = settings or QSettings()
-        self.worker = DbWorker("db-worker", self)
+        self.worker = DbWorker("db-worker", self)  # pages and lists the user is looking at
+        self.bg_worker = DbWorker("db-background", self)  # whole-store aggregates: counts, charts
         self.store: Store | None = None
         self.panes: dict = {}
         self._history: list[tuple[str, object]] = []
@@ -196,7 +197,8 @@ class MainWindow(QMainWindow):
     # -- sections ---------------------------------------------------------------------------------
     def _context(self) -> PaneContext:
         return PaneContext(store=self.store, worker=self.worker, navigate=self.navigate,
-                           show_detail=self.detail.show_item, set_count=self.nav.set_count)
+                           show_detail=self.detail.show_item, set_count=self.nav.set_count,
+                           background=self.bg_worker)
 
     def pane(self, section: str):
         if section not in self.panes:
@@ -220,7 +222,8 @@ class MainWindow(QMainWindow):
             self._history.append((self._current_section, None))
         self._current_section = section
         self.pane_stack.setCurrentWidget(pane)
-        self.nav.select(section)
+        # pages outside the tree highlight the node they belong to (a conversation is an agent's)
+        self.nav.select({"history": "agents"}.get(section, section))
         if target is not None:
             pane.open_item(target)
 
@@ -266,7 +269,7 @@ class MainWindow(QMainWindow):
     # -- counts, status ----------------------------------------------------------------------------
     def _load_counts(self) -> None:
         store = self.store
-        self.worker.submit("nav-counts", lambda: nav_counts(store), on_result=self._counts_arrived)
+        self.bg_worker.submit("nav-counts", lambda: nav_counts(store), on_result=self._counts_arrived)
 
     def _counts_arrived(self, counts: dict) -> None:
         for nav_id, count in counts.items():
@@ -326,6 +329,7 @@ class MainWindow(QMainWindow):
         self.settings.setValue("main_splitter", self.splitter.saveState())
         self.close_store()
         self.worker.shutdown()
+        self.bg_worker.shutdown()
         super().closeEvent(event)
 
     def dragEnterEvent(self, event) -> None:  # noqa: N802

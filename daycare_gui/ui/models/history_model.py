@@ -13,7 +13,7 @@ import bisect
 from array import array
 from collections import OrderedDict
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QAbstractListModel, QModelIndex, Qt, QTimer, Signal
 
 from daycare_gui.core.queries.history import page_after, page_before
 from daycare_gui.core.queries.history_pages import id_chunk, page_at_offset
@@ -23,7 +23,7 @@ from daycare_gui.ui.models.roles import KeyRole, RecordRole, StateRole
 from daycare_gui.ui.worker import DbWorker
 
 PLACEHOLDER = "…"
-ID_CHUNK = 50_000
+ID_CHUNK = 20_000  # small enough that a page asked for meanwhile waits at most a few ms
 
 # record type → (family used for styling, short label)
 KINDS = {
@@ -61,6 +61,7 @@ class HistoryModel(QAbstractListModel):
         self._pending: set[int] = set()
         self._ids = array("q")
         self._ids_complete = False
+        self._ids_wanted = False
         self._epoch = 0  # bumps per session so late answers for another session are dropped
         self.rows_fetched = 0  # records fetched and parsed so far (tests prove paging with it)
         self.pages_fetched = 0
@@ -74,9 +75,13 @@ class HistoryModel(QAbstractListModel):
         self._pending.clear()
         self._ids = array("q")
         self._ids_complete = False
+        # Row keys are queued behind the first page a view asks for, so opening a session is one page
+        # away; if no view asks soon, they start anyway.
+        self._ids_wanted = bool(load_ids and db is not None and session_id is not None and self._count)
         self.endResetModel()
-        if load_ids and db is not None and session_id is not None and self._count:
-            self._load_ids(-1)
+        if self._ids_wanted:
+            epoch = self._epoch
+            QTimer.singleShot(50, lambda: self._start_ids(epoch))
 
     def clear(self) -> None:
         self.set_session(None, None, 0)
@@ -163,6 +168,7 @@ class HistoryModel(QAbstractListModel):
         self._worker.submit(f"history-page:{epoch}:{page}", fetch,
                             on_result=lambda rows: self._arrived(epoch, page, rows),
                             on_error=lambda msg: self._arrived(epoch, page, [], msg))
+        self._start_ids(epoch)
 
     def _arrived(self, epoch: int, page: int, rows: list, error: str | None = None) -> None:
         if epoch != self._epoch:
@@ -181,7 +187,13 @@ class HistoryModel(QAbstractListModel):
             self.dataChanged.emit(self.index(first), self.index(last))
             self.rows_loaded.emit(first, last)
 
+
     # -- row keys --------------------------------------------------------------------------------
+    def _start_ids(self, epoch: int) -> None:
+        if self._ids_wanted and epoch == self._epoch:
+            self._ids_wanted = False
+            self._load_ids(-1)
+
     def _load_ids(self, after_id: int) -> None:
         db, sid, epoch = self._db, self._session_id, self._epoch
         # One chunk per job: pages the user is waiting for are served between chunks.

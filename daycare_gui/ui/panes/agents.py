@@ -104,6 +104,8 @@ class AgentsPane(Pane):
         self.table = _table(self.model)
         self.table.setSortingEnabled(True)
         self.table.horizontalHeader().setSortIndicator(5, Qt.SortOrder.DescendingOrder)
+        for column, width in enumerate((230, 90, 80, 150, 140, 140)):
+            self.table.setColumnWidth(column, width)
         self.table.selectionModel().currentRowChanged.connect(self._agent_selected)
 
         self.sessions_model = RecordListModel(SESSION_COLUMNS)

@@ -136,7 +136,7 @@ class OverviewPane(Pane):
     # -- loading ---------------------------------------------------------------------------------
     def load(self) -> None:
         store = self.ctx.store
-        self.ctx.worker.submit("overview", lambda: store_summary(store), on_result=self._arrived,
+        self.ctx.slow_worker.submit("overview", lambda: store_summary(store), on_result=self._arrived,
                                on_error=lambda msg: self.error_label.setText(f"Could not load the overview: {msg}"))
 
     def _arrived(self, s: StoreSummary) -> None:

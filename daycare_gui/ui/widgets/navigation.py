@@ -41,11 +41,20 @@ class NavigationTree(QTreeView):
             self.section_selected.emit(current.data(NavIdRole))
 
     def select(self, nav_id: str) -> None:
+        """Highlight ``nav_id``'s node without emitting a new selection; a page outside the tree
+        (e.g. Search) clears the highlight."""
         item = self._items.get(nav_id)
-        if item is not None:
-            index = item.index()
-            if self.currentIndex() != index:
-                self.setCurrentIndex(index)
+        self.blockSignals(True)
+        self.selectionModel().blockSignals(True)
+        try:
+            if item is None:
+                self.selectionModel().clearSelection()
+                self.setCurrentIndex(self.nav_model.index(-1, -1))
+            elif self.currentIndex() != item.index():
+                self.setCurrentIndex(item.index())
+        finally:
+            self.selectionModel().blockSignals(False)
+            self.blockSignals(False)
 
     def set_count(self, nav_id: str, count: int | None) -> None:
         item = self._items.get(nav_id)
