@@ -30,10 +30,15 @@ class Job:
     on_error: Callable[[str], None] | None
     on_progress: Callable[[int, int, str], None] | None
     long: bool = False
+    priority: int = 0  # lower runs first; background key/aggregate loads use LOW
     cancel_flag: threading.Event = field(default_factory=threading.Event)
 
     def cancelled(self) -> bool:
         return self.cancel_flag.is_set()
+
+
+NORMAL = 0
+LOW = 1  # runs only when no NORMAL request is waiting (row-key loads, prefetch)
 
 
 class _Bridge(QObject):
@@ -49,7 +54,10 @@ class DbWorker(QObject):
 
     def __init__(self, name: str = "db-worker", parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._queue: queue.Queue[Job | None] = queue.Queue()
+        # (priority, sequence, job): FIFO within a priority; a page the user waits for overtakes
+        # background loads that were queued earlier.
+        self._queue: queue.PriorityQueue = queue.PriorityQueue()
+        self._sequence = itertools.count()
         self._generations: dict[str, int] = {}
         self._counter = itertools.count(1)
         self._lock = threading.Lock()
@@ -62,9 +70,10 @@ class DbWorker(QObject):
         self._thread.start()
 
     # -- GUI-thread API ------------------------------------------------------------------------
-    def submit(self, channel: str, fn: Callable[[], Any], on_result=None, on_error=None) -> Job:
+    def submit(self, channel: str, fn: Callable[[], Any], on_result=None, on_error=None, *,
+               priority: int = NORMAL) -> Job:
         """Run ``fn()`` off the GUI thread; ``on_result(value)`` runs on the GUI thread unless stale."""
-        return self._enqueue(Job(channel, self._bump(channel), fn, on_result, on_error, None))
+        return self._enqueue(Job(channel, self._bump(channel), fn, on_result, on_error, None, priority=priority))
 
     def submit_long(self, channel: str, fn: Callable[..., Any], on_result=None, on_error=None,
                     on_progress=None) -> Job:
@@ -81,7 +90,7 @@ class DbWorker(QObject):
     def shutdown(self, timeout: float = 5.0) -> None:
         for channel in list(self._generations):
             self._bump(channel)
-        self._queue.put(None)
+        self._queue.put((99, next(self._sequence), None))
         self._thread.join(timeout)
 
     # -- internals -----------------------------------------------------------------------------
@@ -106,12 +115,12 @@ class DbWorker(QObject):
         self._pending += 1
         if self._pending == 1:
             self.busy_changed.emit(True)
-        self._queue.put(job)
+        self._queue.put((job.priority, next(self._sequence), job))
         return job
 
     def _run(self) -> None:
         while True:
-            job = self._queue.get()
+            _priority, _seq, job = self._queue.get()
             if job is None:
                 return
             self._current = job

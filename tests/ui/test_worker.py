@@ -58,3 +58,19 @@ def test_long_job_reports_progress_and_cancels(qtbot):
     assert results == []  # the cancelled job's answer is stale and dropped
     assert len(progress) < 100
     worker.shutdown()
+
+
+def test_a_normal_request_overtakes_queued_background_loads(qtbot):
+    from daycare_gui.ui.worker import LOW
+
+    worker = DbWorker()
+    order = []
+    gate = threading.Event()
+    worker.submit("block", lambda: gate.wait(2))  # keeps the thread busy while we queue
+    for i in range(3):
+        worker.submit(f"bg{i}", lambda i=i: order.append(f"bg{i}"), priority=LOW)
+    worker.submit("page", lambda: order.append("page"))
+    gate.set()
+    qtbot.waitUntil(lambda: len(order) == 4, timeout=3000)
+    assert order[0] == "page" and order[1:] == ["bg0", "bg1", "bg2"]
+    worker.shutdown()

@@ -20,10 +20,10 @@ from daycare_gui.core.queries.history_pages import id_chunk, page_at_offset
 from daycare_gui.core.records import HistoryRecord
 from daycare_gui.ui.models.columns import fmt_time
 from daycare_gui.ui.models.roles import KeyRole, RecordRole, StateRole
-from daycare_gui.ui.worker import DbWorker
+from daycare_gui.ui.worker import LOW, DbWorker
 
 PLACEHOLDER = "…"
-ID_CHUNK = 20_000  # small enough that a page asked for meanwhile waits at most a few ms
+ID_CHUNK = 5_000  # ~4 ms a chunk: a page asked for meanwhile never waits long behind one
 
 # record type → (family used for styling, short label)
 KINDS = {
@@ -123,6 +123,26 @@ class HistoryModel(QAbstractListModel):
                     return page * self.page_size + offset
         return -1
 
+    @staticmethod
+    def fetch_page_without_keys(db, session_id: str, count: int, page: int, page_size: int = 200):
+        """Worker-side: the rows of ``page`` when nothing is cached yet (the first page a session shows).
+
+        Lets the pane fetch its opening page in the same round trip as the session header."""
+        start = page * page_size
+        n = max(0, min(page_size, count - start))
+        if n == 0:
+            return []
+        if start == 0:
+            return page_after(db, session_id, -1, n)
+        if start + n >= count:
+            return page_before(db, session_id, None, n)
+        return page_at_offset(db, session_id, start, n)
+
+    def seed_page(self, page: int, rows: list) -> None:
+        """Install a page fetched together with the session header (see fetch_page_without_keys)."""
+        if rows and page not in self._pages:
+            self._arrived(self._epoch, page, rows)
+
     def request_row(self, row: int) -> None:
         """Make sure ``row``'s page is cached or on its way (views do this by asking for data)."""
         if 0 <= row < self._count:
@@ -198,7 +218,7 @@ class HistoryModel(QAbstractListModel):
         db, sid, epoch = self._db, self._session_id, self._epoch
         # One chunk per job: pages the user is waiting for are served between chunks.
         self._worker.submit(f"history-ids:{epoch}", lambda: id_chunk(db, sid, after_id, ID_CHUNK),
-                            on_result=lambda chunk: self._ids_arrived(epoch, chunk))
+                            on_result=lambda chunk: self._ids_arrived(epoch, chunk), priority=LOW)
 
     def _ids_arrived(self, epoch: int, chunk: array) -> None:
         if epoch != self._epoch:

@@ -161,16 +161,22 @@ class HistoryPane(Pane):
         self.conversation.setHtml("<p class='meta'>Loading…</p>")
         self.heading.setText(f"Loading session {escape(session_id)}…")
 
-        def work():  # one round trip: header, count and the row to open at
+        page_size = self.model.page_size
+
+        def work():  # one round trip: header, count, the row to open at, and that row's page
             header = session_header(db, agent_id, session_id)
             row = locate(db, session_id, int(record_id)) if record_id is not None else None
-            return header, row
+            count = header.record_count
+            target = count - 1 if row is None else min(row, count - 1)
+            page = max(0, target) // page_size
+            rows = HistoryModel.fetch_page_without_keys(db, session_id, count, page, page_size) if count else []
+            return header, row, page, rows
 
         self.ctx.worker.submit("history-open", work, on_result=self._opened,
                                on_error=lambda msg: self.heading.setText(f"Cannot read this session: {escape(msg)}"))
 
     def _opened(self, result) -> None:
-        header, row = result
+        header, row, page, rows = result
         self._header = header
         if not header.found and not header.record_count:
             self.heading.setText(f"No session {escape(header.session_id)} in this store.")
@@ -181,6 +187,7 @@ class HistoryPane(Pane):
             f"<b>{escape(header.agent_name)}</b> · session <code>{escape(header.session_id)}</code> · "
             f"created {fmt_time(header.created_at)} · {ended} · <b>{fmt_int(header.record_count)}</b> records")
         self.model.set_session(self.ctx.store.db, header.session_id, header.record_count)
+        self.model.seed_page(page, rows)
         self.goto_box.setRange(1 if header.record_count else 0, header.record_count)
         self._enable(header.record_count > 0)
         if header.record_count == 0:
