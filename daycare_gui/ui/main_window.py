@@ -220,6 +220,8 @@ class MainWindow(QMainWindow):
             return
         if record and self._current_section and self._current_section != section:
             self._history.append((self._current_section, None))
+        if section != self._current_section:
+            self.detail.show_item(None)  # the detail pane describes a selection on the page shown
         self._current_section = section
         self.pane_stack.setCurrentWidget(pane)
         # pages outside the tree highlight the node they belong to (a conversation is an agent's)

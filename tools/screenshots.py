@@ -1,0 +1,125 @@
+"""Take the README screenshots from a fresh demo store.
+
+Run under Xvfb (see README "Screenshots"):
+    xvfb-run -s "-screen 0 1400x900x24" python tools/screenshots.py docs/screenshots
+Each shot is the main window showing one section, after its data has arrived.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+
+from daycare_gui.core.demo import write_demo
+from daycare_gui.core.demo.ids import current_minute_ms
+from daycare_gui.ui.app import make_application
+from daycare_gui.ui.main_window import MainWindow
+
+# (file name, section, what to do once it is shown)
+SHOTS = [
+    ("overview.png", "overview", None),
+    ("agents.png", "agents", "select_agent"),
+    ("conversation.png", "history", "open_session"),
+    ("inbox.png", "inbox", None),
+    ("cron.png", "cron", "select_first"),
+    ("apps.png", "apps", "select_first"),
+    ("storage.png", "storage", None),
+    ("search.png", "search", "search"),
+]
+
+
+def _wait(ms: int = 600) -> None:
+    # processEvents + short sleeps rather than QTest.qWait, which here starves the worker thread
+    end = time.monotonic() + ms / 1000
+    while time.monotonic() < end:
+        QApplication.processEvents()
+        time.sleep(0.005)
+
+
+def _select_first(pane) -> None:
+    for name in ("table", "view", "list", "tree"):
+        view = getattr(pane, name, None)
+        if view is not None and view.model() is not None and view.model().rowCount() > 0:
+            view.setCurrentIndex(view.model().index(0, 0))
+            return
+
+
+def _editor_shots(store: Path, window, out: Path) -> None:
+    from daycare_gui.ui.editors.window import open_file_editor
+
+    task = next(iter(sorted((store / "cron").glob("*/TASK.md"))), None)
+    perms = next(iter(sorted((store / "workspace" / "apps").glob("*/PERMISSIONS.md"))), None)
+    for name, path in (("editor-cron.png", task), ("editor-permissions.png", perms)):
+        if path is None:
+            continue
+        editor = open_file_editor(path, store=window.store, parent=window)
+        editor.resize(1100, 760)
+        editor.show()
+        _wait(900)
+        editor.grab().save(str(out / name))
+        print(out / name)
+        editor.close()
+
+
+def main(out_dir: str) -> int:
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    app = make_application()
+    store = Path(tempfile.mkdtemp(prefix="daycare-shots-")) / "daycare"
+    write_demo(store, now_ms=current_minute_ms())
+    settings = QSettings(str(Path(tempfile.mkdtemp()) / "s.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(settings)
+    window.resize(1400, 860)
+    window.show()
+    window.open_path(str(store))
+    for _ in range(100):
+        if window.store is not None:
+            break
+        _wait(100)
+    _wait(800)
+    for name, section, action in SHOTS:
+        if section == "history":
+            agents = window.panes.get("agents")
+            session = None
+            if agents is not None and agents.sessions_model.rowCount():
+                session = agents.sessions_model.record(agents.sessions_model.rowCount() - 1)
+            if session is None:
+                continue
+            window.show_section("history", (session.agent_id, session.id, None))
+        else:
+            window.show_section(section)
+        _wait(900)
+        pane = window.panes.get(section)
+        if action == "select_agent" and pane is not None:
+            # a user agent with a real conversation makes the better picture
+            model = pane.model
+            for row in range(model.rowCount()):
+                model.index(row, 0).data()
+            _wait(500)
+            row = next((r for r in range(model.rowCount())
+                        if model.record(r) is not None and model.record(r).type == "user"), 0)
+            pane.table.selectRow(row)
+            _wait(700)
+        elif action == "select_first" and pane is not None:
+            _select_first(pane)
+            _wait(600)
+        elif action == "search" and pane is not None:
+            _wait(1500)  # the index builds on first show
+            pane.query_box.setText("lisbon OR groceries")
+            pane.run_search()
+            _wait(1500)
+        window.grab().save(str(out / name))
+        print(out / name)
+    _editor_shots(store, window, out)
+    window.close()
+    app.quit()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1] if len(sys.argv) > 1 else "docs/screenshots"))
