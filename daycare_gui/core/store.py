@@ -8,6 +8,7 @@ the size of the store. Bad input is collected in ``store.problems``; nothing her
 from __future__ import annotations
 
 import os
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,6 +49,8 @@ class Store:
         self.migrations: MigrationState = migration_state(db)
         self._files = None
         self._json_checked: list[Problem] | None = None
+        # Both workers may ask for the inventory at once (counts and a pane); scan once, add problems once.
+        self._once = threading.Lock()
 
     # -- identity --------------------------------------------------------------------------------
     @property
@@ -79,21 +82,26 @@ class Store:
 
     def files(self, *, include_home_skills: bool = False):
         """The file inventory (cron/heartbeat/apps/skills/memory/knowledge/legacy/...), scanned once."""
-        if self._files is None:
-            from daycare_gui.core.files.collections import scan_files
+        with self._once:
+            if self._files is None:
+                from daycare_gui.core.files.collections import scan_files
 
-            self._files = scan_files(self.paths, include_home_skills=include_home_skills)
-            self.problems.extend(self._files.problems)
-        return self._files
+                self._files = scan_files(self.paths, include_home_skills=include_home_skills)
+                self.problems.extend(self._files.problems)
+            return self._files
 
     def check_json_columns(self, limit_per_column: int = 20) -> list[Problem]:
         """Report stored JSON values that do not parse, found in SQL without loading the tables.
 
         Runs once per opened store; later calls return the first answer (and add nothing twice)."""
-        if self._json_checked is not None:
+        with self._once:
+            if self._json_checked is None:
+                self._json_checked = self._find_bad_json(limit_per_column)
+                self.problems.extend(self._json_checked)
             return self._json_checked
+
+    def _find_bad_json(self, limit_per_column: int) -> list[Problem]:
         found: list[Problem] = []
-        self._json_checked = found
         if self.db is None:
             return found
         for table, parsers in JSON_COLUMNS.items():
@@ -112,7 +120,6 @@ class Store:
                 for (rowid,) in rows:
                     found.append(Problem(f"{self.paths.db_path}#{table}", rowid,
                                          f"{table}.{column} of row {rowid} is not valid JSON"))
-        self.problems.extend(found)
         return found
 
     # -- which copy Daycare reads ------------------------------------------------------------------

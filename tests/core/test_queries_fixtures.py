@@ -89,3 +89,23 @@ def test_migration_states_of_the_three_fixtures(fixture_copy):
         m = s.migrations
         assert len(m.applied) == 27 and m.unknown == ("20260224_add_tasks_table",)
         assert m.next_later == "20260227_require_cron_task_id" and len(m.later_pending) == 6
+
+
+def test_inventory_is_scanned_once_when_two_threads_ask_together(fixture_copy):
+    import threading
+
+    with open_store(fixture_copy("daycare-808af509")) as store:
+        barrier = threading.Barrier(4)
+
+        def ask():
+            barrier.wait()
+            store.files()
+            store.check_json_columns()
+
+        threads = [threading.Thread(target=ask) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        bad = [p for p in store.problems if p.path.endswith("agentusr1/history.jsonl")]
+        assert len(bad) == 1
