@@ -66,6 +66,7 @@ class DbWorker(QObject):
         self._bridge.result.connect(self._deliver_result)
         self._bridge.error.connect(self._deliver_error)
         self._bridge.progress.connect(self._deliver_progress)
+        self._closed = False
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._thread.start()
 
@@ -88,6 +89,8 @@ class DbWorker(QObject):
         return self._pending > 0
 
     def shutdown(self, timeout: float = 5.0) -> None:
+        """Stop the thread; a job still running finishes but its answer is never delivered."""
+        self._closed = True
         for channel in list(self._generations):
             self._bump(channel)
         self._queue.put((99, next(self._sequence), None))
@@ -118,6 +121,11 @@ class DbWorker(QObject):
         self._queue.put((job.priority, next(self._sequence), job))
         return job
 
+    def _emit(self, signal, *args) -> None:
+        # After shutdown the owner may be gone; an answer then has nobody to go to.
+        if not self._closed:
+            signal.emit(*args)
+
     def _run(self) -> None:
         while True:
             _priority, _seq, job = self._queue.get()
@@ -126,19 +134,19 @@ class DbWorker(QObject):
             self._current = job
             try:
                 if not self._is_current(job):
-                    self._bridge.result.emit(job, _STALE)
+                    self._emit(self._bridge.result, job, _STALE)
                     continue
                 if job.long:
                     def progress(done, total, message="", _job=job):
-                        self._bridge.progress.emit(_job, int(done), int(total), str(message))
+                        self._emit(self._bridge.progress, _job, int(done), int(total), str(message))
 
                     value = job.fn(progress, job.cancelled)
                 else:
                     value = job.fn()
-                self._bridge.result.emit(job, value)
+                self._emit(self._bridge.result, job, value)
             except Exception as exc:  # reported to the caller, never raised into Qt's event loop
                 log.debug("job %s failed: %s", job.channel, traceback.format_exc())
-                self._bridge.error.emit(job, f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__)
+                self._emit(self._bridge.error, job, f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__)
             finally:
                 self._current = None
 

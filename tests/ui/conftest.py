@@ -36,8 +36,7 @@ def window(qtbot, settings):
     qtbot.addWidget(w)
     w.show()
     yield w
-    w.close_store()
-    w.worker.shutdown()
+    w.close()  # closeEvent closes the store and stops both workers
 
 
 def open_and_wait(qtbot, window, path, timeout=10000):
