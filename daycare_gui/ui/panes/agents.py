@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QHBoxLayout,
     QLabel,
@@ -22,6 +21,7 @@ from daycare_gui.ui.models.keyed_model import KeyedTableModel
 from daycare_gui.ui.models.record_list_model import RecordListModel
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.widgets.filter_bar import FilterBox
+from daycare_gui.ui.widgets.record_table import make_table
 
 AGENT_COLUMNS = [
     Column("Name", lambda a: a.name, tooltip=lambda a: a.id),
@@ -116,14 +116,9 @@ class AgentsPane(Pane):
 
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.table)
-        lower = QSplitter(Qt.Orientation.Vertical)
-        box = QVBoxLayout()
-        box.setContentsMargins(0, 0, 0, 0)
-        holder = _wrap(self.sessions_label, self.sessions)
-        split.addWidget(holder)
+        split.addWidget(_wrap(self.sessions_label, self.sessions))
         split.setSizes([420, 220])
         layout.addWidget(split, 1)
-        del lower, box
 
         self.filter_box.changed.connect(lambda _t: self.reload())
         for combo in (self.kind_box, self.lifecycle_box, self.user_box):
@@ -245,16 +240,7 @@ class AgentsPane(Pane):
 
 
 def _table(model) -> QTableView:
-    view = QTableView()
-    view.setModel(model)
-    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    view.setAlternatingRowColors(True)
-    view.verticalHeader().hide()
-    view.verticalHeader().setDefaultSectionSize(24)
-    view.horizontalHeader().setStretchLastSection(True)
-    view.setWordWrap(False)
-    return view
+    return make_table(model)  # the state delegate greys dead agents
 
 
 def _wrap(label, view):

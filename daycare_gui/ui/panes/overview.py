@@ -7,7 +7,6 @@ from html import escape
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -24,6 +23,7 @@ from daycare_gui.ui.models.columns import Column, fmt_int
 from daycare_gui.ui.models.record_list_model import RecordListModel
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.widgets.charts import ActivityChart, TokenUsageChart
+from daycare_gui.ui.widgets.tables import make_table
 
 
 @dataclass(frozen=True)
@@ -43,15 +43,7 @@ def _label(text: str = "") -> QLabel:
 
 
 def _count_table(model) -> QTableView:
-    view = QTableView()
-    view.setModel(model)
-    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    view.verticalHeader().hide()
-    view.verticalHeader().setDefaultSectionSize(22)
-    view.horizontalHeader().setStretchLastSection(True)
-    view.setAlternatingRowColors(True)
+    view = make_table(model, row_height=22)
     view.setMinimumHeight(260)
     return view
 

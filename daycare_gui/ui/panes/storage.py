@@ -10,7 +10,6 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QHBoxLayout,
     QLabel,
     QPushButton,
@@ -35,6 +34,7 @@ from daycare_gui.ui.models.record_list_model import RecordListModel
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.widgets.filter_bar import FilterBox
 from daycare_gui.ui.widgets.row_table import RowTable, row_detail
+from daycare_gui.ui.widgets.tables import make_table
 
 PAGE = 200
 
@@ -76,17 +76,7 @@ class MigrationModel(RecordListModel):
 
 
 def _list_view(model) -> QTableView:
-    view = QTableView()
-    view.setModel(model)
-    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    view.setAlternatingRowColors(True)
-    view.verticalHeader().hide()
-    view.verticalHeader().setDefaultSectionSize(22)
-    view.horizontalHeader().setStretchLastSection(True)
-    view.setWordWrap(False)
-    return view
+    return make_table(model, row_height=22)
 
 
 class StoragePane(Pane):

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSortFilterProxyModel, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
-from PySide6.QtWidgets import QAbstractItemView, QApplication, QStyle, QStyledItemDelegate, QTableView
+from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QTableView
 
 from daycare_gui.ui.models.record_list_model import RecordListModel
 from daycare_gui.ui.models.roles import KeyRole, RecordRole, SortRole, StateRole
+from daycare_gui.ui.widgets.tables import make_table as make_plain_table
 
 # state → (text colour, bold, standard icon shown in the first column)
 STATE_STYLES = {
@@ -96,18 +97,7 @@ class FilteredRecords:
 
 
 def make_table(model) -> QTableView:
-    view = QTableView()
-    view.setModel(model)
-    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    view.setAlternatingRowColors(True)
-    view.verticalHeader().hide()
-    view.verticalHeader().setDefaultSectionSize(24)
-    view.horizontalHeader().setStretchLastSection(True)
-    view.setWordWrap(False)
-    view.setItemDelegate(StateDelegate(view))
-    view.setTabKeyNavigation(False)  # Tab leaves the table, arrows move inside it
-    return view
+    return make_plain_table(model, delegate=StateDelegate)
 
 
 def select_row(view: QTableView, row: int) -> bool:

@@ -11,12 +11,13 @@ import json
 from typing import Any, Callable, Sequence
 
 from PySide6.QtCore import QModelIndex, Signal
-from PySide6.QtWidgets import QAbstractItemView, QLabel, QTableView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from daycare_gui.core.queries.subsystems import RowSet, ShownRow
 from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.models.columns import Column, fmt_time
 from daycare_gui.ui.models.record_list_model import RecordListModel
+from daycare_gui.ui.widgets.tables import make_table
 
 CELL_LIMIT = 200
 
@@ -93,20 +94,6 @@ class RowListModel(RecordListModel):
         self.beginInsertRows(QModelIndex(), first, first + len(rows) - 1)
         self._records.extend(rows)
         self.endInsertRows()
-
-
-def make_table(model) -> QTableView:
-    view = QTableView()
-    view.setModel(model)
-    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    view.setAlternatingRowColors(True)
-    view.verticalHeader().hide()
-    view.verticalHeader().setDefaultSectionSize(24)
-    view.horizontalHeader().setStretchLastSection(True)
-    view.setWordWrap(False)
-    return view
 
 
 class RowTable(QWidget):

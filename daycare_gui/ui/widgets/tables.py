@@ -1,0 +1,24 @@
+"""One way to set up a read-only record table, so every page's tables look and key the same."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QAbstractItemView, QTableView
+
+
+def make_table(model, *, row_height: int = 24, delegate=None) -> QTableView:
+    """Single-row selection, no editing, alternating rows, no row numbers; Tab leaves the table and
+    the arrow keys move inside it. ``delegate`` (a factory taking the view) paints rows by state."""
+    view = QTableView()
+    view.setModel(model)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    view.setAlternatingRowColors(True)
+    view.verticalHeader().hide()
+    view.verticalHeader().setDefaultSectionSize(row_height)
+    view.horizontalHeader().setStretchLastSection(True)
+    view.setWordWrap(False)
+    view.setTabKeyNavigation(False)
+    if delegate is not None:
+        view.setItemDelegate(delegate(view))
+    return view
