@@ -168,6 +168,9 @@ class MainWindow(QMainWindow):
         self.show_section(self._current_section or "overview")
 
     def close_store(self) -> None:
+        # Answers still on their way belong to panes about to be deleted: make them all stale.
+        self.worker.cancel_all()
+        self.bg_worker.cancel_all()
         for pane in self.panes.values():
             pane.shutdown()
             self.pane_stack.removeWidget(pane)

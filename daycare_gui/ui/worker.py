@@ -85,14 +85,18 @@ class DbWorker(QObject):
         """Make every request on ``channel`` stale (running long jobs see ``cancelled()``)."""
         self._bump(channel)
 
+    def cancel_all(self) -> None:
+        """Every request so far becomes stale (used when the store closes: its panes are going away)."""
+        for channel in list(self._generations):
+            self._bump(channel)
+
     def is_busy(self) -> bool:
         return self._pending > 0
 
     def shutdown(self, timeout: float = 5.0) -> None:
         """Stop the thread; a job still running finishes but its answer is never delivered."""
         self._closed = True
-        for channel in list(self._generations):
-            self._bump(channel)
+        self.cancel_all()
         self._queue.put((99, next(self._sequence), None))
         self._thread.join(timeout)
 
