@@ -10,6 +10,7 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from daycare_gui import __version__
+from daycare_gui.ui import gc_guard
 
 ORG = "daycare-gui"
 APP = "daycare-gui"
@@ -38,6 +39,7 @@ def app_icon() -> QIcon:
 
 def make_application(argv: list[str] | None = None) -> QApplication:
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv[:1])
+    gc_guard.install(app)  # cyclic garbage (panes, models) is only ever destroyed on this thread
     QCoreApplication.setOrganizationName(ORG)
     QCoreApplication.setApplicationName(APP)
     QCoreApplication.setApplicationVersion(__version__)

@@ -12,6 +12,14 @@ from PySide6.QtCore import QSettings  # noqa: E402
 from daycare_gui.core.demo import write_demo  # noqa: E402
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _collect_garbage_on_the_gui_thread(qapp):
+    """As the application does: cycles holding QObjects are never freed on a worker thread."""
+    from daycare_gui.ui import gc_guard
+
+    gc_guard.install(qapp)
+
+
 @pytest.fixture(scope="session")
 def demo_store(tmp_path_factory):
     """A small demo store shared by the UI tests (read-only use only)."""
