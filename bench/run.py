@@ -61,19 +61,6 @@ def _wait(app, cond, timeout: float = 30.0) -> None:
         time.sleep(0.0002)
 
 
-def _guard_none_refcount() -> None:
-    """Work around a PySide6 6.12 / Python 3.11 bug so a long run is not aborted part-way.
-
-    Every ``QModelIndex.data(role)`` that yields no value drops one reference to None; a view painting
-    placeholder rows for minutes drives None's count to zero and the interpreter aborts ("none_dealloc").
-    Raising the count costs no memory and changes no timing; the app itself needs the real fix (never call
-    ``index.data()`` for a role that may be empty).
-    """
-    import ctypes
-
-    ctypes.c_ssize_t.from_address(id(None)).value += 1 << 40
-
-
 def _settings(tmp: str):
     from PySide6.QtCore import QSettings
 
@@ -98,7 +85,6 @@ def child_window() -> None:
 def child_startup(store: str) -> None:
     """The real window: open the store, show Agents, stop once its first rows are loaded and painted."""
     tmp = tempfile.mkdtemp(prefix="daycare-bench-")
-    _guard_none_refcount()
     phases = {"python_started": time.time()}
     from daycare_gui.ui.app import make_application
     from daycare_gui.ui.main_window import MainWindow
@@ -139,7 +125,6 @@ def child_browse(store: str, plan_json: str) -> None:
     """Pages, scrolling, search and memory through the real models and core, each next to its baseline."""
     plan = json.loads(plan_json)
     tmp = tempfile.mkdtemp(prefix="daycare-bench-")
-    _guard_none_refcount()
     from daycare_gui.core.store import open_store
     from daycare_gui.ui.app import make_application
     from daycare_gui.ui.main_window import MainWindow

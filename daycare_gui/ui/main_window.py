@@ -166,6 +166,9 @@ class MainWindow(QMainWindow):
                 action="", kind="warning")
         self._load_counts()
         self.show_section(self._current_section or "overview")
+        # Build the conversation page while the user is still reading the first one, so opening the
+        # first session does not pay for its widgets.
+        QTimer.singleShot(400, lambda s=store: self.store is s and self.pane("history"))
 
     def close_store(self) -> None:
         # Answers still on their way belong to panes about to be deleted: make them all stale.
