@@ -140,8 +140,11 @@ def child_browse(store: str, plan_json: str) -> None:
     window.resize(1280, 800)
     window.show()
     window._store_opened(store_obj, store, remember=False)  # what open_path does once the store is open
-    # A person opens a session after the window has settled: let start-up jobs (counts, overview) finish.
-    _wait(app, lambda: not window.worker.is_busy(), 120)
+    # A person opens a session after the window has settled: let start-up jobs (counts and overview on the
+    # background worker, the idle-time build of the conversation page) finish first.
+    _wait(app, lambda: not window.worker.is_busy() and not window.bg_worker.is_busy(), 120)
+    settle = time.perf_counter() + 0.6
+    _wait(app, lambda: time.perf_counter() > settle and "history" in window.panes, 30)
     app.processEvents()
     t = time.perf_counter()
     window.navigate("history", (plan["largest"]["agent_id"], sid, plan["largest"]["first_id"]))
