@@ -125,3 +125,15 @@ def test_damaged_file(tmp_path):
     bad.write_bytes(b"SQLite format 3\x00" + b"\x00" * 84 + b"garbage" * 100)
     with pytest.raises(DatabaseError):
         ReadOnlyDatabase(bad)
+
+
+def test_fetch_returns_plain_tuples_and_explains_errors(fixture_copy):
+    root = fixture_copy("daycare-808af509")
+    with ReadOnlyDatabase(root / "daycare.db") as db:
+        rows = db.fetch("SELECT id, type FROM agents WHERE lifecycle = :l ORDER BY id", {"l": "active"})
+        assert rows == [("agentusr1", "user")]
+        with pytest.raises(DatabaseError, match="no such table"):
+            db.fetch("SELECT * FROM nope")
+        with pytest.raises(DatabaseError):
+            db.fetch("DELETE FROM agents")
+        assert db.count("agents") == 2

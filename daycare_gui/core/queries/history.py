@@ -35,19 +35,19 @@ def count_history(db: ReadOnlyDatabase, session_id: str) -> int:
 
 def page_after(db: ReadOnlyDatabase, session_id: str, after_id: int = -1, limit: int = 200):
     """The first ``limit`` records with id > ``after_id``."""
-    rows = db.rows(f"{_PAGE_SELECT} WHERE session_id = :s AND id > :a ORDER BY id LIMIT :n",
-                   {"s": session_id, "a": after_id, "n": limit})
+    rows = db.fetch(f"{_PAGE_SELECT} WHERE session_id = :s AND id > :a ORDER BY id LIMIT :n",
+                    {"s": session_id, "a": after_id, "n": limit})
     return _records(rows)
 
 
 def page_before(db: ReadOnlyDatabase, session_id: str, before_id: int | None = None, limit: int = 200):
     """The last ``limit`` records with id < ``before_id`` (or the session's last page), in id order."""
     if before_id is None:
-        rows = db.rows(f"{_PAGE_SELECT} WHERE session_id = :s ORDER BY id DESC LIMIT :n",
-                       {"s": session_id, "n": limit})
+        rows = db.fetch(f"{_PAGE_SELECT} WHERE session_id = :s ORDER BY id DESC LIMIT :n",
+                        {"s": session_id, "n": limit})
     else:
-        rows = db.rows(f"{_PAGE_SELECT} WHERE session_id = :s AND id < :b ORDER BY id DESC LIMIT :n",
-                       {"s": session_id, "b": before_id, "n": limit})
+        rows = db.fetch(f"{_PAGE_SELECT} WHERE session_id = :s AND id < :b ORDER BY id DESC LIMIT :n",
+                        {"s": session_id, "b": before_id, "n": limit})
     return _records(reversed(rows))
 
 
@@ -57,7 +57,7 @@ def page_by_ids(db: ReadOnlyDatabase, ids) -> list:
         return []
     lo, hi = min(ids), max(ids)
     wanted = set(ids)
-    rows = db.rows(f"{_PAGE_SELECT} WHERE id BETWEEN :lo AND :hi ORDER BY id", {"lo": lo, "hi": hi})
+    rows = db.fetch(f"{_PAGE_SELECT} WHERE id BETWEEN :lo AND :hi ORDER BY id", {"lo": lo, "hi": hi})
     return _records(r for r in rows if r[0] in wanted)
 
 

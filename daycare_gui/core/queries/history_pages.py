@@ -28,7 +28,7 @@ def page_at_offset(db: ReadOnlyDatabase, session_id: str, offset: int, limit: in
 
     The OFFSET walks the session index only (ids, no payloads), then the page's rows are read by key.
     """
-    rows = db.rows(
+    rows = db.fetch(
         f"{_PAGE_SELECT} WHERE id IN (SELECT id FROM session_history WHERE session_id = :s "
         "ORDER BY id LIMIT :n OFFSET :o) ORDER BY id",
         {"s": session_id, "n": max(0, int(limit)), "o": max(0, int(offset))},
@@ -38,8 +38,8 @@ def page_at_offset(db: ReadOnlyDatabase, session_id: str, offset: int, limit: in
 
 def id_chunk(db: ReadOnlyDatabase, session_id: str, after_id: int = -1, limit: int = 50_000) -> array:
     """The next ``limit`` record ids after ``after_id`` (index only), as a compact int64 array."""
-    rows = db.rows("SELECT id FROM session_history WHERE session_id = :s AND id > :a ORDER BY id LIMIT :n",
-                   {"s": session_id, "a": after_id, "n": limit})
+    rows = db.fetch("SELECT id FROM session_history WHERE session_id = :s AND id > :a ORDER BY id LIMIT :n",
+                    {"s": session_id, "a": after_id, "n": limit})
     return array("q", (r[0] for r in rows))
 
 
