@@ -170,3 +170,18 @@ def test_status_bar_and_keyboard(qtbot, window, demo_store):
     window.nav.select("overview")
     qtbot.keyClick(window.nav, Qt.Key.Key_Down)
     qtbot.waitUntil(lambda: window.pane_stack.currentWidget() is window.panes.get("users"), timeout=5000)
+
+
+def test_ctrl_f_reaches_the_filter_of_every_page_that_has_one(qtbot, window, demo_store):
+    from daycare_gui.ui.panes.registry import PANES
+
+    open_and_wait(qtbot, window, demo_store)
+    for spec in PANES:
+        if spec.id in ("history",):
+            continue
+        window.show_section(spec.id)
+        pane = window.panes[spec.id]
+        window.actions_.actions["filter"].trigger()
+        box = getattr(pane, "filter_box", None) or getattr(pane, "query_box", None)
+        if box is not None:
+            qtbot.waitUntil(lambda b=box: b.hasFocus(), timeout=2000)

@@ -213,10 +213,6 @@ class AgentsPane(Pane):
             self.ctx.navigate("history", (s.agent_id, s.id, None))
 
     # -- pane API ----------------------------------------------------------------------------------
-    def focus_filter(self) -> None:
-        self.filter_box.setFocus()
-        self.filter_box.selectAll()
-
     def open_item(self, target) -> None:
         """``target``: an agent id, or a dict ``{"user_id": …}`` to filter by owner."""
         if isinstance(target, dict) and target.get("user_id"):

@@ -25,7 +25,11 @@ class Pane(QWidget):
         pass
 
     def focus_filter(self) -> None:
-        """Ctrl+F: put the cursor in this pane's filter box, if it has one."""
+        """Ctrl+F: put the cursor in this pane's filter box (a ``filter_box`` attribute), if it has one."""
+        box = getattr(self, "filter_box", None)
+        if box is not None:
+            box.setFocus()
+            box.selectAll()
 
     def open_item(self, target) -> None:
         """Show a specific item (e.g. an agent id) when another pane navigates here."""

@@ -137,10 +137,6 @@ class FilesPane(Pane):
         self.viewer.show_preview(preview)
 
     # -- pane API ----------------------------------------------------------------------------------
-    def focus_filter(self) -> None:
-        self.filter_box.setFocus()
-        self.filter_box.selectAll()
-
     def open_item(self, target) -> None:
         """``target``: a user id (their home is selected and expanded)."""
         if not self._loaded:

@@ -149,10 +149,6 @@ class InboxPane(Pane):
             self.ctx.navigate("agents", entry.agent_id)
 
     # -- pane API ----------------------------------------------------------------------------------
-    def focus_filter(self) -> None:
-        self.filter_box.setFocus()
-        self.filter_box.selectAll()
-
     def open_item(self, target) -> None:
         """``target``: an agent id (show that agent's items) or ``{"item_id": …}``."""
         if isinstance(target, dict) and target.get("item_id"):

@@ -137,10 +137,6 @@ class ProblemsPane(Pane):
             QGuiApplication.clipboard().setText(location(problem))
             self.hint.setText(f"Copied {location(problem)}")
 
-    def focus_filter(self) -> None:
-        self.filter_box.setFocus()
-        self.filter_box.selectAll()
-
     def open_item(self, target) -> None:
         """``target``: text to filter by (e.g. a path)."""
         if isinstance(target, str):

@@ -184,6 +184,3 @@ class SettingsPane(Pane):
         text = _scalar_text(value) if not isinstance(value, (dict, list)) else pretty_json(value)
         self.ctx.show_detail(DetailItem(f"settings.json: {path}", (("Key", path), ("Value", text)), value))
 
-    def focus_filter(self) -> None:
-        self.filter_box.setFocus()
-        self.filter_box.selectAll()

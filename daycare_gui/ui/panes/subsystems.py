@@ -99,10 +99,6 @@ class SubsystemTablesPane(Pane):
         self.ctx.show_detail(row_detail(f"{title}: {name}", row))
 
     # -- pane API ----------------------------------------------------------------------------------
-    def focus_filter(self) -> None:
-        self.filter_box.setFocus()
-        self.filter_box.selectAll()
-
     def _focus_first_table(self) -> None:
         view = self.tabs.currentWidget() if self.tabs is not None else self.main
         view.setFocus()

@@ -128,10 +128,6 @@ class UsersPane(Pane):
         if user is not None:
             self.ctx.navigate("files", user.id)
 
-    def focus_filter(self) -> None:
-        self.filter_box.setFocus()
-        self.filter_box.selectAll()
-
     def open_item(self, target) -> None:
         """``target``: a user id."""
         if not self._loaded:

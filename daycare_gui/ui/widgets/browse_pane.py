@@ -154,10 +154,6 @@ class BrowsePane(Pane):
         self.viewer.show_preview(preview)
 
     # -- pane API ----------------------------------------------------------------------------------
-    def focus_filter(self) -> None:
-        self.filter_box.setFocus()
-        self.filter_box.selectAll()
-
     def open_item(self, target) -> None:
         if not self._loaded:
             self._pending = target
