@@ -185,3 +185,38 @@ def test_ctrl_f_reaches_the_filter_of_every_page_that_has_one(qtbot, window, dem
         box = getattr(pane, "filter_box", None) or getattr(pane, "query_box", None)
         if box is not None:
             qtbot.waitUntil(lambda b=box: b.hasFocus(), timeout=2000)
+
+
+def test_opening_a_folder_that_is_not_daycare_says_why(qtbot, window, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+
+    shown = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text: shown.append((title, text)))
+    (tmp_path / "photos").mkdir()
+    window.open_path(str(tmp_path / "photos"))
+    qtbot.waitUntil(lambda: bool(shown), timeout=5000)
+    title, text = shown[0]
+    assert title == "Cannot open" and "not a Daycare data directory" in text
+    assert window.store is None and window.central.currentWidget() is window.welcome
+
+
+def test_a_store_with_broken_files_opens_and_lists_them(qtbot, window, tmp_path):
+    from daycare_gui.core.demo import write_demo
+
+    root = tmp_path / "daycare"
+    write_demo(root)
+    (root / "signals" / "delayed.json").write_text('{"version": 1, "events": [')  # truncated JSON
+    (root / "heartbeat" / "broken.md").write_text("---\ntitle: [unclosed\n---\nbody\n")
+    (root / "cron" / "latin1").mkdir()
+    (root / "cron" / "latin1" / "TASK.md").write_bytes(b"---\nname: caf\xe9\n---\nx\n")
+    open_and_wait(qtbot, window, root)
+    window.show_section("problems")
+    pane = window.panes["problems"]
+    qtbot.waitUntil(lambda: pane.model.rowCount() >= 3, timeout=5000)
+    paths = [pane.model.index(r, 1).data() for r in range(pane.model.rowCount())]
+    assert any(p.endswith("delayed.json") for p in paths)
+    assert any(p.endswith("broken.md") for p in paths)
+    assert any(p.endswith("latin1/TASK.md") for p in paths)
+    # and everything else still loads
+    window.show_section("agents")
+    qtbot.waitUntil(lambda: window.panes["agents"].model.rowCount() == 15, timeout=5000)
