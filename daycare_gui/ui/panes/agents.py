@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
 
 from daycare_gui.core.queries.agents import AgentFilter, distinct_values, fetch_agents, list_agent_ids
 from daycare_gui.core.queries.sessions import list_sessions
+from daycare_gui.core.queries.users import list_users
 from daycare_gui.core.records import DESCRIPTOR_KINDS, Unparsed
 from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.models.columns import Column, fmt_int, fmt_time
@@ -23,15 +24,18 @@ from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.widgets.filter_bar import FilterBox
 from daycare_gui.ui.widgets.record_table import make_table
 
-AGENT_COLUMNS = [
-    Column("Name", lambda a: a.name, tooltip=lambda a: a.id),
-    Column("Kind", lambda a: a.type),
-    Column("Lifecycle", lambda a: a.lifecycle),
-    Column("User", lambda a: a.user_id),
-    Column("Created", lambda a: a.created_at, fmt_time),
-    Column("Updated", lambda a: a.updated_at, fmt_time),
-    Column("Tokens", lambda a: a.token_total.total, fmt_int, align_right=True),
-]
+
+def agent_columns(user_label) -> list[Column]:
+    """``user_label(user_id)`` names the owner (name or @nametag) instead of a bare id."""
+    return [
+        Column("Name", lambda a: a.name, tooltip=lambda a: a.id),
+        Column("Kind", lambda a: a.type),
+        Column("Lifecycle", lambda a: a.lifecycle),
+        Column("User", lambda a: user_label(a.user_id), tooltip=lambda a: a.user_id or ""),
+        Column("Created", lambda a: a.created_at, fmt_time),
+        Column("Updated", lambda a: a.updated_at, fmt_time),
+        Column("Tokens", lambda a: a.token_total.total, fmt_int, align_right=True),
+    ]
 # Columns whose sort runs in SQL (the others keep the current order).
 SQL_SORT = {1: "type", 2: "lifecycle", 3: "user_id", 4: "created_at", 5: "updated_at"}
 
@@ -98,13 +102,15 @@ class AgentsPane(Pane):
         bar.addWidget(self.summary, 1, Qt.AlignmentFlag.AlignRight)
         layout.addLayout(bar)
 
-        self.model = KeyedTableModel(AGENT_COLUMNS, ctx.worker, lambda ids: fetch_agents(db, ids), channel="agents",
+        self._user_labels: dict[str, str] = {}
+        columns = agent_columns(lambda uid: self._user_labels.get(uid, uid or ""))
+        self.model = KeyedTableModel(columns, ctx.worker, lambda ids: fetch_agents(db, ids), channel="agents",
                                      state=lambda a: "dead" if a.lifecycle == "dead" else None)
         self.model.sort_requested.connect(self._sort_requested)
         self.table = _table(self.model)
         self.table.setSortingEnabled(True)
         self.table.horizontalHeader().setSortIndicator(5, Qt.SortOrder.DescendingOrder)
-        for column, width in enumerate((230, 90, 80, 150, 140, 140)):
+        for column, width in enumerate((220, 80, 75, 120, 135, 135)):
             self.table.setColumnWidth(column, width)
         self.table.selectionModel().currentRowChanged.connect(self._agent_selected)
 
@@ -131,16 +137,21 @@ class AgentsPane(Pane):
         if db is None:
             self.summary.setText("No database in this store (legacy files are under Files and Storage).")
             return
-        self.ctx.worker.submit("agents-users", lambda: distinct_values(db, "user_id"), on_result=self._users_arrived)
+        self.ctx.worker.submit("agents-users", lambda: (distinct_values(db, "user_id"), list_users(db)),
+                               on_result=self._users_arrived)
         self.reload()
 
-    def _users_arrived(self, users: list[str]) -> None:
+    def _users_arrived(self, result) -> None:
+        users, known = result
+        self._user_labels = {u.id: u.label for u in known}
+        if self.model.rowCount():
+            self.model.dataChanged.emit(self.model.index(0, 3), self.model.index(self.model.rowCount() - 1, 3))
         current = self.user_box.currentData()
         self.user_box.blockSignals(True)
         self.user_box.clear()
         self.user_box.addItem("All users", None)
         for u in users:
-            self.user_box.addItem(u, u)
+            self.user_box.addItem(self._user_labels.get(u, u), u)
         if current:
             self.user_box.setCurrentIndex(max(0, self.user_box.findData(current)))
         self.user_box.blockSignals(False)
