@@ -41,6 +41,10 @@ def nav_counts(store: Store) -> dict[str, int | None]:
             out[nav_id] = sum(file_counts.get(c, 0) for c in collections)
         else:
             out[nav_id] = 0 if store.db is not None or not tables else None
+    # A task may be a file, a row or both: count what the task pages list (the union), not one side.
+    sources = store.task_sources()
+    out["cron"] = sum(1 for t in sources if t.kind == "cron")
+    out["heartbeat"] = sum(1 for t in sources if t.kind == "heartbeat")
     out["storage"] = len(store.db.tables()) if store.db is not None else 0
     out["problems"] = len(store.problems)
     return out
