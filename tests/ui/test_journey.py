@@ -220,3 +220,29 @@ def test_a_store_with_broken_files_opens_and_lists_them(qtbot, window, tmp_path)
     # and everything else still loads
     window.show_section("agents")
     qtbot.waitUntil(lambda: window.panes["agents"].model.rowCount() == 15, timeout=5000)
+
+
+def test_a_legacy_store_reads_its_sessions_as_conversations(qtbot, window, fixture_copy):
+    root = fixture_copy("daycare-808af509", with_db=False)
+    open_and_wait(qtbot, window, root)
+    window.show_section("agents")
+    agents = window.panes["agents"]
+    _wait_rows(qtbot, agents.model, 2)
+    row = agents.model.row_of_key("agentusr1")
+    agents.table.selectRow(row)
+    qtbot.waitUntil(lambda: agents.sessions_model.rowCount() == 2, timeout=5000)
+    assert agents.model.record(row).name == "telegram user 42 · chat-42"
+    second = agents.sessions_model.record(1)
+    assert second.is_active and second.reset_message == "manual reset" and second.record_count == 1
+    agents.sessions.setCurrentIndex(agents.sessions_model.index(0, 0))
+    agents.sessions.setFocus()
+    qtbot.keyClick(agents.sessions, Qt.Key.Key_Return)
+    history = window.panes["history"]
+    qtbot.waitUntil(lambda: "hello" in history.conversation.toPlainText(), timeout=5000)
+    assert "hi!" in history.conversation.toPlainText() and "legacy session 1 of 2" in history.heading.text()
+    history.show_raw_id(2)  # "raw JSON" of the record on line 2
+    assert window.detail.item.raw["text"] == "hello"
+    # the kind filter works without a database too
+    window.show_section("agents")
+    agents.kind_box.setCurrentIndex(agents.kind_box.findData("cron"))
+    qtbot.waitUntil(lambda: agents.model.rowCount() == 1, timeout=5000)

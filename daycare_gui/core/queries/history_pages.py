@@ -109,6 +109,24 @@ def conversation_window(db: ReadOnlyDatabase, session_id: str, focus_id: int | N
     win.more_after = bool(ahead or page_after(db, session_id, last_id, 1))
     nearby = [r for r, _p, _s in behind] + win.records + [r for r, _p, _s in ahead]
 
+    call_ids = pair_partners(win, nearby)
+    # A result further away than the look-ahead (a long rlm run) is looked for by toolCallId, still bounded.
+    missing = sorted(c for c in call_ids if c not in win.results)
+    if missing and win.more_after:
+        start = ahead[-1][0].id if ahead else last_id
+        win.results.update(_results_after(db, session_id, start, missing, FAR_SPAN))
+
+    for rec in win.records:  # rewrites of messages older than the look-behind
+        if rec.type == "assistant_rewrite" and rec.id not in win.rewritten and rec.assistant_at is not None:
+            original = _assistant_at(db, session_id, rec.assistant_at, rec.id)
+            if original is not None:
+                win.rewritten[rec.id] = original
+    return win
+
+
+def pair_partners(win: ConversationWindow, nearby: list[HistoryRecord]) -> set[str]:
+    """Pair the window's tool calls with their results and rlm steps, and rewrites with the messages they
+    rewrote, looking only at ``nearby`` records (in id order). Returns the tool call ids wanted."""
     call_ids = {c.id for r in win.records for c in r.tool_calls if c.id}
     call_ids |= {r.tool_call_id for r in win.records if r.tool_call_id}
     for rec in nearby:
@@ -117,12 +135,6 @@ def conversation_window(db: ReadOnlyDatabase, session_id: str, focus_id: int | N
                 win.results.setdefault(rec.tool_call_id, rec)
             elif rec.is_rlm:
                 win.rlm_runs.setdefault(rec.tool_call_id, []).append(rec)
-    # A result further away than the look-ahead (a long rlm run) is looked for by toolCallId, still bounded.
-    missing = sorted(c for c in call_ids if c not in win.results)
-    if missing and win.more_after:
-        start = ahead[-1][0].id if ahead else last_id
-        win.results.update(_results_after(db, session_id, start, missing, FAR_SPAN))
-
     messages_by_at = {r.at: r for r in nearby if r.type == "assistant_message"}
     for rec in nearby:
         if rec.type == "assistant_rewrite" and rec.assistant_at is not None:
@@ -130,12 +142,7 @@ def conversation_window(db: ReadOnlyDatabase, session_id: str, focus_id: int | N
             if original is not None:
                 win.rewritten[rec.id] = original
                 win.rewrites.setdefault(original.at, rec)
-    for rec in win.records:  # rewrites of messages older than the look-behind
-        if rec.type == "assistant_rewrite" and rec.id not in win.rewritten and rec.assistant_at is not None:
-            original = _assistant_at(db, session_id, rec.assistant_at, rec.id)
-            if original is not None:
-                win.rewritten[rec.id] = original
-    return win
+    return call_ids
 
 
 def _results_after(db: ReadOnlyDatabase, session_id: str, after_id: int, call_ids: list[str],

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
 )
 
 from daycare_gui.core.queries.agents import AgentFilter, distinct_values, fetch_agents, list_agent_ids
+from daycare_gui.core.queries.legacy_history import legacy_agents_as_records
 from daycare_gui.core.queries.sessions import list_sessions
 from daycare_gui.core.queries.users import list_users
 from daycare_gui.core.records import DESCRIPTOR_KINDS, Unparsed
@@ -81,7 +82,7 @@ class AgentsPane(Pane):
 
     def __init__(self, ctx, parent=None) -> None:
         super().__init__(ctx, parent)
-        db = ctx.store.db
+        self._legacy: dict | None = None  # a store without a database: agents from their legacy folders
         self._sort = ("updated_at", True)
         layout = QVBoxLayout(self)
         bar = QHBoxLayout()
@@ -104,7 +105,7 @@ class AgentsPane(Pane):
 
         self._user_labels: dict[str, str] = {}
         columns = agent_columns(lambda uid: self._user_labels.get(uid, uid or ""))
-        self.model = KeyedTableModel(columns, ctx.worker, lambda ids: fetch_agents(db, ids), channel="agents",
+        self.model = KeyedTableModel(columns, ctx.worker, self._fetch, channel="agents",
                                      state=lambda a: "dead" if a.lifecycle == "dead" else None)
         self.model.sort_requested.connect(self._sort_requested)
         self.table = _table(self.model)
@@ -135,11 +136,39 @@ class AgentsPane(Pane):
     def load(self) -> None:
         db = self.ctx.store.db
         if db is None:
-            self.summary.setText("No database in this store (legacy files are under Files and Storage).")
+            self._load_legacy()
             return
         self.ctx.worker.submit("agents-users", lambda: (distinct_values(db, "user_id"), list_users(db)),
                                on_result=self._users_arrived)
         self.reload()
+
+    # -- a legacy store (agents/<id>/ folders, no database) ---------------------------------------
+    def _fetch(self, ids: list[str]) -> dict:
+        if self._legacy is not None:
+            return {i: self._legacy["agents"][i] for i in ids if i in self._legacy["agents"]}
+        return fetch_agents(self.ctx.store.db, ids)
+
+    def _load_legacy(self) -> None:
+        store = self.ctx.store
+        self.summary.setText("Reading legacy agent folders…")
+        self.ctx.worker.submit("agents-legacy", lambda: legacy_agents_as_records(store.files()),
+                               on_result=self._legacy_arrived)
+
+    def _legacy_arrived(self, legacy: dict) -> None:
+        self._legacy = legacy
+        self.user_box.setEnabled(False)  # legacy agents have no users yet (the import creates them)
+        self._keys_arrived(self._legacy_keys())
+        if not legacy["agents"]:
+            self.summary.setText("No database and no legacy agent folders in this store.")
+
+    def _legacy_keys(self) -> list[str]:
+        flt, (sort, desc) = self.current_filter(), self._sort
+        text = flt.text.strip().lower()
+        agents = [a for a in self._legacy["agents"].values()
+                  if (not flt.kinds or a.type in flt.kinds) and (not flt.lifecycles or a.lifecycle in flt.lifecycles)
+                  and (not text or text in a.id.lower() or text in a.name.lower())]
+        agents.sort(key=lambda a: (getattr(a, sort, None) is None, getattr(a, sort, None) or 0, a.id), reverse=desc)
+        return [a.id for a in agents]
 
     def _users_arrived(self, result) -> None:
         users, known = result
@@ -164,6 +193,8 @@ class AgentsPane(Pane):
     def reload(self) -> None:
         db = self.ctx.store.db
         if db is None:
+            if self._legacy is not None:
+                self._keys_arrived(self._legacy_keys())
             return
         flt, (sort, desc) = self.current_filter(), self._sort
         self.ctx.worker.submit("agents-keys", lambda: list_agent_ids(db, flt, sort=sort, descending=desc),
@@ -194,6 +225,9 @@ class AgentsPane(Pane):
         if agent_id is None:
             self.sessions_model.set_records([])
             return
+        if self._legacy is not None:
+            self._sessions_arrived(self._legacy["sessions"].get(agent_id, []))
+            return
         db = self.ctx.store.db
         self.ctx.worker.submit("agent-sessions", lambda: list_sessions(db, agent_id),
                                on_result=self._sessions_arrived)
@@ -220,7 +254,9 @@ class AgentsPane(Pane):
 
     def _open_session(self, index) -> None:
         s = self.sessions_model.record(index.row())
-        if s is not None:
+        if s is not None and "legacy_index" in s.raw:
+            self.ctx.navigate("history", ("legacy", s.agent_id, s.raw["legacy_index"]))
+        elif s is not None:
             self.ctx.navigate("history", (s.agent_id, s.id, None))
 
     # -- pane API ----------------------------------------------------------------------------------

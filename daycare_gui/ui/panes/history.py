@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from daycare_gui.core.queries.history import full_data, locate
 from daycare_gui.core.queries.history_pages import conversation_window, session_header
+from daycare_gui.core.queries.legacy_history import legacy_conversation
 from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.models.columns import fmt_int, fmt_time
 from daycare_gui.ui.models.history_model import HistoryModel, kind_of
@@ -64,6 +65,7 @@ class HistoryPane(Pane):
     def __init__(self, ctx, parent=None) -> None:
         super().__init__(ctx, parent)
         self._target: tuple | None = None
+        self._legacy = None  # the LegacyConversation shown, for a store without a database
         self._header = None
         self._window = None
         self._expanded: set[str] = set()
@@ -136,9 +138,9 @@ class HistoryPane(Pane):
 
     # -- opening ---------------------------------------------------------------------------------
     def load(self) -> None:
-        if self.ctx.store.db is None:
-            self.heading.setText("This store has no database (a legacy store): session histories are the "
-                                 "JSONL files under Files and Storage.")
+        if self.ctx.store.db is None and not (self._target and self._target[0] == "legacy"):
+            self.heading.setText("This store has no database (a legacy store): open a session from the "
+                                 "Agents page to read it from its history.jsonl.")
             self._enable(False)
             return
         if self._target is not None:
@@ -147,8 +149,12 @@ class HistoryPane(Pane):
             self._enable(False)
 
     def open_item(self, target) -> None:
-        """``target``: ``(agent_id, session_id, record_id or None)``."""
+        """``target``: ``(agent_id, session_id, record_id or None)``, or ``("legacy", agent_id, index)`` for
+        a session of a legacy agent folder."""
         db = self.ctx.store.db
+        if isinstance(target, (tuple, list)) and len(target) == 3 and target[0] == "legacy":
+            self._open_legacy(target[1], int(target[2]))
+            return
         if db is None or not isinstance(target, (tuple, list)) or len(target) < 2:
             return
         agent_id, session_id = target[0], target[1]
@@ -303,8 +309,46 @@ class HistoryPane(Pane):
         if rec is not None and rec.id is not None:
             self.show_raw_id(rec.id)
 
+    # -- legacy sessions (agents/<id>/history.jsonl) ------------------------------------------------
+    def _open_legacy(self, agent_id: str, index: int) -> None:
+        self._target = ("legacy", agent_id, index)
+        self._legacy = None
+        self._expanded.clear()
+        self._window = None
+        self.model.clear()
+        self._enable(False)
+        self.conversation.setHtml("<p class='meta'>Loading…</p>")
+        self.heading.setText(f"Loading legacy session {index + 1} of {escape(agent_id)}…")
+        paths = self.ctx.store.paths
+        self.ctx.worker.submit("history-open", lambda: legacy_conversation(paths, agent_id, index),
+                               on_result=self._legacy_opened,
+                               on_error=lambda msg: self.heading.setText(f"Cannot read this session: {escape(msg)}"))
+
+    def _legacy_opened(self, conv) -> None:
+        self._legacy = conv
+        if conv.session is None:
+            self.heading.setText(f"No such legacy session of {escape(conv.agent_id)}.")
+            return
+        s = conv.session
+        cut = (f" · showing the last {conv.shown:,}" if conv.shown < conv.total_records else "")
+        reset = f" · reset: “{escape(s.reset_message)}”" if s.reset_message else ""
+        self.heading.setText(
+            f"<b>{escape(conv.agent_name)}</b> · legacy session {s.index + 1} of {conv.session_count} "
+            f"(history.jsonl lines {s.first_line or '–'}–{s.last_line or '–'}) · created {fmt_time(s.created_at)}"
+            f"{reset} · <b>{fmt_int(conv.total_records)}</b> records{cut}")
+        if not conv.window.records:
+            self.conversation.setHtml("<p>This session has no records.</p>")
+            return
+        self._conversation_arrived(conv.window)
+
     def show_raw_id(self, record_id: int) -> None:
         """Full stored data (an rlm snapshot included) of one record, in the detail pane."""
+        legacy = self._legacy
+        if legacy is not None and self._target and self._target[0] == "legacy":
+            raw = legacy.raw_by_line.get(record_id)
+            fields = (("history.jsonl line", str(record_id)),)
+            self.ctx.show_detail(DetailItem(f"Raw JSON · line {record_id}", fields, raw, prefer_raw=True))
+            return
         db = self.ctx.store.db
 
         def shown(text) -> None:
