@@ -109,3 +109,13 @@ def test_inventory_is_scanned_once_when_two_threads_ask_together(fixture_copy):
             t.join()
         bad = [p for p in store.problems if p.path.endswith("agentusr1/history.jsonl")]
         assert len(bad) == 1
+
+
+def test_agent_time_range_filter_runs_in_sql(fixture_copy):
+    with open_store(fixture_copy("daycare-808af509")) as store:
+        db = store.db
+        # agentusr1 was updated at 1739999050000, agentcron1 at 1739990000000
+        assert list_agent_ids(db, AgentFilter(updated_since=1739995000000)) == ["agentusr1"]
+        assert list_agent_ids(db, AgentFilter(updated_until=1739995000000)) == ["agentcron1"]
+        where, params = AgentFilter(kinds=("user",), updated_since=5).where()
+        assert "updated_at >= :since" in where and params["since"] == 5

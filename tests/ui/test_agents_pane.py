@@ -43,3 +43,15 @@ def test_text_filter_runs_in_sql(qtbot, window, demo_store):
     pane.filter_box.setText("no-such-agent-anywhere")
     qtbot.waitUntil(lambda: pane.model.rowCount() == 0, timeout=5000)
     assert pane.summary.text() == "0 agent(s)"
+
+
+def test_time_range_filter(qtbot, window, demo_store):
+    open_and_wait(qtbot, window, demo_store)
+    window.show_section("agents")
+    pane = window.panes["agents"]
+    qtbot.waitUntil(lambda: pane.model.rowCount() == 15, timeout=5000)
+    # the shared demo store is dated at a fixed day in the past: nothing was updated "today"
+    pane.time_box.setCurrentIndex(pane.time_box.findData(1))
+    qtbot.waitUntil(lambda: pane.model.rowCount() == 0, timeout=5000)
+    pane.time_box.setCurrentIndex(0)
+    qtbot.waitUntil(lambda: pane.model.rowCount() == 15, timeout=5000)

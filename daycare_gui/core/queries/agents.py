@@ -84,6 +84,8 @@ class AgentFilter:
     lifecycles: tuple[str, ...] = ()
     user_id: str | None = None
     text: str = ""  # matched against id and descriptor text (names, prompts) in SQL
+    updated_since: int | None = None  # ms; agents active (updated) since then
+    updated_until: int | None = None
 
     def where(self) -> tuple[str, dict]:
         parts, params = [], {}
@@ -98,6 +100,12 @@ class AgentFilter:
         if self.user_id:
             parts.append("user_id = :user_id")
             params["user_id"] = self.user_id
+        if self.updated_since is not None:
+            parts.append("updated_at >= :since")
+            params["since"] = self.updated_since
+        if self.updated_until is not None:
+            parts.append("updated_at < :until")
+            params["until"] = self.updated_until
         if self.text.strip():
             parts.append("(id LIKE :text ESCAPE '\\' OR descriptor LIKE :text ESCAPE '\\')")
             escaped = self.text.strip().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
@@ -113,8 +121,9 @@ def list_agent_ids(db: ReadOnlyDatabase, flt: AgentFilter = AgentFilter(), *, so
         return []
     have = set(cols.of("agents"))
     sort = sort if sort in SORTABLE and sort in have else "id"
-    where, params = flt.where() if "user_id" in have or not flt.user_id else AgentFilter(
-        flt.kinds, flt.lifecycles, None, flt.text).where()
+    if flt.user_id and "user_id" not in have:  # an older database without users: nothing to filter by
+        flt = AgentFilter(flt.kinds, flt.lifecycles, None, flt.text, flt.updated_since, flt.updated_until)
+    where, params = flt.where()
     order = f"{sort} {'DESC' if descending else 'ASC'}, id"
     return [r[0] for r in db.rows(f"SELECT id FROM agents{where} ORDER BY {order}", params)]
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
@@ -97,8 +99,12 @@ class AgentsPane(Pane):
             self.lifecycle_box.addItem(state, state)
         self.user_box = QComboBox()
         self.user_box.addItem("All users", None)
+        self.time_box = QComboBox()  # active since: runs in SQL on updated_at
+        for label, days in (("Any time", None), ("Updated today", 1), ("Past week", 7), ("Past month", 30),
+                            ("Past year", 365)):
+            self.time_box.addItem(label, days)
         self.summary = QLabel()
-        for w in (self.filter_box, self.kind_box, self.lifecycle_box, self.user_box):
+        for w in (self.filter_box, self.kind_box, self.lifecycle_box, self.user_box, self.time_box):
             bar.addWidget(w)
         bar.addWidget(self.summary, 1, Qt.AlignmentFlag.AlignRight)
         layout.addLayout(bar)
@@ -128,7 +134,7 @@ class AgentsPane(Pane):
         layout.addWidget(split, 1)
 
         self.filter_box.changed.connect(lambda _t: self.reload())
-        for combo in (self.kind_box, self.lifecycle_box, self.user_box):
+        for combo in (self.kind_box, self.lifecycle_box, self.user_box, self.time_box):
             combo.currentIndexChanged.connect(lambda _i: self.reload())
         self._pending_select: str | None = None
 
@@ -166,6 +172,7 @@ class AgentsPane(Pane):
         text = flt.text.strip().lower()
         agents = [a for a in self._legacy["agents"].values()
                   if (not flt.kinds or a.type in flt.kinds) and (not flt.lifecycles or a.lifecycle in flt.lifecycles)
+                  and (flt.updated_since is None or (a.updated_at or 0) >= flt.updated_since)
                   and (not text or text in a.id.lower() or text in a.name.lower())]
         agents.sort(key=lambda a: (getattr(a, sort, None) is None, getattr(a, sort, None) or 0, a.id), reverse=desc)
         return [a.id for a in agents]
@@ -187,8 +194,10 @@ class AgentsPane(Pane):
 
     def current_filter(self) -> AgentFilter:
         kind, life, user = self.kind_box.currentData(), self.lifecycle_box.currentData(), self.user_box.currentData()
+        days = self.time_box.currentData()
+        since = int(time.time() * 1000) - days * 86_400_000 if days else None
         return AgentFilter(kinds=(kind,) if kind else (), lifecycles=(life,) if life else (), user_id=user,
-                           text=self.filter_box.text())
+                           text=self.filter_box.text(), updated_since=since)
 
     def reload(self) -> None:
         db = self.ctx.store.db
