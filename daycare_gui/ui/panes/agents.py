@@ -104,9 +104,10 @@ class AgentsPane(Pane):
                             ("Past year", 365)):
             self.time_box.addItem(label, days)
         self.summary = QLabel()
-        for w in (self.filter_box, self.kind_box, self.lifecycle_box, self.user_box, self.time_box):
+        bar.addWidget(self.filter_box, 1)  # the text filter takes the room the combo boxes leave
+        for w in (self.kind_box, self.lifecycle_box, self.user_box, self.time_box):
             bar.addWidget(w)
-        bar.addWidget(self.summary, 1, Qt.AlignmentFlag.AlignRight)
+        bar.addWidget(self.summary, 0, Qt.AlignmentFlag.AlignRight)
         layout.addLayout(bar)
 
         self._user_labels: dict[str, str] = {}
