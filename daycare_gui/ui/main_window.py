@@ -7,6 +7,7 @@ It owns no SQL and no parsing: it opens stores through the core on the worker, h
 from __future__ import annotations
 
 import logging
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -57,6 +58,7 @@ class MainWindow(QMainWindow):
         self.store: Store | None = None
         self.panes: dict = {}
         self._history: list[tuple[str, object]] = []
+        self._demo_dirs: list[Path] = []
         self._current_section: str | None = None
 
         self.actions_ = ActionRegistry(self)
@@ -138,6 +140,7 @@ class MainWindow(QMainWindow):
         from daycare_gui.core.demo.ids import current_minute_ms
 
         dest = Path(tempfile.mkdtemp(prefix="daycare-demo-")) / "daycare"
+        self._demo_dirs.append(dest.parent)  # ours to remove when the window closes
         self.status_store.setText("Writing a demo store…")
         self.worker.submit("open", lambda: (write_demo(dest, now_ms=current_minute_ms()), open_store(dest))[1],
                            on_result=lambda s: self._store_opened(s, str(dest), remember=False),
@@ -338,6 +341,8 @@ class MainWindow(QMainWindow):
         self.close_store()
         self.worker.shutdown()
         self.bg_worker.shutdown()
+        for folder in self._demo_dirs:  # demo stores live in temporary folders this window made
+            shutil.rmtree(folder, ignore_errors=True)
         super().closeEvent(event)
 
     def dragEnterEvent(self, event) -> None:  # noqa: N802

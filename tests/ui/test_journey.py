@@ -246,3 +246,20 @@ def test_a_legacy_store_reads_its_sessions_as_conversations(qtbot, window, fixtu
     window.show_section("agents")
     agents.kind_box.setCurrentIndex(agents.kind_box.findData("cron"))
     qtbot.waitUntil(lambda: agents.model.rowCount() == 1, timeout=5000)
+
+
+def test_open_demo_writes_a_fresh_store_and_removes_it_on_close(qtbot, settings):
+    from daycare_gui.ui.app import make_application
+    from daycare_gui.ui.main_window import MainWindow
+
+    make_application()
+    w = MainWindow(settings)
+    qtbot.addWidget(w)
+    w.show()
+    w.open_demo()
+    qtbot.waitUntil(lambda: w.store is not None, timeout=15000)
+    folder = w.store.paths.root.parent
+    assert folder.exists() and w.store.generation == "sqlite"
+    assert settings.value("recent") in (None, [], "")  # a demo is not a store to remember
+    w.close()
+    assert not folder.exists()
