@@ -235,3 +235,14 @@ def legacy_folders(paths: DaycarePaths, name: str) -> list[tuple[Path, bool]]:
         seen.add(real)
         out.append((folder, i == 0))
     return out
+
+
+def legacy_subfolders(paths: DaycarePaths, name: str, problems: list[Problem]) -> list[tuple[Path, bool]]:
+    """Every ``<legacy dir>/<name>/<item>/`` folder (one cron task, channel, process…) with the
+    next-to-the-DB flag; folders that cannot be listed are added to ``problems``."""
+    out: list[tuple[Path, bool]] = []
+    for folder, next_to_db in legacy_folders(paths, name):
+        dirs, more = subdirs(folder, root=paths)
+        problems.extend(more)
+        out.extend((entry.path, next_to_db) for entry in dirs)
+    return out

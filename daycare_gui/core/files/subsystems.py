@@ -15,7 +15,7 @@ from pathlib import Path
 from daycare_gui.core.files.base import Loaded, RecordMixin, as_int, as_str, loaded, nonblank, split_known
 from daycare_gui.core.files.jsonfile import read_json, type_name
 from daycare_gui.core.files.jsonl import JsonlSummary, iter_jsonl, summarize_jsonl
-from daycare_gui.core.files.read import Root, file_info, legacy_folders, list_dir, subdirs
+from daycare_gui.core.files.read import Root, file_info, legacy_folders, legacy_subfolders, list_dir
 from daycare_gui.core.paths import DaycarePaths
 from daycare_gui.core.problems import Problem
 from daycare_gui.core.secrets import mask_secrets
@@ -65,14 +65,11 @@ class ChannelMessage(RecordMixin):
 def read_channels(paths: DaycarePaths) -> Loaded[Channel]:
     items: list[Channel] = []
     problems: list[Problem] = []
-    for folder, next_to_db in legacy_folders(paths, "channels"):
-        dirs, more = subdirs(folder, root=paths)
+    for folder, next_to_db in legacy_subfolders(paths, "channels", problems):
+        channel, more = read_channel(folder, root=paths, next_to_db=next_to_db)
         problems.extend(more)
-        for entry in dirs:
-            channel, more = read_channel(entry.path, root=paths, next_to_db=next_to_db)
-            problems.extend(more)
-            if channel is not None:
-                items.append(channel)
+        if channel is not None:
+            items.append(channel)
     return loaded(items, problems)
 
 
@@ -333,61 +330,51 @@ class ProcessRecord(RecordMixin):
 def read_processes(paths: DaycarePaths) -> Loaded[ProcessRecord]:
     items: list[ProcessRecord] = []
     problems: list[Problem] = []
-    seen: set[str] = set()
-    # Processes historically lived in dataDir (seed) but are imported from the DB folder: look in both.
-    bases = [(b, i == 0) for i, b in enumerate(paths.legacy_dirs)] + [(paths.data_dir, False)]
-    for base, _ in bases:
-        folder = base / "processes"
-        real = os.path.realpath(folder)
-        if real in seen or not os.path.lexists(folder):
-            continue
-        seen.add(real)
-        dirs, more = subdirs(folder, root=paths)
+    # Processes live in dataDir (seed) but are imported from the DB folder: legacy_dirs holds both.
+    for folder, _next_to_db in legacy_subfolders(paths, "processes", problems):
+        path = folder / "record.json"
+        data, more = read_json(path, root=paths, expect=dict)
         problems.extend(more)
-        for d in dirs:
-            path = d.path / "record.json"
-            data, more = read_json(path, root=paths, expect=dict)
-            problems.extend(more)
-            if data is None:
-                if not os.path.lexists(path):
-                    problems.append(
-                        Problem(str(d.path), None, "process folder without record.json", "warning")
-                    )
-                data = {}
-            reasons = []
-            if data and data.get("version") != 2:
-                reasons.append(f"version {data.get('version')!r} (only version 2 is imported)")
-            missing = [k for k in _PROCESS_REQUIRED if not nonblank(data.get(k))]
-            if missing:
-                reasons.append(f"missing {', '.join(missing)}")
-            reason = "; ".join(reasons) or None
-            if reason and data:
+        if data is None:
+            if not os.path.lexists(path):
                 problems.append(
-                    Problem(str(path), None, f"Daycare's import skips this process: {reason}", "warning")
+                    Problem(str(folder), None, "process folder without record.json", "warning")
                 )
-            log = d.path / "process.log"
-            log_size = file_info(log)[0] if log.is_file() else None
-            items.append(
-                ProcessRecord(
-                    str(d.path),
-                    str(path),
-                    data.get("version"),
-                    as_str(data.get("id")),
-                    as_str(data.get("name")),
-                    as_str(data.get("command")),
-                    as_str(data.get("cwd")),
-                    as_str(data.get("status")),
-                    as_str(data.get("desiredState")),
-                    as_int(data.get("pid")),
-                    data.get("keepAlive") is True,
-                    (d.path / "sandbox.json").is_file(),
-                    str(log) if log.is_file() else None,
-                    log_size,
-                    reason is None,
-                    reason,
-                    _masked_process(data),
-                )
+            data = {}
+        reasons = []
+        if data and data.get("version") != 2:
+            reasons.append(f"version {data.get('version')!r} (only version 2 is imported)")
+        missing = [k for k in _PROCESS_REQUIRED if not nonblank(data.get(k))]
+        if missing:
+            reasons.append(f"missing {', '.join(missing)}")
+        reason = "; ".join(reasons) or None
+        if reason and data:
+            problems.append(
+                Problem(str(path), None, f"Daycare's import skips this process: {reason}", "warning")
             )
+        log = folder / "process.log"
+        log_size = file_info(log)[0] if log.is_file() else None
+        items.append(
+            ProcessRecord(
+                str(folder),
+                str(path),
+                data.get("version"),
+                as_str(data.get("id")),
+                as_str(data.get("name")),
+                as_str(data.get("command")),
+                as_str(data.get("cwd")),
+                as_str(data.get("status")),
+                as_str(data.get("desiredState")),
+                as_int(data.get("pid")),
+                data.get("keepAlive") is True,
+                (folder / "sandbox.json").is_file(),
+                str(log) if log.is_file() else None,
+                log_size,
+                reason is None,
+                reason,
+                _masked_process(data),
+            )
+        )
     return loaded(items, problems)
 
 

@@ -15,7 +15,7 @@ from typing import Any
 from daycare_gui.core.files.base import Loaded, RecordMixin, iso_to_ms, loaded, nonblank, split_known
 from daycare_gui.core.files.frontmatter import read_markdown
 from daycare_gui.core.files.jsonfile import read_json
-from daycare_gui.core.files.read import Root, legacy_folders, list_dir, subdirs
+from daycare_gui.core.files.read import Root, legacy_folders, legacy_subfolders, list_dir
 from daycare_gui.core.paths import DaycarePaths
 from daycare_gui.core.problems import Problem
 
@@ -169,14 +169,11 @@ def parse_cron_task(
 def read_cron_tasks(paths: DaycarePaths) -> Loaded[CronTask]:
     items: list[CronTask] = []
     problems: list[Problem] = []
-    for cron_dir, next_to_db in legacy_folders(paths, "cron"):
-        dirs, more = subdirs(cron_dir, root=paths)
+    for folder, next_to_db in legacy_subfolders(paths, "cron", problems):
+        task, more = parse_cron_task(folder, root=paths, next_to_db=next_to_db)
         problems.extend(more)
-        for entry in dirs:
-            task, more = parse_cron_task(entry.path, root=paths, next_to_db=next_to_db)
-            problems.extend(more)
-            if task is not None:
-                items.append(task)
+        if task is not None:
+            items.append(task)
     return loaded(items, problems)
 
 
