@@ -1,59 +1,80 @@
-"""``daycare-gui inspect PATH [--json]`` — what is in a Daycare data directory. Never writes a byte there."""
+"""``daycare-gui inspect PATH [--json]`` — what is in a store, of any kind. Never writes a byte there."""
 
 from __future__ import annotations
 
 import json
 import sys
 
-from daycare_gui.core.paths import NotADaycareDirectory
-from daycare_gui.core.report import inspect_report
+from daycare_gui.stores import registry
+from daycare_gui.stores.api import NotRecognised
+from daycare_gui.stores.common.secrets import mask_url
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("path", help="Daycare root, data dir or settings.json")
+    parser.add_argument("path", help="a store: Daycare root, data dir or settings.json, or another kind's folder")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--home-skills", action="store_true", help="also read ~/.agents/skills")
+    parser.add_argument("--kind", help=f"open as this kind ({', '.join(registry.kind_names())}) "
+                                       "instead of detecting it")
+    parser.add_argument("--home-skills", action="store_true", help="also read ~/.agents/skills (Daycare)")
 
 
 def run(args) -> int:
+    from daycare_gui.stores.report import inspect_report
+
     try:
-        report = inspect_report(args.path, include_home_skills=args.home_skills)
-    except NotADaycareDirectory as exc:
-        if args.json:
-            print(json.dumps({"path": args.path, "kind": None, "error": str(exc)}))
-        else:
-            print(f"daycare-gui: {exc}", file=sys.stderr)
-        return 2
+        # live=False: a store whose WAL holds data is read from a private snapshot, so not even the
+        # -shm read marks of the original are touched.
+        with registry.open_store(args.path, kind=args.kind, live=False) as store:
+            report = inspect_report(store, home_skills=args.home_skills)
+            title = registry.load_kind(store.kind).title or store.kind
+    except NotRecognised as exc:
+        return _refuse(args, exc)
     if args.json:
         print(json.dumps(report, ensure_ascii=False, indent=2))
     else:
-        print(_human(report))
+        print(_human(report, title))
     return 0
 
 
-def _human(r: dict) -> str:
-    lines = [f"Daycare store: {r['path']}", f"  generation:   {r['generation']}"]
+def _refuse(args, exc: NotRecognised) -> int:
+    message = mask_url(str(exc))
+    if args.json:
+        tried = [{"kind": c.kind, "reason": c.reason} for c in getattr(exc, "candidates", [])]
+        print(json.dumps({"path": mask_url(args.path), "kind": None, "error": message, "kinds_tried": tried}))
+    else:
+        explain = getattr(exc, "explain", None)
+        print(f"daycare-gui: {mask_url(explain()) if explain else message}", file=sys.stderr)
+    return 2
+
+
+def _human(r: dict, title: str) -> str:
+    lines = [f"{title} store: {r['path']}", f"  generation:   {r['generation']}"]
     for note in r.get("notes", []):
         lines.append(f"  note:         {note}")
-    engine = "RUNNING — writes are unsafe" if r["engine_running"] else "not running"
-    lines.append(f"  engine:       {engine} ({r['engine']['detail']})")
+    engine = "RUNNING — writes are unsafe" if r.get("engine_running") else "not running"
+    detail = (r.get("engine") or {}).get("detail")
+    lines.append(f"  engine:       {engine}" + (f" ({detail})" if detail else ""))
     if r.get("open_mode"):
         lines.append(f"  opened:       {r['open_mode']}")
-    lines.append("  paths:")
-    for key, value in r["paths"].items():
-        lines.append(f"    {key:<14}{', '.join(value) if isinstance(value, list) else value}")
-    m = r["migrations"]
-    lines.append(f"  migrations:   {len(m['applied'])} applied, {len(m['pending'])} pending, {len(m['unknown'])} unknown")
-    if m["pending"]:
-        lines.append(f"    pending:    {', '.join(m['pending'])}")
-    if m["unknown"]:
-        lines.append(f"    unknown:    {', '.join(m['unknown'])}")
-    if m.get("later_pending"):
-        lines.append(f"    a later Daycare still lacks: {', '.join(m['later_pending'])}")
+    if r.get("paths"):
+        lines.append("  paths:")
+        for key, value in r["paths"].items():
+            lines.append(f"    {key:<14}{', '.join(value) if isinstance(value, list) else value}")
+    m = r.get("migrations")
+    if m:
+        lines.append(f"  migrations:   {len(m['applied'])} applied, {len(m['pending'])} pending, "
+                     f"{len(m['unknown'])} unknown")
+        if m["pending"]:
+            lines.append(f"    pending:    {', '.join(m['pending'])}")
+        if m["unknown"]:
+            lines.append(f"    unknown:    {', '.join(m['unknown'])}")
+        if m.get("later_pending"):
+            lines.append(f"    a later Daycare still lacks: {', '.join(m['later_pending'])}")
     lines.append("  counts:")
     width = max((len(k) for k in r["counts"]), default=10) + 2
     for key, value in r["counts"].items():
-        lines.append(f"    {key:<{width}}{value:>10,}")
+        shown = f"{value:>10,}" if isinstance(value, int) else f"{value!s:>10}"
+        lines.append(f"    {key:<{width}}{shown}")
     problems = r["problems"]
     lines.append(f"  problems:     {len(problems)}")
     for p in problems[:200]:

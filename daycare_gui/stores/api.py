@@ -1,0 +1,283 @@
+"""The contract every store kind fills in, and that shared code (panes, CLI, search) relies on.
+
+A *kind* (Daycare, Linggen, AgentStack, CianaParrot, or one from another package) is a
+:class:`StoreKind`: it *probes* a path (is this mine, how sure, why) and *opens* it read-only, returning
+an :class:`OpenedStore`. The opened store offers *capabilities* — conversations, documents, tasks, tables,
+collections, charts, a search source, actions — each a small class below. Shared code asks
+``store.capability(Conversations)`` and never which kind it has; a section of the window appears only
+when the store offers its capability.
+
+Everything here is synchronous and may be slow: the window always calls it on a worker thread. Nothing
+here imports Qt. Methods never raise on bad data: they return records with ``problem`` set, or add to
+``store.problems``. Only ``StoreKind.open`` raises (:class:`NotRecognised`) when the path is not its own.
+"""
+
+from __future__ import annotations
+
+import os
+from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from daycare_gui.stores.common.problems import ProblemLog
+from daycare_gui.stores.records import (
+    Collection,
+    DayCount,
+    DocRef,
+    Message,
+    Row,
+    SessionRecord,
+    SessionRef,
+    StoreSummary,
+    TableRef,
+    TaskItem,
+    ThreadRecord,
+)
+
+StorePath = str | os.PathLike
+
+
+class NotRecognised(Exception):
+    """The path is not a store of this kind (or of any kind, when raised by the registry)."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A kind's answer to "is PATH yours?". ``confidence`` 0 means no; 1 means certain."""
+
+    kind: str
+    confidence: float
+    reason: str  # why, or why not: shown when no kind recognises a path
+
+    @property
+    def recognised(self) -> bool:
+        return self.confidence > 0
+
+
+class Capability:
+    """Base of every capability. ``count`` is what the navigation shows beside the section (None: unknown)."""
+
+    def count(self) -> int | None:
+        return None
+
+
+C = TypeVar("C", bound=Capability)
+
+
+class OpenedStore(ABC):
+    """A store opened read-only. Subclasses register capabilities in ``self._caps``."""
+
+    kind: str = ""
+
+    def __init__(self, title: str, problems: ProblemLog | None = None) -> None:
+        self.title = title  # path or URL with secrets masked
+        self.problems = problems if problems is not None else ProblemLog()
+        self._caps: dict[type, Capability] = {}
+
+    @abstractmethod
+    def summary(self) -> StoreSummary: ...
+
+    def capability(self, cap: type[C]) -> C | None:
+        found = self._caps.get(cap)
+        if found is None:  # a subclass of the asked capability also answers
+            found = next((c for t, c in self._caps.items() if issubclass(t, cap)), None)
+        return found  # type: ignore[return-value]
+
+    def offer(self, cap: type[C], impl: C) -> None:
+        self._caps[cap] = impl
+
+    def counts(self) -> dict[str, int]:
+        """Exact counts for ``inspect`` (tables by name, collections as ``<name>``)."""
+        return {}
+
+    def report(self, **options) -> dict:
+        """Kind-specific keys for ``inspect --json`` (beside kind, generation, counts, problems).
+        ``options`` come from the command line (``home_skills``); a kind ignores those it lacks."""
+        return {}
+
+    def writes_blocked(self) -> str | None:
+        """Why writing now is unsafe (the system's engine or bot runs), or None."""
+        return None
+
+    def watch_paths(self) -> tuple[Path, ...]:
+        """Files and folders whose change means the view is stale."""
+        return ()
+
+    def close(self) -> None:
+        """Release handles and delete any private copy. Safe to call twice."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class StoreKind(ABC):
+    """One agent system's storage. A kind's package exposes one instance as ``KIND``."""
+
+    name: str = ""  # "daycare", "linggen", ...: used by --kind and inspect's "kind"
+    title: str = ""  # "Daycare"
+    # Optional: dotted path of a Qt module with ``SECTIONS`` for panes only this kind has. Named as a
+    # string so the kind itself never imports the UI.
+    ui_module: str | None = None
+
+    @abstractmethod
+    def probe(self, path: StorePath) -> Candidate:
+        """Cheap (a few stats and small reads), never raises, never writes."""
+
+    @abstractmethod
+    def open(self, path: StorePath, *, live: bool = True) -> OpenedStore:
+        """Open read-only. ``live=False`` asks for a private snapshot (inspect). Raises NotRecognised."""
+
+
+# -- capabilities ------------------------------------------------------------------------------------
+
+
+class Conversations(Capability):
+    """Threads (agents, projects, chats) → sessions → messages, paged by position."""
+
+    thread_label = "Agents"
+    session_label = "Sessions"
+
+    @abstractmethod
+    def threads(self) -> list[ThreadRecord]: ...
+
+    @abstractmethod
+    def sessions(self, thread_id: str) -> list[SessionRecord]: ...
+
+    @abstractmethod
+    def message_count(self, ref: SessionRef) -> int: ...
+
+    @abstractmethod
+    def messages(self, ref: SessionRef, start: int, limit: int) -> list[Message]:
+        """Messages ``start`` .. ``start+limit`` in order; fewer at the end."""
+
+    def count(self) -> int | None:
+        return len(self.threads())
+
+
+class Documents(Capability):
+    """Markdown documents; saving goes through the shared atomic, conflict-checked save."""
+
+    @abstractmethod
+    def documents(self) -> list[DocRef]: ...
+
+    def read(self, ref: DocRef) -> bytes:
+        return Path(ref.path).read_bytes() if ref.path else b""
+
+    def count(self) -> int | None:
+        return len(self.documents())
+
+
+class Tasks(Capability):
+    @abstractmethod
+    def tasks(self) -> list[TaskItem]: ...
+
+    def count(self) -> int | None:
+        return len(self.tasks())
+
+
+class Tables(Capability):
+    """A raw table browser: every table, paged."""
+
+    @abstractmethod
+    def tables(self) -> list[TableRef]: ...
+
+    @abstractmethod
+    def columns(self, table: str) -> list[str]: ...
+
+    @abstractmethod
+    def rows(self, table: str, offset: int, limit: int) -> list[tuple]: ...
+
+    def count(self) -> int | None:
+        return sum(1 for t in self.tables() if not t.hidden)
+
+
+class Collections(Capability):
+    """A kind's own lists (runs, missions, memory, checkpoints), shown by the shared list pane."""
+
+    @abstractmethod
+    def collections(self) -> list[Collection]: ...
+
+    @abstractmethod
+    def size(self, collection_id: str) -> int: ...
+
+    @abstractmethod
+    def rows(self, collection_id: str, offset: int, limit: int) -> list[Row]: ...
+
+    def row(self, collection_id: str, key: str) -> Row | None:
+        """One row by key (to follow a link). The default scans; kinds with an index override it."""
+        n = self.size(collection_id)
+        for offset in range(0, n, 500):
+            for r in self.rows(collection_id, offset, 500):
+                if r.key == key:
+                    return r
+        return None
+
+
+class Charts(Capability):
+    def activity_per_day(self) -> list[DayCount]:
+        """Messages (or records) per day; ``series`` may split by kind."""
+        return []
+
+    def tokens_per_day(self) -> list[DayCount]:
+        """Tokens per day; ``series`` is the model."""
+        return []
+
+
+class SearchSource(Capability):
+    """Feeds the shared full-text index, incrementally.
+
+    ``identity`` names the store for the index (path or URL, no secrets); ``messages(after)`` yields
+    ``(cursor, ref, message)`` in cursor order from just after ``after`` (None: from the start). The index
+    remembers the last cursor and asks again from there next time.
+    """
+
+    @abstractmethod
+    def identity(self) -> str: ...
+
+    @abstractmethod
+    def messages(self, after: str | None) -> Iterator[tuple[str, SessionRef, Message]]: ...
+
+
+@dataclass(frozen=True)
+class StoreAction:
+    id: str
+    title: str
+    description: str  # what it does, and what it changes on disk ("read-only" when it changes nothing)
+    writes: bool = False
+
+
+class Actions(Capability):
+    """Checks and repairs a kind offers (an FTS5 integrity check, a counter repair)."""
+
+    @abstractmethod
+    def actions(self) -> list[StoreAction]: ...
+
+    @abstractmethod
+    def run(self, action_id: str, *, force: bool = False) -> str:
+        """Run it and say what happened in one or two sentences. Writes are refused while
+        ``writes_blocked()`` says why, unless ``force``."""
+
+
+def raw_of(value: Any) -> Any:
+    """Records keep raw values as plain data; kinds may call this to drop anything not JSON-like."""
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    if isinstance(value, dict):
+        return {str(k): raw_of(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [raw_of(v) for v in value]
+    if isinstance(value, bytes):
+        return f"<{len(value)} bytes: {value[:16].hex()}…>"
+    return repr(value)
+
+
+__all__ = [
+    "Actions", "Candidate", "Capability", "Charts", "Collections", "Conversations", "Documents",
+    "NotRecognised", "OpenedStore", "SearchSource", "StoreAction", "StoreKind", "StorePath", "Tables",
+    "Tasks", "raw_of",
+]

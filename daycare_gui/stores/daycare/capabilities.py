@@ -1,0 +1,120 @@
+"""Daycare's store through the shared capabilities: its SQLite tables and its conversations.
+
+Daycare's own panes read the core directly; these adapters let shared code (the table browser, export,
+the neutral conversation view, other kinds' tests of the seam) read a Daycare store like any other.
+"""
+
+from __future__ import annotations
+
+from daycare_gui.core.records import HistoryRecord
+from daycare_gui.stores.api import Conversations, Tables
+from daycare_gui.stores.records import (
+    Message,
+    SessionRecord,
+    SessionRef,
+    TableRef,
+    ThreadRecord,
+    ToolCallRecord,
+    ToolResultRecord,
+)
+
+_ROLE = {
+    "user_message": "user", "assistant_message": "assistant", "tool_result": "tool", "note": "note",
+    "assistant_rewrite": "assistant", "start": "event", "reset": "event",
+}
+
+
+def message_of(rec: HistoryRecord) -> Message:
+    """A Daycare history record as a neutral message (``kind`` keeps Daycare's record type)."""
+    result = None
+    if rec.type in ("tool_result", "rlm_tool_result") and rec.tool_call_id:
+        result = ToolResultRecord(rec.tool_call_id, rec.tool_name or "", rec.tool_output_text or rec.output or "",
+                                  rec.is_error)
+    text = rec.text or ""
+    if not text and rec.type not in ("tool_result",):
+        text = rec.code or rec.output or rec.error or rec.reset_message or ""
+    return Message(
+        id=str(rec.id) if rec.id is not None else "",
+        role=_ROLE.get(rec.type, "tool" if rec.is_rlm else "event"),
+        text=text,
+        at=rec.at,
+        kind=rec.type,
+        tool_calls=tuple(ToolCallRecord(c.id, c.name, c.arguments) for c in rec.tool_calls),
+        tool_result=result,
+        attachments=tuple(f.name for f in rec.files),
+        raw=rec.data,
+        problem=None if rec.known_kind else f"unknown record type {rec.type!r}",
+    )
+
+
+class DaycareTables(Tables):
+    def __init__(self, core) -> None:
+        self.core = core
+
+    def tables(self) -> list[TableRef]:
+        return [TableRef(t) for t in self.core.db.tables()]
+
+    def columns(self, table: str) -> list[str]:
+        return self.core.db.columns(table)
+
+    def rows(self, table: str, offset: int, limit: int) -> list[tuple]:
+        if table not in self.core.db.tables():
+            return []
+        return [tuple(r) for r in self.core.db.rows(f'SELECT * FROM "{table}" LIMIT :n OFFSET :o',
+                                                    {"n": int(limit), "o": int(offset)})]
+
+    def count(self) -> int | None:
+        return len(self.core.db.tables())
+
+
+class DaycareConversations(Conversations):
+    thread_label = "Agents"
+
+    def __init__(self, core) -> None:
+        self.core = core
+
+    def threads(self) -> list[ThreadRecord]:
+        from daycare_gui.core.queries.agents import fetch_agents, list_agent_ids
+
+        db, cols = self.core.db, self.core.cols
+        ids = list_agent_ids(db, cols=cols)
+        agents = fetch_agents(db, ids, cols)
+        return [ThreadRecord(a.id, a.name, a.type, a.updated_at, raw=a.raw) for a in (agents[i] for i in ids)]
+
+    def sessions(self, thread_id: str) -> list[SessionRecord]:
+        from daycare_gui.core.queries.sessions import list_sessions
+
+        return [SessionRecord(SessionRef(thread_id, s.id), s.id, s.created_at, s.ended_at, s.record_count,
+                              "active" if s.is_active else ("ended" if s.ended_at else ""), raw=s.raw)
+                for s in list_sessions(self.core.db, thread_id, cols=self.core.cols)]
+
+    def message_count(self, ref: SessionRef) -> int:
+        return int(self.core.db.scalar("SELECT count(*) FROM session_history WHERE session_id = :s",
+                                       {"s": ref.session_id}) or 0)
+
+    def messages(self, ref: SessionRef, start: int, limit: int) -> list[Message]:
+        from daycare_gui.core.queries.history_pages import page_at_offset
+
+        out = []
+        for rec, problem, _size in page_at_offset(self.core.db, ref.session_id, start, limit):
+            msg = message_of(rec)
+            out.append(msg if problem is None else _with_problem(msg, problem))
+        return out
+
+    def count(self) -> int | None:
+        return self.core.db.count("agents") if self.core.has_table("agents") else 0
+
+
+def _with_problem(msg: Message, problem: str) -> Message:
+    from dataclasses import replace
+
+    return replace(msg, problem=problem)
+
+
+def offer_capabilities(store) -> None:
+    core = store.core
+    if core.db is None:
+        return
+    store.offer(Tables, DaycareTables(core))
+    if core.has_table("agents") and core.has_table("session_history"):
+        store.offer(Conversations, DaycareConversations(core))

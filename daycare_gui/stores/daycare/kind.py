@@ -1,0 +1,104 @@
+"""Probing and opening Daycare stores through the core's path resolution and detection."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from daycare_gui.stores.api import Candidate, NotRecognised, OpenedStore, StoreKind, StorePath
+from daycare_gui.stores.records import StoreSummary
+
+# How sure each detected generation makes us. A folder with only Daycare-named subfolders (cron/,
+# agents/ without descriptor.json) may be another system's; a lone settings.json is weak evidence.
+_CONFIDENCE = {"sqlite": 1.0, "pglite": 1.0, "legacy-files": 0.9, "empty": 0.3}
+
+
+class DaycareKind(StoreKind):
+    name = "daycare"
+    title = "Daycare"
+    ui_module = "daycare_gui.ui.panes.registry"
+
+    def probe(self, path: StorePath) -> Candidate:
+        from daycare_gui.core.detect import detect
+        from daycare_gui.core.paths import NotADaycareDirectory, resolve_paths
+
+        given = Path(os.fspath(path)).expanduser()
+        if given.is_file() and given.suffix.lower() == ".json" and given.name != "settings.json":
+            return Candidate(self.name, 0.0, f"{given.name} is not Daycare's settings.json")
+        try:
+            detection = detect(resolve_paths(given))
+        except NotADaycareDirectory as exc:
+            return Candidate(self.name, 0.0, _short(str(exc)))
+        except OSError as exc:
+            return Candidate(self.name, 0.0, f"cannot read it ({exc.strerror or exc})")
+        confidence = _CONFIDENCE.get(detection.generation, 0.5)
+        if detection.generation == "legacy-files" and not detection.legacy_agents:
+            confidence = 0.4  # folders named like Daycare's, but no agent descriptor
+        return Candidate(self.name, confidence, f"a Daycare store ({detection.generation})")
+
+    def open(self, path: StorePath, *, live: bool = True) -> OpenedStore:
+        from daycare_gui.core.paths import NotADaycareDirectory
+        from daycare_gui.core.store import open_store
+
+        try:
+            core = open_store(path, live=live)
+        except NotADaycareDirectory as exc:
+            raise NotRecognised(str(exc)) from exc
+        return DaycareStore(core)
+
+
+def _short(message: str) -> str:
+    # "…/x is not a Daycare data directory: no settings.json, …" → drop the path, the caller shows it.
+    head, sep, tail = message.partition(" is not a Daycare")
+    return f"not a Daycare{tail}" if sep else message
+
+
+class DaycareStore(OpenedStore):
+    """An opened Daycare store. ``core`` is the Daycare ``Store`` its own panes and writers use."""
+
+    kind = "daycare"
+
+    def __init__(self, core) -> None:
+        super().__init__(str(core.title), core.problems)
+        self.core = core
+        self._report: dict | None = None
+        from daycare_gui.stores.daycare.capabilities import offer_capabilities
+
+        offer_capabilities(self)
+
+    def summary(self) -> StoreSummary:
+        c = self.core
+        return StoreSummary(
+            kind=self.kind,
+            generation=c.generation,
+            title=self.title,
+            engine_running=c.engine.running,
+            engine_detail=c.engine.detail,
+            open_mode=c.db.mode.name if c.db is not None else "",
+            notes=tuple(c.detection.notes),
+        )
+
+    def counts(self) -> dict[str, int]:
+        return dict(self.report()["counts"])
+
+    def report(self, *, home_skills: bool = False, **_options) -> dict:
+        from daycare_gui.core.report import report_of
+
+        if self._report is None or home_skills:
+            self._report = report_of(self.core, include_home_skills=home_skills)
+        return self._report
+
+    def writes_blocked(self) -> str | None:
+        if self.core.engine.running:
+            return f"Daycare's engine is running ({self.core.engine.detail}); it may overwrite changes"
+        return None
+
+    def watch_paths(self) -> tuple[Path, ...]:
+        p = self.core.paths
+        return (p.db_path, p.settings_path, p.data_dir)
+
+    def close(self) -> None:
+        self.core.close()
+
+
+KIND = DaycareKind()

@@ -1,0 +1,188 @@
+"""Neutral records: what any store kind hands the shared panes, the CLI and the search index.
+
+A kind turns its own rows, lines and payloads into these; shared code never asks which kind made them.
+Every record keeps ``raw`` (the value as stored, secrets already masked by the kind) so the raw view is
+one click away, and ``problem`` when part of it could not be read (the record is still shown).
+Times are milliseconds since the epoch (UTC), or None when the store does not say.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+# Roles the conversation view knows how to draw; a kind may use others (drawn as "other").
+ROLES = ("user", "assistant", "tool", "system", "note", "event")
+
+
+@dataclass(frozen=True)
+class ToolCallRecord:
+    id: str
+    name: str
+    arguments: Any = None
+
+
+@dataclass(frozen=True)
+class ToolResultRecord:
+    call_id: str  # pairs this result with the ToolCallRecord of the same id
+    name: str = ""
+    text: str = ""
+    is_error: bool = False
+
+
+@dataclass(frozen=True)
+class Message:
+    """One entry of a conversation: a message, a tool result, a marker or a kind's own record."""
+
+    id: str  # stable within its session; used by raw views, search hits and deep links
+    role: str  # one of ROLES, or a kind's own word
+    text: str = ""  # Markdown
+    at: int | None = None
+    kind: str = ""  # the kind's own record type ("user_message", "observation", "AIMessage", ...)
+    author: str = ""  # who sent it, when the store says (Linggen's sender)
+    recipient: str = ""
+    tool_calls: tuple[ToolCallRecord, ...] = ()
+    tool_result: ToolResultRecord | None = None
+    attachments: tuple[str, ...] = ()  # names of attached files
+    meta: tuple[tuple[str, str], ...] = ()  # extra labelled facts for the detail pane
+    raw: Any = None
+    problem: str | None = None
+
+    def summary(self, limit: int = 160) -> str:
+        """One line for lists, tooltips and search results."""
+        text = self.text
+        if self.tool_result is not None and not text:
+            text = f"{self.tool_result.name or 'tool'}: {self.tool_result.text}"
+        if self.tool_calls:
+            text = (text + " " if text else "") + "→ " + ", ".join(c.name for c in self.tool_calls)
+        line = " ".join(text.split())
+        return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+@dataclass(frozen=True)
+class ThreadRecord:
+    """Whatever owns sessions: a Daycare agent, a Linggen project, a CianaParrot chat."""
+
+    id: str
+    title: str
+    subtitle: str = ""  # kind, owner, path: one short line
+    updated_at: int | None = None
+    session_count: int | None = None
+    meta: tuple[tuple[str, str], ...] = ()
+    raw: Any = None
+    problem: str | None = None
+
+
+@dataclass(frozen=True)
+class SessionRef:
+    thread_id: str
+    session_id: str
+
+
+@dataclass(frozen=True)
+class SessionRecord:
+    ref: SessionRef
+    title: str
+    started_at: int | None = None
+    updated_at: int | None = None
+    message_count: int | None = None
+    status: str = ""  # "active", "ended", "error", ...
+    meta: tuple[tuple[str, str], ...] = ()
+    raw: Any = None
+    problem: str | None = None
+
+
+@dataclass(frozen=True)
+class DocRef:
+    """A Markdown document (with or without frontmatter) that the shared editor can show and edit."""
+
+    id: str
+    title: str
+    path: Path | None
+    group: str = ""  # navigation group within the Documents section ("Agents", "Skills", ...)
+    editable: bool = True
+    frontmatter: bool = True
+    readonly_reason: str = ""  # said in the editor when not editable
+
+
+@dataclass(frozen=True)
+class TaskItem:
+    """Scheduled work. Shared code says the schedule in words and computes next runs for ``cron``."""
+
+    id: str
+    title: str
+    schedule_kind: str  # "cron" | "interval" | "once" | "heartbeat" | a kind's own word
+    schedule: str = ""  # a cron expression for "cron"; seconds for "interval"; an ISO time for "once"
+    timezone: str = ""  # IANA name; empty means the machine's
+    enabled: bool = True
+    last_run_at: int | None = None
+    next_run_at: int | None = None  # when the store says (interval and once tasks)
+    source: str = ""  # path or table it lives in
+    body: str = ""  # the prompt/code it runs
+    document: DocRef | None = None  # edit it as a document when it is one
+    meta: tuple[tuple[str, str], ...] = ()
+    raw: Any = None
+    problem: str | None = None
+
+
+@dataclass(frozen=True)
+class TableRef:
+    name: str
+    count: int | None = None
+    hidden: bool = False  # shadow/internal tables (FTS5 shadows): counted in reports, not listed
+
+
+@dataclass(frozen=True)
+class Collection:
+    """A kind's own list (runs, missions, memory entries, checkpoints): shown by the shared list pane."""
+
+    id: str
+    title: str
+    columns: tuple[str, ...]
+    tree: bool = False  # rows carry ``parent`` keys and are shown as a tree
+    group: str = ""  # navigation group; empty puts it at the top level
+    icon: str = ""
+
+
+@dataclass(frozen=True)
+class Link:
+    """Where following a row leads: ("session", SessionRef), ("row", (collection_id, key)), ("doc", DocRef)."""
+
+    target: str
+    value: Any
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class Row:
+    key: str
+    values: tuple[Any, ...]
+    parent: str | None = None
+    raw: Any = None
+    markdown: str | None = None  # a longer text for the detail pane (a plan as a checklist, a diff)
+    links: tuple[Link, ...] = ()
+    flag: str = ""  # a short warning shown on the row ("stuck", "lost", "security")
+    problem: str | None = None
+
+
+@dataclass(frozen=True)
+class DayCount:
+    day: str  # YYYY-MM-DD
+    series: str  # model name, record kind, ... ("" for one series)
+    value: float
+
+
+@dataclass(frozen=True)
+class StoreSummary:
+    """What the overview, the status bar and ``inspect`` say about an opened store."""
+
+    kind: str
+    generation: str  # the kind's own word for the storage layout ("sqlite", "flat", "checkpoints-v2")
+    title: str  # the path or URL, secrets masked
+    engine_running: bool = False
+    engine_detail: str = ""
+    open_mode: str = ""  # how it was opened ("immutable", "snapshot copy", "read-only transaction")
+    notes: tuple[str, ...] = ()
+    facts: tuple[tuple[str, str], ...] = ()  # labelled lines for the overview
+    extra: dict = field(default_factory=dict, compare=False)
