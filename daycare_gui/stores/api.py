@@ -43,6 +43,26 @@ class NotRecognised(Exception):
     """The path is not a store of this kind (or of any kind, when raised by the registry)."""
 
 
+class WriteRefused(Exception):
+    """A write was refused before anything changed: the system's engine or bot runs (retry with
+    ``force=True`` after the user insists), the value is invalid, or the store cannot be written."""
+
+
+class WriteConflict(Exception):
+    """What was edited changed in the store since it was read; nothing was written."""
+
+
+@dataclass(frozen=True)
+class EditableField:
+    """A field the shared form can edit: ``kind`` is "text", "markdown", "bool", "choice", "int" or "list"."""
+
+    name: str
+    label: str
+    kind: str = "text"
+    choices: tuple[str, ...] = ()
+    help: str = ""
+
+
 @dataclass(frozen=True)
 class Candidate:
     """A kind's answer to "is PATH yours?". ``confidence`` 0 means no; 1 means certain."""
@@ -168,6 +188,18 @@ class Documents(Capability):
     def read(self, ref: DocRef) -> bytes:
         return Path(ref.path).read_bytes() if ref.path else b""
 
+    def save(self, ref: DocRef, data: bytes, expected_sha256: str | None, *, force: bool = False) -> None:
+        """Atomically replace the document if it still holds what was read (sha256 of those bytes).
+        Kinds override this to refuse while their engine runs (WriteRefused) or to write elsewhere."""
+        from daycare_gui.stores.common.atomic import ConflictError, save_atomic
+
+        if not ref.editable or ref.path is None:
+            raise WriteRefused(ref.readonly_reason or f"{ref.title} cannot be edited")
+        try:
+            save_atomic(ref.path, data, expected_sha256=expected_sha256, force=force)
+        except ConflictError as exc:
+            raise WriteConflict(str(exc)) from exc
+
     def count(self) -> int | None:
         return len(self.documents())
 
@@ -175,6 +207,14 @@ class Documents(Capability):
 class Tasks(Capability):
     @abstractmethod
     def tasks(self) -> list[TaskItem]: ...
+
+    def editable(self, task: TaskItem) -> tuple[EditableField, ...]:
+        """Fields of ``task`` the user may change (names are keys of ``update``'s ``changes``)."""
+        return ()
+
+    def update(self, task: TaskItem, changes: dict[str, Any], *, force: bool = False) -> TaskItem:
+        """Write ``changes`` if the task still is as ``task`` says (else WriteConflict); atomic, backed up."""
+        raise WriteRefused("these tasks cannot be edited")
 
     def count(self) -> int | None:
         return len(self.tasks())
@@ -207,6 +247,13 @@ class Collections(Capability):
 
     @abstractmethod
     def rows(self, collection_id: str, offset: int, limit: int) -> list[Row]: ...
+
+    def editable(self, collection_id: str, row: Row) -> tuple[EditableField, ...]:
+        return ()
+
+    def update(self, collection_id: str, row: Row, changes: dict[str, Any], *, force: bool = False) -> Row:
+        """Write ``changes`` to one row if it is still as ``row`` says (else WriteConflict)."""
+        raise WriteRefused("this list cannot be edited")
 
     def row(self, collection_id: str, key: str) -> Row | None:
         """One row by key (to follow a link). The default scans; kinds with an index override it."""
@@ -278,6 +325,6 @@ def raw_of(value: Any) -> Any:
 
 __all__ = [
     "Actions", "Candidate", "Capability", "Charts", "Collections", "Conversations", "Documents",
-    "NotRecognised", "OpenedStore", "SearchSource", "StoreAction", "StoreKind", "StorePath", "Tables",
+    "EditableField", "NotRecognised", "WriteConflict", "WriteRefused", "OpenedStore", "SearchSource", "StoreAction", "StoreKind", "StorePath", "Tables",
     "Tasks", "raw_of",
 ]
