@@ -39,11 +39,11 @@ def run(args) -> int:
 def _refuse(args, exc: NotRecognised) -> int:
     message = mask_url(str(exc))
     if args.json:
-        tried = [{"kind": c.kind, "reason": c.reason} for c in getattr(exc, "candidates", [])]
-        print(json.dumps({"path": mask_url(args.path), "kind": None, "error": message, "kinds_tried": tried}))
+        tried = [{"kind": c.kind, "reason": mask_url(c.reason)} for c in getattr(exc, "candidates", [])]
+        headline = mask_url(getattr(exc, "headline", message))
+        print(json.dumps({"path": mask_url(args.path), "kind": None, "error": headline, "kinds_tried": tried}))
     else:
-        explain = getattr(exc, "explain", None)
-        print(f"daycare-gui: {mask_url(explain()) if explain else message}", file=sys.stderr)
+        print(f"daycare-gui: {message}", file=sys.stderr)
     return 2
 
 

@@ -32,12 +32,16 @@ class NoKindRecognised(NotRecognised):
         self.path = path
         self.candidates = candidates
         names = ", ".join(c.kind for c in candidates)
-        super().__init__(f"{path} is not a store that daycare-gui knows (kinds tried: {names})")
+        self.headline = f"{path} is not a store that daycare-gui knows (kinds tried: {names})"
+        super().__init__(self.explain())
 
     def explain(self) -> str:
-        """The message, then one line per kind saying why it declined."""
+        """The headline, then one line per kind saying why it declined."""
         width = max((len(c.kind) for c in self.candidates), default=8) + 2
-        return "\n".join([str(self), *(f"  {c.kind:<{width}}{c.reason}" for c in self.candidates)])
+        from daycare_gui.stores.common.secrets import mask_url
+
+        lines = [self.headline, *(f"  {c.kind:<{width}}{c.reason}" for c in self.candidates)]
+        return mask_url("\n".join(lines))
 
 
 class UnknownKind(NotRecognised):

@@ -22,24 +22,29 @@ class ActionSpec:
     tip: str = ""
     needs_store: bool = True
     separator_before: bool = False
+    daycare_only: bool = False  # acts on Daycare's own storage (its migrations, its trash)
 
 
 ACTION_SPECS: tuple[ActionSpec, ...] = (
     ActionSpec("open", "&Open Data Directory…", "&File", QKeySequence.StandardKey.Open,
-               "Open a Daycare root, data dir or settings.json", needs_store=False),
+               "Open a store: a Daycare root, data dir or settings.json, or another agent system's folder",
+               needs_store=False),
     ActionSpec("open_demo", "Open &Demo Store", "&File", None, "Write a demo store to a temporary folder and open it",
                needs_store=False),
     ActionSpec("refresh", "&Refresh", "&File", QKeySequence.StandardKey.Refresh, "Reload everything from disk"),
     ActionSpec("close_store", "&Close Store", "&File", "Ctrl+W"),
     ActionSpec("quit", "&Quit", "&File", QKeySequence.StandardKey.Quit, needs_store=False, separator_before=True),
     ActionSpec("filter", "&Filter Current Pane", "&View", QKeySequence.StandardKey.Find),
-    ActionSpec("search", "&Search Histories…", "&View", "Ctrl+Shift+F", "Full-text search across every session"),
+    ActionSpec("search", "&Search Histories…", "&View", "Ctrl+Shift+F", "Full-text search across every session",
+               daycare_only=True),
     ActionSpec("toggle_detail", "&Detail Pane", "&View", "F9", needs_store=False),
     ActionSpec("focus_nav", "&Navigation", "&View", "Ctrl+L", "Move the keyboard focus to the navigation tree"),
     ActionSpec("back", "&Back", "&View", QKeySequence.StandardKey.Back),
-    ActionSpec("upgrade", "&Upgrade Storage…", "&Storage", None, "Run Daycare's migrations on this store"),
+    ActionSpec("upgrade", "&Upgrade Storage…", "&Storage", None, "Run Daycare's migrations on this store",
+               daycare_only=True),
     ActionSpec("problems", "&Problems", "&Storage", "Ctrl+Shift+P"),
-    ActionSpec("trash", "Deleted &Items (Trash)…", "&Storage", None, "Restore files deleted from daycare-gui"),
+    ActionSpec("trash", "Deleted &Items (Trash)…", "&Storage", None, "Restore files deleted from daycare-gui",
+               daycare_only=True),
     ActionSpec("about", "&About daycare-gui", "&Help", None, needs_store=False),
 )
 
@@ -76,3 +81,9 @@ class ActionRegistry:
         for spec in ACTION_SPECS:
             if spec.needs_store:
                 self.actions[spec.id].setEnabled(is_open)
+
+    def set_daycare_only_enabled(self, enabled: bool) -> None:
+        """A store of another kind has no Daycare migrations or trash to offer."""
+        for spec in ACTION_SPECS:
+            if spec.daycare_only:
+                self.actions[spec.id].setEnabled(enabled)

@@ -34,6 +34,10 @@ class PaneContext:
     # A second worker for whole-store aggregates (overview charts, counts) so they never queue in
     # front of the pages a user is waiting for on ``worker``.
     background: DbWorker | None = None
+    # The opened store of any kind (for Daycare: the kind's face over ``store``), and what the section
+    # this pane shows was registered with (a collection id, say).
+    opened: Any = None
+    arg: Any = None
 
     @property
     def slow_worker(self) -> DbWorker:

@@ -31,10 +31,13 @@ import daycare_gui.core.queries.tasks  # noqa: F401
 from daycare_gui import __version__
 from daycare_gui.core.counts import nav_counts
 from daycare_gui.core.paths import NotADaycareDirectory
-from daycare_gui.core.store import Store, open_store
+from daycare_gui.core.store import Store
+from daycare_gui.stores.common.secrets import mask_url
+from daycare_gui.stores.registry import NoKindRecognised
+from daycare_gui.stores.registry import open_store as open_any
 from daycare_gui.ui.actions import ActionRegistry
 from daycare_gui.ui.context import DetailItem, PaneContext
-from daycare_gui.ui.panes.registry import BY_ID, pane_class
+from daycare_gui.ui.panes.registry import PANES, pane_class
 from daycare_gui.ui.store_watcher import StoreWatcher
 from daycare_gui.ui.widgets.banner import Banner
 from daycare_gui.ui.widgets.detail_pane import DetailPane
@@ -55,7 +58,12 @@ class MainWindow(QMainWindow):
         self.settings = settings or QSettings()
         self.worker = DbWorker("db-worker", self)  # pages and lists the user is looking at
         self.bg_worker = DbWorker("db-background", self)  # whole-store aggregates: counts, charts
+        # ``opened``: the store of any kind; ``store``: what its panes read (Daycare's core Store for a
+        # Daycare store, the opened store itself for other kinds). Both are None when nothing is open.
+        self.opened = None
         self.store: Store | None = None
+        self._sections: dict = {p.id: p for p in PANES}
+        self._opened_path: str | None = None
         self.panes: dict = {}
         self._history: list[tuple[str, object]] = []
         self._demo_dirs: list[Path] = []
@@ -130,9 +138,9 @@ class MainWindow(QMainWindow):
         if path:
             self.open_path(path)
 
-    def open_path(self, path: str) -> None:
-        self.status_store.setText(f"Opening {path}…")
-        self.worker.submit("open", lambda: open_store(path), on_result=lambda s: self._store_opened(s, path),
+    def open_path(self, path: str, kind: str | None = None) -> None:
+        self.status_store.setText(f"Opening {mask_url(path)}…")
+        self.worker.submit("open", lambda: open_any(path, kind=kind), on_result=lambda s: self._store_opened(s, path),
                            on_error=lambda msg: self._open_failed(path, msg))
 
     def open_demo(self) -> None:
@@ -142,18 +150,32 @@ class MainWindow(QMainWindow):
         dest = Path(tempfile.mkdtemp(prefix="daycare-demo-")) / "daycare"
         self._demo_dirs.append(dest.parent)  # ours to remove when the window closes
         self.status_store.setText("Writing a demo store…")
-        self.worker.submit("open", lambda: (write_demo(dest, now_ms=current_minute_ms()), open_store(dest))[1],
+        self.worker.submit("open", lambda: (write_demo(dest, now_ms=current_minute_ms()), open_any(str(dest)))[1],
                            on_result=lambda s: self._store_opened(s, str(dest), remember=False),
                            on_error=lambda msg: self._open_failed(str(dest), msg))
 
     def _open_failed(self, path: str, message: str) -> None:
-        self.status_store.setText("No store open" if self.store is None else self.store.title)
-        text = message.split(": ", 1)[1] if message.startswith(NotADaycareDirectory.__name__) else message
-        QMessageBox.warning(self, "Cannot open", f"{path}\n\n{text}")
+        self.status_store.setText("No store open" if self.opened is None else self.opened.title)
+        kind, _, text = message.partition(": ")
+        if kind == NoKindRecognised.__name__ and self.opened is None:
+            # The welcome page says which kinds were tried and why each declined.
+            self.welcome.show_declined(mask_url(text))
+            return
+        if kind not in (NotADaycareDirectory.__name__, NoKindRecognised.__name__, "NotRecognised"):
+            text = message
+        QMessageBox.warning(self, "Cannot open", f"{mask_url(path)}\n\n{mask_url(text)}")
 
-    def _store_opened(self, store: Store, path: str, remember: bool = True) -> None:
+    def _store_opened(self, opened, path: str, remember: bool = True) -> None:
         self.close_store()
+        self.opened = opened
+        self._opened_path = path
+        self.welcome.show_declined("")
+        if getattr(opened, "core", None) is None:
+            self._generic_opened(opened, path, remember)
+            return
+        store = opened.core
         self.store = store
+        self._set_sections(PANES)
         if remember:
             self._remember(path)
         self.setWindowTitle(f"{store.title} — daycare-gui")
@@ -173,6 +195,36 @@ class MainWindow(QMainWindow):
         # first session does not pay for its widgets.
         QTimer.singleShot(400, lambda s=store: self.store is s and self.pane("history"))
 
+    def _set_sections(self, specs) -> None:
+        self._sections = {p.id: p for p in specs}
+        self.nav.set_sections(specs)
+        if self._current_section not in self._sections:
+            self._current_section = None
+
+    def _generic_opened(self, opened, path: str, remember: bool) -> None:
+        """A store of another kind: the navigation is what its capabilities offer."""
+        from daycare_gui.ui.panes.generic import sections_for
+
+        self.store = opened
+        self._set_sections(sections_for(opened))
+        if remember:
+            self._remember(path)
+        self.setWindowTitle(f"{opened.title} — daycare-gui")
+        self.central.setCurrentWidget(self.splitter)
+        self.actions_.set_store_open(True)
+        self.actions_.set_daycare_only_enabled(False)
+        self._update_status()
+        self.banner.hide()
+        self._load_counts()
+        self.show_section(self._current_section or "overview")
+        summary_engine = self._generic_engine_note(opened)
+        if summary_engine:
+            self.banner.show_message(summary_engine, action="", kind="warning")
+
+    def _generic_engine_note(self, opened) -> str:
+        reason = opened.writes_blocked()
+        return f"{reason}. Browsing is safe; edits ask first." if reason else ""
+
     def close_store(self) -> None:
         # Answers still on their way belong to panes about to be deleted: make them all stale.
         self.worker.cancel_all()
@@ -186,9 +238,9 @@ class MainWindow(QMainWindow):
         self.detail.show_item(None)
         self.nav.clear_counts()
         self.watcher.watch(None)
-        if self.store is not None:
-            store, self.store = self.store, None
-            self.worker.submit("close", store.close)
+        if self.opened is not None:
+            opened, self.opened, self.store = self.opened, None, None
+            self.worker.submit("close", opened.close)
         self.central.setCurrentWidget(self.welcome)
         self.actions_.set_store_open(False)
         self.setWindowTitle("daycare-gui")
@@ -200,6 +252,9 @@ class MainWindow(QMainWindow):
         self.banner.hide()
         section = self._current_section
         self._current_section = section
+        if self.opened is not None and getattr(self.opened, "core", None) is None:
+            self.open_path(self._opened_path, self.opened.kind)
+            return
         self.open_path(str(self.store.paths.settings_path if self.store.paths.settings_path.exists()
                            else self.store.paths.root))
 
@@ -207,14 +262,16 @@ class MainWindow(QMainWindow):
     def _context(self) -> PaneContext:
         return PaneContext(store=self.store, worker=self.worker, navigate=self.navigate,
                            show_detail=self.detail.show_item, set_count=self.nav.set_count,
-                           background=self.bg_worker)
+                           background=self.bg_worker, opened=self.opened)
 
     def pane(self, section: str):
         if section not in self.panes:
-            spec = BY_ID.get(section)
+            spec = self._sections.get(section)
             if spec is None or self.store is None:
                 return None
-            pane = pane_class(spec)(self._context())
+            ctx = self._context()
+            ctx.arg = spec.arg
+            pane = pane_class(spec)(ctx)
             pane.setObjectName(f"pane_{section}")
             self.panes[section] = pane
             self.pane_stack.addWidget(pane)
@@ -280,6 +337,13 @@ class MainWindow(QMainWindow):
     # -- counts, status ----------------------------------------------------------------------------
     def _load_counts(self) -> None:
         store = self.store
+        if self.opened is not None and getattr(self.opened, "core", None) is None:
+            from daycare_gui.ui.panes.generic import section_counts
+
+            opened, specs = self.opened, tuple(self._sections.values())
+            self.bg_worker.submit("nav-counts", lambda: section_counts(opened, specs),
+                                  on_result=self._counts_arrived)
+            return
         self.bg_worker.submit("nav-counts", lambda: nav_counts(store), on_result=self._counts_arrived)
 
     def _counts_arrived(self, counts: dict) -> None:
@@ -293,11 +357,22 @@ class MainWindow(QMainWindow):
             self.status_mode.setText("")
             self.status_engine.setText("")
             return
+        if getattr(self.opened, "core", None) is None:
+            self._update_generic_status()
+            return
         self.status_store.setText(f"{s.title}  ·  {s.generation}")
         mode = s.db.mode.name if s.db is not None else "files only"
         self.status_mode.setText(f"read-only ({mode})")
         self.status_engine.setText("engine RUNNING" if s.engine.running else "engine not running")
         self.status_engine.setToolTip(s.engine.detail)
+
+    def _update_generic_status(self) -> None:
+        opened = self.opened
+        self.status_store.setText(f"{opened.title}  ·  {opened.kind}")
+        self.status_mode.setText("read-only")
+        blocked = opened.writes_blocked()
+        self.status_engine.setText("engine RUNNING" if blocked else "")
+        self.status_engine.setToolTip(blocked or "")
 
     # -- settings, recent, drag and drop ---------------------------------------------------------------
     def _remember(self, path: str) -> None:

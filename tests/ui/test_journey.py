@@ -187,16 +187,12 @@ def test_ctrl_f_reaches_the_filter_of_every_page_that_has_one(qtbot, window, dem
             qtbot.waitUntil(lambda b=box: b.hasFocus(), timeout=2000)
 
 
-def test_opening_a_folder_that_is_not_daycare_says_why(qtbot, window, tmp_path, monkeypatch):
-    from PySide6.QtWidgets import QMessageBox
-
-    shown = []
-    monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text: shown.append((title, text)))
+def test_opening_a_folder_that_is_not_daycare_says_why(qtbot, window, tmp_path):
     (tmp_path / "photos").mkdir()
     window.open_path(str(tmp_path / "photos"))
-    qtbot.waitUntil(lambda: bool(shown), timeout=5000)
-    title, text = shown[0]
-    assert title == "Cannot open" and "not a Daycare data directory" in text
+    qtbot.waitUntil(lambda: window.welcome.declined.isVisible(), timeout=5000)
+    text = window.welcome.declined.text()
+    assert "not a store that daycare-gui knows" in text and "not a Daycare data directory" in text
     assert window.store is None and window.central.currentWidget() is window.welcome
 
 

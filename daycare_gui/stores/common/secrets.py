@@ -7,7 +7,8 @@ import re
 from daycare_gui.core.secrets import MASK, is_secret_key, mask_secrets, mask_value
 
 # scheme://user:password@host — the password part, wherever such a URL appears in a text.
-_URL_PASSWORD = re.compile(r"(?P<head>\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]*:)(?P<pw>[^\s@/]+)(?P<at>@)")
+# (One slash too: a URL that went through path normalisation, "postgresql:/me:pw@host", still hides.)
+_URL_PASSWORD = re.compile(r"(?P<head>\b[a-zA-Z][a-zA-Z0-9+.-]*:/{1,2}[^\s:/@]*:)(?P<pw>[^\s@/]+)(?P<at>@)")
 # key=value pairs of libpq connection strings and query strings: password=..., sslpassword=...
 _KV_PASSWORD = re.compile(r"(?P<head>\b(?:ssl)?password=)(?P<pw>[^\s&;]+)", re.IGNORECASE)
 

@@ -22,7 +22,10 @@ class DaycareKind(StoreKind):
         from daycare_gui.core.detect import detect
         from daycare_gui.core.paths import NotADaycareDirectory, resolve_paths
 
-        given = Path(os.fspath(path)).expanduser()
+        text = os.fspath(path)
+        if "://" in text:
+            return Candidate(self.name, 0.0, "a URL: this version reads Daycare folders only")
+        given = Path(text).expanduser()
         if given.is_file() and given.suffix.lower() == ".json" and given.name != "settings.json":
             return Candidate(self.name, 0.0, f"{given.name} is not Daycare's settings.json")
         try:

@@ -17,6 +17,7 @@ class PaneSpec:
     cls: str
     in_nav: bool = True
     icon: str = ""  # a freedesktop theme icon name, with a fallback in the view
+    arg: object = None  # handed to the pane as ``ctx.arg`` (a generic pane's collection id, say)
 
 
 PANES: tuple[PaneSpec, ...] = (
@@ -43,6 +44,11 @@ PANES: tuple[PaneSpec, ...] = (
 )
 
 BY_ID = {p.id: p for p in PANES}
+
+
+def sections(opened) -> tuple[PaneSpec, ...]:
+    """Daycare's sections (this module is the Daycare kind's ``ui_module``)."""
+    return PANES
 
 
 def pane_class(spec: PaneSpec):

@@ -24,17 +24,28 @@ class NavigationTree(QTreeView):
         self.nav_model = QStandardItemModel(self)
         self._items: dict[str, QStandardItem] = {}
         self._titles: dict[str, str] = {}
-        for spec in PANES:
-            if not spec.in_nav:
-                continue
-            item = QStandardItem(QIcon.fromTheme(spec.icon), spec.title)
-            item.setData(spec.id, NavIdRole)
-            item.setToolTip(spec.title)
-            self._items[spec.id] = item
-            self._titles[spec.id] = spec.title
-            self.nav_model.appendRow(item)
         self.setModel(self.nav_model)
+        self.set_sections(PANES)
         self.selectionModel().currentChanged.connect(self._current_changed)
+
+    def set_sections(self, specs) -> None:
+        """One node per section the opened store offers (Daycare's by default)."""
+        self.blockSignals(True)
+        try:
+            self.nav_model.clear()
+            self._items.clear()
+            self._titles.clear()
+            for spec in specs:
+                if not spec.in_nav:
+                    continue
+                item = QStandardItem(QIcon.fromTheme(spec.icon), spec.title)
+                item.setData(spec.id, NavIdRole)
+                item.setToolTip(spec.title)
+                self._items[spec.id] = item
+                self._titles[spec.id] = spec.title
+                self.nav_model.appendRow(item)
+        finally:
+            self.blockSignals(False)
 
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         if current.isValid():

@@ -16,7 +16,7 @@ class WelcomePage(QWidget):
         self.setObjectName("welcome")
         layout = QVBoxLayout(self)
         layout.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        title = QLabel("<h1>daycare-gui</h1><p>See and safely change everything in a Daycare data directory.</p>")
+        title = QLabel("<h1>daycare-gui</h1><p>See and safely change everything in an agent's store: Daycare and other agent systems.</p>")
         title.setAlignment(Qt.AlignmentFlag.AlignCenter)
         layout.addWidget(title)
         self.open_button = QPushButton("Open Data Directory…")
@@ -32,9 +32,21 @@ class WelcomePage(QWidget):
         self.recent.itemActivated.connect(lambda item: self.recent_requested.emit(item.text()))
         layout.addWidget(self.recent_label, 0, Qt.AlignmentFlag.AlignHCenter)
         layout.addWidget(self.recent, 0, Qt.AlignmentFlag.AlignHCenter)
+        # Why the last path did not open: every kind tried and why each declined.
+        self.declined = QLabel("")
+        self.declined.setObjectName("declined")
+        self.declined.setTextFormat(Qt.TextFormat.PlainText)
+        self.declined.setWordWrap(True)
+        self.declined.setMaximumWidth(640)
+        self.declined.setVisible(False)
+        layout.addWidget(self.declined, 0, Qt.AlignmentFlag.AlignHCenter)
         hint = QLabel("You can also drop a folder on this window.")
         hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
         layout.addWidget(hint)
+
+    def show_declined(self, text: str) -> None:
+        self.declined.setText(text)
+        self.declined.setVisible(bool(text))
 
     def set_recent(self, paths: list[str]) -> None:
         self.recent.clear()

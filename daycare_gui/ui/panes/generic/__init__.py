@@ -1,0 +1,74 @@
+"""Shared panes bound to capabilities, for any store kind, and the navigation built from them.
+
+A kind without a UI module of its own gets exactly the sections its opened store offers: Overview and
+Problems always, then Conversations, Tasks, Documents, one section per Collection, and Tables. Nothing
+here asks which kind it has.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from daycare_gui.stores import api
+from daycare_gui.ui.panes.registry import PaneSpec
+
+
+def sections_for(opened) -> tuple[PaneSpec, ...]:
+    """The navigation for ``opened``: its kind's own sections when it registers a UI module, else the
+    shared ones its capabilities call for."""
+    from daycare_gui.stores.registry import load_kind
+
+    module_name = getattr(load_kind(opened.kind), "ui_module", None)
+    if module_name:
+        try:
+            return tuple(importlib.import_module(module_name).sections(opened))
+        except (ImportError, AttributeError):
+            pass  # a kind's UI that does not load still opens with the shared panes
+    return generic_sections(opened)
+
+
+def generic_sections(opened) -> tuple[PaneSpec, ...]:
+    out = [PaneSpec("overview", "Overview", "generic.overview", "StoreOverviewPane", icon="go-home")]
+    conversations = opened.capability(api.Conversations)
+    if conversations is not None:
+        out.append(PaneSpec("conversations", conversations.thread_label, "generic.conversations",
+                            "ConversationsPane", icon="internet-group-chat"))
+    if opened.capability(api.Tasks) is not None:
+        out.append(PaneSpec("tasks", "Scheduled tasks", "generic.tasks", "TasksPane", icon="appointment-new"))
+    if opened.capability(api.Documents) is not None:
+        out.append(PaneSpec("documents", "Documents", "generic.documents", "DocumentsPane",
+                            icon="accessories-text-editor"))
+    collections = opened.capability(api.Collections)
+    if collections is not None:
+        try:
+            listed = collections.collections()
+        except Exception:  # a kind's bug must not stop the window from opening
+            listed = []
+        for c in listed:
+            out.append(PaneSpec(f"collection:{c.id}", c.title, "generic.collection", "CollectionPane",
+                                icon=c.icon or "view-list-details", arg=c))
+    if opened.capability(api.Tables) is not None:
+        out.append(PaneSpec("tables", "Tables", "generic.tables", "TablesPane", icon="drive-harddisk"))
+    if opened.capability(api.Actions) is not None:
+        out.append(PaneSpec("actions", "Checks and repairs", "generic.actions", "ActionsPane",
+                            icon="preferences-system"))
+    out.append(PaneSpec("problems", "Problems", "generic.problems", "StoreProblemsPane", icon="dialog-warning"))
+    return tuple(out)
+
+
+def section_counts(opened, specs: tuple[PaneSpec, ...]) -> dict[str, int | None]:
+    """Counts for the navigation, computed on the background worker."""
+    caps = {"conversations": api.Conversations, "tasks": api.Tasks, "documents": api.Documents,
+            "tables": api.Tables}
+    out: dict[str, int | None] = {}
+    for spec in specs:
+        try:
+            if spec.id in caps:
+                cap = opened.capability(caps[spec.id])
+                out[spec.id] = cap.count() if cap is not None else None
+            elif spec.id.startswith("collection:"):
+                out[spec.id] = opened.capability(api.Collections).size(spec.arg.id)
+        except Exception:  # counts are a courtesy: a failing one stays blank
+            out[spec.id] = None
+    out["problems"] = len(opened.problems)
+    return out

@@ -1,0 +1,182 @@
+"""Conversations of any kind: threads → sessions → messages, paged, drawn by the shared message view."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSplitter, QVBoxLayout, QWidget
+
+from daycare_gui.stores import api
+from daycare_gui.stores.records import SessionRecord, SessionRef, ThreadRecord
+from daycare_gui.ui.models.columns import Column
+from daycare_gui.ui.panes.base import Pane
+from daycare_gui.ui.panes.generic.common import RecordList, detail_of, plural, when
+from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser
+from daycare_gui.ui.widgets.message_view import messages_html
+
+PAGE = 100
+
+THREAD_COLUMNS = [
+    Column("Name", lambda t: t.title, tooltip=lambda t: t.id),
+    Column("About", lambda t: t.subtitle),
+    Column("Sessions", lambda t: t.session_count, align_right=True),
+    Column("Updated", lambda t: t.updated_at, display=when),
+]
+SESSION_COLUMNS = [
+    Column("Session", lambda s: s.title, tooltip=lambda s: s.ref.session_id),
+    Column("Status", lambda s: s.status),
+    Column("Messages", lambda s: s.message_count, align_right=True),
+    Column("Started", lambda s: s.started_at, display=when),
+]
+
+
+class ConversationsPane(Pane):
+    pane_id = "conversations"
+
+    def __init__(self, ctx, parent=None) -> None:
+        super().__init__(ctx, parent)
+        self.cap: api.Conversations = ctx.opened.capability(api.Conversations)
+        layout = QVBoxLayout(self)
+        self.threads = RecordList(self.cap.thread_label, THREAD_COLUMNS, key=lambda t: t.id,
+                                  state=lambda t: "error" if t.problem else None)
+        self.sessions = RecordList(self.cap.session_label, SESSION_COLUMNS, key=lambda s: s.ref.session_id,
+                                   state=lambda s: "error" if s.problem else None)
+        self.filter_box = self.threads.filter_box
+        left = QSplitter(Qt.Orientation.Vertical)
+        left.addWidget(self.threads)
+        left.addWidget(self.sessions)
+
+        right = QWidget()
+        rl = QVBoxLayout(right)
+        rl.setContentsMargins(0, 0, 0, 0)
+        bar = QHBoxLayout()
+        self.position = QLabel("Select a session.")
+        self.first_button = QPushButton("First")
+        self.earlier_button = QPushButton("◀ Earlier")
+        self.later_button = QPushButton("Later ▶")
+        self.latest_button = QPushButton("Latest")
+        bar.addWidget(self.position, 1)
+        for b in (self.first_button, self.earlier_button, self.later_button, self.latest_button):
+            b.setEnabled(False)
+            bar.addWidget(b)
+        self.view = SafeTextBrowser()
+        self.view.setObjectName("conversationView")
+        rl.addLayout(bar)
+        rl.addWidget(self.view, 1)
+
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(left)
+        split.addWidget(right)
+        split.setSizes([420, 700])
+        layout.addWidget(split)
+
+        self.threads.table.selectionModel().currentRowChanged.connect(self._thread_selected)
+        self.sessions.table.selectionModel().currentRowChanged.connect(self._session_selected)
+        self.first_button.clicked.connect(lambda: self._go(0))
+        self.earlier_button.clicked.connect(lambda: self._go(self.start - PAGE))
+        self.later_button.clicked.connect(lambda: self._go(self.start + PAGE))
+        self.latest_button.clicked.connect(lambda: self._go(max(0, self.total - PAGE)))
+        self.view.anchorClicked.connect(self._link)
+        self.session: SessionRef | None = None
+        self.total = 0
+        self.start = 0
+        self.messages: list = []
+        self._pending = None
+
+    # -- loading -------------------------------------------------------------------------------------
+    def load(self) -> None:
+        cap = self.cap
+        self.ctx.worker.submit("conversations-threads", cap.threads, on_result=self._threads_arrived,
+                               on_error=lambda m: self.position.setText(f"Could not read: {m}"))
+
+    def _threads_arrived(self, threads: list[ThreadRecord]) -> None:
+        self.threads.set_records(threads)
+        self.threads.caption.setText(f"<b>{self.cap.thread_label}</b> ({len(threads):,})")
+        target, self._pending = self._pending, None
+        if target is not None:
+            self.open_item(target)
+        elif threads:
+            self.threads.table.selectRow(0)
+
+    def _thread_selected(self, current, _previous) -> None:
+        thread = self.threads.records.record_at(current)
+        if thread is None:
+            return
+        self.ctx.show_detail(detail_of(thread.title, thread, fields=(("Id", thread.id), ("About", thread.subtitle))))
+        cap = self.cap
+        self.ctx.worker.submit("conversations-sessions", lambda: cap.sessions(thread.id),
+                               on_result=self._sessions_arrived)
+
+    def _sessions_arrived(self, sessions: list[SessionRecord]) -> None:
+        self.sessions.set_records(sessions)
+        self.sessions.caption.setText(f"<b>{self.cap.session_label}</b> ({len(sessions):,})")
+        want = self._want_session
+        row = self.sessions.records.proxy_row_of_key(want) if want else -1
+        self.sessions.table.selectRow(row if row >= 0 else max(0, len(sessions) - 1))
+
+    _want_session: str | None = None
+
+    def _session_selected(self, current, _previous) -> None:
+        session = self.sessions.records.record_at(current)
+        if session is None:
+            return
+        self.ctx.show_detail(detail_of(session.title, session, fields=(
+            ("Session", session.ref.session_id), ("Status", session.status),
+            ("Started", when(session.started_at)))))
+        self.session = session.ref
+        cap, ref = self.cap, session.ref
+        self.position.setText("Loading…")
+        self.ctx.worker.submit("conversations-count", lambda: cap.message_count(ref),
+                               on_result=lambda n, r=ref: self._count_arrived(r, n))
+
+    def _count_arrived(self, ref: SessionRef, total: int) -> None:
+        if ref != self.session:
+            return
+        self.total = total
+        self._go(max(0, total - PAGE))  # a conversation opens at its end, where the latest is
+
+    def _go(self, start: int) -> None:
+        if self.session is None:
+            return
+        start = max(0, min(start, max(0, self.total - 1)))
+        cap, ref = self.cap, self.session
+        self.ctx.worker.submit("conversations-page", lambda: cap.messages(ref, start, PAGE),
+                               on_result=lambda msgs, r=ref, s=start: self._page_arrived(r, s, msgs))
+
+    def _page_arrived(self, ref: SessionRef, start: int, messages: list) -> None:
+        if ref != self.session:
+            return
+        self.start, self.messages = start, messages
+        self.view.setHtml(messages_html(messages, self.view.palette()))
+        if start + PAGE >= self.total:
+            self.view.verticalScrollBar().setValue(self.view.verticalScrollBar().maximum())
+        end = start + len(messages)
+        self.position.setText(f"{plural(self.total, 'message')} · showing {start + 1 if messages else 0:,}–{end:,}")
+        self.first_button.setEnabled(start > 0)
+        self.earlier_button.setEnabled(start > 0)
+        self.later_button.setEnabled(end < self.total)
+        self.latest_button.setEnabled(end < self.total)
+
+    def _link(self, url) -> None:
+        if url.scheme() == "raw":
+            found = next((m for m in self.messages if m.id == url.path()), None)
+            if found is not None:
+                from dataclasses import replace
+
+                item = detail_of(found.summary(60) or found.role, found, fields=(
+                    ("Role", found.role), ("Kind", found.kind), ("When", when(found.at))))
+                self.ctx.show_detail(replace(item, prefer_raw=True))
+
+    # -- pane API --------------------------------------------------------------------------------------
+    def shown_text(self) -> str:
+        return self.view.toPlainText()
+
+    def open_item(self, target) -> None:
+        """``target``: a thread id, or a SessionRef."""
+        if self.threads.records.model.rowCount() == 0:
+            self._pending = target
+            return
+        thread_id = target.thread_id if isinstance(target, SessionRef) else str(target)
+        self._want_session = target.session_id if isinstance(target, SessionRef) else None
+        row = self.threads.records.proxy_row_of_key(thread_id)
+        if row >= 0:
+            self.threads.table.selectRow(row)

@@ -1,0 +1,165 @@
+"""Documents of any kind: Markdown shown rendered, edited as text, saved atomically with a conflict check.
+
+The text is saved exactly as typed, with the file's own line endings and byte-order mark put back, so
+a document opened and saved unchanged stays byte-identical.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from daycare_gui.stores import api
+from daycare_gui.stores.records import DocRef
+from daycare_gui.ui.context import DetailItem
+from daycare_gui.ui.models.columns import Column
+from daycare_gui.ui.panes.base import Pane
+from daycare_gui.ui.panes.generic.common import RecordList
+from daycare_gui.ui.panes.generic.edit_form import save_with_consent
+from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, set_markdown
+
+COLUMNS = [
+    Column("Document", lambda d: d.title, tooltip=lambda d: str(d.path or "")),
+    Column("Group", lambda d: d.group),
+    Column("Editable", lambda d: "yes" if d.editable else "no", tooltip=lambda d: d.readonly_reason),
+]
+BOM = b"\xef\xbb\xbf"
+
+
+class LoadedText:
+    """A document's bytes split into what the editor shows and what must be put back on save."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.sha256 = hashlib.sha256(data).hexdigest()
+        body = data[3:] if data.startswith(BOM) else data
+        self.bom = data.startswith(BOM)
+        self.crlf = b"\r\n" in body and body.count(b"\r\n") == body.count(b"\n")
+        try:
+            self.text: str | None = body.decode("utf-8").replace("\r\n", "\n") if self.crlf else body.decode("utf-8")
+        except UnicodeDecodeError:
+            self.text = None  # not UTF-8: shown, never edited
+
+    def encode(self, text: str) -> bytes:
+        if text == self.text:
+            return self.data
+        out = text.replace("\n", "\r\n") if self.crlf else text
+        return (BOM if self.bom else b"") + out.encode("utf-8")
+
+
+class DocumentsPane(Pane):
+    pane_id = "documents"
+
+    def __init__(self, ctx, parent=None) -> None:
+        super().__init__(ctx, parent)
+        self.cap: api.Documents = ctx.opened.capability(api.Documents)
+        layout = QVBoxLayout(self)
+        self.list = RecordList("Documents", COLUMNS, key=lambda d: d.id)
+        self.filter_box = self.list.filter_box
+        right = QWidget()
+        rl = QVBoxLayout(right)
+        rl.setContentsMargins(0, 0, 0, 0)
+        bar = QHBoxLayout()
+        self.note = QLabel("")
+        self.edit_button = QPushButton("Edit")
+        self.save_button = QPushButton("Save")
+        self.revert_button = QPushButton("Revert")
+        self.save_button.setShortcut("Ctrl+S")
+        bar.addWidget(self.note, 1)
+        for b in (self.edit_button, self.save_button, self.revert_button):
+            b.setEnabled(False)
+            bar.addWidget(b)
+        self.stack = QStackedWidget()
+        self.preview = SafeTextBrowser()
+        self.editor = QPlainTextEdit()
+        self.editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.stack.addWidget(self.preview)
+        self.stack.addWidget(self.editor)
+        rl.addLayout(bar)
+        rl.addWidget(self.stack, 1)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(self.list)
+        split.addWidget(right)
+        split.setSizes([420, 680])
+        layout.addWidget(split)
+        self.list.table.selectionModel().currentRowChanged.connect(self._selected)
+        self.edit_button.clicked.connect(self._start_edit)
+        self.save_button.clicked.connect(self._save)
+        self.revert_button.clicked.connect(lambda: self._show(self.ref, self.loaded))
+        self.editor.textChanged.connect(self._changed)
+        self.ref: DocRef | None = None
+        self.loaded: LoadedText | None = None
+
+    def load(self) -> None:
+        cap = self.cap
+        self.ctx.worker.submit("generic-documents", cap.documents, on_result=self._arrived)
+
+    def _arrived(self, docs) -> None:
+        self.list.set_records(docs)
+        self.list.caption.setText(f"<b>Documents</b> ({len(docs):,})")
+        self.ctx.set_count("documents", len(docs))
+
+    def _selected(self, current, _previous) -> None:
+        ref = self.list.records.record_at(current)
+        if ref is None:
+            return
+        self.ctx.show_detail(DetailItem(ref.title, (("Path", str(ref.path or "")), ("Group", ref.group),
+                                                    ("Editable", "yes" if ref.editable else ref.readonly_reason))))
+        cap = self.cap
+        self.ctx.worker.submit("generic-document", lambda: LoadedText(cap.read(ref)),
+                               on_result=lambda loaded, r=ref: self._show(r, loaded),
+                               on_error=lambda m: self.note.setText(f"Could not read: {m}"))
+
+    def _show(self, ref: DocRef | None, loaded: LoadedText | None) -> None:
+        if ref is None or loaded is None:
+            return
+        self.ref, self.loaded = ref, loaded
+        self.stack.setCurrentWidget(self.preview)
+        set_markdown(self.preview, loaded.text if loaded.text is not None else "*(not UTF-8 text)*")
+        can_edit = ref.editable and loaded.text is not None
+        self.note.setText(str(ref.path or "") if can_edit else (ref.readonly_reason or "read-only"))
+        self.edit_button.setEnabled(can_edit)
+        self.save_button.setEnabled(False)
+        self.revert_button.setEnabled(False)
+
+    def _start_edit(self) -> None:
+        if self.loaded is None or self.loaded.text is None:
+            return
+        self.editor.blockSignals(True)
+        self.editor.setPlainText(self.loaded.text)
+        self.editor.blockSignals(False)
+        self.stack.setCurrentWidget(self.editor)
+        self.editor.setFocus()
+        self.revert_button.setEnabled(True)
+
+    def _changed(self) -> None:
+        dirty = self.loaded is not None and self.editor.toPlainText() != self.loaded.text
+        self.save_button.setEnabled(dirty)
+
+    def _save(self) -> None:
+        if self.ref is None or self.loaded is None:
+            return
+        ref, loaded, cap = self.ref, self.loaded, self.cap
+        data = loaded.encode(self.editor.toPlainText())
+
+        def write(force: bool):
+            cap.save(ref, data, loaded.sha256, force=force)
+            return LoadedText(cap.read(ref))
+
+        save_with_consent(self, self.ctx.worker, "generic-document-save", write,
+                          lambda fresh, r=ref: (self._show(r, fresh), self.note.setText(f"Saved {r.path}")))
+
+    def editing_text(self) -> str:
+        return self.editor.toPlainText()

@@ -1,0 +1,97 @@
+"""A small form for a kind's EditableFields; saving runs on the worker and asks before forcing."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLineEdit,
+    QMessageBox,
+    QPlainTextEdit,
+    QSpinBox,
+    QVBoxLayout,
+)
+
+from daycare_gui.stores.api import EditableField, WriteConflict, WriteRefused
+
+
+def _widget(field: EditableField, value):
+    if field.kind == "bool":
+        w = QCheckBox()
+        w.setChecked(bool(value))
+        return w, w.isChecked
+    if field.kind == "choice":
+        w = QComboBox()
+        w.addItems(list(field.choices))
+        if value is not None:
+            w.setCurrentText(str(value))
+        return w, w.currentText
+    if field.kind == "int":
+        w = QSpinBox()
+        w.setRange(-(2**31), 2**31 - 1)
+        w.setValue(int(value or 0))
+        return w, w.value
+    if field.kind in ("markdown", "list"):
+        w = QPlainTextEdit("\n".join(value) if field.kind == "list" and isinstance(value, (list, tuple))
+                           else ("" if value is None else str(value)))
+        if field.kind == "list":
+            return w, lambda: [line.strip() for line in w.toPlainText().splitlines() if line.strip()]
+        return w, w.toPlainText
+    w = QLineEdit("" if value is None else str(value))
+    return w, w.text
+
+
+class EditDialog(QDialog):
+    """Edit ``fields`` of one item; ``values`` maps field names to their current values."""
+
+    def __init__(self, title: str, fields: tuple[EditableField, ...], values: dict, parent=None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        layout = QVBoxLayout(self)
+        form = QFormLayout()
+        self._getters = {}
+        self._initial = dict(values)
+        for f in fields:
+            widget, getter = _widget(f, values.get(f.name))
+            if f.help:
+                widget.setToolTip(f.help)
+            form.addRow(f.label, widget)
+            self._getters[f.name] = getter
+        layout.addLayout(form)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+
+    def changes(self) -> dict:
+        """Only what the user changed: an unchanged field is never written."""
+        out = {}
+        for name, getter in self._getters.items():
+            value = getter()
+            if value != self._initial.get(name) and not (value == "" and self._initial.get(name) is None):
+                out[name] = value
+        return out
+
+
+def save_with_consent(parent, worker, channel: str, write, on_saved) -> None:
+    """Run ``write(force)`` on the worker; a refusal (engine running) asks the user once before forcing;
+    a conflict says so and writes nothing."""
+
+    def failed(message: str, forced: bool = False) -> None:
+        kind, _, text = message.partition(": ")
+        if kind == WriteRefused.__name__ and not forced:
+            answer = QMessageBox.warning(
+                parent, "Write refused", f"{text}\n\nWrite anyway? The running program may overwrite or be "
+                "confused by the change.", QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                QMessageBox.StandardButton.No)
+            if answer == QMessageBox.StandardButton.Yes:
+                worker.submit(channel, lambda: write(True), on_result=on_saved,
+                              on_error=lambda m: failed(m, True))
+            return
+        title = "Changed elsewhere" if kind == WriteConflict.__name__ else "Could not save"
+        QMessageBox.warning(parent, title, text or message)
+
+    worker.submit(channel, lambda: write(False), on_result=on_saved, on_error=failed)

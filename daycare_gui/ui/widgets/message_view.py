@@ -1,0 +1,99 @@
+"""Neutral conversation messages (``stores.records.Message``) as HTML for a SafeTextBrowser.
+
+Pure string building. Colours come from the widget's palette (a tint of the base colour toward an
+accent), so the view reads well in light and dark palettes alike. Tool results are drawn under the call
+they answer when both are on the page; ``raw:<message id>`` links show the stored value.
+"""
+
+from __future__ import annotations
+
+import json
+
+from PySide6.QtGui import QColor, QPalette
+
+from daycare_gui.stores.records import Message
+from daycare_gui.ui.models.columns import fmt_time
+from daycare_gui.ui.widgets.markdown_view import escape, markdown_html
+
+ACCENTS = {"user": "#1d6fd6", "assistant": "#888888", "tool": "#2e9d47", "system": "#a86b00",
+           "note": "#b59f00", "event": "#777777", "other": "#777777"}
+
+
+def _mix(base: QColor, accent: str, amount: float) -> str:
+    a = QColor(accent)
+    r = round(base.red() * (1 - amount) + a.red() * amount)
+    g = round(base.green() * (1 - amount) + a.green() * amount)
+    b = round(base.blue() * (1 - amount) + a.blue() * amount)
+    return QColor(r, g, b).name()
+
+
+def _args(value) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False, indent=1) if value is not None else ""
+    except (TypeError, ValueError):
+        return str(value)
+
+
+def _pre(text: str, limit: int = 20_000) -> str:
+    if len(text) > limit:
+        text = text[:limit] + f"\n… ({len(text) - limit:,} more characters: see raw)"
+    return f"<pre>{escape(text)}</pre>"
+
+
+def messages_html(messages: list[Message], palette: QPalette, *, focus: str | None = None) -> str:
+    base = palette.color(QPalette.ColorRole.Base)
+    text = palette.color(QPalette.ColorRole.Text).name()
+    muted = _mix(palette.color(QPalette.ColorRole.Text), base.name(), 0.4)
+    results = {m.tool_result.call_id: m for m in messages if m.tool_result is not None}
+    drawn: set[str] = set()
+    parts = [f"<html><head><style>pre {{ white-space: pre-wrap; margin: 2px 0; }} "
+             f".meta {{ color: {muted}; }} .err {{ color: #e5534b; }} a {{ text-decoration: none; }}"
+             f"</style></head><body style='color: {text};'>"]
+    for m in messages:
+        if m.tool_result is not None and m.tool_result.call_id in drawn:
+            continue  # already drawn under its call
+        parts.append(_message(m, base, results, drawn, muted, focus=focus == m.id))
+    parts.append("</body></html>")
+    return "".join(parts)
+
+
+def _head(m: Message) -> str:
+    who = m.role
+    if m.author or m.recipient:
+        who = f"{m.author or m.role} → {m.recipient}" if m.recipient else (m.author or m.role)
+    kind = f" · {escape(m.kind)}" if m.kind and m.kind != m.role else ""
+    when = f" · {fmt_time(m.at)}" if m.at is not None else ""
+    return (f"<a name='m{escape(m.id)}'></a><span class='meta'><b>{escape(who)}</b>{kind}{when} · "
+            f"<a href='raw:{escape(m.id)}'>raw</a></span>")
+
+
+def _message(m: Message, base: QColor, results: dict, drawn: set, muted: str, *, focus: bool) -> str:
+    accent = ACCENTS.get(m.role, ACCENTS["other"])
+    bg = _mix(base, accent, 0.12)
+    inner = [_head(m)]
+    if m.problem:
+        inner.append(f"<div class='err'>{escape(m.problem)}</div>")
+    if m.tool_result is not None:
+        inner.append(_result(m))
+    elif m.text:
+        inner.append(markdown_html(m.text))
+    for name in m.attachments:
+        inner.append(f"<div class='meta'>📎 {escape(name)}</div>")
+    for call in m.tool_calls:
+        inner.append(f"<div><b>→ {escape(call.name)}</b>{_pre(_args(call.arguments))}</div>")
+        answer = results.get(call.id)
+        if answer is not None:
+            drawn.add(call.id)
+            inner.append(f"<div style='margin-left: 12px'>{_head(answer)}{_result(answer)}</div>")
+        else:
+            inner.append("<div class='meta'>no result on this page</div>")
+    border = f" style='border: 2px solid {accent};'" if focus else ""
+    return (f"<table width='100%' cellspacing='0' cellpadding='6' bgcolor='{bg}'{border}>"
+            f"<tr><td>{''.join(inner)}</td></tr></table><p style='margin:2px'></p>")
+
+
+def _result(m: Message) -> str:
+    r = m.tool_result
+    label = "error" if r.is_error else "result"
+    cls = " class='err'" if r.is_error else ""
+    return f"<div{cls}><b>{escape(r.name or 'tool')} {label}</b>{_pre(r.text)}</div>"

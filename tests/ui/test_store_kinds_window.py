@@ -1,0 +1,91 @@
+"""The window builds its navigation from what the opened store offers; a kind defined only in the tests
+shows its conversations in the shared conversation view; an unknown folder says which kinds declined."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtTest import QAbstractItemModelTester
+
+from daycare_gui.stores import registry
+from tests.conftest import snapshot_tree
+from tests.stores.plugin import install_chatlog_entry_point
+from tests.ui.conftest import open_and_wait
+
+
+@pytest.fixture
+def chatlog(monkeypatch, tmp_path):
+    install_chatlog_entry_point(monkeypatch, tmp_path)
+    from chatlog_kind import write_chatlog
+
+    yield write_chatlog(tmp_path / "store")
+    registry.unregister("chatlog")
+
+
+def _nav_titles(window) -> list[str]:
+    m = window.nav.nav_model
+    return [m.item(r).text().split("  (")[0] for r in range(m.rowCount())]
+
+
+def test_outside_kind_gets_sections_from_its_capabilities(qtbot, window, chatlog):
+    open_and_wait(qtbot, window, chatlog)
+    assert _nav_titles(window) == ["Overview", "Chats", "Problems"]
+    assert not window.actions_.actions["upgrade"].isEnabled()  # Daycare's migrations are not offered
+    qtbot.waitUntil(lambda: "(2)" in window.nav.text_of("conversations"), timeout=5000)
+
+
+def test_outside_kind_conversation_in_the_shared_view(qtbot, window, chatlog):
+    before = snapshot_tree(chatlog)
+    open_and_wait(qtbot, window, chatlog)
+    window.show_section("conversations")
+    pane = window.pane("conversations")
+    threads_tester = QAbstractItemModelTester(pane.threads.records.model)  # kept: watches the loading
+    sessions_tester = QAbstractItemModelTester(pane.sessions.records.model)
+    qtbot.waitUntil(lambda: pane.threads.records.model.rowCount() == 2, timeout=5000)
+    pane.open_item("ops")
+    qtbot.waitUntil(lambda: "Yes, prod is green." in pane.shown_text(), timeout=5000)
+    text = pane.shown_text()
+    assert "Is the deploy done?" in text
+    # the tool result is drawn under the call it answers, once
+    assert text.index("deploy_status") < text.index("green: 42 pods") < text.index("Yes, prod is green.")
+    assert text.count("green: 42 pods") == 1
+    assert "4 messages" in pane.position.text()
+    assert threads_tester is not None and sessions_tester is not None
+    window.close_store()
+    assert snapshot_tree(chatlog) == before
+
+
+def test_outside_kind_problems_page_lists_the_bad_line(qtbot, window, chatlog):
+    open_and_wait(qtbot, window, chatlog)
+    window.show_section("conversations")
+    pane = window.pane("conversations")
+    qtbot.waitUntil(lambda: pane.threads.records.model.rowCount() == 2, timeout=5000)
+    pane.open_item(registry_ref("home", "b"))
+    qtbot.waitUntil(lambda: "again" in pane.shown_text(), timeout=5000)
+    window.show_section("problems")
+    problems = window.pane("problems")
+    qtbot.waitUntil(lambda: problems.list.records.model.rowCount() >= 1, timeout=5000)
+    shown = problems.list.records.model.record(0)
+    assert shown.path.endswith("b.jsonl") and shown.line == 2
+
+
+def registry_ref(thread, session):
+    from daycare_gui.stores.records import SessionRef
+
+    return SessionRef(thread, session)
+
+
+def test_unknown_folder_names_every_kind_tried(qtbot, window, tmp_path):
+    window.open_path(str(tmp_path))
+    qtbot.waitUntil(lambda: window.welcome.declined.isVisible(), timeout=5000)
+    text = window.welcome.declined.text()
+    assert "not a store that daycare-gui knows" in text
+    for name in registry.kind_names():
+        assert name in text
+    assert window.store is None
+
+
+def test_daycare_store_keeps_its_own_sections(qtbot, window, demo_store):
+    open_and_wait(qtbot, window, demo_store)
+    titles = _nav_titles(window)
+    assert titles[:3] == ["Overview", "Users", "Agents"] and "Inbox" in titles and "Storage" in titles
+    assert window.actions_.actions["upgrade"].isEnabled()
