@@ -38,6 +38,8 @@ def _gui_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("path", nargs="?", help="Daycare root, data dir or settings.json (default: last opened)")
     parser.add_argument("--demo", action="store_true", help="write a demo store to a temporary folder and open it")
+    parser.add_argument("--kind", help="open PATH as this store kind instead of detecting it "
+                                       "(daycare, linggen, agentstack, cianaparrot)")
     parser.add_argument("--version", action="version", version=_version())
     # Hidden: open a demo store, wait for the navigation counts, print "self-test ok" (packaging/check.sh).
     parser.add_argument("--self-test", action="store_true", help=argparse.SUPPRESS)
@@ -58,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     args = _gui_parser().parse_args(argv)
     from daycare_gui.ui.app import run_app  # imported late: subcommands must work without Qt libraries
 
-    return run_app(path=args.path, demo=args.demo, self_test=args.self_test)
+    return run_app(path=args.path, demo=args.demo, self_test=args.self_test, kind=args.kind)
 
 
 if __name__ == "__main__":

@@ -51,7 +51,7 @@ def make_application(argv: list[str] | None = None) -> QApplication:
     return app
 
 
-def run_app(path: str | None = None, demo: bool = False, self_test: bool = False) -> int:
+def run_app(path: str | None = None, demo: bool = False, self_test: bool = False, kind: str | None = None) -> int:
     app = make_application()
     if self_test:
         return _self_test(app)
@@ -59,7 +59,7 @@ def run_app(path: str | None = None, demo: bool = False, self_test: bool = False
 
     window = MainWindow(QSettings())
     window.show()
-    window.open_initial(path, demo)
+    window.open_initial(path, demo, kind=kind)
     return app.exec()
 
 

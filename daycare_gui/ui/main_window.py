@@ -431,13 +431,13 @@ class MainWindow(QMainWindow):
                 event.acceptProposedAction()
                 return
 
-    def open_initial(self, path: str | None, demo: bool) -> None:
+    def open_initial(self, path: str | None, demo: bool, kind: str | None = None) -> None:
         """Start-up: a PATH, the demo, the last store, the default Daycare root, or the welcome page."""
         if demo:
             QTimer.singleShot(0, self.open_demo)
             return
         if path:
-            QTimer.singleShot(0, lambda: self.open_path(path))
+            QTimer.singleShot(0, lambda: self.open_path(path, kind))
             return
         last = self.settings.value("last_path")
         if last and Path(str(last)).exists():
