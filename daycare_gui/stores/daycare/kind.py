@@ -22,10 +22,16 @@ class DaycareKind(StoreKind):
         from daycare_gui.core.detect import detect
         from daycare_gui.core.paths import NotADaycareDirectory, resolve_paths
 
+        from daycare_gui.stores.daycare.pg.open import is_pglite_folder, is_server_url
+
         text = os.fspath(path)
+        if is_server_url(text):
+            return Candidate(self.name, 0.9, "a PostgreSQL server URL (today's Daycare can keep its store there)")
         if "://" in text:
-            return Candidate(self.name, 0.0, "a URL: this version reads Daycare folders only")
+            return Candidate(self.name, 0.0, "a URL that is not postgres:// or postgresql://")
         given = Path(text).expanduser()
+        if is_pglite_folder(given):
+            return Candidate(self.name, 1.0, "a Daycare PGlite folder")
         if given.is_file() and given.suffix.lower() == ".json" and given.name != "settings.json":
             return Candidate(self.name, 0.0, f"{given.name} is not Daycare's settings.json")
         try:
@@ -40,10 +46,24 @@ class DaycareKind(StoreKind):
         return Candidate(self.name, confidence, f"a Daycare store ({detection.generation})")
 
     def open(self, path: StorePath, *, live: bool = True) -> OpenedStore:
-        from daycare_gui.core.paths import NotADaycareDirectory
+        from daycare_gui.core.detect import detect
+        from daycare_gui.core.paths import NotADaycareDirectory, resolve_paths
         from daycare_gui.core.store import open_store
+        from daycare_gui.stores.daycare.pg import open as pg
 
+        text = os.fspath(path)
+        if pg.is_server_url(text):
+            return pg.open_server(text)
+        given = Path(text).expanduser()
         try:
+            if pg.is_pglite_folder(given):
+                return pg.open_pglite(pg.paths_for_pglite_folder(given.resolve()))
+            paths = resolve_paths(given)
+            url = pg.settings_url(paths)
+            if url:  # engine.db.url: Daycare keeps its store on that server
+                return pg.open_server(url, paths)
+            if detect(paths).generation == "pglite":
+                return pg.open_pglite(paths)
             core = open_store(path, live=live)
         except NotADaycareDirectory as exc:
             raise NotRecognised(str(exc)) from exc

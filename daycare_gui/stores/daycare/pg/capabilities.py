@@ -1,0 +1,346 @@
+"""Conversations, tasks, documents, lists, tables and charts of today's Daycare schema."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+
+from daycare_gui.core.records import history_record_from
+from daycare_gui.stores import api
+from daycare_gui.stores.daycare.capabilities import message_of
+from daycare_gui.stores.daycare.pg.catalog import VERSIONED
+from daycare_gui.stores.records import (
+    Collection,
+    DayCount,
+    DocRef,
+    Message,
+    Row,
+    SessionRecord,
+    SessionRef,
+    TableRef,
+    TaskItem,
+    ThreadRecord,
+)
+
+
+class _OnStore:
+    """Capabilities read ``store.db`` each time: after an edit a PGlite store serves a fresh copy."""
+
+    store = None
+
+    @property
+    def db(self):
+        return self.store.db
+
+
+def _ms_day(ms: int) -> str:
+    return _dt.datetime.fromtimestamp(ms / 1000, _dt.timezone.utc).strftime("%Y-%m-%d")
+
+
+class PgConversations(_OnStore, api.Conversations):
+    thread_label = "Agents"
+
+    def __init__(self, store) -> None:
+        self.store = store
+
+    def threads(self) -> list[ThreadRecord]:
+        cols = set(self.db.columns("agents"))
+        name = "coalesce(a.name, a.path, a.id)" if "name" in cols else "coalesce(a.path, a.id)"
+        rows = self.db.mappings(
+            f"SELECT a.id, {name} AS title, a.kind, a.path, a.lifecycle, a.updated_at, "
+            "(SELECT count(*) FROM sessions s WHERE s.agent_id = a.id) AS n "
+            f"FROM agents a{self.store.current('agents')} ORDER BY a.updated_at DESC NULLS LAST, a.id")
+        return [ThreadRecord(r["id"], r["title"], f"{r['kind'] or ''} · {r['lifecycle'] or ''} · {r['path'] or ''}",
+                             r["updated_at"], r["n"], meta=(("Path", r["path"] or ""), ("Kind", r["kind"] or "")),
+                             raw=r) for r in rows]
+
+    def sessions(self, thread_id: str) -> list[SessionRecord]:
+        active = self.db.scalar(f"SELECT active_session_id FROM agents{self.store.current('agents')}"
+                                f"{' AND' if self.store.current('agents') else ' WHERE'} id = :a", {"a": thread_id})
+        rows = self.db.mappings(
+            "SELECT s.*, (SELECT count(*) FROM session_history h WHERE h.session_id = s.id) AS n "
+            "FROM sessions s WHERE s.agent_id = :a ORDER BY s.created_at, s.id", {"a": thread_id})
+        return [SessionRecord(SessionRef(thread_id, r["id"]), r["id"], r.get("created_at"), r.get("ended_at"), r["n"],
+                              "active" if r["id"] == active else ("ended" if r.get("ended_at") else ""), raw=r)
+                for r in rows]
+
+    def message_count(self, ref: SessionRef) -> int:
+        return int(self.db.scalar("SELECT count(*) FROM session_history WHERE session_id = :s",
+                                  {"s": ref.session_id}) or 0)
+
+    def messages(self, ref: SessionRef, start: int, limit: int) -> list[Message]:
+        rows = self.db.rows(
+            "SELECT id, type, at, data FROM session_history WHERE id IN (SELECT id FROM session_history "
+            "WHERE session_id = :s ORDER BY id LIMIT :n OFFSET :o) ORDER BY id",
+            {"s": ref.session_id, "n": int(limit), "o": max(0, int(start))})
+        return [_message(*r, session_id=ref.session_id) for r in rows]
+
+    def count(self) -> int | None:
+        return int(self.db.scalar(f"SELECT count(*) FROM agents{self.store.current('agents')}") or 0)
+
+
+def _message(id_, type_, at, data, *, session_id: str) -> Message:
+    if isinstance(data, str):  # jsonb arrives parsed; a text column from an odd store may not
+        try:
+            data = json.loads(data)
+        except ValueError:
+            return Message(str(id_), "event", at=at, kind=type_, raw=data, problem="data is not valid JSON")
+    if not isinstance(data, dict):
+        return Message(str(id_), "event", at=at, kind=type_, raw=data, problem="data is not a JSON object")
+    return message_of(history_record_from(type_, at, data, id=id_, session_id=session_id))
+
+
+class PgTasks(_OnStore, api.Tasks):
+    def __init__(self, store) -> None:
+        self.store = store
+
+    def tasks(self) -> list[TaskItem]:
+        out = []
+        if self.store.has("tasks_cron"):
+            rows = self.db.mappings(
+                "SELECT c.*, t.title AS t_title, t.code AS t_code, t.version AS t_version FROM tasks_cron c "
+                "LEFT JOIN tasks t ON t.id = c.task_id AND t.user_id = c.user_id AND t.valid_to IS NULL "
+                "WHERE c.valid_to IS NULL ORDER BY c.id")
+            for r in rows:
+                out.append(TaskItem(
+                    id=r["id"], title=r.get("t_title") or r["id"], schedule_kind="cron",
+                    schedule=r.get("schedule") or "", timezone=r.get("timezone") or "",
+                    enabled=bool(r.get("enabled")), last_run_at=r.get("last_run_at"), source="tasks_cron",
+                    body=r.get("t_code") or "", meta=(("Task", r.get("task_id") or ""), ("Version", str(r["version"]))),
+                    raw=_plain(r), problem=None if r.get("t_title") is not None else "its task row is missing"))
+        if self.store.has("tasks_webhook"):
+            for r in self.db.mappings("SELECT * FROM tasks_webhook WHERE valid_to IS NULL ORDER BY id"):
+                out.append(TaskItem(id=r["id"], title=r.get("task_id") or r["id"], schedule_kind="webhook",
+                                    last_run_at=r.get("last_run_at"), source="tasks_webhook", raw=_plain(r)))
+        return out
+
+    def editable(self, task: TaskItem) -> tuple[api.EditableField, ...]:
+        if task.schedule_kind != "cron":
+            return ()
+        return (api.EditableField("title", "Title"), api.EditableField("schedule", "Schedule (cron)"),
+                api.EditableField("timezone", "Timezone", help="An IANA name such as Europe/Berlin"),
+                api.EditableField("enabled", "Enabled", "bool"), api.EditableField("body", "Code", "markdown"))
+
+    def update(self, task: TaskItem, changes: dict, *, force: bool = False) -> TaskItem:
+        from daycare_gui.stores.daycare.pg.writes import update_cron_task
+
+        update_cron_task(self.store, task, changes, force=force)
+        return next((t for t in self.tasks() if t.id == task.id), task)
+
+
+class PgDocuments(_OnStore, api.Documents):
+    def __init__(self, store) -> None:
+        self.store = store
+
+    def documents(self) -> list[DocRef]:
+        rows = self.db.rows("SELECT user_id, id, coalesce(title, slug, id), slug FROM documents "
+                            "WHERE valid_to IS NULL ORDER BY slug, id")
+        return [DocRef(f"{u}/{i}", title, None, group=(slug or "").split("/")[0] or "documents") for u, i, title, slug in rows]
+
+    def read(self, ref: DocRef) -> bytes:
+        user_id, _, doc_id = ref.id.partition("/")
+        body = self.db.scalar("SELECT body FROM documents WHERE user_id = :u AND id = :i AND valid_to IS NULL",
+                              {"u": user_id, "i": doc_id})
+        return (body or "").encode("utf-8")
+
+    def save(self, ref: DocRef, data: bytes, expected_sha256: str | None, *, force: bool = False) -> None:
+        from daycare_gui.stores.daycare.pg.writes import update_document
+
+        update_document(self.store, ref, data.decode("utf-8"), expected_sha256, force=force)
+
+
+# name → (title, table, order by, columns shown)
+LISTS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
+    "users": ("Users", "users", "created_at, id", ("id", "nametag", "first_name", "last_name", "timezone", "created_at")),
+    "inbox": ("Inbox", "inbox", "posted_at, id", ("id", "agent_id", "type", "posted_at")),
+    "channels": ("Channels", "channels", "name", ("id", "name", "leader", "user_id", "updated_at")),
+    "signals": ("Signals", "signals_events", "created_at DESC, id", ("id", "type", "user_id", "created_at")),
+    "subscriptions": ("Signal subscriptions", "signals_subscriptions", "id", ("id", "pattern", "agent_id", "silent")),
+    "delayed": ("Delayed signals", "signals_delayed", "deliver_at, id", ("id", "type", "deliver_at", "repeat_key")),
+    "processes": ("Processes", "processes", "name, id", ("id", "name", "status", "desired_state", "pid", "command")),
+    "system_prompts": ("System prompts", "system_prompts", "id", ("id", "scope", "kind", "enabled", "condition")),
+    "key_values": ("Key/values", "key_values", "user_id, key", ("user_id", "key", "value", "updated_at")),
+    "model_role_rules": ("Model-role rules", "model_role_rules", "role, id", ("id", "role", "kind", "model", "agent_id")),
+    "mini_apps": ("Mini apps", "mini_apps", "title, id", ("id", "title", "icon", "code_version", "updated_at")),
+    "observation_log": ("Observation log", "observation_log", "created_at DESC, id",
+                        ("id", "type", "source", "message", "created_at")),
+    "voice_agents": ("Voice agents", "voice_agents", "name, id", ("id", "name", "description", "updated_at")),
+}
+
+
+class PgCollections(_OnStore, api.Collections):
+    def __init__(self, store) -> None:
+        self.store = store
+
+    def _lists(self) -> dict:
+        return {k: v for k, v in LISTS.items() if self.store.has(v[1])}
+
+    def collections(self) -> list[Collection]:
+        out = [Collection(k, title, tuple(c for c in cols if c in self.db.columns(table)), group="Daycare")
+               for k, (title, table, _o, cols) in self._lists().items()]
+        for table in VERSIONED:
+            if self.store.has(table) and "valid_to" in self.db.columns(table):
+                out.append(Collection(f"versions:{table}", f"{table} versions",
+                                      ("id", "version", "valid from", "valid to", "what changed"), tree=True,
+                                      group="History"))
+        return out
+
+    def size(self, collection_id: str) -> int:
+        if collection_id.startswith("versions:"):
+            table = collection_id.split(":", 1)[1]
+            return int(self.db.scalar(f'SELECT count(*) FROM "{table}"') or 0)
+        _title, table, _order, _cols = self._lists()[collection_id]
+        return int(self.db.scalar(f'SELECT count(*) FROM "{table}"{self.store.current(table)}') or 0)
+
+    def rows(self, collection_id: str, offset: int, limit: int) -> list[Row]:
+        from daycare_gui.stores.daycare.pg.store import masked_row
+
+        if collection_id.startswith("versions:"):
+            return self._versions(collection_id.split(":", 1)[1], offset, limit)
+        _title, table, order, cols = self._lists()[collection_id]
+        shown = [c for c in cols if c in self.db.columns(table)]
+        rows = self.db.mappings(f'SELECT * FROM "{table}"{self.store.current(table)} ORDER BY {order} '
+                                "LIMIT :n OFFSET :o", {"n": int(limit), "o": int(offset)})
+        out = []
+        for r in rows:
+            shown_row = masked_row(_plain(r))
+            key = "/".join(str(r.get(k)) for k in ("user_id", "key") if k in r) if table == "key_values" else str(r.get("id"))
+            out.append(Row(key, tuple(shown_row.get(c) for c in shown), raw=shown_row,
+                           markdown=_markdown_of(table, shown_row)))
+        return out
+
+    def _versions(self, table: str, offset: int, limit: int) -> list[Row]:
+        from daycare_gui.stores.daycare.pg.store import masked_row
+
+        key_cols = [c for c in ("user_id", "id", "key", "user_a_id", "user_b_id") if c in self.db.columns(table)]
+        order = ", ".join([*key_cols, "version"])
+        rows = self.db.mappings(f'SELECT * FROM "{table}" ORDER BY {order} LIMIT :n OFFSET :o',
+                                {"n": int(limit) + 1, "o": max(0, int(offset) - 1)})
+        out, previous = [], None
+        if offset > 0 and rows:
+            previous, rows = rows[0], rows[1:]
+        for r in rows[:limit]:
+            plain = masked_row(_plain(r))
+            ident = "/".join(str(r.get(c)) for c in key_cols)
+            same = previous is not None and all(previous.get(c) == r.get(c) for c in key_cols)
+            changed = _changes(masked_row(_plain(previous)), plain) if same else "first version"
+            key = f"{ident}#{r.get('version')}"
+            parent = f"{ident}#{previous.get('version')}" if same else None
+            out.append(Row(key, (ident, r.get("version"), _when(r.get("valid_from")), _when(r.get("valid_to")) or
+                                 "current", changed), parent=None if parent is None else _root_of(out, parent),
+                           raw=plain, flag="" if r.get("valid_to") is None else ""))
+            previous = r
+        return out
+
+    def row(self, collection_id: str, key: str):
+        return None
+
+
+def _root_of(rows: list[Row], parent_key: str) -> str:
+    by_key = {r.key: r for r in rows}
+    node = by_key.get(parent_key)
+    while node is not None and node.parent is not None:
+        node = by_key.get(node.parent)
+    return node.key if node is not None else parent_key
+
+
+_SKIP = {"version", "valid_from", "valid_to", "updated_at"}
+
+
+def _changes(before: dict, after: dict) -> str:
+    keys = [k for k in after if k not in _SKIP and before.get(k) != after.get(k)]
+    return ", ".join(keys) if keys else "no field changed"
+
+
+def _when(ms) -> str:
+    if not isinstance(ms, int):
+        return ""
+    return _dt.datetime.fromtimestamp(ms / 1000).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _plain(row: dict | None) -> dict:
+    """JSON-friendly values (timestamps as ISO text, lists kept)."""
+    if row is None:
+        return {}
+    out = {}
+    for k, v in row.items():
+        out[k] = v.isoformat() if isinstance(v, (_dt.datetime, _dt.date)) else v
+    return out
+
+
+def _markdown_of(table: str, row: dict) -> str | None:
+    for key in ("prompt", "message", "text", "system_prompt", "code", "description"):
+        value = row.get(key)
+        if isinstance(value, str) and value.strip():
+            return value
+    return None
+
+
+class PgTables(_OnStore, api.Tables):
+    def __init__(self, store) -> None:
+        self.store = store
+
+    def tables(self) -> list[TableRef]:
+        counts = self.store.counts()
+        return [TableRef(t, counts.get(t)) for t in sorted(self.store._tables)]
+
+    def columns(self, table: str) -> list[str]:
+        return self.db.columns(table)
+
+    def rows(self, table: str, offset: int, limit: int) -> list[tuple]:
+        from daycare_gui.stores.daycare.pg.store import masked_row
+
+        if not self.store.has(table):
+            return []
+        rows = self.db.mappings(f'SELECT * FROM "{table}" LIMIT :n OFFSET :o', {"n": int(limit), "o": int(offset)})
+        return [tuple(masked_row(_plain(r)).values()) for r in rows]
+
+
+class PgCharts(_OnStore, api.Charts):
+    def __init__(self, store) -> None:
+        self.store = store
+
+    def tokens_per_day(self) -> list[DayCount]:
+        if not self.store.has("token_stats_hourly"):
+            return []
+        rows = self.db.rows(
+            "SELECT (hour_start / 86400000) AS d, model, sum(coalesce(input_tokens, 0) + coalesce(output_tokens, 0)) "
+            "FROM token_stats_hourly GROUP BY d, model ORDER BY d, model")
+        return [DayCount(_ms_day(int(d) * 86400000), m or "", float(v)) for d, m, v in rows]
+
+    def activity_per_day(self) -> list[DayCount]:
+        rows = self.db.rows("SELECT (at / 86400000) AS d, count(*) FROM session_history GROUP BY d ORDER BY d")
+        return [DayCount(_ms_day(int(d) * 86400000), "", float(n)) for d, n in rows if d is not None]
+
+
+class PgSearchSource(_OnStore, api.SearchSource):
+    def __init__(self, store) -> None:
+        self.store = store
+
+    def identity(self) -> str:
+        return self.store.title
+
+    def messages(self, after: str | None):
+        last = int(after) if after else -1
+        while True:
+            rows = self.db.rows(
+                "SELECT h.id, h.session_id, s.agent_id, h.type, h.at, h.data FROM session_history h "
+                "JOIN sessions s ON s.id = h.session_id WHERE h.id > :a ORDER BY h.id LIMIT 2000", {"a": last})
+            if not rows:
+                return
+            for id_, sid, agent, type_, at, data in rows:
+                yield str(id_), SessionRef(agent or "", sid), _message(id_, type_, at, data, session_id=sid)
+            last = rows[-1][0]
+
+
+def offer_pg_capabilities(store) -> None:
+    if store.has("agents") and store.has("sessions") and store.has("session_history"):
+        store.offer(api.Conversations, PgConversations(store))
+        store.offer(api.SearchSource, PgSearchSource(store))
+        store.offer(api.Charts, PgCharts(store))
+    if store.has("tasks_cron") or store.has("tasks_webhook"):
+        store.offer(api.Tasks, PgTasks(store))
+    if store.has("documents"):
+        store.offer(api.Documents, PgDocuments(store))
+    store.offer(api.Collections, PgCollections(store))
+    store.offer(api.Tables, PgTables(store))

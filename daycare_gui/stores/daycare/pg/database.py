@@ -1,0 +1,88 @@
+"""A read-only PostgreSQL connection (a server, or a PGlite copy) through SQLAlchemy + psycopg 3.
+
+Every statement runs in its own short read-only transaction (autocommit with the session set read-only),
+with a statement timeout, so Daycare's engine is never blocked and nothing can be written by accident.
+One connection, used by one thread at a time: PGlite serves one connection only.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from daycare_gui.stores.common.secrets import mask_url
+
+STATEMENT_TIMEOUT_MS = 15_000
+
+
+class PgError(Exception):
+    """A database error, with any password in it masked."""
+
+
+def masked(exc: BaseException) -> str:
+    return mask_url(str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__)
+
+
+class PgDatabase:
+    def __init__(self, url: str, *, read_only: bool = True) -> None:
+        from sqlalchemy import create_engine, event
+        from sqlalchemy.pool import StaticPool
+
+        self.url = url
+        self.read_only = read_only
+        self._lock = threading.RLock()
+        self.engine = create_engine(url, poolclass=StaticPool, isolation_level="AUTOCOMMIT",
+                                    connect_args={"connect_timeout": 10})
+
+        @event.listens_for(self.engine, "connect")
+        def _session_setup(dbapi_conn, _record):
+            with dbapi_conn.cursor() as cur:
+                if read_only:
+                    cur.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")
+                cur.execute(f"SET statement_timeout = {STATEMENT_TIMEOUT_MS}")
+
+        try:
+            with self._lock, self.engine.connect() as conn:
+                conn.exec_driver_sql("SELECT 1")
+        except Exception as exc:  # OperationalError with the server's words: say it without the password
+            self.engine.dispose()
+            raise PgError(f"cannot connect to {mask_url(url)}: {masked(exc)}") from None
+
+    def rows(self, sql: str, params: dict | None = None) -> list[tuple]:
+        from sqlalchemy import text
+
+        try:
+            with self._lock, self.engine.connect() as conn:
+                return [tuple(r) for r in conn.execute(text(sql), params or {})]
+        except Exception as exc:
+            raise PgError(masked(exc)) from None
+
+    def mappings(self, sql: str, params: dict | None = None) -> list[dict]:
+        from sqlalchemy import text
+
+        try:
+            with self._lock, self.engine.connect() as conn:
+                return [dict(r._mapping) for r in conn.execute(text(sql), params or {})]
+        except Exception as exc:
+            raise PgError(masked(exc)) from None
+
+    def scalar(self, sql: str, params: dict | None = None):
+        rows = self.rows(sql, params)
+        return rows[0][0] if rows else None
+
+    def tables(self) -> list[str]:
+        return [r[0] for r in self.rows(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' "
+            "AND table_type = 'BASE TABLE' ORDER BY table_name")]
+
+    def columns(self, table: str) -> list[str]:
+        return [r[0] for r in self.rows(
+            "SELECT column_name FROM information_schema.columns WHERE table_schema = 'public' "
+            "AND table_name = :t ORDER BY ordinal_position", {"t": table})]
+
+    def count(self, table: str) -> int:
+        if table not in self.tables():
+            raise PgError(f"no table {table}")
+        return int(self.scalar(f'SELECT count(*) FROM "{table}"') or 0)
+
+    def close(self) -> None:
+        self.engine.dispose()

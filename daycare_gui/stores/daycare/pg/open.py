@@ -1,0 +1,86 @@
+"""Opening today's Daycare: a ``postgres://`` URL, a settings.json naming one, or a PGlite folder."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from pathlib import Path
+
+from daycare_gui.stores.common.problems import ProblemLog
+from daycare_gui.stores.common.secrets import mask_url
+
+URL_SCHEMES = ("postgres://", "postgresql://", "postgresql+psycopg://")
+
+
+def is_server_url(text: str) -> bool:
+    return text.strip().lower().startswith(URL_SCHEMES)
+
+
+def is_pglite_folder(path: Path) -> bool:
+    return path.is_dir() and (path / "PG_VERSION").is_file() and (path / "global").is_dir()
+
+
+def settings_url(paths) -> str | None:
+    engine = paths.settings.get("engine") if isinstance(paths.settings, dict) else None
+    db = engine.get("db") if isinstance(engine, dict) else None
+    url = db.get("url") if isinstance(db, dict) else None
+    return url if isinstance(url, str) and is_server_url(url) else None
+
+
+def sqlalchemy_url(url: str) -> str:
+    """psycopg 3 through SQLAlchemy; libpq finds a missing password in PGPASSWORD or ~/.pgpass itself."""
+    scheme, _, rest = url.strip().partition("://")
+    return f"postgresql+psycopg://{rest}"
+
+
+def paths_for_pglite_folder(folder: Path):
+    """Daycare's paths when the user named the ``.pglite`` folder itself."""
+    from daycare_gui.core.paths import resolve_paths
+
+    paths = resolve_paths(folder.parent)
+    return paths if paths.pglite_path == folder else dataclasses.replace(paths, pglite_path=folder)
+
+
+def open_server(url: str, paths=None, problems: ProblemLog | None = None):
+    from daycare_gui.stores.daycare.pg.database import PgDatabase
+    from daycare_gui.stores.daycare.pg.store import DaycarePgStore
+
+    engine = _engine(paths)
+    db = PgDatabase(sqlalchemy_url(url))
+    return DaycarePgStore(db, generation="postgres", title=mask_url(url), paths=paths, engine=engine,
+                          problems=problems)
+
+
+def open_pglite(paths, problems: ProblemLog | None = None, progress=None, cancelled=lambda: False):
+    from daycare_gui.stores.daycare.pg.database import PgDatabase
+    from daycare_gui.stores.daycare.pg.pglite_copy import PgliteServer
+    from daycare_gui.stores.daycare.pg.runtime import ensure_runtime
+    from daycare_gui.stores.daycare.pg.store import DaycarePgStore
+
+    engine = _engine(paths)
+    notes = []
+    if engine is not None and engine.running:
+        notes.append("Daycare's engine is running: this is a copy taken now; edits are refused unless you insist")
+    runtime = ensure_runtime(paths.pglite_path.parent, progress, cancelled)
+    notes.append(f"PGlite {runtime.pglite_version} from {runtime.source} reads a private copy of "
+                 f"{paths.pglite_path}; the folder itself is never opened")
+    server = PgliteServer(paths.pglite_path, runtime, progress=progress, cancelled=cancelled)
+    try:
+        db = PgDatabase(server.url)
+    except BaseException:
+        server.close()
+        raise
+    return DaycarePgStore(db, generation="pglite", title=str(paths.pglite_path), paths=paths, server=server,
+                          engine=engine, problems=problems, notes=tuple(notes))
+
+
+def _engine(paths):
+    if paths is None:
+        return None
+    from daycare_gui.core.engine import engine_status
+
+    return engine_status(paths)
+
+
+def given_path(path) -> str:
+    return os.fspath(path)

@@ -1,0 +1,127 @@
+"""PGlite under Node.js: find ``node`` and the PGlite packages, install the pinned release on first use.
+
+A native PostgreSQL cannot read a PGlite folder (a 32-bit WebAssembly build's data directory); only PGlite
+can, and PGlite writes into the folder it opens. So the application copies the folder and serves the copy
+with a small Node sidecar (``sidecar.mjs`` beside this module: PGlite + pglite-socket on a unix socket).
+
+Which PGlite: the one the user's Daycare install ships, when found (the version that wrote the data),
+else the pinned release installed once into the application's cache folder with npm.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+PGLITE_VERSION = "0.3.15"  # what Daycare 7c3c466c writes with; 0.4 opens another database, 0.5 is PG 18
+SOCKET_VERSION = "0.0.20"  # the pglite-socket release whose peer is pglite 0.3.15
+SIDECAR = Path(__file__).resolve().with_name("sidecar.mjs")  # shipped as package data
+
+
+class PgliteUnavailable(Exception):
+    """PGlite cannot run here; the message says in one sentence what to install."""
+
+
+@dataclass(frozen=True)
+class PgliteRuntime:
+    node: str
+    pglite_modules: Path  # a node_modules folder with @electric-sql/pglite
+    socket_modules: Path  # a node_modules folder with @electric-sql/pglite-socket
+    pglite_version: str
+    source: str  # "Daycare install at …" or "cache"
+
+
+def cache_dir() -> Path:
+    env = os.environ.get("DAYCARE_GUI_PGLITE_DIR", "").strip()
+    if env:
+        return Path(env)
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("daycare-gui")) / f"pglite-{PGLITE_VERSION}"
+
+
+def find_node() -> str:
+    node = os.environ.get("DAYCARE_GUI_NODE") or shutil.which("node") or shutil.which("nodejs")
+    if not node:
+        raise PgliteUnavailable(
+            "Reading a PGlite store needs Node.js (18 or newer), which was not found: install it "
+            "(Debian/Ubuntu: apt-get install nodejs npm) and open the store again.")
+    return node
+
+
+def _version_of(modules: Path, package: str) -> str | None:
+    try:
+        return json.loads((modules / package / "package.json").read_text()).get("version")
+    except (OSError, ValueError):
+        return None
+
+
+def _daycare_installs(root: Path | None) -> list[Path]:
+    """node_modules folders a Daycare install may have: beside its root, and npm's global folder."""
+    out = []
+    env = os.environ.get("DAYCARE_GUI_DAYCARE_MODULES", "").strip()
+    if env:
+        out.append(Path(env))
+    if root is not None:
+        out += [root / "node_modules", root.parent / "node_modules"]
+    for prefix in ("/usr/local/lib/node_modules", "/usr/lib/node_modules",
+                   str(Path.home() / ".npm-global/lib/node_modules")):
+        out.append(Path(prefix) / "daycare" / "node_modules")
+    return out
+
+
+def find_runtime(store_root: Path | None = None) -> PgliteRuntime | None:
+    """The runtime if everything is already here, else None (``install`` makes it)."""
+    node = find_node()
+    cache = cache_dir() / "node_modules"
+    socket_ok = _version_of(cache, "@electric-sql/pglite-socket") == SOCKET_VERSION
+    for modules in _daycare_installs(store_root):
+        version = _version_of(modules, "@electric-sql/pglite")
+        if version and version.startswith("0.3.") and socket_ok:
+            return PgliteRuntime(node, modules, cache, version, f"Daycare install at {modules}")
+    if socket_ok and _version_of(cache, "@electric-sql/pglite") == PGLITE_VERSION:
+        return PgliteRuntime(node, cache, cache, PGLITE_VERSION, "cache")
+    return None
+
+
+def install(progress=None, cancelled=lambda: False) -> PgliteRuntime:
+    """Install the pinned PGlite and pglite-socket into the cache folder with npm (once)."""
+    node = find_node()
+    npm = shutil.which("npm")
+    if not npm:
+        raise PgliteUnavailable("Reading a PGlite store needs npm to install PGlite once; install npm "
+                                "(Debian/Ubuntu: apt-get install npm) and open the store again.")
+    target = cache_dir()
+    target.mkdir(parents=True, exist_ok=True)
+    if not (target / "package.json").exists():
+        (target / "package.json").write_text('{"name": "daycare-gui-pglite", "private": true}\n')
+    if progress:
+        progress(0, 1, f"Installing PGlite {PGLITE_VERSION} (once, into {target})…")
+    proc = subprocess.Popen(
+        [npm, "install", "--no-audit", "--no-fund", "--save-exact", "--prefix", str(target),
+         f"@electric-sql/pglite@{PGLITE_VERSION}", f"@electric-sql/pglite-socket@{SOCKET_VERSION}"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    while proc.poll() is None:
+        if cancelled():
+            proc.kill()
+            raise PgliteUnavailable("PGlite installation cancelled")
+        try:
+            proc.wait(0.2)
+        except subprocess.TimeoutExpired:
+            pass
+    output = proc.stdout.read() if proc.stdout else ""
+    if proc.returncode != 0:
+        last = output.strip().splitlines()[-1:] or ["npm failed"]
+        raise PgliteUnavailable(f"Installing PGlite {PGLITE_VERSION} with npm failed: {last[0]}")
+    if progress:
+        progress(1, 1, "PGlite installed")
+    modules = target / "node_modules"
+    return PgliteRuntime(node, modules, modules, PGLITE_VERSION, "cache")
+
+
+def ensure_runtime(store_root: Path | None = None, progress=None, cancelled=lambda: False) -> PgliteRuntime:
+    return find_runtime(store_root) or install(progress, cancelled)

@@ -1,0 +1,127 @@
+"""Today's Daycare store (PGlite or PostgreSQL) as an opened store: capabilities over its schema.
+
+Versioned tables show their current rows (``valid_to IS NULL``); every version of them is one click
+away in a "… versions" list that says what changed. Secrets (process environments, auth tokens, the
+app-auth password column) are masked before they leave this module.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from daycare_gui.stores import api
+from daycare_gui.stores.common.problems import ProblemLog
+from daycare_gui.stores.common.secrets import mask_secrets, mask_url
+from daycare_gui.stores.daycare.pg.catalog import VERSIONED, migration_state
+from daycare_gui.stores.daycare.pg.database import PgDatabase, PgError
+from daycare_gui.stores.records import StoreSummary
+
+
+class DaycarePgStore(api.OpenedStore):
+    kind = "daycare"
+
+    def __init__(self, db: PgDatabase, *, generation: str, title: str, paths=None, server=None,
+                 engine=None, problems: ProblemLog | None = None, notes: tuple[str, ...] = ()) -> None:
+        super().__init__(mask_url(title), problems)
+        self.db = db
+        self.generation = generation  # "pglite" | "postgres"
+        self.paths = paths  # DaycarePaths when opened from a folder or settings.json
+        self.server = server  # the PgliteServer serving our private copy
+        self.engine = engine  # core.engine.EngineStatus, when there is a folder to look at
+        self.notes = notes
+        self._tables = set(db.tables())
+        self._counts: dict[str, int] | None = None
+        from daycare_gui.stores.daycare.pg.capabilities import offer_pg_capabilities
+
+        offer_pg_capabilities(self)
+
+    # -- facts ----------------------------------------------------------------------------------------
+    def has(self, table: str) -> bool:
+        return table in self._tables
+
+    def current(self, table: str) -> str:
+        """A WHERE clause selecting the current version of a versioned table ('' otherwise)."""
+        return " WHERE valid_to IS NULL" if table in VERSIONED and "valid_to" in self.db.columns(table) else ""
+
+    def migrations(self):
+        rows = self.db.rows("SELECT name FROM _migrations ORDER BY applied_at, name") if self.has("_migrations") else []
+        return migration_state([r[0] for r in rows])
+
+    def summary(self) -> StoreSummary:
+        running = bool(self.engine and self.engine.running)
+        m = self.migrations()
+        facts = (("Migrations", f"{len(m.applied)} applied, {len(m.pending)} pending, {len(m.unknown)} unknown"),)
+        if self.server is not None:
+            facts += (("Read from", "a private copy (deleted when the store closes)"),)
+        return StoreSummary(kind=self.kind, generation=self.generation, title=self.title,
+                            engine_running=running, engine_detail=self.engine.detail if self.engine else "",
+                            open_mode="read-only copy" if self.server is not None else "read-only transactions",
+                            notes=self.notes, facts=facts)
+
+    def counts(self) -> dict[str, int]:
+        if self._counts is None:
+            out = {}
+            for table in sorted(self._tables):
+                try:
+                    out[table] = int(self.db.scalar(f'SELECT count(*) FROM "{table}"') or 0)
+                except PgError as exc:
+                    self.problems.add(self.title, f"cannot count {table}: {exc}")
+            self._counts = out
+        return dict(self._counts)
+
+    def report(self, **_options) -> dict:
+        m = self.migrations()
+        out = {
+            "path": self.title,
+            "kind": self.kind,
+            "generation": self.generation,
+            "notes": list(self.notes),
+        }
+        if self.paths is not None:
+            out["paths"] = self.paths.to_dict()
+        out["engine_running"] = bool(self.engine and self.engine.running)
+        if self.engine is not None:
+            out["engine"] = self.engine.to_dict()
+        out["open_mode"] = "read-only copy" if self.server is not None else "read-only transactions"
+        out["migrations"] = m.to_dict()
+        out["counts"] = self.counts()
+        if m.unknown:
+            self.problems.add(self.title, f"{len(m.unknown)} migration(s) this version does not know "
+                              f"({', '.join(m.unknown)}): a newer Daycare wrote this store; nothing will be written",
+                              severity="warning")
+        out["problems"] = [p.to_dict() for p in self.problems]
+        return out
+
+    def writes_blocked(self) -> str | None:
+        if self.engine is not None and self.engine.running:
+            return f"Daycare's engine is running ({self.engine.detail})"
+        if self.migrations().unknown:
+            return "a newer Daycare wrote this store (unknown migrations)"
+        return None
+
+    def watch_paths(self) -> tuple[Path, ...]:
+        return (self.paths.pglite_path,) if self.paths is not None and self.generation == "pglite" else ()
+
+    def reload(self) -> None:
+        """Serve a fresh private copy (after an edit was swapped into the user's folder)."""
+        if self.server is None:
+            return
+        from daycare_gui.stores.daycare.pg.pglite_copy import PgliteServer
+
+        fresh = PgliteServer(self.server.original, self.server.runtime)
+        old_server, old_db = self.server, self.db
+        self.server, self.db = fresh, PgDatabase(fresh.url)
+        self._counts = None
+        old_db.close()
+        old_server.close()
+
+    def close(self) -> None:
+        self.db.close()
+        if self.server is not None:
+            server, self.server = self.server, None
+            server.close()
+
+
+def masked_row(row: dict) -> dict:
+    """A row for display: secret columns (tokens, passwords) and secret keys inside JSON masked."""
+    return mask_secrets(row)

@@ -1,0 +1,206 @@
+"""Edits to today's Daycare store, made as Daycare makes them: a versioned row is closed
+(``valid_to = now``) and version + 1 inserted, in one short transaction, after checking that the version
+edited is still the current one.
+
+On a PostgreSQL server the transaction runs there. A PGlite folder is never written in place: a working
+copy beside it is edited through PGlite, read back, and only then swapped in (the original kept as a
+backup), so a failure or a kill leaves the folder as it was.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import time
+from pathlib import Path
+
+from daycare_gui.stores.api import WriteConflict, WriteRefused
+from daycare_gui.stores.common.schedule import schedule_info
+
+BACKUPS_KEPT = 3
+WORK_PREFIX = ".daycare-gui-edit-"  # <parent>/.daycare-gui-edit-<pid>-<ms>.pglite
+BACKUP_PREFIX = ".daycare-gui-backup-"  # <parent>/.daycare-gui-backup-<ms>-<name>
+
+
+def _now() -> int:
+    return int(time.time() * 1000)
+
+
+def _bump(conn, table: str, where: str, params: dict, changes: dict, now: int) -> None:
+    """Close the current row of ``table`` matching ``where`` and insert the next version with ``changes``."""
+    from sqlalchemy import text
+
+    row = conn.execute(text(f'SELECT * FROM "{table}" WHERE {where} AND valid_to IS NULL FOR UPDATE'),
+                       params).mappings().first()
+    if row is None:
+        raise WriteConflict(f"the {table} row was removed since it was read")
+    new = dict(row)
+    new.update(changes)
+    new["version"] = int(row["version"]) + 1
+    new["valid_from"] = now
+    new["valid_to"] = None
+    if "updated_at" in new:
+        new["updated_at"] = now
+    conn.execute(text(f'UPDATE "{table}" SET valid_to = :now WHERE {where} AND valid_to IS NULL'), {**params, "now": now})
+    cols = list(new)
+    placeholders = ", ".join(f":c{i}" for i in range(len(cols)))
+    values = {f"c{i}": _bindable(new[c]) for i, c in enumerate(cols)}
+    conn.execute(text(f'INSERT INTO "{table}" ({", ".join(chr(34) + c + chr(34) for c in cols)}) '
+                      f"VALUES ({placeholders})"), values)
+
+
+def _bindable(value):
+    from psycopg.types.json import Jsonb
+
+    return Jsonb(value) if isinstance(value, (dict, list)) else value
+
+
+def _cron_changes(task, changes: dict) -> tuple[dict, dict]:
+    cron, doc = {}, {}
+    if "schedule" in changes:
+        info = schedule_info(str(changes["schedule"]))
+        if not info.valid:
+            raise WriteRefused(f"schedule {changes['schedule']!r} is not valid: {info.error}")
+        cron["schedule"] = info.expr
+    if "timezone" in changes:
+        from zoneinfo import ZoneInfo
+
+        tz = str(changes["timezone"]).strip()
+        try:
+            if tz:
+                ZoneInfo(tz)
+        except Exception:
+            raise WriteRefused(f"{tz!r} is not a timezone name (for example Europe/Berlin)") from None
+        cron["timezone"] = tz or None
+    if "enabled" in changes:
+        cron["enabled"] = bool(changes["enabled"])
+    if "title" in changes:
+        doc["title"] = str(changes["title"])
+    if "body" in changes:
+        doc["code"] = str(changes["body"])
+    return cron, doc
+
+
+def update_cron_task(store, task, changes: dict, *, force: bool = False) -> None:
+    cron, task_row = _cron_changes(task, changes)
+    read_version = (task.raw or {}).get("version")
+    user_id, task_id = (task.raw or {}).get("user_id"), (task.raw or {}).get("task_id")
+    read_task_version = (task.raw or {}).get("t_version")
+
+    def edit(conn, now):
+        from sqlalchemy import text
+
+        current = conn.execute(text("SELECT version FROM tasks_cron WHERE id = :i AND valid_to IS NULL"),
+                               {"i": task.id}).scalar()
+        if current != read_version:
+            raise WriteConflict(f"cron task {task.id} changed since it was read (version {read_version} → {current})")
+        if cron:
+            _bump(conn, "tasks_cron", "id = :i", {"i": task.id}, cron, now)
+        if task_row:
+            now_version = conn.execute(text("SELECT version FROM tasks WHERE id = :i AND user_id = :u AND "
+                                            "valid_to IS NULL"), {"i": task_id, "u": user_id}).scalar()
+            if now_version != read_task_version:
+                raise WriteConflict(f"task {task_id} changed since it was read")
+            _bump(conn, "tasks", "id = :i AND user_id = :u", {"i": task_id, "u": user_id}, task_row, now)
+
+    write(store, edit, force=force)
+
+
+def update_document(store, ref, body: str, expected_sha256: str | None, *, force: bool = False) -> None:
+    user_id, _, doc_id = ref.id.partition("/")
+
+    def edit(conn, now):
+        from sqlalchemy import text
+
+        current = conn.execute(text("SELECT body FROM documents WHERE user_id = :u AND id = :i AND valid_to IS NULL"),
+                               {"u": user_id, "i": doc_id}).scalar()
+        if expected_sha256 is not None and hashlib.sha256((current or "").encode()).hexdigest() != expected_sha256:
+            raise WriteConflict(f"document {ref.title} changed since it was read")
+        _bump(conn, "documents", "user_id = :u AND id = :i", {"u": user_id, "i": doc_id}, {"body": body}, now)
+
+    write(store, edit, force=force)
+
+
+def write(store, edit, *, force: bool = False) -> None:
+    """Run ``edit(conn, now)`` in one transaction on the store's server, or on a PGlite working copy."""
+    blocked = store.writes_blocked()
+    if blocked and not force:
+        raise WriteRefused(blocked)
+    if store.migrations().unknown:
+        raise WriteRefused("a newer Daycare wrote this store (unknown migrations); it is never written")
+    if store.generation == "postgres":
+        _transaction(store.db.url, edit)
+        return
+    _write_pglite(store, edit)
+
+
+def _transaction(url: str, edit) -> None:
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.pool import NullPool
+
+    from daycare_gui.stores.daycare.pg.database import masked
+
+    engine = create_engine(url, poolclass=NullPool)
+    try:
+        with engine.begin() as conn:
+            conn.execute(text("SET LOCAL lock_timeout = '3s'"))
+            conn.execute(text("SET LOCAL statement_timeout = '15s'"))
+            edit(conn, _now())
+    except (WriteConflict, WriteRefused):
+        raise
+    except Exception as exc:
+        raise WriteRefused(f"the database refused the change: {masked(exc)}") from None
+    finally:
+        engine.dispose()
+
+
+def _write_pglite(store, edit) -> None:
+    from daycare_gui.stores.daycare.pg.pglite_copy import PgliteServer, copy_pglite
+    from daycare_gui.stores.daycare.pg.runtime import ensure_runtime
+
+    original = Path(store.paths.pglite_path)
+    work = original.parent / f"{WORK_PREFIX}{os.getpid()}-{_now()}{original.suffix}"
+    backup = original.parent / f"{BACKUP_PREFIX}{_now()}-{original.name}"
+    runtime = ensure_runtime(original.parent)
+    try:
+        copy_pglite(original, work)
+        server = PgliteServer(work, runtime, copy=False)
+        try:
+            _transaction(server.url, edit)
+        finally:
+            server.close()
+        _verify(work, runtime)
+        os.replace(original, backup)  # same folder, same file system: both renames are atomic
+        try:
+            os.replace(work, original)
+        except OSError:
+            os.replace(backup, original)
+            raise
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+    _prune_backups(original)
+    store.reload()
+
+
+def _verify(folder: Path, runtime) -> None:
+    """The edited copy opens and answers (a copy of it: the verified folder itself is not touched again)."""
+    from daycare_gui.stores.daycare.pg.database import PgDatabase
+    from daycare_gui.stores.daycare.pg.pglite_copy import PgliteServer
+
+    server = PgliteServer(folder, runtime)
+    try:
+        db = PgDatabase(server.url)
+        try:
+            db.scalar("SELECT count(*) FROM _migrations")
+        finally:
+            db.close()
+    finally:
+        server.close()
+
+
+def _prune_backups(original: Path) -> None:
+    backups = sorted(original.parent.glob(f"{BACKUP_PREFIX}*-{original.name}"))
+    for old in backups[:-BACKUPS_KEPT]:
+        shutil.rmtree(old, ignore_errors=True)
