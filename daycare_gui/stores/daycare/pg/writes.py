@@ -72,7 +72,7 @@ def _cron_changes(task, changes: dict) -> tuple[dict, dict]:
                 ZoneInfo(tz)
         except Exception:
             raise WriteRefused(f"{tz!r} is not a timezone name (for example Europe/Berlin)") from None
-        cron["timezone"] = tz or None
+        cron["timezone"] = tz or "UTC"  # the column is NOT NULL, UTC by default
     if "enabled" in changes:
         cron["enabled"] = bool(changes["enabled"])
     if "title" in changes:

@@ -1,0 +1,196 @@
+"""A realistic demo of today's Daycare, written into a PostgreSQL database or a new PGlite folder.
+
+Deterministic for a given ``now_ms``: the same store every time. The schema is ``schema.sql`` (what
+Daycare's 20 migrations produce); the conversations are the small demo's scripted sessions, so a PGlite
+store reads like a SQLite one. ``scale="large"`` adds 1,000 agents, 20,000 sessions and 1,000,000 history
+records for the benchmark.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+from daycare_gui.stores.daycare.pg.catalog import MIGRATIONS
+
+DAY = 86_400_000
+ARRAY_COLUMNS = {"scope_ids"}  # text[]; every other list is jsonb
+SCHEMA = Path(__file__).with_name("schema.sql")
+
+
+def _ins(cur, table: str, rows: list[dict]) -> None:
+    if not rows:
+        return
+    cols = list(dict.fromkeys(c for r in rows for c in r))
+    sql = f'INSERT INTO "{table}" ({", ".join(chr(34) + c + chr(34) for c in cols)}) VALUES ({", ".join(["%s"] * len(cols))})'
+    from psycopg.types.json import Jsonb
+
+
+    def value(column, v):
+        return Jsonb(v) if isinstance(v, dict) or (isinstance(v, list) and column not in ARRAY_COLUMNS) else v
+
+    cur.executemany(sql, [tuple(value(c, r.get(c)) for c in cols) for r in rows])
+
+
+def _versioned(now: int, **row) -> dict:
+    return {"version": 1, "valid_from": now, "valid_to": None, **row}
+
+
+def write_pg_demo(conninfo: str, *, now_ms: int, scale: str = "small", progress=None) -> dict:
+    """Write the demo into an empty database (``conninfo``: a libpq URL). Returns counts written."""
+    import psycopg
+
+    from daycare_gui.core.demo.conversations import SCRIPTS
+    from daycare_gui.core.demo.history import Chat, file_ref
+
+    rng = random.Random(7)
+    now = now_ms
+    with psycopg.connect(conninfo, autocommit=False) as conn, conn.cursor() as cur:
+        cur.execute(SCHEMA.read_text())
+        _ins(cur, "_migrations", [{"name": m, "applied_at": now - 30 * DAY + i * 1000} for i, m in enumerate(MIGRATIONS)])
+        owner, friend = "u1owner", "u2sam"
+        _ins(cur, "users", [
+            _versioned(now - 30 * DAY, id=owner, is_workspace=False, created_at=now - 30 * DAY, updated_at=now - DAY,
+                       first_name="Alex", last_name="Rivera", timezone="Europe/Lisbon", memory=True, nametag="quiet-maple-551",
+                       emoji="🦊", configuration={"homeReady": True, "bootstrapStarted": True}),
+            _versioned(now - 20 * DAY, id=friend, is_workspace=False, created_at=now - 20 * DAY, updated_at=now - 2 * DAY,
+                       first_name="Sam", timezone="America/New_York", memory=False, nametag="brisk-otter-204",
+                       configuration={}),
+        ])
+        _ins(cur, "user_connector_keys", [{"user_id": owner, "connector_key": "telegram:1001"},
+                                          {"user_id": friend, "connector_key": "telegram:2002"}])
+        agents, sessions, history = [], [], []
+        names = list(SCRIPTS)
+        for i, script in enumerate(names):
+            agent_id = f"ag{i:02d}{script[:6]}"
+            user = owner if i % 3 else friend
+            kind = "cron" if script in ("digest", "heartbeat") else ("sub" if script == "expenses" else "agent")
+            start = now - (len(names) - i) * DAY // 2
+            chat = Chat(rng, start)
+            root = "/home/alex/.daycare"
+            SCRIPTS[script](chat, {"first": i == 0, "csv_path": "/home/alex/expenses.csv",
+                                   "file_photos": file_ref(f"fp{i}", "photo-export-list.txt", "text/plain", 18342, user, root),
+                                   "file_csv": file_ref(f"fc{i}", "dkb-2026-02.csv", "text/csv", 24711, user, root)})
+            session_id = f"s{i:02d}{script[:6]}"
+            agents.append(_versioned(start, id=agent_id, path=f"/{user}/{'cron/' + script if kind == 'cron' else 'telegram'}"
+                                     if i < 2 else f"/{user}/{script}", kind=kind, name=script.title(),
+                                     foreground=kind == "agent", next_sub_index=0, active_session_id=session_id,
+                                     permissions={"workingDir": "/home/alex", "writeDirs": [], "readDirs": []},
+                                     lifecycle="active" if i % 4 else "sleeping", created_at=start,
+                                     updated_at=chat.t, user_id=user, connector_key="telegram:1001"))
+            sessions.append({"id": session_id, "agent_id": agent_id, "created_at": start, "ended_at": None})
+            history += [{"session_id": session_id, "type": k, "at": at, "data": data} for k, at, data in chat.records]
+        _ins(cur, "agents", agents)
+        _ins(cur, "sessions", sessions)
+        _ins(cur, "session_history", history)
+        _tasks(cur, now, owner)
+        _documents(cur, now, owner)
+        _subsystems(cur, now, owner, agents[0]["id"], sessions)
+        counts = {"agents": len(agents), "sessions": len(sessions), "session_history": len(history)}
+        if scale == "large":
+            counts.update(_large(cur, now, owner, rng, progress))
+        conn.commit()
+    return counts
+
+
+def _tasks(cur, now: int, owner: str) -> None:
+    specs = [("digest", "Morning digest", "0 7 * * *", "Europe/Lisbon", True, "Summarise overnight email and news."),
+             ("backup", "Nightly backup check", "30 2 * * *", "UTC", True, "Check last night's backup log."),
+             ("plants", "Water the plants", "0 18 * * 1,4", "America/New_York", False, "Remind me to water the plants.")]
+    _ins(cur, "tasks", [_versioned(now - 10 * DAY, id=t, user_id=owner, title=title, description=None, code=code,
+                                   parameters={}, created_at=now - 10 * DAY, updated_at=now - 10 * DAY)
+                        for t, title, _s, _tz, _e, code in specs])
+    _ins(cur, "tasks_cron", [_versioned(now - 10 * DAY, id=f"cron-{t}", task_id=t, user_id=owner, schedule=s, timezone=tz,
+                                        agent_id=None, enabled=e, delete_after_run=False, parameters={},
+                                        last_run_at=now - DAY if e else None, created_at=now - 10 * DAY,
+                                        updated_at=now - 10 * DAY) for t, _title, s, tz, e, _c in specs])
+    _ins(cur, "tasks_webhook", [_versioned(now - 5 * DAY, id="hook-deploy", task_id="backup", user_id=owner, agent_id=None,
+                                           last_run_at=now - 3 * DAY, created_at=now - 5 * DAY, updated_at=now - 5 * DAY)])
+
+
+def _documents(cur, now: int, owner: str) -> None:
+    rows = [
+        _versioned(now - 9 * DAY, id="doc-prefs", user_id=owner, slug="memory/preferences", title="Preferences",
+                   description="What Alex likes", body="# Preferences\n\n- Window seat\n- Vegetarian\n",
+                   created_at=now - 9 * DAY, updated_at=now - 9 * DAY),
+        _versioned(now - 8 * DAY, id="doc-trip", user_id=owner, slug="vault/lisbon", title="Lisbon trip",
+                   description="", body="# Lisbon\n\nHotel: Baixa, 3 nights.\n", created_at=now - 8 * DAY,
+                   updated_at=now - 8 * DAY),
+    ]
+    rows[0]["valid_to"] = now - 4 * DAY  # an earlier version, then the current one
+    rows.insert(1, {**rows[0], "version": 2, "valid_from": now - 4 * DAY, "valid_to": None,
+                    "body": "# Preferences\n\n- Window seat\n- Vegetarian\n- Early flights\n", "updated_at": now - 4 * DAY})
+    _ins(cur, "documents", rows)
+
+
+def _subsystems(cur, now: int, owner: str, agent_id: str, sessions: list[dict]) -> None:
+    _ins(cur, "inbox", [{"id": "in1", "agent_id": agent_id, "posted_at": now - 3600_000, "type": "message",
+                         "data": {"text": "Are we still on for Friday?"}}])
+    _ins(cur, "processes", [_versioned(now - DAY, id="proc-blog", user_id=owner, name="blog preview", command="npm run dev",
+                                       cwd="/home/alex/blog", home="/home/alex", env={"API_TOKEN": "sk-live-demo-secret-1234"},
+                                       package_managers=["npm"], allowed_domains=["registry.npmjs.org"],
+                                       allow_local_binding=True, permissions={}, owner=None, keep_alive=True,
+                                       desired_state="running", status="running", pid=4242, boot_time_ms=now - DAY,
+                                       restart_count=0, restart_failure_count=0,
+                                       settings_path="/home/alex/.daycare/processes/proc-blog/sandbox.json",
+                                       log_path="/home/alex/.daycare/processes/proc-blog/process.log", created_at=now - DAY, updated_at=now - DAY)])
+    _ins(cur, "system_prompts", [_versioned(now - 6 * DAY, id="sp1", scope="global", user_id=owner, kind="system",
+                                            condition=None, prompt="Answer briefly; use metric units.", enabled=True,
+                                            created_at=now - 6 * DAY, updated_at=now - 6 * DAY)])
+    _ins(cur, "key_values", [_versioned(now - 2 * DAY, user_id=owner, key="home.city", value={"city": "Lisbon"},
+                                        created_at=now - 2 * DAY, updated_at=now - 2 * DAY)])
+    _ins(cur, "token_stats_hourly", [
+        {"hour_start": (now // 3600_000 - h * 7) * 3600_000, "user_id": owner, "agent_id": agent_id,
+         "model": "claude-sonnet-4-5" if h % 3 else "gpt-5", "input_tokens": 1200 + 37 * h,
+         "output_tokens": 300 + 11 * h, "cache_read_tokens": 0, "cache_write_tokens": 0, "cost": 0.01 * h}
+        for h in range(60)])
+    _ins(cur, "observation_log", [{"id": "ob1", "user_id": owner, "type": "engine", "source": "scheduler",
+                                   "message": "cron-digest ran", "details": None, "data": {},
+                                   "scope_ids": [owner], "created_at": now - DAY}])
+
+
+def _large(cur, now: int, owner: str, rng: random.Random, progress=None) -> dict:
+    """1,000 agents, 20,000 sessions, 1,000,000 records (text-heavy, realistic sizes)."""
+    words = ("deploy check backup calendar flight hotel invoice photo recipe meeting garden budget lisbon "
+             "report summary python error retry disk memory search weather train").split()
+    agents = [_versioned(now - 90 * DAY, id=f"big{a:04d}", path=f"/{owner}/big/{a}", kind="agent", name=f"Agent {a}",
+                         foreground=False, next_sub_index=0, active_session_id=f"bs{a:04d}-19", permissions={},
+                         lifecycle="active", created_at=now - 90 * DAY, updated_at=now - a * 60_000, user_id=owner)
+              for a in range(1000)]
+    _ins(cur, "agents", agents)
+    sessions = [{"id": f"bs{a:04d}-{s:02d}", "agent_id": f"big{a:04d}", "created_at": now - 90 * DAY + s * DAY}
+                for a in range(1000) for s in range(20)]
+    _ins(cur, "sessions", sessions)
+    total, batch = 1_000_000, []
+    largest = 120_000  # one session holds 120,000 records, like the SQLite benchmark store
+    for i in range(total):
+        sid = "bs0000-19" if i < largest else sessions[rng.randrange(len(sessions))]["id"]
+        kind = "user_message" if i % 2 == 0 else "assistant_message"
+        text = " ".join(rng.choice(words) for _ in range(rng.randint(6, 30)))
+        batch.append((sid, kind, now - 60 * DAY + i * 5000, json.dumps({"text": text, "files": []})))
+        if len(batch) == 20_000:
+            cur.executemany("INSERT INTO session_history (session_id, type, at, data) VALUES (%s, %s, %s, %s::jsonb)", batch)
+            batch.clear()
+            if progress:
+                progress(i + 1, total, f"{i + 1:,} of {total:,} history records")
+    if batch:
+        cur.executemany("INSERT INTO session_history (session_id, type, at, data) VALUES (%s, %s, %s, %s::jsonb)", batch)
+    return {"agents": 1000 + 13, "sessions": 20_000 + 13, "session_history": total}
+
+
+def write_pglite_demo(folder: Path, *, now_ms: int, scale: str = "small", progress=None) -> dict:
+    """A new PGlite folder written by PGlite itself (through the sidecar), then closed cleanly."""
+    from daycare_gui.stores.daycare.pg.pglite_copy import PgliteServer
+    from daycare_gui.stores.daycare.pg.runtime import ensure_runtime
+
+    folder = Path(folder)
+    if folder.exists() and any(folder.iterdir()):
+        raise FileExistsError(f"{folder} is not empty")
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    server = PgliteServer(folder, ensure_runtime(), copy=False)
+    try:
+        return write_pg_demo(server.url.replace("postgresql+psycopg://", "postgresql://"), now_ms=now_ms, scale=scale,
+                             progress=progress)
+    finally:
+        server.close()
