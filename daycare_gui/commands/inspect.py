@@ -6,7 +6,7 @@ import json
 import sys
 
 from daycare_gui.stores import registry
-from daycare_gui.stores.api import NotRecognised
+from daycare_gui.stores.api import CannotOpen, NotRecognised
 from daycare_gui.stores.common.secrets import mask_url
 
 
@@ -27,7 +27,7 @@ def run(args) -> int:
         with registry.open_store(args.path, kind=args.kind, live=False) as store:
             report = inspect_report(store, home_skills=args.home_skills)
             title = registry.load_kind(store.kind).title or store.kind
-    except NotRecognised as exc:
+    except (NotRecognised, CannotOpen) as exc:
         return _refuse(args, exc)
     if args.json:
         print(json.dumps(report, ensure_ascii=False, indent=2))
@@ -36,7 +36,7 @@ def run(args) -> int:
     return 0
 
 
-def _refuse(args, exc: NotRecognised) -> int:
+def _refuse(args, exc: Exception) -> int:
     message = mask_url(str(exc))
     if args.json:
         tried = [{"kind": c.kind, "reason": mask_url(c.reason)} for c in getattr(exc, "candidates", [])]

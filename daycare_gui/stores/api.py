@@ -43,6 +43,11 @@ class NotRecognised(Exception):
     """The path is not a store of this kind (or of any kind, when raised by the registry)."""
 
 
+class CannotOpen(Exception):
+    """The path is a store of this kind, but it cannot be opened now (a server refuses the connection,
+    PGlite cannot run here); the message says why in a sentence, with secrets masked."""
+
+
 class WriteRefused(Exception):
     """A write was refused before anything changed: the system's engine or bot runs (retry with
     ``force=True`` after the user insists), the value is invalid, or the store cannot be written."""
@@ -324,7 +329,7 @@ def raw_of(value: Any) -> Any:
 
 
 __all__ = [
-    "Actions", "Candidate", "Capability", "Charts", "Collections", "Conversations", "Documents",
+    "Actions", "CannotOpen", "Candidate", "Capability", "Charts", "Collections", "Conversations", "Documents",
     "EditableField", "NotRecognised", "WriteConflict", "WriteRefused", "OpenedStore", "SearchSource", "StoreAction", "StoreKind", "StorePath", "Tables",
     "Tasks", "raw_of",
 ]

@@ -161,7 +161,8 @@ class MainWindow(QMainWindow):
             # The welcome page says which kinds were tried and why each declined.
             self.welcome.show_declined(mask_url(text))
             return
-        if kind not in (NotADaycareDirectory.__name__, NoKindRecognised.__name__, "NotRecognised"):
+        if kind not in (NotADaycareDirectory.__name__, NoKindRecognised.__name__, "NotRecognised", "CannotOpen",
+                        "PgError", "PgliteUnavailable"):
             text = message
         QMessageBox.warning(self, "Cannot open", f"{mask_url(path)}\n\n{mask_url(text)}")
 

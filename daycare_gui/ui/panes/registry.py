@@ -18,6 +18,7 @@ class PaneSpec:
     in_nav: bool = True
     icon: str = ""  # a freedesktop theme icon name, with a fallback in the view
     arg: object = None  # handed to the pane as ``ctx.arg`` (a generic pane's collection id, say)
+    group: str = ""  # shown under a collapsed group node in the navigation ("History")
 
 
 PANES: tuple[PaneSpec, ...] = (
@@ -47,8 +48,13 @@ BY_ID = {p.id: p for p in PANES}
 
 
 def sections(opened) -> tuple[PaneSpec, ...]:
-    """Daycare's sections (this module is the Daycare kind's ``ui_module``)."""
-    return PANES
+    """Daycare's sections (this module is the Daycare kind's ``ui_module``): its own panes for the legacy
+    and SQLite generations, the shared ones for a PGlite or PostgreSQL store."""
+    if getattr(opened, "core", None) is not None:
+        return PANES
+    from daycare_gui.ui.panes.generic import generic_sections
+
+    return generic_sections(opened)
 
 
 def pane_class(spec: PaneSpec):

@@ -35,6 +35,7 @@ class NavigationTree(QTreeView):
             self.nav_model.clear()
             self._items.clear()
             self._titles.clear()
+            groups: dict[str, QStandardItem] = {}
             for spec in specs:
                 if not spec.in_nav:
                     continue
@@ -43,12 +44,21 @@ class NavigationTree(QTreeView):
                 item.setToolTip(spec.title)
                 self._items[spec.id] = item
                 self._titles[spec.id] = spec.title
-                self.nav_model.appendRow(item)
+                group = getattr(spec, "group", "")
+                if group:  # a group node (not a section itself) holding its sections, collapsed
+                    if group not in groups:
+                        groups[group] = QStandardItem(QIcon.fromTheme("folder"), group)
+                        groups[group].setSelectable(False)
+                        self.nav_model.appendRow(groups[group])
+                    groups[group].appendRow(item)
+                else:
+                    self.nav_model.appendRow(item)
+            self.setRootIsDecorated(bool(groups))
         finally:
             self.blockSignals(False)
 
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        if current.isValid():
+        if current.isValid() and current.data(NavIdRole):
             self.section_selected.emit(current.data(NavIdRole))
 
     def select(self, nav_id: str) -> None:

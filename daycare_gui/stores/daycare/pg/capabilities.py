@@ -176,13 +176,13 @@ class PgCollections(_OnStore, api.Collections):
         return {k: v for k, v in LISTS.items() if self.store.has(v[1])}
 
     def collections(self) -> list[Collection]:
-        out = [Collection(k, title, tuple(c for c in cols if c in self.db.columns(table)), group="Daycare")
+        out = [Collection(k, title, tuple(c for c in cols if c in self.db.columns(table)))
                for k, (title, table, _o, cols) in self._lists().items()]
         for table in VERSIONED:
             if self.store.has(table) and "valid_to" in self.db.columns(table):
-                out.append(Collection(f"versions:{table}", f"{table} versions",
+                out.append(Collection(f"versions:{table}", table.replace("_", " "),
                                       ("id", "version", "valid from", "valid to", "what changed"), tree=True,
-                                      group="History"))
+                                      group="Versions"))
         return out
 
     def size(self, collection_id: str) -> int:

@@ -10,11 +10,12 @@ from __future__ import annotations
 import threading
 
 from daycare_gui.stores.common.secrets import mask_url
+from daycare_gui.stores.api import CannotOpen
 
 STATEMENT_TIMEOUT_MS = 15_000
 
 
-class PgError(Exception):
+class PgError(CannotOpen):
     """A database error, with any password in it masked."""
 
 

@@ -17,12 +17,14 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from daycare_gui.stores.api import CannotOpen
+
 PGLITE_VERSION = "0.3.15"  # what Daycare 7c3c466c writes with; 0.4 opens another database, 0.5 is PG 18
 SOCKET_VERSION = "0.0.20"  # the pglite-socket release whose peer is pglite 0.3.15
 SIDECAR = Path(__file__).resolve().with_name("sidecar.mjs")  # shipped as package data
 
 
-class PgliteUnavailable(Exception):
+class PgliteUnavailable(CannotOpen):
     """PGlite cannot run here; the message says in one sentence what to install."""
 
 

@@ -46,7 +46,7 @@ def generic_sections(opened) -> tuple[PaneSpec, ...]:
             listed = []
         for c in listed:
             out.append(PaneSpec(f"collection:{c.id}", c.title, "generic.collection", "CollectionPane",
-                                icon=c.icon or "view-list-details", arg=c))
+                                icon=c.icon or "view-list-details", arg=c, group=c.group))
     if opened.capability(api.Tables) is not None:
         out.append(PaneSpec("tables", "Tables", "generic.tables", "TablesPane", icon="drive-harddisk"))
     if opened.capability(api.Actions) is not None:

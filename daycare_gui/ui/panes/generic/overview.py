@@ -43,7 +43,7 @@ class StoreOverviewPane(Pane):
         html += [f"<tr><td><b>{escape(k)}</b></td><td>{escape(str(v))}</td></tr>" for k, v in rows]
         html.append("</table>")
         for note in s.notes:
-            html.append(f"<p>⚠ {escape(note)}</p>")
+            html.append(f"<p><i>{escape(note)}</i></p>")
         counts = facts["counts"]
         if counts:
             html.append("<h3>What it holds</h3><table cellpadding='2'>")

@@ -1,0 +1,101 @@
+"""Real PostgreSQL and PGlite for the tests: a server started from Debian's packages in a temporary
+folder (initdb, loopback, a password), and the pinned PGlite that tools/install_test_deps.sh put in
+.cache/pglite. Neither reaches the network; both are stopped and removed at the end."""
+
+from __future__ import annotations
+
+import glob
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tarfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+PGLITE_CACHE = REPO / ".cache" / "pglite"
+PASSWORD = "s3cret-Pa55"
+
+
+def use_test_pglite(monkeypatch_env=os.environ) -> Path:
+    modules = PGLITE_CACHE / "node_modules" / "@electric-sql" / "pglite-socket" / "package.json"
+    if not modules.is_file():
+        raise RuntimeError(f"PGlite is not installed for the tests: run tools/install_test_deps.sh ({modules} missing)")
+    monkeypatch_env["DAYCARE_GUI_PGLITE_DIR"] = str(PGLITE_CACHE)
+    return PGLITE_CACHE
+
+
+def pg_bindir() -> Path:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    if not found:
+        raise RuntimeError("PostgreSQL's server is not installed: apt-get install postgresql")
+    return Path(found[-1]).parent
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class PgServer:
+    """initdb + pg_ctl in ``root``; as the postgres user when the tests run as root (initdb refuses root)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.bindir = pg_bindir()
+        self.port = _free_port()
+        self.data = root / "data"
+        self.user = None
+        if os.geteuid() == 0:
+            self.user = pwd.getpwnam("postgres")
+        root.mkdir(parents=True, exist_ok=True)
+        pwfile = root / "pw"
+        pwfile.write_text(PASSWORD + "\n")
+        if self.user:
+            for p in (root, pwfile):
+                os.chown(p, self.user.pw_uid, self.user.pw_gid)
+        self._run([self.bindir / "initdb", "-D", self.data, "-U", "postgres", "--auth=scram-sha-256",
+                   f"--pwfile={pwfile}", "-E", "UTF8", "--locale=C.UTF-8"])
+        self._run([self.bindir / "pg_ctl", "-D", self.data, "-w", "-l", root / "log", "-o",
+                   f"-p {self.port} -k {root} -c listen_addresses=127.0.0.1", "start"])
+
+    def _run(self, cmd) -> None:
+        kwargs = {"user": self.user.pw_uid, "group": self.user.pw_gid} if self.user else {}
+        subprocess.run([str(c) for c in cmd], check=True, capture_output=True, **kwargs)
+
+    def url(self, db: str = "postgres", password: str | None = PASSWORD) -> str:
+        auth = f"postgres:{password}" if password is not None else "postgres"
+        return f"postgresql://{auth}@127.0.0.1:{self.port}/{db}"
+
+    def create_db(self, name: str) -> str:
+        import psycopg
+
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        return self.url(name)
+
+    def stop(self) -> None:
+        try:
+            self._run([self.bindir / "pg_ctl", "-D", self.data, "-m", "fast", "-w", "stop"])
+        finally:
+            shutil.rmtree(self.root, ignore_errors=True)
+
+
+def unpack_pglite_fixture(tarball: Path, dest: Path) -> Path:
+    dest.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(tarball) as tar:
+        if hasattr(tarfile, "data_filter"):
+            tar.extractall(dest, filter="data")
+        else:  # Python before 3.11.4: the fixture is ours, but check members anyway
+            tar.extractall(dest, members=[m for m in tar.getmembers() if not m.name.startswith(("/", ".."))])
+    return dest
+
+
+def wait_gone(path: Path, timeout: float = 5.0) -> bool:
+    end = time.time() + timeout
+    while path.exists() and time.time() < end:
+        time.sleep(0.05)
+    return not path.exists()
