@@ -10,14 +10,12 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import date
 from pathlib import Path
 from typing import Any
 
-from daycare_gui.stores.common.jsonl import iter_jsonl
 from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.linggen.layout import HomePaths, encode_project_path
-from daycare_gui.stores.linggen.messages import content_kind
+from daycare_gui.stores.linggen.scanning import MessageStats, scan_messages
 from daycare_gui.stores.linggen.readers import (
     list_dirs,
     list_files,
@@ -30,16 +28,6 @@ from daycare_gui.stores.linggen.readers import (
 PER_PROJECT = "per-project"
 FLAT = "flat"
 RUN_STATUSES = ("running", "completed", "failed", "cancelled")
-
-
-@dataclass
-class MessageStats:
-    messages: int = 0
-    bad_lines: int = 0
-    observations: int = 0
-    plans: int = 0
-    last_ms: int | None = None
-    days: Counter = field(default_factory=Counter)
 
 
 @dataclass
@@ -252,34 +240,10 @@ def _scan_session(folder: Path, thread_id: str, layout: str, problems: ProblemLo
         meta = {}
     if text_of(meta.get("id")) not in ("", folder.name):
         problems.add(yaml_path, f"id {meta.get('id')!r} differs from the folder name", severity="warning")
-    stats = _scan_messages(folder / "messages.jsonl", problems)
+    stats = scan_messages(folder / "messages.jsonl", problems)
     title = text_of(meta.get("title")) or folder.name
     return Session(thread_id, folder.name, folder, layout, meta, title, seconds_to_ms(meta.get("created_at")),
                    stats, problem)
-
-
-def _scan_messages(path: Path, problems: ProblemLog) -> MessageStats:
-    stats = MessageStats()
-    bad = _Counting(problems)
-    for _line_no, obj in iter_jsonl(path, bad):
-        stats.messages += 1
-        if obj.get("is_observation") is True:
-            stats.observations += 1
-        if content_kind(obj.get("content")) == "plan":
-            stats.plans += 1
-        at = seconds_to_ms(obj.get("timestamp"))
-        if at is not None:
-            stats.last_ms = at if stats.last_ms is None else max(stats.last_ms, at)
-            stats.days[_day(at)] += 1
-    stats.bad_lines = sum(1 for p in bad if p.severity == "error")
-    return stats
-
-
-def _day(ms: int) -> str:
-    try:
-        return date.fromtimestamp(ms / 1000).isoformat()
-    except (OverflowError, OSError, ValueError):
-        return ""
 
 
 def _scan_flat_sessions(inv: Inventory, problems: ProblemLog) -> None:

@@ -141,3 +141,28 @@ def test_activity_per_day(tmp_path):
     charts = KIND.open(tmp_path / "home").capability(Charts)
     days = charts.activity_per_day()
     assert sum(d.value for d in days) == 4 and {d.series for d in days} == {"per-project"}
+
+
+def test_scan_and_pages_agree_on_what_is_bad(tmp_path):
+    h = Home(tmp_path / "home")
+    folder = h.project("/p")
+    h.session(folder, "s", lines='{"content": NaN}\n[1, 2]\n' + line("user", "ling", "ok", T0 * 1000))
+    store = KIND.open(h.root)
+    assert store.counts()["messages"] == 1 and store.counts()["bad_jsonl_lines"] == 2
+    msgs = store.capability(Conversations).messages(SessionRef(f"per-project:{folder}", "s"), 0, 10)
+    assert [m.problem for m in msgs] == ["not JSON", "not a JSON object", None]
+    assert msgs[2].at == T0 * 1000  # a timestamp already in milliseconds is kept
+
+
+def test_a_session_folder_without_session_yaml_is_listed_with_a_problem(tmp_path):
+    h = Home(tmp_path / "home")
+    folder = h.project("/p")
+    h.write(f"projects/{folder}/sessions/orphan/messages.jsonl", line("user", "ling", "hi"))
+    h.flat_session("default-ok", lines="")
+    h.write("sessions/default/messages.jsonl", line("user", "ling", "no session"))
+    store = KIND.open(h.root)
+    conv = store.capability(Conversations)
+    (orphan,) = conv.sessions(f"per-project:{folder}")
+    assert orphan.title == "orphan" and "no session.yaml" in orphan.problem and orphan.message_count == 1
+    default = next(s for s in conv.sessions("flat:") if s.ref.session_id == "default")
+    assert default.problem is None  # Linggen's catch-all session has no session.yaml by design
