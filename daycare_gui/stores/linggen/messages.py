@@ -46,7 +46,7 @@ def message_of(obj: dict, line_no: int) -> Message:
     content = obj.get("content")
     observation = obj.get("is_observation") is True
     decoded = decode_content(content)
-    kind = "observation" if observation else "message"
+    kind = "observation" if observation else ""  # an ordinary chat line needs no label
     if decoded is not None:
         kind = decoded["type"]
         text = json_plan_markdown(decoded.get("plan")) if kind == "plan" else f"**{kind}**\n\n{_fenced(decoded)}"

@@ -83,8 +83,9 @@ def checklist(title: str, status: str, items: list[PlanItem], extra: str = "", o
         facts.append(f"**Items:** {tally['done']} of {len(items)} done")
     lines += ["  \n".join(facts), ""]
     for item in items:
-        lines.append(_item_line(item))
-        lines += [f"  {d}" for d in item.detail]
+        # Detail lines stay under their item on lines of their own (a trailing double space is a hard break).
+        parts = [_item_line(item), *(f"  {d}" for d in item.detail)]
+        lines += [p + "  " for p in parts[:-1]] + parts[-1:]
     if extra.strip():
         lines += ["", extra.strip()]
     return "\n".join(lines).rstrip() + "\n"
