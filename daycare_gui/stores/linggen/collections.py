@@ -134,13 +134,15 @@ class LinggenCollections(Collections):
                 schedule = text_of(m.data.get("schedule"))
                 doc = DocRef(f"mission:{m.path.parent.name}", m.title, m.path, group="Missions")
                 links = (Link("doc", doc, "Edit mission.md"),)
+                detail = m.text or None
             else:
                 agents = m.data.get("agents") if isinstance(m.data.get("agents"), list) else []
                 extra, schedule, links = f"{len(agents)} agents", "", ()
+                detail = _mission_detail(m.text, agents)
             state = "● active" if m.state == "active" else m.state
             values = (m.title, state, m.project, local_time(m.created_ms), schedule, extra, m.layout)
             out.append(Row(m.key, values,
-                           raw=mask_secrets(m.data) or None, markdown=m.text or None, links=links,
+                           raw=mask_secrets(m.data) or None, markdown=detail, links=links,
                            flag=", ".join(m.flags), problem=m.problem))
         return out
 
@@ -199,6 +201,20 @@ class LinggenCollections(Collections):
             fields = ", ".join(f"{k}: {v}" for k, v in masked.items()) if isinstance(masked, dict) else masked
             out.append(Row(str(model), (str(model), fields), raw={str(model): masked}))
         return out
+
+
+def _mission_detail(text: str, agents: list) -> str | None:
+    """The mission text, then what each agent does while idle (its prompt and interval)."""
+    lines = []
+    for a in agents:
+        if isinstance(a, dict):
+            interval = a.get("idle_interval_secs")
+            every = f" every {duration_text(interval)}" if _is_num(interval) else ""
+            prompt = text_of(a.get("idle_prompt"))
+            lines.append(f"- **{text_of(a.get('id')) or '?'}**{every}" + (f": {prompt}" if prompt else ""))
+    if lines:
+        text = (text + "\n\n" if text else "") + "**While idle**\n\n" + "\n".join(lines)
+    return text or None
 
 
 def _is_num(value: Any) -> bool:

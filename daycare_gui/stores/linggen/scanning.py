@@ -14,6 +14,7 @@ from datetime import date
 from pathlib import Path
 
 from daycare_gui.stores.common.problems import ProblemLog
+from daycare_gui.stores.common.secrets import mask_url
 from daycare_gui.stores.linggen.messages import content_kind
 
 _PREVIEW = 120
@@ -37,7 +38,7 @@ class MessageStats:
 
 
 def _preview(raw: str) -> str:
-    return repr(raw if len(raw) <= _PREVIEW else raw[:_PREVIEW] + "…")
+    return repr(mask_url(raw if len(raw) <= _PREVIEW else raw[:_PREVIEW] + "…"))
 
 
 def scan_messages(path: Path, problems: ProblemLog) -> MessageStats:

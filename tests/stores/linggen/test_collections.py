@@ -60,7 +60,8 @@ def test_missions_mark_the_active_one_and_flag_losses(tmp_path):
     cols = _cols(h.root)
     rows = {r.key: r for r in _rows(cols, "missions")}
     active = rows[f"-work-app/{T0 + 500}.json"]
-    assert active.values[1] == "● active" and active.markdown == "Monitor production"
+    assert active.values[1] == "● active" and active.markdown.startswith("Monitor production\n\n")
+    assert "- **ling** every 1m 00s: Check status" in active.markdown
     also = rows[f"-work-app/{T0 + 200}.json"]
     assert also.values[1] == "inactive" and "also marked active" in also.flag
     assert "name ≠ created_at" in rows[f"-work-app/{T0 + 301}.json"].flag
