@@ -19,6 +19,7 @@ ENTRY_POINT_GROUP = "daycare_gui.store_kinds"
 # name → module exposing KIND. Order breaks confidence ties.
 BUILTIN: dict[str, str] = {
     "daycare": "daycare_gui.stores.daycare",
+    "linggen": "daycare_gui.stores.linggen",
 }
 
 _extra: dict[str, str | StoreKind] = {}  # registered at run time (tests, embedding applications)

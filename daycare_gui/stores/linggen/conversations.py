@@ -1,0 +1,182 @@
+"""Projects → sessions → messages, the search feed and the activity chart of a Linggen home.
+
+Threads are the projects of the per-project layout (named by ``project.json``) and, for the flat layout,
+the projects its sessions name (or "Sessions without a project"). Each is marked with its layout, because
+after an upgrade Linggen reads only the flat one.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import Counter, OrderedDict
+from collections.abc import Iterator
+from pathlib import Path
+
+from daycare_gui.stores.api import Charts, Conversations, SearchSource
+from daycare_gui.stores.linggen.inventory import FLAT, Inventory, Session
+from daycare_gui.stores.linggen.messages import LineIndex, build_index, parse_line, read_entries
+from daycare_gui.stores.records import DayCount, Message, SessionRecord, SessionRef, ThreadRecord
+
+_INDEX_CACHE = 8  # sessions whose line index is kept (a few MB for very long histories)
+_SESSION_META = ("creator", "model_id", "skill", "cwd", "project", "project_name", "mission_id", "user_id",
+                 "consumer_user_id")
+
+
+class LinggenConversations(Conversations):
+    thread_label = "Projects"
+    session_label = "Sessions"
+
+    def __init__(self, inv: Inventory, both_layouts: bool) -> None:
+        self.inv = inv
+        self.both = both_layouts
+        self._sessions: dict[SessionRef, Session] = {
+            SessionRef(s.thread_id, s.id): s for s in inv.sessions()
+        }
+        self._indexes: OrderedDict[Path, LineIndex] = OrderedDict()
+
+    # -- threads and sessions -------------------------------------------------------------------------
+
+    def threads(self) -> list[ThreadRecord]:
+        out = []
+        stale = " — not read by Linggen since the flat layout" if self.both else ""
+        for p in self.inv.projects:
+            last = max((s.stats.last_ms or s.created_ms or 0 for s in p.sessions), default=0) or None
+            flags = ", ".join(p.flags)
+            out.append(ThreadRecord(
+                p.thread_id, p.title, f"per-project layout · {p.path or p.folder.name}{stale}", last,
+                len(p.sessions),
+                meta=tuple(x for x in (("path", p.path), ("folder", str(p.folder)), ("flags", flags)) if x[1]),
+                raw=p.info, problem=p.problem or (f"flagged: {flags}" if flags else None)))
+        for t in self.inv.flat_threads:
+            last = max((s.stats.last_ms or s.created_ms or 0 for s in t.sessions), default=0) or None
+            out.append(ThreadRecord(t.thread_id, t.title, f"flat layout · {t.project or 'no project'}", last,
+                                    len(t.sessions), meta=(("path", t.project),) if t.project else ()))
+        return out
+
+    def sessions(self, thread_id: str) -> list[SessionRecord]:
+        found = [s for s in self._sessions.values() if s.thread_id == thread_id]
+        found.sort(key=lambda s: (s.created_ms or 0, s.id), reverse=True)
+        return [self._record(s) for s in found]
+
+    def _record(self, s: Session) -> SessionRecord:
+        meta = [("id", s.id), ("layout", s.layout), ("folder", str(s.folder))]
+        meta += [(k, str(s.meta[k])) for k in _SESSION_META if s.meta.get(k) not in (None, "")]
+        if s.stats.observations:
+            meta.append(("observations", str(s.stats.observations)))
+        if s.stats.plans:
+            meta.append(("plans", str(s.stats.plans)))
+        if s.stats.bad_lines:
+            meta.append(("unreadable lines", str(s.stats.bad_lines)))
+        if s.layout == FLAT and (s.folder / "permission.json").exists():
+            meta.append(("permission.json", str(s.folder / "permission.json")))
+        entries = s.stats.messages + s.stats.bad_lines
+        return SessionRecord(SessionRef(s.thread_id, s.id), s.title, s.created_ms, s.stats.last_ms, entries, "",
+                             tuple(meta), raw=s.meta, problem=s.problem)
+
+    # -- messages ---------------------------------------------------------------------------------------
+
+    def _index(self, s: Session) -> LineIndex:
+        path = s.messages_path
+        index = self._indexes.get(path)
+        try:
+            st = path.stat()
+            current = (st.st_size, st.st_mtime_ns)
+        except OSError:
+            current = (0, 0)
+        if index is None or (index.size, index.mtime_ns) != current:
+            index = build_index(path)
+            self._indexes[path] = index
+        self._indexes.move_to_end(path)
+        while len(self._indexes) > _INDEX_CACHE:
+            self._indexes.popitem(last=False)
+        return index
+
+    def message_count(self, ref: SessionRef) -> int:
+        s = self._sessions.get(ref)
+        return 0 if s is None else len(self._index(s))
+
+    def messages(self, ref: SessionRef, start: int, limit: int) -> list[Message]:
+        s = self._sessions.get(ref)
+        if s is None:
+            return []
+        return read_entries(s.messages_path, self._index(s), start, limit)
+
+    def count(self) -> int | None:
+        return len(self.inv.projects) + len(self.inv.flat_threads)
+
+    def all_sessions(self) -> list[Session]:
+        return list(self._sessions.values())
+
+
+class LinggenSearch(SearchSource):
+    """Every message of every session, merged in time order.
+
+    The cursor is ``<time ms, 13 digits>|<session key>|<line, 9 digits>``. Within one file the time never goes
+    backwards (a line older than the one before it takes that one's time), so a merge of the files yields
+    cursors in order, and a line appended to any session later sorts after what was already indexed.
+    """
+
+    def __init__(self, home: Path, conversations: LinggenConversations) -> None:
+        self.home = home
+        self.conversations = conversations
+
+    def identity(self) -> str:
+        return f"linggen:{self.home}"
+
+    def messages(self, after: str | None) -> Iterator[tuple[str, SessionRef, Message]]:
+        after_key = _parse_cursor(after)
+        streams = [self._stream(s) for s in sorted(self.conversations.all_sessions(), key=_session_key)]
+        for key, ref, message in heapq.merge(*streams, key=lambda item: item[0]):
+            if after_key is not None and key <= after_key:
+                continue
+            yield _cursor(key), ref, message
+
+    def _stream(self, s: Session):
+        ref = SessionRef(s.thread_id, s.id)
+        skey = _session_key(s)
+        floor = 0
+        try:
+            handle = open(s.messages_path, "rb")
+        except OSError:
+            return
+        with handle:
+            for number, chunk in enumerate(handle, 1):
+                if not chunk.strip():
+                    continue
+                message = parse_line(chunk, number)
+                if message.problem and message.kind == "unreadable line":
+                    continue  # listed in problems; nothing to index
+                floor = max(floor, message.at or 0)
+                yield (floor, skey, number), ref, message
+
+
+def _session_key(s: Session) -> str:
+    return f"{s.layout}/{s.folder.parent.parent.name if s.layout != FLAT else ''}/{s.id}"
+
+
+def _cursor(key: tuple[int, str, int]) -> str:
+    return f"{key[0]:013d}|{key[1]}|{key[2]:09d}"
+
+
+def _parse_cursor(cursor: str | None) -> tuple[int, str, int] | None:
+    if not cursor:
+        return None
+    try:
+        head, rest = cursor.split("|", 1)
+        middle, tail = rest.rsplit("|", 1)
+        return int(head), middle, int(tail)
+    except ValueError:
+        return None
+
+
+class LinggenCharts(Charts):
+    def __init__(self, inv: Inventory) -> None:
+        self.inv = inv
+
+    def activity_per_day(self) -> list[DayCount]:
+        per: Counter = Counter()
+        for s in self.inv.sessions():
+            for day, n in s.stats.days.items():
+                if day:
+                    per[(day, s.layout)] += n
+        return [DayCount(day, layout, float(n)) for (day, layout), n in sorted(per.items())]

@@ -1,0 +1,116 @@
+"""Agents, skills, flat-layout missions and plans as Markdown documents.
+
+``agents/<name>.md``, ``skills/<name>.md``, ``skills/<name>/SKILL.md`` and ``missions/<id>/mission.md`` are
+editable with the shared editor; plans are shown read-only (Linggen rewrites them while an agent works).
+A save writes nothing when the bytes are unchanged, refuses while Linggen runs (it has no file locking)
+unless forced, refuses when the file changed since it was read, and replaces the file atomically.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from daycare_gui.stores.api import Documents, WriteConflict, WriteRefused
+from daycare_gui.stores.common.atomic import ConflictError, save_atomic, sha256_of
+from daycare_gui.stores.common.markdown import parse_markdown
+from daycare_gui.stores.common.problems import ProblemLog
+from daycare_gui.stores.linggen.layout import HomePaths
+from daycare_gui.stores.linggen.readers import list_dirs, list_files
+from daycare_gui.stores.records import DocRef
+
+AGENTS, SKILLS, MISSIONS, PLANS = "Agents", "Skills", "Missions", "Plans"
+_PLANS_READONLY = "Linggen rewrites plan files while an agent works on them"
+
+
+def find_documents(home: HomePaths, problems: ProblemLog) -> list[DocRef]:
+    docs: list[DocRef] = []
+    for path in list_files(home.agents, problems, ".md"):
+        docs.append(DocRef(f"agent:{path.stem}", path.stem, path, AGENTS))
+    for path in list_files(home.skills, problems, ".md"):
+        docs.append(DocRef(f"skill:{path.stem}", path.stem, path, SKILLS))
+    for folder in list_dirs(home.skills, problems):
+        skill = folder / "SKILL.md"
+        if skill.is_file():
+            docs.append(DocRef(f"skill:{folder.name}/", folder.name, skill, SKILLS))
+        else:
+            problems.add(folder, "skill folder without SKILL.md: Linggen does not load it", severity="warning")
+    for folder in list_dirs(home.missions, problems):
+        md = folder / "mission.md"
+        if md.is_file():
+            docs.append(DocRef(f"mission:{folder.name}", folder.name, md, MISSIONS))
+    for path in list_files(home.plans, problems, ".md"):
+        docs.append(DocRef(f"plan:{path.name}", path.stem, path, PLANS, editable=False,
+                           readonly_reason=_PLANS_READONLY))
+    return docs
+
+
+def check_frontmatter(docs: list[DocRef], problems: ProblemLog) -> int:
+    """List broken frontmatter of agents, skills and missions (Linggen skips those files); how many."""
+    bad = 0
+    for doc in docs:
+        if doc.group == PLANS or doc.path is None:
+            continue
+        try:
+            text = doc.path.read_bytes().decode("utf-8", errors="replace")
+        except OSError as exc:
+            problems.add(doc.path, f"cannot read file: {exc.strerror or exc}")
+            continue
+        parsed = parse_markdown(text, doc.path)
+        if parsed.problems:
+            bad += 1
+            problems.extend(parsed.problems)
+    return bad
+
+
+class LinggenDocuments(Documents):
+    def __init__(self, docs: list[DocRef], blocked: Callable[[], str | None]) -> None:
+        self.docs = docs
+        self.blocked = blocked
+
+    def documents(self) -> list[DocRef]:
+        return list(self.docs)
+
+    def read(self, ref: DocRef) -> bytes:
+        try:
+            return Path(ref.path).read_bytes() if ref.path else b""
+        except OSError:
+            return b""
+
+    def save(self, ref: DocRef, data: bytes, expected_sha256: str | None, *, force: bool = False) -> None:
+        known = next((d for d in self.docs if d.id == ref.id), None)
+        if known is None or known.path != ref.path:
+            raise WriteRefused(f"{ref.title} is not a document of this store")
+        if not known.editable or known.path is None:
+            raise WriteRefused(known.readonly_reason or f"{known.title} cannot be edited")
+        path = known.path
+        try:
+            current = path.read_bytes()
+        except FileNotFoundError:
+            current = None
+        except OSError as exc:
+            raise WriteRefused(f"cannot read {path}: {exc.strerror or exc}") from exc
+        if current is not None and current == data and expected_sha256 == sha256_of(current):
+            return  # unchanged: not a byte is written
+        reason = self.blocked()
+        if reason and not force:
+            raise WriteRefused(reason)
+        problem = _frontmatter_problem(data, path)
+        if problem and not force:
+            raise WriteRefused(f"{problem}; Linggen would skip this file (save anyway to keep it)")
+        try:
+            save_atomic(path, data, expected_sha256=expected_sha256)
+        except ConflictError as exc:
+            raise WriteConflict(str(exc)) from exc
+
+
+def _frontmatter_problem(data: bytes, path: Path) -> str | None:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return f"the text is not UTF-8 (byte {exc.start})"
+    parsed = parse_markdown(text, path)
+    if parsed.problems:
+        p = parsed.problems[0]
+        return f"line {p.line}: {p.message}" if p.line else p.message
+    return None

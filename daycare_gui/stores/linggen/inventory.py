@@ -1,0 +1,259 @@
+"""One pass over a Linggen home: projects, sessions, runs, overrides (missions in :mod:`.missions`).
+
+Small files are parsed; each ``messages.jsonl`` is streamed once to count its messages and list its bad
+lines (nothing of it is kept). Everything found broken becomes a problem with path and line; the rest
+loads. Projects are named by the path inside ``project.json``: the folder name is a lossy encoding and is
+never decoded.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from daycare_gui.stores.common.problems import ProblemLog
+from daycare_gui.stores.linggen.layout import HomePaths, encode_project_path
+from daycare_gui.stores.linggen.scanning import MessageStats, scan_messages
+from daycare_gui.stores.linggen.readers import (
+    list_dirs,
+    list_files,
+    load_json,
+    load_yaml,
+    seconds_to_ms,
+    text_of,
+)
+
+PER_PROJECT = "per-project"
+FLAT = "flat"
+RUN_STATUSES = ("running", "completed", "failed", "cancelled")
+
+
+@dataclass
+class Session:
+    thread_id: str
+    id: str
+    folder: Path
+    layout: str
+    meta: dict
+    title: str
+    created_ms: int | None
+    stats: MessageStats
+    problem: str | None = None
+
+    @property
+    def messages_path(self) -> Path:
+        return self.folder / "messages.jsonl"
+
+
+@dataclass
+class Project:
+    folder: Path
+    info: dict | None
+    path: str  # from project.json; "" when it has none
+    name: str
+    added_ms: int | None
+    problem: str | None = None
+    flags: list[str] = field(default_factory=list)
+    sessions: list[Session] = field(default_factory=list)
+
+    @property
+    def thread_id(self) -> str:
+        return f"{PER_PROJECT}:{self.folder.name}"
+
+    @property
+    def title(self) -> str:
+        return self.name or self.path or f"{self.folder.name} (no project.json)"
+
+
+@dataclass
+class Run:
+    key: str
+    path: Path
+    data: dict
+    project: Project
+    problem: str | None = None
+
+    @property
+    def status(self) -> str:
+        return text_of(self.data.get("status"))
+
+
+@dataclass
+class Override:
+    path: Path
+    data: dict
+    project: Project
+    problem: str | None = None
+
+
+@dataclass
+class FlatThread:
+    """Flat-layout sessions grouped by the project their session.yaml names (or none)."""
+
+    project: str
+    name: str
+    sessions: list[Session] = field(default_factory=list)
+
+    @property
+    def thread_id(self) -> str:
+        return f"{FLAT}:{self.project}"
+
+    @property
+    def title(self) -> str:
+        return self.name or self.project or "Sessions without a project"
+
+
+@dataclass
+class Inventory:
+    home: HomePaths
+    projects: list[Project] = field(default_factory=list)
+    flat_threads: list[FlatThread] = field(default_factory=list)
+    runs: list[Run] = field(default_factory=list)
+    overrides: list[Override] = field(default_factory=list)
+    bad_files: Counter = field(default_factory=Counter)  # "json" / "yaml" → files that did not parse
+
+    def sessions(self):
+        for project in self.projects:
+            yield from project.sessions
+        for thread in self.flat_threads:
+            yield from thread.sessions
+
+
+class _Counting(ProblemLog):
+    """Forwards to the store's log and remembers how many problems arrived (to count bad files)."""
+
+    def __init__(self, target: ProblemLog) -> None:
+        super().__init__()
+        self.target = target
+
+    def add(self, path, message, line=None, severity="error"):
+        problem = super().add(path, message, line, severity)
+        self.target.extend([problem])
+        return problem
+
+    def extend(self, problems) -> None:
+        problems = list(problems)
+        super().extend(problems)
+        self.target.extend(problems)
+
+
+def _json(path: Path, problems: ProblemLog, inv: Inventory, what: str = "") -> Any:
+    probe = _Counting(problems)
+    value = load_json(path, probe, what=what)
+    if value is None and len(probe):
+        inv.bad_files["json"] += 1
+    return value
+
+
+def _yaml(path: Path, problems: ProblemLog, inv: Inventory) -> dict | None:
+    probe = _Counting(problems)
+    value = load_yaml(path, probe)
+    if value is None and len(probe):
+        inv.bad_files["yaml"] += 1
+    return value
+
+
+def scan(home: HomePaths, problems: ProblemLog) -> Inventory:
+    inv = Inventory(home)
+    for folder in list_dirs(home.projects, problems):
+        inv.projects.append(_scan_project(folder, problems, inv))
+    _scan_flat_sessions(inv, problems)
+    _flag_collisions(inv, problems)
+    return inv
+
+
+def _scan_project(folder: Path, problems: ProblemLog, inv: Inventory) -> Project:
+    info_path = folder / "project.json"
+    info = _json(info_path, problems, inv, what="Linggen skips this project") if info_path.exists() else None
+    path = text_of(info.get("path")) if info else ""
+    project = Project(folder, info, path, text_of(info.get("name")) if info else "",
+                      seconds_to_ms(info.get("added_at")) if info else None)
+    if not info_path.exists():
+        project.problem = "no project.json: Linggen does not list this folder as a project"
+        problems.add(folder, project.problem, severity="warning")
+    elif info is None:
+        project.problem = "project.json could not be read: Linggen skips this project"
+    elif not path:
+        project.problem = "project.json has no path"
+        problems.add(info_path, project.problem)
+    for sess_dir in list_dirs(folder / "sessions", problems):
+        project.sessions.append(_scan_session(sess_dir, project.thread_id, PER_PROJECT, problems, inv))
+    for run_path in list_files(folder / "runs", problems, ".json"):
+        data = _json(run_path, problems, inv, what="Linggen skips this run")
+        key = f"{folder.name}/{text_of((data or {}).get('run_id')) or run_path.stem}"
+        inv.runs.append(Run(key, run_path, data or {}, project,
+                            None if data is not None else "the run file could not be read"))
+    for path_ in list_files(folder / "agent_overrides", problems, ".json"):
+        data = _json(path_, problems, inv)
+        problem = None if data is not None else "the override could not be read"
+        if data is not None and text_of(data.get("agent_id")) not in ("", path_.stem):
+            problem = f"agent_id {data.get('agent_id')!r} differs from the file name {path_.stem!r}"
+            problems.add(path_, problem, severity="warning")
+        inv.overrides.append(Override(path_, data or {}, project, problem))
+    return project
+
+
+def _flag_collisions(inv: Inventory, problems: ProblemLog) -> None:
+    """Two project paths share a folder when they differ only where one has ``/`` and the other ``-``
+    (``/a-b/c`` and ``/a/b/c``): project.json then names only the last one added. Runs and flat sessions
+    record their own path, which shows the other project; a folder whose name is not the encoding of its
+    project.json path, and two folders naming the same path, are flagged too."""
+    by_path: dict[str, list[Project]] = {}
+    for project in inv.projects:
+        if not project.path:
+            continue
+        by_path.setdefault(project.path, []).append(project)
+        if encode_project_path(project.path) != project.folder.name:
+            msg = (f"folder name is not Linggen's encoding of the path in project.json ({project.path}); "
+                   f"Linggen looks for this project in {encode_project_path(project.path)!r}")
+            project.flags.append("misplaced")
+            problems.add(project.folder, msg, severity="warning")
+    for path, group in by_path.items():
+        if len(group) > 1:
+            for project in group:
+                project.flags.append("duplicate")
+                problems.add(project.folder, f"{len(group)} project folders name the same path {path}",
+                             severity="warning")
+    for project in inv.projects:
+        seen = {text_of(r.data.get("repo_path")) for r in inv.runs if r.project is project}
+        seen |= {t.project for t in inv.flat_threads}
+        others = sorted(seen - {"", project.path})
+        others = [p for p in others if encode_project_path(p) == project.folder.name]
+        if others:
+            project.flags.append("collision")
+            problems.add(project.folder, "path-encoding collision: this folder also holds data of "
+                         + ", ".join(others) + f" (project.json names only {project.path or 'nothing'})")
+
+
+def _scan_session(folder: Path, thread_id: str, layout: str, problems: ProblemLog, inv: Inventory) -> Session:
+    yaml_path = folder / "session.yaml"
+    meta = _yaml(yaml_path, problems, inv) if yaml_path.exists() else None
+    problem = None
+    if meta is None:
+        if not yaml_path.exists() and folder.name != "default":
+            problem = "no session.yaml: Linggen does not list this session"
+            problems.add(folder, problem, severity="warning")
+        elif yaml_path.exists():
+            problem = "session.yaml could not be read: Linggen skips this session"
+        meta = {}
+    if text_of(meta.get("id")) not in ("", folder.name):
+        problems.add(yaml_path, f"id {meta.get('id')!r} differs from the folder name", severity="warning")
+    stats = scan_messages(folder / "messages.jsonl", problems)
+    title = text_of(meta.get("title")) or folder.name
+    return Session(thread_id, folder.name, folder, layout, meta, title, seconds_to_ms(meta.get("created_at")),
+                   stats, problem)
+
+
+def _scan_flat_sessions(inv: Inventory, problems: ProblemLog) -> None:
+    threads: dict[str, FlatThread] = {}
+    for folder in list_dirs(inv.home.sessions, problems):
+        session = _scan_session(folder, "", FLAT, problems, inv)
+        project = text_of(session.meta.get("project"))
+        thread = threads.get(project)
+        if thread is None:
+            thread = threads[project] = FlatThread(project, text_of(session.meta.get("project_name")))
+        session.thread_id = thread.thread_id
+        thread.sessions.append(session)
+    inv.flat_threads = sorted(threads.values(), key=lambda t: (t.project == "", t.title.lower()))

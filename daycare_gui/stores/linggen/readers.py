@@ -1,0 +1,304 @@
+"""Reading Linggen's small files (JSON, YAML, Markdown) without ever raising on bad input.
+
+Linggen writes every JSON and YAML file with a plain truncate-and-write, so an interrupted write leaves a
+truncated file that Linggen itself skips with only a log line. Here every such file becomes a problem with
+its path and line, and the caller gets ``None`` and goes on.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import re
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from daycare_gui.stores.common.jsonl import parse_json
+from daycare_gui.stores.common.problems import ProblemLog
+
+# Files this kind reads whole are small (metadata, Markdown); a bigger one is reported, not loaded.
+MAX_SMALL_FILE = 8 * 1024 * 1024
+
+
+class _YamlLoader(yaml.CSafeLoader if getattr(yaml, "__with_libyaml__", False) else yaml.SafeLoader):
+    """Safe YAML (plain values only) whose timestamps stay strings, so every value is JSON-like."""
+
+
+_YamlLoader.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+def read_bytes(path: Path, problems: ProblemLog, *, limit: int = MAX_SMALL_FILE) -> bytes | None:
+    """The file's bytes, or None (missing: silently; unreadable or too large: a problem)."""
+    try:
+        size = path.stat().st_size
+        if size > limit:
+            problems.add(path, f"file is {size:,} bytes; larger than {limit:,}, not read")
+            return None
+        with open(path, "rb") as handle:
+            return handle.read()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        problems.add(path, f"cannot read file: {exc.strerror or type(exc).__name__}")
+        return None
+
+
+def decode(data: bytes, path: Path, problems: ProblemLog) -> str:
+    """UTF-8 text (a BOM dropped); invalid bytes become U+FFFD and a problem names the line."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        problems.add(path, f"not UTF-8 (byte {exc.start}); undecodable bytes shown as \ufffd", line=line)
+        return data.decode("utf-8", errors="replace")
+
+
+def read_text(path: Path, problems: ProblemLog) -> str | None:
+    data = read_bytes(path, problems)
+    return None if data is None else decode(data, path, problems)
+
+
+def load_json(path: Path, problems: ProblemLog, *, expect: type | None = dict, what: str = "") -> Any:
+    """A parsed JSON file or None. An interrupted write (the text stops mid-value) is called truncated."""
+    text = read_text(path, problems)
+    if text is None:
+        return None
+    return parse_json_text(text, path, problems, expect=expect, what=what)
+
+
+def parse_json_text(text: str, path: Path, problems: ProblemLog, *, expect: type | None = dict,
+                    what: str = "") -> Any:
+    suffix = f"; {what}" if what else ""
+    if not text.strip():
+        problems.add(path, f"empty file (expected JSON){suffix}")
+        return None
+    value, problem = parse_json(text, path)
+    if problem is not None:
+        kind = "truncated JSON (the file ends mid-value)" if _truncated(text) else problem.message
+        problems.add(path, f"{kind}{suffix}", line=problem.line)
+        return None
+    if expect is not None and not isinstance(value, expect):
+        problems.add(path, f"expected a JSON {'object' if expect is dict else expect.__name__}, "
+                           f"found {type(value).__name__}{suffix}")
+        return None
+    return plain(value)
+
+
+def _truncated(text: str) -> bool:
+    """The text stops mid-value (an interrupted write) rather than being wrong somewhere inside."""
+    if not _ends_early(text):
+        return False
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as exc:
+        return exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string")
+    except (ValueError, RecursionError):
+        return False
+    return False
+
+
+def _ends_early(text: str) -> bool:
+    """True when the JSON text stops before its brackets close (the mark of an interrupted write)."""
+    depth, in_string, escaped = 0, False, False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth -= 1
+    return in_string or depth > 0
+
+
+def load_yaml(path: Path, problems: ProblemLog) -> dict | None:
+    """A YAML mapping or None; a parse error is a problem with the file line (truncated when at the end)."""
+    text = read_text(path, problems)
+    if text is None:
+        return None
+    return parse_yaml_text(text, path, problems)
+
+
+def parse_yaml_text(text: str, path: Path, problems: ProblemLog) -> dict | None:
+    if not text.strip():
+        problems.add(path, "empty file (expected YAML)")
+        return None
+    try:
+        value = yaml.load(text, Loader=_YamlLoader)  # noqa: S506 - a SafeLoader subclass
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        what = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        truncated = "end of stream" in str(what) or (line is not None and line >= text.count("\n") + 1)
+        prefix = "truncated YAML" if truncated else "not valid YAML"
+        problems.add(path, f"{prefix}: {what}", line=line)
+        return None
+    except (ValueError, TypeError, RecursionError) as exc:  # odd input to a constructor
+        problems.add(path, f"YAML could not be read: {exc}")
+        return None
+    if not isinstance(value, dict):
+        problems.add(path, f"expected a YAML mapping, found {type(value).__name__}")
+        return None
+    return plain(value)
+
+
+# -- plain values ----------------------------------------------------------------------------------------
+
+MAX_DEPTH = 64
+MAX_NODES = 20_000
+CUT = "…"
+
+
+def plain(value: Any, *, max_depth: int = MAX_DEPTH, max_nodes: int = MAX_NODES) -> Any:
+    """A JSON-like copy that stays small: YAML aliases can make a value refer to itself or repeat a
+    part exponentially ("billion laughs"), and JSON can nest deeply; beyond the limits a part is cut to
+    "…" instead of recursing without end."""
+    budget = [max_nodes]
+
+    def walk(v: Any, depth: int) -> Any:
+        budget[0] -= 1
+        if budget[0] < 0 or depth > max_depth:
+            return CUT
+        if v is None or isinstance(v, (str, bool, int, float)):
+            return v
+        if isinstance(v, dict):
+            return {str(k): walk(x, depth + 1) for k, x in v.items()}
+        if isinstance(v, (list, tuple, set, frozenset)):
+            return [walk(x, depth + 1) for x in v]
+        if isinstance(v, bytes):
+            return f"<{len(v)} bytes>"
+        return str(v)
+
+    return walk(value, 0)
+
+
+# -- small conversions ---------------------------------------------------------------------------------
+
+
+def seconds_to_ms(value: Any) -> int | None:
+    """Linggen stores Unix seconds; a value that already looks like milliseconds is kept."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    if value < 0 or value > 1e14:
+        return None
+    return int(value if value > 1e11 else value * 1000)
+
+
+def local_time(ms: int | None) -> str:
+    if ms is None:
+        return ""
+    try:
+        return datetime.fromtimestamp(ms / 1000).astimezone().strftime("%Y-%m-%d %H:%M:%S")
+    except (OverflowError, OSError, ValueError):
+        return ""
+
+
+def duration_text(seconds: float | None) -> str:
+    if seconds is None or seconds < 0:
+        return ""
+    seconds = int(seconds)
+    if seconds < 60:
+        return f"{seconds}s"
+    minutes, secs = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes}m {secs:02d}s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}h {minutes:02d}m"
+
+
+def text_of(value: Any) -> str:
+    return value if isinstance(value, str) else ("" if value is None else str(value))
+
+
+def first_line(text: str, limit: int = 120) -> str:
+    for line in text.splitlines():
+        line = line.strip().lstrip("#").strip()
+        if line:
+            return line if len(line) <= limit else line[: limit - 1] + "…"
+    return ""
+
+
+# -- the daemon ----------------------------------------------------------------------------------------
+
+_PID = re.compile(r"^\s*(\d+)\s*$")
+
+
+def pid_status(pid_path: Path) -> tuple[int | None, bool, str]:
+    """(pid, alive, detail) for ``ling.pid``. Nothing is written; a stale file is only reported."""
+    try:
+        text = pid_path.read_bytes()[:64].decode("ascii", errors="replace")
+    except FileNotFoundError:
+        return None, False, "no ling.pid"
+    except OSError as exc:
+        return None, False, f"ling.pid cannot be read ({exc.strerror or exc})"
+    match = _PID.match(text)
+    if not match:
+        return None, False, "ling.pid holds no process id"
+    pid = int(match.group(1))
+    if _alive(pid):
+        return pid, True, f"process {pid} from ling.pid is alive"
+    return pid, False, f"stale ling.pid (process {pid} is gone)"
+
+
+def _alive(pid: int) -> bool:
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # it exists, owned by someone else
+    except OSError as exc:
+        return exc.errno == errno.EPERM
+    return True
+
+
+def list_dirs(path: Path, problems: ProblemLog) -> list[Path]:
+    """Sub-folders sorted by name (symlinked folders included); an unreadable folder is a problem."""
+    return [p for p in _entries(path, problems) if _is_dir(p)]
+
+
+def list_files(path: Path, problems: ProblemLog, suffix: str = "") -> list[Path]:
+    return [p for p in _entries(path, problems) if p.name.endswith(suffix) and _is_file(p)]
+
+
+def _entries(path: Path, problems: ProblemLog) -> list[Path]:
+    try:
+        with os.scandir(path) as it:
+            names = sorted(e.name for e in it)
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    except OSError as exc:
+        problems.add(path, f"cannot list folder: {exc.strerror or type(exc).__name__}")
+        return []
+    return [path / n for n in names if not n.startswith(".")]
+
+
+def _is_dir(p: Path) -> bool:
+    try:
+        return p.is_dir()
+    except OSError:
+        return False
+
+
+def _is_file(p: Path) -> bool:
+    try:
+        return p.is_file()
+    except OSError:
+        return False
