@@ -11,6 +11,7 @@ import shutil
 import socket
 import subprocess
 import tarfile
+import tempfile
 import time
 from pathlib import Path
 
@@ -43,7 +44,9 @@ def _free_port() -> int:
 class PgServer:
     """initdb + pg_ctl in ``root``; as the postgres user when the tests run as root (initdb refuses root)."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path | None = None) -> None:
+        # Not under pytest's tmp folder: the postgres user (initdb refuses root) cannot enter that one.
+        root = root or Path(tempfile.mkdtemp(prefix="daycare-gui-test-pg-"))
         self.root = root
         self.bindir = pg_bindir()
         self.port = _free_port()
@@ -64,7 +67,9 @@ class PgServer:
 
     def _run(self, cmd) -> None:
         kwargs = {"user": self.user.pw_uid, "group": self.user.pw_gid} if self.user else {}
-        subprocess.run([str(c) for c in cmd], check=True, capture_output=True, **kwargs)
+        done = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, **kwargs)
+        if done.returncode != 0:
+            raise RuntimeError(f"{Path(str(cmd[0])).name} failed: {done.stderr.strip() or done.stdout.strip()}")
 
     def url(self, db: str = "postgres", password: str | None = PASSWORD) -> str:
         auth = f"postgres:{password}" if password is not None else "postgres"

@@ -16,8 +16,8 @@ def _pglite_runtime():
 
 
 @pytest.fixture(scope="session")
-def pg_server(tmp_path_factory):
-    server = PgServer(tmp_path_factory.mktemp("postgres"))
+def pg_server():
+    server = PgServer()
     yield server
     server.stop()
 

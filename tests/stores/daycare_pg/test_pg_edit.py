@@ -1,0 +1,125 @@
+"""Edits to today's Daycare, as Daycare makes them: the current version closed, the next one inserted,
+in one short transaction; refused while the engine runs (unless insisted), conflicts detected; on PGlite a
+working copy is edited and swapped in, and a failure leaves the folder byte-identical."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+
+import psycopg
+import pytest
+
+from daycare_gui.stores import api, registry
+from tests.conftest import snapshot_tree
+
+
+def _versions(url: str, table: str, key: str) -> list[tuple]:
+    with psycopg.connect(url) as conn:
+        return conn.execute(f"SELECT version, valid_to IS NULL FROM {table} WHERE id = %s ORDER BY version",
+                            (key,)).fetchall()
+
+
+def test_server_cron_edit_adds_a_version(pg_fresh_url):
+    with registry.open_store(pg_fresh_url) as store:
+        assert store.summary().generation == "postgres"
+        tasks = store.capability(api.Tasks)
+        task = next(t for t in tasks.tasks() if t.id == "cron-digest")
+        fields = {f.name for f in tasks.editable(task)}
+        assert {"schedule", "timezone", "enabled", "title", "body"} <= fields
+        updated = tasks.update(task, {"schedule": "15 8 * * 1-5", "timezone": "Europe/Berlin"})
+        assert (updated.schedule, updated.timezone) == ("15 8 * * 1-5", "Europe/Berlin")
+    assert _versions(pg_fresh_url, "tasks_cron", "cron-digest") == [(1, False), (2, True)]
+    with psycopg.connect(pg_fresh_url) as conn:  # the closed version is untouched apart from valid_to
+        old = conn.execute("SELECT schedule, timezone FROM tasks_cron WHERE id='cron-digest' AND version=1").fetchone()
+    assert old == ("0 7 * * *", "Europe/Lisbon")
+
+
+def test_server_edit_refuses_a_stale_version(pg_fresh_url):
+    with registry.open_store(pg_fresh_url) as store:
+        tasks = store.capability(api.Tasks)
+        task = next(t for t in tasks.tasks() if t.id == "cron-backup")
+        tasks.update(task, {"enabled": False})  # someone else's edit, after ours was read
+        with pytest.raises(api.WriteConflict):
+            tasks.update(task, {"schedule": "0 3 * * *"})
+    assert _versions(pg_fresh_url, "tasks_cron", "cron-backup") == [(1, False), (2, True)]
+
+
+def test_server_invalid_schedule_writes_nothing(pg_fresh_url):
+    with registry.open_store(pg_fresh_url) as store:
+        tasks = store.capability(api.Tasks)
+        task = next(t for t in tasks.tasks() if t.id == "cron-digest")
+        with pytest.raises(api.WriteRefused, match="not valid"):
+            tasks.update(task, {"schedule": "every morning"})
+    assert _versions(pg_fresh_url, "tasks_cron", "cron-digest") == [(1, True)]
+
+
+def test_server_document_edit_and_conflict(pg_fresh_url):
+    with registry.open_store(pg_fresh_url) as store:
+        docs = store.capability(api.Documents)
+        ref = next(d for d in docs.documents() if d.title == "Lisbon trip")
+        body = docs.read(ref)
+        docs.save(ref, body + b"\nFlight: TP 1234\n", hashlib.sha256(body).hexdigest())
+        assert b"TP 1234" in docs.read(ref)
+        with pytest.raises(api.WriteConflict):  # the hash of what we first read is stale now
+            docs.save(ref, body + b"\nother\n", hashlib.sha256(body).hexdigest())
+    assert _versions(pg_fresh_url, "documents", "doc-trip") == [(1, False), (2, True)]
+
+
+def test_server_password_never_shown(pg_server, capsys):
+    from daycare_gui.cli import main
+
+    url = pg_server.url(password="wrong-Secret-99")
+    assert main(["inspect", url]) == 2
+    captured = capsys.readouterr()
+    assert "wrong-Secret-99" not in captured.out + captured.err
+    assert "cannot connect" in captured.err and "••••••••" in captured.err
+
+
+def test_server_password_from_pgpassword(pg_server, pg_demo_url, monkeypatch, capsys):
+    from daycare_gui.cli import main
+    from tests.pg_helpers import PASSWORD
+
+    monkeypatch.setenv("PGPASSWORD", PASSWORD)
+    url = pg_server.url("daycare_demo", password=None)
+    assert main(["inspect", url, "--json"]) == 0
+    out = capsys.readouterr().out
+    assert '"generation": "postgres"' in out and PASSWORD not in out
+
+
+def test_pglite_edit_swaps_in_a_verified_copy(pglite_demo):
+    folder = pglite_demo / "daycare.pglite"
+    with registry.open_store(pglite_demo) as store:
+        tasks = store.capability(api.Tasks)
+        task = next(t for t in tasks.tasks() if t.id == "cron-plants")
+        tasks.update(task, {"enabled": True})
+        # the store now serves a fresh copy of the edited folder
+        assert next(t for t in tasks.tasks() if t.id == "cron-plants").enabled
+    backups = list(pglite_demo.glob(".daycare-gui-backup-*"))
+    assert len(backups) == 1 and (backups[0] / "PG_VERSION").is_file()
+    assert not list(pglite_demo.glob(".daycare-gui-edit-*"))  # no working copy left behind
+    with registry.open_store(folder) as store:  # reopened from disk: the edit is there
+        assert next(t for t in store.capability(api.Tasks).tasks() if t.id == "cron-plants").enabled
+
+
+def test_pglite_failed_edit_leaves_the_folder_as_it_was(pglite_demo):
+    before = snapshot_tree(pglite_demo)
+    with registry.open_store(pglite_demo) as store:
+        tasks = store.capability(api.Tasks)
+        task = next(t for t in tasks.tasks() if t.id == "cron-digest")
+        stale = type(task)(**{**task.__dict__, "raw": {**task.raw, "version": 99}})
+        with pytest.raises(api.WriteConflict):
+            tasks.update(stale, {"enabled": False})
+    assert snapshot_tree(pglite_demo) == before
+
+
+def test_pglite_edit_refused_while_the_engine_runs(pglite_demo):
+    (pglite_demo / "engine.pid").write_text(str(os.getpid()))
+    before = snapshot_tree(pglite_demo)
+    with registry.open_store(pglite_demo) as store:
+        assert store.summary().engine_running
+        tasks = store.capability(api.Tasks)
+        task = next(t for t in tasks.tasks() if t.id == "cron-digest")
+        with pytest.raises(api.WriteRefused, match="engine is running"):
+            tasks.update(task, {"enabled": False})
+    assert snapshot_tree(pglite_demo) == before
