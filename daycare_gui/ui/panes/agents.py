@@ -26,6 +26,7 @@ from daycare_gui.ui.models.record_list_model import RecordListModel
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.widgets.filter_bar import FilterBox
 from daycare_gui.ui.widgets.record_table import make_table
+from daycare_gui.ui.widgets.tables import sort_only
 
 
 def agent_columns(user_label) -> list[Column]:
@@ -39,8 +40,11 @@ def agent_columns(user_label) -> list[Column]:
         Column("Updated", lambda a: a.updated_at, fmt_time),
         Column("Tokens", lambda a: a.token_total.total, fmt_int, align_right=True),
     ]
-# Columns whose sort runs in SQL (the others keep the current order).
-SQL_SORT = {1: "type", 2: "lifecycle", 3: "user_id", 4: "created_at", 5: "updated_at"}
+# Column → the key ``list_agent_ids`` sorts by in SQL, each in the order its cells read.
+SQL_SORT = {0: "name", 1: "type", 2: "lifecycle", 3: "user", 4: "created_at", 5: "updated_at", 6: "tokens"}
+# The same keys for a legacy store's agents, which are read from folders into memory (a few at most).
+LEGACY_SORT = {"name": lambda a: a.name.lower(), "user": lambda a: a.user_id or "",
+               "tokens": lambda a: a.token_total.total}
 
 SESSION_COLUMNS = [
     Column("Created", lambda s: s.created_at, fmt_time),
@@ -118,6 +122,7 @@ class AgentsPane(Pane):
         self.table = _table(self.model)
         self.table.setSortingEnabled(True)
         self.table.horizontalHeader().setSortIndicator(5, Qt.SortOrder.DescendingOrder)
+        sort_only(self.table, SQL_SORT)
         for column, width in enumerate((220, 80, 75, 120, 135, 135)):
             self.table.setColumnWidth(column, width)
         self.table.selectionModel().currentRowChanged.connect(self._agent_selected)
@@ -175,7 +180,8 @@ class AgentsPane(Pane):
                   if (not flt.kinds or a.type in flt.kinds) and (not flt.lifecycles or a.lifecycle in flt.lifecycles)
                   and (flt.updated_since is None or (a.updated_at or 0) >= flt.updated_since)
                   and (not text or text in a.id.lower() or text in a.name.lower())]
-        agents.sort(key=lambda a: (getattr(a, sort, None) is None, getattr(a, sort, None) or 0, a.id), reverse=desc)
+        value = LEGACY_SORT.get(sort, lambda a: getattr(a, sort, None))
+        agents.sort(key=lambda a: (value(a) is None, value(a) or 0, a.id), reverse=desc)
         return [a.id for a in agents]
 
     def _users_arrived(self, result) -> None:

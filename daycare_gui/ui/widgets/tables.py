@@ -22,3 +22,20 @@ def make_table(model, *, row_height: int = 24, delegate=None) -> QTableView:
     if delegate is not None:
         view.setItemDelegate(delegate(view))
     return view
+
+
+def sort_only(view: QTableView, columns) -> None:
+    """A table whose model sorts only ``columns`` (in SQL): a click on any other header puts the sort
+    arrow back where the rows really are sorted, instead of promising an order that is not there."""
+    header = view.horizontalHeader()
+    shown = [header.sortIndicatorSection(), header.sortIndicatorOrder()]
+
+    def changed(section: int, order) -> None:
+        if section in columns:
+            shown[:] = [section, order]
+            return
+        header.blockSignals(True)
+        header.setSortIndicator(*shown)
+        header.blockSignals(False)
+
+    header.sortIndicatorChanged.connect(changed)
