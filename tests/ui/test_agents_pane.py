@@ -119,3 +119,31 @@ def test_a_column_that_cannot_sort_shows_no_arrow(qtbot):
     sort_only(view, {0})
     view.horizontalHeader().setSortIndicator(1, Qt.SortOrder.AscendingOrder)  # what a click on "B" does
     assert view.horizontalHeader().sortIndicatorSection() == 0
+
+
+def test_selecting_an_agent_describes_the_agent_not_its_session(qtbot, window, demo_store):
+    from PySide6.QtCore import Qt
+
+    open_and_wait(qtbot, window, demo_store)
+    window.show_section("agents")
+    pane = window.panes["agents"]
+    qtbot.waitUntil(lambda: pane.model.rowCount() == 15, timeout=5000)
+    qtbot.waitUntil(lambda: pane.model.record(0) is not None or pane.model.index(0, 0).data() is None, timeout=5000)
+    qtbot.waitUntil(lambda: pane.model.record(0) is not None, timeout=5000)
+    pane.table.setFocus()
+    pane.table.selectRow(0)
+    agent = pane.model.record(0)
+    qtbot.waitUntil(lambda: pane.sessions_model.rowCount() > 0, timeout=5000)
+    qtbot.waitUntil(lambda: pane.sessions.currentIndex().isValid(), timeout=5000)  # the active session, for Enter
+    assert window.detail.item.title == f"Agent {agent.name}"
+
+    # moving into the sessions list and onto a session describes that session
+    session_row = pane.sessions.currentIndex().row()
+    pane.sessions.setFocus()
+    other = 0 if session_row != 0 else min(1, pane.sessions_model.rowCount() - 1)
+    if other != session_row:
+        qtbot.keyClick(pane.sessions, Qt.Key.Key_Up if other < session_row else Qt.Key.Key_Down)
+    else:  # one session: a click on it
+        rect = pane.sessions.visualRect(pane.sessions_model.index(session_row, 0))
+        qtbot.mouseClick(pane.sessions.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert window.detail.item.title.startswith("Session ")

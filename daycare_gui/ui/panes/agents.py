@@ -130,6 +130,7 @@ class AgentsPane(Pane):
         self.sessions_model = RecordListModel(SESSION_COLUMNS)
         self.sessions = _table(self.sessions_model)
         self.sessions.selectionModel().currentRowChanged.connect(self._session_selected)
+        self.sessions.pressed.connect(lambda index: self._session_selected(index, None))  # the row already current
         self.sessions.activated.connect(self._open_session)
         self.sessions_label = QLabel("Sessions — select an agent; press Enter on a session to read it")
 
@@ -143,6 +144,9 @@ class AgentsPane(Pane):
         for combo in (self.kind_box, self.lifecycle_box, self.user_box, self.time_box):
             combo.currentIndexChanged.connect(lambda _i: self.reload())
         self._pending_select: str | None = None
+        self._selecting_session = False
+        self._detail_wanted: str | None = None  # an agent selected before its row arrived
+        self.model.rows_loaded.connect(self._agent_rows_loaded)
 
     # -- loading ---------------------------------------------------------------------------------
     def load(self) -> None:
@@ -236,6 +240,7 @@ class AgentsPane(Pane):
     def _agent_selected(self, current, _previous) -> None:
         agent_id = self.model.key(current.row())
         agent = self.model.record(current.row())
+        self._detail_wanted = None if agent is not None else agent_id  # its row is on the way
         if agent is not None:
             self.ctx.show_detail(agent_detail(agent))
         if agent_id is None:
@@ -248,17 +253,30 @@ class AgentsPane(Pane):
         self.ctx.worker.submit("agent-sessions", lambda: list_sessions(db, agent_id),
                                on_result=self._sessions_arrived)
 
+    def _agent_rows_loaded(self) -> None:
+        row = self.table.currentIndex().row()
+        agent = self.model.record(row)
+        if self._detail_wanted is not None and agent is not None and agent.id == self._detail_wanted:
+            self._detail_wanted = None
+            self.ctx.show_detail(agent_detail(agent))
+
     def _sessions_arrived(self, sessions) -> None:
         self.sessions_model.set_records(sessions)
         self.sessions_label.setText(f"Sessions ({len(sessions)}) — press Enter on a session to read it")
         self.sessions.resizeColumnsToContents()
         active = next((i for i, s in enumerate(sessions) if s.is_active), len(sessions) - 1)
         if active >= 0:
-            self.sessions.selectRow(active)
+            # Ready for Enter, but the detail pane keeps describing the agent the user picked: only a
+            # session the user moves to describes itself there.
+            self._selecting_session = True
+            try:
+                self.sessions.selectRow(active)
+            finally:
+                self._selecting_session = False
 
     def _session_selected(self, current, _previous) -> None:
         s = self.sessions_model.record(current.row())
-        if s is None:
+        if s is None or self._selecting_session:
             return
         fields = (("Id", s.id), ("Agent", s.agent_id), ("Created", fmt_time(s.created_at)),
                   ("Ended", fmt_time(s.ended_at)), ("Records", fmt_int(s.record_count)),
