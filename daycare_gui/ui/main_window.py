@@ -156,6 +156,8 @@ class MainWindow(QMainWindow):
 
     def _open_failed(self, path: str, message: str) -> None:
         self.status_store.setText("No store open" if self.opened is None else self.opened.title)
+        if self.store is not None:  # a failed Refresh: keep watching the store still shown
+            self.watcher.watch(self.store.paths)
         kind, _, text = message.partition(": ")
         if kind == NoKindRecognised.__name__ and self.opened is None:
             # The welcome page says which kinds were tried and why each declined.
@@ -251,6 +253,7 @@ class MainWindow(QMainWindow):
         if self.store is None:
             return
         self.banner.hide()
+        self.watcher.watch(None)  # what changes until the store is read again is in what is read
         section = self._current_section
         self._current_section = section
         if self.opened is not None and getattr(self.opened, "core", None) is None:
