@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QAbstractItemView, QTableView
 
+SIZE_HINT_ROWS = 50
+
 
 def make_table(model, *, row_height: int = 24, delegate=None) -> QTableView:
     """Single-row selection, no editing, alternating rows, no row numbers; Tab leaves the table and
@@ -17,6 +19,9 @@ def make_table(model, *, row_height: int = 24, delegate=None) -> QTableView:
     view.verticalHeader().hide()
     view.verticalHeader().setDefaultSectionSize(row_height)
     view.horizontalHeader().setStretchLastSection(True)
+    # "Resize to contents" measures at most this many rows (Qt's default is 1000): every measurement
+    # calls the model and the delegate in Python, so a thousand rows froze the window for a second.
+    view.horizontalHeader().setResizeContentsPrecision(SIZE_HINT_ROWS)
     view.setWordWrap(False)
     view.setTabKeyNavigation(False)
     if delegate is not None:
