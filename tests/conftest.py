@@ -17,6 +17,23 @@ FIXTURES = Path(os.environ.get("DAYCARE_GUI_FIXTURES", REPO.parent / "shared" / 
 FIXTURE_NAMES = ("daycare-808af509", "daycare-newer", "daycare-stuck")
 
 
+# Where the application keeps per-user files; tests point every one of them at a private folder.
+USER_DIR_VARIABLES = ("XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _private_user_dirs(tmp_path_factory):
+    """No test writes into the real user cache or config: search indexes, settings and anything else kept
+    per user go to a folder of this test session (a test may still point them elsewhere)."""
+    home = tmp_path_factory.mktemp("user-dirs")
+    values = {name: str(home / name.lower()) for name in USER_DIR_VARIABLES}
+    values["DAYCARE_GUI_SEARCH_DIR"] = str(home / "xdg_cache_home" / "daycare-gui" / "search")
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in values.items():
+            patch.setenv(name, value)
+        yield home
+
+
 def _copy_fixture(name: str, dest: Path, *, with_db: bool = True, as_name: str | None = None) -> Path:
     src = FIXTURES / name
     if not src.is_dir():

@@ -1,4 +1,4 @@
-"""``daycare-gui demo DIR [--scale small|large] [--now fixed|current]``: write a realistic demo data directory."""
+"""``daycare-gui demo DIR [--scale small|large] [--now current|fixed|TIME]``: write a realistic demo data directory."""
 
 from __future__ import annotations
 
@@ -12,23 +12,33 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--scale", choices=("small", "large"), default="small",
                         help="small: every kind of record, a few hundred rows; "
                              "large: 1,000 agents, 20,000 sessions, 1,000,000 history records")
-    parser.add_argument("--now", choices=("fixed", "current"), default="fixed",
-                        help="fixed: date everything relative to a fixed moment (same bytes every run, the default); "
-                             "current: relative to the current time, floored to the minute, so the demo looks fresh")
+    parser.add_argument("--now", default="current", type=_now, metavar="current|fixed|TIME",
+                        help="the moment the demo is dated relative to. current (the default): now, floored to "
+                             "the minute, so a fresh demo looks fresh (new and stuck inbox items, recent runs); "
+                             "fixed: 2026-03-01 12:00 UTC; TIME: an ISO date or time such as 2026-03-01T12:00Z "
+                             "(UTC unless it says otherwise). The same fixed or TIME writes the same bytes")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+
+
+def _now(text: str) -> int | None:
+    """``--now`` → the demo's "now" in ms (None: the fixed moment); a bad value is a usage error."""
+    from daycare_gui.core.demo.ids import parse_now
+
+    try:
+        return parse_now(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def run(args: argparse.Namespace) -> int:
     from daycare_gui.core.demo import DemoError, write_demo
-    from daycare_gui.core.demo.ids import current_minute_ms
 
     def progress(done: int, total: int, message: str) -> None:
         if not args.quiet and args.scale == "large":
             print(f"[{done}/{total}] {message}", file=sys.stderr, flush=True)
 
     try:
-        now_ms = current_minute_ms() if getattr(args, "now", "fixed") == "current" else None
-        summary = write_demo(args.dir, scale=args.scale, now_ms=now_ms, progress=progress)
+        summary = write_demo(args.dir, scale=args.scale, now_ms=args.now, progress=progress)
     except DemoError as exc:
         print(f"daycare-gui demo: {exc}", file=sys.stderr)
         return 2

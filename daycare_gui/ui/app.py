@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QApplication
 
 from daycare_gui import __version__
 from daycare_gui.ui import gc_guard
+from daycare_gui.ui.fonts import install_emoji_fallback
 
 ORG = "daycare-gui"
 APP = "daycare-gui"
@@ -48,6 +49,7 @@ def make_application(argv: list[str] | None = None) -> QApplication:
     style = resources_dir() / "styles" / "app.qss"
     if style.exists():
         app.setStyleSheet(style.read_text(encoding="utf-8"))
+    install_emoji_fallback()  # emoji in histories and names draw with a colour emoji font, not as boxes
     return app
 
 

@@ -76,7 +76,7 @@ class MainWindow(QMainWindow):
         self.actions_.bind({
             "open": self.choose_and_open, "open_demo": self.open_demo, "refresh": self.refresh,
             "close_store": self.close_store, "quit": self.close, "filter": self.focus_filter,
-            "search": lambda: self.show_section("search"), "toggle_detail": self._toggle_detail,
+            "search": self.open_search, "toggle_detail": self._toggle_detail,
             "focus_nav": lambda: self.nav.setFocus(), "back": self.go_back, "upgrade": self.open_upgrade,
             "problems": lambda: self.show_section("problems"), "trash": self.open_trash, "about": self.about,
         })
@@ -156,6 +156,8 @@ class MainWindow(QMainWindow):
 
     def _open_failed(self, path: str, message: str) -> None:
         self.status_store.setText("No store open" if self.opened is None else self.opened.title)
+        if self.store is not None:  # a failed Refresh: keep watching the store still shown
+            self.watcher.watch(self.store.paths)
         kind, _, text = message.partition(": ")
         if kind == NoKindRecognised.__name__ and self.opened is None:
             # The welcome page says which kinds were tried and why each declined.
@@ -251,6 +253,7 @@ class MainWindow(QMainWindow):
         if self.store is None:
             return
         self.banner.hide()
+        self.watcher.watch(None)  # what changes until the store is read again is in what is read
         section = self._current_section
         self._current_section = section
         if self.opened is not None and getattr(self.opened, "core", None) is None:
@@ -303,6 +306,12 @@ class MainWindow(QMainWindow):
         if self._history:
             section, target = self._history.pop()
             self.show_section(section, target, record=False)
+
+    def open_search(self) -> None:
+        """Ctrl+Shift+F: the Search page with the cursor in its query box, ready to type."""
+        self.show_section("search")
+        if self._current_section == "search":
+            self.focus_filter()
 
     def focus_filter(self) -> None:
         pane = self.panes.get(self._current_section or "")

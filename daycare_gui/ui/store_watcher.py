@@ -28,6 +28,9 @@ class StoreWatcher(QObject):
         self.suspended = False
 
     def watch(self, paths: DaycarePaths | None) -> None:
+        # A change still waiting out the debounce belongs to what was watched before (an upgrade just
+        # swapped the database, say): the store about to be read from disk already includes it.
+        self._debounce.stop()
         existing = self._watcher.files() + self._watcher.directories()
         if existing:
             self._watcher.removePaths(existing)

@@ -30,3 +30,12 @@ def test_ci_installs_the_qt_system_packages_the_readme_lists():
     ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
     for pkg in ("libglib2.0-0", "libgl1", "libxkbcommon0", "libegl1", "libfreetype6", "libfontconfig1", "libdbus-1-3"):
         assert pkg in ci
+
+
+def test_readme_and_ci_name_the_emoji_font():
+    from daycare_gui.ui.fonts import DEBIAN_PACKAGE
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### System packages", 1)[1].split("\n## ", 1)[0]
+    assert DEBIAN_PACKAGE in section
+    assert DEBIAN_PACKAGE in (REPO / ".ci" / "run").read_text(encoding="utf-8")

@@ -55,3 +55,95 @@ def test_time_range_filter(qtbot, window, demo_store):
     qtbot.waitUntil(lambda: pane.model.rowCount() == 0, timeout=5000)
     pane.time_box.setCurrentIndex(0)
     qtbot.waitUntil(lambda: pane.model.rowCount() == 15, timeout=5000)
+
+
+def _click_header(qtbot, pane, column):
+    from PySide6.QtCore import QPoint, Qt
+
+    header = pane.table.horizontalHeader()
+    x = header.sectionViewportPosition(column) + header.sectionSize(column) // 2
+    qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, header.height() // 2))
+
+
+def _column_texts(qtbot, pane, column):
+    """What the user reads down one column, once every row has arrived."""
+    model = pane.model
+    for row in range(model.rowCount()):
+        model.index(row, 0).data()  # rows are fetched when first shown
+    qtbot.waitUntil(lambda: all(model.record(r) is not None for r in range(model.rowCount())), timeout=5000)
+    return [model.index(r, column).data() for r in range(model.rowCount())]
+
+
+def test_every_header_click_really_sorts(qtbot, window, demo_store):
+    open_and_wait(qtbot, window, demo_store)
+    window.show_section("agents")
+    pane = window.panes["agents"]
+    tester = QAbstractItemModelTester(pane.model, QAbstractItemModelTester.FailureReportingMode.Fatal)  # noqa: F841
+    qtbot.waitUntil(lambda: pane.model.rowCount() == 15, timeout=5000)
+    header = pane.table.horizontalHeader()
+    numbers = lambda texts: [int(t.replace(",", "") or 0) for t in texts]  # noqa: E731
+
+    for column, key in ((0, str.lower), (6, None), (3, str.lower), (1, None)):
+        before = pane.model.keys()
+        _click_header(qtbot, pane, column)
+        assert header.sortIndicatorSection() == column
+        ascending = header.sortIndicatorOrder().name == "AscendingOrder"
+        qtbot.waitUntil(lambda: pane.model.keys() != before, timeout=5000)
+        texts = _column_texts(qtbot, pane, column)
+        values = numbers(texts) if column == 6 else [key(t) if key else t for t in texts]
+        assert values == sorted(values, reverse=not ascending), (column, texts)
+        assert len(set(values)) > 1  # the column really varies, so the order means something
+
+        before = pane.model.keys()
+        _click_header(qtbot, pane, column)  # again: the other way round
+        qtbot.waitUntil(lambda: pane.model.keys() != before, timeout=5000)
+        texts = _column_texts(qtbot, pane, column)
+        values = numbers(texts) if column == 6 else [key(t) if key else t for t in texts]
+        assert values == sorted(values, reverse=ascending), (column, texts)
+
+
+def test_a_column_that_cannot_sort_shows_no_arrow(qtbot):
+    from PySide6.QtCore import Qt
+
+    from daycare_gui.ui.models.columns import Column
+    from daycare_gui.ui.models.keyed_model import KeyedTableModel
+    from daycare_gui.ui.widgets.tables import make_table, sort_only
+
+    model = KeyedTableModel([Column("A", str), Column("B", str)], worker=None, fetch=dict, channel="t")
+    asked = []
+    model.sort_requested.connect(lambda column, order: asked.append(column))
+    view = make_table(model)
+    qtbot.addWidget(view)
+    view.setSortingEnabled(True)
+    view.horizontalHeader().setSortIndicator(0, Qt.SortOrder.AscendingOrder)
+    sort_only(view, {0})
+    view.horizontalHeader().setSortIndicator(1, Qt.SortOrder.AscendingOrder)  # what a click on "B" does
+    assert view.horizontalHeader().sortIndicatorSection() == 0
+
+
+def test_selecting_an_agent_describes_the_agent_not_its_session(qtbot, window, demo_store):
+    from PySide6.QtCore import Qt
+
+    open_and_wait(qtbot, window, demo_store)
+    window.show_section("agents")
+    pane = window.panes["agents"]
+    qtbot.waitUntil(lambda: pane.model.rowCount() == 15, timeout=5000)
+    qtbot.waitUntil(lambda: pane.model.record(0) is not None or pane.model.index(0, 0).data() is None, timeout=5000)
+    qtbot.waitUntil(lambda: pane.model.record(0) is not None, timeout=5000)
+    pane.table.setFocus()
+    pane.table.selectRow(0)
+    agent = pane.model.record(0)
+    qtbot.waitUntil(lambda: pane.sessions_model.rowCount() > 0, timeout=5000)
+    qtbot.waitUntil(lambda: pane.sessions.currentIndex().isValid(), timeout=5000)  # the active session, for Enter
+    assert window.detail.item.title == f"Agent {agent.name}"
+
+    # moving into the sessions list and onto a session describes that session
+    session_row = pane.sessions.currentIndex().row()
+    pane.sessions.setFocus()
+    other = 0 if session_row != 0 else min(1, pane.sessions_model.rowCount() - 1)
+    if other != session_row:
+        qtbot.keyClick(pane.sessions, Qt.Key.Key_Up if other < session_row else Qt.Key.Key_Down)
+    else:  # one session: a click on it
+        rect = pane.sessions.visualRect(pane.sessions_model.index(session_row, 0))
+        qtbot.mouseClick(pane.sessions.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert window.detail.item.title.startswith("Session ")

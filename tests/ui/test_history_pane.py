@@ -156,3 +156,24 @@ def test_legacy_store_says_so(qtbot, window, fixture_copy):
     window.navigate("history", ("a", "s", None))
     pane = window.panes["history"]
     assert "no database" in pane.heading.text()
+
+
+def test_a_legacy_session_lists_its_records(qtbot, window, fixture_copy):
+    from tests.ui.conftest import open_and_wait as _open
+
+    root = fixture_copy("daycare-808af509", with_db=False)
+    _open(qtbot, window, root)
+    window.navigate("history", ("legacy", "agentusr1", 0))
+    pane = window.panes["history"]
+    tester = QAbstractItemModelTester(pane.model, QAbstractItemModelTester.FailureReportingMode.Fatal)  # noqa: F841
+    qtbot.waitUntil(lambda: pane.model.rowCount() == 2, timeout=5000)
+    rows = [pane.model.index(r).data() for r in range(2)]
+    assert "hello" in rows[0] and "hi!" in rows[1]
+    assert pane.current_row() == 1 and pane.list.hasFocus()  # opened at the end, like a database session
+    assert pane.goto_box.isEnabled() and pane.position.text() == "2 of 2"
+    qtbot.waitUntil(lambda: "hello" in pane.conversation.toPlainText(), timeout=5000)
+    qtbot.keyClick(pane.list, Qt.Key.Key_Up)
+    assert window.detail.item.markdown == "hello"  # the record under the cursor, in the detail pane
+    qtbot.waitUntil(lambda: pane._window is not None and pane._window.focus_id == pane.model.record(0).id,
+                    timeout=5000)
+    assert "hi!" in pane.conversation.toPlainText()

@@ -227,6 +227,7 @@ def test_a_legacy_store_reads_its_sessions_as_conversations(qtbot, window, fixtu
     row = agents.model.row_of_key("agentusr1")
     agents.table.selectRow(row)
     qtbot.waitUntil(lambda: agents.sessions_model.rowCount() == 2, timeout=5000)
+    qtbot.waitUntil(lambda: agents.model.record(row) is not None, timeout=5000)  # rows arrive on demand
     assert agents.model.record(row).name == "telegram user 42 · chat-42"
     second = agents.sessions_model.record(1)
     assert second.is_active and second.reset_message == "manual reset" and second.record_count == 1

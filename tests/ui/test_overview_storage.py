@@ -328,3 +328,45 @@ def test_settings_pane_shows_providers_but_no_secret(qtbot, window, demo_store):
     visible = [pane.tree.topLevelItem(i).text(0) for i in range(pane.tree.topLevelItemCount())
                if not pane.tree.topLevelItem(i).isHidden()]
     assert visible == ["engine"]
+
+
+def test_overview_says_loading_until_the_answer_says_otherwise(qtbot, window, demo_store, monkeypatch):
+    """A large store takes a while to count: until then the charts say so, never "no history"."""
+    import threading
+
+    from daycare_gui.ui.panes import overview as overview_module
+
+    release = threading.Event()
+    real = overview_module.store_summary
+
+    def slow_summary(store):
+        release.wait(10)
+        return real(store)
+
+    monkeypatch.setattr(overview_module, "store_summary", slow_summary)
+    try:
+        open_and_wait(qtbot, window, demo_store)
+        window.show_section("overview")
+        pane = window.panes["overview"]
+        for chart in (pane.token_chart, pane.activity_chart):
+            assert chart.message == "Loading…"
+    finally:
+        release.set()
+    qtbot.waitUntil(lambda: pane.summary is not None, timeout=10000)
+    assert pane.activity_chart.message == "" and pane.activity_chart.chart is not None
+
+
+def test_overview_names_a_count_that_failed_instead_of_saying_no_history(qtbot, window, demo_store, monkeypatch):
+    import dataclasses
+
+    from daycare_gui.ui.panes import overview as overview_module
+
+    real = overview_module.store_summary
+    monkeypatch.setattr(overview_module, "store_summary", lambda store: dataclasses.replace(
+        real(store), activity=(), failures=("activity: database is locked",)))
+    open_and_wait(qtbot, window, demo_store)
+    window.show_section("overview")
+    pane = window.panes["overview"]
+    qtbot.waitUntil(lambda: pane.summary is not None, timeout=10000)
+    assert pane.activity_chart.message == "Could not count activity: database is locked"
+    assert pane.token_chart.chart is not None  # the other chart is drawn

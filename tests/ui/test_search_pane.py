@@ -9,7 +9,7 @@ from PySide6.QtTest import QAbstractItemModelTester
 
 from daycare_gui.core.search.query import AgentGroup, Hit, SessionGroup
 from daycare_gui.ui.models.roles import RecordRole
-from daycare_gui.ui.panes.search_results import snippet_html
+from daycare_gui.ui.panes.search_results import result_key, snippet_html
 from tests.conftest import snapshot_tree
 from tests.ui.conftest import open_and_wait
 
@@ -95,3 +95,46 @@ def test_snippet_html_escapes_stored_text():
     html = snippet_html("<script>x</script> \ue000café\ue001 & \ue000more")
     assert "<script>" not in html and "&lt;script&gt;" in html
     assert "<b>café</b>" in html and html.endswith("<b>more</b>") and "&amp;" in html
+
+
+def test_ctrl_shift_f_then_typing_and_enter_keeps_the_selection(qtbot, window, demo_store):
+    open_and_wait(qtbot, window, demo_store)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=5000)
+    window.nav.setFocus()  # where the user was: browsing sections with the keyboard
+    qtbot.waitUntil(window.nav.hasFocus, timeout=5000)
+    qtbot.keyClick(window, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    pane = window.panes["search"]
+    assert window.pane_stack.currentWidget() is pane
+    qtbot.waitUntil(pane.query_box.hasFocus, timeout=5000)  # type right away: the cursor is in the query box
+    qtbot.waitUntil(lambda: "records" in pane.index_label.text() and not pane._building, timeout=10000)
+
+    searches = []
+    submit = pane.ctx.worker.submit
+    pane.ctx.worker.submit = lambda channel, *a, **k: (channel == "search" and searches.append(channel),
+                                                        submit(channel, *a, **k))[1]
+    pane.last_results = None
+    qtbot.keyClicks(pane.query_box, "lisbon")
+    qtbot.keyClick(pane.query_box, Qt.Key.Key_Return)  # well within the 400 ms typing delay
+    qtbot.waitUntil(lambda: pane.tree.hasFocus() and pane.tree.currentIndex().isValid(), timeout=5000)
+    first = pane.model.item(pane.tree.currentIndex())
+    assert isinstance(first, Hit)
+    qtbot.keyClick(pane.tree, Qt.Key.Key_Down)  # the user moves on to the next match
+    chosen = result_key(pane.model.item(pane.tree.currentIndex()))
+    assert chosen is not None and chosen != result_key(first)
+    # the search typed-ahead for "lisbon" must not run again a moment later and reset the tree
+    with qtbot.assertNotEmitted(pane.query_box.changed, wait=600):
+        pass
+    assert searches == ["search"]
+    assert result_key(pane.model.item(pane.tree.currentIndex())) == chosen and pane.tree.hasFocus()
+
+
+def test_fresh_results_for_the_same_query_keep_the_cursor(qtbot, window, demo_store):
+    pane = _open_search(qtbot, window, demo_store)
+    _search(qtbot, pane, "lisbon")
+    agent = pane.model.index(1, 0)
+    hit = pane.model.index(1, 0, pane.model.index(0, 0, agent))
+    pane.tree.setCurrentIndex(hit)
+    chosen = pane.model.item(hit)
+    _search(qtbot, pane, "lisbon")  # what a growing index does while it is built
+    assert pane.model.item(pane.tree.currentIndex()) == chosen

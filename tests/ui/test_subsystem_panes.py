@@ -155,3 +155,24 @@ def test_system_prompt_detail_renders_the_prompt(qtbot, window, demo_store):
     assert item.markdown == view.current_row().values["prompt"]
     pane.open_item(view.model.record(view.model.rowCount() - 1).key)
     assert view.view.currentIndex().row() == view.model.rowCount() - 1
+
+
+def test_signal_events_page_by_key_as_the_table_scrolls(qtbot, window, demo_store, monkeypatch):
+    from daycare_gui.ui.panes import subsystems
+
+    monkeypatch.setattr(subsystems, "PAGE", 2)
+    total = _count(demo_store / "daycare.db", "signals_events")
+    assert total > 4
+    open_and_wait(qtbot, window, demo_store)
+    window.show_section("signals")
+    pane = window.panes["signals"]
+    events = pane.tables["signals_events"]
+    tester = QAbstractItemModelTester(events.model, FATAL)  # noqa: F841
+    qtbot.waitUntil(lambda: events.model.rowCount() >= 2, timeout=5000)
+    assert f"{total:,} event(s)" in events.caption.text()
+    # the table asks for the next page whenever its end is in view, until every event is there
+    qtbot.waitUntil(lambda: events.model.rowCount() == total and not events.model.has_more(), timeout=10000)
+    keys = [events.model.record(r).key for r in range(total)]
+    assert keys == sorted(keys) and len(set(keys)) == total  # rowid order, none twice, none missed
+    assert "scroll down" not in events.caption.text()
+    assert pane.tabs.tabText(0) == f"Events ({total})"

@@ -351,3 +351,7 @@ def test_storage_menu_upgrade_reloads_the_window(qtbot, window, fixture_copy):
     assert seen["headline"] == "Upgrade complete: 16 migration(s) applied"
     qtbot.waitUntil(lambda: window.store is not old_store and window.store is not None, timeout=10000)
     assert window.store.migrations.pending == ()
+    # the upgrade's own changes on disk are what was just reloaded: no "changed on disk" banner follows
+    with qtbot.assertNotEmitted(window.watcher.changed, wait=1500):
+        pass
+    assert not window.banner.isVisible()

@@ -31,6 +31,27 @@ def current_minute_ms() -> int:
     return time.time_ns() // 1_000_000 // MINUTE * MINUTE
 
 
+def parse_now(text: str) -> int | None:
+    """``--now``: "current" (the wall clock, floored to the minute), "fixed" (``None``: ``NOW_MS``), or an ISO
+    date or time, UTC unless it names an offset. Raises :class:`ValueError` with what is accepted."""
+    import datetime as _dt
+
+    value = text.strip()
+    if value == "current":
+        return current_minute_ms()
+    if value == "fixed":
+        return None
+    try:
+        # Python 3.10's fromisoformat does not read a trailing Z
+        when = _dt.datetime.fromisoformat(value[:-1] + "+00:00" if value[-1:] in "Zz" and value else value)
+    except ValueError:
+        raise ValueError(f"--now {text!r}: use current, fixed, or an ISO date or time such as "
+                         "2026-03-01 or 2026-03-01T12:00Z") from None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=_dt.timezone.utc)
+    return int(when.timestamp() * 1000)
+
+
 _LOWER = string.ascii_lowercase
 _ALNUM = string.ascii_lowercase + string.digits
 

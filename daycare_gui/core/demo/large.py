@@ -266,8 +266,8 @@ class LargeLoad:
         def inbox():
             for i in range(1_000):
                 agent = self.agent_ids[rng.randrange(self.agents)]
-                stuck = i % 10 == 0
-                posted = self.now - (rng.randint(2, 20) * DAY if stuck else rng.randint(1, 50) * MINUTE)
+                stuck = i % 10 == 0  # one in ten waits for days; the rest arrived within the stuck threshold
+                posted = self.now - (rng.randint(2, 20) * DAY if stuck else rng.randint(10, 14 * 60) * MINUTE // 60)
                 item = {"type": "message", "message": {"text": self._text(1, 1), "files": []},
                         "context": {"messageId": str(100000 + i)}}
                 yield cuid(rng), agent, posted, "message", dumps(item)

@@ -23,7 +23,7 @@ AGENT_COLUMNS = [
     "id", "user_id", "type", "descriptor", "active_session_id", "permissions", "tokens", "stats",
     "lifecycle", "created_at", "updated_at",
 ]
-SORTABLE = {"id", "type", "lifecycle", "user_id", "created_at", "updated_at"}
+SORTABLE = {"id", "type", "lifecycle", "user_id", "created_at", "updated_at", "name", "user", "tokens"}
 
 
 @dataclass(frozen=True)
@@ -115,17 +115,79 @@ class AgentFilter:
 
 def list_agent_ids(db: ReadOnlyDatabase, flt: AgentFilter = AgentFilter(), *, sort: str = "updated_at",
                    descending: bool = True, cols: TableColumns | None = None) -> list[str]:
-    """Only the keys, in display order: a model holds these and fetches rows on demand."""
+    """Only the keys, in display order: a model holds these and fetches rows on demand.
+
+    ``sort`` is a column or one of the derived keys the Agents table shows: ``name`` (the descriptor's
+    display name), ``user`` (the owner's name) and ``tokens`` (total tokens over every model)."""
     cols = cols or TableColumns(db)
     if not cols.has_table("agents"):
         return []
     have = set(cols.of("agents"))
-    sort = sort if sort in SORTABLE and sort in have else "id"
     if flt.user_id and "user_id" not in have:  # an older database without users: nothing to filter by
         flt = AgentFilter(flt.kinds, flt.lifecycles, None, flt.text, flt.updated_since, flt.updated_until)
     where, params = flt.where()
-    order = f"{sort} {'DESC' if descending else 'ASC'}, id"
+    key = _sort_key(sort if sort in SORTABLE else "id", have, cols)
+    order = f"{key} {'DESC' if descending else 'ASC'}, id"
     return [r[0] for r in db.rows(f"SELECT id FROM agents{where} ORDER BY {order}", params)]
+
+
+# -- sort keys computed in SQL, so a click on any header re-sorts the keys without loading rows ----------------
+
+def _text(doc: str, key: str) -> str:
+    """A descriptor key as the parser reads it: its string value, NULL when missing, empty or not a string."""
+    return f"NULLIF(CASE WHEN json_type({doc}, '$.{key}') = 'text' THEN json_extract({doc}, '$.{key}') END, '')"
+
+
+def _name_key() -> str:
+    """``AgentDescriptor.display_name`` (and ``Agent.name`` for an unreadable descriptor) in SQL."""
+    # CASE is evaluated lazily, so json_type never sees text that is not JSON (it would raise).
+    doc = "(CASE WHEN json_valid(descriptor) THEN CASE WHEN json_type(descriptor) = 'object' THEN descriptor END END)"
+    t = lambda key: _text(doc, key)  # noqa: E731
+    kind = f"CASE WHEN json_type({doc}, '$.type') = 'text' THEN json_extract({doc}, '$.type') END"
+    same = f"coalesce({t('channelId')} = {t('userId')}, 0)"
+    return f"""(CASE
+        WHEN ({kind}) IS NULL THEN id || ' (descriptor unreadable)'
+        WHEN ({kind}) = 'user' THEN coalesce({t('connector')}, '?') || ' user ' || coalesce({t('userId')}, '?')
+             || CASE WHEN {t('channelId')} IS NOT NULL AND NOT {same} THEN ' · ' || {t('channelId')} ELSE '' END
+        WHEN ({kind}) = 'cron' THEN coalesce({t('name')}, 'cron ' || coalesce({t('id')}, 'None'))
+        WHEN ({kind}) = 'system' THEN 'system: ' || coalesce({t('tag')}, 'None')
+        WHEN ({kind}) = 'subagent' THEN coalesce({t('name')}, 'subagent ' || coalesce({t('id')}, 'None'))
+        WHEN ({kind}) = 'app' THEN coalesce({t('name')}, 'app ' || coalesce({t('appId')}, {t('id')}, 'None'))
+        WHEN ({kind}) = 'permanent' THEN coalesce({t('name')}, '@' || {t('username')},
+                                                 'agent ' || coalesce({t('id')}, 'None'))
+        ELSE coalesce({t('name')}, {t('id')}, '(' || ({kind}) || ')')
+    END) COLLATE NOCASE"""
+
+
+def _tokens_key() -> str:
+    """``Agent.token_total.total`` in SQL: every provider's every model's numeric ``total``, summed."""
+    return """(SELECT coalesce(sum(CASE WHEN json_type(m.value, '$.total') IN ('integer', 'real')
+                                   THEN CAST(json_extract(m.value, '$.total') AS INTEGER) ELSE 0 END), 0)
+               FROM json_each(CASE WHEN json_valid(agents.stats)
+                                   THEN CASE WHEN json_type(agents.stats) = 'object' THEN agents.stats END END) p,
+                    json_each(CASE WHEN p.type = 'object' THEN p.value END) m
+               WHERE m.type = 'object')"""
+
+
+def _user_key(cols: TableColumns) -> str:
+    """The owner as the User column names them (name, else @nametag, else the id)."""
+    have = set(cols.of("users")) if cols.has_table("users") else set()
+    name = "NULLIF(u.name, '')" if "name" in have else "NULL"
+    tag = "'@' || NULLIF(u.nametag, '')" if "nametag" in have else "NULL"
+    if "id" not in have:
+        return "coalesce(agents.user_id, '')"
+    return (f"coalesce((SELECT coalesce({name}, {tag}, u.id) FROM users u WHERE u.id = agents.user_id), "
+            "agents.user_id, '') COLLATE NOCASE")
+
+
+def _sort_key(sort: str, have: set[str], cols: TableColumns) -> str:
+    if sort == "name":
+        return _name_key() if "descriptor" in have else "id"
+    if sort == "tokens":
+        return _tokens_key() if "stats" in have else "0"
+    if sort == "user":
+        return _user_key(cols) if "user_id" in have else "''"
+    return sort if sort in have else "id"
 
 
 def fetch_agents(db: ReadOnlyDatabase, ids: list[str], cols: TableColumns | None = None) -> dict[str, Agent]:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from daycare_gui.core.db import ReadOnlyDatabase
 from daycare_gui.core.queries.agents import fetch_agents
 from daycare_gui.core.queries.columns import TableColumns
-from daycare_gui.core.queries.inbox import inbox_counts, is_stuck, list_inbox
+from daycare_gui.core.queries.inbox import InboxFilter, inbox_counts, is_stuck, list_inbox
 from daycare_gui.core.records import InboxItem
 
 
@@ -55,10 +55,13 @@ def _agent_names(db: ReadOnlyDatabase, ids: list[str], cols: TableColumns) -> di
 
 
 def inbox_overview(db: ReadOnlyDatabase, now_ms: int, agent_id: str | None = None, *,
-                   cols: TableColumns | None = None) -> list[InboxEntry]:
-    """Items oldest first (all agents, or one), each with its agent's name and stuck flag."""
+                   cols: TableColumns | None = None, flt: InboxFilter | None = None,
+                   after: InboxEntry | None = None, limit: int = 5000) -> list[InboxEntry]:
+    """Items oldest first (all agents, or one; or as ``flt`` narrows), each with its agent's name and stuck
+    flag; a page of ``limit`` that continues after the entry ``after`` by key."""
     cols = cols or TableColumns(db)
-    items = list_inbox(db, agent_id, cols=cols)
+    key = (after.item.posted_at, after.item.id) if after is not None else None
+    items = list_inbox(db, cols=cols, flt=flt or InboxFilter(agent_id), now_ms=now_ms, after=key, limit=limit)
     names = _agent_names(db, sorted({i.agent_id for i in items}), cols)
     return [InboxEntry(i, names.get(i.agent_id), is_stuck(i, now_ms), max(0, now_ms - i.posted_at)) for i in items]
 

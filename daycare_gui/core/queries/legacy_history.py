@@ -8,6 +8,7 @@ streamed and only the session's last ``limit`` records are kept.
 
 from __future__ import annotations
 
+import bisect
 import json
 import os
 from collections import deque
@@ -17,7 +18,7 @@ from pathlib import Path
 from daycare_gui.core.files.legacy_agents import LegacySession, iter_history, read_legacy_agent
 from daycare_gui.core.paths import DaycarePaths
 from daycare_gui.core.problems import Problem
-from daycare_gui.core.queries.history_pages import ConversationWindow, pair_partners
+from daycare_gui.core.queries.history_pages import PARTNER_SPAN, ConversationWindow, pair_partners
 from daycare_gui.core.records import LEGACY_MARKERS, history_record_from, parse_descriptor
 
 SHOWN_RECORDS = 2000
@@ -82,6 +83,22 @@ def legacy_conversation(paths: DaycarePaths, agent_id: str, session_index: int, 
     pair_partners(window, records)
     return LegacyConversation(agent.id, name, session, len(agent.sessions), window, session.record_count,
                               raw_by_line, problems)
+
+
+def legacy_window(conv: LegacyConversation, focus_id: int | None, *, before: int = 30, after: int = 30,
+                  span: int = PARTNER_SPAN) -> ConversationWindow:
+    """The records around ``focus_id`` (a history.jsonl line; the end when None) of a session already read,
+    paired with their results, steps and rewrites like a database session's window."""
+    records = conv.window.records
+    if not records:
+        return ConversationWindow(conv.window.session_id, focus_id, [])
+    at = len(records) - 1 if focus_id is None else bisect.bisect_left([r.id for r in records], focus_id)
+    at = min(max(at, 0), len(records) - 1)
+    first, last = max(0, at - before), min(len(records), at + after + 1)
+    window = ConversationWindow(conv.window.session_id, focus_id, records[first:last],
+                                more_before=first > 0 or conv.window.more_before, more_after=last < len(records))
+    pair_partners(window, records[max(0, first - span):last + span])
+    return window
 
 
 def legacy_agents_as_records(inventory) -> dict:

@@ -100,9 +100,12 @@ def _searchable(table: str, columns: list[str]) -> list[str]:
 
 
 def db_rows(db: ReadOnlyDatabase, table: str, *, text: str = "", where: dict | None = None,
-            order_by: str | None = None, limit: int = DEFAULT_LIMIT,
+            order_by: str | None = None, limit: int = DEFAULT_LIMIT, after_rowid: int | None = None,
             cols: TableColumns | None = None) -> RowSet:
-    """Rows of ``table`` matching ``text`` (case-insensitive, any non-secret column) and ``where`` (equality)."""
+    """Rows of ``table`` matching ``text`` (case-insensitive, any non-secret column) and ``where`` (equality).
+
+    ``after_rowid`` pages by key through a table in rowid order: the rows after the last one held, without
+    counting the matches again (``total`` is then 0; the first page told it)."""
     cols = cols or TableColumns(db)
     if not cols.has_table(table):
         return RowSet("none", table, (), (), 0, f"this database has no {table} table")
@@ -120,7 +123,14 @@ def db_rows(db: ReadOnlyDatabase, table: str, *, text: str = "", where: dict | N
     where_sql = f" WHERE {' AND '.join(clauses)}" if clauses else ""
     order = f'"{order_by}", rowid' if order_by in columns else "rowid"
     quoted = ", ".join(f'"{c}"' for c in columns)
-    total = int(db.scalar(f'SELECT count(*) FROM "{table}"{where_sql}', params) or 0)
+    if after_rowid is not None:
+        if order != "rowid":
+            raise ValueError("paging by rowid needs rowid order")
+        total = 0
+        params["after"] = int(after_rowid)
+        where_sql += (" AND " if where_sql else " WHERE ") + "rowid > :after"
+    else:
+        total = int(db.scalar(f'SELECT count(*) FROM "{table}"{where_sql}', params) or 0)
     rows = db.rows(f'SELECT rowid, {quoted} FROM "{table}"{where_sql} ORDER BY {order} LIMIT :n', params)
     shown = tuple(shown_db_row(table, r[0], dict(zip(columns, r[1:]))) for r in rows)
     problems = tuple(p for row in shown for p in row.problems)
@@ -207,10 +217,14 @@ _LEGACY = {
 }
 
 
-def subsystem_rows(store, table: str, *, text: str = "", limit: int = DEFAULT_LIMIT) -> RowSet:
-    """Rows of ``table`` from the database, or from the legacy files when the store has no database."""
+def subsystem_rows(store, table: str, *, text: str = "", limit: int = DEFAULT_LIMIT,
+                   after_rowid: int | None = None) -> RowSet:
+    """Rows of ``table`` from the database (a page after ``after_rowid``, see :func:`db_rows`), or from the
+    legacy files when the store has no database (all of them up to ``limit``: files are not paged)."""
     if store.db is not None:
-        return db_rows(store.db, table, text=text, limit=limit, cols=store.cols)
+        return db_rows(store.db, table, text=text, limit=limit, after_rowid=after_rowid, cols=store.cols)
+    if after_rowid is not None:
+        return RowSet("files", table, (), (), 0)
     reader = _LEGACY.get(table)
     if reader is None:
         return RowSet("none", table, (), (), 0, "this store has no database, and these were never kept in files")

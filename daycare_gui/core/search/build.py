@@ -17,10 +17,12 @@ from __future__ import annotations
 import hashlib
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
 from daycare_gui.core.db import ReadOnlyDatabase
 from daycare_gui.core.search.index import INDEX_VERSION, SearchIndex
+from daycare_gui.core.search.prune import STORE_META, prune_indexes
 
 BATCH = 5000
 SAMPLES = 8
@@ -139,8 +141,12 @@ def has_history(db: ReadOnlyDatabase | None) -> bool:
 # -- building --------------------------------------------------------------------------------------
 def update_index(db: ReadOnlyDatabase, index: SearchIndex, *, progress: Progress | None = None,
                  cancel: Cancel | None = None, batch: int = BATCH, optimize: bool = True) -> BuildResult:
-    """Index every record not yet indexed, rebuilding first if the indexed part changed."""
+    """Index every record not yet indexed, rebuilding first if the indexed part changed.
+
+    Starting also removes the indexes of stores that no longer exist from the same cache folder."""
     started = time.perf_counter()
+    prune_indexes(index.path.parent, keep=index.path)
+    store = {STORE_META: str(Path(db.path).resolve())}  # lets a later prune tell whether the store is gone
     if not has_history(db):
         return BuildResult("no history", 0, 0, 0, 0.0)
     verdict, reason = staleness(db, index)
@@ -168,7 +174,7 @@ def update_index(db: ReadOnlyDatabase, index: SearchIndex, *, progress: Progress
         index.conn.execute("BEGIN IMMEDIATE")
         try:
             index.add(tuple(r) for r in chunk)
-            index.set_meta(version=INDEX_VERSION, last_id=last_id, rows=rows, fingerprint=sample)
+            index.set_meta(version=INDEX_VERSION, last_id=last_id, rows=rows, fingerprint=sample, **store)
             index.conn.execute("COMMIT")
         except BaseException:
             index.conn.execute("ROLLBACK")
@@ -178,7 +184,10 @@ def update_index(db: ReadOnlyDatabase, index: SearchIndex, *, progress: Progress
     if done == 0 and status == "updated":
         status = "up to date"
         if not index.state().exists:  # an empty history: remember that it was looked at
-            index.set_meta(version=INDEX_VERSION, last_id=0, rows=0, fingerprint=[])
+            index.set_meta(version=INDEX_VERSION, last_id=0, rows=0, fingerprint=[], **store)
     elif optimize and done >= batch and status != "cancelled":
         index.optimize()
+    meta = index.meta()
+    if meta and meta.get(STORE_META) != store[STORE_META]:  # an index built before it named its store
+        index.set_meta(**store)
     return BuildResult(status, done, rows, last_id, time.perf_counter() - started, reason)

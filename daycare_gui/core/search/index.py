@@ -110,11 +110,11 @@ class SearchIndex:
         return cls(index_path(db_path, cache_dir))
 
     # -- meta --------------------------------------------------------------------------------------
-    def _meta(self) -> dict[str, str]:
+    def meta(self) -> dict[str, str]:
         return dict(self.conn.execute("SELECT key, value FROM meta").fetchall())
 
     def state(self) -> IndexState:
-        meta = self._meta()
+        meta = self.meta()
         if not meta:
             return IndexState(self.path, exists=False)
         return IndexState(

@@ -86,6 +86,20 @@ class HistoryModel(QAbstractListModel):
     def clear(self) -> None:
         self.set_session(None, None, 0)
 
+    def show_records(self, session_id: str, records: list[HistoryRecord]) -> None:
+        """A session read whole from a file (the bounded tail of a legacy ``history.jsonl``): every row
+        is here, in id order, so nothing is fetched and no page is ever evicted."""
+        self.beginResetModel()
+        self._epoch += 1
+        self._db, self._session_id, self._count = None, session_id, len(records)
+        size = self.page_size
+        self._pages = OrderedDict((start // size, [(r, None, None) for r in records[start:start + size]])
+                                  for start in range(0, len(records), size))
+        self._pending.clear()
+        self._ids = array("q", (r.id for r in records))
+        self._ids_complete, self._ids_wanted = True, False
+        self.endResetModel()
+
     @property
     def session_id(self) -> str | None:
         return self._session_id

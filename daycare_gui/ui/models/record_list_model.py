@@ -1,11 +1,13 @@
 """A table model over a small, already-loaded list of records (users, inbox, tasks, apps, …).
 
-Large collections use :class:`~daycare_gui.ui.models.keyed_model.KeyedTableModel` instead.
+Large collections use :class:`~daycare_gui.ui.models.keyed_model.KeyedTableModel` instead, or page by key
+here: with :meth:`RecordListModel.set_more`, a view scrolled to the end asks the owner for the records after
+the last one held (Qt's ``canFetchMore``/``fetchMore``), and the owner appends them when they arrive.
 """
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 
@@ -20,11 +22,41 @@ class RecordListModel(QAbstractTableModel):
         self._records: list[Any] = []
         self._key = key or (lambda r: getattr(r, "id", None))
         self._state = state  # record → state string (e.g. "stuck") or None
+        self._fetch_more: Callable[[Any], None] | None = None
+        self._more = False  # more records follow the last one held
+        self._asked = False  # the owner was asked for them and has not answered yet
 
-    def set_records(self, records: Sequence[Any]) -> None:
+    def set_records(self, records: Sequence[Any], *, more: bool = False) -> None:
         self.beginResetModel()
         self._records = list(records)
+        self._more, self._asked = more, False
         self.endResetModel()
+
+    # -- paging by key ---------------------------------------------------------------------------
+    def set_more(self, fetch_more: Callable[[Any], None] | None) -> None:
+        """``fetch_more(last record)`` is called once when a view reaches the end while more records follow;
+        the owner answers with :meth:`append_records` (or :meth:`set_records` for a fresh start)."""
+        self._fetch_more = fetch_more
+
+    def append_records(self, records: Sequence[Any], *, more: bool = False) -> None:
+        self._more = False  # a view reacting to the insertion must not ask again after the old last record
+        if records:
+            first = len(self._records)
+            self.beginInsertRows(QModelIndex(), first, first + len(records) - 1)
+            self._records.extend(records)
+            self.endInsertRows()
+        self._more, self._asked = more, False
+
+    def has_more(self) -> bool:
+        return self._more
+
+    def canFetchMore(self, parent=QModelIndex()) -> bool:  # noqa: N802 (Qt API)
+        return not parent.isValid() and self._more and not self._asked and self._fetch_more is not None
+
+    def fetchMore(self, parent=QModelIndex()) -> None:  # noqa: N802 (Qt API)
+        if self.canFetchMore(parent):
+            self._asked = True
+            self._fetch_more(self._records[-1] if self._records else None)
 
     def record(self, row: int):
         return self._records[row] if 0 <= row < len(self._records) else None

@@ -26,6 +26,7 @@ from daycare_gui.ui.models.record_list_model import RecordListModel
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.widgets.filter_bar import FilterBox
 from daycare_gui.ui.widgets.record_table import make_table
+from daycare_gui.ui.widgets.tables import sort_only
 
 
 def agent_columns(user_label) -> list[Column]:
@@ -39,8 +40,11 @@ def agent_columns(user_label) -> list[Column]:
         Column("Updated", lambda a: a.updated_at, fmt_time),
         Column("Tokens", lambda a: a.token_total.total, fmt_int, align_right=True),
     ]
-# Columns whose sort runs in SQL (the others keep the current order).
-SQL_SORT = {1: "type", 2: "lifecycle", 3: "user_id", 4: "created_at", 5: "updated_at"}
+# Column → the key ``list_agent_ids`` sorts by in SQL, each in the order its cells read.
+SQL_SORT = {0: "name", 1: "type", 2: "lifecycle", 3: "user", 4: "created_at", 5: "updated_at", 6: "tokens"}
+# The same keys for a legacy store's agents, which are read from folders into memory (a few at most).
+LEGACY_SORT = {"name": lambda a: a.name.lower(), "user": lambda a: a.user_id or "",
+               "tokens": lambda a: a.token_total.total}
 
 SESSION_COLUMNS = [
     Column("Created", lambda s: s.created_at, fmt_time),
@@ -118,6 +122,7 @@ class AgentsPane(Pane):
         self.table = _table(self.model)
         self.table.setSortingEnabled(True)
         self.table.horizontalHeader().setSortIndicator(5, Qt.SortOrder.DescendingOrder)
+        sort_only(self.table, SQL_SORT)
         for column, width in enumerate((220, 80, 75, 120, 135, 135)):
             self.table.setColumnWidth(column, width)
         self.table.selectionModel().currentRowChanged.connect(self._agent_selected)
@@ -125,6 +130,7 @@ class AgentsPane(Pane):
         self.sessions_model = RecordListModel(SESSION_COLUMNS)
         self.sessions = _table(self.sessions_model)
         self.sessions.selectionModel().currentRowChanged.connect(self._session_selected)
+        self.sessions.pressed.connect(lambda index: self._session_selected(index, None))  # the row already current
         self.sessions.activated.connect(self._open_session)
         self.sessions_label = QLabel("Sessions — select an agent; press Enter on a session to read it")
 
@@ -138,6 +144,9 @@ class AgentsPane(Pane):
         for combo in (self.kind_box, self.lifecycle_box, self.user_box, self.time_box):
             combo.currentIndexChanged.connect(lambda _i: self.reload())
         self._pending_select: str | None = None
+        self._selecting_session = False
+        self._detail_wanted: str | None = None  # an agent selected before its row arrived
+        self.model.rows_loaded.connect(self._agent_rows_loaded)
 
     # -- loading ---------------------------------------------------------------------------------
     def load(self) -> None:
@@ -175,7 +184,8 @@ class AgentsPane(Pane):
                   if (not flt.kinds or a.type in flt.kinds) and (not flt.lifecycles or a.lifecycle in flt.lifecycles)
                   and (flt.updated_since is None or (a.updated_at or 0) >= flt.updated_since)
                   and (not text or text in a.id.lower() or text in a.name.lower())]
-        agents.sort(key=lambda a: (getattr(a, sort, None) is None, getattr(a, sort, None) or 0, a.id), reverse=desc)
+        value = LEGACY_SORT.get(sort, lambda a: getattr(a, sort, None))
+        agents.sort(key=lambda a: (value(a) is None, value(a) or 0, a.id), reverse=desc)
         return [a.id for a in agents]
 
     def _users_arrived(self, result) -> None:
@@ -230,6 +240,7 @@ class AgentsPane(Pane):
     def _agent_selected(self, current, _previous) -> None:
         agent_id = self.model.key(current.row())
         agent = self.model.record(current.row())
+        self._detail_wanted = None if agent is not None else agent_id  # its row is on the way
         if agent is not None:
             self.ctx.show_detail(agent_detail(agent))
         if agent_id is None:
@@ -242,17 +253,30 @@ class AgentsPane(Pane):
         self.ctx.worker.submit("agent-sessions", lambda: list_sessions(db, agent_id),
                                on_result=self._sessions_arrived)
 
+    def _agent_rows_loaded(self) -> None:
+        row = self.table.currentIndex().row()
+        agent = self.model.record(row)
+        if self._detail_wanted is not None and agent is not None and agent.id == self._detail_wanted:
+            self._detail_wanted = None
+            self.ctx.show_detail(agent_detail(agent))
+
     def _sessions_arrived(self, sessions) -> None:
         self.sessions_model.set_records(sessions)
         self.sessions_label.setText(f"Sessions ({len(sessions)}) — press Enter on a session to read it")
         self.sessions.resizeColumnsToContents()
         active = next((i for i, s in enumerate(sessions) if s.is_active), len(sessions) - 1)
         if active >= 0:
-            self.sessions.selectRow(active)
+            # Ready for Enter, but the detail pane keeps describing the agent the user picked: only a
+            # session the user moves to describes itself there.
+            self._selecting_session = True
+            try:
+                self.sessions.selectRow(active)
+            finally:
+                self._selecting_session = False
 
     def _session_selected(self, current, _previous) -> None:
         s = self.sessions_model.record(current.row())
-        if s is None:
+        if s is None or self._selecting_session:
             return
         fields = (("Id", s.id), ("Agent", s.agent_id), ("Created", fmt_time(s.created_at)),
                   ("Ended", fmt_time(s.ended_at)), ("Records", fmt_int(s.record_count)),

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from daycare_gui.core.queries.history import full_data, locate
 from daycare_gui.core.queries.history_pages import conversation_window, session_header
-from daycare_gui.core.queries.legacy_history import legacy_conversation
+from daycare_gui.core.queries.legacy_history import legacy_conversation, legacy_window
 from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.models.columns import fmt_int, fmt_time
 from daycare_gui.ui.models.history_model import HistoryModel, kind_of
@@ -263,6 +263,9 @@ class HistoryPane(Pane):
         if self._conversation_for == rec.id and self._window is not None:
             return
         self._conversation_for = rec.id
+        if self._is_legacy():  # read already: the window is cut from memory
+            self._conversation_arrived(legacy_window(self._legacy, rec.id))
+            return
         db, sid, focus = self.ctx.store.db, self.model.session_id, rec.id
         self.ctx.worker.submit("history-conversation", lambda: conversation_window(db, sid, focus),
                                on_result=self._conversation_arrived,
@@ -315,6 +318,7 @@ class HistoryPane(Pane):
         self._legacy = None
         self._expanded.clear()
         self._window = None
+        self._conversation_for = None
         self.model.clear()
         self._enable(False)
         self.conversation.setHtml("<p class='meta'>Loading…</p>")
@@ -336,15 +340,23 @@ class HistoryPane(Pane):
             f"<b>{escape(conv.agent_name)}</b> · legacy session {s.index + 1} of {conv.session_count} "
             f"(history.jsonl lines {s.first_line or '–'}–{s.last_line or '–'}) · created {fmt_time(s.created_at)}"
             f"{reset} · <b>{fmt_int(conv.total_records)}</b> records{cut}")
-        if not conv.window.records:
+        self.model.show_records(conv.window.session_id, conv.window.records)
+        count = self.model.rowCount()
+        self.goto_box.setRange(1 if count else 0, count)
+        self._enable(count > 0)
+        if not count:
             self.conversation.setHtml("<p>This session has no records.</p>")
             return
-        self._conversation_arrived(conv.window)
+        self.go_to_row(count - 1)
+        self.list.setFocus()
+
+    def _is_legacy(self) -> bool:
+        return self._legacy is not None and bool(self._target) and self._target[0] == "legacy"
 
     def show_raw_id(self, record_id: int) -> None:
         """Full stored data (an rlm snapshot included) of one record, in the detail pane."""
         legacy = self._legacy
-        if legacy is not None and self._target and self._target[0] == "legacy":
+        if self._is_legacy():
             raw = legacy.raw_by_line.get(record_id)
             fields = (("history.jsonl line", str(record_id)),)
             self.ctx.show_detail(DetailItem(f"Raw JSON · line {record_id}", fields, raw, prefer_raw=True))

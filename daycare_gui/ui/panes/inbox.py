@@ -1,5 +1,8 @@
 """Inbox: items waiting for agents, oldest first. Items older than STUCK_AFTER_MS are marked stuck: the
-engine deletes items right after handling them, so an old one means the agent or the engine is wedged."""
+engine deletes items right after handling them, so an old one means the agent or the engine is wedged.
+
+The filters (agent, text, stuck only) run in SQL, and the list pages by key: the first page shows at once
+and the next is read, after the last item held, when the list is scrolled to its end."""
 
 from __future__ import annotations
 
@@ -7,13 +10,16 @@ import time
 
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QVBoxLayout
 
-from daycare_gui.core.queries.inbox import STUCK_AFTER_MS
+from daycare_gui.core.queries.inbox import STUCK_AFTER_MS, InboxFilter, inbox_totals
 from daycare_gui.core.queries.inbox_overview import InboxAgent, InboxEntry, inbox_agents, inbox_overview
 from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.models.columns import Column, fmt_time
+from daycare_gui.ui.models.record_list_model import RecordListModel
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.widgets.filter_bar import FilterBox
-from daycare_gui.ui.widgets.record_table import FilteredRecords, make_table, select_row
+from daycare_gui.ui.widgets.record_table import make_table, select_row
+
+PAGE = 200  # items per page
 
 
 def fmt_duration(ms: int) -> str:
@@ -65,8 +71,9 @@ class InboxPane(Pane):
         bar.addWidget(self.agent_box)
         bar.addWidget(self.stuck_only)
         layout.addLayout(bar)
-        self.records = FilteredRecords(COLUMNS, state=lambda e: "stuck" if e.stuck else None)
-        self.table = make_table(self.records.proxy)
+        self.model = RecordListModel(COLUMNS, state=lambda e: "stuck" if e.stuck else None)
+        self.model.set_more(self._fetch_more)
+        self.table = make_table(self.model)
         layout.addWidget(self.table, 1)
         self.summary = QLabel("Loading…")
         layout.addWidget(self.summary)
@@ -74,12 +81,14 @@ class InboxPane(Pane):
         self.setTabOrder(self.agent_box, self.stuck_only)
         self.setTabOrder(self.stuck_only, self.table)
 
-        self.filter_box.changed.connect(self._filter_changed)
-        self.stuck_only.toggled.connect(self._stuck_toggled)
+        self.filter_box.changed.connect(lambda _t: self.reload())
+        self.stuck_only.toggled.connect(lambda _on: self.reload())
         self.agent_box.currentIndexChanged.connect(lambda _i: self.reload())
         self.table.selectionModel().currentRowChanged.connect(self._selected)
         self.table.activated.connect(self._open_agent)
         self._pending_agent: str | None = None
+        self._query: tuple[int, InboxFilter] | None = None  # "now" and the filter of the rows shown
+        self._totals = (0, 0)
 
     # -- loading ---------------------------------------------------------------------------------
     def load(self) -> None:
@@ -91,13 +100,30 @@ class InboxPane(Pane):
         self.ctx.worker.submit("inbox-agents", lambda: inbox_agents(db, now), on_result=self._agents_arrived)
         self.reload()
 
+    def current_filter(self) -> InboxFilter:
+        return InboxFilter(self.agent_box.currentData(), self.filter_box.text(), self.stuck_only.isChecked())
+
     def reload(self) -> None:
         db = self.ctx.store.db
         if db is None:
             return
-        now, agent = self.clock(), self.agent_box.currentData()
-        self.ctx.worker.submit("inbox-items", lambda: inbox_overview(db, now, agent), on_result=self._arrived,
-                               on_error=lambda msg: self.summary.setText(f"Could not read the inbox: {msg}"))
+        now, flt = self.clock(), self.current_filter()
+        self._query = (now, flt)
+        self.ctx.worker.submit("inbox-items", lambda: (inbox_overview(db, now, flt=flt, limit=PAGE),
+                                                       inbox_totals(db, now, flt)),
+                               on_result=self._arrived, on_error=self._failed)
+
+    def _fetch_more(self, last: InboxEntry | None) -> None:
+        db = self.ctx.store.db
+        if db is None or last is None or self._query is None:
+            return
+        now, flt = self._query  # the same "now": an item does not turn stuck between two pages
+        # The first page's channel: a new filter's first page makes a pending next page stale.
+        self.ctx.worker.submit("inbox-items", lambda: inbox_overview(db, now, flt=flt, after=last, limit=PAGE),
+                               on_result=self._more_arrived, on_error=self._failed)
+
+    def _failed(self, message: str) -> None:
+        self.summary.setText(f"Could not read the inbox: {message}")
 
     def _agents_arrived(self, agents: list[InboxAgent]) -> None:
         current = self._pending_agent or self.agent_box.currentData()
@@ -113,38 +139,35 @@ class InboxPane(Pane):
         if current and index > 0:
             self.reload()
 
-    def _arrived(self, entries: list[InboxEntry]) -> None:
-        self.records.set_records(entries)
+    def _arrived(self, result) -> None:
+        entries, self._totals = result
+        self.model.set_records(entries, more=len(entries) == PAGE)
         self.table.resizeColumnsToContents()
         self._update_summary()
         if entries:
             select_row(self.table, 0)
 
+    def _more_arrived(self, entries: list[InboxEntry]) -> None:
+        self.model.append_records(entries, more=len(entries) == PAGE)
+        self._update_summary()
+
     def _update_summary(self) -> None:
-        records = self.records.model.records()
-        stuck = sum(e.stuck for e in records)
-        shown = self.records.proxy.rowCount()
-        text = f"{len(records)} item(s), {stuck} stuck"
-        if shown != len(records):
-            text = f"{shown} shown of " + text
+        total, stuck = self._totals
+        flt = self._query[1] if self._query else InboxFilter()
+        narrowed = bool(flt.text.strip() or flt.stuck_only or flt.agent_id)
+        text = f"{total:,} {'matching ' if narrowed else ''}item(s), {stuck:,} stuck"
+        if self.model.has_more():
+            text += f" ({self.model.rowCount():,} loaded; scroll down for more)"
         self.summary.setText(text + " — oldest first; Enter opens the agent")
-
-    def _filter_changed(self, text: str) -> None:
-        self.records.set_text(text)
-        self._update_summary()
-
-    def _stuck_toggled(self, on: bool) -> None:
-        self.records.proxy.set_predicate((lambda e: e.stuck) if on else None)
-        self._update_summary()
 
     # -- selection -------------------------------------------------------------------------------
     def _selected(self, current, _previous) -> None:
-        entry = self.records.record_at(current)
+        entry = self.model.record(current.row())
         if entry is not None:
             self.ctx.show_detail(inbox_detail(entry))
 
     def _open_agent(self, index) -> None:
-        entry = self.records.record_at(index)
+        entry = self.model.record(index.row())
         if entry is not None:
             self.ctx.navigate("agents", entry.agent_id)
 
@@ -152,7 +175,7 @@ class InboxPane(Pane):
     def open_item(self, target) -> None:
         """``target``: an agent id (show that agent's items) or ``{"item_id": …}``."""
         if isinstance(target, dict) and target.get("item_id"):
-            select_row(self.table, self.records.proxy_row_of_key(target["item_id"]))
+            select_row(self.table, self.model.row_of_key(target["item_id"]))
             return
         index = self.agent_box.findData(target)
         if index >= 0:

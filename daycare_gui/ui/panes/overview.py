@@ -129,7 +129,12 @@ class OverviewPane(Pane):
     def load(self) -> None:
         store = self.ctx.store
         self.ctx.slow_worker.submit("overview", lambda: store_summary(store), on_result=self._arrived,
-                               on_error=lambda msg: self.error_label.setText(f"Could not load the overview: {msg}"))
+                                    on_error=self._failed)
+
+    def _failed(self, message: str) -> None:
+        self.error_label.setText(f"Could not load the overview: {message}")
+        for chart in (self.token_chart, self.activity_chart):
+            chart.show_message("Not counted: the overview could not be loaded.")
 
     def _arrived(self, s: StoreSummary) -> None:
         self.summary = s
@@ -153,8 +158,16 @@ class OverviewPane(Pane):
         self.files_box.setTitle(f"File collections ({len(s.file_counts)} with items)")
         for view in (self.tables_view, self.files_view):
             view.resizeColumnToContents(0)
-        self.token_chart.set_usage(s.tokens)
-        self.activity_chart.set_days(s.activity)
+        # A query that failed answers "nothing", which says nothing about the store: name the failure.
+        failed = {f.split(":", 1)[0]: f for f in s.failures}
+        if "token usage" in failed:
+            self.token_chart.show_message(f"Could not count {failed['token usage']}")
+        else:
+            self.token_chart.set_usage(s.tokens)
+        if "activity" in failed:
+            self.activity_chart.show_message(f"Could not count {failed['activity']}")
+        else:
+            self.activity_chart.set_days(s.activity)
         self.error_label.setText("\n".join(f"Could not compute {f}" for f in s.failures))
 
     def _open_table(self, index) -> None:

@@ -31,7 +31,7 @@ from daycare_gui.core.search.query import AgentGroup, Hit, SearchFilter, Session
 from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.models.columns import fmt_time
 from daycare_gui.ui.panes.base import Pane
-from daycare_gui.ui.panes.search_results import SearchResultsModel, SnippetDelegate, snippet_plain
+from daycare_gui.ui.panes.search_results import SearchResultsModel, SnippetDelegate, result_key, snippet_plain
 from daycare_gui.ui.widgets.filter_bar import FilterBox
 from daycare_gui.ui.worker import DbWorker
 
@@ -246,11 +246,16 @@ class SearchPane(Pane):
                                on_error=lambda msg: self.summary.setText(f"Search failed: {msg}"))
 
     def _search_and_focus(self) -> None:
-        """Enter in the query box: search now and put the cursor on the first match."""
+        """Enter in the query box: search now and put the cursor on the first match.
+
+        The box's delayed search for the same text is dropped: run a moment later, it would replace the
+        results under the cursor the user has just been given."""
+        self.query_box.cancel_pending()
         self._focus_results = True
         self.run_search()
 
     def _results_arrived(self, results) -> None:
+        kept = result_key(self.model.item(self.tree.currentIndex()))
         self.last_results = results
         self.model.set_results(results)
         self.tree.expandAll()
@@ -258,11 +263,17 @@ class SearchPane(Pane):
         self.summary.setText(f"{results.summary} · {results.seconds * 1000:.0f} ms{note}")
         if self.model.rowCount():
             first = self.model.index(0, 0)
-            self.tree.scrollTo(first)
+            again = self.model.index_of(kept) if kept is not None else None
             if self._focus_results:
                 hit = self.model.index(0, 0, self.model.index(0, 0, first))  # first record of first session
                 self.tree.setCurrentIndex(hit if hit.isValid() else first)
+                self.tree.scrollTo(self.tree.currentIndex())
                 self.tree.setFocus()
+            elif again is not None and again.isValid():  # fresh results (index grew): the cursor stays put
+                self.tree.setCurrentIndex(again)
+                self.tree.scrollTo(again)
+            else:
+                self.tree.scrollTo(first)
         self._focus_results = False
 
     # -- opening -------------------------------------------------------------------------------------

@@ -44,6 +44,17 @@ def snippet_html(snippet: str) -> str:
     return "".join(out)
 
 
+def result_key(item) -> tuple | None:
+    """What identifies a row across two searches (the objects themselves are new each time)."""
+    if isinstance(item, Hit):
+        return ("hit", item.session_id, item.record_id)
+    if isinstance(item, SessionGroup):
+        return ("session", item.session_id)
+    if isinstance(item, AgentGroup):
+        return ("agent", item.agent_id)
+    return None
+
+
 class _Node:
     __slots__ = ("item", "parent", "row", "children")
 
@@ -70,6 +81,16 @@ class SearchResultsModel(QAbstractItemModel):
                 a.children.append(s)
                 s.children = [_Node(hit, s, i) for i, hit in enumerate(session.hits)]
         self.endResetModel()
+
+    def index_of(self, key: tuple) -> QModelIndex:
+        """The row whose :func:`result_key` is ``key``, or an invalid index."""
+        stack = list(self._root.children)
+        while stack:
+            node = stack.pop()
+            if result_key(node.item) == key:
+                return self.createIndex(node.row, 0, node)
+            stack.extend(node.children)
+        return QModelIndex()
 
     def _node(self, index: QModelIndex) -> _Node:
         return index.internalPointer() if index.isValid() else self._root

@@ -7,6 +7,8 @@ that runs in SQL; each concrete pane only names its tables. Without a database, 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSplitter, QTabWidget, QVBoxLayout
 
@@ -14,6 +16,10 @@ from daycare_gui.core.queries.subsystems import RowSet, ShownRow, channel_conten
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.widgets.filter_bar import FilterBox
 from daycare_gui.ui.widgets.row_table import RowTable, describe_rowset, row_detail
+
+
+# Rows per page: a table shows its first page at once and reads on by key as it is scrolled.
+PAGE = 200
 
 
 class SubsystemTablesPane(Pane):
@@ -37,12 +43,14 @@ class SubsystemTablesPane(Pane):
         for table, title, _noun in self.TABLES:
             view = RowTable("Loading…")
             view.row_selected.connect(lambda row, t=title: self._row_selected(t, row))
+            view.model.set_more(lambda last, t=table: self._fetch_more(t, last))
             self.tables[table] = view
         self.main = self._build_main()
         layout.addWidget(self.main, 1)
         self.filter_box.changed.connect(lambda _t: self.reload())
         self.filter_box.returnPressed.connect(self._focus_first_table)
         self._pending_target = None
+        self._text = ""
 
     def _build_main(self):
         if len(self.TABLES) == 1:
@@ -65,16 +73,36 @@ class SubsystemTablesPane(Pane):
 
     def reload(self) -> None:
         store, text = self.ctx.store, self.filter_box.text()
+        self._text = text  # later pages continue the same filter
         for table, _title, noun in self.TABLES:
-            self.ctx.worker.submit(f"{self.pane_id}:{table}", lambda t=table: subsystem_rows(store, t, text=text),
+            self.ctx.worker.submit(f"{self.pane_id}:{table}",
+                                   lambda t=table: subsystem_rows(store, t, text=text, limit=PAGE),
                                    on_result=lambda rs, t=table, n=noun: self._arrived(t, n, rs),
                                    on_error=lambda msg, t=table: self.tables[t].caption.setText(f"Cannot read {t}: {msg}"))
+
+    def _fetch_more(self, table: str, last: ShownRow | None) -> None:
+        """The table was scrolled to its end: the next page, after the last row held (same channel as the
+        first page, so a new filter's first page makes a pending one stale)."""
+        store, text, first = self.ctx.store, self._text, self.rowsets.get(table)
+        if last is None or first is None:
+            return
+        noun = next(n for name, _t, n in self.TABLES if name == table)
+        self.ctx.worker.submit(f"{self.pane_id}:{table}",
+                               lambda: subsystem_rows(store, table, text=text, limit=PAGE, after_rowid=last.key),
+                               on_result=lambda rs: self._more_arrived(table, noun, rs),
+                               on_error=lambda msg: self.tables[table].caption.setText(f"Cannot read {table}: {msg}"))
+
+    def _more_arrived(self, table: str, noun: str, page: RowSet) -> None:
+        view, first = self.tables[table], self.rowsets[table]
+        view.model.append_rows(page.rows, more=len(page.rows) == PAGE)
+        self.rowsets[table] = replace(first, rows=first.rows + page.rows, problems=first.problems + page.problems)
+        view.caption.setText(describe_rowset(noun)(self.rowsets[table]))
 
     def _arrived(self, table: str, noun: str, rowset: RowSet) -> None:
         self.rowsets[table] = rowset
         view = self.tables[table]
         current = view.current_row()
-        view.set_rowset(rowset, describe_rowset(noun))
+        view.set_rowset(rowset, describe_rowset(noun), more=rowset.source == "database" and rowset.truncated)
         if self.tabs is not None:
             index = self.tabs.indexOf(view)
             title = next(t for name, t, _n in self.TABLES if name == table)

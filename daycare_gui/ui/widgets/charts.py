@@ -25,6 +25,7 @@ try:  # pragma: no cover - depends on the PySide6 build
 except Exception:  # noqa: BLE001 - any failure to load the module means "no charts"
     QtCharts = None
 
+LOADING_TEXT = "Loading…"
 TOKEN_PARTS = (("Input", "input"), ("Output", "output"), ("Cache read", "cache_read"), ("Cache write", "cache_write"))
 
 
@@ -58,7 +59,8 @@ class _ChartBox(QWidget):
         self.chart = None  # the QChart when QtCharts is available and there is data
         self.table: QTableWidget | None = None  # the fallback
         self._stack = QStackedLayout(self)
-        self._empty = QLabel(empty_text)
+        # Until the store's answer arrives nothing is known: "no history" would be a claim, not a fact.
+        self._empty = QLabel(LOADING_TEXT)
         self._empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self._empty.setWordWrap(True)
         self._stack.addWidget(self._empty)
@@ -75,7 +77,16 @@ class _ChartBox(QWidget):
         self.setMinimumHeight(260)
         self.setMaximumHeight(16777215)
 
-    def _show_empty(self) -> None:
+    @property
+    def message(self) -> str:
+        """The sentence shown instead of a chart (loading, nothing to draw, could not count), or ''."""
+        return self._empty.text() if self._stack.currentWidget() is self._empty else ""
+
+    def show_message(self, text: str) -> None:
+        self._show_empty(text)
+
+    def _show_empty(self, text: str | None = None) -> None:
+        self._empty.setText(self.empty_text if text is None else text)
         self.chart = None
         self.table = None
         self._stack.setCurrentWidget(self._empty)

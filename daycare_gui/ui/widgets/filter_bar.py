@@ -16,3 +16,7 @@ class FilterBox(QLineEdit):
         self._timer = QTimer(self, singleShot=True, interval=delay_ms)
         self._timer.timeout.connect(lambda: self.changed.emit(self.text()))
         self.textChanged.connect(lambda _t: self._timer.start())
+
+    def cancel_pending(self) -> None:
+        """Drop the delayed ``changed`` for what was typed (the caller acts on the text right now)."""
+        self._timer.stop()

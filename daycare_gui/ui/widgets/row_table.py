@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Sequence
 
-from PySide6.QtCore import QModelIndex, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from daycare_gui.core.queries.subsystems import RowSet, ShownRow
@@ -77,23 +77,16 @@ class RowListModel(RecordListModel):
         super().__init__([], key=lambda r: r.key, parent=parent)
         self.columns: tuple[str, ...] = ()
 
-    def set_rowset(self, rowset: RowSet) -> None:
-        self.set_rows(rowset.columns, rowset.rows)
+    def set_rowset(self, rowset: RowSet, *, more: bool = False) -> None:
+        self.set_rows(rowset.columns, rowset.rows, more=more)
 
-    def set_rows(self, columns: Sequence[str], rows: Sequence[ShownRow]) -> None:
-        self.beginResetModel()
+    def set_rows(self, columns: Sequence[str], rows: Sequence[ShownRow], *, more: bool = False) -> None:
         self.columns = tuple(columns)
         self._columns = row_columns(self.columns)
-        self._records = list(rows)
-        self.endResetModel()
+        self.set_records(rows, more=more)
 
-    def append_rows(self, rows: Sequence[ShownRow]) -> None:
-        if not rows:
-            return
-        first = len(self._records)
-        self.beginInsertRows(QModelIndex(), first, first + len(rows) - 1)
-        self._records.extend(rows)
-        self.endInsertRows()
+    def append_rows(self, rows: Sequence[ShownRow], *, more: bool = False) -> None:
+        self.append_records(rows, more=more)
 
 
 class RowTable(QWidget):
@@ -116,8 +109,10 @@ class RowTable(QWidget):
         self.view.activated.connect(lambda index: self._emit(self.row_activated, index.row()))
         self.setFocusProxy(self.view)
 
-    def set_rowset(self, rowset: RowSet, describe: Callable[[RowSet], str] | None = None) -> None:
-        self.model.set_rowset(rowset)
+    def set_rowset(self, rowset: RowSet, describe: Callable[[RowSet], str] | None = None, *,
+                   more: bool = False) -> None:
+        """Show ``rowset``; ``more``: further rows follow, asked for through the model's ``set_more``."""
+        self.model.set_rowset(rowset, more=more)
         self.view.resizeColumnsToContents()
         for c in range(self.model.columnCount()):  # keep long text columns from pushing the rest away
             self.view.setColumnWidth(c, min(self.view.columnWidth(c), 320))
@@ -148,7 +143,9 @@ def describe_rowset(noun: str) -> Callable[[RowSet], str]:
         if rs.source == "none":
             return rs.note
         text = f"{rs.total:,} {noun}"
-        if rs.truncated:
+        if rs.truncated and rs.source == "database":  # paged by key as the list scrolls
+            text += f" ({len(rs.rows):,} loaded; scroll down for more)"
+        elif rs.truncated:
             text += f" (first {len(rs.rows):,} shown; narrow the filter to see others)"
         if rs.note:
             text += f" — {rs.note}"

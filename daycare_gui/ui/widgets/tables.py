@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QAbstractItemView, QTableView
 
+SIZE_HINT_ROWS = 50
+
 
 def make_table(model, *, row_height: int = 24, delegate=None) -> QTableView:
     """Single-row selection, no editing, alternating rows, no row numbers; Tab leaves the table and
@@ -17,8 +19,28 @@ def make_table(model, *, row_height: int = 24, delegate=None) -> QTableView:
     view.verticalHeader().hide()
     view.verticalHeader().setDefaultSectionSize(row_height)
     view.horizontalHeader().setStretchLastSection(True)
+    # "Resize to contents" measures at most this many rows (Qt's default is 1000): every measurement
+    # calls the model and the delegate in Python, so a thousand rows froze the window for a second.
+    view.horizontalHeader().setResizeContentsPrecision(SIZE_HINT_ROWS)
     view.setWordWrap(False)
     view.setTabKeyNavigation(False)
     if delegate is not None:
         view.setItemDelegate(delegate(view))
     return view
+
+
+def sort_only(view: QTableView, columns) -> None:
+    """A table whose model sorts only ``columns`` (in SQL): a click on any other header puts the sort
+    arrow back where the rows really are sorted, instead of promising an order that is not there."""
+    header = view.horizontalHeader()
+    shown = [header.sortIndicatorSection(), header.sortIndicatorOrder()]
+
+    def changed(section: int, order) -> None:
+        if section in columns:
+            shown[:] = [section, order]
+            return
+        header.blockSignals(True)
+        header.setSortIndicator(*shown)
+        header.blockSignals(False)
+
+    header.sortIndicatorChanged.connect(changed)

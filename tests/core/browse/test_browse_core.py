@@ -36,6 +36,29 @@ def test_inbox_overview_oldest_first_with_names_and_stuck(demo):
     assert {e.agent_id for e in inbox_overview(demo.db, NOW_MS, one)} == {one}
 
 
+def test_inbox_pages_by_key_and_filters_in_sql(demo):
+    from daycare_gui.core.queries.inbox import InboxFilter, inbox_totals
+
+    pages, after = [], None
+    while True:  # three items a page, each after the last one held
+        page = inbox_overview(demo.db, NOW_MS, limit=3, after=after)
+        if not page:
+            break
+        pages.append(page)
+        after = page[-1]
+    assert [len(p) for p in pages] == [3, 3, 3]
+    assert [e.id for p in pages for e in p] == [e.id for e in inbox_overview(demo.db, NOW_MS)]
+    assert inbox_totals(demo.db, NOW_MS) == (9, 5)
+    stuck = InboxFilter(stuck_only=True)
+    assert inbox_totals(demo.db, NOW_MS, stuck) == (5, 5)
+    assert all(e.stuck for e in inbox_overview(demo.db, NOW_MS, flt=stuck))
+    rice = inbox_overview(demo.db, NOW_MS, flt=InboxFilter(text="Leftover Rice"))
+    assert len(rice) == 1 and "leftover rice" in rice[0].item.summary()
+    by_name = inbox_overview(demo.db, NOW_MS, flt=InboxFilter(text="discord"))  # in the agent's descriptor
+    assert by_name and all("discord" in (e.agent_name or "") for e in by_name)
+    assert inbox_totals(demo.db, NOW_MS, InboxFilter(text="100%_no_such")) == (0, 0)
+
+
 def test_inbox_agents_counts(demo):
     agents = inbox_agents(demo.db, NOW_MS)
     assert sum(a.items for a in agents) == 9

@@ -148,3 +148,40 @@ def test_cli_now_current_dates_relative_to_the_wall_clock(tmp_path, capsys):
     assert 0 < time.time() * 1000 - newest < 3 * MINUTE
     assert main(["demo", str(tmp_path / "fixed"), "--now", "fixed"]) == 0
     capsys.readouterr()
+
+
+def test_cli_default_dates_the_demo_today_with_fresh_and_stuck_items(tmp_path, capsys):
+    """`daycare-gui demo DIR` as a new user types it: the inbox is not all "stuck (275d)"."""
+    assert main(["demo", str(tmp_path / "today")]) == 0
+    capsys.readouterr()
+    now = time.time() * 1000
+    conn = _connect(tmp_path / "today")
+    try:
+        ages = [now - posted for (posted,) in conn.execute("SELECT posted_at FROM inbox")]
+    finally:
+        conn.close()
+    stuck = [a for a in ages if a > 15 * MINUTE]
+    assert 0 < len(stuck) < len(ages)  # some waiting for days, some just arrived
+    assert all(a >= 0 for a in ages) and min(ages) < 3 * MINUTE
+
+
+def test_cli_fixed_or_explicit_now_writes_the_same_bytes(tmp_path, capsys):
+    assert main(["demo", str(tmp_path / "fixed"), "--now", "fixed"]) == 0
+    assert main(["demo", str(tmp_path / "iso"), "--now", "2026-03-01T12:00Z"]) == 0
+    assert main(["demo", str(tmp_path / "iso-again"), "--now", "2026-03-01T12:00:00+00:00"]) == 0
+    assert main(["demo", str(tmp_path / "other-day"), "--now", "2027-01-15"]) == 0
+    capsys.readouterr()
+    assert _file_hashes(tmp_path / "fixed") == _file_hashes(tmp_path / "iso") == _file_hashes(tmp_path / "iso-again")
+    conn = _connect(tmp_path / "other-day")
+    try:
+        newest = conn.execute("SELECT max(posted_at) FROM inbox").fetchone()[0]
+    finally:
+        conn.close()
+    assert _ms("2027-01-15T00:00:00Z") - 3 * MINUTE < newest < _ms("2027-01-15T00:00:00Z")
+
+
+def test_cli_refuses_a_now_it_cannot_read(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["demo", str(tmp_path / "x"), "--now", "yesterday"])
+    assert exit_info.value.code == 2
+    assert "--now" in capsys.readouterr().err and not (tmp_path / "x").exists()

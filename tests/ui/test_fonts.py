@@ -1,0 +1,46 @@
+"""Emoji draw with a colour emoji font (fonts-noto-color-emoji on Debian), not as empty boxes."""
+
+from __future__ import annotations
+
+import logging
+
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QImage, QPainter
+
+from daycare_gui.ui import fonts
+
+
+def _coloured_pixels(text: str, font: QFont) -> int:
+    image = QImage(160, 48, QImage.Format.Format_ARGB32)
+    image.fill(QColor("white"))
+    painter = QPainter(image)
+    painter.setFont(font)
+    painter.setPen(QColor("black"))
+    painter.drawText(8, 36, text)
+    painter.end()
+    return sum(1 for x in range(0, 160, 2) for y in range(0, 48, 2)
+               if max(abs((c := image.pixelColor(x, y)).red() - c.green()), abs(c.green() - c.blue())) > 40)
+
+
+def test_emoji_draw_in_colour_in_the_application_font(qapp):
+    from daycare_gui.ui.app import make_application
+
+    make_application()
+    assert fonts.DEBIAN_PACKAGE == "fonts-noto-color-emoji"  # what README and .ci/run install
+    assert QFontDatabase.applicationEmojiFontFamilies()  # named, so any widget's font falls back to it
+    assert _coloured_pixels("\U0001F600 \u2705", QFont()) > 20  # black text pen: colour only from emoji glyphs
+
+
+def test_the_installed_emoji_fonts_are_named_for_every_family(qapp, monkeypatch):
+    monkeypatch.setattr(QFontDatabase, "families", staticmethod(lambda *a: ["DejaVu Sans", "Noto Color Emoji"]))
+    set_to = []
+    monkeypatch.setattr(QFontDatabase, "setApplicationEmojiFontFamilies", staticmethod(set_to.append))
+    assert fonts.install_emoji_fallback(("Some Family",)) == ["Noto Color Emoji"]
+    assert set_to == [["Noto Color Emoji"]]
+    assert "noto color emoji" in [f.lower() for f in QFont.substitutes("Some Family")]
+
+
+def test_without_an_emoji_font_the_log_names_the_package(qapp, monkeypatch, caplog):
+    monkeypatch.setattr(QFontDatabase, "families", staticmethod(lambda *a: ["DejaVu Sans"]))
+    with caplog.at_level(logging.WARNING, logger="daycare_gui.ui.fonts"):
+        assert fonts.install_emoji_fallback() == []
+    assert "fonts-noto-color-emoji" in caplog.text
