@@ -17,6 +17,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "the minute, so a fresh demo looks fresh (new and stuck inbox items, recent runs); "
                              "fixed: 2026-03-01 12:00 UTC; TIME: an ISO date or time such as 2026-03-01T12:00Z "
                              "(UTC unless it says otherwise). The same fixed or TIME writes the same bytes")
+    parser.add_argument("--generation", choices=("sqlite", "pglite"), default="sqlite",
+                        help="sqlite (the default): legacy files and daycare.db; pglite: today's Daycare, a "
+                             "daycare.pglite/ folder written by PGlite itself (needs Node.js)")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
 
 
@@ -37,10 +40,31 @@ def run(args: argparse.Namespace) -> int:
         if not args.quiet and args.scale == "large":
             print(f"[{done}/{total}] {message}", file=sys.stderr, flush=True)
 
+    if args.generation == "pglite":
+        return _pglite(args, progress)
     try:
         summary = write_demo(args.dir, scale=args.scale, now_ms=args.now, progress=progress)
     except DemoError as exc:
         print(f"daycare-gui demo: {exc}", file=sys.stderr)
         return 2
     print(summary.describe())
+    return 0
+
+
+def _pglite(args: argparse.Namespace, progress) -> int:
+    from daycare_gui.core.demo.ids import NOW_MS
+    from daycare_gui.stores.api import CannotOpen
+    from daycare_gui.stores.daycare.pg.demo import write_pglite_demo
+
+    folder = args.dir / "daycare.pglite"
+    if args.dir.exists() and (not args.dir.is_dir() or any(args.dir.iterdir())):
+        print(f"daycare-gui demo: {args.dir} is not an empty folder", file=sys.stderr)
+        return 2
+    try:
+        counts = write_pglite_demo(folder, now_ms=args.now if args.now is not None else NOW_MS,
+                                   scale=args.scale, progress=progress)
+    except (CannotOpen, OSError) as exc:
+        print(f"daycare-gui demo: {exc}", file=sys.stderr)
+        return 2
+    print(f"Wrote a PGlite demo store in {folder}: " + ", ".join(f"{v:,} {k}" for k, v in counts.items()))
     return 0

@@ -130,7 +130,7 @@ class OpenedStore(ABC):
         """Files and folders whose change means the view is stale."""
         return ()
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 (optional hook: a store holding nothing has nothing to close)
         """Release handles and delete any private copy. Safe to call twice."""
 
     def __enter__(self):

@@ -77,12 +77,12 @@ def test_inspect_legacy_only_folder(fixture_copy, capsys):
     assert snapshot_tree(root) == before
 
 
-def test_inspect_pglite(fixture_copy, capsys):
+def test_inspect_empty_pglite_folder_says_what_it_is(fixture_copy, capsys):
     root = fixture_copy("daycare-newer")
-    (root / "daycare.pglite").mkdir()
-    report = _inspect_json(root, capsys)
-    assert report["generation"] == "pglite"
-    assert any("cannot open it yet" in n for n in report["notes"])
+    (root / "daycare.pglite").mkdir()  # Daycare reads this, not the old daycare.db beside it
+    assert main(["inspect", str(root)]) == 2
+    err = capsys.readouterr().err
+    assert "daycare.pglite is not a PGlite data folder" in err and "Traceback" not in err
 
 
 def test_inspect_not_daycare(tmp_path, capsys):

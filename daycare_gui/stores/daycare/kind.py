@@ -21,7 +21,6 @@ class DaycareKind(StoreKind):
     def probe(self, path: StorePath) -> Candidate:
         from daycare_gui.core.detect import detect
         from daycare_gui.core.paths import NotADaycareDirectory, resolve_paths
-
         from daycare_gui.stores.daycare.pg.open import is_pglite_folder, is_server_url
 
         text = os.fspath(path)

@@ -15,7 +15,6 @@ from typing import Any
 
 from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.linggen.layout import HomePaths, encode_project_path
-from daycare_gui.stores.linggen.scanning import MessageStats, scan_messages
 from daycare_gui.stores.linggen.readers import (
     list_dirs,
     list_files,
@@ -24,6 +23,7 @@ from daycare_gui.stores.linggen.readers import (
     seconds_to_ms,
     text_of,
 )
+from daycare_gui.stores.linggen.scanning import MessageStats, scan_messages
 
 PER_PROJECT = "per-project"
 FLAT = "flat"

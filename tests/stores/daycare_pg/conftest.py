@@ -51,10 +51,12 @@ def pglite_fixture(tmp_path):
 
 @pytest.fixture(scope="session")
 def pglite_demo_master(tmp_path_factory):
-    from daycare_gui.stores.daycare.pg.demo import write_pglite_demo
+    """Written once per session through the command line: ``demo DIR --generation pglite``."""
+    from daycare_gui.cli import main
 
     root = tmp_path_factory.mktemp("pglite-demo") / "store"
-    write_pglite_demo(root / "daycare.pglite", now_ms=NOW_MS)
+    assert main(["demo", str(root), "--generation", "pglite", "--now", "2026-11-18T00:00Z", "--quiet"]) == 0
+    assert (root / "daycare.pglite" / "PG_VERSION").is_file()
     return root
 
 

@@ -2,12 +2,12 @@
 
 import json
 
+import pytest
+
 from daycare_gui.stores.api import Collections, WriteRefused
 from daycare_gui.stores.linggen import KIND
 from daycare_gui.stores.records import SessionRef
 from tests.stores.linggen.builder import T0, Home, standard_home
-
-import pytest
 
 
 def _cols(root) -> Collections:

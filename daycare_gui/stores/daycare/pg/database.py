@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import threading
 
-from daycare_gui.stores.common.secrets import mask_url
 from daycare_gui.stores.api import CannotOpen
+from daycare_gui.stores.common.secrets import mask_url
 
 STATEMENT_TIMEOUT_MS = 15_000
 

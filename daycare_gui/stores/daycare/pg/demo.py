@@ -8,7 +8,6 @@ records for the benchmark.
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 
@@ -30,7 +29,16 @@ def _ins(cur, table: str, rows: list[dict]) -> None:
     def value(column, v):
         return Jsonb(v) if isinstance(v, dict) or (isinstance(v, list) and column not in ARRAY_COLUMNS) else v
 
-    cur.executemany(sql, [tuple(value(c, r.get(c)) for c in cols) for r in rows])
+    _insert_rows(cur, sql.split(" VALUES ")[0], [tuple(value(c, r.get(c)) for c in cols) for r in rows])
+
+
+def _insert_rows(cur, head: str, rows: list[tuple], chunk: int = 500) -> None:
+    """Multi-row INSERTs, one statement per chunk. Not ``executemany``: psycopg pipelines that, and
+    pglite-socket can stall on pipelined messages."""
+    for i in range(0, len(rows), chunk):
+        part = rows[i:i + chunk]
+        one = "(" + ", ".join(["%s"] * len(part[0])) + ")"
+        cur.execute(f"{head} VALUES {', '.join([one] * len(part))}", [v for row in part for v in row])
 
 
 def _versioned(now: int, **row) -> dict:
@@ -162,20 +170,22 @@ def _large(cur, now: int, owner: str, rng: random.Random, progress=None) -> dict
     sessions = [{"id": f"bs{a:04d}-{s:02d}", "agent_id": f"big{a:04d}", "created_at": now - 90 * DAY + s * DAY}
                 for a in range(1000) for s in range(20)]
     _ins(cur, "sessions", sessions)
+    from psycopg.types.json import Jsonb
+
     total, batch = 1_000_000, []
     largest = 120_000  # one session holds 120,000 records, like the SQLite benchmark store
     for i in range(total):
         sid = "bs0000-19" if i < largest else sessions[rng.randrange(len(sessions))]["id"]
         kind = "user_message" if i % 2 == 0 else "assistant_message"
         text = " ".join(rng.choice(words) for _ in range(rng.randint(6, 30)))
-        batch.append((sid, kind, now - 60 * DAY + i * 5000, json.dumps({"text": text, "files": []})))
+        batch.append((sid, kind, now - 60 * DAY + i * 5000, Jsonb({"text": text, "files": []})))
         if len(batch) == 20_000:
-            cur.executemany("INSERT INTO session_history (session_id, type, at, data) VALUES (%s, %s, %s, %s::jsonb)", batch)
+            _insert_rows(cur, "INSERT INTO session_history (session_id, type, at, data)", batch)
             batch.clear()
             if progress:
                 progress(i + 1, total, f"{i + 1:,} of {total:,} history records")
     if batch:
-        cur.executemany("INSERT INTO session_history (session_id, type, at, data) VALUES (%s, %s, %s, %s::jsonb)", batch)
+        _insert_rows(cur, "INSERT INTO session_history (session_id, type, at, data)", batch)
     return {"agents": 1000 + 13, "sessions": 20_000 + 13, "session_history": total}
 
 

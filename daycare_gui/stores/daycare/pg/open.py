@@ -52,11 +52,15 @@ def open_server(url: str, paths=None, problems: ProblemLog | None = None):
 
 
 def open_pglite(paths, problems: ProblemLog | None = None, progress=None, cancelled=lambda: False):
+    from daycare_gui.stores.api import CannotOpen
     from daycare_gui.stores.daycare.pg.database import PgDatabase
     from daycare_gui.stores.daycare.pg.pglite_copy import PgliteServer
     from daycare_gui.stores.daycare.pg.runtime import ensure_runtime
     from daycare_gui.stores.daycare.pg.store import DaycarePgStore
 
+    if not is_pglite_folder(paths.pglite_path):
+        raise CannotOpen(f"{paths.pglite_path} is not a PGlite data folder (no PG_VERSION or global/ inside); "
+                         "Daycare has not initialised it, or it is damaged")
     engine = _engine(paths)
     notes = []
     if engine is not None and engine.running:
