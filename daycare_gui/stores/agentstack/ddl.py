@@ -234,6 +234,6 @@ def create(path, generation: str = "current", *, omit: tuple[str, ...] = (), wal
         if wal:
             conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA foreign_keys = ON")
-        conn.executescript(schema_sql(generation, omit=omit))
+        conn.executescript("BEGIN;\n" + schema_sql(generation, omit=omit) + "\nCOMMIT;")
     finally:
         conn.close()
