@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from daycare_gui.stores.agentstack import values as v
 from daycare_gui.stores.agentstack.memory import ns_key
-from daycare_gui.stores.agentstack.spec import TableSpec, bullet_list, in_batches, problems_of, report
+from daycare_gui.stores.agentstack.spec import (
+    TableSpec,
+    bullet_list,
+    existing,
+    in_batches,
+    problems_of,
+    report,
+)
 from daycare_gui.stores.agentstack.tree import Level, LevelTree
 from daycare_gui.stores.api import EditableField
 from daycare_gui.stores.records import Link, Row
@@ -41,6 +48,9 @@ class Identities(LevelTree):
                 "updated_at"))
             found = {r["agent_id"]: r for r in in_batches(
                 self.db, f"SELECT {cols} FROM agent_identities WHERE agent_id IN ({{ids}})", ids)}
+            if self.store.has("memory", "agent_id"):
+                for r in in_batches(self.db, "SELECT DISTINCT agent_id FROM memory WHERE agent_id IN ({ids})", ids):
+                    found[r["agent_id"]]["_memory"] = True
             if self.store.has("agent_resource_metrics"):
                 for r in in_batches(self.db, "SELECT agent_id, phase FROM agent_resource_metrics "
                                              "WHERE agent_id IN ({ids})", ids):
@@ -69,7 +79,7 @@ class Identities(LevelTree):
                 md.append(f"retired {v.when(rec['retired_at'])}: {rec['retirement_reason'] or ''}")
             if meta is not None:
                 md += ["**Metadata**", v.json_block(meta)]
-            links = [Link("row", ("memory-agents", f"agent:{key}"), "memory")]
+            links = [Link("row", ("memory-agents", f"agent:{key}"), "memory")] if rec.get("_memory") else []
             if "_phase" in rec:
                 links.append(Link("row", ("resource-metrics", key), f"resources ({rec['_phase']})"))
             raw = {k: val for k, val in rec.items() if not k.startswith("_")} | {
@@ -99,13 +109,18 @@ class ActiveAgents(TableSpec):
               "updated_at", "metadata")
     order = "updated_at DESC, id"
 
+    def enrich(self, recs: list[dict]) -> dict:
+        return {"sessions": existing(self.store, "sessions", "id", [r["session_id"] for r in recs]),
+                "identities": existing(self.store, "agent_identities", "agent_id", [r["identity_id"] for r in recs]),
+                "namespaces": existing(self.store, "memory", "namespace", [r["memory_namespace"] for r in recs])}
+
     def build(self, rec: dict, extra: dict) -> Row:
         links = []
-        if rec["session_id"]:
+        if rec["session_id"] in extra["sessions"]:
             links.append(Link("row", ("sessions", str(rec["session_id"])), "session"))
-        if rec["identity_id"]:
+        if rec["identity_id"] in extra["identities"]:
             links.append(Link("row", ("agents", str(rec["identity_id"])), "identity"))
-        if rec["memory_namespace"]:
+        if rec["memory_namespace"] in extra["namespaces"]:
             links.append(Link("row", ("memory", ns_key(str(rec["memory_namespace"]))), "memory"))
         meta, problem = v.parse_json(rec["metadata"])
         problem = f"metadata {problem}" if problem else None
@@ -146,7 +161,8 @@ class ResourceMetrics(TableSpec):
                    "WHERE agent_id IN ({ids})) WHERE rn <= 20 ORDER BY created_at")
             for r in in_batches(self.db, sql, ids):
                 deliverables.setdefault(r["agent_id"], []).append(r)
-        return {"events": events, "deliverables": deliverables}
+        return {"events": events, "deliverables": deliverables,
+                "identities": existing(self.store, "agent_identities", "agent_id", ids)}
 
     def build(self, rec: dict, extra: dict) -> Row:
         key = str(rec["agent_id"])
@@ -169,7 +185,7 @@ class ResourceMetrics(TableSpec):
         if delivered:
             md += ["**Deliverables** (each resets the time without one)", bullet_list(
                 f"{v.when(d['created_at'])} · {d['type']}: {v.short(d['description'], 120)}" for d in delivered)]
-        links = [Link("row", ("agents", key), "identity")]
+        links = [Link("row", ("agents", key), "identity")] if rec["agent_id"] in extra["identities"] else []
         links += [Link("row", ("exhaustion-events", str(e["id"])), f"{e['phase']} ({e['action_taken']})")
                   for e in events]
         return Row(key, (key, str(phase or "normal"),
@@ -187,6 +203,12 @@ def _event_line(e: dict) -> str:
             + (f", limit {limit}" if limit is not None else "") + ")")
 
 
+def _metrics_link(rec: dict, extra: dict) -> tuple[Link, ...]:
+    if rec["agent_id"] in extra["metrics"]:
+        return (Link("row", ("resource-metrics", str(rec["agent_id"])), "agent's metrics"),)
+    return ()
+
+
 class ExhaustionEvents(TableSpec):
     id = "exhaustion-events"
     title = "Resource exhaustion events"
@@ -195,6 +217,9 @@ class ExhaustionEvents(TableSpec):
     columns = ("When", "Agent", "Agent type", "Phase", "Action", "Triggered by")
     select = ("id", "agent_id", "agent_type", "phase", "action_taken", "metrics", "thresholds", "triggered_by",
               "created_at")
+
+    def enrich(self, recs: list[dict]) -> dict:
+        return {"metrics": existing(self.store, "agent_resource_metrics", "agent_id", [r["agent_id"] for r in recs])}
 
     def build(self, rec: dict, extra: dict) -> Row:
         key = str(rec["id"])
@@ -212,7 +237,7 @@ class ExhaustionEvents(TableSpec):
         raw = {**rec, "metrics": v.shown_json(rec["metrics"]), "thresholds": v.shown_json(rec["thresholds"])}
         return Row(key, (v.when(rec["created_at"]), str(rec["agent_id"]), str(rec["agent_type"]), str(rec["phase"]),
                          str(rec["action_taken"]), str(rec["triggered_by"])), raw=raw, markdown="\n\n".join(md),
-                   links=(Link("row", ("resource-metrics", str(rec["agent_id"])), "agent's metrics"),),
+                   links=_metrics_link(rec, extra),
                    problem=problem, flag=str(rec["action_taken"]) if rec["action_taken"] in ("paused", "terminated")
                    else "")
 
@@ -225,6 +250,9 @@ class Deliverables(TableSpec):
     columns = ("When", "Agent", "Type", "Description", "Artifacts")
     select = ("id", "agent_id", "type", "description", "artifacts", "created_at")
 
+    def enrich(self, recs: list[dict]) -> dict:
+        return {"metrics": existing(self.store, "agent_resource_metrics", "agent_id", [r["agent_id"] for r in recs])}
+
     def build(self, rec: dict, extra: dict) -> Row:
         artifacts, problem = v.parse_json(rec["artifacts"])
         problem = f"artifacts {problem}" if problem else None
@@ -234,7 +262,7 @@ class Deliverables(TableSpec):
                                     v.short(rec["description"], 120), len(listed)),
                    raw={**rec, "artifacts": v.shown_json(rec["artifacts"])}, problem=problem,
                    markdown=bullet_list(f"`{a}`" for a in listed) if listed else None,
-                   links=(Link("row", ("resource-metrics", str(rec["agent_id"])), "agent's metrics"),))
+                   links=_metrics_link(rec, extra))
 
 
 class Plugins(TableSpec):

@@ -15,6 +15,7 @@ from daycare_gui.stores.agentstack.spec import (
     Spec,
     TableSpec,
     bullet_list,
+    existing,
     in_batches,
     problems_of,
     report,
@@ -28,12 +29,12 @@ NULL_NS = "\x00null"
 HISTORY_SHOWN = 3  # newest changes described in an entry's detail; the rest in the versions list
 
 
-def ns_key(namespace: str | None) -> str:
-    return "ns:" + (NULL_NS if namespace is None else namespace)
+def ns_key(namespace) -> str:
+    return "ns:" + (NULL_NS if namespace is None else str(namespace))
 
 
-def ns_label(namespace: str | None) -> str:
-    return "(no namespace)" if namespace is None else namespace
+def ns_label(namespace) -> str:
+    return "(no namespace)" if namespace is None else str(namespace)
 
 
 def memory_select(store) -> str:
@@ -79,8 +80,10 @@ class MemoryPages:
         tags = self._tags(ids)
         rels = self._relationships(ids)
         versions = self._versions(ids)
+        targets = existing(self.store, "agent_identities", "agent_id", [r["agent_id"] for r in recs]) | existing(
+            self.store, "sessions", "id", [str(r["namespace"])[len(SESSION_PREFIX):] for r in recs])
         return [self._row(r, parent_of(r), tags.get(r["id"], []), rels.get(r["id"], []),
-                          versions.get(r["id"], [])) for r in recs]
+                          versions.get(r["id"], []), targets) for r in recs]
 
     def _tags(self, ids: list) -> dict[str, list[str]]:
         if not (self.store.has("tags") and self.store.has("memory_tags")):
@@ -120,7 +123,8 @@ class MemoryPages:
             out.setdefault(r["memory_id"], []).append(r)
         return out
 
-    def _row(self, rec: dict, parent: str | None, tags: list[str], rels: list, versions: list[dict]) -> Row:
+    def _row(self, rec: dict, parent: str | None, tags: list[str], rels: list, versions: list[dict],
+             targets: set) -> Row:
         key = str(rec["id"])
         metadata, meta_problem = v.parse_json(rec["metadata"])
         emb_text, emb_facts, emb_problem = v.embedding_facts(rec["embedding"])
@@ -135,13 +139,12 @@ class MemoryPages:
                "embedding": emb_facts, "tags": tags, "versions": total}
         namespace = rec["namespace"]
         links = []
-        if isinstance(namespace, str) and namespace.startswith(SESSION_PREFIX):
+        if isinstance(namespace, str) and namespace[len(SESSION_PREFIX):] in targets:
             links.append(Link("row", ("sessions", namespace[len(SESSION_PREFIX):]), "session"))
-        if rec["agent_id"]:
+        if rec["agent_id"] in targets:
             links.append(Link("row", ("agents", str(rec["agent_id"])), f"agent {rec['agent_id']}"))
-        for direction, kind, other, other_key in rels:
-            label = f"{kind} {direction} {other_key if other_key is not None else other + ' (missing)'}"
-            links.append(Link("row", ("memory", str(other)), label))
+        links += [Link("row", ("memory", str(other)), f"{kind} {direction} {other_key}")
+                  for direction, kind, other, other_key in rels if other_key is not None]
         links.extend(Link("row", ("memory-versions", str(ver["id"])), f"version {ver['version']}")
                      for ver in versions)
         values = (str(rec["key"]), v.short(rec["content"]), str(rec["agent_id"] or ""), ", ".join(tags),
@@ -299,13 +302,14 @@ class MemoryByAgent(GroupedMemory):
     def make_segments(self) -> list[Segment]:
         counts = self.db.rows("SELECT agent_id, count(*) FROM memory GROUP BY agent_id "
                               "ORDER BY agent_id IS NOT NULL, agent_id")
+        identities = existing(self.store, "agent_identities", "agent_id", [a for a, _ in counts])
         segs = []
         for agent, n in counts:
             if agent is None:
                 segs.append(Segment(self._header("agent:", "shared (no agent)", n), n, "agent_id IS NULL", ()))
             else:
-                header = self._header(f"agent:{agent}", str(agent), n,
-                                      links=(Link("row", ("agents", str(agent)), "agent identity"),))
+                header = self._header(f"agent:{agent}", str(agent), n, links=(
+                    (Link("row", ("agents", str(agent)), "agent identity"),) if agent in identities else ()))
                 segs.append(Segment(header, n, "agent_id = ?", (agent,)))
         return segs
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from daycare_gui.stores.agentstack import values as v
-from daycare_gui.stores.agentstack.spec import bullet_list, in_batches, problems_of, report
+from daycare_gui.stores.agentstack.spec import bullet_list, existing, in_batches, problems_of, report
 from daycare_gui.stores.agentstack.tree import Level, LevelTree
 from daycare_gui.stores.records import Link, Row
 
@@ -42,7 +42,12 @@ class Projects(LevelTree):
     def fetch(self, prefix: str, ids: list) -> dict:
         table, cols = FIELDS[prefix]
         select = ", ".join(self.store.col(table, c) for c in cols)
-        return {r["id"]: r for r in in_batches(self.db, f"SELECT {select} FROM {table} WHERE id IN ({{ids}})", ids)}
+        found = {r["id"]: r for r in in_batches(self.db, f"SELECT {select} FROM {table} WHERE id IN ({{ids}})", ids)}
+        if prefix == "t:":
+            sessions = existing(self.store, "sessions", "id", [r["session_id"] for r in found.values()])
+            for r in found.values():
+                r["_session"] = r["session_id"] in sessions
+        return found
 
     def make(self, prefix: str, rec: dict, parent: str | None) -> Row:
         table = FIELDS[prefix][0]
@@ -72,7 +77,7 @@ class Projects(LevelTree):
                 md.append(str(rec["description"]))
             if shown:
                 md.append(f"**Assigned agents** {shown}")
-            links = (Link("row", ("sessions", str(rec["session_id"])), "session"),) if rec["session_id"] else ()
+            links = (Link("row", ("sessions", str(rec["session_id"])), "session"),) if rec.pop("_session") else ()
             return Row(key, (str(rec["title"]), str(rec["phase"]), f"task (priority {rec['priority']})",
                              v.when(rec["updated_at"]), shown), parent=parent, links=links,
                        raw={**rec, "assigned_agents": v.shown_json(rec["assigned_agents"])},

@@ -105,6 +105,14 @@ def in_batches(db, sql: str, ids: Sequence[Any], params: tuple = ()) -> list[dic
     return out
 
 
+def existing(store, table: str, column: str, ids) -> set:
+    """Which of ``ids`` are values of ``table.column`` (links are offered only to rows that exist)."""
+    if not store.has(table, column):
+        return set()
+    return {r["k"] for r in in_batches(store.db, f"SELECT {column} AS k FROM {table} WHERE {column} IN ({{ids}})",
+                                       list(ids))}
+
+
 def problems_of(*found: str | None) -> str | None:
     real = [p for p in found if p]
     return "; ".join(real) if real else None

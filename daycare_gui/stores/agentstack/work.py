@@ -6,7 +6,15 @@ import time
 
 from daycare_gui.stores.agentstack import values as v
 from daycare_gui.stores.agentstack.memory import SESSION_PREFIX, ns_key
-from daycare_gui.stores.agentstack.spec import Spec, TableSpec, bullet_list, in_batches, problems_of, report
+from daycare_gui.stores.agentstack.spec import (
+    Spec,
+    TableSpec,
+    bullet_list,
+    existing,
+    in_batches,
+    problems_of,
+    report,
+)
 from daycare_gui.stores.api import EditableField
 from daycare_gui.stores.records import Link, Row
 
@@ -128,7 +136,7 @@ class Tasks(Spec):
             ordered(id, parent, path, lvl) AS (
                 SELECT id, parent, path, lvl FROM walk
                 UNION ALL
-                SELECT l.id, NULL, '~' || l.id, -1 FROM tasks l WHERE l.id NOT IN (SELECT id FROM walk))
+                SELECT l.id, NULL, '~' || {key.format('l')}, -1 FROM tasks l WHERE l.id NOT IN (SELECT id FROM walk))
             SELECT o.parent AS tree_parent, o.lvl AS tree_level, {self._cols()}
               FROM ordered o JOIN tasks t ON t.id = o.id ORDER BY o.path LIMIT ? OFFSET ?"""
         return self.build_all(self.db.dicts(sql, page))
@@ -159,13 +167,15 @@ class Tasks(Spec):
                                          "ancestor_task_id, created_at FROM drift_detection_events "
                                          "WHERE task_id IN ({ids}) ORDER BY created_at", ids):
                 drift.setdefault(r["task_id"], []).append(r)
+        targets = existing(self.store, "consensus_checkpoints", "id", [r["consensus_checkpoint_id"] for r in recs])
+        targets |= existing(self.store, "tasks", "id", [o for found in rels.values() for _, _, o in found])
         embeddings = {}
         if self.store.has("task_embeddings"):
             embeddings = {r["task_id"]: r for r in in_batches(
                 self.db, "SELECT task_id, model, dimensions, length(embedding) AS size FROM task_embeddings "
                          "WHERE task_id IN ({ids})", ids)}
-        return [self.build(r, sessions, rels.get(r["id"], []), drift.get(r["id"], []), embeddings.get(r["id"]))
-                for r in recs]
+        return [self.build(r, sessions, rels.get(r["id"], []), drift.get(r["id"], []), embeddings.get(r["id"]),
+                           targets) for r in recs]
 
     def editable(self, row: Row) -> tuple[EditableField, ...]:
         return (EditableField("status", "Status", "choice", TASK_STATUSES,
@@ -176,7 +186,8 @@ class Tasks(Spec):
 
         return set_task_status(self, row, changes, force=force)
 
-    def build(self, rec: dict, sessions: dict, rels: list, drift: list, embedding: dict | None) -> Row:
+    def build(self, rec: dict, sessions: dict, rels: list, drift: list, embedding: dict | None,
+              targets: set) -> Row:
         key = str(rec["id"])
         status, risk = rec["status"], rec["risk_level"]
         session_status = sessions.get(rec["session_id"])
@@ -207,13 +218,13 @@ class Tasks(Spec):
         elif risk == "high" and status in ("pending", "running"):
             flag = "high risk"
         links = []
-        if rec["session_id"] is not None:
-            links.append(Link("row", ("sessions", str(rec["session_id"])), f"session ({session_status or '?'})"))
-        if rec["parent_task_id"] is not None:
-            links.append(Link("row", ("tasks", str(rec["parent_task_id"])), "parent task"))
-        if rec["consensus_checkpoint_id"] is not None:
+        if session_status is not None:
+            links.append(Link("row", ("sessions", str(rec["session_id"])), f"session ({session_status})"))
+        if parent is not None:
+            links.append(Link("row", ("tasks", str(parent)), "parent task"))
+        if rec["consensus_checkpoint_id"] in targets:
             links.append(Link("row", ("consensus", str(rec["consensus_checkpoint_id"])), "consensus checkpoint"))
-        links += [Link("row", ("tasks", str(o)), f"{t} {a}") for a, t, o in rels[:LINKS_SHOWN]]
+        links += [Link("row", ("tasks", str(o)), f"{t} {a}") for a, t, o in rels[:LINKS_SHOWN] if o in targets]
         md = [f"### {rec['agent_type']} task · {status}",
               f"created {v.when(rec['created_at'])}"
               + (f" · completed {v.when(rec['completed_at'])}" if rec["completed_at"] is not None else "")
@@ -256,7 +267,8 @@ class Consensus(TableSpec):
                 events.setdefault(r["checkpoint_id"], []).append(r)
         tasks = {r["id"]: r for r in in_batches(self.db, "SELECT id, input, agent_type FROM tasks WHERE id IN ({ids})",
                                                 [r["task_id"] for r in recs])} if self.store.has("tasks") else {}
-        return {"events": events, "tasks": tasks}
+        return {"events": events, "tasks": tasks,
+                "parents": existing(self.store, "tasks", "id", [r["parent_task_id"] for r in recs])}
 
     def build(self, rec: dict, extra: dict) -> Row:
         key = str(rec["id"])
@@ -290,8 +302,8 @@ class Consensus(TableSpec):
             f"{v.when(e['created_at'])} · {e['event_type']}"
             + (f" by {e['actor_type'] or ''} {e['actor_id']}" if e["actor_id"] else "")
             + (f" · {v.short(v.shown_json(e['details']), 160)}" if e["details"] else "") for e in events))
-        links = [Link("row", ("tasks", str(rec["task_id"])), "task")]
-        if rec["parent_task_id"]:
+        links = [Link("row", ("tasks", str(rec["task_id"])), "task")] if task else []
+        if rec["parent_task_id"] in extra["parents"]:
             links.append(Link("row", ("tasks", str(rec["parent_task_id"])), "parent task"))
         raw = {**rec, "proposed_subtasks": v.shown_json(rec["proposed_subtasks"]),
                "decision": v.shown_json(rec["decision"])}
@@ -333,6 +345,9 @@ class ReviewLoops(TableSpec):
               "code_input", "current_code", "reviews", "final_verdict", "created_at", "updated_at", "completed_at")
     order = "updated_at DESC, id"
 
+    def enrich(self, recs: list[dict]) -> dict:
+        return {"sessions": existing(self.store, "sessions", "id", [r["session_id"] for r in recs])}
+
     def build(self, rec: dict, extra: dict) -> Row:
         key = str(rec["id"])
         reviews, rev_problem = v.parse_json(rec["reviews"])
@@ -354,7 +369,8 @@ class ReviewLoops(TableSpec):
         md += ["**Code under review**", v.fenced(str(rec["code_input"] or ""), 5000)]
         if rec["current_code"]:
             md += ["**Current code**", v.fenced(str(rec["current_code"]), 5000)]
-        links = [Link("row", ("sessions", str(rec["session_id"])), "session")] if rec["session_id"] else []
+        links = [Link("row", ("sessions", str(rec["session_id"])), "session")] if rec["session_id"] in \
+            extra["sessions"] else []
         raw = {**rec, "reviews": v.shown_json(rec["reviews"])}
         return Row(key, (key, str(rec["status"]), f"{rec['iteration']}/{rec['max_iterations']}",
                          str(rec["final_verdict"] or ""), str(rec["coder_id"]), str(rec["adversarial_id"]),
