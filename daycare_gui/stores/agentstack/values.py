@@ -18,6 +18,7 @@ from daycare_gui.stores.agentstack.database import BadText
 from daycare_gui.stores.common.secrets import mask_secrets
 
 MAX_JSON_CHARS = 200_000  # longer JSON is shown raw, not parsed (a damaged or hostile value)
+MAX_JSON_DEPTH = 64  # deeper nesting is shown raw: printing it would exhaust the stack
 DIFF_LINES = 40
 
 
@@ -54,10 +55,36 @@ def parse_json(text: Any) -> tuple[Any, str | None]:
         return None, "is not valid UTF-8"
     if len(text) > MAX_JSON_CHARS:
         return None, f"is {len(text):,} characters of JSON; not parsed"
+    if json_depth(text) > MAX_JSON_DEPTH:
+        return None, f"is JSON nested deeper than {MAX_JSON_DEPTH} levels; not parsed"
     try:
         return mask_secrets(json.loads(text)), None
     except (ValueError, RecursionError) as exc:
         return None, f"is not valid JSON ({str(exc)[:80]})"
+
+
+def json_depth(text: str) -> int:
+    """How deep brackets nest in JSON text, strings skipped (cheap when there are few brackets)."""
+    if text.count("[") + text.count("{") <= MAX_JSON_DEPTH:
+        return 0
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
 
 
 def shown_json(text: Any) -> str:

@@ -36,7 +36,7 @@ def test_task_tree_pre_order_with_depth_risk_and_loops(build, opened):
     b.task("second root", depth=0)
     b.sql("PRAGMA foreign_keys = OFF")  # damage: a parent that does not exist
     b.task("orphan", parent="no-such-task", depth=1)
-    wrong = b.task("wrong depth", parent=root, depth=5, risk="low")
+    b.task("wrong depth", parent=root, depth=5, risk="low")
     loop_a = b.task("loop a")
     loop_b = b.task("loop b", parent=loop_a)
     b.sql("UPDATE tasks SET parent_task_id = ? WHERE id = ?", (loop_b, loop_a))
@@ -48,6 +48,7 @@ def test_task_tree_pre_order_with_depth_risk_and_loops(build, opened):
                                            "loop a", "loop b"]
     by = {r.values[0]: r for r in rows}
     assert by["child"].parent == root and by["grandchild"].parent == child and by["orphan"].parent is None
+    assert by["wrong depth"].parent == root
     assert by["child"].flag == "high risk" and by["child"].values[3] == "high"
     assert "depth says 5 but the parent chain is 1 deep" in by["wrong depth"].problem
     assert "loops" in by["loop a"].problem and by["loop a"].parent is None
