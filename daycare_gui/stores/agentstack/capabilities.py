@@ -215,7 +215,8 @@ def kind_report(store) -> dict:
     if store.located.config is not None:
         from daycare_gui.stores.common.secrets import mask_url
 
-        out["config"] = {"path": mask_url(str(store.located.config)), "memory_path": store.located.memory_path}
+        out["config"] = {"path": mask_url(str(store.located.config)),
+                         "memory_path": mask_url(store.located.memory_path or "")}
     out["notes"] = list(store.summary().notes)
     return out
 

@@ -26,6 +26,7 @@ from daycare_gui.stores.records import Link, Row
 SESSION_PREFIX = "session:"
 SESSIONS_KEY = "group:sessions"
 NULL_NS = "\x00null"
+TAG_LINKS = 100  # entries linked from one tag row; the count says how many there are
 HISTORY_SHOWN = 3  # newest changes described in an entry's detail; the rest in the versions list
 
 
@@ -380,19 +381,25 @@ class Tags(TableSpec):
     def enrich(self, recs: list[dict]) -> dict:
         if not self.store.has("memory_tags"):
             return {}
-        out: dict[str, list] = {}
-        sql = ("SELECT mt.tag_id AS tag, m.id AS id, m.key AS key FROM memory_tags mt JOIN memory m "
-               "ON m.id = mt.memory_id WHERE mt.tag_id IN ({ids}) ORDER BY m.key")
-        for r in in_batches(self.db, sql, [r["id"] for r in recs]):
-            out.setdefault(r["tag"], []).append(r)
-        return out
+        ids = [r["id"] for r in recs]
+        counts = {r["tag"]: r["n"] for r in in_batches(
+            self.db, "SELECT tag_id AS tag, count(*) AS n FROM memory_tags WHERE tag_id IN ({ids}) GROUP BY tag_id",
+            ids)}
+        entries: dict[str, list] = {}
+        sql = ("SELECT * FROM (SELECT mt.tag_id AS tag, m.id AS id, m.key AS key, row_number() OVER "
+               "(PARTITION BY mt.tag_id ORDER BY m.key, m.id) AS rn FROM memory_tags mt JOIN memory m "
+               f"ON m.id = mt.memory_id WHERE mt.tag_id IN ({{ids}})) WHERE rn <= {TAG_LINKS} ORDER BY tag, rn")
+        for r in in_batches(self.db, sql, ids):
+            entries.setdefault(r["tag"], []).append(r)
+        return {"counts": counts, "entries": entries}
 
     def build(self, rec: dict, extra: dict) -> Row:
-        entries = extra.get(rec["id"], [])
-        links = tuple(Link("row", ("memory", str(e["id"])), str(e["key"])) for e in entries[:100])
-        return Row(str(rec["id"]), (str(rec["name"]), len(entries), v.when(rec["created_at"])), raw=rec,
-                   links=links, markdown=f"### Tag `{rec['name']}`\n\n" + bullet_list(
-                       f"`{e['key']}`" for e in entries[:100]))
+        entries = extra.get("entries", {}).get(rec["id"], [])
+        n = extra.get("counts", {}).get(rec["id"], 0)
+        links = tuple(Link("row", ("memory", str(e["id"])), str(e["key"])) for e in entries)
+        more = f"\n\n*… {n - len(entries):,} more*" if n > len(entries) else ""
+        return Row(str(rec["id"]), (str(rec["name"]), n, v.when(rec["created_at"])), raw=rec, links=links,
+                   markdown=f"### Tag `{rec['name']}`\n\n" + bullet_list(f"`{e['key']}`" for e in entries) + more)
 
 
 class Relationships(TableSpec):

@@ -253,3 +253,33 @@ def test_plugin_enabled(store):
         c.update("plugins", off, {"enabled": True})
     with pytest.raises(WriteRefused):
         c.update("sessions", off, {"enabled": True})
+
+
+def test_workers_keep_reading_while_edits_happen(store):
+    import threading
+
+    c = store.capability(Collections)
+    errors, stop = [], threading.Event()
+
+    def browse():
+        try:
+            while not stop.is_set():
+                assert len(c.rows("memory", 0, 100)) == 3  # the namespace and its two entries
+                c.search("fox OR dogs OR cats", 5)
+        except Exception as exc:  # noqa: BLE001 - any failure fails the test below
+            errors.append(exc)
+
+    workers = [threading.Thread(target=browse) for _ in range(3)]
+    for w in workers:
+        w.start()
+    try:
+        for i in range(5):
+            _c, row = _entry(store, "beta")
+            c.update("memory", row, {"content": f"energetic cats {i}"})
+    finally:
+        stop.set()
+        for w in workers:
+            w.join(timeout=30)
+    assert errors == []
+    assert _sql(store.path, "SELECT count(*) FROM memory_versions") == [(5,)]
+    assert _fts(store.path, "energetic") == ["beta"]
