@@ -65,9 +65,10 @@ class MemoryPages:
         self.store = store
         self.db = store.db
 
-    def entries(self, where: str, params: tuple, offset: int, limit: int, parent: str | None) -> list[Row]:
+    def entries(self, where: str, params: tuple, offset: int, limit: int, parent: str | None,
+                order: str = "key, id") -> list[Row]:
         recs = self.db.dicts(f"SELECT {memory_select(self.store)} FROM memory WHERE {where} "
-                             "ORDER BY key, id LIMIT ? OFFSET ?", (*params, max(0, limit), max(0, offset)))
+                             f"ORDER BY {order} LIMIT ? OFFSET ?", (*params, max(0, limit), max(0, offset)))
         return self.build(recs, lambda _rec: parent)
 
     def by_id(self, key: str, parent_of) -> Row | None:
@@ -188,6 +189,7 @@ class GroupedMemory(Spec):
     tree = True
     group = "Memory"
     tables = ("memory",)
+    order = "key, id"  # within a group; namespaces have an index on (namespace, key)
 
     def __init__(self, store) -> None:
         super().__init__(store)
@@ -221,7 +223,7 @@ class GroupedMemory(Spec):
                 first = max(0, offset - pos - 1)
                 want = min(seg.count - first, end - max(offset, pos + 1))
                 if want > 0 and seg.count:
-                    out.extend(self.pages.entries(seg.where, seg.params, first, want, seg.header.key))
+                    out.extend(self.pages.entries(seg.where, seg.params, first, want, seg.header.key, self.order))
             pos = seg_end
         return out
 
@@ -296,6 +298,7 @@ class MemoryByAgent(GroupedMemory):
     id = "memory-agents"
     title = "Memory by agent"
     columns = MemoryByNamespace.columns
+    order = "rowid"  # oldest first: the agent_id index gives that order; sorting by key took 0.6 s a page at 100k
 
     def available(self) -> bool:
         return self.store.has("memory", "agent_id")
