@@ -283,3 +283,24 @@ def test_workers_keep_reading_while_edits_happen(store):
     assert errors == []
     assert _sql(store.path, "SELECT count(*) FROM memory_versions") == [(5,)]
     assert _fts(store.path, "energetic") == ["beta"]
+
+
+def test_editing_an_old_generation_and_a_file_without_versions(build, opened):
+    b = build(generation="pre-agent-id")
+    b.memory("k", "old words")
+    b.task("t")
+    b.close()
+    store = opened(b.path)
+    c, row = _entry(store, "k")
+    c.update("memory", row, {"content": "new words"})
+    assert _sql(b.path, "SELECT content FROM memory_versions") == [("old words",)]
+    task = c.rows("tasks", 0, 1)[0]
+    c.update("tasks", task, {"status": "failed"})
+    assert _sql(b.path, "SELECT status FROM tasks") == [("failed",)]
+    b2 = build("nov.db", omit=("memory_versions",))
+    b2.memory("k", "old words")
+    b2.close()
+    store = opened(b2.path)
+    c, row = _entry(store, "k")
+    c.update("memory", row, {"content": "new words"})
+    assert _fts(b2.path, "new") == ["k"]
