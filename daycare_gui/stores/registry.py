@@ -20,6 +20,7 @@ ENTRY_POINT_GROUP = "daycare_gui.store_kinds"
 BUILTIN: dict[str, str] = {
     "daycare": "daycare_gui.stores.daycare",
     "linggen": "daycare_gui.stores.linggen",
+    "agentstack": "daycare_gui.stores.agentstack",
 }
 
 _extra: dict[str, str | StoreKind] = {}  # registered at run time (tests, embedding applications)

@@ -42,6 +42,11 @@ class DaycareKind(StoreKind):
         confidence = _CONFIDENCE.get(detection.generation, 0.5)
         if detection.generation == "legacy-files" and not detection.legacy_agents:
             confidence = 0.4  # folders named like Daycare's, but no agent descriptor
+        if given.is_file() and given.suffix == ".db" and given.name != "daycare.db":
+            # dbPath may name any file, but other systems keep SQLite files too (aistack.db, ...):
+            # let a kind that recognises the file itself win.
+            confidence = min(confidence, 0.5)
+            return Candidate(self.name, confidence, f"a SQLite file not named daycare.db ({detection.generation})")
         return Candidate(self.name, confidence, f"a Daycare store ({detection.generation})")
 
     def open(self, path: StorePath, *, live: bool = True) -> OpenedStore:

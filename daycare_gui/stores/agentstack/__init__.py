@@ -1,0 +1,20 @@
+"""AgentStack (blackms/aistack) as a store kind: its SQLite memory database, read-only by default.
+
+Found as ``aistack.db`` (``agentstack.db`` before the 2026-01-24 rename) directly, in ``./data/``, or
+through ``memory.path`` of the nearest ``aistack.config.json`` / ``agentstack.config.json`` upwards.
+See ``capabilities`` for what it offers; :func:`search_memory` searches memory through the store's own
+FTS5 index; :func:`write_demo` writes a small realistic database.
+"""
+
+from daycare_gui.stores.agentstack.kind import KIND, AgentStackKind, AgentStackStore
+from daycare_gui.stores.agentstack.search import SEARCH_COLUMNS, search_memory
+
+
+def write_demo(folder):
+    """Write a small AgentStack project (config + data/aistack.db) into ``folder``; returns the db path."""
+    from daycare_gui.stores.agentstack.demo import write_demo as _write
+
+    return _write(folder)
+
+
+__all__ = ["KIND", "SEARCH_COLUMNS", "AgentStackKind", "AgentStackStore", "search_memory", "write_demo"]

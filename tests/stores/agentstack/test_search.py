@@ -1,0 +1,136 @@
+"""Full-text search through the store's own memory_fts: the same hits, in the same BM25 order, as plain
+sqlite3; highlighted snippets; the FTS5 integrity check and what its failure means."""
+
+import sqlite3
+
+import pytest
+
+from daycare_gui.stores.agentstack import search_memory
+from daycare_gui.stores.agentstack.search import normalised_score
+from daycare_gui.stores.api import Actions, Collections
+from tests.stores.agentstack.builder import fingerprint, plain
+
+TEXTS = [
+    ("deploy", "Deploy to staging first, then production after approval.", "ops"),
+    ("deploy-notes", "Deploying requires a green build. Deploy deploy deploy.", "ops"),
+    ("tests", "Run the tests before every deploy.", "default"),
+    ("style", "Small modules and type hints.", "default"),
+    ("running", "The runner runs jobs; running them twice is safe.", "default"),
+    ("punct", 'Quotes "like this" and (brackets) - also AND/OR words', "default"),
+]
+
+
+@pytest.fixture
+def store(build, opened):
+    b = build()
+    for key, text, ns in TEXTS:
+        b.memory(key, text, namespace=ns)
+    b.close()
+    return opened(b.path)
+
+
+def _sqlite3_hits(path, match, namespace=None):
+    conn = plain(path)
+    try:
+        sql = ("SELECT m.id, bm25(memory_fts) FROM memory_fts JOIN memory m ON m.rowid = memory_fts.rowid "
+               "WHERE memory_fts MATCH ?" + (" AND m.namespace = ?" if namespace else "")
+               + " ORDER BY bm25(memory_fts)")
+        return conn.execute(sql, (match, namespace) if namespace else (match,)).fetchall()
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("query", ["deploy", "deploy*", '"green build"', "deploy OR modules", "run", "tests deploy"])
+def test_hits_and_ranking_match_plain_sqlite3(store, query):
+    rows = search_memory(store, query, 50)
+    expected = _sqlite3_hits(store.path, query)
+    assert expected, "the query must find something"
+    assert [r.key for r in rows] == [i for i, _ in expected]
+    assert [r.raw["bm25"] for r in rows] == pytest.approx([b for _, b in expected])
+    assert [r.values[2] for r in rows] == [normalised_score(b) for _, b in expected]
+    assert all(0 <= r.values[2] <= 1 for r in rows)
+
+
+def test_porter_stemming_and_snippets(store):
+    rows = search_memory(store, "running", 10)
+    assert {r.values[0] for r in rows} == {"running", "tests"}  # "Run the tests": porter stems both to run
+    hit = next(r for r in rows if r.values[0] == "running")
+    assert "«running»" in hit.values[3] and "«runs»" in hit.values[3] and "runner" in hit.values[3]
+    assert "«runner»" not in hit.values[3]  # porter keeps runner apart
+    assert "**running**" in hit.markdown
+    assert hit.links[0].value[0] == "memory"
+    assert store.capability(Collections).row(*hit.links[0].value).values[0] == "running"
+
+
+def test_limit_namespace_and_the_collections_method(store):
+    c = store.capability(Collections)
+    assert len(c.search("deploy", 1)) == 1
+    ops = c.search("deploy", 10, namespace="ops")
+    assert [r.values[0] for r in ops] == [k for k in
+                                         (r.values[0] for r in search_memory(store, "deploy", 10))
+                                         if k in ("deploy", "deploy-notes")]
+    assert [r.key for r in ops] == [i for i, _ in _sqlite3_hits(store.path, "deploy", "ops")]
+
+
+def test_text_that_is_not_fts5_syntax_is_searched_as_words(store):
+    rows = search_memory(store, '"like this" (brackets', 10)  # unbalanced parenthesis
+    assert [r.values[0] for r in rows] == ["punct"]
+    assert rows[0].raw["match"] == '"like" "this" "brackets"'
+    assert search_memory(store, "   ", 10) == []
+    assert search_memory(store, "nothing-matches-this", 10) == []
+
+
+def test_search_without_an_index_says_why(build, opened):
+    b = build(omit=("memory_fts",))
+    b.memory("k", "text")
+    b.close()
+    rows = search_memory(opened(b.path), "text", 5)
+    assert len(rows) == 1 and "no memory_fts" in rows[0].problem
+
+
+def test_integrity_check_passes_and_writes_nothing(store):
+    folder = store.path.parent
+    before = fingerprint(folder)
+    actions = store.capability(Actions)
+    [action] = actions.actions()
+    assert action.writes is False and "rebuild" in action.description
+    message = actions.run(action.id)
+    assert message.startswith("The FTS5 integrity check passed") and "6 documents indexed for 6" in message
+    assert fingerprint(folder) == before
+
+
+def test_integrity_check_failure_explains_the_rebuild(build, opened):
+    b = build()
+    for key, text, ns in TEXTS:
+        b.memory(key, text, namespace=ns)
+    # What a VACUUM renumbering or a tool without the triggers leaves: memory changed behind the index.
+    b.sql("DROP TRIGGER memory_au")
+    b.sql("UPDATE memory SET content = 'completely different words' WHERE key = 'style'")
+    b.close()
+    store = opened(b.path)
+    message = store.capability(Actions).run("fts-integrity-check")
+    assert "failed" in message and "INSERT INTO memory_fts(memory_fts) VALUES('rebuild')" in message
+    assert "stop AgentStack" in message
+    assert any("memory_fts does not match" in p.message for p in store.problems)
+    # AgentStack's rebuild fixes it (done here by the test, as the user would in the sqlite3 shell)
+    conn = sqlite3.connect(b.path)
+    conn.execute("INSERT INTO memory_fts(memory_fts) VALUES('rebuild')")
+    conn.commit()
+    conn.close()
+    store.close()
+    assert "passed" in opened(b.path).capability(Actions).run("fts-integrity-check")
+
+
+def test_renumbered_rowids_are_what_the_check_finds(build, opened):
+    """VACUUM may renumber memory's implicit rowids behind the index (triggers do not run): simulated here."""
+    b = build()
+    for key, text, ns in TEXTS:
+        b.memory(key, text, namespace=ns)
+    b.sql("DROP TRIGGER memory_au")
+    b.sql("UPDATE memory SET rowid = rowid + 1000")
+    b.sql("UPDATE memory SET rowid = rowid - 999")  # every entry now sits one rowid further on
+    b.close()
+    store = opened(b.path)
+    hits = [r.values[0] for r in search_memory(store, "modules", 5)]
+    assert hits != ["style"]  # the stale index points at another entry's row
+    assert "failed" in store.capability(Actions).run("fts-integrity-check")
