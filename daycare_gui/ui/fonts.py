@@ -33,6 +33,9 @@ def install_emoji_fallback(base_families: tuple[str, ...] = ()) -> list[str]:
         return []
     if hasattr(QFontDatabase, "setApplicationEmojiFontFamilies"):  # Qt 6.9 and later
         QFontDatabase.setApplicationEmojiFontFamilies(found)
+        return found
+    # Older Qt: substitutes. Only there: a substitute also stands in for a family that is not installed
+    # ("Sans Serif" is an alias), and then digits and spaces come from the emoji font, drawn wide.
     for family in {QFont().family(), "Sans Serif", "monospace", *base_families}:
         have = {f.lower() for f in QFont.substitutes(family)}  # Qt keeps substitutes in lower case
         QFont.insertSubstitutions(family, [f for f in found if f.lower() not in have])
