@@ -80,18 +80,37 @@ class PgliteServer:
     def _start(self, runtime: PgliteRuntime) -> None:
         env = dict(os.environ, PGLITE_MODULES=str(runtime.pglite_modules),
                    PGLITE_SOCKET_MODULES=str(runtime.socket_modules))
-        self.proc = subprocess.Popen([runtime.node, str(SIDECAR), str(self.data), str(self.socket_dir)],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     env=env, text=True)
+        # stderr goes to a file and stdout is drained after READY: a pipe nobody reads fills up and
+        # blocks the sidecar mid-query once PGlite has printed 64 KB of notices.
+        self.log_path = self.workdir / "sidecar.log"
+        with open(self.log_path, "wb") as log:
+            self.proc = subprocess.Popen([runtime.node, str(SIDECAR), str(self.data), str(self.socket_dir)],
+                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
+                                         env=env, text=True)
         line: list[str] = []
         reader = threading.Thread(target=lambda: line.append(self.proc.stdout.readline()), daemon=True)
         reader.start()
         reader.join(READY_TIMEOUT)
         first = line[0].strip() if line else ""
+        threading.Thread(target=self._drain, daemon=True).start()
         if not first.startswith("READY "):
             err = first[6:] if first.startswith("ERROR ") else (first or "no answer")
             raise PgliteUnavailable(f"PGlite could not open the copy of {self.original}: {err}")
         self.socket_path = Path(first[6:])
+
+    def _drain(self) -> None:
+        proc = self.proc
+        try:
+            for _ in proc.stdout:
+                pass
+        except (OSError, ValueError, AttributeError):
+            pass
+
+    def log_tail(self, limit: int = 400) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")[-limit:].strip()
+        except OSError:
+            return ""
 
     @property
     def url(self) -> str:
