@@ -85,21 +85,23 @@ def main() -> int:
         figures["largest_session_records"] = n
         figures["first_page_ms"] = _median_ms(lambda: conv.messages(ref, 0, 200), args.runs)
         figures["last_page_ms"] = _median_ms(lambda: conv.messages(ref, n - 200, 200), args.runs)
-        raw = psycopg.connect(opened.server.url.replace("postgresql+psycopg://", "postgresql://"))
 
-        def plain_page(offset):
-            rows = raw.execute("SELECT id, type, at, data FROM session_history WHERE session_id = %s ORDER BY id "
-                               "LIMIT 200 OFFSET %s", (sid, offset)).fetchall()
-            return [json.dumps(r[3]) for r in rows]
+    # Baselines on their own copy: PGlite serves one connection at a time.
+    server = PgliteServer(store / "daycare.pglite", runtime)
+    raw = psycopg.connect(server.url.replace("postgresql+psycopg://", "postgresql://"))
 
-        # The PGlite connection serves one client at a time: the store's own connection waits meanwhile.
-        with opened.db._lock:
-            figures["first_page_baseline_ms"] = _median_ms(lambda: plain_page(0), args.runs)
-            figures["last_page_baseline_ms"] = _median_ms(lambda: plain_page(n - 200), args.runs)
-            figures["search_baseline_ms"] = _median_ms(lambda: raw.execute(
-                "SELECT id FROM session_history WHERE data->>'text' ILIKE %s LIMIT 50", ("%invoice garden%",)
-            ).fetchall(), args.runs)
-        raw.close()
+    def plain_page(offset):
+        rows = raw.execute("SELECT id, type, at, data FROM session_history WHERE session_id = %s ORDER BY id "
+                           "LIMIT 200 OFFSET %s", (sid, offset)).fetchall()
+        return [json.dumps(r[3]) for r in rows]
+
+    figures["first_page_baseline_ms"] = _median_ms(lambda: plain_page(0), args.runs)
+    figures["last_page_baseline_ms"] = _median_ms(lambda: plain_page(n - 200), args.runs)
+    figures["search_baseline_ms"] = _median_ms(lambda: raw.execute(
+        "SELECT id FROM session_history WHERE data->>'text' ILIKE %s LIMIT 50", ("%invoice garden%",)).fetchall(),
+        args.runs)
+    raw.close()
+    server.close()
 
     print(f"{'figure':<28}{'daycare-gui':>14}{'baseline':>12}")
     for key in ("open", "first_page", "last_page"):

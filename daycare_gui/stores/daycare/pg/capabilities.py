@@ -65,14 +65,30 @@ class PgConversations(_OnStore, api.Conversations):
                 for r in rows]
 
     def message_count(self, ref: SessionRef) -> int:
-        return int(self.db.scalar("SELECT count(*) FROM session_history WHERE session_id = :s",
-                                  {"s": ref.session_id}) or 0)
+        # A PGlite store is a snapshot copy: its counts never change, so count each session once.
+        cache = self.__dict__.setdefault("_counts", {}) if self.store.generation == "pglite" else {}
+        key = (id(self.db), ref.session_id)
+        if key not in cache:
+            cache[key] = int(self.db.scalar("SELECT count(*) FROM session_history WHERE session_id = :s",
+                                            {"s": ref.session_id}) or 0)
+        return cache[key]
 
     def messages(self, ref: SessionRef, start: int, limit: int) -> list[Message]:
-        rows = self.db.rows(
-            "SELECT id, type, at, data FROM session_history WHERE id IN (SELECT id FROM session_history "
-            "WHERE session_id = :s ORDER BY id LIMIT :n OFFSET :o) ORDER BY id",
-            {"s": ref.session_id, "n": int(limit), "o": max(0, int(start))})
+        start, limit = max(0, int(start)), int(limit)
+        total = self.message_count(ref)
+        if start > total // 2:
+            # Near the end (where a conversation opens): count back from the newest, so PostgreSQL keeps
+            # only the top rows instead of walking an OFFSET over the whole session (Daycare's schema has
+            # no index on session_history.session_id).
+            n = max(0, min(limit, total - start))
+            rows = self.db.rows(
+                "SELECT id, type, at, data FROM session_history WHERE session_id = :s "
+                "ORDER BY id DESC LIMIT :n OFFSET :o", {"s": ref.session_id, "n": n, "o": max(0, total - start - n)})
+            rows.reverse()
+        else:
+            rows = self.db.rows(
+                "SELECT id, type, at, data FROM session_history WHERE session_id = :s ORDER BY id LIMIT :n OFFSET :o",
+                {"s": ref.session_id, "n": limit, "o": start})
         return [_message(*r, session_id=ref.session_id) for r in rows]
 
     def count(self) -> int | None:
