@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
 from daycare_gui.core.demo import write_demo
@@ -149,7 +149,8 @@ def test_conflict_dialog_refuses_until_overwrite(qtbot, root):
         def click():
             dialog = QApplication.activeModalWidget()
             assert isinstance(dialog, ConflictDialog)
-            seen["buttons"] = [dialog.reload_button.text(), dialog.diff_button.text(), dialog.overwrite_button.text()]
+            seen["buttons"] = [b.text().replace("&", "") for b in (dialog.reload_button, dialog.diff_button,
+                                                                   dialog.overwrite_button)]
             dialog.diff_button.click()
             seen["diff"] = dialog.diff_view.toPlainText()
             getattr(dialog, button_name).click()
@@ -165,6 +166,39 @@ def test_conflict_dialog_refuses_until_overwrite(qtbot, root):
     assert editor.save() is True
     assert b"title: Check inbox!" in path.read_bytes() and b"Look at" in path.read_bytes()
     assert not editor.is_dirty()
+
+
+@pytest.mark.parametrize("tab_to_overwrite", [False, True])
+def test_enter_in_the_conflict_dialog_never_overwrites(qtbot, root, tab_to_overwrite):
+    """Issue 18 #3: edit, another program saves, Save, Enter -> their bytes stay on disk."""
+    path = root / "heartbeat" / "check-inbox.md"
+    editor = _editor(qtbot, DocumentEditor, path)
+    editor._watcher.blockSignals(True)
+    qtbot.keyClicks(editor.widgets["title"], "!")
+    theirs = path.read_bytes().replace(b"Look at", b"Glance at")
+    _outside_replace(path, theirs)
+    seen = {}
+
+    def press_enter():
+        dialog = QApplication.activeModalWidget()
+        assert isinstance(dialog, ConflictDialog)
+        seen["focus"] = dialog.focusWidget()
+        seen["overwrite_default"] = dialog.overwrite_button.isDefault() or dialog.overwrite_button.autoDefault()
+        if tab_to_overwrite:  # even with the focus moved onto Overwrite, Enter keeps the other version
+            dialog.overwrite_button.setFocus()
+        qtbot.keyClick(dialog.focusWidget() or dialog, Qt.Key.Key_Return)
+        if dialog.isVisible():  # Enter did nothing at all: still safe, close it like Escape
+            seen["still_open"] = True
+            dialog.reject()
+
+    QTimer.singleShot(0, press_enter)
+    assert editor.save() is False
+    assert path.read_bytes() == theirs
+    assert editor.is_dirty()  # the user's edit is kept too
+    assert seen["focus"] is not None and "Cancel" in seen["focus"].text()
+    assert seen["overwrite_default"] is False and "still_open" not in seen
+    # The mnemonic still reaches Overwrite for someone who means it.
+    assert "&O" in ConflictDialog(path, theirs, b"x").overwrite_button.text().replace("&&", "")
 
 
 def test_conflict_reload_takes_the_disk_version(qtbot, root):
