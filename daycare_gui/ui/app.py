@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QApplication
 
 from daycare_gui import __version__
 from daycare_gui.ui import gc_guard
+from daycare_gui.ui.theme import PaletteFollower
 
 ORG = "daycare-gui"
 APP = "daycare-gui"
@@ -37,6 +38,16 @@ def app_icon() -> QIcon:
     return icon
 
 
+_palette_follower: PaletteFollower | None = None
+
+
+def _follows(app) -> bool:
+    try:
+        return _palette_follower is not None and _palette_follower.parent() is app
+    except RuntimeError:  # the application it belonged to is gone
+        return False
+
+
 def make_application(argv: list[str] | None = None) -> QApplication:
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv[:1])
     gc_guard.install(app)  # cyclic garbage (panes, models) is only ever destroyed on this thread
@@ -45,9 +56,12 @@ def make_application(argv: list[str] | None = None) -> QApplication:
     QCoreApplication.setApplicationVersion(__version__)
     app.setWindowIcon(app_icon())
     app.setDesktopFileName("daycare-gui")
-    style = resources_dir() / "styles" / "app.qss"
-    if style.exists():
-        app.setStyleSheet(style.read_text(encoding="utf-8"))
+    global _palette_follower
+    if not _follows(app):
+        style = resources_dir() / "styles" / "app.qss"
+        static = style.read_text(encoding="utf-8") if style.exists() else ""
+        # colours (banners, error and note labels) come from the palette and follow a light/dark switch
+        _palette_follower = PaletteFollower(app, static)
     return app
 
 

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 from daycare_gui.core.migrations.backup import default_backup_path
 from daycare_gui.core.migrations.plan import PlannedMigration, UpgradePlan
 from daycare_gui.core.migrations.upgrade import UpgradeResult
+from daycare_gui.ui.theme import set_tone
 
 NO_DB_BACKUP = "No database yet, nothing to back up: the upgrade creates it from the legacy files."
 NO_BACKUP_WARNING = ("⚠ Without a backup there is no copy of the database as it was before the upgrade. "
@@ -145,7 +146,7 @@ class BackupBox(QGroupBox):
         self.skip.toggled.connect(self._sync)
         layout.addWidget(self.skip)
         self.warning = _label(NO_BACKUP_WARNING, name="no_backup_warning")
-        self.warning.setStyleSheet("color: #b00020;")
+        set_tone(self.warning, "error")
         layout.addWidget(self.warning)
 
     def set_database(self, db_path: Path, exists: bool) -> None:
@@ -238,7 +239,8 @@ class PlanPage(QWidget):
         layout.addWidget(self.skipped_title)
         layout.addWidget(self.skipped)
         self.failure = _label(selectable=True, name="predicted_failure")
-        self.failure.setStyleSheet("color: #b00020; font-weight: bold;")
+        set_tone(self.failure, "error")
+        self.failure.setStyleSheet("font-weight: bold;")
         layout.addWidget(self.failure)
         self.warnings = _label(selectable=True, name="plan_warnings")
         layout.addWidget(self.warnings)

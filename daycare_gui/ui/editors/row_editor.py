@@ -35,7 +35,7 @@ from daycare_gui.core.edit.rows import (
 from daycare_gui.core.engine import engine_status
 
 from .fields import (
-    ERROR_STYLE,
+    ERROR_TONE,
     ScheduleField,
     message_label,
     monospace_editor,
@@ -112,7 +112,7 @@ class RowEditor(QWidget):
         status = engine_status(self.paths)
         text = (f"The Daycare engine is running ({status.detail}). It keeps write-through caches of task rows "
                 "and may overwrite a change made here; stop it first if you can.") if status.running else None
-        show_message(self.engine_label, text, ERROR_STYLE)
+        show_message(self.engine_label, text, ERROR_TONE)
 
     # --- values --------------------------------------------------------------------------------------
 

@@ -6,7 +6,7 @@ import datetime as _dt
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QLocale, Qt
 
 from daycare_gui.ui.models.roles import RecordRole, SortRole
 
@@ -48,7 +48,14 @@ def fmt_age(ms: int | None, now_ms: int) -> str:
 
 
 def fmt_int(n: int | None) -> str:
-    return "" if n is None else f"{n:,}"
+    """A count with the locale's digit grouping (1,234,567 / 1.234.567); English grouping in the C locale,
+    which has none."""
+    if n is None:
+        return ""
+    locale = QLocale()
+    if locale.language() == QLocale.Language.C:
+        return f"{n:,}"
+    return locale.toString(int(n))
 
 
 def column_data(col: Column, record, role):

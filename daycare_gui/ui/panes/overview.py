@@ -22,6 +22,7 @@ from daycare_gui.core.queries.overview import StoreSummary, store_summary
 from daycare_gui.ui.models.columns import Column, fmt_int
 from daycare_gui.ui.models.record_list_model import RecordListModel
 from daycare_gui.ui.panes.base import Pane
+from daycare_gui.ui.theme import set_tone
 from daycare_gui.ui.widgets.charts import ActivityChart, TokenUsageChart
 from daycare_gui.ui.widgets.tables import make_table
 
@@ -118,7 +119,7 @@ class OverviewPane(Pane):
             counts.addWidget(box, 1)
         layout.addLayout(counts)
         self.error_label = _label()
-        self.error_label.setStyleSheet("color: #b00020;")
+        set_tone(self.error_label, "error")
         layout.addWidget(self.error_label)
         layout.addStretch(1)
         self.setTabOrder(self.problems_button, self.storage_button)

@@ -18,6 +18,7 @@ from daycare_gui.ui.models.columns import Column
 from daycare_gui.ui.models.record_list_model import RecordListModel
 from daycare_gui.ui.models.roles import RecordRole, SortRole
 from daycare_gui.ui.panes.base import Pane
+from daycare_gui.ui.theme import colours
 from daycare_gui.ui.widgets.filter_bar import FilterBox
 
 PROBLEM_COLUMNS = [
@@ -42,7 +43,7 @@ class ProblemModel(RecordListModel):
         if role == Qt.ItemDataRole.ForegroundRole and index.isValid() and index.column() == 0:
             problem = self.record(index.row())
             if problem is not None and problem.severity == "error":
-                return QColor("#b00020")
+                return QColor(colours().states["error"])
         return super().data(index, role)
 
 

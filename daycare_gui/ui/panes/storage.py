@@ -32,6 +32,7 @@ from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.models.columns import Column, fmt_int, fmt_time
 from daycare_gui.ui.models.record_list_model import RecordListModel
 from daycare_gui.ui.panes.base import Pane
+from daycare_gui.ui.theme import colours
 from daycare_gui.ui.widgets.filter_bar import FilterBox
 from daycare_gui.ui.widgets.row_table import RowTable, row_detail
 from daycare_gui.ui.widgets.tables import make_table
@@ -51,7 +52,7 @@ MIGRATION_COLUMNS = [
     Column("Applied at", lambda m: m.line.applied_at, fmt_time),
     Column("Note", lambda m: m.line.note, tooltip=lambda m: m.line.note),
 ]
-STATUS_COLOURS = {"pending": "#8a6d00", "unknown": "#6a3d9a", "later pending": "#b00020"}
+STATUS_STATES = ("pending", "unknown", "later pending")  # coloured from the palette (theme.Colours.states)
 
 
 class _NumberedLine:
@@ -70,8 +71,8 @@ class MigrationModel(RecordListModel):
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         if role == Qt.ItemDataRole.ForegroundRole and index.isValid():
             rec = self.record(index.row())
-            colour = STATUS_COLOURS.get(rec.line.status) if rec is not None else None
-            return QColor(colour) if colour else None
+            status = rec.line.status if rec is not None else None
+            return QColor(colours().states[status]) if status in STATUS_STATES else None
         return super().data(index, role)
 
 

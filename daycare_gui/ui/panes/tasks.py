@@ -20,6 +20,7 @@ from daycare_gui.core.task_overview import TaskEntry, cron_entries, heartbeat_en
 from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.editors.pane_actions import EditActions
 from daycare_gui.ui.models.columns import Column, fmt_time
+from daycare_gui.ui.theme import colours
 from daycare_gui.ui.widgets.browse_pane import BrowsePane
 from daycare_gui.ui.widgets.markdown_view import escape
 
@@ -82,12 +83,14 @@ def _runs(info: ScheduleInfo) -> list[str]:
 def schedule_html(info: ScheduleInfo | None) -> str:
     if info is None:
         return ""
+    c = colours()  # the label sits on the window background
     if not info.valid:
         return (f"<b>Schedule</b> <code>{escape(info.expr)}</code> — "
-                f"<span style='color:#b3261e'>invalid: {escape(info.error or '')}</span>. Daycare would never run it.")
+                f"<span style='color:{c.window_error}'>invalid: {escape(info.error or '')}</span>. "
+                "Daycare would never run it.")
+    head = f"<b>Schedule</b> <code>{escape(info.expr)}</code> — {escape(info.words)}"
     runs = "".join(f"<li>{escape(r)}</li>" for r in _runs(info))
-    return (f"<b>Schedule</b> <code>{escape(info.expr)}</code> — {escape(info.words)}"
-            f"<br>Next {len(info.next_runs)} runs:<ul style='margin:0'>{runs}</ul>")
+    return head + f"<br>Next {len(info.next_runs)} runs:<ul style='margin:0'>{runs}</ul>"
 
 
 class _TasksPane(BrowsePane):
