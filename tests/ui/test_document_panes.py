@@ -56,6 +56,26 @@ def test_cron_pairs_files_and_rows_and_explains_schedules(qtbot, window, demo_st
     qtbot.waitUntil(lambda: pane.records.proxy.rowCount() == 1, timeout=2000)
 
 
+def test_a_disabled_cron_task_says_so_and_lists_no_next_runs(qtbot, window, demo_store):
+    """Issue 18 #9: "Back up photos" is disabled (enabled = 0): no "Next 5 runs" in the list, header or detail."""
+    pane = open_at(qtbot, window, demo_store, "cron")
+    qtbot.waitUntil(lambda: pane.records.proxy.rowCount() == 6, timeout=5000)
+    task = select_where(pane, 0, "Back up photos")
+    assert task.schedule.next_runs == ()
+    header = pane.schedule_label.text()
+    assert "Disabled" in header and "no next runs" in header
+    assert "<li>" not in header and "Next" not in header
+    fields = dict(window.detail.item.fields)
+    assert fields["Enabled"] == "no"
+    assert fields["Next runs"].startswith("none") and "disabled" in fields["Next runs"]
+    row = texts(pane.records.proxy, 0).index("Back up photos")
+    assert texts(pane.records.proxy, 4)[row].startswith("disabled")
+    assert pane.records.proxy.index(row, 0).data(StateRole) == "disabled"
+    # an enabled task still lists its five runs
+    select_where(pane, 0, "Daily digest")
+    assert pane.schedule_label.text().count("<li>") == 5
+
+
 def test_cron_invalid_schedule_is_an_error(qtbot, window, demo_store, tmp_path):
     store = tmp_path / "daycare"
     shutil.copytree(demo_store, store)

@@ -65,6 +65,28 @@ def test_cron_form_edit_saves_only_that_line_and_keeps_the_alias(qtbot, root):
     assert not editor.title().endswith("*")
 
 
+def test_disabled_cron_task_form_lists_no_next_runs(qtbot, root):
+    """Issue 18 #9 in the editors: the form of a disabled task says so instead of listing runs."""
+    path = root / "cron" / "daily-digest" / "TASK.md"
+    editor = _editor(qtbot, DocumentEditor, path)
+    schedule = editor.widgets["schedule"]
+    assert schedule.runs.text().startswith("Next runs:")
+    editor.widgets["enabled"].click()  # untick Enabled
+    assert b"enabled: false" in editor.current_bytes
+    assert "Disabled" in schedule.runs.text() and "Next runs" not in schedule.runs.text()
+    assert "07:00" in schedule.words.text()  # the schedule itself is still explained
+    editor.undo_stack.undo()
+    assert schedule.runs.text().startswith("Next runs:")
+
+    paths = resolve_paths(root)
+    row_editor = RowEditor(paths, "tasks_cron", "backup-photos")  # enabled = 0 in the demo database
+    qtbot.addWidget(row_editor)
+    row_schedule = row_editor.widgets["schedule"]
+    assert "Disabled" in row_schedule.runs.text() and "Next runs" not in row_schedule.runs.text()
+    row_editor.set_value("enabled", True)
+    assert row_schedule.runs.text().startswith("Next runs:")
+
+
 def test_invalid_schedule_is_shown_and_not_written(qtbot, root):
     path = root / "cron" / "daily-digest" / "TASK.md"
     editor = _editor(qtbot, DocumentEditor, path)

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from daycare_gui.core.edit.permissions_doc import rule_warning, validate_rule
-from daycare_gui.core.edit.schedule import describe_schedule, next_runs, validate_schedule
+from daycare_gui.core.schedule_info import schedule_info
 from daycare_gui.ui.theme import colours, set_tone
 
 # Label tones: the application style sheet colours them from the palette (daycare_gui/ui/theme.py).
@@ -84,6 +84,7 @@ class ScheduleField(QWidget):
         layout.addWidget(self.words)
         layout.addWidget(self.runs)
         self.edit.textEdited.connect(self._typed)
+        self._task_enabled = True
 
     def _typed(self, text: str) -> None:
         self.update_info(text)
@@ -96,16 +97,25 @@ class ScheduleField(QWidget):
     def text(self) -> str:
         return self.edit.text()
 
+    def set_task_enabled(self, enabled: bool) -> None:
+        """The task's Enabled box: a disabled task has no next runs, and the field says why."""
+        if enabled != self._task_enabled:
+            self._task_enabled = enabled
+            self.update_info(self.edit.text())
+
     def update_info(self, text: str) -> None:
-        problem = validate_schedule(text)
-        if problem:
+        info = schedule_info(text, 5, enabled=self._task_enabled)
+        if not info.valid:
             set_tone(self.words, ERROR_TONE)
-            self.words.setText(f"Daycare cannot run this schedule: {problem}")
+            self.words.setText(f"Daycare cannot run this schedule: {info.error}")
             self.runs.setText("")
             return
         set_tone(self.words, None)
-        self.words.setText(describe_schedule(text))
-        times = [t.strftime("%a %Y-%m-%d %H:%M") for t in next_runs(text, 5)]
+        self.words.setText(info.words)
+        if not info.enabled:
+            self.runs.setText("Disabled: Daycare does not run this task, so there are no next runs.")
+            return
+        times = [t.strftime("%a %Y-%m-%d %H:%M") for t in info.next_runs]
         self.runs.setText("Next runs:\n" + "\n".join(f"  {t}" for t in times))
 
 

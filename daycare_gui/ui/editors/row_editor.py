@@ -157,6 +157,9 @@ class RowEditor(QWidget):
         return f"{self.table}/{self.row_id}" + ("*" if self.is_dirty() else "")
 
     def _changed(self) -> None:
+        schedule, enabled = self.widgets.get("schedule"), self.widgets.get("enabled")
+        if isinstance(schedule, ScheduleField) and isinstance(enabled, QCheckBox):
+            schedule.set_task_enabled(enabled.isChecked())  # a disabled task lists no next runs
         problems = [p for c, v in self.changes().items() if (p := check_value(c, v))]
         show_message(self.error, "\n".join(problems) or None)
         self.save_button.setEnabled(not problems)

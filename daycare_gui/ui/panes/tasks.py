@@ -68,6 +68,8 @@ def _state(item: TaskItem) -> str | None:
         return "ignored"
     if item.schedule is not None and not item.schedule.valid:
         return "error"
+    if item.schedule is not None and not item.schedule.enabled:
+        return "disabled"
     return None
 
 
@@ -89,6 +91,9 @@ def schedule_html(info: ScheduleInfo | None) -> str:
                 f"<span style='color:{c.window_error}'>invalid: {escape(info.error or '')}</span>. "
                 "Daycare would never run it.")
     head = f"<b>Schedule</b> <code>{escape(info.expr)}</code> — {escape(info.words)}"
+    if not info.enabled:
+        return (head + f"<br><span style='color:{c.window_warning}'><b>Disabled</b></span>: Daycare does not "
+                "run this task, so there are no next runs.")
     runs = "".join(f"<li>{escape(r)}</li>" for r in _runs(info))
     return head + f"<br>Next {len(info.next_runs)} runs:<ul style='margin:0'>{runs}</ul>"
 
@@ -194,8 +199,8 @@ class CronTasksPane(_TasksPane):
         now = _dt.datetime.now().astimezone()
         entries = cron_entries(store)
         agents, users = _names(store, entries)
-        return [TaskItem(e, schedule_info(e.get("schedule"), now=now), agents.get(e.get("agent_id")),
-                         users.get(e.get("user_id"))) for e in entries]
+        return [TaskItem(e, schedule_info(e.get("schedule"), now=now, enabled=bool(e.get("enabled", True))),
+                         agents.get(e.get("agent_id")), users.get(e.get("user_id"))) for e in entries]
 
     def describe(self, item: TaskItem) -> DetailItem:
         e, info = item.entry, item.schedule
@@ -203,7 +208,7 @@ class CronTasksPane(_TasksPane):
             ("Name", e.get("name") or ""), ("Description", e.get("description") or ""),
             ("Schedule", e.get("schedule") or ""),
             ("In words", info.words if info.valid else f"invalid: {info.error}"),
-            ("Next runs", "\n".join(_runs(info))),
+            ("Next runs", "\n".join(_runs(info)) or info.runs_note()),
             ("Enabled", _yes(e.get("enabled", True))), ("Delete after run", _yes(e.get("delete_after_run"))),
             ("Agent", _named(item.agent_name, e.get("agent_id"))), ("User", _named(item.user_name, e.get("user_id"))),
             ("Task uid", e.get("task_uid") or ""), ("Legacy keys in file", _aliases(e)),
