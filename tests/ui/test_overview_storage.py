@@ -328,3 +328,16 @@ def test_settings_pane_shows_providers_but_no_secret(qtbot, window, demo_store):
     visible = [pane.tree.topLevelItem(i).text(0) for i in range(pane.tree.topLevelItemCount())
                if not pane.tree.topLevelItem(i).isHidden()]
     assert visible == ["engine"]
+
+
+def test_storage_sends_the_user_to_the_menu_that_exists(qtbot, window, demo_store):
+    """Issue 18 #11: the Migrations tab named "Tools → Upgrade storage…"; the menu is Storage → Upgrade Storage…."""
+    open_and_wait(qtbot, window, demo_store)
+    window.show_section("storage")
+    pane = window.panes["storage"]
+    hint = pane.upgrade_hint.text()
+    menu_title, _, action_text = hint.split("use ", 1)[1].split(" (", 1)[0].partition(" → ")
+    menus = {m.title().replace("&", ""): m for m in (a.menu() for a in window.menuBar().actions()) if m is not None}
+    assert menu_title in menus, f"{menu_title!r} is not a menu ({sorted(menus)})"
+    assert action_text in [a.text().replace("&", "") for a in menus[menu_title].actions()]
+    assert "Tools" not in hint

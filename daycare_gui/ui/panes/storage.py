@@ -2,7 +2,7 @@
 
 Rows are fetched by rowid, one page at a time, through the worker (more arrive when the view is scrolled to
 the end or "Load more" is pressed). JSON columns are shown parsed and masked where sensitive (the core does
-both). Upgrading is not here: the Tools menu has "Upgrade storage…".
+both). Upgrading is not here: the Storage menu has "Upgrade Storage…" (see ``actions.menu_path``).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from daycare_gui.core.queries.overview import (
     table_infos,
 )
 from daycare_gui.core.queries.subsystems import ShownRow, page_shown_rows
+from daycare_gui.ui.actions import menu_path
 from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.models.columns import Column, fmt_int, fmt_time
 from daycare_gui.ui.models.record_list_model import RecordListModel
@@ -136,8 +137,9 @@ class StoragePane(Pane):
         self.migration_text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         mig_box.addWidget(self.migration_text)
         mig_box.addWidget(self.migrations_view, 1)
-        mig_box.addWidget(QLabel("To apply pending migrations use Tools → Upgrade storage… "
-                                 "(it makes a backup and works on a copy first)."))
+        self.upgrade_hint = QLabel(f"To apply pending migrations use {menu_path('upgrade')} "
+                                   "(it makes a backup and works on a copy first).")
+        mig_box.addWidget(self.upgrade_hint)
         self.tabs.addTab(migrations_page, "Migrations")
 
         self.filter_box.changed.connect(self._filter_tables)
