@@ -26,6 +26,23 @@ def plural_of(noun: str) -> str:
     return last + "s"
 
 
+def singular_of(noun: str) -> str:
+    """The inverse of :func:`plural_of` for regular plurals: "cron tasks" → "cron task", "entities" → "entity"."""
+    for one, many in _IRREGULAR.items():
+        if noun == many:
+            return one
+    head, _, last = noun.rpartition(" ")
+    if head:
+        return f"{head} {singular_of(last)}"
+    if last.endswith("ies") and len(last) > 3:
+        return last[:-3] + "y"
+    if last.endswith(("sses", "shes", "ches", "xes", "zes")):
+        return last[:-2]
+    if last.endswith("s") and not last.endswith("ss"):
+        return last[:-1]
+    return last
+
+
 def count(n: int, noun: str, plural: str | None = None) -> str:
     """ "1 cron task", "3 cron tasks", "1,204 entities": the number grouped, the noun agreeing with it."""
     word = noun if n == 1 else (plural or plural_of(noun))
@@ -68,6 +85,17 @@ _MS_MIN, _MS_MAX = 1_000_000_000_000, 9_999_999_999_999
 
 def looks_like_epoch_ms(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and _MS_MIN <= value <= _MS_MAX
+
+
+def is_time_column(column: str) -> bool:
+    """Whether a column's name says it holds a time: ``at`` (session_history), ``*_at``, ``*At``, ``*_ms``."""
+    return (column in ("at", "deliver_at") or column.endswith(("_at", "At", "_ms", "_time", "Time"))
+            or column.startswith("time"))
+
+
+def time_value(column: str, value) -> bool:
+    """A stored time worth showing as a date: a time-named column holding epoch milliseconds."""
+    return is_time_column(column) and looks_like_epoch_ms(value)
 
 
 def local_time(ms: int | None, *, seconds: bool = True) -> str:

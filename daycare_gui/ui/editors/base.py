@@ -28,11 +28,10 @@ from PySide6.QtWidgets import (
 from daycare_gui.core.edit.atomic import ConflictError, load_for_edit, save_atomic, sha256_of
 from daycare_gui.core.edit.document import FrontmatterDocument
 from daycare_gui.core.edit.errors import DocumentError, InvalidValue
+from daycare_gui.ui.theme import set_tone
 from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, markdown_html
 
 from .conflict import ConflictDialog, DiffDialog, unified_diff
-from daycare_gui.ui.theme import set_tone
-
 from .fields import ERROR_TONE, message_label, monospace_editor, set_text_if_different, show_message
 from .undo import SnapshotCommand
 

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from daycare_gui.core.display import count
 from daycare_gui.core.edit.errors import InvalidValue
 from daycare_gui.core.edit.rows import (
     BOOLEAN_COLUMNS,
@@ -217,7 +218,7 @@ class RowEditor(QWidget):
             show_message(self.error, str(exc))
             self.status.setText("Not written")
             return False
-        self.status.setText(f"Wrote {len(changes)} field(s) in one transaction")
+        self.status.setText(f"Wrote {count(len(changes), 'field')} in one transaction")
         self.revert()
         self.written.emit()
         if self.on_written is not None:

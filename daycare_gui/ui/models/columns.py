@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import datetime as _dt
 from dataclasses import dataclass
 from typing import Any, Callable
 
 from PySide6.QtCore import QLocale, Qt
 
+from daycare_gui.core.display import local_time
 from daycare_gui.ui.models.roles import RecordRole, SortRole
 
 
@@ -28,13 +28,8 @@ class Column:
 
 
 def fmt_time(ms: int | None) -> str:
-    """Local date and time of a Daycare millisecond timestamp."""
-    if ms is None:
-        return ""
-    try:
-        return _dt.datetime.fromtimestamp(ms / 1000).strftime("%Y-%m-%d %H:%M:%S")
-    except (OverflowError, OSError, ValueError, TypeError):
-        return str(ms)
+    """Local date and time of a Daycare millisecond timestamp (core.display.local_time)."""
+    return local_time(ms)
 
 
 def fmt_age(ms: int | None, now_ms: int) -> str:

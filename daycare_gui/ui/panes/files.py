@@ -8,9 +8,10 @@ import mimetypes
 from PySide6.QtCore import QSortFilterProxyModel, Qt
 from PySide6.QtWidgets import QLabel, QSplitter, QStackedWidget, QTreeView, QVBoxLayout
 
+from daycare_gui.core.display import count
 from daycare_gui.core.file_preview import preview_file
 from daycare_gui.core.files.homes import KNOWLEDGE_FILES
-from daycare_gui.core.queries.users import list_users
+from daycare_gui.core.queries.names import user_names
 from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.editors.pane_actions import FileEditButton
 from daycare_gui.ui.models.columns import fmt_int
@@ -26,10 +27,7 @@ def _homes_and_names(store):
     inventory = store.files()
     homes = list(inventory.items("user_homes"))
     shared = [k for k in inventory.items("knowledge_files") if k.user_id is None]
-    names = {}
-    if store.db is not None:
-        names = {u.id: u.name or (f"@{u.nametag}" if u.nametag else u.id) for u in list_users(store.db, store.cols)}
-    return homes, names, shared
+    return homes, user_names(store), shared
 
 
 def node_detail(node: Node) -> DetailItem:
@@ -100,7 +98,7 @@ class FilesPane(Pane):
         homes, names, shared = result
         self.model.set_homes(homes, names, shared, str(self.ctx.store.paths.data_dir))
         self._loaded = True
-        self.summary.setText(f"{len(homes)} user home(s) — expand a folder to list it")
+        self.summary.setText(f"{count(len(homes), 'user home')} — expand a folder to list it")
         target, self._pending = self._pending, None
         if target is not None:
             self.open_item(target)

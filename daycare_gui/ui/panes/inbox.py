@@ -7,6 +7,7 @@ import time
 
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QVBoxLayout
 
+from daycare_gui.core.display import count
 from daycare_gui.core.queries.inbox import STUCK_AFTER_MS
 from daycare_gui.core.queries.inbox_overview import InboxAgent, InboxEntry, inbox_agents, inbox_overview
 from daycare_gui.ui.context import DetailItem
@@ -124,7 +125,7 @@ class InboxPane(Pane):
         records = self.records.model.records()
         stuck = sum(e.stuck for e in records)
         shown = self.records.proxy.rowCount()
-        text = f"{len(records)} item(s), {stuck} stuck"
+        text = f"{count(len(records), 'item')}, {stuck:,} stuck"
         if shown != len(records):
             text = f"{shown} shown of " + text
         self.summary.setText(text + " — oldest first; Enter opens the agent")

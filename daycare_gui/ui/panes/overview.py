@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from daycare_gui.core.display import count
 from daycare_gui.core.queries.overview import StoreSummary, store_summary
 from daycare_gui.ui.models.columns import Column, fmt_int
 from daycare_gui.ui.models.record_list_model import RecordListModel
@@ -142,8 +143,9 @@ class OverviewPane(Pane):
         self.explanation_label.setText(s.explanation)
         self.explanation_label.setVisible(bool(s.explanation))
         if s.problems:
-            self.problems_label.setText(f"{s.problems:,} problem(s) found while loading "
-                                        f"({s.problem_errors:,} error(s), {s.problems - s.problem_errors:,} warning(s)).")
+            self.problems_label.setText(f"{count(s.problems, 'problem')} found while loading "
+                                        f"({count(s.problem_errors, 'error')}, "
+                                        f"{count(s.problems - s.problem_errors, 'warning')}).")
         else:
             self.problems_label.setText("No problems found while loading.")
         self.ctx.set_count("problems", s.problems)

@@ -244,7 +244,7 @@ class StoragePane(Pane):
         self.more_button.setEnabled(not self._exhausted)
         shown = self.browser.model.rowCount()
         total = f"{self._count:,}" if self._count is not None else "?"
-        self.browser.caption.setText(f"<b>{table}</b>: {shown:,} of {total} row(s) loaded, in rowid order "
+        self.browser.caption.setText(f"<b>{table}</b>: {shown:,} of {total} {'row' if self._count == 1 else 'rows'} loaded, in rowid order "
                                      "(read-only; JSON shown parsed, secrets masked)")
 
     def _rows_failed(self, table: str, message: str) -> None:

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton
 
-from daycare_gui.core.queries.agents import fetch_agents
-from daycare_gui.core.queries.users import list_users
+from daycare_gui.core.display import labelled
+from daycare_gui.core.queries.names import load_names
 from daycare_gui.core.schedule_info import ScheduleInfo, schedule_info
 from daycare_gui.core.task_overview import TaskEntry, cron_entries, heartbeat_entries
 from daycare_gui.ui.context import DetailItem
@@ -41,18 +41,8 @@ class TaskItem:
 
 def _names(store, entries: list[TaskEntry]) -> tuple[dict[str, str], dict[str, str]]:
     """Agent and user names for the ids the tasks mention (runs in the worker with the fetch)."""
-    if store.db is None:
-        return {}, {}
-    agent_ids = sorted({e.get("agent_id") for e in entries if e.get("agent_id")})
-    agents = {aid: a.name for aid, a in fetch_agents(store.db, agent_ids, store.cols).items()}
-    users = {u.id: u.name or u.id for u in list_users(store.db, store.cols)}
-    return agents, users
-
-
-def _named(name: str | None, ident: str | None) -> str:
-    if not ident:
-        return ""
-    return f"{name} ({ident})" if name else ident
+    names = load_names(store, (e.get("agent_id") for e in entries))
+    return names.agents, names.users
 
 
 def _yes(value) -> str:
@@ -99,7 +89,7 @@ def schedule_html(info: ScheduleInfo | None) -> str:
 
 
 class _TasksPane(BrowsePane):
-    noun = "task(s)"
+    noun = "task"
     kind = "cron"
 
     def __init__(self, ctx, parent=None) -> None:
@@ -210,7 +200,8 @@ class CronTasksPane(_TasksPane):
             ("In words", info.words if info.valid else f"invalid: {info.error}"),
             ("Next runs", "\n".join(_runs(info)) or info.runs_note()),
             ("Enabled", _yes(e.get("enabled", True))), ("Delete after run", _yes(e.get("delete_after_run"))),
-            ("Agent", _named(item.agent_name, e.get("agent_id"))), ("User", _named(item.user_name, e.get("user_id"))),
+            ("Agent", labelled(item.agent_name, e.get("agent_id"))),
+            ("User", labelled(item.user_name, e.get("user_id"))),
             ("Task uid", e.get("task_uid") or ""), ("Legacy keys in file", _aliases(e)),
         ] + self.tail_fields(e)
         return DetailItem(f"Cron task {e.name}", tuple(fields), self.raw_of(e), markdown=e.get("code") or "")
@@ -245,7 +236,7 @@ class HeartbeatTasksPane(_TasksPane):
 
     def describe(self, item: TaskItem) -> DetailItem:
         e = item.entry
-        fields = self.common_fields(e) + [("Title", e.name), ("User", _named(item.user_name, e.get("user_id")))]
+        fields = self.common_fields(e) + [("Title", e.name), ("User", labelled(item.user_name, e.get("user_id")))]
         if e.file is not None:
             fields.append(("Title taken from", e.file.title_source))
         fields += self.tail_fields(e)

@@ -11,7 +11,9 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
+from daycare_gui.core.display import count
 from daycare_gui.core.file_preview import preview_file
+from daycare_gui.core.queries.names import Names
 from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.widgets.document_viewer import DocumentViewer
@@ -21,7 +23,7 @@ from daycare_gui.ui.widgets.record_table import FilteredRecords, make_table, sel
 
 class BrowsePane(Pane):
     columns: list = []
-    noun = "item(s)"
+    noun = "item"  # singular: the count line says "1 item", "3 items"
     hint = ""  # appended to the count line, e.g. what Enter does
     filter_placeholder = "Filter (Ctrl+F)"
 
@@ -62,10 +64,15 @@ class BrowsePane(Pane):
         self.filter_box.changed.connect(self._filter_changed)
         self._pending: object | None = None
         self._loaded = False
+        self.names = Names()  # display names of the user/agent ids the records mention (fetch_names)
 
     # -- hooks -------------------------------------------------------------------------------------
     def fetch(self, store) -> list:  # runs in the worker
         raise NotImplementedError
+
+    def fetch_names(self, store, records) -> Names | None:  # runs in the worker, after fetch
+        """The names the columns show for user and agent ids (default: none needed)."""
+        return None
 
     def key(self, record):
         return getattr(record, "id", None)
@@ -92,8 +99,18 @@ class BrowsePane(Pane):
     # -- loading -----------------------------------------------------------------------------------
     def load(self) -> None:
         store = self.ctx.store
-        self.ctx.worker.submit(f"{self.pane_id}-list", lambda: self.fetch(store),
-                               on_result=self._arrived, on_error=self._failed)
+        self.ctx.worker.submit(f"{self.pane_id}-list", lambda: self._fetch_with_names(store),
+                               on_result=self._named_arrived, on_error=self._failed)
+
+    def _fetch_with_names(self, store):
+        records = self.fetch(store)
+        return records, self.fetch_names(store, records)
+
+    def _named_arrived(self, answer) -> None:
+        records, names = answer
+        if names is not None:
+            self.names = names
+        self._arrived(records)
 
     def _arrived(self, records) -> None:
         current = self.records.key_at(self.table.currentIndex())
@@ -117,7 +134,7 @@ class BrowsePane(Pane):
 
     def _update_summary(self) -> None:
         total, shown = self.records.model.rowCount(), self.records.proxy.rowCount()
-        text = f"{total} {self.noun}" if shown == total else f"{shown} of {total} {self.noun}"
+        text = count(total, self.noun) if shown == total else f"{shown:,} of {count(total, self.noun)}"
         self.summary.setText(f"{text} — {self.hint}" if self.hint else text)
 
     def _filter_changed(self, text: str) -> None:

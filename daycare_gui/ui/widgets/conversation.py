@@ -12,13 +12,13 @@ from __future__ import annotations
 import json
 from urllib.parse import quote, unquote
 
+from daycare_gui.core.display import count
 from daycare_gui.core.queries.history_pages import ConversationWindow
 from daycare_gui.core.records import HistoryRecord, ToolCall
 from daycare_gui.ui.models.columns import fmt_time
 from daycare_gui.ui.models.history_model import kind_of
 from daycare_gui.ui.theme import Colours, colours
 from daycare_gui.ui.widgets.markdown_view import escape, markdown_html
-
 
 
 def style_sheet(c: Colours) -> str:
@@ -198,7 +198,7 @@ class ConversationRenderer:
         open_ = call_id in self.expanded
         state = "running / unfinished" if done is None else ("failed" if done.is_error else "finished")
         anchors = "".join(f'<a name="rec-{s.id}"></a>' for s in steps)
-        summary = anchors + (f"<b>Python run</b> <span class='meta'>· {len(steps)} steps · {inner_calls} tool call(s) · "
+        summary = anchors + (f"<b>Python run</b> <span class='meta'>· {count(len(steps), 'step')} · {count(inner_calls, 'tool call')} · "
                    f"{state} · </span><a href=\"{toggle_url(call_id)}\">{'collapse ▾' if open_ else 'expand ▸'}</a>")
         if not open_:
             last = (done.error if done is not None and done.is_error else (done.output if done else "")) or ""
