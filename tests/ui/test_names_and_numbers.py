@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QAbstractItemModelTester
 
 from daycare_gui.core.queries.names import AGENT_ID_COLUMNS, USER_ID_COLUMNS
+from tests.ui.test_document_panes import column
 from tests.ui.test_people_panes import FATAL, open_at, texts
 
 OWNER, SAM = "j4ffjn2dh13obcg6i68udgys", "ttdos2i2nfcznn0b49j4tsa8"
@@ -92,7 +93,7 @@ def test_apps_skills_and_tasks_name_their_users(qtbot, window, nameless_store):
     cron = window.panes["cron"]
     qtbot.waitUntil(lambda: cron.records.proxy.rowCount() == 6, timeout=5000)
     row = texts(cron.records.proxy, 0).index("Plant photo diary")  # Sam's task
-    assert texts(cron.records.proxy, 8)[row] == "@brave-lynx-208"
+    assert texts(cron.records.proxy, column(cron.records.proxy, "User"))[row] == "@brave-lynx-208"
     cron.table.selectRow(row)
     user = dict(window.detail.item.fields)["User"]
     assert user == f"@brave-lynx-208 ({SAM})" and user != f"{SAM} ({SAM})"

@@ -21,6 +21,7 @@ from daycare_gui.ui.widgets.document_viewer import DocumentViewer
 from daycare_gui.ui.widgets.filter_bar import FilterBox
 from daycare_gui.ui.widgets.home_tree import HomeTreeModel, Node
 from daycare_gui.ui.widgets.record_table import StateDelegate
+from daycare_gui.ui.widgets.tables import ColumnFitter
 
 
 def _homes_and_names(store):
@@ -67,15 +68,18 @@ class FilesPane(Pane):
         self.tree.setItemDelegate(StateDelegate(self.tree))
         self.tree.setUniformRowHeights(True)
         self.tree.setAlternatingRowColors(True)
-        self.tree.header().setStretchLastSection(False)
-        self.tree.setColumnWidth(0, 280)
+        # Size and Modified as wide as their values, the name the rest (rows arrive as folders open, so
+        # the widths come from typical values)
+        self.fitter = ColumnFitter(self.tree, stretch=0, samples={1: "9,999,999", 2: "2026-12-31 23:59"})
         self.viewer = DocumentViewer()
         self.viewer_stack = QStackedWidget()  # an editor can be added beside the viewer later
         self.viewer_stack.addWidget(self.viewer)
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(self.tree)
         split.addWidget(self.viewer_stack)
-        split.setSizes([460, 540])
+        split.setSizes([620, 380])  # the tree's three columns need more room than the preview
+        split.setStretchFactor(0, 1)
+        split.setStretchFactor(1, 1)
         layout.addWidget(split, 1)
         self.summary = QLabel("Loading…")
         layout.addWidget(self.summary)
@@ -99,6 +103,7 @@ class FilesPane(Pane):
         self.model.set_homes(homes, names, shared, str(self.ctx.store.paths.data_dir))
         self._loaded = True
         self.summary.setText(f"{count(len(homes), 'user home')} — expand a folder to list it")
+        self.fitter.fit()
         target, self._pending = self._pending, None
         if target is not None:
             self.open_item(target)

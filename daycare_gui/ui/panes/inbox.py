@@ -7,7 +7,7 @@ import time
 
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QVBoxLayout
 
-from daycare_gui.core.display import count
+from daycare_gui.core.display import count, local_time
 from daycare_gui.core.queries.inbox import STUCK_AFTER_MS
 from daycare_gui.core.queries.inbox_overview import InboxAgent, InboxEntry, inbox_agents, inbox_overview
 from daycare_gui.ui.context import DetailItem
@@ -15,6 +15,7 @@ from daycare_gui.ui.models.columns import Column, fmt_time
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.widgets.filter_bar import FilterBox
 from daycare_gui.ui.widgets.record_table import FilteredRecords, make_table, select_row
+from daycare_gui.ui.widgets.tables import ColumnFitter
 
 
 def fmt_duration(ms: int) -> str:
@@ -28,7 +29,8 @@ def fmt_duration(ms: int) -> str:
 
 
 COLUMNS = [
-    Column("Posted", lambda e: e.item.posted_at, fmt_time),
+    Column("Posted", lambda e: e.item.posted_at, lambda ms: local_time(ms, seconds=False),
+           tooltip=lambda e: fmt_time(e.item.posted_at)),
     Column("Age", lambda e: e.age_ms, fmt_duration, align_right=True),
     Column("State", lambda e: "stuck" if e.stuck else "waiting"),
     Column("Kind", lambda e: e.item.type),
@@ -68,6 +70,9 @@ class InboxPane(Pane):
         layout.addLayout(bar)
         self.records = FilteredRecords(COLUMNS, state=lambda e: "stuck" if e.stuck else None)
         self.table = make_table(self.records.proxy)
+        # Agent names can be long: held to 130 px (the full name in the tooltip); Summary, the long text,
+        # takes what is left
+        self.fitter = ColumnFitter(self.table, caps={4: 130})
         layout.addWidget(self.table, 1)
         self.summary = QLabel("Loading…")
         layout.addWidget(self.summary)
@@ -116,7 +121,7 @@ class InboxPane(Pane):
 
     def _arrived(self, entries: list[InboxEntry]) -> None:
         self.records.set_records(entries)
-        self.table.resizeColumnsToContents()
+        self.fitter.fit()
         self._update_summary()
         if entries:
             select_row(self.table, 0)

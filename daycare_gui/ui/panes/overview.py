@@ -51,6 +51,7 @@ def _count_table(model) -> QTableView:
 
 
 class OverviewPane(Pane):
+    has_details = False  # a summary page: nothing to select, so the Details dock stays out of the way
     pane_id = "overview"
     title = "Overview"
 

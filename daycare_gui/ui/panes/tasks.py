@@ -11,7 +11,7 @@ import datetime as _dt
 from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton
+from PySide6.QtWidgets import QLabel, QPushButton
 
 from daycare_gui.core.display import labelled
 from daycare_gui.core.queries.names import load_names
@@ -22,6 +22,7 @@ from daycare_gui.ui.editors.pane_actions import EditActions
 from daycare_gui.ui.models.columns import Column, fmt_time
 from daycare_gui.ui.theme import colours
 from daycare_gui.ui.widgets.browse_pane import BrowsePane
+from daycare_gui.ui.widgets.flow_layout import FlowLayout
 from daycare_gui.ui.widgets.markdown_view import escape
 
 
@@ -99,7 +100,7 @@ class _TasksPane(BrowsePane):
         self.schedule_label = QLabel()
         self.schedule_label.setWordWrap(True)
         self.schedule_label.setTextFormat(Qt.TextFormat.RichText)
-        buttons = QHBoxLayout()
+        buttons = FlowLayout()
         self.code_button = QPushButton("Task code")
         self.memory_button = QPushButton("MEMORY.md")
         self.memory_button.setToolTip("The task's own notes beside TASK.md (Daycare does not import them)")
@@ -107,7 +108,6 @@ class _TasksPane(BrowsePane):
         self.memory_button.clicked.connect(self._show_memory)
         for b in (self.code_button, self.memory_button):
             buttons.addWidget(b)
-        buttons.addStretch(1)
         self.head.addWidget(self.where_label)
         self.head.addWidget(self.schedule_label)
         self.head.addLayout(buttons)
@@ -170,12 +170,13 @@ class CronTasksPane(_TasksPane):
     filter_placeholder = "Filter cron tasks by name, id, schedule, agent (Ctrl+F)"
     hint = "Enter opens the task's agent; grey-yellow rows are files Daycare ignores"
     columns = [
+        # what a task does and whether it runs first, so a narrow list still shows them
         Column("Name", lambda t: t.entry.name, tooltip=lambda t: t.entry.reason),
-        Column("Stored as", lambda t: t.entry.presence),
-        Column("Daycare reads", lambda t: t.entry.reads_label),
+        Column("Enabled", lambda t: _yes(t.entry.get("enabled", True))),
         Column("Schedule", lambda t: t.entry.get("schedule") or ""),
         Column("In words", lambda t: t.schedule.summary() if t.schedule else ""),
-        Column("Enabled", lambda t: _yes(t.entry.get("enabled", True))),
+        Column("Daycare reads", lambda t: t.entry.reads_label),
+        Column("Stored as", lambda t: t.entry.presence),
         Column("Once", lambda t: "yes" if t.entry.get("delete_after_run") else ""),
         Column("Agent", lambda t: t.agent_name or t.entry.get("agent_id") or "",
                tooltip=lambda t: t.entry.get("agent_id") or ""),

@@ -12,6 +12,7 @@ from daycare_gui.ui.models.columns import Column, fmt_int, fmt_time
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.widgets.filter_bar import FilterBox
 from daycare_gui.ui.widgets.record_table import FilteredRecords, make_table, select_row
+from daycare_gui.ui.widgets.tables import ColumnFitter
 
 COLUMNS = [
     Column("Name", lambda u: person_label(u.name, u.nametag, u.id), tooltip=lambda u: u.id),
@@ -60,6 +61,7 @@ class UsersPane(Pane):
                             tooltip=lambda u: u.parent_user_id or "")
         self.records = FilteredRecords(columns)
         self.table = make_table(self.records.proxy)
+        self.fitter = ColumnFitter(self.table)
         layout.addWidget(self.table, 1)
         self.summary = QLabel("Loading…")
         layout.addWidget(self.summary)
@@ -87,7 +89,7 @@ class UsersPane(Pane):
     def _arrived(self, users: list[User]) -> None:
         self._names = {u.id: person_label(u.name, u.nametag, u.id) for u in users}
         self.records.set_records(users)
-        self.table.resizeColumnsToContents()
+        self.fitter.fit()
         self._loaded = True
         self._update_summary()
         target, self._pending = self._pending, None

@@ -19,6 +19,7 @@ from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.widgets.document_viewer import DocumentViewer
 from daycare_gui.ui.widgets.filter_bar import FilterBox
 from daycare_gui.ui.widgets.record_table import FilteredRecords, make_table, select_row
+from daycare_gui.ui.widgets.tables import ColumnFitter
 
 
 class BrowsePane(Pane):
@@ -26,6 +27,7 @@ class BrowsePane(Pane):
     noun = "item"  # singular: the count line says "1 item", "3 items"
     hint = ""  # appended to the count line, e.g. what Enter does
     filter_placeholder = "Filter (Ctrl+F)"
+    stretch_column: int | None = -1  # the long text column that takes the width left (ColumnFitter)
 
     def __init__(self, ctx, parent=None) -> None:
         super().__init__(ctx, parent)
@@ -40,6 +42,7 @@ class BrowsePane(Pane):
         self.table = make_table(self.records.proxy)
         self.table.setSortingEnabled(True)
         self.table.sortByColumn(-1, Qt.SortOrder.AscendingOrder)  # keep the loaded order until asked
+        self.fitter = ColumnFitter(self.table, stretch=self.stretch_column)
         self.table.selectionModel().currentRowChanged.connect(self._selected)
         self.table.activated.connect(self._activated)
 
@@ -57,6 +60,8 @@ class BrowsePane(Pane):
         self.splitter.addWidget(self.table)
         self.splitter.addWidget(self.side)
         self.splitter.setSizes([520, 480])
+        self.splitter.setStretchFactor(0, 1)  # a narrow window shares its width, the list keeps its half
+        self.splitter.setStretchFactor(1, 1)
         layout.addWidget(self.splitter, 1)
         layout.addWidget(self.summary)
         self.setTabOrder(self.filter_box, self.table)
@@ -123,7 +128,7 @@ class BrowsePane(Pane):
             self.open_item(target)
         elif current is not None:
             select_row(self.table, self.records.proxy_row_of_key(current))
-        self.table.resizeColumnsToContents()
+        self.fitter.fit()
         self.loaded(records)
 
     def loaded(self, records) -> None:

@@ -106,7 +106,7 @@ class _ChartBox(QWidget):
         chart.setTitleBrush(QBrush(QColor(c.text)))
         chart.legend().setLabelColor(QColor(c.text))
         chart.setTitle(self.title)
-        chart.setMargins(QMargins(4, 4, 4, 4))
+        chart.setMargins(QMargins(4, 4, 18, 4))  # room for the last axis label ("300k") at the right edge
         chart.legend().setAlignment(Qt.AlignmentFlag.AlignBottom)
         view = QtCharts.QChartView(chart)
         view.setRenderHint(QPainter.RenderHint.Antialiasing)

@@ -20,7 +20,7 @@ from daycare_gui.core.queries.subsystems import RowSet, ShownRow
 from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.models.columns import Column, fmt_time
 from daycare_gui.ui.models.record_list_model import RecordListModel
-from daycare_gui.ui.widgets.tables import make_table
+from daycare_gui.ui.widgets.tables import ColumnFitter, make_table
 
 CELL_LIMIT = 200
 
@@ -125,6 +125,7 @@ class RowTable(QWidget):
         self.caption.setWordWrap(True)
         self.model = RowListModel(self)
         self.view = make_table(self.model)
+        self.fitter = ColumnFitter(self.view, cap=320)
         layout.addWidget(self.caption)
         layout.addWidget(self.view, 1)
         self.view.selectionModel().currentRowChanged.connect(self._current_changed)
@@ -133,9 +134,7 @@ class RowTable(QWidget):
 
     def set_rowset(self, rowset: RowSet, describe: Callable[[RowSet], str] | None = None) -> None:
         self.model.set_rowset(rowset)
-        self.view.resizeColumnsToContents()
-        for c in range(self.model.columnCount()):  # keep long text columns from pushing the rest away
-            self.view.setColumnWidth(c, min(self.view.columnWidth(c), 320))
+        self.fitter.fit()  # long text columns are capped, so they do not push the rest away
         if describe is not None:
             self.caption.setText(describe(rowset))
 

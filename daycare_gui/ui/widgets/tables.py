@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QAbstractItemView, QTableView
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import QAbstractItemView, QStyle, QTableView
 
 
 def make_table(model, *, row_height: int = 24, delegate=None) -> QTableView:
@@ -22,3 +24,75 @@ def make_table(model, *, row_height: int = 24, delegate=None) -> QTableView:
     if delegate is not None:
         view.setItemDelegate(delegate(view))
     return view
+
+
+def header_text_width(view, column: int) -> int:
+    """Pixels the header needs to show ``column``'s title unclipped (text, margins, a sort arrow if the
+    view sorts)."""
+    header = view.header() if hasattr(view, "header") else view.horizontalHeader()
+    title = str(view.model().headerData(column, Qt.Orientation.Horizontal) or "")
+    margin = header.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, header)
+    arrow = 0
+    if header.isSortIndicatorShown() and header.sortIndicatorSection() == column:
+        arrow = header.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMarkSize, None, header)
+    return QFontMetrics(header.font()).horizontalAdvance(title) + 2 * margin + arrow + 4
+
+
+class ColumnFitter(QObject):
+    """Sizes a table's columns the way a reader needs them: short columns to their contents (never
+    narrower than their title, never wider than ``cap``), and one long text column (``stretch``, default
+    the last) taking the width that is left — at least its title's width.
+
+    ``fit()`` sizes everything (call it when rows arrive); a resize of the view only re-spreads the
+    space left to the long column, so widths a user dragged stay as they are.
+    """
+
+    def __init__(self, view, *, stretch: int | None = -1, cap: int = 220, caps: dict[int, int] | None = None,
+                 samples: dict[int, str] | None = None) -> None:
+        super().__init__(view)
+        self.view = view
+        self.stretch = stretch
+        self.cap = cap
+        self.caps = caps or {}  # per-column caps (a name column may be held narrower than the rest)
+        # columns sized from a typical value rather than the rows (a tree's rows arrive as folders open)
+        self.samples = samples or {}
+        self.header = view.header() if hasattr(view, "header") else view.horizontalHeader()
+        self.header.setStretchLastSection(False)
+        view.viewport().installEventFilter(self)
+
+    def _stretch_column(self) -> int | None:
+        count = self.view.model().columnCount() if self.view.model() is not None else 0
+        if self.stretch is None or count == 0:
+            return None
+        return self.stretch % count
+
+    def fit(self) -> None:
+        model = self.view.model()
+        if model is None:
+            return
+        long_column = self._stretch_column()
+        for column in range(model.columnCount()):
+            if column == long_column or self.view.isColumnHidden(column):
+                continue
+            if column in self.samples:
+                content = self.view.fontMetrics().horizontalAdvance(self.samples[column]) + 16
+            else:
+                self.view.resizeColumnToContents(column)
+                content = self.view.columnWidth(column)
+            title = header_text_width(self.view, column)
+            self.view.setColumnWidth(column, max(title, min(content, self.caps.get(column, self.cap))))
+        self.spread()
+
+    def spread(self) -> None:
+        long_column = self._stretch_column()
+        if long_column is None:
+            return
+        others = sum(self.header.sectionSize(c) for c in range(self.header.count())
+                     if c != long_column and not self.header.isSectionHidden(c))
+        left = self.view.viewport().width() - others
+        self.view.setColumnWidth(long_column, max(header_text_width(self.view, long_column), left))
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt override)
+        if event.type() == QEvent.Type.Resize:
+            self.spread()
+        return False
