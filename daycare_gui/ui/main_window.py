@@ -190,12 +190,7 @@ class MainWindow(QMainWindow):
             self._remember(path)
         self.setWindowTitle(f"{store.title} — daycare-gui")
         self.central.setCurrentWidget(self.splitter)
-        if not self._nav_sized:  # the first store: the navigation as wide as its labels, no wider
-            self._nav_sized = True
-            self.nav.ensurePolished()
-            total = sum(self.splitter.sizes()) or self.width()
-            self.splitter.setSizes([self.nav.preferred_width(), max(0, total - self.nav.preferred_width())])
-        self._fit_navigation(self.nav.needed_width())
+        self._size_navigation()
         self.actions_.set_store_open(True)
         self._update_status()
         self.watcher.watch(store.paths)
@@ -227,6 +222,7 @@ class MainWindow(QMainWindow):
             self._remember(path)
         self.setWindowTitle(f"{opened.title} — daycare-gui")
         self.central.setCurrentWidget(self.splitter)
+        self._size_navigation()
         self.actions_.set_store_open(True)
         self.actions_.set_daycare_only_enabled(False)
         self._update_status()
@@ -367,6 +363,14 @@ class MainWindow(QMainWindow):
         if abs(self.detail_dock.width() - width) > 40 and not self._dock_sized:
             self.resizeDocks([self.detail_dock], [width], Qt.Orientation.Horizontal)
             self._dock_sized = True
+
+    def _size_navigation(self) -> None:
+        if not self._nav_sized:  # the first store: the navigation as wide as its labels, no wider
+            self._nav_sized = True
+            self.nav.ensurePolished()
+            total = sum(self.splitter.sizes()) or self.width()
+            self.splitter.setSizes([self.nav.preferred_width(), max(0, total - self.nav.preferred_width())])
+        self._fit_navigation(self.nav.needed_width())
 
     def _fit_navigation(self, needed: int) -> None:
         """Widen the navigation to its longest label (with its count) when it is narrower than that."""
