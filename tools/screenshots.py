@@ -13,7 +13,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QModelIndex, QSettings
 from PySide6.QtWidgets import QApplication, QStyleFactory
 
 from daycare_gui.core.demo import write_demo
@@ -43,10 +43,19 @@ def _wait(ms: int = 600) -> None:
         time.sleep(0.005)
 
 
+def _deselect(view) -> None:
+    """The second palette's pass finds the page as the first left it: clear the selection so selecting
+    again fills the Details dock."""
+    view.setCurrentIndex(QModelIndex())
+    view.clearSelection()
+    _wait(100)
+
+
 def _select_first(pane) -> None:
     for name in ("table", "view", "list", "tree"):
         view = getattr(pane, name, None)
         if view is not None and view.model() is not None and view.model().rowCount() > 0:
+            _deselect(view)
             view.setCurrentIndex(view.model().index(0, 0))
             return
 
@@ -96,6 +105,7 @@ def _window_shots(window, out: Path, suffix: str) -> None:
             _wait(500)
             row = next((r for r in range(model.rowCount())
                         if model.record(r) is not None and model.record(r).type == "user"), 0)
+            _deselect(pane.table)
             pane.table.selectRow(row)
             _wait(700)
         elif action == "select_first" and pane is not None:
