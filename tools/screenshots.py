@@ -1,24 +1,26 @@
-"""Take the README screenshots from a fresh demo store.
+"""Take the README screenshots from a fresh demo store, in a light and in a dark palette.
 
 Run under Xvfb (see README "Screenshots"):
-    xvfb-run -s "-screen 0 1400x900x24" python tools/screenshots.py docs/screenshots
-Each shot is the main window showing one section, after its data has arrived.
+    xvfb-run -a -s "-screen 0 1400x900x24" python tools/screenshots.py docs/screenshots [--palette light|dark|both]
+Each shot is the main window showing one section, after its data has arrived; the dark ones are named
+``<name>-dark.png``. The palette is switched in the running window, as a desktop switching theme would.
 """
 
 from __future__ import annotations
 
-import sys
+import argparse
 import tempfile
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QModelIndex, QSettings
+from PySide6.QtWidgets import QApplication, QStyleFactory
 
 from daycare_gui.core.demo import write_demo
 from daycare_gui.core.demo.ids import current_minute_ms
 from daycare_gui.ui.app import make_application
 from daycare_gui.ui.main_window import MainWindow
+from daycare_gui.ui.theme import dark_palette
 
 # (file name, section, what to do once it is shown)
 SHOTS = [
@@ -41,20 +43,29 @@ def _wait(ms: int = 600) -> None:
         time.sleep(0.005)
 
 
+def _deselect(view) -> None:
+    """The second palette's pass finds the page as the first left it: clear the selection so selecting
+    again fills the Details dock."""
+    view.setCurrentIndex(QModelIndex())
+    view.clearSelection()
+    _wait(100)
+
+
 def _select_first(pane) -> None:
     for name in ("table", "view", "list", "tree"):
         view = getattr(pane, name, None)
         if view is not None and view.model() is not None and view.model().rowCount() > 0:
+            _deselect(view)
             view.setCurrentIndex(view.model().index(0, 0))
             return
 
 
-def _editor_shots(store: Path, window, out: Path) -> None:
+def _editor_shots(store: Path, window, out: Path, suffix: str) -> None:
     from daycare_gui.ui.editors.window import open_file_editor
 
     task = next(iter(sorted((store / "cron").glob("*/TASK.md"))), None)
     perms = next(iter(sorted((store / "workspace" / "apps").glob("*/PERMISSIONS.md"))), None)
-    for name, path in (("editor-cron.png", task), ("editor-permissions.png", perms)):
+    for name, path in ((f"editor-cron{suffix}.png", task), (f"editor-permissions{suffix}.png", perms)):
         if path is None:
             continue
         editor = open_file_editor(path, store=window.store, parent=window)
@@ -66,23 +77,14 @@ def _editor_shots(store: Path, window, out: Path) -> None:
         editor.close()
 
 
-def main(out_dir: str) -> int:
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    app = make_application()
-    store = Path(tempfile.mkdtemp(prefix="daycare-shots-")) / "daycare"
-    write_demo(store, now_ms=current_minute_ms())
-    settings = QSettings(str(Path(tempfile.mkdtemp()) / "s.ini"), QSettings.Format.IniFormat)
-    window = MainWindow(settings)
-    window.resize(1400, 860)
-    window.show()
-    window.open_path(str(store))
-    for _ in range(100):
-        if window.store is not None:
-            break
-        _wait(100)
-    _wait(800)
+def _use_palette(app, name: str, light) -> None:
+    app.setPalette(dark_palette() if name == "dark" else light)
+    _wait(300)
+
+
+def _window_shots(window, out: Path, suffix: str) -> None:
     for name, section, action in SHOTS:
+        name = name.replace(".png", f"{suffix}.png")
         if section == "history":
             agents = window.panes.get("agents")
             session = None
@@ -103,6 +105,7 @@ def main(out_dir: str) -> int:
             _wait(500)
             row = next((r for r in range(model.rowCount())
                         if model.record(r) is not None and model.record(r).type == "user"), 0)
+            _deselect(pane.table)
             pane.table.selectRow(row)
             _wait(700)
         elif action == "select_first" and pane is not None:
@@ -115,11 +118,40 @@ def main(out_dir: str) -> int:
             _wait(1500)
         window.grab().save(str(out / name))
         print(out / name)
-    _editor_shots(store, window, out)
+
+
+def main(out_dir: str, palettes: tuple[str, ...] = ("light", "dark")) -> int:
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    app = make_application()
+    app.setStyle(QStyleFactory.create("Fusion"))  # the same widgets in both palettes, whatever the desktop
+    light = app.style().standardPalette()
+    store = Path(tempfile.mkdtemp(prefix="daycare-shots-")) / "daycare"
+    write_demo(store, now_ms=current_minute_ms())
+    settings = QSettings(str(Path(tempfile.mkdtemp()) / "s.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(settings)
+    window.resize(1400, 860)
+    window.show()
+    window.open_path(str(store))
+    for _ in range(100):
+        if window.store is not None:
+            break
+        _wait(100)
+    _wait(800)
+    for palette in palettes:
+        suffix = "-dark" if palette == "dark" else ""
+        _use_palette(app, palette, light)
+        _window_shots(window, out, suffix)
+        _editor_shots(store, window, out, suffix)
     window.close()
     app.quit()
     return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1] if len(sys.argv) > 1 else "docs/screenshots"))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out", nargs="?", default="docs/screenshots")
+    parser.add_argument("--palette", choices=("light", "dark", "both"), default="both")
+    args = parser.parse_args()
+    chosen = ("light", "dark") if args.palette == "both" else (args.palette,)
+    raise SystemExit(main(args.out, chosen))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from daycare_gui.core.display import count
 from daycare_gui.core.paths import DaycarePaths, NotADaycareDirectory
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -97,5 +98,5 @@ def detect(paths: DaycarePaths) -> Detection:
             "or legacy agents/ folder"
         )
     if generation in ("sqlite", "pglite") and legacy_agents:
-        notes.append(f"{legacy_agents} legacy agent folder(s) remain in {paths.agents_dir} (imports never delete them)")
+        notes.append(f"{count(legacy_agents, 'legacy agent folder')} remain in {paths.agents_dir} (imports never delete them)")
     return Detection(generation, has_sqlite, has_pglite, wal_mode, legacy, legacy_agents, tuple(notes))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from daycare_gui.core.db import ReadOnlyDatabase
+from daycare_gui.core.display import count
 from daycare_gui.core.schema_sql import MIGRATIONS_808AF509, MIGRATIONS_B8A8D807
 
 
@@ -34,7 +35,7 @@ class MigrationState:
             return "b8a8d807 (newer than this application's 808af509 pipeline)"
         if self.unknown:
             return "unknown migrations present"
-        return "up to date (808af509)" if not self.pending else f"{len(self.pending)} migration(s) pending"
+        return "up to date (808af509)" if not self.pending else f"{count(len(self.pending), 'migration')} pending"
 
     @property
     def next_later(self) -> str | None:

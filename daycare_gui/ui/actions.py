@@ -49,6 +49,18 @@ ACTION_SPECS: tuple[ActionSpec, ...] = (
 )
 
 
+def plain(text: str) -> str:
+    """Menu text as a person reads it: mnemonic ampersands removed ("&&" stays one "&")."""
+    return text.replace("&&", "\0").replace("&", "").replace("\0", "&")
+
+
+def menu_path(action_id: str) -> str:
+    """ "Storage → Upgrade Storage…": where an action lives, for text that sends the user to it (taken from
+    this table, so a renamed or moved action cannot leave stale directions behind)."""
+    spec = next(s for s in ACTION_SPECS if s.id == action_id)
+    return f"{plain(spec.menu)} → {plain(spec.text)}"
+
+
 class ActionRegistry:
     def __init__(self, parent: QWidget) -> None:
         self._parent = parent

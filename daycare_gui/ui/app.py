@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication
 from daycare_gui import __version__
 from daycare_gui.ui import gc_guard
 from daycare_gui.ui.fonts import install_emoji_fallback
+from daycare_gui.ui.theme import PaletteFollower
 
 ORG = "daycare-gui"
 APP = "daycare-gui"
@@ -38,6 +39,16 @@ def app_icon() -> QIcon:
     return icon
 
 
+_palette_follower: PaletteFollower | None = None
+
+
+def _follows(app) -> bool:
+    try:
+        return _palette_follower is not None and _palette_follower.parent() is app
+    except RuntimeError:  # the application it belonged to is gone
+        return False
+
+
 def make_application(argv: list[str] | None = None) -> QApplication:
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv[:1])
     gc_guard.install(app)  # cyclic garbage (panes, models) is only ever destroyed on this thread
@@ -46,10 +57,13 @@ def make_application(argv: list[str] | None = None) -> QApplication:
     QCoreApplication.setApplicationVersion(__version__)
     app.setWindowIcon(app_icon())
     app.setDesktopFileName("daycare-gui")
-    style = resources_dir() / "styles" / "app.qss"
-    if style.exists():
-        app.setStyleSheet(style.read_text(encoding="utf-8"))
-    install_emoji_fallback()  # emoji in histories and names draw with a colour emoji font, not as boxes
+    global _palette_follower
+    if not _follows(app):
+        style = resources_dir() / "styles" / "app.qss"
+        static = style.read_text(encoding="utf-8") if style.exists() else ""
+        # colours (banners, error and note labels) come from the palette and follow a light/dark switch
+        _palette_follower = PaletteFollower(app, static)
+        install_emoji_fallback()  # emoji in histories and names draw with a colour emoji font, not as boxes
     return app
 
 

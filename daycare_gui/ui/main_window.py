@@ -112,6 +112,14 @@ class MainWindow(QMainWindow):
         self.detail_dock.setObjectName("detailDock")
         self.detail_dock.setWidget(self.detail)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.detail_dock)
+        # The dock is shown where a page has something to detail and the user has not closed it (F9 or
+        # its close button); the welcome page and the Overview have nothing, so they get the full width.
+        self._detail_wanted = self.settings.value("detail_visible", True) not in (False, "false")
+        self._syncing_detail = False
+        self._dock_sized = False  # sized once to fit the window, unless a saved layout says otherwise
+        self._nav_sized = False  # likewise the navigation's width
+        self.detail_dock.visibilityChanged.connect(self._detail_visibility_changed)
+        self.nav.width_needed.connect(self._fit_navigation)
 
         # -- status bar ------------------------------------------------------------------------------
         self.status_store = QLabel("No store open")
@@ -130,6 +138,7 @@ class MainWindow(QMainWindow):
         self._refresh_recent()
         self.actions_.set_store_open(False)
         self.resize(self.size().expandedTo(self.minimumSizeHint()))
+        self._sync_detail()
 
     # -- opening --------------------------------------------------------------------------------------
     def choose_and_open(self) -> None:
@@ -183,6 +192,7 @@ class MainWindow(QMainWindow):
             self._remember(path)
         self.setWindowTitle(f"{store.title} — daycare-gui")
         self.central.setCurrentWidget(self.splitter)
+        self._size_navigation()
         self.actions_.set_store_open(True)
         self._update_status()
         self.watcher.watch(store.paths)
@@ -214,6 +224,7 @@ class MainWindow(QMainWindow):
             self._remember(path)
         self.setWindowTitle(f"{opened.title} — daycare-gui")
         self.central.setCurrentWidget(self.splitter)
+        self._size_navigation()
         self.actions_.set_store_open(True)
         self.actions_.set_daycare_only_enabled(False)
         self._update_status()
@@ -245,6 +256,7 @@ class MainWindow(QMainWindow):
             opened, self.opened, self.store = self.opened, None, None
             self.worker.submit("close", opened.close)
         self.central.setCurrentWidget(self.welcome)
+        self._sync_detail()
         self.actions_.set_store_open(False)
         self.setWindowTitle("daycare-gui")
         self._update_status()
@@ -294,6 +306,7 @@ class MainWindow(QMainWindow):
             self.detail.show_item(None)  # the detail pane describes a selection on the page shown
         self._current_section = section
         self.pane_stack.setCurrentWidget(pane)
+        self._sync_detail()
         # pages outside the tree highlight the node they belong to (a conversation is an agent's)
         self.nav.select({"history": "agents"}.get(section, section))
         if target is not None:
@@ -319,7 +332,62 @@ class MainWindow(QMainWindow):
             pane.focus_filter()
 
     def _toggle_detail(self) -> None:
-        self.detail_dock.setVisible(not self.detail_dock.isVisible())
+        """F9: show or hide the Details dock; the choice holds for every page that has details."""
+        show = self.detail_dock.isHidden()
+        self._detail_wanted = show
+        self._syncing_detail = True
+        try:
+            self.detail_dock.setVisible(show)  # shown on request even where the page has nothing to detail
+        finally:
+            self._syncing_detail = False
+
+    def page_has_details(self) -> bool:
+        if self.store is None or self.central.currentWidget() is not self.splitter:
+            return False
+        pane = self.pane_stack.currentWidget()
+        return bool(getattr(pane, "has_details", True)) if pane is not None else False
+
+    def _sync_detail(self) -> None:
+        """Show the Details dock where the page has details and the user wants it; hide it elsewhere."""
+        show = self._detail_wanted and self.page_has_details()
+        if self.detail_dock.isHidden() == show:  # isHidden: also right before the window is first shown
+            self._syncing_detail = True
+            try:
+                self.detail_dock.setVisible(show)
+            finally:
+                self._syncing_detail = False
+            if show:  # once laid out: a dock resized before it is placed keeps its old width
+                QTimer.singleShot(0, self._size_detail_dock)
+
+    def _detail_visibility_changed(self, visible: bool) -> None:
+        # the user closed (or re-docked) it themselves: remember that as their choice
+        if not self._syncing_detail and self.isVisible() and not visible and self.page_has_details():
+            self._detail_wanted = False
+
+    def _size_detail_dock(self) -> None:
+        """A fifth of the window, 200 to 360 pixels: room to read fields without starving the page."""
+        if self.detail_dock.isFloating():
+            return
+        width = max(200, min(360, self.width() // 5))
+        if abs(self.detail_dock.width() - width) > 40 and not self._dock_sized:
+            self.resizeDocks([self.detail_dock], [width], Qt.Orientation.Horizontal)
+            self._dock_sized = True
+
+    def _size_navigation(self) -> None:
+        if not self._nav_sized:  # the first store: the navigation as wide as its labels, no wider
+            self._nav_sized = True
+            self.nav.ensurePolished()
+            total = sum(self.splitter.sizes()) or self.width()
+            self.splitter.setSizes([self.nav.preferred_width(), max(0, total - self.nav.preferred_width())])
+        self._fit_navigation(self.nav.needed_width())
+
+    def _fit_navigation(self, needed: int) -> None:
+        """Widen the navigation to its longest label (with its count) when it is narrower than that."""
+        if self.central.currentWidget() is not self.splitter:
+            return
+        sizes = self.splitter.sizes()
+        if len(sizes) == 2 and sizes[0] < needed and sum(sizes) > needed + 300:
+            self.splitter.setSizes([needed, sum(sizes) - needed])
 
     def show_detail(self, item: DetailItem | None) -> None:
         self.detail.show_item(item)
@@ -415,11 +483,14 @@ class MainWindow(QMainWindow):
         state = self.settings.value("window_state")
         if state is not None:
             self.restoreState(state)
+            self._dock_sized = True  # the user's own dock width
         splitter = self.settings.value("main_splitter")
         if splitter is not None:
             self.splitter.restoreState(splitter)
+            self._nav_sized = True
 
     def closeEvent(self, event) -> None:  # noqa: N802 (Qt override)
+        self.settings.setValue("detail_visible", self._detail_wanted)
         self.settings.setValue("geometry", self.saveGeometry())
         self.settings.setValue("window_state", self.saveState())
         self.settings.setValue("main_splitter", self.splitter.saveState())

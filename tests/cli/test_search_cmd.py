@@ -30,7 +30,7 @@ def test_human_output_groups_by_agent_and_session(demo, capsys, index_dir):
     assert main(["search", str(demo), "Lisbon"]) == 0
     out, err = capsys.readouterr()
     assert "indexed" in err
-    assert out.startswith("9 match(es)")
+    assert out.startswith("9 matches")
     assert "[Lisbon]" in out and "  session " in out and "    #" in out
     assert snapshot_tree(demo) == before
     assert list(index_dir.glob("*.sqlite"))

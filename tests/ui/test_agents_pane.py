@@ -42,7 +42,7 @@ def test_text_filter_runs_in_sql(qtbot, window, demo_store):
     qtbot.waitUntil(lambda: pane.model.rowCount() == 15, timeout=5000)
     pane.filter_box.setText("no-such-agent-anywhere")
     qtbot.waitUntil(lambda: pane.model.rowCount() == 0, timeout=5000)
-    assert pane.summary.text() == "0 agent(s)"
+    assert pane.summary.text() == "0 agents"
 
 
 def test_time_range_filter(qtbot, window, demo_store):

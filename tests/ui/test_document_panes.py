@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 
+from PySide6.QtCore import Qt
 from PySide6.QtTest import QAbstractItemModelTester
 
 from daycare_gui.ui.models.roles import StateRole
@@ -18,6 +19,11 @@ Say hello.
 """
 
 
+def column(model, title):
+    """A column's index by its title (columns are ordered for reading, and that order may change)."""
+    return next(c for c in range(model.columnCount()) if model.headerData(c, Qt.Orientation.Horizontal) == title)
+
+
 def select_where(pane, column, text):
     row = texts(pane.records.proxy, column).index(text)
     pane.table.selectRow(row)
@@ -29,11 +35,12 @@ def test_cron_pairs_files_and_rows_and_explains_schedules(qtbot, window, demo_st
     QAbstractItemModelTester(pane.records.model, FATAL)
     QAbstractItemModelTester(pane.records.proxy, FATAL)
     qtbot.waitUntil(lambda: pane.records.proxy.rowCount() == 6, timeout=5000)
-    stored = dict(zip(texts(pane.records.proxy, 0), texts(pane.records.proxy, 1)))
+    proxy = pane.records.proxy
+    stored = dict(zip(texts(proxy, 0), texts(proxy, column(proxy, "Stored as"))))
     assert stored["Daily digest"] == "both"
     assert stored["Stand-up notes"] == "row"
     assert stored["Plant photo diary"] == "file"
-    reads = dict(zip(texts(pane.records.proxy, 0), texts(pane.records.proxy, 2)))
+    reads = dict(zip(texts(proxy, 0), texts(proxy, column(proxy, "Daycare reads"))))
     assert reads["Daily digest"] == "database row"
     assert reads["Plant photo diary"] == "nothing (file ignored)"
 
@@ -56,6 +63,26 @@ def test_cron_pairs_files_and_rows_and_explains_schedules(qtbot, window, demo_st
     qtbot.waitUntil(lambda: pane.records.proxy.rowCount() == 1, timeout=2000)
 
 
+def test_a_disabled_cron_task_says_so_and_lists_no_next_runs(qtbot, window, demo_store):
+    """Issue 18 #9: "Back up photos" is disabled (enabled = 0): no "Next 5 runs" in the list, header or detail."""
+    pane = open_at(qtbot, window, demo_store, "cron")
+    qtbot.waitUntil(lambda: pane.records.proxy.rowCount() == 6, timeout=5000)
+    task = select_where(pane, 0, "Back up photos")
+    assert task.schedule.next_runs == ()
+    header = pane.schedule_label.text()
+    assert "Disabled" in header and "no next runs" in header
+    assert "<li>" not in header and "Next" not in header
+    fields = dict(window.detail.item.fields)
+    assert fields["Enabled"] == "no"
+    assert fields["Next runs"].startswith("none") and "disabled" in fields["Next runs"]
+    row = texts(pane.records.proxy, 0).index("Back up photos")
+    assert texts(pane.records.proxy, column(pane.records.proxy, "In words"))[row].startswith("disabled")
+    assert pane.records.proxy.index(row, 0).data(StateRole) == "disabled"
+    # an enabled task still lists its five runs
+    select_where(pane, 0, "Daily digest")
+    assert pane.schedule_label.text().count("<li>") == 5
+
+
 def test_cron_invalid_schedule_is_an_error(qtbot, window, demo_store, tmp_path):
     store = tmp_path / "daycare"
     shutil.copytree(demo_store, store)
@@ -68,7 +95,7 @@ def test_cron_invalid_schedule_is_an_error(qtbot, window, demo_store, tmp_path):
     assert "<li>" not in pane.schedule_label.text()
     row = texts(pane.records.proxy, 0).index("Broken schedule")
     assert pane.records.proxy.index(row, 0).data(StateRole) in ("error", "ignored")
-    assert texts(pane.records.proxy, 4)[row].startswith("invalid:")
+    assert texts(pane.records.proxy, column(pane.records.proxy, "In words"))[row].startswith("invalid:")
 
 
 def test_fixture_cron_says_daycare_reads_the_row(qtbot, window, fixture_copy):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
 from daycare_gui.core.demo import write_demo
@@ -63,6 +63,28 @@ def test_cron_form_edit_saves_only_that_line_and_keeps_the_alias(qtbot, root):
     saved = path.read_bytes()
     assert saved == original.replace(b'cron: "0 7 * * *"', b'cron: "30 6 * * 1-5"')
     assert not editor.title().endswith("*")
+
+
+def test_disabled_cron_task_form_lists_no_next_runs(qtbot, root):
+    """Issue 18 #9 in the editors: the form of a disabled task says so instead of listing runs."""
+    path = root / "cron" / "daily-digest" / "TASK.md"
+    editor = _editor(qtbot, DocumentEditor, path)
+    schedule = editor.widgets["schedule"]
+    assert schedule.runs.text().startswith("Next runs:")
+    editor.widgets["enabled"].click()  # untick Enabled
+    assert b"enabled: false" in editor.current_bytes
+    assert "Disabled" in schedule.runs.text() and "Next runs" not in schedule.runs.text()
+    assert "07:00" in schedule.words.text()  # the schedule itself is still explained
+    editor.undo_stack.undo()
+    assert schedule.runs.text().startswith("Next runs:")
+
+    paths = resolve_paths(root)
+    row_editor = RowEditor(paths, "tasks_cron", "backup-photos")  # enabled = 0 in the demo database
+    qtbot.addWidget(row_editor)
+    row_schedule = row_editor.widgets["schedule"]
+    assert "Disabled" in row_schedule.runs.text() and "Next runs" not in row_schedule.runs.text()
+    row_editor.set_value("enabled", True)
+    assert row_schedule.runs.text().startswith("Next runs:")
 
 
 def test_invalid_schedule_is_shown_and_not_written(qtbot, root):
@@ -149,7 +171,8 @@ def test_conflict_dialog_refuses_until_overwrite(qtbot, root):
         def click():
             dialog = QApplication.activeModalWidget()
             assert isinstance(dialog, ConflictDialog)
-            seen["buttons"] = [dialog.reload_button.text(), dialog.diff_button.text(), dialog.overwrite_button.text()]
+            seen["buttons"] = [b.text().replace("&", "") for b in (dialog.reload_button, dialog.diff_button,
+                                                                   dialog.overwrite_button)]
             dialog.diff_button.click()
             seen["diff"] = dialog.diff_view.toPlainText()
             getattr(dialog, button_name).click()
@@ -165,6 +188,39 @@ def test_conflict_dialog_refuses_until_overwrite(qtbot, root):
     assert editor.save() is True
     assert b"title: Check inbox!" in path.read_bytes() and b"Look at" in path.read_bytes()
     assert not editor.is_dirty()
+
+
+@pytest.mark.parametrize("tab_to_overwrite", [False, True])
+def test_enter_in_the_conflict_dialog_never_overwrites(qtbot, root, tab_to_overwrite):
+    """Issue 18 #3: edit, another program saves, Save, Enter -> their bytes stay on disk."""
+    path = root / "heartbeat" / "check-inbox.md"
+    editor = _editor(qtbot, DocumentEditor, path)
+    editor._watcher.blockSignals(True)
+    qtbot.keyClicks(editor.widgets["title"], "!")
+    theirs = path.read_bytes().replace(b"Look at", b"Glance at")
+    _outside_replace(path, theirs)
+    seen = {}
+
+    def press_enter():
+        dialog = QApplication.activeModalWidget()
+        assert isinstance(dialog, ConflictDialog)
+        seen["focus"] = dialog.focusWidget()
+        seen["overwrite_default"] = dialog.overwrite_button.isDefault() or dialog.overwrite_button.autoDefault()
+        if tab_to_overwrite:  # even with the focus moved onto Overwrite, Enter keeps the other version
+            dialog.overwrite_button.setFocus()
+        qtbot.keyClick(dialog.focusWidget() or dialog, Qt.Key.Key_Return)
+        if dialog.isVisible():  # Enter did nothing at all: still safe, close it like Escape
+            seen["still_open"] = True
+            dialog.reject()
+
+    QTimer.singleShot(0, press_enter)
+    assert editor.save() is False
+    assert path.read_bytes() == theirs
+    assert editor.is_dirty()  # the user's edit is kept too
+    assert seen["focus"] is not None and "Cancel" in seen["focus"].text()
+    assert seen["overwrite_default"] is False and "still_open" not in seen
+    # The mnemonic still reaches Overwrite for someone who means it.
+    assert "&O" in ConflictDialog(path, theirs, b"x").overwrite_button.text().replace("&&", "")
 
 
 def test_conflict_reload_takes_the_disk_version(qtbot, root):

@@ -88,7 +88,7 @@ def test_overview_on_the_demo_store(qtbot, window, demo_store):
     assert pane.migrations_label.text() == "up to date (808af509)"
     assert "legacy agent folder" in pane.notes_label.text()
     assert not pane.explanation_label.isVisible()  # a plain SQLite store needs no explaining
-    assert "problem(s) found while loading" in pane.problems_label.text()
+    assert "found while loading" in pane.problems_label.text()
     counts = {pane.tables_model.index(r, 0).data(): pane.tables_model.index(r, 1).data()
               for r in range(pane.tables_model.rowCount())}
     expected = _sqlite_counts(demo_store / "daycare.db")
@@ -158,7 +158,7 @@ def test_overview_of_a_legacy_only_store_explains_it(qtbot, window, fixture_copy
     assert "no SQLite database" in pane.mode_label.text()
     assert pane.tables_box.title() == "Database tables — no database"
     assert pane.explanation_label.isVisible() and "imports these files" in pane.explanation_label.text()
-    assert "1 error(s)" in pane.problems_label.text()
+    assert "1 error," in pane.problems_label.text()
 
 
 # -- Storage -------------------------------------------------------------------------------------------------
@@ -182,7 +182,7 @@ def test_storage_lists_the_808af509_tables_and_browses_rows(qtbot, window, fixtu
     pane.open_item("agents")
     qtbot.waitUntil(lambda: pane.browser.model.rowCount() == 2, timeout=5000)
     assert pane.browser.model.columns[:3] == ("id", "type", "descriptor")
-    assert "2 of 2 row(s)" in pane.browser.caption.text()
+    assert "2 of 2 rows" in pane.browser.caption.text()
     pane.browser.view.setFocus()
     pane.browser.select_row(0)
     item = window.detail.item
@@ -254,7 +254,7 @@ def test_problems_pane_lists_the_bad_history_line(qtbot, window, fixture_copy):
     assert len(hit) == 1 and hit[0][0] == "error" and "not JSON" in hit[0][3]
     n = pane.model.rowCount()
     assert window.nav.text_of("problems").endswith(f"({n})")
-    assert pane.summary.text().startswith(f"{n} problem(s)")
+    assert pane.summary.text().startswith(f"{n} problem{'' if n == 1 else 's'}")
 
     pane.filter_box.setText("history.jsonl")
     qtbot.waitUntil(lambda: pane.proxy.rowCount() == 1, timeout=5000)
@@ -370,3 +370,16 @@ def test_overview_names_a_count_that_failed_instead_of_saying_no_history(qtbot, 
     qtbot.waitUntil(lambda: pane.summary is not None, timeout=10000)
     assert pane.activity_chart.message == "Could not count activity: database is locked"
     assert pane.token_chart.chart is not None  # the other chart is drawn
+
+
+def test_storage_sends_the_user_to_the_menu_that_exists(qtbot, window, demo_store):
+    """Issue 18 #11: the Migrations tab named "Tools → Upgrade storage…"; the menu is Storage → Upgrade Storage…."""
+    open_and_wait(qtbot, window, demo_store)
+    window.show_section("storage")
+    pane = window.panes["storage"]
+    hint = pane.upgrade_hint.text()
+    menu_title, _, action_text = hint.split("use ", 1)[1].split(" (", 1)[0].partition(" → ")
+    menus = {m.title().replace("&", ""): m for m in (a.menu() for a in window.menuBar().actions()) if m is not None}
+    assert menu_title in menus, f"{menu_title!r} is not a menu ({sorted(menus)})"
+    assert action_text in [a.text().replace("&", "") for a in menus[menu_title].actions()]
+    assert "Tools" not in hint

@@ -34,7 +34,7 @@ def test_users_owner_first_with_connector_keys(qtbot, window, demo_store):
     assert texts(view, 1) == ["★ owner", "", "", ""]
     assert texts(view, 3)[0] == "telegram:42, whatsapp:+15550104477"
     assert texts(view, 4)[texts(view, 0).index("Mia Rivera")] == "Alex Rivera"  # parent shown by name
-    assert pane.summary.text().startswith("4 user(s)")
+    assert pane.summary.text().startswith("4 users")
     assert window.detail.item is not None and window.detail.item.title == "User Alex Rivera (owner)"
     assert pane.agents_button.text() == "Show agents (10)"
 
@@ -87,7 +87,7 @@ def test_inbox_oldest_first_with_stuck_marked(qtbot, window, demo_store, demo_cl
     assert texts(pane.model, 1)[0] == "9d"
     assert texts(pane.model, 2).count("stuck") == 5
     assert all(name and "no such agent" not in name for name in texts(pane.model, 4))
-    assert pane.summary.text().startswith("9 item(s), 5 stuck")
+    assert pane.summary.text().startswith("9 items, 5 stuck")
     assert isinstance(window.detail.item.raw, dict) and window.detail.item.raw["type"] == "reset"
 
     pane.stuck_only.setChecked(True)  # runs in SQL

@@ -45,11 +45,11 @@ def test_search_groups_matches_and_opens_the_record(qtbot, window, demo_store, p
 
     _search(qtbot, pane, "lisbon")
     model = pane.model
-    assert pane.summary.text().startswith("9 match(es)")
+    assert pane.summary.text().startswith("9 matches")
     agents = [model.index(r, 0) for r in range(model.rowCount())]
     assert len(agents) == 2
     assert isinstance(agents[0].data(RecordRole), AgentGroup)
-    assert agents[0].data().startswith("Flight research — 1 match(es) in 1 session(s)")
+    assert agents[0].data().startswith("Flight research — 1 match in 1 session")
     sessions = [model.index(r, 0, agents[1]) for r in range(model.rowCount(agents[1]))]
     assert len(sessions) == 2 and all(isinstance(s.data(RecordRole), SessionGroup) for s in sessions)
     hit_index = model.index(0, 0, sessions[0])

@@ -80,7 +80,7 @@ def test_legacy_store_plan_run_result_and_second_open(qtbot, fixture_copy, make_
     assert page.headline.text() == "26 pending migrations"
     assert table_column(dialog, 0) == list(MIGRATIONS_808AF509)
     assert table_column(dialog, 1)[0] == "creates agents, sessions, session_history"
-    assert table_column(dialog, 2)[1] == "2 agents, 3 sessions, 3 records; skips 1 line(s)"
+    assert table_column(dialog, 2)[1] == "2 agents, 3 sessions, 3 records; skips 1 line"
     assert "agents +2" in table_column(dialog, 3)[1]
     skipped = page.skipped.toPlainText()
     assert f"{folder / 'agents' / 'agentusr1' / 'history.jsonl'}:6" in skipped
@@ -93,7 +93,7 @@ def test_legacy_store_plan_run_result_and_second_open(qtbot, fixture_copy, make_
     dialog.running_page.bar.valueChanged.connect(steps.append)
     run_and_wait(qtbot, dialog)
     result = dialog.result_page
-    assert result.headline.text() == "Upgrade complete: 26 migration(s) applied"
+    assert result.headline.text() == "Upgrade complete: 26 migrations applied"
     assert [result.applied.item(i).text() for i in range(result.applied.count())] == list(MIGRATIONS_808AF509)
     assert dialog.running_page.bar.value() == dialog.running_page.bar.maximum() == 26
     assert 25 in steps  # the bar moved through the migrations, not only to the end
@@ -348,7 +348,7 @@ def test_storage_menu_upgrade_reloads_the_window(qtbot, window, fixture_copy):
 
     QTimer.singleShot(0, drive)
     window.open_upgrade()  # modal: returns when drive() pressed Close
-    assert seen["headline"] == "Upgrade complete: 16 migration(s) applied"
+    assert seen["headline"] == "Upgrade complete: 16 migrations applied"
     qtbot.waitUntil(lambda: window.store is not old_store and window.store is not None, timeout=10000)
     assert window.store.migrations.pending == ()
     # the upgrade's own changes on disk are what was just reloaded: no "changed on disk" banner follows

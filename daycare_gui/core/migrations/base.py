@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from daycare_gui.core.display import count, singular_of
 from daycare_gui.core.migrations.ids import IdSource
 from daycare_gui.core.problems import Problem
 
@@ -62,7 +63,7 @@ class LegacyScan:
     def summary(self) -> str:
         if not self.counts:
             return "nothing to import"
-        return ", ".join(f"{n} {what}" for what, n in self.counts.items())
+        return ", ".join(count(n, singular_of(what), what) for what, n in self.counts.items())
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ statements in the same order gives the same schema text as a database Daycare up
 
 from __future__ import annotations
 
+from daycare_gui.core.display import count
 from daycare_gui.core.migrations.base import MigrationContext, MigrationError
 
 # --- 20260219_initial -------------------------------------------------------------------------------------
@@ -369,7 +370,7 @@ def add_heartbeat_users(ctx: MigrationContext) -> None:
         owner = ctx.owner_id()
         if owner is None:
             raise MigrationError(
-                f"Cannot backfill tasks_heartbeat.user_id: {blank} heartbeat task(s) need an owner user and none exists."
+                f"Cannot backfill tasks_heartbeat.user_id: {count(blank, 'heartbeat task')} need an owner user and none exists."
             )
         ctx.conn.execute(
             "UPDATE tasks_heartbeat SET user_id = ? WHERE user_id IS NULL OR trim(user_id) = ''", (owner,)

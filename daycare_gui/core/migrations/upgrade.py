@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
+from daycare_gui.core.display import count
 from daycare_gui.core.migrations.backup import (
     copy_database,
     default_backup_path,
@@ -73,7 +74,7 @@ class UpgradeResult:
             out.append("Integrity check: " + "; ".join(self.integrity))
         if self.applied and not self.failure and not self.cancelled:
             fk = self.foreign_key_violations
-            out.append("Foreign key check: ok" if not fk else f"Foreign key check: {len(fk)} violation(s)")
+            out.append("Foreign key check: ok" if not fk else f"Foreign key check: {count(len(fk), 'violation')}")
         out.extend(f"warning: {w}" for w in self.warnings)
         return out
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from daycare_gui.core.db import ReadOnlyDatabase
+from daycare_gui.core.display import count
 from daycare_gui.core.queries.agents import fetch_agents
 from daycare_gui.core.queries.columns import TableColumns
 from daycare_gui.core.queries.inbox import InboxFilter, inbox_counts, is_stuck, list_inbox
@@ -47,7 +48,7 @@ class InboxAgent:
     @property
     def label(self) -> str:
         name = self.name or self.agent_id
-        return f"{name} — {self.items} item(s)" + (f", {self.stuck} stuck" if self.stuck else "")
+        return f"{name} — {count(self.items, 'item')}" + (f", {self.stuck} stuck" if self.stuck else "")
 
 
 def _agent_names(db: ReadOnlyDatabase, ids: list[str], cols: TableColumns) -> dict[str, str]:

@@ -10,12 +10,13 @@ never searches masked columns (a filter must not become a way to guess a secret)
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from daycare_gui.core.db import ReadOnlyDatabase
 from daycare_gui.core.queries.columns import TableColumns
+from daycare_gui.core.queries.names import Names, names_for_rows
 from daycare_gui.core.queries.tables import JSON_COLUMNS, SENSITIVE_COLUMNS, page_rows
 from daycare_gui.core.records import Unparsed, parse_json_text
 from daycare_gui.core.secrets import MASK, mask_secrets
@@ -50,6 +51,7 @@ class RowSet:
     total: int  # rows matching the filter (may exceed len(rows) when truncated)
     note: str = ""  # what the user should know about where these rows come from
     problems: tuple[str, ...] = field(default=())
+    names: Names = field(default_factory=Names)  # display names of the user and agent ids in the rows
 
     @property
     def truncated(self) -> bool:
@@ -137,6 +139,10 @@ def db_rows(db: ReadOnlyDatabase, table: str, *, text: str = "", where: dict | N
     return RowSet("database", table, tuple(columns), shown, total, "", problems)
 
 
+def _named(store, rowset: RowSet) -> RowSet:
+    return replace(rowset, names=names_for_rows(store, rowset.rows)) if rowset.rows else rowset
+
+
 # -- legacy files (a store without a database) -----------------------------------------------------------------
 
 
@@ -220,9 +226,11 @@ _LEGACY = {
 def subsystem_rows(store, table: str, *, text: str = "", limit: int = DEFAULT_LIMIT,
                    after_rowid: int | None = None) -> RowSet:
     """Rows of ``table`` from the database (a page after ``after_rowid``, see :func:`db_rows`), or from the
-    legacy files when the store has no database (all of them up to ``limit``: files are not paged)."""
+    legacy files when the store has no database (all of them up to ``limit``: files are not paged); the
+    user and agent ids in them come with their display names (:class:`Names`)."""
     if store.db is not None:
-        return db_rows(store.db, table, text=text, limit=limit, after_rowid=after_rowid, cols=store.cols)
+        return _named(store, db_rows(store.db, table, text=text, limit=limit, after_rowid=after_rowid,
+                                     cols=store.cols))
     if after_rowid is not None:
         return RowSet("files", table, (), (), 0)
     reader = _LEGACY.get(table)
@@ -250,7 +258,7 @@ def channel_contents(store, channel: ShownRow, *, limit: int = DEFAULT_LIMIT) ->
                           limit=limit, cols=store.cols)
         messages = db_rows(store.db, "channel_messages", where={"channel_id": channel_id}, order_by="created_at",
                            limit=limit, cols=store.cols)
-        return ChannelContents(members, messages)
+        return ChannelContents(_named(store, members), _named(store, messages))
     from daycare_gui.core.files.subsystems import iter_channel_messages
 
     folder = Path(str(channel.values.get("folder", "")))

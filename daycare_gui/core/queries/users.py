@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from daycare_gui.core.db import ReadOnlyDatabase
+from daycare_gui.core.display import person_label
 from daycare_gui.core.queries.columns import TableColumns
 
 USER_COLUMNS = ["id", "is_owner", "created_at", "updated_at", "parent_user_id", "name", "nametag"]
@@ -25,7 +26,7 @@ class User:
 
     @property
     def label(self) -> str:
-        who = self.name or (f"@{self.nametag}" if self.nametag else self.id)
+        who = person_label(self.name, self.nametag, self.id)
         return f"{who} (owner)" if self.is_owner else who
 
 

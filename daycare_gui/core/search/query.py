@@ -22,6 +22,7 @@ import time
 from dataclasses import dataclass, field
 
 from daycare_gui.core.db import ReadOnlyDatabase
+from daycare_gui.core.display import count
 from daycare_gui.core.queries.agents import AgentFilter, fetch_agents
 from daycare_gui.core.search.index import MARK_CLOSE, MARK_OPEN, SearchIndex, agent_tag, type_tag
 
@@ -206,7 +207,8 @@ class SearchResults:
         if not self.hits:
             return "No matches."
         more = "+" if self.total_capped else ""
-        text = f"{self.total:,}{more} match(es); showing {len(self.hits):,} in {len(self.groups)} agent(s)"
+        text = (f"{self.total:,}{more} {'match' if self.total == 1 and not more else 'matches'}; "
+                f"showing {len(self.hits):,} in {count(len(self.groups), 'agent')}")
         if self.ranked_within:
             text += f", best among the newest {self.ranked_within:,}"
         return text

@@ -30,9 +30,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from daycare_gui.core.display import count
 from daycare_gui.core.migrations.backup import default_backup_path
 from daycare_gui.core.migrations.plan import PlannedMigration, UpgradePlan
 from daycare_gui.core.migrations.upgrade import UpgradeResult
+from daycare_gui.ui.theme import set_tone
 
 NO_DB_BACKUP = "No database yet, nothing to back up: the upgrade creates it from the legacy files."
 NO_BACKUP_WARNING = ("⚠ Without a backup there is no copy of the database as it was before the upgrade. "
@@ -69,7 +71,7 @@ def import_text(planned: PlannedMigration) -> str:
         return ""
     text = scan.summary()
     if scan.skipped:
-        text += f"; skips {len(scan.skipped)} line(s)"
+        text += f"; skips {count(len(scan.skipped), 'line')}"
     if scan.failure:
         text += f"; would abort: {scan.failure}"
     return text
@@ -145,7 +147,7 @@ class BackupBox(QGroupBox):
         self.skip.toggled.connect(self._sync)
         layout.addWidget(self.skip)
         self.warning = _label(NO_BACKUP_WARNING, name="no_backup_warning")
-        self.warning.setStyleSheet("color: #b00020;")
+        set_tone(self.warning, "error")
         layout.addWidget(self.warning)
 
     def set_database(self, db_path: Path, exists: bool) -> None:
@@ -238,7 +240,8 @@ class PlanPage(QWidget):
         layout.addWidget(self.skipped_title)
         layout.addWidget(self.skipped)
         self.failure = _label(selectable=True, name="predicted_failure")
-        self.failure.setStyleSheet("color: #b00020; font-weight: bold;")
+        set_tone(self.failure, "error")
+        self.failure.setStyleSheet("font-weight: bold;")
         layout.addWidget(self.failure)
         self.warnings = _label(selectable=True, name="plan_warnings")
         layout.addWidget(self.warnings)
@@ -251,7 +254,7 @@ class PlanPage(QWidget):
     def show_plan(self, plan: UpgradePlan) -> None:
         db = plan.check.db_path
         n = len(plan.pending)
-        self.headline.setText(f"{n} pending migration{'s' if n != 1 else ''}")
+        self.headline.setText(count(n, "pending migration"))
         self.db_label.setText(f"Database: {db}" + ("" if plan.check.kind == "sqlite" else "  (not created yet)"))
         self.table.setRowCount(n)
         for row, planned in enumerate(plan.pending):
@@ -351,7 +354,7 @@ class ResultPage(QWidget):
             self.headline.setText("Storage already up to date.")
             self.detail.setText("")
         else:
-            self.headline.setText(f"Upgrade complete: {len(result.applied)} migration(s) applied")
+            self.headline.setText(f"Upgrade complete: {count(len(result.applied), 'migration')} applied")
             self.detail.setText(f"{db} now records every migration of Daycare 808af509. Every pane reloads "
                                 "when this dialog closes.")
         self.applied.clear()
@@ -386,7 +389,7 @@ class ResultPage(QWidget):
             if not fk:
                 lines.append("Foreign key check: ok")
             else:
-                lines.append(f"Foreign key check: {len(fk)} violation(s)")
+                lines.append(f"Foreign key check: {count(len(fk), 'violation')}")
                 # PRAGMA foreign_key_check rows: (table, rowid, parent table, fk index)
                 lines.extend(f"  {v[0]} row {v[1]} → {v[2]}" for v in fk[:20])
                 if len(fk) > 20:

@@ -28,10 +28,11 @@ from PySide6.QtWidgets import (
 from daycare_gui.core.edit.atomic import ConflictError, load_for_edit, save_atomic, sha256_of
 from daycare_gui.core.edit.document import FrontmatterDocument
 from daycare_gui.core.edit.errors import DocumentError, InvalidValue
+from daycare_gui.ui.theme import set_tone
 from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, markdown_html
 
 from .conflict import ConflictDialog, DiffDialog, unified_diff
-from .fields import ERROR_STYLE, message_label, monospace_editor, set_text_if_different, show_message
+from .fields import ERROR_TONE, message_label, monospace_editor, set_text_if_different, show_message
 from .undo import SnapshotCommand
 
 FORM_TAB, RAW_TAB, PREVIEW_TAB = 0, 1, 2
@@ -79,7 +80,7 @@ class FileEditorBase(QWidget):
 
         self.disk_banner = QFrame()
         self.disk_banner.setObjectName("banner")
-        self.disk_banner.setStyleSheet("#banner { background: #fff4ce; border: 1px solid #e0c060; }")
+        self.disk_banner.setProperty("kind", "warning")  # tinted from the palette by the app style sheet
         banner_row = QHBoxLayout(self.disk_banner)
         self.disk_label = QLabel()
         self.disk_label.setWordWrap(True)
@@ -117,7 +118,7 @@ class FileEditorBase(QWidget):
         self.revert_button = QPushButton("Revert")
         self.save_button = QPushButton("Save")
         self.status = QLabel()
-        self.status.setStyleSheet("color: #555;")
+        set_tone(self.status, "note")
         buttons.addWidget(self.undo_button)
         buttons.addWidget(self.redo_button)
         buttons.addWidget(self.status, 1)
@@ -220,7 +221,7 @@ class FileEditorBase(QWidget):
             if self.doc.error is not None:
                 where = f"line {self.doc.error.line}: " if self.doc.error.line is not None else ""
                 show_message(self.problem, f"The form is off: {where}{self.doc.error.message}. "
-                             "Fix it in the Raw text tab; nothing in the file is lost.", ERROR_STYLE)
+                             "Fix it in the Raw text tab; nothing in the file is lost.", ERROR_TONE)
                 self.form.setEnabled(False)
             else:
                 show_message(self.problem, None)

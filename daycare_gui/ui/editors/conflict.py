@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QPushButton, QVBoxLayout
 
 from .fields import monospace_editor
@@ -18,7 +19,7 @@ def unified_diff(disk: bytes | None, mine: bytes, name: str) -> str:
 
 
 class ConflictDialog(QDialog):
-    """``choice`` is "reload", "overwrite" or "cancel" after ``exec()``."""
+    """``choice`` is "reload", "overwrite" or "cancel" after ``exec()``; Enter and Escape mean "cancel"."""
 
     def __init__(self, path, disk: bytes | None, mine: bytes, parent=None) -> None:
         super().__init__(parent)
@@ -29,7 +30,8 @@ class ConflictDialog(QDialog):
             what = f"{path} was deleted since you opened it."
         else:
             what = f"{path} was changed by another program since you opened it."
-        label = QLabel(what + "\n\nReload discards your changes; Overwrite replaces the other version with yours.")
+        label = QLabel(what + "\n\nCancel keeps your edits here and writes nothing; Reload discards your changes; "
+                       "Overwrite replaces the other version with yours.")
         label.setWordWrap(True)
         layout.addWidget(label)
         self.diff_view = monospace_editor()
@@ -37,22 +39,34 @@ class ConflictDialog(QDialog):
         self.diff_view.setPlainText(unified_diff(disk, mine, path.name))
         self.diff_view.hide()
         layout.addWidget(self.diff_view, 1)
-        buttons = QDialogButtonBox()
-        self.reload_button = QPushButton("Reload")
-        self.diff_button = QPushButton("Show diff")
-        self.overwrite_button = QPushButton("Overwrite")
+        # Enter must never overwrite (issue 18): only Cancel (keep editing, nothing written) is a default
+        # button. The others are not auto-default, so a focused Overwrite ignores Enter; it takes a click,
+        # Space on purpose, or its mnemonic (Alt+O).
+        buttons = QDialogButtonBox(self)
+        self.reload_button = QPushButton("&Reload")
+        self.diff_button = QPushButton("Show &diff")
+        self.overwrite_button = QPushButton("&Overwrite")
         buttons.addButton(self.reload_button, QDialogButtonBox.ButtonRole.DestructiveRole)
         buttons.addButton(self.diff_button, QDialogButtonBox.ButtonRole.ActionRole)
-        buttons.addButton(self.overwrite_button, QDialogButtonBox.ButtonRole.AcceptRole)
+        buttons.addButton(self.overwrite_button, QDialogButtonBox.ButtonRole.DestructiveRole)
         buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
         self.cancel_button = buttons.button(QDialogButtonBox.StandardButton.Cancel)
-        self.cancel_button.setDefault(True)
+        self.cancel_button.setText("Cancel (keep editing)")
+        for button in (self.reload_button, self.diff_button, self.overwrite_button):
+            button.setAutoDefault(False)
+            button.setDefault(False)
         layout.addWidget(buttons)
+        self.cancel_button.setDefault(True)  # now that the button is inside the dialog, QDialog records it
         self.reload_button.clicked.connect(lambda: self._choose("reload"))
         self.overwrite_button.clicked.connect(lambda: self._choose("overwrite"))
         self.diff_button.clicked.connect(self._show_diff)
         buttons.rejected.connect(self.reject)
         self.resize(640, 200)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self.cancel_button.setDefault(True)
+        self.cancel_button.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _show_diff(self) -> None:
         self.diff_view.show()

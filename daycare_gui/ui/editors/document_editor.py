@@ -204,6 +204,8 @@ class DocumentEditor(FileEditorBase):
                 widget.set_rules([str(v) for v in value] if isinstance(value, list) else [])
             else:
                 set_text_if_different(widget, "" if value is None else str(value))
+        if self.kind == "cron":  # a disabled task lists no next runs
+            self.widgets["schedule"].set_task_enabled(view.get_field("enabled") is not False)
         if self.kind == "memory":
             self._refresh_records(view)
         else:

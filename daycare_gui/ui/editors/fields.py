@@ -17,11 +17,13 @@ from PySide6.QtWidgets import (
 )
 
 from daycare_gui.core.edit.permissions_doc import rule_warning, validate_rule
-from daycare_gui.core.edit.schedule import describe_schedule, next_runs, validate_schedule
+from daycare_gui.core.schedule_info import schedule_info
+from daycare_gui.ui.theme import colours, set_tone
 
-ERROR_STYLE = "color: #b00020;"
-WARNING_STYLE = "color: #9a6700;"
-NOTE_STYLE = "color: #555;"
+# Label tones: the application style sheet colours them from the palette (daycare_gui/ui/theme.py).
+ERROR_TONE = "error"
+WARNING_TONE = "warning"
+NOTE_TONE = "note"
 
 
 def set_text_if_different(widget, text: str) -> None:
@@ -44,8 +46,8 @@ def message_label() -> QLabel:
     return label
 
 
-def show_message(label: QLabel, text: str | None, style: str = ERROR_STYLE) -> None:
-    label.setStyleSheet(style)
+def show_message(label: QLabel, text: str | None, tone: str = ERROR_TONE) -> None:
+    set_tone(label, tone)
     label.setText(text or "")
     label.setVisible(bool(text))
 
@@ -75,13 +77,14 @@ class ScheduleField(QWidget):
         self.words = QLabel()
         self.words.setWordWrap(True)
         self.runs = QLabel()
-        self.runs.setStyleSheet(NOTE_STYLE)
+        set_tone(self.runs, NOTE_TONE)
         self.runs.setWordWrap(True)
         self.runs.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(self.edit)
         layout.addWidget(self.words)
         layout.addWidget(self.runs)
         self.edit.textEdited.connect(self._typed)
+        self._task_enabled = True
 
     def _typed(self, text: str) -> None:
         self.update_info(text)
@@ -94,16 +97,25 @@ class ScheduleField(QWidget):
     def text(self) -> str:
         return self.edit.text()
 
+    def set_task_enabled(self, enabled: bool) -> None:
+        """The task's Enabled box: a disabled task has no next runs, and the field says why."""
+        if enabled != self._task_enabled:
+            self._task_enabled = enabled
+            self.update_info(self.edit.text())
+
     def update_info(self, text: str) -> None:
-        problem = validate_schedule(text)
-        if problem:
-            self.words.setStyleSheet(ERROR_STYLE)
-            self.words.setText(f"Daycare cannot run this schedule: {problem}")
+        info = schedule_info(text, 5, enabled=self._task_enabled)
+        if not info.valid:
+            set_tone(self.words, ERROR_TONE)
+            self.words.setText(f"Daycare cannot run this schedule: {info.error}")
             self.runs.setText("")
             return
-        self.words.setStyleSheet("")
-        self.words.setText(describe_schedule(text))
-        times = [t.strftime("%a %Y-%m-%d %H:%M") for t in next_runs(text, 5)]
+        set_tone(self.words, None)
+        self.words.setText(info.words)
+        if not info.enabled:
+            self.runs.setText("Disabled: Daycare does not run this task, so there are no next runs.")
+            return
+        times = [t.strftime("%a %Y-%m-%d %H:%M") for t in info.next_runs]
         self.runs.setText("Next runs:\n" + "\n".join(f"  {t}" for t in times))
 
 
@@ -155,7 +167,7 @@ class RuleListEditor(QWidget):
             item = QListWidgetItem(rule)
             problem = validate_rule(rule) or rule_warning(rule)
             if problem:
-                item.setForeground(QColor("#9a6700"))
+                item.setForeground(QColor(colours(self.list.palette()).states["ignored"]))
                 item.setToolTip(problem)
             self.list.addItem(item)
         if self.list.count():
@@ -165,7 +177,7 @@ class RuleListEditor(QWidget):
         problem = validate_rule(text) if text.strip() else None
         warning = rule_warning(text) if text.strip() and not problem else None
         self.add_button.setEnabled(bool(text.strip()) and not problem)
-        show_message(self.message, problem or warning, ERROR_STYLE if problem else WARNING_STYLE)
+        show_message(self.message, problem or warning, ERROR_TONE if problem else WARNING_TONE)
 
     def add_from_input(self) -> bool:
         text = self.input.text().strip()

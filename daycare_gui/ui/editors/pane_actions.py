@@ -11,11 +11,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QHBoxLayout, QMessageBox, QPushButton
+from PySide6.QtWidgets import QMessageBox, QPushButton
 
 from daycare_gui.core.edit import create
 from daycare_gui.core.edit.errors import InvalidValue
 from daycare_gui.core.edit.trash import TrashError, move_to_trash
+from daycare_gui.ui.widgets.flow_layout import FlowLayout
 
 from .new_item import NewItemDialog, TrashDialog
 from .window import open_file_editor, open_row_editor
@@ -28,7 +29,7 @@ class EditActions(QObject):
         super().__init__(pane)
         self.pane = pane
         self.kind = kind
-        self.row = QHBoxLayout()
+        self.row = FlowLayout()  # wraps in a narrow window instead of squeezing the list beside it
         self.edit_button = QPushButton("Edit APP.md" if kind == "app" else "Edit file" if kind in ("cron", "heartbeat")
                                        else "Edit")
         self.edit_button.setToolTip("Open an editor for the selected item's file (form, raw text, preview)")
@@ -56,7 +57,6 @@ class EditActions(QObject):
             trash_button.clicked.connect(self.show_trash)
             for button in (self.new_button, self.delete_button, trash_button):
                 self.row.addWidget(button)
-        self.row.addStretch(1)
         pane.head.addLayout(self.row)
         pane.table.selectionModel().currentRowChanged.connect(lambda *_: self.update())
         self.update()

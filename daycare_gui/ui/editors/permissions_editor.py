@@ -5,10 +5,11 @@ from __future__ import annotations
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from daycare_gui.core.edit.permissions_doc import PermissionsDoc
+from daycare_gui.ui.theme import set_tone
 
 from .base import FileEditorBase
 from .fields import (
-    NOTE_STYLE,
+    NOTE_TONE,
     RuleListEditor,
     message_label,
     monospace_editor,
@@ -42,7 +43,7 @@ class PermissionsEditor(FileEditorBase):
         hint = QLabel("Rules are checked as you type: @read:/path and @write:/path need an absolute path; "
                       "@network, @events and @workspace take none. Order is kept as shown.")
         hint.setWordWrap(True)
-        hint.setStyleSheet(NOTE_STYLE)
+        set_tone(hint, NOTE_TONE)
         layout.addWidget(hint)
         return form
 

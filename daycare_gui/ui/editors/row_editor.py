@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from daycare_gui.core.display import count
 from daycare_gui.core.edit.errors import InvalidValue
 from daycare_gui.core.edit.rows import (
     BOOLEAN_COLUMNS,
@@ -35,7 +36,7 @@ from daycare_gui.core.edit.rows import (
 from daycare_gui.core.engine import engine_status
 
 from .fields import (
-    ERROR_STYLE,
+    ERROR_TONE,
     ScheduleField,
     message_label,
     monospace_editor,
@@ -112,7 +113,7 @@ class RowEditor(QWidget):
         status = engine_status(self.paths)
         text = (f"The Daycare engine is running ({status.detail}). It keeps write-through caches of task rows "
                 "and may overwrite a change made here; stop it first if you can.") if status.running else None
-        show_message(self.engine_label, text, ERROR_STYLE)
+        show_message(self.engine_label, text, ERROR_TONE)
 
     # --- values --------------------------------------------------------------------------------------
 
@@ -157,6 +158,9 @@ class RowEditor(QWidget):
         return f"{self.table}/{self.row_id}" + ("*" if self.is_dirty() else "")
 
     def _changed(self) -> None:
+        schedule, enabled = self.widgets.get("schedule"), self.widgets.get("enabled")
+        if isinstance(schedule, ScheduleField) and isinstance(enabled, QCheckBox):
+            schedule.set_task_enabled(enabled.isChecked())  # a disabled task lists no next runs
         problems = [p for c, v in self.changes().items() if (p := check_value(c, v))]
         show_message(self.error, "\n".join(problems) or None)
         self.save_button.setEnabled(not problems)
@@ -214,7 +218,7 @@ class RowEditor(QWidget):
             show_message(self.error, str(exc))
             self.status.setText("Not written")
             return False
-        self.status.setText(f"Wrote {len(changes)} field(s) in one transaction")
+        self.status.setText(f"Wrote {count(len(changes), 'field')} in one transaction")
         self.revert()
         self.written.emit()
         if self.on_written is not None:

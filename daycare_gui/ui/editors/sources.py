@@ -4,6 +4,12 @@ from __future__ import annotations
 
 import os
 
+from daycare_gui.ui.theme import colours
+
+
+def _warn() -> str:
+    return colours().window_warning  # the header sits on the window background
+
 
 def source_note_for_file(store, path) -> str | None:
     """For a cron/heartbeat task file: whether Daycare reads this file or the imported database row."""
@@ -19,10 +25,10 @@ def source_note_for_file(store, path) -> str | None:
             continue
         if source.reads == "row":
             if source.has_row:
-                return (f"<span style='color:#9a6700'>Daycare reads the <b>database row</b> "
+                return (f"<span style='color:{_warn()}'>Daycare reads the <b>database row</b> "
                         f"tasks_{source.kind}/{source.id}, not this file</span>: {source.reason}. "
                         "Edit the row to change what runs.")
-            return f"<span style='color:#9a6700'>Daycare ignores this file</span>: {source.reason}."
+            return f"<span style='color:{_warn()}'>Daycare ignores this file</span>: {source.reason}."
         return f"Daycare reads <b>this file</b>: {source.reason}."
     return None
 
@@ -32,5 +38,5 @@ def source_note_for_row(store, kind: str, row_id: str) -> str:
         if source.kind == kind and source.id == row_id:
             if source.reads == "row":
                 return f"Daycare reads <b>this row</b>: {source.reason}."
-            return (f"<span style='color:#9a6700'>Daycare reads the task file, not this row</span>: {source.reason}.")
+            return (f"<span style='color:{_warn()}'>Daycare reads the task file, not this row</span>: {source.reason}.")
     return "Daycare reads this row."

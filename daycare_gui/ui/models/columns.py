@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import datetime as _dt
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QLocale, Qt
 
+from daycare_gui.core.display import local_time
 from daycare_gui.ui.models.roles import RecordRole, SortRole
 
 
@@ -28,13 +28,8 @@ class Column:
 
 
 def fmt_time(ms: int | None) -> str:
-    """Local date and time of a Daycare millisecond timestamp."""
-    if ms is None:
-        return ""
-    try:
-        return _dt.datetime.fromtimestamp(ms / 1000).strftime("%Y-%m-%d %H:%M:%S")
-    except (OverflowError, OSError, ValueError, TypeError):
-        return str(ms)
+    """Local date and time of a Daycare millisecond timestamp (core.display.local_time)."""
+    return local_time(ms)
 
 
 def fmt_age(ms: int | None, now_ms: int) -> str:
@@ -48,7 +43,14 @@ def fmt_age(ms: int | None, now_ms: int) -> str:
 
 
 def fmt_int(n: int | None) -> str:
-    return "" if n is None else f"{n:,}"
+    """A count with the locale's digit grouping (1,234,567 / 1.234.567); English grouping in the C locale,
+    which has none."""
+    if n is None:
+        return ""
+    locale = QLocale()
+    if locale.language() == QLocale.Language.C:
+        return f"{n:,}"
+    return locale.toString(int(n))
 
 
 def column_data(col: Column, record, role):

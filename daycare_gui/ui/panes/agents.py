@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from daycare_gui.core.display import count
 from daycare_gui.core.queries.agents import AgentFilter, distinct_values, fetch_agents, list_agent_ids
 from daycare_gui.core.queries.legacy_history import legacy_agents_as_records
 from daycare_gui.core.queries.sessions import list_sessions
@@ -223,7 +224,7 @@ class AgentsPane(Pane):
     def _keys_arrived(self, keys: list[str]) -> None:
         current = self.model.key(self.table.currentIndex().row())
         self.model.set_keys(keys)
-        self.summary.setText(f"{len(keys):,} agent(s)")
+        self.summary.setText(count(len(keys), "agent"))
         target = self._pending_select or current
         self._pending_select = None
         row = self.model.row_of_key(target) if target else -1

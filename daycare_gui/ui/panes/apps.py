@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from daycare_gui.core.files.apps import App
+from daycare_gui.core.queries.names import Names, load_names
 from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.editors.pane_actions import EditActions
 from daycare_gui.ui.models.columns import Column, fmt_time
@@ -52,18 +53,23 @@ def app_markdown(app: App) -> str:
 class AppsPane(BrowsePane):
     pane_id = "apps"
     title = "Apps"
-    noun = "app(s)"
+    noun = "app"
     filter_placeholder = "Filter apps by name, title, user or description (Ctrl+F)"
-    columns = [
-        Column("Name", lambda a: (a.manifest.name if a.manifest else None) or a.id, tooltip=lambda a: a.folder),
-        Column("Title", lambda a: a.manifest.title if a.manifest else ""),
-        Column("Scope", lambda a: "workspace" if a.scope == "workspace" else f"user {a.user_id}"),
-        Column("Model", lambda a: a.manifest.model if a.manifest else ""),
-        Column("Rules", lambda a: "" if a.permissions is None else
-               f"{len(a.permissions.allow)} allow / {len(a.permissions.deny)} deny"),
-        Column("Problems", lambda a: "; ".join(_problems(a))),
-        Column("Description", lambda a: a.manifest.description if a.manifest else ""),
-    ]
+
+    @property
+    def columns(self) -> list[Column]:
+        # a user's app is labelled with the user's name (self.names arrives with the list), the id in the tooltip
+        return [
+            Column("Name", lambda a: (a.manifest.name if a.manifest else None) or a.id, tooltip=lambda a: a.folder),
+            Column("Title", lambda a: a.manifest.title if a.manifest else ""),
+            Column("Scope", lambda a: "workspace" if a.scope == "workspace" else f"user {self.names.user(a.user_id)}",
+                   tooltip=lambda a: a.user_id or ""),
+            Column("Model", lambda a: a.manifest.model if a.manifest else ""),
+            Column("Rules", lambda a: "" if a.permissions is None else
+                   f"{len(a.permissions.allow)} allow / {len(a.permissions.deny)} deny"),
+            Column("Problems", lambda a: "; ".join(_problems(a))),
+            Column("Description", lambda a: a.manifest.description if a.manifest else ""),
+        ]
 
     def __init__(self, ctx, parent=None) -> None:
         super().__init__(ctx, parent)
@@ -78,12 +84,16 @@ class AppsPane(BrowsePane):
     def fetch(self, store) -> list[App]:
         return list(store.files().items("apps"))
 
+    def fetch_names(self, store, records) -> Names:
+        return load_names(store)
+
     def state(self, app: App) -> str | None:
         return "error" if _problems(app) else None
 
     def describe(self, app: App) -> DetailItem:
         m, p, s = app.manifest, app.permissions, app.state
-        fields = [("Id", app.id), ("Folder", app.folder), ("Scope", app.scope), ("User", app.user_id or "")]
+        fields = [("Id", app.id), ("Folder", app.folder), ("Scope", app.scope),
+                  ("User", self.names.user_field(app.user_id))]
         if m is not None:
             fields += [("Name", m.name or ""), ("Title", m.title or ""), ("Description", m.description or ""),
                        ("Model", m.model or "(default)")]

@@ -16,6 +16,7 @@ class Pane(QWidget):
 
     pane_id: str = ""
     title: str = ""
+    has_details = True  # False: nothing on the page is ever shown in the Details dock, so it is hidden
 
     def __init__(self, ctx: PaneContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)

@@ -8,9 +8,10 @@ import mimetypes
 from PySide6.QtCore import QSortFilterProxyModel, Qt
 from PySide6.QtWidgets import QLabel, QSplitter, QStackedWidget, QTreeView, QVBoxLayout
 
+from daycare_gui.core.display import count
 from daycare_gui.core.file_preview import preview_file
 from daycare_gui.core.files.homes import KNOWLEDGE_FILES
-from daycare_gui.core.queries.users import list_users
+from daycare_gui.core.queries.names import user_names
 from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.editors.pane_actions import FileEditButton
 from daycare_gui.ui.models.columns import fmt_int
@@ -20,16 +21,14 @@ from daycare_gui.ui.widgets.document_viewer import DocumentViewer
 from daycare_gui.ui.widgets.filter_bar import FilterBox
 from daycare_gui.ui.widgets.home_tree import HomeTreeModel, Node
 from daycare_gui.ui.widgets.record_table import StateDelegate
+from daycare_gui.ui.widgets.tables import ColumnFitter
 
 
 def _homes_and_names(store):
     inventory = store.files()
     homes = list(inventory.items("user_homes"))
     shared = [k for k in inventory.items("knowledge_files") if k.user_id is None]
-    names = {}
-    if store.db is not None:
-        names = {u.id: u.name or (f"@{u.nametag}" if u.nametag else u.id) for u in list_users(store.db, store.cols)}
-    return homes, names, shared
+    return homes, user_names(store), shared
 
 
 def node_detail(node: Node) -> DetailItem:
@@ -69,15 +68,18 @@ class FilesPane(Pane):
         self.tree.setItemDelegate(StateDelegate(self.tree))
         self.tree.setUniformRowHeights(True)
         self.tree.setAlternatingRowColors(True)
-        self.tree.header().setStretchLastSection(False)
-        self.tree.setColumnWidth(0, 280)
+        # Size and Modified as wide as their values, the name the rest (rows arrive as folders open, so
+        # the widths come from typical values)
+        self.fitter = ColumnFitter(self.tree, stretch=0, samples={1: "9,999,999", 2: "2026-12-31 23:59"})
         self.viewer = DocumentViewer()
         self.viewer_stack = QStackedWidget()  # an editor can be added beside the viewer later
         self.viewer_stack.addWidget(self.viewer)
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(self.tree)
         split.addWidget(self.viewer_stack)
-        split.setSizes([460, 540])
+        split.setSizes([620, 380])  # the tree's three columns need more room than the preview
+        split.setStretchFactor(0, 1)
+        split.setStretchFactor(1, 1)
         layout.addWidget(split, 1)
         self.summary = QLabel("Loading…")
         layout.addWidget(self.summary)
@@ -100,7 +102,8 @@ class FilesPane(Pane):
         homes, names, shared = result
         self.model.set_homes(homes, names, shared, str(self.ctx.store.paths.data_dir))
         self._loaded = True
-        self.summary.setText(f"{len(homes)} user home(s) — expand a folder to list it")
+        self.summary.setText(f"{count(len(homes), 'user home')} — expand a folder to list it")
+        self.fitter.fit()
         target, self._pending = self._pending, None
         if target is not None:
             self.open_item(target)

@@ -8,7 +8,7 @@ the session's last records unless a record id is given.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -29,7 +29,8 @@ from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.models.columns import fmt_int, fmt_time
 from daycare_gui.ui.models.history_model import HistoryModel, kind_of
 from daycare_gui.ui.panes.base import Pane
-from daycare_gui.ui.widgets.conversation import STYLE, ConversationRenderer, call_id_from_url
+from daycare_gui.ui.theme import colours
+from daycare_gui.ui.widgets.conversation import ConversationRenderer, call_id_from_url, style_sheet
 from daycare_gui.ui.widgets.history_rows import HistoryRowDelegate
 from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, escape
 
@@ -110,8 +111,7 @@ class HistoryPane(Pane):
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setWordWrap(False)
-        self.conversation = SafeTextBrowser()
-        self.conversation.document().setDefaultStyleSheet(STYLE)
+        self.conversation = SafeTextBrowser(style=style_sheet)
         self.conversation.setObjectName("conversation")
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(self.list)
@@ -283,11 +283,19 @@ class HistoryPane(Pane):
             return
         bar = self.conversation.verticalScrollBar()
         keep = bar.value()
-        self.conversation.setHtml(ConversationRenderer(self._window, self._expanded).html())
+        palette_colours = colours(self.conversation.palette())
+        self.conversation.setHtml(ConversationRenderer(self._window, self._expanded,
+                                                       palette_colours=palette_colours).html())
         if scroll_to_focus and self._window.focus_id is not None:
             self.conversation.scrollToAnchor(f"rec-{self._window.focus_id}")
         else:
             bar.setValue(keep)
+
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt override)
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange):
+            # the desktop switched between light and dark: the HTML carries tints, so render it again
+            self._render(scroll_to_focus=False)
 
     def conversation_html(self) -> str:
         """The rendered conversation (tests and "copy" use it)."""

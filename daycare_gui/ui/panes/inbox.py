@@ -10,6 +10,7 @@ import time
 
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QVBoxLayout
 
+from daycare_gui.core.display import count, local_time
 from daycare_gui.core.queries.inbox import STUCK_AFTER_MS, InboxFilter, inbox_totals
 from daycare_gui.core.queries.inbox_overview import InboxAgent, InboxEntry, inbox_agents, inbox_overview
 from daycare_gui.ui.context import DetailItem
@@ -18,6 +19,7 @@ from daycare_gui.ui.models.record_list_model import RecordListModel
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.widgets.filter_bar import FilterBox
 from daycare_gui.ui.widgets.record_table import make_table, select_row
+from daycare_gui.ui.widgets.tables import ColumnFitter
 
 PAGE = 200  # items per page
 
@@ -33,7 +35,8 @@ def fmt_duration(ms: int) -> str:
 
 
 COLUMNS = [
-    Column("Posted", lambda e: e.item.posted_at, fmt_time),
+    Column("Posted", lambda e: e.item.posted_at, lambda ms: local_time(ms, seconds=False),
+           tooltip=lambda e: fmt_time(e.item.posted_at)),
     Column("Age", lambda e: e.age_ms, fmt_duration, align_right=True),
     Column("State", lambda e: "stuck" if e.stuck else "waiting"),
     Column("Kind", lambda e: e.item.type),
@@ -74,6 +77,9 @@ class InboxPane(Pane):
         self.model = RecordListModel(COLUMNS, state=lambda e: "stuck" if e.stuck else None)
         self.model.set_more(self._fetch_more)
         self.table = make_table(self.model)
+        # Agent names can be long: held to 130 px (the full name in the tooltip); Summary, the long text,
+        # takes what is left
+        self.fitter = ColumnFitter(self.table, caps={4: 130})
         layout.addWidget(self.table, 1)
         self.summary = QLabel("Loading…")
         layout.addWidget(self.summary)
@@ -142,7 +148,7 @@ class InboxPane(Pane):
     def _arrived(self, result) -> None:
         entries, self._totals = result
         self.model.set_records(entries, more=len(entries) == PAGE)
-        self.table.resizeColumnsToContents()
+        self.fitter.fit()
         self._update_summary()
         if entries:
             select_row(self.table, 0)
@@ -155,7 +161,7 @@ class InboxPane(Pane):
         total, stuck = self._totals
         flt = self._query[1] if self._query else InboxFilter()
         narrowed = bool(flt.text.strip() or flt.stuck_only or flt.agent_id)
-        text = f"{total:,} {'matching ' if narrowed else ''}item(s), {stuck:,} stuck"
+        text = f"{count(total, 'matching item' if narrowed else 'item')}, {stuck:,} stuck"
         if self.model.has_more():
             text += f" ({self.model.rowCount():,} loaded; scroll down for more)"
         self.summary.setText(text + " — oldest first; Enter opens the agent")

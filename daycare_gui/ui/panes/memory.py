@@ -3,6 +3,7 @@ INDEX.md lists them — the plugin ignores entities it does not list."""
 
 from __future__ import annotations
 
+from daycare_gui.core.display import count
 from daycare_gui.core.files.plugins import MemoryEntity
 from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.editors.pane_actions import EditActions
@@ -30,7 +31,7 @@ def entity_markdown(entity: MemoryEntity) -> str:
 class MemoryPane(BrowsePane):
     pane_id = "memory"
     title = "Memory"
-    noun = "entit(ies)"
+    noun = "entity"
     filter_placeholder = "Filter memory entities by name or description (Ctrl+F)"
     columns = [
         Column("Entity", lambda e: e.entity, tooltip=lambda e: e.path),
@@ -67,5 +68,5 @@ class MemoryPane(BrowsePane):
                           markdown=entity_markdown(entity))
 
     def present(self, entity: MemoryEntity) -> None:
-        note = f"{entity.path} · {len(entity.records)} record(s) · INDEX.md: {_index_status(entity)}"
+        note = f"{entity.path} · {count(len(entity.records), 'record')} · INDEX.md: {_index_status(entity)}"
         self.viewer.show_markdown(entity.name or entity.entity, entity_markdown(entity), note, entity.path)

@@ -18,10 +18,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from daycare_gui.core.display import count
 from daycare_gui.core.queries.overview import StoreSummary, store_summary
 from daycare_gui.ui.models.columns import Column, fmt_int
 from daycare_gui.ui.models.record_list_model import RecordListModel
 from daycare_gui.ui.panes.base import Pane
+from daycare_gui.ui.theme import set_tone
 from daycare_gui.ui.widgets.charts import ActivityChart, TokenUsageChart
 from daycare_gui.ui.widgets.tables import make_table
 
@@ -49,6 +51,7 @@ def _count_table(model) -> QTableView:
 
 
 class OverviewPane(Pane):
+    has_details = False  # a summary page: nothing to select, so the Details dock stays out of the way
     pane_id = "overview"
     title = "Overview"
 
@@ -118,7 +121,7 @@ class OverviewPane(Pane):
             counts.addWidget(box, 1)
         layout.addLayout(counts)
         self.error_label = _label()
-        self.error_label.setStyleSheet("color: #b00020;")
+        set_tone(self.error_label, "error")
         layout.addWidget(self.error_label)
         layout.addStretch(1)
         self.setTabOrder(self.problems_button, self.storage_button)
@@ -146,8 +149,9 @@ class OverviewPane(Pane):
         self.explanation_label.setText(s.explanation)
         self.explanation_label.setVisible(bool(s.explanation))
         if s.problems:
-            self.problems_label.setText(f"{s.problems:,} problem(s) found while loading "
-                                        f"({s.problem_errors:,} error(s), {s.problems - s.problem_errors:,} warning(s)).")
+            self.problems_label.setText(f"{count(s.problems, 'problem')} found while loading "
+                                        f"({count(s.problem_errors, 'error')}, "
+                                        f"{count(s.problems - s.problem_errors, 'warning')}).")
         else:
             self.problems_label.setText("No problems found while loading.")
         self.ctx.set_count("problems", s.problems)

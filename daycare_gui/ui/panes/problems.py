@@ -11,6 +11,7 @@ from PySide6.QtCore import QSortFilterProxyModel, Qt
 from PySide6.QtGui import QColor, QGuiApplication
 from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QLabel, QTableView, QVBoxLayout
 
+from daycare_gui.core.display import count
 from daycare_gui.core.problems import Problem
 from daycare_gui.core.queries.overview import all_problems
 from daycare_gui.ui.context import DetailItem
@@ -18,6 +19,7 @@ from daycare_gui.ui.models.columns import Column
 from daycare_gui.ui.models.record_list_model import RecordListModel
 from daycare_gui.ui.models.roles import RecordRole, SortRole
 from daycare_gui.ui.panes.base import Pane
+from daycare_gui.ui.theme import colours
 from daycare_gui.ui.widgets.filter_bar import FilterBox
 
 PROBLEM_COLUMNS = [
@@ -42,7 +44,7 @@ class ProblemModel(RecordListModel):
         if role == Qt.ItemDataRole.ForegroundRole and index.isValid() and index.column() == 0:
             problem = self.record(index.row())
             if problem is not None and problem.severity == "error":
-                return QColor("#b00020")
+                return QColor(colours().states["error"])
         return super().data(index, role)
 
 
@@ -112,7 +114,7 @@ class ProblemsPane(Pane):
     def _update_summary(self) -> None:
         total, shown = self.model.rowCount(), self.proxy.rowCount()
         errors = sum(1 for p in self.model.records() if p.severity == "error")
-        text = f"{total:,} problem(s): {errors:,} error(s), {total - errors:,} warning(s)"
+        text = f"{count(total, 'problem')}: {count(errors, 'error')}, {count(total - errors, 'warning')}"
         if shown != total:
             text = f"{shown:,} of {text}"
         self.summary.setText(text if total else "No problems found while loading this store.")

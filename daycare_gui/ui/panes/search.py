@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -24,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from daycare_gui.core.queries.agents import distinct_values
+from daycare_gui.core.queries.names import user_names
 from daycare_gui.core.records import DESCRIPTOR_KINDS, HISTORY_KINDS
 from daycare_gui.core.search.build import update_index
 from daycare_gui.core.search.index import SearchIndex, index_path
@@ -146,13 +148,17 @@ class SearchPane(Pane):
             for w in (self.query_box, self.build_button, self.tree):
                 w.setEnabled(False)
             return
-        self.ctx.worker.submit("search-users", lambda: distinct_values(db, "user_id"), on_result=self._users_arrived)
+        store = self.ctx.store
+        self.ctx.worker.submit("search-users", lambda: (distinct_values(db, "user_id"), user_names(store)),
+                               on_result=self._users_arrived)
         self.start_build()
 
-    def _users_arrived(self, users: list[str]) -> None:
+    def _users_arrived(self, answer) -> None:
+        users, names = answer
         self.user_box.blockSignals(True)
         for u in users:
-            self.user_box.addItem(u, u)
+            self.user_box.addItem(names.get(u, u), u)  # the user's name; the filter uses the id
+            self.user_box.setItemData(self.user_box.count() - 1, u, Qt.ItemDataRole.ToolTipRole)
         self.user_box.blockSignals(False)
 
     def start_build(self) -> None:

@@ -13,6 +13,7 @@ from PySide6.QtCore import QAbstractItemModel, QModelIndex, QSize, Qt
 from PySide6.QtGui import QAbstractTextDocumentLayout, QPalette, QTextDocument
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
+from daycare_gui.core.display import count
 from daycare_gui.core.search.index import MARK_CLOSE, MARK_OPEN
 from daycare_gui.core.search.query import AgentGroup, Hit, SearchResults, SessionGroup
 from daycare_gui.ui.models.columns import fmt_time
@@ -162,12 +163,12 @@ class SearchResultsModel(QAbstractItemModel):
     def _text(item, col: int, tooltip: bool) -> str | None:
         if isinstance(item, AgentGroup):
             if col == 0:
-                label = f"{item.name} — {item.hit_count} match(es) in {len(item.sessions)} session(s)"
+                label = f"{item.name} — {count(item.hit_count, 'match')} in {count(len(item.sessions), 'session')}"
                 return f"{label}\n{item.agent_id}" if tooltip else label
             return f"{item.kind} · {item.lifecycle}" if col == 1 else None
         if isinstance(item, SessionGroup):
             if col == 0:
-                return f"Session {item.session_id} — {len(item.hits)} match(es)"
+                return f"Session {item.session_id} — {count(len(item.hits), 'match')}"
             return None
         if col == 0:
             return snippet_plain(item.snippet)

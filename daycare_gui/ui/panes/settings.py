@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from daycare_gui.core.display import count
 from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.models.columns import Column
 from daycare_gui.ui.models.record_list_model import RecordListModel
@@ -127,7 +128,7 @@ class SettingsPane(Pane):
             providers = ", ".join(s.providers) or "none listed"
             enabled = [p.get("instanceId") for p in s.plugins if p.get("enabled")]
             parts.append(f"Providers: {providers}. Plugins: {len(s.plugins)} ({len(enabled)} enabled).")
-        parts.append(f"auth.json: {len(config.auth)} provider(s) — " + (", ".join(e.provider for e in config.auth)
+        parts.append(f"auth.json: {count(len(config.auth), 'provider')} — " + (", ".join(e.provider for e in config.auth)
                                                                         or "none"))
         self.summary.setText("\n".join(parts))
         self._filter(self.filter_box.text())
@@ -136,11 +137,11 @@ class SettingsPane(Pane):
         item = QTreeWidgetItem([str(key), ""])
         item.setData(0, Qt.ItemDataRole.UserRole, (path, value))
         if isinstance(value, dict):
-            item.setText(1, f"{{{len(value)} key(s)}}")
+            item.setText(1, f"{{{count(len(value), 'key')}}}")
             for k, v in value.items():
                 item.addChild(self._item(k, v, f"{path}.{k}"))
         elif isinstance(value, list):
-            item.setText(1, f"[{len(value)} item(s)]")
+            item.setText(1, f"[{count(len(value), 'item')}]")
             for i, v in enumerate(value):
                 label = v.get("instanceId") or v.get("id") if isinstance(v, dict) else None
                 item.addChild(self._item(f"[{i}]" + (f" {label}" if label else ""), v, f"{path}[{i}]"))

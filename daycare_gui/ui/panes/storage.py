@@ -2,7 +2,7 @@
 
 Rows are fetched by rowid, one page at a time, through the worker (more arrive when the view is scrolled to
 the end or "Load more" is pressed). JSON columns are shown parsed and masked where sensitive (the core does
-both). Upgrading is not here: the Tools menu has "Upgrade storage…".
+both). Upgrading is not here: the Storage menu has "Upgrade Storage…" (see ``actions.menu_path``).
 """
 
 from __future__ import annotations
@@ -28,10 +28,12 @@ from daycare_gui.core.queries.overview import (
     table_infos,
 )
 from daycare_gui.core.queries.subsystems import ShownRow, page_shown_rows
+from daycare_gui.ui.actions import menu_path
 from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.models.columns import Column, fmt_int, fmt_time
 from daycare_gui.ui.models.record_list_model import RecordListModel
 from daycare_gui.ui.panes.base import Pane
+from daycare_gui.ui.theme import colours
 from daycare_gui.ui.widgets.filter_bar import FilterBox
 from daycare_gui.ui.widgets.row_table import RowTable, row_detail
 from daycare_gui.ui.widgets.tables import make_table
@@ -51,7 +53,7 @@ MIGRATION_COLUMNS = [
     Column("Applied at", lambda m: m.line.applied_at, fmt_time),
     Column("Note", lambda m: m.line.note, tooltip=lambda m: m.line.note),
 ]
-STATUS_COLOURS = {"pending": "#8a6d00", "unknown": "#6a3d9a", "later pending": "#b00020"}
+STATUS_STATES = ("pending", "unknown", "later pending")  # coloured from the palette (theme.Colours.states)
 
 
 class _NumberedLine:
@@ -70,8 +72,8 @@ class MigrationModel(RecordListModel):
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         if role == Qt.ItemDataRole.ForegroundRole and index.isValid():
             rec = self.record(index.row())
-            colour = STATUS_COLOURS.get(rec.line.status) if rec is not None else None
-            return QColor(colour) if colour else None
+            status = rec.line.status if rec is not None else None
+            return QColor(colours().states[status]) if status in STATUS_STATES else None
         return super().data(index, role)
 
 
@@ -135,8 +137,9 @@ class StoragePane(Pane):
         self.migration_text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         mig_box.addWidget(self.migration_text)
         mig_box.addWidget(self.migrations_view, 1)
-        mig_box.addWidget(QLabel("To apply pending migrations use Tools → Upgrade storage… "
-                                 "(it makes a backup and works on a copy first)."))
+        self.upgrade_hint = QLabel(f"To apply pending migrations use {menu_path('upgrade')} "
+                                   "(it makes a backup and works on a copy first).")
+        mig_box.addWidget(self.upgrade_hint)
         self.tabs.addTab(migrations_page, "Migrations")
 
         self.filter_box.changed.connect(self._filter_tables)
@@ -241,7 +244,7 @@ class StoragePane(Pane):
         self.more_button.setEnabled(not self._exhausted)
         shown = self.browser.model.rowCount()
         total = f"{self._count:,}" if self._count is not None else "?"
-        self.browser.caption.setText(f"<b>{table}</b>: {shown:,} of {total} row(s) loaded, in rowid order "
+        self.browser.caption.setText(f"<b>{table}</b>: {shown:,} of {total} {'row' if self._count == 1 else 'rows'} loaded, in rowid order "
                                      "(read-only; JSON shown parsed, secrets masked)")
 
     def _rows_failed(self, table: str, message: str) -> None:

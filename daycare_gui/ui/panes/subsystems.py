@@ -12,18 +12,18 @@ from dataclasses import replace
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSplitter, QTabWidget, QVBoxLayout
 
+from daycare_gui.core.display import count
 from daycare_gui.core.queries.subsystems import RowSet, ShownRow, channel_contents, subsystem_rows
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.widgets.filter_bar import FilterBox
 from daycare_gui.ui.widgets.row_table import RowTable, describe_rowset, row_detail
-
 
 # Rows per page: a table shows its first page at once and reads on by key as it is scrolled.
 PAGE = 200
 
 
 class SubsystemTablesPane(Pane):
-    # (table, tab title, noun for the caption) — several make tabs
+    # (table, tab title, noun for the caption, in the singular) — several make tabs
     TABLES: tuple[tuple[str, str, str], ...] = ()
     FILTER_HINT = "Filter (Ctrl+F)"
     ITEM = "Row"  # detail heading prefix
@@ -42,7 +42,7 @@ class SubsystemTablesPane(Pane):
         self.tabs: QTabWidget | None = None
         for table, title, _noun in self.TABLES:
             view = RowTable("Loading…")
-            view.row_selected.connect(lambda row, t=title: self._row_selected(t, row))
+            view.row_selected.connect(lambda row, t=title, v=view: self._row_selected(t, row, v.model.names))
             view.model.set_more(lambda last, t=table: self._fetch_more(t, last))
             self.tables[table] = view
         self.main = self._build_main()
@@ -65,7 +65,7 @@ class SubsystemTablesPane(Pane):
         view = self.tabs.widget(index)
         row = view.current_row() if isinstance(view, RowTable) else None
         if row is not None:
-            self._row_selected(self.tabs.tabText(index).split(" (")[0], row)
+            self._row_selected(self.tabs.tabText(index).split(" (")[0], row, view.model.names)
 
     # -- loading ---------------------------------------------------------------------------------
     def load(self) -> None:
@@ -107,7 +107,7 @@ class SubsystemTablesPane(Pane):
             index = self.tabs.indexOf(view)
             title = next(t for name, t, _n in self.TABLES if name == table)
             self.tabs.setTabText(index, f"{title} ({rowset.total:,})" if rowset.source != "none" else title)
-        self.summary.setText("  ·  ".join(f"{rs.total:,} {n}" for name, _t, n in self.TABLES
+        self.summary.setText("  ·  ".join(count(rs.total, n) for name, _t, n in self.TABLES
                                           if (rs := self.rowsets.get(name)) is not None and rs.source != "none"))
         target = self._pending_target
         keep = view.model.row_of_key(current.key) if current is not None else -1
@@ -122,9 +122,9 @@ class SubsystemTablesPane(Pane):
         view.select_row(keep if keep >= 0 else 0)
         view.blockSignals(False)
 
-    def _row_selected(self, title: str, row: ShownRow) -> None:
+    def _row_selected(self, title: str, row: ShownRow, names=None) -> None:
         name = row.values.get("name") or row.values.get("id") or row.key
-        self.ctx.show_detail(row_detail(f"{title}: {name}", row))
+        self.ctx.show_detail(row_detail(f"{title}: {name}", row, names))
 
     # -- pane API ----------------------------------------------------------------------------------
     def _focus_first_table(self) -> None:
@@ -154,14 +154,14 @@ class SubsystemTablesPane(Pane):
 class ChannelsPane(SubsystemTablesPane):
     pane_id = "channels"
     title = "Channels"
-    TABLES = (("channels", "Channel", "channel(s)"),)
+    TABLES = (("channels", "Channel", "channel"),)
     FILTER_HINT = "Filter channels by name, id, leader or user (Ctrl+F)"
 
     def _build_main(self):
         self.members = RowTable("Members — select a channel")
         self.messages = RowTable("Messages — select a channel")
-        self.members.row_selected.connect(lambda row: self._row_selected("Member", row))
-        self.messages.row_selected.connect(lambda row: self._row_selected("Message", row))
+        self.members.row_selected.connect(lambda row: self._row_selected("Member", row, self.members.model.names))
+        self.messages.row_selected.connect(lambda row: self._row_selected("Message", row, self.messages.model.names))
         self.contents_tabs = QTabWidget()
         self.contents_tabs.addTab(self.messages, "Messages")
         self.contents_tabs.addTab(self.members, "Members")
@@ -191,34 +191,34 @@ class ChannelsPane(SubsystemTablesPane):
 class SignalsPane(SubsystemTablesPane):
     pane_id = "signals"
     title = "Signals"
-    TABLES = (("signals_events", "Events", "event(s)"),
-              ("signals_subscriptions", "Subscriptions", "subscription(s)"),
-              ("signals_delayed", "Delayed", "delayed signal(s)"))
+    TABLES = (("signals_events", "Events", "event"),
+              ("signals_subscriptions", "Subscriptions", "subscription"),
+              ("signals_delayed", "Delayed", "delayed signal"))
     FILTER_HINT = "Filter signals by type, source, user or data (Ctrl+F)"
 
 
 class ProcessesPane(SubsystemTablesPane):
     pane_id = "processes"
     title = "Processes"
-    TABLES = (("processes", "Process", "process(es)"),)
+    TABLES = (("processes", "Process", "process"),)
     FILTER_HINT = "Filter processes by name, command, status or folder (Ctrl+F); environment values are masked"
 
 
 class ExposePane(SubsystemTablesPane):
     pane_id = "expose"
     title = "Expose"
-    TABLES = (("expose_endpoints", "Endpoint", "endpoint(s)"),)
+    TABLES = (("expose_endpoints", "Endpoint", "endpoint"),)
     FILTER_HINT = "Filter endpoints by domain, provider, mode or target (Ctrl+F)"
 
 
 class SystemPromptsPane(SubsystemTablesPane):
     pane_id = "system_prompts"
     title = "System prompts"
-    TABLES = (("system_prompts", "System prompt", "prompt(s)"),)
+    TABLES = (("system_prompts", "System prompt", "prompt"),)
     FILTER_HINT = "Filter prompts by text, scope, kind or user (Ctrl+F)"
 
-    def _row_selected(self, title: str, row: ShownRow) -> None:
-        item = row_detail(f"{title}: {row.values.get('kind', '')} ({row.values.get('scope', '')})", row)
+    def _row_selected(self, title: str, row: ShownRow, names=None) -> None:
+        item = row_detail(f"{title}: {row.values.get('kind', '')} ({row.values.get('scope', '')})", row, names)
         prompt = row.values.get("prompt")
         if isinstance(prompt, str):  # the prompt is Markdown: let the detail pane render it
             from dataclasses import replace

@@ -11,16 +11,18 @@ import datetime as _dt
 from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton
+from PySide6.QtWidgets import QLabel, QPushButton
 
-from daycare_gui.core.queries.agents import fetch_agents
-from daycare_gui.core.queries.users import list_users
+from daycare_gui.core.display import labelled
+from daycare_gui.core.queries.names import load_names
 from daycare_gui.core.schedule_info import ScheduleInfo, schedule_info
 from daycare_gui.core.task_overview import TaskEntry, cron_entries, heartbeat_entries
 from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.editors.pane_actions import EditActions
 from daycare_gui.ui.models.columns import Column, fmt_time
+from daycare_gui.ui.theme import colours
 from daycare_gui.ui.widgets.browse_pane import BrowsePane
+from daycare_gui.ui.widgets.flow_layout import FlowLayout
 from daycare_gui.ui.widgets.markdown_view import escape
 
 
@@ -40,18 +42,8 @@ class TaskItem:
 
 def _names(store, entries: list[TaskEntry]) -> tuple[dict[str, str], dict[str, str]]:
     """Agent and user names for the ids the tasks mention (runs in the worker with the fetch)."""
-    if store.db is None:
-        return {}, {}
-    agent_ids = sorted({e.get("agent_id") for e in entries if e.get("agent_id")})
-    agents = {aid: a.name for aid, a in fetch_agents(store.db, agent_ids, store.cols).items()}
-    users = {u.id: u.name or u.id for u in list_users(store.db, store.cols)}
-    return agents, users
-
-
-def _named(name: str | None, ident: str | None) -> str:
-    if not ident:
-        return ""
-    return f"{name} ({ident})" if name else ident
+    names = load_names(store, (e.get("agent_id") for e in entries))
+    return names.agents, names.users
 
 
 def _yes(value) -> str:
@@ -67,6 +59,8 @@ def _state(item: TaskItem) -> str | None:
         return "ignored"
     if item.schedule is not None and not item.schedule.valid:
         return "error"
+    if item.schedule is not None and not item.schedule.enabled:
+        return "disabled"
     return None
 
 
@@ -82,16 +76,21 @@ def _runs(info: ScheduleInfo) -> list[str]:
 def schedule_html(info: ScheduleInfo | None) -> str:
     if info is None:
         return ""
+    c = colours()  # the label sits on the window background
     if not info.valid:
         return (f"<b>Schedule</b> <code>{escape(info.expr)}</code> — "
-                f"<span style='color:#b3261e'>invalid: {escape(info.error or '')}</span>. Daycare would never run it.")
+                f"<span style='color:{c.window_error}'>invalid: {escape(info.error or '')}</span>. "
+                "Daycare would never run it.")
+    head = f"<b>Schedule</b> <code>{escape(info.expr)}</code> — {escape(info.words)}"
+    if not info.enabled:
+        return (head + f"<br><span style='color:{c.window_warning}'><b>Disabled</b></span>: Daycare does not "
+                "run this task, so there are no next runs.")
     runs = "".join(f"<li>{escape(r)}</li>" for r in _runs(info))
-    return (f"<b>Schedule</b> <code>{escape(info.expr)}</code> — {escape(info.words)}"
-            f"<br>Next {len(info.next_runs)} runs:<ul style='margin:0'>{runs}</ul>")
+    return head + f"<br>Next {len(info.next_runs)} runs:<ul style='margin:0'>{runs}</ul>"
 
 
 class _TasksPane(BrowsePane):
-    noun = "task(s)"
+    noun = "task"
     kind = "cron"
 
     def __init__(self, ctx, parent=None) -> None:
@@ -101,7 +100,7 @@ class _TasksPane(BrowsePane):
         self.schedule_label = QLabel()
         self.schedule_label.setWordWrap(True)
         self.schedule_label.setTextFormat(Qt.TextFormat.RichText)
-        buttons = QHBoxLayout()
+        buttons = FlowLayout()
         self.code_button = QPushButton("Task code")
         self.memory_button = QPushButton("MEMORY.md")
         self.memory_button.setToolTip("The task's own notes beside TASK.md (Daycare does not import them)")
@@ -109,7 +108,6 @@ class _TasksPane(BrowsePane):
         self.memory_button.clicked.connect(self._show_memory)
         for b in (self.code_button, self.memory_button):
             buttons.addWidget(b)
-        buttons.addStretch(1)
         self.head.addWidget(self.where_label)
         self.head.addWidget(self.schedule_label)
         self.head.addLayout(buttons)
@@ -172,12 +170,13 @@ class CronTasksPane(_TasksPane):
     filter_placeholder = "Filter cron tasks by name, id, schedule, agent (Ctrl+F)"
     hint = "Enter opens the task's agent; grey-yellow rows are files Daycare ignores"
     columns = [
+        # what a task does and whether it runs first, so a narrow list still shows them
         Column("Name", lambda t: t.entry.name, tooltip=lambda t: t.entry.reason),
-        Column("Stored as", lambda t: t.entry.presence),
-        Column("Daycare reads", lambda t: t.entry.reads_label),
+        Column("Enabled", lambda t: _yes(t.entry.get("enabled", True))),
         Column("Schedule", lambda t: t.entry.get("schedule") or ""),
         Column("In words", lambda t: t.schedule.summary() if t.schedule else ""),
-        Column("Enabled", lambda t: _yes(t.entry.get("enabled", True))),
+        Column("Daycare reads", lambda t: t.entry.reads_label),
+        Column("Stored as", lambda t: t.entry.presence),
         Column("Once", lambda t: "yes" if t.entry.get("delete_after_run") else ""),
         Column("Agent", lambda t: t.agent_name or t.entry.get("agent_id") or "",
                tooltip=lambda t: t.entry.get("agent_id") or ""),
@@ -191,8 +190,8 @@ class CronTasksPane(_TasksPane):
         now = _dt.datetime.now().astimezone()
         entries = cron_entries(store)
         agents, users = _names(store, entries)
-        return [TaskItem(e, schedule_info(e.get("schedule"), now=now), agents.get(e.get("agent_id")),
-                         users.get(e.get("user_id"))) for e in entries]
+        return [TaskItem(e, schedule_info(e.get("schedule"), now=now, enabled=bool(e.get("enabled", True))),
+                         agents.get(e.get("agent_id")), users.get(e.get("user_id"))) for e in entries]
 
     def describe(self, item: TaskItem) -> DetailItem:
         e, info = item.entry, item.schedule
@@ -200,9 +199,10 @@ class CronTasksPane(_TasksPane):
             ("Name", e.get("name") or ""), ("Description", e.get("description") or ""),
             ("Schedule", e.get("schedule") or ""),
             ("In words", info.words if info.valid else f"invalid: {info.error}"),
-            ("Next runs", "\n".join(_runs(info))),
+            ("Next runs", "\n".join(_runs(info)) or info.runs_note()),
             ("Enabled", _yes(e.get("enabled", True))), ("Delete after run", _yes(e.get("delete_after_run"))),
-            ("Agent", _named(item.agent_name, e.get("agent_id"))), ("User", _named(item.user_name, e.get("user_id"))),
+            ("Agent", labelled(item.agent_name, e.get("agent_id"))),
+            ("User", labelled(item.user_name, e.get("user_id"))),
             ("Task uid", e.get("task_uid") or ""), ("Legacy keys in file", _aliases(e)),
         ] + self.tail_fields(e)
         return DetailItem(f"Cron task {e.name}", tuple(fields), self.raw_of(e), markdown=e.get("code") or "")
@@ -237,7 +237,7 @@ class HeartbeatTasksPane(_TasksPane):
 
     def describe(self, item: TaskItem) -> DetailItem:
         e = item.entry
-        fields = self.common_fields(e) + [("Title", e.name), ("User", _named(item.user_name, e.get("user_id")))]
+        fields = self.common_fields(e) + [("Title", e.name), ("User", labelled(item.user_name, e.get("user_id")))]
         if e.file is not None:
             fields.append(("Title taken from", e.file.title_source))
         fields += self.tail_fields(e)

@@ -5,15 +5,17 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout
 
+from daycare_gui.core.display import count, labelled, person_label
 from daycare_gui.core.queries.users import User, list_users
 from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.models.columns import Column, fmt_int, fmt_time
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.widgets.filter_bar import FilterBox
 from daycare_gui.ui.widgets.record_table import FilteredRecords, make_table, select_row
+from daycare_gui.ui.widgets.tables import ColumnFitter
 
 COLUMNS = [
-    Column("Name", lambda u: u.name or "", tooltip=lambda u: u.id),
+    Column("Name", lambda u: person_label(u.name, u.nametag, u.id), tooltip=lambda u: u.id),
     Column("Owner", lambda u: "★ owner" if u.is_owner else ""),
     Column("Nametag", lambda u: f"@{u.nametag}" if u.nametag else ""),
     Column("Connector keys", lambda u: ", ".join(u.connector_keys)),
@@ -28,7 +30,7 @@ def user_detail(user: User, names: dict[str, str]) -> DetailItem:
     parent = user.parent_user_id
     fields = [("Id", user.id), ("Name", user.name or ""), ("Owner", "yes" if user.is_owner else "no"),
               ("Nametag", user.nametag or ""),
-              ("Parent user", f"{names.get(parent) or parent} ({parent})" if parent else ""),
+              ("Parent user", labelled(names.get(parent), parent)),
               ("Agents", fmt_int(user.agent_count)), ("Created", fmt_time(user.created_at)),
               ("Updated", fmt_time(user.updated_at))]
     fields += [("Connector key", key) for key in user.connector_keys]
@@ -59,6 +61,7 @@ class UsersPane(Pane):
                             tooltip=lambda u: u.parent_user_id or "")
         self.records = FilteredRecords(columns)
         self.table = make_table(self.records.proxy)
+        self.fitter = ColumnFitter(self.table)
         layout.addWidget(self.table, 1)
         self.summary = QLabel("Loading…")
         layout.addWidget(self.summary)
@@ -84,9 +87,9 @@ class UsersPane(Pane):
                                on_error=lambda msg: self.summary.setText(f"Could not read users: {msg}"))
 
     def _arrived(self, users: list[User]) -> None:
-        self._names = {u.id: u.name or u.id for u in users}
+        self._names = {u.id: person_label(u.name, u.nametag, u.id) for u in users}
         self.records.set_records(users)
-        self.table.resizeColumnsToContents()
+        self.fitter.fit()
         self._loaded = True
         self._update_summary()
         target, self._pending = self._pending, None
@@ -97,8 +100,8 @@ class UsersPane(Pane):
 
     def _update_summary(self) -> None:
         total, shown = self.records.model.rowCount(), self.records.proxy.rowCount()
-        self.summary.setText(f"{total} user(s) — Enter on a user shows their agents" if shown == total
-                             else f"{shown} of {total} user(s)")
+        self.summary.setText(f"{count(total, 'user')} — Enter on a user shows their agents" if shown == total
+                             else f"{shown:,} of {count(total, 'user')}")
 
     def _filter_changed(self, text: str) -> None:
         self.records.set_text(text)

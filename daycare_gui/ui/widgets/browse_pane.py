@@ -11,19 +11,23 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
+from daycare_gui.core.display import count
 from daycare_gui.core.file_preview import preview_file
+from daycare_gui.core.queries.names import Names
 from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.widgets.document_viewer import DocumentViewer
 from daycare_gui.ui.widgets.filter_bar import FilterBox
 from daycare_gui.ui.widgets.record_table import FilteredRecords, make_table, select_row
+from daycare_gui.ui.widgets.tables import ColumnFitter
 
 
 class BrowsePane(Pane):
     columns: list = []
-    noun = "item(s)"
+    noun = "item"  # singular: the count line says "1 item", "3 items"
     hint = ""  # appended to the count line, e.g. what Enter does
     filter_placeholder = "Filter (Ctrl+F)"
+    stretch_column: int | None = -1  # the long text column that takes the width left (ColumnFitter)
 
     def __init__(self, ctx, parent=None) -> None:
         super().__init__(ctx, parent)
@@ -38,6 +42,7 @@ class BrowsePane(Pane):
         self.table = make_table(self.records.proxy)
         self.table.setSortingEnabled(True)
         self.table.sortByColumn(-1, Qt.SortOrder.AscendingOrder)  # keep the loaded order until asked
+        self.fitter = ColumnFitter(self.table, stretch=self.stretch_column)
         self.table.selectionModel().currentRowChanged.connect(self._selected)
         self.table.activated.connect(self._activated)
 
@@ -55,6 +60,8 @@ class BrowsePane(Pane):
         self.splitter.addWidget(self.table)
         self.splitter.addWidget(self.side)
         self.splitter.setSizes([520, 480])
+        self.splitter.setStretchFactor(0, 1)  # a narrow window shares its width, the list keeps its half
+        self.splitter.setStretchFactor(1, 1)
         layout.addWidget(self.splitter, 1)
         layout.addWidget(self.summary)
         self.setTabOrder(self.filter_box, self.table)
@@ -62,10 +69,15 @@ class BrowsePane(Pane):
         self.filter_box.changed.connect(self._filter_changed)
         self._pending: object | None = None
         self._loaded = False
+        self.names = Names()  # display names of the user/agent ids the records mention (fetch_names)
 
     # -- hooks -------------------------------------------------------------------------------------
     def fetch(self, store) -> list:  # runs in the worker
         raise NotImplementedError
+
+    def fetch_names(self, store, records) -> Names | None:  # runs in the worker, after fetch
+        """The names the columns show for user and agent ids (default: none needed)."""
+        return None
 
     def key(self, record):
         return getattr(record, "id", None)
@@ -92,8 +104,18 @@ class BrowsePane(Pane):
     # -- loading -----------------------------------------------------------------------------------
     def load(self) -> None:
         store = self.ctx.store
-        self.ctx.worker.submit(f"{self.pane_id}-list", lambda: self.fetch(store),
-                               on_result=self._arrived, on_error=self._failed)
+        self.ctx.worker.submit(f"{self.pane_id}-list", lambda: self._fetch_with_names(store),
+                               on_result=self._named_arrived, on_error=self._failed)
+
+    def _fetch_with_names(self, store):
+        records = self.fetch(store)
+        return records, self.fetch_names(store, records)
+
+    def _named_arrived(self, answer) -> None:
+        records, names = answer
+        if names is not None:
+            self.names = names
+        self._arrived(records)
 
     def _arrived(self, records) -> None:
         current = self.records.key_at(self.table.currentIndex())
@@ -106,7 +128,7 @@ class BrowsePane(Pane):
             self.open_item(target)
         elif current is not None:
             select_row(self.table, self.records.proxy_row_of_key(current))
-        self.table.resizeColumnsToContents()
+        self.fitter.fit()
         self.loaded(records)
 
     def loaded(self, records) -> None:
@@ -117,7 +139,7 @@ class BrowsePane(Pane):
 
     def _update_summary(self) -> None:
         total, shown = self.records.model.rowCount(), self.records.proxy.rowCount()
-        text = f"{total} {self.noun}" if shown == total else f"{shown} of {total} {self.noun}"
+        text = count(total, self.noun) if shown == total else f"{shown:,} of {count(total, self.noun)}"
         self.summary.setText(f"{text} — {self.hint}" if self.hint else text)
 
     def _filter_changed(self, text: str) -> None:

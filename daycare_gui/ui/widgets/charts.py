@@ -9,8 +9,8 @@ from __future__ import annotations
 import datetime as _dt
 from typing import Sequence
 
-from PySide6.QtCore import QDateTime, QMargins, Qt
-from PySide6.QtGui import QPainter
+from PySide6.QtCore import QDateTime, QEvent, QMargins, Qt
+from PySide6.QtGui import QBrush, QColor, QPainter, QPen
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QLabel,
@@ -19,6 +19,10 @@ from PySide6.QtWidgets import (
     QTableWidgetItem,
     QWidget,
 )
+
+from daycare_gui.core.display import compact_number, count, nice_ticks
+from daycare_gui.ui.models.columns import fmt_int
+from daycare_gui.ui.theme import colours, mix
 
 try:  # pragma: no cover - depends on the PySide6 build
     from PySide6 import QtCharts
@@ -66,6 +70,15 @@ class _ChartBox(QWidget):
         self._stack.addWidget(self._empty)
         self.setMinimumHeight(40)
         self.setMaximumHeight(60)
+        self._data = None  # what was last drawn, to draw again in a new palette
+
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt override)
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange) and self._data:
+            self.redraw()
+
+    def redraw(self) -> None:  # subclasses draw ``self._data`` again
+        pass
 
     def _show(self, widget: QWidget) -> None:
         while self._stack.count() > 1:
@@ -95,8 +108,16 @@ class _ChartBox(QWidget):
 
     def _new_chart(self):
         chart = QtCharts.QChart()
+        # The chart's own theme is light whatever the desktop says: pick the one matching the palette,
+        # then take the background and text colours from the palette itself.
+        c = colours(self.palette())
+        chart.setTheme(QtCharts.QChart.ChartTheme.ChartThemeDark if c.dark else QtCharts.QChart.ChartTheme.ChartThemeLight)
+        chart.setBackgroundBrush(QBrush(QColor(c.base)))
+        chart.setBackgroundPen(QPen(QColor(mix(c.base, c.text, 0.15))))
+        chart.setTitleBrush(QBrush(QColor(c.text)))
+        chart.legend().setLabelColor(QColor(c.text))
         chart.setTitle(self.title)
-        chart.setMargins(QMargins(4, 4, 4, 4))
+        chart.setMargins(QMargins(4, 4, 18, 4))  # room for the last axis label ("300k") at the right edge
         chart.legend().setAlignment(Qt.AlignmentFlag.AlignBottom)
         view = QtCharts.QChartView(chart)
         view.setRenderHint(QPainter.RenderHint.Antialiasing)
@@ -104,6 +125,29 @@ class _ChartBox(QWidget):
         self.chart = chart
         self._show(view)
         return chart
+
+    def _style_axes(self) -> None:
+        """Axis labels, titles and grid lines in the palette's colours (after the axes are added)."""
+        c = colours(self.palette())
+        for axis in self.chart.axes():
+            axis.setLabelsBrush(QBrush(QColor(c.text)))
+            axis.setTitleBrush(QBrush(QColor(c.text)))
+            axis.setLinePenColor(QColor(c.meta))
+            axis.setGridLineColor(QColor(mix(c.base, c.text, 0.15)))
+
+
+def count_axis(maximum: float, title: str = ""):
+    """A value axis from 0 with round ticks labelled 0, 500, 1k, 20M…: a raw "20000000" is hard to read."""
+    axis = QtCharts.QCategoryAxis()
+    axis.setLabelsPosition(QtCharts.QCategoryAxis.AxisLabelsPosition.AxisLabelsPositionOnValue)
+    ticks = nice_ticks(maximum)
+    axis.setStartValue(0)
+    for tick in ticks:
+        axis.append(compact_number(tick), tick)
+    axis.setRange(0, ticks[-1])
+    if title:
+        axis.setTitleText(title)
+    return axis
 
 
 class TokenUsageChart(_ChartBox):
@@ -113,16 +157,20 @@ class TokenUsageChart(_ChartBox):
         super().__init__("Token usage by provider and model",
                          "No token usage recorded in the agents' stats.", parent)
 
+    def redraw(self) -> None:
+        self.set_usage(self._data)
+
     def set_usage(self, usage: Sequence) -> None:
         """``usage``: TokenUsage records (provider, model, size), largest first."""
+        self._data = usage
         if not usage:
             self._show_empty()
             return
         labels = [f"{u.provider} / {u.model}" for u in usage]
         if QtCharts is None:
             self.table = _text_table(["Provider / model", *[t for t, _ in TOKEN_PARTS], "Total"],
-                                     [[label, *[f"{getattr(u.size, a):,}" for _, a in TOKEN_PARTS],
-                                       f"{u.size.total:,}"] for label, u in zip(labels, usage)])
+                                     [[label, *[fmt_int(getattr(u.size, a)) for _, a in TOKEN_PARTS],
+                                       fmt_int(u.size.total)] for label, u in zip(labels, usage)])
             self._show(self.table)
             return
         chart = self._new_chart()
@@ -137,15 +185,13 @@ class TokenUsageChart(_ChartBox):
         chart.addSeries(series)
         categories = QtCharts.QBarCategoryAxis()
         categories.append([label for label, _ in ordered])
-        values = QtCharts.QValueAxis()
-        values.setLabelFormat("%.0f")
-        values.setTitleText("tokens")
+        values = count_axis(max(u.size.total for u in usage), "tokens")
         chart.addAxis(categories, Qt.AlignmentFlag.AlignLeft)
         chart.addAxis(values, Qt.AlignmentFlag.AlignBottom)
         series.attachAxis(categories)
         series.attachAxis(values)
-        values.applyNiceNumbers()
-        self.setToolTip("\n".join(f"{label}: {u.size.total:,} tokens" for label, u in zip(labels, usage)))
+        self._style_axes()
+        self.setToolTip("\n".join(f"{label}: {fmt_int(u.size.total)} tokens" for label, u in zip(labels, usage)))
 
 
 class ActivityChart(_ChartBox):
@@ -154,12 +200,16 @@ class ActivityChart(_ChartBox):
     def __init__(self, parent=None) -> None:
         super().__init__("Activity: conversation records per day", "No conversation history yet.", parent)
 
+    def redraw(self) -> None:
+        self.set_days(self._data)
+
     def set_days(self, days: Sequence[tuple[int, int]]) -> None:
+        self._data = days
         if not days:
             self._show_empty()
             return
         if QtCharts is None:
-            self.table = _text_table(["Day", "Records"], [[_day(ms), f"{n:,}"] for ms, n in days])
+            self.table = _text_table(["Day", "Records"], [[_day(ms), fmt_int(n)] for ms, n in days])
             self._show(self.table)
             return
         chart = self._new_chart()
@@ -171,22 +221,22 @@ class ActivityChart(_ChartBox):
             series.append(float(ms), float(n))
         chart.addSeries(series)
         dates = QtCharts.QDateTimeAxis()
-        dates.setFormat("d MMM yy")
-        dates.setTickCount(min(8, max(2, len(days))))
         first, last = days[0][0], days[-1][0]
+        # four-digit years; over a long span the day number is noise, the month and year are what matter
+        dates.setFormat("d MMM yyyy" if last - first <= 120 * DAY_MS else "MMM yyyy")
+        dates.setTickCount(min(8, max(2, len(days))))
         if first == last:  # one day: give the axis a width so the point is visible
             first, last = first - 86_400_000, last + 86_400_000
         dates.setRange(QDateTime.fromMSecsSinceEpoch(first), QDateTime.fromMSecsSinceEpoch(last))
-        counts = QtCharts.QValueAxis()
-        counts.setLabelFormat("%d")
-        counts.setRange(0, max(n for _, n in days))
-        counts.applyNiceNumbers()
+        counts = count_axis(max(n for _, n in days))
         chart.addAxis(dates, Qt.AlignmentFlag.AlignBottom)
         chart.addAxis(counts, Qt.AlignmentFlag.AlignLeft)
         series.attachAxis(dates)
         series.attachAxis(counts)
+        self._style_axes()
         total = sum(n for _, n in days)
-        self.setToolTip(f"{total:,} records over {len(days)} active day(s), {_day(days[0][0])} to {_day(days[-1][0])}")
+        self.setToolTip(f"{count(total, 'record')} over {count(len(days), 'active day')}, "
+                        f"{_day(days[0][0])} to {_day(days[-1][0])}")
 
 
 DAY_MS = 86_400_000

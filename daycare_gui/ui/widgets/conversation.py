@@ -1,6 +1,7 @@
 """A :class:`ConversationWindow` rendered as conversation HTML for a :class:`SafeTextBrowser`.
 
-Pure string building (no widgets), so it is cheap to re-render when a run is collapsed or expanded.
+Pure string building (no widgets), so it is cheap to re-render when a run is collapsed or expanded. Colours
+come from :mod:`daycare_gui.ui.theme` for the view's palette, so a dark desktop theme reads as well as a light.
 Bodies are Markdown through ``markdown_html`` (raw HTML off); everything else is escaped here. Links
 use private schemes the pane handles in ``anchorClicked``: ``raw:<record id>`` shows the stored JSON,
 ``rlm:<toolCallId>`` collapses or expands one Python run.
@@ -11,29 +12,20 @@ from __future__ import annotations
 import json
 from urllib.parse import quote, unquote
 
+from daycare_gui.core.display import count
 from daycare_gui.core.queries.history_pages import ConversationWindow
 from daycare_gui.core.records import HistoryRecord, ToolCall
 from daycare_gui.ui.models.columns import fmt_time
 from daycare_gui.ui.models.history_model import kind_of
+from daycare_gui.ui.theme import Colours, colours
 from daycare_gui.ui.widgets.markdown_view import escape, markdown_html
 
-# family → (background, accent) — light tints so Markdown stays readable in both palettes' text colour
-COLOURS = {
-    "user": ("#e8f1fd", "#1d5fbf"),
-    "assistant": ("#f3f3f3", "#333333"),
-    "tool": ("#eef7ee", "#2e7d32"),
-    "rlm": ("#f4eefa", "#6a3fa0"),
-    "rewrite": ("#fff6e0", "#a86b00"),
-    "note": ("#fafad2", "#7a6f00"),
-    "marker": ("#eeeeee", "#555555"),
-    "other": ("#eeeeee", "#555555"),
-}
-ERROR = "#c62828"
-FOCUS = "#f5b800"
-STYLE = (
-    "pre, code { font-family: monospace; } pre { background: #fbfbfb; margin: 2px 0; white-space: pre-wrap; }"
-    "a { text-decoration: none; } .meta { color: #666666; } .err { color: " + ERROR + "; }"
-)
+
+def style_sheet(c: Colours) -> str:
+    """The conversation document's default style sheet, in the palette's colours."""
+    return (f"pre, code {{ font-family: monospace; }} pre {{ background: {c.code_background}; margin: 2px 0; "
+            f"white-space: pre-wrap; }} a {{ text-decoration: none; color: {c.link}; }} "
+            f".meta {{ color: {c.meta}; }} .err {{ color: {c.error}; }}")
 
 
 def raw_link(record_id) -> str:
@@ -70,17 +62,19 @@ def _args(value) -> str:
         return str(value)
 
 
-def _box(family: str, inner: str, *, anchor: int | None = None, focus: bool = False) -> str:
-    bg, _accent = COLOURS.get(family, COLOURS["other"])
+def _box(c: Colours, family: str, inner: str, *, anchor: int | None = None, focus: bool = False) -> str:
+    bg, _accent = c.family(family)
     name = ""  # anchors sit in each record's heading (_head), also for records drawn inside another
-    border = f' style="border: 2px solid {FOCUS};"' if focus else ""
+    border = f' style="border: 2px solid {c.focus};"' if focus else ""
+    # The text colour is set on the cell: a tint is the palette's base mixed with a hue, and the
+    # palette's text colour is the one that reads on it (a fixed light tint under light text would not).
     return (f'{name}<table width="100%" cellspacing="0" cellpadding="6" bgcolor="{bg}"{border}>'
-            f"<tr><td>{inner}</td></tr></table><p style='margin:2px'></p>")
+            f'<tr><td style="color:{c.text}">{inner}</td></tr></table><p style="margin:2px"></p>')
 
 
-def _head(rec: HistoryRecord, label: str | None = None, extra: str = "") -> str:
+def _head(c: Colours, rec: HistoryRecord, label: str | None = None, extra: str = "") -> str:
     family, default = kind_of(rec.type)
-    accent = COLOURS.get(family, COLOURS["other"])[1]
+    accent = c.family(family)[1]
     return (f'<a name="rec-{rec.id}"></a><span style="color:{accent}; font-weight:bold">{escape(label or default)}</span> '
             f'<span class="meta">· {fmt_time(rec.at)} · #{rec.id}{extra} · </span>{raw_link(rec.id)}')
 
@@ -97,13 +91,21 @@ def _files(rec: HistoryRecord) -> str:
 class ConversationRenderer:
     """Turns one window into HTML; ``expanded`` holds the toolCallIds of Python runs shown open."""
 
-    def __init__(self, window: ConversationWindow, expanded: set[str], problems: dict[int, str] | None = None):
+    def __init__(self, window: ConversationWindow, expanded: set[str], problems: dict[int, str] | None = None,
+                 palette_colours: Colours | None = None):
+        self.c = palette_colours or colours()
         self.w = window
         self.expanded = expanded
         self.problems = problems if problems is not None else window.problems
         self.window_ids = {r.id for r in window.records}
         self.calls_here = {c.id for r in window.records for c in r.tool_calls if c.id}
         self.done_runs: set[str] = set()
+
+    def _box(self, family: str, inner: str, **kw) -> str:
+        return _box(self.c, family, inner, **kw)
+
+    def _head(self, rec: HistoryRecord, label: str | None = None, extra: str = "") -> str:
+        return _head(self.c, rec, label, extra)
 
     def html(self) -> str:
         parts = []
@@ -121,7 +123,7 @@ class ConversationRenderer:
         focus = rec.id == self.w.focus_id
         problem = self.problems.get(rec.id)
         if problem:
-            return _box("other", _head(rec) + f"<p class='err'>Could not parse this record: {escape(problem)}</p>",
+            return self._box("other", self._head(rec) + f"<p class='err'>Could not parse this record: {escape(problem)}</p>",
                         anchor=rec.id, focus=focus)
         t = rec.type
         if t in ("user_message", "assistant_message"):
@@ -129,22 +131,22 @@ class ConversationRenderer:
         if t == "tool_result":
             if rec.tool_call_id in self.calls_here:
                 return ""  # shown under its call
-            return _box("tool", _head(rec, f"Result of {rec.tool_name or 'tool'}") + self.result_body(rec),
+            return self._box("tool", self._head(rec, f"Result of {rec.tool_name or 'tool'}") + self.result_body(rec),
                         anchor=rec.id, focus=focus)
         if rec.is_rlm:
             call_id = rec.tool_call_id or ""
             if call_id in self.calls_here or call_id in self.done_runs:
                 return ""  # the whole run is shown once, under its call or at its first step
             self.done_runs.add(call_id)
-            return _box("rlm", self.rlm_run(call_id, rec), anchor=rec.id, focus=focus)
+            return self._box("rlm", self.rlm_run(call_id, rec), anchor=rec.id, focus=focus)
         if t == "assistant_rewrite":
-            return _box("rewrite", self.rewrite(rec), anchor=rec.id, focus=focus)
+            return self._box("rewrite", self.rewrite(rec), anchor=rec.id, focus=focus)
         if t == "note":
-            return _box("note", _head(rec) + f"<p><i>{escape(rec.text or '')}</i></p>", anchor=rec.id, focus=focus)
+            return self._box("note", self._head(rec) + f"<p><i>{escape(rec.text or '')}</i></p>", anchor=rec.id, focus=focus)
         if t == "reset":
-            return _box("marker", _head(rec) + f"<p>{escape(rec.reset_message or 'session reset')}</p>",
+            return self._box("marker", self._head(rec) + f"<p>{escape(rec.reset_message or 'session reset')}</p>",
                         anchor=rec.id, focus=focus)
-        return _box("other", _head(rec) + f"<p>{escape(rec.summary(400))}</p>", anchor=rec.id, focus=focus)
+        return self._box("other", self._head(rec) + f"<p>{escape(rec.summary(400))}</p>", anchor=rec.id, focus=focus)
 
     # -- kinds -------------------------------------------------------------------------------------
     def message(self, rec: HistoryRecord, focus: bool) -> str:
@@ -155,15 +157,15 @@ class ConversationRenderer:
         body = markdown_html(rec.text) if (rec.text or "").strip() else ""
         if rec.data.get("firstMessagePrepended"):
             extra += " · first-message prompt prepended"
-        out = _head(rec, extra=extra) + body + _files(rec)
+        out = self._head(rec, extra=extra) + body + _files(rec)
         rewrite = self.w.rewrites.get(rec.at) if rec.type == "assistant_message" else None
         if rewrite is not None:
-            out += (f"<p style='color:{COLOURS['rewrite'][1]}'>✎ Rewritten later "
+            out += (f"<p style='color:{self.c.family('rewrite')[1]}'>✎ Rewritten later "
                     f"({escape(rewrite.reason or 'no reason given')}, record #{rewrite.id}) to:</p>"
                     + markdown_html(rewrite.text or ""))
         for call in rec.tool_calls:
             out += self.tool_call(call)
-        return _box(family, out, anchor=rec.id, focus=focus)
+        return self._box(family, out, anchor=rec.id, focus=focus)
 
     def tool_call(self, call: ToolCall) -> str:
         run = self.w.rlm_runs.get(call.id)
@@ -173,12 +175,12 @@ class ConversationRenderer:
                + (_pre(_args(call.arguments), 4000) if show_args else ""))
         if run:
             self.done_runs.add(call.id)
-            out += _box("rlm", self.rlm_run(call.id, run[0]),
+            out += self._box("rlm", self.rlm_run(call.id, run[0]),
                         focus=any(s.id == self.w.focus_id for s in run))
         result = self.w.results.get(call.id)
         if result is not None:
-            head = _head(result, f"Result of {result.tool_name or call.name}")
-            out += _box("tool", head + self.result_body(result), focus=result.id == self.w.focus_id)
+            head = self._head(result, f"Result of {result.tool_name or call.name}")
+            out += self._box("tool", head + self.result_body(result), focus=result.id == self.w.focus_id)
         else:
             out += "<p class='meta'>(no result recorded near this call)</p>"
         return out
@@ -196,7 +198,7 @@ class ConversationRenderer:
         open_ = call_id in self.expanded
         state = "running / unfinished" if done is None else ("failed" if done.is_error else "finished")
         anchors = "".join(f'<a name="rec-{s.id}"></a>' for s in steps)
-        summary = anchors + (f"<b>Python run</b> <span class='meta'>· {len(steps)} steps · {inner_calls} tool call(s) · "
+        summary = anchors + (f"<b>Python run</b> <span class='meta'>· {count(len(steps), 'step')} · {count(inner_calls, 'tool call')} · "
                    f"{state} · </span><a href=\"{toggle_url(call_id)}\">{'collapse ▾' if open_ else 'expand ▸'}</a>")
         if not open_:
             last = (done.error if done is not None and done.is_error else (done.output if done else "")) or ""
@@ -223,11 +225,11 @@ class ConversationRenderer:
 
     def rewrite(self, rec: HistoryRecord) -> str:
         original = self.w.rewritten.get(rec.id)
-        head = _head(rec, "Assistant message rewritten", f" · reason: {escape(rec.reason or 'none given')}")
+        head = self._head(rec, "Assistant message rewritten", f" · reason: {escape(rec.reason or 'none given')}")
         if original is None:
             orig = (f"<p class='meta'>The message it rewrote (at {fmt_time(rec.assistant_at)}) is not near this "
                     "record.</p>")
         else:
             orig = (f"<p class='meta'>Original (record #{original.id}, {fmt_time(original.at)}):</p>"
-                    f"<div style='color:#777777'>{markdown_html(original.text or '')}</div>")
+                    f"<div class='meta'>{markdown_html(original.text or '')}</div>")
         return head + orig + "<p class='meta'>Rewritten to:</p>" + markdown_html(rec.text or "")

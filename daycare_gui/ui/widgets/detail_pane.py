@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -18,6 +19,7 @@ from PySide6.QtWidgets import (
 from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.widgets.json_view import pretty_json
 from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, set_markdown
+from daycare_gui.ui.widgets.tables import ColumnFitter
 
 
 class DetailPane(QWidget):
@@ -37,6 +39,11 @@ class DetailPane(QWidget):
         self.fields.verticalHeader().hide()
         self.fields.setWordWrap(True)
         self.fields.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        # names as wide as they need (up to 130 px), values the rest, wrapped: no sideways scrolling in a
+        # narrow dock
+        self.fields.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.fitter = ColumnFitter(self.fields, stretch=1, cap=130)
+        self.fields.horizontalHeader().sectionResized.connect(lambda *_: self.fields.resizeRowsToContents())
         self.text = SafeTextBrowser()
         self.raw = QPlainTextEdit()
         self.raw.setReadOnly(True)
@@ -71,7 +78,7 @@ class DetailPane(QWidget):
         for row, (key, value) in enumerate(item.fields):
             self.fields.setItem(row, 0, QTableWidgetItem(key))
             self.fields.setItem(row, 1, QTableWidgetItem(value))
-        self.fields.resizeColumnToContents(0)
+        self.fitter.fit()
         self.fields.resizeRowsToContents()
         self.raw.setPlainText(pretty_json(item.raw) if item.raw is not None else "")
         self.tabs.setTabEnabled(1, item.markdown is not None)

@@ -11,6 +11,7 @@ from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QStackedWidget, QVBoxLayout, QWidget
 
 from daycare_gui.core.file_preview import FilePreview
+from daycare_gui.ui.theme import set_tone
 from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, escape, set_markdown
 
 
@@ -27,7 +28,7 @@ class DocumentViewer(QWidget):
         self.note = QLabel()
         self.note.setTextFormat(Qt.TextFormat.PlainText)
         self.note.setWordWrap(True)
-        self.note.setStyleSheet("color: palette(mid);")
+        set_tone(self.note, "note")
         self.pages = QStackedWidget()
         self.markdown = SafeTextBrowser()
         self.text = QPlainTextEdit()

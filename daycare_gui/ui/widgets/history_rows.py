@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QStyle, QStyledItemDelegate
 from daycare_gui.ui.models.columns import fmt_time
 from daycare_gui.ui.models.history_model import kind_of
 from daycare_gui.ui.models.roles import RecordRole, StateRole
-from daycare_gui.ui.widgets.conversation import COLOURS, ERROR
+from daycare_gui.ui.theme import colours
 
 
 class HistoryRowDelegate(QStyledItemDelegate):
@@ -73,16 +73,17 @@ class HistoryRowDelegate(QStyledItemDelegate):
             return
         state = index.data(StateRole)
         time_text, summary_text = self._text(rec)
-        painter.setPen(fg if selected else QColor("#777777"))
+        c = colours(option.palette)
+        painter.setPen(fg if selected else QColor(c.meta))
         painter.drawText(QRect(r.left(), r.top(), time_w, r.height()), Qt.AlignmentFlag.AlignVCenter, time_text)
         family, label = kind_of(rec.type)
-        bg, accent = COLOURS.get(family, COLOURS["other"])
+        bg, accent = c.family(family)
         badge = QRect(r.left() + time_w, r.top() + 3, badge_w, r.height() - 6)
         painter.setRenderHint(painter.RenderHint.Antialiasing)
-        painter.setBrush(QColor(ERROR if state == "problem" else bg))
+        painter.setBrush(QColor(c.error_badge if state == "problem" else bg))
         painter.setPen(QColor(accent))
         painter.drawRoundedRect(badge, 4, 4)
-        painter.setPen(QColor("white") if state == "problem" else QColor(accent))
+        painter.setPen(QColor(c.error_badge_text if state == "problem" else accent))
         painter.drawText(badge, Qt.AlignmentFlag.AlignCenter, label)
         painter.setPen(fg)
         rest = QRect(badge.right() + 8, r.top(), max(0, r.right() - badge.right() - 8), r.height())

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import html
+from typing import Callable
 
 from markdown_it import MarkdownIt
-from PySide6.QtCore import QUrl
+from PySide6.QtCore import QEvent, QUrl
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QTextBrowser
+
+from daycare_gui.ui.theme import Colours, colours
 
 _md = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table").enable("strikethrough")
 
@@ -20,14 +23,42 @@ def escape(text: str) -> str:
     return html.escape(text or "", quote=False)
 
 
+def markdown_style_sheet(c: Colours) -> str:
+    """Code blocks on a shade of the palette's base, links in a colour that reads on it."""
+    return (f"pre, code {{ font-family: monospace; }} pre {{ background: {c.code_background}; }} "
+            f"a {{ color: {c.link}; }}")
+
+
 class SafeTextBrowser(QTextBrowser):
     """A text browser that never fetches remote resources (images in Markdown stay unloaded) and opens
-    no links itself; ``anchorClicked`` is for the owner to handle."""
+    no links itself; ``anchorClicked`` is for the owner to handle.
 
-    def __init__(self, parent=None) -> None:
+    Its default style sheet comes from the palette (``style`` maps :class:`Colours` to CSS), and when the
+    palette changes (light ↔ dark) the last HTML is laid out again in the new colours."""
+
+    def __init__(self, parent=None, style: Callable[[Colours], str] = markdown_style_sheet) -> None:
         super().__init__(parent)
         self.setOpenLinks(False)
         self.setOpenExternalLinks(False)
+        self._style = style
+        self._html: str | None = None
+        self._apply_style()
+
+    def _apply_style(self) -> None:
+        self.document().setDefaultStyleSheet(self._style(colours(self.palette())))
+
+    def setHtml(self, text: str) -> None:  # noqa: N802 (Qt name)
+        self._html = text
+        super().setHtml(text)
+
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt override)
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange):
+            self._apply_style()
+            if self._html is not None:
+                keep = self.verticalScrollBar().value()
+                super().setHtml(self._html)
+                self.verticalScrollBar().setValue(keep)
 
     def loadResource(self, type_: int, url: QUrl):  # noqa: N802 (Qt override)
         if url.scheme() in ("", "data", "qrc"):
@@ -36,8 +67,7 @@ class SafeTextBrowser(QTextBrowser):
 
 
 def set_markdown(view: QTextBrowser, text: str) -> None:
-    view.document().setDefaultStyleSheet("pre, code { font-family: monospace; } pre { background: #f4f4f4; }")
     view.setHtml(markdown_html(text))
 
 
-__all__ = ["markdown_html", "escape", "SafeTextBrowser", "set_markdown", "QTextDocument"]
+__all__ = ["markdown_html", "markdown_style_sheet", "escape", "SafeTextBrowser", "set_markdown", "QTextDocument"]

@@ -13,6 +13,7 @@ from PySide6.QtGui import QColor, QPalette
 
 from daycare_gui.stores.records import Message
 from daycare_gui.ui.models.columns import fmt_time
+from daycare_gui.ui.theme import colours
 from daycare_gui.ui.widgets.markdown_view import escape, markdown_html
 
 ACCENTS = {"user": "#1d6fd6", "assistant": "#888888", "tool": "#2e9d47", "system": "#a86b00",
@@ -41,13 +42,14 @@ def _pre(text: str, limit: int = 20_000) -> str:
 
 
 def messages_html(messages: list[Message], palette: QPalette, *, focus: str | None = None) -> str:
+    c = colours(palette)  # secondary text and errors readable (WCAG AA) on the base and every tint
     base = palette.color(QPalette.ColorRole.Base)
-    text = palette.color(QPalette.ColorRole.Text).name()
-    muted = _mix(palette.color(QPalette.ColorRole.Text), base.name(), 0.4)
+    text = c.text
+    muted = c.meta
     results = {m.tool_result.call_id: m for m in messages if m.tool_result is not None}
     drawn: set[str] = set()
     parts = [f"<html><head><style>pre {{ white-space: pre-wrap; margin: 2px 0; }} "
-             f".meta {{ color: {muted}; }} .err {{ color: #e5534b; }} a {{ text-decoration: none; }}"
+             f".meta {{ color: {muted}; }} .err {{ color: {c.error}; }} a {{ text-decoration: none; }}"
              f"</style></head><body style='color: {text};'>"]
     for m in messages:
         if m.tool_result is not None and m.tool_result.call_id in drawn:

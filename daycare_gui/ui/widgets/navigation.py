@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, Qt, Signal
-from PySide6.QtGui import QIcon, QStandardItem, QStandardItemModel
+from PySide6.QtCore import QModelIndex, QSize, Qt, Signal
+from PySide6.QtGui import QFontMetrics, QIcon, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QTreeView
 
 from daycare_gui.ui.panes.registry import PANES
@@ -13,6 +13,7 @@ NavIdRole = Qt.ItemDataRole.UserRole + 10
 
 class NavigationTree(QTreeView):
     section_selected = Signal(str)
+    width_needed = Signal(int)  # the width the longest label (with its count) needs, when it grows
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -83,6 +84,32 @@ class NavigationTree(QTreeView):
             return
         title = self._titles[nav_id]
         item.setText(title if count is None else f"{title}  ({count:,})")
+        needed = self.needed_width()
+        if needed > self.width():
+            self.width_needed.emit(needed)
+
+    def needed_width(self) -> int:
+        """Pixels that show every label whole: the longest text, its icon, the item padding, a scroll bar."""
+        metrics = QFontMetrics(self.font())
+        longest = max((metrics.horizontalAdvance(item.text()) for item in self._items.values()), default=0)
+        icon = self.iconSize().width() + 4 if any(not item.icon().isNull() for item in self._items.values()) else 0
+        scrollbar = self.verticalScrollBar().sizeHint().width() if self.verticalScrollBar().isVisible() else 0
+        return longest + icon + 2 * self.frameWidth() + scrollbar + 16
+
+    def preferred_width(self) -> int:
+        """The width to start with: the longest title with room for a count up to 9,999 (a larger count
+        widens the navigation when it arrives)."""
+        metrics = QFontMetrics(self.font())
+        extra = metrics.horizontalAdvance("  (9,999)")
+        longest = max(metrics.horizontalAdvance(title) for title in self._titles.values()) + extra
+        return max(self.needed_width(), self.needed_width() - self._longest_text() + longest)
+
+    def _longest_text(self) -> int:
+        metrics = QFontMetrics(self.font())
+        return max((metrics.horizontalAdvance(item.text()) for item in self._items.values()), default=0)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt override)
+        return QSize(self.preferred_width(), super().sizeHint().height())
 
     def clear_counts(self) -> None:
         for nav_id in self._items:

@@ -12,14 +12,16 @@ from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QTableV
 
 from daycare_gui.ui.models.record_list_model import RecordListModel
 from daycare_gui.ui.models.roles import KeyRole, RecordRole, SortRole, StateRole
+from daycare_gui.ui.theme import colours
 from daycare_gui.ui.widgets.tables import make_table as make_plain_table
 
-# state → (text colour, bold, standard icon shown in the first column)
+# state → (bold, standard icon shown in the first column); the text colour comes from the palette
 STATE_STYLES = {
-    "stuck": ("#b3261e", True, QStyle.StandardPixmap.SP_MessageBoxWarning),
-    "error": ("#b3261e", False, QStyle.StandardPixmap.SP_MessageBoxCritical),
-    "ignored": ("#8a6d00", False, QStyle.StandardPixmap.SP_MessageBoxInformation),
-    "dead": ("#777777", False, None),
+    "stuck": (True, QStyle.StandardPixmap.SP_MessageBoxWarning),
+    "error": (False, QStyle.StandardPixmap.SP_MessageBoxCritical),
+    "ignored": (False, QStyle.StandardPixmap.SP_MessageBoxInformation),
+    "disabled": (False, None),
+    "dead": (False, None),
 }
 
 
@@ -29,10 +31,12 @@ class StateDelegate(QStyledItemDelegate):
 
     def initStyleOption(self, option, index) -> None:  # noqa: N802 (Qt override)
         super().initStyleOption(option, index)
-        style = STATE_STYLES.get(index.data(StateRole))
+        state = index.data(StateRole)
+        style = STATE_STYLES.get(state)
         if style is None:
             return
-        colour, bold, icon = style
+        bold, icon = style
+        colour = colours(option.palette).states[state]
         option.palette.setBrush(option.palette.ColorRole.Text, QBrush(QColor(colour)))
         if bold:
             font = QFont(option.font)

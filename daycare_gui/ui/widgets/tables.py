@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QAbstractItemView, QTableView
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import QAbstractItemView, QStyle, QTableView
 
 SIZE_HINT_ROWS = 50
 
@@ -44,3 +46,92 @@ def sort_only(view: QTableView, columns) -> None:
         header.blockSignals(False)
 
     header.sortIndicatorChanged.connect(changed)
+
+
+def header_text_width(view, column: int) -> int:
+    """Pixels the header needs to show ``column``'s title unclipped (text, margins, a sort arrow if the
+    view sorts)."""
+    header = view.header() if hasattr(view, "header") else view.horizontalHeader()
+    title = str(view.model().headerData(column, Qt.Orientation.Horizontal) or "")
+    margin = header.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, header)
+    arrow = 0
+    if header.isSortIndicatorShown() and header.sortIndicatorSection() == column:
+        arrow = header.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMarkSize, None, header)
+    return QFontMetrics(header.font()).horizontalAdvance(title) + 2 * margin + arrow + 4
+
+
+class ColumnFitter(QObject):
+    """Sizes a table's columns the way a reader needs them: short columns to their contents (never
+    narrower than their title, no wider than ``cap`` while space is short), and one long text column
+    (``stretch``, default the last) taking the width that is left — at least its title's width.
+
+    ``fit()`` sizes everything (call it when rows arrive). A resize of the view re-spreads only the space
+    left: capped columns get back what the cap took while the long column keeps room for its own text,
+    and the long column takes the rest.
+    """
+
+    def __init__(self, view, *, stretch: int | None = -1, cap: int = 220, caps: dict[int, int] | None = None,
+                 samples: dict[int, str] | None = None) -> None:
+        super().__init__(view)
+        self.view = view
+        self.stretch = stretch
+        self.cap = cap
+        self.caps = caps or {}  # per-column caps (a name column may be held narrower than the rest)
+        # columns sized from a typical value rather than the rows (a tree's rows arrive as folders open)
+        self.samples = samples or {}
+        self._fitted: dict[int, tuple[int, int]] = {}  # column -> (capped width, content width)
+        self._long_content = 0
+        self.header = view.header() if hasattr(view, "header") else view.horizontalHeader()
+        self.header.setStretchLastSection(False)
+        view.viewport().installEventFilter(self)
+
+    def _stretch_column(self) -> int | None:
+        count = self.view.model().columnCount() if self.view.model() is not None else 0
+        if self.stretch is None or count == 0:
+            return None
+        return self.stretch % count
+
+    def fit(self) -> None:
+        model = self.view.model()
+        if model is None:
+            return
+        long_column = self._stretch_column()
+        self._fitted = {}
+        for column in range(model.columnCount()):
+            if self.view.isColumnHidden(column):
+                continue
+            if column in self.samples:
+                content = self.view.fontMetrics().horizontalAdvance(self.samples[column]) + 16
+            else:
+                self.view.resizeColumnToContents(column)
+                content = self.view.columnWidth(column)
+            title = header_text_width(self.view, column)
+            if column == long_column:
+                self._long_content = max(title, min(content, 480))
+                continue
+            width = max(title, min(content, self.caps.get(column, self.cap)))
+            self._fitted[column] = (width, max(width, content))
+            self.view.setColumnWidth(column, width)
+        self.spread()
+
+    def spread(self) -> None:
+        long_column = self._stretch_column()
+        if long_column is None:
+            return
+        room = self.view.viewport().width()
+        # capped columns first get back what the cap took, out of what the long text does not need
+        surplus = room - self._long_content - sum(width for width, _ in self._fitted.values())
+        for column, (width, content) in self._fitted.items():
+            if content > width:
+                target = width + max(0, min(content - width, surplus))
+                if self.header.sectionSize(column) != target:
+                    self.view.setColumnWidth(column, target)
+                surplus -= content - width
+        others = sum(self.header.sectionSize(c) for c in range(self.header.count())
+                     if c != long_column and not self.header.isSectionHidden(c))
+        self.view.setColumnWidth(long_column, max(header_text_width(self.view, long_column), room - others))
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt override)
+        if event.type() == QEvent.Type.Resize:
+            self.spread()
+        return False

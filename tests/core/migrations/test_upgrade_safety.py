@@ -146,7 +146,7 @@ def test_dry_run_lists_pending_with_legacy_counts_and_skips_and_writes_nothing(f
     assert [f"{p.path}:{p.line}" for p in files.scan.skipped] == [f"{folder / 'agents' / 'agentusr1' / 'history.jsonl'}:6"]
     assert files.row_changes == {"agents": 2, "session_history": 3, "sessions": 3}
     text = "\n".join(plan.lines())
-    assert "history.jsonl:6" in text and "1 cron tasks, 1 heartbeat tasks" in text
+    assert "history.jsonl:6" in text and "1 cron task, 1 heartbeat task" in text
     assert plan.predicted_failure is None
 
 

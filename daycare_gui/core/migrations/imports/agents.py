@@ -6,6 +6,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from daycare_gui.core.display import count
 from daycare_gui.core.migrations.base import LegacyScan, MigrationContext, MigrationError
 from daycare_gui.core.migrations.legacy import (
     JsonError,
@@ -169,7 +170,7 @@ def scan_agents(legacy_dir: Path, now: int = 0) -> LegacyScan:
     scan.add("records", sum(len(s.records) for a in agents for s in a.sessions))
     dropped = sum(a.had_context for a in agents)
     if dropped:
-        scan.notes.append(f"the saved `context` of {dropped} agent(s) is not imported (Daycare drops it)")
+        scan.notes.append(f"the saved `context` of {count(dropped, 'agent')} is not imported (Daycare drops it)")
     if scan.counts["agents"]:
         scan.notes.append("only runs if the agents table is empty")
     return scan

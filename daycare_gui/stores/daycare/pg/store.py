@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from daycare_gui.core.display import count
 from daycare_gui.stores import api
 from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.common.secrets import mask_secrets, mask_url
@@ -86,7 +87,7 @@ class DaycarePgStore(api.OpenedStore):
         out["migrations"] = m.to_dict()
         out["counts"] = self.counts()
         if m.unknown:
-            self.problems.add(self.title, f"{len(m.unknown)} migration(s) this version does not know "
+            self.problems.add(self.title, f"{count(len(m.unknown), 'migration')} this version does not know "
                               f"({', '.join(m.unknown)}): a newer Daycare wrote this store; nothing will be written",
                               severity="warning")
         out["problems"] = [p.to_dict() for p in self.problems]

@@ -12,6 +12,7 @@ ActionRole = 0x0100 + 1
 
 
 class ActionsPane(Pane):
+    has_details = False  # nothing here is shown in the Details dock
     pane_id = "actions"
 
     def __init__(self, ctx, parent=None) -> None:

@@ -18,6 +18,7 @@ def overview_facts(opened) -> dict:
 
 
 class StoreOverviewPane(Pane):
+    has_details = False  # nothing here is shown in the Details dock
     pane_id = "overview"
 
     def __init__(self, ctx, parent=None) -> None:

@@ -24,6 +24,7 @@ def _cell(value) -> str:
 
 
 class TablesPane(Pane):
+    has_details = False  # nothing here is shown in the Details dock
     pane_id = "tables"
 
     def __init__(self, ctx, parent=None) -> None:

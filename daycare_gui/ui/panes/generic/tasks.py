@@ -12,6 +12,7 @@ from daycare_gui.ui.models.columns import Column
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.panes.generic.common import RecordList, detail_of, when
 from daycare_gui.ui.panes.generic.edit_form import EditDialog, save_with_consent
+from daycare_gui.ui.theme import colours
 from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, escape, markdown_html
 
 
@@ -32,7 +33,7 @@ def task_html(task: TaskItem) -> str:
     times = task_times(task)
     parts = [f"<h3>{escape(task.title)}</h3>"]
     if times.error:
-        parts.append(f"<p style='color:#e5534b'>Schedule problem: {escape(times.error)}</p>")
+        parts.append(f"<p style='color:{colours().error}'>Schedule problem: {escape(times.error)}</p>")
     else:
         parts.append(f"<p><b>{escape(times.words)}</b></p>")
     if not task.enabled:
