@@ -49,8 +49,8 @@ class Layout:
             return str(p) if p is not None else None
 
         return {"root": s(self.root), "data_dir": s(self.data_dir), "workspace": s(self.workspace),
-                "checkpoints_db": s(self.db), "session_counters": s(self.counters_file),
-                "scheduled_tasks": s(self.tasks_file), "cc_user_states": s(self.cc_states_file),
+                "database": s(self.db), "counters": s(self.counters_file),
+                "tasks": s(self.tasks_file), "cc_states": s(self.cc_states_file),
                 "config": [str(p) for p in self.config_files],
                 "session_logs": [str(p) for _, p in self.session_dirs()]}
 
