@@ -93,6 +93,8 @@ def _ext(code: int, payload: bytes, depth: int) -> ExtRecord:
     try:
         inner = _unpack(payload, depth)
     except Exception as exc:  # noqa: BLE001 — any failure of an untrusted payload becomes a problem
+        if code not in EXT_NAMES:
+            return ExtRecord(code, raw=payload, problem=f"unknown extension code {code}; kept raw")
         return ExtRecord(code, raw=payload, problem=f"payload is not MessagePack ({_why(exc)})")
     if code == 7:  # a snapshot wraps the channel's whole value
         return ExtRecord(code, name="snapshot", args=inner)

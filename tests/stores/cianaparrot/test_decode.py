@@ -47,7 +47,7 @@ def test_each_langgraph_extension_code_becomes_a_neutral_record():
 
 def test_unknown_codes_and_broken_payloads_stay_raw_with_a_problem():
     v = decode_typed("msgpack", _pack([msgpack.ExtType(42, b"\xc1garbage"), msgpack.ExtType(5, _pack("x"))])).value
-    assert v[0].code == 42 and v[0].raw == b"\xc1garbage" and "not MessagePack" in v[0].problem
+    assert v[0].code == 42 and v[0].raw == b"\xc1garbage" and "unknown extension code 42" in v[0].problem
     assert v[1].problem.startswith("unexpected pydantic v2 model payload")
 
 
