@@ -56,7 +56,10 @@ def replace_file(target: Path, data: bytes, expected_sha256: str | None, *, bloc
         raise WriteConflict(f"{target} changed since it was read; nothing was written")
     if current == data:
         return None  # unchanged bytes stay untouched (no backup, no rewrite)
-    saved = backup(current, target, data_dir, root) if current is not None else None
+    try:
+        saved = backup(current, target, data_dir, root) if current is not None else None
+    except OSError as exc:
+        raise WriteRefused(f"could not back up {target.name} ({exc.strerror or exc}); nothing was written") from exc
     try:
         save_atomic(target, data, expected_sha256=expected_sha256)
     except ConflictError as exc:
