@@ -208,7 +208,7 @@ class CheckpointReader:
         def col(name: str, default: str = "NULL") -> str:
             return f'"{w[name]}"' if w.get(name) else default
 
-        where = [f'thread_id = ?', f'"{w["id"]}" = ?']
+        where = ['thread_id = ?', f'"{w["id"]}" = ?']
         args: list[Any] = [thread_id, checkpoint_id]
         if w["checkpoint_ns"]:
             where.append('"checkpoint_ns" = ?')

@@ -63,7 +63,7 @@ def report_of(store) -> dict:
         threads.append(entry)
     tasks = store.tasks or []
     counters = {chat: {"counter": v} for chat, v in (store.counters or {}).items()}
-    for chat, value, top in store.counter_findings():
+    for chat, _value, top in store.counter_findings():
         counters.setdefault(chat, {"counter": None})
         counters[chat].update({"highest_thread": f"{chat}_s{top}", "too_low": True})
     db = None
