@@ -6,7 +6,16 @@ import datetime as dt
 import sqlite3
 from collections import Counter
 
-from daycare_gui.stores.api import Actions, Charts, Collections, Conversations, Documents, Tables, Tasks
+from daycare_gui.stores.api import (
+    Actions,
+    Charts,
+    Collections,
+    Conversations,
+    Documents,
+    SearchSource,
+    Tables,
+    Tasks,
+)
 from daycare_gui.stores.cianaparrot.checkpoints import id_time_ms
 from daycare_gui.stores.cianaparrot.files import merged_entries
 from daycare_gui.stores.records import DayCount, TableRef
@@ -81,7 +90,11 @@ def offer_all(store) -> None:
     from daycare_gui.stores.cianaparrot.documents import CianaDocuments
     from daycare_gui.stores.cianaparrot.tasks import CianaTasks
 
-    store.offer(Conversations, CianaConversations(store))
+    from daycare_gui.stores.cianaparrot.search import CianaSearch
+
+    conversations = CianaConversations(store)
+    store.offer(Conversations, conversations)
+    store.offer(SearchSource, CianaSearch(store, conversations))
     store.offer(Collections, CianaCollections(store))
     store.offer(Charts, CianaCharts(store))
     if store.db is not None:

@@ -145,3 +145,18 @@ print("IMPORTED:", bad)
     assert out.returncode == 0, out.stderr
     assert "IMPORTED: []" in out.stdout
     assert snapshot_tree(deployment) == before
+
+
+def test_search_source_yields_every_message_once_then_only_what_changed(deployment):
+    from daycare_gui.stores.api import SearchSource
+    from daycare_gui.stores.cianaparrot import KIND
+
+    with KIND.open(deployment) as store:
+        search = store.capability(SearchSource)
+        got = list(search.messages(None))
+        cursors = [c for c, _, _ in got]
+        assert cursors == sorted(cursors) and len(set(cursors)) == len(cursors)
+        assert len([1 for _, ref, _ in got if not ref.session_id.startswith("log:")]) == 4 + 4 + 8 + 4 + 4
+        assert any(m.text == "Thanks!" for _, _, m in got)
+        assert list(search.messages(cursors[-1])) == []
+        assert search.identity().startswith("cianaparrot:")
