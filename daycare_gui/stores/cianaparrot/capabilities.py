@@ -88,9 +88,8 @@ def offer_all(store) -> None:
     from daycare_gui.stores.cianaparrot.collections import CianaCollections
     from daycare_gui.stores.cianaparrot.conversations import CianaConversations
     from daycare_gui.stores.cianaparrot.documents import CianaDocuments
-    from daycare_gui.stores.cianaparrot.tasks import CianaTasks
-
     from daycare_gui.stores.cianaparrot.search import CianaSearch
+    from daycare_gui.stores.cianaparrot.tasks import CianaTasks
 
     conversations = CianaConversations(store)
     store.offer(Conversations, conversations)
