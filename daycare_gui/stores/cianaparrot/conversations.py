@@ -167,7 +167,9 @@ class CianaConversations(Conversations):
         where = f"checkpoint {row.id} of {thread_id}"
         if isinstance(decoded.value, Opaque) or decoded.problem:
             what = decoded.value.describe() if isinstance(decoded.value, Opaque) else ""
-            self.store.problems.add(self.store.layout.db, f"{where}: {decoded.problem}")
+            if (thread_id, row.id) not in self._logged:  # once, however often the cache re-decodes it
+                self._logged.add((thread_id, row.id))
+                self.store.problems.add(self.store.layout.db, f"{where}: {decoded.problem}")
             return [Message(row.id, "note", f"The latest checkpoint cannot be shown: {decoded.problem}. {what}",
                             kind=decoded.tag, raw=masked(decoded.value), problem=decoded.problem)]
         cp = decoded.value if isinstance(decoded.value, dict) else {}

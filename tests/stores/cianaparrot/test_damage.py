@@ -143,3 +143,14 @@ def test_garbage_files_where_the_store_expects_things(tmp_path):
         messages = " ".join(p.message for p in store.problems)
         assert "cannot read the configuration" in messages and "cannot read the checkpoints database" in messages
         assert store.capability(Conversations).threads() == []
+
+
+def test_an_unreadable_checkpoint_is_one_problem_however_often_it_is_shown(deployment):
+    db = deployment / "data" / "checkpoints.db"
+    add_raw_checkpoint(db, "telegram_999", "1f1e0000-0000-6000-8000-000000000001", "pickle", pickle.dumps(1))
+    with KIND.open(deployment) as store:
+        conv = store.capability(Conversations)
+        for thread in ["telegram_999", "telegram_123456", "telegram_123456_s1", "telegram_123456_s2",
+                       "telegram_789012", "scheduler_a1b2c3d4", "telegram_999"]:
+            conv.messages(SessionRef("x", thread), 0, 10)
+        assert len([p for p in store.problems if "pickle" in p.message]) == 1
