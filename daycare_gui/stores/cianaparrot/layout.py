@@ -17,6 +17,7 @@ import yaml
 DB_NAME = "checkpoints.db"
 DATA_MARKERS = ("checkpoints.db", "session_counters.json", "scheduled_tasks.json", "cc_user_states.json")
 WORKSPACE_DOCS = ("IDENTITY.md", "AGENT.md", "MEMORY.md")
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # both build plain data only (no Python objects)
 
 
 @dataclass
@@ -30,6 +31,7 @@ class Layout:
     config_files: tuple[Path, ...] = ()
     notes: list[str] = field(default_factory=list)
     problems: list[tuple[Path, str]] = field(default_factory=list)
+    config_sections: tuple[str, ...] = ()  # top-level keys of the merged configuration
 
     @property
     def counters_file(self) -> Path | None:
@@ -71,8 +73,9 @@ def read_config(root: Path) -> tuple[dict, tuple[Path, ...], list[tuple[Path, st
             continue
         files.append(path)
         try:
-            loaded = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-        except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+            # libyaml when present: the pure-Python scanner takes seconds on deeply nested flow collections
+            loaded = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER) or {}
+        except (OSError, UnicodeDecodeError, ValueError, RecursionError, yaml.YAMLError) as exc:
             problems.append((path, f"cannot read the configuration ({str(exc).splitlines()[0]}); defaults used"))
             continue
         if not isinstance(loaded, dict):
@@ -112,7 +115,7 @@ def deployment(root: Path) -> Layout:
     cc = _place(root, _get(config, "claude_code", "state_file"), "data/cc_user_states.json",
                 "claude_code.state_file", notes)
     return Layout(root, data, workspace if workspace.is_dir() else None, data / DB_NAME, tasks, cc, files, notes,
-                  problems)
+                  problems, tuple(str(k) for k in config))
 
 
 def lone_database(db: Path) -> Layout:
@@ -155,8 +158,7 @@ def resolve(path: Path) -> tuple[Layout | None, str, float]:
 
 def _judge(root: Path) -> tuple[Layout, str, float]:
     layout = deployment(root)
-    config, _, _ = read_config(root) if layout.config_files else ({}, (), [])
-    bot_keys = [k for k in ("agent", "scheduler", "claude_code", "channels") if k in config]
+    bot_keys = [k for k in ("agent", "scheduler", "claude_code", "channels") if k in layout.config_sections]
     data_found = [m for m in DATA_MARKERS if layout.data_dir and (layout.data_dir / m).exists()]
     docs = [d for d in WORKSPACE_DOCS if layout.workspace and (layout.workspace / d).exists()]
     if ("agent" in bot_keys and ("scheduler" in bot_keys or "claude_code" in bot_keys)) or data_found or (
