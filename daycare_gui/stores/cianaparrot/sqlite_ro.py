@@ -1,8 +1,10 @@
 """Opening ``checkpoints.db`` without ever writing beside it.
 
 * no ``-wal`` file holding data: ``immutable=1`` (SQLite then creates no ``-wal``/``-shm`` and takes no locks);
-* a ``-wal`` with data (the bot runs, or stopped without closing): ``mode=ro`` reads through the WAL like
-  any reader when ``live``; for ``inspect`` (``live=False``) a private snapshot copy is read instead;
+* a ``-wal`` with data and its ``-shm`` (the bot runs): ``mode=ro`` reads through the WAL like any reader
+  when ``live``; for ``inspect`` (``live=False``) a private snapshot copy is read instead;
+* a ``-wal`` with data but no ``-shm`` (the bot stopped without closing): a snapshot, because ``mode=ro``
+  would create the ``-shm`` file beside the store;
 * a folder we cannot use that way: a snapshot copy, and the mode says so.
 
 Connections run in autocommit with a busy timeout, so no transaction is ever held and the bot is never
@@ -50,13 +52,16 @@ class ReadOnlyDB:
         if wal_size(path) == 0:
             self.mode = "immutable"
             self.conn = connect(_uri(path, mode="ro", immutable="1"))
-        elif live:
+        elif live and Path(str(path) + "-shm").exists():
             try:
                 self.mode = "read-only"
                 self.conn = connect(_uri(path, mode="ro"))
                 self.conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
             except sqlite3.Error as exc:
                 self._snapshot(f"a read-only open failed ({exc})")
+        elif live:  # a mode=ro open would create the missing -shm file beside the store
+            self._snapshot("the write-ahead log holds data and no -shm file is beside it (the bot stopped "
+                           "without closing)")
         else:
             self._snapshot("the write-ahead log holds data not yet in the database file")
 

@@ -127,3 +127,24 @@ def test_a_live_wal_database_is_read_through_its_wal_or_from_a_snapshot(deployme
             assert store.db.mode == "read-only" and "telegram_42" in store.threads
     finally:
         writer.close()
+
+
+def test_a_wal_left_without_its_shm_is_read_from_a_snapshot_creating_nothing(tmp_path):
+    root = write_demo(tmp_path / "bot")
+    db = root / "data" / "checkpoints.db"
+    staging = tmp_path / "staging.db"
+    shutil.copyfile(db, staging)
+    writer = sqlite3.connect(staging)
+    writer.execute("PRAGMA wal_autocheckpoint=0")
+    writer.execute("INSERT INTO checkpoints VALUES ('telegram_7', '', '1f1e9999-0000-6000-8000-000000000009', NULL,"
+                   " 'null', NULL, NULL)")
+    writer.commit()
+    shutil.copyfile(str(staging) + "-wal", str(db) + "-wal")  # as a killed bot leaves it: -wal, no -shm
+    writer.close()
+    old = time.time() - 3600
+    os.utime(str(db) + "-wal", (old, old))
+    before = snapshot_tree(root)
+    with KIND.open(root) as store:
+        assert store.db.mode == "snapshot copy" and "telegram_7" in store.threads
+        assert "without closing" in store.summary().notes[-1]
+    assert snapshot_tree(root) == before
