@@ -80,7 +80,7 @@ def report_of(store) -> dict:
         "kind": store.kind,
         "paths": store.layout.to_dict(),
         "bot": {"running": store.status.running, "detail": store.status.detail, "method": store.status.method},
-        "engine": {"running": store.status.running, "detail": f"{store.status.detail}; told by {store.status.method}"},
+        "engine": {"running": store.status.running, "detail": store.status.detail},
         "database": db,
         "threads": threads,
         "scheduled_tasks": {

@@ -183,7 +183,7 @@ class CianaStore(OpenedStore):
             notes.append(self.db.note)
         return StoreSummary(
             kind=self.kind, generation=generation, title=self.title, engine_running=self.status.running,
-            engine_detail=f"{self.status.detail} [{self.status.method}]",
+            engine_detail=self.status.detail,
             open_mode=self.db.mode if self.db is not None else "", notes=tuple(notes),
             facts=(("threads", str(len(self.threads))), ("chats", str(len(self.chats())))),
         )

@@ -160,3 +160,23 @@ def test_search_source_yields_every_message_once_then_only_what_changed(deployme
         assert any(m.text == "Thanks!" for _, _, m in got)
         assert list(search.messages(cursors[-1])) == []
         assert search.identity().startswith("cianaparrot:")
+
+
+def test_tasks_show_their_next_run_as_the_bots_scheduler_computes_it(opened):
+    import datetime as dt
+
+    from daycare_gui.stores.cianaparrot.tasks import next_run
+
+    tasks = {t.id: t for t in opened.capability(Tasks).tasks()}
+    cron = tasks["a1b2c3d4"]
+    assert (cron.schedule_kind, cron.schedule, cron.timezone, cron.enabled) == ("cron", "0 8 * * *", "UTC", True)
+    assert cron.next_run_at == int(dt.datetime(2026, 2, 26, 8, tzinfo=dt.timezone.utc).timestamp() * 1000)
+    assert ("model tier", "lite") in tasks["e5f6a7b8"].meta
+    assert dict(tasks["c9d0e1f2"].meta)["state"] == "done" and tasks["c9d0e1f2"].next_run_at is None
+    assert dict(tasks["0badc0de"].meta)["state"] == "cancelled"
+    now = 1_800_000_000_000
+    assert next_run({"type": "interval", "value": "3600", "last_run": None}, now) == (now, None)  # due at once
+    assert next_run({"type": "interval", "value": "60", "last_run": "2027-01-15T08:00:00+00:00"}, now)[0] == \
+        int(dt.datetime(2027, 1, 15, 8, 1, tzinfo=dt.timezone.utc).timestamp() * 1000)
+    assert next_run({"type": "once", "value": "2027-01-15T08:00:00", "last_run": None}, now)[0] == \
+        int(dt.datetime(2027, 1, 15, 8, tzinfo=dt.timezone.utc).timestamp() * 1000)  # naive means UTC
