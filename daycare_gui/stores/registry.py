@@ -21,6 +21,7 @@ BUILTIN: dict[str, str] = {
     "daycare": "daycare_gui.stores.daycare",
     "linggen": "daycare_gui.stores.linggen",
     "agentstack": "daycare_gui.stores.agentstack",
+    "cianaparrot": "daycare_gui.stores.cianaparrot",
 }
 
 _extra: dict[str, str | StoreKind] = {}  # registered at run time (tests, embedding applications)

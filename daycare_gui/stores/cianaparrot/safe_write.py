@@ -1,0 +1,69 @@
+"""Every write CianaParrot's files get from us: refused while the bot runs, conflict-checked, backed up,
+atomic.
+
+The bot rewrites its JSON files in place (no temp file, no rename) and keeps no backups, so before we
+replace a file its current bytes are copied to ``<data dir>/.daycare-gui-backups/``. That folder is outside
+the agent's sandboxed workspace, so the agent never sees (or loads) the copies.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from daycare_gui.stores.api import WriteConflict, WriteRefused
+from daycare_gui.stores.common.atomic import ConflictError, save_atomic, sha256_of
+
+BACKUP_DIR = ".daycare-gui-backups"
+
+
+def backup_dir(data_dir: Path | None, target: Path) -> Path:
+    return (data_dir if data_dir is not None and data_dir.is_dir() else target.parent) / BACKUP_DIR
+
+
+def backup(current: bytes, target: Path, data_dir: Path | None, root: Path | None) -> Path:
+    """Copy ``current`` (the bytes being replaced) to a new, uniquely named backup file, atomically."""
+    folder = backup_dir(data_dir, target)
+    folder.mkdir(exist_ok=True)
+    try:
+        name = "__".join(target.relative_to(root).parts) if root is not None else target.name
+    except ValueError:
+        name = target.name
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    for n in range(1000):
+        path = folder / (f"{name}.{stamp}" + (f".{n}" if n else "") + ".bak")
+        if not path.exists():
+            save_atomic(path, current, expected_sha256=None)
+            return path
+    raise WriteRefused(f"could not choose a backup name in {folder}")
+
+
+def replace_file(target: Path, data: bytes, expected_sha256: str | None, *, blocked: str | None, force: bool,
+                 data_dir: Path | None, root: Path | None) -> Path | None:
+    """Write ``data`` to ``target`` if it still has ``expected_sha256`` (None: it must not exist yet).
+    Returns the backup's path (None when there was nothing to back up)."""
+    if blocked and not force:
+        raise WriteRefused(f"{blocked}; stop the bot first, or insist to write anyway")
+    try:
+        current = target.read_bytes()
+    except FileNotFoundError:
+        current = None
+    except OSError as exc:
+        raise WriteRefused(f"cannot read {target.name} ({exc.strerror or exc})") from exc
+    if expected_sha256 is None and current is not None:
+        raise WriteConflict(f"{target} appeared since it was read; nothing was written")
+    if expected_sha256 is not None and (current is None or sha256_of(current) != expected_sha256):
+        raise WriteConflict(f"{target} changed since it was read; nothing was written")
+    if current == data:
+        return None  # unchanged bytes stay untouched (no backup, no rewrite)
+    try:
+        saved = backup(current, target, data_dir, root) if current is not None else None
+    except OSError as exc:
+        raise WriteRefused(f"could not back up {target.name} ({exc.strerror or exc}); nothing was written") from exc
+    try:
+        save_atomic(target, data, expected_sha256=expected_sha256)
+    except ConflictError as exc:
+        raise WriteConflict(f"{exc}; nothing was written") from exc
+    except OSError as exc:
+        raise WriteRefused(f"could not write {target.name} ({exc.strerror or exc}); it is unchanged") from exc
+    return saved

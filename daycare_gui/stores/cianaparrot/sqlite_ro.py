@@ -1,0 +1,106 @@
+"""Opening ``checkpoints.db`` without ever writing beside it.
+
+* no ``-wal`` file holding data: ``immutable=1`` (SQLite then creates no ``-wal``/``-shm`` and takes no locks);
+* a ``-wal`` with data and its ``-shm`` (the bot runs): ``mode=ro`` reads through the WAL like any reader
+  when ``live``; for ``inspect`` (``live=False``) a private snapshot copy is read instead;
+* a ``-wal`` with data but no ``-shm`` (the bot stopped without closing): a snapshot, because ``mode=ro``
+  would create the ``-shm`` file beside the store;
+* a folder we cannot use that way: a snapshot copy, and the mode says so.
+
+Connections run in autocommit with a busy timeout, so no transaction is ever held and the bot is never
+blocked for long (its own busy timeout is 5 s).
+"""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import tempfile
+import time
+import urllib.parse
+from pathlib import Path
+
+BUSY_TIMEOUT_MS = 2000
+
+
+def _uri(path: Path, **params: str) -> str:
+    query = urllib.parse.urlencode(params)
+    return f"file:{urllib.parse.quote(str(path.resolve()))}?{query}"
+
+
+def wal_size(db: Path) -> int:
+    try:
+        return Path(str(db) + "-wal").stat().st_size
+    except OSError:
+        return 0
+
+
+def connect(uri: str) -> sqlite3.Connection:
+    conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+    conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    conn.execute("PRAGMA query_only=1")
+    return conn
+
+
+class ReadOnlyDB:
+    """One read-only connection to a SQLite file, chosen as the module says; ``mode`` names the choice."""
+
+    def __init__(self, path: Path, *, live: bool = True) -> None:
+        self.path = path
+        self._tmp: Path | None = None
+        self.note = ""
+        if wal_size(path) == 0:
+            self.mode = "immutable"
+            self.conn = connect(_uri(path, mode="ro", immutable="1"))
+        elif live and Path(str(path) + "-shm").exists():
+            try:
+                self.mode = "read-only"
+                self.conn = connect(_uri(path, mode="ro"))
+                self.conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            except sqlite3.Error as exc:
+                self._snapshot(f"a read-only open failed ({exc})")
+        elif live:  # a mode=ro open would create the missing -shm file beside the store
+            self._snapshot("the write-ahead log holds data and no -shm file is beside it (the bot stopped "
+                           "without closing)")
+        else:
+            self._snapshot("the write-ahead log holds data not yet in the database file")
+
+    def _snapshot(self, reason: str) -> None:
+        self._tmp = Path(tempfile.mkdtemp(prefix="daycare-gui-cianaparrot-"))
+        target = self._tmp / self.path.name
+        shutil.copyfile(self.path, target)
+        wal = Path(str(self.path) + "-wal")
+        if wal.exists():
+            shutil.copyfile(wal, str(target) + "-wal")
+        self.mode = "snapshot copy"
+        self.note = f"Reading a copy made at {time.strftime('%H:%M:%S')} because {reason}."
+        self.conn = connect(_uri(target, mode="ro"))
+
+    def close(self) -> None:
+        conn, self.conn = getattr(self, "conn", None), None
+        if conn is not None:
+            conn.close()
+        if self._tmp is not None:
+            shutil.rmtree(self._tmp, ignore_errors=True)
+            self._tmp = None
+
+
+def peek_tables(path: Path) -> dict[str, list[str]] | None:
+    """Table → columns of a SQLite file, read immutably (cheap, writes nothing); None if not SQLite."""
+    try:
+        with open(path, "rb") as fh:
+            if fh.read(16) != b"SQLite format 3\x00":
+                return None
+    except OSError:
+        return None
+    try:
+        conn = connect(_uri(path, mode="ro", immutable="1"))
+    except sqlite3.Error:
+        return None
+    try:
+        names = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        return {n: [c[1] for c in conn.execute(f'PRAGMA table_info("{n}")')] for n in names}
+    except sqlite3.Error:
+        return None
+    finally:
+        conn.close()

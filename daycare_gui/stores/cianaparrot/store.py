@@ -1,0 +1,212 @@
+"""An opened CianaParrot deployment (or a lone checkpoints database): what the capabilities share.
+
+Opening reads only small things: the database's table list and per-thread counts (one grouped scan), the
+names of the session logs, and the three small JSON files. Conversations are decoded one thread at a time,
+when asked for, and the last few are cached.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from daycare_gui.stores.api import OpenedStore
+from daycare_gui.stores.cianaparrot.checkpoints import CheckpointReader, Schema, id_time_ms, schema_of
+from daycare_gui.stores.cianaparrot.files import (
+    LogFile,
+    find_logs,
+    read_object,
+    read_tasks,
+    split_thread,
+)
+from daycare_gui.stores.cianaparrot.layout import Layout
+from daycare_gui.stores.cianaparrot.liveness import BotStatus, bot_status
+from daycare_gui.stores.cianaparrot.sqlite_ro import ReadOnlyDB
+from daycare_gui.stores.records import StoreSummary
+
+JSONSTORE_RESET = "CianaParrot starts this store empty when it cannot read it, and overwrites the file " \
+                  "(losing its entries) at the next change"
+
+
+@dataclass
+class ThreadInfo:
+    """One LangGraph thread (one conversation of a chat), from the database and/or the session logs."""
+
+    id: str
+    chat: str  # the chat key: <channel>_<chat_id>, or scheduler_<task> for a task's thread
+    n: int  # the _s<N> number (0 for the first session)
+    checkpoints: int = 0
+    subgraph_checkpoints: int = 0
+    latest: str | None = None
+    writes: int = 0
+    logs: list[LogFile] = field(default_factory=list)
+
+    @property
+    def updated_at(self) -> int | None:
+        at = id_time_ms(self.latest)
+        for log in self.logs:
+            try:
+                at = max(at or 0, int(log.path.stat().st_mtime * 1000))
+            except OSError:
+                pass
+        return at
+
+
+def chat_of(thread_id: str) -> tuple[str, int]:
+    if thread_id.startswith("scheduler_"):
+        return thread_id, 0
+    return split_thread(thread_id)
+
+
+class CianaStore(OpenedStore):
+    kind = "cianaparrot"
+
+    def __init__(self, layout: Layout, *, live: bool = True, title: str = "") -> None:
+        super().__init__(title or str(layout.root or layout.db))
+        self.layout = layout
+        self.db: ReadOnlyDB | None = None
+        self.schema: Schema | None = None
+        self.reader: CheckpointReader | None = None
+        for path, message in layout.problems:
+            self.problems.add(path, message, severity="warning")
+        self.status: BotStatus = bot_status(layout.db) if layout.db else BotStatus(False, "no database", "none")
+        self._open_db(live)
+        self.threads: dict[str, ThreadInfo] = {}
+        self._message_cache: OrderedDict[str, tuple] = OrderedDict()
+        self._load_files()
+        self._index()
+        from daycare_gui.stores.cianaparrot.capabilities import offer_all
+
+        offer_all(self)
+
+    # -- opening ---------------------------------------------------------------------------------------
+    def _open_db(self, live: bool) -> None:
+        db = self.layout.db
+        if db is None or not db.exists():
+            if self.layout.root is not None:
+                self.problems.add(db or self.layout.root, "no checkpoints database yet (the bot has not run, "
+                                  "or agent.data_dir points elsewhere)", severity="warning")
+            return
+        try:
+            self.db = ReadOnlyDB(db, live=live)
+            conn = self.db.conn
+            tables = {r[0]: [c[1] for c in conn.execute(f'PRAGMA table_info("{r[0]}")')]
+                      for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        except (sqlite3.Error, OSError) as exc:
+            self.problems.add(db, f"cannot read the checkpoints database ({exc})")
+            if self.db is not None:
+                self.db.close()
+                self.db = None
+            return
+        self.tables = tables
+        self.schema = schema_of(tables)
+        if self.schema is None:
+            self.problems.add(db, "no LangGraph checkpoints table in this database")
+            return
+        self.reader = CheckpointReader(conn, self.schema)
+        if self.schema.writes is None:
+            self.problems.add(db, "no writes table: checkpoint steps show no writes", severity="warning")
+        elif self.schema.writes.get("task_path") is None:
+            self.problems.add(db, "writes has no task_path column (made by an older langgraph-checkpoint-sqlite)",
+                              severity="warning")
+
+    def _load_files(self) -> None:
+        L, P = self.layout, self.problems
+        self.counters = read_object(L.counters_file, P, "session counters", JSONSTORE_RESET)
+        self.counters_ok = self.counters is not None or not (L.counters_file and L.counters_file.exists())
+        for key, value in (self.counters or {}).items():
+            if not isinstance(value, int) or isinstance(value, bool):
+                P.add(L.counters_file, f"counter {key!r} is {value!r}, not a number: the bot ignores it")
+        self.tasks = read_tasks(L.tasks_file, P)
+        self.tasks_ok = self.tasks is not None or not (L.tasks_file and L.tasks_file.exists())
+        self.cc_states = read_object(L.cc_states_file, P, "Claude Code states", JSONSTORE_RESET)
+        self.logs = find_logs(L.session_dirs())
+
+    def _index(self) -> None:
+        stats, writes = {}, {}
+        if self.reader is not None:
+            try:
+                stats = self.reader.thread_stats()
+                writes = self.reader.writes_per_thread()
+            except sqlite3.Error as exc:
+                self.problems.add(self.layout.db, f"cannot list threads ({exc})")
+        for tid in sorted(set(stats) | set(self.logs)):
+            chat, n = chat_of(tid)
+            info = ThreadInfo(tid, chat, n, writes=writes.get(tid, 0), logs=self.logs.get(tid, []))
+            if tid in stats:
+                info.checkpoints, info.latest, info.subgraph_checkpoints = stats[tid]
+            self.threads[tid] = info
+
+    # -- shared answers ----------------------------------------------------------------------------------
+    def chats(self) -> dict[str, list[ThreadInfo]]:
+        """chat key → its threads in reset order (s0, s1, s2, ...)."""
+        out: dict[str, list[ThreadInfo]] = {}
+        for info in self.threads.values():
+            out.setdefault(info.chat, []).append(info)
+        for items in out.values():
+            items.sort(key=lambda t: (t.n, t.id))
+        return out
+
+    def counter_findings(self) -> list[tuple[str, int, int]]:
+        """(chat, counter, highest _s<N> in checkpoints) for every chat whose counter is too low, as the
+        bot's own start-up sync judges it (threads in checkpoints only; a missing counter counts as 0)."""
+        highest: dict[str, int] = {}
+        for info in self.threads.values():
+            if info.checkpoints and info.n > 0 and not info.id.startswith("scheduler_"):
+                highest[info.chat] = max(highest.get(info.chat, 0), info.n)
+        counters = self.counters or {}
+        out = []
+        for chat, top in sorted(highest.items()):
+            value = counters.get(chat, 0)
+            value = value if isinstance(value, int) and not isinstance(value, bool) else 0
+            if value < top:
+                out.append((chat, value, top))
+        return out
+
+    def writes_blocked(self) -> str | None:
+        if self.layout.db is None:
+            return None
+        self.status = bot_status(self.layout.db, holding_connection=self.db is not None)
+        return f"the CianaParrot bot is running ({self.status.detail})" if self.status.running else None
+
+    def summary(self) -> StoreSummary:
+        if self.schema is not None:
+            generation = self.schema.generation
+        elif self.layout.root is not None:
+            generation = "files-only"
+        else:
+            generation = "unknown"
+        notes = list(self.layout.notes)
+        if self.db is not None and self.db.note:
+            notes.append(self.db.note)
+        return StoreSummary(
+            kind=self.kind, generation=generation, title=self.title, engine_running=self.status.running,
+            engine_detail=self.status.detail,
+            open_mode=self.db.mode if self.db is not None else "", notes=tuple(notes),
+            facts=(("threads", str(len(self.threads))), ("chats", str(len(self.chats())))),
+        )
+
+    def counts(self) -> dict[str, int]:
+        from daycare_gui.stores.cianaparrot.report import counts_of
+
+        return counts_of(self)
+
+    def report(self, **_options) -> dict:
+        from daycare_gui.stores.cianaparrot.report import report_of
+
+        return report_of(self)
+
+    def watch_paths(self) -> tuple[Path, ...]:
+        L = self.layout
+        paths = [L.db, L.counters_file, L.tasks_file, L.cc_states_file, L.workspace,
+                 *(p for _, p in L.session_dirs())]
+        return tuple(p for p in paths if p is not None)
+
+    def close(self) -> None:
+        if self.db is not None:
+            self.db.close()
+            self.db = None
+        self.reader = None
+        self._message_cache.clear()

@@ -1,0 +1,172 @@
+"""Scheduled tasks (``scheduled_tasks.json``): listed with their next run, edited faithfully.
+
+Next runs follow the bot's scheduler: a task that never ran is due at the next poll; a cron task runs at
+the next match after its last run (cron in UTC); an interval task ``value`` seconds after its last run; a
+``once`` task at its time (a naive time is UTC) and never again once it ran. Edits splice only the changed
+values' text, refuse while the bot runs (its scheduler rewrites this file every time a task fires), back up
+first, and refuse if the task changed since it was read.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from typing import Any
+
+from croniter import croniter
+
+from daycare_gui.stores.api import EditableField, Tasks, WriteConflict, WriteRefused
+from daycare_gui.stores.cianaparrot import json_splice
+from daycare_gui.stores.cianaparrot.decode import masked
+from daycare_gui.stores.cianaparrot.files import iso_ms, task_state
+from daycare_gui.stores.cianaparrot.safe_write import replace_file
+from daycare_gui.stores.common.atomic import sha256_of
+from daycare_gui.stores.records import TaskItem
+
+TYPES = ("cron", "interval", "once")
+FIELDS = (
+    EditableField("prompt", "Prompt", "markdown", help="What the agent is asked when the task fires"),
+    EditableField("type", "Type", "choice", TYPES),
+    EditableField("value", "Schedule", "text", help="cron: 5 fields (UTC); interval: seconds; once: ISO time"),
+    EditableField("active", "Active", "bool"),
+    EditableField("model_tier", "Model tier", "text", help="empty: the default tier"),
+)
+
+
+def next_run(task: dict, now_ms: int | None = None) -> tuple[int | None, str | None]:
+    """(when, problem) as the bot's scheduler would judge it."""
+    now_ms = int(time.time() * 1000) if now_ms is None else now_ms
+    if not task.get("active", True):
+        return None, None
+    kind, value, last = task.get("type"), task.get("value"), task.get("last_run")
+    last_ms = iso_ms(last)
+    if last and last_ms is None:
+        return None, f"last_run {last!r} is not an ISO time"
+    if kind == "once":
+        if last:
+            return None, None
+        at = iso_ms(value)
+        return (at, None) if at is not None else (None, f"{value!r} is not an ISO time; the task never runs")
+    if kind == "interval":
+        try:
+            seconds = int(value)
+        except (TypeError, ValueError):
+            return None, f"interval {value!r} is not a whole number of seconds; the task never runs"
+        return (now_ms if last_ms is None else last_ms + seconds * 1000), None
+    if kind == "cron":
+        if not isinstance(value, str) or not croniter.is_valid(value):
+            return None, f"{value!r} is not a valid cron expression; the task never runs"
+        if last_ms is None:
+            return now_ms, None
+        start = dt.datetime.fromtimestamp(last_ms / 1000, dt.timezone.utc)
+        try:
+            nxt = croniter(value, start).get_next(dt.datetime)
+        except (ValueError, KeyError, TypeError) as exc:
+            return None, f"cron {value!r}: {exc}"
+        return int(nxt.timestamp() * 1000), None
+    return None, f"unknown task type {kind!r}; the scheduler ignores it"
+
+
+def validate(kind: Any, value: Any) -> str | None:
+    if kind not in TYPES:
+        return f"type must be one of {', '.join(TYPES)}"
+    if kind == "cron" and not (isinstance(value, str) and croniter.is_valid(value)):
+        return f"{value!r} is not a valid cron expression"
+    if kind == "interval":
+        try:
+            if int(value) <= 0:
+                return "an interval must be a positive number of seconds"
+        except (TypeError, ValueError):
+            return f"{value!r} is not a whole number of seconds"
+    if kind == "once" and iso_ms(value) is None:
+        return f"{value!r} is not an ISO date and time"
+    return None
+
+
+class CianaTasks(Tasks):
+    def __init__(self, store) -> None:
+        self.store = store
+
+    def tasks(self) -> list[TaskItem]:
+        path = self.store.layout.tasks_file
+        out = []
+        for task in self.store.tasks or ():
+            when, problem = next_run(task)
+            tid = str(task.get("id", ""))
+            thread = self.store.threads.get(f"scheduler_{tid}")
+            meta = [("state", task_state(task)), ("channel", str(task.get("channel", ""))),
+                    ("chat", str(task.get("chat_id", ""))), ("created", str(task.get("created_at", "")))]
+            if task.get("model_tier"):
+                meta.append(("model tier", str(task["model_tier"])))
+            meta.append(("thread", f"scheduler_{tid}" + (f" ({thread.checkpoints} checkpoints)" if thread else
+                                                          " (no run recorded)")))
+            prompt = str(task.get("prompt", ""))
+            out.append(TaskItem(
+                id=tid, title=" ".join(prompt.split())[:80] or tid, schedule_kind=str(task.get("type", "")),
+                schedule=str(task.get("value", "")), timezone="UTC", enabled=bool(task.get("active", True)),
+                last_run_at=iso_ms(task.get("last_run")), next_run_at=when, source=str(path), body=prompt,
+                meta=tuple(meta), raw=masked(task), problem=problem,
+            ))
+        return out
+
+    def editable(self, task: TaskItem) -> tuple[EditableField, ...]:
+        return FIELDS if self.store.tasks_ok and self.store.layout.tasks_file else ()
+
+    def update(self, task: TaskItem, changes: dict[str, Any], *, force: bool = False) -> TaskItem:
+        path = self.store.layout.tasks_file
+        unknown = set(changes) - {f.name for f in FIELDS}
+        if unknown:
+            raise WriteRefused(f"these fields cannot be edited: {', '.join(sorted(unknown))}")
+        if path is None or not path.exists():
+            raise WriteRefused("there is no scheduled_tasks.json to edit")
+        blocked = self.store.writes_blocked()
+        if blocked and not force:
+            raise WriteRefused(f"{blocked}; its scheduler rewrites scheduled_tasks.json whenever a task fires. "
+                               "Stop the bot first, or insist to write anyway")
+        data = path.read_bytes()
+        try:
+            text = data.decode("utf-8")
+            root = json_splice.parse(text)
+        except (UnicodeDecodeError, json_splice.SpliceError) as exc:
+            raise WriteRefused(f"scheduled_tasks.json cannot be read ({exc}); fix it by hand first") from exc
+        if root.kind != "array":
+            raise WriteRefused("scheduled_tasks.json is not a list of tasks")
+        import json
+
+        current = json.loads(text)
+        index = next((i for i, t in enumerate(current) if isinstance(t, dict) and str(t.get("id")) == task.id), None)
+        if index is None:
+            raise WriteConflict(f"task {task.id} is no longer in scheduled_tasks.json; nothing was written")
+        if masked(current[index]) != task.raw:
+            raise WriteConflict(f"task {task.id} changed since it was read; nothing was written")
+        merged = {**current[index], **changes}
+        if "prompt" in changes and not (isinstance(changes["prompt"], str) and changes["prompt"].strip()):
+            raise WriteRefused("the prompt cannot be empty")
+        if "active" in changes and not isinstance(changes["active"], bool):
+            raise WriteRefused("active must be true or false")
+        if {"type", "value"} & set(changes):
+            error = validate(merged.get("type"), merged.get("value"))
+            if error:
+                raise WriteRefused(error)
+        if merged.get("type") == "once" and merged.get("active") and merged.get("last_run") and (
+            {"active", "type", "value"} & set(changes)
+        ):
+            raise WriteRefused("a once task that already ran never runs again (the scheduler skips it when "
+                               "last_run is set); schedule a new task instead")
+        obj = root.items[index]
+        for key, value in changes.items():
+            if key == "model_tier" and (value is None or value == ""):
+                text = json_splice.remove_member(text, obj, key)
+            elif key == "value" and isinstance(current[index].get("value"), (int, float)) and merged["type"] == "interval":
+                text = json_splice.set_member(text, obj, key, int(value))
+            else:
+                if key == "value":
+                    value = str(value)
+                if current[index].get(key) == value and key in current[index]:
+                    continue
+                text = json_splice.set_member(text, obj, key, value)
+            obj = json_splice.parse(text).items[index]
+        replace_file(path, text.encode("utf-8"), sha256_of(data), blocked=blocked, force=True,
+                     data_dir=self.store.layout.data_dir, root=self.store.layout.root)
+        self.store.tasks = json.loads(text)
+        return next(t for t in self.tasks() if t.id == task.id)
