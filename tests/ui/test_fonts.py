@@ -36,7 +36,16 @@ def test_the_installed_emoji_fonts_are_named_for_every_family(qapp, monkeypatch)
     monkeypatch.setattr(QFontDatabase, "setApplicationEmojiFontFamilies", staticmethod(set_to.append))
     assert fonts.install_emoji_fallback(("Some Family",)) == ["Noto Color Emoji"]
     assert set_to == [["Noto Color Emoji"]]
-    assert "noto color emoji" in [f.lower() for f in QFont.substitutes("Some Family")]
+    # No substitutes where Qt has the emoji API: a substitute also stands in for an alias family that is
+    # not installed, and then the whole window drew its digits and spaces from the emoji font.
+    assert "noto color emoji" not in [f.lower() for f in QFont.substitutes("Some Family")]
+
+
+def test_an_older_qt_gets_the_emoji_font_as_a_substitute(qapp, monkeypatch):
+    monkeypatch.setattr(QFontDatabase, "families", staticmethod(lambda *a: ["DejaVu Sans", "Noto Color Emoji"]))
+    monkeypatch.delattr(QFontDatabase, "setApplicationEmojiFontFamilies", raising=False)
+    assert fonts.install_emoji_fallback(("Older Family",)) == ["Noto Color Emoji"]
+    assert "noto color emoji" in [f.lower() for f in QFont.substitutes("Older Family")]
 
 
 def test_without_an_emoji_font_the_log_names_the_package(qapp, monkeypatch, caplog):
