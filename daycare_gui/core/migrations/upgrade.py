@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
+from daycare_gui.core import leftovers
 from daycare_gui.core.migrations.backup import (
     copy_database,
     default_backup_path,
@@ -102,6 +103,8 @@ def run_upgrade(
     """Apply the pending 808af509 migrations; never leaves a half-upgraded database behind."""
     db_path = Path(db_path)
     result = UpgradeResult(db_path)
+    # Working copies of upgrades that were killed (their process is gone) would stay for ever otherwise.
+    leftovers.clean(leftovers.in_folder(db_path.parent), only=(leftovers.UPGRADE,))
     check = check_store(db_path, paths)
     result.warnings.extend(check.warnings)
     if check.refusal:
