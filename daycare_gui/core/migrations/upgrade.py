@@ -83,6 +83,19 @@ def _working_copy_path(db_path: Path) -> Path:
     return db_path.with_name(f".{db_path.name}.upgrade-{os.getpid()}-{now_ms()}")
 
 
+def _backup(db_path: Path, target: Path) -> Path:
+    """Back up under a working name first: a kill mid-copy must not leave a file named like a good backup."""
+    if target.exists():
+        raise FileExistsError(f"{target} already exists")
+    partial = _working_copy_path(target)
+    try:
+        copy_database(db_path, partial)
+        os.replace(partial, target)
+    finally:
+        remove_database_files(partial)
+    return target
+
+
 def _checks(conn: sqlite3.Connection) -> tuple[list[str], list[tuple]]:
     integrity = [row[0] for row in conn.execute("PRAGMA integrity_check")]
     violations = [tuple(row) for row in conn.execute("PRAGMA foreign_key_check")]
@@ -116,7 +129,7 @@ def run_upgrade(
 
     if backup and check.kind == "sqlite":
         target = Path(backup_path) if backup_path else default_backup_path(db_path, datetime.now(timezone.utc))
-        result.backup_path = copy_database(db_path, target)
+        result.backup_path = _backup(db_path, target)
 
     work = _working_copy_path(db_path)
     try:
