@@ -156,10 +156,9 @@ def _transaction(url: str, edit) -> None:
 
 
 def _write_pglite(store, edit) -> None:
+    from daycare_gui.core import leftovers
     from daycare_gui.stores.daycare.pg.pglite_copy import PgliteServer, copy_pglite
     from daycare_gui.stores.daycare.pg.runtime import ensure_runtime
-
-    from daycare_gui.core import leftovers
 
     original = Path(store.paths.pglite_path)
     # Working copies of edits that were killed (their process is gone) would stay for ever otherwise.
