@@ -181,7 +181,28 @@ def open_store(path: str | os.PathLike | None = None, *, live: bool = True) -> S
             problems.add(paths.db_path, str(exc))
     for note in detection.notes:
         problems.add(paths.root, note, severity="warning")
+    _report_leftovers(problems, paths)
     return Store(paths, detection, engine, db, problems)
+
+
+def _report_leftovers(problems: ProblemLog, paths: DaycarePaths) -> None:
+    """Copies left by killed upgrades and saves, in the store and beside its database."""
+    from daycare_gui.core import leftovers
+
+    found = leftovers.in_tree(paths.root) if paths.root.is_dir() else []
+    seen = {lo.path for lo in found}
+    db_dir = paths.db_path.parent
+    if db_dir != paths.root and not _is_under(db_dir, paths.root):
+        found += [lo for lo in leftovers.in_folder(db_dir) if lo.path not in seen]
+    leftovers.report(problems, found)
+
+
+def _is_under(path: Path, root: Path) -> bool:
+    try:
+        path.relative_to(root)
+        return True
+    except ValueError:
+        return False
 
 
 def now_ms() -> int:

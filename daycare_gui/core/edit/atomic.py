@@ -18,6 +18,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from daycare_gui.core import leftovers
+
 
 def sha256_of(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
@@ -120,7 +122,9 @@ def save_atomic(
         mode, owner = _default_new_file_mode(), None
 
     directory = target.parent
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    # Temp files of saves that were killed here (their process is gone) would stay for ever otherwise.
+    leftovers.clean(leftovers.in_folder(directory), only=(leftovers.SAVE,))
+    fd, tmp_name = tempfile.mkstemp(prefix=leftovers.save_temp_prefix(target.name), suffix=".tmp", dir=directory)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)

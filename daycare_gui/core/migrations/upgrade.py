@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
+from daycare_gui.core import leftovers
 from daycare_gui.core.display import count
 from daycare_gui.core.migrations.backup import (
     copy_database,
@@ -83,6 +84,19 @@ def _working_copy_path(db_path: Path) -> Path:
     return db_path.with_name(f".{db_path.name}.upgrade-{os.getpid()}-{now_ms()}")
 
 
+def _backup(db_path: Path, target: Path) -> Path:
+    """Back up under a working name first: a kill mid-copy must not leave a file named like a good backup."""
+    if target.exists():
+        raise FileExistsError(f"{target} already exists")
+    partial = _working_copy_path(target)
+    try:
+        copy_database(db_path, partial)
+        os.replace(partial, target)
+    finally:
+        remove_database_files(partial)
+    return target
+
+
 def _checks(conn: sqlite3.Connection) -> tuple[list[str], list[tuple]]:
     integrity = [row[0] for row in conn.execute("PRAGMA integrity_check")]
     violations = [tuple(row) for row in conn.execute("PRAGMA foreign_key_check")]
@@ -103,6 +117,8 @@ def run_upgrade(
     """Apply the pending 808af509 migrations; never leaves a half-upgraded database behind."""
     db_path = Path(db_path)
     result = UpgradeResult(db_path)
+    # Working copies of upgrades that were killed (their process is gone) would stay for ever otherwise.
+    leftovers.clean(leftovers.in_folder(db_path.parent), only=(leftovers.UPGRADE,))
     check = check_store(db_path, paths)
     result.warnings.extend(check.warnings)
     if check.refusal:
@@ -114,7 +130,7 @@ def run_upgrade(
 
     if backup and check.kind == "sqlite":
         target = Path(backup_path) if backup_path else default_backup_path(db_path, datetime.now(timezone.utc))
-        result.backup_path = copy_database(db_path, target)
+        result.backup_path = _backup(db_path, target)
 
     work = _working_copy_path(db_path)
     try:

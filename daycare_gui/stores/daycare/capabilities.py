@@ -47,6 +47,22 @@ def message_of(rec: HistoryRecord) -> Message:
     )
 
 
+def _mask_column(table: str, column: str, value):
+    """Process environments and endpoint auth hold credentials: the raw table browser shows them masked too."""
+    import json
+
+    from daycare_gui.core.queries.tables import SENSITIVE_COLUMNS
+    from daycare_gui.stores.common.secrets import MASK, mask_secrets
+
+    if (table, column) not in SENSITIVE_COLUMNS or value in (None, ""):
+        return value
+    try:
+        parsed = json.loads(value)
+    except (TypeError, ValueError):
+        return MASK
+    return json.dumps(mask_secrets(parsed, all_strings=(table, column) == ("processes", "env")))
+
+
 class DaycareTables(Tables):
     def __init__(self, core) -> None:
         self.core = core
@@ -60,8 +76,10 @@ class DaycareTables(Tables):
     def rows(self, table: str, offset: int, limit: int) -> list[tuple]:
         if table not in self.core.db.tables():
             return []
-        return [tuple(r) for r in self.core.db.rows(f'SELECT * FROM "{table}" LIMIT :n OFFSET :o',
-                                                    {"n": int(limit), "o": int(offset)})]
+        columns = self.core.db.columns(table)
+        return [tuple(_mask_column(table, c, v) for c, v in zip(columns, r))
+                for r in self.core.db.rows(f'SELECT * FROM "{table}" LIMIT :n OFFSET :o',
+                                           {"n": int(limit), "o": int(offset)})]
 
     def count(self) -> int | None:
         return len(self.core.db.tables())

@@ -219,7 +219,7 @@ class PgCollections(_OnStore, api.Collections):
                                 "LIMIT :n OFFSET :o", {"n": int(limit), "o": int(offset)})
         out = []
         for r in rows:
-            shown_row = masked_row(_plain(r))
+            shown_row = masked_row(_plain(r), table)
             key = "/".join(str(r.get(k)) for k in ("user_id", "key") if k in r) if table == "key_values" else str(r.get("id"))
             out.append(Row(key, tuple(shown_row.get(c) for c in shown), raw=shown_row,
                            markdown=_markdown_of(table, shown_row)))
@@ -236,10 +236,10 @@ class PgCollections(_OnStore, api.Collections):
         if offset > 0 and rows:
             previous, rows = rows[0], rows[1:]
         for r in rows[:limit]:
-            plain = masked_row(_plain(r))
+            plain = masked_row(_plain(r), table)
             ident = "/".join(str(r.get(c)) for c in key_cols)
             same = previous is not None and all(previous.get(c) == r.get(c) for c in key_cols)
-            changed = _changes(masked_row(_plain(previous)), plain) if same else "first version"
+            changed = _changes(masked_row(_plain(previous), table), plain) if same else "first version"
             key = f"{ident}#{r.get('version')}"
             parent = f"{ident}#{previous.get('version')}" if same else None
             out.append(Row(key, (ident, r.get("version"), _when(r.get("valid_from")), _when(r.get("valid_to")) or
@@ -309,7 +309,7 @@ class PgTables(_OnStore, api.Tables):
         if not self.store.has(table):
             return []
         rows = self.db.mappings(f'SELECT * FROM "{table}" LIMIT :n OFFSET :o', {"n": int(limit), "o": int(offset)})
-        return [tuple(masked_row(_plain(r)).values()) for r in rows]
+        return [tuple(masked_row(_plain(r), table).values()) for r in rows]
 
 
 class PgCharts(_OnStore, api.Charts):

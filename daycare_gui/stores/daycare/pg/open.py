@@ -47,6 +47,9 @@ def open_server(url: str, paths=None, problems: ProblemLog | None = None):
 
     engine = _engine(paths)
     db = PgDatabase(sqlalchemy_url(url))
+    problems = problems if problems is not None else ProblemLog()
+    if paths is not None:
+        _report_leftovers(problems, paths.root)
     return DaycarePgStore(db, generation="postgres", title=mask_url(url), paths=paths, engine=engine,
                           problems=problems)
 
@@ -62,6 +65,8 @@ def open_pglite(paths, problems: ProblemLog | None = None, progress=None, cancel
         raise CannotOpen(f"{paths.pglite_path} is not a PGlite data folder (no PG_VERSION or global/ inside); "
                          "Daycare has not initialised it, or it is damaged")
     engine = _engine(paths)
+    problems = problems if problems is not None else ProblemLog()
+    _report_leftovers(problems, paths.root, paths.pglite_path.parent, read_copies=True)
     notes = []
     if engine is not None and engine.running:
         notes.append("Daycare's engine is running: this is a copy taken now; edits are refused unless you insist")
@@ -76,6 +81,25 @@ def open_pglite(paths, problems: ProblemLog | None = None, progress=None, cancel
         raise
     return DaycarePgStore(db, generation="pglite", title=str(paths.pglite_path), paths=paths, server=server,
                           engine=engine, problems=problems, notes=tuple(notes))
+
+
+def _report_leftovers(problems: ProblemLog, *folders, read_copies: bool = False) -> None:
+    """Leftovers of interrupted writes become problems; read copies of killed instances are removed now
+    (opening a PGlite store is the operation that makes them)."""
+    from daycare_gui.core import leftovers
+
+    found, seen = [], set()
+    for folder in folders:
+        for lo in leftovers.in_tree(folder):
+            if lo.path not in seen:
+                seen.add(lo.path)
+                found.append(lo)
+    removed = []
+    if read_copies:
+        copies = leftovers.read_copies()
+        removed = leftovers.clean(copies)
+        found.extend(copies)
+    leftovers.report(problems, found, removed)
 
 
 def _engine(paths):

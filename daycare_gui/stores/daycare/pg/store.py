@@ -12,7 +12,7 @@ from pathlib import Path
 from daycare_gui.core.display import count
 from daycare_gui.stores import api
 from daycare_gui.stores.common.problems import ProblemLog
-from daycare_gui.stores.common.secrets import mask_secrets, mask_url
+from daycare_gui.stores.common.secrets import mask_secrets, mask_url, mask_value
 from daycare_gui.stores.daycare.pg.catalog import VERSIONED, migration_state
 from daycare_gui.stores.daycare.pg.database import PgDatabase, PgError
 from daycare_gui.stores.records import StoreSummary
@@ -123,6 +123,16 @@ class DaycarePgStore(api.OpenedStore):
             server.close()
 
 
-def masked_row(row: dict) -> dict:
-    """A row for display: secret columns (tokens, passwords) and secret keys inside JSON masked."""
-    return mask_secrets(row)
+def masked_row(row: dict, table: str | None = None) -> dict:
+    """A row for display: secret columns (tokens, passwords) and secret keys inside JSON masked.
+
+    Two columns hold credentials under names that do not say so: every value of a process environment
+    (``DATABASE_URL``, ``GH_PAT``, ...), and the one-time value of an auth verification.
+    """
+    out = mask_secrets(row)
+    if out.get("env") is not None and (table in (None, "processes")):
+        out["env"] = mask_secrets(out["env"], all_strings=True) if isinstance(out["env"], (dict, list)) \
+            else mask_value(out["env"])
+    if table == "app_auth_verifications" and out.get("value") is not None:
+        out["value"] = mask_value(out["value"])
+    return out

@@ -156,10 +156,13 @@ def _transaction(url: str, edit) -> None:
 
 
 def _write_pglite(store, edit) -> None:
+    from daycare_gui.core import leftovers
     from daycare_gui.stores.daycare.pg.pglite_copy import PgliteServer, copy_pglite
     from daycare_gui.stores.daycare.pg.runtime import ensure_runtime
 
     original = Path(store.paths.pglite_path)
+    # Working copies of edits that were killed (their process is gone) would stay for ever otherwise.
+    leftovers.clean(leftovers.in_folder(original.parent), only=(leftovers.PGLITE_EDIT,))
     work = original.parent / f"{WORK_PREFIX}{os.getpid()}-{_now()}{original.suffix}"
     backup = original.parent / f"{BACKUP_PREFIX}{_now()}-{original.name}"
     runtime = ensure_runtime(original.parent)

@@ -1,0 +1,226 @@
+"""Leftovers of interrupted writes: found, reported as problems, and removed once their writer is gone.
+
+Every writer in this project works on a copy beside its target and swaps it in at the end. A kill
+(SIGKILL, power loss) between the two leaves that copy behind for ever: an upgrade's working database,
+an atomic save's temporary file, a PGlite working copy or private read copy. Their names carry the
+writer's pid, so the next run of the same operation can remove those whose process is gone and must
+leave alone those of a process still running (it may be writing right now, in another window).
+
+Names recognised (``<pid>`` is the writer's process id):
+
+* ``.<db>.upgrade-<pid>-<ms>`` and its ``-wal``/``-shm``/``-journal`` (core.migrations.upgrade)
+* ``.<name>.<pid>-<random>.tmp`` (core.edit.atomic); the older ``.<name>.<random>.tmp`` carries no
+  pid: it is reported when ``<name>`` is beside it, never removed automatically
+* ``.daycare-gui-edit-<pid>-<ms>.<suffix>`` PGlite working copies (stores.daycare.pg.writes)
+* ``<tmp>/daycare-gui-pglite-<pid>-*`` private read copies (stores.daycare.pg.pglite_copy)
+* ``.daycare-gui-backup-<ms>-<name>`` PGlite backups beyond the newest ``BACKUPS_KEPT`` (no pid: they are
+  finished backups, old ones are removed by the next PGlite edit)
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+UPGRADE = "upgrade working copy"
+SAVE = "temporary file of a save"
+PGLITE_EDIT = "PGlite working copy"
+PGLITE_READ = "private PGlite read copy"
+PGLITE_BACKUP = "PGlite backup beyond the kept ones"
+
+_UPGRADE_RE = re.compile(r"^\.(?P<target>.+)\.upgrade-(?P<pid>\d+)-\d+(?:-wal|-shm|-journal)?$")
+_SAVE_RE = re.compile(r"^\.(?P<target>.+)\.(?P<pid>\d+)-[A-Za-z0-9_]+\.tmp$")
+_OLD_SAVE_RE = re.compile(r"^\.(?P<target>.+)\.[A-Za-z0-9_]{8}\.tmp$")  # tempfile.mkstemp's 8 random chars
+_PGLITE_EDIT_RE = re.compile(r"^\.daycare-gui-edit-(?P<pid>\d+)-\d+(?:\..*)?$")
+_PGLITE_READ_RE = re.compile(r"^daycare-gui-pglite-(?P<pid>\d+)-.*$")
+_PGLITE_BACKUP_RE = re.compile(r"^\.daycare-gui-backup-(?P<ms>\d+)-(?P<target>.+)$")
+
+# Folders never descended into when looking for leftovers across a store: data folders of a database
+# engine and package trees hold many files and never leftovers of ours.
+_SKIP_DIRS = {"node_modules", ".git"}
+_MAX_ENTRIES = 200_000  # a walk of a store stops here rather than take minutes
+
+
+def save_temp_prefix(target_name: str) -> str:
+    """The prefix ``save_atomic`` gives ``tempfile.mkstemp``: the pid makes the file attributable."""
+    return f".{target_name}.{os.getpid()}-"
+
+
+@dataclass(frozen=True)
+class Leftover:
+    path: Path
+    what: str
+    size: int
+    pid: int | None  # None: the name carries no pid (old save temp files, backups)
+    alive: bool | None
+
+    @property
+    def removable(self) -> bool:
+        """Safe to delete: its writer is gone (or, for an old backup, it is surplus by the keep rule)."""
+        if self.what == PGLITE_BACKUP:
+            return True
+        return self.pid is not None and self.alive is False
+
+    def message(self, *, removed: bool = False) -> str:
+        size = _human(self.size)
+        if self.pid is None:
+            owner = "no process id in its name"
+        elif self.alive:
+            owner = f"written by process {self.pid}, which is still running"
+        else:
+            owner = f"written by process {self.pid}, which is gone"
+        if removed:
+            fate = "removed"
+        elif self.what == PGLITE_BACKUP:
+            fate = "the next PGlite edit removes it"
+        elif self.removable:
+            fate = f"the next {_NEXT_RUN[self.what]} removes it"
+        elif self.pid is None:
+            fate = "remove it by hand once no save is running"
+        else:
+            fate = "left alone while that process runs"
+        return f"leftover {self.what} ({size}), {owner}: {fate}"
+
+
+_NEXT_RUN = {UPGRADE: "upgrade", SAVE: "save in this folder", PGLITE_EDIT: "PGlite edit",
+             PGLITE_READ: "opening of a PGlite store"}
+
+
+def pid_alive(pid: int) -> bool:
+    """Whether a process with this id exists. Unsure answers count as alive: nothing of a live writer
+    may be removed."""
+    if pid <= 0:
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # EPERM: it exists but belongs to someone else
+        return True
+    return True
+
+
+def _size(path: Path) -> int:
+    try:
+        if path.is_symlink() or not path.is_dir():
+            return path.lstat().st_size
+        total = 0
+        for dirpath, _dirs, names in os.walk(path):
+            for name in names:
+                try:
+                    total += os.lstat(os.path.join(dirpath, name)).st_size
+                except OSError:
+                    pass
+        return total
+    except OSError:
+        return 0
+
+
+def _human(size: int) -> str:
+    value = float(size)
+    for unit in ("bytes", "KB", "MB", "GB"):
+        if value < 1024 or unit == "GB":
+            return f"{int(value)} bytes" if unit == "bytes" else f"{value:.1f} {unit}"
+        value /= 1024
+    return f"{size} bytes"
+
+
+def _make(path: Path, what: str, pid: int | None) -> Leftover:
+    return Leftover(path, what, _size(path), pid, None if pid is None else pid_alive(pid))
+
+
+def _names(folder: Path) -> list[str]:
+    try:
+        return sorted(os.listdir(folder))
+    except OSError:
+        return []
+
+
+def in_folder(folder: str | os.PathLike, *, backups_kept: int = 3) -> list[Leftover]:
+    """The leftovers directly inside ``folder`` (upgrade copies, save temp files, PGlite copies, surplus
+    PGlite backups). Never raises: an unreadable folder has none we can see."""
+    folder = Path(folder)
+    names = _names(folder)
+    present = set(names)
+    found: list[Leftover] = []
+    backups: dict[str, list[str]] = {}
+    for name in names:
+        path = folder / name
+        if m := _UPGRADE_RE.match(name):
+            found.append(_make(path, UPGRADE, int(m["pid"])))
+        elif m := _SAVE_RE.match(name):
+            found.append(_make(path, SAVE, int(m["pid"])))
+        elif (m := _OLD_SAVE_RE.match(name)) and m["target"] in present:
+            found.append(_make(path, SAVE, None))
+        elif m := _PGLITE_EDIT_RE.match(name):
+            found.append(_make(path, PGLITE_EDIT, int(m["pid"])))
+        elif m := _PGLITE_BACKUP_RE.match(name):
+            backups.setdefault(m["target"], []).append(name)
+    for group in backups.values():
+        group.sort(key=lambda n: int(_PGLITE_BACKUP_RE.match(n)["ms"]))
+        found.extend(_make(folder / n, PGLITE_BACKUP, None) for n in group[:-backups_kept] if backups_kept >= 0)
+    return found
+
+
+def read_copies(tmp_dir: str | os.PathLike | None = None) -> list[Leftover]:
+    """Private PGlite read copies in the temporary folder (every app instance shares it)."""
+    import tempfile
+
+    folder = Path(tmp_dir or tempfile.gettempdir())
+    return [_make(folder / n, PGLITE_READ, int(m["pid"])) for n in _names(folder)
+            if (m := _PGLITE_READ_RE.match(n)) and (folder / n).is_dir()]
+
+
+def in_tree(root: str | os.PathLike) -> list[Leftover]:
+    """Leftovers anywhere under ``root`` (bounded walk; engine data folders skipped)."""
+    root = Path(root)
+    if not root.is_dir():
+        return []
+    found: list[Leftover] = []
+    seen = 0
+    for dirpath, dirs, names in os.walk(root):
+        seen += len(dirs) + len(names)
+        folder = Path(dirpath)
+        here = in_folder(folder)
+        found.extend(here)
+        taken = {lo.path.name for lo in here}
+        # Never descend into leftovers themselves, PGlite data folders or package trees.
+        dirs[:] = [d for d in dirs if d not in taken and d not in _SKIP_DIRS
+                   and not (folder / d / "PG_VERSION").exists()]
+        if seen > _MAX_ENTRIES:
+            break
+    return found
+
+
+def remove(leftover: Leftover) -> bool:
+    """Delete a removable leftover; re-checks the pid just before. Returns whether it is gone."""
+    if not leftover.removable:
+        return False
+    if leftover.pid is not None and pid_alive(leftover.pid):
+        return False
+    path = leftover.path
+    try:
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        else:
+            path.unlink()
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return True
+
+
+def clean(leftovers, *, only: tuple[str, ...] | None = None) -> list[Leftover]:
+    """Remove the removable ones (of the kinds in ``only``); returns those removed."""
+    return [lo for lo in leftovers if (only is None or lo.what in only) and remove(lo)]
+
+
+def report(problems, leftovers, removed=()) -> None:
+    """Add one warning per leftover to a ProblemLog (those in ``removed`` say so)."""
+    gone = {lo.path for lo in removed}
+    for lo in leftovers:
+        problems.add(lo.path, lo.message(removed=lo.path in gone), severity="warning")

@@ -1,0 +1,62 @@
+"""Kill a write at random moments: run it in a child process, SIGKILL it after a seeded random delay.
+
+The trial count defaults to a few per operation so the suite stays fast; ``DAYCARE_GUI_CRASH_TRIALS=200``
+raises it (and ``DAYCARE_GUI_CRASH_SEED`` picks another sequence of kill moments).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def trials(default: int) -> int:
+    return int(os.environ.get("DAYCARE_GUI_CRASH_TRIALS", default))
+
+
+def rng() -> random.Random:
+    return random.Random(int(os.environ.get("DAYCARE_GUI_CRASH_SEED", "16")))
+
+
+def start(code: str, *args: str) -> subprocess.Popen:
+    """Start ``code`` in a child; it prints ``go`` once imported and ready, then does the write."""
+    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.PIPE, env=env, text=True)
+    assert proc.stdout.readline().strip() == "go"
+    return proc
+
+
+def run_to_end(code: str, *args: str) -> float:
+    """Run the child undisturbed; returns how long the write took (from ``go`` to exit)."""
+    proc = start(code, *args)
+    began = time.monotonic()
+    assert proc.wait(120) == 0
+    proc.stdout.close()
+    return time.monotonic() - began
+
+
+def kill_after(code: str, delay: float, *args: str) -> str:
+    """Run the child and SIGKILL it ``delay`` seconds after ``go``; 'killed' or 'finished' (too late)."""
+    proc = start(code, *args)
+    try:
+        proc.wait(delay)
+        outcome = "finished"
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(30)
+        outcome = "killed"
+    proc.stdout.close()
+    return outcome
+
+
+class Tally(Counter):
+    def line(self, name: str) -> str:
+        return f"{name}: " + ", ".join(f"{k}={v}" for k, v in sorted(self.items()))
