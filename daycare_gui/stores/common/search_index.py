@@ -28,6 +28,7 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import islice
 from pathlib import Path
 
@@ -57,10 +58,12 @@ CREATE VIRTUAL TABLE IF NOT EXISTS messages USING fts5(
 """
 
 
+@lru_cache(maxsize=256)  # called once per message; a store has few roles and threads
 def role_tag(role: str) -> str:
     return "ro" + ("".join(ch for ch in role if ch.isalnum()).lower() or "none")
 
 
+@lru_cache(maxsize=4096)
 def thread_tag(thread_id: str) -> str:
     # a hash: thread ids are any text (paths, ids with dashes) and must become one token
     return "th" + hashlib.sha1(thread_id.encode("utf-8", "surrogatepass")).hexdigest()[:16]
@@ -83,7 +86,17 @@ def searchable_text(m: Message) -> str:
         parts += [m.tool_result.name or "", m.tool_result.text or ""]
     parts += list(m.attachments)
     text = "\n".join(p for p in parts if p)
-    return text[:BODY_LIMIT]
+    return _utf8(text[:BODY_LIMIT])
+
+
+def _utf8(text) -> str:
+    """SQLite stores UTF-8: a lone surrogate (JSON can spell one, ``"\\udc80"``) becomes U+FFFD, not an error."""
+    text = "" if text is None else str(text)
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "replace").decode("utf-8")
 
 
 @dataclass(frozen=True)
@@ -139,11 +152,10 @@ class SourceIndex:
             self.conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, text))
 
     def clear(self) -> None:
-        """Forget everything (a rebuild starts here). Meta first: an interrupted clear reads as never built."""
-        self.conn.execute("DELETE FROM meta")
-        self.conn.execute("DROP TABLE IF EXISTS messages")
-        self.conn.execute("DROP TABLE IF EXISTS sessions")
-        self.conn.executescript(_SCHEMA)
+        """Forget everything (a rebuild starts here), in one transaction: a search running meanwhile sees the
+        old index or an empty one, never missing tables. Dropping is much faster than deleting rows."""
+        self.conn.executescript("BEGIN IMMEDIATE; DELETE FROM meta; DROP TABLE IF EXISTS messages; "
+                                f"DROP TABLE IF EXISTS sessions; {_SCHEMA} COMMIT;")
 
     def optimize(self) -> None:
         self.conn.execute("INSERT INTO messages(messages) VALUES ('optimize')")
@@ -170,10 +182,10 @@ class _Sessions:
         entry = self.known.get(ref)
         if entry is None:
             row = self.conn.execute("SELECT id, messages FROM sessions WHERE thread_id = ? AND session_id = ?",
-                                    (ref.thread_id, ref.session_id)).fetchone()
+                                    (_utf8(ref.thread_id), _utf8(ref.session_id))).fetchone()
             if row is None:
                 cur = self.conn.execute("INSERT INTO sessions(thread_id, session_id) VALUES (?, ?)",
-                                        (ref.thread_id, ref.session_id))
+                                        (_utf8(ref.thread_id), _utf8(ref.session_id)))
                 row = (cur.lastrowid, 0)
             entry = self.known[ref] = [row[0], row[1]]
         entry[1] += 1
@@ -193,7 +205,7 @@ def _as_ms(value) -> int | None:
 
 def _same(item, st: IndexState) -> bool:
     cursor, ref, message = item
-    return str(cursor) == st.cursor and (ref.thread_id, ref.session_id, str(message.id)) == st.last
+    return _utf8(cursor) == st.cursor and (_utf8(ref.thread_id), _utf8(ref.session_id), _utf8(message.id)) == st.last
 
 
 def update_source_index(source: SearchSource, index: SourceIndex, *, progress: Progress | None = None,
@@ -201,7 +213,7 @@ def update_source_index(source: SearchSource, index: SourceIndex, *, progress: P
                         optimize: bool = True) -> BuildResult:
     """Index the messages ``source`` has that the index lacks (rebuilding first when its history changed)."""
     started = time.perf_counter()
-    identity = source.identity()
+    identity = _utf8(source.identity())
     st = index.state()
     reason = ""
     if rebuild:
@@ -242,17 +254,19 @@ def update_source_index(source: SearchSource, index: SourceIndex, *, progress: P
                 for item_cursor, ref, message in chunk:
                     session_row, position = sessions.take(ref)
                     rows += 1
-                    records.append((rows, searchable_text(message), f"{role_tag(message.role)} {thread_tag(ref.thread_id)}",
-                                    session_row, str(message.id), message.role, message.kind, _as_ms(message.at),
-                                    position))
-                    check, cursor = cursor, str(item_cursor)
+                    role = _utf8(message.role)
+                    tags = f"{role_tag(role)} {thread_tag(_utf8(ref.thread_id))}"
+                    records.append((rows, searchable_text(message), tags, session_row, _utf8(message.id), role,
+                                    _utf8(message.kind), _as_ms(message.at), position))
+                    check, cursor = cursor, _utf8(item_cursor)
                 index.conn.executemany(
                     "INSERT INTO messages(rowid, body, tags, session, message_id, role, kind, at, position) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", records)
                 sessions.save()
                 last = chunk[-1]
                 index.set_meta(version=INDEX_VERSION, identity=identity, cursor=cursor, check=check or "",
-                               last=[last[1].thread_id, last[1].session_id, str(last[2].id)], rows=rows)
+                               last=[_utf8(last[1].thread_id), _utf8(last[1].session_id), _utf8(last[2].id)],
+                               rows=rows)
                 index.conn.execute("COMMIT")
             except BaseException:
                 index.conn.execute("ROLLBACK")
