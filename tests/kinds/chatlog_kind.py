@@ -13,7 +13,14 @@ import json
 import os
 from pathlib import Path
 
-from daycare_gui.stores.api import Candidate, Conversations, NotRecognised, OpenedStore, SearchSource, StoreKind
+from daycare_gui.stores.api import (
+    Candidate,
+    Conversations,
+    NotRecognised,
+    OpenedStore,
+    SearchSource,
+    StoreKind,
+)
 from daycare_gui.stores.common.jsonl import iter_jsonl
 from daycare_gui.stores.records import (
     Message,

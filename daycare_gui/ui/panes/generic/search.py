@@ -24,7 +24,13 @@ from PySide6.QtWidgets import (
 
 from daycare_gui.stores import api
 from daycare_gui.stores.common.search_index import SourceIndex, index_file, update_source_index
-from daycare_gui.stores.common.search_query import SessionHits, SourceFilter, SourceHit, ThreadHits, search_source
+from daycare_gui.stores.common.search_query import (
+    SessionHits,
+    SourceFilter,
+    SourceHit,
+    ThreadHits,
+    search_source,
+)
 from daycare_gui.stores.records import ROLES
 from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.panes.base import Pane
