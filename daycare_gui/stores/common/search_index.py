@@ -109,6 +109,7 @@ class IndexState:
     check: str | None = None  # the cursor before it (None: it was the first message)
     last: tuple[str, str, str] | None = None  # (thread id, session id, message id) stored last
     rows: int = 0
+    roles: tuple[str, ...] = ()  # every role indexed, for a filter to offer
 
 
 @dataclass(frozen=True)
@@ -144,7 +145,8 @@ class SourceIndex:
         return IndexState(
             self.path, True, int(meta.get("version", 0)), meta.get("identity", ""),
             meta.get("cursor") or None, meta.get("check") or None,
-            tuple(last) if isinstance(last, list) and len(last) == 3 else None, int(meta.get("rows", 0)))
+            tuple(last) if isinstance(last, list) and len(last) == 3 else None, int(meta.get("rows", 0)),
+            tuple(json.loads(meta.get("roles", "[]"))))
 
     def set_meta(self, **values) -> None:
         for key, value in values.items():
@@ -237,6 +239,7 @@ def update_source_index(source: SearchSource, index: SourceIndex, *, progress: P
     rows, done = st.rows, 0
     check, cursor = st.check, st.cursor
     sessions = _Sessions(index)
+    roles = set(st.roles)
     status = "rebuilt" if reason else "updated"
     if progress is not None:
         progress(0, 0)
@@ -255,6 +258,7 @@ def update_source_index(source: SearchSource, index: SourceIndex, *, progress: P
                     session_row, position = sessions.take(ref)
                     rows += 1
                     role = _utf8(message.role)
+                    roles.add(role)
                     tags = f"{role_tag(role)} {thread_tag(_utf8(ref.thread_id))}"
                     records.append((rows, searchable_text(message), tags, session_row, _utf8(message.id), role,
                                     _utf8(message.kind), _as_ms(message.at), position))
@@ -266,7 +270,7 @@ def update_source_index(source: SearchSource, index: SourceIndex, *, progress: P
                 last = chunk[-1]
                 index.set_meta(version=INDEX_VERSION, identity=identity, cursor=cursor, check=check or "",
                                last=[_utf8(last[1].thread_id), _utf8(last[1].session_id), _utf8(last[2].id)],
-                               rows=rows)
+                               rows=rows, roles=sorted(roles))
                 index.conn.execute("COMMIT")
             except BaseException:
                 index.conn.execute("ROLLBACK")

@@ -200,3 +200,11 @@ def test_linggen_demo_indexes_incrementally(tmp_path, index_dir):
     assert (built.status, built.added, built.rows) == ("updated", 1, first.rows + 1)
     hit = _search(home, "quokka").hits[0]
     assert hit.role == "assistant" and hit.at == 1_900_000_000_000
+
+
+def test_the_index_knows_which_roles_it_holds(chatlog, index_dir):
+    _append(chatlog / "ops" / "s1.jsonl", {"role": "observer", "text": "noted", "at": T + 60_000})
+    _build(chatlog)
+    with registry.open_store(chatlog) as store:
+        with SourceIndex.for_source(store.capability(SearchSource)) as index:
+            assert index.state().roles == ("assistant", "observer", "tool", "user")

@@ -161,12 +161,19 @@ class SourceSearchPane(Pane):
             with _index_for(source) as index:
                 result = update_source_index(source, index, progress=lambda d, t: progress(d, t, ""),
                                              cancel=cancelled, rebuild=rebuild)
-                return result, str(index.path)
+                return result, str(index.path), index.state().roles
 
         self._set_building(True)
         self.index_label.setText("Search index: rebuilding…" if rebuild else "Search index: checking what is new…")
         self._indexer.submit_long("build", work, on_result=self._built, on_error=self._build_failed,
                                   on_progress=self._build_progress)
+
+    def _offer_roles(self, roles) -> None:
+        """The role filter lists the common roles and any other this store's messages have."""
+        known = {self.role_box.itemData(i) for i in range(self.role_box.count())}
+        for role in roles:
+            if role and role not in known:
+                self.role_box.addItem(role, role)
 
     def cancel_build(self) -> None:
         self._indexer.cancel("build")  # the job stops after its current batch; what it indexed is kept
@@ -187,8 +194,9 @@ class SourceSearchPane(Pane):
             self.index_label.setText(f"Indexing messages: {done:,} so far… (searches see what is indexed)")
 
     def _built(self, answer) -> None:
-        result, path = answer
+        result, path, roles = answer
         self.last_build = result
+        self._offer_roles(roles)
         self._set_building(False)
         text = f"Search index: {result.rows:,} messages"
         if result.status == "cancelled":
