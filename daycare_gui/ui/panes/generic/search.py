@@ -287,9 +287,10 @@ class SourceSearchPane(Pane):
         item = self.model.item(current)
         if isinstance(item, SourceHit):
             thread = self._titles.get(item.ref.thread_id, item.ref.thread_id)
-            fields = (("Thread", thread), ("Session", item.ref.session_id), ("Message", item.message_id),
-                      ("Role", item.role), ("Kind", item.kind), ("Time", when(item.at)),
-                      ("Match", snippet_plain(item.snippet)))
+            fields = tuple((k, v) for k, v in (
+                ("Thread", thread), ("Session", item.ref.session_id), ("Message", item.message_id),
+                ("Role", item.role), ("Kind", item.kind), ("Time", when(item.at)),
+                ("Match", snippet_plain(item.snippet))) if v)
             self.ctx.show_detail(DetailItem(f"Match in message {item.message_id}", fields,
                                             {"thread_id": item.ref.thread_id, "session_id": item.ref.session_id,
                                              "message_id": item.message_id, "role": item.role, "at": item.at}))
