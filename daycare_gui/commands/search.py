@@ -10,6 +10,7 @@ import json
 import sys
 import time
 
+from daycare_gui.commands import search_kinds  # other kinds, and Daycare on PGlite or PostgreSQL
 from daycare_gui.core.paths import NotADaycareDirectory
 from daycare_gui.core.records import DESCRIPTOR_KINDS, HISTORY_KINDS
 from daycare_gui.core.search import (
@@ -36,6 +37,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--newest", action="store_true", help="newest first instead of best match first")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--index-dir", help="where the index lives (default: the user's cache directory)")
+    search_kinds.add_arguments(parser)
 
 
 def _progress_line(done: int, total: int) -> None:
@@ -47,6 +49,9 @@ def _progress_line(done: int, total: int) -> None:
 
 
 def run(args) -> int:
+    other = search_kinds.dispatch(args)  # any store but Daycare's SQLite and legacy ones: the shared index
+    if other is not None:
+        return other
     try:
         store = open_store(args.path)
     except NotADaycareDirectory as exc:

@@ -227,6 +227,7 @@ class MainWindow(QMainWindow):
         self._size_navigation()
         self.actions_.set_store_open(True)
         self.actions_.set_daycare_only_enabled(False)
+        self.actions_.actions["search"].setEnabled("search" in self._sections)  # the shared Search section
         self._update_status()
         self.banner.hide()
         self._load_counts()

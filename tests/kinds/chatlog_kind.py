@@ -3,7 +3,8 @@
 A "chatlog" store is a folder holding a ``CHATLOG`` marker and ``<thread>/<session>.jsonl`` files, one
 message per line: ``{"role", "text", "at", "calls": [{"id", "name", "args"}], "answers": "<call id>"}``.
 It plugs in through the ``daycare_gui.store_kinds`` entry point like an outside package would, and uses
-only the public contract: ``daycare_gui.stores.api``, ``.records`` and ``.common``.
+only the public contract: ``daycare_gui.stores.api``, ``.records`` and ``.common``. Its search feed orders
+every message by (time, file, line), so a line appended later with a later time comes after the rest.
 """
 
 from __future__ import annotations
@@ -12,7 +13,14 @@ import json
 import os
 from pathlib import Path
 
-from daycare_gui.stores.api import Candidate, Conversations, NotRecognised, OpenedStore, StoreKind
+from daycare_gui.stores.api import (
+    Candidate,
+    Conversations,
+    NotRecognised,
+    OpenedStore,
+    SearchSource,
+    StoreKind,
+)
 from daycare_gui.stores.common.jsonl import iter_jsonl
 from daycare_gui.stores.records import (
     Message,
@@ -66,6 +74,27 @@ class ChatlogConversations(Conversations):
         return out
 
 
+class ChatlogSearch(SearchSource):
+    """Cursor: ``<time ms, 13 digits>|<thread>/<session>|<line, 6 digits>``."""
+
+    def __init__(self, store: ChatlogStore) -> None:
+        self.store = store
+
+    def identity(self) -> str:
+        return f"chatlog:{self.store.root.resolve()}"
+
+    def messages(self, after):
+        found = []
+        for path in sorted(self.store.root.glob("*/*.jsonl")):
+            ref = SessionRef(path.parent.name, path.stem)
+            for i, (_line, obj) in enumerate(iter_jsonl(path)):
+                at = obj.get("at") if isinstance(obj.get("at"), int) else 0
+                found.append((f"{at:013d}|{ref.thread_id}/{ref.session_id}|{i:06d}", ref, _message(i, obj)))
+        for item in sorted(found, key=lambda x: x[0]):
+            if after is None or item[0] > after:
+                yield item
+
+
 class ChatlogStore(OpenedStore):
     kind = "chatlog"
 
@@ -73,6 +102,7 @@ class ChatlogStore(OpenedStore):
         super().__init__(str(root))
         self.root = root
         self.offer(Conversations, ChatlogConversations(self))
+        self.offer(SearchSource, ChatlogSearch(self))
 
     def summary(self) -> StoreSummary:
         return StoreSummary(self.kind, "v1", self.title)

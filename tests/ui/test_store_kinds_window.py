@@ -28,8 +28,9 @@ def _nav_titles(window) -> list[str]:
 
 def test_outside_kind_gets_sections_from_its_capabilities(qtbot, window, chatlog):
     open_and_wait(qtbot, window, chatlog)
-    assert _nav_titles(window) == ["Overview", "Chats", "Problems"]
+    assert _nav_titles(window) == ["Overview", "Chats", "Search", "Problems"]
     assert not window.actions_.actions["upgrade"].isEnabled()  # Daycare's migrations are not offered
+    assert window.actions_.actions["search"].isEnabled()  # its SearchSource: the shared Search page
     qtbot.waitUntil(lambda: "(2)" in window.nav.text_of("conversations"), timeout=5000)
 
 

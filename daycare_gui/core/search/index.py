@@ -23,14 +23,11 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
+# The tokenizer, the match markers and the cache folder are shared with every other index.
+from daycare_gui.stores.common.fts import ENV_DIR, MARK_CLOSE, MARK_OPEN, TOKENIZER, default_dir  # noqa: F401
+
 # Bump when the extracted text or the table layout changes: an index of another version is rebuilt.
 INDEX_VERSION = 2
-TOKENIZER = "porter unicode61 remove_diacritics 2"
-# snippet() wraps matched terms in these (private-use code points never produced by the tokenizer),
-# so the UI can escape everything and only then turn them into markup.
-MARK_OPEN = "\ue000"
-MARK_CLOSE = "\ue001"
-ENV_DIR = "DAYCARE_GUI_SEARCH_DIR"
 
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -47,15 +44,6 @@ def type_tag(record_type: str) -> str:
 
 def agent_tag(agent_id: str | None) -> str:
     return "ag" + "".join(ch for ch in (agent_id or "none") if ch.isalnum()).lower()
-
-
-def default_dir() -> Path:
-    override = os.environ.get(ENV_DIR)
-    if override:
-        return Path(override)
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("daycare-gui")) / "search"
 
 
 def store_key(db_path: str | os.PathLike) -> str:

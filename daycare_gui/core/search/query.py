@@ -17,7 +17,6 @@ word, ranking every match costs more than a person waits for, so relevance is co
 from __future__ import annotations
 
 import json
-import re
 import time
 from dataclasses import dataclass, field
 
@@ -25,83 +24,11 @@ from daycare_gui.core.db import ReadOnlyDatabase
 from daycare_gui.core.display import count
 from daycare_gui.core.queries.agents import AgentFilter, fetch_agents
 from daycare_gui.core.search.index import MARK_CLOSE, MARK_OPEN, SearchIndex, agent_tag, type_tag
+from daycare_gui.stores.common.fts import SNIPPET_TOKENS, Term, match_expression, parse_terms  # noqa: F401
 
 AGENT_TAGS_MAX = 300  # agent filters up to this many agents become FTS terms; more use an id list
 RANK_WINDOW = 10_000  # matches ranked at most (the newest ones)
 COUNT_CAP = 10_000  # matches counted at most ("10,000+")
-SNIPPET_TOKENS = 16
-
-_TOKEN = re.compile(r'(-?)"([^"]*)("?)|(\S+)')
-
-
-# -- the query language ------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Term:
-    text: str
-    prefix: bool = False
-    phrase: bool = False
-    negated: bool = False
-
-    def fts(self) -> str:
-        quoted = '"' + self.text.replace('"', '""') + '"'
-        return quoted + ("*" if self.prefix else "")
-
-
-def parse_terms(text: str) -> list[Term | str]:
-    """Terms and the operator "OR", in order. Stray operators and empty terms are dropped."""
-    out: list[Term | str] = []
-    for m in _TOKEN.finditer(text or ""):
-        if m.group(4) is None:  # a "phrase" (an unterminated one runs to the end)
-            body = m.group(2).strip()
-            if _has_word(body):
-                out.append(Term(body, phrase=True, negated=m.group(1) == "-"))
-            continue
-        word = m.group(4)
-        if word == "OR":
-            out.append("OR")
-            continue
-        if word in ("AND", "NOT"):  # implied / spelled with '-': never FTS syntax
-            continue
-        negated = word.startswith("-") and len(word) > 1
-        word = word[1:] if negated else word
-        prefix = word.endswith("*")
-        word = word.rstrip("*").replace('"', "")
-        if _has_word(word):
-            out.append(Term(word, prefix=prefix, negated=negated))
-    return out
-
-
-def _has_word(s: str) -> bool:
-    """True if the tokenizer would find a token in ``s`` (letters, digits or other word characters)."""
-    return any(ch.isalnum() for ch in s)
-
-
-def match_expression(text: str) -> str | None:
-    """The FTS5 MATCH expression for a user's query, or None when it has nothing to search for."""
-    items = parse_terms(text)
-    groups: list[list[Term]] = []  # AND of ORs
-    negatives: list[Term] = []
-    join_next = False
-    for item in items:
-        if item == "OR":
-            join_next = bool(groups)
-            continue
-        if item.negated:
-            negatives.append(item)
-            join_next = False
-            continue
-        if join_next:
-            groups[-1].append(item)
-        else:
-            groups.append([item])
-        join_next = False
-    if not groups:
-        return None  # a query of only exclusions has nothing to rank or show
-    parts = [g[0].fts() if len(g) == 1 else "(" + " OR ".join(t.fts() for t in g) + ")" for g in groups]
-    expr = " AND ".join(parts)
-    for neg in negatives:
-        expr = f"({expr}) NOT {neg.fts()}"
-    return expr
 
 
 # -- filters ------------------------------------------------------------------------------------------

@@ -54,7 +54,10 @@ def messages_html(messages: list[Message], palette: QPalette, *, focus: str | No
     for m in messages:
         if m.tool_result is not None and m.tool_result.call_id in drawn:
             continue  # already drawn under its call
-        parts.append(_message(m, base, results, drawn, muted, focus=focus == m.id))
+        # a tool result drawn under its call highlights the call's block
+        answers = (results[c.id].id for c in m.tool_calls if c.id in results)
+        parts.append(_message(m, base, results, drawn, muted, focus=focus is not None and (
+            focus == m.id or focus in answers)))
     parts.append("</body></html>")
     return "".join(parts)
 

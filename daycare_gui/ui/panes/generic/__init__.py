@@ -1,8 +1,8 @@
 """Shared panes bound to capabilities, for any store kind, and the navigation built from them.
 
 A kind without a UI module of its own gets exactly the sections its opened store offers: Overview and
-Problems always, then Conversations, Tasks, Documents, one section per Collection, and Tables. Nothing
-here asks which kind it has.
+Problems always, then Conversations, Search, Tasks, Documents, one section per Collection, and Tables.
+Nothing here asks which kind it has.
 """
 
 from __future__ import annotations
@@ -33,6 +33,8 @@ def generic_sections(opened) -> tuple[PaneSpec, ...]:
     if conversations is not None:
         out.append(PaneSpec("conversations", conversations.thread_label, "generic.conversations",
                             "ConversationsPane", icon="internet-group-chat"))
+    if opened.capability(api.SearchSource) is not None:  # the id Ctrl+Shift+F goes to, as for Daycare
+        out.append(PaneSpec("search", "Search", "generic.search", "SourceSearchPane", icon="edit-find"))
     if opened.capability(api.Tasks) is not None:
         out.append(PaneSpec("tasks", "Scheduled tasks", "generic.tasks", "TasksPane", icon="appointment-new"))
     if opened.capability(api.Documents) is not None:

@@ -1,6 +1,12 @@
-"""Conversations of any kind: threads → sessions → messages, paged, drawn by the shared message view."""
+"""Conversations of any kind: threads → sessions → messages, paged, drawn by the shared message view.
+
+Another pane can open a session at one message (a search hit): the page holding it is found by the
+message's id, trying the position the caller saw it at first.
+"""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSplitter, QVBoxLayout, QWidget
@@ -14,6 +20,35 @@ from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser
 from daycare_gui.ui.widgets.message_view import messages_html
 
 PAGE = 100
+
+
+@dataclass(frozen=True)
+class MessageTarget:
+    """Open ``ref`` at the message ``message_id``; ``position`` (its place in the session) is only a hint."""
+
+    ref: SessionRef
+    message_id: str
+    position: int | None = None
+
+
+def find_message(cap: api.Conversations, ref: SessionRef, message_id: str, total: int,
+                 hint: int | None = None, page: int = PAGE) -> int | None:
+    """The position of ``message_id`` in ``ref``: the page around ``hint`` first, then page by page from
+    the end (where a recent hit most likely is). Runs on a worker; None when it is not there (any more)."""
+    starts: list[int] = []
+    if hint is not None and 0 <= hint < total:
+        starts.append(max(0, hint - page // 2))
+    starts += range(max(0, total - page), -page, -page)
+    seen: set[int] = set()
+    for start in starts:
+        start = max(0, start)
+        if start in seen:
+            continue
+        seen.add(start)
+        for offset, message in enumerate(cap.messages(ref, start, page)):
+            if message.id == message_id:
+                return start + offset
+    return None
 
 THREAD_COLUMNS = [
     Column("Name", lambda t: t.title, tooltip=lambda t: t.id),
@@ -81,6 +116,9 @@ class ConversationsPane(Pane):
         self.start = 0
         self.messages: list = []
         self._pending = None
+        self._focus: MessageTarget | None = None  # a message to open the session at, once it is selected
+        self.focus_id: str | None = None  # the message drawn highlighted
+        self._note = ""  # said after the position (a message asked for that is not there any more)
 
     # -- loading -------------------------------------------------------------------------------------
     def load(self) -> None:
@@ -123,6 +161,8 @@ class ConversationsPane(Pane):
             ("Session", session.ref.session_id), ("Status", session.status),
             ("Started", when(session.started_at)))))
         self.session = session.ref
+        if self._focus is not None and self._focus.ref != session.ref:
+            self._focus = None  # the user went elsewhere before the message was found
         cap, ref = self.cap, session.ref
         self.position.setText("Loading…")
         self.ctx.worker.submit("conversations-count", lambda: cap.message_count(ref),
@@ -132,7 +172,25 @@ class ConversationsPane(Pane):
         if ref != self.session:
             return
         self.total = total
+        focus, self.focus_id, self._note = self._focus, None, ""
+        if focus is not None and focus.ref == ref:
+            self._focus = None
+            cap = self.cap
+            self.ctx.worker.submit("conversations-find",
+                                   lambda: find_message(cap, ref, focus.message_id, total, focus.position),
+                                   on_result=lambda at, r=ref, f=focus: self._found(r, f, at))
+            return
         self._go(max(0, total - PAGE))  # a conversation opens at its end, where the latest is
+
+    def _found(self, ref: SessionRef, focus: MessageTarget, at: int | None) -> None:
+        if ref != self.session:
+            return
+        if at is None:  # gone since it was indexed: the end of the conversation, and say so
+            self._note = f" · message {focus.message_id} is no longer in this session"
+            self._go(max(0, self.total - PAGE))
+            return
+        self.focus_id = focus.message_id
+        self._go(max(0, min(at - PAGE // 4, self.total - PAGE)))
 
     def _go(self, start: int) -> None:
         if self.session is None:
@@ -146,11 +204,14 @@ class ConversationsPane(Pane):
         if ref != self.session:
             return
         self.start, self.messages = start, messages
-        self.view.setHtml(messages_html(messages, self.view.palette()))
-        if start + PAGE >= self.total:
+        self.view.setHtml(messages_html(messages, self.view.palette(), focus=self.focus_id))
+        if self.focus_id is not None and any(m.id == self.focus_id for m in messages):
+            self.view.scrollToAnchor(f"m{self.focus_id}")
+        elif start + PAGE >= self.total:
             self.view.verticalScrollBar().setValue(self.view.verticalScrollBar().maximum())
         end = start + len(messages)
-        self.position.setText(f"{plural(self.total, 'message')} · showing {start + 1 if messages else 0:,}–{end:,}")
+        self.position.setText(f"{plural(self.total, 'message')} · showing {start + 1 if messages else 0:,}–{end:,}"
+                              + self._note)
         self.first_button.setEnabled(start > 0)
         self.earlier_button.setEnabled(start > 0)
         self.later_button.setEnabled(end < self.total)
@@ -170,13 +231,30 @@ class ConversationsPane(Pane):
     def shown_text(self) -> str:
         return self.view.toPlainText()
 
-    def open_item(self, target) -> None:
-        """``target``: a thread id, or a SessionRef."""
+    def open_item(self, target, focus: str | None = None) -> None:
+        """``target``: a thread id, a SessionRef, or a MessageTarget (the session at one message; also
+        ``focus``, a message id, with a SessionRef)."""
+        if isinstance(target, SessionRef) and focus is not None:
+            target = MessageTarget(target, focus)
         if self.threads.records.model.rowCount() == 0:
             self._pending = target
             return
+        if isinstance(target, MessageTarget):
+            self._focus, target = target, target.ref
         thread_id = target.thread_id if isinstance(target, SessionRef) else str(target)
         self._want_session = target.session_id if isinstance(target, SessionRef) else None
         row = self.threads.records.proxy_row_of_key(thread_id)
-        if row >= 0:
-            self.threads.table.selectRow(row)
+        if row < 0:
+            return
+        thread = self.threads.current()
+        if thread is not None and thread.id == thread_id and self._want_session is not None:
+            # the thread is already selected, so no new session list comes: pick the session in this one
+            session_row = self.sessions.records.proxy_row_of_key(self._want_session)
+            shown = self.sessions.current()
+            if shown is not None and shown.ref == target and self.session == target:
+                if self._focus is not None:  # already shown: just go to the message
+                    self._count_arrived(target, self.total)
+            elif session_row >= 0:
+                self.sessions.table.selectRow(session_row)
+            return
+        self.threads.table.selectRow(row)

@@ -1,0 +1,123 @@
+"""What every full-text index of daycare-gui shares: the SQLite FTS5 conventions and the query language.
+
+Daycare's own index (``daycare_gui.core.search``) and the index any store kind feeds through
+``SearchSource`` (:mod:`daycare_gui.stores.common.search_index`) both use these, so a query means the
+same thing everywhere and both indexes live side by side in the user's cache folder.
+
+The query language: words (all must match, stemmed, accents ignored), ``"exact phrases"``, ``prefix*``,
+``OR`` between two terms and ``-word`` to exclude. User text never reaches FTS5 as syntax: every word or
+phrase becomes a quoted FTS5 string, so ``"unterminated``, ``AND OR`` or a lone ``*`` cannot raise.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+TOKENIZER = "porter unicode61 remove_diacritics 2"
+# snippet() wraps matched terms in these (private-use code points never produced by the tokenizer),
+# so a UI can escape everything and only then turn them into markup.
+MARK_OPEN = "\ue000"
+MARK_CLOSE = "\ue001"
+SNIPPET_TOKENS = 16
+ENV_DIR = "DAYCARE_GUI_SEARCH_DIR"  # moves every index (tests use it to stay out of the real cache)
+
+
+def default_dir() -> Path:
+    """Where indexes live: ``$DAYCARE_GUI_SEARCH_DIR``, else ``<user cache>/daycare-gui/search``."""
+    override = os.environ.get(ENV_DIR)
+    if override:
+        return Path(override)
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("daycare-gui")) / "search"
+
+
+def connect(path: str | os.PathLike) -> sqlite3.Connection:
+    """An index connection in autocommit; WAL so searches keep reading while a build writes."""
+    conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")
+    conn.execute("PRAGMA busy_timeout=5000")
+    return conn
+
+
+def plain_snippet(snippet: str, open_: str = "[", close: str = "]") -> str:
+    """A snippet on one line with its match markers as ``[`` ``]`` (or nothing), for terminals and tooltips."""
+    return " ".join(snippet.replace(MARK_OPEN, open_).replace(MARK_CLOSE, close).split())
+
+
+# -- the query language ------------------------------------------------------------------------------
+_TOKEN = re.compile(r'(-?)"([^"]*)("?)|(\S+)')
+
+
+@dataclass(frozen=True)
+class Term:
+    text: str
+    prefix: bool = False
+    phrase: bool = False
+    negated: bool = False
+
+    def fts(self) -> str:
+        quoted = '"' + self.text.replace('"', '""') + '"'
+        return quoted + ("*" if self.prefix else "")
+
+
+def parse_terms(text: str) -> list[Term | str]:
+    """Terms and the operator "OR", in order. Stray operators and empty terms are dropped."""
+    out: list[Term | str] = []
+    for m in _TOKEN.finditer(text or ""):
+        if m.group(4) is None:  # a "phrase" (an unterminated one runs to the end)
+            body = m.group(2).strip()
+            if has_word(body):
+                out.append(Term(body, phrase=True, negated=m.group(1) == "-"))
+            continue
+        word = m.group(4)
+        if word == "OR":
+            out.append("OR")
+            continue
+        if word in ("AND", "NOT"):  # implied / spelled with '-': never FTS syntax
+            continue
+        negated = word.startswith("-") and len(word) > 1
+        word = word[1:] if negated else word
+        prefix = word.endswith("*")
+        word = word.rstrip("*").replace('"', "")
+        if has_word(word):
+            out.append(Term(word, prefix=prefix, negated=negated))
+    return out
+
+
+def has_word(s: str) -> bool:
+    """True if the tokenizer would find a token in ``s`` (letters, digits or other word characters)."""
+    return any(ch.isalnum() for ch in s)
+
+
+def match_expression(text: str) -> str | None:
+    """The FTS5 MATCH expression for a user's query, or None when it has nothing to search for."""
+    items = parse_terms(text)
+    groups: list[list[Term]] = []  # AND of ORs
+    negatives: list[Term] = []
+    join_next = False
+    for item in items:
+        if item == "OR":
+            join_next = bool(groups)
+            continue
+        if item.negated:
+            negatives.append(item)
+            join_next = False
+            continue
+        if join_next:
+            groups[-1].append(item)
+        else:
+            groups.append([item])
+        join_next = False
+    if not groups:
+        return None  # a query of only exclusions has nothing to rank or show
+    parts = [g[0].fts() if len(g) == 1 else "(" + " OR ".join(t.fts() for t in g) + ")" for g in groups]
+    expr = " AND ".join(parts)
+    for neg in negatives:
+        expr = f"({expr}) NOT {neg.fts()}"
+    return expr

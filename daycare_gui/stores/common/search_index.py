@@ -1,0 +1,296 @@
+"""One full-text index for every store kind that offers ``SearchSource``, kept in the user's cache folder.
+
+The store is never written: the index lives under ``<search dir>/sources/<key>.sqlite`` (the search dir is
+:func:`daycare_gui.stores.common.fts.default_dir`, shared with Daycare's own index; ``key`` hashes the
+source's ``identity()``, so each store has its own file). A sub-folder keeps these apart from Daycare's
+indexes, whose clean-up knows only its own kind of file.
+
+Indexing is incremental. ``SearchSource.messages(after)`` yields ``(cursor, ref, message)`` in cursor
+order; cursors are opaque strings. The index remembers the last cursor it stored and the one before it, and
+next time asks for the messages after *the one before*: the first answer must be the message it stored
+last (same cursor, session and id). Then the rest of that same stream is exactly what is new, so checking
+costs one message. If the first answer differs, the history was shortened or rewritten at its end and the
+index is rebuilt from scratch. A change further back (a message deleted or edited in the middle) is not
+noticed that way: "Rebuild" (``rebuild=True``) starts over. Each batch commits its messages together with
+the new cursors, so a cancelled or interrupted build keeps what it did and the next one continues.
+
+Rows: one FTS5 row per message (``rowid`` grows in cursor order, so "newest first" is rowid order), with
+its session (a small ``sessions`` table maps it to the neutral ``SessionRef``), id, role, kind, time and
+its place among the session's indexed messages (a hint for opening the conversation at it). The ``tags``
+column holds one token for the role and one for the thread, so those filters intersect posting lists.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import islice
+from pathlib import Path
+
+from daycare_gui.stores.api import SearchSource
+from daycare_gui.stores.common.fts import TOKENIZER, connect, default_dir
+from daycare_gui.stores.records import Message, SessionRef
+
+# Bump when the indexed text or the layout changes: an index of another version is rebuilt.
+INDEX_VERSION = 1
+BATCH = 2000
+BODY_LIMIT = 200_000  # characters of one message indexed (a huge tool output is cut, not skipped)
+SUBDIR = "sources"
+
+Progress = Callable[[int, int], None]  # (done, total); total 0: unknown
+Cancel = Callable[[], bool]
+
+_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS sessions (
+    id INTEGER PRIMARY KEY, thread_id TEXT NOT NULL, session_id TEXT NOT NULL,
+    messages INTEGER NOT NULL DEFAULT 0, UNIQUE (thread_id, session_id)
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS messages USING fts5(
+    body, tags, session UNINDEXED, message_id UNINDEXED, role UNINDEXED, kind UNINDEXED, at UNINDEXED,
+    position UNINDEXED, tokenize = '{TOKENIZER}'
+);
+"""
+
+
+@lru_cache(maxsize=256)  # called once per message; a store has few roles and threads
+def role_tag(role: str) -> str:
+    return "ro" + ("".join(ch for ch in role if ch.isalnum()).lower() or "none")
+
+
+@lru_cache(maxsize=4096)
+def thread_tag(thread_id: str) -> str:
+    # a hash: thread ids are any text (paths, ids with dashes) and must become one token
+    return "th" + hashlib.sha1(thread_id.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def index_file(identity: str, cache_dir: str | os.PathLike | None = None) -> Path:
+    key = hashlib.sha256(identity.encode("utf-8", "surrogatepass")).hexdigest()[:24]
+    return Path(cache_dir or default_dir()) / SUBDIR / f"{key}.sqlite"
+
+
+def searchable_text(m: Message) -> str:
+    """What a search finds a message by: its text, tool calls (names and arguments), tool results, files."""
+    parts = [m.text or ""]
+    for call in m.tool_calls:
+        parts.append(call.name or "")
+        if call.arguments is not None:
+            args = call.arguments
+            parts.append(args if isinstance(args, str) else json.dumps(args, ensure_ascii=False, default=str))
+    if m.tool_result is not None:
+        parts += [m.tool_result.name or "", m.tool_result.text or ""]
+    parts += list(m.attachments)
+    text = "\n".join(p for p in parts if p)
+    return _utf8(text[:BODY_LIMIT])
+
+
+def _utf8(text) -> str:
+    """SQLite stores UTF-8: a lone surrogate (JSON can spell one, ``"\\udc80"``) becomes U+FFFD, not an error."""
+    text = "" if text is None else str(text)
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "replace").decode("utf-8")
+
+
+@dataclass(frozen=True)
+class IndexState:
+    path: Path
+    exists: bool  # built at least once (possibly empty)
+    version: int = INDEX_VERSION
+    identity: str = ""
+    cursor: str | None = None  # the cursor of the message stored last
+    check: str | None = None  # the cursor before it (None: it was the first message)
+    last: tuple[str, str, str] | None = None  # (thread id, session id, message id) stored last
+    rows: int = 0
+    roles: tuple[str, ...] = ()  # every role indexed, for a filter to offer
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    status: str  # "up to date" | "updated" | "rebuilt" | "cancelled"
+    added: int  # messages indexed by this run
+    rows: int  # messages in the index now
+    seconds: float
+    reason: str = ""  # why it was rebuilt
+
+
+class SourceIndex:
+    """One connection to one index file. Not thread-safe: open one per thread (it is cheap)."""
+
+    def __init__(self, path: str | os.PathLike) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.conn = connect(self.path)
+        self.conn.executescript(_SCHEMA)
+
+    @classmethod
+    def for_source(cls, source: SearchSource, cache_dir: str | os.PathLike | None = None) -> SourceIndex:
+        return cls(index_file(source.identity(), cache_dir))
+
+    def meta(self) -> dict[str, str]:
+        return dict(self.conn.execute("SELECT key, value FROM meta").fetchall())
+
+    def state(self) -> IndexState:
+        meta = self.meta()
+        if not meta:
+            return IndexState(self.path, exists=False)
+        last = json.loads(meta.get("last", "null"))
+        return IndexState(
+            self.path, True, int(meta.get("version", 0)), meta.get("identity", ""),
+            meta.get("cursor") or None, meta.get("check") or None,
+            tuple(last) if isinstance(last, list) and len(last) == 3 else None, int(meta.get("rows", 0)),
+            tuple(json.loads(meta.get("roles", "[]"))))
+
+    def set_meta(self, **values) -> None:
+        for key, value in values.items():
+            text = value if isinstance(value, str) else json.dumps(value)
+            self.conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, text))
+
+    def clear(self) -> None:
+        """Forget everything (a rebuild starts here), in one transaction: a search running meanwhile sees the
+        old index or an empty one, never missing tables. Dropping is much faster than deleting rows."""
+        self.conn.executescript("BEGIN IMMEDIATE; DELETE FROM meta; DROP TABLE IF EXISTS messages; "
+                                f"DROP TABLE IF EXISTS sessions; {_SCHEMA} COMMIT;")
+
+    def optimize(self) -> None:
+        self.conn.execute("INSERT INTO messages(messages) VALUES ('optimize')")
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class _Sessions:
+    """Session rows and how many of each session's messages are indexed, for one build."""
+
+    def __init__(self, index: SourceIndex) -> None:
+        self.conn = index.conn
+        self.known: dict[SessionRef, list[int]] = {}  # ref → [row id, messages indexed]
+
+    def take(self, ref: SessionRef) -> tuple[int, int]:
+        """(session row id, this message's place in its session); counts it."""
+        entry = self.known.get(ref)
+        if entry is None:
+            row = self.conn.execute("SELECT id, messages FROM sessions WHERE thread_id = ? AND session_id = ?",
+                                    (_utf8(ref.thread_id), _utf8(ref.session_id))).fetchone()
+            if row is None:
+                cur = self.conn.execute("INSERT INTO sessions(thread_id, session_id) VALUES (?, ?)",
+                                        (_utf8(ref.thread_id), _utf8(ref.session_id)))
+                row = (cur.lastrowid, 0)
+            entry = self.known[ref] = [row[0], row[1]]
+        entry[1] += 1
+        return entry[0], entry[1] - 1
+
+    def save(self) -> None:
+        self.conn.executemany("UPDATE sessions SET messages = ? WHERE id = ?",
+                              [(n, sid) for sid, n in self.known.values()])
+
+    def forget(self) -> None:
+        self.known.clear()  # after a rollback the counts in memory are wrong
+
+
+def _as_ms(value) -> int | None:
+    return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def _same(item, st: IndexState) -> bool:
+    cursor, ref, message = item
+    return _utf8(cursor) == st.cursor and (_utf8(ref.thread_id), _utf8(ref.session_id), _utf8(message.id)) == st.last
+
+
+def update_source_index(source: SearchSource, index: SourceIndex, *, progress: Progress | None = None,
+                        cancel: Cancel | None = None, batch: int = BATCH, rebuild: bool = False,
+                        optimize: bool = True) -> BuildResult:
+    """Index the messages ``source`` has that the index lacks (rebuilding first when its history changed)."""
+    started = time.perf_counter()
+    identity = _utf8(source.identity())
+    st = index.state()
+    reason = ""
+    if rebuild:
+        reason = "a rebuild was asked for"
+    elif st.exists and st.version != INDEX_VERSION:
+        reason = f"index format {st.version} is not {INDEX_VERSION}"
+    elif st.exists and st.identity != identity:
+        reason = "the index belonged to another store"
+    if reason:
+        index.clear()
+        st = index.state()
+    stream: Iterator = iter(source.messages(st.check if st.rows else None))
+    if st.rows:
+        first = next(stream, None)
+        if first is None or not _same(first, st):
+            reason = "the message indexed last is no longer where it was (the history was shortened or changed)"
+            _close(stream)
+            index.clear()
+            st = index.state()
+            stream = iter(source.messages(None))
+    rows, done = st.rows, 0
+    check, cursor = st.check, st.cursor
+    sessions = _Sessions(index)
+    roles = set(st.roles)
+    status = "rebuilt" if reason else "updated"
+    if progress is not None:
+        progress(0, 0)
+    try:
+        while True:
+            if cancel is not None and cancel():
+                status = "cancelled"
+                break
+            chunk = list(islice(stream, batch))
+            if not chunk:
+                break
+            index.conn.execute("BEGIN IMMEDIATE")
+            try:
+                records = []
+                for item_cursor, ref, message in chunk:
+                    session_row, position = sessions.take(ref)
+                    rows += 1
+                    role = _utf8(message.role)
+                    roles.add(role)
+                    tags = f"{role_tag(role)} {thread_tag(_utf8(ref.thread_id))}"
+                    records.append((rows, searchable_text(message), tags, session_row, _utf8(message.id), role,
+                                    _utf8(message.kind), _as_ms(message.at), position))
+                    check, cursor = cursor, _utf8(item_cursor)
+                index.conn.executemany(
+                    "INSERT INTO messages(rowid, body, tags, session, message_id, role, kind, at, position) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", records)
+                sessions.save()
+                last = chunk[-1]
+                index.set_meta(version=INDEX_VERSION, identity=identity, cursor=cursor, check=check or "",
+                               last=[_utf8(last[1].thread_id), _utf8(last[1].session_id), _utf8(last[2].id)],
+                               rows=rows, roles=sorted(roles))
+                index.conn.execute("COMMIT")
+            except BaseException:
+                index.conn.execute("ROLLBACK")
+                sessions.forget()
+                raise
+            done += len(chunk)
+            if progress is not None:
+                progress(done, 0)
+    finally:
+        _close(stream)
+    if done == 0 and status == "updated":
+        status = "up to date"
+    if not index.state().exists:  # an empty history: remember that it was looked at
+        index.set_meta(version=INDEX_VERSION, identity=identity, rows=0)
+    if optimize and done >= 5 * batch and status != "cancelled" and not (cancel is not None and cancel()):
+        index.optimize()  # fewer segments: later queries read fewer b-trees
+    return BuildResult(status, done, rows, time.perf_counter() - started, reason)
+
+
+def _close(stream) -> None:
+    close = getattr(stream, "close", None)
+    if close is not None:
+        close()  # a generator's finally (open files, cursors) runs now, not at garbage collection

@@ -1,0 +1,66 @@
+"""Today's Daycare is searched through the shared index: a PostgreSQL server's history indexed
+incrementally by id (rows added later are all that the next run reads), and a PGlite folder (the real one
+Daycare 7c3c466c wrote) searched from the command line without a byte of it changing."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from daycare_gui.cli import main
+from daycare_gui.stores import registry
+from daycare_gui.stores.api import Conversations, SearchSource
+from daycare_gui.stores.common.search_index import SourceIndex, update_source_index
+from daycare_gui.stores.common.search_query import SourceFilter, search_source
+from tests.conftest import snapshot_tree
+
+
+@pytest.fixture(autouse=True)
+def index_dir(tmp_path, monkeypatch):
+    d = tmp_path / "index"
+    monkeypatch.setenv("DAYCARE_GUI_SEARCH_DIR", str(d))
+    return d
+
+
+def _build_and_search(url, text, flt=SourceFilter()):
+    with registry.open_store(url) as store:
+        source = store.capability(SearchSource)
+        with SourceIndex.for_source(source) as index:
+            built = update_source_index(source, index)
+            return built, search_source(index, text, flt), store.capability(Conversations).threads()
+
+
+def test_server_history_indexed_incrementally_by_id(pg_fresh_url):
+    import psycopg
+
+    built, results, threads = _build_and_search(pg_fresh_url, "Lisbon")
+    assert built.status == "updated" and built.added == built.rows > 50
+    assert results.total > 0
+    thread_ids = {t.id for t in threads}
+    assert {h.ref.thread_id for h in results.hits} <= thread_ids  # hits open in the shared conversation view
+    with psycopg.connect(pg_fresh_url, autocommit=True) as conn:
+        session_id = conn.execute("SELECT id FROM sessions ORDER BY id LIMIT 1").fetchone()[0]
+        conn.execute("INSERT INTO session_history (session_id, type, at, data) VALUES (%s, 'user_message', %s, %s)",
+                     (session_id, 1_795_000_000_000, json.dumps({"text": "where is the axolotl?"})))
+    again, found, _ = _build_and_search(pg_fresh_url, "axolotl", SourceFilter(roles=("user",)))
+    assert (again.status, again.added, again.rows) == ("updated", 1, built.rows + 1)
+    assert [(h.ref.session_id, h.role) for h in found.hits] == [(session_id, "user")]
+    with psycopg.connect(pg_fresh_url, autocommit=True) as conn:  # the newest record is deleted
+        conn.execute("DELETE FROM session_history WHERE id = (SELECT max(id) FROM session_history)")
+    rebuilt, gone, _ = _build_and_search(pg_fresh_url, "axolotl")
+    assert rebuilt.status == "rebuilt" and rebuilt.rows == built.rows and gone.total == 0
+
+
+def test_pglite_folder_searched_from_the_command_line(pglite_fixture, capsys, index_dir):
+    before = snapshot_tree(pglite_fixture)
+    assert main(["search", str(pglite_fixture), "hello OR help", "--json"]) == 0
+    out, err = capsys.readouterr()
+    data = json.loads(out)
+    assert data["kind"] == "daycare" and data["total"] == 2
+    hits = [(g["thread_id"], s["session_id"], h["role"]) for g in data["groups"] for s in g["sessions"]
+            for h in s["hits"]]
+    assert sorted(hits) == [("a1", "s1", "assistant"), ("a1", "s1", "user")]
+    assert "indexed 3 messages" in err
+    assert list((index_dir / "sources").glob("*.sqlite"))
+    assert snapshot_tree(pglite_fixture) == before  # PGlite read a private copy; the folder is untouched
