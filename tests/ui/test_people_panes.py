@@ -93,7 +93,7 @@ def test_inbox_oldest_first_with_stuck_marked(qtbot, window, demo_store, demo_cl
     pane.stuck_only.setChecked(True)  # runs in SQL
     qtbot.waitUntil(lambda: pane.model.rowCount() == 5, timeout=5000)
     assert all(e.stuck for e in pane.model.records())
-    assert pane.summary.text().startswith("5 matching item(s), 5 stuck")
+    assert pane.summary.text().startswith("5 matching items, 5 stuck")
     pane.stuck_only.setChecked(False)
     qtbot.waitUntil(lambda: pane.model.rowCount() == 9, timeout=5000)
 
@@ -112,7 +112,7 @@ def test_inbox_pages_by_key_as_it_scrolls(qtbot, window, demo_store, demo_clock,
     qtbot.waitUntil(lambda: pane.model.rowCount() == 9 and not pane.model.has_more(), timeout=5000)
     posted = [(e.item.posted_at, e.item.id) for e in pane.model.records()]
     assert posted == sorted(posted) and len(set(posted)) == 9  # in order, none twice, none missed
-    assert pane.summary.text().startswith("9 item(s), 5 stuck")
+    assert pane.summary.text().startswith("9 items, 5 stuck")
 
 
 def test_inbox_per_agent_and_open_agent(qtbot, window, demo_store, demo_clock):
