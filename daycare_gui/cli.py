@@ -15,7 +15,7 @@ SUBCOMMANDS = {
     "inspect": "print what a Daycare data directory holds (never writes)",
     "demo": "write a realistic demo Daycare data directory",
     "upgrade": "run Daycare's migration pipeline on a store (backs up first)",
-    "edit": "set frontmatter keys of a Markdown file, safely",
+    "edit": "set keys of a Markdown file, an app's state.json or settings.json, safely",
     "search": "full-text search across session histories",
 }
 
