@@ -163,6 +163,10 @@ def resolve_paths(path: str | os.PathLike | None = None) -> DaycarePaths:
     given = Path(os.path.abspath(given))
     if not given.exists():
         raise NotADaycareDirectory(f"{given} does not exist")
+    given_pglite = None
+    if given.is_dir() and given.suffix == PGLITE_SUFFIX:
+        # The PGlite folder itself (Daycare's db path with a .pglite extension): its folder is the data dir.
+        given_pglite, given = given, given.parent
     if given.is_file():
         if given.suffix.lower() == ".json":
             settings_path, root = given, given.parent
@@ -188,6 +192,8 @@ def resolve_paths(path: str | os.PathLike | None = None) -> DaycarePaths:
     else:
         db_path = data_dir / DB_NAME
     pglite_path = db_path if db_path.suffix == PGLITE_SUFFIX else db_path.with_suffix(PGLITE_SUFFIX)
+    if given_pglite is not None:
+        pglite_path = given_pglite
 
     socket_value = _engine_setting(settings, "socketPath")
     socket_path = Path(socket_value).expanduser() if socket_value else root / "daycare.sock"

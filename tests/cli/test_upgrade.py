@@ -153,3 +153,13 @@ def test_a_single_legacy_input_is_enough_to_upgrade(tmp_path, capsys):
     assert main(["upgrade", str(tmp_path), "--no-backup"]) == 0
     assert "Applied migrations: " in capsys.readouterr().out
     assert (tmp_path / "daycare.db").exists()
+
+
+def test_pglite_store_is_refused_on_both_paths(pglite_store, capsys):
+    """Issue 18, item 10: the daycare.pglite/ folder itself is a Daycare store too, and never upgraded."""
+    before = snapshot_tree(pglite_store)
+    for path in (pglite_store, pglite_store / "daycare.pglite"):
+        assert main(["upgrade", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert "is a PGlite (PostgreSQL) store" in err and "not a Daycare data directory" not in err
+    assert snapshot_tree(pglite_store) == before
