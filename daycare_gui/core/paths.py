@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from daycare_gui.core.problems import Problem
+from daycare_gui.core.secrets import mask_url_credentials
 
 SETTINGS_NAME = "settings.json"
 DB_NAME = "daycare.db"
@@ -67,7 +68,7 @@ class DaycarePaths:
         return None
 
     def to_dict(self) -> dict:
-        return {
+        out = {
             "root": str(self.root),
             "settings": str(self.settings_path),
             "config_dir": str(self.config_dir),
@@ -83,6 +84,9 @@ class DaycarePaths:
             "plugins_dir": str(self.plugins_dir),
             "legacy_dirs": [str(p) for p in self.legacy_dirs],
         }
+        # A path setting may hold a URL with a password in it; nothing here may print one.
+        return {k: [mask_url_credentials(x) for x in v] if isinstance(v, list) else mask_url_credentials(v)
+                for k, v in out.items()}
 
     def contains(self, path: Path) -> bool:
         """True when ``path`` (after resolving symlinks) stays inside one of the store's folders."""

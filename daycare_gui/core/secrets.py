@@ -15,8 +15,11 @@ _NOT_SECRET = {"type", "tokens", "tokenlimit", "maxtokens", "max_tokens", "passw
 
 MASK = "••••••••"
 
-# scheme://user:password@host — the password part (up to the last '@' before the host's path).
-_URL_PASSWORD = re.compile(r"(?P<head>\b[A-Za-z][A-Za-z0-9+.-]*://[^\s/?#@:]*:)(?P<password>[^\s/?#]*)(?P<at>@)")
+# scheme://user:password@host — the password part (up to the last '@' before the host's path). One slash is
+# accepted too: a URL that went through path normalisation (a db path setting holding a URL) loses one.
+_URL_PASSWORD = re.compile(r"(?P<head>\b[A-Za-z][A-Za-z0-9+.-]*:/{1,2}[^\s/?#@:]*:)(?P<password>[^\s/?#]*)(?P<at>@)")
+# key=value pairs of libpq connection strings and query strings: password=..., sslpassword=...
+_KV_PASSWORD = re.compile(r"(?P<head>\b(?:ssl)?password=)(?P<password>[^\s&;]+)", re.IGNORECASE)
 # "some_token": "value" in JSON text (a diff line, an error message quoting the file).
 _JSON_SECRET_PAIR = re.compile(r'"(?P<key>[^"\\]{1,80})"(?P<sep>\s*:\s*)"(?P<value>(?:[^"\\]|\\.)*)"')
 
@@ -29,10 +32,14 @@ def is_secret_key(key: str) -> bool:
 
 
 def mask_url_credentials(text: str) -> str:
-    """``postgresql://user:secret@host/db`` → ``postgresql://user:••••••••@host/db``, anywhere in ``text``."""
-    if "://" not in text or "@" not in text:
-        return text
-    return _URL_PASSWORD.sub(lambda m: m.group("head") + (MASK if m.group("password") else "") + m.group("at"), text)
+    """``postgresql://user:secret@host/db`` → ``postgresql://user:••••••••@host/db``, anywhere in ``text``;
+    also ``password=…`` of a connection string."""
+    if ":/" in text and "@" in text:
+        text = _URL_PASSWORD.sub(lambda m: m.group("head") + (MASK if m.group("password") else "") + m.group("at"),
+                                 text)
+    if "=" in text and "password=" in text.lower():
+        text = _KV_PASSWORD.sub(lambda m: m.group("head") + MASK, text)
+    return text
 
 
 def mask_text(text: str) -> str:

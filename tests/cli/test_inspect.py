@@ -119,3 +119,22 @@ def test_secrets_never_printed(tmp_path, capsys):
     assert "SECRET" not in out
     assert main(["inspect", str(tmp_path)]) == 0
     assert "SECRET" not in capsys.readouterr().out
+
+
+def test_password_inside_a_url_is_masked(tmp_path, capsys):
+    """Issue 18, item 12: a URL's password never reaches inspect's output, not even quoted in a problem."""
+    url = "postgresql://alex:hunter2-PASSWORD@db.local:5432/daycare"
+    settings = {"engine": {"dbPath": "rel/" + url}, "proxy": "http://alex:hunter2-PASSWORD@proxy.local:3128"}
+    (tmp_path / "settings.json").write_text(json.dumps(settings))
+    (tmp_path / "agents" / "a1").mkdir(parents=True)
+    (tmp_path / "agents" / "a1" / "descriptor.json").write_text('{"type": "user"}')
+    assert main(["inspect", str(tmp_path), "--json"]) == 0
+    out = capsys.readouterr().out
+    assert "PASSWORD" not in out
+    report = json.loads(out)
+    assert report["paths"]["db"].endswith("/rel/postgresql:/alex:••••••••@db.local:5432/daycare")
+    relative = [p["message"] for p in report["problems"] if "engine.dbPath is relative" in p["message"]]
+    assert relative and "alex:••••••••@db.local" in relative[0]
+    assert main(["inspect", str(tmp_path)]) == 0
+    human = capsys.readouterr().out
+    assert "PASSWORD" not in human and "alex:••••••••@db.local" in human
