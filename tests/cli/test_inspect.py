@@ -2,6 +2,7 @@
 bad legacy lines are problems, and not one byte of the store changes."""
 
 import json
+import os
 import sqlite3
 import subprocess
 import sys
@@ -138,3 +139,19 @@ def test_password_inside_a_url_is_masked(tmp_path, capsys):
     assert main(["inspect", str(tmp_path)]) == 0
     human = capsys.readouterr().out
     assert "PASSWORD" not in human and "alex:••••••••@db.local" in human
+
+
+def test_a_mistyped_subcommand_is_a_usage_error_without_qt(tmp_path):
+    """Issue 18, item 13: without a display Qt aborted the process (rc 134); now argparse answers first."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    code = ("import sys\nfrom daycare_gui.cli import main\n"
+            "try:\n    main(sys.argv[1:])\nexcept SystemExit as e:\n"
+            "    print('exit', e.code, 'PySide6' in sys.modules)\n")
+    for args, says in ((["inpsect", str(tmp_path)], None), (["inpsect"], "did you mean 'inspect'?"),
+                       (["serach"], "did you mean 'search'?"), ([str(tmp_path / "nope")], "does not exist")):
+        out = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=env,
+                             timeout=60, cwd=str(tmp_path))
+        assert out.stdout.strip() == "exit 2 False", (args, out.stdout, out.stderr)
+        assert "usage: daycare-gui" in out.stderr
+        if says:
+            assert says in out.stderr
