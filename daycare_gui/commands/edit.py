@@ -141,9 +141,7 @@ def ignored_task_warning(path: Path) -> str | None:
                 f"{source.table} row {source.id!r} in {source.db_path}, so a change to the file changes nothing "
                 "Daycare runs. Edit the row instead (in the window: the task's Edit row), or pass --force to "
                 "change the file anyway.")
-    return (f"Daycare does not read {path}: it imported its task files into the database once, and this one has "
-            f"no {source.table} row (it was skipped or added later), so Daycare ignores it. Pass --force to "
-            "change the file anyway.")
+    return f"Daycare does not read {path}: {source.reason}. Pass --force to change the file anyway."
 
 
 def run(args: argparse.Namespace) -> int:

@@ -147,7 +147,10 @@ class Store:
             for task_id in sorted(set(rows[kind]) | set(files[kind])):
                 has_row = task_id in rows[kind]
                 path = files[kind].get(task_id)
-                if imported:
+                if self.generation == "pglite":
+                    reads, reason = "row", ("Daycare keeps its tasks in the PGlite database (daycare.pglite/) and "
+                                            "no longer reads task files")
+                elif imported:
                     reads, reason = "row", (
                         "Daycare imported task files once (20260220_import_tasks) and now reads the database row"
                         if has_row else "this file was not imported (skipped or added later); Daycare ignores it")
@@ -203,7 +206,7 @@ def task_source_of(file: str | os.PathLike) -> TaskSource | None:
     else:
         return None
     try:
-        store = open_store(root, live=False)
+        store = open_store(root)
     except NotADaycareDirectory:
         return None
     with store:

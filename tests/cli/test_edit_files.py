@@ -117,3 +117,22 @@ def test_task_file_daycare_reads_needs_no_force(fixture_copy):
     os.chmod(task, 0o644)
     assert cli.main(["edit", str(task), "--set", "name=Nightly cleanup"]) == 0
     assert b"name: Nightly cleanup" in task.read_bytes()
+
+
+def test_task_file_added_after_the_import_is_refused_without_force(imported_task, capsys):
+    store, task = imported_task
+    late = store / "cron" / "later" / "TASK.md"
+    late.parent.mkdir()
+    late.write_bytes(task.read_bytes())
+    assert cli.main(["edit", str(late), "--set", "name=Later"]) == 2
+    assert "was not imported" in capsys.readouterr().err
+    assert late.read_bytes() == task.read_bytes()
+
+
+def test_task_file_beside_a_pglite_store_is_refused_without_force(pglite_store, capsys):
+    heartbeat = pglite_store / "heartbeat" / "morning.md"
+    heartbeat.parent.mkdir()
+    heartbeat.write_bytes(b"---\ntitle: Morning\n---\nSay hello.\n")
+    assert cli.main(["edit", str(heartbeat), "--set", "title=Evening"]) == 2
+    assert "PGlite" in capsys.readouterr().err
+    assert heartbeat.read_bytes() == b"---\ntitle: Morning\n---\nSay hello.\n"
