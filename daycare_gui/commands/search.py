@@ -111,8 +111,8 @@ def run(args) -> int:
         legacy = None
         if store.db is None:
             if store.generation == "pglite":
-                print("daycare-gui: this store keeps its history in PGlite (daycare.pglite/), which this version "
-                      "cannot read yet", file=sys.stderr)
+                print("daycare-gui: this store keeps its history in PGlite (daycare.pglite/); the search command "
+                      "reads SQLite and legacy histories only, so it cannot search it yet", file=sys.stderr)
                 return 2
             inventory = store.files()
             if not inventory.items("legacy_agents"):
