@@ -7,7 +7,9 @@ This module only dispatches. Each subcommand lives in ``daycare_gui/commands/<na
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
+import os
 import sys
 
 # name → one-line help. Order is the order shown in --help.
@@ -15,7 +17,7 @@ SUBCOMMANDS = {
     "inspect": "print what a Daycare data directory holds (never writes)",
     "demo": "write a realistic demo Daycare data directory",
     "upgrade": "run Daycare's migration pipeline on a store (backs up first)",
-    "edit": "set frontmatter keys of a Markdown file, safely",
+    "edit": "set keys of a Markdown file, an app's state.json or settings.json, safely",
     "search": "full-text search across session histories",
 }
 
@@ -55,9 +57,21 @@ def _version() -> str:
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in SUBCOMMANDS:
-        args = _subcommand_parser(argv[0]).parse_args(argv[1:])
+        module = importlib.import_module(f"daycare_gui.commands.{argv[0]}")
+        rest = argv[1:]
+        if hasattr(module, "prepare_argv"):  # a subcommand whose positionals may start with '-'
+            rest = module.prepare_argv(rest)
+        args = _subcommand_parser(argv[0]).parse_args(rest)
         return int(args._run(args) or 0)
-    args = _gui_parser().parse_args(argv)
+    parser = _gui_parser()
+    args = parser.parse_args(argv)
+    if args.path is not None and "://" not in args.path and not os.path.exists(os.path.expanduser(args.path)):
+        # Decided before Qt starts: without a display Qt aborts the process instead of showing an error.
+        # (A postgres:// URL is a store too, and is left to the window to open.)
+        guess = difflib.get_close_matches(args.path, SUBCOMMANDS, n=1, cutoff=0.6)
+        if guess:
+            parser.error(f"{args.path!r} is not a subcommand (did you mean {guess[0]!r}?) nor an existing path")
+        parser.error(f"{args.path} does not exist (subcommands: {', '.join(SUBCOMMANDS)})")
     from daycare_gui.ui.app import run_app  # imported late: subcommands must work without Qt libraries
 
     return run_app(path=args.path, demo=args.demo, self_test=args.self_test, kind=args.kind)

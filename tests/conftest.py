@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tarfile
 from pathlib import Path
 
 import pytest
@@ -52,6 +53,20 @@ def fixture_copy(tmp_path):
         return _copy_fixture(name, tmp_path, with_db=with_db, as_name=as_name)
 
     return make
+
+
+@pytest.fixture
+def pglite_store(tmp_path):
+    """A data dir holding only the real ``daycare.pglite/`` of Daycare 7c3c466c, unpacked fresh for each test
+    (PGlite writes into any folder it opens, so no test may share one)."""
+    tarball = FIXTURES / "daycare-pglite-7c3c466c.tar.gz"
+    if not tarball.is_file():
+        pytest.skip(f"fixture {tarball.name} not found in {FIXTURES}")
+    dest = tmp_path / "daycare-pglite"
+    dest.mkdir()
+    with tarfile.open(tarball) as tar:
+        tar.extractall(dest, filter="data")
+    return dest
 
 
 def snapshot_tree(root: Path) -> dict[str, bytes]:

@@ -47,6 +47,10 @@ def run(args: argparse.Namespace) -> int:
     except DemoError as exc:
         print(f"daycare-gui demo: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:  # while writing (the disk filled up, a permission changed): what was written is gone
+        where = f" ({exc.filename})" if exc.filename else ""
+        print(f"daycare-gui demo: cannot write the demo into {args.dir}: {exc.strerror or exc}{where}", file=sys.stderr)
+        return 1
     print(summary.describe())
     return 0
 

@@ -1,12 +1,19 @@
-"""``daycare-gui edit FILE --set KEY=VALUE … [--check] [--body-file F]``: change a Markdown file's fields safely.
+"""``daycare-gui edit FILE --set KEY=VALUE … [--check] [--body-file F] [--force]``: change a file's fields safely.
 
-Only the edited values change (see core.edit.document). TASK.md goes through the alias-aware cron view
-(``--set schedule=…`` on a file that says ``cron:`` edits ``cron:``; the schedule is validated);
-PERMISSIONS.md takes ``intent``, ``allow`` and ``deny``. VALUE is YAML (``--set enabled=false``,
-``--set allow='["@network"]'``). Prints a unified diff of the change.
+Only the edited values change (see core.edit.document and core.edit.json_doc). Files it knows:
 
-Exit codes: 0 done (or nothing to change), 2 refused (bad value, unreadable file; nothing written),
-3 the file changed on disk while we worked (nothing written).
+* Markdown with frontmatter. TASK.md goes through the alias-aware cron view (``--set schedule=…`` on a
+  file that says ``cron:`` edits ``cron:``; the schedule is validated); PERMISSIONS.md takes ``intent``,
+  ``allow`` and ``deny``. A cron or heartbeat file Daycare no longer reads (it imported it into the
+  database) is only written with ``--force``, after a warning that names the row Daycare reads.
+* An app's ``state.json`` (``permissions``: the granted tags; ``updatedAt``) and ``settings.json``
+  (dotted keys such as ``engine.dataDir``), edited as JSON: only the changed value's text changes.
+
+Anything else is refused. VALUE is YAML (``--set enabled=false``, ``--set allow='["@network"]'``).
+Prints a unified diff of the change (secrets masked).
+
+Exit codes: 0 done (or nothing to change), 2 refused (unknown file, bad value, unreadable file; nothing
+written), 3 the file changed on disk while we worked (nothing written).
 """
 
 from __future__ import annotations
@@ -17,24 +24,42 @@ import sys
 from pathlib import Path
 
 from daycare_gui.core.edit import yaml_text
+from daycare_gui.core.edit.app_state import AppStateDoc, is_app_state
 from daycare_gui.core.edit.atomic import ConflictError, load_for_edit, save_atomic
 from daycare_gui.core.edit.document import FrontmatterDocument
 from daycare_gui.core.edit.errors import DocumentError, InvalidValue
 from daycare_gui.core.edit.permissions_doc import PermissionsDoc
+from daycare_gui.core.edit.settings_doc import SettingsDoc
 from daycare_gui.core.edit.views import CronTaskDoc
+from daycare_gui.core.secrets import mask_text
 
 EXIT_OK, EXIT_REFUSED, EXIT_CONFLICT = 0, 2, 3
 PERMISSION_KEYS = ("intent", "allow", "deny")
+MARKDOWN_SUFFIXES = (".md", ".markdown")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", help="the Markdown file (TASK.md, PERMISSIONS.md, APP.md, SKILL.md, …)")
+    parser.add_argument("file", help="a Markdown file (TASK.md, PERMISSIONS.md, APP.md, SKILL.md, …), "
+                                     "an app's state.json or settings.json")
     parser.add_argument(
         "--set", dest="sets", action="append", default=[], metavar="KEY=VALUE",
-        help="set a frontmatter key; VALUE is YAML (repeatable)",
+        help="set a frontmatter key (or a JSON key; dotted for settings.json); VALUE is YAML (repeatable)",
     )
     parser.add_argument("--body-file", metavar="F", help="replace the Markdown body with the text of file F")
     parser.add_argument("--check", action="store_true", help="validate and show the diff, but write nothing")
+    parser.add_argument("--force", action="store_true",
+                        help="write a cron/heartbeat file even though Daycare reads its database row instead")
+
+
+def file_kind(path: Path) -> str | None:
+    """"markdown", "app-state", "settings" or None (a file this command does not know how to edit)."""
+    if path.suffix.lower() in MARKDOWN_SUFFIXES:
+        return "markdown"
+    if is_app_state(path):
+        return "app-state"
+    if path.name == "settings.json":
+        return "settings"
+    return None
 
 
 def parse_assignment(text: str) -> tuple[str, object]:
@@ -55,6 +80,16 @@ def parse_assignment(text: str) -> tuple[str, object]:
 
 def apply_edits(path: Path, data: bytes, assignments: list[tuple[str, object]], body: str | None) -> bytes:
     """The new bytes of ``path`` after the edits; raises DocumentError / InvalidValue to refuse."""
+    kind = file_kind(path)
+    if kind in ("app-state", "settings"):
+        if body is not None:
+            raise InvalidValue("--body-file is for Markdown files")
+        view = AppStateDoc.parse(data) if kind == "app-state" else SettingsDoc.parse(data)
+        for key, value in assignments:
+            view.set(key, value)
+        return view.to_bytes()
+    if kind is None:
+        raise InvalidValue(f"{path.name} is not a file this command edits")
     doc = FrontmatterDocument.parse(data)
     if doc.error is not None and assignments:
         raise DocumentError(str(doc.error), doc.error.line)
@@ -90,11 +125,32 @@ def unified_diff(path: Path, before: bytes, after: bytes) -> str:
     old = before.decode("utf-8", errors="replace").splitlines(keepends=True)
     new = after.decode("utf-8", errors="replace").splitlines(keepends=True)
     lines = difflib.unified_diff(old, new, fromfile=f"a/{path.name}", tofile=f"b/{path.name}")
-    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
+    text = "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
+    return mask_text(text) if path.name == "settings.json" else text
+
+
+def ignored_task_warning(path: Path) -> str | None:
+    """A warning when ``path`` is a task file Daycare does not read (it reads a database row, or nothing)."""
+    from daycare_gui.core.store import task_source_of
+
+    source = task_source_of(path)
+    if source is None or source.reads != "row":
+        return None
+    if source.has_row:
+        return (f"Daycare does not read {path}: it imported this task into its database and now reads the "
+                f"{source.table} row {source.id!r} in {source.db_path}, so a change to the file changes nothing "
+                "Daycare runs. Edit the row instead (in the window: the task's Edit row), or pass --force to "
+                "change the file anyway.")
+    return f"Daycare does not read {path}: {source.reason}. Pass --force to change the file anyway."
 
 
 def run(args: argparse.Namespace) -> int:
     path = Path(args.file)
+    kind = file_kind(path)
+    if kind is None:
+        print(f"daycare-gui edit: refused, {path} left unchanged: this command edits Markdown files with "
+              "frontmatter, an app's state.json and settings.json, not this file", file=sys.stderr)
+        return EXIT_REFUSED
     try:
         loaded = load_for_edit(path)
     except OSError as exc:
@@ -105,17 +161,23 @@ def run(args: argparse.Namespace) -> int:
         body = Path(args.body_file).read_text(encoding="utf-8") if args.body_file else None
         after = apply_edits(path, loaded.data, assignments, body)
     except (DocumentError, InvalidValue, OSError, UnicodeDecodeError) as exc:
-        print(f"daycare-gui edit: refused, {path} left unchanged: {exc}", file=sys.stderr)
+        print(f"daycare-gui edit: refused, {path} left unchanged: {mask_text(str(exc))}", file=sys.stderr)
         return EXIT_REFUSED
 
     if after == loaded.data:
         print(f"{path}: nothing to change")
         return EXIT_OK
+    warning = ignored_task_warning(path) if kind == "markdown" else None
+    if warning:
+        print(f"daycare-gui edit: warning: {warning}", file=sys.stderr)
     diff = unified_diff(path, loaded.data, after)
     if args.check:
         sys.stdout.write(diff)
         print(f"{path}: valid; not written (--check)", file=sys.stderr)
         return EXIT_OK
+    if warning and not args.force:
+        print(f"daycare-gui edit: refused, {path} left unchanged (add --force to write it anyway)", file=sys.stderr)
+        return EXIT_REFUSED
     try:
         save_atomic(path, after, expected_sha256=loaded.sha256)
     except ConflictError as exc:

@@ -1,11 +1,16 @@
-"""``daycare-gui search PATH QUERY`` — full-text search across session histories.
+"""``daycare-gui search PATH QUERY…`` — full-text search across session histories.
 
 Builds or updates the search index first (in the user's cache directory, never in the store), with a
-progress line on stderr, then prints the matches grouped by agent and session.
+progress line on stderr, then prints the matches grouped by agent and session. A legacy store (agents'
+``history.jsonl`` files, no database) is searched like any other.
+
+The query may be several arguments and may start with ``-``: ``search PATH -draft report`` excludes
+"draft". Only ``--long`` options (and ``-h``) are options; everything after ``--`` is the path and query.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 import time
@@ -22,18 +27,67 @@ from daycare_gui.core.search import (
     search,
     update_index,
 )
+from daycare_gui.core.search.legacy import LegacySource, update_legacy_index
 from daycare_gui.core.store import open_store
+
+
+_FLAGS = ("--newest", "--json", "--help")
+_VALUE_OPTIONS = ("--kind", "--lifecycle", "--user", "--type", "--limit", "--index-dir")
+
+
+def _takes_value(option: str) -> bool:
+    """Whether ``option`` (maybe abbreviated, as argparse allows) is one that takes the next argument."""
+    if "=" in option:
+        return False
+    matches = [o for o in (*_FLAGS, *_VALUE_OPTIONS) if o.startswith(option)]
+    return option in _VALUE_OPTIONS or (len(matches) == 1 and matches[0] in _VALUE_OPTIONS)
+
+
+def prepare_argv(argv: list[str]) -> list[str]:
+    """Options first, then ``--``, then the path and the query words, so ``-word`` is read as a query word.
+
+    argparse would take ``-word`` for an unknown option although the query language excludes words that
+    way; this command has no short options besides ``-h``, so a single dash always starts a query word.
+    """
+    options: list[str] = []
+    words: list[str] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--":
+            words.extend(argv[i + 1:])
+            break
+        if arg.startswith("--") or arg == "-h":
+            options.append(arg)
+            if _takes_value(arg) and i + 1 < len(argv):
+                options.append(argv[i + 1])
+                i += 1
+        else:
+            words.append(arg)
+        i += 1
+    return [*options, "--", *words] if words else options
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
 
 
 def add_arguments(parser) -> None:
     parser.add_argument("path", help="Daycare root, data dir or settings.json")
-    parser.add_argument("query", help='words, "exact phrases", prefix*, OR, -excluded')
+    parser.add_argument("query", nargs="+",
+                        help='words, "exact phrases", prefix*, OR, -excluded (a leading -word is a query word)')
     parser.add_argument("--kind", action="append", choices=DESCRIPTOR_KINDS, help="only agents of this kind")
     parser.add_argument("--lifecycle", action="append", choices=("active", "sleeping", "dead"))
     parser.add_argument("--user", help="only agents of this user id")
     parser.add_argument("--type", action="append", choices=HISTORY_KINDS, dest="record_types",
                         help="only records of this type")
-    parser.add_argument("--limit", type=int, default=50, help="matches to show (default 50)")
+    parser.add_argument("--limit", type=positive_int, default=50, help="matches to show (default 50)")
     parser.add_argument("--newest", action="store_true", help="newest first instead of best match first")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--index-dir", help="where the index lives (default: the user's cache directory)")
@@ -57,14 +111,29 @@ def run(args) -> int:
     except NotADaycareDirectory as exc:
         print(f"daycare-gui: {exc}", file=sys.stderr)
         return 2
+    query = " ".join(args.query)
     with store:
+        legacy = None
         if store.db is None:
-            print("daycare-gui: this store has no database, so no session history to search", file=sys.stderr)
-            return 2
-        path = index_path(store.paths.db_path, args.index_dir)
+            if store.generation == "pglite":
+                print("daycare-gui: this store keeps its history in PGlite (daycare.pglite/); the search command "
+                      "reads SQLite and legacy histories only, so it cannot search it yet", file=sys.stderr)
+                return 2
+            inventory = store.files()
+            if not inventory.items("legacy_agents"):
+                print("daycare-gui: this store has no database and no legacy agent histories to search",
+                      file=sys.stderr)
+                return 2
+            legacy = LegacySource.from_inventory(inventory)
+            path = index_path(store.paths.agents_dir, args.index_dir)
+        else:
+            path = index_path(store.paths.db_path, args.index_dir)
         with SearchIndex(path) as index:
             try:
-                built = update_index(store.db, index, progress=_progress_line)
+                if legacy is None:
+                    built = update_index(store.db, index, progress=_progress_line)
+                else:
+                    built = update_legacy_index(inventory, store.paths, index, progress=_progress_line)
             except KeyboardInterrupt:
                 print("\ndaycare-gui: indexing interrupted; what was indexed is kept", file=sys.stderr)
                 return 130
@@ -74,7 +143,8 @@ def run(args) -> int:
                 print(f"rebuilt the index: {built.reason}", file=sys.stderr)
             flt = SearchFilter(kinds=tuple(args.kind or ()), lifecycles=tuple(args.lifecycle or ()),
                                user_id=args.user, record_types=tuple(args.record_types or ()))
-            results = search(index, store.db, args.query, flt, limit=max(1, args.limit), newest_first=args.newest)
+            results = search(index, store.db, query, flt, limit=args.limit, newest_first=args.newest,
+                             legacy=legacy)
     if args.json:
         print(json.dumps(_as_json(results, str(path)), ensure_ascii=False, indent=2))
     else:

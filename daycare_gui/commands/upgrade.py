@@ -2,7 +2,11 @@
 
 Prints what ``daycare upgrade`` prints (``Storage already up to date.`` or ``Applied migrations: a, b``), plus
 the backup location and the integrity checks. Exit codes: 0 done, 1 a migration failed (nothing changed),
-2 refused (engine running, newer/stuck database, PGlite store, not a Daycare folder).
+2 refused (engine running, newer/stuck database, PGlite store, not a Daycare folder, nothing to upgrade).
+
+A folder that is not a Daycare store (``upgrade /tmp``, ``upgrade <store>/cron``) or that holds neither a
+database nor legacy files to import is refused with one line on stderr before anything is looked at
+further: an upgrade there would only create a database Daycare never asked for.
 """
 
 from __future__ import annotations
@@ -10,6 +14,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from daycare_gui.core.detect import detect
+from daycare_gui.core.migrations.store_check import nothing_to_upgrade
 from daycare_gui.core.migrations.upgrade import plan_upgrade, run_upgrade
 from daycare_gui.core.paths import NotADaycareDirectory, resolve_paths
 
@@ -26,8 +32,13 @@ def run(args: argparse.Namespace) -> int:
     out = sys.stdout
     try:
         paths = resolve_paths(args.path)
+        detection = detect(paths)
     except NotADaycareDirectory as exc:
-        print(f"daycare-gui upgrade: {exc}", file=sys.stderr)
+        print(f"daycare-gui upgrade: refused, nothing written: {exc}", file=sys.stderr)
+        return EXIT_REFUSED
+    empty = nothing_to_upgrade(paths.db_path) if detection.generation != "pglite" else None
+    if empty:
+        print(f"daycare-gui upgrade: refused, nothing written: {empty}", file=sys.stderr)
         return EXIT_REFUSED
     print("daycare upgrade", file=out)
     print(f"Database: {paths.db_path}", file=out)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from daycare_gui.core.problems import Problem
+from daycare_gui.core.secrets import mask_url_credentials
 
 SETTINGS_NAME = "settings.json"
 DB_NAME = "daycare.db"
@@ -67,7 +68,7 @@ class DaycarePaths:
         return None
 
     def to_dict(self) -> dict:
-        return {
+        out = {
             "root": str(self.root),
             "settings": str(self.settings_path),
             "config_dir": str(self.config_dir),
@@ -83,6 +84,9 @@ class DaycarePaths:
             "plugins_dir": str(self.plugins_dir),
             "legacy_dirs": [str(p) for p in self.legacy_dirs],
         }
+        # A path setting may hold a URL with a password in it; nothing here may print one.
+        return {k: [mask_url_credentials(x) for x in v] if isinstance(v, list) else mask_url_credentials(v)
+                for k, v in out.items()}
 
     def contains(self, path: Path) -> bool:
         """True when ``path`` (after resolving symlinks) stays inside one of the store's folders."""
@@ -163,6 +167,10 @@ def resolve_paths(path: str | os.PathLike | None = None) -> DaycarePaths:
     given = Path(os.path.abspath(given))
     if not given.exists():
         raise NotADaycareDirectory(f"{given} does not exist")
+    given_pglite = None
+    if given.is_dir() and given.suffix == PGLITE_SUFFIX:
+        # The PGlite folder itself (Daycare's db path with a .pglite extension): its folder is the data dir.
+        given_pglite, given = given, given.parent
     if given.is_file():
         if given.suffix.lower() == ".json":
             settings_path, root = given, given.parent
@@ -188,6 +196,8 @@ def resolve_paths(path: str | os.PathLike | None = None) -> DaycarePaths:
     else:
         db_path = data_dir / DB_NAME
     pglite_path = db_path if db_path.suffix == PGLITE_SUFFIX else db_path.with_suffix(PGLITE_SUFFIX)
+    if given_pglite is not None:
+        pglite_path = given_pglite
 
     socket_value = _engine_setting(settings, "socketPath")
     socket_path = Path(socket_value).expanduser() if socket_value else root / "daycare.sock"

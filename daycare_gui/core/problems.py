@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from daycare_gui.core.secrets import mask_text
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -16,6 +18,11 @@ class Problem:
     line: int | None
     message: str
     severity: str = "error"  # "error" (data could not be read) or "warning" (read, but suspicious)
+
+    def __post_init__(self) -> None:
+        # Messages quote what they found (a settings value, a line of a file): never a password in a URL.
+        object.__setattr__(self, "message", mask_text(self.message))
+        object.__setattr__(self, "path", mask_text(self.path))
 
     def to_dict(self) -> dict:
         return {"path": self.path, "line": self.line, "message": self.message, "severity": self.severity}

@@ -35,6 +35,11 @@ class TaskSource:
     has_row: bool
     reads: str  # "row" | "file"
     reason: str
+    db_path: Path | None = None
+
+    @property
+    def table(self) -> str:
+        return "tasks_cron" if self.kind == "cron" else "tasks_heartbeat"
 
 
 class Store:
@@ -142,13 +147,16 @@ class Store:
             for task_id in sorted(set(rows[kind]) | set(files[kind])):
                 has_row = task_id in rows[kind]
                 path = files[kind].get(task_id)
-                if imported:
+                if self.generation == "pglite":
+                    reads, reason = "row", ("Daycare keeps its tasks in the PGlite database (daycare.pglite/) and "
+                                            "no longer reads task files")
+                elif imported:
                     reads, reason = "row", (
                         "Daycare imported task files once (20260220_import_tasks) and now reads the database row"
                         if has_row else "this file was not imported (skipped or added later); Daycare ignores it")
                 else:
                     reads, reason = "file", "tasks have not been imported into the database yet; Daycare reads the file"
-                out.append(TaskSource(kind, task_id, path, has_row, reads, reason))
+                out.append(TaskSource(kind, task_id, path, has_row, reads, reason, self.paths.db_path))
         return out
 
     def close(self) -> None:
@@ -203,6 +211,31 @@ def _is_under(path: Path, root: Path) -> bool:
         return True
     except ValueError:
         return False
+
+
+def task_source_of(file: str | os.PathLike) -> TaskSource | None:
+    """Which copy Daycare reads for a cron ``TASK.md`` or a heartbeat file, judged from the store around it.
+
+    The store is the folder holding ``cron/`` or ``heartbeat/`` (where Daycare's import looks, beside the
+    database). None when the file is not a task file of a Daycare store. Opens nothing for writing.
+    """
+    path = Path(os.path.abspath(file))
+    if path.name == "TASK.md" and path.parent.parent.name == "cron":
+        kind, root = "cron", path.parent.parent.parent
+    elif path.suffix.lower() == ".md" and path.parent.name == "heartbeat":
+        kind, root = "heartbeat", path.parent.parent
+    else:
+        return None
+    try:
+        store = open_store(root)
+    except NotADaycareDirectory:
+        return None
+    with store:
+        real = os.path.realpath(path)
+        for source in store.task_sources():
+            if source.kind == kind and source.file_path is not None and os.path.realpath(source.file_path) == real:
+                return source
+    return None
 
 
 def now_ms() -> int:

@@ -2,6 +2,7 @@
 bad legacy lines are problems, and not one byte of the store changes."""
 
 import json
+import os
 import sqlite3
 import subprocess
 import sys
@@ -119,3 +120,38 @@ def test_secrets_never_printed(tmp_path, capsys):
     assert "SECRET" not in out
     assert main(["inspect", str(tmp_path)]) == 0
     assert "SECRET" not in capsys.readouterr().out
+
+
+def test_password_inside_a_url_is_masked(tmp_path, capsys):
+    """Issue 18, item 12: a URL's password never reaches inspect's output, not even quoted in a problem."""
+    url = "postgresql://alex:hunter2-PASSWORD@db.local:5432/daycare"
+    settings = {"engine": {"dbPath": "rel/" + url}, "proxy": "http://alex:hunter2-PASSWORD@proxy.local:3128"}
+    (tmp_path / "settings.json").write_text(json.dumps(settings))
+    (tmp_path / "agents" / "a1").mkdir(parents=True)
+    (tmp_path / "agents" / "a1" / "descriptor.json").write_text('{"type": "user"}')
+    assert main(["inspect", str(tmp_path), "--json"]) == 0
+    out = capsys.readouterr().out
+    assert "PASSWORD" not in out
+    report = json.loads(out)
+    assert report["paths"]["db"].endswith("/rel/postgresql:/alex:••••••••@db.local:5432/daycare")
+    relative = [p["message"] for p in report["problems"] if "engine.dbPath is relative" in p["message"]]
+    assert relative and "alex:••••••••@db.local" in relative[0]
+    assert main(["inspect", str(tmp_path)]) == 0
+    human = capsys.readouterr().out
+    assert "PASSWORD" not in human and "alex:••••••••@db.local" in human
+
+
+def test_a_mistyped_subcommand_is_a_usage_error_without_qt(tmp_path):
+    """Issue 18, item 13: without a display Qt aborted the process (rc 134); now argparse answers first."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    code = ("import sys\nfrom daycare_gui.cli import main\n"
+            "try:\n    main(sys.argv[1:])\nexcept SystemExit as e:\n"
+            "    print('exit', e.code, 'PySide6' in sys.modules)\n")
+    for args, says in ((["inpsect", str(tmp_path)], None), (["inpsect"], "did you mean 'inspect'?"),
+                       (["serach"], "did you mean 'search'?"), ([str(tmp_path / "nope")], "does not exist")):
+        out = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=env,
+                             timeout=60, cwd=str(tmp_path))
+        assert out.stdout.strip() == "exit 2 False", (args, out.stdout, out.stderr)
+        assert "usage: daycare-gui" in out.stderr
+        if says:
+            assert says in out.stderr

@@ -39,3 +39,12 @@ def test_readme_and_ci_name_the_emoji_font():
     section = readme.split("### System packages", 1)[1].split("\n## ", 1)[0]
     assert DEBIAN_PACKAGE in section
     assert DEBIAN_PACKAGE in (REPO / ".ci" / "run").read_text(encoding="utf-8")
+
+
+def test_system_packages_line_works_on_a_bare_root_image():
+    """Issue 18, item 18: a fresh image needs 'apt-get update' first and may have no sudo."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### System packages", 1)[1].split("\n## ", 1)[0]
+    command = re.findall(r"```sh\n(.+?)\n```", section)[0]
+    assert command.startswith("apt-get update && apt-get install -y ")
+    assert "sudo" not in command and "sudo" in section  # named for those who are not root

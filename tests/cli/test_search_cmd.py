@@ -70,3 +70,67 @@ def test_index_dir_option(demo, tmp_path, capsys):
     assert main(["search", str(demo), "lisbon", "--index-dir", str(target), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["index"].startswith(str(target))
     shutil.rmtree(target)
+
+
+# -- issue 18, item 13 -------------------------------------------------------------------------------------
+
+def _json(capsys):
+    return json.loads(capsys.readouterr().out)
+
+
+def test_a_leading_dash_word_is_an_exclusion_not_an_option(demo, capsys):
+    assert main(["search", str(demo), "lisbon", "--json"]) == 0
+    everything = _json(capsys)
+    assert main(["search", str(demo), "lisbon", "-flights", "--json"]) == 0
+    excluded = _json(capsys)
+    assert 0 < excluded["total"] < everything["total"]
+    for args in (["-flights", "lisbon", "--json"], ["--json", "--", "-flights", "lisbon"],
+                 ["-flights lisbon", "--json"]):
+        assert main(["search", str(demo), *args]) == 0
+        same = _json(capsys)
+        assert same["expression"] == '("lisbon") NOT "flights"' and same["total"] == excluded["total"], args
+    assert main(["search", "--json", "--", str(demo), "-flights", "lisbon"]) == 0
+    assert _json(capsys)["total"] == excluded["total"]
+
+
+@pytest.mark.parametrize("limit", ["0", "-5", "many"])
+def test_limit_must_be_a_positive_number(demo, capsys, limit):
+    with pytest.raises(SystemExit) as stop:
+        main(["search", str(demo), "lisbon", "--limit", limit])
+    assert stop.value.code == 2
+    assert "argument --limit:" in capsys.readouterr().err
+
+
+def test_legacy_store_is_searched_from_its_history_files(fixture_copy, capsys, index_dir):
+    store = fixture_copy("daycare-808af509", with_db=False)
+    before = snapshot_tree(store)
+    assert main(["search", str(store), "hello", "--json"]) == 0
+    data = _json(capsys)
+    assert data["total"] == 1
+    group = data["groups"][0]
+    assert (group["agent_id"], group["kind"], group["lifecycle"]) == ("agentusr1", "user", "active")
+    session = group["sessions"][0]
+    # The window's ids: session <agent>#<n>, record = line in history.jsonl (line 1 is the start marker).
+    assert session["session_id"] == "agentusr1#1"
+    assert [(h["record_id"], h["type"], h["at"]) for h in session["hits"]] == [(2, "user_message", 1739999001000)]
+    assert main(["search", str(store), "booted"]) == 0
+    out, err = capsys.readouterr()
+    assert "agentusr1#2" in out and "#5 " in out and "note" in out
+    assert "indexed" not in err  # the second run found the index up to date
+    assert main(["search", str(store), "hello", "--kind", "cron", "--json"]) == 0
+    assert _json(capsys)["total"] == 0
+    assert snapshot_tree(store) == before
+
+    # A history file that changed is indexed again.
+    history = store / "agents" / "agentusr1" / "history.jsonl"
+    history.chmod(0o644)
+    with history.open("a") as fh:
+        fh.write('{"type":"note","at":1739999009000,"text":"hello again"}\n')
+    assert main(["search", str(store), "hello", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["total"] == 2 and "rebuilt the index" in err
+
+
+def test_pglite_store_is_refused_with_a_reason(pglite_store, capsys):
+    assert main(["search", str(pglite_store), "hello"]) == 2
+    assert "PGlite" in capsys.readouterr().err

@@ -84,3 +84,82 @@ def test_refusals_exit_2(fixture_copy, capsys):
 
 def test_missing_path_exits_2(tmp_path, capsys):
     assert main(["upgrade", str(tmp_path / "nope")]) == 2
+
+
+# -- issue 18, item 2: nothing is created in a folder that is not a Daycare store needing an upgrade ---------
+
+def _refused_writing_nothing(folder, capsys, *extra):
+    before = snapshot_tree(folder)
+    names = sorted(p.name for p in folder.rglob("*"))
+    assert main(["upgrade", str(folder), *extra]) == 2
+    captured = capsys.readouterr()
+    assert snapshot_tree(folder) == before and sorted(p.name for p in folder.rglob("*")) == names
+    assert captured.out == ""
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("daycare-gui upgrade: refused, nothing written: ")
+    return lines[0]
+
+
+def test_an_empty_or_foreign_folder_is_refused(tmp_path, capsys):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert "not a Daycare data directory" in _refused_writing_nothing(empty, capsys)
+    foreign = tmp_path / "foreign"
+    (foreign / "photos").mkdir(parents=True)
+    (foreign / "notes.txt").write_text("hello\n")
+    assert "not a Daycare data directory" in _refused_writing_nothing(foreign, capsys)
+    assert "not a Daycare data directory" in _refused_writing_nothing(foreign, capsys, "--dry-run")
+
+
+def test_a_subfolder_of_a_store_is_refused(fixture_copy, capsys):
+    store = fixture_copy("daycare-808af509", with_db=False)
+    for sub in ("cron", "agents", "channels"):
+        assert "not a Daycare data directory" in _refused_writing_nothing(store / sub, capsys)
+
+
+def test_a_daycare_folder_with_nothing_to_import_is_refused(tmp_path, capsys):
+    (tmp_path / "settings.json").write_text('{"engine": {}}\n')
+    (tmp_path / "cron").mkdir()  # a folder, but no TASK.md in it
+    assert "nothing to upgrade" in _refused_writing_nothing(tmp_path, capsys)
+
+
+def test_someone_elses_sqlite_database_is_refused(tmp_path, capsys):
+    import sqlite3
+
+    db = tmp_path / "daycare.db"
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE photos (id INTEGER PRIMARY KEY, path TEXT)")
+    conn.commit()
+    conn.close()
+    before = snapshot_tree(tmp_path)
+    assert main(["upgrade", str(tmp_path)]) == 2
+    assert "not Daycare's" in capsys.readouterr().err
+    assert snapshot_tree(tmp_path) == before
+
+
+def test_the_core_refuses_too(tmp_path):
+    """The window's upgrade dialog goes through the same check."""
+    from daycare_gui.core.migrations.upgrade import plan_upgrade, run_upgrade
+
+    result = run_upgrade(tmp_path / "daycare.db")
+    assert result.refusal and "nothing to upgrade" in result.refusal
+    assert plan_upgrade(tmp_path / "daycare.db").refusal == result.refusal
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_single_legacy_input_is_enough_to_upgrade(tmp_path, capsys):
+    (tmp_path / "heartbeat").mkdir()
+    (tmp_path / "heartbeat" / "morning.md").write_text("# Morning\n\nSay hello.\n")
+    assert main(["upgrade", str(tmp_path), "--no-backup"]) == 0
+    assert "Applied migrations: " in capsys.readouterr().out
+    assert (tmp_path / "daycare.db").exists()
+
+
+def test_pglite_store_is_refused_on_both_paths(pglite_store, capsys):
+    """Issue 18, item 10: the daycare.pglite/ folder itself is a Daycare store too, and never upgraded."""
+    before = snapshot_tree(pglite_store)
+    for path in (pglite_store, pglite_store / "daycare.pglite"):
+        assert main(["upgrade", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert "is a PGlite (PostgreSQL) store" in err and "not a Daycare data directory" not in err
+    assert snapshot_tree(pglite_store) == before

@@ -383,3 +383,28 @@ def test_storage_sends_the_user_to_the_menu_that_exists(qtbot, window, demo_stor
     assert menu_title in menus, f"{menu_title!r} is not a menu ({sorted(menus)})"
     assert action_text in [a.text().replace("&", "") for a in menus[menu_title].actions()]
     assert "Tools" not in hint
+
+
+def test_settings_pane_masks_a_password_inside_a_url(qtbot, window, demo_store, tmp_path):
+    """Issue 18, item 12: the settings tree and the detail pane show a URL with its password masked."""
+    import json
+    import shutil
+
+    store = tmp_path / "daycare"
+    shutil.copytree(demo_store, store)
+    settings = json.loads((store / "settings.json").read_text())
+    settings["proxy"] = "http://alex:hunter2-PASSWORD@proxy.local:3128"  # kept by Daycare as an unknown key
+    (store / "settings.json").write_text(json.dumps(settings, indent=2))
+    open_and_wait(qtbot, window, store)
+    window.show_section("settings")
+    pane = window.panes["settings"]
+    qtbot.waitUntil(lambda: pane.config is not None, timeout=5000)
+    shown, stack = [], [pane.tree.topLevelItem(i) for i in range(pane.tree.topLevelItemCount())]
+    while stack:
+        item = stack.pop()
+        pane.tree.setCurrentItem(item)
+        shown.append(f"{item.text(0)}={item.text(1)}\n{_widget_texts(window.detail)}")
+        stack += [item.child(i) for i in range(item.childCount())]
+    everything = "\n".join(shown) + _widget_texts(pane)
+    assert "PASSWORD" not in everything
+    assert "proxy=http://alex:••••••••@proxy.local:3128" in everything

@@ -55,7 +55,10 @@ def _check_dest(dest: Path) -> bool:
         if any(dest.iterdir()):
             raise DemoError(f"{dest} is not empty; the demo is only written into an empty or new folder")
         return False
-    dest.mkdir(parents=True)
+    try:
+        dest.mkdir(parents=True)
+    except OSError as exc:  # a parent that is a file, a folder we may not write, a read-only disk
+        raise DemoError(f"cannot create {dest}: {exc.strerror or exc}") from None
     return True
 
 

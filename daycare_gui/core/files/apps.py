@@ -60,6 +60,25 @@ class AppPermissionState(RecordMixin):
 
 
 @dataclass(frozen=True)
+class GrantConflict(RecordMixin):
+    """A tag ``state.json`` grants although ``PERMISSIONS.md`` denies it or no longer allows it.
+
+    Daycare applies every granted tag to the app's sessions whatever the rules say (the rules only guide
+    the reviewer of each tool call), so a permission taken away in PERMISSIONS.md is still held until its
+    grant is revoked.
+    """
+
+    tag: str
+    denied: bool  # True: listed under Deny; False: simply not under Allow
+
+    @property
+    def message(self) -> str:
+        rule = "denies it" if self.denied else "does not allow it"
+        return (f"state.json still grants {self.tag} although PERMISSIONS.md {rule}: Daycare gives the app this "
+                "permission until the grant is revoked")
+
+
+@dataclass(frozen=True)
 class App(RecordMixin):
     id: str  # folder name
     folder: str
@@ -68,6 +87,23 @@ class App(RecordMixin):
     manifest: AppManifest | None
     permissions: AppPermissions | None
     state: AppPermissionState | None
+
+    @property
+    def state_path(self) -> str:
+        return str(Path(self.folder) / "state.json")
+
+    def grant_conflicts(self) -> list[GrantConflict]:
+        return grant_conflicts(self.permissions, self.state)
+
+
+def grant_conflicts(perms: AppPermissions | None, state: AppPermissionState | None) -> list[GrantConflict]:
+    """Granted tags that contradict the rules (tags compared after trimming, as Daycare normalises them)."""
+    if perms is None or state is None:
+        return []
+    allow = {rule.text.strip() for rule in perms.allow}
+    deny = {rule.text.strip() for rule in perms.deny}
+    return [GrantConflict(tag.strip(), tag.strip() in deny) for tag in state.permissions
+            if tag.strip() in deny or tag.strip() not in allow]
 
 
 def parse_manifest(path: Path, *, root: Root = None) -> tuple[AppManifest | None, list[Problem]]:
@@ -176,6 +212,8 @@ def read_app(
     problems.extend(more)
     state, more = parse_state(folder / "state.json", root=root)
     problems.extend(more)
+    for conflict in grant_conflicts(perms, state):
+        problems.append(Problem(str(folder / "state.json"), None, conflict.message, "warning"))
     if manifest is None and not more:
         problems.append(Problem(str(folder), None, "app folder without APP.md", "warning"))
     return App(folder.name, str(folder), scope, user_id, manifest, perms, state), problems

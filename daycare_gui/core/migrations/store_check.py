@@ -65,6 +65,45 @@ def _newer_refusal(conn: sqlite3.Connection, applied: list[str]) -> str:
     return " ".join(parts)
 
 
+# What Daycare's import migrations read, relative to the folder holding the database (reference §5):
+# (folder, pattern inside it). Any one present means there is something to upgrade from.
+_LEGACY_INPUTS = (
+    ("agents", "*/descriptor.json"), ("cron", "*/TASK.md"), ("heartbeat", "*.md"), ("heartbeat", "*.MD"),
+    ("signals", "events.jsonl"), ("signals", "delayed.json"), ("channels", "*/channel.json"),
+    ("expose/endpoints", "*.json"), ("processes", "*/record.json"),
+)
+# Tables any Daycare SQLite database has from its first migration on.
+_DAYCARE_TABLES = frozenset({"_migrations", "agents", "sessions", "session_history"})
+
+
+def legacy_inputs(folder: Path) -> list[str]:
+    """The legacy inputs (``agents``, ``cron``, …) present in ``folder``; stops looking in each at the first hit."""
+    found = []
+    for name, pattern in _LEGACY_INPUTS:
+        base = folder / name
+        if name.split("/")[0] not in found and base.is_dir() and next(base.glob(pattern), None) is not None:
+            found.append(name.split("/")[0])
+    return found
+
+
+def nothing_to_upgrade(db_path: Path) -> str | None:
+    """Why there is nothing to upgrade when the database does not exist yet (no legacy files to import)."""
+    db_path = Path(db_path)
+    pglite = db_path if db_path.suffix == ".pglite" else db_path.with_suffix(".pglite")
+    if db_path.exists() or pglite.is_dir() or legacy_inputs(db_path.parent):
+        return None
+    return (f"{db_path.parent} has no Daycare database and no legacy Daycare files to import "
+            "(agents/, cron/, heartbeat/, signals/, channels/, expose/, processes/), so there is nothing "
+            "to upgrade; Daycare creates its database itself when it first starts.")
+
+
+def _foreign_tables(conn: sqlite3.Connection) -> list[str]:
+    """The tables of a SQLite file that has tables but none of Daycare's: someone else's database."""
+    tables = [r[0] for r in conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+    return tables if tables and not _DAYCARE_TABLES & set(tables) else []
+
+
 def check_store(db_path: Path, paths: DaycarePaths | None = None, *, check_engine: bool = True) -> StoreCheck:
     db_path = Path(db_path)
     if paths is None:
@@ -80,12 +119,17 @@ def check_store(db_path: Path, paths: DaycarePaths | None = None, *, check_engin
         return StoreCheck(db_path, "pglite", refusal=f"{where} is a PGlite (PostgreSQL) store, used by Daycare since "
                           "7c62680a; its migrations are Daycare's own and this SQLite upgrade does not apply.")
     if not db_path.exists():
-        return StoreCheck(db_path, "missing")
+        return StoreCheck(db_path, "missing", refusal=nothing_to_upgrade(db_path))
     if not _is_sqlite_file(db_path):
         return StoreCheck(db_path, "not-sqlite", refusal=f"{db_path} is not a SQLite database.")
     conn = open_readonly(db_path)
     try:
         try:
+            foreign = _foreign_tables(conn)
+            if foreign:
+                shown = ", ".join(foreign[:5]) + (", …" if len(foreign) > 5 else "")
+                return StoreCheck(db_path, "not-sqlite", refusal=f"{db_path} is a SQLite database, but not "
+                                  f"Daycare's: it has no _migrations table and holds {shown}.")
             applied = applied_names(conn)
             check = StoreCheck(db_path, "sqlite", applied)
             if any(n not in MIGRATIONS_808AF509 and n not in TOLERATED_ORPHANS for n in applied):

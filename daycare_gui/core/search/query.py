@@ -161,13 +161,18 @@ def group_hits(hits: list[Hit], agents: dict) -> list[AgentGroup]:
 
 
 def search(index: SearchIndex, db: ReadOnlyDatabase | None, text: str, flt: SearchFilter = SearchFilter(),
-           *, limit: int = 200, newest_first: bool = False) -> SearchResults:
-    """Run one search. ``db`` (the Daycare database, read-only) is used for agent filters and names."""
+           *, limit: int = 200, newest_first: bool = False, legacy=None) -> SearchResults:
+    """Run one search. ``db`` (the Daycare database, read-only) is used for agent filters and names; for a
+    legacy store ``legacy`` (:class:`daycare_gui.core.search.legacy.LegacySource`) takes its place."""
     started = time.perf_counter()
     expr = match_expression(text)
     if expr is None:
         return SearchResults(text, None, [], [], 0, False, None, 0.0)
-    agent_ids = _agent_ids(db, flt) if (flt.needs_agents and db is not None) else None
+    agent_ids = None
+    if flt.needs_agents and legacy is not None:
+        agent_ids = legacy.agent_ids(flt.kinds, flt.lifecycles, flt.user_id)
+    elif flt.needs_agents and db is not None:
+        agent_ids = _agent_ids(db, flt)
     if agent_ids is not None and not agent_ids:
         return SearchResults(text, expr, [], [], 0, False, None, time.perf_counter() - started)
     where, params = _where(expr, flt, agent_ids)
@@ -191,8 +196,12 @@ def search(index: SearchIndex, db: ReadOnlyDatabase | None, text: str, flt: Sear
         sql, args = f"{select} WHERE {where} AND rowid >= ? ORDER BY {order_by} LIMIT ?", [*params, floor, limit]
     else:
         sql, args = f"{select} WHERE {where} ORDER BY rank LIMIT ?", [*params, limit]
-    hits = [Hit(int(r[0]), r[1], r[2], r[3], r[4], r[5] or "") for r in conn.execute(sql, args)]
+    record_id = legacy.record_id if legacy is not None else int
+    hits = [Hit(record_id(int(r[0])), r[1], r[2], r[3], r[4], r[5] or "") for r in conn.execute(sql, args)]
     ids = sorted({h.agent_id for h in hits if h.agent_id})
-    agents = fetch_agents(db, ids) if (db is not None and ids) else {}
+    if legacy is not None:
+        agents = {i: legacy.agents[i] for i in ids if i in legacy.agents}
+    else:
+        agents = fetch_agents(db, ids) if (db is not None and ids) else {}
     return SearchResults(text, expr, group_hits(hits, agents), hits, total, capped, ranked_within,
                          time.perf_counter() - started)

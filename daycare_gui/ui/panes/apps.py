@@ -2,6 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtWidgets import QInputDialog, QMessageBox, QPushButton
+
+from daycare_gui.core.edit.app_state import AppStateDoc, revoke_grant
+from daycare_gui.core.edit.atomic import ConflictError, load_for_edit
+from daycare_gui.core.edit.errors import DocumentError, InvalidValue
 from daycare_gui.core.files.apps import App
 from daycare_gui.core.queries.names import Names, load_names
 from daycare_gui.ui.context import DetailItem
@@ -18,6 +26,8 @@ def _problems(app: App) -> list[str]:
         out.append(f"APP.md: {app.manifest.invalid_reason}")
     if app.permissions is not None and not app.permissions.valid:
         out.append(f"PERMISSIONS.md: {app.permissions.invalid_reason}")
+    for conflict in app.grant_conflicts():
+        out.append(f"still granted: {conflict.tag} ({'denied' if conflict.denied else 'not allowed'})")
     return out
 
 
@@ -45,8 +55,19 @@ def app_markdown(app: App) -> str:
     if s is None:
         parts.append("*No state.json.*\n")
     else:
-        granted = "\n".join(f"- `{x}`" for x in s.permissions) or "*(none)*"
+        conflicts = {c.tag: c for c in app.grant_conflicts()}
+
+        def line(tag: str) -> str:
+            c = conflicts.get(tag.strip())
+            if c is None:
+                return f"- `{tag}`"
+            return f"- `{tag}` — **{'denied' if c.denied else 'not allowed'} by PERMISSIONS.md, still granted**"
+
+        granted = "\n".join(line(x) for x in s.permissions) or "*(none)*"
         parts.append(f"{granted}\n")
+        if conflicts:
+            parts.append("Daycare applies every granted tag whatever PERMISSIONS.md says; "
+                         "use **Revoke grant…** to take one away.\n")
     return "\n".join(parts)
 
 
@@ -74,6 +95,69 @@ class AppsPane(BrowsePane):
     def __init__(self, ctx, parent=None) -> None:
         super().__init__(ctx, parent)
         self.edit_actions = EditActions(self, "app")  # Edit… buttons above the viewer
+        self.revoke_button = QPushButton("Revoke grant…")
+        self.revoke_button.setToolTip("Remove a permission tag the app was granted (its state.json); Daycare "
+                                      "applies granted tags whatever PERMISSIONS.md says")
+        self.revoke_button.clicked.connect(lambda: self.revoke_grant())
+        row = self.edit_actions.row
+        row.insertWidget(max(0, row.count() - 1), self.revoke_button)  # before the stretch
+        self.table.selectionModel().currentRowChanged.connect(lambda *_: self._update_revoke())
+        self._update_revoke()
+
+    # -- revoking a grant ------------------------------------------------------------------------
+    def _state_file(self, app: App | None) -> Path | None:
+        if app is None or app.state is None or not app.state.permissions:
+            return None
+        path = Path(app.state_path)
+        return path if self.ctx.store.paths.contains(path) and path.is_file() else None
+
+    def _update_revoke(self) -> None:
+        self.revoke_button.setEnabled(self._state_file(self.current_record()) is not None)
+
+    def _choose_tag(self, app: App, tags: list[str]) -> str | None:
+        conflicts = [c.tag for c in app.grant_conflicts()]
+        first = next((i for i, t in enumerate(tags) if t.strip() in conflicts), 0)
+        tag, ok = QInputDialog.getItem(self, "Revoke grant", f"Permission to take away from {app.id}:",
+                                       tags, first, False)
+        return tag if ok else None
+
+    def _confirm(self, app: App, tag: str) -> bool:
+        answer = QMessageBox.question(
+            self, "Revoke grant",
+            f"Remove {tag} from the permissions granted to {app.id}?\n\nThis edits {app.state_path}; only that "
+            "tag and the file's updatedAt change. Daycare stops giving the app this permission on its next run.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Cancel)
+        return answer == QMessageBox.StandardButton.Yes
+
+    def revoke_grant(self, choose: Callable[[App, list[str]], str | None] | None = None,
+                     confirm: Callable[[App, str], bool] | None = None) -> str | None:
+        """Ask which granted tag to remove, confirm, and write state.json. Returns the revoked tag."""
+        app = self.current_record()
+        path = self._state_file(app)
+        if path is None:
+            return None
+        try:
+            seen = load_for_edit(path)  # what the person chooses from; a later change is a conflict
+            tags = AppStateDoc.parse(seen.data).permissions
+        except (OSError, DocumentError) as exc:
+            QMessageBox.warning(self, "Cannot revoke", f"{path} cannot be edited: {exc}")
+            return None
+        tag = (choose or self._choose_tag)(app, tags) if tags else None
+        if not tag or not (confirm or self._confirm)(app, tag):
+            return None
+        try:
+            revoke_grant(path, tag, expected_sha256=seen.sha256)
+        except ConflictError:
+            QMessageBox.warning(self, "Not revoked", f"{path} changed on disk while you chose; nothing was written. "
+                                                     "Look at it again and retry.")
+            return None
+        except (OSError, DocumentError, InvalidValue) as exc:
+            QMessageBox.warning(self, "Not revoked", f"{path} was left unchanged: {exc}")
+            return None
+        refresh = getattr(self.window(), "refresh", None)
+        if refresh is not None:
+            refresh()
+        return tag
 
     def key(self, app: App) -> str:
         return app.folder
@@ -90,6 +174,9 @@ class AppsPane(BrowsePane):
     def state(self, app: App) -> str | None:
         return "error" if _problems(app) else None
 
+    def loaded(self, records) -> None:
+        self._update_revoke()
+
     def describe(self, app: App) -> DetailItem:
         m, p, s = app.manifest, app.permissions, app.state
         fields = [("Id", app.id), ("Folder", app.folder), ("Scope", app.scope),
@@ -104,6 +191,7 @@ class AppsPane(BrowsePane):
         if s is not None:
             fields.append(("Granted (state.json)", ", ".join(s.permissions) or "(none)"))
             fields.append(("state.json updated", fmt_time(s.updated_at)))
+            fields += [("Contradiction", c.message) for c in app.grant_conflicts()]
         fields += [("Problem", text) for text in _problems(app)]
         return DetailItem(f"App {app.id}", tuple(fields), app.to_dict(), markdown=app_markdown(app))
 

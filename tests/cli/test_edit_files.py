@@ -1,0 +1,138 @@
+"""``daycare-gui edit`` knows which files it may touch: JSON edited as JSON, unknown files refused,
+task files Daycare no longer reads written only with --force (issue 18, items 1 and 4)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from daycare_gui import cli
+
+STATE = b'{\n  "permissions": [\n    "@read:/home/alex/blog",\n    "@network"\n  ],\n  "updatedAt": 1739999900123\n}\n'
+SETTINGS = b'{\n  "engine": {\n    "dataDir": "/srv/daycare"\n  },\n  "assistant": {\n    "workspaceDir": "ws"\n  }\n}\n'
+
+
+@pytest.fixture
+def app_state(tmp_path):
+    path = tmp_path / "workspace" / "apps" / "deploy-check" / "state.json"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(STATE)
+    return path
+
+
+def test_state_json_is_edited_as_json(app_state, capsys):
+    assert cli.main(["edit", str(app_state), "--set", 'permissions=["@network"]', "--set", "updatedAt=1750000000000"]) == 0
+    assert app_state.read_bytes() == b'{\n  "permissions": [\n    "@network"\n  ],\n  "updatedAt": 1750000000000\n}\n'
+    out = capsys.readouterr().out
+    assert '-    "@read:/home/alex/blog",' in out
+
+
+def test_emptying_the_grants_keeps_the_file_json(app_state):
+    assert cli.main(["edit", str(app_state), "--set", "permissions=[]", "--set", "updatedAt=1"]) == 0
+    assert app_state.read_bytes() == b'{\n  "permissions": [],\n  "updatedAt": 1\n}\n'
+
+
+@pytest.mark.parametrize("args", [
+    ["--set", "permissions=[read everything]"],
+    ["--set", "color=blue"],
+    ["--set", "permissions=[]", "--body-file", "x.md"],
+])
+def test_state_json_refusals_leave_it_untouched(app_state, capsys, args):
+    assert cli.main(["edit", str(app_state), *args]) == 2
+    assert app_state.read_bytes() == STATE
+    assert "refused" in capsys.readouterr().err
+
+
+def test_settings_json_dotted_keys(tmp_path, capsys):
+    path = tmp_path / "settings.json"
+    path.write_bytes(SETTINGS)
+    assert cli.main(["edit", str(path), "--set", "engine.dataDir=/data", "--set",
+                     "engine.db.url=postgresql://alex:hunter2@db.local/daycare"]) == 0
+    assert path.read_bytes() == (
+        b'{\n  "engine": {\n    "dataDir": "/data",\n    "db": {\n'
+        b'      "url": "postgresql://alex:hunter2@db.local/daycare"\n    }\n  },\n'
+        b'  "assistant": {\n    "workspaceDir": "ws"\n  }\n}\n')
+    out = capsys.readouterr().out
+    assert "hunter2" not in out and "postgresql://alex:••••••••@db.local/daycare" in out
+
+
+@pytest.mark.parametrize("name, data", [
+    ("agents/a1/state.json", b'{"state": "active"}\n'),
+    ("auth.json", b'{"openai": {"type": "api", "key": "sk-x"}}\n'),
+    ("notes.txt", b"hello\n"),
+    ("cron/x/STATE.json", b'{"lastRunAt": "2026-02-19T02:00:00.000Z"}\n'),
+])
+def test_files_it_does_not_know_are_refused_byte_identical(tmp_path, capsys, name, data):
+    path = tmp_path / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    assert cli.main(["edit", str(path), "--set", "permissions=[]"]) == 2
+    assert path.read_bytes() == data
+    assert "not this file" in capsys.readouterr().err
+
+
+def test_broken_json_is_refused(app_state):
+    app_state.write_bytes(b'{"permissions": [')
+    assert cli.main(["edit", str(app_state), "--set", "permissions=[]"]) == 2
+    assert app_state.read_bytes() == b'{"permissions": ['
+
+
+# --- a TASK.md Daycare no longer reads (item 4) ------------------------------------------------------------
+
+@pytest.fixture
+def imported_task(fixture_copy):
+    store = fixture_copy("daycare-808af509")
+    task = store / "cron" / "dailycleanup" / "TASK.md"
+    os.chmod(task.parent, 0o755)
+    os.chmod(task, 0o644)
+    return store, task
+
+
+def test_imported_task_file_is_refused_without_force_and_names_the_row(imported_task, capsys):
+    store, task = imported_task
+    before = task.read_bytes()
+    assert cli.main(["edit", str(task), "--set", "name=Nightly cleanup"]) == 2
+    assert task.read_bytes() == before
+    err = capsys.readouterr().err
+    assert "tasks_cron row 'dailycleanup'" in err and str(store / "daycare.db") in err
+    assert "--force" in err
+
+
+def test_imported_task_check_warns_and_force_writes(imported_task, capsys):
+    _store, task = imported_task
+    before = task.read_bytes()
+    assert cli.main(["edit", str(task), "--set", "name=Nightly cleanup", "--check"]) == 0
+    assert task.read_bytes() == before
+    assert "does not read" in capsys.readouterr().err
+    assert cli.main(["edit", str(task), "--set", "name=Nightly cleanup", "--force"]) == 0
+    assert task.read_bytes() == before.replace(b"name: Daily cleanup", b"name: Nightly cleanup")
+    assert "does not read" in capsys.readouterr().err
+
+
+def test_task_file_daycare_reads_needs_no_force(fixture_copy):
+    store = fixture_copy("daycare-808af509", with_db=False)  # not imported yet: Daycare reads the file
+    task = store / "cron" / "dailycleanup" / "TASK.md"
+    os.chmod(task.parent, 0o755)
+    os.chmod(task, 0o644)
+    assert cli.main(["edit", str(task), "--set", "name=Nightly cleanup"]) == 0
+    assert b"name: Nightly cleanup" in task.read_bytes()
+
+
+def test_task_file_added_after_the_import_is_refused_without_force(imported_task, capsys):
+    store, task = imported_task
+    late = store / "cron" / "later" / "TASK.md"
+    late.parent.mkdir()
+    late.write_bytes(task.read_bytes())
+    assert cli.main(["edit", str(late), "--set", "name=Later"]) == 2
+    assert "was not imported" in capsys.readouterr().err
+    assert late.read_bytes() == task.read_bytes()
+
+
+def test_task_file_beside_a_pglite_store_is_refused_without_force(pglite_store, capsys):
+    heartbeat = pglite_store / "heartbeat" / "morning.md"
+    heartbeat.parent.mkdir()
+    heartbeat.write_bytes(b"---\ntitle: Morning\n---\nSay hello.\n")
+    assert cli.main(["edit", str(heartbeat), "--set", "title=Evening"]) == 2
+    assert "PGlite" in capsys.readouterr().err
+    assert heartbeat.read_bytes() == b"---\ntitle: Morning\n---\nSay hello.\n"
