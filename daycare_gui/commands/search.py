@@ -32,7 +32,7 @@ from daycare_gui.core.store import open_store
 
 
 _FLAGS = ("--newest", "--json", "--help")
-_VALUE_OPTIONS = ("--kind", "--lifecycle", "--user", "--type", "--limit", "--index-dir")
+_VALUE_OPTIONS = ("--kind", "--lifecycle", "--user", "--type", "--limit", "--index-dir", *search_kinds.VALUE_OPTIONS)
 
 
 def _takes_value(option: str) -> bool:
