@@ -1,12 +1,12 @@
 """Shared test fixtures.
 
-Real Daycare data folders live in ``../shared/fixtures`` (beside the repository). Tests never touch them in
-place: :func:`fixture_copy` copies one into ``tmp_path`` first, keeping ``daycare.db`` and its WAL files together.
+Real Daycare data folders live in ``tests/fixtures/`` (see its README). Tests never touch them in place:
+:func:`fixture_copy` copies one into ``tmp_path`` first (an SQLite open of a WAL database would write
+``-wal``/``-shm`` files beside it, an upgrade rewrites it, and PGlite writes into any folder it opens).
 """
 
 from __future__ import annotations
 
-import os
 import shutil
 import tarfile
 from pathlib import Path
@@ -14,8 +14,29 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-FIXTURES = Path(os.environ.get("DAYCARE_GUI_FIXTURES", REPO.parent / "shared" / "fixtures"))
+FIXTURES = REPO / "tests" / "fixtures"
 FIXTURE_NAMES = ("daycare-808af509", "daycare-newer", "daycare-stuck")
+PGLITE_TARBALL = "daycare-pglite-7c3c466c.tar.gz"
+
+
+def fixture_source(name: str) -> Path:
+    """The one way to the repository's fixtures. A missing one fails the test: the fixtures are part of the
+    repository, so their absence is a broken checkout, never a reason to skip."""
+    src = FIXTURES / name
+    if not src.exists():
+        pytest.fail(f"fixture {name} is missing from {FIXTURES} (it is part of the repository)", pytrace=False)
+    return src
+
+
+def _plain_members(tar: tarfile.TarFile, name: str) -> list[tarfile.TarInfo]:
+    """Only regular files and folders inside the target (what the fixture holds); Python's own "data" filter
+    is missing from some 3.10/3.11 patch releases still shipped by distributions."""
+    members = tar.getmembers()
+    for m in members:
+        parts = Path(m.name).parts
+        if not (m.isfile() or m.isdir()) or m.name.startswith("/") or ".." in parts:
+            pytest.fail(f"fixture {name}: unexpected member {m.name!r}", pytrace=False)
+    return members
 
 
 # Where the application keeps per-user files; tests point every one of them at a private folder.
@@ -36,9 +57,12 @@ def _private_user_dirs(tmp_path_factory):
 
 
 def _copy_fixture(name: str, dest: Path, *, with_db: bool = True, as_name: str | None = None) -> Path:
-    src = FIXTURES / name
-    if not src.is_dir():
-        pytest.skip(f"fixture {name} not found in {FIXTURES}")
+    src = fixture_source(name)
+    if name.endswith(".tar.gz"):
+        target = dest / (as_name or name.removesuffix(".tar.gz"))
+        with tarfile.open(src) as tar:
+            tar.extractall(target, members=_plain_members(tar, name))
+        return target
     ignore = None if with_db else shutil.ignore_patterns("daycare.db", "daycare.db-wal", "daycare.db-shm")
     target = dest / (as_name or name)
     shutil.copytree(src, target, ignore=ignore)
@@ -47,7 +71,8 @@ def _copy_fixture(name: str, dest: Path, *, with_db: bool = True, as_name: str |
 
 @pytest.fixture
 def fixture_copy(tmp_path):
-    """``fixture_copy("daycare-808af509")`` → a private copy of that fixture folder."""
+    """``fixture_copy("daycare-808af509")`` → a private copy of that fixture folder;
+    ``fixture_copy(PGLITE_TARBALL)`` → a folder holding the unpacked ``daycare.pglite/``."""
 
     def make(name: str, *, with_db: bool = True, as_name: str | None = None) -> Path:
         return _copy_fixture(name, tmp_path, with_db=with_db, as_name=as_name)

@@ -9,7 +9,7 @@ import pytest
 
 from daycare_gui.core.migrations.upgrade import run_upgrade
 from daycare_gui.core.schema_sql import MIGRATIONS_808AF509
-from tests.conftest import FIXTURES, snapshot_tree
+from tests.conftest import snapshot_tree
 from tests.core.migrations.helpers import describe_schema, open_immutable, owner_id, table_rows
 
 
@@ -20,7 +20,7 @@ def upgraded(fixture_copy):
     result = run_upgrade(folder / "daycare.db")
     assert result.ok, result.summary()
     new = open_immutable(folder / "daycare.db")
-    ref = open_immutable(FIXTURES / "daycare-808af509" / "daycare.db")
+    ref = open_immutable(fixture_copy("daycare-808af509", as_name="reference") / "daycare.db")
     yield folder, result, new, ref, legacy_before
     new.close()
     ref.close()
