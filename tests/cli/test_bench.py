@@ -1,0 +1,61 @@
+"""bench/run.py on a small demo store: it still runs end to end, and leaves nothing behind in the temporary
+folder, neither when it finishes nor when it is interrupted (Ctrl+C) while a child is measuring."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from daycare_gui.core.demo import write_demo
+
+REPO = Path(__file__).resolve().parents[2]
+BENCH = REPO / "bench" / "run.py"
+
+
+@pytest.fixture
+def bench_env(tmp_path):
+    store = tmp_path / "store" / "daycare"
+    write_demo(store)
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    env = dict(os.environ, TMPDIR=str(temp), QT_QPA_PLATFORM="offscreen")
+    args = [sys.executable, str(BENCH), "--store", str(store), "--runs", "1", "--cache", str(tmp_path / "cache")]
+    return args, env, temp
+
+
+def test_a_run_prints_every_figure_beside_its_baseline_and_cleans_up(bench_env):
+    args, env, temp = bench_env
+    out = subprocess.run(args, env=env, capture_output=True, text=True, timeout=300, cwd=REPO)
+    assert out.returncode == 0, out.stderr[-3000:]
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    keys = {f["key"] for f in result["figures"]}
+    assert {"startup_to_agents_s", "session_first_page_ms", "session_last_page_ms", "scroll_10k_ms",
+            "index_build_s", "peak_rss_mb", "gui_max_gap_ms"} <= keys
+    for figure in result["figures"]:
+        assert figure["value"] is not None and figure["goal"] or figure["key"] == "startup_import_s"
+        if figure["baseline_key"]:
+            assert figure["baseline"] is not None and result[figure["baseline_key"]] == figure["baseline"]
+    assert list(temp.iterdir()) == []
+
+
+def test_ctrl_c_while_a_child_measures_leaves_no_temporary_folder(bench_env, qtbot):
+    args, env, temp = bench_env
+    proc = subprocess.Popen(args, env=env, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    try:
+        # a child is measuring once its settings file exists in the run's folder
+        qtbot.waitUntil(lambda: any(temp.glob("daycare-bench-*/settings-*.ini")), timeout=120_000)
+        os.killpg(proc.pid, signal.SIGINT)  # what Ctrl+C in a terminal does: the whole process group
+        proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode != 0
+    assert list(temp.iterdir()) == []
