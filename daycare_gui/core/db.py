@@ -7,7 +7,9 @@ Rules this module keeps (see reference §9):
   ``-wal``/``-shm`` beside the database (a ``mode=ro`` open would create them);
 - tolerate a running engine: with a ``-wal`` file, ``mode=ro`` reads through the WAL like any reader
   (``live=True``), or a private snapshot copy is read (``live=False``, used by ``inspect``);
-- tolerate a folder the user cannot write: fall back to an immutable read of a snapshot, and say so.
+- tolerate a folder the user cannot write: fall back to an immutable read of a snapshot, and say so;
+- never make a caller wait for a query it no longer wants: :meth:`ReadOnlyDatabase.close` interrupts every
+  running statement at once, and a query run inside :func:`cancellable` stops soon after its flag is set.
 """
 
 from __future__ import annotations
@@ -16,9 +18,13 @@ import os
 import shutil
 import sqlite3
 import tempfile
+import threading
 import time
+import weakref
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable, Iterator
 from urllib.parse import quote
 
 from sqlalchemy import create_engine, text
@@ -26,10 +32,36 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.pool import QueuePool
 
 BUSY_TIMEOUT_MS = 2000
+# SQLite virtual-machine steps between two cancellation checks: about 10-20 ms of work, so a cancelled
+# query stops quickly while the check (a Python call, which needs the GIL) stays too rare to cost anything.
+PROGRESS_STEPS = 1_000_000
 
 
 class DatabaseError(Exception):
     """A database problem explained for a person (locked, corrupt, not SQLite, unreadable)."""
+
+
+class QueryInterrupted(DatabaseError):
+    """The query was stopped: its request was cancelled, or the database was closed meanwhile."""
+
+
+_scope = threading.local()
+
+
+@contextmanager
+def cancellable(cancelled: Callable[[], bool] | None) -> Iterator[None]:
+    """Queries this thread runs inside the block stop (raising :class:`QueryInterrupted`) once
+    ``cancelled()`` is true. The DB worker wraps every job in one, so a superseded request lets go."""
+    previous = getattr(_scope, "cancelled", None)
+    _scope.cancelled = cancelled
+    try:
+        yield
+    finally:
+        _scope.cancelled = previous
+
+
+class _Connection(sqlite3.Connection):
+    """A plain sqlite3 connection that can be weakly referenced (to interrupt it on close)."""
 
 
 def _uri(path: Path, **params: str) -> str:
@@ -68,6 +100,9 @@ class ReadOnlyDatabase:
     def __init__(self, db_path: str | os.PathLike, *, live: bool = True) -> None:
         self.path = Path(db_path)
         self._snapshot_dir: Path | None = None
+        self._closed = threading.Event()
+        self._connections: weakref.WeakSet = weakref.WeakSet()
+        self._connections_lock = threading.Lock()
         self.mode, uri = self._choose(live)
         self.engine: Engine = self._make_engine(uri)
         try:
@@ -108,33 +143,54 @@ class ReadOnlyDatabase:
         # The copy is private: a normal read-only open of it replays its WAL without touching the original.
         return OpenMode("snapshot", note), _uri(target, mode="ro")
 
-    @staticmethod
-    def _make_engine(uri: str) -> Engine:
+    def _make_engine(self, uri: str) -> Engine:
+        closed, connections, lock = self._closed, self._connections, self._connections_lock
+
+        def stop_requested() -> int:  # SQLite's progress handler: non-zero aborts the running statement
+            cancelled = getattr(_scope, "cancelled", None)
+            return 1 if closed.is_set() or (cancelled is not None and cancelled()) else 0
+
         def connect():
-            conn = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
+            conn = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None,
+                                   factory=_Connection)
             conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
             conn.execute("PRAGMA query_only=1")
+            conn.set_progress_handler(stop_requested, PROGRESS_STEPS)
+            with lock:
+                connections.add(conn)
             return conn
 
         # QueuePool: the GUI thread and the DB worker each check out their own connection.
         return create_engine("sqlite://", creator=connect, poolclass=QueuePool, pool_size=3, max_overflow=4)
 
     # -- reading -----------------------------------------------------------------------------------
+    def _check_open(self) -> None:
+        if self._closed.is_set():
+            raise QueryInterrupted(f"{self.path}: the database was closed")
+
+    def _error(self, exc: BaseException) -> DatabaseError:
+        exc = getattr(exc, "orig", exc)
+        if self._closed.is_set() or "interrupted" in str(exc):
+            return QueryInterrupted(f"{self.path}: the query was stopped ({exc})")
+        return DatabaseError(_explain(exc, self.path))
+
     def rows(self, sql, params: dict | None = None) -> list:
+        self._check_open()
         stmt = text(sql) if isinstance(sql, str) else sql
         try:
             with self.engine.connect() as conn:
                 return list(conn.execute(stmt, params or {}))
         except Exception as exc:
-            raise DatabaseError(_explain(getattr(exc, "orig", exc), self.path)) from exc
+            raise self._error(exc) from exc
 
     def fetch(self, sql: str, params: dict | None = None) -> list[tuple]:
         """Plain tuples straight from the DB-API cursor, for hot paths (history pages): SQLAlchemy's
         Row objects cost more than the query itself for a 200-row page. Same read-only connections."""
+        self._check_open()
         try:
             conn = self.engine.raw_connection()
         except Exception as exc:
-            raise DatabaseError(_explain(getattr(exc, "orig", exc), self.path)) from exc
+            raise self._error(exc) from exc
         try:
             cursor = conn.cursor()
             try:
@@ -142,7 +198,7 @@ class ReadOnlyDatabase:
             finally:
                 cursor.close()
         except sqlite3.Error as exc:
-            raise DatabaseError(_explain(exc, self.path)) from exc
+            raise self._error(exc) from exc
         finally:
             conn.close()  # back to the pool
 
@@ -159,7 +215,24 @@ class ReadOnlyDatabase:
     def count(self, table: str) -> int:
         return int(self.scalar(f'SELECT count(*) FROM "{_ident(table)}"') or 0)
 
+    @property
+    def closed(self) -> bool:
+        return self._closed.is_set()
+
+    def interrupt(self) -> None:
+        """Stop every statement running on this database now, from any thread (sqlite3_interrupt)."""
+        with self._connections_lock:
+            connections = list(self._connections)
+        for conn in connections:
+            try:
+                conn.interrupt()
+            except sqlite3.ProgrammingError:  # closed meanwhile
+                pass
+
     def close(self) -> None:
+        """Quick from any thread: running queries are interrupted, not waited for; later ones refuse."""
+        self._closed.set()
+        self.interrupt()
         self.engine.dispose()
         if self._snapshot_dir is not None:
             shutil.rmtree(self._snapshot_dir, ignore_errors=True)
