@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import shutil
 import tempfile
+import threading
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QTimer
@@ -255,7 +256,7 @@ class MainWindow(QMainWindow):
         self.watcher.watch(None)
         if self.opened is not None:
             opened, self.opened, self.store = self.opened, None, None
-            self.worker.submit("close", opened.close)
+            _close_without_waiting(opened)
         self.central.setCurrentWidget(self.welcome)
         self._sync_detail()
         self.actions_.set_store_open(False)
@@ -530,3 +531,14 @@ class MainWindow(QMainWindow):
         root = default_root()
         if root.exists():
             QTimer.singleShot(0, lambda: self.open_path(str(root)))
+
+
+def _close_without_waiting(opened) -> None:
+    """Close a store without the GUI thread waiting for anything: a Daycare store's database closes at
+    once (its running queries are interrupted, so the workers are free again); whatever else the store
+    holds (a PGlite process to stop, a private copy to delete) is released on a thread of its own."""
+    core = getattr(opened, "core", None)
+    if core is not None:
+        core.close()
+    threading.Thread(target=opened.close, name="store-close", daemon=True).start()
+

@@ -1,9 +1,15 @@
 """The DB worker: one background thread that runs every query that can be slow.
 
 Requests go in with a *channel* (e.g. ``"agents"``, ``"history"``); a newer request on the same channel
-makes older ones stale, and stale answers are dropped instead of delivered. Answers arrive on the GUI
-thread through a queued Qt signal, so callbacks may touch widgets. Long jobs get ``progress`` and
-``cancelled`` callables and stop between steps when asked.
+makes older ones stale, and stale answers are dropped instead of delivered. A model that keeps several
+requests in flight (row chunks, pages) uses one channel with ``supersede=False`` and ``cancel``s it when
+its data changes. Answers arrive on the GUI thread through a queued Qt signal, so callbacks may touch
+widgets. Long jobs get ``progress`` and ``cancelled`` callables and stop between steps when asked; a SQLite
+query of a cancelled request stops too (every job runs inside :func:`daycare_gui.core.db.cancellable`).
+
+Nothing waits for the thread: :meth:`DbWorker.shutdown` returns at once. A job still running finishes (or
+is interrupted by closing its database) on its own, and the GUI thread keeps what that job references
+until the thread has ended (see ``_retire``).
 
 Object lifetime rule: the worker thread must never hold the *last* reference to anything that can own
 a QObject (a job's callbacks, or a function bound to a pane). If it did, Python would destroy that
@@ -22,7 +28,9 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from daycare_gui.core.db import cancellable
 
 log = logging.getLogger(__name__)
 
@@ -66,22 +74,30 @@ class DbWorker(QObject):
         self._sequence = itertools.count()
         self._ids = itertools.count(1)
         self._jobs: dict[int, Job] = {}  # GUI-thread side: alive until delivered
+        # channel → current generation, only for channels with a job in _jobs: bounded by the jobs in
+        # flight, however many channels were ever used.
         self._generations: dict[str, int] = {}
+        self._live: dict[str, int] = {}  # channel → its jobs in _jobs
         self._counter = itertools.count(1)
-        self._lock = threading.Lock()
         self._bridge = _Bridge()
         self._bridge.result.connect(self._deliver_result)
         self._bridge.error.connect(self._deliver_error)
         self._bridge.progress.connect(self._deliver_progress)
-        self._closed = False
-        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._closed = threading.Event()
+        # The thread gets only what it needs, never this object: so this object (and the callbacks it
+        # holds) is always freed on the GUI thread.
+        self._thread = threading.Thread(target=_serve, args=(self._queue, self._bridge, self._closed),
+                                        name=name, daemon=True)
         self._thread.start()
 
     # -- GUI-thread API ------------------------------------------------------------------------
     def submit(self, channel: str, fn: Callable[[], Any], on_result=None, on_error=None, *,
-               priority: int = NORMAL) -> Job:
-        """Run ``fn()`` off the GUI thread; ``on_result(value)`` runs on the GUI thread unless stale."""
-        return self._enqueue(Job(channel, self._bump(channel), fn, on_result, on_error, None, priority=priority))
+               priority: int = NORMAL, supersede: bool = True) -> Job:
+        """Run ``fn()`` off the GUI thread; ``on_result(value)`` runs on the GUI thread unless stale.
+
+        ``supersede=False`` keeps the channel's earlier requests current (several in flight at once)."""
+        gen = self._bump(channel) if supersede else self._current(channel)
+        return self._enqueue(Job(channel, gen, fn, on_result, on_error, None, priority=priority))
 
     def submit_long(self, channel: str, fn: Callable[..., Any], on_result=None, on_error=None,
                     on_progress=None) -> Job:
@@ -90,95 +106,94 @@ class DbWorker(QObject):
 
     def cancel(self, channel: str) -> None:
         """Make every request on ``channel`` stale (running long jobs see ``cancelled()``)."""
-        self._bump(channel)
+        if self._live.get(channel):
+            self._bump(channel)
 
     def cancel_all(self) -> None:
         """Every request so far becomes stale (used when the store closes: its panes are going away)."""
-        for channel in list(self._generations):
-            self._bump(channel)
+        for job in self._jobs.values():
+            job.cancel_flag.set()
+        self._generations.clear()  # no job is current any more; a later request starts afresh
 
     def is_busy(self) -> bool:
         return bool(self._jobs)
 
-    def shutdown(self, timeout: float = 5.0) -> None:
-        """Stop the thread; a job still running finishes but its answer is never delivered."""
-        self._closed = True
+    def channels_in_use(self) -> int:
+        """How many channels have requests in flight (stays small: bounded by the requests)."""
+        return len(self._generations)
+
+    def shutdown(self) -> None:
+        """Stop the thread without waiting for it: a job still running finishes on its own (closing its
+        database interrupts a query) and its answer is never delivered."""
+        if self._closed.is_set():
+            return
+        self._closed.set()
         self.cancel_all()
-        self._queue.put((99, next(self._sequence), 0, None, False, None))
-        self._thread.join(timeout)
-        self._jobs.clear()  # on the GUI thread: the callbacks die here, not on the worker
+        self._queue.put((-1, next(self._sequence), 0, None, False, None))  # before anything still queued
+        for signal in (self._bridge.result, self._bridge.error, self._bridge.progress):
+            signal.disconnect()
+        # The thread may still be running a job whose function holds panes: keep that, the queue and
+        # the bridge referenced from here until the thread has ended, so the GUI thread frees them.
+        _retire(self._thread, (self._queue, self._bridge, self._jobs))
+        self._jobs = {}
+        self._live.clear()
+        self._generations.clear()
 
     # -- internals -----------------------------------------------------------------------------
+    def _current(self, channel: str) -> int:
+        gen = self._generations.get(channel)
+        if gen is None:
+            gen = self._generations[channel] = next(self._counter)
+        return gen
+
     def _bump(self, channel: str) -> int:
-        with self._lock:
-            gen = next(self._counter)
-            self._generations[channel] = gen
-        for job in self._jobs.values():  # includes the running job: it stays here until delivered
-            if job.channel == channel and job.generation != gen:
-                job.cancel_flag.set()
+        gen = self._generations[channel] = next(self._counter)
+        if self._live.get(channel):
+            for job in self._jobs.values():  # includes the running job: it stays here until delivered
+                if job.channel == channel:
+                    job.cancel_flag.set()
         return gen
 
     def _is_current(self, job: Job) -> bool:
-        with self._lock:
-            return self._generations.get(job.channel) == job.generation
+        return self._generations.get(job.channel) == job.generation
 
     def _enqueue(self, job: Job) -> Job:
+        if self._closed.is_set():  # after shutdown nothing runs; the request is simply never answered
+            return job
         job.id = next(self._ids)
         was_idle = not self._jobs
         self._jobs[job.id] = job
+        self._live[job.channel] = self._live.get(job.channel, 0) + 1
         if was_idle:
             self.busy_changed.emit(True)
         self._queue.put((job.priority, next(self._sequence), job.id, job.fn, job.long, job.cancel_flag))
         return job
 
-    def _run(self) -> None:
-        while True:
-            _priority, _seq, job_id, fn, long, cancelled = self._queue.get()
-            if fn is None:
-                return
-            value, message = _STALE, None
-            if not cancelled.is_set():  # a stale request is skipped, and only reported as done
-                try:
-                    if long:
-                        def progress(done, total, msg="", _id=job_id):
-                            self._emit(self._bridge.progress, _id, int(done), int(total), str(msg))
-
-                        value = fn(progress, cancelled.is_set)
-                        progress = None
-                    else:
-                        value = fn()
-                except Exception as exc:  # reported to the caller, never raised into Qt's event loop
-                    log.debug("job %s failed: %s", job_id, traceback.format_exc())
-                    message = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-                    del exc  # its traceback's frames may reference the function's closure
-            # Drop the worker's reference before reporting: the GUI thread must be the last owner.
-            fn = None
-            if message is not None:
-                self._emit(self._bridge.error, job_id, message)
-            else:
-                self._emit(self._bridge.result, job_id, value)
-            value = None
-
-    def _emit(self, signal, *args) -> None:
-        # After shutdown the owner may be gone; an answer then has nobody to go to.
-        if not self._closed:
-            signal.emit(*args)
-
-    def _finish(self, job_id: int) -> Job | None:
+    def _finish(self, job_id: int) -> tuple[Job | None, bool]:
+        """Forget a delivered job; returns it and whether its answer is still wanted."""
         job = self._jobs.pop(job_id, None)
+        if job is None:
+            return None, False
+        current = self._is_current(job)
+        left = self._live.get(job.channel, 1) - 1
+        if left > 0:
+            self._live[job.channel] = left
+        else:
+            self._live.pop(job.channel, None)
+            self._generations.pop(job.channel, None)
         if not self._jobs:
             self.busy_changed.emit(False)
-        return job
+        return job, current
 
     def _deliver_result(self, job_id: int, value) -> None:
-        job = self._finish(job_id)
-        if job is None or value is _STALE or not self._is_current(job) or job.on_result is None:
+        job, current = self._finish(job_id)
+        if job is None or value is _STALE or not current or job.on_result is None:
             return
         job.on_result(value)
 
     def _deliver_error(self, job_id: int, message: str) -> None:
-        job = self._finish(job_id)
-        if job is None or not self._is_current(job):
+        job, current = self._finish(job_id)
+        if job is None or not current:
             return
         if job.on_error is not None:
             job.on_error(message)
@@ -189,6 +204,67 @@ class DbWorker(QObject):
         job = self._jobs.get(job_id)
         if job is not None and self._is_current(job) and job.on_progress is not None:
             job.on_progress(done, total, message)
+
+
+def _serve(jobs: queue.PriorityQueue, bridge: _Bridge, closed: threading.Event) -> None:
+    """The worker thread. It never holds the last reference to a job's function (see the module doc)."""
+
+    def emit(signal, *args) -> None:
+        if not closed.is_set():  # after shutdown the owner may be gone; an answer has nobody to go to
+            signal.emit(*args)
+
+    while True:
+        _priority, _seq, job_id, fn, long, cancelled = jobs.get()
+        if fn is None:
+            return
+        value, message = _STALE, None
+        if not cancelled.is_set() and not closed.is_set():  # a stale request is skipped, reported as done
+            try:
+                with cancellable(cancelled.is_set):  # its SQLite queries stop once it is cancelled
+                    if long:
+                        def progress(done, total, msg="", _id=job_id):
+                            emit(bridge.progress, _id, int(done), int(total), str(msg))
+
+                        value = fn(progress, cancelled.is_set)
+                        progress = None
+                    else:
+                        value = fn()
+            except Exception as exc:  # reported to the caller, never raised into Qt's event loop
+                log.debug("job %s failed: %s", job_id, traceback.format_exc())
+                message = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+                del exc  # its traceback's frames may reference the function's closure
+        # Drop the worker's reference before reporting: the GUI thread must be the last owner.
+        fn = None
+        if message is not None:
+            emit(bridge.error, job_id, message)
+        else:
+            emit(bridge.result, job_id, value)
+        value = None
+
+
+# Threads of shut-down workers that are still finishing a job, with what the GUI thread keeps for them.
+_retired: list[tuple[threading.Thread, object]] = []
+_reaping = False
+
+
+def _retire(thread: threading.Thread, keep: object) -> None:
+    _retired.append((thread, keep))
+    if not _reaping:
+        _reap()
+
+
+def _reap() -> None:
+    """On the GUI thread: let go of what finished threads no longer use; look again while any runs."""
+    global _reaping
+    _retired[:] = [(thread, keep) for thread, keep in _retired if thread.is_alive()]
+    _reaping = bool(_retired)
+    if _reaping:
+        QTimer.singleShot(50, _reap)
+
+
+def retired_threads_running() -> int:
+    """Worker threads shut down but still finishing a job (they end on their own)."""
+    return sum(1 for thread, _keep in _retired if thread.is_alive())
 
 
 _STALE = object()

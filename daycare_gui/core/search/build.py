@@ -185,8 +185,8 @@ def update_index(db: ReadOnlyDatabase, index: SearchIndex, *, progress: Progress
         status = "up to date"
         if not index.state().exists:  # an empty history: remember that it was looked at
             index.set_meta(version=INDEX_VERSION, last_id=0, rows=0, fingerprint=[], **store)
-    elif optimize and done >= batch and status != "cancelled":
-        index.optimize()
+    elif optimize and done >= batch and status != "cancelled" and not (cancel is not None and cancel()):
+        index.optimize()  # seconds on a large index: skipped when the build was cancelled meanwhile
     meta = index.meta()
     if meta and meta.get(STORE_META) != store[STORE_META]:  # an index built before it named its store
         index.set_meta(**store)

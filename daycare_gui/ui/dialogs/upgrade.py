@@ -166,5 +166,5 @@ class UpgradeDialog(QDialog):
         if self.running:
             self.request_cancel()
             return
-        self.worker.shutdown(timeout=0.5)  # a dry run still going is abandoned: it writes nothing
+        self.worker.shutdown()  # a dry run still going is abandoned (not waited for): it writes nothing
         super().done(code)

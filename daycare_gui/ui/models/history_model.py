@@ -10,6 +10,7 @@ chunks between page fetches), or at an OFFSET for a random jump before that. The
 from __future__ import annotations
 
 import bisect
+import itertools
 from array import array
 from collections import OrderedDict
 
@@ -24,6 +25,7 @@ from daycare_gui.ui.worker import LOW, DbWorker
 
 PLACEHOLDER = "…"
 ID_CHUNK = 5_000  # ~4 ms a chunk: a page asked for meanwhile never waits long behind one
+_instances = itertools.count(1)
 
 # record type → (family used for styling, short label)
 KINDS = {
@@ -52,6 +54,9 @@ class HistoryModel(QAbstractListModel):
     def __init__(self, worker: DbWorker, *, page_size: int = 200, max_pages: int = 16, parent=None) -> None:
         super().__init__(parent)
         self._worker = worker
+        # One worker channel for this model's pages (several in flight) and one for its row keys.
+        self._channel = f"history-pages-{next(_instances)}"
+        self._ids_channel = f"{self._channel}-ids"
         self.page_size = page_size
         self.max_pages = max_pages
         self._db = None
@@ -68,6 +73,8 @@ class HistoryModel(QAbstractListModel):
 
     # -- feeding ---------------------------------------------------------------------------------
     def set_session(self, db, session_id: str | None, count: int, *, load_ids: bool = True) -> None:
+        self._worker.cancel(self._channel)  # the old session's pages and keys: skipped or stopped
+        self._worker.cancel(self._ids_channel)
         self.beginResetModel()
         self._epoch += 1
         self._db, self._session_id, self._count = db, session_id, max(0, int(count))
@@ -198,8 +205,8 @@ class HistoryModel(QAbstractListModel):
             return
         self._pending.add(page)
         epoch, fetch = self._epoch, self._page_fetcher(page)
-        # Each page has its own channel so several can be in flight; the epoch drops other sessions' pages.
-        self._worker.submit(f"history-page:{epoch}:{page}", fetch,
+        # Several pages can be in flight on the one channel; the epoch drops other sessions' pages.
+        self._worker.submit(self._channel, fetch, supersede=False,
                             on_result=lambda rows: self._arrived(epoch, page, rows),
                             on_error=lambda msg: self._arrived(epoch, page, [], msg))
         self._start_ids(epoch)
@@ -231,7 +238,7 @@ class HistoryModel(QAbstractListModel):
     def _load_ids(self, after_id: int) -> None:
         db, sid, epoch = self._db, self._session_id, self._epoch
         # One chunk per job: pages the user is waiting for are served between chunks.
-        self._worker.submit(f"history-ids:{epoch}", lambda: id_chunk(db, sid, after_id, ID_CHUNK),
+        self._worker.submit(self._ids_channel, lambda: id_chunk(db, sid, after_id, ID_CHUNK),
                             on_result=lambda chunk: self._ids_arrived(epoch, chunk), priority=LOW)
 
     def _ids_arrived(self, epoch: int, chunk: array) -> None:

@@ -41,6 +41,7 @@ class KeyedTableModel(QAbstractTableModel):
 
     # -- feeding ---------------------------------------------------------------------------------
     def set_keys(self, keys: Sequence) -> None:
+        self._worker.cancel(self._channel)  # chunks of the old keys: skipped if queued, stopped if running
         self.beginResetModel()
         self._keys = list(keys)
         self._chunks.clear()
@@ -78,8 +79,8 @@ class KeyedTableModel(QAbstractTableModel):
         keys = self._keys[start:start + self._chunk]
         epoch = self._epoch
         fetch = self._fetch
-        # Each chunk gets its own channel so several can be in flight; the epoch drops stale answers.
-        self._worker.submit(f"{self._channel}:{epoch}:{chunk_index}", lambda: fetch(keys),
+        # One channel for every chunk of this model (several in flight); set_keys cancels them all.
+        self._worker.submit(self._channel, lambda: fetch(keys), supersede=False,
                             on_result=lambda rows: self._arrived(epoch, chunk_index, rows),
                             on_error=lambda msg: self._failed(epoch, chunk_index, msg))
 

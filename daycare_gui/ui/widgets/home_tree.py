@@ -47,6 +47,7 @@ class HomeTreeModel(QAbstractItemModel):
     def __init__(self, worker, root, parent=None) -> None:
         super().__init__(parent)
         self._worker = worker
+        self._channel = f"home-tree-{next(_ids)}"  # one worker channel for every listing of this model
         self._root_guard = root  # DaycarePaths: listings never leave the data dir
         self._top: list[Node] = []
 
@@ -54,6 +55,7 @@ class HomeTreeModel(QAbstractItemModel):
     def set_homes(self, homes, names: dict[str, str], global_knowledge=(), data_dir: str = "") -> None:
         """``global_knowledge``: KnowledgeFile records of the legacy ``<dataDir>/<NAME>.md`` files, shown
         under one already-listed node (the data dir itself is not browsed)."""
+        self._worker.cancel(self._channel)  # listings of the old nodes are not wanted any more
         self.beginResetModel()
         self._top = []
         for home in homes:
@@ -103,7 +105,7 @@ class HomeTreeModel(QAbstractItemModel):
             return
         node.loading = True
         path, root = node.path, self._root_guard
-        self._worker.submit(f"home-tree:{node.uid}", lambda: list_folder(path, root=root),
+        self._worker.submit(self._channel, lambda: list_folder(path, root=root), supersede=False,
                             on_result=lambda listing: self._listed(node, listing),
                             on_error=lambda msg: self._listed(node, None, msg))
 
