@@ -4,14 +4,22 @@ Panes and models form reference cycles (widgets hold callbacks that hold the wid
 collector runs in whichever thread happens to allocate when a threshold is crossed — often a worker
 thread busy building rows — and would then destroy those QObjects on that thread while the GUI thread
 still has events posted to them: a crash in QApplication::notify. So automatic collection is switched
-off and a timer on the GUI thread collects instead, by generation, as often as Python would have.
+off and a timer on the GUI thread collects instead, as often as Python would have.
+
+How "as often" reads the collector's counters depends on the Python version: up to 3.13 there are three
+generations, each collected when its count passes its threshold; 3.14's incremental collector has a
+young generation and an old one scanned a slice at a time, where ``gc.collect(1)`` is what an automatic
+collection does (the young objects plus one slice of the old ones).
 """
 
 from __future__ import annotations
 
 import gc
+import sys
 
 from PySide6.QtCore import QObject, QTimer
+
+INCREMENTAL = sys.version_info >= (3, 14)
 
 _installed: GuiThreadCollector | None = None
 
@@ -20,6 +28,7 @@ class GuiThreadCollector(QObject):
     def __init__(self, interval_ms: int = 250, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.thresholds = gc.get_threshold()
+        self.collections = 0  # how many collections this timer ran
         gc.disable()
         self._timer = QTimer(self)
         self._timer.setInterval(interval_ms)
@@ -28,14 +37,20 @@ class GuiThreadCollector(QObject):
 
     def check(self) -> None:
         counts = gc.get_count()
+        if INCREMENTAL:
+            if counts[0] > self.thresholds[0]:
+                gc.collect(1)
+                self.collections += 1
+            return
         for generation in (2, 1, 0):
             if counts[generation] > self.thresholds[generation]:
                 gc.collect(generation)
+                self.collections += 1
                 return
 
 
 def install(app: QObject) -> GuiThreadCollector:
-    """Once per process, owned by the application object."""
+    """Once per process, owned by the application object; returns the collector."""
     global _installed
     if _installed is None:
         _installed = GuiThreadCollector(parent=app)

@@ -1,25 +1,29 @@
-"""Cyclic garbage holding QObjects is collected on the GUI thread, never on a worker thread."""
+"""Cyclic garbage holding QObjects is collected on the GUI thread, by the GUI timer, never on a worker."""
 
 import gc
 import threading
 
 from PySide6.QtCore import QObject
 
+from daycare_gui.ui import gc_guard
 
-def test_automatic_collection_is_off_and_the_gui_timer_collects(qtbot):
-    from daycare_gui.ui import gc_guard
 
-    collector = gc_guard._installed
-    assert collector is not None and not gc.isenabled()
-    destroyed_on = []
+class Cyclic(QObject):
+    pass
 
-    class Cyclic(QObject):
-        pass
 
+def _cycle(destroyed_on: list) -> None:
+    """A QObject only the cycle collector can free; records the thread it is destroyed on."""
     obj = Cyclic()
-    obj.me = obj  # a cycle: only the cycle collector can free it
+    obj.me = obj
     obj.destroyed.connect(lambda *_: destroyed_on.append(threading.get_ident()))
-    del obj
+
+
+def test_a_worker_allocating_never_collects(qtbot, qapp):
+    gc_guard.install(qapp)
+    assert not gc.isenabled()
+    destroyed_on = []
+    _cycle(destroyed_on)
 
     def allocate():  # what a worker does: lots of allocation, which would trigger a collection
         junk = [[i] for i in range(200_000)]
@@ -29,5 +33,46 @@ def test_automatic_collection_is_off_and_the_gui_timer_collects(qtbot):
     t.start()
     t.join()
     assert destroyed_on == []  # nothing was collected on the worker thread
-    gc.collect()  # the GUI timer does this (by generation); here at once
+    gc.collect()
     assert destroyed_on == [threading.get_ident()]
+
+
+def test_the_gui_timer_collects_a_cycle_by_itself(qtbot, qapp):
+    collector = gc_guard.install(qapp)
+    before = collector.collections
+    destroyed_on = []
+    _cycle(destroyed_on)
+    # Allocate past the young generation's threshold, as a busy GUI does; kept alive so they count.
+    junk = [[] for _ in range(2 * gc.get_threshold()[0])]
+    qtbot.waitUntil(lambda: bool(destroyed_on), timeout=5000)  # no gc.collect() here: the timer ran it
+    assert destroyed_on == [threading.get_ident()]
+    assert collector.collections > before
+    del junk
+
+
+class _FakeGc:
+    def __init__(self, counts):
+        self.counts, self.collected = counts, []
+
+    def get_count(self):
+        return self.counts
+
+    def collect(self, generation=2):
+        self.collected.append(generation)
+
+
+def test_the_check_follows_the_collector_of_this_python(qtbot, qapp, monkeypatch):
+    collector = gc_guard.install(qapp)
+    threshold = collector.thresholds[0]
+    for incremental, counts, expected in [
+        (False, (threshold + 1, 0, 0), [0]),  # up to 3.13: the generation whose count passed its threshold
+        (False, (0, 0, collector.thresholds[2] + 1), [2]),
+        (False, (0, 0, 0), []),
+        (True, (threshold + 1, 0, 0), [1]),  # 3.14: young objects plus one slice of the old generation
+        (True, (0, 50, 50), []),  # the old generation's counters do not mean "collect now" there
+    ]:
+        fake = _FakeGc(counts)
+        monkeypatch.setattr(gc_guard, "gc", fake)
+        monkeypatch.setattr(gc_guard, "INCREMENTAL", incremental)
+        collector.check()
+        assert fake.collected == expected, (incremental, counts)
