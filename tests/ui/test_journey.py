@@ -3,7 +3,6 @@ on the demo store and on a real Daycare fixture; and the window's own behaviour 
 stores, drop a folder, change banner, remembered geometry, keyboard)."""
 
 import sqlite3
-import time
 
 from PySide6.QtCore import QMimeData, QPoint, Qt, QUrl
 from PySide6.QtGui import QDropEvent
@@ -147,7 +146,6 @@ def test_a_change_on_disk_shows_the_refresh_banner(qtbot, window, fixture_copy):
     root = fixture_copy("daycare-808af509")
     open_and_wait(qtbot, window, root)
     assert not window.banner.isVisible()
-    time.sleep(0.05)
     task = root / "cron" / "dailycleanup" / "TASK.md"
     task.write_text(task.read_text() + "\nMore.\n")
     qtbot.waitUntil(lambda: window.banner.isVisible(), timeout=5000)
