@@ -110,7 +110,8 @@ class HomeTreeModel(QAbstractItemModel):
                             on_error=lambda msg: self._listed(node, None, msg))
 
     def _listed(self, node: Node, listing: FolderListing | None, error: str | None = None) -> None:
-        node.loading = False
+        if node.children is not None:
+            return  # listed already: replacing the children would leave Qt holding indexes of freed nodes
         children: list[Node] = []
         if listing is not None:
             for e in listing.entries:
@@ -124,6 +125,8 @@ class HomeTreeModel(QAbstractItemModel):
         if node.parent is None and node not in self._top:
             return  # the model was reset while listing
         parent_index = self.index_of(node)
+        # ``loading`` stays set until the children are in: views and proxies react to the insert signals,
+        # and a canFetchMore() asked meanwhile must not start a second listing of this folder.
         if children:
             self.beginInsertRows(parent_index, 0, len(children) - 1)
             node.children = children
@@ -131,6 +134,7 @@ class HomeTreeModel(QAbstractItemModel):
         else:
             node.children = []
             self.dataChanged.emit(parent_index, parent_index)  # the expand arrow goes away
+        node.loading = False
 
     def is_listed(self, index: QModelIndex) -> bool:
         node = self.node(index)
