@@ -1,0 +1,189 @@
+"""New…, Delete… and Trash… on the task, app and skill pages, driven through their buttons and dialogs as a
+user would, with the exact bytes on disk checked after each step."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+
+import pytest
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QDialogButtonBox, QMessageBox, QPushButton
+
+from daycare_gui.core.edit.trash import TRASH_NAME
+from daycare_gui.ui.editors.new_item import NewItemDialog, TrashDialog
+from tests.conftest import snapshot_tree
+from tests.ui.conftest import open_and_wait
+from tests.ui.test_people_panes import texts
+
+
+@pytest.fixture
+def store(tmp_path, demo_store):
+    root = tmp_path / "daycare"
+    shutil.copytree(demo_store, root)
+    return root
+
+
+def on_next_dialog(act, *, kind=None, tries=500):
+    """Run ``act(dialog)`` once a modal dialog (of ``kind``) is open: its exec() blocks the click that opened
+    it, so the answer has to come from the event loop it runs."""
+    def poll(left=tries):
+        dialog = QApplication.activeModalWidget()
+        if dialog is not None and (kind is None or isinstance(dialog, kind)):
+            act(dialog)
+        elif left:
+            QTimer.singleShot(10, lambda: poll(left - 1))
+
+    QTimer.singleShot(0, poll)
+
+
+def fill_and_create(values: dict):
+    def act(dialog: NewItemDialog):
+        for key, text in values.items():
+            dialog.inputs[key].setText(text)
+        dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok).click()
+    return act
+
+
+def show_fresh(qtbot, window, section, old=None, rows=None):
+    """The section's pane once it is (re)built after a refresh and lists ``rows`` records."""
+    window.show_section(section)
+    qtbot.waitUntil(lambda: window.panes.get(section) is not None and window.panes[section] is not old, timeout=10000)
+    pane = window.panes[section]
+    if rows is not None:
+        qtbot.waitUntil(lambda: pane.records.proxy.rowCount() == rows, timeout=10000)
+    return pane
+
+
+def trash_button(pane) -> QPushButton:
+    return next(b for b in pane.findChildren(QPushButton) if b.text() == "Trash…")
+
+
+def without(tree: dict, prefix: str) -> dict:
+    return {k: v for k, v in tree.items() if not k.startswith(prefix)}
+
+
+def test_new_cron_task_then_delete_it_then_restore_it(qtbot, window, store):
+    open_and_wait(qtbot, window, store)
+    pane = show_fresh(qtbot, window, "cron", rows=6)
+    before = snapshot_tree(store)
+
+    # New cron task…: the dialog explains the schedule and creates the file from the template
+    on_next_dialog(fill_and_create({"name": "Water the plants", "schedule": "30 7 * * 1"}), kind=NewItemDialog)
+    pane.edit_actions.new_button.click()
+    task = store / "cron" / "water-the-plants" / "TASK.md"
+    assert task.is_file()
+    task_id = re.search(rb"^taskId: ([a-z0-9]{24})$", task.read_bytes(), re.M).group(1).decode()
+    assert task.read_bytes() == (b"---\nname: Water the plants\nschedule: 30 7 * * 1\nenabled: true\n"
+                                 b"taskId: " + task_id.encode() + b"\n---\nDescribe what the task should do.\n")
+    created = snapshot_tree(store)
+    assert without(created, "cron/water-the-plants") == before  # nothing else was touched
+    pane = show_fresh(qtbot, window, "cron", old=pane, rows=7)  # the window refreshed and lists it
+    assert "Water the plants" in texts(pane.records.proxy, 0)
+
+    # Delete…: confirmed, the folder moves into the store's trash with a manifest saying where it was
+    pane.table.selectRow(texts(pane.records.proxy, 0).index("Water the plants"))
+    assert pane.edit_actions.delete_button.isEnabled()
+    on_next_dialog(lambda box: box.button(QMessageBox.StandardButton.Yes).click(), kind=QMessageBox)
+    pane.edit_actions.delete_button.click()
+    assert not task.parent.exists()
+    trashed = without(snapshot_tree(store), "cron/")
+    entries = {k: v for k, v in trashed.items() if k.startswith(TRASH_NAME)}
+    (stamp,) = {k.split("/")[1] for k in entries}
+    assert entries[f"{TRASH_NAME}/{stamp}/cron/water-the-plants/TASK.md"] == created["cron/water-the-plants/TASK.md"]
+    manifest = json.loads(entries[f"{TRASH_NAME}/{stamp}/.trash-manifest.json"])
+    assert manifest["original"] == str(task.parent.resolve()) and manifest["kind"] == "folder"
+    assert len(entries) == 2 and snapshot_tree(store).keys() - entries.keys() == before.keys()
+    pane = show_fresh(qtbot, window, "cron", old=pane, rows=6)
+
+    # Trash…: the entry is listed newest first; Restore puts the folder back byte for byte
+    def restore(dialog: TrashDialog):
+        assert dialog.list.count() == 1 and str(task.parent.resolve()) in dialog.list.item(0).text()
+        dialog.restore_button.click()
+        assert dialog.list.count() == 0 and not dialog.restore_button.isEnabled()
+        dialog.reject()
+
+    on_next_dialog(restore, kind=TrashDialog)
+    trash_button(pane).click()
+    assert snapshot_tree(store) == created  # exactly as before the delete; the trash holds nothing
+    pane = show_fresh(qtbot, window, "cron", old=pane, rows=7)
+    assert "Water the plants" in texts(pane.records.proxy, 0)
+
+
+@pytest.mark.parametrize("section, values, files", [
+    ("heartbeat", {"title": "Check the plants"},
+     {"heartbeat/check-the-plants.md": b"---\ntitle: Check the plants\n---\nDescribe what to check on each heartbeat.\n"}),
+    ("apps", {"name": "garden", "title": "Garden", "description": "Keeps the garden log"},
+     {"workspace/apps/garden/APP.md": b"---\nname: garden\ntitle: Garden\ndescription: Keeps the garden log\n---\n"
+                                      b"You are a helpful assistant for this app.\n",
+      "workspace/apps/garden/PERMISSIONS.md": b"## Source Intent\n\nDescribe what this app needs access to and why."
+                                              b"\n\n## Rules\n\n### Allow\n\n### Deny\n"}),
+    ("skills", {"name": "Plant care", "description": "How to water plants"},
+     {"skills/plant-care/SKILL.md": b"---\nname: Plant care\ndescription: How to water plants\n---\n"
+                                    b"Describe when and how to use this skill.\n"}),
+])
+def test_new_items_come_from_the_templates(qtbot, window, store, section, values, files):
+    open_and_wait(qtbot, window, store)
+    pane = show_fresh(qtbot, window, section)
+    qtbot.waitUntil(lambda: pane.records.proxy.rowCount() > 0, timeout=10000)
+    count = pane.records.proxy.rowCount()
+    before = snapshot_tree(store)
+    on_next_dialog(fill_and_create(values), kind=NewItemDialog)
+    pane.edit_actions.new_button.click()
+    after = snapshot_tree(store)
+    assert {k: v for k, v in after.items() if k not in before} == files  # first location: workspace / config
+    assert {k: v for k, v in after.items() if k in before} == before
+    show_fresh(qtbot, window, section, old=pane, rows=count + 1)
+
+
+def test_new_item_never_replaces_an_existing_one(qtbot, window, store):
+    open_and_wait(qtbot, window, store)
+    pane = show_fresh(qtbot, window, "heartbeat", rows=4)
+    existing = store / "heartbeat" / "check-inbox.md"
+    before = snapshot_tree(store)
+    seen = []
+
+    def try_existing(dialog: NewItemDialog):
+        dialog.inputs["title"].setText("Check inbox")  # slugs to check-inbox.md, which exists
+        dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok).click()
+        seen.append((dialog.isVisible(), dialog.error.text()))
+        dialog.reject()
+
+    on_next_dialog(try_existing, kind=NewItemDialog)
+    pane.edit_actions.new_button.click()
+    (still_open, message), = seen
+    assert still_open and "already exists" in message and str(existing) in message
+    assert snapshot_tree(store) == before
+
+
+def test_restore_refuses_when_the_place_is_taken_again(qtbot, window, store):
+    open_and_wait(qtbot, window, store)
+    pane = show_fresh(qtbot, window, "heartbeat", rows=4)
+    target = store / "heartbeat" / "budget-watch.md"
+    original = target.read_bytes()
+    pane.table.selectRow(texts(pane.records.proxy, 5).index("budget-watch"))
+    on_next_dialog(lambda box: box.button(QMessageBox.StandardButton.Yes).click(), kind=QMessageBox)
+    pane.edit_actions.delete_button.click()
+    assert not target.exists()
+    target.write_bytes(b"---\ntitle: Written meanwhile\n---\nNew.\n")  # something new took its place
+    pane = show_fresh(qtbot, window, "heartbeat", old=pane)
+    warnings = []
+
+    def restore(dialog: TrashDialog):
+        def refuse(box: QMessageBox):
+            warnings.append((box.windowTitle(), box.text()))
+            box.accept()
+
+        on_next_dialog(refuse, kind=QMessageBox)
+        dialog.restore_button.click()
+        assert dialog.list.count() == 1  # still in the trash
+        dialog.reject()
+
+    on_next_dialog(restore, kind=TrashDialog)
+    trash_button(pane).click()
+    (title, text), = warnings
+    assert title == "Not restored" and "exists again" in text and "nothing was restored" in text
+    assert target.read_bytes() == b"---\ntitle: Written meanwhile\n---\nNew.\n"
+    (kept,) = (store / TRASH_NAME).glob("*/heartbeat/budget-watch.md")
+    assert kept.read_bytes() == original
