@@ -59,14 +59,6 @@ class DaycarePaths:
         """The folder Daycare's import migrations read legacy files from."""
         return self.legacy_dirs[0]
 
-    def find_legacy(self, *parts: str) -> Path | None:
-        """The first existing ``<legacy dir>/<parts>``, in the order Daycare would prefer."""
-        for base in self.legacy_dirs:
-            candidate = base.joinpath(*parts)
-            if candidate.exists():
-                return candidate
-        return None
-
     def to_dict(self) -> dict:
         out = {
             "root": str(self.root),

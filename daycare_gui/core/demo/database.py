@@ -8,7 +8,6 @@ checkpointed so no ``-wal``/``-shm`` file remains when the connection closes.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable
 from pathlib import Path
 
 from daycare_gui.core.schema_sql import MIGRATIONS_808AF509, schema_statements
@@ -40,11 +39,6 @@ def insert_dicts(conn: sqlite3.Connection, table: str, rows: list[dict]) -> int:
     sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})"
     conn.executemany(sql, ([row[c] for c in columns] for row in rows))
     return len(rows)
-
-
-def insert_tuples(conn: sqlite3.Connection, table: str, columns: tuple[str, ...], rows: Iterable[tuple]) -> None:
-    sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})"
-    conn.executemany(sql, rows)
 
 
 def finish(conn: sqlite3.Connection) -> None:

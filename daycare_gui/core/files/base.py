@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import os
 from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
@@ -107,10 +106,3 @@ def as_str(value: Any) -> str | None:
 
 def nonblank(value: Any) -> str | None:
     return value if isinstance(value, str) and value.strip() else None
-
-
-def mtime_of(path: str | os.PathLike) -> float | None:
-    try:
-        return os.stat(path).st_mtime
-    except OSError:
-        return None

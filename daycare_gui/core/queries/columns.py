@@ -28,8 +28,3 @@ class TableColumns:
         have = set(self.of(table))
         prefix = f"{alias}." if alias else ""
         return ", ".join(f"{prefix}{c}" if c in have else f"NULL AS {c}" for c in wanted)
-
-    def extra_columns(self, table: str, known: list[str]) -> list[str]:
-        return [c for c in self.of(table) if c not in known]
-
-

@@ -53,9 +53,3 @@ def list_sessions(db: ReadOnlyDatabase, agent_id: str, *, with_counts: bool = Tr
         ))
     return out
 
-
-def largest_sessions(db: ReadOnlyDatabase, limit: int = 10) -> list[tuple[str, int]]:
-    """(session id, records) of the biggest sessions — a full index scan; run it off the GUI thread."""
-    rows = db.rows("SELECT session_id, count(*) c FROM session_history GROUP BY session_id ORDER BY c DESC LIMIT :n",
-                   {"n": limit})
-    return [(r[0], r[1]) for r in rows]

@@ -76,8 +76,3 @@ def page_rows(db: ReadOnlyDatabase, table: str, *, after_rowid: int | None = Non
         parsed = {c: parsers[c](values[c]) for c in parsers if c in values}
         out.append(TableRow(table, r[0], values, parsed))
     return out
-
-
-def table_counts(db: ReadOnlyDatabase, cols: TableColumns | None = None) -> dict[str, int]:
-    cols = cols or TableColumns(db)
-    return {t: db.count(t) for t in db.tables()}

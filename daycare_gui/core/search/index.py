@@ -93,10 +93,6 @@ class SearchIndex:
         self.conn.execute("PRAGMA busy_timeout=5000")
         self.conn.executescript(_SCHEMA)
 
-    @classmethod
-    def for_store(cls, db_path, cache_dir=None) -> SearchIndex:
-        return cls(index_path(db_path, cache_dir))
-
     # -- meta --------------------------------------------------------------------------------------
     def meta(self) -> dict[str, str]:
         return dict(self.conn.execute("SELECT key, value FROM meta").fetchall())

@@ -32,16 +32,6 @@ def fmt_time(ms: int | None) -> str:
     return local_time(ms)
 
 
-def fmt_age(ms: int | None, now_ms: int) -> str:
-    if ms is None:
-        return ""
-    s = max(0, (now_ms - ms) // 1000)
-    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
-        if s >= size:
-            return f"{s // size}{unit}"
-    return f"{s}s"
-
-
 def fmt_int(n: int | None) -> str:
     """A count with the locale's digit grouping (1,234,567 / 1.234.567); English grouping in the C locale,
     which has none."""
