@@ -99,8 +99,7 @@ class AppsPane(BrowsePane):
         self.revoke_button.setToolTip("Remove a permission tag the app was granted (its state.json); Daycare "
                                       "applies granted tags whatever PERMISSIONS.md says")
         self.revoke_button.clicked.connect(lambda: self.revoke_grant())
-        row = self.edit_actions.row
-        row.insertWidget(max(0, row.count() - 1), self.revoke_button)  # before the stretch
+        self.edit_actions.row.addWidget(self.revoke_button)
         self.table.selectionModel().currentRowChanged.connect(lambda *_: self._update_revoke())
         self._update_revoke()
 
