@@ -114,11 +114,7 @@ def run(args) -> int:
     query = " ".join(args.query)
     with store:
         legacy = None
-        if store.db is None:
-            if store.generation == "pglite":
-                print("daycare-gui: this store keeps its history in PGlite (daycare.pglite/); the search command "
-                      "reads SQLite and legacy histories only, so it cannot search it yet", file=sys.stderr)
-                return 2
+        if store.db is None:  # (a PGlite store never gets here: search_kinds searches it)
             inventory = store.files()
             if not inventory.items("legacy_agents"):
                 print("daycare-gui: this store has no database and no legacy agent histories to search",

@@ -129,8 +129,3 @@ def test_legacy_store_is_searched_from_its_history_files(fixture_copy, capsys, i
     assert main(["search", str(store), "hello", "--json"]) == 0
     out, err = capsys.readouterr()
     assert json.loads(out)["total"] == 2 and "rebuilt the index" in err
-
-
-def test_pglite_store_is_refused_with_a_reason(pglite_store, capsys):
-    assert main(["search", str(pglite_store), "hello"]) == 2
-    assert "PGlite" in capsys.readouterr().err
