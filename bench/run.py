@@ -181,7 +181,10 @@ def child_browse(store: str, plan_json: str) -> None:
     # -- the real History pane: open the largest session at its first record, then jump to its end ------
     window.resize(1280, 800)
     window.show()
-    window._store_opened(store_obj, store, remember=False)  # what open_path does once the store is open
+    from daycare_gui.stores.daycare import DaycareStore
+
+    # what open_path does once the store is open (the window takes a store of any kind)
+    window._store_opened(DaycareStore(store_obj), store, remember=False)
     # A person opens a session after the window has settled: let start-up jobs (counts and overview on the
     # background worker, the idle-time build of the conversation page) finish first.
     _wait(app, lambda: not window.worker.is_busy() and not window.bg_worker.is_busy(), 120)

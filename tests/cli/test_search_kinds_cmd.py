@@ -82,7 +82,7 @@ def test_daycare_sqlite_keeps_its_own_search(tmp_path, capsys):
     store = tmp_path / "daycare"
     write_demo(store)
     assert main(["search", str(store), "Lisbon"]) == 0
-    assert capsys.readouterr().out.startswith("9 match(es)")  # Daycare's output, unchanged
+    assert capsys.readouterr().out.startswith("9 matches")  # Daycare's output, unchanged
     assert main(["search", str(store), "Lisbon", "--role", "user", "--rebuild"]) == 2
     assert "--role, --rebuild apply to stores searched through the shared index" in capsys.readouterr().err
 
