@@ -30,7 +30,6 @@ from daycare_gui.core.search import (
 from daycare_gui.core.search.legacy import LegacySource, update_legacy_index
 from daycare_gui.core.store import open_store
 
-
 _FLAGS = ("--newest", "--json", "--help")
 _VALUE_OPTIONS = ("--kind", "--lifecycle", "--user", "--type", "--limit", "--index-dir", *search_kinds.VALUE_OPTIONS)
 

@@ -88,7 +88,7 @@ def test_every_header_click_really_sorts(qtbot, window, demo_store):
         _click_header(qtbot, pane, column)
         assert header.sortIndicatorSection() == column
         ascending = header.sortIndicatorOrder().name == "AscendingOrder"
-        qtbot.waitUntil(lambda: pane.model.keys() != before, timeout=5000)
+        qtbot.waitUntil(lambda b=before: pane.model.keys() != b, timeout=5000)
         texts = _column_texts(qtbot, pane, column)
         values = numbers(texts) if column == 6 else [key(t) if key else t for t in texts]
         assert values == sorted(values, reverse=not ascending), (column, texts)
@@ -96,7 +96,7 @@ def test_every_header_click_really_sorts(qtbot, window, demo_store):
 
         before = pane.model.keys()
         _click_header(qtbot, pane, column)  # again: the other way round
-        qtbot.waitUntil(lambda: pane.model.keys() != before, timeout=5000)
+        qtbot.waitUntil(lambda b=before: pane.model.keys() != b, timeout=5000)
         texts = _column_texts(qtbot, pane, column)
         values = numbers(texts) if column == 6 else [key(t) if key else t for t in texts]
         assert values == sorted(values, reverse=ascending), (column, texts)

@@ -10,6 +10,7 @@ from pathlib import Path
 from daycare_gui.core.migrations.ids import IdSource
 from daycare_gui.core.migrations.runner import RunOptions, open_database, run_migrations
 
+
 def migrate(folder: Path, seed: int = 0, clock=None, migrations=None) -> sqlite3.Connection:
     """Run the 808af509 list (or ``migrations``) on ``folder/daycare.db``; returns the open connection."""
     conn = open_database(folder / "daycare.db")
