@@ -11,7 +11,16 @@ import shutil
 import tarfile
 from pathlib import Path
 
+import os
+
 import pytest
+from hypothesis import settings
+
+# The suite is reproducible by default: the same examples every run, so a red CI is a change's fault and can
+# be re-run. HYPOTHESIS_PROFILE=explore draws fresh examples (run it now and then to look for new bugs).
+settings.register_profile("repeatable", derandomize=True, print_blob=True)
+settings.register_profile("explore", derandomize=False, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures"

@@ -90,15 +90,15 @@ class AgentDescriptor:
                 f" · {self.channel_id}" if self.channel_id and self.channel_id != self.user_id else ""
             )
         if self.type == "cron":
-            return self.name or f"cron {self.id}"
+            return self.name or f"cron {self.id or '?'}"
         if self.type == "system":
-            return f"system: {self.tag}"
+            return f"system: {self.tag or '?'}"
         if self.type == "subagent":
-            return self.name or f"subagent {self.id}"
+            return self.name or f"subagent {self.id or '?'}"
         if self.type == "app":
-            return self.name or f"app {self.app_id or self.id}"
+            return self.name or f"app {self.app_id or self.id or '?'}"
         if self.type == "permanent":
-            return self.name or (self.username and f"@{self.username}") or f"agent {self.id}"
+            return self.name or (self.username and f"@{self.username}") or f"agent {self.id or '?'}"
         return self.name or self.id or f"({self.type})"
 
 

@@ -149,12 +149,12 @@ def _name_key() -> str:
         WHEN ({kind}) IS NULL THEN id || ' (descriptor unreadable)'
         WHEN ({kind}) = 'user' THEN coalesce({t('connector')}, '?') || ' user ' || coalesce({t('userId')}, '?')
              || CASE WHEN {t('channelId')} IS NOT NULL AND NOT {same} THEN ' · ' || {t('channelId')} ELSE '' END
-        WHEN ({kind}) = 'cron' THEN coalesce({t('name')}, 'cron ' || coalesce({t('id')}, 'None'))
-        WHEN ({kind}) = 'system' THEN 'system: ' || coalesce({t('tag')}, 'None')
-        WHEN ({kind}) = 'subagent' THEN coalesce({t('name')}, 'subagent ' || coalesce({t('id')}, 'None'))
-        WHEN ({kind}) = 'app' THEN coalesce({t('name')}, 'app ' || coalesce({t('appId')}, {t('id')}, 'None'))
+        WHEN ({kind}) = 'cron' THEN coalesce({t('name')}, 'cron ' || coalesce({t('id')}, '?'))
+        WHEN ({kind}) = 'system' THEN 'system: ' || coalesce({t('tag')}, '?')
+        WHEN ({kind}) = 'subagent' THEN coalesce({t('name')}, 'subagent ' || coalesce({t('id')}, '?'))
+        WHEN ({kind}) = 'app' THEN coalesce({t('name')}, 'app ' || coalesce({t('appId')}, {t('id')}, '?'))
         WHEN ({kind}) = 'permanent' THEN coalesce({t('name')}, '@' || {t('username')},
-                                                 'agent ' || coalesce({t('id')}, 'None'))
+                                                 'agent ' || coalesce({t('id')}, '?'))
         ELSE coalesce({t('name')}, {t('id')}, '(' || ({kind}) || ')')
     END) COLLATE NOCASE"""
 

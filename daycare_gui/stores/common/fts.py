@@ -52,6 +52,7 @@ def plain_snippet(snippet: str, open_: str = "[", close: str = "]") -> str:
 
 # -- the query language ------------------------------------------------------------------------------
 _TOKEN = re.compile(r'(-?)"([^"]*)("?)|(\S+)')
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,10 @@ class Term:
 def parse_terms(text: str) -> list[Term | str]:
     """Terms and the operator "OR", in order. Stray operators and empty terms are dropped."""
     out: list[Term | str] = []
-    for m in _TOKEN.finditer(text or ""):
+    # FTS5 ends a string at a NUL, so one pasted into the box would leave an unterminated quote;
+    # control characters are never part of a token anyway, so they separate words like spaces.
+    text = _CONTROL.sub(" ", text or "")
+    for m in _TOKEN.finditer(text):
         if m.group(4) is None:  # a "phrase" (an unterminated one runs to the end)
             body = m.group(2).strip()
             if has_word(body):

@@ -41,8 +41,11 @@ def test_an_index_of_a_store_replaced_at_the_same_path_is_removed(demo_master, t
     store = tmp_path / "store"
     shutil.copytree(demo_master, store)
     old_index = _build(store, index_dir)
+    # Another database file at the same path: a new key. The copy is made before the old one goes, so the
+    # file system cannot hand the new file the old inode (it did now and then, and the key stayed the same).
+    shutil.copytree(demo_master, tmp_path / "incoming")
     shutil.rmtree(store)
-    shutil.copytree(demo_master, store)  # another database file at the same path: a new key
+    (tmp_path / "incoming").rename(store)
     new_index = _build(store, index_dir)
     assert new_index != old_index and new_index.exists() and not old_index.exists()
 

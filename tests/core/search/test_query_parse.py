@@ -30,3 +30,17 @@ def test_syntax_is_quoted(text):
 
 def test_quotes_inside_words_are_dropped():
     assert match_expression('ab"cd') == '"abcd"'
+
+
+@pytest.mark.parametrize("text", ["0\x00", "lis\x00bon", "\x00", "a\x1b[31m", "tab\there"])
+def test_control_characters_never_reach_fts5(text):
+    """A NUL pasted into the search box once raised "unterminated string" from SQLite (CI found it)."""
+    import sqlite3
+
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE VIRTUAL TABLE t USING fts5(body)")
+    conn.execute("INSERT INTO t VALUES ('lis bon 0 a tab here')")
+    expr = match_expression(text)
+    if expr is not None:
+        assert "\x00" not in expr
+        conn.execute("SELECT count(*) FROM t WHERE t MATCH ?", (expr,)).fetchone()
