@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 
+import pytest
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QImage, QPainter
 
 from daycare_gui.ui import fonts
@@ -41,7 +42,21 @@ def test_the_installed_emoji_fonts_are_named_for_every_family(qapp, monkeypatch)
     assert "noto color emoji" not in [f.lower() for f in QFont.substitutes("Some Family")]
 
 
-def test_an_older_qt_gets_the_emoji_font_as_a_substitute(qapp, monkeypatch):
+@pytest.fixture
+def substitutes_restored():
+    """The older-Qt path gives the default families the emoji font as a substitute, process-wide: put them
+    back, or every later test draws digits and spaces from the emoji font (the 1024×700 Inbox test found
+    its columns wider after this one)."""
+    families = {QFont().family(), "Sans Serif", "monospace", "Older Family"}
+    before = {family: QFont.substitutes(family) for family in families}
+    yield
+    for family, subs in before.items():
+        QFont.removeSubstitutions(family)
+        if subs:
+            QFont.insertSubstitutions(family, subs)
+
+
+def test_an_older_qt_gets_the_emoji_font_as_a_substitute(qapp, monkeypatch, substitutes_restored):
     monkeypatch.setattr(QFontDatabase, "families", staticmethod(lambda *a: ["DejaVu Sans", "Noto Color Emoji"]))
     monkeypatch.delattr(QFontDatabase, "setApplicationEmojiFontFamilies", raising=False)
     assert fonts.install_emoji_fallback(("Older Family",)) == ["Noto Color Emoji"]

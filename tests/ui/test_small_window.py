@@ -83,10 +83,7 @@ def test_navigation_labels_fit(qtbot, small_window, demo_store):
 
 @pytest.mark.parametrize("section, view_name, titles", [
     ("cron", "table", ("Name", "Enabled")),
-    # Known open: since the Inbox became paged by key (one model, no filter proxy) its column fitting can
-    # leave Summary partly out of view in a full suite run from a clean clone; passes on its own.
-    pytest.param("inbox", "table", ("Posted", "Agent", "Summary"),
-                 marks=pytest.mark.xfail(reason="inbox column fitting after the paging merge", strict=False)),
+    ("inbox", "table", ("Posted", "Agent", "Summary")),
     ("files", "tree", ("Name", "Size", "Modified")),
 ])
 def test_key_columns_in_view_at_1024x700(qtbot, small_window, demo_store, section, view_name, titles):
@@ -100,5 +97,8 @@ def test_key_columns_in_view_at_1024x700(qtbot, small_window, demo_store, sectio
     if section == "files":
         view.expandAll()
     # the layout settles (the dock takes its width, the long column the rest) after the rows arrive
-    qtbot.waitUntil(lambda: not any(column_problem(view, t) for t in titles), timeout=3000)
+    try:
+        qtbot.waitUntil(lambda: not any(column_problem(view, t) for t in titles), timeout=3000)
+    except qtbot.TimeoutError:
+        pass  # the assertion below says which column and why
     assert [column_problem(view, t) for t in titles] == [None] * len(titles)
