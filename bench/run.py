@@ -16,6 +16,7 @@ normally, on an error, on Ctrl+C or on SIGTERM.
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
 import resource
@@ -403,6 +404,9 @@ def main() -> int:
 
 
 def _measure(args, cache: Path, tmp: str) -> int:
+    # Byte-compile the package first, as an installed app's first start does: with PYTHONDONTWRITEBYTECODE
+    # set (common in containers) every child would otherwise measure the compiler, not the app.
+    compileall.compile_dir(str(REPO / "daycare_gui"), quiet=1)
     store = _store(args, cache)
     from daycare_gui.core.paths import resolve_paths
 
