@@ -49,6 +49,16 @@ class KeyedTableModel(QAbstractTableModel):
         self._epoch += 1
         self.endResetModel()
 
+    def seed_chunk(self, chunk_index: int, rows: dict) -> None:
+        """Install a chunk fetched together with the keys, so the first screen needs no second round trip."""
+        if chunk_index not in self._chunks and 0 <= chunk_index * self._chunk < len(self._keys):
+            self._pending.add(chunk_index)
+            self._arrived(self._epoch, chunk_index, rows)
+
+    @property
+    def chunk_size(self) -> int:
+        return self._chunk
+
     def keys(self) -> list:
         return list(self._keys)
 

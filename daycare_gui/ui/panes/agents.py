@@ -155,9 +155,9 @@ class AgentsPane(Pane):
         if db is None:
             self._load_legacy()
             return
+        self.reload()  # first: the rows are what the user waits for; the owner names only label a column
         self.ctx.worker.submit("agents-users", lambda: (distinct_values(db, "user_id"), list_users(db)),
                                on_result=self._users_arrived)
-        self.reload()
 
     # -- a legacy store (agents/<id>/ folders, no database) ---------------------------------------
     def _fetch(self, ids: list[str]) -> dict:
@@ -166,6 +166,10 @@ class AgentsPane(Pane):
         return fetch_agents(self.ctx.store.db, ids)
 
     def _load_legacy(self) -> None:
+        # The file readers are imported here, on the GUI thread, before the worker uses them: the window
+        # starts without them (ui/preload.py), and a worker must never be first to import a package.
+        import daycare_gui.core.files.collections  # noqa: F401
+
         store = self.ctx.store
         self.summary.setText("Reading legacy agent folders…")
         self.ctx.worker.submit("agents-legacy", lambda: legacy_agents_as_records(store.files()),
@@ -174,7 +178,8 @@ class AgentsPane(Pane):
     def _legacy_arrived(self, legacy: dict) -> None:
         self._legacy = legacy
         self.user_box.setEnabled(False)  # legacy agents have no users yet (the import creates them)
-        self._keys_arrived(self._legacy_keys())
+        keys = self._legacy_keys()
+        self._keys_arrived(keys, self._fetch(keys[:self.model.chunk_size]))  # in memory already
         if not legacy["agents"]:
             self.summary.setText("No database and no legacy agent folders in this store.")
 
@@ -215,15 +220,23 @@ class AgentsPane(Pane):
         db = self.ctx.store.db
         if db is None:
             if self._legacy is not None:
-                self._keys_arrived(self._legacy_keys())
+                keys = self._legacy_keys()
+                self._keys_arrived(keys, self._fetch(keys[:self.model.chunk_size]))
             return
         flt, (sort, desc) = self.current_filter(), self._sort
-        self.ctx.worker.submit("agents-keys", lambda: list_agent_ids(db, flt, sort=sort, descending=desc),
-                               on_result=self._keys_arrived)
+        first = self.model.chunk_size
 
-    def _keys_arrived(self, keys: list[str]) -> None:
+        def work():  # the keys and the first screen's rows in one round trip
+            keys = list_agent_ids(db, flt, sort=sort, descending=desc)
+            return keys, fetch_agents(db, keys[:first])
+
+        self.ctx.worker.submit("agents-keys", work, on_result=lambda result: self._keys_arrived(*result))
+
+    def _keys_arrived(self, keys: list[str], first_rows: dict | None = None) -> None:
         current = self.model.key(self.table.currentIndex().row())
         self.model.set_keys(keys)
+        if first_rows is not None:
+            self.model.seed_chunk(0, first_rows)
         self.summary.setText(count(len(keys), "agent"))
         target = self._pending_select or current
         self._pending_select = None

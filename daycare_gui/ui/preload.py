@@ -1,0 +1,110 @@
+"""What start-up leaves out, imported on the GUI thread in idle moments once the first page is shown.
+
+The window starts with only what the first page needs; the file readers (and PyYAML), the task and
+count queries, Markdown and QtCharts come afterwards, one module per event-loop turn so no turn blocks
+for long, and only while the page worker has been idle for a moment (the user is not waiting on it).
+
+Always on the GUI thread, never on a worker: CPython's first import of a package from two threads at
+once can fail (gh-83065: a KeyError or a partially initialised module). So the background worker is held
+until this is done, and a page that is not part of start-up finishes it first (:meth:`finish_now`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import sys
+import time
+from typing import Callable, Sequence
+
+from PySide6.QtCore import QObject, QTimer
+
+log = logging.getLogger(__name__)
+
+# Leaves first, so each turn imports little. Order matters only for how long one turn takes.
+MODULES: tuple[str, ...] = (
+    "yaml",
+    "daycare_gui.core.files.read",
+    "daycare_gui.core.files.jsonl",
+    "daycare_gui.core.files.frontmatter",
+    "daycare_gui.core.files.tasks",
+    "daycare_gui.core.files.legacy_agents",
+    "daycare_gui.core.files.subsystems",
+    "daycare_gui.core.files.apps",
+    "daycare_gui.core.files.skills",
+    "daycare_gui.core.files.plugins",
+    "daycare_gui.core.files.homes",
+    "daycare_gui.core.files.config_files",
+    "daycare_gui.core.files.collections",
+    "daycare_gui.core.queries.tasks",
+    "daycare_gui.core.queries.overview",
+    "daycare_gui.core.counts",
+    "markdown_it",
+    "daycare_gui.ui.widgets.markdown_view",
+    "PySide6.QtCharts",
+)
+
+IDLE_MS = 80  # the page worker has had nothing to do for this long: the user is not waiting on it
+
+
+class Preloader(QObject):
+    def __init__(self, busy: Callable[[], bool], modules: Sequence[str] = MODULES, parent=None) -> None:
+        super().__init__(parent)
+        self._busy = busy
+        self._todo = [m for m in modules if m not in sys.modules]
+        self._then: list[Callable[[], None]] = []
+        self._idle_since: float | None = None
+        self._timer = QTimer(self, singleShot=True, timeout=self._step)
+
+    @property
+    def done(self) -> bool:
+        return not self._todo
+
+    def when_done(self, fn: Callable[[], None]) -> None:
+        if self.done:
+            fn()
+        else:
+            self._then.append(fn)
+
+    def start(self) -> None:
+        if self.done:
+            self._finish()
+        elif not self._timer.isActive():
+            self._timer.start(IDLE_MS)
+
+    def finish_now(self) -> None:
+        """Import the rest at once (a page that needs them is about to be built)."""
+        self._timer.stop()
+        while self._todo:
+            self._import(self._todo.pop(0))
+        self._finish()
+
+    def _step(self) -> None:
+        if self._busy():
+            self._idle_since = None
+            self._timer.start(IDLE_MS // 4)
+            return
+        now = time.monotonic()
+        if self._idle_since is None:
+            self._idle_since = now
+        if (now - self._idle_since) * 1000 < IDLE_MS:
+            self._timer.start(IDLE_MS // 4)
+            return
+        if self._todo:
+            self._import(self._todo.pop(0))
+        if self._todo:
+            self._timer.start(0)  # the next one in a later turn: paints and input go in between
+        else:
+            self._finish()
+
+    @staticmethod
+    def _import(name: str) -> None:
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001 - e.g. a PySide6 build without QtCharts: its user copes
+            log.debug("preloading %s failed", name, exc_info=True)
+
+    def _finish(self) -> None:
+        then, self._then = self._then, []
+        for fn in then:
+            fn()
