@@ -148,6 +148,23 @@ def test_a_200k_session_opens_at_its_end_and_jumps_by_key(qtbot, window, big_sto
                     and model.record(pane.current_row()).id == target.id, timeout=10000)
 
 
+def test_scrolling_reads_the_next_screen_ahead_but_a_jump_does_not(qtbot, window, big_store):
+    path, agent_id = big_store
+    open_and_wait(qtbot, window, path)
+    window.navigate("history", (agent_id, BIG_SESSION, None))
+    pane = window.panes["history"]
+    model = pane.model
+    qtbot.waitUntil(lambda: model.rowCount() == BIG and model.is_loaded(BIG - 1), timeout=10000)
+    pane.go_first()
+    qtbot.waitUntil(lambda: model.is_loaded(0), timeout=10000)
+    assert not model.is_loaded(model.page_size)  # the jump read only the page it shows
+    bar = pane.list.verticalScrollBar()
+    bar.setValue(bar.value() + 120)  # scrolling down, less than a page: the screen is still on page 0
+    # the page past the screen comes without the view asking for it, and nothing further
+    qtbot.waitUntil(lambda: model.is_loaded(model.page_size), timeout=10000)
+    assert not model.is_loaded(2 * model.page_size)
+
+
 def test_legacy_store_says_so(qtbot, window, fixture_copy):
     path = fixture_copy("daycare-808af509", with_db=False)
     open_and_wait(qtbot, window, path)

@@ -124,6 +124,13 @@ class HistoryPane(Pane):
 
         self._timer = QTimer(self, singleShot=True, interval=CONVERSATION_DELAY_MS)
         self._timer.timeout.connect(self._request_conversation)
+        # The detail pane follows the current record in the next turn of the event loop, after the list
+        # has painted: a page is on screen first, and holding an arrow key updates it once per turn.
+        self._detail_timer = QTimer(self, singleShot=True, interval=0)
+        self._detail_timer.timeout.connect(self._show_current_detail)
+        self._scroll_value = 0
+        self._jumping = False
+        self.list.verticalScrollBar().valueChanged.connect(self._scrolled)
         self.list.selectionModel().currentRowChanged.connect(self._current_changed)
         self.list.activated.connect(lambda index: self.show_raw(self.model.record(index.row())))
         self.model.rows_loaded.connect(self._rows_loaded)
@@ -212,8 +219,13 @@ class HistoryPane(Pane):
         if not (0 <= row < self.model.rowCount()):
             return
         index = self.model.index(row)
-        self.list.setCurrentIndex(index)
-        self.list.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
+        self._jumping = True  # a jump, not scrolling: nothing to read ahead of
+        try:
+            self.list.setCurrentIndex(index)
+            self.list.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
+        finally:
+            self._jumping = False
+        self._scroll_value = self.list.verticalScrollBar().value()
 
     def go_first(self) -> None:
         self.go_to_row(0)
@@ -236,15 +248,24 @@ class HistoryPane(Pane):
             if not self.goto_box.hasFocus():  # the box follows the selection unless the user is typing in it
                 self.goto_box.setValue(row + 1)
             self.model.request_row(row)
-        self._show_current_detail()
+        self._detail_timer.start()
         self._timer.start()
 
     def _rows_loaded(self, first: int, last: int) -> None:
         row = self.current_row()
         if first <= row <= last:
-            self._show_current_detail()
+            self._detail_timer.start()
             if self._conversation_for is None or self._conversation_for != self._record_id(row):
                 self._timer.start()
+
+    def _scrolled(self, value: int) -> None:
+        """While the user scrolls (steps up to a page, not a jump), read the page past the screen ahead."""
+        step, self._scroll_value = value - self._scroll_value, value
+        size = self.model.page_size
+        if 0 < abs(step) <= size and not self._jumping:
+            height = max(1, self.list.verticalHeader().defaultSectionSize())
+            bottom = value + self.list.viewport().height() // height
+            self.model.read_ahead(bottom + size if step > 0 else value - size)
 
     def _record_id(self, row: int):
         rec = self.model.record(row)
@@ -389,4 +410,5 @@ class HistoryPane(Pane):
 
     def shutdown(self) -> None:
         self._timer.stop()
+        self._detail_timer.stop()
         self.model.clear()
