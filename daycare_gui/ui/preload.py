@@ -42,16 +42,22 @@ MODULES: tuple[str, ...] = (
     "markdown_it",
     "daycare_gui.ui.widgets.markdown_view",
     "PySide6.QtCharts",
+    "warm_up_item_delegates",  # a step below, not a module
 )
 
-IDLE_MS = 80  # the page worker has had nothing to do for this long: the user is not waiting on it
+IDLE_MS = 80
+_done_steps: set[str] = set()
+
+
+def _warmed(step: str) -> bool:
+    return step in _done_steps  # the page worker has had nothing to do for this long: the user is not waiting on it
 
 
 class Preloader(QObject):
     def __init__(self, busy: Callable[[], bool], modules: Sequence[str] = MODULES, parent=None) -> None:
         super().__init__(parent)
         self._busy = busy
-        self._todo = [m for m in modules if m not in sys.modules]
+        self._todo = [m for m in modules if m not in sys.modules and not (m in STEPS and _warmed(m))]
         self._then: list[Callable[[], None]] = []
         self._idle_since: float | None = None
         self._timer = QTimer(self, singleShot=True, timeout=self._step)
@@ -100,7 +106,12 @@ class Preloader(QObject):
     @staticmethod
     def _import(name: str) -> None:
         try:
-            importlib.import_module(name)
+            step = STEPS.get(name)
+            if step is not None:
+                step()
+                _done_steps.add(name)
+            else:
+                importlib.import_module(name)
         except Exception:  # noqa: BLE001 - e.g. a PySide6 build without QtCharts: its user copes
             log.debug("preloading %s failed", name, exc_info=True)
 
@@ -108,3 +119,32 @@ class Preloader(QObject):
         then, self._then = self._then, []
         for fn in then:
             fn()
+
+
+def warm_up_item_delegates() -> None:
+    """The first time Qt calls a Python item delegate, or hands Python a widget Qt created (a view's
+    viewport, its scroll bars), PySide creates some seventy enum types (~50 ms): pay that here, in idle
+    time, rather than in the first paint of the conversation list."""
+    from PySide6.QtCore import QSize
+    from PySide6.QtGui import QImage, QStandardItemModel
+    from PySide6.QtWidgets import QStyledItemDelegate, QTableView
+
+    class Probe(QStyledItemDelegate):
+        def sizeHint(self, option, index) -> QSize:  # noqa: N802 (Qt override)
+            return QSize(8, 8)
+
+        def paint(self, painter, option, index) -> None:
+            pass
+
+    view = QTableView()
+    view.setModel(QStandardItemModel(1, 1, view))
+    view.setItemDelegate(Probe(view))
+    view.resize(40, 40)
+    view.sizeHintForRow(0)  # Qt → the Python overrides, with a style option and a painter
+    view.render(QImage(40, 40, QImage.Format.Format_ARGB32))
+    # Widgets Qt made itself get their Python type looked up on first use, which sweeps many lazy types.
+    view.viewport(), view.verticalScrollBar(), view.verticalHeader()
+    view.deleteLater()
+
+
+STEPS: dict[str, Callable[[], None]] = {"warm_up_item_delegates": warm_up_item_delegates}

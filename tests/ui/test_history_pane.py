@@ -148,6 +148,24 @@ def test_a_200k_session_opens_at_its_end_and_jumps_by_key(qtbot, window, big_sto
                     and model.record(pane.current_row()).id == target.id, timeout=10000)
 
 
+def test_opening_at_the_first_record_shows_it_before_the_session_is_counted(qtbot, window, big_store):
+    path, agent_id = big_store
+    open_and_wait(qtbot, window, path)
+    first_id = sqlite3.connect(f"file:{path / 'daycare.db'}?mode=ro&immutable=1", uri=True).execute(
+        "SELECT min(id) FROM session_history WHERE session_id = ?", (BIG_SESSION,)).fetchone()[0]
+    pane = window.pane("history")
+    model = pane.model
+    tester = QAbstractItemModelTester(model, QAbstractItemModelTester.FailureReportingMode.Fatal)
+    window.navigate("history", (agent_id, BIG_SESSION, first_id))
+    qtbot.waitUntil(lambda: model.session_id == BIG_SESSION and model.record(0) is not None, timeout=10000)
+    assert pane.current_row() == 0 and model.record(0).id == first_id
+    qtbot.waitUntil(lambda: model.rowCount() == BIG, timeout=10000)  # the count arrives and the rows grow
+    assert f"{BIG:,}" in pane.heading.text() and pane.goto_box.maximum() == BIG
+    assert pane.current_row() == 0 and model.record(0).id == first_id
+    qtbot.waitUntil(model.ids_complete, timeout=20000)  # row keys load once the count is known
+    del tester
+
+
 def test_scrolling_reads_the_next_screen_ahead_but_a_jump_does_not(qtbot, window, big_store):
     path, agent_id = big_store
     open_and_wait(qtbot, window, path)

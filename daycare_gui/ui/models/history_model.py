@@ -68,14 +68,18 @@ class HistoryModel(QAbstractListModel):
         self._ids_complete = False
         self._ids_wanted = False
         self._epoch = 0  # bumps per session so late answers for another session are dropped
+        self._counted = True  # False while the count is only the first page's (see set_session)
         self.rows_fetched = 0  # records fetched and parsed so far (tests prove paging with it)
         self.pages_fetched = 0
 
     # -- feeding ---------------------------------------------------------------------------------
-    def set_session(self, db, session_id: str | None, count: int, *, load_ids: bool = True) -> None:
+    def set_session(self, db, session_id: str | None, count: int, *, load_ids: bool = True,
+                    counted: bool = True) -> None:
+        """``counted=False``: ``count`` is only what is known so far (the first page); :meth:`grow` follows."""
         self._worker.cancel(self._channel)  # the old session's pages and keys: skipped or stopped
         self._worker.cancel(self._ids_channel)
         self.beginResetModel()
+        self._counted = counted
         self._epoch += 1
         self._db, self._session_id, self._count = db, session_id, max(0, int(count))
         self._pages.clear()
@@ -98,6 +102,7 @@ class HistoryModel(QAbstractListModel):
         is here, in id order, so nothing is fetched and no page is ever evicted."""
         self.beginResetModel()
         self._epoch += 1
+        self._counted = True
         self._db, self._session_id, self._count = None, session_id, len(records)
         size = self.page_size
         self._pages = OrderedDict((start // size, [(r, None, None) for r in records[start:start + size]])
@@ -106,6 +111,19 @@ class HistoryModel(QAbstractListModel):
         self._ids = array("q", (r.id for r in records))
         self._ids_complete, self._ids_wanted = True, False
         self.endResetModel()
+
+    def grow(self, count: int) -> None:
+        """The session turned out longer than ``set_session`` was told (it was shown before it was
+        counted): append the rows, keep the pages, and start loading the row keys."""
+        self._counted = True
+        if count > self._count:
+            self.beginInsertRows(QModelIndex(), self._count, count - 1)
+            self._count = count
+            self.endInsertRows()
+        if self._db is not None and self._session_id is not None and not self._ids and not self._ids_wanted:
+            self._ids_wanted = True
+            epoch = self._epoch
+            QTimer.singleShot(50, lambda: self._start_ids(epoch))
 
     @property
     def session_id(self) -> str | None:
@@ -214,7 +232,7 @@ class HistoryModel(QAbstractListModel):
         if after:
             first = after[0][0].id
             return lambda: page_before(db, sid, first, n)
-        if start + n >= self._count:  # the session's last page: newest records by key
+        if start + n >= self._count and self._counted:  # the session's last page: newest records by key
             return lambda: page_before(db, sid, None, n)
         return lambda: page_at_offset(db, sid, start, n)
 

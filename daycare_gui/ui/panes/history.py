@@ -8,8 +8,10 @@ the session's last records unless a record id is given.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt, QTimer
-from PySide6.QtGui import QKeySequence, QShortcut
+from dataclasses import replace
+
+from PySide6.QtCore import QEvent, QSize, Qt, QTimer
+from PySide6.QtGui import QImage, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -22,7 +24,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from daycare_gui.core.queries.history import full_data, locate
+from daycare_gui.core.queries.history import count_history, full_data, locate, page_after
 from daycare_gui.core.queries.history_pages import conversation_window, session_header
 from daycare_gui.core.queries.legacy_history import legacy_conversation, legacy_window
 from daycare_gui.ui.context import DetailItem
@@ -142,6 +144,15 @@ class HistoryPane(Pane):
         self.conversation.anchorClicked.connect(self._anchor_clicked)
         for keys, slot in (("Ctrl+Home", self.go_first), ("Ctrl+End", self.go_last)):
             QShortcut(QKeySequence(keys), self, slot, context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        QTimer.singleShot(0, self._warm_up)
+
+    def _warm_up(self) -> None:
+        """The window builds this page in idle time; lay it out and paint it once off screen too, so the
+        first session opened does not pay for polishing, fonts and glyphs (tens of ms, once)."""
+        size = self.size().expandedTo(QSize(800, 600))
+        self.render(QImage(size, QImage.Format.Format_ARGB32_Premultiplied))
+        self.list.itemDelegate().warm_up(self.list.font(), self.list.palette(),
+                                         self.list.verticalHeader().defaultSectionSize(), self.devicePixelRatioF())
 
     # -- opening ---------------------------------------------------------------------------------
     def load(self) -> None:
@@ -177,8 +188,12 @@ class HistoryPane(Pane):
         page_size = self.model.page_size
 
         def work():  # one round trip: header, count, the row to open at, and that row's page
-            header = session_header(db, agent_id, session_id)
             row = locate(db, session_id, int(record_id)) if record_id is not None else None
+            if row is not None and row < page_size:
+                # On the first page: show it before counting the session (a long one's count takes longer).
+                rows = page_after(db, session_id, -1, page_size)
+                return session_header(db, agent_id, session_id, count=False), row, 0, rows
+            header = session_header(db, agent_id, session_id)
             count = header.record_count
             target = count - 1 if row is None else min(row, count - 1)
             page = max(0, target) // page_size
@@ -190,17 +205,21 @@ class HistoryPane(Pane):
 
     def _opened(self, result) -> None:
         header, row, page, rows = result
+        counted = header.record_count is not None or len(rows) < self.model.page_size
+        if header.record_count is None:  # opened on the first page, not counted yet
+            header = replace(header, record_count=len(rows))
         self._header = header
         if not header.found and not header.record_count:
             self.heading.setText(f"No session {escape(header.session_id)} in this store.")
             self._enable(False)
             return
-        ended = f"ended {fmt_time(header.ended_at)}" if header.ended_at else "not ended"
-        self.heading.setText(
-            f"<b>{escape(header.agent_name)}</b> · session <code>{escape(header.session_id)}</code> · "
-            f"created {fmt_time(header.created_at)} · {ended} · <b>{fmt_int(header.record_count)}</b> records")
-        self.model.set_session(self.ctx.store.db, header.session_id, header.record_count)
+        self._set_heading(header, counted)
+        self.model.set_session(self.ctx.store.db, header.session_id, header.record_count, load_ids=counted,
+                               counted=counted)
         self.model.seed_page(page, rows)
+        if not counted:
+            db, sid = self.ctx.store.db, header.session_id
+            self.ctx.worker.submit("history-count", lambda: count_history(db, sid), on_result=self._counted)
         self.goto_box.setRange(1 if header.record_count else 0, header.record_count)
         self._enable(header.record_count > 0)
         if header.record_count == 0:
@@ -209,6 +228,25 @@ class HistoryPane(Pane):
         # Jump before the view first paints, so only the target's page is fetched.
         self.go_to_row(header.record_count - 1 if row is None else min(row, header.record_count - 1))
         self.list.setFocus()
+
+    def _set_heading(self, header, counted: bool = True) -> None:
+        ended = f"ended {fmt_time(header.ended_at)}" if header.ended_at else "not ended"
+        records = f"<b>{fmt_int(header.record_count)}</b> records" if counted else "counting records…"
+        self.heading.setText(
+            f"<b>{escape(header.agent_name)}</b> · session <code>{escape(header.session_id)}</code> · "
+            f"created {fmt_time(header.created_at)} · {ended} · {records}")
+
+    def _counted(self, count: int) -> None:
+        header = self._header
+        if header is None or header.session_id != self.model.session_id:
+            return
+        self._header = header = replace(header, record_count=count)
+        self.model.grow(count)
+        self._set_heading(header)
+        self.goto_box.setRange(1 if count else 0, count)
+        row = self.current_row()
+        if row >= 0:
+            self.position.setText(f"{row + 1:,} of {count:,}")
 
     def _enable(self, on: bool) -> None:
         for w in (self.home_button, self.end_button, self.goto_box, self.goto_button, self.raw_button):
