@@ -13,7 +13,7 @@ from typing import Any, Callable, Sequence
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 
-from daycare_gui.ui.models.columns import Column, column_data, header_title
+from daycare_gui.ui.models.columns import ANSWERED_ROLES, Column, column_data, header_title
 from daycare_gui.ui.models.roles import KeyRole, StateRole
 from daycare_gui.ui.worker import DbWorker
 
@@ -126,6 +126,8 @@ class KeyedTableModel(QAbstractTableModel):
         self.sort_requested.emit(column, order)
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if role not in ANSWERED_ROLES:
+            return None
         if not index.isValid() or not (0 <= index.row() < len(self._keys)):
             return None
         if not (0 <= index.column() < len(self._columns)):

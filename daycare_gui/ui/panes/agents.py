@@ -119,11 +119,12 @@ class AgentsPane(Pane):
         columns = agent_columns(lambda uid: self._user_labels.get(uid, uid or ""))
         self.model = KeyedTableModel(columns, ctx.worker, self._fetch, channel="agents",
                                      state=lambda a: "dead" if a.lifecycle == "dead" else None)
-        self.model.sort_requested.connect(self._sort_requested)
         self.table = _table(self.model)
         self.table.setSortingEnabled(True)
         self.table.horizontalHeader().setSortIndicator(5, Qt.SortOrder.DescendingOrder)
         sort_only(self.table, SQL_SORT)
+        # connected after the initial indicator, which is self._sort already: load() asks for the keys once
+        self.model.sort_requested.connect(self._sort_requested)
         for column, width in enumerate((220, 80, 75, 120, 135, 135)):
             self.table.setColumnWidth(column, width)
         self.table.selectionModel().currentRowChanged.connect(self._agent_selected)
