@@ -34,9 +34,15 @@ from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.theme import colours
 from daycare_gui.ui.widgets.conversation import ConversationRenderer, call_id_from_url, style_sheet
 from daycare_gui.ui.widgets.history_rows import HistoryRowDelegate
-from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, escape
+from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, escape, markdown_html
 
 CONVERSATION_DELAY_MS = 120  # let keyboard scrolling settle before the conversation is re-read
+
+
+def _opened_run(window) -> set[str]:
+    """A Python run step the user picked is shown open, not hidden in a fold."""
+    focus = next((r for r in window.records if r.id == window.focus_id), None)
+    return {focus.tool_call_id} if focus is not None and focus.is_rlm and focus.tool_call_id else set()
 
 
 def record_detail(rec, problem: str | None, size: int | None) -> DetailItem:
@@ -325,26 +331,35 @@ class HistoryPane(Pane):
         if self._is_legacy():  # read already: the window is cut from memory
             self._conversation_arrived(legacy_window(self._legacy, rec.id))
             return
-        db, sid, focus = self.ctx.store.db, self.model.session_id, rec.id
-        self.ctx.worker.submit("history-conversation", lambda: conversation_window(db, sid, focus),
-                               on_result=self._conversation_arrived,
+        db, sid, focus, expanded = self.ctx.store.db, self.model.session_id, rec.id, set(self._expanded)
+        markdown_html("")  # the Markdown renderer is made (and imported) here, on the GUI thread
+        palette_colours = colours(self.conversation.palette())  # plain strings: they may cross threads
+
+        def work():  # the HTML too is pure string building: made on the worker, only set on this thread
+            window = conversation_window(db, sid, focus)
+            shown_open = expanded | _opened_run(window)
+            html = ConversationRenderer(window, shown_open, palette_colours=palette_colours).html()
+            return window, (shown_open, palette_colours), html
+
+        self.ctx.worker.submit("history-conversation", work, on_result=self._conversation_arrived,
                                on_error=lambda msg: self.conversation.setHtml(f"<p>Cannot read: {escape(msg)}</p>"))
 
-    def _conversation_arrived(self, window) -> None:
+    def _conversation_arrived(self, result) -> None:
+        window, made_with, html = result if isinstance(result, tuple) else (result, None, None)
         self._window = window
-        focus = next((r for r in window.records if r.id == window.focus_id), None)
-        if focus is not None and focus.is_rlm and focus.tool_call_id:
-            self._expanded.add(focus.tool_call_id)  # a step the user picked is shown, not hidden in a fold
-        self._render(scroll_to_focus=True)
+        self._expanded |= _opened_run(window)
+        current = (self._expanded, colours(self.conversation.palette()))
+        self._render(scroll_to_focus=True, html=html if made_with == current else None)
 
-    def _render(self, scroll_to_focus: bool) -> None:
+    def _render(self, scroll_to_focus: bool, html: str | None = None) -> None:
         if self._window is None:
             return
         bar = self.conversation.verticalScrollBar()
         keep = bar.value()
-        palette_colours = colours(self.conversation.palette())
-        self.conversation.setHtml(ConversationRenderer(self._window, self._expanded,
-                                                       palette_colours=palette_colours).html())
+        if html is None:  # a fold opened or closed here, or the runs shown open or the palette changed
+            html = ConversationRenderer(self._window, self._expanded,
+                                        palette_colours=colours(self.conversation.palette())).html()
+        self.conversation.setHtml(html)
         if scroll_to_focus and self._window.focus_id is not None:
             self.conversation.scrollToAnchor(f"rec-{self._window.focus_id}")
         else:
