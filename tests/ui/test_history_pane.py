@@ -148,20 +148,34 @@ def test_a_200k_session_opens_at_its_end_and_jumps_by_key(qtbot, window, big_sto
                     and model.record(pane.current_row()).id == target.id, timeout=10000)
 
 
-def test_opening_at_the_first_record_shows_it_before_the_session_is_counted(qtbot, window, big_store):
+def test_opening_at_the_first_record_shows_it_before_the_session_is_counted(qtbot, window, big_store,
+                                                                           monkeypatch):
+    import threading
+
+    from daycare_gui.ui.panes import history
+
     path, agent_id = big_store
     open_and_wait(qtbot, window, path)
     first_id = sqlite3.connect(f"file:{path / 'daycare.db'}?mode=ro&immutable=1", uri=True).execute(
         "SELECT min(id) FROM session_history WHERE session_id = ?", (BIG_SESSION,)).fetchone()[0]
+    counting = threading.Event()  # the count waits until the test has looked at the first page
+    real_count = history.count_history
+    monkeypatch.setattr(history, "count_history", lambda db, sid: (counting.wait(10), real_count(db, sid))[1])
     pane = window.pane("history")
     model = pane.model
     tester = QAbstractItemModelTester(model, QAbstractItemModelTester.FailureReportingMode.Fatal)
     window.navigate("history", (agent_id, BIG_SESSION, first_id))
     qtbot.waitUntil(lambda: model.session_id == BIG_SESSION and model.record(0) is not None, timeout=10000)
-    assert pane.current_row() == 0 and model.record(0).id == first_id
-    qtbot.waitUntil(lambda: model.rowCount() == BIG, timeout=10000)  # the count arrives and the rows grow
+    assert pane.current_row() == 0 and model.record(0).id == first_id and not model.counted
+    assert "counting" in pane.heading.text()
+    pane.go_last()  # before the count: it goes to the session's end once that is known
+    assert pane.current_row() == 0
+    counting.set()
+    qtbot.waitUntil(lambda: model.rowCount() == BIG and pane.current_row() == BIG - 1, timeout=10000)
     assert f"{BIG:,}" in pane.heading.text() and pane.goto_box.maximum() == BIG
-    assert pane.current_row() == 0 and model.record(0).id == first_id
+    qtbot.waitUntil(lambda: model.record(BIG - 1) is not None, timeout=10000)
+    pane.go_first()
+    qtbot.waitUntil(lambda: model.record(0) is not None and model.record(0).id == first_id, timeout=10000)
     qtbot.waitUntil(model.ids_complete, timeout=20000)  # row keys load once the count is known
     del tester
 

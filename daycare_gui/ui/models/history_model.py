@@ -129,6 +129,11 @@ class HistoryModel(QAbstractListModel):
     def session_id(self) -> str | None:
         return self._session_id
 
+    @property
+    def counted(self) -> bool:
+        """False while rowCount is only what is known so far (see set_session)."""
+        return self._counted
+
     def cached_pages(self) -> int:
         return len(self._pages)
 

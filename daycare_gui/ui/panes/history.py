@@ -138,6 +138,7 @@ class HistoryPane(Pane):
         self._detail_timer.timeout.connect(self._show_current_detail)
         self._scroll_value = 0
         self._jumping = False
+        self._last_when_counted = False  # "Last" pressed while the session was still being counted
         self.list.verticalScrollBar().valueChanged.connect(self._scrolled)
         self.list.selectionModel().currentRowChanged.connect(self._current_changed)
         self.list.activated.connect(lambda index: self.show_raw(self.model.record(index.row())))
@@ -187,6 +188,7 @@ class HistoryPane(Pane):
         self._expanded.clear()
         self._window = None
         self._conversation_for = None
+        self._last_when_counted = False
         self.model.clear()
         self.conversation.setHtml("<p class='meta'>Loading…</p>")
         self.heading.setText(f"Loading session {escape(session_id)}…")
@@ -253,6 +255,9 @@ class HistoryPane(Pane):
         row = self.current_row()
         if row >= 0:
             self.position.setText(f"{row + 1:,} of {count:,}")
+        if self._last_when_counted:
+            self._last_when_counted = False
+            self.go_last()
 
     def _enable(self, on: bool) -> None:
         for w in (self.home_button, self.end_button, self.goto_box, self.goto_button, self.raw_button):
@@ -275,6 +280,9 @@ class HistoryPane(Pane):
         self.go_to_row(0)
 
     def go_last(self) -> None:
+        if self._header is not None and not self.model.counted:
+            self._last_when_counted = True  # the session's end, not the end of what is counted so far
+            return
         self.go_to_row(self.model.rowCount() - 1)
 
     def _goto_typed(self) -> None:
