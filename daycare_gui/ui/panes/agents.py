@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
 
 from daycare_gui.core.display import count
 from daycare_gui.core.queries.agents import AgentFilter, distinct_values, fetch_agents, list_agent_ids
-from daycare_gui.core.queries.legacy_history import legacy_agents_as_records
 from daycare_gui.core.queries.sessions import list_sessions
 from daycare_gui.core.queries.users import list_users
 from daycare_gui.core.records import DESCRIPTOR_KINDS, Unparsed
@@ -170,6 +169,7 @@ class AgentsPane(Pane):
         # The file readers are imported here, on the GUI thread, before the worker uses them: the window
         # starts without them (ui/preload.py), and a worker must never be first to import a package.
         import daycare_gui.core.files.collections  # noqa: F401
+        from daycare_gui.core.queries.legacy_history import legacy_agents_as_records
 
         store = self.ctx.store
         self.summary.setText("Reading legacy agent folders…")
