@@ -568,3 +568,4 @@ def _import_store_kinds() -> None:
         kinds.load_kind(name)
     import daycare_gui.core.store  # noqa: F401
     import daycare_gui.stores.daycare.capabilities  # noqa: F401
+    import daycare_gui.stores.daycare.pg.open  # noqa: F401 (the Daycare kind's probe asks it)
