@@ -222,7 +222,8 @@ def test_a_legacy_session_lists_its_records(qtbot, window, fixture_copy):
     assert pane.goto_box.isEnabled() and pane.position.text() == "2 of 2"
     qtbot.waitUntil(lambda: "hello" in pane.conversation.toPlainText(), timeout=5000)
     qtbot.keyClick(pane.list, Qt.Key.Key_Up)
-    assert window.detail.item.markdown == "hello"  # the record under the cursor, in the detail pane
+    # the record under the cursor, in the detail pane (which follows once the list has painted)
+    qtbot.waitUntil(lambda: window.detail.item is not None and window.detail.item.markdown == "hello", timeout=5000)
     qtbot.waitUntil(lambda: pane._window is not None and pane._window.focus_id == pane.model.record(0).id,
                     timeout=5000)
     assert "hi!" in pane.conversation.toPlainText()
