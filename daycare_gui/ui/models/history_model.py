@@ -205,10 +205,11 @@ class HistoryModel(QAbstractListModel):
             self._request(row // self.page_size)
 
     def read_ahead(self, row: int) -> None:
-        """Fetch ``row``'s page behind anything a view is waiting for (the pane asks for the page past the
-        screen while the user scrolls, so the next screen is there when it is shown)."""
+        """Fetch ``row``'s page ahead of being asked (the pane asks for the page past the screen while the
+        user scrolls, so the next screen is there when it is shown). As urgent as a page shown: behind the
+        row-key chunks it would arrive after the user got there."""
         if 0 <= row < self._count:
-            self._request(row // self.page_size, priority=LOW)
+            self._request(row // self.page_size)
 
     # -- pages -----------------------------------------------------------------------------------
     def _entry(self, row: int):

@@ -317,6 +317,8 @@ class HistoryPane(Pane):
         if 0 < abs(step) <= size and not self._jumping:
             height = max(1, self.list.verticalHeader().defaultSectionSize())
             bottom = value + self.list.viewport().height() // height
+            self.model.request_row(value)  # the screen's own pages first: the paint would ask for them next
+            self.model.request_row(bottom)
             self.model.read_ahead(bottom + size if step > 0 else value - size)
 
     def _record_id(self, row: int):
