@@ -351,7 +351,8 @@ class HistoryPane(Pane):
             html = ConversationRenderer(window, shown_open, palette_colours=palette_colours).html()
             return window, (shown_open, palette_colours), html
 
-        self.ctx.worker.submit("history-conversation", work, on_result=self._conversation_arrived,
+        # On the background worker: the page worker stays free for the list's pages, which the user scrolls.
+        self.ctx.slow_worker.submit("history-conversation", work, on_result=self._conversation_arrived,
                                on_error=lambda msg: self.conversation.setHtml(f"<p>Cannot read: {escape(msg)}</p>"))
 
     def _conversation_arrived(self, result) -> None:
