@@ -5,7 +5,6 @@ Pure functions, no Qt: the window, the command line and the reports all use them
 
 from __future__ import annotations
 
-import datetime as _dt
 import math
 import time as _time
 
