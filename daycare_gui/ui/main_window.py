@@ -27,14 +27,13 @@ from PySide6.QtWidgets import (
 )
 
 from daycare_gui import __version__
-from daycare_gui.stores import registry as kinds
 from daycare_gui.stores.common.secrets import mask_url
 from daycare_gui.stores.registry import NoKindRecognised
-from daycare_gui.stores.registry import open_store as open_any
 from daycare_gui.ui.actions import ActionRegistry
 from daycare_gui.ui.context import DetailItem, PaneContext
 from daycare_gui.ui.panes.registry import PANES, pane_class
 from daycare_gui.ui.preload import Preloader
+from daycare_gui.ui.store_opener import open_in_worker
 from daycare_gui.ui.store_watcher import StoreWatcher
 from daycare_gui.ui.widgets.banner import Banner
 from daycare_gui.ui.widgets.detail_pane import DetailPane
@@ -155,22 +154,20 @@ class MainWindow(QMainWindow):
             self.open_path(path)
 
     def open_path(self, path: str, kind: str | None = None) -> None:
-        _import_store_kinds()  # here, on the GUI thread: the worker that opens must not be first to import
         self.status_store.setText(f"Opening {mask_url(path)}…")
-        self.worker.submit("open", lambda: open_any(path, kind=kind), on_result=lambda s: self._store_opened(s, path),
-                           on_error=lambda msg: self._open_failed(path, msg))
+        open_in_worker(self.worker, path, kind=kind, on_result=lambda s: self._store_opened(s, path),
+                       on_error=lambda msg: self._open_failed(path, msg))
 
     def open_demo(self) -> None:
         from daycare_gui.core.demo import write_demo
         from daycare_gui.core.demo.ids import current_minute_ms
 
-        _import_store_kinds()
         dest = Path(tempfile.mkdtemp(prefix="daycare-demo-")) / "daycare"
         self._demo_dirs.append(dest.parent)  # ours to remove when the window closes
         self.status_store.setText("Writing a demo store…")
-        self.worker.submit("open", lambda: (write_demo(dest, now_ms=current_minute_ms()), open_any(str(dest)))[1],
-                           on_result=lambda s: self._store_opened(s, str(dest), remember=False),
-                           on_error=lambda msg: self._open_failed(str(dest), msg))
+        open_in_worker(self.worker, str(dest), first=lambda: write_demo(dest, now_ms=current_minute_ms()),
+                       on_result=lambda s: self._store_opened(s, str(dest), remember=False),
+                       on_error=lambda msg: self._open_failed(str(dest), msg))
 
     def _open_failed(self, path: str, message: str) -> None:
         self.status_store.setText("No store open" if self.opened is None else self.opened.title)
@@ -559,13 +556,3 @@ def _close_without_waiting(opened) -> None:
     if core is not None:
         core.close()
     threading.Thread(target=opened.close, name="store-close", daemon=True).start()
-
-
-def _import_store_kinds() -> None:
-    """Import every store kind and what the Daycare kind's open uses, on the GUI thread, before a worker
-    opens a store: the kinds import lazily, and a worker must not be first to import a package."""
-    for name in kinds.kind_names():
-        kinds.load_kind(name)
-    import daycare_gui.core.store  # noqa: F401
-    import daycare_gui.stores.daycare.capabilities  # noqa: F401
-    import daycare_gui.stores.daycare.pg.open  # noqa: F401 (the Daycare kind's probe asks it)
