@@ -212,8 +212,10 @@ class MainWindow(QMainWindow):
         self.preloader.start()
         self.show_section(self._current_section or "overview")
         # Build the conversation page while the user is still reading the first one, so opening the
-        # first session does not pay for its widgets.
-        QTimer.singleShot(400, lambda s=store: self.store is s and self.pane("history"))
+        # first session does not pay for its widgets; after start-up's imports, which wait until the
+        # page worker is idle, so that it never delays the first page's rows.
+        QTimer.singleShot(400, lambda s=store: self.preloader.when_done(
+            lambda: self.store is s and self.pane("history")))
 
     def _set_sections(self, specs) -> None:
         self._sections = {p.id: p for p in specs}
