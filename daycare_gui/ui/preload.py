@@ -46,6 +46,8 @@ MODULES: tuple[str, ...] = (
 )
 
 IDLE_MS = 80
+LATE_MS = 30  # a timer this late means the GUI thread had work of its own
+MAX_LATE = 5
 _done_steps: set[str] = set()
 
 
@@ -60,6 +62,8 @@ class Preloader(QObject):
         self._todo = [m for m in modules if m not in sys.modules and not (m in STEPS and _warmed(m))]
         self._then: list[Callable[[], None]] = []
         self._idle_since: float | None = None
+        self._due: float | None = None  # when the timer should fire
+        self._late = 0  # late ticks in a row
         self._timer = QTimer(self, singleShot=True, timeout=self._step)
 
     @property
@@ -76,7 +80,7 @@ class Preloader(QObject):
         if self.done:
             self._finish()
         elif not self._timer.isActive():
-            self._timer.start(IDLE_MS)
+            self._wait(IDLE_MS)
 
     def finish_now(self) -> None:
         """Import the rest at once (a page that needs them is about to be built)."""
@@ -86,22 +90,32 @@ class Preloader(QObject):
         self._finish()
 
     def _step(self) -> None:
-        if self._busy():
-            self._idle_since = None
-            self._timer.start(IDLE_MS // 4)
-            return
         now = time.monotonic()
+        # A tick that comes late means the GUI thread was busy meanwhile (painting the rows that just
+        # arrived, building a page): that is not idle either.
+        # On a machine too loaded for any tick to be on time, lateness says nothing: go by the worker.
+        late = self._due is not None and (now - self._due) * 1000 > LATE_MS
+        self._late = self._late + 1 if late else 0
+        late = late and self._late <= MAX_LATE
+        if self._busy() or late:
+            self._idle_since = None if self._busy() else now
+            self._wait(IDLE_MS // 4)
+            return
         if self._idle_since is None:
             self._idle_since = now
         if (now - self._idle_since) * 1000 < IDLE_MS:
-            self._timer.start(IDLE_MS // 4)
+            self._wait(IDLE_MS // 4)
             return
         if self._todo:
             self._import(self._todo.pop(0))
         if self._todo:
-            self._timer.start(0)  # the next one in a later turn: paints and input go in between
+            self._wait(0)  # the next one in a later turn: paints and input go in between
         else:
             self._finish()
+
+    def _wait(self, ms: int) -> None:
+        self._due = time.monotonic() + ms / 1000
+        self._timer.start(ms)
 
     @staticmethod
     def _import(name: str) -> None:
