@@ -18,6 +18,10 @@ project's goal: none), and the key presses per second actually reached. The last
 
 Without ``--store`` it uses (and writes once, like ``bench/run.py``) the large demo store in
 ``bench/.cache/large``. The store itself is never written: the writer works on a temporary copy.
+
+Every temporary folder (the children's settings, the writer's copy, the search index folder) lives in one
+folder the parent makes and removes when it ends — normally, on an error, on Ctrl+C or on SIGTERM. A
+child cannot clean up after itself: QSettings writes its file again when it is destroyed at exit.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import sqlite3
 import statistics
 import subprocess
@@ -67,9 +72,9 @@ def child_arrow(store: str, records: int, key_ms: int) -> None:
     from daycare_gui.ui.main_window import MainWindow
 
     agent, sid, count = _largest_session(resolve_paths(store).db_path)
-    tmp = tempfile.mkdtemp(prefix="daycare-bench-stalls-")
+    settings = os.path.join(os.environ["DAYCARE_BENCH_TMP"], f"settings-{os.getpid()}.ini")  # the parent's
     app = make_application(sys.argv[:1])
-    window = MainWindow(QSettings(os.path.join(tmp, "settings.ini"), QSettings.Format.IniFormat))
+    window = MainWindow(QSettings(settings, QSettings.Format.IniFormat))
     window.resize(1280, 800)
     window.show()
 
@@ -138,7 +143,6 @@ def child_arrow(store: str, records: int, key_ms: int) -> None:
     }
     print("BENCH " + json.dumps(out), flush=True)
     window.close()
-    shutil.rmtree(tmp, ignore_errors=True)
 
 
 def child_writer(db: str, session_id: str, rate: float, stop_file: str) -> None:
@@ -191,7 +195,7 @@ def measure_arrow(store: Path, args, env: dict) -> dict:
 def measure_arrow_with_writer(store: Path, args, env: dict) -> dict:
     from daycare_gui.core.paths import resolve_paths
 
-    work = Path(tempfile.mkdtemp(prefix="daycare-bench-writer-"))
+    work = Path(tempfile.mkdtemp(prefix="writer-", dir=env["DAYCARE_BENCH_TMP"]))
     try:
         copy = work / store.name
         shutil.copytree(store, copy)
@@ -237,9 +241,12 @@ def main() -> int:
             child_writer(rest[0], rest[1], float(rest[2]), rest[3])
         return 0
 
+    # SIGTERM ends the run like Ctrl+C does, so the finally below removes the temporary folder either way.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
     store = _store(args.store)
-    env = dict(os.environ, QT_QPA_PLATFORM=args.platform, PYTHONPATH=str(REPO))
-    env["DAYCARE_GUI_SEARCH_DIR"] = tempfile.mkdtemp(prefix="daycare-bench-index-")  # never the user cache
+    tmp = tempfile.mkdtemp(prefix="daycare-bench-stalls-")
+    env = dict(os.environ, QT_QPA_PLATFORM=args.platform, PYTHONPATH=str(REPO), DAYCARE_BENCH_TMP=tmp)
+    env["DAYCARE_GUI_SEARCH_DIR"] = os.path.join(tmp, "index")  # never the user cache
     results: dict[str, dict] = {}
     try:
         for name, measure in (("arrow", measure_arrow), ("arrow_with_writer", measure_arrow_with_writer)):
@@ -252,7 +259,7 @@ def main() -> int:
             worst["median_max_stall_ms"] = statistics.median(r["max_stall_ms"] for r in runs)
             results[name] = worst
     finally:
-        shutil.rmtree(env["DAYCARE_GUI_SEARCH_DIR"], ignore_errors=True)
+        shutil.rmtree(tmp, ignore_errors=True)
     _table(results, args)
     print(json.dumps({"gui_stalls": results, "records": args.records, "key_ms": args.key_ms,
                       "platform": args.platform, "store": str(store)}))

@@ -1,4 +1,8 @@
-"""Read-only access to ``daycare.db`` through SQLAlchemy Core.
+"""Read-only access to ``daycare.db``: a small pool of read-only ``sqlite3`` connections.
+
+Plain ``sqlite3`` rather than SQLAlchemy: every query here is hand-written SQL with ``:name`` parameters,
+which sqlite3 binds natively, and importing SQLAlchemy cost ~0.35 s — more than twice a bare PySide6
+window's whole start — on the way to the first page.
 
 Rules this module keeps (see reference §9):
 - never write: every connection is ``mode=ro`` or ``immutable=1``; nothing checkpoints;
@@ -27,11 +31,8 @@ from pathlib import Path
 from typing import Callable, Iterator
 from urllib.parse import quote
 
-from sqlalchemy import create_engine, text
-from sqlalchemy.engine import Engine
-from sqlalchemy.pool import QueuePool
-
 BUSY_TIMEOUT_MS = 2000
+IDLE_CONNECTIONS = 3  # kept open between requests: the GUI thread and the workers each take their own
 # SQLite virtual-machine steps between two cancellation checks: about 10-20 ms of work, so a cancelled
 # query stops quickly while the check (a Python call, which needs the GIL) stays too rare to cost anything.
 PROGRESS_STEPS = 1_000_000
@@ -94,8 +95,90 @@ class OpenMode:
     note: str | None  # what the user should know about how we read it
 
 
+class Row(tuple):
+    """A result row: a plain tuple that also answers ``row._mapping`` and ``row.column`` by name."""
+
+    __slots__ = ()
+    _fields: tuple[str, ...] = ()
+
+    @property
+    def _mapping(self) -> dict:
+        return dict(zip(self._fields, self))
+
+    def __getattr__(self, name: str):
+        try:
+            return self[self._fields.index(name)]
+        except ValueError:
+            raise AttributeError(name) from None
+
+
+_ROW_CLASSES: dict[tuple[str, ...], type[Row]] = {}
+
+
+def _row_class(cursor: sqlite3.Cursor) -> type[Row]:
+    fields = tuple(d[0] for d in cursor.description or ())
+    cls = _ROW_CLASSES.get(fields)
+    if cls is None:
+        cls = _ROW_CLASSES.setdefault(fields, type("Row", (Row,), {"__slots__": (), "_fields": fields}))
+    return cls
+
+
+class _Pool:
+    """Connections handed to one thread at a time; a few idle ones are kept, the rest closed on return.
+
+    ``dispose`` closes the idle ones and makes those in use close when they come back, so a database
+    swapped on disk (an upgrade) is opened afresh by the next request."""
+
+    def __init__(self, uri: str, on_connect: Callable[[sqlite3.Connection], None]) -> None:
+        self._uri = uri
+        self._on_connect = on_connect
+        self._idle: list[sqlite3.Connection] = []
+        self._lock = threading.Lock()
+        self._generation = 0
+        self.in_use = 0  # connections handed out and not yet back
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self._uri, uri=True, check_same_thread=False, isolation_level=None,
+                               factory=_Connection)
+        try:
+            conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            conn.execute("PRAGMA query_only=1")
+            self._on_connect(conn)
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def acquire(self) -> tuple[sqlite3.Connection, int]:
+        with self._lock:
+            conn = self._idle.pop() if self._idle else None
+            generation = self._generation
+            self.in_use += 1
+        try:
+            return (conn if conn is not None else self._connect()), generation
+        except BaseException:
+            with self._lock:
+                self.in_use -= 1
+            raise
+
+    def release(self, conn: sqlite3.Connection, generation: int) -> None:
+        with self._lock:
+            self.in_use -= 1
+            if generation == self._generation and len(self._idle) < IDLE_CONNECTIONS:
+                self._idle.append(conn)
+                return
+        conn.close()
+
+    def dispose(self) -> None:
+        with self._lock:
+            idle, self._idle = self._idle, []
+            self._generation += 1
+        for conn in idle:
+            conn.close()
+
+
 class ReadOnlyDatabase:
-    """A read-only SQLAlchemy engine over one SQLite file, opened as safely as the situation allows."""
+    """A pool of read-only connections to one SQLite file, opened as safely as the situation allows."""
 
     def __init__(self, db_path: str | os.PathLike, *, live: bool = True) -> None:
         self.path = Path(db_path)
@@ -103,16 +186,16 @@ class ReadOnlyDatabase:
         self._closed = threading.Event()
         self._connections: weakref.WeakSet = weakref.WeakSet()
         self._connections_lock = threading.Lock()
-        self.mode, uri = self._choose(live)
-        self.engine: Engine = self._make_engine(uri)
+        self.mode, self.uri = self._choose(live)  # read-only URI; the search index attaches it (never writable)
+        self._pool = _Pool(self.uri, self._prepare)
         try:
             self.scalar("SELECT count(*) FROM sqlite_master")
         except Exception as exc:
             if self.mode.name == "read-only":
                 # mode=ro needs -shm/-wal to exist or be creatable; an unwritable folder defeats it.
-                self.engine.dispose()
-                self.mode, uri = self._snapshot(reason=f"a read-only open failed ({exc})")
-                self.engine = self._make_engine(uri)
+                self._pool.dispose()
+                self.mode, self.uri = self._snapshot(reason=f"a read-only open failed ({exc})")
+                self._pool = _Pool(self.uri, self._prepare)
                 self.scalar("SELECT count(*) FROM sqlite_master")
             else:
                 self.close()
@@ -143,64 +226,55 @@ class ReadOnlyDatabase:
         # The copy is private: a normal read-only open of it replays its WAL without touching the original.
         return OpenMode("snapshot", note), _uri(target, mode="ro")
 
-    def _make_engine(self, uri: str) -> Engine:
-        closed, connections, lock = self._closed, self._connections, self._connections_lock
+    def _prepare(self, conn: sqlite3.Connection) -> None:
+        """Each new connection: stoppable by close() and by a cancelled request (a progress handler)."""
+        closed = self._closed
 
         def stop_requested() -> int:  # SQLite's progress handler: non-zero aborts the running statement
             cancelled = getattr(_scope, "cancelled", None)
             return 1 if closed.is_set() or (cancelled is not None and cancelled()) else 0
 
-        def connect():
-            conn = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None,
-                                   factory=_Connection)
-            conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-            conn.execute("PRAGMA query_only=1")
-            conn.set_progress_handler(stop_requested, PROGRESS_STEPS)
-            with lock:
-                connections.add(conn)
-            return conn
-
-        # QueuePool: the GUI thread and the DB worker each check out their own connection.
-        return create_engine("sqlite://", creator=connect, poolclass=QueuePool, pool_size=3, max_overflow=4)
+        conn.set_progress_handler(stop_requested, PROGRESS_STEPS)
+        with self._connections_lock:
+            self._connections.add(conn)
 
     # -- reading -----------------------------------------------------------------------------------
-    def _check_open(self) -> None:
-        if self._closed.is_set():
-            raise QueryInterrupted(f"{self.path}: the database was closed")
-
     def _error(self, exc: BaseException) -> DatabaseError:
-        exc = getattr(exc, "orig", exc)
         if self._closed.is_set() or "interrupted" in str(exc):
             return QueryInterrupted(f"{self.path}: the query was stopped ({exc})")
         return DatabaseError(_explain(exc, self.path))
 
-    def rows(self, sql, params: dict | None = None) -> list:
-        self._check_open()
-        stmt = text(sql) if isinstance(sql, str) else sql
-        try:
-            with self.engine.connect() as conn:
-                return list(conn.execute(stmt, params or {}))
-        except Exception as exc:
-            raise self._error(exc) from exc
+    def rows(self, sql: str, params: dict | None = None) -> list[Row]:
+        """Every row of one statement (``:name`` parameters), as tuples that also answer by column name."""
+        return self._run(sql, params, named=True)
 
     def fetch(self, sql: str, params: dict | None = None) -> list[tuple]:
-        """Plain tuples straight from the DB-API cursor, for hot paths (history pages): SQLAlchemy's
-        Row objects cost more than the query itself for a 200-row page. Same read-only connections."""
-        self._check_open()
+        """Plain tuples straight from the cursor, for hot paths (history pages): no per-row wrapper."""
+        return self._run(sql, params, named=False)
+
+    def _run(self, sql: str, params: dict | None, *, named: bool) -> list:
+        # Each statement runs to its end and its cursor is closed: no read transaction outlives the call.
+        # (Plain try/finally rather than context managers: this is on every page's path.)
+        if self._closed.is_set():
+            raise QueryInterrupted(f"{self.path}: the database was closed")
         try:
-            conn = self.engine.raw_connection()
-        except Exception as exc:
+            conn, generation = self._pool.acquire()
+        except sqlite3.Error as exc:
             raise self._error(exc) from exc
         try:
-            cursor = conn.cursor()
+            cursor = conn.execute(sql, params or {})
             try:
-                return cursor.execute(sql, params or {}).fetchall()
+                rows = cursor.fetchall()
+                if named:
+                    cls = _row_class(cursor)
+                    rows = [cls(r) for r in rows]
+                return rows
             finally:
                 cursor.close()
         except sqlite3.Error as exc:
             raise self._error(exc) from exc
         finally:
-            conn.close()  # back to the pool
+            self._pool.release(conn, generation)
 
     def scalar(self, sql, params: dict | None = None):
         result = self.rows(sql, params)
@@ -215,9 +289,17 @@ class ReadOnlyDatabase:
     def count(self, table: str) -> int:
         return int(self.scalar(f'SELECT count(*) FROM "{_ident(table)}"') or 0)
 
+    def dispose(self) -> None:
+        """Close the idle connections (the next request opens new ones)."""
+        self._pool.dispose()
+
     @property
     def closed(self) -> bool:
         return self._closed.is_set()
+
+    def connections_in_use(self) -> int:
+        """How many statements are running right now (connections out of the pool)."""
+        return self._pool.in_use
 
     def interrupt(self) -> None:
         """Stop every statement running on this database now, from any thread (sqlite3_interrupt)."""
@@ -233,7 +315,7 @@ class ReadOnlyDatabase:
         """Quick from any thread: running queries are interrupted, not waited for; later ones refuse."""
         self._closed.set()
         self.interrupt()
-        self.engine.dispose()
+        self._pool.dispose()
         if self._snapshot_dir is not None:
             shutil.rmtree(self._snapshot_dir, ignore_errors=True)
             self._snapshot_dir = None

@@ -4,13 +4,20 @@ Built-in kinds are listed by module name and imported only when first probed or 
 for none of them). Kinds from other installed packages are found through the standard entry-point group
 ``daycare_gui.store_kinds`` (``name = "package.module"``, the module exposing ``KIND``), the way pytest
 and Datasette find plug-ins. A kind that fails to import is reported as a reason, never a crash.
+
+Opening is cheap for the common case: a kind's module holds only what its probe needs (its readers load
+when it is chosen, see ``StoreKind.open_modules``); ``choose`` stops at the first kind that is certain,
+since no later kind can outrank it; the installed packages are scanned for entry points once per
+``sys.path``, and only when a built-in kind is not certain. ``choose_loaded`` lets a thread that must not
+import (the window's workers) decide with what is already imported, or say that more is needed.
 """
 
 from __future__ import annotations
 
 import importlib
 import os
-from importlib import metadata
+import sys
+from collections.abc import Iterator
 
 from daycare_gui.stores.api import Candidate, NotRecognised, OpenedStore, StoreKind, StorePath
 
@@ -24,8 +31,12 @@ BUILTIN: dict[str, str] = {
     "cianaparrot": "daycare_gui.stores.cianaparrot",
 }
 
+# A probe answers at most 1.0 (certain); a kind that answers it wins, as every later kind can only tie.
+CERTAIN = 1.0
+
 _extra: dict[str, str | StoreKind] = {}  # registered at run time (tests, embedding applications)
 _loaded: dict[str, StoreKind] = {}
+_scanned: tuple[tuple[str, ...], dict[str, str]] | None = None  # (sys.path it was scanned on, name → module)
 
 
 class NoKindRecognised(NotRecognised):
@@ -76,18 +87,40 @@ def unregister(name: str) -> None:
 
 
 def _entry_points() -> dict[str, str]:
+    """The outside kinds, scanned once per ``sys.path`` (scanning reads every installed package's
+    metadata, and importing importlib.metadata alone costs more than probing a store)."""
+    global _scanned
+    key = tuple(sys.path)
+    if _scanned is None or _scanned[0] != key:
+        _scanned = (key, _scan_entry_points())
+    return _scanned[1]
+
+
+def _entry_points_scanned() -> bool:
+    return _scanned is not None and _scanned[0] == tuple(sys.path)
+
+
+def _scan_entry_points() -> dict[str, str]:
     try:
+        from importlib import metadata
+
         return {ep.name: ep.value for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
     except Exception:  # a broken distribution must not stop the application
         return {}
 
 
-def kind_names() -> list[str]:
-    names = list(BUILTIN)
+def _names() -> Iterator[str]:
+    """Kind names in registry order; the entry points are scanned only if the built-in ones are not enough."""
+    seen = set(BUILTIN)
+    yield from BUILTIN
     for name in (*_entry_points(), *_extra):
-        if name not in names:
-            names.append(name)
-    return names
+        if name not in seen:
+            seen.add(name)
+            yield name
+
+
+def kind_names() -> list[str]:
+    return list(_names())
 
 
 def load_kind(name: str) -> StoreKind:
@@ -108,27 +141,91 @@ def load_kind(name: str) -> StoreKind:
     return kind
 
 
+def _probe_one(name: str, path: StorePath) -> Candidate:
+    try:
+        return load_kind(name).probe(path)
+    except Exception as exc:  # a probe must not raise; if one does, it declines
+        return Candidate(name, 0.0, f"could not probe: {type(exc).__name__}: {exc}")
+
+
+def _ranked(answers: list[Candidate], names: list[str]) -> list[Candidate]:
+    order = {n: i for i, n in enumerate(names)}
+    return sorted(answers, key=lambda c: (-c.confidence, order.get(c.kind, 99)))
+
+
 def probe(path: StorePath) -> list[Candidate]:
     """Every kind's answer, most confident first (ties keep registry order)."""
-    answers = []
-    for name in kind_names():
-        kind = load_kind(name)
-        try:
-            answers.append(kind.probe(path))
-        except Exception as exc:  # a probe must not raise; if one does, it declines
-            answers.append(Candidate(name, 0.0, f"could not probe: {type(exc).__name__}: {exc}"))
-    order = {n: i for i, n in enumerate(kind_names())}
-    return sorted(answers, key=lambda c: (-c.confidence, order.get(c.kind, 99)))
+    names = kind_names()
+    return _ranked([_probe_one(name, path) for name in names], names)
+
+
+class _NotLoaded(Exception):
+    pass
+
+
+def _decide(path: StorePath, loaded_only: bool) -> str:
+    """The name of the kind that opens PATH. Kinds are asked in registry order until one is certain;
+    with ``loaded_only``, reaching a kind that is not imported yet raises _NotLoaded instead."""
+    answers: list[Candidate] = []
+    names: list[str] = []
+    for name in _names_loaded() if loaded_only else _names():
+        names.append(name)
+        answers.append(_probe_one(name, path))
+        if answers[-1].confidence >= CERTAIN:
+            break
+    ranked = _ranked(answers, names)
+    if not ranked or not ranked[0].recognised:
+        raise NoKindRecognised(_display(path), ranked)
+    return ranked[0].kind
+
+
+def _names_loaded() -> Iterator[str]:
+    """Registry order, stopping with _NotLoaded at the first kind (or entry-point scan) still to import."""
+    names = _names() if _entry_points_scanned() else iter((*BUILTIN, None))
+    for name in names:
+        if name is None or name not in _loaded:
+            raise _NotLoaded(name or "the installed packages' kinds")
+        yield name
 
 
 def choose(path: StorePath, kind: str | None = None) -> StoreKind:
     """The kind that opens PATH: ``kind`` when given, else the most confident one that recognises it."""
+    return load_kind(kind or _decide(path, loaded_only=False))
+
+
+def choose_loaded(path: StorePath, kind: str | None = None) -> str | None:
+    """``choose`` for a thread that must not import anything: the chosen kind's name, or None when the
+    decision needs a kind (or the entry-point scan) that is not loaded yet: call :func:`prepare_probe`
+    with ``everything=True`` on the importing thread, then ask again. Raises NoKindRecognised."""
     if kind:
-        return load_kind(kind)
-    candidates = probe(path)
-    if not candidates or not candidates[0].recognised:
-        raise NoKindRecognised(_display(path), candidates)
-    return load_kind(candidates[0].kind)
+        return kind if kind in _loaded else None
+    try:
+        return _decide(path, loaded_only=True)
+    except _NotLoaded:
+        return None
+
+
+def prepare_probe(*, everything: bool = False) -> None:
+    """Import the first built-in kind (Daycare's, the common case) and what its probe uses — with
+    ``everything``, every kind, the installed packages' too — so that :func:`choose_loaded` can then run
+    on any thread. Other kinds are only needed when the first one is not certain."""
+    for name in kind_names() if everything else list(BUILTIN)[:1]:
+        _import_all(getattr(load_kind(name), "probe_modules", ()))
+
+
+def prepare_open(name: str) -> StoreKind:
+    """Load kind NAME and import what its ``open`` uses (its readers), before a worker opens with it."""
+    kind = load_kind(name)
+    _import_all(getattr(kind, "open_modules", ()))
+    return kind
+
+
+def _import_all(modules) -> None:
+    for module in modules:
+        try:
+            importlib.import_module(module)
+        except Exception:  # noqa: BLE001 - the probe or open that needs it reports the failure itself
+            pass
 
 
 def open_store(path: StorePath, *, kind: str | None = None, live: bool = True) -> OpenedStore:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-from daycare_gui.core.store import Store
-from daycare_gui.ui.worker import DbWorker
+if TYPE_CHECKING:  # a type only: the window imports the store module when it opens one
+    from daycare_gui.core.store import Store
+    from daycare_gui.ui.worker import DbWorker
 
 
 @dataclass(frozen=True)

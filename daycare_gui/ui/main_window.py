@@ -11,6 +11,7 @@ import shutil
 import tempfile
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtWidgets import (
@@ -25,20 +26,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-# Imported here, on the GUI thread, before the worker starts: a first import of the same package from
-# the worker and from a pane at once can trip Python's import locks (KeyError on the package name).
-import daycare_gui.core.files.collections  # noqa: F401
-import daycare_gui.core.queries.tasks  # noqa: F401
 from daycare_gui import __version__
-from daycare_gui.core.counts import nav_counts
-from daycare_gui.core.paths import NotADaycareDirectory
-from daycare_gui.core.store import Store
 from daycare_gui.stores.common.secrets import mask_url
 from daycare_gui.stores.registry import NoKindRecognised
-from daycare_gui.stores.registry import open_store as open_any
 from daycare_gui.ui.actions import ActionRegistry
 from daycare_gui.ui.context import DetailItem, PaneContext
 from daycare_gui.ui.panes.registry import PANES, pane_class
+from daycare_gui.ui.preload import Preloader
+from daycare_gui.ui.store_opener import open_in_worker
 from daycare_gui.ui.store_watcher import StoreWatcher
 from daycare_gui.ui.widgets.banner import Banner
 from daycare_gui.ui.widgets.detail_pane import DetailPane
@@ -46,8 +41,14 @@ from daycare_gui.ui.widgets.navigation import NavigationTree
 from daycare_gui.ui.widgets.welcome import WelcomePage
 from daycare_gui.ui.worker import DbWorker
 
+if TYPE_CHECKING:
+    from daycare_gui.core.store import Store
+
 log = logging.getLogger(__name__)
 MAX_RECENT = 10
+# Pages that can be on screen before the preloader is done: everything their jobs run is imported with
+# them. Any other page finishes the preloading first (ui/preload.py says why).
+STARTUP_PAGES = frozenset({"overview", "agents", "history"})
 
 
 class MainWindow(QMainWindow):
@@ -59,6 +60,10 @@ class MainWindow(QMainWindow):
         self.settings = settings or QSettings()
         self.worker = DbWorker("db-worker", self)  # pages and lists the user is looking at
         self.bg_worker = DbWorker("db-background", self)  # whole-store aggregates: counts, charts
+        # What the first page does not need is imported after it is shown; the aggregates wait for it.
+        self.preloader = Preloader(busy=self.worker.is_busy, parent=self)
+        self.bg_worker.hold()
+        self.preloader.when_done(self.bg_worker.release)
         # ``opened``: the store of any kind; ``store``: what its panes read (Daycare's core Store for a
         # Daycare store, the opened store itself for other kinds). Both are None when nothing is open.
         self.opened = None
@@ -150,8 +155,8 @@ class MainWindow(QMainWindow):
 
     def open_path(self, path: str, kind: str | None = None) -> None:
         self.status_store.setText(f"Opening {mask_url(path)}…")
-        self.worker.submit("open", lambda: open_any(path, kind=kind), on_result=lambda s: self._store_opened(s, path),
-                           on_error=lambda msg: self._open_failed(path, msg))
+        open_in_worker(self.worker, path, kind=kind, on_result=lambda s: self._store_opened(s, path),
+                       on_error=lambda msg: self._open_failed(path, msg))
 
     def open_demo(self) -> None:
         from daycare_gui.core.demo import write_demo
@@ -160,9 +165,9 @@ class MainWindow(QMainWindow):
         dest = Path(tempfile.mkdtemp(prefix="daycare-demo-")) / "daycare"
         self._demo_dirs.append(dest.parent)  # ours to remove when the window closes
         self.status_store.setText("Writing a demo store…")
-        self.worker.submit("open", lambda: (write_demo(dest, now_ms=current_minute_ms()), open_any(str(dest)))[1],
-                           on_result=lambda s: self._store_opened(s, str(dest), remember=False),
-                           on_error=lambda msg: self._open_failed(str(dest), msg))
+        open_in_worker(self.worker, str(dest), first=lambda: write_demo(dest, now_ms=current_minute_ms()),
+                       on_result=lambda s: self._store_opened(s, str(dest), remember=False),
+                       on_error=lambda msg: self._open_failed(str(dest), msg))
 
     def _open_failed(self, path: str, message: str) -> None:
         self.status_store.setText("No store open" if self.opened is None else self.opened.title)
@@ -173,7 +178,7 @@ class MainWindow(QMainWindow):
             # The welcome page says which kinds were tried and why each declined.
             self.welcome.show_declined(mask_url(text))
             return
-        if kind not in (NotADaycareDirectory.__name__, NoKindRecognised.__name__, "NotRecognised", "CannotOpen",
+        if kind not in ("NotADaycareDirectory", NoKindRecognised.__name__, "NotRecognised", "CannotOpen",
                         "PgError", "PgliteUnavailable"):
             text = message
         QMessageBox.warning(self, "Cannot open", f"{mask_url(path)}\n\n{mask_url(text)}")
@@ -204,10 +209,13 @@ class MainWindow(QMainWindow):
                 "database row asks first, because the engine may overwrite it from its caches.",
                 action="", kind="warning")
         self._load_counts()
+        self.preloader.start()
         self.show_section(self._current_section or "overview")
         # Build the conversation page while the user is still reading the first one, so opening the
-        # first session does not pay for its widgets.
-        QTimer.singleShot(400, lambda s=store: self.store is s and self.pane("history"))
+        # first session does not pay for its widgets; after start-up's imports, which wait until the
+        # page worker is idle, so that it never delays the first page's rows.
+        QTimer.singleShot(400, lambda s=store: self.preloader.when_done(
+            lambda: self.store is s and self.pane("history")))
 
     def _set_sections(self, specs) -> None:
         self._sections = {p.id: p for p in specs}
@@ -232,6 +240,7 @@ class MainWindow(QMainWindow):
         self._update_status()
         self.banner.hide()
         self._load_counts()
+        self.preloader.start()
         self.show_section(self._current_section or "overview")
         summary_engine = self._generic_engine_note(opened)
         if summary_engine:
@@ -287,6 +296,8 @@ class MainWindow(QMainWindow):
             spec = self._sections.get(section)
             if spec is None or self.store is None:
                 return None
+            if section not in STARTUP_PAGES:
+                self.preloader.finish_now()
             ctx = self._context()
             ctx.arg = spec.arg
             pane = pane_class(spec)(ctx)
@@ -424,7 +435,13 @@ class MainWindow(QMainWindow):
             self.bg_worker.submit("nav-counts", lambda: section_counts(opened, specs),
                                   on_result=self._counts_arrived)
             return
-        self.bg_worker.submit("nav-counts", lambda: nav_counts(store), on_result=self._counts_arrived)
+
+        def counts():  # on the background worker, which runs only once the preloader has imported this
+            from daycare_gui.core.counts import nav_counts
+
+            return nav_counts(store)
+
+        self.bg_worker.submit("nav-counts", counts, on_result=self._counts_arrived)
 
     def _counts_arrived(self, counts: dict) -> None:
         for nav_id, count in counts.items():
@@ -541,4 +558,3 @@ def _close_without_waiting(opened) -> None:
     if core is not None:
         core.close()
     threading.Thread(target=opened.close, name="store-close", daemon=True).start()
-

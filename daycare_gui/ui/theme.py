@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
+from PySide6.QtWidgets import QWidget
 
 AA = 4.5  # WCAG 2 minimum contrast for body text
 
@@ -214,14 +215,18 @@ def app_style_sheet(static: str, palette: QPalette | None = None) -> str:
 
 
 class PaletteFollower(QObject):
-    """Re-applies the application style sheet when the palette changes (the desktop went dark or light)."""
+    """Re-applies the application style sheet when the palette changes (the desktop went dark or light).
+
+    It hears of the change through a hidden widget of its own, which Qt tells whenever the application
+    palette changes, not through an event filter on the application: that would call into Python for
+    every event of every object in the program (each paint, timer tick and key press)."""
 
     def __init__(self, app, static: str) -> None:
         super().__init__(app)
         self._app, self._static = app, static
         self._applied = None
         self.apply()
-        app.installEventFilter(self)
+        self._listener = _PaletteListener(self.apply)
 
     def apply(self) -> None:
         sheet = app_style_sheet(self._static, self._app.palette())
@@ -229,7 +234,15 @@ class PaletteFollower(QObject):
             self._applied = sheet
             self._app.setStyleSheet(sheet)
 
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt override)
-        if obj is self._app and event.type() == QEvent.Type.ApplicationPaletteChange:
-            self.apply()
-        return False
+
+class _PaletteListener(QWidget):
+    """Never shown; its palette is the application's, so it changes whenever that does."""
+
+    def __init__(self, changed) -> None:
+        super().__init__()
+        self._changed = changed
+
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt override)
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange):
+            self._changed()
+        super().changeEvent(event)

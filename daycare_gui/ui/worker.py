@@ -84,9 +84,11 @@ class DbWorker(QObject):
         self._bridge.error.connect(self._deliver_error)
         self._bridge.progress.connect(self._deliver_progress)
         self._closed = threading.Event()
+        self._open = threading.Event()  # cleared by hold(): queued jobs wait until release()
+        self._open.set()
         # The thread gets only what it needs, never this object: so this object (and the callbacks it
         # holds) is always freed on the GUI thread.
-        self._thread = threading.Thread(target=_serve, args=(self._queue, self._bridge, self._closed),
+        self._thread = threading.Thread(target=_serve, args=(self._queue, self._bridge, self._closed, self._open),
                                         name=name, daemon=True)
         self._thread.start()
 
@@ -118,6 +120,13 @@ class DbWorker(QObject):
     def is_busy(self) -> bool:
         return bool(self._jobs)
 
+    def hold(self) -> None:
+        """Queue jobs without running them until :meth:`release` (one already running finishes)."""
+        self._open.clear()
+
+    def release(self) -> None:
+        self._open.set()
+
     def channels_in_use(self) -> int:
         """How many channels have requests in flight (stays small: bounded by the requests)."""
         return len(self._generations)
@@ -128,6 +137,7 @@ class DbWorker(QObject):
         if self._closed.is_set():
             return
         self._closed.set()
+        self._open.set()  # a held worker must reach the stop marker
         self.cancel_all()
         self._queue.put((-1, next(self._sequence), 0, None, False, None))  # before anything still queued
         for signal in (self._bridge.result, self._bridge.error, self._bridge.progress):
@@ -206,7 +216,7 @@ class DbWorker(QObject):
             job.on_progress(done, total, message)
 
 
-def _serve(jobs: queue.PriorityQueue, bridge: _Bridge, closed: threading.Event) -> None:
+def _serve(jobs: queue.PriorityQueue, bridge: _Bridge, closed: threading.Event, gate: threading.Event) -> None:
     """The worker thread. It never holds the last reference to a job's function (see the module doc)."""
 
     def emit(signal, *args) -> None:
@@ -217,6 +227,7 @@ def _serve(jobs: queue.PriorityQueue, bridge: _Bridge, closed: threading.Event) 
         _priority, _seq, job_id, fn, long, cancelled = jobs.get()
         if fn is None:
             return
+        gate.wait()  # a held worker keeps its queue until released
         value, message = _STALE, None
         if not cancelled.is_set() and not closed.is_set():  # a stale request is skipped, reported as done
             try:

@@ -50,7 +50,7 @@ def _run_in_thread(fn):
 def _wait_running(db, timeout=5.0):
     """Until the query holds a connection (checked out of the pool), i.e. is running."""
     end = time.monotonic() + timeout
-    while db.engine.pool.checkedout() == 0:
+    while db.connections_in_use() == 0:
         assert time.monotonic() < end, "the query never started"
         time.sleep(0.005)
 

@@ -106,7 +106,7 @@ def test_a_query_on_a_locked_live_database_raises_a_clear_error(fixture_copy):
     root = fixture_copy("daycare-808af509")
     writer = _add_wal_row(root / "daycare.db")
     db = ReadOnlyDatabase(root / "daycare.db", live=True)
-    db.engine.dispose()  # pooled connections give way, as the GUI's do between requests
+    db.dispose()  # pooled connections give way, as the GUI's do between requests
     writer.isolation_level = None
     writer.execute("PRAGMA locking_mode=EXCLUSIVE")
     writer.execute("BEGIN EXCLUSIVE")

@@ -2,6 +2,7 @@
 
 import json
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -109,3 +110,21 @@ def test_parsers_never_raise(raw):
     for parse in (parse_descriptor, parse_permissions, parse_tokens, parse_stats):
         parse(raw)
     parse_history_row(1, "s", "note", 0, raw)
+
+
+def test_history_records_built_on_the_fast_path_are_ordinary_frozen_dataclasses():
+    import dataclasses
+
+    from daycare_gui.core.records import HistoryRecord, history_record_from
+
+    data = {"text": "hi", "toolCalls": [{"id": "c1", "name": "run", "arguments": {"a": 1}}],
+            "tokens": {"provider": "p", "model": "m", "size": {"input": 1, "output": 2, "total": 3}}}
+    rec = history_record_from("assistant_message", 5, data, id=7, session_id="s")
+    plain = HistoryRecord(**{f.name: getattr(rec, f.name) for f in dataclasses.fields(HistoryRecord)})
+    assert rec == plain and repr(rec) == repr(plain)
+    assert rec.tokens.size.total == 3 and rec.tokens.size.cache_read == 0 and rec.files == ()
+    assert dataclasses.replace(rec, text="other").text == "other"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rec.text = "changed"
+    odd = history_record_from("assistant_message", 5, {"tokens": {"size": {"input": True, "output": 2.7}}})
+    assert (odd.tokens.size.input, odd.tokens.size.output) == (0, 2)  # a bool is not a count; floats truncate

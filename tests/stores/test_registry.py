@@ -107,3 +107,69 @@ def test_database_password_never_shown_when_nothing_recognises_a_url(capsys):
     assert main(["inspect", "postgresql://me:hunter2@localhost/db"]) == 2
     captured = capsys.readouterr()
     assert "hunter2" not in captured.out + captured.err
+
+
+class _Spy(api.StoreKind):
+    """A kind that records every path it is asked about and always answers with ``confidence``."""
+
+    name = title = "spy"
+
+    def __init__(self, confidence: float) -> None:
+        self.confidence, self.asked = confidence, []
+
+    def probe(self, path):
+        self.asked.append(path)
+        return api.Candidate(self.name, self.confidence, "a spy")
+
+    def open(self, path, *, live=True):
+        raise api.NotRecognised("a spy opens nothing")
+
+
+def test_a_daycare_store_is_chosen_without_asking_the_other_kinds(fixture_copy):
+    root = fixture_copy("daycare-newer")
+    spy = _Spy(1.0)  # even a kind as sure as Daycare loses the tie: Daycare comes first
+    registry.register("spy", spy)
+    try:
+        assert registry.choose(root).name == "daycare"
+        assert spy.asked == []
+        assert registry.probe(root)[1].kind == "spy"  # inspect still hears every kind
+    finally:
+        registry.unregister("spy")
+
+
+def test_a_path_daycare_is_not_sure_of_still_goes_to_the_most_confident_kind(tmp_path):
+    (tmp_path / "agents").mkdir()  # a folder named like Daycare's, no descriptor: Daycare is unsure
+    spy = _Spy(0.8)
+    registry.register("spy", spy)
+    try:
+        assert registry.choose(tmp_path).name == "spy"
+        assert spy.asked == [tmp_path]
+    finally:
+        registry.unregister("spy")
+
+
+def test_installed_packages_are_scanned_once(monkeypatch, tmp_path):
+    scans = []
+    real = registry._scan_entry_points
+    monkeypatch.setattr(registry, "_scan_entry_points", lambda: scans.append(1) or real())
+    monkeypatch.setattr(registry, "_scanned", None)
+    for _ in range(3):
+        registry.kind_names()
+        registry.probe(tmp_path)
+    assert len(scans) == 1
+
+
+def test_a_thread_that_must_not_import_is_told_when_more_kinds_are_needed(monkeypatch, fixture_copy, tmp_path):
+    from daycare_gui.stores.linggen import write_demo
+
+    monkeypatch.setattr(registry, "_loaded", {})
+    monkeypatch.setattr(registry, "_scanned", None)
+    home = write_demo(tmp_path / "linggen")
+    registry.prepare_probe()  # Daycare's kind only
+    assert list(registry._loaded) == ["daycare"]
+    assert registry.choose_loaded(fixture_copy("daycare-newer")) == "daycare"
+    assert registry.choose_loaded(home) is None  # Daycare is not sure: the other kinds are needed
+    registry.prepare_probe(everything=True)
+    assert registry.choose_loaded(home) == "linggen"
+    with pytest.raises(registry.NoKindRecognised):
+        registry.choose_loaded(tmp_path / "nothing here")

@@ -148,6 +148,55 @@ def test_a_200k_session_opens_at_its_end_and_jumps_by_key(qtbot, window, big_sto
                     and model.record(pane.current_row()).id == target.id, timeout=10000)
 
 
+def test_opening_at_the_first_record_shows_it_before_the_session_is_counted(qtbot, window, big_store,
+                                                                           monkeypatch):
+    import threading
+
+    from daycare_gui.ui.panes import history
+
+    path, agent_id = big_store
+    open_and_wait(qtbot, window, path)
+    first_id = sqlite3.connect(f"file:{path / 'daycare.db'}?mode=ro&immutable=1", uri=True).execute(
+        "SELECT min(id) FROM session_history WHERE session_id = ?", (BIG_SESSION,)).fetchone()[0]
+    counting = threading.Event()  # the count waits until the test has looked at the first page
+    real_count = history.count_history
+    monkeypatch.setattr(history, "count_history", lambda db, sid: (counting.wait(10), real_count(db, sid))[1])
+    pane = window.pane("history")
+    model = pane.model
+    tester = QAbstractItemModelTester(model, QAbstractItemModelTester.FailureReportingMode.Fatal)
+    window.navigate("history", (agent_id, BIG_SESSION, first_id))
+    qtbot.waitUntil(lambda: model.session_id == BIG_SESSION and model.record(0) is not None, timeout=10000)
+    assert pane.current_row() == 0 and model.record(0).id == first_id and not model.counted
+    assert "counting" in pane.heading.text()
+    pane.go_last()  # before the count: it goes to the session's end once that is known
+    assert pane.current_row() == 0
+    counting.set()
+    qtbot.waitUntil(lambda: model.rowCount() == BIG and pane.current_row() == BIG - 1, timeout=10000)
+    assert f"{BIG:,}" in pane.heading.text() and pane.goto_box.maximum() == BIG
+    qtbot.waitUntil(lambda: model.record(BIG - 1) is not None, timeout=10000)
+    pane.go_first()
+    qtbot.waitUntil(lambda: model.record(0) is not None and model.record(0).id == first_id, timeout=10000)
+    qtbot.waitUntil(model.ids_complete, timeout=20000)  # row keys load once the count is known
+    del tester
+
+
+def test_scrolling_reads_the_next_screen_ahead_but_a_jump_does_not(qtbot, window, big_store):
+    path, agent_id = big_store
+    open_and_wait(qtbot, window, path)
+    window.navigate("history", (agent_id, BIG_SESSION, None))
+    pane = window.panes["history"]
+    model = pane.model
+    qtbot.waitUntil(lambda: model.rowCount() == BIG and model.is_loaded(BIG - 1), timeout=10000)
+    pane.go_first()
+    qtbot.waitUntil(lambda: model.is_loaded(0), timeout=10000)
+    assert not model.is_loaded(model.page_size)  # the jump read only the page it shows
+    bar = pane.list.verticalScrollBar()
+    bar.setValue(bar.value() + 120)  # scrolling down, less than a page: the screen is still on page 0
+    # the page past the screen comes without the view asking for it, and nothing further
+    qtbot.waitUntil(lambda: model.is_loaded(model.page_size), timeout=10000)
+    assert not model.is_loaded(2 * model.page_size)
+
+
 def test_legacy_store_says_so(qtbot, window, fixture_copy):
     path = fixture_copy("daycare-808af509", with_db=False)
     open_and_wait(qtbot, window, path)
@@ -173,7 +222,8 @@ def test_a_legacy_session_lists_its_records(qtbot, window, fixture_copy):
     assert pane.goto_box.isEnabled() and pane.position.text() == "2 of 2"
     qtbot.waitUntil(lambda: "hello" in pane.conversation.toPlainText(), timeout=5000)
     qtbot.keyClick(pane.list, Qt.Key.Key_Up)
-    assert window.detail.item.markdown == "hello"  # the record under the cursor, in the detail pane
+    # the record under the cursor, in the detail pane (which follows once the list has painted)
+    qtbot.waitUntil(lambda: window.detail.item is not None and window.detail.item.markdown == "hello", timeout=5000)
     qtbot.waitUntil(lambda: pane._window is not None and pane._window.focus_id == pane.model.record(0).id,
                     timeout=5000)
     assert "hi!" in pane.conversation.toPlainText()

@@ -3,13 +3,48 @@
 Qt-free: the GUI's editors wrap these models; the ``daycare-gui edit`` command uses them directly.
 """
 
-from .atomic import ConflictError, Loaded, load_for_edit, save_atomic, sha256_of
-from .document import FrontmatterDocument, FrontmatterProblem
-from .errors import DocumentError, InvalidValue
-from .memory_doc import MemoryEntityDoc, MemorySection
-from .permissions_doc import PermissionsDoc, rule_warning, validate_rule
-from .schedule import describe_schedule, next_runs, validate_schedule
-from .views import AppManifestDoc, CronTaskDoc, DocView, HeartbeatDoc, SkillDoc
+# Names are resolved on first use (PEP 562) rather than imported here: a save through ``.atomic`` must
+# not load croniter, ruamel.yaml and every document view with it (the store kinds import it to probe).
+_EXPORTS = {
+    "ConflictError": "atomic",
+    "Loaded": "atomic",
+    "load_for_edit": "atomic",
+    "save_atomic": "atomic",
+    "sha256_of": "atomic",
+    "FrontmatterDocument": "document",
+    "FrontmatterProblem": "document",
+    "DocumentError": "errors",
+    "InvalidValue": "errors",
+    "MemoryEntityDoc": "memory_doc",
+    "MemorySection": "memory_doc",
+    "PermissionsDoc": "permissions_doc",
+    "rule_warning": "permissions_doc",
+    "validate_rule": "permissions_doc",
+    "describe_schedule": "schedule",
+    "next_runs": "schedule",
+    "validate_schedule": "schedule",
+    "AppManifestDoc": "views",
+    "CronTaskDoc": "views",
+    "DocView": "views",
+    "HeartbeatDoc": "views",
+    "SkillDoc": "views",
+}
+
+
+def __getattr__(name: str):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_EXPORTS])
+
 
 __all__ = [
     "AppManifestDoc",

@@ -11,28 +11,41 @@ Layers, bottom up:
 - :mod:`.collections` — :func:`scan_files`, one cheap read-only pass over all of them.
 """
 
-from daycare_gui.core.files.base import Loaded
-from daycare_gui.core.files.collections import COLLECTION_NAMES, FileCollection, FileInventory, scan_files
-from daycare_gui.core.files.frontmatter import MarkdownDoc, parse_markdown, read_markdown
-from daycare_gui.core.files.jsonfile import read_json
-from daycare_gui.core.files.jsonl import BadLine, JsonlSummary, iter_jsonl, summarize_jsonl
-from daycare_gui.core.files.read import list_dir, read_bytes, read_text
+# Names are resolved on first use (PEP 562) rather than imported here: importing one reader, say
+# ``core.files.legacy_agents`` for the Agents page, must not load every reader (and PyYAML) with it, and a
+# package whose __init__ imports its submodules is what makes two threads' first imports collide.
+_EXPORTS = {
+    "COLLECTION_NAMES": "collections",
+    "FileCollection": "collections",
+    "FileInventory": "collections",
+    "scan_files": "collections",
+    "Loaded": "base",
+    "MarkdownDoc": "frontmatter",
+    "parse_markdown": "frontmatter",
+    "read_markdown": "frontmatter",
+    "read_json": "jsonfile",
+    "BadLine": "jsonl",
+    "JsonlSummary": "jsonl",
+    "iter_jsonl": "jsonl",
+    "summarize_jsonl": "jsonl",
+    "list_dir": "read",
+    "read_bytes": "read",
+    "read_text": "read",
+}
 
-__all__ = [
-    "COLLECTION_NAMES",
-    "FileCollection",
-    "FileInventory",
-    "scan_files",
-    "Loaded",
-    "MarkdownDoc",
-    "parse_markdown",
-    "read_markdown",
-    "read_json",
-    "BadLine",
-    "JsonlSummary",
-    "iter_jsonl",
-    "summarize_jsonl",
-    "list_dir",
-    "read_bytes",
-    "read_text",
-]
+__all__ = list(_EXPORTS)
+
+
+def __getattr__(name: str):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_EXPORTS])

@@ -7,23 +7,37 @@ snapshots, an encoded VM image) are left out of pages and fetched only when the 
 
 from __future__ import annotations
 
-from daycare_gui.core.db import ReadOnlyDatabase
-from daycare_gui.core.records import HistoryRecord, parse_history_row
+import json
 
-# Page rows carry the payload minus the snapshot; `data_size` says how big the stored value really is.
+from daycare_gui.core.db import ReadOnlyDatabase
+from daycare_gui.core.records import HistoryRecord, history_record_from, parse_history_row
+
+# Page rows carry the payload minus the snapshot; the last column says how big the stored value really is
+# where the snapshot was cut (NULL elsewhere: the payload itself is the stored value, measured in Python).
 _PAGE_SELECT = (
     "SELECT id, session_id, type, at, "
     "CASE WHEN type = 'rlm_tool_call' AND json_valid(data) THEN json_remove(data, '$.snapshot') ELSE data END, "
-    "length(data) FROM session_history"
+    "CASE WHEN type = 'rlm_tool_call' THEN length(data) END FROM session_history"
 )
 
 
 def _records(rows) -> list[tuple[HistoryRecord, str | None, int]]:
-    """(record, parse problem or None, stored size in bytes)."""
+    """(record, parse problem or None, stored size: SQLite's length(), characters for text)."""
     out = []
+    append, loads = out.append, json.loads
     for r in rows:
-        rec, problem = parse_history_row(r[0], r[1], r[2], r[3], r[4])
-        out.append((rec, problem, r[5] or 0))
+        raw = r[4]
+        obj = None
+        if isinstance(raw, str):  # the usual row, decoded here; anything odd takes the careful path
+            try:
+                obj = loads(raw)
+            except ValueError:
+                obj = None
+        if isinstance(obj, dict):
+            rec, problem = history_record_from(r[2], r[3], obj, id=r[0], session_id=r[1]), None
+        else:
+            rec, problem = parse_history_row(r[0], r[1], r[2], r[3], raw)
+        append((rec, problem, r[5] if r[5] is not None else len(raw or "")))
     return out
 
 

@@ -50,16 +50,18 @@ class SessionHeader:
     agent_name: str
     created_at: int | None
     ended_at: int | None
-    record_count: int
+    record_count: int | None  # None: not counted (``session_header(..., count=False)``)
     found: bool  # False: no such session in this store
 
 
-def session_header(db: ReadOnlyDatabase, agent_id: str, session_id: str) -> SessionHeader:
+def session_header(db: ReadOnlyDatabase, agent_id: str, session_id: str, *, count: bool = True) -> SessionHeader:
+    """Who and when, and how many records (counting walks the session's index: leave it for later with
+    ``count=False`` when the first page can be shown before it)."""
     agent = get_agent(db, agent_id) if agent_id else None
     row = db.rows("SELECT created_at, ended_at FROM sessions WHERE id = :s", {"s": session_id})
     created, ended = (row[0][0], row[0][1]) if row else (None, None)
     return SessionHeader(agent_id, session_id, agent.name if agent is not None else (agent_id or "?"),
-                         created, ended, count_history(db, session_id), bool(row))
+                         created, ended, count_history(db, session_id) if count else None, bool(row))
 
 
 @dataclass

@@ -1,6 +1,7 @@
 """Bring a search index up to date with a store's ``session_history``, in batches, cancellably.
 
-The Daycare database is read only through :class:`~daycare_gui.core.db.ReadOnlyDatabase`. Indexing is
+The Daycare database is only read: through :class:`~daycare_gui.core.db.ReadOnlyDatabase`, and attached to
+the index's connection by that object's read-only URI, so each batch is copied inside SQLite. Indexing is
 incremental: each batch reads the records with ``id`` above the last indexed one and commits them together
 with the new ``last_id``, so a cancelled build keeps what it did and the next one continues from there.
 Before continuing, the index checks that the rows it already holds are still there and unchanged (a count
@@ -15,13 +16,15 @@ tool result text, rlm code, tool names/arguments/results, output and print outpu
 from __future__ import annotations
 
 import hashlib
+import sqlite3
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 from daycare_gui.core.db import ReadOnlyDatabase
-from daycare_gui.core.search.index import INDEX_VERSION, SearchIndex
+from daycare_gui.core.search.index import INDEX_VERSION, SearchIndex, agent_tag, type_tag
 from daycare_gui.core.search.prune import STORE_META, prune_indexes
 
 BATCH = 5000
@@ -51,9 +54,9 @@ _TOOL_CALLS = ("coalesce((SELECT group_concat(coalesce(json_extract(j.value, '$.
                "FROM json_each(h.data, '$.toolCalls') AS j WHERE j.type = 'object'), '')")
 
 # One expression per record type; anything unknown is indexed as its stored JSON (minus a snapshot).
+_VALID_GUARD = "WHEN NOT json_valid(h.data) THEN h.data\n  "
 BODY_SQL = f"""CASE
-  WHEN NOT json_valid(h.data) THEN h.data
-  WHEN h.type IN ('user_message', 'note', 'assistant_rewrite') THEN {_s('$.text')}
+  {_VALID_GUARD}WHEN h.type IN ('user_message', 'note', 'assistant_rewrite') THEN {_s('$.text')}
   WHEN h.type = 'assistant_message' THEN {_s('$.text')} || ' ' || {_TOOL_CALLS}
   WHEN h.type = 'tool_result' THEN {_s('$.output.toolMessage.toolName')} || ' '
        || {_each_text('$.output.toolMessage.content', 'text')}
@@ -65,9 +68,48 @@ BODY_SQL = f"""CASE
   ELSE json_remove(h.data, '$.snapshot')
 END"""
 
-_BATCH_SQL = (f"SELECT h.id, {BODY_SQL}, h.session_id, s.agent_id, h.type, h.at "
-              "FROM session_history AS h LEFT JOIN sessions AS s ON s.id = h.session_id "
-              "WHERE h.id > :after ORDER BY h.id LIMIT :n")
+# A batch goes from the store into the index inside SQLite, as plain FTS5 over the raw rows would: the store
+# is attached to the index's connection by its read-only URI (writing to it fails), so no row is decoded
+# into Python and encoded back. Tags are made by a Python function, once per type and agent.
+ATTACHED_AS = "daycare_store"
+_INSERT_SQL = (f"INSERT INTO records(rowid, body, tags, session_id, agent_id, type, at) "
+               f"SELECT h.id, {BODY_SQL}, index_tags(h.type, s.agent_id), h.session_id, s.agent_id, h.type, h.at "
+               f"FROM {ATTACHED_AS}.session_history AS h "
+               f"LEFT JOIN {ATTACHED_AS}.sessions AS s ON s.id = h.session_id "
+               "WHERE h.id > :after AND h.id <= :last ORDER BY h.id")
+# Without the guard, which parses every payload once more only to check it: SQLite then fails the statement
+# on a malformed payload, and that batch is inserted again with the guard.
+_FAST_INSERT_SQL = _INSERT_SQL.replace(_VALID_GUARD, "")
+_NEXT_BATCH_SQL = (f"SELECT max(id) FROM (SELECT id FROM {ATTACHED_AS}.session_history WHERE id > :after "
+                   "ORDER BY id LIMIT :n)")
+
+
+@contextmanager
+def _store_attached(db: ReadOnlyDatabase, index: SearchIndex):
+    tags: dict[tuple, str] = {}
+
+    def index_tags(record_type, agent_id):
+        tag = tags.get((record_type, agent_id))
+        if tag is None:
+            tag = tags[(record_type, agent_id)] = f"{type_tag(record_type or '')} {agent_tag(agent_id)}"
+        return tag
+
+    index.conn.create_function("index_tags", 2, index_tags, deterministic=True)
+    index.conn.execute(f"ATTACH DATABASE ? AS {ATTACHED_AS}", (db.uri,))
+    try:
+        yield
+    finally:
+        index.conn.execute(f"DETACH DATABASE {ATTACHED_AS}")
+
+
+def _insert_batch(index: SearchIndex, after: int, last: int) -> int:
+    params = {"after": after, "last": last}
+    try:
+        return index.conn.execute(_FAST_INSERT_SQL, params).rowcount
+    except sqlite3.OperationalError as exc:  # the failed statement changed nothing; its transaction goes on
+        if "malformed JSON" not in str(exc):
+            raise
+        return index.conn.execute(_INSERT_SQL, params).rowcount
 
 
 @dataclass(frozen=True)
@@ -160,27 +202,27 @@ def update_index(db: ReadOnlyDatabase, index: SearchIndex, *, progress: Progress
     if progress is not None:
         progress(0, total)
     status = "rebuilt" if verdict == "rebuild" else "updated"
-    while True:
-        if cancel is not None and cancel():
-            status = "cancelled"
-            break
-        chunk = db.rows(_BATCH_SQL, {"after": last_id, "n": batch})
-        if not chunk:
-            break
-        last_id = chunk[-1][0]
-        rows += len(chunk)
-        done += len(chunk)
-        sample = fingerprint(db, first_id, last_id)
-        index.conn.execute("BEGIN IMMEDIATE")
-        try:
-            index.add(tuple(r) for r in chunk)
-            index.set_meta(version=INDEX_VERSION, last_id=last_id, rows=rows, fingerprint=sample, **store)
-            index.conn.execute("COMMIT")
-        except BaseException:
-            index.conn.execute("ROLLBACK")
-            raise
-        if progress is not None:
-            progress(done, max(total, done))
+    with _store_attached(db, index):
+        while True:
+            if cancel is not None and cancel():
+                status = "cancelled"
+                break
+            batch_last = index.conn.execute(_NEXT_BATCH_SQL, {"after": last_id, "n": batch}).fetchone()[0]
+            if batch_last is None:
+                break
+            sample = fingerprint(db, first_id, batch_last)
+            index.conn.execute("BEGIN IMMEDIATE")
+            try:
+                added = _insert_batch(index, last_id, batch_last)
+                index.set_meta(version=INDEX_VERSION, last_id=batch_last, rows=rows + added, fingerprint=sample,
+                               **store)
+                index.conn.execute("COMMIT")
+            except BaseException:
+                index.conn.execute("ROLLBACK")
+                raise
+            last_id, rows, done = batch_last, rows + added, done + added
+            if progress is not None:
+                progress(done, max(total, done))
     if done == 0 and status == "updated":
         status = "up to date"
         if not index.state().exists:  # an empty history: remember that it was looked at

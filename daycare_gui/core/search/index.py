@@ -22,6 +22,7 @@ import os
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
 # The tokenizer, the match markers and the cache folder are shared with every other index.
 from daycare_gui.stores.common.fts import ENV_DIR, MARK_CLOSE, MARK_OPEN, TOKENIZER, default_dir  # noqa: F401
@@ -86,7 +87,9 @@ class SearchIndex:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         elif not self.path.exists():
             raise FileNotFoundError(self.path)
-        self.conn = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+        # A URI connection, so that the build can ATTACH the store by its read-only URI (core/search/build.py).
+        self.conn = sqlite3.connect(f"file:{quote(str(self.path))}", uri=True, isolation_level=None,
+                                    check_same_thread=False)
         # WAL: searches keep reading while a build writes.
         self.conn.execute("PRAGMA journal_mode=WAL")
         self.conn.execute("PRAGMA synchronous=NORMAL")
@@ -123,9 +126,17 @@ class SearchIndex:
 
     def add(self, rows) -> None:
         """``rows``: (record id, body, session id, agent id, type, at). Call inside a transaction."""
+        tags: dict[tuple, str] = {}  # a store has few types and agents: each pair's tags are made once
+
+        def tagged(r):
+            tag = tags.get((r[4], r[3]))
+            if tag is None:
+                tag = tags[(r[4], r[3])] = f"{type_tag(r[4])} {agent_tag(r[3])}"
+            return r[0], r[1], tag, r[2], r[3], r[4], r[5]
+
         self.conn.executemany(
             "INSERT INTO records(rowid, body, tags, session_id, agent_id, type, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            ((r[0], r[1], f"{type_tag(r[4])} {agent_tag(r[3])}", r[2], r[3], r[4], r[5]) for r in rows))
+            map(tagged, rows))
 
     def optimize(self) -> None:
         """Merge FTS5 segments after a big build: later queries read fewer b-trees."""

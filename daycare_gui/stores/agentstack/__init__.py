@@ -7,7 +7,15 @@ FTS5 index; :func:`write_demo` writes a small realistic database.
 """
 
 from daycare_gui.stores.agentstack.kind import KIND, AgentStackKind, AgentStackStore
-from daycare_gui.stores.agentstack.search import SEARCH_COLUMNS, search_memory
+
+
+def __getattr__(name: str):
+    # The search (and what it imports) loads on first use: every kind is imported to probe each path.
+    if name in ("SEARCH_COLUMNS", "search_memory"):
+        from daycare_gui.stores.agentstack import search
+
+        return getattr(search, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def write_demo(folder):

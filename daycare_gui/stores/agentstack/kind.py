@@ -18,6 +18,7 @@ from daycare_gui.stores.records import StoreSummary
 class AgentStackKind(StoreKind):
     name = "agentstack"
     title = "AgentStack"
+    open_modules = ("daycare_gui.stores.agentstack.capabilities", "daycare_gui.stores.agentstack.edits")
 
     def probe(self, path: StorePath) -> Candidate:
         try:

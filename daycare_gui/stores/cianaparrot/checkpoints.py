@@ -11,9 +11,10 @@ import datetime as dt
 import json
 import sqlite3
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from daycare_gui.stores.cianaparrot.decode import Decoded, decode_msgpack, decode_typed, opaque
+if TYPE_CHECKING:  # the decoder (and msgpack) loads with the store; the probe needs only schema_of
+    from daycare_gui.stores.cianaparrot.decode import Decoded
 
 _UUID_EPOCH = 0x01B21DD213814000  # 1582-10-15 → 1970-01-01 in 100 ns steps
 SPECIAL_CHANNELS = {-1: "__error__", -2: "__scheduled__", -3: "__interrupt__", -4: "__resume__"}
@@ -122,6 +123,8 @@ def decode_metadata(blob: Any) -> tuple[Any, str | None]:
         return json.loads(data.decode("utf-8")), None
     except (UnicodeDecodeError, ValueError, RecursionError):
         pass
+    from daycare_gui.stores.cianaparrot.decode import decode_msgpack, opaque
+
     d = decode_msgpack(data)
     if d.problem is None and isinstance(d.value, dict):
         return d.value, None
@@ -193,6 +196,8 @@ class CheckpointReader:
         rows = self._rows(sql, (thread_id,))
         if not rows:
             return None
+        from daycare_gui.stores.cianaparrot.decode import decode_typed
+
         r = rows[0]
         return self._row(r[:7]), decode_typed(r[4], r[7])
 
@@ -219,6 +224,8 @@ class CheckpointReader:
         sql = (f"SELECT {col('task_id', chr(39) * 2)}, {col('task_path', chr(39) * 2)}, {col('idx', '0')}, "
                f"{col('channel', chr(39) * 2)}, {col('type')}, {col('value')} FROM writes "
                f"WHERE {' AND '.join(where)} ORDER BY 1, 3")
+        from daycare_gui.stores.cianaparrot.decode import decode_typed
+
         out = []
         for task, path, idx, chan, tag, value in self._rows(sql, tuple(args)):
             size = len(value) if isinstance(value, (bytes, str)) else 0

@@ -26,6 +26,10 @@ def _database_confidence(path: Path) -> tuple[float, str]:
 class CianaParrotKind(StoreKind):
     name = "cianaparrot"
     title = "CianaParrot"
+    probe_modules = ("yaml",)  # a deployment's config.yaml is read to judge it
+    open_modules = (*probe_modules, *(f"daycare_gui.stores.cianaparrot.{m}" for m in (
+        "decode", "store", "capabilities", "actions", "collections", "conversations", "documents", "search",
+        "tasks", "report")))
 
     def probe(self, path: StorePath) -> Candidate:
         try:

@@ -12,12 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 DB_NAME = "checkpoints.db"
 DATA_MARKERS = ("checkpoints.db", "session_counters.json", "scheduled_tasks.json", "cc_user_states.json")
 WORKSPACE_DOCS = ("IDENTITY.md", "AGENT.md", "MEMORY.md")
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # both build plain data only (no Python objects)
 
 
 @dataclass
@@ -72,9 +69,13 @@ def read_config(root: Path) -> tuple[dict, tuple[Path, ...], list[tuple[Path, st
         if not path.is_file():
             continue
         files.append(path)
+        import yaml  # here, not above: probing a folder without a config must not load PyYAML
+
+        # libyaml when present: the pure-Python scanner takes seconds on deeply nested flow collections;
+        # both loaders build plain data only (no Python objects)
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
         try:
-            # libyaml when present: the pure-Python scanner takes seconds on deeply nested flow collections
-            loaded = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER) or {}
+            loaded = yaml.load(path.read_text(encoding="utf-8"), Loader=loader) or {}
         except (OSError, UnicodeDecodeError, ValueError, RecursionError, yaml.YAMLError) as exc:
             problems.append((path, f"cannot read the configuration ({str(exc).splitlines()[0]}); defaults used"))
             continue

@@ -1,45 +1,22 @@
-"""Linggen as a store kind: probing a folder, opening it read-only, and what ``inspect`` says about it."""
+"""Linggen as a store kind: probing a folder (a few stats, nothing parsed) and opening it.
+
+Only the layout rules are imported to probe; the readers (``store``) load when a Linggen home is opened.
+"""
 
 from __future__ import annotations
 
 import os
-from collections import Counter
 from pathlib import Path
 
-from daycare_gui.stores.api import (
-    Candidate,
-    Charts,
-    Collections,
-    Conversations,
-    Documents,
-    NotRecognised,
-    OpenedStore,
-    SearchSource,
-    StoreKind,
-    StorePath,
-)
-from daycare_gui.stores.common.problems import ProblemLog
+from daycare_gui.stores.api import Candidate, NotRecognised, OpenedStore, StoreKind, StorePath
 from daycare_gui.stores.common.secrets import mask_url
 from daycare_gui.stores.linggen import layout
-from daycare_gui.stores.linggen.collections import LinggenCollections, plan_files
-from daycare_gui.stores.linggen.conversations import LinggenCharts, LinggenConversations, LinggenSearch
-from daycare_gui.stores.linggen.documents import (
-    AGENTS,
-    SKILLS,
-    LinggenDocuments,
-    check_frontmatter,
-    find_documents,
-)
-from daycare_gui.stores.linggen.inventory import FLAT, RUN_STATUSES, scan
-from daycare_gui.stores.linggen.missions import scan_missions
-from daycare_gui.stores.linggen.permissions import PermissionFiles, workspace_exists
-from daycare_gui.stores.linggen.readers import load_json, pid_status
-from daycare_gui.stores.records import SessionRef, StoreSummary
 
 
 class LinggenKind(StoreKind):
     name = "linggen"
     title = "Linggen"
+    open_modules = ("daycare_gui.stores.linggen.store",)
 
     def probe(self, path: StorePath) -> Candidate:
         try:
@@ -86,6 +63,8 @@ class LinggenKind(StoreKind):
                 root = root / ".linggen"
         if not self._probe_root(root).recognised:
             raise NotRecognised(f"{mask_url(str(root))} is not a Linggen home: {self._probe_root(root).reason}")
+        from daycare_gui.stores.linggen.store import LinggenStore
+
         return LinggenStore(root)
 
 
@@ -94,136 +73,6 @@ def _root_of(given: Path) -> Path | None:
     if given.is_file():
         return given.parent if given.name in ("ling.pid", "credentials.json") else None
     return given
-
-
-class LinggenStore(OpenedStore):
-    """An opened Linggen home. Everything is read at open (small files parsed, message files streamed)."""
-
-    kind = "linggen"
-
-    def __init__(self, root: Path) -> None:
-        super().__init__(mask_url(str(root)), ProblemLog())
-        self.home = layout.HomePaths(root)
-        p = self.problems
-        self.inventory = inv = scan(self.home, p)
-        self.missions = scan_missions(inv, p)
-        self.plans = plan_files(self.home.plans, p)
-        self.docs = find_documents(self.home, p)
-        inv.bad_files["yaml"] += check_frontmatter(self.docs, p)
-        self._credentials_check()
-        self.pid, self.running, self.engine_detail = pid_status(self.home.pid)
-        has_flat = bool(inv.flat_threads) or any(m.layout == FLAT for m in self.missions)
-        has_per_project = any(pr.sessions for pr in inv.projects) or bool(inv.runs) or any(
-            m.layout != FLAT for m in self.missions)
-        self.generation = ("per-project+flat" if has_flat and has_per_project else
-                           "flat" if has_flat else "per-project" if has_per_project else "empty")
-        self.permission_files = PermissionFiles(self._workspaces(has_flat), self.writes_blocked)
-        self.permission_files.collect_problems(p)
-        self.conversations = LinggenConversations(inv, self.generation == "per-project+flat")
-        refs = {s.id: SessionRef(s.thread_id, s.id) for s in inv.sessions()}
-        self.offer(Conversations, self.conversations)
-        self.offer(SearchSource, LinggenSearch(self.home.root, self.conversations))
-        self.offer(Charts, LinggenCharts(inv))
-        self.offer(Documents, LinggenDocuments(self.docs, self.writes_blocked))
-        self.offer(Collections, LinggenCollections(inv, self.missions, self.plans, p, self.permission_files,
-                                                   self.running, refs))
-
-    def _credentials_check(self) -> None:
-        if self.home.credentials.exists():
-            load_json(self.home.credentials, self.problems,
-                      what="Linggen treats it as empty and overwrites it on its next save")
-
-    def _workspaces(self, has_flat: bool) -> list[tuple[str, str]]:
-        seen: dict[str, str] = {}
-        for project in self.inventory.projects:
-            if project.path and workspace_exists(project.path):
-                seen.setdefault(project.path, "ignored by flat-layout Linggen" if has_flat else "")
-        for thread in self.inventory.flat_threads:
-            if thread.project and workspace_exists(thread.project):
-                seen.setdefault(thread.project, "ignored by flat-layout Linggen")
-        return sorted(seen.items())
-
-    # -- the contract -----------------------------------------------------------------------------------
-
-    def summary(self) -> StoreSummary:
-        notes = []
-        if self.generation == "per-project+flat":
-            notes.append("both layouts side by side: Linggen since the flat layout no longer reads the "
-                         "per-project sessions (projects/<folder>/sessions/)")
-        if any("collision" in pr.flags for pr in self.inventory.projects):
-            notes.append("some project folders hold more than one project (the folder name encoding is lossy)")
-        if any(m.layout != FLAT for m in self.missions):
-            notes.append("mission files are named by the second they were set: two set within one second keep "
-                         "only the last, without a trace")
-        c = self.counts()
-        facts = (("Projects", str(c["projects"])), ("Sessions", str(c["sessions"])),
-                 ("Messages", str(c["messages"])), ("Runs", str(c["runs"])), ("Missions", str(c["missions"])))
-        return StoreSummary(self.kind, self.generation, self.title, self.running, self.engine_detail,
-                            "files, read-only", tuple(notes), facts)
-
-    def counts(self) -> dict[str, int]:
-        inv = self.inventory
-        sessions = list(inv.sessions())
-        runs = Counter(r.status for r in inv.runs if r.problem is None)
-        mission_runs = sum(sum(m.runs.values()) for m in self.missions)
-        out = {
-            "projects": len(inv.projects),
-            "sessions": len(sessions),
-            "sessions_per_project_layout": sum(1 for s in sessions if s.layout != FLAT),
-            "sessions_flat_layout": sum(1 for s in sessions if s.layout == FLAT),
-            "messages": sum(s.stats.messages for s in sessions),
-            "observations": sum(s.stats.observations for s in sessions),
-            "plan_messages": sum(s.stats.plans for s in sessions),
-            "runs": len(inv.runs),
-        }
-        for status in RUN_STATUSES:
-            out[f"runs_{status}"] = runs.get(status, 0)
-        other = sum(n for s, n in runs.items() if s not in RUN_STATUSES)
-        if other:
-            out["runs_other"] = other
-        out.update({
-            "missions": len(self.missions),
-            "missions_active": sum(1 for m in self.missions if m.state in ("active", "enabled")),
-            "mission_runs": mission_runs,
-            "plans": len(self.plans),
-            "agents": sum(1 for d in self.docs if d.group == AGENTS),
-            "skills": sum(1 for d in self.docs if d.group == SKILLS),
-            "agent_overrides": len(inv.overrides),
-            "bad_json_files": inv.bad_files["json"],
-            "bad_yaml_files": inv.bad_files["yaml"],
-            "bad_jsonl_lines": sum(s.stats.bad_lines for s in sessions),
-        })
-        return out
-
-    def report(self, **_options) -> dict:
-        inv = self.inventory
-        return {
-            "path": self.title,
-            "kind": self.kind,
-            "generation": self.generation,
-            "engine": {"running": self.running, "pid": self.pid, "detail": self.engine_detail},
-            "counts": self.counts(),
-            "projects": [
-                {"folder": pr.folder.name, "path": pr.path or None, "name": pr.name or None,
-                 "sessions": len(pr.sessions), "flags": pr.flags, "problem": pr.problem}
-                for pr in inv.projects
-            ],
-            "flat_projects": [{"path": t.project or None, "sessions": len(t.sessions)}
-                              for t in inv.flat_threads],
-            "active_missions": [m.key for m in self.missions if m.state == "active"],
-            "flagged_missions": {m.key: m.flags for m in self.missions if m.flags},
-        }
-
-    def writes_blocked(self) -> str | None:
-        _pid, running, detail = pid_status(self.home.pid)  # asked afresh: the daemon may have started since
-        if running:
-            return (f"Linggen is running ({detail}); it has no file locking and may overwrite this change. "
-                    "Stop it first, or save anyway")
-        return None
-
-    def watch_paths(self) -> tuple[Path, ...]:
-        h = self.home
-        return (h.root, h.projects, h.sessions, h.missions, h.agents, h.skills, h.plans, h.pid)
 
 
 KIND = LinggenKind()

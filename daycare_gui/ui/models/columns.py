@@ -8,7 +8,7 @@ from typing import Any, Callable
 from PySide6.QtCore import QLocale, Qt
 
 from daycare_gui.core.display import local_time
-from daycare_gui.ui.models.roles import RecordRole, SortRole
+from daycare_gui.ui.models.roles import KeyRole, RecordRole, SortRole, StateRole
 
 
 @dataclass(frozen=True)
@@ -43,19 +43,29 @@ def fmt_int(n: int | None) -> str:
     return locale.toString(int(n))
 
 
+# Role numbers looked up once: a table's paint asks every cell for eight or so roles, in Python.
+_DISPLAY = int(Qt.ItemDataRole.DisplayRole)
+_TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
+_ALIGN = int(Qt.ItemDataRole.TextAlignmentRole)
+_RIGHT = int((Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter).value)
+# Every role a record-backed model answers; the rest (font, colours, check state, …) are None at once.
+ANSWERED_ROLES = frozenset({_DISPLAY, _TOOLTIP, _ALIGN, int(RecordRole), int(SortRole), int(KeyRole),
+                            int(StateRole)})
+
+
 def column_data(col: Column, record, role):
     """The roles every record-backed table answers the same way; None for the rest."""
-    if role == Qt.ItemDataRole.DisplayRole:
+    if role == _DISPLAY:
         return col.text(record)
-    if role == Qt.ItemDataRole.ToolTipRole:
+    if role == _TOOLTIP:
         return col.tooltip(record) if col.tooltip else None
     if role == RecordRole:
         return record
     if role == SortRole:
         v = (col.sort_value or col.value)(record)
         return v if isinstance(v, (int, float)) else ("" if v is None else str(v))
-    if role == Qt.ItemDataRole.TextAlignmentRole and col.align_right:
-        return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    if role == _ALIGN and col.align_right:
+        return _RIGHT
     return None
 
 

@@ -21,7 +21,7 @@ from daycare_gui.core.queries.history_pages import id_chunk, page_at_offset
 from daycare_gui.core.records import HistoryRecord
 from daycare_gui.ui.models.columns import fmt_time
 from daycare_gui.ui.models.roles import KeyRole, RecordRole, StateRole
-from daycare_gui.ui.worker import LOW, DbWorker
+from daycare_gui.ui.worker import LOW, NORMAL, DbWorker
 
 PLACEHOLDER = "…"
 ID_CHUNK = 5_000  # ~4 ms a chunk: a page asked for meanwhile never waits long behind one
@@ -68,14 +68,18 @@ class HistoryModel(QAbstractListModel):
         self._ids_complete = False
         self._ids_wanted = False
         self._epoch = 0  # bumps per session so late answers for another session are dropped
+        self._counted = True  # False while the count is only the first page's (see set_session)
         self.rows_fetched = 0  # records fetched and parsed so far (tests prove paging with it)
         self.pages_fetched = 0
 
     # -- feeding ---------------------------------------------------------------------------------
-    def set_session(self, db, session_id: str | None, count: int, *, load_ids: bool = True) -> None:
+    def set_session(self, db, session_id: str | None, count: int, *, load_ids: bool = True,
+                    counted: bool = True) -> None:
+        """``counted=False``: ``count`` is only what is known so far (the first page); :meth:`grow` follows."""
         self._worker.cancel(self._channel)  # the old session's pages and keys: skipped or stopped
         self._worker.cancel(self._ids_channel)
         self.beginResetModel()
+        self._counted = counted
         self._epoch += 1
         self._db, self._session_id, self._count = db, session_id, max(0, int(count))
         self._pages.clear()
@@ -98,6 +102,7 @@ class HistoryModel(QAbstractListModel):
         is here, in id order, so nothing is fetched and no page is ever evicted."""
         self.beginResetModel()
         self._epoch += 1
+        self._counted = True
         self._db, self._session_id, self._count = None, session_id, len(records)
         size = self.page_size
         self._pages = OrderedDict((start // size, [(r, None, None) for r in records[start:start + size]])
@@ -107,9 +112,27 @@ class HistoryModel(QAbstractListModel):
         self._ids_complete, self._ids_wanted = True, False
         self.endResetModel()
 
+    def grow(self, count: int) -> None:
+        """The session turned out longer than ``set_session`` was told (it was shown before it was
+        counted): append the rows, keep the pages, and start loading the row keys."""
+        self._counted = True
+        if count > self._count:
+            self.beginInsertRows(QModelIndex(), self._count, count - 1)
+            self._count = count
+            self.endInsertRows()
+        if self._db is not None and self._session_id is not None and not self._ids and not self._ids_wanted:
+            self._ids_wanted = True
+            epoch = self._epoch
+            QTimer.singleShot(50, lambda: self._start_ids(epoch))
+
     @property
     def session_id(self) -> str | None:
         return self._session_id
+
+    @property
+    def counted(self) -> bool:
+        """False while rowCount is only what is known so far (see set_session)."""
+        return self._counted
 
     def cached_pages(self) -> int:
         return len(self._pages)
@@ -164,8 +187,27 @@ class HistoryModel(QAbstractListModel):
         if rows and page not in self._pages:
             self._arrived(self._epoch, page, rows)
 
+    def paint_entry(self, row: int) -> tuple[HistoryRecord | None, str]:
+        """What the row delegate paints, in one Python call instead of several item-data round trips:
+        ``(record, state)``, or ``(None, placeholder text)`` while the row's page is on its way (asked for here)."""
+        entry = self._entry(row)
+        if entry is None:
+            if 0 <= row < self._count and (row // self.page_size) not in self._pages:
+                self._request(row // self.page_size)
+                return None, PLACEHOLDER
+            return None, "(record no longer there — refresh)"
+        rec, problem, _size = entry
+        return rec, "problem" if problem else kind_of(rec.type)[0]
+
     def request_row(self, row: int) -> None:
         """Make sure ``row``'s page is cached or on its way (views do this by asking for data)."""
+        if 0 <= row < self._count:
+            self._request(row // self.page_size)
+
+    def read_ahead(self, row: int) -> None:
+        """Fetch ``row``'s page ahead of being asked (the pane asks for the page past the screen while the
+        user scrolls, so the next screen is there when it is shown). As urgent as a page shown: behind the
+        row-key chunks it would arrive after the user got there."""
         if 0 <= row < self._count:
             self._request(row // self.page_size)
 
@@ -196,11 +238,11 @@ class HistoryModel(QAbstractListModel):
         if after:
             first = after[0][0].id
             return lambda: page_before(db, sid, first, n)
-        if start + n >= self._count:  # the session's last page: newest records by key
+        if start + n >= self._count and self._counted:  # the session's last page: newest records by key
             return lambda: page_before(db, sid, None, n)
         return lambda: page_at_offset(db, sid, start, n)
 
-    def _request(self, page: int) -> None:
+    def _request(self, page: int, priority: int = NORMAL) -> None:
         if page in self._pages or page in self._pending or self._db is None:
             return
         self._pending.add(page)
@@ -208,7 +250,7 @@ class HistoryModel(QAbstractListModel):
         # Several pages can be in flight on the one channel; the epoch drops other sessions' pages.
         self._worker.submit(self._channel, fetch, supersede=False,
                             on_result=lambda rows: self._arrived(epoch, page, rows),
-                            on_error=lambda msg: self._arrived(epoch, page, [], msg))
+                            on_error=lambda msg: self._arrived(epoch, page, [], msg), priority=priority)
         self._start_ids(epoch)
 
     def _arrived(self, epoch: int, page: int, rows: list, error: str | None = None) -> None:

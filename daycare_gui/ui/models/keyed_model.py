@@ -13,7 +13,7 @@ from typing import Any, Callable, Sequence
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 
-from daycare_gui.ui.models.columns import Column, column_data, header_title
+from daycare_gui.ui.models.columns import ANSWERED_ROLES, Column, column_data, header_title
 from daycare_gui.ui.models.roles import KeyRole, StateRole
 from daycare_gui.ui.worker import DbWorker
 
@@ -48,6 +48,16 @@ class KeyedTableModel(QAbstractTableModel):
         self._pending.clear()
         self._epoch += 1
         self.endResetModel()
+
+    def seed_chunk(self, chunk_index: int, rows: dict) -> None:
+        """Install a chunk fetched together with the keys, so the first screen needs no second round trip."""
+        if chunk_index not in self._chunks and 0 <= chunk_index * self._chunk < len(self._keys):
+            self._pending.add(chunk_index)
+            self._arrived(self._epoch, chunk_index, rows)
+
+    @property
+    def chunk_size(self) -> int:
+        return self._chunk
 
     def keys(self) -> list:
         return list(self._keys)
@@ -116,6 +126,8 @@ class KeyedTableModel(QAbstractTableModel):
         self.sort_requested.emit(column, order)
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if role not in ANSWERED_ROLES:
+            return None
         if not index.isValid() or not (0 <= index.row() < len(self._keys)):
             return None
         if not (0 <= index.column() < len(self._columns)):

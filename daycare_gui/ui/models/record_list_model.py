@@ -11,7 +11,7 @@ from typing import Any, Callable, Sequence
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 
-from daycare_gui.ui.models.columns import Column, column_data, header_title
+from daycare_gui.ui.models.columns import ANSWERED_ROLES, Column, column_data, header_title
 from daycare_gui.ui.models.roles import KeyRole, StateRole
 
 
@@ -81,6 +81,8 @@ class RecordListModel(QAbstractTableModel):
         return header_title(self._columns, section, orientation, role)
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if role not in ANSWERED_ROLES:
+            return None
         if not index.isValid() or not (0 <= index.row() < len(self._records)):
             return None
         if not (0 <= index.column() < len(self._columns)):

@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
 
 from daycare_gui.core.display import count
 from daycare_gui.core.queries.agents import AgentFilter, distinct_values, fetch_agents, list_agent_ids
-from daycare_gui.core.queries.legacy_history import legacy_agents_as_records
 from daycare_gui.core.queries.sessions import list_sessions
 from daycare_gui.core.queries.users import list_users
 from daycare_gui.core.records import DESCRIPTOR_KINDS, Unparsed
@@ -119,11 +118,12 @@ class AgentsPane(Pane):
         columns = agent_columns(lambda uid: self._user_labels.get(uid, uid or ""))
         self.model = KeyedTableModel(columns, ctx.worker, self._fetch, channel="agents",
                                      state=lambda a: "dead" if a.lifecycle == "dead" else None)
-        self.model.sort_requested.connect(self._sort_requested)
         self.table = _table(self.model)
         self.table.setSortingEnabled(True)
         self.table.horizontalHeader().setSortIndicator(5, Qt.SortOrder.DescendingOrder)
         sort_only(self.table, SQL_SORT)
+        # connected after the initial indicator, which is self._sort already: load() asks for the keys once
+        self.model.sort_requested.connect(self._sort_requested)
         for column, width in enumerate((220, 80, 75, 120, 135, 135)):
             self.table.setColumnWidth(column, width)
         self.table.selectionModel().currentRowChanged.connect(self._agent_selected)
@@ -155,9 +155,9 @@ class AgentsPane(Pane):
         if db is None:
             self._load_legacy()
             return
+        self.reload()  # first: the rows are what the user waits for; the owner names only label a column
         self.ctx.worker.submit("agents-users", lambda: (distinct_values(db, "user_id"), list_users(db)),
                                on_result=self._users_arrived)
-        self.reload()
 
     # -- a legacy store (agents/<id>/ folders, no database) ---------------------------------------
     def _fetch(self, ids: list[str]) -> dict:
@@ -166,6 +166,11 @@ class AgentsPane(Pane):
         return fetch_agents(self.ctx.store.db, ids)
 
     def _load_legacy(self) -> None:
+        # The file readers are imported here, on the GUI thread, before the worker uses them: the window
+        # starts without them (ui/preload.py), and a worker must never be first to import a package.
+        import daycare_gui.core.files.collections  # noqa: F401
+        from daycare_gui.core.queries.legacy_history import legacy_agents_as_records
+
         store = self.ctx.store
         self.summary.setText("Reading legacy agent folders…")
         self.ctx.worker.submit("agents-legacy", lambda: legacy_agents_as_records(store.files()),
@@ -174,7 +179,8 @@ class AgentsPane(Pane):
     def _legacy_arrived(self, legacy: dict) -> None:
         self._legacy = legacy
         self.user_box.setEnabled(False)  # legacy agents have no users yet (the import creates them)
-        self._keys_arrived(self._legacy_keys())
+        keys = self._legacy_keys()
+        self._keys_arrived(keys, self._fetch(keys[:self.model.chunk_size]))  # in memory already
         if not legacy["agents"]:
             self.summary.setText("No database and no legacy agent folders in this store.")
 
@@ -215,15 +221,23 @@ class AgentsPane(Pane):
         db = self.ctx.store.db
         if db is None:
             if self._legacy is not None:
-                self._keys_arrived(self._legacy_keys())
+                keys = self._legacy_keys()
+                self._keys_arrived(keys, self._fetch(keys[:self.model.chunk_size]))
             return
         flt, (sort, desc) = self.current_filter(), self._sort
-        self.ctx.worker.submit("agents-keys", lambda: list_agent_ids(db, flt, sort=sort, descending=desc),
-                               on_result=self._keys_arrived)
+        first = self.model.chunk_size
 
-    def _keys_arrived(self, keys: list[str]) -> None:
+        def work():  # the keys and the first screen's rows in one round trip
+            keys = list_agent_ids(db, flt, sort=sort, descending=desc)
+            return keys, fetch_agents(db, keys[:first])
+
+        self.ctx.worker.submit("agents-keys", work, on_result=lambda result: self._keys_arrived(*result))
+
+    def _keys_arrived(self, keys: list[str], first_rows: dict | None = None) -> None:
         current = self.model.key(self.table.currentIndex().row())
         self.model.set_keys(keys)
+        if first_rows is not None:
+            self.model.seed_chunk(0, first_rows)
         self.summary.setText(count(len(keys), "agent"))
         target = self._pending_select or current
         self._pending_select = None

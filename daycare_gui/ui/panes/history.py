@@ -8,8 +8,10 @@ the session's last records unless a record id is given.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt, QTimer
-from PySide6.QtGui import QKeySequence, QShortcut
+from dataclasses import replace
+
+from PySide6.QtCore import QEvent, QSize, Qt, QTimer
+from PySide6.QtGui import QImage, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -22,7 +24,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from daycare_gui.core.queries.history import full_data, locate
+from daycare_gui.core.queries.history import count_history, full_data, locate, page_after
 from daycare_gui.core.queries.history_pages import conversation_window, session_header
 from daycare_gui.core.queries.legacy_history import legacy_conversation, legacy_window
 from daycare_gui.ui.context import DetailItem
@@ -32,9 +34,15 @@ from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.theme import colours
 from daycare_gui.ui.widgets.conversation import ConversationRenderer, call_id_from_url, style_sheet
 from daycare_gui.ui.widgets.history_rows import HistoryRowDelegate
-from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, escape
+from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, escape, markdown_html
 
 CONVERSATION_DELAY_MS = 120  # let keyboard scrolling settle before the conversation is re-read
+
+
+def _opened_run(window) -> set[str]:
+    """A Python run step the user picked is shown open, not hidden in a fold."""
+    focus = next((r for r in window.records if r.id == window.focus_id), None)
+    return {focus.tool_call_id} if focus is not None and focus.is_rlm and focus.tool_call_id else set()
 
 
 def record_detail(rec, problem: str | None, size: int | None) -> DetailItem:
@@ -124,6 +132,14 @@ class HistoryPane(Pane):
 
         self._timer = QTimer(self, singleShot=True, interval=CONVERSATION_DELAY_MS)
         self._timer.timeout.connect(self._request_conversation)
+        # The detail pane follows the current record in the next turn of the event loop, after the list
+        # has painted: a page is on screen first, and holding an arrow key updates it once per turn.
+        self._detail_timer = QTimer(self, singleShot=True, interval=0)
+        self._detail_timer.timeout.connect(self._show_current_detail)
+        self._scroll_value = 0
+        self._jumping = False
+        self._last_when_counted = False  # "Last" pressed while the session was still being counted
+        self.list.verticalScrollBar().valueChanged.connect(self._scrolled)
         self.list.selectionModel().currentRowChanged.connect(self._current_changed)
         self.list.activated.connect(lambda index: self.show_raw(self.model.record(index.row())))
         self.model.rows_loaded.connect(self._rows_loaded)
@@ -135,6 +151,15 @@ class HistoryPane(Pane):
         self.conversation.anchorClicked.connect(self._anchor_clicked)
         for keys, slot in (("Ctrl+Home", self.go_first), ("Ctrl+End", self.go_last)):
             QShortcut(QKeySequence(keys), self, slot, context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        QTimer.singleShot(0, self._warm_up)
+
+    def _warm_up(self) -> None:
+        """The window builds this page in idle time; lay it out and paint it once off screen too, so the
+        first session opened does not pay for polishing, fonts and glyphs (tens of ms, once)."""
+        size = self.size().expandedTo(QSize(800, 600))
+        self.render(QImage(size, QImage.Format.Format_ARGB32_Premultiplied))
+        self.list.itemDelegate().warm_up(self.list.font(), self.list.palette(),
+                                         self.list.verticalHeader().defaultSectionSize(), self.devicePixelRatioF())
 
     # -- opening ---------------------------------------------------------------------------------
     def load(self) -> None:
@@ -163,6 +188,7 @@ class HistoryPane(Pane):
         self._expanded.clear()
         self._window = None
         self._conversation_for = None
+        self._last_when_counted = False
         self.model.clear()
         self.conversation.setHtml("<p class='meta'>Loading…</p>")
         self.heading.setText(f"Loading session {escape(session_id)}…")
@@ -170,8 +196,12 @@ class HistoryPane(Pane):
         page_size = self.model.page_size
 
         def work():  # one round trip: header, count, the row to open at, and that row's page
-            header = session_header(db, agent_id, session_id)
             row = locate(db, session_id, int(record_id)) if record_id is not None else None
+            if row is not None and row < page_size:
+                # On the first page: show it before counting the session (a long one's count takes longer).
+                rows = page_after(db, session_id, -1, page_size)
+                return session_header(db, agent_id, session_id, count=False), row, 0, rows
+            header = session_header(db, agent_id, session_id)
             count = header.record_count
             target = count - 1 if row is None else min(row, count - 1)
             page = max(0, target) // page_size
@@ -183,17 +213,21 @@ class HistoryPane(Pane):
 
     def _opened(self, result) -> None:
         header, row, page, rows = result
+        counted = header.record_count is not None or len(rows) < self.model.page_size
+        if header.record_count is None:  # opened on the first page, not counted yet
+            header = replace(header, record_count=len(rows))
         self._header = header
         if not header.found and not header.record_count:
             self.heading.setText(f"No session {escape(header.session_id)} in this store.")
             self._enable(False)
             return
-        ended = f"ended {fmt_time(header.ended_at)}" if header.ended_at else "not ended"
-        self.heading.setText(
-            f"<b>{escape(header.agent_name)}</b> · session <code>{escape(header.session_id)}</code> · "
-            f"created {fmt_time(header.created_at)} · {ended} · <b>{fmt_int(header.record_count)}</b> records")
-        self.model.set_session(self.ctx.store.db, header.session_id, header.record_count)
+        self._set_heading(header, counted)
+        self.model.set_session(self.ctx.store.db, header.session_id, header.record_count, load_ids=counted,
+                               counted=counted)
         self.model.seed_page(page, rows)
+        if not counted:
+            db, sid = self.ctx.store.db, header.session_id
+            self.ctx.worker.submit("history-count", lambda: count_history(db, sid), on_result=self._counted)
         self.goto_box.setRange(1 if header.record_count else 0, header.record_count)
         self._enable(header.record_count > 0)
         if header.record_count == 0:
@@ -202,6 +236,28 @@ class HistoryPane(Pane):
         # Jump before the view first paints, so only the target's page is fetched.
         self.go_to_row(header.record_count - 1 if row is None else min(row, header.record_count - 1))
         self.list.setFocus()
+
+    def _set_heading(self, header, counted: bool = True) -> None:
+        ended = f"ended {fmt_time(header.ended_at)}" if header.ended_at else "not ended"
+        records = f"<b>{fmt_int(header.record_count)}</b> records" if counted else "counting records…"
+        self.heading.setText(
+            f"<b>{escape(header.agent_name)}</b> · session <code>{escape(header.session_id)}</code> · "
+            f"created {fmt_time(header.created_at)} · {ended} · {records}")
+
+    def _counted(self, count: int) -> None:
+        header = self._header
+        if header is None or header.session_id != self.model.session_id:
+            return
+        self._header = header = replace(header, record_count=count)
+        self.model.grow(count)
+        self._set_heading(header)
+        self.goto_box.setRange(1 if count else 0, count)
+        row = self.current_row()
+        if row >= 0:
+            self.position.setText(f"{row + 1:,} of {count:,}")
+        if self._last_when_counted:
+            self._last_when_counted = False
+            self.go_last()
 
     def _enable(self, on: bool) -> None:
         for w in (self.home_button, self.end_button, self.goto_box, self.goto_button, self.raw_button):
@@ -212,13 +268,21 @@ class HistoryPane(Pane):
         if not (0 <= row < self.model.rowCount()):
             return
         index = self.model.index(row)
-        self.list.setCurrentIndex(index)
-        self.list.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
+        self._jumping = True  # a jump, not scrolling: nothing to read ahead of
+        try:
+            self.list.setCurrentIndex(index)
+            self.list.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
+        finally:
+            self._jumping = False
+        self._scroll_value = self.list.verticalScrollBar().value()
 
     def go_first(self) -> None:
         self.go_to_row(0)
 
     def go_last(self) -> None:
+        if self._header is not None and not self.model.counted:
+            self._last_when_counted = True  # the session's end, not the end of what is counted so far
+            return
         self.go_to_row(self.model.rowCount() - 1)
 
     def _goto_typed(self) -> None:
@@ -236,15 +300,26 @@ class HistoryPane(Pane):
             if not self.goto_box.hasFocus():  # the box follows the selection unless the user is typing in it
                 self.goto_box.setValue(row + 1)
             self.model.request_row(row)
-        self._show_current_detail()
+        self._detail_timer.start()
         self._timer.start()
 
     def _rows_loaded(self, first: int, last: int) -> None:
         row = self.current_row()
         if first <= row <= last:
-            self._show_current_detail()
+            self._detail_timer.start()
             if self._conversation_for is None or self._conversation_for != self._record_id(row):
                 self._timer.start()
+
+    def _scrolled(self, value: int) -> None:
+        """While the user scrolls (steps up to a page, not a jump), read the page past the screen ahead."""
+        step, self._scroll_value = value - self._scroll_value, value
+        size = self.model.page_size
+        if 0 < abs(step) <= size and not self._jumping:
+            height = max(1, self.list.verticalHeader().defaultSectionSize())
+            bottom = value + self.list.viewport().height() // height
+            self.model.request_row(value)  # the screen's own pages first: the paint would ask for them next
+            self.model.request_row(bottom)
+            self.model.read_ahead(bottom + size if step > 0 else value - size)
 
     def _record_id(self, row: int):
         rec = self.model.record(row)
@@ -266,26 +341,36 @@ class HistoryPane(Pane):
         if self._is_legacy():  # read already: the window is cut from memory
             self._conversation_arrived(legacy_window(self._legacy, rec.id))
             return
-        db, sid, focus = self.ctx.store.db, self.model.session_id, rec.id
-        self.ctx.worker.submit("history-conversation", lambda: conversation_window(db, sid, focus),
-                               on_result=self._conversation_arrived,
+        db, sid, focus, expanded = self.ctx.store.db, self.model.session_id, rec.id, set(self._expanded)
+        markdown_html("")  # the Markdown renderer is made (and imported) here, on the GUI thread
+        palette_colours = colours(self.conversation.palette())  # plain strings: they may cross threads
+
+        def work():  # the HTML too is pure string building: made on the worker, only set on this thread
+            window = conversation_window(db, sid, focus)
+            shown_open = expanded | _opened_run(window)
+            html = ConversationRenderer(window, shown_open, palette_colours=palette_colours).html()
+            return window, (shown_open, palette_colours), html
+
+        # On the background worker: the page worker stays free for the list's pages, which the user scrolls.
+        self.ctx.slow_worker.submit("history-conversation", work, on_result=self._conversation_arrived,
                                on_error=lambda msg: self.conversation.setHtml(f"<p>Cannot read: {escape(msg)}</p>"))
 
-    def _conversation_arrived(self, window) -> None:
+    def _conversation_arrived(self, result) -> None:
+        window, made_with, html = result if isinstance(result, tuple) else (result, None, None)
         self._window = window
-        focus = next((r for r in window.records if r.id == window.focus_id), None)
-        if focus is not None and focus.is_rlm and focus.tool_call_id:
-            self._expanded.add(focus.tool_call_id)  # a step the user picked is shown, not hidden in a fold
-        self._render(scroll_to_focus=True)
+        self._expanded |= _opened_run(window)
+        current = (self._expanded, colours(self.conversation.palette()))
+        self._render(scroll_to_focus=True, html=html if made_with == current else None)
 
-    def _render(self, scroll_to_focus: bool) -> None:
+    def _render(self, scroll_to_focus: bool, html: str | None = None) -> None:
         if self._window is None:
             return
         bar = self.conversation.verticalScrollBar()
         keep = bar.value()
-        palette_colours = colours(self.conversation.palette())
-        self.conversation.setHtml(ConversationRenderer(self._window, self._expanded,
-                                                       palette_colours=palette_colours).html())
+        if html is None:  # a fold opened or closed here, or the runs shown open or the palette changed
+            html = ConversationRenderer(self._window, self._expanded,
+                                        palette_colours=colours(self.conversation.palette())).html()
+        self.conversation.setHtml(html)
         if scroll_to_focus and self._window.focus_id is not None:
             self.conversation.scrollToAnchor(f"rec-{self._window.focus_id}")
         else:
@@ -389,4 +474,5 @@ class HistoryPane(Pane):
 
     def shutdown(self) -> None:
         self._timer.stop()
+        self._detail_timer.stop()
         self.model.clear()

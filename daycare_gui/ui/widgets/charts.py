@@ -7,6 +7,7 @@ read-only text table with the same numbers, so the Overview always shows them.
 from __future__ import annotations
 
 import datetime as _dt
+from functools import lru_cache
 from typing import Sequence
 
 from PySide6.QtCore import QDateTime, QEvent, QMargins, Qt
@@ -24,17 +25,22 @@ from daycare_gui.core.display import compact_number, count, nice_ticks
 from daycare_gui.ui.models.columns import fmt_int
 from daycare_gui.ui.theme import colours, mix
 
-try:  # pragma: no cover - depends on the PySide6 build
-    from PySide6 import QtCharts
-except Exception:  # noqa: BLE001 - any failure to load the module means "no charts"
-    QtCharts = None
-
 LOADING_TEXT = "Loading…"
 TOKEN_PARTS = (("Input", "input"), ("Output", "output"), ("Cache read", "cache_read"), ("Cache write", "cache_write"))
 
 
+@lru_cache(maxsize=1)
+def _qtcharts():
+    """QtCharts, imported when the first chart is drawn (not with the Overview page), or None."""
+    try:  # pragma: no cover - depends on the PySide6 build
+        from PySide6 import QtCharts
+    except Exception:  # noqa: BLE001 - any failure to load the module means "no charts"
+        return None
+    return QtCharts
+
+
 def charts_available() -> bool:
-    return QtCharts is not None
+    return _qtcharts() is not None
 
 
 def _text_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> QTableWidget:
@@ -107,6 +113,7 @@ class _ChartBox(QWidget):
         self.setMaximumHeight(60)
 
     def _new_chart(self):
+        QtCharts = _qtcharts()  # noqa: N806 (the module)
         chart = QtCharts.QChart()
         # The chart's own theme is light whatever the desktop says: pick the one matching the palette,
         # then take the background and text colours from the palette itself.
@@ -138,6 +145,7 @@ class _ChartBox(QWidget):
 
 def count_axis(maximum: float, title: str = ""):
     """A value axis from 0 with round ticks labelled 0, 500, 1k, 20M…: a raw "20000000" is hard to read."""
+    QtCharts = _qtcharts()  # noqa: N806 (the module)
     axis = QtCharts.QCategoryAxis()
     axis.setLabelsPosition(QtCharts.QCategoryAxis.AxisLabelsPosition.AxisLabelsPositionOnValue)
     ticks = nice_ticks(maximum)
@@ -167,6 +175,7 @@ class TokenUsageChart(_ChartBox):
             self._show_empty()
             return
         labels = [f"{u.provider} / {u.model}" for u in usage]
+        QtCharts = _qtcharts()  # noqa: N806 (the module)
         if QtCharts is None:
             self.table = _text_table(["Provider / model", *[t for t, _ in TOKEN_PARTS], "Total"],
                                      [[label, *[fmt_int(getattr(u.size, a)) for _, a in TOKEN_PARTS],
@@ -208,6 +217,7 @@ class ActivityChart(_ChartBox):
         if not days:
             self._show_empty()
             return
+        QtCharts = _qtcharts()  # noqa: N806 (the module)
         if QtCharts is None:
             self.table = _text_table(["Day", "Records"], [[_day(ms), fmt_int(n)] for ms, n in days])
             self._show(self.table)

@@ -3,20 +3,26 @@
 from __future__ import annotations
 
 import html
+from functools import lru_cache
 from typing import Callable
 
-from markdown_it import MarkdownIt
 from PySide6.QtCore import QEvent, QUrl
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QTextBrowser
 
 from daycare_gui.ui.theme import Colours, colours
 
-_md = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table").enable("strikethrough")
+
+@lru_cache(maxsize=1)
+def _renderer():
+    # markdown-it is imported on first use (the window starts without it; ui/preload.py brings it early)
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table").enable("strikethrough")
 
 
 def markdown_html(text: str) -> str:
-    return _md.render(text or "")
+    return _renderer().render(text or "")
 
 
 def escape(text: str) -> str:

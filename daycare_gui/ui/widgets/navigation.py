@@ -25,6 +25,10 @@ class NavigationTree(QTreeView):
         self.nav_model = QStandardItemModel(self)
         self._items: dict[str, QStandardItem] = {}
         self._titles: dict[str, str] = {}
+        # Widths measured for one set of labels, font and scroll bar: layouts ask for the size hint dozens
+        # of times while the window opens, and measuring every label each time cost more than the rest.
+        self._labels_changed = 0
+        self._widths: tuple[tuple, int, int] | None = None
         self.setModel(self.nav_model)
         self.set_sections(PANES)
         self.selectionModel().currentChanged.connect(self._current_changed)
@@ -32,6 +36,7 @@ class NavigationTree(QTreeView):
     def set_sections(self, specs) -> None:
         """One node per section the opened store offers (Daycare's by default)."""
         self.blockSignals(True)
+        self._labels_changed += 1
         try:
             self.nav_model.clear()
             self._items.clear()
@@ -83,30 +88,37 @@ class NavigationTree(QTreeView):
         if item is None:
             return
         title = self._titles[nav_id]
-        item.setText(title if count is None else f"{title}  ({count:,})")
+        text = title if count is None else f"{title}  ({count:,})"
+        if text != item.text():
+            item.setText(text)
+            self._labels_changed += 1
         needed = self.needed_width()
         if needed > self.width():
             self.width_needed.emit(needed)
 
     def needed_width(self) -> int:
         """Pixels that show every label whole: the longest text, its icon, the item padding, a scroll bar."""
-        metrics = QFontMetrics(self.font())
-        longest = max((metrics.horizontalAdvance(item.text()) for item in self._items.values()), default=0)
-        icon = self.iconSize().width() + 4 if any(not item.icon().isNull() for item in self._items.values()) else 0
-        scrollbar = self.verticalScrollBar().sizeHint().width() if self.verticalScrollBar().isVisible() else 0
-        return longest + icon + 2 * self.frameWidth() + scrollbar + 16
+        return self._measured()[0]
 
     def preferred_width(self) -> int:
         """The width to start with: the longest title with room for a count up to 9,999 (a larger count
         widens the navigation when it arrives)."""
-        metrics = QFontMetrics(self.font())
-        extra = metrics.horizontalAdvance("  (9,999)")
-        longest = max(metrics.horizontalAdvance(title) for title in self._titles.values()) + extra
-        return max(self.needed_width(), self.needed_width() - self._longest_text() + longest)
+        return self._measured()[1]
 
-    def _longest_text(self) -> int:
-        metrics = QFontMetrics(self.font())
-        return max((metrics.horizontalAdvance(item.text()) for item in self._items.values()), default=0)
+    def _measured(self) -> tuple[int, int]:
+        bar = self.verticalScrollBar()
+        key = (self._labels_changed, self.font().key(), self.iconSize().width(), self.frameWidth(),
+               bar.isVisible())
+        if self._widths is None or self._widths[0] != key:
+            metrics = QFontMetrics(self.font())
+            texts = max((metrics.horizontalAdvance(item.text()) for item in self._items.values()), default=0)
+            icon = self.iconSize().width() + 4 if any(not i.icon().isNull() for i in self._items.values()) else 0
+            scrollbar = bar.sizeHint().width() if bar.isVisible() else 0
+            needed = texts + icon + 2 * self.frameWidth() + scrollbar + 16
+            titles = max((metrics.horizontalAdvance(t) for t in self._titles.values()), default=0)
+            preferred = max(needed, needed - texts + titles + metrics.horizontalAdvance("  (9,999)"))
+            self._widths = (key, needed, preferred)
+        return self._widths[1], self._widths[2]
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt override)
         return QSize(self.preferred_width(), super().sizeHint().height())

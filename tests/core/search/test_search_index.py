@@ -59,6 +59,39 @@ def test_rlm_snapshots_are_not_indexed(store_copy, open_pair):
     assert len(search(index, db, "visible").hits) == 1
 
 
+def test_a_malformed_payload_is_indexed_as_its_text_and_the_rest_as_usual(store_copy, open_pair):
+    ids = write_rows(store_copy, [("user_message", {"text": "before the broken one"}),
+                                  ("user_message", {"text": "zanzibar after it"})])
+    sql(store_copy, "UPDATE session_history SET data = '{\"text\": \"quokka truncated' WHERE id = ?", (ids[0],))
+    db, index = open_pair(store_copy)
+    update_index(db, index, batch=7)  # small batches: the bad row's batch is read again, the others not
+    assert [h.record_id for h in search(index, db, "quokka").hits] == [ids[0]]
+    assert [h.record_id for h in search(index, db, "zanzibar").hits] == [ids[1]]
+    assert index.state().rows == sql(store_copy, "SELECT count(*) FROM session_history")[0][0]
+
+
+def test_a_live_store_is_indexed_through_its_wal_and_left_as_it_was(store_copy, open_pair):
+    import sqlite3
+
+    writer = sqlite3.connect(store_copy / "daycare.db")  # an engine with a row still in its WAL
+    writer.execute("PRAGMA journal_mode=WAL")
+    writer.execute("PRAGMA wal_autocheckpoint=0")
+    session = writer.execute("SELECT id FROM sessions LIMIT 1").fetchone()[0]
+    writer.execute("INSERT INTO session_history(session_id, type, at, data) VALUES (?, 'note', 1, ?)",
+                   (session, '{"text": "wombat in the wal"}'))
+    writer.commit()
+    try:
+        before = {p.name: p.read_bytes() for p in store_copy.glob("daycare.db*") if not p.name.endswith("-shm")}
+        db, index = open_pair(store_copy)
+        update_index(db, index)
+        assert len(search(index, db, "wombat").hits) == 1
+        assert index.conn.execute("PRAGMA database_list").fetchall()[1:] == []  # the store is detached again
+        after = {p.name: p.read_bytes() for p in store_copy.glob("daycare.db*") if not p.name.endswith("-shm")}
+        assert after == before
+    finally:
+        writer.close()
+
+
 def test_stemming_phrases_prefixes(store_copy, open_pair):
     ids = write_rows(store_copy, [
         ("user_message", {"text": "I was running late to the harbour", "files": []}),

@@ -1,0 +1,57 @@
+"""Opening a store of any kind on the worker, in steps, so that the worker never imports a module first
+(ui/preload.py says why) and the GUI thread never waits on the disk.
+
+1. here: import the first kind (Daycare's) and what its probe uses;
+2. worker: probe with what is imported, in registry order, stopping at the first certain kind; if the
+   answer needs a kind not imported yet (a Daycare store is certain at once; anything else needs the
+   other kinds, and those of installed packages found through their entry points), say so, and every
+   kind is imported here before asking again;
+3. here: import what the chosen kind's open uses (only that kind's readers);
+4. worker: open it.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from daycare_gui.stores import registry as kinds
+
+CHANNEL = "open"
+
+
+def open_in_worker(worker, path: str, *, kind: str | None = None, live: bool = True,
+                   first: Callable[[], None] | None = None,
+                   on_result: Callable[[object], None], on_error: Callable[[str], None]) -> None:
+    """Open PATH (as KIND when given) on ``worker``; ``first`` runs on the worker before anything else
+    (the demo writes its store there). ``on_result(opened)`` or ``on_error("Type: message")`` follows."""
+
+    def opened_with(name: str) -> None:
+        try:
+            chosen = kinds.prepare_open(name)
+        except Exception as exc:  # noqa: BLE001 - an unknown --kind: said like any other failure
+            on_error(f"{type(exc).__name__}: {exc}")
+            return
+        worker.submit(CHANNEL, lambda: chosen.open(path, live=live), on_result=on_result, on_error=on_error)
+
+    def decided(name: str | None, everything: bool) -> None:
+        if name is not None:
+            opened_with(name)
+        elif not everything:
+            kinds.prepare_probe(everything=True)
+            worker.submit(CHANNEL, lambda: kinds.choose_loaded(path), on_result=lambda n: decided(n, True),
+                          on_error=on_error)
+        else:  # every kind is loaded and still one is missing (registered meanwhile): open the plain way
+            worker.submit(CHANNEL, lambda: kinds.open_store(path, live=live), on_result=on_result,
+                          on_error=on_error)
+
+    if kind and first is None:
+        opened_with(kind)
+        return
+    kinds.prepare_probe()
+
+    def decide():
+        if first is not None:
+            first()
+        return kind or kinds.choose_loaded(path)
+
+    worker.submit(CHANNEL, decide, on_result=lambda n: decided(n, False), on_error=on_error)

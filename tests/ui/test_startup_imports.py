@@ -1,0 +1,72 @@
+"""Start-up imports only what the first page needs, and every later first import happens on the GUI
+thread (ui/preload.py): CPython's first import of a package from two threads at once can fail."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+# Not needed to show the window or the Agents page; each costs tens of milliseconds to import.
+DEFERRED = ("yaml", "markdown_it", "PySide6.QtCharts", "daycare_gui.core.files.collections",
+            "daycare_gui.core.queries.tasks", "daycare_gui.core.counts", "daycare_gui.core.store")
+
+
+def _run(code: str, tmp_path) -> dict:
+    out = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
+                         timeout=120, cwd=tmp_path, env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert out.returncode == 0, out.stderr[-3000:]
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_importing_the_window_leaves_the_heavy_modules_for_later(tmp_path):
+    found = _run(f"""
+        import json, sys
+        import daycare_gui.ui.app, daycare_gui.ui.main_window
+        print(json.dumps([m for m in {DEFERRED!r} if m in sys.modules]))
+    """, tmp_path)
+    assert found == []
+
+
+def test_after_start_up_everything_was_first_imported_on_the_gui_thread(tmp_path):
+    result = _run("""
+        import json, sys, threading
+        from importlib.abc import MetaPathFinder
+
+        seen = []
+
+        class Watch(MetaPathFinder):  # records which thread first imports each module; finds nothing itself
+            def find_spec(self, name, path=None, target=None):
+                seen.append((name, threading.current_thread().name))
+                return None
+
+        sys.meta_path.insert(0, Watch())
+        from PySide6.QtCore import QSettings
+        from PySide6.QtWidgets import QApplication
+        from daycare_gui.core.demo import write_demo
+        from daycare_gui.ui.app import make_application
+        from daycare_gui.ui.main_window import MainWindow
+
+        write_demo("store")
+        app = make_application()
+        window = MainWindow(QSettings("settings.ini", QSettings.Format.IniFormat))
+        window.show()
+        window.open_path("store")
+        def until(cond):
+            while not cond():
+                app.processEvents()
+                threading.Event().wait(0.001)
+        until(lambda: window.store is not None)
+        window.show_section("agents")
+        until(lambda: window.panes["agents"].model.is_loaded(0))
+        until(lambda: "(" in window.nav.text_of("agents"))  # the counts came from the held background worker
+        until(lambda: window.preloader.done and not window.bg_worker.is_busy() and not window.worker.is_busy())
+        window.close()
+        # (a codec module the C codec registry loads for a file's encoding is a leaf of an imported package)
+        on_workers = sorted({n for n, t in seen if t != threading.main_thread().name
+                             and not n.startswith("encodings.")})
+        print(json.dumps({"on_workers": on_workers, "loaded": [m for m in sys.modules if m == "yaml"]}))
+    """, tmp_path)
+    assert result["on_workers"] == []
+    assert result["loaded"] == ["yaml"]  # the preloader did bring the file readers in
