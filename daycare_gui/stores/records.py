@@ -166,7 +166,7 @@ class Row:
     problem: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: a large store lists tens of thousands
 class JumpEntry:
     """One item the quick-open palette can find and a deep link can name: keys and short labels only.
 

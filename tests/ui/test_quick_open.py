@@ -179,3 +179,26 @@ def test_every_key_the_ui_binds_is_in_the_registry():
     found.discard("")
     assert found, "the scan found no shortcuts at all: the pattern is broken"
     assert found <= registered, f"bound but not listed in ui/actions.py: {sorted(found - registered)}"
+
+
+def test_another_kind_jumps_through_the_shared_panes(qtbot, window, tmp_path):
+    from tests.stores.linggen.builder import standard_home
+
+    standard_home(tmp_path / "home")
+    window.open_initial(str(tmp_path / "home"), False, open_target="session:sess-1700000000-aaaa0001")
+    qtbot.waitUntil(lambda: "conversations" in window.panes, timeout=15000)
+    pane = window.panes["conversations"]
+    qtbot.waitUntil(lambda: pane.session is not None and pane.session.session_id == "sess-1700000000-aaaa0001",
+                    timeout=10000)
+    assert window.pane_stack.currentWidget() is pane
+    assert pane.link_target() == ("session", "sess-1700000000-aaaa0001")
+
+    palette = _palette_ready(qtbot, window)
+    qtbot.keyClicks(palette.query, "monitor production")  # a row of the Missions list
+    qtbot.waitUntil(lambda: palette.current_entry() is not None, timeout=5000)
+    qtbot.keyClick(palette.query, Qt.Key.Key_Return)
+    missions = window.panes["collection:missions"]
+    assert window.pane_stack.currentWidget() is missions
+    qtbot.waitUntil(lambda: missions.current_row() is not None, timeout=10000)
+    assert missions.link_target() == ("row", f"missions:{missions.current_row().key}")
+    assert "Monitor production" in missions.current_row().values

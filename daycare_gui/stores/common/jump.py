@@ -109,34 +109,40 @@ class JumpIndex:
 
     Entries are sorted once, at build time, in the order equal matches are listed (kind, then shorter
     labels), so a search only filters: each rank keeps the index order and no per-keystroke sort is needed.
+    Per entry it keeps two strings: ``hay`` ("key\nlabel\ndetail", lower-cased; starts with the key, so
+    an id prefix is ``hay.startswith``) and ``words`` (the label, then key and detail, with every run of
+    separators one space: " " + a word finds a word's start, "alex" in "@alex"; the label's words are
+    those before ``label_end``).
     """
 
     def __init__(self, entries: Iterable[JumpEntry]) -> None:
         order = {k: i for i, k in enumerate(KIND_ORDER)}
         self.entries: list[JumpEntry] = sorted(
             entries, key=lambda e: (order.get(e.kind, len(order)), len(e.label), e.label.lower(), e.key))
-        self._keys = [e.key.lower() for e in self.entries]
-        self._labels = [e.label.lower() for e in self.entries]
-        self._hay = [f"{k}\n{lab}\n{e.detail.lower()}" for k, lab, e in zip(self._keys, self._labels, self.entries)]
-        # Word starts: separators become one space, so " " + word finds a word's start ("alex" in "@alex").
-        self._label_words = [" " + _SEPARATORS.sub(" ", lab) for lab in self._labels]
-        self._words = [" " + _SEPARATORS.sub(" ", h) for h in self._hay]
-        self._by_key: dict[tuple[str, str], JumpEntry] = {}
-        self._exact: dict[str, list[int]] = {}  # a whole id or label typed: found without a scan
+        self._hay: list[str] = []
+        self._words: list[str] = []
+        self._label_end: list[int] = []
+        self._by_key: dict[str, JumpEntry] = {}
+        self._exact: dict[str, int | list[int]] = {}  # a whole id or label typed: found without a scan
         for i, e in enumerate(self.entries):
-            self._by_key.setdefault((e.kind, e.key), e)
+            key, label = e.key.lower(), e.label.lower()
+            self._hay.append(f"{key}\n{label}\n{e.detail.lower()}")
+            label_words = " " + _SEPARATORS.sub(" ", label)
+            self._words.append(f"{label_words} {_SEPARATORS.sub(' ', f'{key} {e.detail.lower()}')}")
+            self._label_end.append(len(label_words))
+            self._by_key.setdefault(f"{e.kind}:{e.key}", e)
             if e.collection:  # "row:<collection>:<key>" (the collection pane's links) finds it too
-                self._by_key.setdefault(("row", f"{e.collection}:{e.ref if e.ref is not None else e.key}"), e)
-            self._exact.setdefault(self._keys[i], []).append(i)
-            if self._labels[i] != self._keys[i]:
-                self._exact.setdefault(self._labels[i], []).append(i)
+                self._by_key.setdefault(f"row:{e.collection}:{e.ref if e.ref is not None else e.key}", e)
+            for text in {key, label}:
+                found = self._exact.get(text)
+                self._exact[text] = i if found is None else (found if isinstance(found, list) else [found]) + [i]
 
     def __len__(self) -> int:
         return len(self.entries)
 
     def find(self, kind: str, key: str) -> JumpEntry | None:
         """The item a deep link names (``kind`` may be an alias: thread, document)."""
-        return self._by_key.get((LINK_ALIASES.get(kind, kind), key))
+        return self._by_key.get(f"{LINK_ALIASES.get(kind, kind)}:{key}")
 
     def search(self, query: str, limit: int = 50) -> list[JumpEntry]:
         """Up to ``limit`` entries matching every word of ``query``, best first: the exact id or label,
@@ -152,18 +158,18 @@ class JumpIndex:
             candidates = [i for i in candidates if term in hay[i]]
         if not candidates:
             return []
-        keys = self._keys
+        words, ends = self._words, self._label_end
         starts = [" " + s for s in (_SEPARATORS.sub(" ", t).strip() for t in terms) if s]
         exact = self._exact.get(q, [])
         ranks = (
-            lambda i: keys[i].startswith(q),
-            _all_in(starts, self._label_words),
-            _all_in(starts, self._words),
+            lambda i: hay[i].startswith(q),
+            lambda i: all(words[i].find(s, 0, ends[i]) >= 0 for s in starts) if starts else False,
+            lambda i: all(s in words[i] for s in starts) if starts else False,
             lambda _i: True,
         )
         # Each rank is a lazy pass that stops once the list is full: candidates are already in the order
         # equal matches are shown, so the first hits of a rank are its best.
-        out: list[int] = sorted(exact)[:limit]
+        out: list[int] = sorted(exact if isinstance(exact, list) else [exact])[:limit]
         taken: set[int] = set(out)
         for rank in ranks:
             need = limit - len(out)
@@ -173,15 +179,6 @@ class JumpIndex:
                 break
             taken.update(hits)
         return [self.entries[i] for i in out]
-
-
-def _all_in(starts: list[str], texts: list[str]):
-    if not starts:
-        return lambda _i: False
-    if len(starts) == 1:
-        (only,) = starts
-        return lambda i: only in texts[i]
-    return lambda i: all(s in texts[i] for s in starts)
 
 
 # -- deep links ---------------------------------------------------------------------------------------------
