@@ -59,9 +59,10 @@ class QuickOpenDialog(QDialog):
         self.results.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the keys stay in the query box
         header = self.results.header()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)  # not measured per keystroke
         header.setStretchLastSection(True)
         self.results.setColumnWidth(0, 330)
+        self.results.setColumnWidth(1, self.fontMetrics().horizontalAdvance("Document") + 24)
         self.results.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.results.customContextMenuRequested.connect(self._menu)
         self.results.itemActivated.connect(lambda _item, _col: self.open_current())
@@ -96,11 +97,15 @@ class QuickOpenDialog(QDialog):
         started = time.perf_counter()
         entries = self._index.search(text, LIMIT)
         self.last_ms = (time.perf_counter() - started) * 1000
-        self._entries = entries
-        self.results.clear()
-        self.results.addTopLevelItems([_item(e) for e in entries])
-        if entries:
-            self.results.setCurrentItem(self.results.topLevelItem(0))
+        if entries != self._entries or self.results.topLevelItemCount() != len(entries):
+            # typing on into an id usually leaves the same few results: the list is only refilled on a change
+            self._entries = entries
+            self.results.setUpdatesEnabled(False)
+            self.results.clear()
+            self.results.addTopLevelItems([_item(e) for e in entries])
+            if entries:
+                self.results.setCurrentItem(self.results.topLevelItem(0))
+            self.results.setUpdatesEnabled(True)
         total = count(len(self._index), "item")
         if not text.strip():
             self.note.setText(f"{total} — type part of a name, id, @nametag or path")
