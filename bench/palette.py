@@ -73,14 +73,17 @@ def _sql_like(db: Path):
     return conn, lambda q: conn.execute(sql, {"p": f"%{q}%"}).fetchall()
 
 
-def _times(fn, typed: list[str], runs: int) -> list[float]:
-    samples = []
+def _times(fn, typed: list[str], runs: int) -> tuple[list[float], list[float]]:
+    """Wall-clock and CPU milliseconds of each keystroke. On a shared machine the wall clock includes waiting
+    for a core; the thread's CPU time is what the keystroke costs on a free one."""
+    wall, cpu = [], []
     for _ in range(runs):
         for q in typed:
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.thread_time()
             fn(q)
-            samples.append((time.perf_counter() - t) * 1000)
-    return samples
+            cpu.append((time.thread_time() - c) * 1000)
+            wall.append((time.perf_counter() - t) * 1000)
+    return wall, cpu
 
 
 def main() -> int:
@@ -130,21 +133,25 @@ def main() -> int:
     series["palette"] = _times(lambda q: (dialog.query.setText(q), app.processEvents()), typed, args.runs)
     dialog.close()
 
-    for name, samples in series.items():
-        figures[f"{name}_p50_ms"] = statistics.median(samples)
-        figures[f"{name}_p95_ms"] = _pct(samples, 95)
-        figures[f"{name}_max_ms"] = max(samples)
+    for name, (wall, cpu) in series.items():
+        figures[f"{name}_p50_ms"] = statistics.median(wall)
+        figures[f"{name}_p95_ms"] = _pct(wall, 95)
+        figures[f"{name}_max_ms"] = max(wall)
+        figures[f"{name}_cpu_p50_ms"] = statistics.median(cpu)
+        figures[f"{name}_cpu_p95_ms"] = _pct(cpu, 95)
     figures["goal_ms"] = GOAL_MS
     figures["met"] = figures["palette_p95_ms"] <= GOAL_MS
+    figures["load_average"] = os.getloadavg()[0]
 
     print(f"{figures['items']:,} items; entries read in {figures['entries_s']:.2f} s, index built in "
           f"{figures['index_s']:.2f} s (background worker), {figures['index_mb']:.1f} MB")
-    print(f"{figures['keystrokes']:,} keystrokes     p50 ms   p95 ms   max ms")
+    print(f"{figures['keystrokes']:,} keystrokes       wall p50   p95    max    CPU p50   p95")
     for name, label in (("palette", "palette (dialog)"), ("core", "core search"), ("scan", "baseline: list scan"),
                         ("sql", "baseline: SQL LIKE")):
-        print(f"  {label:<22} {figures[f'{name}_p50_ms']:7.1f}  {figures[f'{name}_p95_ms']:7.1f}  "
-              f"{figures[f'{name}_max_ms']:7.1f}")
-    print(f"goal: palette p95 ≤ {GOAL_MS:.0f} ms — {'met' if figures['met'] else 'NOT met'}")
+        print(f"  {label:<22} {figures[f'{name}_p50_ms']:7.1f} {figures[f'{name}_p95_ms']:6.1f} "
+              f"{figures[f'{name}_max_ms']:6.1f}   {figures[f'{name}_cpu_p50_ms']:6.1f} {figures[f'{name}_cpu_p95_ms']:6.1f}")
+    print(f"goal: palette p95 ≤ {GOAL_MS:.0f} ms — {'met' if figures['met'] else 'NOT met'} "
+          f"(load average {figures['load_average']:.1f} on {os.cpu_count()} cores)")
     print(json.dumps({k: round(v, 3) if isinstance(v, float) else v for k, v in figures.items()}))
     return 0
 
