@@ -42,6 +42,9 @@ def _gui_parser() -> argparse.ArgumentParser:
     parser.add_argument("--demo", action="store_true", help="write a demo store to a temporary folder and open it")
     parser.add_argument("--kind", help="open PATH as this store kind instead of detecting it "
                                        "(daycare, linggen, agentstack, cianaparrot)")
+    parser.add_argument("--open", metavar="KIND:ID", dest="open_target",
+                        help="open this item once the store is read: session:<id>, agent:<id>, user:<id>, "
+                             "task:<id>, doc:<path>, app:<id> or table:<name> (Copy link makes these)")
     parser.add_argument("--version", action="version", version=_version())
     # Hidden: open a demo store, wait for the navigation counts, print "self-test ok" (packaging/check.sh).
     parser.add_argument("--self-test", action="store_true", help=argparse.SUPPRESS)
@@ -74,7 +77,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"{args.path} does not exist (subcommands: {', '.join(SUBCOMMANDS)})")
     from daycare_gui.ui.app import run_app  # imported late: subcommands must work without Qt libraries
 
-    return run_app(path=args.path, demo=args.demo, self_test=args.self_test, kind=args.kind)
+    if args.open_target is not None and ":" not in args.open_target:
+        parser.error(f"--open {args.open_target!r}: expected KIND:ID, e.g. session:<id>")
+    return run_app(path=args.path, demo=args.demo, self_test=args.self_test, kind=args.kind,
+                   open_target=args.open_target)
 
 
 if __name__ == "__main__":

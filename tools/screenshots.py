@@ -77,6 +77,32 @@ def _editor_shots(store: Path, window, out: Path, suffix: str) -> None:
         editor.close()
 
 
+def _palette_shot(window, out: Path, suffix: str) -> None:
+    """Jump To (Ctrl+K) over the window, part of a name typed: the dialog is its own window, so the screen
+    is grabbed where the main window is."""
+    window.show_section("overview")
+    for _ in range(100):
+        if window.jump.index is not None:
+            break
+        _wait(100)
+    index = window.jump.index
+    # an agent's name typed: the agent, then its sessions, then whatever else mentions it
+    agent = next((e for e in index.entries if e.kind == "agent" and e.label.startswith("Libr")), None) if index else None
+    fragment = agent.label[:4].lower() if agent is not None else "assi"
+    window.jump.show_palette()
+    window.jump.palette.query.setText("")
+    for ch in fragment:
+        window.jump.palette.query.insert(ch)
+        _wait(80)
+    _wait(600)
+    frame = window.frameGeometry()
+    shot = QApplication.primaryScreen().grabWindow(0, frame.x(), frame.y(), frame.width(), frame.height())
+    shot.save(str(out / f"palette{suffix}.png"))
+    print(out / f"palette{suffix}.png")
+    window.jump.palette.reject()
+    _wait(200)
+
+
 def _use_palette(app, name: str, light) -> None:
     app.setPalette(dark_palette() if name == "dark" else light)
     _wait(300)
@@ -120,7 +146,7 @@ def _window_shots(window, out: Path, suffix: str) -> None:
         print(out / name)
 
 
-def main(out_dir: str, palettes: tuple[str, ...] = ("light", "dark")) -> int:
+def main(out_dir: str, palettes: tuple[str, ...] = ("light", "dark"), only: str = "") -> int:
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     app = make_application()
@@ -141,8 +167,10 @@ def main(out_dir: str, palettes: tuple[str, ...] = ("light", "dark")) -> int:
     for palette in palettes:
         suffix = "-dark" if palette == "dark" else ""
         _use_palette(app, palette, light)
-        _window_shots(window, out, suffix)
-        _editor_shots(store, window, out, suffix)
+        if only != "palette":
+            _window_shots(window, out, suffix)
+            _editor_shots(store, window, out, suffix)
+        _palette_shot(window, out, suffix)
     window.close()
     app.quit()
     return 0
@@ -152,6 +180,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", nargs="?", default="docs/screenshots")
     parser.add_argument("--palette", choices=("light", "dark", "both"), default="both")
+    parser.add_argument("--only", choices=("palette",), default="", help="take only this shot (Jump To)")
     args = parser.parse_args()
     chosen = ("light", "dark") if args.palette == "both" else (args.palette,)
-    raise SystemExit(main(args.out, chosen))
+    raise SystemExit(main(args.out, chosen, args.only))

@@ -26,6 +26,7 @@ from daycare_gui.stores.records import (
     Collection,
     DayCount,
     DocRef,
+    JumpEntry,
     Message,
     Row,
     SessionRecord,
@@ -300,6 +301,19 @@ class SearchSource(Capability):
     def messages(self, after: str | None) -> Iterator[tuple[str, SessionRef, Message]]: ...
 
 
+class Directory(Capability):
+    """Optional: every item worth jumping to (agents, sessions, users, tasks, documents, apps, tables) as
+    keys and short labels, in one cheap pass (a few narrow queries, never record bodies).
+
+    The quick-open palette and deep links use it. A kind without it is listed through its other
+    capabilities (threads and their sessions, tasks, documents, tables, small collections), which costs one
+    ``sessions()`` call per thread: offer this when that is slow on a big store.
+    """
+
+    @abstractmethod
+    def entries(self) -> Iterator[JumpEntry]: ...
+
+
 @dataclass(frozen=True)
 class StoreAction:
     id: str
@@ -334,7 +348,8 @@ def raw_of(value: Any) -> Any:
 
 
 __all__ = [
-    "Actions", "CannotOpen", "Candidate", "Capability", "Charts", "Collections", "Conversations", "Documents",
+    "Actions", "CannotOpen", "Candidate", "Capability", "Charts", "Collections", "Conversations", "Directory",
+    "Documents",
     "EditableField", "NotRecognised", "WriteConflict", "WriteRefused", "OpenedStore", "SearchSource", "StoreAction", "StoreKind", "StorePath", "Tables",
     "Tasks", "raw_of",
 ]

@@ -166,6 +166,24 @@ class Row:
     problem: str | None = None
 
 
+@dataclass(frozen=True, slots=True)  # slots: a large store lists tens of thousands
+class JumpEntry:
+    """One item the quick-open palette can find and a deep link can name: keys and short labels only.
+
+    ``kind`` is the link's word ("agent", "session", "user", "task", "doc", "app", "table", "row"); ``key``
+    the id (or path, table name) the link carries. ``ref`` is what the item's pane opens it with (plain
+    data: an id, a :class:`SessionRef`, a kind's tuple). ``collection`` names the collection the item is a
+    row of, when the shared collection pane shows it (a PostgreSQL store's users, say).
+    """
+
+    kind: str
+    key: str
+    label: str
+    detail: str = ""  # one short line: owner, type, path
+    ref: Any = None
+    collection: str = ""
+
+
 @dataclass(frozen=True)
 class DayCount:
     day: str  # YYYY-MM-DD

@@ -40,13 +40,61 @@ ACTION_SPECS: tuple[ActionSpec, ...] = (
     ActionSpec("toggle_detail", "&Detail Pane", "&View", "F9", needs_store=False),
     ActionSpec("focus_nav", "&Navigation", "&View", "Ctrl+L", "Move the keyboard focus to the navigation tree"),
     ActionSpec("back", "&Back", "&View", QKeySequence.StandardKey.Back),
+    ActionSpec("next_area", "Next &Area", "&View", "F6", "Move the keyboard focus: navigation → list → details"),
+    ActionSpec("previous_area", "Previous A&rea", "&View", "Shift+F6"),
+    ActionSpec("quick_open", "&Jump To…", "&Go", "Ctrl+K",
+               "Find any agent, session, user, task, document, app or table by name, id or path"),
+    ActionSpec("copy_link", "Copy &Link", "&Go", "Ctrl+Shift+C",
+               "Copy a command that reopens this store at the selected item"),
+    *(ActionSpec(f"section_{n}", f"Section {n}", "&Go", f"Ctrl+{n}", separator_before=n == 1) for n in range(1, 10)),
     ActionSpec("upgrade", "&Upgrade Storage…", "&Storage", None, "Run Daycare's migrations on this store",
                daycare_only=True),
     ActionSpec("problems", "&Problems", "&Storage", "Ctrl+Shift+P"),
     ActionSpec("trash", "Deleted &Items (Trash)…", "&Storage", None, "Restore files deleted from daycare-gui",
                daycare_only=True),
+    ActionSpec("shortcuts", "&Keyboard Shortcuts", "&Help", "F1", "Every shortcut of the window", needs_store=False),
     ActionSpec("about", "&About daycare-gui", "&Help", None, needs_store=False),
 )
+
+
+@dataclass(frozen=True)
+class LocalShortcut:
+    """A key that works inside one pane or dialog (its widgets own it), listed in Help → Keyboard Shortcuts.
+    A test reads every shortcut the UI's sources bind and fails when one is missing here."""
+
+    id: str
+    keys: str | QKeySequence.StandardKey
+    text: str
+    where: str
+
+
+LOCAL_SHORTCUTS: tuple[LocalShortcut, ...] = (
+    LocalShortcut("history_first", "Ctrl+Home", "First record", "Conversation"),
+    LocalShortcut("history_last", "Ctrl+End", "Last record", "Conversation"),
+    LocalShortcut("save", QKeySequence.StandardKey.Save, "Save", "Editors and documents"),
+    LocalShortcut("undo", QKeySequence.StandardKey.Undo, "Undo", "Editors"),
+    LocalShortcut("redo", QKeySequence.StandardKey.Redo, "Redo", "Editors"),
+    LocalShortcut("palette_move", "Up", "Previous result (also Down, Page Up, Page Down)", "Jump To"),
+    LocalShortcut("palette_open", "Return", "Open the selected result", "Jump To"),
+    LocalShortcut("palette_close", "Esc", "Close", "Jump To"),
+    LocalShortcut("list_open", "Return", "Open the selected item", "Lists"),
+    LocalShortcut("focus_next", "Tab", "Next field (Shift+Tab: previous)", "Everywhere"),
+)
+
+
+def key_text(keys) -> str:
+    """A shortcut as the user reads it on this platform ("Ctrl+K")."""
+    return QKeySequence(keys).toString(QKeySequence.SequenceFormat.NativeText) if keys is not None else ""
+
+
+def shortcut_rows(texts: dict[str, str] | None = None) -> list[tuple[str, str, str]]:
+    """(keys, what it does, where) for every registered shortcut: the window's actions (``texts``: their
+    current text by id, e.g. "Section 2" renamed after the open store's second section), then local keys."""
+    texts = texts or {}
+    rows = [(key_text(spec.shortcut), plain(texts.get(spec.id, spec.text)), plain(spec.menu))
+            for spec in ACTION_SPECS if spec.shortcut]
+    rows += [(key_text(s.keys), s.text, s.where) for s in LOCAL_SHORTCUTS]
+    return [row for row in rows if row[0]]  # a standard key this platform leaves unbound (Quit on some)
 
 
 def plain(text: str) -> str:
@@ -99,3 +147,16 @@ class ActionRegistry:
         for spec in ACTION_SPECS:
             if spec.daycare_only:
                 self.actions[spec.id].setEnabled(enabled)
+
+    def name_sections(self, titles: list[str]) -> None:
+        """Ctrl+1…9 go to the open store's first nine sections: each action is named after its section,
+        and those beyond the store's sections are hidden (a hidden action's shortcut does nothing)."""
+        for n in range(1, 10):
+            action = self.actions[f"section_{n}"]
+            title = titles[n - 1] if n <= len(titles) else ""
+            action.setText(f"&{n} {title.replace('&', '&&')}" if title else f"Section {n}")
+            action.setVisible(bool(title))
+            action.setEnabled(bool(title))
+
+    def texts(self) -> dict[str, str]:
+        return {action_id: action.text() for action_id, action in self.actions.items()}

@@ -67,7 +67,8 @@ def make_application(argv: list[str] | None = None) -> QApplication:
     return app
 
 
-def run_app(path: str | None = None, demo: bool = False, self_test: bool = False, kind: str | None = None) -> int:
+def run_app(path: str | None = None, demo: bool = False, self_test: bool = False, kind: str | None = None,
+            open_target: str | None = None) -> int:
     app = make_application()
     if self_test:
         return _self_test(app)
@@ -75,7 +76,7 @@ def run_app(path: str | None = None, demo: bool = False, self_test: bool = False
 
     window = MainWindow(QSettings())
     window.show()
-    window.open_initial(path, demo, kind=kind)
+    window.open_initial(path, demo, kind=kind, open_target=open_target)
     return app.exec()
 
 

@@ -31,6 +31,8 @@ from daycare_gui.stores.common.secrets import mask_url
 from daycare_gui.stores.registry import NoKindRecognised
 from daycare_gui.ui.actions import ActionRegistry
 from daycare_gui.ui.context import DetailItem, PaneContext
+from daycare_gui.ui.jump_controller import JumpController
+from daycare_gui.ui.keyboard import cycle_focus
 from daycare_gui.ui.panes.registry import PANES, pane_class
 from daycare_gui.ui.preload import Preloader
 from daycare_gui.ui.store_opener import open_in_worker
@@ -76,6 +78,7 @@ class MainWindow(QMainWindow):
         self._current_section: str | None = None
 
         self.actions_ = ActionRegistry(self)
+        self.jump = JumpController(self)  # Jump To (Ctrl+K), deep links, Copy link
         self.menus = self.actions_.build_menus(self.menuBar())
         self.recent_menu = self.menus["&File"].addMenu("Open &Recent")
         self.menus["&File"].insertMenu(self.actions_.actions["refresh"], self.recent_menu)
@@ -85,6 +88,10 @@ class MainWindow(QMainWindow):
             "search": self.open_search, "toggle_detail": self._toggle_detail,
             "focus_nav": lambda: self.nav.setFocus(), "back": self.go_back, "upgrade": self.open_upgrade,
             "problems": lambda: self.show_section("problems"), "trash": self.open_trash, "about": self.about,
+            "quick_open": self.jump.show_palette, "copy_link": self.jump.copy_link,
+            "next_area": lambda: cycle_focus(self, 1), "previous_area": lambda: cycle_focus(self, -1),
+            "shortcuts": self.show_shortcuts,
+            **{f"section_{n}": (lambda n=n: self.show_nth_section(n)) for n in range(1, 10)},
         })
 
         # -- central area -------------------------------------------------------------------------
@@ -210,6 +217,7 @@ class MainWindow(QMainWindow):
                 action="", kind="warning")
         self._load_counts()
         self.preloader.start()
+        self.jump.store_opened()  # on the background worker, held until start-up's imports are done
         self.show_section(self._current_section or "overview")
         # Build the conversation page while the user is still reading the first one, so opening the
         # first session does not pay for its widgets; after start-up's imports, which wait until the
@@ -222,6 +230,27 @@ class MainWindow(QMainWindow):
         self.nav.set_sections(specs)
         if self._current_section not in self._sections:
             self._current_section = None
+        self.actions_.name_sections([p.title for p in self._nav_order()])
+
+    def _nav_order(self) -> list:
+        """Sections in the order the navigation lists them (grouped ones after the top level)."""
+        shown = [p for p in self._sections.values() if p.in_nav]
+        return [p for p in shown if not p.group] + [p for p in shown if p.group]
+
+    def show_nth_section(self, n: int) -> None:
+        """Ctrl+1…9: the n-th section of the navigation."""
+        order = self._nav_order()
+        if 0 < n <= len(order):
+            self.show_section(order[n - 1].id)
+            pane = self.pane_stack.currentWidget()
+            if pane is not None:
+                pane.setFocus(Qt.FocusReason.ShortcutFocusReason)
+                pane.focusNextChild()
+
+    def show_shortcuts(self) -> None:
+        from daycare_gui.ui.keyboard import ShortcutsDialog
+
+        ShortcutsDialog(self.actions_.texts(), self).exec()
 
     def _generic_opened(self, opened, path: str, remember: bool) -> None:
         """A store of another kind: the navigation is what its capabilities offer."""
@@ -241,6 +270,7 @@ class MainWindow(QMainWindow):
         self.banner.hide()
         self._load_counts()
         self.preloader.start()
+        self.jump.store_opened()  # on the background worker, held until start-up's imports are done
         self.show_section(self._current_section or "overview")
         summary_engine = self._generic_engine_note(opened)
         if summary_engine:
@@ -260,6 +290,7 @@ class MainWindow(QMainWindow):
             pane.deleteLater()
         self.panes.clear()
         self._history.clear()
+        self.jump.store_closed()
         self.detail.show_item(None)
         self.nav.clear_counts()
         self.watcher.watch(None)
@@ -302,6 +333,7 @@ class MainWindow(QMainWindow):
             ctx.arg = spec.arg
             pane = pane_class(spec)(ctx)
             pane.setObjectName(f"pane_{section}")
+            self.jump.install_link_menus(pane)  # "Copy link" on the lists of a pane that names its items
             self.panes[section] = pane
             self.pane_stack.addWidget(pane)
             pane.load()
@@ -531,8 +563,11 @@ class MainWindow(QMainWindow):
                 event.acceptProposedAction()
                 return
 
-    def open_initial(self, path: str | None, demo: bool, kind: str | None = None) -> None:
-        """Start-up: a PATH, the demo, the last store, the default Daycare root, or the welcome page."""
+    def open_initial(self, path: str | None, demo: bool, kind: str | None = None, open_target: str | None = None
+                     ) -> None:
+        """Start-up: a PATH, the demo, the last store, the default Daycare root, or the welcome page.
+        ``open_target`` (``--open session:<id>``) is opened once the store's items are read."""
+        self.jump.open_when_ready(open_target)
         if demo:
             QTimer.singleShot(0, self.open_demo)
             return

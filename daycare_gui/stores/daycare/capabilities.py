@@ -130,7 +130,11 @@ def _with_problem(msg: Message, problem: str) -> Message:
 
 
 def offer_capabilities(store) -> None:
+    from daycare_gui.stores.api import Directory
+    from daycare_gui.stores.daycare.directory import DaycareDirectory
+
     core = store.core
+    store.offer(Directory, DaycareDirectory(core))  # legacy folders too: their agents and sessions
     if core.db is None:
         return
     store.offer(Tables, DaycareTables(core))

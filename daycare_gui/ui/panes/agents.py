@@ -309,6 +309,14 @@ class AgentsPane(Pane):
             self.ctx.navigate("history", (s.agent_id, s.id, None))
 
     # -- pane API ----------------------------------------------------------------------------------
+    def link_target(self, view=None) -> tuple[str, str] | None:
+        """The session when its list was clicked (or has the focus), else the agent."""
+        if view is self.sessions or (view is None and self.sessions.hasFocus()):
+            s = self.sessions_model.record(self.sessions.currentIndex().row())
+            return ("session", s.id) if s is not None else None
+        agent_id = self.model.key(self.table.currentIndex().row())
+        return ("agent", agent_id) if agent_id else None
+
     def open_item(self, target) -> None:
         """``target``: an agent id, or a dict ``{"user_id": …}`` to filter by owner."""
         if isinstance(target, dict) and target.get("user_id"):

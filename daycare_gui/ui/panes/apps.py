@@ -161,6 +161,11 @@ class AppsPane(BrowsePane):
     def key(self, app: App) -> str:
         return app.folder
 
+    link_kind = "app"
+
+    def link_key(self, app: App) -> str:
+        return app.id
+
     def matches(self, app: App, target) -> bool:
         return target in (app.folder, app.id)
 

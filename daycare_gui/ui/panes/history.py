@@ -173,6 +173,12 @@ class HistoryPane(Pane):
         else:
             self._enable(False)
 
+    def link_target(self, _view=None) -> tuple[str, str] | None:
+        """The session shown (Copy link)."""
+        if self._target and self._target[0] != "legacy":
+            return "session", str(self._target[1])
+        return None
+
     def open_item(self, target) -> None:
         """``target``: ``(agent_id, session_id, record_id or None)``, or ``("legacy", agent_id, index)`` for
         a session of a legacy agent folder."""

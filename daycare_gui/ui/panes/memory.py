@@ -49,6 +49,8 @@ class MemoryPane(BrowsePane):
     def key(self, entity: MemoryEntity) -> str:
         return entity.path
 
+    link_kind = "doc"  # keyed by path, like its key
+
     def matches(self, entity: MemoryEntity, target) -> bool:
         return target in (entity.path, entity.entity)
 

@@ -57,6 +57,26 @@ def sections(opened) -> tuple[PaneSpec, ...]:
     return generic_sections(opened)
 
 
+# Where Daycare's own panes open a quick-open entry of each kind (``stores.daycare.directory`` makes them).
+_JUMP_SECTIONS = {"agent": "agents", "user": "users", "app": "apps", "table": "storage"}
+
+
+def jump_route(opened, entry) -> tuple[str, object]:
+    """(section id, target) for a quick-open entry or a deep link; the shared panes' routes for a PGlite or
+    PostgreSQL store."""
+    from daycare_gui.ui.panes.generic import generic_route
+
+    if getattr(opened, "core", None) is None:
+        return generic_route(entry)
+    if entry.kind == "section":
+        return entry.key, None
+    if entry.kind == "session":
+        return "history", entry.ref
+    if entry.kind in ("task", "doc") and isinstance(entry.ref, tuple):
+        return entry.ref  # ("cron" | "heartbeat" | "memory" | "skills", key)
+    return _JUMP_SECTIONS.get(entry.kind, ""), entry.ref if entry.ref is not None else entry.key
+
+
 def pane_class(spec: PaneSpec):
     """The pane class, or a placeholder when its module is not there (keeps the window usable)."""
     try:

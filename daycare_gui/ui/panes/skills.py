@@ -50,6 +50,11 @@ class SkillsPane(BrowsePane):
     def key(self, skill: Skill) -> str:
         return skill.id
 
+    link_kind = "doc"
+
+    def link_key(self, skill: Skill) -> str:
+        return skill.path
+
     def matches(self, skill: Skill, target) -> bool:
         return target in (skill.id, skill.path, skill.name)
 

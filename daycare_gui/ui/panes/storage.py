@@ -283,6 +283,10 @@ class StoragePane(Pane):
         self.filter_box.setFocus()
         self.filter_box.selectAll()
 
+    def link_target(self, _view=None) -> tuple[str, str] | None:
+        info = self.tables_model.record(self.tables_view.currentIndex().row())
+        return ("table", info.name) if info is not None else None
+
     def open_item(self, target) -> None:
         """``target``: a table name to browse, or ``"migrations"``."""
         if target == "migrations":

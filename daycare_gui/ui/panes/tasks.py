@@ -92,6 +92,7 @@ def schedule_html(info: ScheduleInfo | None) -> str:
 class _TasksPane(BrowsePane):
     noun = "task"
     kind = "cron"
+    link_kind = "task"
 
     def __init__(self, ctx, parent=None) -> None:
         super().__init__(ctx, parent)

@@ -131,6 +131,10 @@ class UsersPane(Pane):
         if user is not None:
             self.ctx.navigate("files", user.id)
 
+    def link_target(self, _view=None) -> tuple[str, str] | None:
+        key = self.records.key_at(self.table.currentIndex())
+        return ("user", str(key)) if key else None
+
     def open_item(self, target) -> None:
         """``target``: a user id."""
         if not self._loaded:

@@ -101,6 +101,18 @@ class BrowsePane(Pane):
         """Whether ``open_item(target)`` means ``record`` (default: its key)."""
         return self.key(record) == target
 
+    link_kind = ""  # the deep-link word for this page's records ("task", "app", "doc"); "" for none
+
+    def link_key(self, record) -> str | None:
+        """The id a deep link names ``record`` by (default: its key)."""
+        return self.key(record)
+
+    def link_target(self, _view=None) -> tuple[str, str] | None:
+        """(kind, key) of the selected record for "Copy link", or None."""
+        record = self.current_record()
+        key = self.link_key(record) if record is not None and self.link_kind else None
+        return (self.link_kind, str(key)) if key else None
+
     # -- loading -----------------------------------------------------------------------------------
     def load(self) -> None:
         store = self.ctx.store

@@ -360,3 +360,6 @@ def offer_pg_capabilities(store) -> None:
         store.offer(api.Documents, PgDocuments(store))
     store.offer(api.Collections, PgCollections(store))
     store.offer(api.Tables, PgTables(store))
+    from daycare_gui.stores.daycare.pg.directory import PgDirectory
+
+    store.offer(api.Directory, PgDirectory(store))  # quick open without a sessions() call per agent

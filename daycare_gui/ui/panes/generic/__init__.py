@@ -27,6 +27,33 @@ def sections_for(opened) -> tuple[PaneSpec, ...]:
     return generic_sections(opened)
 
 
+def route_for(opened, entry) -> tuple[str, object]:
+    """Where a quick-open entry (or a deep link) opens: (section id, the target its pane opens). A kind
+    with its own UI module routes its entries there (``jump_route``); the shared panes route by kind."""
+    from daycare_gui.stores.registry import load_kind
+
+    module_name = getattr(load_kind(opened.kind), "ui_module", None)
+    if module_name:
+        try:
+            return importlib.import_module(module_name).jump_route(opened, entry)
+        except (ImportError, AttributeError):
+            pass
+    return generic_route(entry)
+
+
+GENERIC_SECTIONS = {"agent": "conversations", "session": "conversations", "task": "tasks", "doc": "documents",
+                    "table": "tables"}
+
+
+def generic_route(entry) -> tuple[str, object]:
+    if entry.kind == "section":
+        return entry.key, None
+    target = entry.ref if entry.ref is not None else entry.key
+    if entry.collection:  # a row of a kind's list (a PostgreSQL store's users and mini apps)
+        return f"collection:{entry.collection}", target
+    return GENERIC_SECTIONS.get(entry.kind, ""), target
+
+
 def generic_sections(opened) -> tuple[PaneSpec, ...]:
     out = [PaneSpec("overview", "Overview", "generic.overview", "StoreOverviewPane", icon="go-home")]
     conversations = opened.capability(api.Conversations)

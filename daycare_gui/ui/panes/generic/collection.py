@@ -130,6 +130,10 @@ class CollectionPane(Pane):
             hay = " ".join(_text(v) for v in row.values).lower()
             item.setHidden(bool(needle) and needle not in hay and not self.spec.tree)
 
+    def link_target(self, _view=None) -> tuple[str, str] | None:
+        row = self.current_row()
+        return ("row", f"{self.spec.id}:{row.key}") if row is not None else None
+
     def current_row(self) -> Row | None:
         item = self.tree.currentItem()
         return item.data(0, RowRole) if item is not None else None

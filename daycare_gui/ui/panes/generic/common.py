@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.models.columns import fmt_time
 from daycare_gui.ui.widgets.filter_bar import FilterBox
-from daycare_gui.ui.widgets.record_table import FilteredRecords, make_table
+from daycare_gui.ui.widgets.record_table import FilteredRecords, make_table, select_row
 
 
 def detail_of(title: str, record, *, fields: tuple[tuple[str, str], ...] = (), markdown: str | None = None
@@ -50,3 +50,12 @@ class RecordList(QWidget):
 
     def current(self):
         return self.records.record_at(self.table.currentIndex())
+
+    def select_key(self, key) -> bool:
+        """Select the record with ``key`` (clearing a filter that hides it); False when it is not listed."""
+        if self.records.model.row_of_key(key) < 0:
+            return False
+        if self.records.proxy_row_of_key(key) < 0:
+            self.filter_box.clear()
+            self.records.set_text("")
+        return select_row(self.table, self.records.proxy_row_of_key(key))

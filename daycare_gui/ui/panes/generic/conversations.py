@@ -231,6 +231,17 @@ class ConversationsPane(Pane):
     def shown_text(self) -> str:
         return self.view.toPlainText()
 
+    def link_target(self, view=None) -> tuple[str, str] | None:
+        """A thread ("agent:") when its list was clicked, else the session selected or shown."""
+        if view is not self.threads.table:
+            session = self.sessions.current()
+            if session is not None:
+                return "session", session.ref.session_id
+            if view is self.sessions.table:
+                return None
+        thread = self.threads.current()
+        return ("agent", thread.id) if thread is not None else None
+
     def open_item(self, target, focus: str | None = None) -> None:
         """``target``: a thread id, a SessionRef, or a MessageTarget (the session at one message; also
         ``focus``, a message id, with a SessionRef)."""

@@ -106,8 +106,20 @@ class DocumentsPane(Pane):
         cap = self.cap
         self.ctx.worker.submit("generic-documents", cap.documents, on_result=self._arrived)
 
+    def link_target(self, _view=None) -> tuple[str, str] | None:
+        doc = self.list.current()
+        return ("doc", doc.id) if doc is not None else None
+
+    def open_item(self, target) -> None:
+        """``target``: the key of a listed item (quick open, a deep link); kept until the list arrives."""
+        if not self.list.select_key(target):
+            self._pending = target
+
     def _arrived(self, docs) -> None:
         self.list.set_records(docs)
+        target, self._pending = getattr(self, "_pending", None), None
+        if target is not None:
+            self.list.select_key(target)
         self.list.caption.setText(f"<b>Documents</b> ({len(docs):,})")
         self.ctx.set_count("documents", len(docs))
 

@@ -66,6 +66,20 @@ class TablesPane(Pane):
         self.names.clear()
         self.names.addItems([t.name for t in tables])
         self.ctx.set_count("tables", len(tables))
+        target, self._pending = getattr(self, "_pending", None), None
+        if target is not None:
+            self.open_item(target)
+
+    def link_target(self, _view=None) -> tuple[str, str] | None:
+        return ("table", self.current) if self.current else None
+
+    def open_item(self, target) -> None:
+        """``target``: a table name; kept until the list arrives."""
+        found = self.names.findItems(str(target), Qt.MatchFlag.MatchExactly)
+        if found:
+            self.names.setCurrentItem(found[0])
+        elif self.names.count() == 0:
+            self._pending = target
 
     def _open(self, name: str, offset: int) -> None:
         if not name:

@@ -77,8 +77,20 @@ class TasksPane(Pane):
         cap = self.cap
         self.ctx.worker.submit("generic-tasks", cap.tasks, on_result=self._arrived)
 
+    def link_target(self, _view=None) -> tuple[str, str] | None:
+        task = self.list.current()
+        return ("task", task.id) if task is not None else None
+
+    def open_item(self, target) -> None:
+        """``target``: the key of a listed item (quick open, a deep link); kept until the list arrives."""
+        if not self.list.select_key(target):
+            self._pending = target
+
     def _arrived(self, tasks) -> None:
         self.list.set_records(tasks)
+        target, self._pending = getattr(self, "_pending", None), None
+        if target is not None:
+            self.list.select_key(target)
         self.list.caption.setText(f"<b>Scheduled tasks</b> ({len(tasks):,})")
         self.ctx.set_count("tasks", len(tasks))
 
