@@ -2,7 +2,28 @@
 
 from __future__ import annotations
 
-from daycare_gui.core.secrets import MASK, is_secret_key, mask_secrets, mask_url_credentials, mask_value
+import re
+from typing import Any
+
+from daycare_gui.core.secrets import (
+    MASK,
+    is_secret_key,
+    mask_secrets,
+    mask_text,
+    mask_url_credentials,
+    mask_value,
+)
+
+# Credentials recognisable by their shape alone, wherever they appear in free text (a key pasted into a
+# chat, a token echoed by a tool): the providers' documented prefixes, plus bearer tokens in headers.
+_TOKEN = re.compile(
+    r"\b(?:sk-[A-Za-z0-9_-]{16,}"  # OpenAI, Anthropic (sk-ant-), OpenRouter (sk-or-)
+    r"|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}"  # GitHub
+    r"|glpat-[A-Za-z0-9_-]{20,}"  # GitLab
+    r"|xox[abposr]-[A-Za-z0-9-]{10,}"  # Slack
+    r"|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35})"  # AWS access key id, Google API key
+    r"|(?<=Bearer )[A-Za-z0-9._~+/-]{16,}=*"
+)
 
 
 def mask_url(text: str) -> str:
@@ -12,4 +33,29 @@ def mask_url(text: str) -> str:
     return mask_url_credentials(text)
 
 
-__all__ = ["MASK", "is_secret_key", "mask_secrets", "mask_url", "mask_value"]
+def mask_free_text(text: str) -> str:
+    """Mask every secret recognisable in free text: passwords in URLs, ``"api_key": "…"`` pairs and tokens
+    with a provider's prefix (``sk-…``, ``ghp_…``). For text leaving the application (exports, copies)."""
+    text = mask_text(text)
+    if any(hint in text for hint in ("sk-", "gh", "glpat-", "xox", "AKIA", "AIza", "Bearer ")):
+        text = _TOKEN.sub(lambda m: mask_value(m.group(0)), text)
+    return text
+
+
+def mask_tree(value: Any) -> Any:
+    """A copy of JSON-like ``value`` with secrets masked: values under secret-looking keys, and secrets in
+    every string (see :func:`mask_free_text`). Keys, structure and other values stay as they were."""
+    return _free_text_leaves(mask_secrets(value))
+
+
+def _free_text_leaves(value: Any) -> Any:
+    if isinstance(value, str):
+        return mask_free_text(value)
+    if isinstance(value, dict):
+        return {k: _free_text_leaves(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_free_text_leaves(v) for v in value]
+    return value
+
+
+__all__ = ["MASK", "is_secret_key", "mask_free_text", "mask_secrets", "mask_tree", "mask_url", "mask_value"]
