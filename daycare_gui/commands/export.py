@@ -12,7 +12,13 @@ import sys
 
 from daycare_gui.stores import registry
 from daycare_gui.stores.api import CannotOpen, Conversations, NotRecognised
-from daycare_gui.stores.common.export import FORMATS, export_session, export_to_file, format_for_path, header_for
+from daycare_gui.stores.common.export import (
+    FORMATS,
+    export_session,
+    export_to_file,
+    format_for_path,
+    header_for,
+)
 from daycare_gui.stores.common.secrets import mask_url
 
 

@@ -40,7 +40,7 @@ def tricky_messages() -> list[Message]:
     return [
         Message("a", "user", "<script>alert(1)</script> & <img src='http://x/y.png'> ok", at=1767225600000,
                 raw={"text": "<script>"}),
-        Message("b", "assistant", "Here:\n\n```python\nprint(1)\n```\n", at=None,
+        Message("b", "assistant", "## Plan\nHere:\n\n```python\nprint(1)\n```\n", at=None,
                 tool_calls=(ToolCallRecord("k1", "run", {"code": "print('```')\n" * 3}),),
                 raw={"n": 1}),
         Message("c", "tool", "", tool_result=ToolResultRecord("k1", "run", "````\nx" * 5000, is_error=True),

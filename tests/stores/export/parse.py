@@ -25,11 +25,11 @@ def markdown_messages(text: str) -> tuple[list[str], list[MdMessage]]:
     titles: list[str] = []
     out: list[MdMessage] = []
     for i, tok in enumerate(tokens):
-        if tok.type == "heading_open":
+        if tok.type == "heading_open" and tok.level == 0:
             content = tokens[i + 1].content
             if tok.tag == "h1":
                 titles.append(content)
-            elif tok.tag == "h2":
+            elif tok.tag == "h2" and tok.level == 0:  # a quote or list item in a message may hold one
                 out.append(MdMessage(content))
         elif tok.type == "fence" and out:
             out[-1].fences.append((tok.info, tok.content))

@@ -46,6 +46,7 @@ def test_markdown_reads_back_as_the_records():
     assert [s.heading.split(" · ")[0] for s in shown] == ["user", "assistant", "tool", "bot → alice",
                                                           "user", "assistant", "tool", "assistant"]
     assert shown[0].heading == "user · 2026-01-01 00:00:00 UTC"
+    assert "\n#### Plan\nHere:" in _export(FakeConversations(messages), "md")  # a message's heading sits below
     # tool calls and results as fenced blocks with their language, kept whole (5,000 lines of backticks)
     assert shown[1].fences[0] == ("python", "print(1)\n")  # the message's own fence, untouched
     assert shown[1].fences[1] == ("json", arguments_text({"code": "print('```')\n" * 3})[0] + "\n")

@@ -24,6 +24,29 @@ def _inline_code(text: str) -> str:
     return f"{ticks}{pad}{text}{pad}{ticks}"
 
 
+_HEADING_HINT = re.compile(r"(?m)^ {0,3}(#{1,6}(\s|$)|[=-]+[ \t]*$)")
+
+
+def demote_headings(text: str, by: int = 2) -> str:
+    """The message's own headings two levels down (``#`` → ``###``), so that in the export only the
+    messages are level-2 headings and an outline reads right; code blocks and everything else unchanged."""
+    if not _HEADING_HINT.search(text):
+        return text  # the common case: no heading, no parse
+    from markdown_it import MarkdownIt
+
+    lines = text.replace("\r\n", "\n").split("\n")
+    tokens = MarkdownIt("commonmark").parse("\n".join(lines))
+    for i, tok in enumerate(tokens):
+        if tok.type != "heading_open" or tok.level != 0 or not tok.map:
+            continue
+        first, end = tok.map
+        level = min(6, int(tok.tag[1:]) + by)
+        lines[first] = "#" * level + " " + tokens[i + 1].content.replace("\n", " ")
+        for n in range(first + 1, end):  # a setext heading's further lines and underline
+            lines[n] = None
+    return "\n".join(line for line in lines if line is not None)
+
+
 def _line(text: str) -> str:
     """A heading or label line: no line breaks may end it early."""
     return " ".join(text.split())
@@ -41,7 +64,7 @@ def message_block(m: Message) -> str:
     if m.problem:
         parts.append(f"> **Problem:** {_line(m.problem)}\n")
     if m.text and m.tool_result is None:
-        parts.append(m.text.rstrip("\n") + "\n")
+        parts.append(demote_headings(m.text).rstrip("\n") + "\n")
     for name in m.attachments:
         parts.append(f"- attachment: {_inline_code(name)}\n")
     for call in m.tool_calls:
@@ -56,7 +79,7 @@ def message_block(m: Message) -> str:
                      + (f" · call {_inline_code(r.call_id)}" if r.call_id else "") + "\n")
         parts.append(fence(r.text, result_language(r.text)))
         if m.text and m.text != r.text:
-            parts.append(m.text.rstrip("\n") + "\n")
+            parts.append(demote_headings(m.text).rstrip("\n") + "\n")
     return "\n".join(parts) + "\n"
 
 
