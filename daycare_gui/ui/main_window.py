@@ -80,6 +80,8 @@ class MainWindow(QMainWindow):
             "search": self.open_search, "toggle_detail": self._toggle_detail,
             "focus_nav": lambda: self.nav.setFocus(), "back": self.go_back, "upgrade": self.open_upgrade,
             "problems": lambda: self.show_section("problems"), "trash": self.open_trash, "about": self.about,
+            "export_conversation": lambda: self._on_conversation("export_conversation", "export it"),
+            "copy_markdown": lambda: self._on_conversation("copy_markdown", "copy a record"),
         })
 
         # -- central area -------------------------------------------------------------------------
@@ -327,6 +329,14 @@ class MainWindow(QMainWindow):
         self.show_section("search")
         if self._current_section == "search":
             self.focus_filter()
+
+    def _on_conversation(self, method: str, what: str) -> None:
+        """Export and Copy as Markdown act on the conversation shown; elsewhere the status bar says where."""
+        pane = self.panes.get(self._current_section or "")
+        if pane is not None and hasattr(pane, method):
+            getattr(pane, method)()
+        else:
+            self.statusBar().showMessage(f"Open a conversation to {what}.", 5000)
 
     def focus_filter(self) -> None:
         pane = self.panes.get(self._current_section or "")
