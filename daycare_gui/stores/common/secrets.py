@@ -42,20 +42,36 @@ def mask_free_text(text: str) -> str:
     return text
 
 
+# In JSON text: every object key (`"key":`), and keys of JSON quoted inside a string (`\"key\":`).
+_JSON_KEY = re.compile(r'"((?:[^"\\]|\\.)*)"\s*:')
+_QUOTED_KEY = re.compile(r'\\"([^"\\]{1,80})\\"\s*:')
+
+
+def may_hold_secret(json_text: str) -> bool:
+    """Whether :func:`mask_tree` could change the value serialised (by ``json.dumps``, ``ensure_ascii``
+    off) as ``json_text``. A cheap look at the text first lets exports skip the walk for the many records
+    with nothing secret; it errs towards yes."""
+    if ("@" in json_text and ":/" in json_text) or "password=" in json_text.lower():
+        return True
+    if _TOKEN.search(json_text) or ('\\"' in json_text and any(
+            is_secret_key(k) for k in _QUOTED_KEY.findall(json_text))):
+        return True
+    return any(is_secret_key(k) for k in _JSON_KEY.findall(json_text))
+
+
 def mask_tree(value: Any) -> Any:
-    """A copy of JSON-like ``value`` with secrets masked: values under secret-looking keys, and secrets in
-    every string (see :func:`mask_free_text`). Keys, structure and other values stay as they were."""
-    return _free_text_leaves(mask_secrets(value))
-
-
-def _free_text_leaves(value: Any) -> Any:
+    """A copy of JSON-like ``value`` with secrets masked: values under secret-looking keys (as
+    :func:`mask_secrets` does), and secrets in every other string (see :func:`mask_free_text`). Keys,
+    structure and other values stay as they were. One walk: exports call it on every record."""
     if isinstance(value, str):
         return mask_free_text(value)
     if isinstance(value, dict):
-        return {k: _free_text_leaves(v) for k, v in value.items()}
+        return {k: (mask_tree(v) if isinstance(v, (dict, list)) or not is_secret_key(str(k)) else mask_value(v))
+                for k, v in value.items()}
     if isinstance(value, list):
-        return [_free_text_leaves(v) for v in value]
+        return [mask_tree(v) for v in value]
     return value
 
 
-__all__ = ["MASK", "is_secret_key", "mask_free_text", "mask_secrets", "mask_tree", "mask_url", "mask_value"]
+__all__ = ["MASK", "is_secret_key", "mask_free_text", "mask_secrets", "mask_tree", "mask_url", "mask_value",
+           "may_hold_secret"]

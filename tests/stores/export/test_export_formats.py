@@ -7,6 +7,8 @@ import json
 import os
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from daycare_gui.stores.common.export import FORMATS, export_session, export_to_file, message_markdown
 from daycare_gui.stores.common.export.formats import arguments_text
@@ -125,3 +127,22 @@ def test_jsonl_lines_survive_line_separators():
     text = _export(FakeConversations(tricky_messages()), "jsonl")
     assert "\u2028" not in text and "\u2029" not in text
     assert len(text.splitlines()) == 4 and json.loads(text.splitlines()[3]) == {"text": "a\u2028b\u2029c"}
+
+
+_keys = st.sampled_from(["text", "apiKey", "token", "tokens", "env", "url", "API_TOKEN", "password", "k\"ey",
+                         "max_tokens", "note"])
+_strings = st.one_of(st.text(max_size=20), st.sampled_from([
+    FAKE_KEY, f"Bearer {FAKE_KEY}", "postgres://me:pw@db/x", "host=db password=hunter2", '{"apiKey": "v"}',
+    "ghp_" + "a" * 30, "a\u2028b", "x@y:/z", "plain words"]))
+_json = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), _strings),
+                     lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(_keys, inner, max_size=4)),
+                     max_leaves=12)
+
+
+@given(_json)
+def test_jsonl_fast_path_masks_exactly_like_the_full_walk(value):
+    from daycare_gui.stores.common.export.jsonl import record_line
+
+    line = record_line(value)
+    assert json.loads(line) == mask_tree(value)
+    assert FAKE_KEY not in line and "hunter2" not in line

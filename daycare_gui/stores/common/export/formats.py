@@ -69,7 +69,8 @@ def utc(ms: int | None) -> str:
         moment = _dt.datetime.fromtimestamp(ms / 1000, tz=_dt.timezone.utc)
     except (OverflowError, OSError, ValueError):
         return f"{ms} ms"
-    return moment.strftime("%Y-%m-%d %H:%M:%S UTC")
+    return (f"{moment.year:04d}-{moment.month:02d}-{moment.day:02d} "  # strftime costs more per record
+            f"{moment.hour:02d}:{moment.minute:02d}:{moment.second:02d} UTC")
 
 
 def arguments_text(value: Any) -> tuple[str, str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from daycare_gui.stores.common.export.formats import masked
-from daycare_gui.stores.common.secrets import mask_tree
+from daycare_gui.stores.common.secrets import mask_tree, may_hold_secret
 from daycare_gui.stores.records import Message
 
 
@@ -22,16 +22,26 @@ def neutral(m: Message) -> dict:
     return out
 
 
+def _dumps(value) -> str:
+    # default=str: a kind's raw value is JSON-like by contract; anything else is written as its text
+    return json.dumps(value, ensure_ascii=False, default=str, separators=(",", ":"))
+
+
+def record_line(raw) -> str:
+    """One stored record as a JSON line, secrets masked inside its values."""
+    line = _dumps(raw)
+    if may_hold_secret(line):  # most records hold nothing secret: no walk, no copy
+        line = _dumps(mask_tree(raw))
+    # JSON allows these two raw, but many line readers split on them: escaped, one record stays one line
+    return line.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029") + "\n"
+
+
 class Writer:
     def begin(self, _header) -> str:
         return ""
 
     def message(self, m: Message) -> str:
-        value = mask_tree(m.raw) if m.raw is not None else neutral(masked(m))
-        # default=str: a kind's raw value is JSON-like by contract; anything else is written as its text
-        line = json.dumps(value, ensure_ascii=False, default=str, separators=(",", ":"))
-        # JSON allows these two raw, but many line readers split on them: escaped, one record stays one line
-        return line.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029") + "\n"
+        return record_line(m.raw if m.raw is not None else neutral(masked(m)))
 
     def end(self, _written: int) -> str:
         return ""

@@ -9,16 +9,20 @@ from daycare_gui.stores.common.export.formats import arguments_text, masked, res
 from daycare_gui.stores.records import Message
 
 
+def _longest_backticks(text: str) -> int:
+    return max((len(run) for run in re.findall(r"`+", text)), default=0) if "`" in text else 0
+
+
 def fence(text: str, language: str) -> str:
     """A fenced block that ``text`` cannot close: longer than any run of backticks inside it."""
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    longest = _longest_backticks(text)
     ticks = "`" * max(3, longest + 1)
     body = text if text.endswith("\n") or not text else text + "\n"
     return f"{ticks}{language}\n{body}{ticks}\n"
 
 
 def _inline_code(text: str) -> str:
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    longest = _longest_backticks(text)
     ticks = "`" * (longest + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
     return f"{ticks}{pad}{text}{pad}{ticks}"
