@@ -3,6 +3,7 @@ The save dialog is answered by the test; the file written is read back and compa
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
 import pytest
@@ -226,3 +227,26 @@ def test_the_context_menus_offer_copy_and_export(qtbot, window, linggen_home):
     pane._context_menu(QPoint(10, 10))
     assert offered[-3:] == ["Copy as Markdown\tCtrl+Shift+C", "Export selected messages…", "Export session…"]
     assert threads is not None
+
+
+def test_export_a_legacy_session_and_one_of_its_records(qtbot, window, fixture_copy, tmp_path, save_as):
+    root = fixture_copy("daycare-808af509", with_db=False)
+    before = snapshot_tree(root)
+    open_and_wait(qtbot, window, root)
+    window.navigate("history", ("legacy", "agentusr1", 0))
+    pane = window.panes["history"]
+    tester = QAbstractItemModelTester(pane.model)
+    qtbot.waitUntil(lambda: pane.model.rowCount() == 2, timeout=5000)
+    save_as(tmp_path / "legacy.md", "Markdown (*.md)")
+    pane.export_session()
+    qtbot.waitUntil(lambda: "Exported" in pane.export_status.text(), timeout=10000)
+    text = (tmp_path / "legacy.md").read_text(encoding="utf-8")
+    assert "hello" in text and "hi!" in text and text.count("\n## ") == 2
+    pane.list.selectRow(1)
+    save_as(tmp_path / "one.jsonl", "Markdown (*.md)")
+    pane.export_selected()
+    qtbot.waitUntil(lambda: "one.jsonl" in pane.export_status.text(), timeout=10000)
+    (line,) = (tmp_path / "one.jsonl").read_text(encoding="utf-8").splitlines()
+    assert json.loads(line) == pane._legacy.raw_by_line[pane.model.record(1).id]  # the history.jsonl line
+    assert snapshot_tree(root) == before
+    assert tester is not None

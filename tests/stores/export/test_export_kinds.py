@@ -118,3 +118,7 @@ def test_clear_messages_and_exit_2(daycare_demo, tmp_path, capsys):
     assert code == 2 and "1 of the 2 records asked for are not in this session" in io.err
     code, io = run(str(daycare_demo), f"session:{ref.session_id}", "--out", str(tmp_path / "no" / "dir.md"))
     assert code == 1 and "cannot write" in io.err
+    from daycare_gui.stores.agentstack.demo import write_demo
+
+    code, io = run(str(write_demo(tmp_path / "agentstack")), "session:x")
+    assert code == 2 and io.err.strip() == "daycare-gui export: this AgentStack store has no conversations to export"
