@@ -6,7 +6,8 @@ writes the same session's raw rows.
 Without ``--store`` it uses (writing it once) the large demo store of ``bench/run.py`` under
 ``bench/.cache/large``. Each figure is measured in a fresh subprocess (so its peak memory is its own) and
 reported as the median of ``--runs`` runs. The baseline reads ``session_history.data`` of the session with
-``sqlite3`` in id order and writes each row and a newline — what any export has to do at least. Exports
+``sqlite3`` in id order and writes each row and a newline — what any export has to do at least; "read"
+is the session's neutral records read page by page without writing (the share of the data layer). Exports
 go through ``export_to_file`` exactly as the window and ``daycare-gui export --out`` do (the store opened
 read-only, the session found by id, records streamed page by page, secrets masked, the file written
 atomically). Files go to a temporary folder removed at the end. The last line is one JSON object.
@@ -79,6 +80,17 @@ def child_export(store: str, session_id: str, fmt: str, out: str) -> dict:
             "messages": written}
 
 
+def child_read(store: str, session_id: str) -> dict:
+    """Only the reading: the session's neutral records, page by page, as every format gets them."""
+    started = time.perf_counter()
+    from daycare_gui.stores import api, registry
+
+    with registry.open_store(store, live=False) as opened:
+        cap = opened.capability(api.Conversations)
+        count = sum(1 for _ in cap.iter_messages(cap.find_session(session_id)))
+    return {"seconds": time.perf_counter() - started, "peak_mb": _peak_mb(), "bytes": 0, "messages": count}
+
+
 def _child(args: list[str]) -> dict:
     proc = subprocess.run([sys.executable, __file__, "--child", *args], capture_output=True, text=True,
                           cwd=REPO, timeout=1800)
@@ -101,7 +113,7 @@ def main() -> int:
     args = parser.parse_args()
     if args.child:
         mode, *rest = args.child
-        result = child_baseline(*rest) if mode == "baseline" else child_export(*rest)
+        result = {"baseline": child_baseline, "read": child_read, "export": child_export}[mode](*rest)
         print("BENCH " + json.dumps(result))
         return 0
 
@@ -122,13 +134,14 @@ def main() -> int:
         print(f"{'':<22}{'seconds':>9}{'× baseline':>12}{'peak MB':>9}{'MB out':>8}")
         print(f"{'raw rows (baseline)':<22}{base['seconds']:>9.2f}{'1.0':>12}{base['peak_mb']:>9.0f}"
               f"{base['bytes'] / 1e6:>8.1f}")
-        for fmt in FORMATS:
-            m = _median_of([_child(["export", str(store), session_id, fmt, f"{tmp}/out.{fmt}"])
-                            for _ in range(args.runs)])
+        for fmt in ("read", *FORMATS):
+            child = ["read", str(store), session_id] if fmt == "read" else \
+                ["export", str(store), session_id, fmt, f"{tmp}/out.{fmt}"]
+            m = _median_of([_child(child) for _ in range(args.runs)])
             m["ratio"] = round(m["seconds"] / base["seconds"], 2) if base["seconds"] else None
             result[fmt] = m
-            print(f"{'export ' + fmt:<22}{m['seconds']:>9.2f}{m['ratio']:>12}{m['peak_mb']:>9.0f}"
-                  f"{m['bytes'] / 1e6:>8.1f}")
+            label = "records read, no file" if fmt == "read" else f"export {fmt}"
+            print(f"{label:<22}{m['seconds']:>9.2f}{m['ratio']:>12}{m['peak_mb']:>9.0f}{m['bytes'] / 1e6:>8.1f}")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print(json.dumps(result))

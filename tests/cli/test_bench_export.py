@@ -27,4 +27,5 @@ def test_export_bench_reports_each_format_beside_the_raw_rows(tmp_path):
     assert result["records"] >= 10 and result["baseline"]["bytes"] > 0
     for fmt in ("md", "html", "jsonl"):
         assert result[fmt]["messages"] == result["records"] and result[fmt]["ratio"] is not None
+    assert result["read"]["messages"] == result["records"]
     assert list(temp.iterdir()) == []
