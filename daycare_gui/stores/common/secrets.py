@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from daycare_gui.core.secrets import _SECRET_KEY as _SECRET_WORD  # every secret key holds one of its words
 from daycare_gui.core.secrets import (
     MASK,
     is_secret_key,
@@ -53,8 +54,11 @@ def may_hold_secret(json_text: str) -> bool:
     with nothing secret; it errs towards yes."""
     if ("@" in json_text and ":/" in json_text) or "password=" in json_text.lower():
         return True
-    if _TOKEN.search(json_text) or ('\\"' in json_text and any(
-            is_secret_key(k) for k in _QUOTED_KEY.findall(json_text))):
+    if _TOKEN.search(json_text):
+        return True
+    if not _SECRET_WORD.search(json_text):  # no key anywhere can be a secret's: the usual case
+        return False
+    if '\\"' in json_text and any(is_secret_key(k) for k in _QUOTED_KEY.findall(json_text)):
         return True
     return any(is_secret_key(k) for k in _JSON_KEY.findall(json_text))
 
