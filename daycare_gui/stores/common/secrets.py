@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from daycare_gui.core.secrets import _SECRET_KEY as _SECRET_WORD  # every secret key holds one of its words
 from daycare_gui.core.secrets import (
     MASK,
     is_secret_key,
@@ -27,6 +26,18 @@ _TOKEN = re.compile(
 )
 
 
+# Literal pieces every token above starts with, and words every secret key (``is_secret_key``) contains:
+# substring tests on them are far cheaper than the regular expressions they guard.
+_TOKEN_HINTS = ("sk-", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xox", "AKIA", "AIza",
+                "Bearer ")
+_KEY_WORDS = ("api", "token", "secret", "password", "passwd", "credential", "authorization", "private",
+              "cookie", "session")
+
+
+def _has_token_hint(text: str) -> bool:
+    return any(hint in text for hint in _TOKEN_HINTS)
+
+
 def mask_url(text: str) -> str:
     """``postgresql://me:s3cret@host/db`` → ``postgresql://me:••••••••@host/db``; also ``password=…``.
 
@@ -38,13 +49,13 @@ def mask_free_text(text: str) -> str:
     """Mask every secret recognisable in free text: passwords in URLs, ``"api_key": "…"`` pairs and tokens
     with a provider's prefix (``sk-…``, ``ghp_…``). For text leaving the application (exports, copies)."""
     text = mask_text(text)
-    if any(hint in text for hint in ("sk-", "gh", "glpat-", "xox", "AKIA", "AIza", "Bearer ")):
+    if _has_token_hint(text):
         text = _TOKEN.sub(lambda m: mask_value(m.group(0)), text)
     return text
 
 
 # In JSON text: every object key (`"key":`), and keys of JSON quoted inside a string (`\"key\":`).
-_JSON_KEY = re.compile(r'"((?:[^"\\]|\\.)*)"\s*:')
+_JSON_KEY = re.compile(r'"([^"\\]*(?:\\.[^"\\]*)*)"\s*:')  # "unrolled": no per-character alternation
 _QUOTED_KEY = re.compile(r'\\"([^"\\]{1,80})\\"\s*:')
 
 
@@ -54,9 +65,10 @@ def may_hold_secret(json_text: str) -> bool:
     with nothing secret; it errs towards yes."""
     if ("@" in json_text and ":/" in json_text) or "password=" in json_text.lower():
         return True
-    if _TOKEN.search(json_text):
+    if _has_token_hint(json_text) and _TOKEN.search(json_text):
         return True
-    if not _SECRET_WORD.search(json_text):  # no key anywhere can be a secret's: the usual case
+    lowered = json_text.lower()
+    if not any(word in lowered for word in _KEY_WORDS):  # no key anywhere can be a secret's: the usual case
         return False
     if '\\"' in json_text and any(is_secret_key(k) for k in _QUOTED_KEY.findall(json_text)):
         return True
