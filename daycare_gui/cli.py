@@ -19,6 +19,7 @@ SUBCOMMANDS = {
     "upgrade": "run Daycare's migration pipeline on a store (backs up first)",
     "edit": "set keys of a Markdown file, an app's state.json or settings.json, safely",
     "search": "full-text search across session histories",
+    "export": "write a conversation as Markdown, HTML or JSONL (any store kind)",
 }
 
 

@@ -186,6 +186,25 @@ class Conversations(Capability):
     def messages(self, ref: SessionRef, start: int, limit: int) -> list[Message]:
         """Messages ``start`` .. ``start+limit`` in order; fewer at the end."""
 
+    def iter_messages(self, ref: SessionRef, start: int = 0, page: int = 500) -> Iterator[Message]:
+        """Every message from position ``start`` on, in order, one page in memory at a time (export).
+        Kinds whose positional pages get slower further in override this with keyed paging."""
+        while True:
+            batch = self.messages(ref, start, page)
+            yield from batch
+            if len(batch) < page:
+                return
+            start += len(batch)
+
+    def find_session(self, session_id: str) -> SessionRef | None:
+        """The session with this id, in whichever thread holds it (the command line names only the
+        session). The default asks every thread; kinds with an index override it."""
+        for thread in self.threads():
+            for session in self.sessions(thread.id):
+                if session.ref.session_id == session_id:
+                    return session.ref
+        return None
+
     def count(self) -> int | None:
         return len(self.threads())
 

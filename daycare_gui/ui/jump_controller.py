@@ -129,7 +129,7 @@ class JumpController(QObject):
         return deep_link(path, kind, key)
 
     def copy_link(self, target: tuple[str, str] | None = None) -> None:
-        """Ctrl+Shift+C: the link to what is selected in the current pane (its ``link_target``)."""
+        """Ctrl+Shift+L: the link to what is selected in the current pane (its ``link_target``)."""
         if target is None:
             pane = self.window.pane_stack.currentWidget()
             finder = getattr(pane, "link_target", None)

@@ -92,6 +92,8 @@ class MainWindow(QMainWindow):
             "next_area": lambda: cycle_focus(self, 1), "previous_area": lambda: cycle_focus(self, -1),
             "shortcuts": self.show_shortcuts,
             **{f"section_{n}": (lambda n=n: self.show_nth_section(n)) for n in range(1, 10)},
+            "export_conversation": lambda: self._on_conversation("export_conversation", "export it"),
+            "copy_markdown": lambda: self._on_conversation("copy_markdown", "copy a record"),
         })
 
         # -- central area -------------------------------------------------------------------------
@@ -370,6 +372,14 @@ class MainWindow(QMainWindow):
         self.show_section("search")
         if self._current_section == "search":
             self.focus_filter()
+
+    def _on_conversation(self, method: str, what: str) -> None:
+        """Export and Copy as Markdown act on the conversation shown; elsewhere the status bar says where."""
+        pane = self.panes.get(self._current_section or "")
+        if pane is not None and hasattr(pane, method):
+            getattr(pane, method)()
+        else:
+            self.statusBar().showMessage(f"Open a conversation to {what}.", 5000)
 
     def focus_filter(self) -> None:
         pane = self.panes.get(self._current_section or "")

@@ -119,6 +119,24 @@ class DaycareConversations(Conversations):
             out.append(msg if problem is None else _with_problem(msg, problem))
         return out
 
+    def iter_messages(self, ref: SessionRef, start: int = 0, page: int = 500):
+        """Keyed pages after the first: an OFFSET deep into a 100,000-record session walks the index each time."""
+        from daycare_gui.core.queries.history import page_after
+        from daycare_gui.core.queries.history_pages import page_at_offset
+
+        batch = page_at_offset(self.core.db, ref.session_id, start, page)
+        while batch:
+            for rec, problem, _size in batch:
+                msg = message_of(rec)
+                yield msg if problem is None else _with_problem(msg, problem)
+            if len(batch) < page:
+                return
+            batch = page_after(self.core.db, ref.session_id, batch[-1][0].id, page)
+
+    def find_session(self, session_id: str) -> SessionRef | None:
+        rows = self.core.db.rows("SELECT agent_id FROM sessions WHERE id = :s", {"s": session_id})
+        return SessionRef(str(rows[0][0]), session_id) if rows else None
+
     def count(self) -> int | None:
         return self.core.db.count("agents") if self.core.has_table("agents") else 0
 
@@ -136,6 +154,10 @@ def offer_capabilities(store) -> None:
     core = store.core
     store.offer(Directory, DaycareDirectory(core))  # legacy folders too: their agents and sessions
     if core.db is None:
+        if core.generation == "legacy-files":  # conversations straight from the agents' history.jsonl
+            from daycare_gui.stores.daycare.legacy_conversations import LegacyConversations
+
+            store.offer(Conversations, LegacyConversations(core))
         return
     store.offer(Tables, DaycareTables(core))
     if core.has_table("agents") and core.has_table("session_history"):

@@ -114,7 +114,7 @@ class QuickOpenDialog(QDialog):
         else:
             more = "first " if len(entries) == LIMIT else ""
             self.note.setText(f"{more}{count(len(entries), 'match', 'matches')} of {total} · {self.last_ms:.0f} ms"
-                              " — Enter opens, Ctrl+Shift+C copies its link")
+                              " — Enter opens, Ctrl+Shift+L copies its link")
 
     def current_entry(self) -> JumpEntry | None:
         row = self.results.indexOfTopLevelItem(self.results.currentItem()) if self.results.currentItem() else -1
@@ -141,7 +141,7 @@ class QuickOpenDialog(QDialog):
             if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
                 self.open_current()
                 return True
-            if QKeySequence(event.keyCombination()) == QKeySequence("Ctrl+Shift+C"):  # as in the window
+            if QKeySequence(event.keyCombination()) == QKeySequence("Ctrl+Shift+L"):  # as in the window
                 self.copy_link()
                 return True
         return super().eventFilter(watched, event)

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QMenu,
     QPushButton,
     QSpinBox,
     QSplitter,
@@ -33,6 +34,7 @@ from daycare_gui.ui.models.history_model import HistoryModel, kind_of
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.theme import colours
 from daycare_gui.ui.widgets.conversation import ConversationRenderer, call_id_from_url, style_sheet
+from daycare_gui.ui.widgets.export import COPY_SHORTCUT, ConversationExporter, copy_markdown
 from daycare_gui.ui.widgets.history_rows import HistoryRowDelegate
 from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, escape, markdown_html
 
@@ -97,10 +99,20 @@ class HistoryPane(Pane):
         self.raw_button = QPushButton("Raw JSON")
         self.raw_button.setToolTip("The stored JSON of the current record, snapshot included (Enter on a row)")
         self.position = QLabel()
-        for w in (self.home_button, self.end_button, self.goto_box, self.goto_button, self.raw_button):
+        self.export_button = QPushButton("Export…")
+        self.export_button.setToolTip("Write this session, or the selected records, as Markdown, HTML or JSONL")
+        export_menu = QMenu(self.export_button)
+        export_menu.addAction("Whole session…", self.export_session)
+        self.export_selected_action = export_menu.addAction("Selected records…", self.export_selected)
+        export_menu.aboutToShow.connect(lambda: self.export_selected_action.setEnabled(bool(self.selected_rows())))
+        self.export_button.setMenu(export_menu)
+        for w in (self.home_button, self.end_button, self.goto_box, self.goto_button, self.raw_button,
+                  self.export_button):
             bar.addWidget(w)
         bar.addWidget(self.position, 1, Qt.AlignmentFlag.AlignRight)
         layout.addLayout(bar)
+        self.exporter = ConversationExporter(self)
+        self.exporter.finished.connect(self._say)
 
         self.model = HistoryModel(ctx.worker, parent=self)
         # A one-column table rather than a QListView: with fixed row heights its header keeps no per-row
@@ -116,7 +128,10 @@ class HistoryPane(Pane):
         vertical.setDefaultSectionSize(self.fontMetrics().height() + 8)
         self.list.setItemDelegate(HistoryRowDelegate(self.list))
         self.list.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        # several records (Shift/Ctrl+click) can be exported together
+        self.list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.list.customContextMenuRequested.connect(self._context_menu)
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setWordWrap(False)
         self.conversation = SafeTextBrowser(style=style_sheet)
@@ -128,6 +143,11 @@ class HistoryPane(Pane):
         split.setStretchFactor(1, 3)
         split.setSizes([360, 560])
         layout.addWidget(split, 1)
+        self.export_status = QLabel()
+        self.export_status.setWordWrap(True)
+        self.export_status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.export_status.hide()
+        layout.addWidget(self.export_status)
         self.setTabOrder(self.list, self.conversation)
 
         self._timer = QTimer(self, singleShot=True, interval=CONVERSATION_DELAY_MS)
@@ -266,7 +286,8 @@ class HistoryPane(Pane):
             self.go_last()
 
     def _enable(self, on: bool) -> None:
-        for w in (self.home_button, self.end_button, self.goto_box, self.goto_button, self.raw_button):
+        for w in (self.home_button, self.end_button, self.goto_box, self.goto_button, self.raw_button,
+                  self.export_button):
             w.setEnabled(on)
 
     # -- moving ------------------------------------------------------------------------------------
@@ -472,6 +493,84 @@ class HistoryPane(Pane):
 
         self.ctx.worker.submit("history-raw", lambda: full_data(db, record_id), on_result=shown)
 
+    # -- export and copy (through the store's Conversations: the core formats and writes) -------------
+    def _session_ref(self):
+        from daycare_gui.stores.records import SessionRef
+
+        t = self._target
+        if not t:
+            return None
+        if t[0] == "legacy":
+            return SessionRef(t[1], f"{t[1]}#{int(t[2]) + 1}")
+        return SessionRef(t[0], t[1])
+
+    def _thread_title(self) -> str:
+        if self._is_legacy():
+            return self._legacy.agent_name
+        return self._header.agent_name if self._header is not None else ""
+
+    def selected_rows(self) -> list[int]:
+        return sorted({i.row() for i in self.list.selectionModel().selectedRows()})
+
+    def export_conversation(self) -> None:
+        """Ctrl+Shift+E: the selected records when several are selected, else the whole session."""
+        if len(self.selected_rows()) > 1:
+            self.export_selected()
+        else:
+            self.export_session()
+
+    def export_session(self) -> None:
+        self._export()
+
+    def export_selected(self) -> None:
+        rows = self.selected_rows()
+        if not rows:
+            return
+        if self._is_legacy():  # rows are the file's last records; their ids are their lines
+            self._export(ids=[str(r.id) for r in map(self.model.record, rows) if r is not None])
+        elif rows[-1] - rows[0] + 1 == len(rows):  # one run of rows: positions, loaded or not
+            self._export(start=rows[0], stop=rows[-1] + 1)
+        else:  # Ctrl+clicked rows were on screen, so their records are loaded
+            ids = [str(r.id) for r in map(self.model.record, rows) if r is not None]
+            self._export(ids=ids, start=rows[0], stop=rows[-1] + 1)
+
+    def _export(self, **selection) -> None:
+        from daycare_gui.stores import api
+
+        opened = self.ctx.opened
+        cap = opened.capability(api.Conversations) if opened is not None else None
+        ref = self._session_ref()
+        if cap is None or ref is None:
+            self._say("This store offers no conversation to export.")
+            return
+        self.exporter.export(opened, cap, ref, thread_title=self._thread_title(), **selection)
+
+    def copy_markdown(self, row: int | None = None) -> str | None:
+        """Ctrl+Shift+C: the current record to the clipboard as Markdown (secrets masked)."""
+        from daycare_gui.stores.daycare.capabilities import message_of
+
+        rec = self.model.record(self.current_row() if row is None else row)
+        if rec is None:
+            return None
+        text = copy_markdown(message_of(rec))
+        self._say(f"Copied record #{rec.id} as Markdown.")
+        return text
+
+    def _context_menu(self, pos) -> None:
+        row = self.list.indexAt(pos).row()
+        menu = QMenu(self)
+        copy = menu.addAction(f"Copy as Markdown\t{COPY_SHORTCUT}", lambda: self.copy_markdown(row))
+        copy.setEnabled(self.model.record(row) is not None)
+        selected = menu.addAction("Export selected records…", self.export_selected)
+        selected.setEnabled(bool(self.selected_rows()))
+        menu.addAction("Export session…", self.export_session).setEnabled(self.model.rowCount() > 0)
+        menu.exec(self.list.viewport().mapToGlobal(pos))
+        menu.deleteLater()
+
+    def _say(self, sentence: str) -> None:
+        self.export_status.setText(sentence)
+        self.export_status.show()
+
     # -- pane API ------------------------------------------------------------------------------------
     def focus_filter(self) -> None:
         """Ctrl+F: this pane has no filter; the "go to record" box is its search field."""
@@ -481,4 +580,5 @@ class HistoryPane(Pane):
     def shutdown(self) -> None:
         self._timer.stop()
         self._detail_timer.stop()
+        self.exporter.shutdown()
         self.model.clear()

@@ -102,3 +102,36 @@ def _result(m: Message) -> str:
     label = "error" if r.is_error else "result"
     cls = " class='err'" if r.is_error else ""
     return f"<div{cls}><b>{escape(r.name or 'tool')} {label}</b>{_pre(r.text)}</div>"
+
+
+def message_anchors(document) -> list[tuple[int, str]]:
+    """Where each message starts in the rendered page, with its id, in document order.
+
+    A message starts at its ``m<id>`` anchor, or just before the table drawn around it when it is the first
+    anchor in that table (a selection across messages snaps to whole tables, so it starts there); a tool
+    result drawn inside its call's table starts at its own anchor.
+    """
+    from PySide6.QtGui import QTextCursor
+
+    found: list[tuple[int, str]] = []
+    block = document.begin()
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            fragment = it.fragment()
+            if fragment.isValid():
+                for name in fragment.charFormat().anchorNames():
+                    if name.startswith("m"):
+                        found.append((fragment.position(), name[1:]))
+            it += 1
+        block = block.next()
+    cursor = QTextCursor(document)
+    starts: list[tuple[int, str]] = []
+    for position, message_id in found:
+        cursor.setPosition(position)
+        table = cursor.currentTable()
+        start = position
+        if table is not None and not (starts and starts[-1][0] >= table.firstPosition() - 1):
+            start = min(position, table.firstPosition() - 1)
+        starts.append((start, message_id))
+    return starts

@@ -6,18 +6,20 @@ message's id, trying the position the caller saw it at first.
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QMenu, QPushButton, QSplitter, QVBoxLayout, QWidget
 
 from daycare_gui.stores import api
 from daycare_gui.stores.records import SessionRecord, SessionRef, ThreadRecord
 from daycare_gui.ui.models.columns import Column
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.panes.generic.common import RecordList, detail_of, plural, when
+from daycare_gui.ui.widgets.export import COPY_SHORTCUT, ConversationExporter, copy_markdown
 from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser
-from daycare_gui.ui.widgets.message_view import messages_html
+from daycare_gui.ui.widgets.message_view import message_anchors, messages_html
 
 PAGE = 100
 
@@ -93,10 +95,29 @@ class ConversationsPane(Pane):
         for b in (self.first_button, self.earlier_button, self.later_button, self.latest_button):
             b.setEnabled(False)
             bar.addWidget(b)
+        self.export_button = QPushButton("Export…")
+        self.export_button.setToolTip("Write this session, or the messages selected in it, as Markdown, HTML or JSONL")
+        self.export_button.setEnabled(False)
+        export_menu = QMenu(self.export_button)
+        export_menu.addAction("Whole session…", self.export_session)
+        self.export_selected_action = export_menu.addAction("Selected messages…", self.export_selected)
+        export_menu.aboutToShow.connect(
+            lambda: self.export_selected_action.setEnabled(bool(self.selected_message_ids())))
+        self.export_button.setMenu(export_menu)
+        bar.addWidget(self.export_button)
         self.view = SafeTextBrowser()
         self.view.setObjectName("conversationView")
+        self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.view.customContextMenuRequested.connect(self._context_menu)
+        self.export_status = QLabel()
+        self.export_status.setWordWrap(True)
+        self.export_status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.export_status.hide()
+        self.exporter = ConversationExporter(self)
+        self.exporter.finished.connect(self._export_finished)
         rl.addLayout(bar)
         rl.addWidget(self.view, 1)
+        rl.addWidget(self.export_status)
 
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(left)
@@ -115,6 +136,7 @@ class ConversationsPane(Pane):
         self.total = 0
         self.start = 0
         self.messages: list = []
+        self._anchors: list[tuple[int, str]] = []  # (document position, message id) of the page shown
         self._pending = None
         self._focus: MessageTarget | None = None  # a message to open the session at, once it is selected
         self.focus_id: str | None = None  # the message drawn highlighted
@@ -205,6 +227,8 @@ class ConversationsPane(Pane):
             return
         self.start, self.messages = start, messages
         self.view.setHtml(messages_html(messages, self.view.palette(), focus=self.focus_id))
+        self._anchors = message_anchors(self.view.document())
+        self.export_button.setEnabled(self.total > 0)
         if self.focus_id is not None and any(m.id == self.focus_id for m in messages):
             self.view.scrollToAnchor(f"m{self.focus_id}")
         elif start + PAGE >= self.total:
@@ -226,6 +250,86 @@ class ConversationsPane(Pane):
                 item = detail_of(found.summary(60) or found.role, found, fields=(
                     ("Role", found.role), ("Kind", found.kind), ("When", when(found.at))))
                 self.ctx.show_detail(replace(item, prefer_raw=True))
+
+    # -- export and copy (the core formats and writes; this only says what) ---------------------------
+    def message_at(self, position: int):
+        """The message drawn at a document position (a tool result drawn under its call is its own)."""
+        at = bisect.bisect_right([p for p, _ in self._anchors], position) - 1
+        if at < 0:
+            return self.messages[0] if self.messages else None
+        message_id = self._anchors[at][1]
+        return next((m for m in self.messages if m.id == message_id), None)
+
+    def selected_message_ids(self) -> list[str]:
+        """Messages the view's text selection touches, in page order (none without a selection)."""
+        cursor = self.view.textCursor()
+        if not cursor.hasSelection():
+            return []
+        first = self.message_at(cursor.selectionStart())
+        ids = {first.id} if first is not None else set()
+        ids.update(i for p, i in self._anchors if cursor.selectionStart() <= p < cursor.selectionEnd())
+        return [m.id for m in self.messages if m.id in ids]
+
+    def current_message(self):
+        """The message at the text cursor (where the user clicked), else the highlighted one, else the last."""
+        cursor = self.view.textCursor()
+        if cursor.position() > 0 or cursor.hasSelection():
+            return self.message_at(cursor.selectionStart())
+        found = next((m for m in self.messages if m.id == self.focus_id), None)
+        return found or (self.messages[-1] if self.messages else None)
+
+    def copy_markdown(self, message=None) -> str | None:
+        """Ctrl+Shift+C: the current message to the clipboard as Markdown."""
+        message = message or self.current_message()
+        if message is None:
+            return None
+        text = copy_markdown(message)
+        self._say(f"Copied message {message.id} as Markdown.")
+        return text
+
+    def export_conversation(self) -> None:
+        """Ctrl+Shift+E: the selected messages when text across messages is selected, else the session."""
+        if self.selected_message_ids():
+            self.export_selected()
+        else:
+            self.export_session()
+
+    def export_session(self) -> None:
+        if self.session is not None:
+            self.exporter.export(self.ctx.opened, self.cap, self.session, thread_title=self._thread_title())
+
+    def export_selected(self) -> None:
+        ids = self.selected_message_ids()
+        if self.session is not None and ids:
+            self.exporter.export(self.ctx.opened, self.cap, self.session, thread_title=self._thread_title(),
+                                 ids=ids, start=self.start, stop=self.start + len(self.messages))
+
+    def _thread_title(self) -> str:
+        thread = self.threads.current()
+        return thread.title if thread is not None else ""
+
+    def _context_menu(self, pos) -> None:
+        menu = self.view.createStandardContextMenu(pos)
+        menu.addSeparator()
+        message = self.message_at(self.view.cursorForPosition(pos).position())
+        copy = menu.addAction(f"Copy as Markdown\t{COPY_SHORTCUT}", lambda: self.copy_markdown(message))
+        copy.setEnabled(message is not None)
+        selected = menu.addAction("Export selected messages…", self.export_selected)
+        selected.setEnabled(bool(self.selected_message_ids()))
+        whole = menu.addAction("Export session…", self.export_session)
+        whole.setEnabled(self.session is not None)
+        menu.exec(self.view.viewport().mapToGlobal(pos))
+        menu.deleteLater()
+
+    def _export_finished(self, sentence: str) -> None:
+        self._say(sentence)
+
+    def _say(self, sentence: str) -> None:
+        self.export_status.setText(sentence)
+        self.export_status.show()
+
+    def shutdown(self) -> None:
+        self.exporter.shutdown()
 
     # -- pane API --------------------------------------------------------------------------------------
     def shown_text(self) -> str:
@@ -269,3 +373,4 @@ class ConversationsPane(Pane):
                 self.sessions.table.selectRow(session_row)
             return
         self.threads.table.selectRow(row)
+
