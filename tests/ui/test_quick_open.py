@@ -75,7 +75,7 @@ def test_palette_opens_a_page_and_copies_a_link(qtbot, window, demo_store):
     qtbot.keyClicks(palette.query, "cron tasks")
     qtbot.waitUntil(lambda: palette.current_entry() is not None, timeout=5000)
     assert (palette.current_entry().kind, palette.current_entry().key) == ("section", "cron")
-    qtbot.keyClick(palette.query, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClick(palette.query, Qt.Key.Key_L, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     assert QGuiApplication.clipboard().text() == f"daycare-gui {demo_store.resolve()} --open section:cron"
     qtbot.keyClick(palette.query, Qt.Key.Key_Return)
     assert window.pane_stack.currentWidget() is window.panes["cron"]
@@ -107,7 +107,7 @@ def test_copy_link_from_the_agents_sessions_and_reopen_it(qtbot, window, demo_st
     window.jump.open_link(f"agent:{agent_id}")
     agents = window.panes["agents"]
     qtbot.waitUntil(lambda: agents.link_target() == ("agent", agent_id), timeout=10000)
-    qtbot.keyClick(window, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClick(window, Qt.Key.Key_L, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     assert QGuiApplication.clipboard().text().endswith(f"--open agent:{agent_id}")
     qtbot.waitUntil(lambda: agents.sessions_model.row_of_key(session_id) >= 0, timeout=10000)
     agents.sessions.setCurrentIndex(agents.sessions_model.index(agents.sessions_model.row_of_key(session_id), 0))
