@@ -51,7 +51,9 @@ def child_window(store: str, rate: float, records: int, out: str) -> None:
 
     db = resolve_paths(store).db_path
     agent, sid, count = _largest_session(db)
-    tmp = tempfile.mkdtemp(prefix="daycare-bench-live-")
+    # In the parent's work folder, which it removes once this process has ended (settings are saved late).
+    tmp = str(Path(out).parent / "window")
+    os.makedirs(tmp, exist_ok=True)
     app = make_application(sys.argv[:1])
     window = MainWindow(QSettings(os.path.join(tmp, "settings.ini"), QSettings.Format.IniFormat))
     window.resize(1280, 800)
@@ -110,7 +112,6 @@ def child_window(store: str, rate: float, records: int, out: str) -> None:
         "idle_max_stall_ms": round(idle[-1], 1) if idle else None,
         "db_mode": window.store.db.mode.name, "session_records": count}))
     window.close()
-    shutil.rmtree(tmp, ignore_errors=True)
 
 
 def child_poll(db: str, sid: str, rate: float, records: int, out: str) -> None:

@@ -44,6 +44,9 @@ from daycare_gui.ui.widgets.history_rows import HistoryRowDelegate
 from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, escape, markdown_html
 
 CONVERSATION_DELAY_MS = 120  # let keyboard scrolling settle before the conversation is re-read
+# While the selection rides a live tail, the details and conversation are redrawn at most this often: a
+# writer at 100 records a second would otherwise have the GUI thread laying out HTML all the time.
+FOLLOW_RENDER_MS = 1000
 
 
 def _opened_run(window) -> set[str]:
@@ -175,6 +178,9 @@ class HistoryPane(Pane):
         self._unseen = 0  # records appended below while the list was scrolled up
         self._follow = False  # the list was at its end when the last growth began
         self._current_was_last = False
+        self._riding_tail = False  # the current row is being moved by a growth, not by the user
+        self._tail_render = QTimer(self, singleShot=True, interval=FOLLOW_RENDER_MS)
+        self._tail_render.timeout.connect(self._render_tail)
         self.model.rowsAboutToBeInserted.connect(self._before_growth)
         self.model.grown.connect(self._grown)
         self.new_marker.clicked.connect(self.jump_to_new)
@@ -338,7 +344,11 @@ class HistoryPane(Pane):
             self.position.setText(f"{row + 1:,} of {count:,}")
         if self._follow:
             if self._current_was_last or row < 0:
-                self.list.setCurrentIndex(self.model.index(last))  # the conversation moves on with the tail
+                self._riding_tail = True  # the conversation moves on with the tail (redrawn now and then)
+                try:
+                    self.list.setCurrentIndex(self.model.index(last))
+                finally:
+                    self._riding_tail = False
             self.list.scrollToBottom()
             return
         self._unseen += last - first + 1
@@ -405,8 +415,17 @@ class HistoryPane(Pane):
             if not self.goto_box.hasFocus():  # the box follows the selection unless the user is typing in it
                 self.goto_box.setValue(row + 1)
             self.model.request_row(row)
+        if self._riding_tail:
+            if not self._tail_render.isActive():  # not restarted: a steady writer still gets a redraw
+                self._tail_render.start()
+            return
+        self._tail_render.stop()
         self._detail_timer.start()
         self._timer.start()
+
+    def _render_tail(self) -> None:
+        self._show_current_detail()
+        self._request_conversation()
 
     def _rows_loaded(self, first: int, last: int) -> None:
         row = self.current_row()
