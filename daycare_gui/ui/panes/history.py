@@ -533,6 +533,7 @@ class HistoryPane(Pane):
     def _open_legacy(self, agent_id: str, index: int) -> None:
         self._target = ("legacy", agent_id, index)
         self._legacy = None
+        self._clear_marker()
         self._expanded.clear()
         self._window = None
         self._conversation_for = None
