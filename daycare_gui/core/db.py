@@ -78,6 +78,14 @@ def _wal_has_data(db_path: Path) -> bool:
         return False
 
 
+def _file_state(db_path: Path) -> tuple[int, int] | None:
+    try:
+        st = db_path.stat()
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size
+
+
 def _explain(exc: Exception, db_path: Path) -> str:
     msg = str(exc)
     if "locked" in msg or "busy" in msg:
@@ -169,6 +177,12 @@ class _Pool:
                 return
         conn.close()
 
+    def reopen(self, uri: str) -> None:
+        """Connect with ``uri`` from now on (set before the generation moves, so no old one is kept)."""
+        with self._lock:
+            self._uri = uri
+        self.dispose()
+
     def dispose(self) -> None:
         with self._lock:
             idle, self._idle = self._idle, []
@@ -186,6 +200,7 @@ class ReadOnlyDatabase:
         self._closed = threading.Event()
         self._connections: weakref.WeakSet = weakref.WeakSet()
         self._connections_lock = threading.Lock()
+        self._file_state = _file_state(self.path)  # what an immutable open read (follow_live compares)
         self.mode, self.uri = self._choose(live)  # read-only URI; the search index attaches it (never writable)
         self._pool = _Pool(self.uri, self._prepare)
         try:
@@ -237,6 +252,31 @@ class ReadOnlyDatabase:
         conn.set_progress_handler(stop_requested, PROGRESS_STEPS)
         with self._connections_lock:
             self._connections.add(conn)
+
+    def follow_live(self) -> bool:
+        """Read what a writer has committed since the open, where the open mode would hide it.
+
+        An ``immutable=1`` open (chosen because the WAL was empty) never looks at the WAL and keeps its page
+        cache, so it would go on showing the database as it was when opened. When the WAL now holds data,
+        later queries use plain ``mode=ro`` connections, which takes only the shared read locks of a WAL
+        reader and so never makes a writer fail; when the writer has gone and left its commits in the file
+        (the last connection checkpoints), fresh immutable connections read them without a stale cache.
+        Queries already running finish on their old connection. True when the open changed; a snapshot stays
+        a snapshot (it is what the user was told they are reading)."""
+        if self.closed or self.mode.name != "immutable":
+            return False
+        if _wal_has_data(self.path) and os.access(self.path.parent, os.W_OK):  # mode=ro needs the -shm file
+            self._swap_engine(OpenMode("read-only", None), _uri(self.path, mode="ro"))
+            return True
+        if _file_state(self.path) != self._file_state:
+            self._swap_engine(self.mode, _uri(self.path, mode="ro", immutable="1"))
+            return True
+        return False
+
+    def _swap_engine(self, mode: OpenMode, uri: str) -> None:
+        self._file_state = _file_state(self.path)
+        self.mode, self.uri = mode, uri
+        self._pool.reopen(uri)  # connections still in use close when they are returned
 
     # -- reading -----------------------------------------------------------------------------------
     def _error(self, exc: BaseException) -> DatabaseError:

@@ -208,6 +208,19 @@ class Conversations(Capability):
     def count(self) -> int | None:
         return len(self.threads())
 
+    # Optional: following a session that grows while it is shown (a live agent appending). A kind that
+    # can say cheaply when a session may have grown offers both; the view then watches those paths and,
+    # after a change, re-counts only when the token moved and reads only the messages after its last one.
+    def growth_paths(self, ref: SessionRef) -> tuple[Path, ...]:
+        """Files whose change may mean ``ref`` gained messages (its JSONL file; a database and its
+        ``-wal``). Empty, the default: the view does not follow this kind live."""
+        return ()
+
+    def growth_token(self, ref: SessionRef) -> Any:
+        """Cheap (a stat, one indexed query): a value that changes when ``ref`` may have grown — a file's
+        size and mtime, the largest rowid of its messages. None when it cannot be told."""
+        return None
+
 
 class Documents(Capability):
     """Markdown documents; saving goes through the shared atomic, conflict-checked save."""

@@ -147,7 +147,12 @@ class MainWindow(QMainWindow):
         self.worker.busy_changed.connect(lambda busy: self.status_busy.setText("Loading…" if busy else ""))
 
         self.watcher = StoreWatcher(self)
-        self.watcher.changed.connect(lambda msg: self.banner.show_message(f"{msg} Refresh to see it."))
+        self.watcher.changed.connect(self._disk_changed)
+        self.watcher.database_changed.connect(self._database_changed)
+        # Sections that missed a database change while hidden: a live one catches up when shown, another
+        # one gets the Refresh banner then.
+        self._missed: set[str] = set()
+        self._stale: set[str] = set()  # sections whose page cannot follow a change it was told of
 
         self._restore_geometry()
         self._refresh_recent()
@@ -291,6 +296,8 @@ class MainWindow(QMainWindow):
             self.pane_stack.removeWidget(pane)
             pane.deleteLater()
         self.panes.clear()
+        self._missed.clear()
+        self._stale.clear()
         self._history.clear()
         self.jump.store_closed()
         self.detail.show_item(None)
@@ -317,6 +324,29 @@ class MainWindow(QMainWindow):
             return
         self.open_path(str(self.store.paths.settings_path if self.store.paths.settings_path.exists()
                            else self.store.paths.root))
+
+    # -- a store that changes while it is shown -----------------------------------------------------
+    def _database_changed(self) -> None:
+        """A write to the database (debounced by the watcher): the page shown reads what is new; hidden
+        pages catch up when they are shown, so nothing polls for a page nobody looks at."""
+        if self.store is None:
+            return
+        db = getattr(self.store, "db", None)
+        if db is not None:
+            db.follow_live()  # an immutable open (the WAL was empty) would never see the new rows
+        self._missed.update(s for s in self.panes if s != self._current_section)
+        if self._current_section in self.panes:
+            self._tell_pane(self._current_section)
+
+    def _tell_pane(self, section: str) -> None:
+        self._missed.discard(section)
+        if not self.panes[section].store_changed():
+            self._stale.add(section)
+
+    def _disk_changed(self, message: str) -> None:
+        if self.watcher.database_only and self._current_section not in self._stale:
+            return  # the page shown follows the database by itself
+        self.banner.show_message(f"{message} Refresh to see it.")
 
     # -- sections ---------------------------------------------------------------------------------
     def _context(self) -> PaneContext:
@@ -352,6 +382,10 @@ class MainWindow(QMainWindow):
         if section != self._current_section:
             self.detail.show_item(None)  # the detail pane describes a selection on the page shown
         self._current_section = section
+        if section in self._missed:
+            self._tell_pane(section)
+            if section in self._stale:
+                self.banner.show_message("The database changed on disk. Refresh to see it.")
         self.pane_stack.setCurrentWidget(pane)
         self._sync_detail()
         # pages outside the tree highlight the node they belong to (a conversation is an agent's)

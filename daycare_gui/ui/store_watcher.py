@@ -9,6 +9,10 @@ user could see changed. So ``-shm``/``-journal`` events are ignored; a folder ev
 SQLite's side files appearing or going is not a change of the store; a ``-wal`` write is one "database
 changed". Nothing is re-globbed per event: a burst is reported (and the store re-scanned, if a document or
 folder changed) once, ``DEBOUNCE_MS`` after its first event, however long it lasts.
+
+Pages that follow a live writer listen to ``database_changed`` instead: it comes sooner (``LIVE_MS`` after
+the first write of a burst, again not restarted, so a steady writer gets one every ``LIVE_MS``) and only for
+the database. ``changed`` still reports every burst; ``database_only`` says whether it held nothing else.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 from daycare_gui.core.paths import DaycarePaths
 
 DEBOUNCE_MS = 400
+LIVE_MS = 100  # a live view polls at most this often, and only after a write was seen
 SQLITE_SIDE_FILES = ("-wal", "-shm", "-journal")
 NOISE = ("-shm", "-journal")  # change without meaning: readers touch them too
 
@@ -36,6 +41,7 @@ def _listing(folder: str) -> frozenset:
 
 class StoreWatcher(QObject):
     changed = Signal(str)  # a human description of what changed
+    database_changed = Signal()  # the database (or its WAL) was written: live pages read what is new
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -44,6 +50,10 @@ class StoreWatcher(QObject):
         self._watcher.directoryChanged.connect(self._on_folder_change)
         self._debounce = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
         self._debounce.timeout.connect(self._emit)
+        self._live = QTimer(self, singleShot=True, interval=LIVE_MS)
+        self._live.timeout.connect(self._emit_database)
+        self._other = False  # the burst being debounced touched more than the database
+        self.database_only = False  # the last burst reported by ``changed`` was the database alone
         self._last = ""
         self._rescan = False
         self._listings: dict[str, frozenset] = {}
@@ -60,6 +70,8 @@ class StoreWatcher(QObject):
         if existing:
             self._watcher.removePaths(existing)
         self._debounce.stop()
+        self._live.stop()
+        self._other = False
         self._paths = paths
         self._listings = {}
         if paths is not None:
@@ -139,6 +151,11 @@ class StoreWatcher(QObject):
 
     def _note(self, path: str) -> None:
         self._last = path
+        if Path(path) in self._database_files():
+            if not self._live.isActive():
+                self._live.start()
+        else:
+            self._other = True
         if not self._debounce.isActive():  # not restarted: a steady writer must not postpone it for ever
             self._debounce.start()
 
@@ -150,6 +167,11 @@ class StoreWatcher(QObject):
             self._add_all()
         else:
             self._watch_database_files()
+        self.database_only, self._other = not self._other, False
         name = Path(self._last).name
         what = "The database changed" if name.startswith(self._paths.db_path.name) else f"{name} changed"
         self.changed.emit(f"{what} on disk.")
+
+    def _emit_database(self) -> None:
+        if self._paths is not None and not self.suspended:
+            self.database_changed.emit()

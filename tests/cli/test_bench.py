@@ -59,3 +59,18 @@ def test_ctrl_c_while_a_child_measures_leaves_no_temporary_folder(bench_env, qtb
             proc.wait()
     assert proc.returncode != 0
     assert list(temp.iterdir()) == []
+
+
+def test_live_follow_figure_runs_on_a_small_store_and_cleans_up(bench_env):
+    args, env, temp = bench_env
+    store = args[args.index("--store") + 1]
+    live = [sys.executable, str(REPO / "bench" / "live.py"), "--store", store, "--records", "40"]
+    out = subprocess.run(live, env=env, capture_output=True, text=True, timeout=300, cwd=REPO)
+    assert out.returncode == 0, out.stderr[-3000:]
+    result = json.loads(out.stdout.strip().splitlines()[-1])["live_follow"]
+    for name in ("window", "poll"):
+        assert result[name]["rows_shown"] == result[name]["written"] == 40
+        assert result[name]["writer_busy"] == 0
+        assert result[name]["p50_ms"] <= result[name]["p95_ms"] <= result[name]["max_ms"]
+    assert result["window"]["followed_to_end"] and result["window"]["max_stall_ms"] is not None
+    assert list(temp.iterdir()) == []

@@ -137,3 +137,31 @@ def test_fetch_returns_plain_tuples_and_explains_errors(fixture_copy):
         with pytest.raises(DatabaseError):
             db.fetch("DELETE FROM agents")
         assert db.count("agents") == 2
+
+
+def test_follow_live_sees_a_writer_that_started_after_the_open(fixture_copy):
+    root = fixture_copy("daycare-808af509")
+    with ReadOnlyDatabase(root / "daycare.db") as db:
+        assert db.mode.name == "immutable" and db.count("inbox") == 0
+        assert db.follow_live() is False  # nothing changed: the quiet store stays untouched
+        writer = sqlite3.connect(root / "daycare.db", timeout=0, isolation_level=None)
+        writer.execute("PRAGMA journal_mode=WAL")
+        writer.execute("INSERT INTO inbox VALUES ('i1', 'agentusr1', 1, 'message', '{}')")
+        assert db.count("inbox") == 0  # an immutable open never looks at the WAL
+        assert db.follow_live() is True
+        assert db.mode.name == "read-only" and db.count("inbox") == 1
+        writer.execute("INSERT INTO inbox VALUES ('i2', 'agentusr1', 2, 'message', '{}')")  # busy_timeout 0
+        assert db.count("inbox") == 2 and db.follow_live() is False
+        writer.close()
+
+
+def test_follow_live_after_the_writer_checkpointed_and_left(fixture_copy):
+    root = fixture_copy("daycare-808af509")
+    with ReadOnlyDatabase(root / "daycare.db") as db:
+        assert db.count("inbox") == 0
+        writer = sqlite3.connect(root / "daycare.db", isolation_level=None)
+        writer.execute("INSERT INTO inbox VALUES ('i1', 'agentusr1', 1, 'message', '{}')")
+        writer.close()  # the last connection: its commits are in the file now, the WAL is gone
+        assert not os.path.exists(str(root / "daycare.db") + "-wal")
+        assert db.follow_live() is True
+        assert db.mode.name == "immutable" and db.count("inbox") == 1

@@ -63,6 +63,16 @@ class ChatlogConversations(Conversations):
     def message_count(self, ref: SessionRef) -> int:
         return self._count(self.store.root / ref.thread_id / f"{ref.session_id}.jsonl")
 
+    def growth_paths(self, ref: SessionRef) -> tuple[Path, ...]:
+        return (self.store.root / ref.thread_id / f"{ref.session_id}.jsonl",)
+
+    def growth_token(self, ref: SessionRef):
+        try:
+            st = os.stat(self.growth_paths(ref)[0])
+        except OSError:
+            return None
+        return st.st_size, st.st_mtime_ns
+
     def messages(self, ref: SessionRef, start: int, limit: int) -> list[Message]:
         path = self.store.root / ref.thread_id / f"{ref.session_id}.jsonl"
         out = []

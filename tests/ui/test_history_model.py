@@ -44,7 +44,8 @@ def setup(qtbot, big_store):
 
 def _wait_row(qtbot, model, row):
     model.index(row).data()
-    qtbot.waitUntil(lambda: model.record(row) is not None, timeout=10000)
+    # Generous: the model tester walks the rows on each signal, which takes seconds on a busy machine.
+    qtbot.waitUntil(lambda: model.record(row) is not None, timeout=60000)
     return model.record(row)
 
 

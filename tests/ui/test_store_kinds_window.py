@@ -3,7 +3,10 @@ shows its conversations in the shared conversation view; an unknown folder says 
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtTest import QAbstractItemModelTester
 
 from daycare_gui.stores import registry
@@ -90,3 +93,38 @@ def test_daycare_store_keeps_its_own_sections(qtbot, window, demo_store):
     titles = _nav_titles(window)
     assert titles[:3] == ["Overview", "Users", "Agents"] and "Inbox" in titles and "Storage" in titles
     assert window.actions_.actions["upgrade"].isEnabled()
+
+
+def _append(path, first: int, count: int) -> None:
+    with open(path, "a") as f:  # as a live agent does: whole lines appended to the session's JSONL file
+        for i in range(first, first + count):
+            f.write(json.dumps({"role": "assistant", "text": f"live line {i}", "at": 1767225700000 + i}) + "\n")
+
+
+def test_outside_kind_session_followed_live(qtbot, window, chatlog):
+    """The kind offers growth_paths/growth_token: appended lines appear at the end without a Refresh; a
+    view scrolled up stays put and a button counts the new messages."""
+    open_and_wait(qtbot, window, chatlog)
+    window.show_section("conversations")
+    pane = window.pane("conversations")
+    sessions_tester = QAbstractItemModelTester(pane.sessions.records.model)  # noqa: F841
+    qtbot.waitUntil(lambda: pane.threads.records.model.rowCount() == 2, timeout=5000)
+    pane.open_item("ops")
+    qtbot.waitUntil(lambda: "4 messages" in pane.position.text(), timeout=5000)
+    session = chatlog / "ops" / "s1.jsonl"
+    _append(session, 0, 60)
+    qtbot.waitUntil(lambda: "64 messages" in pane.position.text(), timeout=10000)
+    assert "live line 59" in pane.shown_text() and "Yes, prod is green." in pane.shown_text()
+    bar = pane.view.verticalScrollBar()
+    assert bar.maximum() > 0 and bar.value() == bar.maximum()  # followed to the end
+    assert pane.new_marker.isHidden()
+
+    bar.setValue(0)  # the user scrolls up to read
+    _append(session, 60, 5)
+    qtbot.waitUntil(lambda: not pane.new_marker.isHidden(), timeout=10000)
+    assert pane.new_marker.text() == "↓ 5 new messages"
+    assert bar.value() == 0 and "live line 60" not in pane.shown_text()  # not moved, not redrawn
+    qtbot.mouseClick(pane.new_marker, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "live line 64" in pane.shown_text(), timeout=5000)
+    assert "69 messages" in pane.position.text() and pane.new_marker.isHidden()
+    assert window.banner.isHidden()

@@ -63,6 +63,25 @@ def page_before(db: ReadOnlyDatabase, session_id: str, before_id: int | None = N
     return _records(reversed(rows))
 
 
+def session_end(db: ReadOnlyDatabase, session_id: str, after_id: int = -1) -> tuple[int, int | None]:
+    """How many records follow ``after_id`` and the last one's id (index only: nothing is read)."""
+    row = db.fetch("SELECT count(*), max(id) FROM session_history WHERE session_id = :s AND id > :a",
+                   {"s": session_id, "a": after_id})
+    return (int(row[0][0] or 0), row[0][1]) if row else (0, None)
+
+
+def session_growth(db: ReadOnlyDatabase, session_id: str, after_id: int, limit: int = 200):
+    """What a live writer appended after ``after_id``: (how many, the last id, the newest ``limit`` of
+    them in id order). The rows are read up to that last id, so they agree with the count even when the
+    writer commits again between the two statements."""
+    added, last = session_end(db, session_id, after_id)
+    if not added:
+        return 0, after_id, []
+    rows = db.fetch(f"{_PAGE_SELECT} WHERE session_id = :s AND id > :a AND id <= :b ORDER BY id DESC LIMIT :n",
+                    {"s": session_id, "a": after_id, "b": last, "n": limit})
+    return added, int(last), _records(reversed(rows))
+
+
 def full_data(db: ReadOnlyDatabase, record_id: int) -> str | None:
     """The stored ``data`` text of one record, snapshot included (for the raw JSON view)."""
     return db.scalar("SELECT data FROM session_history WHERE id = :i", {"i": record_id})

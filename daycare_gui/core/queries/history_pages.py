@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from daycare_gui.core.db import ReadOnlyDatabase
 from daycare_gui.core.queries.agents import get_agent
-from daycare_gui.core.queries.history import _PAGE_SELECT, _records, count_history, page_after, page_before
+from daycare_gui.core.queries.history import _PAGE_SELECT, _records, page_after, page_before, session_end
 from daycare_gui.core.records import HistoryRecord
 
 # How far past the window's edges partners are looked for (records, not ids: each is an index range scan).
@@ -52,6 +52,7 @@ class SessionHeader:
     ended_at: int | None
     record_count: int | None  # None: not counted (``session_header(..., count=False)``)
     found: bool  # False: no such session in this store
+    last_id: int | None = None  # its last record's id (-1: none yet; None: not counted); a live view grows from it
 
 
 def session_header(db: ReadOnlyDatabase, agent_id: str, session_id: str, *, count: bool = True) -> SessionHeader:
@@ -60,8 +61,10 @@ def session_header(db: ReadOnlyDatabase, agent_id: str, session_id: str, *, coun
     agent = get_agent(db, agent_id) if agent_id else None
     row = db.rows("SELECT created_at, ended_at FROM sessions WHERE id = :s", {"s": session_id})
     created, ended = (row[0][0], row[0][1]) if row else (None, None)
+    records, last = session_end(db, session_id) if count else (None, None)
+    last_id = None if not count else -1 if last is None else int(last)
     return SessionHeader(agent_id, session_id, agent.name if agent is not None else (agent_id or "?"),
-                         created, ended, count_history(db, session_id) if count else None, bool(row))
+                         created, ended, records, bool(row), last_id)
 
 
 @dataclass

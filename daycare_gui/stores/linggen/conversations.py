@@ -95,6 +95,18 @@ class LinggenConversations(Conversations):
         s = self._sessions.get(ref)
         return 0 if s is None else len(self._index(s))
 
+    def growth_paths(self, ref: SessionRef) -> tuple[Path, ...]:
+        s = self._sessions.get(ref)
+        return () if s is None else (s.messages_path,)
+
+    def growth_token(self, ref: SessionRef):
+        s = self._sessions.get(ref)
+        try:
+            st = s.messages_path.stat() if s is not None else None
+        except OSError:
+            return None
+        return None if st is None else (st.st_size, st.st_mtime_ns)
+
     def messages(self, ref: SessionRef, start: int, limit: int) -> list[Message]:
         s = self._sessions.get(ref)
         if s is None:

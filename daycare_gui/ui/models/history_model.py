@@ -16,7 +16,7 @@ from collections import OrderedDict
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, Qt, QTimer, Signal
 
-from daycare_gui.core.queries.history import page_after, page_before
+from daycare_gui.core.queries.history import page_after, page_before, session_growth
 from daycare_gui.core.queries.history_pages import id_chunk, page_at_offset
 from daycare_gui.core.records import HistoryRecord
 from daycare_gui.ui.models.columns import fmt_time
@@ -50,6 +50,7 @@ def kind_of(type_: str) -> tuple[str, str]:
 class HistoryModel(QAbstractListModel):
     rows_loaded = Signal(int, int)  # first and last row of a page that arrived
     ids_ready = Signal()  # every row key is known: row_of_id() answers for any record
+    grown = Signal(int, int)  # first and last row a live writer appended (inserted already)
 
     def __init__(self, worker: DbWorker, *, page_size: int = 200, max_pages: int = 16, parent=None) -> None:
         super().__init__(parent)
@@ -69,19 +70,27 @@ class HistoryModel(QAbstractListModel):
         self._ids_wanted = False
         self._epoch = 0  # bumps per session so late answers for another session are dropped
         self._counted = True  # False while the count is only the first page's (see set_session)
+        self._last_id: int | None = None  # the session's last record id as counted (None: cannot follow)
+        self._growing = False  # a read of what a writer appended is on its way
+        self._grow_again = False  # the store changed again meanwhile
         self.rows_fetched = 0  # records fetched and parsed so far (tests prove paging with it)
         self.pages_fetched = 0
 
     # -- feeding ---------------------------------------------------------------------------------
     def set_session(self, db, session_id: str | None, count: int, *, load_ids: bool = True,
-                    counted: bool = True) -> None:
-        """``counted=False``: ``count`` is only what is known so far (the first page); :meth:`grow` follows."""
+                    counted: bool = True, last_id: int | None = None) -> None:
+        """``counted=False``: ``count`` is only what is known so far (the first page); :meth:`grow` follows.
+        ``last_id``: the id of the session's last record counted (-1 for none yet); with it the model can
+        :meth:`follow_writer` when a live writer appends."""
         self._worker.cancel(self._channel)  # the old session's pages and keys: skipped or stopped
         self._worker.cancel(self._ids_channel)
+        self._worker.cancel(f"{self._channel}-grow")
         self.beginResetModel()
         self._counted = counted
         self._epoch += 1
         self._db, self._session_id, self._count = db, session_id, max(0, int(count))
+        self._last_id = last_id if db is not None and session_id is not None else None
+        self._growing = self._grow_again = False
         self._pages.clear()
         self._pending.clear()
         self._ids = array("q")
@@ -104,6 +113,7 @@ class HistoryModel(QAbstractListModel):
         self._epoch += 1
         self._counted = True
         self._db, self._session_id, self._count = None, session_id, len(records)
+        self._last_id = None
         size = self.page_size
         self._pages = OrderedDict((start // size, [(r, None, None) for r in records[start:start + size]])
                                   for start in range(0, len(records), size))
@@ -112,10 +122,13 @@ class HistoryModel(QAbstractListModel):
         self._ids_complete, self._ids_wanted = True, False
         self.endResetModel()
 
-    def grow(self, count: int) -> None:
+    def grow(self, count: int, last_id: int | None = None) -> None:
         """The session turned out longer than ``set_session`` was told (it was shown before it was
-        counted): append the rows, keep the pages, and start loading the row keys."""
+        counted): append the rows, keep the pages, and start loading the row keys. ``last_id``: the last
+        record counted, from which :meth:`follow_writer` reads what a live writer appends."""
         self._counted = True
+        if last_id is not None:
+            self._last_id = last_id
         if count > self._count:
             self.beginInsertRows(QModelIndex(), self._count, count - 1)
             self._count = count
@@ -124,6 +137,8 @@ class HistoryModel(QAbstractListModel):
             self._ids_wanted = True
             epoch = self._epoch
             QTimer.singleShot(50, lambda: self._start_ids(epoch))
+        if self._grow_again and not self._growing:
+            self.follow_writer()
 
     @property
     def session_id(self) -> str | None:
@@ -239,7 +254,8 @@ class HistoryModel(QAbstractListModel):
             first = after[0][0].id
             return lambda: page_before(db, sid, first, n)
         if start + n >= self._count and self._counted:  # the session's last page: newest records by key
-            return lambda: page_before(db, sid, None, n)
+            before = None if self._last_id is None else self._last_id + 1  # up to the last one counted
+            return lambda: page_before(db, sid, before, n)
         return lambda: page_at_offset(db, sid, start, n)
 
     def _request(self, page: int, priority: int = NORMAL) -> None:
@@ -248,17 +264,22 @@ class HistoryModel(QAbstractListModel):
         self._pending.add(page)
         epoch, fetch = self._epoch, self._page_fetcher(page)
         # Several pages can be in flight on the one channel; the epoch drops other sessions' pages.
+        asked = min(self.page_size, self._count - page * self.page_size)
         self._worker.submit(self._channel, fetch, supersede=False,
-                            on_result=lambda rows: self._arrived(epoch, page, rows),
+                            on_result=lambda rows: self._arrived(epoch, page, rows, asked=asked),
                             on_error=lambda msg: self._arrived(epoch, page, [], msg), priority=priority)
         self._start_ids(epoch)
 
-    def _arrived(self, epoch: int, page: int, rows: list, error: str | None = None) -> None:
+    def _arrived(self, epoch: int, page: int, rows: list, error: str | None = None, *,
+                 asked: int | None = None) -> None:
         if epoch != self._epoch:
             return
         self._pending.discard(page)
         if error is not None:
             rows = []
+        elif asked is not None and len(rows) == asked < min(self.page_size, self._count - page * self.page_size):
+            self._request(page)  # the session grew while this (last) page was read: read it whole
+            return
         self.rows_fetched += len(rows)
         self.pages_fetched += 1
         self._pages[page] = rows
@@ -270,6 +291,67 @@ class HistoryModel(QAbstractListModel):
             self.dataChanged.emit(self.index(first), self.index(last))
             self.rows_loaded.emit(first, last)
 
+
+    # -- a live writer -----------------------------------------------------------------------------
+    def follow_writer(self) -> bool:
+        """Read what was appended after the last record counted (the store changed on disk) and insert it.
+
+        Only records after the last key are read (their count and the newest page of them), never the
+        session again; a change seen while a read is on its way reads once more when it is done."""
+        if self._db is None or self._session_id is None or self._last_id is None:
+            return False
+        if self._growing or not self._counted:  # (not counted yet: the count will include it)
+            self._grow_again = True
+            return True
+        self._growing, self._grow_again = True, False
+        db, sid, after, size, epoch = self._db, self._session_id, self._last_id, self.page_size, self._epoch
+        self._worker.submit(f"{self._channel}-grow", lambda: session_growth(db, sid, after, size),
+                            supersede=False, on_result=lambda result: self._grew(epoch, after, result),
+                            on_error=lambda _msg: self._grew(epoch, after, (0, after, [])))
+        return True
+
+    def _grew(self, epoch: int, after: int, result) -> None:
+        if epoch != self._epoch:
+            return
+        self._growing = False
+        added, last_id, rows = result
+        if added and after == self._last_id:
+            self._append(added, last_id, rows)
+        if self._grow_again:
+            self.follow_writer()
+
+    def _append(self, added: int, last_id: int, rows: list) -> None:
+        old, size = self._count, self.page_size
+        first_new = old + added - len(rows)  # the row of rows[0]: the newest records are what was read
+        self.beginInsertRows(QModelIndex(), old, old + added - 1)
+        self._count, self._last_id = old + added, last_id
+        # Pages are cached whole from their first row: extend the old last page where the rows join it,
+        # start new pages at page boundaries, and forget a partial page the rows do not reach.
+        tail_page = (old - 1) // size if old else -1
+        cached_tail = self._pages.get(tail_page)
+        if cached_tail is not None and len(cached_tail) < size and not (
+                first_new == old and len(cached_tail) == old - tail_page * size):
+            del self._pages[tail_page]
+        for offset, entry in enumerate(rows):
+            row = first_new + offset
+            page = row // size
+            entries = self._pages.get(page)
+            if entries is None and row % size == 0:
+                entries = self._pages[page] = []
+            if entries is not None and len(entries) == row - page * size:
+                entries.append(entry)
+                self._pages.move_to_end(page)  # the newest rows are the last to be evicted
+        while len(self._pages) > self.max_pages:
+            self._pages.popitem(last=False)
+        if self._ids_complete and len(self._ids) == old:
+            if first_new == old:
+                self._ids.extend(entry[0].id for entry in rows)
+            else:  # a gap: its keys are read in chunks like the session's first ones
+                self._ids_complete = False
+                self._load_ids(self._ids[-1] if self._ids else -1)
+        self.endInsertRows()
+        self.rows_fetched += len(rows)
+        self.grown.emit(old, self._count - 1)
 
     # -- row keys --------------------------------------------------------------------------------
     def _start_ids(self, epoch: int) -> None:
@@ -286,6 +368,9 @@ class HistoryModel(QAbstractListModel):
     def _ids_arrived(self, epoch: int, chunk: array) -> None:
         if epoch != self._epoch:
             return
+        if self._last_id is not None and chunk and chunk[-1] > self._last_id:
+            # A live writer appended after the count: those rows are not in the model yet (grow adds them).
+            chunk = array("q", (i for i in chunk if i <= self._last_id))
         self._ids.extend(chunk)
         if len(chunk) == ID_CHUNK and len(self._ids) < self._count:
             self._load_ids(chunk[-1])

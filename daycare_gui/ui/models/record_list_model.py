@@ -12,6 +12,7 @@ from typing import Any, Callable, Sequence
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 
 from daycare_gui.ui.models.columns import ANSWERED_ROLES, Column, column_data, header_title
+from daycare_gui.ui.models.live_rows import merge_rows, runs
 from daycare_gui.ui.models.roles import KeyRole, StateRole
 
 
@@ -31,6 +32,19 @@ class RecordListModel(QAbstractTableModel):
         self._records = list(records)
         self._more, self._asked = more, False
         self.endResetModel()
+
+    def update_records(self, records: Sequence[Any], *, more: bool | None = None) -> None:
+        """Show a newer read of the same list in place: rows that went are removed, new ones inserted, moved
+        ones moved and changed ones repainted, so a view keeps its selection and position (a live store)."""
+        changed = merge_rows(self, self._records, list(records), self._key)
+        if changed is None:  # keys not unique: nothing to follow rows by
+            self.set_records(records, more=bool(more))
+            return
+        last = len(self._columns) - 1
+        for first, end in runs(changed):
+            self.dataChanged.emit(self.index(first, 0), self.index(end, last))
+        if more is not None:
+            self._more, self._asked = more, False
 
     # -- paging by key ---------------------------------------------------------------------------
     def set_more(self, fetch_more: Callable[[Any], None] | None) -> None:

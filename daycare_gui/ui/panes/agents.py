@@ -233,6 +233,29 @@ class AgentsPane(Pane):
 
         self.ctx.worker.submit("agents-keys", work, on_result=lambda result: self._keys_arrived(*result))
 
+    def store_changed(self) -> bool:
+        """A live engine wrote: read the keys again (same filter and sort) and update the rows in place; the
+        selected agent's sessions likewise. The selection and scroll position stay."""
+        db = self.ctx.store.db
+        if db is None or db.mode.name == "snapshot":
+            return False
+        flt, (sort, desc) = self.current_filter(), self._sort
+        self.ctx.worker.submit("agents-keys", lambda: list_agent_ids(db, flt, sort=sort, descending=desc),
+                               on_result=self._keys_refreshed)
+        agent_id = self.model.key(self.table.currentIndex().row())
+        if agent_id is not None:
+            self.ctx.worker.submit("agent-sessions", lambda: list_sessions(db, agent_id),
+                                   on_result=self._sessions_refreshed)
+        return True
+
+    def _keys_refreshed(self, keys: list[str]) -> None:
+        self.model.update_keys(keys)
+        self.summary.setText(count(len(keys), "agent"))
+
+    def _sessions_refreshed(self, sessions) -> None:
+        self.sessions_model.update_records(sessions)
+        self.sessions_label.setText(f"Sessions ({len(sessions)}) — press Enter on a session to read it")
+
     def _keys_arrived(self, keys: list[str], first_rows: dict | None = None) -> None:
         current = self.model.key(self.table.currentIndex().row())
         self.model.set_keys(keys)

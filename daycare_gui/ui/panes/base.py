@@ -35,5 +35,10 @@ class Pane(QWidget):
     def open_item(self, target) -> None:
         """Show a specific item (e.g. an agent id) when another pane navigates here."""
 
+    def store_changed(self) -> bool:
+        """The store changed on disk (a live engine wrote). A page that shows the change by itself (new rows
+        inserted, changed rows repainted) does so and returns True; the default asks for Refresh."""
+        return False
+
     def shutdown(self) -> None:
         """Called before the store closes."""

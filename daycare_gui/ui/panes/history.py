@@ -4,6 +4,11 @@ Opened with ``navigate("history", (agent_id, session_id, record_id or None))``. 
 :class:`HistoryModel` (pages by key, bounded cache); the conversation is a :class:`ConversationWindow`
 read on the worker for the current record and rendered by :class:`ConversationRenderer`. Opening shows
 the session's last records unless a record id is given.
+
+It follows a live writer: when the store changes on disk the window calls :meth:`HistoryPane.store_changed`
+and the model reads only the records after its last one. A list at its end follows them (and a selection
+on the last record moves on with it); a list scrolled up stays where it is and a "N new records" button
+counts what arrived below, jumping to the end when clicked.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from daycare_gui.core.queries.history import count_history, full_data, locate, page_after
+from daycare_gui.core.queries.history import full_data, locate, page_after, session_end
 from daycare_gui.core.queries.history_pages import conversation_window, session_header
 from daycare_gui.core.queries.legacy_history import legacy_conversation, legacy_window
 from daycare_gui.ui.context import DetailItem
@@ -39,6 +44,9 @@ from daycare_gui.ui.widgets.history_rows import HistoryRowDelegate
 from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, escape, markdown_html
 
 CONVERSATION_DELAY_MS = 120  # let keyboard scrolling settle before the conversation is re-read
+# While the selection rides a live tail, the details and conversation are redrawn at most this often: a
+# writer at 100 records a second would otherwise have the GUI thread laying out HTML all the time.
+FOLLOW_RENDER_MS = 1000
 
 
 def _opened_run(window) -> set[str]:
@@ -106,8 +114,12 @@ class HistoryPane(Pane):
         self.export_selected_action = export_menu.addAction("Selected records…", self.export_selected)
         export_menu.aboutToShow.connect(lambda: self.export_selected_action.setEnabled(bool(self.selected_rows())))
         self.export_button.setMenu(export_menu)
+        self.new_marker = QPushButton()
+        self.new_marker.setObjectName("newRecordsMarker")
+        self.new_marker.setToolTip("Records the engine appended below; click to jump to the end")
+        self.new_marker.hide()
         for w in (self.home_button, self.end_button, self.goto_box, self.goto_button, self.raw_button,
-                  self.export_button):
+                  self.export_button, self.new_marker):
             bar.addWidget(w)
         bar.addWidget(self.position, 1, Qt.AlignmentFlag.AlignRight)
         layout.addLayout(bar)
@@ -163,6 +175,16 @@ class HistoryPane(Pane):
         self.list.selectionModel().currentRowChanged.connect(self._current_changed)
         self.list.activated.connect(lambda index: self.show_raw(self.model.record(index.row())))
         self.model.rows_loaded.connect(self._rows_loaded)
+        self._unseen = 0  # records appended below while the list was scrolled up
+        self._follow = False  # the list was at its end when the last growth began
+        self._current_was_last = False
+        self._riding_tail = False  # the current row is being moved by a growth, not by the user
+        self._tail_render = QTimer(self, singleShot=True, interval=FOLLOW_RENDER_MS)
+        self._tail_render.timeout.connect(self._render_tail)
+        self.model.rowsAboutToBeInserted.connect(self._before_growth)
+        self.model.grown.connect(self._grown)
+        self.new_marker.clicked.connect(self.jump_to_new)
+        self.list.verticalScrollBar().valueChanged.connect(self._scrolled)
         self.home_button.clicked.connect(self.go_first)
         self.end_button.clicked.connect(self.go_last)
         self.goto_button.clicked.connect(self._goto_typed)
@@ -248,12 +270,16 @@ class HistoryPane(Pane):
             self._enable(False)
             return
         self._set_heading(header, counted)
+        self._clear_marker()
+        last_id = header.last_id
+        if last_id is None and counted:  # the first page is the whole session
+            last_id = rows[-1][0].id if rows else -1
         self.model.set_session(self.ctx.store.db, header.session_id, header.record_count, load_ids=counted,
-                               counted=counted)
+                               counted=counted, last_id=last_id)
         self.model.seed_page(page, rows)
         if not counted:
             db, sid = self.ctx.store.db, header.session_id
-            self.ctx.worker.submit("history-count", lambda: count_history(db, sid), on_result=self._counted)
+            self.ctx.worker.submit("history-count", lambda: session_end(db, sid), on_result=self._counted)
         self.goto_box.setRange(1 if header.record_count else 0, header.record_count)
         self._enable(header.record_count > 0)
         if header.record_count == 0:
@@ -270,12 +296,13 @@ class HistoryPane(Pane):
             f"<b>{escape(header.agent_name)}</b> · session <code>{escape(header.session_id)}</code> · "
             f"created {fmt_time(header.created_at)} · {ended} · {records}")
 
-    def _counted(self, count: int) -> None:
+    def _counted(self, result) -> None:
+        count, last = result
         header = self._header
         if header is None or header.session_id != self.model.session_id:
             return
         self._header = header = replace(header, record_count=count)
-        self.model.grow(count)
+        self.model.grow(count, -1 if last is None else int(last))
         self._set_heading(header)
         self.goto_box.setRange(1 if count else 0, count)
         row = self.current_row()
@@ -284,6 +311,67 @@ class HistoryPane(Pane):
         if self._last_when_counted:
             self._last_when_counted = False
             self.go_last()
+
+    # -- following a live writer --------------------------------------------------------------------
+    def store_changed(self) -> bool:
+        """The database changed on disk: read what the open session gained. True when this page follows
+        changes itself (no Refresh needed); a legacy session read from a file does not."""
+        if self._is_legacy() or self.ctx.store.db is None:
+            return False
+        if self.ctx.store.db.mode.name == "snapshot":
+            return False  # a private copy never changes
+        self.model.follow_writer()
+        return True
+
+    def at_end(self) -> bool:
+        bar = self.list.verticalScrollBar()
+        return bar.value() >= bar.maximum()
+
+    def _before_growth(self, _parent, _first, _last) -> None:
+        self._follow = self.at_end() and not self._unseen
+        self._current_was_last = self.current_row() == self.model.rowCount() - 1
+
+    def _grown(self, first: int, last: int) -> None:
+        count = self.model.rowCount()
+        self.goto_box.setMaximum(count)
+        self.goto_box.setMinimum(1)
+        self._enable(True)
+        if self._header is not None:
+            self._header = replace(self._header, record_count=count)
+            self._set_heading(self._header)
+        row = self.current_row()
+        if row >= 0:
+            self.position.setText(f"{row + 1:,} of {count:,}")
+        if self._follow:
+            if self._current_was_last or row < 0:
+                self._riding_tail = True  # the conversation moves on with the tail (redrawn now and then)
+                try:
+                    self.list.setCurrentIndex(self.model.index(last))
+                finally:
+                    self._riding_tail = False
+            self.list.scrollToBottom()
+            return
+        self._unseen += last - first + 1
+        self.new_marker.setText(f"↓ {self._unseen:,} new record{'s' if self._unseen != 1 else ''}")
+        self.new_marker.show()
+
+    def new_records(self) -> int:
+        """Records appended below the view since the user scrolled up (what the marker says)."""
+        return self._unseen
+
+    def jump_to_new(self) -> None:
+        self._clear_marker()
+        self.go_last()
+        self.list.scrollToBottom()
+        self.list.setFocus()
+
+    def _scrolled(self, value: int) -> None:
+        if self._unseen and value >= self.list.verticalScrollBar().maximum():
+            self._clear_marker()  # the user scrolled down to them
+
+    def _clear_marker(self) -> None:
+        self._unseen = 0
+        self.new_marker.hide()
 
     def _enable(self, on: bool) -> None:
         for w in (self.home_button, self.end_button, self.goto_box, self.goto_button, self.raw_button,
@@ -327,8 +415,17 @@ class HistoryPane(Pane):
             if not self.goto_box.hasFocus():  # the box follows the selection unless the user is typing in it
                 self.goto_box.setValue(row + 1)
             self.model.request_row(row)
+        if self._riding_tail:
+            if not self._tail_render.isActive():  # not restarted: a steady writer still gets a redraw
+                self._tail_render.start()
+            return
+        self._tail_render.stop()
         self._detail_timer.start()
         self._timer.start()
+
+    def _render_tail(self) -> None:
+        self._show_current_detail()
+        self._request_conversation()
 
     def _rows_loaded(self, first: int, last: int) -> None:
         row = self.current_row()
@@ -436,6 +533,7 @@ class HistoryPane(Pane):
     def _open_legacy(self, agent_id: str, index: int) -> None:
         self._target = ("legacy", agent_id, index)
         self._legacy = None
+        self._clear_marker()
         self._expanded.clear()
         self._window = None
         self._conversation_for = None

@@ -128,6 +128,25 @@ class InboxPane(Pane):
         self.ctx.worker.submit("inbox-items", lambda: inbox_overview(db, now, flt=flt, after=last, limit=PAGE),
                                on_result=self._more_arrived, on_error=self._failed)
 
+    def store_changed(self) -> bool:
+        """A live engine wrote: read the items shown again (as many as are loaded, same filter, a new "now")
+        and update the rows in place — handled items go, new ones appear, ages move on, the selection stays."""
+        db = self.ctx.store.db
+        if db is None or db.mode.name == "snapshot" or self._query is None:
+            return False
+        now, flt = self.clock(), self._query[1]
+        limit = max(PAGE, self.model.rowCount())
+        self.ctx.worker.submit("inbox-items", lambda: (inbox_overview(db, now, flt=flt, limit=limit),
+                                                       inbox_totals(db, now, flt)),
+                               on_result=lambda result: self._refreshed(now, limit, result), on_error=self._failed)
+        return True
+
+    def _refreshed(self, now: int, limit: int, result) -> None:
+        entries, self._totals = result
+        self._query = (now, self._query[1] if self._query else self.current_filter())
+        self.model.update_records(entries, more=len(entries) == limit)
+        self._update_summary()
+
     def _failed(self, message: str) -> None:
         self.summary.setText(f"Could not read the inbox: {message}")
 

@@ -115,6 +115,11 @@ class _TasksPane(BrowsePane):
         self._set_buttons(None)
         self.edit_actions = EditActions(self, self.kind)  # Edit file / Edit row / New… / Delete…
 
+    def store_changed(self) -> bool:
+        """Tasks are database rows (and files): read them again and update the changed rows in place."""
+        self.load()
+        return True
+
     def state(self, item: TaskItem) -> str | None:
         return _state(item)
 

@@ -131,6 +131,12 @@ class BrowsePane(Pane):
 
     def _arrived(self, records) -> None:
         current = self.records.key_at(self.table.currentIndex())
+        if self._loaded:  # read again (a live store, a save): rows change in place, the selection stays
+            self.records.model.update_records(records)
+            self._update_summary()
+            self.ctx.set_count(self.pane_id, len(records))
+            self.loaded(records)
+            return
         self.records.set_records(records)
         self._loaded = True
         self._update_summary()

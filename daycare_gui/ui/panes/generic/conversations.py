@@ -2,14 +2,20 @@
 
 Another pane can open a session at one message (a search hit): the page holding it is found by the
 message's id, trying the position the caller saw it at first.
+
+A session whose kind offers ``growth_paths``/``growth_token`` is followed live: a change to those files
+(debounced) asks for the token; only when it moved is the session re-counted and only the messages after
+the last one shown read. At the end of the latest page the view follows; elsewhere a "N new messages"
+button counts them and jumps to the end.
 """
 
 from __future__ import annotations
 
 import bisect
+import os
 from dataclasses import dataclass
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QFileSystemWatcher, Qt, QTimer
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QMenu, QPushButton, QSplitter, QVBoxLayout, QWidget
 
 from daycare_gui.stores import api
@@ -22,6 +28,7 @@ from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser
 from daycare_gui.ui.widgets.message_view import message_anchors, messages_html
 
 PAGE = 100
+LIVE_MS = 100  # a growing session is re-checked at most this often, only after its files changed
 
 
 @dataclass(frozen=True)
@@ -92,6 +99,11 @@ class ConversationsPane(Pane):
         self.later_button = QPushButton("Later ▶")
         self.latest_button = QPushButton("Latest")
         bar.addWidget(self.position, 1)
+        self.new_marker = QPushButton()
+        self.new_marker.setObjectName("newMessagesMarker")
+        self.new_marker.setToolTip("Messages appended since; click to jump to the end")
+        self.new_marker.hide()
+        bar.addWidget(self.new_marker)
         for b in (self.first_button, self.earlier_button, self.later_button, self.latest_button):
             b.setEnabled(False)
             bar.addWidget(b)
@@ -141,6 +153,7 @@ class ConversationsPane(Pane):
         self._focus: MessageTarget | None = None  # a message to open the session at, once it is selected
         self.focus_id: str | None = None  # the message drawn highlighted
         self._note = ""  # said after the position (a message asked for that is not there any more)
+        self._live = _LiveSession(self)
 
     # -- loading -------------------------------------------------------------------------------------
     def load(self) -> None:
@@ -183,6 +196,7 @@ class ConversationsPane(Pane):
             ("Session", session.ref.session_id), ("Status", session.status),
             ("Started", when(session.started_at)))))
         self.session = session.ref
+        self._live.follow(session.ref)
         if self._focus is not None and self._focus.ref != session.ref:
             self._focus = None  # the user went elsewhere before the message was found
         cap, ref = self.cap, session.ref
@@ -240,6 +254,10 @@ class ConversationsPane(Pane):
         self.earlier_button.setEnabled(start > 0)
         self.later_button.setEnabled(end < self.total)
         self.latest_button.setEnabled(end < self.total)
+
+    def jump_to_new(self) -> None:
+        self._live.clear()
+        self._go(max(0, self.total - PAGE))
 
     def _link(self, url) -> None:
         if url.scheme() == "raw":
@@ -374,3 +392,90 @@ class ConversationsPane(Pane):
             return
         self.threads.table.selectRow(row)
 
+
+class _LiveSession:
+    """Follows the session the pane shows while its kind's files change (see the module doc)."""
+
+    def __init__(self, pane: ConversationsPane) -> None:
+        self.pane = pane
+        self.ref: SessionRef | None = None
+        self.token = None
+        self.unseen = 0
+        self.busy = self.again = False
+        self.watcher = QFileSystemWatcher(pane)
+        self.timer = QTimer(pane, singleShot=True, interval=LIVE_MS)
+        self.watcher.fileChanged.connect(self._changed)
+        self.timer.timeout.connect(self.check)
+        pane.new_marker.clicked.connect(pane.jump_to_new)
+        pane.latest_button.clicked.connect(self.clear)
+
+    def follow(self, ref: SessionRef) -> None:
+        if self.watcher.files():
+            self.watcher.removePaths(self.watcher.files())
+        self.ref, self.token, self.busy, self.again = ref, None, False, False
+        self.clear()
+        paths = [str(p) for p in self.pane.cap.growth_paths(ref) if p.exists()]
+        if paths:
+            self.watcher.addPaths(paths)
+
+    def clear(self) -> None:
+        self.unseen = 0
+        self.pane.new_marker.hide()
+
+    def _changed(self, path: str) -> None:
+        if path not in self.watcher.files() and self.ref is not None and os.path.exists(path):
+            self.watcher.addPath(path)  # replaced by an atomic save: watch the new file
+        if not self.timer.isActive():  # not restarted: a steady writer is still checked every LIVE_MS
+            self.timer.start()
+
+    def check(self) -> None:
+        pane, ref = self.pane, self.ref
+        if ref is None or ref != pane.session:
+            return
+        if self.busy:
+            self.again = True
+            return
+        self.busy = True
+        cap, known, total = pane.cap, self.token, pane.total
+
+        def work():
+            token = cap.growth_token(ref)
+            if token is None or token == known:
+                return token, total, []
+            count = cap.message_count(ref)
+            new = cap.messages(ref, total, min(PAGE, count - total)) if count > total else []
+            return token, count, new
+
+        pane.ctx.worker.submit("conversations-grow", work, supersede=False,
+                               on_result=lambda result: self._grew(ref, total, result),
+                               on_error=lambda _m: self._done())
+
+    def _done(self) -> None:
+        self.busy = False
+        if self.again:
+            self.again = False
+            self.check()
+
+    def _grew(self, ref: SessionRef, total: int, result) -> None:
+        pane = self.pane
+        token, count, new = result
+        if ref == self.ref:
+            self.token = token
+        if ref != pane.session or total != pane.total or count <= total:
+            self._done()
+            return
+        bar = pane.view.verticalScrollBar()
+        at_end = pane.start + len(pane.messages) >= total and bar.value() >= bar.maximum() and not self.unseen
+        pane.total = count
+        if at_end and len(new) == count - total:
+            messages = (pane.messages + new)[-PAGE:]
+            pane._page_arrived(ref, count - len(messages), messages)  # drawn, scrolled to the end
+        elif at_end:
+            pane._go(max(0, count - PAGE))
+        else:
+            self.unseen += count - total
+            pane.new_marker.setText(f"↓ {self.unseen:,} new message{'s' if self.unseen != 1 else ''}")
+            pane.new_marker.show()
+            pane.later_button.setEnabled(True)
+            pane.latest_button.setEnabled(True)
+        self._done()
