@@ -93,6 +93,13 @@ class DaycarePgStore(api.OpenedStore):
         out["problems"] = [p.to_dict() for p in self.problems]
         return out
 
+    def refresh_engine(self) -> None:
+        """Look again whether Daycare's engine runs (it may have started or stopped since the open)."""
+        if self.paths is not None:
+            from daycare_gui.core.engine import engine_status
+
+            self.engine = engine_status(self.paths)
+
     def writes_blocked(self) -> str | None:
         if self.engine is not None and self.engine.running:
             return f"Daycare's engine is running ({self.engine.detail})"

@@ -1,0 +1,86 @@
+"""Opening a PGlite store says what it does (copy in MB, PGlite start), stops when cancelled without
+leaving a copy, and asks, waits or copies at once when Daycare's engine is running on it."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from daycare_gui.cli import main
+from daycare_gui.core.paths import resolve_paths
+from daycare_gui.stores.common import opening
+from daycare_gui.stores.daycare.pg.open import open_pglite
+from daycare_gui.stores.daycare.pg.pglite_copy import copy_pglite
+from tests.conftest import snapshot_tree
+
+
+def test_copy_reports_megabytes_and_stops_when_cancelled(pglite_fixture, tmp_path, monkeypatch):
+    from daycare_gui.stores.daycare.pg import pglite_copy
+
+    monkeypatch.setattr(pglite_copy, "CHUNK", 1 << 20)
+    folder = pglite_fixture / "daycare.pglite"
+    before = snapshot_tree(folder)
+    seen = []
+    size = copy_pglite(folder, tmp_path / "whole", lambda d, t, m: seen.append((d, t, m)))
+    assert size == sum(len(b) for b in before.values() if b is not None) - len(before.get("postmaster.pid", b""))
+    total = seen[-1][1]
+    assert total == -(-size // (1 << 20)) and seen[-1][0] == total
+    assert seen[-1][2] == f"Copying the store ({total} of {total} MB)…"
+    assert [d for d, _t, _m in seen] == sorted(d for d, _t, _m in seen)  # only forward
+
+    steps = []
+    with pytest.raises(opening.OpenCancelled, match="copying"):
+        copy_pglite(folder, tmp_path / "part", cancelled=lambda: steps.append(1) or len(steps) > 5)
+    assert 0 < sum(f.stat().st_size for f in (tmp_path / "part").rglob("*") if f.is_file()) < size
+    assert snapshot_tree(folder) == before
+
+
+def _engine_running(root):
+    (root / "engine.pid").write_text(str(os.getpid()))  # a live process: the engine "runs"
+
+
+def test_engine_running_ask_refuses_before_copying(pglite_fixture):
+    _engine_running(pglite_fixture)
+    before = snapshot_tree(pglite_fixture / "daycare.pglite")
+    with opening.reporting(while_running=opening.ASK), pytest.raises(opening.EngineRunning, match="engine is running"):
+        open_pglite(resolve_paths(pglite_fixture))
+    stages = []
+    with opening.reporting(lambda d, t, m: stages.append(m), lambda: bool(stages), while_running=opening.WAIT), \
+            pytest.raises(opening.OpenCancelled, match="waiting"):
+        open_pglite(resolve_paths(pglite_fixture))
+    assert stages[0].startswith("Waiting for Daycare's engine to stop (process ")
+    assert snapshot_tree(pglite_fixture / "daycare.pglite") == before
+
+
+def test_engine_running_wait_opens_once_it_stops(pglite_fixture):
+    _engine_running(pglite_fixture)
+    stages = []
+
+    def progress(_done, _total, message):
+        stages.append(message)
+        if message.startswith("Waiting"):
+            (pglite_fixture / "engine.pid").unlink(missing_ok=True)  # the engine stops
+
+    with opening.reporting(progress, while_running=opening.WAIT):
+        store = open_pglite(resolve_paths(pglite_fixture))
+    with store:
+        assert not store.summary().engine_running and store.writes_blocked() is None
+        assert not any("engine is running" in n for n in store.summary().notes)
+    assert [s.split(" (")[0] for s in stages if not s.startswith("Copying") or "(0 of" in s] == [
+        "Waiting for Daycare's engine to stop", "Copying the store", "Starting PGlite 0.3.15…", "Reading the store…"]
+
+
+def test_engine_running_copy_now_says_it_may_be_behind_and_blocks_writes(pglite_fixture):
+    _engine_running(pglite_fixture)
+    with open_pglite(resolve_paths(pglite_fixture)) as store:  # the command line's default: copy now
+        assert store.summary().engine_running
+        assert any("may be a moment behind" in n for n in store.summary().notes)
+        assert "engine is running" in store.writes_blocked()
+
+
+def test_inspect_prints_the_stages_on_stderr(pglite_fixture, capsys):
+    assert main(["inspect", str(pglite_fixture), "--json"]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith("Copying the store (") and err[0].endswith(" MB)…")
+    assert err[1:] == ["Starting PGlite 0.3.15…", "Reading the store…"]
