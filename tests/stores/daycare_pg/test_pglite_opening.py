@@ -68,19 +68,37 @@ def test_engine_running_wait_opens_once_it_stops(pglite_fixture):
         assert not store.summary().engine_running and store.writes_blocked() is None
         assert not any("engine is running" in n for n in store.summary().notes)
     assert [s.split(" (")[0] for s in stages if not s.startswith("Copying") or "(0 of" in s] == [
-        "Waiting for Daycare's engine to stop", "Copying the store", "Starting PGlite 0.3.15…", "Reading the store…"]
+        "Waiting for Daycare's engine to stop", "Copying the store", "Starting PGlite 0.3.15…", "Indexing the copy…",
+        "Reading the store…"]
 
 
 def test_engine_running_copy_now_says_it_may_be_behind_and_blocks_writes(pglite_fixture):
     _engine_running(pglite_fixture)
+    before = snapshot_tree(pglite_fixture / "daycare.pglite")
     with open_pglite(resolve_paths(pglite_fixture)) as store:  # the command line's default: copy now
+        # the copy is indexed for paging; the user's folder never is
+        assert store.db.scalar("SELECT count(*) FROM pg_indexes WHERE indexname = 'daycare_gui_history_by_session'") == 1
         assert store.summary().engine_running
         assert any("may be a moment behind" in n for n in store.summary().notes)
         assert "engine is running" in store.writes_blocked()
+    assert snapshot_tree(pglite_fixture / "daycare.pglite") == before
 
 
 def test_inspect_prints_the_stages_on_stderr(pglite_fixture, capsys):
     assert main(["inspect", str(pglite_fixture), "--json"]) == 0
     err = capsys.readouterr().err.splitlines()
     assert err[0].startswith("Copying the store (") and err[0].endswith(" MB)…")
-    assert err[1:] == ["Starting PGlite 0.3.15…", "Reading the store…"]
+    assert err[1:] == ["Starting PGlite 0.3.15…", "Indexing the copy…", "Reading the store…"]
+
+
+def test_charts_read_tokens_and_cost_per_model_and_day(pg_demo_url):
+    from daycare_gui.stores import api, registry
+
+    with registry.open_store(pg_demo_url) as store:
+        charts = store.capability(api.Charts)
+        tokens, cost = charts.tokens_per_day(), charts.cost_per_day()
+    assert {t.series for t in tokens} == {"claude-sonnet-4-5", "gpt-5"} == {c.series for c in cost}
+    # the demo's 60 hourly rows: input 1200 + 37h and output 300 + 11h tokens, cost 0.01h, for h in 0..59
+    assert sum(t.value for t in tokens) == sum(1500 + 48 * h for h in range(60))
+    assert round(sum(c.value for c in cost), 6) == round(sum(0.01 * h for h in range(60)), 6)
+    assert [t.day for t in tokens] == sorted(t.day for t in tokens)

@@ -87,6 +87,8 @@ def open_pglite(paths, problems: ProblemLog | None = None, progress=None, cancel
         raise opening.OpenCancelled("cancelled before copying the store")
     server = PgliteServer(paths.pglite_path, runtime, progress=progress, cancelled=cancelled)
     try:
+        if INDEX_COPY:
+            _index_copy(server.url, progress)
         if progress:
             progress(0, 0, "Reading the store…")
         db = PgDatabase(server.url)
@@ -106,6 +108,24 @@ def open_pglite(paths, problems: ProblemLog | None = None, progress=None, cancel
 
 
 ENGINE_POLL_S = 1.0
+# Daycare's schema has no index on session_history.session_id, so every page, count and per-session
+# figure scans the whole history. The copy is ours and thrown away on close: index it once after the
+# open (never the user's folder, never a server). bench/pglite.py measures both ways.
+INDEX_COPY = True
+COPY_INDEXES = (("session_history", "daycare_gui_history_by_session", "(session_id, id)"),)
+
+
+def _index_copy(url: str, progress) -> None:
+    import psycopg
+
+    dsn = url.replace("postgresql+psycopg://", "postgresql://")
+    with psycopg.connect(dsn, autocommit=True, connect_timeout=10) as conn:
+        for table, name, columns in COPY_INDEXES:
+            if conn.execute("SELECT to_regclass(%s)", (f"public.{table}",)).fetchone()[0] is None:
+                continue
+            if progress:
+                progress(0, 0, "Indexing the copy…")
+            conn.execute(f'CREATE INDEX IF NOT EXISTS "{name}" ON "{table}" {columns}')
 
 
 def _engine_decision(paths, engine, policy: str, progress, cancelled):

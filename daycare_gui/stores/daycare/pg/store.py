@@ -114,9 +114,16 @@ class DaycarePgStore(api.OpenedStore):
         """Serve a fresh private copy (after an edit was swapped into the user's folder)."""
         if self.server is None:
             return
+        from daycare_gui.stores.daycare.pg import open as pg_open
         from daycare_gui.stores.daycare.pg.pglite_copy import PgliteServer
 
         fresh = PgliteServer(self.server.original, self.server.runtime)
+        if pg_open.INDEX_COPY:
+            try:
+                pg_open._index_copy(fresh.url, None)
+            except BaseException:
+                fresh.close(kill=True)
+                raise
         old_server, old_db = self.server, self.db
         self.server, self.db = fresh, PgDatabase(fresh.url)
         self._counts = None
