@@ -324,6 +324,13 @@ class PgCharts(_OnStore, api.Charts):
             "FROM token_stats_hourly GROUP BY d, model ORDER BY d, model")
         return [DayCount(_ms_day(int(d) * 86400000), m or "", float(v)) for d, m, v in rows]
 
+    def cost_per_day(self) -> list[DayCount]:
+        if not self.store.has("token_stats_hourly"):
+            return []
+        rows = self.db.rows("SELECT (hour_start / 86400000) AS d, model, sum(coalesce(cost, 0)) "
+                            "FROM token_stats_hourly GROUP BY d, model ORDER BY d, model")
+        return [DayCount(_ms_day(int(d) * 86400000), m or "", float(v)) for d, m, v in rows]
+
     def activity_per_day(self) -> list[DayCount]:
         rows = self.db.rows("SELECT (at / 86400000) AS d, count(*) FROM session_history GROUP BY d ORDER BY d")
         return [DayCount(_ms_day(int(d) * 86400000), "", float(n)) for d, n in rows if d is not None]
