@@ -102,3 +102,23 @@ def test_charts_read_tokens_and_cost_per_model_and_day(pg_demo_url):
     assert sum(t.value for t in tokens) == sum(1500 + 48 * h for h in range(60))
     assert round(sum(c.value for c in cost), 6) == round(sum(0.01 * h for h in range(60)), 6)
     assert [t.day for t in tokens] == sorted(t.day for t in tokens)
+
+
+def test_pages_read_by_keyset_match_the_session_in_any_order(pg_demo_url):
+    from daycare_gui.stores import api, registry
+    from daycare_gui.stores.records import SessionRef
+
+    with registry.open_store(pg_demo_url) as store:
+        conv = store.capability(api.Conversations)
+        sid, agent = store.db.rows("SELECT h.session_id, s.agent_id FROM session_history h JOIN sessions s "
+                                   "ON s.id = h.session_id GROUP BY 1, 2 ORDER BY count(*) DESC LIMIT 1")[0]
+        ref = SessionRef(agent, sid)
+        total = conv.message_count(ref)
+        assert total >= 6
+        whole = [m.id for m in conv.messages(ref, 0, total)]
+        for order in (range(0, total, 2), reversed(range(0, total, 2)), (4, 2, 0, 1, 3, total - 2, 0)):
+            fresh = store.capability(api.Conversations)
+            fresh.__dict__.pop("_keys", None)
+            for start in order:
+                assert [m.id for m in fresh.messages(ref, start, 2)] == whole[start:start + 2], (list(order), start)
+        assert conv.messages(ref, total, 5) == [] and len(conv.messages(ref, total - 1, 5)) == 1

@@ -76,20 +76,47 @@ class PgConversations(_OnStore, api.Conversations):
     def messages(self, ref: SessionRef, start: int, limit: int) -> list[Message]:
         start, limit = max(0, int(start)), int(limit)
         total = self.message_count(ref)
-        if start > total // 2:
+        n = max(0, min(limit, total - start))
+        if n == 0:
+            return []
+        known = self._boundaries(ref, total)
+        params = {"s": ref.session_id, "n": n}
+        if start - 1 in known:
+            # Scrolling on from a page already read: a keyset on the primary key (the copy's index or,
+            # on a server, the id index walked from there) instead of an OFFSET over the session.
+            rows = self.db.rows("SELECT id, type, at, data FROM session_history WHERE session_id = :s AND id > :k "
+                                "ORDER BY id LIMIT :n", {**params, "k": known[start - 1]})
+        elif start + n in known:
+            rows = self.db.rows("SELECT id, type, at, data FROM session_history WHERE session_id = :s AND id < :k "
+                                "ORDER BY id DESC LIMIT :n", {**params, "k": known[start + n]})
+            rows.reverse()
+        elif start > total // 2:
             # Near the end (where a conversation opens): count back from the newest, so PostgreSQL keeps
             # only the top rows instead of walking an OFFSET over the whole session (Daycare's schema has
             # no index on session_history.session_id).
-            n = max(0, min(limit, total - start))
             rows = self.db.rows(
                 "SELECT id, type, at, data FROM session_history WHERE session_id = :s "
-                "ORDER BY id DESC LIMIT :n OFFSET :o", {"s": ref.session_id, "n": n, "o": max(0, total - start - n)})
+                "ORDER BY id DESC LIMIT :n OFFSET :o", {**params, "o": max(0, total - start - n)})
             rows.reverse()
         else:
             rows = self.db.rows(
                 "SELECT id, type, at, data FROM session_history WHERE session_id = :s ORDER BY id LIMIT :n OFFSET :o",
-                {"s": ref.session_id, "n": limit, "o": start})
+                {**params, "o": start})
+        if len(rows) == n:  # remember where this page starts and ends, for the next one
+            known[start], known[start + n - 1] = rows[0][0], rows[-1][0]
         return [_message(*r, session_id=ref.session_id) for r in rows]
+
+    def _boundaries(self, ref: SessionRef, total: int) -> dict[int, int]:
+        """Position → id of the pages read in this session, valid while its count stays the same (a
+        server's session that grew or shrank starts over). Bounded: a few sessions, a few hundred pages."""
+        cache = self.__dict__.setdefault("_keys", {})
+        key = (id(self.db), ref.session_id)
+        entry = cache.get(key)
+        if entry is None or entry[0] != total or len(entry[1]) > 2000:
+            if len(cache) > 16:
+                cache.clear()
+            entry = cache[key] = (total, {})
+        return entry[1]
 
     def count(self) -> int | None:
         return int(self.db.scalar(f"SELECT count(*) FROM agents{self.store.current('agents')}") or 0)
