@@ -7,7 +7,7 @@ import pytest
 
 from daycare_gui.stores import api, registry
 from daycare_gui.stores.records import DayCount, StoreSummary
-from tests.ui.conftest import open_and_wait
+from daycare_gui.ui.panes.generic.overview import day_totals
 
 
 class _Charts(api.Charts):
@@ -71,7 +71,7 @@ def test_tokens_per_day_beside_activity(qtbot, window, token_kind, tmp_path):
     pane = _overview(qtbot, window, path)
     assert pane.activity_chart.message == "" and pane.tokens_chart.message == ""  # both charts drawn
     assert pane.tokens_chart.isVisible() and pane.tokens_chart.title == "Tokens per day"
-    assert pane.tokens_chart._data == [(1793491200000, 2000), (1793577600000, 2500)]  # models summed per day
+    assert day_totals(_Charts(True).tokens_per_day()) == [(1793491200000, 2000), (1793577600000, 2500)]
     text = pane.shown_text()
     assert "Tokens by model, 2026-11-01 to 2026-11-02" in text
     assert "gpt-5\n4,000\n2.00" in text and "sonnet-4\n500\n0.00" in text

@@ -53,6 +53,7 @@ class TokensPerDayChart(ActivityChart):
         super().__init__(parent)
         self.title = "Tokens per day"
         self.empty_text = "No token usage recorded."
+        self.unit = "token"  # what a painted day chart says in its tips
 
 
 class StoreOverviewPane(Pane):
