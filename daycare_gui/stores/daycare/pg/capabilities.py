@@ -57,9 +57,13 @@ class PgConversations(_OnStore, api.Conversations):
     def sessions(self, thread_id: str) -> list[SessionRecord]:
         active = self.db.scalar(f"SELECT active_session_id FROM agents{self.store.current('agents')}"
                                 f"{' AND' if self.store.current('agents') else ' WHERE'} id = :a", {"a": thread_id})
+        # One grouped pass over the history for all the agent's sessions: a count per session would scan
+        # it once per session (Daycare's schema has no index on session_history.session_id).
         rows = self.db.mappings(
-            "SELECT s.*, (SELECT count(*) FROM session_history h WHERE h.session_id = s.id) AS n "
-            "FROM sessions s WHERE s.agent_id = :a ORDER BY s.created_at, s.id", {"a": thread_id})
+            "SELECT s.*, coalesce(c.n, 0) AS n FROM sessions s LEFT JOIN "
+            "(SELECT session_id, count(*) AS n FROM session_history WHERE session_id IN "
+            "(SELECT id FROM sessions WHERE agent_id = :a) GROUP BY session_id) c ON c.session_id = s.id "
+            "WHERE s.agent_id = :a ORDER BY s.created_at, s.id", {"a": thread_id})
         return [SessionRecord(SessionRef(thread_id, r["id"]), r["id"], r.get("created_at"), r.get("ended_at"), r["n"],
                               "active" if r["id"] == active else ("ended" if r.get("ended_at") else ""), raw=r)
                 for r in rows]
