@@ -19,15 +19,21 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
+    from daycare_gui.stores.common.opening import StderrProgress, reporting
     from daycare_gui.stores.report import inspect_report
 
+    stages = StderrProgress()  # a slow open (a PGlite copy) says what it is doing on stderr
     try:
         # live=False: a store whose WAL holds data is read from a private snapshot, so not even the
         # -shm read marks of the original are touched.
-        with registry.open_store(args.path, kind=args.kind, live=False) as store:
+        with reporting(stages):
+            store = registry.open_store(args.path, kind=args.kind, live=False)
+        stages.finish()
+        with store:
             report = inspect_report(store, home_skills=args.home_skills)
             title = registry.load_kind(store.kind).title or store.kind
     except (NotRecognised, CannotOpen) as exc:
+        stages.finish()
         return _refuse(args, exc)
     if args.json:
         print(json.dumps(report, ensure_ascii=False, indent=2))

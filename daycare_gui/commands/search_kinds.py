@@ -102,12 +102,17 @@ def _progress_line(done: int, _total: int) -> None:
 def run(args, kind: str) -> int:
     from daycare_gui.stores import registry
     from daycare_gui.stores.api import CannotOpen, Conversations, NotRecognised, SearchSource
+    from daycare_gui.stores.common.opening import StderrProgress, reporting
     from daycare_gui.stores.common.search_index import SourceIndex, update_source_index
     from daycare_gui.stores.common.search_query import SourceFilter, search_source
 
+    stages = StderrProgress()  # a slow open (a PGlite copy) says what it is doing on stderr
     try:
-        store = registry.open_store(args.path, kind=kind)
+        with reporting(stages):
+            store = registry.open_store(args.path, kind=kind)
+        stages.finish()
     except (NotRecognised, CannotOpen) as exc:
+        stages.finish()
         print(f"daycare-gui: {mask_url(str(exc))}", file=sys.stderr)
         return 2
     with store:

@@ -317,6 +317,10 @@ class Charts(Capability):
         """Tokens per day; ``series`` is the model."""
         return []
 
+    def cost_per_day(self) -> list[DayCount]:
+        """What the tokens cost per day (the system's own figure, e.g. USD); ``series`` is the model."""
+        return []
+
 
 class SearchSource(Capability):
     """Feeds the shared full-text index, incrementally.

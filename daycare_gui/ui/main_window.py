@@ -33,6 +33,7 @@ from daycare_gui.ui.actions import ActionRegistry
 from daycare_gui.ui.context import DetailItem, PaneContext
 from daycare_gui.ui.jump_controller import JumpController
 from daycare_gui.ui.keyboard import cycle_focus
+from daycare_gui.ui.open_progress import OpenProgress
 from daycare_gui.ui.panes.registry import PANES, pane_class
 from daycare_gui.ui.preload import Preloader
 from daycare_gui.ui.store_opener import open_in_worker
@@ -146,6 +147,10 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.status_busy)
         self.worker.busy_changed.connect(lambda busy: self.status_busy.setText("Loading…" if busy else ""))
 
+        self.opener = OpenProgress(self.worker, self)
+        self.opener.progressed.connect(self._open_progressed)
+        self.opener.cancelled.connect(self._open_cancelled)
+
         self.watcher = StoreWatcher(self)
         self.watcher.changed.connect(self._disk_changed)
         self.watcher.database_changed.connect(self._database_changed)
@@ -169,8 +174,11 @@ class MainWindow(QMainWindow):
 
     def open_path(self, path: str, kind: str | None = None) -> None:
         self.status_store.setText(f"Opening {mask_url(path)}…")
-        open_in_worker(self.worker, path, kind=kind, on_result=lambda s: self._store_opened(s, path),
-                       on_error=lambda msg: self._open_failed(path, msg))
+        self.opener.open(mask_url(path),
+                         lambda submit_open, on_error: open_in_worker(self.worker, path, kind=kind,
+                                                                      submit_open=submit_open, on_error=on_error),
+                         on_opened=lambda s: self._store_opened(s, path),
+                         on_failed=lambda msg: self._open_failed(path, msg))
 
     def open_demo(self) -> None:
         from daycare_gui.core.demo import write_demo
@@ -179,9 +187,19 @@ class MainWindow(QMainWindow):
         dest = Path(tempfile.mkdtemp(prefix="daycare-demo-")) / "daycare"
         self._demo_dirs.append(dest.parent)  # ours to remove when the window closes
         self.status_store.setText("Writing a demo store…")
-        open_in_worker(self.worker, str(dest), first=lambda: write_demo(dest, now_ms=current_minute_ms()),
-                       on_result=lambda s: self._store_opened(s, str(dest), remember=False),
-                       on_error=lambda msg: self._open_failed(str(dest), msg))
+        self.opener.open("a demo store",
+                         lambda submit_open, on_error: open_in_worker(
+                             self.worker, str(dest), first=lambda: write_demo(dest, now_ms=current_minute_ms()),
+                             submit_open=submit_open, on_error=on_error),
+                         on_opened=lambda s: self._store_opened(s, str(dest), remember=False),
+                         on_failed=lambda msg: self._open_failed(str(dest), msg))
+
+    def _open_progressed(self, text: str) -> None:
+        self.status_store.setText(text)
+
+    def _open_cancelled(self, label: str) -> None:
+        self.status_store.setText(f"Opening {label} cancelled" if self.opened is None
+                                  else f"{self.opened.title} (opening {label} cancelled)")
 
     def _open_failed(self, path: str, message: str) -> None:
         self.status_store.setText("No store open" if self.opened is None else self.opened.title)
@@ -193,7 +211,7 @@ class MainWindow(QMainWindow):
             self.welcome.show_declined(mask_url(text))
             return
         if kind not in ("NotADaycareDirectory", NoKindRecognised.__name__, "NotRecognised", "CannotOpen",
-                        "PgError", "PgliteUnavailable"):
+                        "PgError", "PgliteUnavailable", "OpenCancelled"):
             text = message
         QMessageBox.warning(self, "Cannot open", f"{mask_url(path)}\n\n{mask_url(text)}")
 
@@ -285,7 +303,12 @@ class MainWindow(QMainWindow):
 
     def _generic_engine_note(self, opened) -> str:
         reason = opened.writes_blocked()
-        return f"{reason}. Browsing is safe; edits ask first." if reason else ""
+        if not reason:
+            return ""
+        summary = opened.summary()
+        behind = (" You are reading a copy taken when the store was opened: it may be a moment behind."
+                  if summary.engine_running and "copy" in (summary.open_mode or "") else "")
+        return f"{reason}. Browsing is safe; edits ask first.{behind}"
 
     def close_store(self) -> None:
         # Answers still on their way belong to panes about to be deleted: make them all stale.
@@ -589,6 +612,7 @@ class MainWindow(QMainWindow):
         self.settings.setValue("geometry", self.saveGeometry())
         self.settings.setValue("window_state", self.saveState())
         self.settings.setValue("main_splitter", self.splitter.saveState())
+        self.opener.cancel()  # a store still opening lets go of its copy and process on the worker
         self.close_store()
         self.worker.shutdown()
         self.bg_worker.shutdown()

@@ -21,9 +21,18 @@ CHANNEL = "open"
 
 def open_in_worker(worker, path: str, *, kind: str | None = None, live: bool = True,
                    first: Callable[[], None] | None = None,
-                   on_result: Callable[[object], None], on_error: Callable[[str], None]) -> None:
+                   on_result: Callable[[object], None] | None = None, on_error: Callable[[str], None],
+                   submit_open: Callable[[Callable[[], object]], None] | None = None) -> None:
     """Open PATH (as KIND when given) on ``worker``; ``first`` runs on the worker before anything else
-    (the demo writes its store there). ``on_result(opened)`` or ``on_error("Type: message")`` follows."""
+    (the demo writes its store there). ``on_result(opened)`` or ``on_error("Type: message")`` follows.
+    ``submit_open(fn)``, when given, runs the step that opens the store instead (``ui/open_progress.py``:
+    progress and cancel for a slow open) and delivers its answer itself."""
+
+    def open_step(fn: Callable[[], object]) -> None:
+        if submit_open is not None:
+            submit_open(fn)
+        else:
+            worker.submit(CHANNEL, fn, on_result=on_result, on_error=on_error)
 
     def opened_with(name: str) -> None:
         try:
@@ -31,7 +40,7 @@ def open_in_worker(worker, path: str, *, kind: str | None = None, live: bool = T
         except Exception as exc:  # noqa: BLE001 - an unknown --kind: said like any other failure
             on_error(f"{type(exc).__name__}: {exc}")
             return
-        worker.submit(CHANNEL, lambda: chosen.open(path, live=live), on_result=on_result, on_error=on_error)
+        open_step(lambda: chosen.open(path, live=live))
 
     def decided(name: str | None, everything: bool) -> None:
         if name is not None:
@@ -41,8 +50,7 @@ def open_in_worker(worker, path: str, *, kind: str | None = None, live: bool = T
             worker.submit(CHANNEL, lambda: kinds.choose_loaded(path), on_result=lambda n: decided(n, True),
                           on_error=on_error)
         else:  # every kind is loaded and still one is missing (registered meanwhile): open the plain way
-            worker.submit(CHANNEL, lambda: kinds.open_store(path, live=live), on_result=on_result,
-                          on_error=on_error)
+            open_step(lambda: kinds.open_store(path, live=live))
 
     if kind and first is None:
         opened_with(kind)

@@ -57,9 +57,13 @@ class PgConversations(_OnStore, api.Conversations):
     def sessions(self, thread_id: str) -> list[SessionRecord]:
         active = self.db.scalar(f"SELECT active_session_id FROM agents{self.store.current('agents')}"
                                 f"{' AND' if self.store.current('agents') else ' WHERE'} id = :a", {"a": thread_id})
+        # One grouped pass over the history for all the agent's sessions: a count per session would scan
+        # it once per session (Daycare's schema has no index on session_history.session_id).
         rows = self.db.mappings(
-            "SELECT s.*, (SELECT count(*) FROM session_history h WHERE h.session_id = s.id) AS n "
-            "FROM sessions s WHERE s.agent_id = :a ORDER BY s.created_at, s.id", {"a": thread_id})
+            "SELECT s.*, coalesce(c.n, 0) AS n FROM sessions s LEFT JOIN "
+            "(SELECT session_id, count(*) AS n FROM session_history WHERE session_id IN "
+            "(SELECT id FROM sessions WHERE agent_id = :a) GROUP BY session_id) c ON c.session_id = s.id "
+            "WHERE s.agent_id = :a ORDER BY s.created_at, s.id", {"a": thread_id})
         return [SessionRecord(SessionRef(thread_id, r["id"]), r["id"], r.get("created_at"), r.get("ended_at"), r["n"],
                               "active" if r["id"] == active else ("ended" if r.get("ended_at") else ""), raw=r)
                 for r in rows]
@@ -76,20 +80,47 @@ class PgConversations(_OnStore, api.Conversations):
     def messages(self, ref: SessionRef, start: int, limit: int) -> list[Message]:
         start, limit = max(0, int(start)), int(limit)
         total = self.message_count(ref)
-        if start > total // 2:
+        n = max(0, min(limit, total - start))
+        if n == 0:
+            return []
+        known = self._boundaries(ref, total)
+        params = {"s": ref.session_id, "n": n}
+        if start - 1 in known:
+            # Scrolling on from a page already read: a keyset on the primary key (the copy's index or,
+            # on a server, the id index walked from there) instead of an OFFSET over the session.
+            rows = self.db.rows("SELECT id, type, at, data FROM session_history WHERE session_id = :s AND id > :k "
+                                "ORDER BY id LIMIT :n", {**params, "k": known[start - 1]})
+        elif start + n in known:
+            rows = self.db.rows("SELECT id, type, at, data FROM session_history WHERE session_id = :s AND id < :k "
+                                "ORDER BY id DESC LIMIT :n", {**params, "k": known[start + n]})
+            rows.reverse()
+        elif start > total // 2:
             # Near the end (where a conversation opens): count back from the newest, so PostgreSQL keeps
             # only the top rows instead of walking an OFFSET over the whole session (Daycare's schema has
             # no index on session_history.session_id).
-            n = max(0, min(limit, total - start))
             rows = self.db.rows(
                 "SELECT id, type, at, data FROM session_history WHERE session_id = :s "
-                "ORDER BY id DESC LIMIT :n OFFSET :o", {"s": ref.session_id, "n": n, "o": max(0, total - start - n)})
+                "ORDER BY id DESC LIMIT :n OFFSET :o", {**params, "o": max(0, total - start - n)})
             rows.reverse()
         else:
             rows = self.db.rows(
                 "SELECT id, type, at, data FROM session_history WHERE session_id = :s ORDER BY id LIMIT :n OFFSET :o",
-                {"s": ref.session_id, "n": limit, "o": start})
+                {**params, "o": start})
+        if len(rows) == n:  # remember where this page starts and ends, for the next one
+            known[start], known[start + n - 1] = rows[0][0], rows[-1][0]
         return [_message(*r, session_id=ref.session_id) for r in rows]
+
+    def _boundaries(self, ref: SessionRef, total: int) -> dict[int, int]:
+        """Position → id of the pages read in this session, valid while its count stays the same (a
+        server's session that grew or shrank starts over). Bounded: a few sessions, a few hundred pages."""
+        cache = self.__dict__.setdefault("_keys", {})
+        key = (id(self.db), ref.session_id)
+        entry = cache.get(key)
+        if entry is None or entry[0] != total or len(entry[1]) > 2000:
+            if len(cache) > 16:
+                cache.clear()
+            entry = cache[key] = (total, {})
+        return entry[1]
 
     def count(self) -> int | None:
         return int(self.db.scalar(f"SELECT count(*) FROM agents{self.store.current('agents')}") or 0)
@@ -322,6 +353,13 @@ class PgCharts(_OnStore, api.Charts):
         rows = self.db.rows(
             "SELECT (hour_start / 86400000) AS d, model, sum(coalesce(input_tokens, 0) + coalesce(output_tokens, 0)) "
             "FROM token_stats_hourly GROUP BY d, model ORDER BY d, model")
+        return [DayCount(_ms_day(int(d) * 86400000), m or "", float(v)) for d, m, v in rows]
+
+    def cost_per_day(self) -> list[DayCount]:
+        if not self.store.has("token_stats_hourly"):
+            return []
+        rows = self.db.rows("SELECT (hour_start / 86400000) AS d, model, sum(coalesce(cost, 0)) "
+                            "FROM token_stats_hourly GROUP BY d, model ORDER BY d, model")
         return [DayCount(_ms_day(int(d) * 86400000), m or "", float(v)) for d, m, v in rows]
 
     def activity_per_day(self) -> list[DayCount]:

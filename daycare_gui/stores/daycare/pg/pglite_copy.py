@@ -15,14 +15,22 @@ import threading
 import time
 from pathlib import Path
 
+from daycare_gui.stores.common.opening import OpenCancelled
 from daycare_gui.stores.daycare.pg.runtime import SIDECAR, PgliteRuntime, PgliteUnavailable
 
 COPY_PREFIX = "daycare-gui-pglite-"  # temporary folders: <tmp>/daycare-gui-pglite-<pid>-XXXX
 READY_TIMEOUT = 60.0
 
 
+CHUNK = 4 << 20  # copied in 4 MB steps: a cancel stops a 1 GB segment within one step
+MB = 1 << 20
+
+
 def copy_pglite(src: Path, dest: Path, progress=None, cancelled=lambda: False) -> int:
-    """Copy ``src`` into ``dest`` (a new folder); returns the bytes copied. Never writes into ``src``."""
+    """Copy ``src`` into ``dest`` (a new folder); returns the bytes copied. Never writes into ``src``.
+
+    ``progress(done_mb, total_mb, "Copying the store (12 of 61 MB)…")`` follows the bytes; when
+    ``cancelled()`` turns true the copy stops between two steps (the caller removes ``dest``)."""
     files = []
     for dirpath, _dirs, names in os.walk(src):
         for name in names:
@@ -37,21 +45,45 @@ def copy_pglite(src: Path, dest: Path, progress=None, cancelled=lambda: False) -
         return (2 if rel.parts[0] == "pg_wal" else 1, rel.as_posix())
 
     files.sort(key=order)
-    total = len(files)
+    total = sum(_size(src / rel) for rel in files)
+    total_mb = max(1, -(-total // MB))
     size = 0
-    for i, rel in enumerate(files):
-        if cancelled():
-            raise PgliteUnavailable("cancelled while copying the store")
+    last_report = -1
+
+    def report() -> None:
+        nonlocal last_report
+        done_mb = size // MB
+        if progress and done_mb != last_report:
+            last_report = done_mb
+            progress(done_mb, total_mb, f"Copying the store ({done_mb:,} of {total_mb:,} MB)…")
+
+    report()
+    for rel in files:
         target = dest / rel
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(src / rel, target)
-        size += target.stat().st_size
-        if progress and i % 200 == 0:
-            progress(i, total, f"Copying the PGlite store ({i:,} of {total:,} files)…")
+        with open(src / rel, "rb") as fin, open(target, "wb") as fout:
+            while True:
+                if cancelled():
+                    raise OpenCancelled("cancelled while copying the store")
+                block = fin.read(CHUNK)
+                if not block:
+                    break
+                fout.write(block)
+                size += len(block)
+                report()
     for dirpath, dirs, _names in os.walk(src):  # empty folders PostgreSQL expects (pg_tblspc, …)
         for d in dirs:
             (dest / Path(dirpath, d).relative_to(src)).mkdir(parents=True, exist_ok=True)
+    if progress:
+        progress(total_mb, total_mb, f"Copying the store ({total_mb:,} of {total_mb:,} MB)…")
     return size
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 class PgliteServer:
@@ -72,12 +104,14 @@ class PgliteServer:
                 self.data, self.copied_bytes = self.original, 0
             self.socket_dir = self.workdir / "socket"
             self.socket_dir.mkdir()
-            self._start(runtime)
+            if progress:
+                progress(0, 0, f"Starting PGlite {runtime.pglite_version}…")
+            self._start(runtime, cancelled)
         except BaseException:
-            self.close()
+            self.close(kill=True)
             raise
 
-    def _start(self, runtime: PgliteRuntime) -> None:
+    def _start(self, runtime: PgliteRuntime, cancelled=lambda: False) -> None:
         env = dict(os.environ, PGLITE_MODULES=str(runtime.pglite_modules),
                    PGLITE_SOCKET_MODULES=str(runtime.socket_modules))
         # stderr goes to a file and stdout is drained after READY: a pipe nobody reads fills up and
@@ -90,7 +124,11 @@ class PgliteServer:
         line: list[str] = []
         reader = threading.Thread(target=lambda: line.append(self.proc.stdout.readline()), daemon=True)
         reader.start()
-        reader.join(READY_TIMEOUT)
+        deadline = time.monotonic() + READY_TIMEOUT
+        while reader.is_alive() and time.monotonic() < deadline:
+            if cancelled():
+                raise OpenCancelled("cancelled while starting PGlite")
+            reader.join(0.1)
         first = line[0].strip() if line else ""
         threading.Thread(target=self._drain, daemon=True).start()
         if not first.startswith("READY "):
@@ -117,15 +155,19 @@ class PgliteServer:
         # libpq wants a password even though pglite-socket takes any; the tables live in template1.
         return f"postgresql+psycopg://postgres:pglite@/template1?host={self.socket_dir}&sslmode=disable"
 
-    def close(self) -> None:
+    def close(self, *, kill: bool = False) -> None:
         """Stop PGlite (it flushes the folder it served) and remove the temporary folder: the private
-        copy, or only the socket when it served a working copy the caller keeps (``copy=False``)."""
-        self._stop()
+        copy, or only the socket when it served a working copy the caller keeps (``copy=False``).
+        ``kill``: a start that failed or was cancelled; nothing it wrote is worth flushing."""
+        self._stop(kill)
         self._remove()
 
-    def _stop(self) -> None:
+    def _stop(self, kill: bool = False) -> None:
         proc, self.proc = self.proc, None
-        if proc is not None:
+        if proc is not None and kill:
+            proc.kill()
+            proc.wait(5)
+        elif proc is not None:
             try:
                 if proc.stdin:
                     proc.stdin.close()  # the sidecar exits when its stdin closes

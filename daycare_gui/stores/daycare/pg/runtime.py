@@ -13,7 +13,9 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -98,31 +100,57 @@ def install(progress=None, cancelled=lambda: False) -> PgliteRuntime:
         raise PgliteUnavailable("Reading a PGlite store needs npm to install PGlite once; install npm "
                                 "(Debian/Ubuntu: apt-get install npm) and open the store again.")
     target = cache_dir()
-    target.mkdir(parents=True, exist_ok=True)
-    if not (target / "package.json").exists():
-        (target / "package.json").write_text('{"name": "daycare-gui-pglite", "private": true}\n')
+    # npm installs into a staging folder beside the cache, renamed into place only when complete: a
+    # cancelled or failed install leaves no half-filled cache that would look installed next time.
+    staging = target.with_name(f"{target.name}.partial-{os.getpid()}")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    (staging / "package.json").write_text('{"name": "daycare-gui-pglite", "private": true}\n')
     if progress:
-        progress(0, 1, f"Installing PGlite {PGLITE_VERSION} (once, into {target})…")
-    proc = subprocess.Popen(
-        [npm, "install", "--no-audit", "--no-fund", "--save-exact", "--prefix", str(target),
-         f"@electric-sql/pglite@{PGLITE_VERSION}", f"@electric-sql/pglite-socket@{SOCKET_VERSION}"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    while proc.poll() is None:
-        if cancelled():
-            proc.kill()
-            raise PgliteUnavailable("PGlite installation cancelled")
-        try:
-            proc.wait(0.2)
-        except subprocess.TimeoutExpired:
-            pass
-    output = proc.stdout.read() if proc.stdout else ""
-    if proc.returncode != 0:
-        last = output.strip().splitlines()[-1:] or ["npm failed"]
-        raise PgliteUnavailable(f"Installing PGlite {PGLITE_VERSION} with npm failed: {last[0]}")
+        progress(0, 0, f"Installing PGlite {PGLITE_VERSION} (once, into {target})…")
+    try:
+        proc = subprocess.Popen(
+            [npm, "install", "--no-audit", "--no-fund", "--save-exact", "--prefix", str(staging),
+             f"@electric-sql/pglite@{PGLITE_VERSION}", f"@electric-sql/pglite-socket@{SOCKET_VERSION}"],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+        output: list[str] = []
+        reader = threading.Thread(target=lambda: output.extend(proc.stdout), daemon=True)
+        reader.start()
+        while proc.poll() is None:
+            if cancelled():
+                _kill_group(proc)
+                from daycare_gui.stores.common.opening import OpenCancelled
+
+                raise OpenCancelled("cancelled while installing PGlite")
+            try:
+                proc.wait(0.2)
+            except subprocess.TimeoutExpired:
+                pass
+        reader.join(5)
+        if proc.returncode != 0:
+            last = "".join(output).strip().splitlines()[-1:] or ["npm failed"]
+            raise PgliteUnavailable(f"Installing PGlite {PGLITE_VERSION} with npm failed: {last[0]}")
+        target.mkdir(parents=True, exist_ok=True)
+        for item in staging.iterdir():  # only what npm made: the cache folder may be the user's choice
+            old = target / item.name
+            if old.is_dir() and not old.is_symlink():
+                shutil.rmtree(old)
+            os.replace(item, old)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
     if progress:
         progress(1, 1, "PGlite installed")
     modules = target / "node_modules"
     return PgliteRuntime(node, modules, modules, PGLITE_VERSION, "cache")
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    """npm runs its work in child processes: stop them all, not only npm itself."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (OSError, AttributeError):
+        proc.kill()
+    proc.wait(5)
 
 
 def ensure_runtime(store_root: Path | None = None, progress=None, cancelled=lambda: False) -> PgliteRuntime:

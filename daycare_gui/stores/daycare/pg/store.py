@@ -93,6 +93,13 @@ class DaycarePgStore(api.OpenedStore):
         out["problems"] = [p.to_dict() for p in self.problems]
         return out
 
+    def refresh_engine(self) -> None:
+        """Look again whether Daycare's engine runs (it may have started or stopped since the open)."""
+        if self.paths is not None:
+            from daycare_gui.core.engine import engine_status
+
+            self.engine = engine_status(self.paths)
+
     def writes_blocked(self) -> str | None:
         if self.engine is not None and self.engine.running:
             return f"Daycare's engine is running ({self.engine.detail})"
@@ -107,9 +114,16 @@ class DaycarePgStore(api.OpenedStore):
         """Serve a fresh private copy (after an edit was swapped into the user's folder)."""
         if self.server is None:
             return
+        from daycare_gui.stores.daycare.pg import open as pg_open
         from daycare_gui.stores.daycare.pg.pglite_copy import PgliteServer
 
         fresh = PgliteServer(self.server.original, self.server.runtime)
+        if pg_open.INDEX_COPY:
+            try:
+                pg_open._index_copy(fresh.url, None)
+            except BaseException:
+                fresh.close(kill=True)
+                raise
         old_server, old_db = self.server, self.db
         self.server, self.db = fresh, PgDatabase(fresh.url)
         self._counts = None

@@ -124,6 +124,7 @@ def update_document(store, ref, body: str, expected_sha256: str | None, *, force
 
 def write(store, edit, *, force: bool = False) -> None:
     """Run ``edit(conn, now)`` in one transaction on the store's server, or on a PGlite working copy."""
+    store.refresh_engine()  # the engine may have started since the store was opened
     blocked = store.writes_blocked()
     if blocked and not force:
         raise WriteRefused(blocked)

@@ -1,20 +1,59 @@
-"""What any opened store is: its kind, layout, engine, counts, notes and activity per day."""
+"""What any opened store is: its kind, layout, engine, counts, notes, and activity and tokens per day."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QVBoxLayout
+import datetime as _dt
+from collections import defaultdict
+
+from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout
 
 from daycare_gui.stores import api
 from daycare_gui.ui.panes.base import Pane
+from daycare_gui.ui.widgets.charts import ActivityChart
 from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, escape
+
+DAYS = 30
 
 
 def overview_facts(opened) -> dict:
-    """Runs on the background worker: the summary, the counts and the last 30 days of activity."""
+    """Runs on the background worker: the summary, the counts, and the last 30 active days of records
+    and of tokens (with their cost) where the store keeps them."""
     charts = opened.capability(api.Charts)
-    activity = charts.activity_per_day()[-30:] if charts is not None else []
-    return {"summary": opened.summary(), "counts": opened.counts(), "activity": activity,
-            "problems": len(opened.problems)}
+    activity = charts.activity_per_day()[-DAYS:] if charts is not None else []
+    tokens = _last_days(charts.tokens_per_day()) if charts is not None else []
+    cost = _last_days(charts.cost_per_day()) if charts is not None else []
+    return {"summary": opened.summary(), "counts": opened.counts(), "activity": activity, "tokens": tokens,
+            "cost": cost, "problems": len(opened.problems)}
+
+
+def _last_days(rows: list) -> list:
+    days = sorted({r.day for r in rows})[-DAYS:]
+    return [r for r in rows if days and r.day >= days[0]]
+
+
+def day_totals(rows) -> list[tuple[int, int]]:
+    """DayCounts of any series → (midnight UTC in ms, total) per day, what the day charts draw."""
+    totals: dict[str, float] = defaultdict(float)
+    for r in rows:
+        totals[r.day] += r.value
+    out = []
+    for day, value in sorted(totals.items()):
+        try:
+            ms = int(_dt.datetime.strptime(day, "%Y-%m-%d").replace(tzinfo=_dt.timezone.utc).timestamp() * 1000)
+        except ValueError:
+            continue
+        out.append((ms, round(value)))
+    return out
+
+
+class TokensPerDayChart(ActivityChart):
+    """Tokens per day (every model together) drawn like the activity chart; the models are in the text."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.title = "Tokens per day"
+        self.empty_text = "No token usage recorded."
+        self.unit = "token"  # what a painted day chart says in its tips
 
 
 class StoreOverviewPane(Pane):
@@ -27,7 +66,14 @@ class StoreOverviewPane(Pane):
         self.view = SafeTextBrowser()
         self.view.setObjectName("storeOverview")
         self.view.setHtml("<p>Loading…</p>")
-        layout.addWidget(self.view)
+        layout.addWidget(self.view, 1)
+        charts = QHBoxLayout()
+        self.activity_chart = ActivityChart()
+        self.tokens_chart = TokensPerDayChart()
+        self.tokens_chart.hide()  # shown only for a store that keeps token usage
+        charts.addWidget(self.activity_chart, 1)
+        charts.addWidget(self.tokens_chart, 1)
+        layout.addLayout(charts)
 
     def load(self) -> None:
         opened = self.ctx.opened
@@ -51,19 +97,34 @@ class StoreOverviewPane(Pane):
             html += [f"<tr><td>{escape(str(k))}</td><td align='right'>{_num(v)}</td></tr>"
                      for k, v in counts.items()]
             html.append("</table>")
-        if facts["activity"]:
-            peak = max(d.value for d in facts["activity"]) or 1
-            html.append("<h3>Activity per day</h3><table cellpadding='1'>")
-            for d in facts["activity"]:
-                bar = "█" * max(1, round(30 * d.value / peak))
-                html.append(f"<tr><td>{escape(d.day)}</td><td>{bar}</td><td align='right'>{_num(d.value)}</td></tr>")
-            html.append("</table>")
+        self.activity_chart.set_days(day_totals(facts["activity"]))
+        self.tokens_chart.setVisible(bool(facts["tokens"]))
+        self.tokens_chart.set_days(day_totals(facts["tokens"]))
+        if facts["tokens"]:
+            html.append(_models_table(facts["tokens"], facts["cost"]))
         n = facts["problems"]
         html.append(f"<p>{n:,} problem{'s' if n != 1 else ''} found while reading (see Problems).</p>")
         self.view.setHtml("".join(html))
 
     def shown_text(self) -> str:
         return self.view.toPlainText()
+
+
+def _models_table(tokens, cost) -> str:
+    """Tokens and cost per model over the days the chart shows, largest first."""
+    by_model: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
+    for r in tokens:
+        by_model[r.series or "(no model)"][0] += r.value
+    for r in cost:
+        by_model[r.series or "(no model)"][1] += r.value
+    days = sorted({r.day for r in tokens})
+    html = [f"<h3>Tokens by model, {escape(days[0])} to {escape(days[-1])}</h3><table cellpadding='2'>",
+            "<tr><th align='left'>Model</th><th align='right'>Tokens</th><th align='right'>Cost</th></tr>"]
+    for model, (n, c) in sorted(by_model.items(), key=lambda kv: -kv[1][0]):
+        html.append(f"<tr><td>{escape(model)}</td><td align='right'>{_num(n)}</td>"
+                    f"<td align='right'>{c:,.2f}</td></tr>")
+    html.append("</table>")
+    return "".join(html)
 
 
 def _num(v) -> str:
