@@ -39,6 +39,7 @@ MODULES: tuple[str, ...] = (
     "daycare_gui.core.queries.tasks",
     "daycare_gui.core.queries.overview",
     "daycare_gui.core.counts",
+    "daycare_gui.core.task_overview",  # the Tasks page's next runs (read on the worker)
     "markdown_it",
     "daycare_gui.ui.widgets.markdown_view",
     "PySide6.QtCharts",
