@@ -34,7 +34,9 @@ from daycare_gui.core.edit.rows import (
     write_row,
 )
 from daycare_gui.core.engine import engine_status
+from daycare_gui.ui.theme import follow_palette
 
+from .sources import painted
 from .fields import (
     ERROR_TONE,
     ScheduleField,
@@ -64,8 +66,13 @@ class RowEditor(QWidget):
         self.widgets: dict[str, QWidget] = {}
         self._was_dirty = False
         layout = QVBoxLayout(self)
-        header = QLabel(f"<b>Database row</b> — edits <code>{table}</code> row <code>{row_id}</code> in "
-                        f"<code>{paths.db_path}</code> (not a file)" + (f"<br>{source_note}" if source_note else ""))
+        def header_text() -> str:
+            return (f"<b>Database row</b> — edits <code>{table}</code> row <code>{row_id}</code> in "
+                    f"<code>{paths.db_path}</code> (not a file)"
+                    + (f"<br>{painted(source_note, self.palette())}" if source_note else ""))
+
+        header = QLabel(header_text())
+        follow_palette(self, lambda: header.setText(header_text()))
         header.setWordWrap(True)
         header.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(header)
