@@ -97,6 +97,7 @@ def _self_test(app: QApplication) -> int:
     from PySide6.QtWidgets import QMessageBox
 
     from daycare_gui.core.demo import write_demo
+    from daycare_gui.ui.icons import available as available_icons
     from daycare_gui.ui.main_window import MainWindow
 
     outcome: list[tuple[int, str]] = []
@@ -116,7 +117,13 @@ def _self_test(app: QApplication) -> int:
             finish(1, f"dialog {modal.windowTitle()!r}: {modal.text()}")
         found = re.search(r"\(([\d,]+)\)", window.nav.text_of("agents"))
         if found:
-            finish(0, f"{int(found.group(1).replace(',', ''))} agents")
+            # the navigation's icons are package data: a bundle that lost them shows blank entries
+            missing = [i for i in window.nav.icon_names() if i not in available_icons()]
+            if missing:
+                finish(1, f"navigation icons missing from the package: {', '.join(missing)}")
+            else:
+                finish(0, f"{int(found.group(1).replace(',', ''))} agents, "
+                          f"{len(window.nav.icon_names())} navigation icons")
 
     with tempfile.TemporaryDirectory(prefix="daycare-gui-self-test-") as tmp:
         store = Path(tmp) / "daycare"

@@ -32,8 +32,8 @@ from daycare_gui.ui.theme import follow_palette, set_tone
 from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, markdown_html
 
 from .conflict import ConflictDialog, DiffDialog, unified_diff
-from .sources import painted
 from .fields import ERROR_TONE, message_label, monospace_editor, set_text_if_different, show_message
+from .sources import painted
 from .undo import SnapshotCommand
 
 FORM_TAB, RAW_TAB, PREVIEW_TAB = 0, 1, 2

@@ -36,7 +36,6 @@ from daycare_gui.core.edit.rows import (
 from daycare_gui.core.engine import engine_status
 from daycare_gui.ui.theme import follow_palette
 
-from .sources import painted
 from .fields import (
     ERROR_TONE,
     ScheduleField,
@@ -45,6 +44,7 @@ from .fields import (
     set_text_if_different,
     show_message,
 )
+from .sources import painted
 
 LABELS = {"name": "Name", "schedule": "Schedule", "enabled": "Enabled", "delete_after_run": "Delete after run",
           "agent_id": "Agent", "user_id": "User", "description": "Description", "code": "Code (body)", "title": "Title"}

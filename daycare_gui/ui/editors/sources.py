@@ -6,7 +6,6 @@ import os
 
 from daycare_gui.ui.theme import colours
 
-
 # The notes carry this marker instead of a colour, so an open editor paints them in its current palette
 # (``painted``) and again after a switch between light and dark.
 WARN = "color:@warning@"
