@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QApplication
 
 from daycare_gui import __version__
 from daycare_gui.ui import gc_guard
-from daycare_gui.ui.fonts import install_emoji_fallback
+from daycare_gui.ui.fonts import install_cjk_fallback, install_emoji_fallback
 from daycare_gui.ui.theme import PaletteFollower
 
 ORG = "daycare-gui"
@@ -64,6 +64,7 @@ def make_application(argv: list[str] | None = None) -> QApplication:
         # colours (banners, error and note labels) come from the palette and follow a light/dark switch
         _palette_follower = PaletteFollower(app, static)
         install_emoji_fallback()  # emoji in histories and names draw with a colour emoji font, not as boxes
+        install_cjk_fallback()  # and Chinese, Japanese and Korean with one installed CJK font
     return app
 
 
