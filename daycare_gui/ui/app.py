@@ -116,15 +116,15 @@ def _self_test(app: QApplication) -> int:
         modal = QApplication.activeModalWidget()
         if isinstance(modal, QMessageBox):
             finish(1, f"dialog {modal.windowTitle()!r}: {modal.text()}")
-        found = re.search(r"\(([\d,]+)\)", window.nav.text_of("agents"))
+        found = re.search(r"\((\d[\d,.\s\u00a0\u202f']*)\)", window.nav.text_of("agents"))  # any grouping
         if found:
             # the navigation's icons are package data: a bundle that lost them shows blank entries
             missing = [i for i in window.nav.icon_names() if i not in available_icons()]
             if missing:
                 finish(1, f"navigation icons missing from the package: {', '.join(missing)}")
             else:
-                finish(0, f"{int(found.group(1).replace(',', ''))} agents, "
-                          f"{len(window.nav.icon_names())} navigation icons")
+                agents = int(re.sub(r"\D", "", found.group(1)))
+                finish(0, f"{agents} agents, {len(window.nav.icon_names())} navigation icons")
 
     with tempfile.TemporaryDirectory(prefix="daycare-gui-self-test-") as tmp:
         store = Path(tmp) / "daycare"

@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from daycare_gui.core.display import count
 from daycare_gui.core.edit.errors import InvalidValue
 from daycare_gui.core.edit.rows import (
     BOOLEAN_COLUMNS,
@@ -34,6 +33,7 @@ from daycare_gui.core.edit.rows import (
     write_row,
 )
 from daycare_gui.core.engine import engine_status
+from daycare_gui.ui.formats import count
 from daycare_gui.ui.theme import follow_palette
 
 from .fields import (

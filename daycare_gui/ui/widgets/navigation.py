@@ -6,6 +6,7 @@ from PySide6.QtCore import QModelIndex, QSize, Qt, Signal
 from PySide6.QtGui import QFontMetrics, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QTreeView
 
+from daycare_gui.ui.formats import number
 from daycare_gui.ui.icons import nav_icon
 from daycare_gui.ui.panes.registry import PANES
 from daycare_gui.ui.theme import follow_palette
@@ -106,7 +107,7 @@ class NavigationTree(QTreeView):
         if item is None:
             return
         title = self._titles[nav_id]
-        text = title if count is None else f"{title}  ({count:,})"
+        text = title if count is None else f"{title}  ({number(count)})"
         if text != item.text():
             item.setText(text)
             self._labels_changed += 1

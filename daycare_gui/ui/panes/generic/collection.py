@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from daycare_gui.stores import api
 from daycare_gui.stores.records import Collection, Row
 from daycare_gui.ui.context import DetailItem
+from daycare_gui.ui.formats import number
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.panes.generic.edit_form import EditDialog, save_with_consent
 from daycare_gui.ui.widgets.filter_bar import FilterBox
@@ -33,10 +34,10 @@ RowRole = Qt.ItemDataRole.UserRole + 1
 def _text(value) -> str:
     if value is None:
         return ""
-    if isinstance(value, float):
-        return f"{value:,.3g}" if abs(value) < 1e6 else f"{value:,.0f}"
+    if isinstance(value, float):  # the locale's grouping and decimal mark (ui.formats)
+        return number(value) if abs(value) < 1e6 else number(round(value))
     if isinstance(value, int) and not isinstance(value, bool):
-        return f"{value:,}" if abs(value) < 10**12 else str(value)
+        return number(value) if abs(value) < 10**12 else str(value)
     text = str(value)
     return text if len(text) <= 200 else text[:199] + "…"
 
