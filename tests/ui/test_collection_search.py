@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt, QUrl
+from PySide6.QtWidgets import QApplication
 
 from daycare_gui.stores import registry
 from daycare_gui.stores.agentstack import search_memory
@@ -83,6 +84,19 @@ def test_memory_search_shows_ranked_hits_with_snippets_in_the_list(qtbot, window
     qtbot.keyClick(pane.search_box, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: pane.query == "style", timeout=5000)
     assert _keys(pane) == [ids["style"]]
+
+    # the link to the entry survives a switch to dark (the viewer lays its HTML out again)
+    from PySide6.QtGui import QPalette
+
+    from daycare_gui.ui.theme import dark_palette
+
+    app, before = QApplication.instance(), QPalette(QApplication.instance().palette())
+    try:
+        app.setPalette(dark_palette())
+        qtbot.waitUntil(lambda: pane.viewer.palette().color(QPalette.ColorRole.Base).lightness() < 80, timeout=5000)
+        assert "entry" in pane.viewer.toPlainText()
+    finally:
+        app.setPalette(before)
 
     # the hit's link opens the entry in the whole list again
     pane.viewer.anchorClicked.emit(QUrl("link:0"))

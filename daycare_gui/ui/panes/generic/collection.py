@@ -25,7 +25,7 @@ from daycare_gui.ui.formats import number
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.panes.generic.edit_form import EditDialog, save_with_consent
 from daycare_gui.ui.widgets.filter_bar import FilterBox
-from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, set_markdown
+from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, escape, markdown_html
 
 PAGE = 500
 RowRole = Qt.ItemDataRole.UserRole + 1
@@ -214,10 +214,10 @@ class CollectionPane(Pane):
             fields += (("Problem", row.problem),)
         self.ctx.show_detail(DetailItem(_text(row.values[0]) if row.values else row.key, fields, raw=row.raw,
                                         markdown=row.markdown))
-        links = "".join(f"<li><a href='link:{i}'>{lk.label or lk.target}</a></li>" for i, lk in enumerate(row.links))
-        set_markdown(self.viewer, row.markdown or "")
-        if links:
-            self.viewer.append(f"<p><b>Links</b></p><ul>{links}</ul>")
+        links = "".join(f"<li><a href='link:{i}'>{escape(str(lk.label or lk.target))}</a></li>" for i, lk in enumerate(row.links))
+        # one setHtml (not append): the viewer lays out what it was given again when the palette changes
+        links_html = f"<p><b>Links</b></p><ul>{links}</ul>" if links else ""
+        self.viewer.setHtml(markdown_html(row.markdown or "") + links_html)
         try:
             self.edit_button.setEnabled(bool(self.cap.editable(self.spec.id, row)))
         except Exception:
