@@ -67,8 +67,8 @@ def test_an_open_editor_follows_a_switch_to_dark(qtbot, qapp, window, demo_store
     schedule.update_info("0 7 * *")  # an error under the field, coloured from the palette
 
     qapp.setPalette(dark_palette())
+    qtbot.waitUntil(lambda: _dark(editor.palette().color(QPalette.ColorRole.Window)), timeout=5000)
     window_colour = editor.palette().color(QPalette.ColorRole.Window)
-    assert _dark(window_colour)
     for label in (schedule.words, schedule.runs, editor.status):
         label.ensurePolished()
         fg = label.palette().color(label.foregroundRole())
