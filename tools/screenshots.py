@@ -146,6 +146,30 @@ def _window_shots(window, out: Path, suffix: str) -> None:
         print(out / name)
 
 
+def _agentstack_shots(window, out: Path, palettes, light) -> None:
+    """AgentStack's memory, searched through its own FTS5 index in the shared collection pane."""
+    from daycare_gui.stores.agentstack.demo import write_demo as write_agentstack
+
+    project = write_agentstack(Path(tempfile.mkdtemp(prefix="agentstack-shots-")) / "shop")
+    window.open_path(str(project))
+    for _ in range(100):
+        if window.opened is not None and "collection:memory" in window._sections:
+            break
+        _wait(100)
+    app = QApplication.instance()
+    for palette in palettes:
+        _use_palette(app, palette, light)
+        window.show_section("collection:memory")
+        _wait(900)
+        pane = window.panes["collection:memory"]
+        pane.search_box.setText("test OR migration")
+        pane.search(pane.search_box.text())
+        _wait(1200)
+        name = out / f"agentstack-search{'-dark' if palette == 'dark' else ''}.png"
+        window.grab().save(str(name))
+        print(name)
+
+
 def main(out_dir: str, palettes: tuple[str, ...] = ("light", "dark"), only: str = "") -> int:
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -171,6 +195,8 @@ def main(out_dir: str, palettes: tuple[str, ...] = ("light", "dark"), only: str 
             _window_shots(window, out, suffix)
             _editor_shots(store, window, out, suffix)
         _palette_shot(window, out, suffix)
+    if only != "palette":
+        _agentstack_shots(window, out, palettes, light)
     window.close()
     app.quit()
     return 0

@@ -43,10 +43,11 @@ def singular_of(noun: str) -> str:
     return last
 
 
-def count(n: int, noun: str, plural: str | None = None) -> str:
-    """ "1 cron task", "3 cron tasks", "1,204 entities": the number grouped, the noun agreeing with it."""
+def count(n: int, noun: str, plural: str | None = None, *, number=None) -> str:
+    """ "1 cron task", "3 cron tasks", "1,204 entities": the number grouped, the noun agreeing with it.
+    ``number`` writes the number (the window passes the user's locale's; English grouping by default)."""
     word = noun if n == 1 else (plural or plural_of(noun))
-    return f"{n:,} {word}"
+    return f"{number(n) if number is not None else f'{n:,}'} {word}"
 
 
 def compact_number(n: float) -> str:

@@ -298,6 +298,17 @@ class Collections(Capability):
         """Write ``changes`` to one row if it is still as ``row`` says (else WriteConflict)."""
         raise WriteRefused("this list cannot be edited")
 
+    def search_columns(self, collection_id: str) -> tuple[str, ...]:
+        """The columns of :meth:`search_rows`' hits when the list can be searched (a full-text index of the
+        kind's own); ``()`` when it cannot, and the window then shows no search box."""
+        return ()
+
+    def search_rows(self, collection_id: str, query: str, limit: int = 200) -> list[Row]:
+        """Up to ``limit`` rows matching ``query``, best first, with ``search_columns`` as values; a hit's
+        ``markdown`` is its snippet and a link leads to the row itself. Read-only; may be slow (the window
+        calls it off the GUI thread). When search cannot run: one row whose ``problem`` says why."""
+        return []
+
     def row(self, collection_id: str, key: str) -> Row | None:
         """One row by key (to follow a link). The default scans; kinds with an index override it."""
         n = self.size(collection_id)

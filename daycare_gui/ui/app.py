@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QApplication
 
 from daycare_gui import __version__
 from daycare_gui.ui import gc_guard
-from daycare_gui.ui.fonts import install_emoji_fallback
+from daycare_gui.ui.fonts import install_cjk_fallback, install_emoji_fallback
 from daycare_gui.ui.theme import PaletteFollower
 
 ORG = "daycare-gui"
@@ -64,6 +64,7 @@ def make_application(argv: list[str] | None = None) -> QApplication:
         # colours (banners, error and note labels) come from the palette and follow a light/dark switch
         _palette_follower = PaletteFollower(app, static)
         install_emoji_fallback()  # emoji in histories and names draw with a colour emoji font, not as boxes
+        install_cjk_fallback()  # and Chinese, Japanese and Korean with one installed CJK font
     return app
 
 
@@ -97,6 +98,7 @@ def _self_test(app: QApplication) -> int:
     from PySide6.QtWidgets import QMessageBox
 
     from daycare_gui.core.demo import write_demo
+    from daycare_gui.ui.icons import available as available_icons
     from daycare_gui.ui.main_window import MainWindow
 
     outcome: list[tuple[int, str]] = []
@@ -114,9 +116,15 @@ def _self_test(app: QApplication) -> int:
         modal = QApplication.activeModalWidget()
         if isinstance(modal, QMessageBox):
             finish(1, f"dialog {modal.windowTitle()!r}: {modal.text()}")
-        found = re.search(r"\(([\d,]+)\)", window.nav.text_of("agents"))
+        found = re.search(r"\((\d[\d,.\s\u00a0\u202f']*)\)", window.nav.text_of("agents"))  # any grouping
         if found:
-            finish(0, f"{int(found.group(1).replace(',', ''))} agents")
+            # the navigation's icons are package data: a bundle that lost them shows blank entries
+            missing = [i for i in window.nav.icon_names() if i not in available_icons()]
+            if missing:
+                finish(1, f"navigation icons missing from the package: {', '.join(missing)}")
+            else:
+                agents = int(re.sub(r"\D", "", found.group(1)))
+                finish(0, f"{agents} agents, {len(window.nav.icon_names())} navigation icons")
 
     with tempfile.TemporaryDirectory(prefix="daycare-gui-self-test-") as tmp:
         store = Path(tmp) / "daycare"

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QWidget
 
@@ -219,7 +219,11 @@ class PaletteFollower(QObject):
 
     It hears of the change through a hidden widget of its own, which Qt tells whenever the application
     palette changes, not through an event filter on the application: that would call into Python for
-    every event of every object in the program (each paint, timer tick and key press)."""
+    every event of every object in the program (each paint, timer tick and key press).
+
+    Most platform themes hand Qt a new palette when the desktop's colour scheme changes. Some only report
+    the scheme (``QStyleHints.colorSchemeChanged``) and leave a light palette in place; then the window
+    takes a dark palette of its own, or the style's standard one when the desktop turns light again."""
 
     def __init__(self, app, static: str) -> None:
         super().__init__(app)
@@ -227,6 +231,15 @@ class PaletteFollower(QObject):
         self._applied = None
         self.apply()
         self._listener = _PaletteListener(self.apply)
+        app.styleHints().colorSchemeChanged.connect(self.scheme_changed)
+
+    def scheme_changed(self, scheme) -> None:
+        if scheme == Qt.ColorScheme.Unknown:
+            return
+        want_dark = scheme == Qt.ColorScheme.Dark
+        if is_dark(self._app.palette()) != want_dark:
+            self._app.setPalette(dark_palette() if want_dark else self._app.style().standardPalette())
+        self.apply()
 
     def apply(self) -> None:
         sheet = app_style_sheet(self._static, self._app.palette())
@@ -246,3 +259,40 @@ class _PaletteListener(QWidget):
         if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange):
             self._changed()
         super().changeEvent(event)
+
+
+_PALETTE_EVENTS = (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange, QEvent.Type.StyleChange)
+
+
+class _PaletteWatch(QObject):
+    """Calls ``callback`` once after ``widget``'s palette changed, on the next turn of the event loop.
+
+    Deferred on purpose: a parent hears of a new palette before its children have it, so HTML rendered
+    from a child view's palette at that moment would still carry the old colours. A burst of events (the
+    palette, then the style sheet re-polishing everything) is one call."""
+
+    def __init__(self, widget, callback) -> None:
+        super().__init__(widget)
+        self._callback = callback
+        self._timer = QTimer(self, singleShot=True, interval=0, timeout=self._fire)
+        self._seen = colours(widget.palette())
+        self._widget = widget
+        widget.installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt override)
+        if obj is self._widget and event.type() in _PALETTE_EVENTS:
+            self._timer.start()
+        return False
+
+    def _fire(self) -> None:
+        now = colours(self._widget.palette())
+        if now != self._seen:  # a style sheet re-polish without a new palette draws nothing again
+            self._seen = now
+            self._callback()
+
+
+def follow_palette(widget, callback) -> QObject:
+    """Run ``callback`` (re-render HTML, recolour icons) whenever ``widget``'s palette turns into another
+    one: the desktop switched between light and dark while the window is open. Returns the watcher, owned
+    by ``widget``."""
+    return _PaletteWatch(widget, callback)

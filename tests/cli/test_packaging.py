@@ -136,5 +136,19 @@ def test_self_test_opens_a_demo_store_and_reports_the_agents(tmp_path):
         timeout=60,
     )
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "self-test ok: 15 agents" in result.stdout
+    assert "self-test ok: 15 agents, 18 navigation icons" in result.stdout
     assert not list(tmp_path.rglob("*.conf")), "the self-test must not write the user's settings"
+
+
+def test_the_navigation_icons_are_package_data_and_in_the_bundle():
+    """A wheel and the PyInstaller bundle both carry daycare_gui/ui/icons/*.svg (the bundle's --self-test
+    then fails if any navigation entry's drawing is missing)."""
+    import tomllib
+
+    pyproject = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    assert "*.svg" in pyproject["tool"]["setuptools"]["package-data"]["daycare_gui.ui.icons"]
+    spec = (PACKAGING / "daycare-gui.spec").read_text(encoding="utf-8")
+    assert 'collect_data_files("daycare_gui.ui.icons", includes=["*.svg"])' in spec
+    drawings = sorted((REPO / "daycare_gui" / "ui" / "icons").glob("*.svg"))
+    readme = (REPO / "daycare_gui" / "ui" / "icons" / "README.md").read_text(encoding="utf-8")
+    assert drawings and all(f"| {p.stem} |" in readme for p in drawings)  # each one described and licensed

@@ -32,13 +32,14 @@ def test_ci_installs_the_qt_system_packages_the_readme_lists():
         assert pkg in ci
 
 
-def test_readme_and_ci_name_the_emoji_font():
-    from daycare_gui.ui.fonts import DEBIAN_PACKAGE
+def test_readme_and_ci_name_the_emoji_and_cjk_fonts():
+    from daycare_gui.ui.fonts import CJK_DEBIAN_PACKAGE, DEBIAN_PACKAGE
 
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     section = readme.split("### System packages", 1)[1].split("\n## ", 1)[0]
-    assert DEBIAN_PACKAGE in section
-    assert DEBIAN_PACKAGE in (REPO / ".ci" / "run").read_text(encoding="utf-8")
+    for package in (DEBIAN_PACKAGE, CJK_DEBIAN_PACKAGE):
+        assert package in section
+        assert package in (REPO / ".ci" / "run").read_text(encoding="utf-8")
 
 
 def test_system_packages_line_works_on_a_bare_root_image():

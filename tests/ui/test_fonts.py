@@ -68,3 +68,83 @@ def test_without_an_emoji_font_the_log_names_the_package(qapp, monkeypatch, capl
     with caplog.at_level(logging.WARNING, logger="daycare_gui.ui.fonts"):
         assert fonts.install_emoji_fallback() == []
     assert "fonts-noto-color-emoji" in caplog.text
+
+
+MIXED = "部署完成了吗？ 🚀 한국어 かな done 42"
+
+
+def _runs_of(document):
+    """(family, text, glyph indexes) of every glyph run the document was laid out with."""
+    out = []
+    block = document.begin()
+    while block.isValid():
+        document.documentLayout().blockBoundingRect(block)  # laid out now, painted or not
+        layout = block.layout()
+        for run in layout.glyphRuns(0, block.length()):  # (the defaults return nothing in PySide6)
+            raw = run.rawFont()
+            out.append((raw, list(run.glyphIndexes())))
+        block = block.next()
+    return out
+
+
+def _check_glyphs(document, text: str) -> set[str]:
+    """Every character of ``text`` comes out of some run whose font has it; no run draws .notdef (glyph 0,
+    the empty box). Returns the fonts used."""
+    runs = _runs_of(document)
+    assert runs and all(0 not in glyphs for _, glyphs in runs), [(r.familyName(), g) for r, g in runs]
+    families = {raw.familyName() for raw, _ in runs}
+    for ch in {c for c in text if not c.isspace()}:
+        assert any(raw.supportsCharacter(ord(ch)) for raw, _ in runs), (ch, families)
+    return families
+
+
+def test_a_conversation_in_chinese_korean_japanese_and_emoji_draws_every_glyph(qtbot, window, monkeypatch,
+                                                                              tmp_path):
+    import json
+
+    from daycare_gui.stores import registry
+    from tests.stores.plugin import install_chatlog_entry_point
+    from tests.ui.conftest import open_and_wait
+
+    install_chatlog_entry_point(monkeypatch, tmp_path)
+    from chatlog_kind import write_chatlog
+
+    store = write_chatlog(tmp_path / "store")
+    (store / "intl").mkdir()
+    (store / "intl" / "s1.jsonl").write_text(json.dumps({"role": "user", "text": MIXED, "at": 1767225600000},
+                                                        ensure_ascii=False) + "\n", encoding="utf-8")
+    try:
+        open_and_wait(qtbot, window, store)
+        window.show_section("conversations")
+        pane = window.pane("conversations")
+        qtbot.waitUntil(lambda: pane.threads.records.model.rowCount() == 3, timeout=5000)
+        pane.open_item("intl")
+        qtbot.waitUntil(lambda: "部署完成了吗" in pane.shown_text(), timeout=5000)
+        document = pane.view.document()
+        families = _check_glyphs(document, MIXED)
+        assert set(fonts.CJK_FAMILIES) & families, families  # the CJK glyphs from a CJK font
+        assert set(fonts.EMOJI_FAMILIES) & families, families  # the rocket from the emoji font
+    finally:
+        registry.unregister("chatlog")
+
+
+def test_the_application_font_falls_back_to_an_installed_cjk_font(qapp):
+    from PySide6.QtGui import QTextDocument
+
+    from daycare_gui.ui.app import make_application
+
+    make_application()
+    assert fonts.CJK_DEBIAN_PACKAGE == "fonts-wqy-microhei"  # what README and .ci/run install
+    found = fonts.install_cjk_fallback()
+    assert found
+    document = QTextDocument(MIXED)
+    document.setTextWidth(600)
+    families = _check_glyphs(document, MIXED)
+    assert found[0] in families  # the preferred installed CJK font, not whatever the system picks
+
+
+def test_without_a_cjk_font_the_log_names_the_package(qapp, monkeypatch, caplog):
+    monkeypatch.setattr(QFontDatabase, "families", staticmethod(lambda *a: ["DejaVu Sans"]))
+    with caplog.at_level(logging.WARNING, logger="daycare_gui.ui.fonts"):
+        assert fonts.install_cjk_fallback() == []
+    assert "fonts-wqy-microhei" in caplog.text

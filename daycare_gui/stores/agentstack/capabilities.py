@@ -11,13 +11,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from daycare_gui.stores.agentstack import agents, memory, projects, work
 from daycare_gui.stores.agentstack import values as v
 from daycare_gui.stores.agentstack.database import DatabaseError
 from daycare_gui.stores.agentstack.schema import MASKED, NEVER_SHOWN
-from daycare_gui.stores.agentstack.search import FAILED_MEANS, integrity_check, search_memory
+from daycare_gui.stores.agentstack.search import FAILED_MEANS, SEARCH_COLUMNS, integrity_check, search_memory
 from daycare_gui.stores.agentstack.spec import Spec
 from daycare_gui.stores.api import (
     Actions,
@@ -30,7 +31,7 @@ from daycare_gui.stores.api import (
     raw_of,
 )
 from daycare_gui.stores.common.secrets import MASK
-from daycare_gui.stores.records import Collection, DayCount, Row, TableRef
+from daycare_gui.stores.records import Collection, DayCount, Link, Row, TableRef
 
 SPEC_TYPES: tuple[type[Spec], ...] = (*memory.SPECS, *work.SPECS, *agents.SPECS, *projects.SPECS)
 
@@ -78,6 +79,23 @@ class AgentStackCollections(Collections):
         """Memory entries matching ``query`` (FTS5 syntax, or plain words), best BM25 first. Columns are
         :data:`SEARCH_COLUMNS`; each row's key is a key of the "memory" collection."""
         return search_memory(self.store, query, limit, namespace=namespace)
+
+    # Both memory lists (by namespace, by agent) hold the rows memory_fts indexes.
+    SEARCHABLE = ("memory", "memory-agents")
+
+    def search_columns(self, collection_id: str) -> tuple[str, ...]:
+        if collection_id in self.SEARCHABLE and collection_id in self.specs and "memory_fts" in self.store.virtual:
+            return SEARCH_COLUMNS
+        return ()
+
+    def search_rows(self, collection_id: str, query: str, limit: int = 200) -> list[Row]:
+        if not self.search_columns(collection_id):
+            return []
+        rows = self.search(query, limit)
+        if collection_id == "memory":
+            return rows
+        return [replace(r, links=(Link("row", (collection_id, r.key), "entry"),)) if not r.problem else r
+                for r in rows]
 
     def count(self) -> int | None:
         return len(self.specs)

@@ -30,10 +30,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from daycare_gui.core.display import count
 from daycare_gui.core.migrations.backup import default_backup_path
 from daycare_gui.core.migrations.plan import PlannedMigration, UpgradePlan
 from daycare_gui.core.migrations.upgrade import UpgradeResult
+from daycare_gui.ui.formats import count
 from daycare_gui.ui.theme import set_tone
 
 NO_DB_BACKUP = "No database yet, nothing to back up: the upgrade creates it from the legacy files."

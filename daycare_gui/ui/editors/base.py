@@ -28,11 +28,12 @@ from PySide6.QtWidgets import (
 from daycare_gui.core.edit.atomic import ConflictError, load_for_edit, save_atomic, sha256_of
 from daycare_gui.core.edit.document import FrontmatterDocument
 from daycare_gui.core.edit.errors import DocumentError, InvalidValue
-from daycare_gui.ui.theme import set_tone
+from daycare_gui.ui.theme import follow_palette, set_tone
 from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, markdown_html
 
 from .conflict import ConflictDialog, DiffDialog, unified_diff
 from .fields import ERROR_TONE, message_label, monospace_editor, set_text_if_different, show_message
+from .sources import painted
 from .undo import SnapshotCommand
 
 FORM_TAB, RAW_TAB, PREVIEW_TAB = 0, 1, 2
@@ -77,6 +78,7 @@ class FileEditorBase(QWidget):
         self.header.setWordWrap(True)
         self.header.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(self.header)
+        follow_palette(self, lambda: self.header.setText(self._header_text()))
 
         self.disk_banner = QFrame()
         self.disk_banner.setObjectName("banner")
@@ -149,7 +151,7 @@ class FileEditorBase(QWidget):
     def _header_text(self) -> str:
         text = f"<b>{self.kind_label}</b> — edits the file <code>{self.path}</code>"
         if self.source_note:
-            text += f"<br>{self.source_note}"
+            text += f"<br>{painted(self.source_note, self.palette())}"
         return text
 
     def _build_form(self) -> QWidget:

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from daycare_gui.core.edit.permissions_doc import rule_warning, validate_rule
 from daycare_gui.core.schedule_info import schedule_info
+from daycare_gui.ui.formats import date_time_of
 from daycare_gui.ui.theme import colours, set_tone
 
 # Label tones: the application style sheet colours them from the palette (daycare_gui/ui/theme.py).
@@ -115,7 +116,7 @@ class ScheduleField(QWidget):
         if not info.enabled:
             self.runs.setText("Disabled: Daycare does not run this task, so there are no next runs.")
             return
-        times = [t.strftime("%a %Y-%m-%d %H:%M") for t in info.next_runs]
+        times = [date_time_of(t, weekday=True) for t in info.next_runs]
         self.runs.setText("Next runs:\n" + "\n".join(f"  {t}" for t in times))
 
 

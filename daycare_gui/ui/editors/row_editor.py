@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from daycare_gui.core.display import count
 from daycare_gui.core.edit.errors import InvalidValue
 from daycare_gui.core.edit.rows import (
     BOOLEAN_COLUMNS,
@@ -34,6 +33,8 @@ from daycare_gui.core.edit.rows import (
     write_row,
 )
 from daycare_gui.core.engine import engine_status
+from daycare_gui.ui.formats import count
+from daycare_gui.ui.theme import follow_palette
 
 from .fields import (
     ERROR_TONE,
@@ -43,6 +44,7 @@ from .fields import (
     set_text_if_different,
     show_message,
 )
+from .sources import painted
 
 LABELS = {"name": "Name", "schedule": "Schedule", "enabled": "Enabled", "delete_after_run": "Delete after run",
           "agent_id": "Agent", "user_id": "User", "description": "Description", "code": "Code (body)", "title": "Title"}
@@ -64,8 +66,13 @@ class RowEditor(QWidget):
         self.widgets: dict[str, QWidget] = {}
         self._was_dirty = False
         layout = QVBoxLayout(self)
-        header = QLabel(f"<b>Database row</b> — edits <code>{table}</code> row <code>{row_id}</code> in "
-                        f"<code>{paths.db_path}</code> (not a file)" + (f"<br>{source_note}" if source_note else ""))
+        def header_text() -> str:
+            return (f"<b>Database row</b> — edits <code>{table}</code> row <code>{row_id}</code> in "
+                    f"<code>{paths.db_path}</code> (not a file)"
+                    + (f"<br>{painted(source_note, self.palette())}" if source_note else ""))
+
+        header = QLabel(header_text())
+        follow_palette(self, lambda: header.setText(header_text()))
         header.setWordWrap(True)
         header.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(header)

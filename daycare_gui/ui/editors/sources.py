@@ -6,9 +6,18 @@ import os
 
 from daycare_gui.ui.theme import colours
 
+# The notes carry this marker instead of a colour, so an open editor paints them in its current palette
+# (``painted``) and again after a switch between light and dark.
+WARN = "color:@warning@"
+
 
 def _warn() -> str:
-    return colours().window_warning  # the header sits on the window background
+    return WARN
+
+
+def painted(note: str, palette=None) -> str:
+    """``note`` with its warnings coloured for ``palette``: the header sits on the window background."""
+    return note.replace("@warning@", colours(palette).window_warning)
 
 
 def source_note_for_file(store, path) -> str | None:
@@ -25,10 +34,10 @@ def source_note_for_file(store, path) -> str | None:
             continue
         if source.reads == "row":
             if source.has_row:
-                return (f"<span style='color:{_warn()}'>Daycare reads the <b>database row</b> "
+                return (f"<span style='{_warn()}'>Daycare reads the <b>database row</b> "
                         f"tasks_{source.kind}/{source.id}, not this file</span>: {source.reason}. "
                         "Edit the row to change what runs.")
-            return f"<span style='color:{_warn()}'>Daycare ignores this file</span>: {source.reason}."
+            return f"<span style='{_warn()}'>Daycare ignores this file</span>: {source.reason}."
         return f"Daycare reads <b>this file</b>: {source.reason}."
     return None
 
@@ -38,5 +47,5 @@ def source_note_for_row(store, kind: str, row_id: str) -> str:
         if source.kind == kind and source.id == row_id:
             if source.reads == "row":
                 return f"Daycare reads <b>this row</b>: {source.reason}."
-            return (f"<span style='color:{_warn()}'>Daycare reads the task file, not this row</span>: {source.reason}.")
+            return (f"<span style='{_warn()}'>Daycare reads the task file, not this row</span>: {source.reason}.")
     return "Daycare reads this row."

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from PySide6.QtCore import QLocale, Qt
+from PySide6.QtCore import Qt
 
-from daycare_gui.core.display import local_time
+from daycare_gui.ui.formats import date_time, number
 from daycare_gui.ui.models.roles import KeyRole, RecordRole, SortRole, StateRole
 
 
@@ -27,20 +27,15 @@ class Column:
         return "" if v is None else str(v)
 
 
-def fmt_time(ms: int | None) -> str:
-    """Local date and time of a Daycare millisecond timestamp (core.display.local_time)."""
-    return local_time(ms)
+def fmt_time(ms: int | None, *, seconds: bool = True) -> str:
+    """Local date and time of a Daycare millisecond timestamp, in the locale's order (ui.formats)."""
+    return date_time(ms, seconds=seconds)
 
 
 def fmt_int(n: int | None) -> str:
     """A count with the locale's digit grouping (1,234,567 / 1.234.567); English grouping in the C locale,
     which has none."""
-    if n is None:
-        return ""
-    locale = QLocale()
-    if locale.language() == QLocale.Language.C:
-        return f"{n:,}"
-    return locale.toString(int(n))
+    return number(n)
 
 
 # Role numbers looked up once: a table's paint asks every cell for eight or so roles, in Python.

@@ -14,12 +14,12 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from daycare_gui.core.display import count
 from daycare_gui.core.queries.agents import AgentFilter, distinct_values, fetch_agents, list_agent_ids
 from daycare_gui.core.queries.sessions import list_sessions
 from daycare_gui.core.queries.users import list_users
 from daycare_gui.core.records import DESCRIPTOR_KINDS, Unparsed
 from daycare_gui.ui.context import DetailItem
+from daycare_gui.ui.formats import count
 from daycare_gui.ui.models.columns import Column, fmt_int, fmt_time
 from daycare_gui.ui.models.keyed_model import KeyedTableModel
 from daycare_gui.ui.models.record_list_model import RecordListModel

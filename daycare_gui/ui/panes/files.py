@@ -8,12 +8,12 @@ import mimetypes
 from PySide6.QtCore import QSortFilterProxyModel, Qt
 from PySide6.QtWidgets import QLabel, QSplitter, QStackedWidget, QTreeView, QVBoxLayout
 
-from daycare_gui.core.display import count
 from daycare_gui.core.file_preview import preview_file
 from daycare_gui.core.files.homes import KNOWLEDGE_FILES
 from daycare_gui.core.queries.names import user_names
 from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.editors.pane_actions import FileEditButton
+from daycare_gui.ui.formats import count
 from daycare_gui.ui.models.columns import fmt_int
 from daycare_gui.ui.models.roles import RecordRole
 from daycare_gui.ui.panes.base import Pane

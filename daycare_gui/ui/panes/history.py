@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from PySide6.QtCore import QEvent, QSize, Qt, QTimer
+from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import QImage, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -37,7 +37,7 @@ from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.models.columns import fmt_int, fmt_time
 from daycare_gui.ui.models.history_model import HistoryModel, kind_of
 from daycare_gui.ui.panes.base import Pane
-from daycare_gui.ui.theme import colours
+from daycare_gui.ui.theme import colours, follow_palette
 from daycare_gui.ui.widgets.conversation import ConversationRenderer, call_id_from_url, style_sheet
 from daycare_gui.ui.widgets.export import COPY_SHORTCUT, ConversationExporter, copy_markdown
 from daycare_gui.ui.widgets.history_rows import HistoryRowDelegate
@@ -148,6 +148,8 @@ class HistoryPane(Pane):
         self.list.setWordWrap(False)
         self.conversation = SafeTextBrowser(style=style_sheet)
         self.conversation.setObjectName("conversation")
+        # the desktop switched between light and dark: the HTML carries tints, so render it again
+        follow_palette(self.conversation, lambda: self._render(scroll_to_focus=False))
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(self.list)
         split.addWidget(self.conversation)
@@ -499,12 +501,6 @@ class HistoryPane(Pane):
             self.conversation.scrollToAnchor(f"rec-{self._window.focus_id}")
         else:
             bar.setValue(keep)
-
-    def changeEvent(self, event) -> None:  # noqa: N802 (Qt override)
-        super().changeEvent(event)
-        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange):
-            # the desktop switched between light and dark: the HTML carries tints, so render it again
-            self._render(scroll_to_focus=False)
 
     def conversation_html(self) -> str:
         """The rendered conversation (tests and "copy" use it)."""

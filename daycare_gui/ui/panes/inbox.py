@@ -10,10 +10,10 @@ import time
 
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QVBoxLayout
 
-from daycare_gui.core.display import count, local_time
 from daycare_gui.core.queries.inbox import STUCK_AFTER_MS, InboxFilter, inbox_totals
 from daycare_gui.core.queries.inbox_overview import InboxAgent, InboxEntry, inbox_agents, inbox_overview
 from daycare_gui.ui.context import DetailItem
+from daycare_gui.ui.formats import count
 from daycare_gui.ui.models.columns import Column, fmt_time
 from daycare_gui.ui.models.record_list_model import RecordListModel
 from daycare_gui.ui.panes.base import Pane
@@ -35,7 +35,7 @@ def fmt_duration(ms: int) -> str:
 
 
 COLUMNS = [
-    Column("Posted", lambda e: e.item.posted_at, lambda ms: local_time(ms, seconds=False),
+    Column("Posted", lambda e: e.item.posted_at, lambda ms: fmt_time(ms, seconds=False),
            tooltip=lambda e: fmt_time(e.item.posted_at)),
     Column("Age", lambda e: e.age_ms, fmt_duration, align_right=True),
     Column("State", lambda e: "stuck" if e.stuck else "waiting"),

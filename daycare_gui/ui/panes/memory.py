@@ -3,10 +3,10 @@ INDEX.md lists them — the plugin ignores entities it does not list."""
 
 from __future__ import annotations
 
-from daycare_gui.core.display import count
 from daycare_gui.core.files.plugins import MemoryEntity
 from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.editors.pane_actions import EditActions
+from daycare_gui.ui.formats import count
 from daycare_gui.ui.models.columns import Column
 from daycare_gui.ui.widgets.browse_pane import BrowsePane
 

@@ -18,8 +18,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from daycare_gui.core.display import count
 from daycare_gui.core.queries.overview import StoreSummary, store_summary
+from daycare_gui.ui.formats import count
 from daycare_gui.ui.models.columns import Column, fmt_int
 from daycare_gui.ui.models.record_list_model import RecordListModel
 from daycare_gui.ui.panes.base import Pane

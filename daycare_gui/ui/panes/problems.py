@@ -11,10 +11,10 @@ from PySide6.QtCore import QSortFilterProxyModel, Qt
 from PySide6.QtGui import QColor, QGuiApplication
 from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QLabel, QTableView, QVBoxLayout
 
-from daycare_gui.core.display import count
 from daycare_gui.core.problems import Problem
 from daycare_gui.core.queries.overview import all_problems
 from daycare_gui.ui.context import DetailItem
+from daycare_gui.ui.formats import count
 from daycare_gui.ui.models.columns import Column
 from daycare_gui.ui.models.record_list_model import RecordListModel
 from daycare_gui.ui.models.roles import RecordRole, SortRole

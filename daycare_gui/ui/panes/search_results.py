@@ -13,9 +13,9 @@ from PySide6.QtCore import QAbstractItemModel, QModelIndex, QSize, Qt
 from PySide6.QtGui import QAbstractTextDocumentLayout, QPalette, QTextDocument
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
-from daycare_gui.core.display import count
 from daycare_gui.core.search.index import MARK_CLOSE, MARK_OPEN
 from daycare_gui.core.search.query import AgentGroup, Hit, SearchResults, SessionGroup
+from daycare_gui.ui.formats import count
 from daycare_gui.ui.models.columns import fmt_time
 from daycare_gui.ui.models.roles import KeyRole, RecordRole, SortRole
 

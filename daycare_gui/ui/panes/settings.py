@@ -22,8 +22,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from daycare_gui.core.display import count
 from daycare_gui.ui.context import DetailItem
+from daycare_gui.ui.formats import count
 from daycare_gui.ui.models.columns import Column
 from daycare_gui.ui.models.record_list_model import RecordListModel
 from daycare_gui.ui.panes.base import Pane

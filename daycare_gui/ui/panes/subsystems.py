@@ -12,8 +12,8 @@ from dataclasses import replace
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSplitter, QTabWidget, QVBoxLayout
 
-from daycare_gui.core.display import count
 from daycare_gui.core.queries.subsystems import RowSet, ShownRow, channel_contents, subsystem_rows
+from daycare_gui.ui.formats import count
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.widgets.filter_bar import FilterBox
 from daycare_gui.ui.widgets.row_table import RowTable, describe_rowset, row_detail

@@ -19,6 +19,7 @@ from daycare_gui.core.schedule_info import ScheduleInfo, schedule_info
 from daycare_gui.core.task_overview import TaskEntry, cron_entries, heartbeat_entries
 from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.editors.pane_actions import EditActions
+from daycare_gui.ui.formats import date_time_of
 from daycare_gui.ui.models.columns import Column, fmt_time
 from daycare_gui.ui.theme import colours
 from daycare_gui.ui.widgets.browse_pane import BrowsePane
@@ -70,7 +71,7 @@ def _where(entry: TaskEntry) -> str:
 
 
 def _runs(info: ScheduleInfo) -> list[str]:
-    return [r.strftime("%a %Y-%m-%d %H:%M") for r in info.next_runs]
+    return [date_time_of(r, weekday=True) for r in info.next_runs]
 
 
 def schedule_html(info: ScheduleInfo | None) -> str:

@@ -5,9 +5,10 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout
 
-from daycare_gui.core.display import count, labelled, person_label
+from daycare_gui.core.display import labelled, person_label
 from daycare_gui.core.queries.users import User, list_users
 from daycare_gui.ui.context import DetailItem
+from daycare_gui.ui.formats import count
 from daycare_gui.ui.models.columns import Column, fmt_int, fmt_time
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.widgets.filter_bar import FilterBox

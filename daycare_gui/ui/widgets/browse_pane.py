@@ -11,10 +11,10 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
-from daycare_gui.core.display import count
 from daycare_gui.core.file_preview import preview_file
 from daycare_gui.core.queries.names import Names
 from daycare_gui.ui.context import DetailItem
+from daycare_gui.ui.formats import count
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.widgets.document_viewer import DocumentViewer
 from daycare_gui.ui.widgets.filter_bar import FilterBox

@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 from urllib.parse import quote, unquote
 
-from daycare_gui.core.display import count
 from daycare_gui.core.queries.history_pages import ConversationWindow
 from daycare_gui.core.records import HistoryRecord, ToolCall
+from daycare_gui.ui.formats import count, data_size
 from daycare_gui.ui.models.columns import fmt_time
 from daycare_gui.ui.models.history_model import kind_of
 from daycare_gui.ui.theme import Colours, colours
@@ -41,11 +41,7 @@ def call_id_from_url(path: str) -> str:
 
 
 def _size(n: int) -> str:
-    for unit in ("B", "KB", "MB", "GB"):
-        if n < 1024 or unit == "GB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1024
-    return str(n)
+    return data_size(n)  # the locale's decimal mark
 
 
 def _pre(text: str, limit: int = 20_000) -> str:

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QApplication, QStyle
 
 from daycare_gui.core.file_preview import FolderListing, list_folder
 from daycare_gui.core.files.homes import HomeEntry
+from daycare_gui.ui.formats import date_time_of
 from daycare_gui.ui.models.columns import fmt_int
 from daycare_gui.ui.models.roles import KeyRole, RecordRole, SortRole, StateRole
 
@@ -192,7 +193,7 @@ class HomeTreeModel(QAbstractItemModel):
             if col == 2 and entry is not None and entry.mtime is not None:
                 from datetime import datetime
 
-                return datetime.fromtimestamp(entry.mtime).strftime("%Y-%m-%d %H:%M")
+                return date_time_of(datetime.fromtimestamp(entry.mtime))
             return "" if col else None
         if role == Qt.ItemDataRole.DecorationRole and col == 0:
             icon = {"home": QStyle.StandardPixmap.SP_DirHomeIcon, "dir": QStyle.StandardPixmap.SP_DirIcon,

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QSize, Qt, Signal
-from PySide6.QtGui import QFontMetrics, QIcon, QStandardItem, QStandardItemModel
+from PySide6.QtGui import QFontMetrics, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QTreeView
 
+from daycare_gui.ui.formats import number
+from daycare_gui.ui.icons import nav_icon
 from daycare_gui.ui.panes.registry import PANES
+from daycare_gui.ui.theme import follow_palette
 
 NavIdRole = Qt.ItemDataRole.UserRole + 10
+IconNameRole = Qt.ItemDataRole.UserRole + 11  # which drawing, to recolour it for a new palette
 
 
 class NavigationTree(QTreeView):
@@ -32,6 +36,21 @@ class NavigationTree(QTreeView):
         self.setModel(self.nav_model)
         self.set_sections(PANES)
         self.selectionModel().currentChanged.connect(self._current_changed)
+        follow_palette(self, self._recolour_icons)  # monochrome icons drawn in the palette's text colour
+
+    def _item(self, icon: str, title: str) -> QStandardItem:
+        item = QStandardItem(nav_icon(icon, self.palette()), title)
+        item.setData(icon, IconNameRole)
+        return item
+
+    def _recolour_icons(self) -> None:
+        def walk(parent: QStandardItem) -> None:
+            for row in range(parent.rowCount()):
+                child = parent.child(row)
+                child.setIcon(nav_icon(child.data(IconNameRole), self.palette()))
+                walk(child)
+
+        walk(self.nav_model.invisibleRootItem())
 
     def set_sections(self, specs) -> None:
         """One node per section the opened store offers (Daycare's by default)."""
@@ -45,7 +64,7 @@ class NavigationTree(QTreeView):
             for spec in specs:
                 if not spec.in_nav:
                     continue
-                item = QStandardItem(QIcon.fromTheme(spec.icon), spec.title)
+                item = self._item(spec.icon, spec.title)
                 item.setData(spec.id, NavIdRole)
                 item.setToolTip(spec.title)
                 self._items[spec.id] = item
@@ -53,7 +72,7 @@ class NavigationTree(QTreeView):
                 group = getattr(spec, "group", "")
                 if group:  # a group node (not a section itself) holding its sections, collapsed
                     if group not in groups:
-                        groups[group] = QStandardItem(QIcon.fromTheme("folder"), group)
+                        groups[group] = self._item("folder", group)
                         groups[group].setSelectable(False)
                         self.nav_model.appendRow(groups[group])
                     groups[group].appendRow(item)
@@ -88,7 +107,7 @@ class NavigationTree(QTreeView):
         if item is None:
             return
         title = self._titles[nav_id]
-        text = title if count is None else f"{title}  ({count:,})"
+        text = title if count is None else f"{title}  ({number(count)})"
         if text != item.text():
             item.setText(text)
             self._labels_changed += 1
@@ -126,6 +145,18 @@ class NavigationTree(QTreeView):
     def clear_counts(self) -> None:
         for nav_id in self._items:
             self.set_count(nav_id, None)
+
+    def icon_names(self) -> list[str]:
+        """The drawing each entry shows (sections and group nodes), in navigation order."""
+        out: list[str] = []
+
+        def walk(parent: QStandardItem) -> None:
+            for row in range(parent.rowCount()):
+                out.append(parent.child(row).data(IconNameRole))
+                walk(parent.child(row))
+
+        walk(self.nav_model.invisibleRootItem())
+        return out
 
     def text_of(self, nav_id: str) -> str:
         item = self._items.get(nav_id)

@@ -134,3 +134,25 @@ def test_renumbered_rowids_are_what_the_check_finds(build, opened):
     hits = [r.values[0] for r in search_memory(store, "modules", 5)]
     assert hits != ["style"]  # the stale index points at another entry's row
     assert "failed" in store.capability(Actions).run("fts-integrity-check")
+
+
+def test_the_memory_lists_offer_search_through_the_kind_neutral_contract(store):
+    cap = store.capability(Collections)
+    assert cap.search_columns("memory") == ("Key", "Namespace", "Score", "Snippet")
+    assert cap.search_columns("memory-agents") == cap.search_columns("memory")
+    assert cap.search_columns("sessions") == () and cap.search_rows("sessions", "deploy") == []
+    hits = cap.search_rows("memory", "deploy", 50)
+    assert [h.key for h in hits] == [i for i, _ in _sqlite3_hits(store.path, "deploy")]
+    # a hit leads to the entry in the list it was found from
+    assert {lk.value for h in hits for lk in h.links} == {("memory", h.key) for h in hits}
+    by_agent = cap.search_rows("memory-agents", "deploy", 50)
+    assert {lk.value for h in by_agent for lk in h.links} == {("memory-agents", h.key) for h in by_agent}
+    assert all(cap.row(cid, h.key) is not None for cid in ("memory", "memory-agents") for h in hits)
+
+
+def test_a_database_without_memory_fts_offers_no_search_box(build, opened):
+    b = build(omit=("memory_fts",))
+    b.memory("k", "text")
+    b.close()
+    cap = opened(b.path).capability(Collections)
+    assert cap.search_columns("memory") == ()

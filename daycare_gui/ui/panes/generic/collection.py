@@ -1,5 +1,9 @@
 """A kind's own list (runs, missions, memory, checkpoints): paged rows, as a table or a tree, with the
-row's detail, its links to follow, and a form for the fields the kind lets the user edit."""
+row's detail, its links to follow, and a form for the fields the kind lets the user edit.
+
+When the kind can search the list (``Collections.search_columns``), a search box runs the query on the
+worker and shows the hits, best first, in the same list; the snippet is in the viewer beside it, and its
+link opens the row in the whole list again."""
 
 from __future__ import annotations
 
@@ -17,10 +21,11 @@ from PySide6.QtWidgets import (
 from daycare_gui.stores import api
 from daycare_gui.stores.records import Collection, Row
 from daycare_gui.ui.context import DetailItem
+from daycare_gui.ui.formats import number
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.panes.generic.edit_form import EditDialog, save_with_consent
 from daycare_gui.ui.widgets.filter_bar import FilterBox
-from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, set_markdown
+from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, escape, markdown_html
 
 PAGE = 500
 RowRole = Qt.ItemDataRole.UserRole + 1
@@ -29,10 +34,10 @@ RowRole = Qt.ItemDataRole.UserRole + 1
 def _text(value) -> str:
     if value is None:
         return ""
-    if isinstance(value, float):
-        return f"{value:,.3g}" if abs(value) < 1e6 else f"{value:,.0f}"
+    if isinstance(value, float):  # the locale's grouping and decimal mark (ui.formats)
+        return number(value) if abs(value) < 1e6 else number(round(value))
     if isinstance(value, int) and not isinstance(value, bool):
-        return f"{value:,}" if abs(value) < 10**12 else str(value)
+        return number(value) if abs(value) < 10**12 else str(value)
     text = str(value)
     return text if len(text) <= 200 else text[:199] + "…"
 
@@ -48,6 +53,18 @@ class CollectionPane(Pane):
         self.filter_box = FilterBox("Filter loaded rows (Ctrl+F)")
         self.edit_button = QPushButton("Edit…")
         self.edit_button.setEnabled(False)
+        try:
+            self.search_columns = tuple(self.cap.search_columns(self.spec.id))
+        except Exception:  # a kind's bug must not keep the list from opening
+            self.search_columns = ()
+        self.search_box = FilterBox(f"Search {self.spec.title.lower()} (full text, best first)", delay_ms=400)
+        self.search_box.setObjectName("collectionSearch")
+        self.search_box.setVisible(bool(self.search_columns))
+        self.search_box.changed.connect(self.search)
+        self.search_box.returnPressed.connect(lambda: (self.search_box.cancel_pending(),
+                                                       self.search(self.search_box.text())))
+        self.query = ""  # the search whose hits the list shows; "" while it shows the rows
+        top.addWidget(self.search_box, 1)
         top.addWidget(self.filter_box, 1)
         top.addWidget(self.edit_button)
         layout.addLayout(top)
@@ -83,6 +100,9 @@ class CollectionPane(Pane):
         self._pending: str | None = None
 
     def load(self) -> None:
+        self.ctx.worker.cancel(f"{self.pane_id}-search")
+        self.query = ""
+        self._columns(self.spec.columns, tree=self.spec.tree)
         self.tree.clear()
         self._items.clear()
         self.loaded = 0
@@ -123,6 +143,50 @@ class CollectionPane(Pane):
         if self._pending is not None:
             self.open_item(self._pending)
 
+    # -- search -------------------------------------------------------------------------------------------
+    def _columns(self, titles, *, tree: bool) -> None:
+        if [self.tree.headerItem().text(i) for i in range(self.tree.columnCount())] != list(titles):
+            self.tree.clear()
+            self.tree.setColumnCount(len(titles))
+            self.tree.setHeaderLabels(list(titles))
+        self.tree.setRootIsDecorated(tree)
+        self.tree.setSortingEnabled(not tree)
+
+    def search(self, text: str) -> None:
+        """Show the hits for ``text`` in the list (an empty text: the rows again)."""
+        query = text.strip()
+        if not self.search_columns or query == self.query:
+            return
+        if not query:
+            self.load()
+            return
+        cap, cid = self.cap, self.spec.id
+        self.summary.setText(f"Searching for “{query}”…")
+        self.ctx.worker.submit(f"{self.pane_id}-search", lambda: cap.search_rows(cid, query, PAGE),
+                               on_result=lambda hits, q=query: self._hits_arrived(q, hits),
+                               on_error=lambda m: self.summary.setText(f"Search failed: {m}"))
+
+    def _hits_arrived(self, query: str, hits: list[Row]) -> None:
+        self.query = query
+        self._columns(self.search_columns, tree=False)
+        self.tree.setSortingEnabled(False)  # best first, as the index ranked them
+        self.tree.clear()
+        self._items.clear()
+        problem = next((h.problem for h in hits if h.problem and not h.key), None)
+        found = [h for h in hits if h.key]
+        for row in found:
+            item = QTreeWidgetItem([_text(v) for v in row.values])
+            item.setData(0, RowRole, row)
+            self.tree.addTopLevelItem(item)
+            self._items[row.key] = item
+        for col in range(self.tree.columnCount() - 1):  # the snippet takes the rest
+            self.tree.resizeColumnToContents(col)
+        self.more_button.setVisible(False)
+        more = " (the best shown)" if len(found) >= PAGE else ""
+        self.summary.setText(problem or f"{len(found):,} {'hit' if len(found) == 1 else 'hits'} for “{query}”{more}")
+        if found:
+            self.tree.setCurrentItem(self.tree.topLevelItem(0))
+
     def _filter(self, text: str) -> None:
         needle = text.lower()
         for item in self._items.values():
@@ -142,17 +206,18 @@ class CollectionPane(Pane):
         row = current.data(0, RowRole) if current is not None else None
         if row is None:
             return
-        fields = tuple((c, _text(v)) for c, v in zip(self.spec.columns, row.values))
+        titles = self.search_columns if self.query else self.spec.columns
+        fields = tuple((c, _text(v)) for c, v in zip(titles, row.values))
         if row.flag:
             fields += (("Flag", row.flag),)
         if row.problem:
             fields += (("Problem", row.problem),)
         self.ctx.show_detail(DetailItem(_text(row.values[0]) if row.values else row.key, fields, raw=row.raw,
                                         markdown=row.markdown))
-        links = "".join(f"<li><a href='link:{i}'>{lk.label or lk.target}</a></li>" for i, lk in enumerate(row.links))
-        set_markdown(self.viewer, row.markdown or "")
-        if links:
-            self.viewer.append(f"<p><b>Links</b></p><ul>{links}</ul>")
+        links = "".join(f"<li><a href='link:{i}'>{escape(str(lk.label or lk.target))}</a></li>" for i, lk in enumerate(row.links))
+        # one setHtml (not append): the viewer lays out what it was given again when the palette changes
+        links_html = f"<p><b>Links</b></p><ul>{links}</ul>" if links else ""
+        self.viewer.setHtml(markdown_html(row.markdown or "") + links_html)
         try:
             self.edit_button.setEnabled(bool(self.cap.editable(self.spec.id, row)))
         except Exception:
@@ -167,6 +232,12 @@ class CollectionPane(Pane):
             self.ctx.navigate("conversations", link.value)
         elif link.target == "row":
             cid, key = link.value
+            if cid == self.spec.id and self.query:  # from a hit to the entry in the whole list
+                self.search_box.blockSignals(True)
+                self.search_box.clear()
+                self.search_box.cancel_pending()
+                self.search_box.blockSignals(False)
+                self.load()
             self.ctx.navigate(f"collection:{cid}", key)
 
     def _edit(self) -> None:

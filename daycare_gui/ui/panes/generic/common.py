@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from daycare_gui.ui.context import DetailItem
+from daycare_gui.ui.formats import number
 from daycare_gui.ui.models.columns import fmt_time
 from daycare_gui.ui.widgets.filter_bar import FilterBox
 from daycare_gui.ui.widgets.record_table import FilteredRecords, make_table, select_row
@@ -24,7 +25,7 @@ def when(ms: int | None) -> str:
 
 
 def plural(n: int, one: str, many: str | None = None) -> str:
-    return f"{n:,} {one if n == 1 else (many or one + 's')}"
+    return f"{number(n)} {one if n == 1 else (many or one + 's')}"
 
 
 class RecordList(QWidget):

@@ -23,6 +23,7 @@ from daycare_gui.stores.records import SessionRecord, SessionRef, ThreadRecord
 from daycare_gui.ui.models.columns import Column
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.panes.generic.common import RecordList, detail_of, plural, when
+from daycare_gui.ui.theme import follow_palette
 from daycare_gui.ui.widgets.export import COPY_SHORTCUT, ConversationExporter, copy_markdown
 from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser
 from daycare_gui.ui.widgets.message_view import message_anchors, messages_html
@@ -119,6 +120,7 @@ class ConversationsPane(Pane):
         bar.addWidget(self.export_button)
         self.view = SafeTextBrowser()
         self.view.setObjectName("conversationView")
+        follow_palette(self.view, self._repaint)  # the message tints come from the palette
         self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.view.customContextMenuRequested.connect(self._context_menu)
         self.export_status = QLabel()
@@ -156,6 +158,13 @@ class ConversationsPane(Pane):
         self._live = _LiveSession(self)
 
     # -- loading -------------------------------------------------------------------------------------
+    def _repaint(self) -> None:
+        if getattr(self, "messages", None):
+            bar = self.view.verticalScrollBar()
+            keep = bar.value()
+            self.view.setHtml(messages_html(self.messages, self.view.palette(), focus=self.focus_id))
+            bar.setValue(keep)
+
     def load(self) -> None:
         cap = self.cap
         self.ctx.worker.submit("conversations-threads", cap.threads, on_result=self._threads_arrived,

@@ -12,7 +12,7 @@ from daycare_gui.ui.models.columns import Column
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.panes.generic.common import RecordList, detail_of, when
 from daycare_gui.ui.panes.generic.edit_form import EditDialog, save_with_consent
-from daycare_gui.ui.theme import colours
+from daycare_gui.ui.theme import colours, follow_palette
 from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, escape, markdown_html
 
 
@@ -59,6 +59,8 @@ class TasksPane(Pane):
         self.filter_box = self.list.filter_box
         self.view = SafeTextBrowser()
         self.view.setObjectName("taskView")
+        self._shown = None
+        follow_palette(self.view, lambda: self._shown is not None and self.view.setHtml(task_html(self._shown)))
         bar = QHBoxLayout()
         self.edit_button = QPushButton("Edit…")
         self.edit_button.setEnabled(False)
@@ -98,6 +100,7 @@ class TasksPane(Pane):
         task = self.list.records.record_at(current)
         if task is None:
             return
+        self._shown = task
         self.view.setHtml(task_html(task))
         self.ctx.show_detail(detail_of(task.title, task, fields=(
             ("Id", task.id), ("Type", task.schedule_kind), ("Schedule", task.schedule),
