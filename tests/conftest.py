@@ -7,11 +7,10 @@ Real Daycare data folders live in ``tests/fixtures/`` (see its README). Tests ne
 
 from __future__ import annotations
 
+import os
 import shutil
 import tarfile
 from pathlib import Path
-
-import os
 
 import pytest
 from hypothesis import settings
