@@ -24,6 +24,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import quote
 
+from daycare_gui.stores.common.leftovers import snapshot_prefix
+
 T = TypeVar("T")
 
 # Longer than a GUI edit needs, far shorter than AgentStack's 5 s: a GUI write never makes its writes fail.
@@ -112,7 +114,7 @@ class Database:
 
     def _snapshot(self, reason: str) -> None:
         self._drop_snapshot()
-        folder = Path(tempfile.mkdtemp(prefix="daycare-gui-agentstack-"))
+        folder = Path(tempfile.mkdtemp(prefix=snapshot_prefix("daycare-gui-agentstack-")))
         target = folder / self.path.name
         try:
             shutil.copyfile(self.path, target)
