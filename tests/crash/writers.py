@@ -57,7 +57,16 @@ def _ciana(root: Path, i: int) -> None:
         docs.save(ref, new, sha256_of(old))
 
 
-ROUNDS = {"linggen": _linggen, "ciana": _ciana}
+def _pglite(root: Path, i: int) -> None:
+    from daycare_gui.stores import api, registry
+
+    with registry.open_store(root) as store:
+        tasks = store.capability(api.Tasks)
+        task = next(t for t in tasks.tasks() if t.id == "cron-plants")
+        tasks.update(task, {"enabled": i % 2 == 0})
+
+
+ROUNDS = {"linggen": _linggen, "ciana": _ciana, "pglite": _pglite}
 
 if __name__ == "__main__":
     loop(sys.argv[1], sys.argv[2], int(sys.argv[3]))
