@@ -14,6 +14,8 @@ from typing import Any
 
 import yaml
 
+from daycare_gui.stores.common.yaml_guard import too_deep
+
 DB_NAME = "checkpoints.db"
 DATA_MARKERS = ("checkpoints.db", "session_counters.json", "scheduled_tasks.json", "cc_user_states.json")
 WORKSPACE_DOCS = ("IDENTITY.md", "AGENT.md", "MEMORY.md")
@@ -74,7 +76,11 @@ def read_config(root: Path) -> tuple[dict, tuple[Path, ...], list[tuple[Path, st
         files.append(path)
         try:
             # libyaml when present: the pure-Python scanner takes seconds on deeply nested flow collections
-            loaded = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER) or {}
+            text = path.read_text(encoding="utf-8")
+            if reason := too_deep(text):  # libyaml would take minutes, then crash the process
+                problems.append((path, f"cannot read the configuration (YAML {reason}); defaults used"))
+                continue
+            loaded = yaml.load(text, Loader=_LOADER) or {}
         except (OSError, UnicodeDecodeError, ValueError, RecursionError, yaml.YAMLError) as exc:
             problems.append((path, f"cannot read the configuration ({str(exc).splitlines()[0]}); defaults used"))
             continue

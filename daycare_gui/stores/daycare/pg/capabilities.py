@@ -99,7 +99,7 @@ def _message(id_, type_, at, data, *, session_id: str) -> Message:
     if isinstance(data, str):  # jsonb arrives parsed; a text column from an odd store may not
         try:
             data = json.loads(data)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested deeper than the decoder goes
             return Message(str(id_), "event", at=at, kind=type_, raw=data, problem="data is not valid JSON")
     if not isinstance(data, dict):
         return Message(str(id_), "event", at=at, kind=type_, raw=data, problem="data is not a JSON object")
