@@ -156,3 +156,35 @@ def test_agentstack_memory_edits_killed_at_random_moments(tmp_path, capsys, wal)
         mode = "WAL" if wal else "rollback journal"
         print("\n" + tally.line(f"AgentStack memory-edit kills, {mode} ({sum(tally.values())} trials of {edits} "
                                 f"edits, {duration:.2f}s)"))
+
+
+HOT_JOURNAL = """
+import os, sqlite3, sys
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("PRAGMA cache_size = 1")  # changed pages spill into the database file before the commit
+conn.execute("BEGIN IMMEDIATE")
+conn.execute("UPDATE memory SET content = 'half written ' || hex(randomblob(3000))")
+os._exit(9)  # killed mid-transaction: a hot journal and a half-written database file stay behind
+"""
+
+
+def test_agentstack_window_reads_the_committed_state_beside_a_hot_journal(tmp_path):
+    """Rollback-journal mode, a writer killed after pages reached the file: an immutable read would show
+    the half-written rows; the window reads a private copy with the journal rolled back instead."""
+    import subprocess
+    import sys
+
+    from tests.stores.agentstack.builder import Builder
+
+    b = Builder(tmp_path / "data" / "aistack.db", wal=False)
+    for n in range(300):
+        b.memory(f"k{n}", f"original content {n} " + "filler " * 40)
+    db = b.close()
+    assert subprocess.run([sys.executable, "-c", HOT_JOURNAL, str(db)]).returncode == 9
+    assert (db.parent / "aistack.db-journal").stat().st_size > 0
+    with registry.open_store(db, kind="agentstack") as store:
+        rows = store.capability(Collections).rows("memory", 0, 400)
+        contents = [r.raw.get("content") for r in rows if "rowid" in (r.raw or {})]
+    assert len(contents) == 300 and all(c.startswith("original content") for c in contents)
+    assert (db.parent / "aistack.db-journal").stat().st_size > 0  # reading left the store as it was
+    assert _rw_check(db, "SELECT count(*) FROM memory WHERE content LIKE 'half%'") == [(0,)]

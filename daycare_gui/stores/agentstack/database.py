@@ -60,6 +60,13 @@ def wal_has_data(path: Path) -> bool:
         return False
 
 
+def journal_present(path: Path) -> bool:
+    try:
+        return Path(str(path) + "-journal").stat().st_size > 0
+    except OSError:
+        return False
+
+
 def explain(exc: BaseException, path: Path) -> str:
     msg = str(exc)
     if "locked" in msg or "busy" in msg:
@@ -97,6 +104,11 @@ class Database:
 
     # -- opening ------------------------------------------------------------------------------------
     def _choose(self) -> None:
+        if journal_present(self.path):
+            # A rollback journal: a write is under way or was killed midway (a hot journal). An immutable
+            # read would ignore it and could see half a transaction; a read-only one cannot roll it back.
+            self._snapshot("a write was under way or interrupted (its rollback journal is beside the database)")
+            return
         if not wal_has_data(self.path):
             self.mode, self._uri = "immutable", uri_of(self.path, mode="ro", immutable="1")
             return
@@ -121,7 +133,16 @@ class Database:
             wal = Path(str(self.path) + "-wal")
             if wal.exists():
                 shutil.copyfile(wal, str(target) + "-wal")
-        except OSError as exc:
+            journal = Path(str(self.path) + "-journal")
+            if journal.exists():
+                shutil.copyfile(journal, str(target) + "-journal")
+                # Our private copy may be written: a read-write open rolls the interrupted transaction back.
+                conn = sqlite3.connect(uri_of(target, mode="rw"), uri=True, isolation_level=None)
+                try:
+                    conn.execute("SELECT count(*) FROM sqlite_master").fetchall()
+                finally:
+                    conn.close()
+        except (OSError, sqlite3.Error) as exc:
             shutil.rmtree(folder, ignore_errors=True)
             raise DatabaseError(explain(exc, self.path)) from exc
         self._snapshot_dir = folder
