@@ -13,6 +13,8 @@ Names recognised (``<pid>`` is the writer's process id):
   pid: it is reported when ``<name>`` is beside it, never removed automatically
 * ``.daycare-gui-edit-<pid>-<ms>.<suffix>`` PGlite working copies (stores.daycare.pg.writes)
 * ``<tmp>/daycare-gui-pglite-<pid>-*`` private read copies (stores.daycare.pg.pglite_copy)
+* ``<tmp>/daycare-gui-<kind>-<pid>-*`` private snapshot copies of another kind's SQLite database
+  (AgentStack, CianaParrot) and AgentStack's FTS check folder, removed by the next opening of such a store
 * ``.daycare-gui-backup-<ms>-<name>`` PGlite backups beyond the newest ``BACKUPS_KEPT`` (no pid: they are
   finished backups, old ones are removed by the next PGlite edit)
 """
@@ -30,18 +32,29 @@ SAVE = "temporary file of a save"
 PGLITE_EDIT = "PGlite working copy"
 PGLITE_READ = "private PGlite read copy"
 PGLITE_BACKUP = "PGlite backup beyond the kept ones"
+SNAPSHOT = "private snapshot copy"
+
+# Prefixes of the temporary folders other kinds read through (the pid follows the prefix).
+SNAPSHOT_PREFIXES = ("daycare-gui-agentstack-", "daycare-gui-cianaparrot-", "daycare-gui-fts-check-")
 
 _UPGRADE_RE = re.compile(r"^\.(?P<target>.+)\.upgrade-(?P<pid>\d+)-\d+(?:-wal|-shm|-journal)?$")
 _SAVE_RE = re.compile(r"^\.(?P<target>.+)\.(?P<pid>\d+)-[A-Za-z0-9_]+\.tmp$")
 _OLD_SAVE_RE = re.compile(r"^\.(?P<target>.+)\.[A-Za-z0-9_]{8}\.tmp$")  # tempfile.mkstemp's 8 random chars
 _PGLITE_EDIT_RE = re.compile(r"^\.daycare-gui-edit-(?P<pid>\d+)-\d+(?:\..*)?$")
 _PGLITE_READ_RE = re.compile(r"^daycare-gui-pglite-(?P<pid>\d+)-.*$")
+_SNAPSHOT_RE = re.compile(r"^(?:" + "|".join(re.escape(p) for p in SNAPSHOT_PREFIXES) + r")(?P<pid>\d+)-.*$")
 _PGLITE_BACKUP_RE = re.compile(r"^\.daycare-gui-backup-(?P<ms>\d+)-(?P<target>.+)$")
 
 # Folders never descended into when looking for leftovers across a store: data folders of a database
 # engine and package trees hold many files and never leftovers of ours.
 _SKIP_DIRS = {"node_modules", ".git"}
 _MAX_ENTRIES = 200_000  # a walk of a store stops here rather than take minutes
+
+
+def snapshot_prefix(prefix: str) -> str:
+    """``tempfile.mkdtemp``'s prefix for a private snapshot folder: the pid makes it attributable."""
+    assert prefix in SNAPSHOT_PREFIXES, prefix
+    return f"{prefix}{os.getpid()}-"
 
 
 def save_temp_prefix(target_name: str) -> str:
@@ -86,7 +99,7 @@ class Leftover:
 
 
 _NEXT_RUN = {UPGRADE: "upgrade", SAVE: "save in this folder", PGLITE_EDIT: "PGlite edit",
-             PGLITE_READ: "opening of a PGlite store"}
+             PGLITE_READ: "opening of a PGlite store", SNAPSHOT: "opening of such a store"}
 
 
 def pid_alive(pid: int) -> bool:
@@ -172,6 +185,15 @@ def read_copies(tmp_dir: str | os.PathLike | None = None) -> list[Leftover]:
     folder = Path(tmp_dir or tempfile.gettempdir())
     return [_make(folder / n, PGLITE_READ, int(m["pid"])) for n in _names(folder)
             if (m := _PGLITE_READ_RE.match(n)) and (folder / n).is_dir()]
+
+
+def snapshot_copies(tmp_dir: str | os.PathLike | None = None) -> list[Leftover]:
+    """Private snapshot folders of AgentStack and CianaParrot databases in the temporary folder."""
+    import tempfile
+
+    folder = Path(tmp_dir or tempfile.gettempdir())
+    return [_make(folder / n, SNAPSHOT, int(m["pid"])) for n in _names(folder)
+            if (m := _SNAPSHOT_RE.match(n)) and (folder / n).is_dir()]
 
 
 def in_tree(root: str | os.PathLike) -> list[Leftover]:

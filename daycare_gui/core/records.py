@@ -33,6 +33,8 @@ def parse_json_text(raw: str | bytes | None, *, allow_null: bool = False) -> Any
         return json.loads(raw)
     except (json.JSONDecodeError, TypeError) as exc:
         return Unparsed(raw, f"not valid JSON: {exc}")
+    except (ValueError, RecursionError):  # nesting deeper than Python's JSON decoder goes
+        return Unparsed(raw, "not readable JSON: nested too deeply")
 
 
 def _split(obj: dict, known: tuple[str, ...]) -> dict:

@@ -66,24 +66,32 @@ def mask_value(value: Any) -> str:
     return f"{prefix}{MASK}"
 
 
-def mask_secrets(obj: Any, *, all_strings: bool = False) -> Any:
+# Deeper than this, a value is not walked (Python's recursion limit is near) but replaced whole: whatever
+# secret it may hold stays hidden.
+MAX_MASK_DEPTH = 200
+TOO_DEEP = "… (nested too deeply to show)"
+
+
+def mask_secrets(obj: Any, *, all_strings: bool = False, _depth: int = 0) -> Any:
     """Return a deep copy of ``obj`` with every secret value masked.
 
     ``all_strings`` masks every string leaf (used for auth.json, where any field may be a credential
-    except the entry ``type``).
+    except the entry ``type``). Containers nested deeper than ``MAX_MASK_DEPTH`` become ``TOO_DEEP``.
     """
+    if isinstance(obj, (dict, list)) and _depth >= MAX_MASK_DEPTH:
+        return TOO_DEEP
     if isinstance(obj, dict):
         out = {}
         for key, value in obj.items():
             if isinstance(value, (dict, list)):
-                out[key] = mask_secrets(value, all_strings=all_strings)
+                out[key] = mask_secrets(value, all_strings=all_strings, _depth=_depth + 1)
             elif is_secret_key(str(key)) or (all_strings and isinstance(value, str) and key != "type"):
                 out[key] = mask_value(value)
             else:
                 out[key] = mask_url_credentials(value) if isinstance(value, str) else value
         return out
     if isinstance(obj, list):
-        return [mask_secrets(v, all_strings=all_strings) for v in obj]
+        return [mask_secrets(v, all_strings=all_strings, _depth=_depth + 1) for v in obj]
     if isinstance(obj, str):
         return mask_url_credentials(obj)
     return obj

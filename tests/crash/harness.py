@@ -43,9 +43,12 @@ def run_to_end(code: str, *args: str) -> float:
     return time.monotonic() - began
 
 
-def kill_after(code: str, delay: float, *args: str) -> str:
-    """Run the child and SIGKILL it ``delay`` seconds after ``go``; 'killed' or 'finished' (too late)."""
+def kill_after(code: str, delay: float, *args: str, pids: list | None = None) -> str:
+    """Run the child and SIGKILL it ``delay`` seconds after ``go``; 'killed' or 'finished' (too late).
+    ``pids`` (a list) receives the child's pid."""
     proc = start(code, *args)
+    if pids is not None:
+        pids.append(proc.pid)
     try:
         proc.wait(delay)
         outcome = "finished"
@@ -55,6 +58,29 @@ def kill_after(code: str, delay: float, *args: str) -> str:
         outcome = "killed"
     proc.stdout.close()
     return outcome
+
+
+def processes_mentioning(*needles: str) -> list[int]:
+    """Pids of processes whose command line contains one of ``needles`` (e.g. a killed child's sidecars)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")
+        except OSError:
+            continue
+        if any(n in cmdline for n in needles):
+            found.append(int(entry.name))
+    return found
+
+
+def wait_gone(*needles: str, timeout: float = 60) -> None:
+    """Wait until no process mentions ``needles`` (helpers of a killed child exit when its pipes close)."""
+    end = time.monotonic() + timeout
+    while processes_mentioning(*needles):
+        assert time.monotonic() < end, f"processes still running for {needles}"
+        time.sleep(0.05)
 
 
 class Tally(Counter):

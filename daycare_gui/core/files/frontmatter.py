@@ -15,9 +15,13 @@ from typing import Any
 import yaml
 
 from daycare_gui.core.files.read import Root, read_text
+from daycare_gui.core.files.yaml_guard import too_deep
 from daycare_gui.core.problems import Problem
 
 _FENCE = re.compile(r"^---[ \t]*$")
+# Frontmatter is a few lines of metadata; PyYAML's pure-Python loader takes minutes over tens of megabytes,
+# so a block larger than this is reported and kept raw instead of parsed.
+MAX_FRONTMATTER = 1_000_000
 
 
 class _Loader(yaml.SafeLoader):
@@ -59,6 +63,11 @@ class MarkdownDoc:
 
 def parse_yaml(text: str, path: str | os.PathLike, first_line: int) -> tuple[Any, Problem | None]:
     """Parse a YAML block whose first line is file line ``first_line``."""
+    if len(text) > MAX_FRONTMATTER:
+        return None, Problem(str(path), first_line, f"frontmatter is {len(text):,} characters, too large to read "
+                                                    f"as YAML (more than {MAX_FRONTMATTER:,}); kept as text")
+    if reason := too_deep(text):  # PyYAML's scanner is quadratic in nesting depth: minutes, not an error
+        return None, Problem(str(path), first_line, f"frontmatter is {reason}; kept as text")
     try:
         return yaml.load(text, Loader=_Loader), None  # noqa: S506 - _Loader derives from SafeLoader
     except yaml.YAMLError as exc:

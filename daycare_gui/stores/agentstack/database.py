@@ -24,6 +24,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import quote
 
+from daycare_gui.stores.common.leftovers import snapshot_prefix
+
 T = TypeVar("T")
 
 # Longer than a GUI edit needs, far shorter than AgentStack's 5 s: a GUI write never makes its writes fail.
@@ -54,6 +56,13 @@ def uri_of(path: Path, **params: str) -> str:
 def wal_has_data(path: Path) -> bool:
     try:
         return Path(str(path) + "-wal").stat().st_size > 0
+    except OSError:
+        return False
+
+
+def journal_present(path: Path) -> bool:
+    try:
+        return Path(str(path) + "-journal").stat().st_size > 0
     except OSError:
         return False
 
@@ -95,6 +104,11 @@ class Database:
 
     # -- opening ------------------------------------------------------------------------------------
     def _choose(self) -> None:
+        if journal_present(self.path):
+            # A rollback journal: a write is under way or was killed midway (a hot journal). An immutable
+            # read would ignore it and could see half a transaction; a read-only one cannot roll it back.
+            self._snapshot("a write was under way or interrupted (its rollback journal is beside the database)")
+            return
         if not wal_has_data(self.path):
             self.mode, self._uri = "immutable", uri_of(self.path, mode="ro", immutable="1")
             return
@@ -112,14 +126,23 @@ class Database:
 
     def _snapshot(self, reason: str) -> None:
         self._drop_snapshot()
-        folder = Path(tempfile.mkdtemp(prefix="daycare-gui-agentstack-"))
+        folder = Path(tempfile.mkdtemp(prefix=snapshot_prefix("daycare-gui-agentstack-")))
         target = folder / self.path.name
         try:
             shutil.copyfile(self.path, target)
             wal = Path(str(self.path) + "-wal")
             if wal.exists():
                 shutil.copyfile(wal, str(target) + "-wal")
-        except OSError as exc:
+            journal = Path(str(self.path) + "-journal")
+            if journal.exists():
+                shutil.copyfile(journal, str(target) + "-journal")
+                # Our private copy may be written: a read-write open rolls the interrupted transaction back.
+                conn = sqlite3.connect(uri_of(target, mode="rw"), uri=True, isolation_level=None)
+                try:
+                    conn.execute("SELECT count(*) FROM sqlite_master").fetchall()
+                finally:
+                    conn.close()
+        except (OSError, sqlite3.Error) as exc:
             shutil.rmtree(folder, ignore_errors=True)
             raise DatabaseError(explain(exc, self.path)) from exc
         self._snapshot_dir = folder

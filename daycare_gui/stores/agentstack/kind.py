@@ -93,6 +93,11 @@ class AgentStackStore(OpenedStore):
         from daycare_gui.stores.agentstack.capabilities import offer_capabilities
 
         offer_capabilities(self)
+        from daycare_gui.stores.common.leftovers import report_and_clean
+
+        # Edits are single transactions (SQLite rolls a killed one back itself); what a kill can leave is a
+        # save's temporary file beside the database and our own private snapshot copies (removed here).
+        report_and_clean(self.problems, [self.path.parent], snapshots=True)
 
     # -- schema -------------------------------------------------------------------------------------
     def _read_schema(self) -> None:

@@ -19,6 +19,7 @@ from pathlib import Path
 from daycare_gui.stores.agentstack import values as v
 from daycare_gui.stores.agentstack.database import DatabaseError, uri_of
 from daycare_gui.stores.agentstack.memory import ns_label
+from daycare_gui.stores.common.leftovers import snapshot_prefix
 from daycare_gui.stores.records import Link, Row
 
 OPEN, CLOSE = "\x02", "\x03"  # highlight markers no memory text contains, replaced after the query
@@ -113,7 +114,7 @@ def integrity_check(store) -> tuple[bool | None, str]:
     copy, deleted after."""
     if "memory_fts" not in store.virtual:
         return None, "This database has no memory_fts index to check."
-    folder = Path(tempfile.mkdtemp(prefix="daycare-gui-fts-check-"))
+    folder = Path(tempfile.mkdtemp(prefix=snapshot_prefix("daycare-gui-fts-check-")))
     try:
         copy = folder / "check.db"
         try:

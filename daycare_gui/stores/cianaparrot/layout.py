@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from daycare_gui.stores.common.yaml_guard import too_deep
+
 DB_NAME = "checkpoints.db"
 DATA_MARKERS = ("checkpoints.db", "session_counters.json", "scheduled_tasks.json", "cc_user_states.json")
 WORKSPACE_DOCS = ("IDENTITY.md", "AGENT.md", "MEMORY.md")
@@ -75,7 +77,11 @@ def read_config(root: Path) -> tuple[dict, tuple[Path, ...], list[tuple[Path, st
         # both loaders build plain data only (no Python objects)
         loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
         try:
-            loaded = yaml.load(path.read_text(encoding="utf-8"), Loader=loader) or {}
+            text = path.read_text(encoding="utf-8")
+            if reason := too_deep(text):  # libyaml would take minutes, then crash the process
+                problems.append((path, f"cannot read the configuration (YAML {reason}); defaults used"))
+                continue
+            loaded = yaml.load(text, Loader=loader) or {}
         except (OSError, UnicodeDecodeError, ValueError, RecursionError, yaml.YAMLError) as exc:
             problems.append((path, f"cannot read the configuration ({str(exc).splitlines()[0]}); defaults used"))
             continue

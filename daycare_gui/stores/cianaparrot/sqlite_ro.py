@@ -20,6 +20,8 @@ import time
 import urllib.parse
 from pathlib import Path
 
+from daycare_gui.stores.common.leftovers import snapshot_prefix
+
 BUSY_TIMEOUT_MS = 2000
 
 
@@ -66,7 +68,7 @@ class ReadOnlyDB:
             self._snapshot("the write-ahead log holds data not yet in the database file")
 
     def _snapshot(self, reason: str) -> None:
-        self._tmp = Path(tempfile.mkdtemp(prefix="daycare-gui-cianaparrot-"))
+        self._tmp = Path(tempfile.mkdtemp(prefix=snapshot_prefix("daycare-gui-cianaparrot-")))
         target = self._tmp / self.path.name
         shutil.copyfile(self.path, target)
         wal = Path(str(self.path) + "-wal")

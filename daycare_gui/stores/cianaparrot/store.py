@@ -80,8 +80,23 @@ class CianaStore(OpenedStore):
         from daycare_gui.stores.cianaparrot.capabilities import offer_all
 
         offer_all(self)
+        self._report_leftovers()
 
     # -- opening ---------------------------------------------------------------------------------------
+    def _report_leftovers(self) -> None:
+        """Temporary files of killed saves beside every file we write (and in the backup folder), and
+        snapshot copies of killed processes in the temporary folder (removed here)."""
+        from daycare_gui.stores.api import Documents
+        from daycare_gui.stores.cianaparrot.safe_write import BACKUP_DIR
+        from daycare_gui.stores.common.leftovers import report_and_clean
+
+        L = self.layout
+        folders = [L.data_dir, L.workspace, L.root, L.data_dir / BACKUP_DIR if L.data_dir else None]
+        folders += [f.parent for f in (L.tasks_file, L.counters_file, L.cc_states_file) if f is not None]
+        if docs := self.capability(Documents):
+            folders += [Path(ref.path).parent for ref in docs.documents() if ref.path is not None]
+        report_and_clean(self.problems, folders, snapshots=True)
+
     def _open_db(self, live: bool) -> None:
         db = self.layout.db
         if db is None or not db.exists():

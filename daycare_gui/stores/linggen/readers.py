@@ -19,6 +19,7 @@ import yaml
 
 from daycare_gui.stores.common.jsonl import parse_json
 from daycare_gui.stores.common.problems import ProblemLog
+from daycare_gui.stores.common.yaml_guard import too_deep
 
 # Files this kind reads whole are small (metadata, Markdown); a bigger one is reported, not loaded.
 MAX_SMALL_FILE = 8 * 1024 * 1024
@@ -137,6 +138,9 @@ def load_yaml(path: Path, problems: ProblemLog) -> dict | None:
 def parse_yaml_text(text: str, path: Path, problems: ProblemLog) -> dict | None:
     if not text.strip():
         problems.add(path, "empty file (expected YAML)")
+        return None
+    if reason := too_deep(text):  # libyaml would take minutes, then crash the process
+        problems.add(path, f"YAML {reason}")
         return None
     try:
         value = yaml.load(text, Loader=_YamlLoader)  # noqa: S506 - a SafeLoader subclass

@@ -13,6 +13,7 @@ from daycare_gui.stores.api import (
     OpenedStore,
     SearchSource,
 )
+from daycare_gui.stores.common.leftovers import report_and_clean
 from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.common.secrets import mask_url
 from daycare_gui.stores.linggen import layout
@@ -27,7 +28,7 @@ from daycare_gui.stores.linggen.documents import (
 )
 from daycare_gui.stores.linggen.inventory import FLAT, RUN_STATUSES, scan
 from daycare_gui.stores.linggen.missions import scan_missions
-from daycare_gui.stores.linggen.permissions import PermissionFiles, workspace_exists
+from daycare_gui.stores.linggen.permissions import PermissionFiles, permissions_path, workspace_exists
 from daycare_gui.stores.linggen.readers import load_json, pid_status
 from daycare_gui.stores.records import SessionRef, StoreSummary
 
@@ -55,6 +56,9 @@ class LinggenStore(OpenedStore):
                            "flat" if has_flat else "per-project" if has_per_project else "empty")
         self.permission_files = PermissionFiles(self._workspaces(has_flat), self.writes_blocked)
         self.permission_files.collect_problems(p)
+        # Temporary files of saves killed midway, beside every file we write (documents, permission files).
+        report_and_clean(p, [d.path.parent for d in self.docs if d.path is not None]
+                         + [permissions_path(w).parent for w, _ in self.permission_files.workspaces])
         self.conversations = LinggenConversations(inv, self.generation == "per-project+flat")
         refs = {s.id: SessionRef(s.thread_id, s.id) for s in inv.sessions()}
         self.offer(Conversations, self.conversations)

@@ -9,6 +9,7 @@ from daycare_gui.core.records import history_record_from
 from daycare_gui.stores import api
 from daycare_gui.stores.daycare.capabilities import message_of
 from daycare_gui.stores.daycare.pg.catalog import VERSIONED
+from daycare_gui.stores.daycare.pg.database import UnreadableJson
 from daycare_gui.stores.records import (
     Collection,
     DayCount,
@@ -127,10 +128,13 @@ class PgConversations(_OnStore, api.Conversations):
 
 
 def _message(id_, type_, at, data, *, session_id: str) -> Message:
+    if isinstance(data, UnreadableJson):
+        return Message(str(id_), "event", at=at, kind=type_, raw=data[:2000],
+                       problem="data is nested too deeply to read")
     if isinstance(data, str):  # jsonb arrives parsed; a text column from an odd store may not
         try:
             data = json.loads(data)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested deeper than the decoder goes
             return Message(str(id_), "event", at=at, kind=type_, raw=data, problem="data is not valid JSON")
     if not isinstance(data, dict):
         return Message(str(id_), "event", at=at, kind=type_, raw=data, problem="data is not a JSON object")

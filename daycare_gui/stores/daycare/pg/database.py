@@ -19,6 +19,22 @@ class PgError(CannotOpen):
     """A database error, with any password in it masked."""
 
 
+class UnreadableJson(str):
+    """A json/jsonb value Python cannot decode (nested deeper than its decoder goes), kept as its text."""
+
+
+def lenient_json_loads(data):
+    """psycopg's json/jsonb loader: a value that does not decode becomes ``UnreadableJson`` instead of
+    failing the whole query (one deep value would otherwise hide every row of a page)."""
+    import json
+
+    try:
+        return json.loads(data)
+    except (ValueError, RecursionError):
+        raw = bytes(data).decode("utf-8", "replace") if not isinstance(data, str) else data
+        return UnreadableJson(raw)
+
+
 def masked(exc: BaseException) -> str:
     return mask_url(str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__)
 
@@ -36,6 +52,9 @@ class PgDatabase:
 
         @event.listens_for(self.engine, "connect")
         def _session_setup(dbapi_conn, _record):
+            from psycopg.types.json import set_json_loads
+
+            set_json_loads(lenient_json_loads, dbapi_conn)
             with dbapi_conn.cursor() as cur:
                 if read_only:
                     cur.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")

@@ -15,6 +15,7 @@ import shutil
 import time
 from pathlib import Path
 
+from daycare_gui.core.fs_swap import exchange
 from daycare_gui.stores.api import WriteConflict, WriteRefused
 from daycare_gui.stores.common.schedule import schedule_info
 
@@ -175,17 +176,33 @@ def _write_pglite(store, edit) -> None:
         finally:
             server.close()
         _verify(work, runtime)
-        os.replace(original, backup)  # same folder, same file system: both renames are atomic
-        try:
-            os.replace(work, original)
-        except OSError:
-            os.replace(backup, original)
-            raise
+        swap_in(work, original, backup)
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
         raise
     _prune_backups(original)
     store.reload()
+
+
+def swap_in(work: Path, original: Path, backup: Path) -> None:
+    """Put the verified ``work`` folder at ``original``'s path, the old folder becoming ``backup``.
+
+    Where the system can, one atomic exchange: a kill at any moment leaves the old or the new store at its
+    path (after the exchange and before the rename below, the old store waits under the working copy's
+    name: reported as a leftover, the store itself already new). Elsewhere two renames, with a moment in
+    which no store folder exists; a failure of the second puts the old one back."""
+    if exchange(work, original):
+        try:
+            os.replace(work, backup)
+        except OSError:
+            pass  # the store is new; the old copy stays under the working copy's name (a leftover)
+        return
+    os.replace(original, backup)  # same folder, same file system: both renames are atomic
+    try:
+        os.replace(work, original)
+    except OSError:
+        os.replace(backup, original)
+        raise
 
 
 def _verify(folder: Path, runtime) -> None:
