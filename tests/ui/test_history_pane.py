@@ -3,12 +3,12 @@ runs, rewrites against their original, raw JSON in the detail pane, and a 200,00
 
 from __future__ import annotations
 
+import re
 import shutil
 import sqlite3
 
 import pytest
 from PySide6.QtCore import Qt, QUrl
-from PySide6.QtTest import QAbstractItemModelTester
 
 from tests.core.test_history_pages import BIG_SESSION, add_big_session
 from tests.ui.conftest import open_and_wait
@@ -31,7 +31,7 @@ def _text(pane) -> str:
     return pane.conversation.toPlainText()
 
 
-def test_open_from_agents_and_read_the_conversation(qtbot, window, demo_store):
+def test_open_from_agents_and_read_the_conversation(qtbot, window, demo_store, model_tester):
     agent_id, session_id, snapshot_record = _rlm_session(demo_store)
     open_and_wait(qtbot, window, demo_store)
     window.show_section("agents")
@@ -45,7 +45,7 @@ def test_open_from_agents_and_read_the_conversation(qtbot, window, demo_store):
 
     pane = window.panes.get("history")
     assert pane is not None and window.pane_stack.currentWidget() is pane
-    QAbstractItemModelTester(pane.model, QAbstractItemModelTester.FailureReportingMode.Fatal)
+    model_tester(pane.model)  # through the pages fetched while reading below
     qtbot.waitUntil(lambda: pane.model.rowCount() > 0 and "Groceries" in _text(pane), timeout=5000)
     # opened at the session's last record
     assert pane.current_row() == pane.model.rowCount() - 1
@@ -63,10 +63,10 @@ def test_open_from_agents_and_read_the_conversation(qtbot, window, demo_store):
 
     # the Python run is one block, collapsed, and expands to code and printed output
     assert "Python run" in text and "expand" in text and "Printed output" not in text
-    call_id = next(iter(pane._window.rlm_runs))
-    pane.conversation.anchorClicked.emit(QUrl("rlm:" + call_id))
+    run_link = re.search(r'href="(rlm:[^"]+)"', pane.conversation.toHtml()).group(1)  # its "expand" link
+    pane.conversation.anchorClicked.emit(QUrl(run_link))
     assert "Printed output" in _text(pane) and "import csv, io" in _text(pane) and "collapse" in _text(pane)
-    pane.conversation.anchorClicked.emit(QUrl("rlm:" + call_id))
+    pane.conversation.anchorClicked.emit(QUrl(run_link))
     assert "Printed output" not in _text(pane)
 
     # one click on "raw JSON" shows the full stored data, snapshot included, in the detail pane
@@ -207,14 +207,14 @@ def test_legacy_store_says_so(qtbot, window, fixture_copy):
     assert "no database" in pane.heading.text()
 
 
-def test_a_legacy_session_lists_its_records(qtbot, window, fixture_copy):
+def test_a_legacy_session_lists_its_records(qtbot, window, fixture_copy, model_tester):
     from tests.ui.conftest import open_and_wait as _open
 
     root = fixture_copy("daycare-808af509", with_db=False)
     _open(qtbot, window, root)
     window.navigate("history", ("legacy", "agentusr1", 0))
     pane = window.panes["history"]
-    tester = QAbstractItemModelTester(pane.model, QAbstractItemModelTester.FailureReportingMode.Fatal)  # noqa: F841
+    model_tester(pane.model)
     qtbot.waitUntil(lambda: pane.model.rowCount() == 2, timeout=5000)
     rows = [pane.model.index(r).data() for r in range(2)]
     assert "hello" in rows[0] and "hi!" in rows[1]

@@ -8,11 +8,10 @@ import sqlite3
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtTest import QAbstractItemModelTester
 
 from daycare_gui.core.queries.names import AGENT_ID_COLUMNS, USER_ID_COLUMNS
 from tests.ui.test_document_panes import column
-from tests.ui.test_people_panes import FATAL, open_at, texts
+from tests.ui.test_people_panes import open_at, texts
 
 OWNER, SAM = "j4ffjn2dh13obcg6i68udgys", "ttdos2i2nfcznn0b49j4tsa8"
 
@@ -40,13 +39,14 @@ def _db(store):
 
 
 @pytest.mark.parametrize("section", ["channels", "signals", "processes", "expose", "system_prompts"])
-def test_subsystem_pages_show_names_with_the_id_in_the_tooltip(qtbot, window, nameless_store, section):
+def test_subsystem_pages_show_names_with_the_id_in_the_tooltip(qtbot, window, nameless_store, section,
+                                                               model_tester):
     users, agents = _db(nameless_store)
     pane = open_at(qtbot, window, nameless_store, section)
     views = list(pane.tables.values())
     if section == "channels":
         views += [pane.members, pane.messages]
-    testers = [QAbstractItemModelTester(v.model, FATAL) for v in views]
+    model_tester(*(v.model for v in views))
     qtbot.waitUntil(lambda: all(v.model.columnCount() > 0 for v in pane.tables.values()), timeout=5000)
     if section == "channels":
         pane.tables["channels"].select_row(0)
@@ -72,7 +72,6 @@ def test_subsystem_pages_show_names_with_the_id_in_the_tooltip(qtbot, window, na
         view.select_row(0)
         user_fields = [v for k, v in window.detail.item.fields if k == "user_id" and v]
         assert all(f.endswith(")") and f.split(" (")[0] in users.values() for f in user_fields)
-    del testers
 
 
 def test_apps_skills_and_tasks_name_their_users(qtbot, window, nameless_store):

@@ -6,18 +6,11 @@ import sqlite3
 import pytest
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtTest import QAbstractItemModelTester
 from PySide6.QtWidgets import QAbstractButton, QGroupBox, QLabel, QLineEdit, QTabWidget, QTreeWidget
 
 from daycare_gui.ui.models.roles import RecordRole
 from daycare_gui.ui.widgets import charts
 from tests.ui.conftest import open_and_wait
-
-FATAL = QAbstractItemModelTester.FailureReportingMode.Fatal
-
-
-def _test_models(*models):
-    return [QAbstractItemModelTester(m, FATAL) for m in models]
 
 
 def _sqlite_counts(db_path):
@@ -76,12 +69,12 @@ def _widget_texts(root):
 # -- Overview ------------------------------------------------------------------------------------------------
 
 
-def test_overview_on_the_demo_store(qtbot, window, demo_store):
+def test_overview_on_the_demo_store(qtbot, window, demo_store, model_tester):
     open_and_wait(qtbot, window, demo_store)
     window.show_section("overview")
     pane = window.panes["overview"]
+    model_tester(pane.tables_model, pane.files_model)  # through the summary arriving
     qtbot.waitUntil(lambda: pane.summary is not None, timeout=5000)
-    _test_models(pane.tables_model, pane.files_model)
     assert "SQLite" in pane.generation_label.text() and "sqlite" in pane.generation_label.text()
     assert pane.engine_label.text() == "not running — no pid file and no socket"
     assert "immutable" in pane.mode_label.text() and "read-only" in pane.mode_label.text()
@@ -116,7 +109,7 @@ def test_overview_on_the_demo_store(qtbot, window, demo_store):
     qtbot.keyClick(pane.tables_view, Qt.Key.Key_Return)
     storage = window.panes["storage"]
     assert window.pane_stack.currentWidget() is storage
-    qtbot.waitUntil(lambda: storage._table == "agents", timeout=5000)
+    qtbot.waitUntil(lambda: storage.browser.caption.text().startswith("<b>agents</b>: "), timeout=5000)
 
 
 def test_overview_degrades_to_text_tables_without_qtcharts(qtbot, window, demo_store, monkeypatch):
@@ -164,13 +157,13 @@ def test_overview_of_a_legacy_only_store_explains_it(qtbot, window, fixture_copy
 # -- Storage -------------------------------------------------------------------------------------------------
 
 
-def test_storage_lists_the_808af509_tables_and_browses_rows(qtbot, window, fixture_copy):
+def test_storage_lists_the_808af509_tables_and_browses_rows(qtbot, window, fixture_copy, model_tester):
     path = fixture_copy("daycare-808af509")
     open_and_wait(qtbot, window, path)
     window.show_section("storage")
     pane = window.panes["storage"]
+    model_tester(pane.tables_model, pane.migration_model, pane.browser.model)  # through loading and filtering
     qtbot.waitUntil(lambda: pane.tables_model.rowCount() > 0, timeout=5000)
-    _test_models(pane.tables_model, pane.migration_model, pane.browser.model)
     expected = _sqlite_counts(path / "daycare.db")
     assert pane.tables_model.rowCount() == 20
     shown = {pane.tables_model.record(r).name: pane.tables_model.record(r).rows
@@ -195,7 +188,7 @@ def test_storage_lists_the_808af509_tables_and_browses_rows(qtbot, window, fixtu
     assert pane.tables_model.record(0).name == "tasks_cron"
 
 
-def test_storage_pages_rows_and_masks_process_env(qtbot, window, demo_store, monkeypatch):
+def test_storage_pages_rows_and_masks_process_env(qtbot, window, demo_store, monkeypatch, model_tester):
     from daycare_gui.ui.panes import storage as storage_module
 
     monkeypatch.setattr(storage_module, "PAGE", 50)
@@ -203,7 +196,7 @@ def test_storage_pages_rows_and_masks_process_env(qtbot, window, demo_store, mon
     window.show_section("storage")
     pane = window.panes["storage"]
     qtbot.waitUntil(lambda: pane.tables_model.rowCount() > 0, timeout=5000)
-    _test_models(pane.browser.model)
+    model_tester(pane.browser.model)  # through every page appended below and the switch to another table
     total = _sqlite_counts(demo_store / "daycare.db")["session_history"]
     pane.open_item("session_history")
     qtbot.waitUntil(lambda: pane.browser.model.rowCount() == 50, timeout=5000)
@@ -211,7 +204,10 @@ def test_storage_pages_rows_and_masks_process_env(qtbot, window, demo_store, mon
     while pane.more_button.isEnabled():
         before = pane.browser.model.rowCount()
         pane.more_button.click()
-        qtbot.waitUntil(lambda b=before: pane.browser.model.rowCount() > b or not pane._loading, timeout=5000)
+        # a page arrived, or the last one was empty: everything is loaded and no more is offered
+        qtbot.waitUntil(lambda b=before: pane.browser.model.rowCount() > b
+                        or (pane.browser.model.rowCount() == total and not pane.more_button.isEnabled()),
+                        timeout=5000)
     assert pane.browser.model.rowCount() == total
     keys = [pane.browser.model.record(r).key for r in range(total)]
     assert keys == sorted(set(keys))
@@ -242,12 +238,12 @@ def test_storage_names_the_migration_the_stuck_store_stopped_before(qtbot, windo
 # -- Problems ------------------------------------------------------------------------------------------------
 
 
-def test_problems_pane_lists_the_bad_history_line(qtbot, window, fixture_copy):
+def test_problems_pane_lists_the_bad_history_line(qtbot, window, fixture_copy, model_tester):
     open_and_wait(qtbot, window, fixture_copy("daycare-808af509"))
     window.show_section("problems")
     pane = window.panes["problems"]
+    model_tester(pane.model, pane.proxy)  # through loading and filtering
     qtbot.waitUntil(lambda: pane.model.rowCount() > 0, timeout=5000)
-    _test_models(pane.model, pane.proxy)
     rows = [(pane.proxy.index(r, 0).data(), pane.proxy.index(r, 1).data(), pane.proxy.index(r, 2).data(),
              pane.proxy.index(r, 3).data()) for r in range(pane.proxy.rowCount())]
     hit = [r for r in rows if r[1].endswith("agents/agentusr1/history.jsonl") and r[2] == "6"]
@@ -289,14 +285,14 @@ def _auth_secrets(path):
     return out
 
 
-def test_settings_pane_shows_providers_but_no_secret(qtbot, window, demo_store):
+def test_settings_pane_shows_providers_but_no_secret(qtbot, window, demo_store, model_tester):
     secrets = _auth_secrets(demo_store)
     assert len(secrets) >= 5
     open_and_wait(qtbot, window, demo_store)
     window.show_section("settings")
     pane = window.panes["settings"]
+    model_tester(pane.auth_model)
     qtbot.waitUntil(lambda: pane.config is not None, timeout=5000)
-    _test_models(pane.auth_model)
     providers = [pane.auth_model.index(r, 0).data() for r in range(pane.auth_model.rowCount())]
     assert providers == ["anthropic", "openai", "openrouter", "github-copilot", "telegram"]
     kinds = {pane.auth_model.index(r, 0).data(): pane.auth_model.index(r, 1).data()
