@@ -75,7 +75,7 @@ def test_open_from_agents_and_read_the_conversation(qtbot, window, demo_store, m
                     timeout=5000)
     assert '"snapshot"' in window.detail.item.raw
     assert window.detail.tabs.currentWidget() is window.detail.raw  # the raw view is what is shown
-    assert '"snapshot"' in window.detail.raw.toPlainText()
+    qtbot.waitUntil(lambda: '"snapshot"' in window.detail.raw.toPlainText(), timeout=5000)
 
     # Home goes to the first record (the user's question), and the detail pane follows the selection
     qtbot.keyClick(pane.list, Qt.Key.Key_Home, Qt.KeyboardModifier.ControlModifier)

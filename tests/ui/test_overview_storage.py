@@ -66,6 +66,18 @@ def _widget_texts(root):
     return "\n".join(t for t in out if t)
 
 
+def _detail_texts(qtbot, detail):
+    """What a user can read in the detail pane for its current item, opening each tab in turn."""
+    qtbot.waitUntil(lambda: detail.shown_item is detail.item, timeout=5000)
+    texts = []
+    for tab in range(detail.tabs.count()):
+        if detail.tabs.isTabEnabled(tab):
+            detail.tabs.setCurrentIndex(tab)
+            texts.append(_widget_texts(detail))
+    detail.tabs.setCurrentIndex(0)
+    return "\n".join(texts)
+
+
 # -- Overview ------------------------------------------------------------------------------------------------
 
 
@@ -303,16 +315,16 @@ def test_settings_pane_shows_providers_but_no_secret(qtbot, window, demo_store, 
     assert "Providers: anthropic, openai, openrouter" in pane.summary.text()
     assert pane.tree.topLevelItemCount() > 3
 
-    # select every auth entry and every settings node, so the detail pane has shown each of them
+    # select every auth entry and every settings node, and read each of the detail pane's tabs for it
     seen_detail = []
     for r in range(pane.auth_model.rowCount()):
         pane.auth_view.selectRow(r)
-        seen_detail.append(_widget_texts(window.detail))
+        seen_detail.append(_detail_texts(qtbot, window.detail))
     stack = [pane.tree.topLevelItem(i) for i in range(pane.tree.topLevelItemCount())]
     while stack:
         item = stack.pop()
         pane.tree.setCurrentItem(item)
-        seen_detail.append(_widget_texts(window.detail))
+        seen_detail.append(_detail_texts(qtbot, window.detail))
         stack += [item.child(i) for i in range(item.childCount())]
     everything = _widget_texts(pane) + "\n".join(seen_detail)
     assert "••••••••" in everything and "socketPath" in everything and "refreshToken" in everything
