@@ -32,6 +32,9 @@ def _open_search(qtbot, window, demo_store):
 def _search(qtbot, pane, text):
     pane.last_results = None
     pane.query_box.setText(text)
+    # searched now, as Enter does: else the box's own search 400 ms after typing can land after the results
+    # (on a loaded machine) and put "Searching…" back while the test reads them
+    pane.query_box.cancel_pending()
     pane.run_search()
     qtbot.waitUntil(lambda: pane.last_results is not None and pane.last_results.query == text, timeout=5000)
 

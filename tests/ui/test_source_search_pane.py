@@ -83,6 +83,7 @@ def test_enter_on_a_match_opens_the_conversation_at_that_message(qtbot, window, 
     # a second match, in another session of the same thread: the view follows
     window.show_section("search")
     pane.query_box.setText("pods")
+    pane.query_box.cancel_pending()  # searched now, as Enter does: no second search replacing these results
     pane.last_results = None
     pane.run_search()
     qtbot.waitUntil(lambda: pane.last_results is not None and pane.last_results.query == "pods", timeout=5000)
