@@ -39,6 +39,7 @@ MODULES: tuple[str, ...] = (
     "daycare_gui.core.queries.tasks",
     "daycare_gui.core.queries.overview",
     "daycare_gui.core.counts",
+    "daycare_gui.core.task_overview",  # Jump To's index (built on the background worker) reads tasks with it
     "markdown_it",
     "daycare_gui.ui.widgets.markdown_view",
     "warm_up_item_delegates",  # a step below, not a module
