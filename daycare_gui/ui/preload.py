@@ -1,7 +1,7 @@
 """What start-up leaves out, imported on the GUI thread in idle moments once the first page is shown.
 
 The window starts with only what the first page needs; the file readers (and PyYAML), the task and
-count queries, Markdown and QtCharts come afterwards, one module per event-loop turn so no turn blocks
+count queries and Markdown come afterwards, one module per event-loop turn so no turn blocks
 for long, and only while the page worker has been idle for a moment (the user is not waiting on it).
 
 Always on the GUI thread, never on a worker: CPython's first import of a package from two threads at
@@ -42,7 +42,6 @@ MODULES: tuple[str, ...] = (
     "daycare_gui.core.task_overview",  # the Tasks page's next runs (read on the worker)
     "markdown_it",
     "daycare_gui.ui.widgets.markdown_view",
-    "PySide6.QtCharts",
     "warm_up_item_delegates",  # a step below, not a module
 )
 
@@ -127,7 +126,7 @@ class Preloader(QObject):
                 _done_steps.add(name)
             else:
                 importlib.import_module(name)
-        except Exception:  # noqa: BLE001 - e.g. a PySide6 build without QtCharts: its user copes
+        except Exception:  # noqa: BLE001 - a module that fails here fails again, with its message, where it is used
             log.debug("preloading %s failed", name, exc_info=True)
 
     def _finish(self) -> None:

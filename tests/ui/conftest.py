@@ -8,6 +8,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
 from PySide6.QtCore import QSettings  # noqa: E402
+from PySide6.QtTest import QAbstractItemModelTester  # noqa: E402
 
 from daycare_gui.core.demo import write_demo  # noqa: E402
 
@@ -32,6 +33,25 @@ def demo_store(tmp_path_factory):
 def settings(tmp_path):
     """QSettings in a private INI file, so tests never read or write the user's."""
     return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+
+
+@pytest.fixture
+def model_tester(qtlog):
+    """``model_tester(model, ...)`` checks each model with a QAbstractItemModelTester from now until the model
+    is deleted (the tester is its child, and kept here): every reset, insert and dataChanged the test drives
+    is verified. A violation fails the test with Qt's message (a Fatal tester would abort the whole run)."""
+    testers = []
+
+    def watch(*models):
+        for model in models:
+            testers.append(QAbstractItemModelTester(model, QAbstractItemModelTester.FailureReportingMode.Warning,
+                                                    model))
+        return testers
+
+    yield watch
+    failures = [r.message for r in qtlog.records
+                if (r.context is not None and r.context.category == "qt.modeltest") or r.message.startswith("FAIL!")]
+    assert not failures, "QAbstractItemModelTester:\n" + "\n".join(failures)
 
 
 @pytest.fixture

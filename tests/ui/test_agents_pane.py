@@ -1,20 +1,17 @@
 """The agents pane over a demo store: keyed model, SQL filters, sessions, opening a session."""
 
-from PySide6.QtTest import QAbstractItemModelTester
-
 from tests.ui.conftest import open_and_wait
 
 
-def test_agents_table_filters_and_opens_sessions(qtbot, window, demo_store):
+def test_agents_table_filters_and_opens_sessions(qtbot, window, demo_store, model_tester):
     open_and_wait(qtbot, window, demo_store)
     window.show_section("agents")
     pane = window.panes["agents"]
-    QAbstractItemModelTester(pane.model, QAbstractItemModelTester.FailureReportingMode.Fatal)
+    model_tester(pane.model, pane.sessions_model)  # through every key load, chunk fetch and filter below
     qtbot.waitUntil(lambda: pane.model.rowCount() == 15, timeout=5000)
-    # rows arrive on demand: the first data() call answers with a placeholder, then the real name
-    qtbot.waitUntil(lambda: pane.model.record(0) is not None or pane.model.index(0, 0).data() != "…", timeout=5000)
+    # rows arrive on demand (the view asked for the visible ones): then the real name replaces "…"
     qtbot.waitUntil(lambda: pane.model.record(0) is not None, timeout=5000)
-    kinds = set()
+    assert pane.model.index(0, 0).data() == pane.model.record(0).name
     for row in range(pane.model.rowCount()):
         pane.model.index(row, 0).data()
     qtbot.waitUntil(lambda: all(pane.model.record(r) is not None for r in range(pane.model.rowCount())), timeout=5000)
@@ -23,16 +20,26 @@ def test_agents_table_filters_and_opens_sessions(qtbot, window, demo_store):
 
     pane.kind_box.setCurrentIndex(pane.kind_box.findData("cron"))
     qtbot.waitUntil(lambda: 0 < pane.model.rowCount() < 15, timeout=5000)
-    qtbot.waitUntil(lambda: pane.model.record(0) is not None, timeout=5000)
+    for row in range(pane.model.rowCount()):
+        pane.model.index(row, 0).data()
+    qtbot.waitUntil(lambda: all(pane.model.record(r) is not None for r in range(pane.model.rowCount())), timeout=5000)
     assert all(pane.model.record(r).type == "cron" for r in range(pane.model.rowCount()))
+    n = pane.model.rowCount()
+    assert pane.summary.text() == f"{n} agent{'s' if n != 1 else ''}"
     pane.kind_box.setCurrentIndex(0)
     qtbot.waitUntil(lambda: pane.model.rowCount() == 15, timeout=5000)
 
+    # selecting an agent details it, lists its sessions and selects the active one
+    qtbot.waitUntil(lambda: pane.model.record(0) is not None, timeout=5000)
     pane.table.selectRow(0)
+    agent = pane.model.record(0)
     qtbot.waitUntil(lambda: pane.sessions_model.rowCount() > 0, timeout=5000)
-    QAbstractItemModelTester(pane.sessions_model, QAbstractItemModelTester.FailureReportingMode.Fatal)
-    assert window.detail.item is not None  # the detail pane shows the selected session
-    assert "agent" in pane.sessions_label.text().lower() or "Sessions" in pane.sessions_label.text()
+    sessions = [pane.sessions_model.record(r) for r in range(pane.sessions_model.rowCount())]
+    assert {s.agent_id for s in sessions} == {agent.id}
+    assert pane.sessions_label.text() == f"Sessions ({len(sessions)}) — press Enter on a session to read it"
+    active = next((s for s in sessions if s.is_active), sessions[-1])
+    assert pane.sessions_model.record(pane.sessions.currentIndex().row()) is active
+    assert window.detail.item.title == f"Agent {agent.name}"
 
 
 def test_text_filter_runs_in_sql(qtbot, window, demo_store):
@@ -74,11 +81,11 @@ def _column_texts(qtbot, pane, column):
     return [model.index(r, column).data() for r in range(model.rowCount())]
 
 
-def test_every_header_click_really_sorts(qtbot, window, demo_store):
+def test_every_header_click_really_sorts(qtbot, window, demo_store, model_tester):
     open_and_wait(qtbot, window, demo_store)
     window.show_section("agents")
     pane = window.panes["agents"]
-    tester = QAbstractItemModelTester(pane.model, QAbstractItemModelTester.FailureReportingMode.Fatal)  # noqa: F841
+    model_tester(pane.model)  # through every re-sort below
     qtbot.waitUntil(lambda: pane.model.rowCount() == 15, timeout=5000)
     header = pane.table.horizontalHeader()
     numbers = lambda texts: [int(t.replace(",", "") or 0) for t in texts]  # noqa: E731

@@ -7,13 +7,12 @@ import json
 import shutil
 
 import pytest
-from PySide6.QtTest import QAbstractItemModelTester
 from PySide6.QtWidgets import QMessageBox
 
 from daycare_gui.core.edit import app_state
 from daycare_gui.core.edit.permissions_doc import PermissionsDoc
 from daycare_gui.core.store import open_store
-from tests.ui.test_people_panes import FATAL, open_at, texts
+from tests.ui.test_people_panes import open_at, texts
 
 PROBLEMS_COLUMN = 5
 
@@ -44,11 +43,12 @@ def test_core_reports_the_contradiction_as_a_problem(store_with_revoked_rule):
                             "the app this permission until the grant is revoked"]
 
 
-def test_apps_pane_flags_and_revokes_the_grant(qtbot, window, store_with_revoked_rule, monkeypatch):
+def test_apps_pane_flags_and_revokes_the_grant(qtbot, window, store_with_revoked_rule, monkeypatch,
+                                                model_tester):
     state = store_with_revoked_rule / "workspace" / "apps" / "deploy-check" / "state.json"
     before = state.read_bytes()
     pane = open_at(qtbot, window, store_with_revoked_rule, "apps")
-    tester = QAbstractItemModelTester(pane.records.proxy, FATAL)
+    model_tester(pane.records.proxy)  # through the revoke and the reload it causes
     qtbot.waitUntil(lambda: pane.records.proxy.rowCount() == 3, timeout=5000)
     names = texts(pane.records.proxy, 0)
     problems = dict(zip(names, texts(pane.records.proxy, PROBLEMS_COLUMN)))
@@ -67,7 +67,6 @@ def test_apps_pane_flags_and_revokes_the_grant(qtbot, window, store_with_revoked
     old = json.loads(before)
     expected = before.replace(b',\n    "@network"', b"").replace(str(old["updatedAt"]).encode(), b"1772000000000")
     assert state.read_bytes() == expected
-    del tester
     # The window reloads the store: the contradiction is gone.
     qtbot.waitUntil(lambda: window.store is not None and window.store is not old_store, timeout=10000)
     window.show_section("apps")

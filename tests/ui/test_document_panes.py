@@ -5,10 +5,9 @@ from __future__ import annotations
 import shutil
 
 from PySide6.QtCore import Qt
-from PySide6.QtTest import QAbstractItemModelTester
 
 from daycare_gui.ui.models.roles import StateRole
-from tests.ui.test_people_panes import FATAL, open_at, texts
+from tests.ui.test_people_panes import open_at, texts
 
 BAD_TASK = """---
 taskId: a1b2c3d4e5f6g7h8i9j0k1l2
@@ -30,10 +29,9 @@ def select_where(pane, column, text):
     return pane.current_record()
 
 
-def test_cron_pairs_files_and_rows_and_explains_schedules(qtbot, window, demo_store):
+def test_cron_pairs_files_and_rows_and_explains_schedules(qtbot, window, demo_store, model_tester):
     pane = open_at(qtbot, window, demo_store, "cron")
-    QAbstractItemModelTester(pane.records.model, FATAL)
-    QAbstractItemModelTester(pane.records.proxy, FATAL)
+    model_tester(pane.records.model, pane.records.proxy)
     qtbot.waitUntil(lambda: pane.records.proxy.rowCount() == 6, timeout=5000)
     proxy = pane.records.proxy
     stored = dict(zip(texts(proxy, 0), texts(proxy, column(proxy, "Stored as"))))
@@ -108,9 +106,9 @@ def test_fixture_cron_says_daycare_reads_the_row(qtbot, window, fixture_copy):
     assert dict(window.detail.item.fields)["Daycare reads"] == "database row"
 
 
-def test_heartbeat_tasks(qtbot, window, demo_store):
+def test_heartbeat_tasks(qtbot, window, demo_store, model_tester):
     pane = open_at(qtbot, window, demo_store, "heartbeat")
-    QAbstractItemModelTester(pane.records.proxy, FATAL)
+    model_tester(pane.records.model, pane.records.proxy)
     qtbot.waitUntil(lambda: pane.records.proxy.rowCount() == 4, timeout=5000)
     stored = dict(zip(texts(pane.records.proxy, 5), texts(pane.records.proxy, 1)))
     assert stored == {"budget-watch": "file", "check-inbox": "both", "plant-care": "both", "weekly-budget": "row"}
@@ -119,9 +117,9 @@ def test_heartbeat_tasks(qtbot, window, demo_store):
     assert pane.viewer.shown_text().strip()
 
 
-def test_apps_show_allow_and_deny_rules(qtbot, window, demo_store):
+def test_apps_show_allow_and_deny_rules(qtbot, window, demo_store, model_tester):
     pane = open_at(qtbot, window, demo_store, "apps")
-    QAbstractItemModelTester(pane.records.proxy, FATAL)
+    model_tester(pane.records.model, pane.records.proxy)
     qtbot.waitUntil(lambda: pane.records.proxy.rowCount() == 3, timeout=5000)
     pane.table.selectRow(texts(pane.records.proxy, 2).index("workspace"))
     app = pane.current_record()
@@ -135,9 +133,9 @@ def test_apps_show_allow_and_deny_rules(qtbot, window, demo_store):
     assert all(rule in shown for rule in deny)
 
 
-def test_skills_show_source_and_body(qtbot, window, demo_store):
+def test_skills_show_source_and_body(qtbot, window, demo_store, model_tester):
     pane = open_at(qtbot, window, demo_store, "skills")
-    QAbstractItemModelTester(pane.records.proxy, FATAL)
+    model_tester(pane.records.model, pane.records.proxy)
     qtbot.waitUntil(lambda: pane.records.proxy.rowCount() == 5, timeout=5000)
     sources = texts(pane.records.proxy, 1)
     assert "config" in sources and any(s.startswith("user ") for s in sources)
@@ -147,9 +145,9 @@ def test_skills_show_source_and_body(qtbot, window, demo_store):
     assert "name:" not in pane.viewer.shown_text()  # frontmatter is not rendered as Markdown
 
 
-def test_memory_shows_records_and_index_status(qtbot, window, demo_store):
+def test_memory_shows_records_and_index_status(qtbot, window, demo_store, model_tester):
     pane = open_at(qtbot, window, demo_store, "memory")
-    QAbstractItemModelTester(pane.records.proxy, FATAL)
+    model_tester(pane.records.model, pane.records.proxy)
     qtbot.waitUntil(lambda: pane.records.proxy.rowCount() == 3, timeout=5000)
     assert set(texts(pane.records.proxy, 3)) == {"listed"}
     entity = select_where(pane, 0, "incidents")
@@ -159,8 +157,9 @@ def test_memory_shows_records_and_index_status(qtbot, window, demo_store):
 
 
 def test_files_expand_home_lazily_and_show_knowledge(qtbot, window, demo_store):
+    # No model tester here: it fetches every folder it can (a model's contract), which is the very
+    # laziness this test checks. The next test runs the tree model under the tester.
     pane = open_at(qtbot, window, demo_store, "files")
-    QAbstractItemModelTester(pane.model, FATAL)
     qtbot.waitUntil(lambda: pane.model.rowCount() == 4, timeout=5000)
     owner = next(n for n in pane.model.top_nodes() if n.label.startswith("Alex Rivera"))
     assert owner.children is None  # nothing below a home is listed before it is expanded
@@ -189,6 +188,21 @@ def test_files_expand_home_lazily_and_show_knowledge(qtbot, window, demo_store):
     pane.tree.setCurrentIndex(pane.proxy.mapFromSource(todo))
     qtbot.waitUntil(lambda: pane.viewer.path is not None and pane.viewer.path.endswith("todo.txt")
                     and pane.viewer.pages.currentIndex() == pane.viewer.TEXT, timeout=5000)
+
+
+def test_files_tree_keeps_the_model_contract_while_folders_list(qtbot, window, demo_store, model_tester):
+    pane = open_at(qtbot, window, demo_store, "files")
+    model_tester(pane.model, pane.proxy)  # it lists every home as soon as they arrive, and checks each insert
+    qtbot.waitUntil(lambda: pane.model.rowCount() == 4, timeout=5000)
+    homes = [pane.model.index(r, 0) for r in range(4)]
+    qtbot.waitUntil(lambda: all(pane.model.is_listed(h) for h in homes), timeout=5000)
+    owner = next(h for h in homes if h.data().startswith("Alex Rivera"))
+    for name in ("desktop", "knowledge", "documents"):  # expand a few folders, as a user would
+        child = pane.model.child_named(owner, name)
+        pane.tree.expand(pane.proxy.mapFromSource(child))
+        qtbot.waitUntil(lambda c=child: pane.model.is_listed(c), timeout=5000)
+        assert pane.model.rowCount(child) > 0
+        assert all(pane.model.parent(pane.model.index(r, 0, child)) == child for r in range(pane.model.rowCount(child)))
 
 
 def test_files_lists_shared_knowledge_files_of_the_data_dir(qtbot, window, demo_store, tmp_path):

@@ -3,12 +3,12 @@ runs, rewrites against their original, raw JSON in the detail pane, and a 200,00
 
 from __future__ import annotations
 
+import re
 import shutil
 import sqlite3
 
 import pytest
 from PySide6.QtCore import Qt, QUrl
-from PySide6.QtTest import QAbstractItemModelTester
 
 from tests.core.test_history_pages import BIG_SESSION, add_big_session
 from tests.ui.conftest import open_and_wait
@@ -31,7 +31,7 @@ def _text(pane) -> str:
     return pane.conversation.toPlainText()
 
 
-def test_open_from_agents_and_read_the_conversation(qtbot, window, demo_store):
+def test_open_from_agents_and_read_the_conversation(qtbot, window, demo_store, model_tester):
     agent_id, session_id, snapshot_record = _rlm_session(demo_store)
     open_and_wait(qtbot, window, demo_store)
     window.show_section("agents")
@@ -45,7 +45,7 @@ def test_open_from_agents_and_read_the_conversation(qtbot, window, demo_store):
 
     pane = window.panes.get("history")
     assert pane is not None and window.pane_stack.currentWidget() is pane
-    QAbstractItemModelTester(pane.model, QAbstractItemModelTester.FailureReportingMode.Fatal)
+    model_tester(pane.model)  # through the pages fetched while reading below
     qtbot.waitUntil(lambda: pane.model.rowCount() > 0 and "Groceries" in _text(pane), timeout=5000)
     # opened at the session's last record
     assert pane.current_row() == pane.model.rowCount() - 1
@@ -63,10 +63,10 @@ def test_open_from_agents_and_read_the_conversation(qtbot, window, demo_store):
 
     # the Python run is one block, collapsed, and expands to code and printed output
     assert "Python run" in text and "expand" in text and "Printed output" not in text
-    call_id = next(iter(pane._window.rlm_runs))
-    pane.conversation.anchorClicked.emit(QUrl("rlm:" + call_id))
+    run_link = re.search(r'href="(rlm:[^"]+)"', pane.conversation.toHtml()).group(1)  # its "expand" link
+    pane.conversation.anchorClicked.emit(QUrl(run_link))
     assert "Printed output" in _text(pane) and "import csv, io" in _text(pane) and "collapse" in _text(pane)
-    pane.conversation.anchorClicked.emit(QUrl("rlm:" + call_id))
+    pane.conversation.anchorClicked.emit(QUrl(run_link))
     assert "Printed output" not in _text(pane)
 
     # one click on "raw JSON" shows the full stored data, snapshot included, in the detail pane
@@ -75,7 +75,7 @@ def test_open_from_agents_and_read_the_conversation(qtbot, window, demo_store):
                     timeout=5000)
     assert '"snapshot"' in window.detail.item.raw
     assert window.detail.tabs.currentWidget() is window.detail.raw  # the raw view is what is shown
-    assert '"snapshot"' in window.detail.raw.toPlainText()
+    qtbot.waitUntil(lambda: '"snapshot"' in window.detail.raw.toPlainText(), timeout=5000)
 
     # Home goes to the first record (the user's question), and the detail pane follows the selection
     qtbot.keyClick(pane.list, Qt.Key.Key_Home, Qt.KeyboardModifier.ControlModifier)
@@ -149,7 +149,7 @@ def test_a_200k_session_opens_at_its_end_and_jumps_by_key(qtbot, window, big_sto
 
 
 def test_opening_at_the_first_record_shows_it_before_the_session_is_counted(qtbot, window, big_store,
-                                                                           monkeypatch):
+                                                                           monkeypatch, model_tester):
     import threading
 
     from daycare_gui.ui.panes import history
@@ -163,7 +163,7 @@ def test_opening_at_the_first_record_shows_it_before_the_session_is_counted(qtbo
     monkeypatch.setattr(history, "session_end", lambda db, sid: (counting.wait(10), real_count(db, sid))[1])
     pane = window.pane("history")
     model = pane.model
-    tester = QAbstractItemModelTester(model, QAbstractItemModelTester.FailureReportingMode.Fatal)
+    model_tester(model)  # through the first page, the count arriving and the jump
     window.navigate("history", (agent_id, BIG_SESSION, first_id))
     qtbot.waitUntil(lambda: model.session_id == BIG_SESSION and model.record(0) is not None, timeout=10000)
     assert pane.current_row() == 0 and model.record(0).id == first_id and not model.counted
@@ -177,7 +177,6 @@ def test_opening_at_the_first_record_shows_it_before_the_session_is_counted(qtbo
     pane.go_first()
     qtbot.waitUntil(lambda: model.record(0) is not None and model.record(0).id == first_id, timeout=10000)
     qtbot.waitUntil(model.ids_complete, timeout=20000)  # row keys load once the count is known
-    del tester
 
 
 def test_scrolling_reads_the_next_screen_ahead_but_a_jump_does_not(qtbot, window, big_store):
@@ -207,14 +206,14 @@ def test_legacy_store_says_so(qtbot, window, fixture_copy):
     assert "no database" in pane.heading.text()
 
 
-def test_a_legacy_session_lists_its_records(qtbot, window, fixture_copy):
+def test_a_legacy_session_lists_its_records(qtbot, window, fixture_copy, model_tester):
     from tests.ui.conftest import open_and_wait as _open
 
     root = fixture_copy("daycare-808af509", with_db=False)
     _open(qtbot, window, root)
     window.navigate("history", ("legacy", "agentusr1", 0))
     pane = window.panes["history"]
-    tester = QAbstractItemModelTester(pane.model, QAbstractItemModelTester.FailureReportingMode.Fatal)  # noqa: F841
+    model_tester(pane.model)
     qtbot.waitUntil(lambda: pane.model.rowCount() == 2, timeout=5000)
     rows = [pane.model.index(r).data() for r in range(2)]
     assert "hello" in rows[0] and "hi!" in rows[1]

@@ -6,18 +6,10 @@ import sqlite3
 import pytest
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtTest import QAbstractItemModelTester
 from PySide6.QtWidgets import QAbstractButton, QGroupBox, QLabel, QLineEdit, QTabWidget, QTreeWidget
 
 from daycare_gui.ui.models.roles import RecordRole
-from daycare_gui.ui.widgets import charts
 from tests.ui.conftest import open_and_wait
-
-FATAL = QAbstractItemModelTester.FailureReportingMode.Fatal
-
-
-def _test_models(*models):
-    return [QAbstractItemModelTester(m, FATAL) for m in models]
 
 
 def _sqlite_counts(db_path):
@@ -73,15 +65,27 @@ def _widget_texts(root):
     return "\n".join(t for t in out if t)
 
 
+def _detail_texts(qtbot, detail):
+    """What a user can read in the detail pane for its current item, opening each tab in turn."""
+    qtbot.waitUntil(lambda: detail.shown_item is detail.item, timeout=5000)
+    texts = []
+    for tab in range(detail.tabs.count()):
+        if detail.tabs.isTabEnabled(tab):
+            detail.tabs.setCurrentIndex(tab)
+            texts.append(_widget_texts(detail))
+    detail.tabs.setCurrentIndex(0)
+    return "\n".join(texts)
+
+
 # -- Overview ------------------------------------------------------------------------------------------------
 
 
-def test_overview_on_the_demo_store(qtbot, window, demo_store):
+def test_overview_on_the_demo_store(qtbot, window, demo_store, model_tester):
     open_and_wait(qtbot, window, demo_store)
     window.show_section("overview")
     pane = window.panes["overview"]
+    model_tester(pane.tables_model, pane.files_model)  # through the summary arriving
     qtbot.waitUntil(lambda: pane.summary is not None, timeout=5000)
-    _test_models(pane.tables_model, pane.files_model)
     assert "SQLite" in pane.generation_label.text() and "sqlite" in pane.generation_label.text()
     assert pane.engine_label.text() == "not running — no pid file and no socket"
     assert "immutable" in pane.mode_label.text() and "read-only" in pane.mode_label.text()
@@ -96,16 +100,13 @@ def test_overview_on_the_demo_store(qtbot, window, demo_store):
     assert pane.files_model.rowCount() > 10
     assert window.nav.text_of("problems").endswith(f"({pane.summary.problems})")
 
-    # charts carry the numbers
-    assert charts.charts_available()
-    token_series = pane.token_chart.chart.series()
-    assert len(token_series) == 1
-    sets = token_series[0].barSets()
-    assert [s.label() for s in sets] == ["Input", "Output", "Cache read", "Cache write"]
-    assert sets[0].count() == len(pane.summary.tokens) > 0 and sum(sets[0].at(i) for i in range(sets[0].count())) > 0
-    activity = pane.activity_chart.chart.series()[0]
-    assert activity.count() >= len(pane.summary.activity) > 0
-    assert sum(activity.at(i).y() for i in range(activity.count())) == expected["session_history"]
+    # the charts carry the numbers: a bar per provider/model in the summary's order, a point per day
+    assert [label for label, _v in pane.token_chart.rows] == [f"{u.provider} / {u.model}" for u in pane.summary.tokens]
+    assert pane.token_chart.rows[0] == ("anthropic / claude-sonnet-4-5", tuple(
+        getattr(pane.summary.tokens[0].size, a) for a in ("input", "output", "cache_read", "cache_write")))
+    points = pane.activity_chart.points
+    assert len(points) >= len(pane.summary.activity) > 0
+    assert sum(n for _day, n in points) == expected["session_history"]
 
     # the problems button and Enter on a table row navigate
     pane.problems_button.click()
@@ -116,19 +117,7 @@ def test_overview_on_the_demo_store(qtbot, window, demo_store):
     qtbot.keyClick(pane.tables_view, Qt.Key.Key_Return)
     storage = window.panes["storage"]
     assert window.pane_stack.currentWidget() is storage
-    qtbot.waitUntil(lambda: storage._table == "agents", timeout=5000)
-
-
-def test_overview_degrades_to_text_tables_without_qtcharts(qtbot, window, demo_store, monkeypatch):
-    monkeypatch.setattr(charts, "_qtcharts", lambda: None)  # as on a PySide6 build without QtCharts
-    open_and_wait(qtbot, window, demo_store)
-    window.show_section("overview")
-    pane = window.panes["overview"]
-    qtbot.waitUntil(lambda: pane.summary is not None, timeout=5000)
-    assert pane.token_chart.chart is None and pane.token_chart.table is not None
-    assert pane.token_chart.table.rowCount() == len(pane.summary.tokens)
-    assert pane.token_chart.table.item(0, 0).text() == "anthropic / claude-sonnet-4-5"
-    assert pane.activity_chart.table.rowCount() == len(pane.summary.activity)
+    qtbot.waitUntil(lambda: storage.browser.caption.text().startswith("<b>agents</b>: "), timeout=5000)
 
 
 @pytest.mark.parametrize("name, label", [
@@ -144,9 +133,9 @@ def test_overview_on_the_fixtures(qtbot, window, fixture_copy, name, label):
     assert pane.migrations_label.text() == label
     assert "sqlite" in pane.generation_label.text() and "not running" in pane.engine_label.text()
     if name == "daycare-newer":  # no agents, no history: a sentence instead of an empty chart
-        assert pane.token_chart.chart is None and pane.activity_chart.chart is None
+        assert pane.token_chart.is_empty() and pane.activity_chart.is_empty()
     else:
-        assert pane.token_chart.chart.series()[0].barSets()[0].at(0) == 100  # gpt-5 input of agentusr1
+        assert pane.token_chart.rows[0][1][0] == 100  # gpt-5 input of agentusr1
 
 
 def test_overview_of_a_legacy_only_store_explains_it(qtbot, window, fixture_copy):
@@ -164,13 +153,13 @@ def test_overview_of_a_legacy_only_store_explains_it(qtbot, window, fixture_copy
 # -- Storage -------------------------------------------------------------------------------------------------
 
 
-def test_storage_lists_the_808af509_tables_and_browses_rows(qtbot, window, fixture_copy):
+def test_storage_lists_the_808af509_tables_and_browses_rows(qtbot, window, fixture_copy, model_tester):
     path = fixture_copy("daycare-808af509")
     open_and_wait(qtbot, window, path)
     window.show_section("storage")
     pane = window.panes["storage"]
+    model_tester(pane.tables_model, pane.migration_model, pane.browser.model)  # through loading and filtering
     qtbot.waitUntil(lambda: pane.tables_model.rowCount() > 0, timeout=5000)
-    _test_models(pane.tables_model, pane.migration_model, pane.browser.model)
     expected = _sqlite_counts(path / "daycare.db")
     assert pane.tables_model.rowCount() == 20
     shown = {pane.tables_model.record(r).name: pane.tables_model.record(r).rows
@@ -195,7 +184,7 @@ def test_storage_lists_the_808af509_tables_and_browses_rows(qtbot, window, fixtu
     assert pane.tables_model.record(0).name == "tasks_cron"
 
 
-def test_storage_pages_rows_and_masks_process_env(qtbot, window, demo_store, monkeypatch):
+def test_storage_pages_rows_and_masks_process_env(qtbot, window, demo_store, monkeypatch, model_tester):
     from daycare_gui.ui.panes import storage as storage_module
 
     monkeypatch.setattr(storage_module, "PAGE", 50)
@@ -203,7 +192,7 @@ def test_storage_pages_rows_and_masks_process_env(qtbot, window, demo_store, mon
     window.show_section("storage")
     pane = window.panes["storage"]
     qtbot.waitUntil(lambda: pane.tables_model.rowCount() > 0, timeout=5000)
-    _test_models(pane.browser.model)
+    model_tester(pane.browser.model)  # through every page appended below and the switch to another table
     total = _sqlite_counts(demo_store / "daycare.db")["session_history"]
     pane.open_item("session_history")
     qtbot.waitUntil(lambda: pane.browser.model.rowCount() == 50, timeout=5000)
@@ -211,7 +200,10 @@ def test_storage_pages_rows_and_masks_process_env(qtbot, window, demo_store, mon
     while pane.more_button.isEnabled():
         before = pane.browser.model.rowCount()
         pane.more_button.click()
-        qtbot.waitUntil(lambda b=before: pane.browser.model.rowCount() > b or not pane._loading, timeout=5000)
+        # a page arrived, or the last one was empty: everything is loaded and no more is offered
+        qtbot.waitUntil(lambda b=before: pane.browser.model.rowCount() > b
+                        or (pane.browser.model.rowCount() == total and not pane.more_button.isEnabled()),
+                        timeout=5000)
     assert pane.browser.model.rowCount() == total
     keys = [pane.browser.model.record(r).key for r in range(total)]
     assert keys == sorted(set(keys))
@@ -242,12 +234,12 @@ def test_storage_names_the_migration_the_stuck_store_stopped_before(qtbot, windo
 # -- Problems ------------------------------------------------------------------------------------------------
 
 
-def test_problems_pane_lists_the_bad_history_line(qtbot, window, fixture_copy):
+def test_problems_pane_lists_the_bad_history_line(qtbot, window, fixture_copy, model_tester):
     open_and_wait(qtbot, window, fixture_copy("daycare-808af509"))
     window.show_section("problems")
     pane = window.panes["problems"]
+    model_tester(pane.model, pane.proxy)  # through loading and filtering
     qtbot.waitUntil(lambda: pane.model.rowCount() > 0, timeout=5000)
-    _test_models(pane.model, pane.proxy)
     rows = [(pane.proxy.index(r, 0).data(), pane.proxy.index(r, 1).data(), pane.proxy.index(r, 2).data(),
              pane.proxy.index(r, 3).data()) for r in range(pane.proxy.rowCount())]
     hit = [r for r in rows if r[1].endswith("agents/agentusr1/history.jsonl") and r[2] == "6"]
@@ -289,14 +281,14 @@ def _auth_secrets(path):
     return out
 
 
-def test_settings_pane_shows_providers_but_no_secret(qtbot, window, demo_store):
+def test_settings_pane_shows_providers_but_no_secret(qtbot, window, demo_store, model_tester):
     secrets = _auth_secrets(demo_store)
     assert len(secrets) >= 5
     open_and_wait(qtbot, window, demo_store)
     window.show_section("settings")
     pane = window.panes["settings"]
+    model_tester(pane.auth_model)
     qtbot.waitUntil(lambda: pane.config is not None, timeout=5000)
-    _test_models(pane.auth_model)
     providers = [pane.auth_model.index(r, 0).data() for r in range(pane.auth_model.rowCount())]
     assert providers == ["anthropic", "openai", "openrouter", "github-copilot", "telegram"]
     kinds = {pane.auth_model.index(r, 0).data(): pane.auth_model.index(r, 1).data()
@@ -307,16 +299,16 @@ def test_settings_pane_shows_providers_but_no_secret(qtbot, window, demo_store):
     assert "Providers: anthropic, openai, openrouter" in pane.summary.text()
     assert pane.tree.topLevelItemCount() > 3
 
-    # select every auth entry and every settings node, so the detail pane has shown each of them
+    # select every auth entry and every settings node, and read each of the detail pane's tabs for it
     seen_detail = []
     for r in range(pane.auth_model.rowCount()):
         pane.auth_view.selectRow(r)
-        seen_detail.append(_widget_texts(window.detail))
+        seen_detail.append(_detail_texts(qtbot, window.detail))
     stack = [pane.tree.topLevelItem(i) for i in range(pane.tree.topLevelItemCount())]
     while stack:
         item = stack.pop()
         pane.tree.setCurrentItem(item)
-        seen_detail.append(_widget_texts(window.detail))
+        seen_detail.append(_detail_texts(qtbot, window.detail))
         stack += [item.child(i) for i in range(item.childCount())]
     everything = _widget_texts(pane) + "\n".join(seen_detail)
     assert "••••••••" in everything and "socketPath" in everything and "refreshToken" in everything
@@ -353,7 +345,7 @@ def test_overview_says_loading_until_the_answer_says_otherwise(qtbot, window, de
     finally:
         release.set()
     qtbot.waitUntil(lambda: pane.summary is not None, timeout=10000)
-    assert pane.activity_chart.message == "" and pane.activity_chart.chart is not None
+    assert pane.activity_chart.message == "" and not pane.activity_chart.is_empty()
 
 
 def test_overview_names_a_count_that_failed_instead_of_saying_no_history(qtbot, window, demo_store, monkeypatch):
@@ -369,7 +361,7 @@ def test_overview_names_a_count_that_failed_instead_of_saying_no_history(qtbot, 
     pane = window.panes["overview"]
     qtbot.waitUntil(lambda: pane.summary is not None, timeout=10000)
     assert pane.activity_chart.message == "Could not count activity: database is locked"
-    assert pane.token_chart.chart is not None  # the other chart is drawn
+    assert pane.token_chart.message == "" and not pane.token_chart.is_empty()  # the other chart is drawn
 
 
 def test_storage_sends_the_user_to_the_menu_that_exists(qtbot, window, demo_store):

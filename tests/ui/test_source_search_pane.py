@@ -47,7 +47,7 @@ def _open_search(qtbot, window, store):
     qtbot.keyClick(window, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     pane = window.panes["search"]
     assert window.pane_stack.currentWidget() is pane
-    qtbot.waitUntil(lambda: not pane._building and pane.last_build is not None, timeout=10000)
+    qtbot.waitUntil(lambda: pane.build_button.isEnabled() and pane.last_build is not None, timeout=10000)
     return pane
 
 
@@ -83,6 +83,7 @@ def test_enter_on_a_match_opens_the_conversation_at_that_message(qtbot, window, 
     # a second match, in another session of the same thread: the view follows
     window.show_section("search")
     pane.query_box.setText("pods")
+    pane.query_box.cancel_pending()  # searched now, as Enter does: no second search replacing these results
     pane.last_results = None
     pane.run_search()
     qtbot.waitUntil(lambda: pane.last_results is not None and pane.last_results.query == "pods", timeout=5000)
@@ -103,9 +104,9 @@ def test_cancel_keeps_what_was_indexed(qtbot, window, chatlog):
     pane.start_build(rebuild=True)
     assert pane.cancel_button.isVisible() or pane.last_build is not None
     pane.cancel_build()
-    assert not pane._building and "stopped" in pane.index_label.text()
+    assert pane.build_button.isEnabled() and "stopped" in pane.index_label.text()  # Update index offered again
     pane.start_build()
-    qtbot.waitUntil(lambda: not pane._building and "266 messages" in pane.index_label.text(), timeout=10000)
+    qtbot.waitUntil(lambda: pane.build_button.isEnabled() and "266 messages" in pane.index_label.text(), timeout=10000)
 
 
 def test_no_search_page_for_a_store_without_messages(qtbot, window, tmp_path):

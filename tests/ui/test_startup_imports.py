@@ -9,7 +9,7 @@ import sys
 import textwrap
 
 # Not needed to show the window or the Agents page; each costs tens of milliseconds to import.
-DEFERRED = ("yaml", "markdown_it", "PySide6.QtCharts", "daycare_gui.core.files.collections",
+DEFERRED = ("yaml", "markdown_it", "daycare_gui.core.files.collections",
             "daycare_gui.core.queries.tasks", "daycare_gui.core.counts", "daycare_gui.core.store")
 
 

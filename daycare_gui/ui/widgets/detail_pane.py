@@ -1,8 +1,14 @@
-"""The detail pane: parsed fields of the selected item and its raw JSON, each copyable."""
+"""The detail pane: parsed fields of the selected item and its raw JSON, each copyable.
+
+Selections can change many times a second (an arrow key held in a long history), so the pane renders
+lazily: the heading follows at once, but only the visible tab is filled — the others when they are
+opened — and while selections keep arriving faster than ``SETTLE_MS`` apart, only the last one is
+rendered once they stop.
+"""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -21,8 +27,13 @@ from daycare_gui.ui.widgets.json_view import pretty_json
 from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, set_markdown
 from daycare_gui.ui.widgets.tables import ColumnFitter
 
+FIELDS, TEXT, RAW = range(3)
+SETTLE_MS = 100
+
 
 class DetailPane(QWidget):
+    shown = Signal(object)  # the DetailItem (or None) the visible tab now shows
+
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.setObjectName("detailPane")
@@ -56,40 +67,90 @@ class DetailPane(QWidget):
         self.copy_fields = QPushButton("Copy fields")
         self.copy_raw = QPushButton("Copy JSON")
         self.copy_fields.clicked.connect(self._copy_fields)
-        self.copy_raw.clicked.connect(lambda: QGuiApplication.clipboard().setText(self.raw.toPlainText()))
+        self.copy_raw.clicked.connect(self._copy_raw)
         buttons.addWidget(self.copy_fields)
         buttons.addWidget(self.copy_raw)
         buttons.addStretch(1)
         layout.addLayout(buttons)
-        self.item: DetailItem | None = None
+        self.item: DetailItem | None = None  # what the pane describes (follows every selection at once)
+        self.shown_item: DetailItem | None = None  # what the visible tab has been filled with
+        self._stale: set[int] = set()  # tabs not yet filled for self.item
+        self._pending = False  # a selection arrived while others were still coming
+        self._switching = False
+        self._settle = QTimer(self, singleShot=True, interval=SETTLE_MS)
+        self._settle.timeout.connect(self._settled)
+        self.tabs.currentChanged.connect(self._tab_opened)
         self.show_item(None)
 
     def show_item(self, item: DetailItem | None) -> None:
         self.item = item
-        if item is None:
-            self.heading.setText("Nothing selected")
-            self.fields.setRowCount(0)
-            self.raw.setPlainText("")
-            self.text.setHtml("")
-            self.tabs.setTabEnabled(1, False)
-            return
-        self.heading.setText(f"<b>{item.title}</b>")
-        self.fields.setRowCount(len(item.fields))
-        for row, (key, value) in enumerate(item.fields):
+        self._stale = {FIELDS, TEXT, RAW}
+        self.heading.setText("Nothing selected" if item is None else f"<b>{item.title}</b>")
+        has_text = item is not None and item.markdown is not None
+        self._switching = True  # choosing the tab for this item renders nothing by itself
+        if not has_text and self.tabs.currentIndex() == TEXT:
+            self.tabs.setCurrentIndex(FIELDS)  # before disabling it, or Qt moves on to Raw JSON
+        self.tabs.setTabEnabled(TEXT, has_text)
+        if item is not None and item.prefer_raw:
+            self.tabs.setCurrentIndex(RAW)
+        self._switching = False
+        if item is None:  # clearing is cheap: every tab, at once
+            self._pending = False
+            self._settle.stop()
+            for index in (FIELDS, TEXT, RAW):
+                self._render(index)
+        elif self._settle.isActive():  # selections are arriving quickly: render when they stop
+            self._pending = True
+            self._settle.start()
+        else:
+            self._render(self.tabs.currentIndex())
+            self._settle.start()  # a quiet period: the next selection within it waits
+
+    def _settled(self) -> None:
+        if self._pending:
+            self._pending = False
+            self._render(self.tabs.currentIndex())
+
+    def _tab_opened(self, index: int) -> None:
+        if not self._switching and not self._pending:
+            self._render(index)
+
+    def _render(self, index: int) -> None:
+        item = self.item
+        if index in self._stale:
+            self._stale.discard(index)
+            if index == FIELDS:
+                self._fill_fields(item)
+            elif index == TEXT:
+                if item is not None and item.markdown is not None:
+                    set_markdown(self.text, item.markdown)
+                else:
+                    self.text.setHtml("")
+            elif index == RAW:
+                self.raw.setPlainText(_raw_text(item))
+        if index == self.tabs.currentIndex() and self.shown_item is not item:
+            self.shown_item = item
+            self.shown.emit(item)
+
+    def _fill_fields(self, item: DetailItem | None) -> None:
+        fields = item.fields if item is not None else ()
+        self.fields.setRowCount(len(fields))
+        for row, (key, value) in enumerate(fields):
             self.fields.setItem(row, 0, QTableWidgetItem(key))
             self.fields.setItem(row, 1, QTableWidgetItem(value))
-        self.fitter.fit()
-        self.fields.resizeRowsToContents()
-        self.raw.setPlainText(pretty_json(item.raw) if item.raw is not None else "")
-        self.tabs.setTabEnabled(1, item.markdown is not None)
-        if item.markdown is not None:
-            set_markdown(self.text, item.markdown)
-        elif self.tabs.currentIndex() == 1:
-            self.tabs.setCurrentIndex(0)
-        if item.prefer_raw:
-            self.tabs.setCurrentWidget(self.raw)
+        if fields:
+            self.fitter.fit()
+            self.fields.resizeRowsToContents()
 
     def _copy_fields(self) -> None:
         if self.item is None:
             return
         QGuiApplication.clipboard().setText("\n".join(f"{k}: {v}" for k, v in self.item.fields))
+
+    def _copy_raw(self) -> None:
+        if self.item is not None:
+            QGuiApplication.clipboard().setText(_raw_text(self.item))
+
+
+def _raw_text(item: DetailItem | None) -> str:
+    return pretty_json(item.raw) if item is not None and item.raw is not None else ""

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout
 from daycare_gui.stores import api
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.widgets.charts import ActivityChart
+from daycare_gui.ui.widgets.day_chart import DayChart
 from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, escape
 
 DAYS = 30
@@ -50,10 +51,7 @@ class TokensPerDayChart(ActivityChart):
     """Tokens per day (every model together) drawn like the activity chart; the models are in the text."""
 
     def __init__(self, parent=None) -> None:
-        super().__init__(parent)
-        self.title = "Tokens per day"
-        self.empty_text = "No token usage recorded."
-        self.unit = "token"  # what a painted day chart says in its tips
+        DayChart.__init__(self, "Tokens per day", "No token usage recorded.", "token", parent)
 
 
 class StoreOverviewPane(Pane):
