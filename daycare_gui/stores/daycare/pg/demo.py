@@ -33,9 +33,9 @@ def _ins(cur, table: str, rows: list[dict]) -> None:
 
 
 def _insert_rows(cur, head: str, rows: list[tuple], budget: int = 4_000, max_params: int = 240) -> None:
-    """Multi-row INSERTs of about ``budget`` bytes and at most ``max_params`` parameters each. Not
-    ``executemany`` (psycopg pipelines it) and no large Bind messages: pglite-socket 0.0.20 stalled on the
-    first and dropped the connection on the second (measured: 400 parameters pass, 800 fail)."""
+    """Multi-row INSERTs of about ``budget`` bytes and at most ``max_params`` parameters each. (Written when
+    the sidecar used pglite-socket 0.0.20, which stalled on pipelined ``executemany`` and dropped Binds of 800
+    parameters; the sidecar now frames messages itself and takes both, see test_sidecar_wire.py.)"""
     part: list[tuple] = []
     size = 0
     for row in rows:
