@@ -1,10 +1,13 @@
-"""Walk every capability of an opened store and yield the text of every record a user could see."""
+"""Walk every capability of an opened store and yield the text of every record a user could see, and of
+every conversation as exported (Markdown, HTML, JSONL)."""
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterator
 
 from daycare_gui.stores.api import Collections, Conversations, Documents, Tables, Tasks
+from daycare_gui.stores.common.export import FORMATS, export_session
 
 PAGE = 200  # rows per table or collection: fixtures here are small, the cap only bounds a mistake
 
@@ -36,6 +39,15 @@ def texts(store) -> Iterator[str]:
                 ref = session.ref if hasattr(session, "ref") else session
                 for message in conv.messages(ref, 0, PAGE):
                     yield repr(message)
+                yield from exported(conv, ref)
+
+
+def exported(conv, ref) -> Iterator[str]:
+    """The session as the window's Export… and ``daycare-gui export`` write it, in every format."""
+    for fmt in FORMATS:
+        out = io.StringIO()
+        export_session(conv, ref, fmt, out)
+        yield out.getvalue()
 
 
 def leaks(text: str, secrets) -> list[str]:

@@ -2,9 +2,8 @@
 credentials, run configuration copied into checkpoint metadata, secret-named fields inside a checkpoint and the
 Claude Code state file), and the one place every command-line output of every kind is checked.
 
-``CLI_OUTPUTS`` lists the commands whose output a user may paste anywhere; when ``daycare-gui export`` lands,
-add its argument list there (with ``{out}`` for an output path, whose file is then read too) and every planted
-store below is swept through it as well.
+``CLI_OUTPUTS`` lists the commands whose output a user may paste anywhere (``{out}`` stands for an output path,
+whose file is then read too). Exports are swept per session by ``sweep.texts``, in every format.
 """
 
 from __future__ import annotations
