@@ -24,7 +24,13 @@ from daycare_gui.core.db import ReadOnlyDatabase
 from daycare_gui.core.display import count
 from daycare_gui.core.queries.agents import AgentFilter, fetch_agents
 from daycare_gui.core.search.index import MARK_CLOSE, MARK_OPEN, SearchIndex, agent_tag, type_tag
-from daycare_gui.stores.common.fts import SNIPPET_TOKENS, Term, match_expression, parse_terms  # noqa: F401
+from daycare_gui.stores.common.fts import (  # noqa: F401
+    SNIPPET_TOKENS,
+    Term,
+    match_expression,
+    parse_terms,
+    results_summary,
+)
 
 AGENT_TAGS_MAX = 300  # agent filters up to this many agents become FTS terms; more use an id list
 RANK_WINDOW = 10_000  # matches ranked at most (the newest ones)
@@ -129,16 +135,8 @@ class SearchResults:
 
     @property
     def summary(self) -> str:
-        if self.expression is None:
-            return "Type a word, a \"phrase\" or a prefix*."
-        if not self.hits:
-            return "No matches."
-        more = "+" if self.total_capped else ""
-        text = (f"{self.total:,}{more} {'match' if self.total == 1 and not more else 'matches'}; "
-                f"showing {len(self.hits):,} in {count(len(self.groups), 'agent')}")
-        if self.ranked_within:
-            text += f", best among the newest {self.ranked_within:,}"
-        return text
+        return results_summary(self.expression, len(self.hits), self.total, self.total_capped, self.ranked_within,
+                               f"in {count(len(self.groups), 'agent')}")
 
 
 def group_hits(hits: list[Hit], agents: dict) -> list[AgentGroup]:

@@ -45,6 +45,21 @@ def connect(path: str | os.PathLike) -> sqlite3.Connection:
     return conn
 
 
+def results_summary(expression: str | None, shown: int, total: int, capped: bool, ranked_within: int | None,
+                    where: str) -> str:
+    """The one line under a search box, for every index: ``where`` says how the shown hits are grouped
+    ("in 3 agents", "in 1 thread")."""
+    if expression is None:
+        return 'Type a word, a "phrase" or a prefix*.'
+    if not shown:
+        return "No matches."
+    more = "+" if capped else ""
+    text = f"{total:,}{more} {'match' if total == 1 and not more else 'matches'}; showing {shown:,} {where}"
+    if ranked_within:
+        text += f", best among the newest {ranked_within:,}"
+    return text
+
+
 def plain_snippet(snippet: str, open_: str = "[", close: str = "]") -> str:
     """A snippet on one line with its match markers as ``[`` ``]`` (or nothing), for terminals and tooltips."""
     return " ".join(snippet.replace(MARK_OPEN, open_).replace(MARK_CLOSE, close).split())

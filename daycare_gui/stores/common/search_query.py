@@ -12,7 +12,14 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from daycare_gui.stores.common.fts import MARK_CLOSE, MARK_OPEN, SNIPPET_TOKENS, match_expression
+from daycare_gui.core.display import count
+from daycare_gui.stores.common.fts import (
+    MARK_CLOSE,
+    MARK_OPEN,
+    SNIPPET_TOKENS,
+    match_expression,
+    results_summary,
+)
 from daycare_gui.stores.common.search_index import SourceIndex, role_tag, thread_tag
 from daycare_gui.stores.records import SessionRef
 
@@ -57,10 +64,6 @@ class ThreadHits:
         return sum(len(s.hits) for s in self.sessions)
 
 
-def _count(n: int, one: str, many: str | None = None) -> str:
-    return f"{n:,} {one if n == 1 else (many or one + 's')}"
-
-
 @dataclass
 class SourceResults:
     query: str
@@ -74,16 +77,8 @@ class SourceResults:
 
     @property
     def summary(self) -> str:
-        if self.expression is None:
-            return 'Type a word, a "phrase" or a prefix*.'
-        if not self.hits:
-            return "No matches."
-        more = "+" if self.total_capped else ""
-        text = (f"{self.total:,}{more} {'match' if self.total == 1 and not more else 'matches'}; showing "
-                f"{len(self.hits):,} in {_count(len(self.groups), 'thread')}")
-        if self.ranked_within:
-            text += f", best among the newest {self.ranked_within:,}"
-        return text
+        return results_summary(self.expression, len(self.hits), self.total, self.total_capped, self.ranked_within,
+                               f"in {count(len(self.groups), 'thread')}")
 
 
 def _tags_any(tags: list[str]) -> str:
