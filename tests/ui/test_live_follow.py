@@ -97,7 +97,9 @@ def test_a_conversation_at_its_end_follows_the_writer(qtbot, window, live_store,
     assert window.banner.isHidden()  # no "Refresh to see it": the page shows the change itself
 
 
-def test_scrolled_up_the_view_stays_and_a_marker_counts_new_records(qtbot, window, live_store, tmp_path):
+@pytest.mark.parametrize("scroll_by_hand", [False, True], ids=["marker clicked", "scrolled to the end"])
+def test_scrolled_up_the_view_stays_and_a_marker_counts_new_records(qtbot, window, live_store, tmp_path,
+                                                                     scroll_by_hand):
     agent, sid, _n = _session(live_store)
     engine = _engine(live_store)
     for i in range(300):  # long enough to scroll; the WAL holds them (a running engine)
@@ -125,6 +127,10 @@ def test_scrolled_up_the_view_stays_and_a_marker_counts_new_records(qtbot, windo
     assert pane.new_records() == added
     assert not pane.new_marker.isHidden() and pane.new_marker.text() == f"↓ {added} new records"
 
+    if scroll_by_hand:  # dragging the scroll bar to the bottom shows them too: the marker goes
+        bar.setValue(bar.maximum())
+        assert pane.new_marker.isHidden() and pane.new_records() == 0
+        return
     qtbot.mouseClick(pane.new_marker, Qt.MouseButton.LeftButton)
     last = before + added - 1
     assert pane.at_end() and pane.current_row() == last

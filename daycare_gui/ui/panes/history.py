@@ -186,7 +186,6 @@ class HistoryPane(Pane):
         self.model.rowsAboutToBeInserted.connect(self._before_growth)
         self.model.grown.connect(self._grown)
         self.new_marker.clicked.connect(self.jump_to_new)
-        self.list.verticalScrollBar().valueChanged.connect(self._scrolled)
         self.home_button.clicked.connect(self.go_first)
         self.end_button.clicked.connect(self.go_last)
         self.goto_button.clicked.connect(self._goto_typed)
@@ -367,10 +366,6 @@ class HistoryPane(Pane):
         self.list.scrollToBottom()
         self.list.setFocus()
 
-    def _scrolled(self, value: int) -> None:
-        if self._unseen and value >= self.list.verticalScrollBar().maximum():
-            self._clear_marker()  # the user scrolled down to them
-
     def _clear_marker(self) -> None:
         self._unseen = 0
         self.new_marker.hide()
@@ -437,7 +432,10 @@ class HistoryPane(Pane):
                 self._timer.start()
 
     def _scrolled(self, value: int) -> None:
-        """While the user scrolls (steps up to a page, not a jump), read the page past the screen ahead."""
+        """While the user scrolls (steps up to a page, not a jump), read the page past the screen ahead; at
+        the end, the records that arrived below have been seen."""
+        if self._unseen and value >= self.list.verticalScrollBar().maximum():
+            self._clear_marker()  # the user scrolled down to them
         step, self._scroll_value = value - self._scroll_value, value
         size = self.model.page_size
         if 0 < abs(step) <= size and not self._jumping:
