@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
 
 import pytest
@@ -127,3 +128,38 @@ def test_window_pairs_a_result_outside_the_window(demo):
 def test_window_on_empty_session(demo):
     win = conversation_window(demo.db, "no-such-session", None)
     assert win.records == [] and not win.results
+
+
+def test_lazy_pages_decode_to_the_same_records_and_big_payloads_come_decoded(demo, tmp_path):
+    from daycare_gui.core.queries.history import LAZY_MAX_CHARS, PendingRecord, entry_id, page_after, page_before
+
+    db = demo.db
+    eager = page_after(db, BIG_SESSION, -1, 200)
+    lazy = page_after(db, BIG_SESSION, -1, 200, lazy=True)
+    assert all(type(e) is PendingRecord for e in lazy)  # nothing decoded yet: the worker only read
+    assert [entry_id(e) for e in lazy] == [entry_id(e) for e in eager]
+    assert [e.decode() for e in lazy] == eager  # decoding later gives exactly the eager page
+    tail = page_before(db, BIG_SESSION, None, 50, lazy=True)
+    assert [e.decode() for e in tail] == page_before(db, BIG_SESSION, None, 50)
+
+    # A payload too big to decode where it is shown (a frame's worth) arrives decoded.
+    src = demo.paths.db_path
+    dest = tmp_path / "daycare.db"
+    shutil.copyfile(src, dest)
+    conn = sqlite3.connect(dest)
+    sid = conn.execute("SELECT session_id FROM session_history LIMIT 1").fetchone()[0]
+    big = json.dumps({"text": "x" * (LAZY_MAX_CHARS + 10), "files": []})
+    conn.execute("INSERT INTO session_history (session_id, type, at, data) VALUES (?, 'note', 1, ?)", (sid, big))
+    conn.execute("INSERT INTO session_history (session_id, type, at, data) VALUES (?, 'note', 2, '{broken')", (sid,))
+    conn.commit()
+    conn.close()
+    from daycare_gui.core.db import ReadOnlyDatabase
+
+    copy = ReadOnlyDatabase(dest)
+    try:
+        entries = page_before(copy, sid, None, 2, lazy=True)
+        assert type(entries[0]) is not PendingRecord and entries[0][0].text.startswith("xxx")
+        broken, problem, _size = entries[1].decode()  # a damaged row decodes to a problem, not an error
+        assert problem and broken.type == "note"
+    finally:
+        copy.close()

@@ -21,38 +21,71 @@ _PAGE_SELECT = (
 )
 
 
-def _records(rows) -> list[tuple[HistoryRecord, str | None, int]]:
-    """(record, parse problem or None, stored size: SQLite's length(), characters for text)."""
-    out = []
-    append, loads = out.append, json.loads
-    for r in rows:
-        raw = r[4]
-        obj = None
-        if isinstance(raw, str):  # the usual row, decoded here; anything odd takes the careful path
-            try:
-                obj = loads(raw)
-            except ValueError:
-                obj = None
-        if isinstance(obj, dict):
-            rec, problem = history_record_from(r[2], r[3], obj, id=r[0], session_id=r[1]), None
-        else:
-            rec, problem = parse_history_row(r[0], r[1], r[2], r[3], raw)
-        append((rec, problem, r[5] if r[5] is not None else len(raw or "")))
-    return out
+# A payload longer than this is decoded on the worker even for a lazy page: decoding it where it is shown
+# (the GUI thread) could take longer than a frame.
+LAZY_MAX_CHARS = 16_384
+
+
+class PendingRecord:
+    """A page row read but not decoded yet: its key, and what :meth:`decode` needs.
+
+    A list shows a few dozen rows of a 200-row page; decoding a record (JSON and the typed record) costs
+    about 17 µs, ten times reading it, and the worker that reads pages holds the interpreter lock while it
+    decodes — the GUI thread painting meanwhile waits for it. Pages for a list (``lazy=True``) therefore
+    carry these, and the view decodes the rows it shows, once each."""
+
+    __slots__ = ("id", "_row")
+
+    def __init__(self, row) -> None:
+        self.id = row[0]
+        self._row = row
+
+    def decode(self) -> tuple[HistoryRecord, str | None, int]:
+        return _record(self._row)
+
+
+def _record(r) -> tuple[HistoryRecord, str | None, int]:
+    raw = r[4]
+    obj = None
+    if isinstance(raw, str):  # the usual row, decoded here; anything odd takes the careful path
+        try:
+            obj = json.loads(raw)
+        except ValueError:
+            obj = None
+    if isinstance(obj, dict):
+        rec, problem = history_record_from(r[2], r[3], obj, id=r[0], session_id=r[1]), None
+    else:
+        rec, problem = parse_history_row(r[0], r[1], r[2], r[3], raw)
+    return rec, problem, r[5] if r[5] is not None else len(raw or "")
+
+
+def _records(rows, lazy: bool = False) -> list:
+    """(record, parse problem or None, stored size: SQLite's length(), characters for text) per row; with
+    ``lazy``, a :class:`PendingRecord` for each row of ordinary size (see there)."""
+    if lazy:
+        return [PendingRecord(r) if isinstance(r[4], str) and len(r[4]) <= LAZY_MAX_CHARS else _record(r)
+                for r in rows]
+    return [_record(r) for r in rows]
+
+
+def entry_id(entry) -> int | None:
+    """The record id of a page entry, decoded or not."""
+    return entry.id if type(entry) is PendingRecord else entry[0].id
 
 
 def count_history(db: ReadOnlyDatabase, session_id: str) -> int:
     return int(db.scalar("SELECT count(*) FROM session_history WHERE session_id = :s", {"s": session_id}) or 0)
 
 
-def page_after(db: ReadOnlyDatabase, session_id: str, after_id: int = -1, limit: int = 200):
-    """The first ``limit`` records with id > ``after_id``."""
+def page_after(db: ReadOnlyDatabase, session_id: str, after_id: int = -1, limit: int = 200, *, lazy: bool = False):
+    """The first ``limit`` records with id > ``after_id`` (``lazy``: see :class:`PendingRecord`)."""
     rows = db.fetch(f"{_PAGE_SELECT} WHERE session_id = :s AND id > :a ORDER BY id LIMIT :n",
                     {"s": session_id, "a": after_id, "n": limit})
-    return _records(rows)
+    return _records(rows, lazy)
 
 
-def page_before(db: ReadOnlyDatabase, session_id: str, before_id: int | None = None, limit: int = 200):
+def page_before(db: ReadOnlyDatabase, session_id: str, before_id: int | None = None, limit: int = 200, *,
+                lazy: bool = False):
     """The last ``limit`` records with id < ``before_id`` (or the session's last page), in id order."""
     if before_id is None:
         rows = db.fetch(f"{_PAGE_SELECT} WHERE session_id = :s ORDER BY id DESC LIMIT :n",
@@ -60,7 +93,7 @@ def page_before(db: ReadOnlyDatabase, session_id: str, before_id: int | None = N
     else:
         rows = db.fetch(f"{_PAGE_SELECT} WHERE session_id = :s AND id < :b ORDER BY id DESC LIMIT :n",
                         {"s": session_id, "b": before_id, "n": limit})
-    return _records(reversed(rows))
+    return _records(reversed(rows), lazy)
 
 
 def session_end(db: ReadOnlyDatabase, session_id: str, after_id: int = -1) -> tuple[int, int | None]:

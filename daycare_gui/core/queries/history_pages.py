@@ -23,7 +23,7 @@ PARTNER_SPAN = 400
 FAR_SPAN = 5000
 
 
-def page_at_offset(db: ReadOnlyDatabase, session_id: str, offset: int, limit: int = 200):
+def page_at_offset(db: ReadOnlyDatabase, session_id: str, offset: int, limit: int = 200, *, lazy: bool = False):
     """``limit`` records starting at row ``offset`` of the session (id order), like :func:`page_after`.
 
     The OFFSET walks the session index only (ids, no payloads), then the page's rows are read by key.
@@ -33,7 +33,7 @@ def page_at_offset(db: ReadOnlyDatabase, session_id: str, offset: int, limit: in
         "ORDER BY id LIMIT :n OFFSET :o) ORDER BY id",
         {"s": session_id, "n": max(0, int(limit)), "o": max(0, int(offset))},
     )
-    return _records(rows)
+    return _records(rows, lazy)
 
 
 def id_chunk(db: ReadOnlyDatabase, session_id: str, after_id: int = -1, limit: int = 50_000) -> array:

@@ -4,7 +4,8 @@
 placeholder and asks the DB worker for its page; the page is fetched by key from a cached neighbour
 (``page_after``/``page_before``), from the row-key array once it has arrived (``id_chunk`` loads it in
 chunks between page fetches), or at an OFFSET for a random jump before that. The page cache is an LRU of
-``max_pages`` pages, so memory stays flat however far the user scrolls.
+``max_pages`` pages, so memory stays flat however far the user scrolls. Pages arrive undecoded (the worker
+only reads, see ``PendingRecord``); a row is decoded the first time it is shown or asked for.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from collections import OrderedDict
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, Qt, QTimer, Signal
 
-from daycare_gui.core.queries.history import page_after, page_before, session_growth
+from daycare_gui.core.queries.history import PendingRecord, entry_id, page_after, page_before, session_growth
 from daycare_gui.core.queries.history_pages import id_chunk, page_at_offset
 from daycare_gui.core.records import HistoryRecord
 from daycare_gui.ui.models.columns import fmt_time
@@ -63,7 +64,8 @@ class HistoryModel(QAbstractListModel):
         self._db = None
         self._session_id: str | None = None
         self._count = 0
-        self._pages: OrderedDict[int, list] = OrderedDict()  # page → [(record, problem, size)], LRU order
+        # page → [(record, problem, size) or PendingRecord], LRU order
+        self._pages: OrderedDict[int, list] = OrderedDict()
         self._pending: set[int] = set()
         self._ids = array("q")
         self._ids_complete = False
@@ -177,8 +179,8 @@ class HistoryModel(QAbstractListModel):
             if i < len(self._ids) and self._ids[i] == record_id:
                 return i
         for page, entries in self._pages.items():
-            for offset, (rec, _p, _s) in enumerate(entries):
-                if rec.id == record_id:
+            for offset, entry in enumerate(entries):
+                if entry_id(entry) == record_id:
                     return page * self.page_size + offset
         return -1
 
@@ -192,10 +194,10 @@ class HistoryModel(QAbstractListModel):
         if n == 0:
             return []
         if start == 0:
-            return page_after(db, session_id, -1, n)
+            return page_after(db, session_id, -1, n, lazy=True)
         if start + n >= count:
-            return page_before(db, session_id, None, n)
-        return page_at_offset(db, session_id, start, n)
+            return page_before(db, session_id, None, n, lazy=True)
+        return page_at_offset(db, session_id, start, n, lazy=True)
 
     def seed_page(self, page: int, rows: list) -> None:
         """Install a page fetched together with the session header (see fetch_page_without_keys)."""
@@ -235,7 +237,12 @@ class HistoryModel(QAbstractListModel):
             return None
         self._pages.move_to_end(row // self.page_size)
         offset = row % self.page_size
-        return page[offset] if offset < len(page) else None
+        if offset >= len(page):
+            return None
+        entry = page[offset]
+        if type(entry) is PendingRecord:  # shown or asked for the first time: decode it, once
+            entry = page[offset] = entry.decode()
+        return entry
 
     def _page_fetcher(self, page: int):
         """A worker-thread callable for ``page``, by key wherever a key is known."""
@@ -244,19 +251,19 @@ class HistoryModel(QAbstractListModel):
         n = min(size, self._count - start)
         if start < len(self._ids):
             first = self._ids[start]
-            return lambda: page_after(db, sid, first - 1, n)
+            return lambda: page_after(db, sid, first - 1, n, lazy=True)
         before = self._pages.get(page - 1)
         if before and len(before) == size:
-            last = before[-1][0].id
-            return lambda: page_after(db, sid, last, n)
+            last = entry_id(before[-1])
+            return lambda: page_after(db, sid, last, n, lazy=True)
         after = self._pages.get(page + 1)
         if after:
-            first = after[0][0].id
-            return lambda: page_before(db, sid, first, n)
+            first = entry_id(after[0])
+            return lambda: page_before(db, sid, first, n, lazy=True)
         if start + n >= self._count and self._counted:  # the session's last page: newest records by key
             before = None if self._last_id is None else self._last_id + 1  # up to the last one counted
-            return lambda: page_before(db, sid, before, n)
-        return lambda: page_at_offset(db, sid, start, n)
+            return lambda: page_before(db, sid, before, n, lazy=True)
+        return lambda: page_at_offset(db, sid, start, n, lazy=True)
 
     def _request(self, page: int, priority: int = NORMAL) -> None:
         if page in self._pages or page in self._pending or self._db is None:
@@ -345,7 +352,7 @@ class HistoryModel(QAbstractListModel):
             self._pages.popitem(last=False)
         if self._ids_complete and len(self._ids) == old:
             if first_new == old:
-                self._ids.extend(entry[0].id for entry in rows)
+                self._ids.extend(entry_id(entry) for entry in rows)
             else:  # a gap: its keys are read in chunks like the session's first ones
                 self._ids_complete = False
                 self._load_ids(self._ids[-1] if self._ids else -1)

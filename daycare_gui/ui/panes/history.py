@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from daycare_gui.core.queries.history import full_data, locate, page_after, session_end
+from daycare_gui.core.queries.history import entry_id, full_data, locate, page_after, session_end
 from daycare_gui.core.queries.history_pages import conversation_window, session_header
 from daycare_gui.core.queries.legacy_history import legacy_conversation, legacy_window
 from daycare_gui.ui.context import DetailItem
@@ -248,7 +248,7 @@ class HistoryPane(Pane):
             row = locate(db, session_id, int(record_id)) if record_id is not None else None
             if row is not None and row < page_size:
                 # On the first page: show it before counting the session (a long one's count takes longer).
-                rows = page_after(db, session_id, -1, page_size)
+                rows = page_after(db, session_id, -1, page_size, lazy=True)
                 return session_header(db, agent_id, session_id, count=False), row, 0, rows
             header = session_header(db, agent_id, session_id)
             count = header.record_count
@@ -274,7 +274,7 @@ class HistoryPane(Pane):
         self._clear_marker()
         last_id = header.last_id
         if last_id is None and counted:  # the first page is the whole session
-            last_id = rows[-1][0].id if rows else -1
+            last_id = entry_id(rows[-1]) if rows else -1
         self.model.set_session(self.ctx.store.db, header.session_id, header.record_count, load_ids=counted,
                                counted=counted, last_id=last_id)
         self.model.seed_page(page, rows)
