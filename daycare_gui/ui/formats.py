@@ -60,7 +60,7 @@ def date_time(ms: int | None, *, seconds: bool = True) -> str:
     11/23/2026 5:13:05 PM in US English); "" for None."""
     if ms is None:
         return ""
-    locale = _locale()
+    locale, pattern = _date_time_pattern(seconds)
     if locale is None or not isinstance(ms, (int, float)):
         return local_time(ms, seconds=seconds)
     try:
@@ -69,7 +69,22 @@ def date_time(ms: int | None, *, seconds: bool = True) -> str:
         return str(ms)
     if not when.isValid():
         return str(ms)
-    return locale.toString(when, _date_time_format(locale, seconds))
+    return locale.toString(when, pattern)
+
+
+# (locale name, seconds) → (the locale, or None for C; its date-time pattern). Every painted history row
+# formats a time: working the pattern out each time (enum lookups, two format queries) was most of it.
+_PATTERNS: dict[tuple[str, bool], tuple[QLocale | None, str]] = {}
+
+
+def _date_time_pattern(seconds: bool) -> tuple[QLocale | None, str]:
+    locale = QLocale()
+    key = (locale.name(), seconds)
+    found = _PATTERNS.get(key)
+    if found is None:
+        plain = _locale()
+        found = _PATTERNS[key] = (plain, _date_time_format(plain, seconds) if plain is not None else "")
+    return found
 
 
 def _date_time_format(locale: QLocale, seconds: bool) -> str:

@@ -1,0 +1,67 @@
+"""The record list's rows: drawn once into images and blitted after that, so repainting (scrolling back,
+hovering, selecting) costs no text layout; the pixels are the same either way; only shown rows are decoded."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QItemSelectionModel
+
+from daycare_gui.core.queries.history import PendingRecord
+from tests.core.test_history_pages import BIG_SESSION, add_big_session
+from tests.ui.conftest import open_and_wait
+
+
+def _open_big(qtbot, window, tmp_path_factory):
+    from daycare_gui.core.demo import write_demo
+
+    root = tmp_path_factory.mktemp("rows") / "daycare"
+    write_demo(root)
+    agent_id = add_big_session(root, 1_000)
+    open_and_wait(qtbot, window, root)
+    window.resize(1000, 700)
+    window.navigate("history", (agent_id, BIG_SESSION, None))
+    pane = window.panes["history"]
+    qtbot.waitUntil(lambda: pane.model.rowCount() == 1_000, timeout=10000)
+    pane.go_first()
+    qtbot.waitUntil(lambda: pane.model.is_loaded(0), timeout=5000)
+    qtbot.waitUntil(lambda: pane.model.record(0) is not None, timeout=5000)
+    return pane
+
+
+def _shot(pane):
+    return pane.list.viewport().grab().toImage()
+
+
+def test_rows_are_drawn_once_and_repainted_from_their_images(qtbot, window, tmp_path_factory, model_tester):
+    pane = _open_big(qtbot, window, tmp_path_factory)
+    model_tester(pane.model)
+    delegate = pane.list.itemDelegate()
+    first = _shot(pane)
+    visible = pane.list.rowAt(pane.list.viewport().height() - 1) - pane.list.rowAt(0) + 1
+    drawn = delegate.rows_rendered
+    assert 0 < drawn  # the screen was drawn
+    again = _shot(pane)
+    assert delegate.rows_rendered == drawn  # a repaint draws no row again
+    assert again == first  # and shows exactly the same pixels
+    delegate.clear_cache()
+    assert _shot(pane) == first  # drawn afresh: the images were a faithful copy
+    assert delegate.rows_rendered == drawn + visible
+
+    # Selecting a row redraws that row alone (its text takes the highlight colour), nothing else.
+    before = delegate.rows_rendered
+    pane.list.selectionModel().select(pane.model.index(3), QItemSelectionModel.SelectionFlag.ClearAndSelect)
+    selected = _shot(pane)
+    assert delegate.rows_rendered - before <= 2  # the newly selected row (and the one that lost it)
+    assert selected != first
+
+
+def test_only_the_rows_shown_are_decoded(qtbot, window, tmp_path_factory):
+    pane = _open_big(qtbot, window, tmp_path_factory)
+    _shot(pane)
+    page = pane.model._pages[0]
+    shown = pane.list.rowAt(pane.list.viewport().height() - 1) + 1
+    decoded = [type(e) is not PendingRecord for e in page]
+    assert all(decoded[:shown])  # every row on screen was decoded to be drawn
+    assert not all(decoded)  # the rest of the page waits until it is shown or asked for
+    far = len(page) - 1
+    assert pane.model.record(far).id > pane.model.record(0).id  # asking decodes it
+    assert type(page[far]) is not PendingRecord
