@@ -232,6 +232,9 @@ def child_browse(store: str, plan_json: str) -> None:
     heartbeat.arm()
     t = time.perf_counter()
     for row in range(0, n, PAGE):
+        # A real scroll is an input event, handled after what the worker posted before it (a page read
+        # ahead); setting the bar directly would jump that queue, so let the loop deliver those first.
+        app.processEvents()
         bar.setValue(row)  # ScrollPerItem: the value is the top row
         pane.list.viewport().repaint()  # asks the model for the rows now visible
         _wait(app, lambda r=row: model.is_loaded(r) and model.is_loaded(min(count - 1, r + 40)))
