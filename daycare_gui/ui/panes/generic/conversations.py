@@ -120,6 +120,7 @@ class ConversationsPane(Pane):
         bar.addWidget(self.export_button)
         self.view = SafeTextBrowser()
         self.view.setObjectName("conversationView")
+        self.view.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)  # laid out once, not twice
         follow_palette(self.view, self._repaint)  # the message tints come from the palette
         self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.view.customContextMenuRequested.connect(self._context_menu)
