@@ -409,6 +409,9 @@ class MainWindow(QMainWindow):
             self._tell_pane(section)
             if section in self._stale:
                 self.banner.show_message("The database changed on disk. Refresh to see it.")
+        if target is not None and pane.opens_before_shown:
+            pane.open_item(target)  # its read runs while the page is switched (see Pane.opens_before_shown)
+            target = None
         self.pane_stack.setCurrentWidget(pane)
         self._sync_detail()
         # pages outside the tree highlight the node they belong to (a conversation is an agent's)

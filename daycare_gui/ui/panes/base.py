@@ -32,6 +32,11 @@ class Pane(QWidget):
             box.setFocus()
             box.selectAll()
 
+    # True for a page whose ``open_item`` only starts a read on the worker and touches nothing that needs
+    # the page on screen: the window then opens the item *before* switching to the page, so a quick read
+    # is back before the first paint and the page is painted once, with its item, instead of twice.
+    opens_before_shown = False
+
     def open_item(self, target) -> None:
         """Show a specific item (e.g. an agent id) when another pane navigates here."""
 

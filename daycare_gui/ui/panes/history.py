@@ -80,6 +80,7 @@ def record_detail(rec, problem: str | None, size: int | None) -> DetailItem:
 class HistoryPane(Pane):
     pane_id = "history"
     title = "Conversation"
+    opens_before_shown = True  # open_item starts one read on the worker; _opened shows it
 
     def __init__(self, ctx, parent=None) -> None:
         super().__init__(ctx, parent)
@@ -145,6 +146,9 @@ class HistoryPane(Pane):
         self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.list.customContextMenuRequested.connect(self._context_menu)
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # The bar stays shown: rows are drawn once for the list's width, and a bar appearing when the
+        # session's count arrives would narrow the list and have every row on screen drawn again.
+        self.list.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         self.list.setWordWrap(False)
         self.conversation = SafeTextBrowser(style=style_sheet)
         self.conversation.setObjectName("conversation")
