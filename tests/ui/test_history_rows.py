@@ -65,3 +65,23 @@ def test_only_the_rows_shown_are_decoded(qtbot, window, tmp_path_factory):
     far = len(page) - 1
     assert pane.model.record(far).id > pane.model.record(0).id  # asking decodes it
     assert type(page[far]) is not PendingRecord
+
+
+def test_home_and_end_are_ready_before_they_are_pressed(qtbot, window, tmp_path_factory):
+    """A long session opens at its end; its first page is read in the background, so Ctrl+Home shows the
+    first record at once (no "…" placeholders painted first), and back at the end likewise."""
+    from daycare_gui.core.demo import write_demo
+
+    root = tmp_path_factory.mktemp("ends") / "daycare"
+    write_demo(root)
+    agent_id = add_big_session(root, 5_000)
+    open_and_wait(qtbot, window, root)
+    window.navigate("history", (agent_id, BIG_SESSION, None))
+    pane = window.panes["history"]
+    model = pane.model
+    qtbot.waitUntil(lambda: model.rowCount() == 5_000 and pane.current_row() == 4_999, timeout=10000)
+    qtbot.waitUntil(lambda: model.is_loaded(0), timeout=5000)  # read without anyone asking
+    pane.go_first()
+    assert model.record(0) is not None and "question 0" in model.record(0).text  # no wait, no placeholder
+    pane.go_last()
+    assert model.record(4_999) is not None

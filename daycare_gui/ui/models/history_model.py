@@ -228,6 +228,13 @@ class HistoryModel(QAbstractListModel):
         if 0 <= row < self._count:
             self._request(row // self.page_size)
 
+    def read_ends(self) -> None:
+        """Fetch the session's first and last pages in the background, behind anything shown (Home and
+        End are the jumps people make most; with their pages here, either is one paint)."""
+        if self._counted and self._count:
+            self._request(0, priority=LOW)
+            self._request((self._count - 1) // self.page_size, priority=LOW)
+
     # -- pages -----------------------------------------------------------------------------------
     def _entry(self, row: int):
         if not (0 <= row < self._count):

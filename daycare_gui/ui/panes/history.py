@@ -296,6 +296,8 @@ class HistoryPane(Pane):
         # Jump before the view first paints, so only the target's page is fetched.
         self.go_to_row(header.record_count - 1 if row is None else min(row, header.record_count - 1))
         self.list.setFocus()
+        if counted:
+            self.model.read_ends()
 
     def _set_heading(self, header, counted: bool = True) -> None:
         ended = f"ended {fmt_time(header.ended_at)}" if header.ended_at else "not ended"
@@ -319,6 +321,7 @@ class HistoryPane(Pane):
         if self._last_when_counted:
             self._last_when_counted = False
             self.go_last()
+        self.model.read_ends()
 
     # -- following a live writer --------------------------------------------------------------------
     def store_changed(self) -> bool:
