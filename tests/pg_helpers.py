@@ -21,7 +21,7 @@ PASSWORD = "s3cret-Pa55"
 
 
 def use_test_pglite(monkeypatch_env=os.environ) -> Path:
-    modules = PGLITE_CACHE / "node_modules" / "@electric-sql" / "pglite-socket" / "package.json"
+    modules = PGLITE_CACHE / "node_modules" / "@electric-sql" / "pglite" / "package.json"
     if not modules.is_file():
         raise RuntimeError(f"PGlite is not installed for the tests: run tools/install_test_deps.sh ({modules} missing)")
     monkeypatch_env["DAYCARE_GUI_PGLITE_DIR"] = str(PGLITE_CACHE)

@@ -7,8 +7,8 @@ cd "$(dirname "$0")/.."
 dest=.cache/pglite
 mkdir -p "$dest"
 [ -f "$dest/package.json" ] || echo '{"name": "daycare-gui-test-pglite", "private": true}' > "$dest/package.json"
-if [ ! -f "$dest/node_modules/@electric-sql/pglite-socket/package.json" ]; then
+if [ ! -f "$dest/node_modules/@electric-sql/pglite/package.json" ]; then
   npm install --silent --no-audit --no-fund --save-exact --prefix "$dest" \
-    @electric-sql/pglite@0.3.15 @electric-sql/pglite-socket@0.0.20 >/dev/null
+    @electric-sql/pglite@0.3.15 >/dev/null
 fi
 echo "PGlite test runtime ready in $dest"

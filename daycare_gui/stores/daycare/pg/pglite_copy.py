@@ -112,8 +112,7 @@ class PgliteServer:
             raise
 
     def _start(self, runtime: PgliteRuntime, cancelled=lambda: False) -> None:
-        env = dict(os.environ, PGLITE_MODULES=str(runtime.pglite_modules),
-                   PGLITE_SOCKET_MODULES=str(runtime.socket_modules))
+        env = dict(os.environ, PGLITE_MODULES=str(runtime.pglite_modules))
         # stderr goes to a file and stdout is drained after READY: a pipe nobody reads fills up and
         # blocks the sidecar mid-query once PGlite has printed 64 KB of notices.
         self.log_path = self.workdir / "sidecar.log"
@@ -152,7 +151,7 @@ class PgliteServer:
 
     @property
     def url(self) -> str:
-        # libpq wants a password even though pglite-socket takes any; the tables live in template1.
+        # libpq wants a password even though the sidecar takes any; the tables live in template1.
         return f"postgresql+psycopg://postgres:pglite@/template1?host={self.socket_dir}&sslmode=disable"
 
     def close(self, *, kill: bool = False) -> None:

@@ -2,7 +2,8 @@
 
 A native PostgreSQL cannot read a PGlite folder (a 32-bit WebAssembly build's data directory); only PGlite
 can, and PGlite writes into the folder it opens. So the application copies the folder and serves the copy
-with a small Node sidecar (``sidecar.mjs`` beside this module: PGlite + pglite-socket on a unix socket).
+with a small Node sidecar (``sidecar.mjs`` beside this module: PGlite behind its own PostgreSQL wire
+server on a unix socket; it needs no package but PGlite).
 
 Which PGlite: the one the user's Daycare install ships, when found (the version that wrote the data),
 else the pinned release installed once into the application's cache folder with npm.
@@ -22,7 +23,6 @@ from pathlib import Path
 from daycare_gui.stores.api import CannotOpen
 
 PGLITE_VERSION = "0.3.15"  # what Daycare 7c3c466c writes with; 0.4 opens another database, 0.5 is PG 18
-SOCKET_VERSION = "0.0.20"  # the pglite-socket release whose peer is pglite 0.3.15
 SIDECAR = Path(__file__).resolve().with_name("sidecar.mjs")  # shipped as package data
 
 
@@ -34,7 +34,6 @@ class PgliteUnavailable(CannotOpen):
 class PgliteRuntime:
     node: str
     pglite_modules: Path  # a node_modules folder with @electric-sql/pglite
-    socket_modules: Path  # a node_modules folder with @electric-sql/pglite-socket
     pglite_version: str
     source: str  # "Daycare install at …" or "cache"
 
@@ -82,18 +81,17 @@ def find_runtime(store_root: Path | None = None) -> PgliteRuntime | None:
     """The runtime if everything is already here, else None (``install`` makes it)."""
     node = find_node()
     cache = cache_dir() / "node_modules"
-    socket_ok = _version_of(cache, "@electric-sql/pglite-socket") == SOCKET_VERSION
     for modules in _daycare_installs(store_root):
         version = _version_of(modules, "@electric-sql/pglite")
-        if version and version.startswith("0.3.") and socket_ok:
-            return PgliteRuntime(node, modules, cache, version, f"Daycare install at {modules}")
-    if socket_ok and _version_of(cache, "@electric-sql/pglite") == PGLITE_VERSION:
-        return PgliteRuntime(node, cache, cache, PGLITE_VERSION, "cache")
+        if version and version.startswith("0.3."):  # a Daycare install's own PGlite: nothing to download
+            return PgliteRuntime(node, modules, version, f"Daycare install at {modules}")
+    if _version_of(cache, "@electric-sql/pglite") == PGLITE_VERSION:
+        return PgliteRuntime(node, cache, PGLITE_VERSION, "cache")
     return None
 
 
 def install(progress=None, cancelled=lambda: False) -> PgliteRuntime:
-    """Install the pinned PGlite and pglite-socket into the cache folder with npm (once)."""
+    """Install the pinned PGlite into the cache folder with npm (once)."""
     node = find_node()
     npm = shutil.which("npm")
     if not npm:
@@ -111,7 +109,7 @@ def install(progress=None, cancelled=lambda: False) -> PgliteRuntime:
     try:
         proc = subprocess.Popen(
             [npm, "install", "--no-audit", "--no-fund", "--save-exact", "--prefix", str(staging),
-             f"@electric-sql/pglite@{PGLITE_VERSION}", f"@electric-sql/pglite-socket@{SOCKET_VERSION}"],
+             f"@electric-sql/pglite@{PGLITE_VERSION}"],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
         output: list[str] = []
         reader = threading.Thread(target=lambda: output.extend(proc.stdout), daemon=True)
@@ -141,7 +139,7 @@ def install(progress=None, cancelled=lambda: False) -> PgliteRuntime:
     if progress:
         progress(1, 1, "PGlite installed")
     modules = target / "node_modules"
-    return PgliteRuntime(node, modules, modules, PGLITE_VERSION, "cache")
+    return PgliteRuntime(node, modules, PGLITE_VERSION, "cache")
 
 
 def _kill_group(proc: subprocess.Popen) -> None:
