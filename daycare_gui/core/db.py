@@ -31,6 +31,8 @@ from pathlib import Path
 from typing import Callable, Iterator
 from urllib.parse import quote
 
+from daycare_gui.core.sqlite_copy import copy_for_reading, journal_present
+
 BUSY_TIMEOUT_MS = 2000
 IDLE_CONNECTIONS = 3  # kept open between requests: the GUI thread and the workers each take their own
 # SQLite virtual-machine steps between two cancellation checks: about 10-20 ms of work, so a cancelled
@@ -218,6 +220,11 @@ class ReadOnlyDatabase:
 
     # -- opening -----------------------------------------------------------------------------------
     def _choose(self, live: bool) -> tuple[OpenMode, str]:
+        if journal_present(self.path):
+            # A hot journal: an immutable read would show half a transaction, a read-only one cannot roll
+            # it back (see core.sqlite_copy).
+            return self._snapshot(reason="a write was under way or interrupted (its rollback journal is "
+                                         "beside the database)")
         if not _wal_has_data(self.path):
             return OpenMode("immutable", None), _uri(self.path, mode="ro", immutable="1")
         if live and os.access(self.path.parent, os.W_OK):
@@ -226,13 +233,9 @@ class ReadOnlyDatabase:
 
     def _snapshot(self, reason: str) -> tuple[OpenMode, str]:
         self._snapshot_dir = Path(tempfile.mkdtemp(prefix="daycare-gui-snapshot-"))
-        target = self._snapshot_dir / self.path.name
         try:
-            shutil.copyfile(self.path, target)
-            wal = Path(str(self.path) + "-wal")
-            if wal.exists():
-                shutil.copyfile(wal, str(target) + "-wal")
-        except OSError as exc:
+            target = copy_for_reading(self.path, self._snapshot_dir)
+        except (OSError, sqlite3.Error) as exc:
             shutil.rmtree(self._snapshot_dir, ignore_errors=True)
             self._snapshot_dir = None
             raise DatabaseError(_explain(exc, self.path)) from exc

@@ -188,3 +188,68 @@ def test_agentstack_window_reads_the_committed_state_beside_a_hot_journal(tmp_pa
     assert len(contents) == 300 and all(c.startswith("original content") for c in contents)
     assert (db.parent / "aistack.db-journal").stat().st_size > 0  # reading left the store as it was
     assert _rw_check(db, "SELECT count(*) FROM memory WHERE content LIKE 'half%'") == [(0,)]
+
+
+KILLED_WRITE = """
+import os, sqlite3, sys
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("PRAGMA cache_size = 1")  # changed pages spill into the database file before the commit
+conn.execute("BEGIN IMMEDIATE")
+conn.execute(sys.argv[2])
+os._exit(9)  # killed mid-transaction: a hot journal and a half-written database file stay behind
+"""
+
+
+def _kill_mid_write_in_rollback_mode(db, update_sql: str) -> dict:
+    """Turn ``db`` to rollback-journal mode, run ``update_sql`` in a writer killed before its commit, and
+    return the folder's files and bytes (a reader must leave them exactly so)."""
+    import subprocess
+    import sys
+
+    conn = sqlite3.connect(db, isolation_level=None)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    assert conn.execute("PRAGMA journal_mode=DELETE").fetchone()[0] == "delete"
+    conn.close()
+    assert subprocess.run([sys.executable, "-c", KILLED_WRITE, str(db), update_sql]).returncode == 9
+    assert (db.parent / f"{db.name}-journal").stat().st_size > 0
+    return {p.name: p.read_bytes() for p in db.parent.iterdir() if p.is_file()}
+
+
+def test_daycare_reads_the_committed_state_beside_a_hot_journal(tmp_path):
+    """Daycare's reader, like AgentStack's: an immutable read beside a hot journal would show the killed
+    write's half-written rows; it reads a private copy with the journal rolled back, and says so."""
+    from daycare_gui.core.store import open_store
+
+    root = tmp_path / "daycare"
+    write_demo(root)
+    db = resolve_paths(root).db_path
+    before = _kill_mid_write_in_rollback_mode(
+        db, "UPDATE session_history SET data = json_object('text', 'half written ' || hex(randomblob(2000)))")
+    with open_store(root) as store:
+        assert store.db.mode.name == "snapshot" and "rollback journal" in store.db.mode.note
+        assert store.db.scalar("SELECT count(*) FROM session_history WHERE data LIKE '%half written%'") == 0
+        assert store.db.scalar("SELECT count(*) FROM session_history") > 0
+    assert {p.name: p.read_bytes() for p in db.parent.iterdir() if p.is_file()} == before  # nothing touched
+    assert _rw_check(db, "SELECT count(*) FROM session_history WHERE data LIKE '%half written%'") == [(0,)]
+
+
+def test_cianaparrot_reads_the_committed_state_beside_a_hot_journal(tmp_path):
+    from daycare_gui.stores.cianaparrot.sqlite_ro import ReadOnlyDB
+    from tests.stores.cianaparrot.builder import checkpoints_copy
+
+    db = checkpoints_copy(tmp_path / "data" / "checkpoints.db")
+    conn = sqlite3.connect(db)
+    rows = conn.execute("SELECT count(*) FROM checkpoints").fetchone()[0]
+    conn.close()
+    before = _kill_mid_write_in_rollback_mode(
+        db, "UPDATE checkpoints SET metadata = CAST('half written ' || hex(randomblob(2000)) AS BLOB)")
+    reader = ReadOnlyDB(db)
+    try:
+        assert reader.mode == "snapshot copy" and "rollback journal" in reader.note
+        conn = reader.conn
+        assert conn.execute("SELECT count(*) FROM checkpoints").fetchone()[0] == rows
+        assert conn.execute("SELECT count(*) FROM checkpoints WHERE CAST(metadata AS TEXT) LIKE 'half%'"
+                            ).fetchone()[0] == 0
+    finally:
+        reader.close()
+    assert {p.name: p.read_bytes() for p in db.parent.iterdir() if p.is_file()} == before

@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 from urllib.parse import quote
 
 from daycare_gui.stores.common.leftovers import snapshot_prefix
+from daycare_gui.stores.common.sqlite_copy import copy_for_reading, journal_present
 
 T = TypeVar("T")
 
@@ -56,13 +57,6 @@ def uri_of(path: Path, **params: str) -> str:
 def wal_has_data(path: Path) -> bool:
     try:
         return Path(str(path) + "-wal").stat().st_size > 0
-    except OSError:
-        return False
-
-
-def journal_present(path: Path) -> bool:
-    try:
-        return Path(str(path) + "-journal").stat().st_size > 0
     except OSError:
         return False
 
@@ -127,21 +121,8 @@ class Database:
     def _snapshot(self, reason: str) -> None:
         self._drop_snapshot()
         folder = Path(tempfile.mkdtemp(prefix=snapshot_prefix("daycare-gui-agentstack-")))
-        target = folder / self.path.name
         try:
-            shutil.copyfile(self.path, target)
-            wal = Path(str(self.path) + "-wal")
-            if wal.exists():
-                shutil.copyfile(wal, str(target) + "-wal")
-            journal = Path(str(self.path) + "-journal")
-            if journal.exists():
-                shutil.copyfile(journal, str(target) + "-journal")
-                # Our private copy may be written: a read-write open rolls the interrupted transaction back.
-                conn = sqlite3.connect(uri_of(target, mode="rw"), uri=True, isolation_level=None)
-                try:
-                    conn.execute("SELECT count(*) FROM sqlite_master").fetchall()
-                finally:
-                    conn.close()
+            target = copy_for_reading(self.path, folder)  # a hot journal is rolled back in the copy
         except (OSError, sqlite3.Error) as exc:
             shutil.rmtree(folder, ignore_errors=True)
             raise DatabaseError(explain(exc, self.path)) from exc

@@ -5,6 +5,8 @@
   when ``live``; for ``inspect`` (``live=False``) a private snapshot copy is read instead;
 * a ``-wal`` with data but no ``-shm`` (the bot stopped without closing): a snapshot, because ``mode=ro``
   would create the ``-shm`` file beside the store;
+* a non-empty ``-journal`` (a write under way or killed midway): a snapshot copy with the journal rolled
+  back in it, since an immutable read would show half a transaction;
 * a folder we cannot use that way: a snapshot copy, and the mode says so.
 
 Connections run in autocommit with a busy timeout, so no transaction is ever held and the bot is never
@@ -21,6 +23,7 @@ import urllib.parse
 from pathlib import Path
 
 from daycare_gui.stores.common.leftovers import snapshot_prefix
+from daycare_gui.stores.common.sqlite_copy import copy_for_reading, journal_present
 
 BUSY_TIMEOUT_MS = 2000
 
@@ -51,7 +54,9 @@ class ReadOnlyDB:
         self.path = path
         self._tmp: Path | None = None
         self.note = ""
-        if wal_size(path) == 0:
+        if journal_present(path):  # a hot journal: only a copy can be rolled back (stores.common.sqlite_copy)
+            self._snapshot("a write was under way or interrupted (its rollback journal is beside the database)")
+        elif wal_size(path) == 0:
             self.mode = "immutable"
             self.conn = connect(_uri(path, mode="ro", immutable="1"))
         elif live and Path(str(path) + "-shm").exists():
@@ -69,11 +74,12 @@ class ReadOnlyDB:
 
     def _snapshot(self, reason: str) -> None:
         self._tmp = Path(tempfile.mkdtemp(prefix=snapshot_prefix("daycare-gui-cianaparrot-")))
-        target = self._tmp / self.path.name
-        shutil.copyfile(self.path, target)
-        wal = Path(str(self.path) + "-wal")
-        if wal.exists():
-            shutil.copyfile(wal, str(target) + "-wal")
+        try:
+            target = copy_for_reading(self.path, self._tmp)
+        except (OSError, sqlite3.Error):
+            shutil.rmtree(self._tmp, ignore_errors=True)
+            self._tmp = None
+            raise
         self.mode = "snapshot copy"
         self.note = f"Reading a copy made at {time.strftime('%H:%M:%S')} because {reason}."
         self.conn = connect(_uri(target, mode="ro"))

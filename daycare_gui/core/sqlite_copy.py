@@ -1,0 +1,43 @@
+"""Private copies of a SQLite file for reading, with what a writer left beside it.
+
+A database in rollback-journal mode whose writer was killed mid-transaction keeps a *hot* journal beside
+it: the file already holds some of the transaction's pages, the journal the pages they replaced. SQLite
+rolls the journal back on the next read-write open. A reader that must not write cannot: an ``immutable``
+open ignores the journal and shows half a transaction, and a ``mode=ro`` open fails. So such a store is
+read from a private copy with the journal rolled back there; the user's files are not touched.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import urllib.parse
+from pathlib import Path
+
+
+def journal_present(db: Path) -> bool:
+    """A non-empty rollback journal lies beside ``db``: a write is under way or was interrupted."""
+    try:
+        return Path(str(db) + "-journal").stat().st_size > 0
+    except OSError:
+        return False
+
+
+def copy_for_reading(db: Path, folder: Path) -> Path:
+    """Copy ``db`` with its ``-wal`` and ``-journal`` into ``folder``; a hot journal is rolled back in the
+    copy (a read-write open of the copy does that). Returns the copy's path. Raises OSError or
+    sqlite3.Error; the caller removes ``folder`` then."""
+    target = folder / db.name
+    shutil.copyfile(db, target)
+    for suffix in ("-wal", "-journal"):
+        extra = Path(str(db) + suffix)
+        if extra.exists():
+            shutil.copyfile(extra, str(target) + suffix)
+    if Path(str(target) + "-journal").exists():
+        uri = f"file:{urllib.parse.quote(str(target.resolve()))}?mode=rw"
+        conn = sqlite3.connect(uri, uri=True, isolation_level=None)
+        try:
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchall()
+        finally:
+            conn.close()
+    return target
