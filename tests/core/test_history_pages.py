@@ -131,7 +131,13 @@ def test_window_on_empty_session(demo):
 
 
 def test_lazy_pages_decode_to_the_same_records_and_big_payloads_come_decoded(demo, tmp_path):
-    from daycare_gui.core.queries.history import LAZY_MAX_CHARS, PendingRecord, entry_id, page_after, page_before
+    from daycare_gui.core.queries.history import (
+        LAZY_MAX_CHARS,
+        PendingRecord,
+        entry_id,
+        page_after,
+        page_before,
+    )
 
     db = demo.db
     eager = page_after(db, BIG_SESSION, -1, 200)

@@ -32,14 +32,16 @@ from PySide6.QtWidgets import (
 
 from daycare_gui.core.queries.history import entry_id, full_data, locate, page_after, session_end
 from daycare_gui.core.queries.history_pages import conversation_window, session_header
-from daycare_gui.core.queries.legacy_history import legacy_conversation, legacy_window
+from daycare_gui.core.queries.legacy_history import legacy_window
 from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.models.columns import fmt_int, fmt_time
 from daycare_gui.ui.models.history_model import HistoryModel, kind_of
 from daycare_gui.ui.panes.base import Pane
+from daycare_gui.ui.panes.history_export import SessionExport
+from daycare_gui.ui.panes.history_legacy import LegacySessions
 from daycare_gui.ui.theme import colours, follow_palette
 from daycare_gui.ui.widgets.conversation import ConversationRenderer, call_id_from_url, style_sheet
-from daycare_gui.ui.widgets.export import COPY_SHORTCUT, ConversationExporter, copy_markdown
+from daycare_gui.ui.widgets.export import ConversationExporter
 from daycare_gui.ui.widgets.history_rows import HistoryRowDelegate
 from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, escape, markdown_html
 
@@ -77,7 +79,7 @@ def record_detail(rec, problem: str | None, size: int | None) -> DetailItem:
                       markdown=rec.text if rec.text else None)
 
 
-class HistoryPane(Pane):
+class HistoryPane(LegacySessions, SessionExport, Pane):
     pane_id = "history"
     title = "Conversation"
     opens_before_shown = True  # open_item starts one read on the worker; _opened shows it
@@ -533,48 +535,6 @@ class HistoryPane(Pane):
         if rec is not None and rec.id is not None:
             self.show_raw_id(rec.id)
 
-    # -- legacy sessions (agents/<id>/history.jsonl) ------------------------------------------------
-    def _open_legacy(self, agent_id: str, index: int) -> None:
-        self._target = ("legacy", agent_id, index)
-        self._legacy = None
-        self._clear_marker()
-        self._expanded.clear()
-        self._window = None
-        self._conversation_for = None
-        self.model.clear()
-        self._enable(False)
-        self.conversation.setHtml("<p class='meta'>Loading…</p>")
-        self.heading.setText(f"Loading legacy session {index + 1} of {escape(agent_id)}…")
-        paths = self.ctx.store.paths
-        self.ctx.worker.submit("history-open", lambda: legacy_conversation(paths, agent_id, index),
-                               on_result=self._legacy_opened,
-                               on_error=lambda msg: self.heading.setText(f"Cannot read this session: {escape(msg)}"))
-
-    def _legacy_opened(self, conv) -> None:
-        self._legacy = conv
-        if conv.session is None:
-            self.heading.setText(f"No such legacy session of {escape(conv.agent_id)}.")
-            return
-        s = conv.session
-        cut = (f" · showing the last {conv.shown:,}" if conv.shown < conv.total_records else "")
-        reset = f" · reset: “{escape(s.reset_message)}”" if s.reset_message else ""
-        self.heading.setText(
-            f"<b>{escape(conv.agent_name)}</b> · legacy session {s.index + 1} of {conv.session_count} "
-            f"(history.jsonl lines {s.first_line or '–'}–{s.last_line or '–'}) · created {fmt_time(s.created_at)}"
-            f"{reset} · <b>{fmt_int(conv.total_records)}</b> records{cut}")
-        self.model.show_records(conv.window.session_id, conv.window.records)
-        count = self.model.rowCount()
-        self.goto_box.setRange(1 if count else 0, count)
-        self._enable(count > 0)
-        if not count:
-            self.conversation.setHtml("<p>This session has no records.</p>")
-            return
-        self.go_to_row(count - 1)
-        self.list.setFocus()
-
-    def _is_legacy(self) -> bool:
-        return self._legacy is not None and bool(self._target) and self._target[0] == "legacy"
-
     def show_raw_id(self, record_id: int) -> None:
         """Full stored data (an rlm snapshot included) of one record, in the detail pane."""
         legacy = self._legacy
@@ -594,84 +554,6 @@ class HistoryPane(Pane):
             self.ctx.show_detail(DetailItem(f"Raw JSON · record #{record_id}", fields, text, prefer_raw=True))
 
         self.ctx.worker.submit("history-raw", lambda: full_data(db, record_id), on_result=shown)
-
-    # -- export and copy (through the store's Conversations: the core formats and writes) -------------
-    def _session_ref(self):
-        from daycare_gui.stores.records import SessionRef
-
-        t = self._target
-        if not t:
-            return None
-        if t[0] == "legacy":
-            return SessionRef(t[1], f"{t[1]}#{int(t[2]) + 1}")
-        return SessionRef(t[0], t[1])
-
-    def _thread_title(self) -> str:
-        if self._is_legacy():
-            return self._legacy.agent_name
-        return self._header.agent_name if self._header is not None else ""
-
-    def selected_rows(self) -> list[int]:
-        return sorted({i.row() for i in self.list.selectionModel().selectedRows()})
-
-    def export_conversation(self) -> None:
-        """Ctrl+Shift+E: the selected records when several are selected, else the whole session."""
-        if len(self.selected_rows()) > 1:
-            self.export_selected()
-        else:
-            self.export_session()
-
-    def export_session(self) -> None:
-        self._export()
-
-    def export_selected(self) -> None:
-        rows = self.selected_rows()
-        if not rows:
-            return
-        if self._is_legacy():  # rows are the file's last records; their ids are their lines
-            self._export(ids=[str(r.id) for r in map(self.model.record, rows) if r is not None])
-        elif rows[-1] - rows[0] + 1 == len(rows):  # one run of rows: positions, loaded or not
-            self._export(start=rows[0], stop=rows[-1] + 1)
-        else:  # Ctrl+clicked rows were on screen, so their records are loaded
-            ids = [str(r.id) for r in map(self.model.record, rows) if r is not None]
-            self._export(ids=ids, start=rows[0], stop=rows[-1] + 1)
-
-    def _export(self, **selection) -> None:
-        from daycare_gui.stores import api
-
-        opened = self.ctx.opened
-        cap = opened.capability(api.Conversations) if opened is not None else None
-        ref = self._session_ref()
-        if cap is None or ref is None:
-            self._say("This store offers no conversation to export.")
-            return
-        self.exporter.export(opened, cap, ref, thread_title=self._thread_title(), **selection)
-
-    def copy_markdown(self, row: int | None = None) -> str | None:
-        """Ctrl+Shift+C: the current record to the clipboard as Markdown (secrets masked)."""
-        from daycare_gui.stores.daycare.capabilities import message_of
-
-        rec = self.model.record(self.current_row() if row is None else row)
-        if rec is None:
-            return None
-        text = copy_markdown(message_of(rec))
-        self._say(f"Copied record #{rec.id} as Markdown.")
-        return text
-
-    def _context_menu(self, pos) -> None:
-        row = self.list.indexAt(pos).row()
-        menu = QMenu(self)
-        copy = menu.addAction(f"Copy as Markdown\t{COPY_SHORTCUT}", lambda: self.copy_markdown(row))
-        copy.setEnabled(self.model.record(row) is not None)
-        selected = menu.addAction("Export selected records…", self.export_selected)
-        selected.setEnabled(bool(self.selected_rows()))
-        menu.addAction("Export session…", self.export_session).setEnabled(self.model.rowCount() > 0)
-        menu.exec(self.list.viewport().mapToGlobal(pos))
-        menu.deleteLater()
-
-    def _say(self, sentence: str) -> None:
-        self.export_status.setText(sentence)
-        self.export_status.show()
 
     # -- pane API ------------------------------------------------------------------------------------
     def focus_filter(self) -> None:
