@@ -21,16 +21,11 @@ import time
 from dataclasses import dataclass, field
 
 from daycare_gui.core.db import ReadOnlyDatabase
-from daycare_gui.core.display import count
 from daycare_gui.core.queries.agents import AgentFilter, fetch_agents
-from daycare_gui.core.search.index import MARK_CLOSE, MARK_OPEN, SearchIndex, agent_tag, type_tag
-from daycare_gui.stores.common.fts import (  # noqa: F401
-    SNIPPET_TOKENS,
-    Term,
-    match_expression,
-    parse_terms,
-    results_summary,
-)
+from daycare_gui.core.search.index import SearchIndex, agent_tag, type_tag
+from daycare_gui.stores.common.fts import Term, match_expression, parse_terms  # noqa: F401
+from daycare_gui.stores.common.fts_search import GroupedResults, find_matches, tags_any, where_clause
+from daycare_gui.stores.common.fts_search import group_hits as _group
 
 AGENT_TAGS_MAX = 300  # agent filters up to this many agents become FTS terms; more use an id list
 RANK_WINDOW = 10_000  # matches ranked at most (the newest ones)
@@ -61,26 +56,16 @@ def _agent_ids(db: ReadOnlyDatabase, flt: SearchFilter) -> list[str]:
     return [r[0] for r in db.rows(f"SELECT id FROM agents{where}", params)]
 
 
-def _tags_any(tags: list[str]) -> str:
-    return "(" + " OR ".join(f'"{t}"' for t in tags) + ")"
-
-
 def _where(match: str, flt: SearchFilter, agent_ids: list[str] | None) -> tuple[str, list]:
     expr = f"body : ({match})"
     if flt.record_types:
-        expr += " AND tags : " + _tags_any([type_tag(t) for t in flt.record_types])
+        expr += " AND tags : " + tags_any([type_tag(t) for t in flt.record_types])
     if flt.agent_id:
-        expr += " AND tags : " + _tags_any([agent_tag(flt.agent_id)])
+        expr += " AND tags : " + tags_any([agent_tag(flt.agent_id)])
     if agent_ids is not None and len(agent_ids) <= AGENT_TAGS_MAX:
-        expr += " AND tags : " + _tags_any([agent_tag(a) for a in agent_ids])
+        expr += " AND tags : " + tags_any([agent_tag(a) for a in agent_ids])
         agent_ids = None
-    parts, params = ["records MATCH ?"], [expr]
-    if flt.since is not None:
-        parts.append("at >= ?")
-        params.append(int(flt.since))
-    if flt.until is not None:
-        parts.append("at < ?")
-        params.append(int(flt.until))
+    parts, params = where_clause("records", expr, flt.since, flt.until)
     if agent_ids is not None:
         parts.append("agent_id IN (SELECT value FROM json_each(?))")
         params.append(json.dumps(agent_ids))
@@ -123,39 +108,20 @@ class AgentGroup:
 
 
 @dataclass
-class SearchResults:
-    query: str
-    expression: str | None
-    groups: list[AgentGroup]
-    hits: list[Hit]  # best first
-    total: int  # matches (up to COUNT_CAP)
-    total_capped: bool  # more than COUNT_CAP matched
-    ranked_within: int | None  # set when relevance was computed among the newest N matches only
-    seconds: float
+class SearchResults(GroupedResults):
+    """``groups``: :class:`AgentGroup` best first; ``hits``: :class:`Hit` best first."""
 
-    @property
-    def summary(self) -> str:
-        return results_summary(self.expression, len(self.hits), self.total, self.total_capped, self.ranked_within,
-                               f"in {count(len(self.groups), 'agent')}")
+    group_noun = "agent"
 
 
 def group_hits(hits: list[Hit], agents: dict) -> list[AgentGroup]:
     """Agent → session → hits, each level ordered by its best hit."""
-    by_agent: dict[str | None, AgentGroup] = {}
-    by_session: dict[str, SessionGroup] = {}
-    for hit in hits:
-        group = by_agent.get(hit.agent_id)
-        if group is None:
-            agent = agents.get(hit.agent_id)
-            group = AgentGroup(hit.agent_id, agent.name if agent else (hit.agent_id or "(unknown agent)"),
-                               agent.type if agent else "?", agent.lifecycle if agent else "?")
-            by_agent[hit.agent_id] = group
-        session = by_session.get(hit.session_id)
-        if session is None:
-            session = by_session[hit.session_id] = SessionGroup(hit.session_id)
-            group.sessions.append(session)
-        session.hits.append(hit)
-    return list(by_agent.values())
+    def new_group(hit: Hit) -> AgentGroup:
+        agent = agents.get(hit.agent_id)
+        return AgentGroup(hit.agent_id, agent.name if agent else (hit.agent_id or "(unknown agent)"),
+                          agent.type if agent else "?", agent.lifecycle if agent else "?")
+
+    return _group(hits, lambda h: h.agent_id, new_group, lambda h: h.session_id, lambda h: SessionGroup(h.session_id))
 
 
 def search(index: SearchIndex, db: ReadOnlyDatabase | None, text: str, flt: SearchFilter = SearchFilter(),
@@ -165,41 +131,22 @@ def search(index: SearchIndex, db: ReadOnlyDatabase | None, text: str, flt: Sear
     started = time.perf_counter()
     expr = match_expression(text)
     if expr is None:
-        return SearchResults(text, None, [], [], 0, False, None, 0.0)
+        return SearchResults.empty(text, None)
     agent_ids = None
     if flt.needs_agents and legacy is not None:
         agent_ids = legacy.agent_ids(flt.kinds, flt.lifecycles, flt.user_id)
     elif flt.needs_agents and db is not None:
         agent_ids = _agent_ids(db, flt)
     if agent_ids is not None and not agent_ids:
-        return SearchResults(text, expr, [], [], 0, False, None, time.perf_counter() - started)
+        return SearchResults.empty(text, expr, started)
     where, params = _where(expr, flt, agent_ids)
-    conn = index.conn
-    total = conn.execute(f"SELECT count(*) FROM (SELECT 1 FROM records WHERE {where} LIMIT {COUNT_CAP + 1})",
-                         params).fetchone()[0]
-    capped = total > COUNT_CAP
-    total = min(total, COUNT_CAP)
-    select = (f"SELECT rowid, session_id, agent_id, type, at, "
-              f"snippet(records, 0, '{MARK_OPEN}', '{MARK_CLOSE}', '…', {SNIPPET_TOKENS}) FROM records ")
-    ranked_within = None
-    if newest_first or capped:
-        # The rowid of the newest `limit`-th (or RANK_WINDOW-th) match bounds a rowid range FTS5 applies
-        # while matching; the query with snippets then touches only that range.
-        depth = limit if newest_first else RANK_WINDOW
-        cutoff = conn.execute(f"SELECT rowid FROM records WHERE {where} ORDER BY rowid DESC LIMIT 1 OFFSET ?",
-                              [*params, depth - 1]).fetchone()
-        floor = cutoff[0] if cutoff else 0
-        ranked_within = None if (newest_first or not cutoff) else RANK_WINDOW
-        order_by = "rowid DESC" if newest_first else "rank"
-        sql, args = f"{select} WHERE {where} AND rowid >= ? ORDER BY {order_by} LIMIT ?", [*params, floor, limit]
-    else:
-        sql, args = f"{select} WHERE {where} ORDER BY rank LIMIT ?", [*params, limit]
+    found = find_matches(index.conn, "records", "rowid, session_id, agent_id, type, at", where, params,
+                         limit=limit, newest_first=newest_first, count_cap=COUNT_CAP, rank_window=RANK_WINDOW)
     record_id = legacy.record_id if legacy is not None else int
-    hits = [Hit(record_id(int(r[0])), r[1], r[2], r[3], r[4], r[5] or "") for r in conn.execute(sql, args)]
+    hits = [Hit(record_id(int(r[0])), r[1], r[2], r[3], r[4], r[5] or "") for r in found.rows]
     ids = sorted({h.agent_id for h in hits if h.agent_id})
     if legacy is not None:
         agents = {i: legacy.agents[i] for i in ids if i in legacy.agents}
     else:
         agents = fetch_agents(db, ids) if (db is not None and ids) else {}
-    return SearchResults(text, expr, group_hits(hits, agents), hits, total, capped, ranked_within,
-                         time.perf_counter() - started)
+    return SearchResults.found(text, expr, group_hits(hits, agents), hits, found, started)

@@ -12,14 +12,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from daycare_gui.core.display import count
-from daycare_gui.stores.common.fts import (
-    MARK_CLOSE,
-    MARK_OPEN,
-    SNIPPET_TOKENS,
-    match_expression,
-    results_summary,
-)
+from daycare_gui.stores.common.fts import match_expression
+from daycare_gui.stores.common.fts_search import GroupedResults, find_matches, tags_any, where_clause
+from daycare_gui.stores.common.fts_search import group_hits as _group
 from daycare_gui.stores.common.search_index import SourceIndex, role_tag, thread_tag
 from daycare_gui.stores.records import SessionRef
 
@@ -65,57 +60,29 @@ class ThreadHits:
 
 
 @dataclass
-class SourceResults:
-    query: str
-    expression: str | None
-    groups: list[ThreadHits]
-    hits: list[SourceHit]  # in the order asked for
-    total: int  # matches, up to COUNT_CAP
-    total_capped: bool
-    ranked_within: int | None  # set when relevance was computed among the newest N matches only
-    seconds: float
+class SourceResults(GroupedResults):
+    """``groups``: :class:`ThreadHits`; ``hits``: :class:`SourceHit` in the order asked for."""
 
-    @property
-    def summary(self) -> str:
-        return results_summary(self.expression, len(self.hits), self.total, self.total_capped, self.ranked_within,
-                               f"in {count(len(self.groups), 'thread')}")
-
-
-def _tags_any(tags: list[str]) -> str:
-    return "(" + " OR ".join(f'"{t}"' for t in tags) + ")"
+    group_noun = "thread"
 
 
 def _where(match: str, flt: SourceFilter) -> tuple[str, list]:
     expr = f"body : ({match})"
     if flt.roles:
-        expr += " AND tags : " + _tags_any([role_tag(r) for r in flt.roles])
+        expr += " AND tags : " + tags_any([role_tag(r) for r in flt.roles])
     if flt.thread_id is not None:
-        expr += " AND tags : " + _tags_any([thread_tag(flt.thread_id)])
-    parts, params = ["messages MATCH ?"], [expr]
-    if flt.since is not None:
-        parts.append("at >= ?")
-        params.append(int(flt.since))
-    if flt.until is not None:
-        parts.append("at < ?")
-        params.append(int(flt.until))
+        expr += " AND tags : " + tags_any([thread_tag(flt.thread_id)])
+    parts, params = where_clause("messages", expr, flt.since, flt.until)
     return " AND ".join(parts), params
 
 
 def group_hits(hits: list[SourceHit], titles: dict[str, str]) -> list[ThreadHits]:
     """Thread → session → hits, each level ordered by its best hit."""
-    threads: dict[str, ThreadHits] = {}
-    sessions: dict[SessionRef, SessionHits] = {}
-    for hit in hits:
-        thread = threads.get(hit.ref.thread_id)
-        if thread is None:
-            tid = hit.ref.thread_id
-            thread = threads[tid] = ThreadHits(tid, titles.get(tid) or tid or "(no thread)")
-        session = sessions.get(hit.ref)
-        if session is None:
-            session = sessions[hit.ref] = SessionHits(hit.ref)
-            thread.sessions.append(session)
-        session.hits.append(hit)
-    return list(threads.values())
+    def new_thread(hit: SourceHit) -> ThreadHits:
+        tid = hit.ref.thread_id
+        return ThreadHits(tid, titles.get(tid) or tid or "(no thread)")
+
+    return _group(hits, lambda h: h.ref.thread_id, new_thread, lambda h: h.ref, lambda h: SessionHits(h.ref))
 
 
 def search_source(index: SourceIndex, text: str, flt: SourceFilter = SourceFilter(), *, limit: int = 200,
@@ -124,33 +91,17 @@ def search_source(index: SourceIndex, text: str, flt: SourceFilter = SourceFilte
     started = time.perf_counter()
     expr = match_expression(text)
     if expr is None:
-        return SourceResults(text, None, [], [], 0, False, None, 0.0)
+        return SourceResults.empty(text, None)
     where, params = _where(expr, flt)
     conn = index.conn
-    total = conn.execute(f"SELECT count(*) FROM (SELECT 1 FROM messages WHERE {where} LIMIT {COUNT_CAP + 1})",
-                         params).fetchone()[0]
-    capped = total > COUNT_CAP
-    total = min(total, COUNT_CAP)
-    select = ("SELECT rowid, session, message_id, role, kind, at, position, "
-              f"snippet(messages, 0, '{MARK_OPEN}', '{MARK_CLOSE}', '…', {SNIPPET_TOKENS}) FROM messages ")
-    limit = max(1, int(limit))
-    ranked_within = None
-    if newest_first or capped:
-        depth = limit if newest_first else RANK_WINDOW
-        cutoff = conn.execute(f"SELECT rowid FROM messages WHERE {where} ORDER BY rowid DESC LIMIT 1 OFFSET ?",
-                              [*params, depth - 1]).fetchone()
-        floor = cutoff[0] if cutoff else 0
-        ranked_within = None if (newest_first or not cutoff) else RANK_WINDOW
-        order_by = "rowid DESC" if newest_first else "rank"
-        sql, args = f"{select} WHERE {where} AND rowid >= ? ORDER BY {order_by} LIMIT ?", [*params, floor, limit]
-    else:
-        sql, args = f"{select} WHERE {where} ORDER BY rank LIMIT ?", [*params, limit]
-    rows = conn.execute(sql, args).fetchall()
+    found = find_matches(conn, "messages", "rowid, session, message_id, role, kind, at, position", where, params,
+                         limit=max(1, int(limit)), newest_first=newest_first, count_cap=COUNT_CAP,
+                         rank_window=RANK_WINDOW)
+    rows = found.rows
     refs = _session_refs(conn, {r[1] for r in rows})
     hits = [SourceHit(refs.get(r[1], SessionRef("", "")), r[2], r[3] or "", r[4] or "", r[5], int(r[6] or 0),
                       r[7] or "", int(r[0])) for r in rows]
-    return SourceResults(text, expr, group_hits(hits, titles or {}), hits, total, capped, ranked_within,
-                         time.perf_counter() - started)
+    return SourceResults.found(text, expr, group_hits(hits, titles or {}), hits, found, started)
 
 
 def _session_refs(conn, ids: set) -> dict[int, SessionRef]:
