@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from PySide6.QtCore import QPointF, QRect, QSize, Qt
+from PySide6.QtCore import QPointF, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QPixmap, QStaticText
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate
 
@@ -51,12 +51,16 @@ class HistoryRowDelegate(QStyledItemDelegate):
     one call instead of item-data round trips."""
 
     TEXT_CACHE = 600  # rows' formatted strings kept (a few screens; cheap)
-    ROW_CACHE = 120  # rows' rendered images kept: about three screens (~50 KB each at 600 px wide)
+    BLOCK = 8  # rows drawn together into one image (one painter for eight rows); divides the page size
+    BLOCK_CACHE = 16  # blocks kept: 128 rows, about four screens (~400 KB a block at 600 px wide)
+    ROW_CACHE = 32  # selected rows' images (their text in the highlight colour)
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self._texts: OrderedDict[int, tuple[str, str]] = OrderedDict()  # key → (time, summary)
-        self._rows: OrderedDict[tuple, QPixmap] = OrderedDict()  # (key, w, h, selected, problem) → image
+        self._rows: OrderedDict[tuple, QPixmap] = OrderedDict()  # (key, w, h, problem) → a selected row's image
+        # (block, w, h) → (image of up to BLOCK rows, [(record key, problem)] drawn in it), LRU order
+        self._blocks: OrderedDict[tuple, tuple[QPixmap, list]] = OrderedDict()
         self._badges: dict[tuple, QPixmap] = {}
         self._placeholders: dict[str, QStaticText] = {}
         self._metrics_key: QFont | None = None  # the font measured
@@ -73,6 +77,7 @@ class HistoryRowDelegate(QStyledItemDelegate):
     def clear_cache(self) -> None:
         """Forget every rendered row (the font changed under the view)."""
         self._rows.clear()
+        self._blocks.clear()
         self._metrics_key = None
 
     def _measure(self, font) -> tuple[QFontMetrics, int, int]:
@@ -82,6 +87,7 @@ class HistoryRowDelegate(QStyledItemDelegate):
             self._metrics = (fm, fm.horizontalAdvance("0000-00-00 00:00:00") + 10,
                              fm.horizontalAdvance("Python → tool") + 12)
             self._rows.clear()  # drawn with the old font
+            self._blocks.clear()
             self._badges.clear()
             self._placeholders.clear()
         return self._metrics
@@ -95,6 +101,7 @@ class HistoryRowDelegate(QStyledItemDelegate):
             self._meta = QColor(self._colours.meta)
             self._badges.clear()
             self._rows.clear()
+            self._blocks.clear()
         return self._colours
 
     def _text(self, key, rec) -> tuple[str, str]:
@@ -144,33 +151,65 @@ class HistoryRowDelegate(QStyledItemDelegate):
         painter.drawText(QPointF(0, fm.ascent()), fm.elidedText("2026-01-01 00:00:00 warm up " * 20, _ELIDE, 380))
         painter.end()
 
-    def _render(self, rec, key, width: int, height: int, selected: bool, problem: bool, font,
-                palette, ratio: float) -> QPixmap:
-        """The row's image: time, badge and summary drawn on a transparent pixmap ``width`` × ``height``."""
+    def _draw_row(self, p: QPainter, rec, key, top: int, width: int, height: int, selected: bool,
+                  problem: bool, font, fg, ratio: float) -> None:
+        """Time, badge and elided summary of one row, drawn with ``p`` at ``top`` (its font and pen are
+        changed)."""
         fm, time_w, badge_w = self._measure(font)
         when, summary = self._text(key, rec)
         left = 6
-        baseline = (height - fm.height()) / 2 + fm.ascent()
+        baseline = top + (height - fm.height()) / 2 + fm.ascent()
         x = left + time_w + badge_w + 8
         room = max(0, width - 4 - x)
         # Eliding shapes the whole string: cut it first to what the room could hold at half the average
         # glyph width (no line of narrower glyphs exists in practice), so a long summary costs no more.
         cut = room * 2 // max(1, fm.averageCharWidth()) + 2
-        fg = palette.color(_HIGHLIGHTED if selected else _TEXT)
-        pixmap = QPixmap(max(1, round(width * ratio)), max(1, round(height * ratio)))
-        pixmap.setDevicePixelRatio(ratio)
-        pixmap.fill(_TRANSPARENT)
-        p = QPainter(pixmap)
-        p.setFont(font)
         p.setPen(fg if selected else self._meta)
         p.drawText(QPointF(left, baseline), when)
         family, label = kind_of(rec.type)
-        p.drawPixmap(left + time_w, 3, self._badge(family, label, problem, badge_w, height - 6, font, ratio))
+        p.drawPixmap(left + time_w, top + 3, self._badge(family, label, problem, badge_w, height - 6, font, ratio))
         p.setPen(fg)
         p.drawText(QPointF(x, baseline), fm.elidedText(summary[:cut], _ELIDE, room))
-        p.end()
         self.rows_rendered += 1
+
+    def _image(self, width: int, height: int, ratio: float) -> QPixmap:
+        pixmap = QPixmap(max(1, round(width * ratio)), max(1, round(height * ratio)))
+        pixmap.setDevicePixelRatio(ratio)
+        pixmap.fill(_TRANSPARENT)
         return pixmap
+
+    def _render(self, rec, key, width: int, height: int, selected: bool, problem: bool, font,
+                palette, ratio: float) -> QPixmap:
+        """One row's image (a selected row: its text takes the highlight colour)."""
+        pixmap = self._image(width, height, ratio)
+        p = QPainter(pixmap)
+        p.setFont(font)
+        self._draw_row(p, rec, key, 0, width, height, selected, problem, font,
+                       palette.color(_HIGHLIGHTED if selected else _TEXT), ratio)
+        p.end()
+        return pixmap
+
+    def _render_block(self, model, block: int, width: int, height: int, font, palette, ratio: float):
+        """The image of rows ``block * BLOCK`` onwards (up to BLOCK, as far as they are loaded), drawn with
+        one painter, and the (record key, problem) each row was drawn from."""
+        first = block * self.BLOCK
+        rows = []
+        for row in range(first, min(first + self.BLOCK, model.rowCount())):
+            rec, state = model.paint_entry(row)
+            if rec is None:  # not here yet (a block never spans two pages, but a page may come back short)
+                break
+            rows.append((rec, state == "problem"))
+        pixmap = self._image(width, height * self.BLOCK, ratio)
+        p = QPainter(pixmap)
+        p.setFont(font)
+        fg = palette.color(_TEXT)
+        keys = []
+        for i, (rec, problem) in enumerate(rows):
+            key = rec.id if rec.id is not None else id(rec)
+            self._draw_row(p, rec, key, i * height, width, height, False, problem, font, fg, ratio)
+            keys.append((key, problem))
+        p.end()
+        return pixmap, keys
 
     def paint(self, painter, option, index) -> None:
         state_flags = option.state
@@ -178,13 +217,15 @@ class HistoryRowDelegate(QStyledItemDelegate):
         # initStyleOption, which would ask the model for every role
         if state_flags & _HIGHLIT and option.widget is not None:
             option.widget.style().drawPrimitive(_PANEL, option, painter, option.widget)
-        rec, state = index.model().paint_entry(index.row())
+        row = index.row()
+        model = index.model()
+        rec, state = model.paint_entry(row)
         rect = option.rect
         if rec is None:  # the row's page is on its way: "…" (every row of a fast scroll paints this first)
             self._paint_placeholder(painter, option, rect, state)
             return
         # The cheap checks first (each a call into Qt): anything the images were drawn for that changed
-        # empties the cache; the font is compared only when a row is drawn (a new font means a new height).
+        # empties the caches; the font is compared only when a row is drawn (a new font means a new height).
         palette = option.palette
         if palette.cacheKey() != self._palette_key:
             self._theme(palette)
@@ -192,16 +233,29 @@ class HistoryRowDelegate(QStyledItemDelegate):
         if ratio != self._ratio:
             self._ratio = ratio
             self._rows.clear()
+            self._blocks.clear()
         problem = state == "problem"
-        key = (rec.id if rec.id is not None else id(rec), rect.width(), rect.height(),
-               bool(state_flags & _SELECTED), problem)
-        image = self._rows.get(key)
-        if image is None:
-            image = self._render(rec, key[0], key[1], key[2], key[3], problem, option.font, palette, ratio)
-            self._rows[key] = image
-            if len(self._rows) > self.ROW_CACHE:
-                self._rows.popitem(last=False)
-        painter.drawPixmap(rect.left(), rect.top(), image)
+        record_key = rec.id if rec.id is not None else id(rec)
+        width, height = rect.width(), rect.height()
+        if state_flags & _SELECTED:  # its own image: the text takes the highlight colour
+            key = (record_key, width, height, problem)
+            image = self._rows.get(key)
+            if image is None:
+                image = self._rows[key] = self._render(rec, record_key, width, height, True, problem, option.font,
+                                                       palette, ratio)
+                if len(self._rows) > self.ROW_CACHE:
+                    self._rows.popitem(last=False)
+            painter.drawPixmap(rect.left(), rect.top(), image)
+            return
+        block, offset = divmod(row, self.BLOCK)
+        key = (block, width, height)
+        entry = self._blocks.get(key)
+        if entry is None or offset >= len(entry[1]) or entry[1][offset] != (record_key, problem):
+            entry = self._blocks[key] = self._render_block(model, block, width, height, option.font, palette, ratio)
+            if len(self._blocks) > self.BLOCK_CACHE:
+                self._blocks.popitem(last=False)
+        painter.drawPixmap(QRectF(rect.left(), rect.top(), width, height), entry[0],
+                           QRectF(0, offset * height * ratio, width * ratio, height * ratio))
 
     def _paint_placeholder(self, painter, option, rect, state: str) -> None:
         font = option.font
