@@ -49,9 +49,17 @@ def _follows(app) -> bool:
         return False
 
 
+SWITCH_INTERVAL_S = 0.001
+
+
 def make_application(argv: list[str] | None = None) -> QApplication:
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv[:1])
     gc_guard.install(app)  # cyclic garbage (panes, models) is only ever destroyed on this thread
+    # Each call from Qt into Python (a row painted, an event handled) takes the interpreter lock; while a
+    # worker thread runs Python (decoding, building HTML, loading row keys) a waiting thread gets it only
+    # after the switch interval. Python's 5 ms let one repaint wait up to 29 ms behind a busy worker;
+    # 1 ms keeps that under 7 ms (measured), at no cost to the median.
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
     QCoreApplication.setOrganizationName(ORG)
     QCoreApplication.setApplicationName(APP)
     QCoreApplication.setApplicationVersion(__version__)
