@@ -154,3 +154,26 @@ def test_selecting_an_agent_describes_the_agent_not_its_session(qtbot, window, d
         rect = pane.sessions.visualRect(pane.sessions_model.index(session_row, 0))
         qtbot.mouseClick(pane.sessions.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     assert window.detail.item.title.startswith("Session ")
+
+
+def test_dead_agents_are_greyed_in_the_palettes_colour(qtbot, window, demo_store):
+    from PySide6.QtCore import Qt
+
+    from daycare_gui.ui.theme import colours
+
+    open_and_wait(qtbot, window, demo_store)
+    window.show_section("agents")
+    pane = window.panes["agents"]
+    qtbot.waitUntil(lambda: pane.model.rowCount() == 15, timeout=5000)
+    for row in range(pane.model.rowCount()):
+        pane.model.index(row, 0).data()
+    qtbot.waitUntil(lambda: all(pane.model.record(r) is not None for r in range(pane.model.rowCount())), timeout=5000)
+    rows = range(pane.model.rowCount())
+    dead = [r for r in rows if pane.model.record(r).lifecycle == "dead"]
+    assert dead and len(dead) < len(rows)
+    for row in rows:
+        brush = pane.model.index(row, 2).data(Qt.ItemDataRole.ForegroundRole)
+        if row in dead:
+            assert brush.color().name() == colours().states["dead"]
+        else:
+            assert brush is None

@@ -25,8 +25,7 @@ from daycare_gui.ui.models.keyed_model import KeyedTableModel
 from daycare_gui.ui.models.record_list_model import RecordListModel
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.widgets.filter_bar import FilterBox
-from daycare_gui.ui.widgets.record_table import make_table
-from daycare_gui.ui.widgets.tables import sort_only
+from daycare_gui.ui.widgets.tables import make_table, sort_only
 
 
 def agent_columns(user_label) -> list[Column]:
@@ -363,7 +362,9 @@ class AgentsPane(Pane):
 
 
 def _table(model) -> QTableView:
-    return make_table(model)  # the state delegate greys dead agents
+    # No state delegate: the agents' model greys dead agents itself (sessions have no state), so a paint
+    # does not call into Python once more, with a style option to convert, for every cell.
+    return make_table(model)
 
 
 def _wrap(label, view):
