@@ -66,10 +66,10 @@ class KeyedTableModel(QAbstractTableModel):
         self._epoch += 1
         self.endResetModel()
 
-    def seed_chunk(self, chunk_index: int, rows: dict) -> None:
-        """Install a chunk fetched together with the keys, so the first screen needs no second round trip."""
-        start = chunk_index * self._chunk
-        keys = [k for k in self._keys[start:start + self._chunk] if k not in self._cache]
+    def seed_rows(self, count: int, rows: dict) -> None:
+        """Install the first ``count`` rows, fetched together with the keys, so the first screen needs no
+        second round trip (a key among them without a row is gone); the rest come when a view asks."""
+        keys = [k for k in self._keys[:count] if k not in self._cache]
         if keys:
             self._pending.update(keys)
             self._arrived(self._epoch, keys, rows)
