@@ -30,6 +30,9 @@ class GuiThreadCollector(QObject):
         self.thresholds = gc.get_threshold()
         self.collections = 0  # how many collections this timer ran
         gc.disable()
+        # What exists by now (modules, classes, functions: the imports) lives as long as the program:
+        # leave it out of every collection, so the timer's collections walk only what came later.
+        gc.freeze()
         self._timer = QTimer(self)
         self._timer.setInterval(interval_ms)
         self._timer.timeout.connect(self.check)

@@ -154,3 +154,57 @@ def test_selecting_an_agent_describes_the_agent_not_its_session(qtbot, window, d
         rect = pane.sessions.visualRect(pane.sessions_model.index(session_row, 0))
         qtbot.mouseClick(pane.sessions.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     assert window.detail.item.title.startswith("Session ")
+
+
+def test_dead_agents_are_greyed_in_the_palettes_colour(qtbot, window, demo_store):
+    from PySide6.QtCore import Qt
+
+    from daycare_gui.ui.theme import colours
+
+    open_and_wait(qtbot, window, demo_store)
+    window.show_section("agents")
+    pane = window.panes["agents"]
+    qtbot.waitUntil(lambda: pane.model.rowCount() == 15, timeout=5000)
+    for row in range(pane.model.rowCount()):
+        pane.model.index(row, 0).data()
+    qtbot.waitUntil(lambda: all(pane.model.record(r) is not None for r in range(pane.model.rowCount())), timeout=5000)
+    rows = range(pane.model.rowCount())
+    dead = [r for r in rows if pane.model.record(r).lifecycle == "dead"]
+    assert dead and len(dead) < len(rows)
+    for row in rows:
+        brush = pane.model.index(row, 2).data(Qt.ItemDataRole.ForegroundRole)
+        if row in dead:
+            assert brush.color().name() == colours().states["dead"]
+        else:
+            assert brush is None
+
+
+def test_rows_past_the_first_screen_are_read_when_a_view_asks(qtbot, model_tester):
+    from daycare_gui.ui.models.columns import Column
+    from daycare_gui.ui.models.keyed_model import PLACEHOLDER, KeyedTableModel
+    from daycare_gui.ui.panes.agents import FIRST_ROWS
+    from daycare_gui.ui.worker import DbWorker
+
+    keys = [f"agent-{i:03d}" for i in range(500)]
+    asked: list[list[str]] = []
+
+    def fetch(ids):
+        asked.append(list(ids))
+        return {i: i.upper() for i in ids if i != "agent-003"}  # agent-003 was deleted meanwhile
+
+    worker = DbWorker("test-keyed")
+    try:
+        model = KeyedTableModel([Column("Name", lambda name: name)], worker, fetch, channel="test")
+        model.set_keys(keys)
+        model.seed_rows(FIRST_ROWS, fetch(keys[:FIRST_ROWS]))  # read together with the keys
+        model_tester(model)  # from here on (it reads the first row, which is there already)
+        del asked[:]
+        assert model.index(0, 0).data() == "AGENT-000" and model.is_loaded(FIRST_ROWS - 1)
+        assert model.is_loaded(3) and model.record(3) is None  # gone: not asked for again
+        assert not model.is_loaded(FIRST_ROWS)
+        assert model.index(150, 0).data() == PLACEHOLDER  # shown before it is read
+        qtbot.waitUntil(lambda: model.is_loaded(150), timeout=5000)
+        assert model.index(150, 0).data() == "AGENT-150"
+        assert asked == [keys[FIRST_ROWS:model.chunk_size]]  # the rest of the first chunk, once
+    finally:
+        worker.shutdown()

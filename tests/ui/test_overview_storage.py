@@ -326,7 +326,7 @@ def test_overview_says_loading_until_the_answer_says_otherwise(qtbot, window, de
     """A large store takes a while to count: until then the charts say so, never "no history"."""
     import threading
 
-    from daycare_gui.ui.panes import overview as overview_module
+    from daycare_gui.core.queries import overview as overview_module  # read by the pane's job when it runs
 
     release = threading.Event()
     real = overview_module.store_summary
@@ -351,7 +351,7 @@ def test_overview_says_loading_until_the_answer_says_otherwise(qtbot, window, de
 def test_overview_names_a_count_that_failed_instead_of_saying_no_history(qtbot, window, demo_store, monkeypatch):
     import dataclasses
 
-    from daycare_gui.ui.panes import overview as overview_module
+    from daycare_gui.core.queries import overview as overview_module  # read by the pane's job when it runs
 
     real = overview_module.store_summary
     monkeypatch.setattr(overview_module, "store_summary", lambda store: dataclasses.replace(

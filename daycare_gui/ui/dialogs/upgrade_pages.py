@@ -241,7 +241,10 @@ class PlanPage(QWidget):
         layout.addWidget(self.skipped)
         self.failure = _label(selectable=True, name="predicted_failure")
         set_tone(self.failure, "error")
-        self.failure.setStyleSheet("font-weight: bold;")
+        # bold through its font: a style sheet of its own would replace the rules that colour it
+        bold = self.failure.font()
+        bold.setBold(True)
+        self.failure.setFont(bold)
         layout.addWidget(self.failure)
         self.warnings = _label(selectable=True, name="plan_warnings")
         layout.addWidget(self.warnings)

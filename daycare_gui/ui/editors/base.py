@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 from daycare_gui.core.edit.atomic import ConflictError, load_for_edit, save_atomic, sha256_of
 from daycare_gui.core.edit.document import FrontmatterDocument
 from daycare_gui.core.edit.errors import DocumentError, InvalidValue
-from daycare_gui.ui.theme import follow_palette, set_tone
+from daycare_gui.ui.theme import follow_palette, set_tone, take_app_style
 from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, markdown_html
 
 from .conflict import ConflictDialog, DiffDialog, unified_diff
@@ -82,7 +82,8 @@ class FileEditorBase(QWidget):
 
         self.disk_banner = QFrame()
         self.disk_banner.setObjectName("banner")
-        self.disk_banner.setProperty("kind", "warning")  # tinted from the palette by the app style sheet
+        self.disk_banner.setProperty("kind", "warning")  # tinted from the palette by the app's rules
+        take_app_style(self.disk_banner)
         banner_row = QHBoxLayout(self.disk_banner)
         self.disk_label = QLabel()
         self.disk_label.setWordWrap(True)

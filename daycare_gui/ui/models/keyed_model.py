@@ -13,13 +13,19 @@ from collections import OrderedDict
 from typing import Any, Callable, Sequence
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
+from PySide6.QtGui import QBrush, QColor
 
 from daycare_gui.ui.models.columns import ANSWERED_ROLES, Column, column_data, header_title
 from daycare_gui.ui.models.live_rows import merge_rows, runs
 from daycare_gui.ui.models.roles import KeyRole, StateRole
+from daycare_gui.ui.theme import colours
 from daycare_gui.ui.worker import DbWorker
 
 PLACEHOLDER = "…"
+_FOREGROUND = int(Qt.ItemDataRole.ForegroundRole)
+# A row's state colours its text (a dead agent greyed) through the model, so its table needs no Python
+# delegate.
+_ROLES = ANSWERED_ROLES | {_FOREGROUND}
 
 
 class KeyedTableModel(QAbstractTableModel):
@@ -60,10 +66,10 @@ class KeyedTableModel(QAbstractTableModel):
         self._epoch += 1
         self.endResetModel()
 
-    def seed_chunk(self, chunk_index: int, rows: dict) -> None:
-        """Install a chunk fetched together with the keys, so the first screen needs no second round trip."""
-        start = chunk_index * self._chunk
-        keys = [k for k in self._keys[start:start + self._chunk] if k not in self._cache]
+    def seed_rows(self, count: int, rows: dict) -> None:
+        """Install the first ``count`` rows, fetched together with the keys, so the first screen needs no
+        second round trip (a key among them without a row is gone); the rest come when a view asks."""
+        keys = [k for k in self._keys[:count] if k not in self._cache]
         if keys:
             self._pending.update(keys)
             self._arrived(self._epoch, keys, rows)
@@ -171,7 +177,7 @@ class KeyedTableModel(QAbstractTableModel):
         self.sort_requested.emit(column, order)
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
-        if role not in ANSWERED_ROLES:
+        if role not in _ROLES:
             return None
         if not index.isValid() or not (0 <= index.row() < len(self._keys)):
             return None
@@ -195,4 +201,8 @@ class KeyedTableModel(QAbstractTableModel):
             self._cache.move_to_end(self._keys[row])  # shown: among the last evicted, the first refreshed
         if role == StateRole:
             return self._state(rec) if self._state else None
+        if role == _FOREGROUND:
+            state = self._state(rec) if self._state else None
+            colour = colours().states.get(state) if state else None  # the palette's, as it is now
+            return QBrush(QColor(colour)) if colour else None
         return column_data(self._columns[index.column()], rec, role)

@@ -25,8 +25,7 @@ from daycare_gui.ui.models.keyed_model import KeyedTableModel
 from daycare_gui.ui.models.record_list_model import RecordListModel
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.widgets.filter_bar import FilterBox
-from daycare_gui.ui.widgets.record_table import make_table
-from daycare_gui.ui.widgets.tables import sort_only
+from daycare_gui.ui.widgets.tables import make_table, sort_only
 
 
 def agent_columns(user_label) -> list[Column]:
@@ -40,6 +39,10 @@ def agent_columns(user_label) -> list[Column]:
         Column("Updated", lambda a: a.updated_at, fmt_time),
         Column("Tokens", lambda a: a.token_total.total, fmt_int, align_right=True),
     ]
+# Rows read with the keys: a tall window's first screen. Only these, not a whole chunk of the model: the
+# worker parses each row in Python (200 took ~18 ms, holding the interpreter while the GUI thread lays out
+# and paints the page); the rest of their chunk is read when a view asks for it.
+FIRST_ROWS = 64
 # Column → the key ``list_agent_ids`` sorts by in SQL, each in the order its cells read.
 SQL_SORT = {0: "name", 1: "type", 2: "lifecycle", 3: "user", 4: "created_at", 5: "updated_at", 6: "tokens"}
 # The same keys for a legacy store's agents, which are read from folders into memory (a few at most).
@@ -222,14 +225,13 @@ class AgentsPane(Pane):
         if db is None:
             if self._legacy is not None:
                 keys = self._legacy_keys()
-                self._keys_arrived(keys, self._fetch(keys[:self.model.chunk_size]))
+                self._keys_arrived(keys, self._fetch(keys[:FIRST_ROWS]))
             return
         flt, (sort, desc) = self.current_filter(), self._sort
-        first = self.model.chunk_size
 
         def work():  # the keys and the first screen's rows in one round trip
             keys = list_agent_ids(db, flt, sort=sort, descending=desc)
-            return keys, fetch_agents(db, keys[:first])
+            return keys, fetch_agents(db, keys[:FIRST_ROWS])
 
         self.ctx.worker.submit("agents-keys", work, on_result=lambda result: self._keys_arrived(*result))
 
@@ -260,7 +262,7 @@ class AgentsPane(Pane):
         current = self.model.key(self.table.currentIndex().row())
         self.model.set_keys(keys)
         if first_rows is not None:
-            self.model.seed_chunk(0, first_rows)
+            self.model.seed_rows(FIRST_ROWS, first_rows)
         self.summary.setText(count(len(keys), "agent"))
         target = self._pending_select or current
         self._pending_select = None
@@ -363,7 +365,9 @@ class AgentsPane(Pane):
 
 
 def _table(model) -> QTableView:
-    return make_table(model)  # the state delegate greys dead agents
+    # No state delegate: the agents' model greys dead agents itself (sessions have no state), so a paint
+    # does not call into Python once more, with a style option to convert, for every cell.
+    return make_table(model)
 
 
 def _wrap(label, view):

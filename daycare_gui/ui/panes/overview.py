@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from html import escape
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -18,7 +19,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from daycare_gui.core.queries.overview import StoreSummary, store_summary
 from daycare_gui.ui.formats import count
 from daycare_gui.ui.models.columns import Column, fmt_int
 from daycare_gui.ui.models.record_list_model import RecordListModel
@@ -27,6 +27,8 @@ from daycare_gui.ui.theme import set_tone
 from daycare_gui.ui.widgets.charts import ActivityChart, TokenUsageChart
 from daycare_gui.ui.widgets.tables import make_table
 
+if TYPE_CHECKING:
+    from daycare_gui.core.queries.overview import StoreSummary
 
 @dataclass(frozen=True)
 class CountRow:
@@ -131,8 +133,13 @@ class OverviewPane(Pane):
     # -- loading ---------------------------------------------------------------------------------
     def load(self) -> None:
         store = self.ctx.store
-        self.ctx.slow_worker.submit("overview", lambda: store_summary(store), on_result=self._arrived,
-                                    on_error=self._failed)
+
+        def summary():  # on the background worker, which runs only once the preloader has imported this
+            from daycare_gui.core.queries.overview import store_summary
+
+            return store_summary(store)
+
+        self.ctx.slow_worker.submit("overview", summary, on_result=self._arrived, on_error=self._failed)
 
     def _failed(self, message: str) -> None:
         self.error_label.setText(f"Could not load the overview: {message}")

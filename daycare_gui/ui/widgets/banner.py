@@ -5,6 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton
 
+from daycare_gui.ui.theme import take_app_style
+
 
 class Banner(QFrame):
     action_clicked = Signal()
@@ -12,6 +14,7 @@ class Banner(QFrame):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.setObjectName("banner")
+        take_app_style(self)  # tinted from the palette by kind
         self.setFrameShape(QFrame.Shape.StyledPanel)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(10, 4, 6, 4)

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from daycare_gui.ui.context import DetailItem
+from daycare_gui.ui.theme import take_app_style
 from daycare_gui.ui.widgets.json_view import pretty_json
 from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, set_markdown
 from daycare_gui.ui.widgets.tables import ColumnFitter
@@ -42,6 +43,7 @@ class DetailPane(QWidget):
         self.heading = QLabel("Nothing selected")
         self.heading.setWordWrap(True)
         self.heading.setObjectName("detailHeading")
+        take_app_style(self.heading)  # its size and padding (resources/styles/app.qss)
         layout.addWidget(self.heading)
         self.tabs = QTabWidget()
         self.fields = QTableWidget(0, 2)

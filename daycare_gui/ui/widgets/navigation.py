@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QTreeView
 from daycare_gui.ui.formats import number
 from daycare_gui.ui.icons import nav_icon
 from daycare_gui.ui.panes.registry import PANES
-from daycare_gui.ui.theme import follow_palette
+from daycare_gui.ui.theme import follow_palette, take_app_style
 
 NavIdRole = Qt.ItemDataRole.UserRole + 10
 IconNameRole = Qt.ItemDataRole.UserRole + 11  # which drawing, to recolour it for a new palette
@@ -22,6 +22,7 @@ class NavigationTree(QTreeView):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.setObjectName("navigation")
+        take_app_style(self)  # its font size and item padding (resources/styles/app.qss)
         self.setHeaderHidden(True)
         self.setRootIsDecorated(False)
         self.setUniformRowHeights(True)
