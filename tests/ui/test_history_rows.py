@@ -6,6 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import QItemSelectionModel
 
 from daycare_gui.core.queries.history import PendingRecord
+from daycare_gui.ui.widgets.history_rows import HistoryRowDelegate
 from tests.core.test_history_pages import BIG_SESSION, add_big_session
 from tests.ui.conftest import open_and_wait
 
@@ -87,3 +88,27 @@ def test_home_and_end_are_ready_before_they_are_pressed(qtbot, window, tmp_path_
     assert model.record(0) is not None and "question 0" in model.record(0).text  # no wait, no placeholder
     pane.go_last()
     assert model.record(4_999) is not None
+
+
+def test_another_session_never_shows_the_last_ones_rows(qtbot, window, fixture_copy):
+    """Legacy sessions key their records by line number, so two agents' files share ids: switching from one
+    to the other must draw the second's rows, not the first's remembered images."""
+    import shutil
+
+    root = fixture_copy("daycare-808af509", with_db=False)
+    other = root / "agents" / "agentusr2"
+    shutil.copytree(root / "agents" / "agentusr1", other)
+    history = other / "history.jsonl"
+    history.write_text(history.read_text().replace("hello", "bonjour").replace("hi!", "salut !"))
+    open_and_wait(qtbot, window, root)
+    window.resize(1200, 700)
+    pane = window.pane("history")
+    pane.list.parentWidget().setSizes([700, 200])  # wide enough for the summaries to show
+    for agent, words in (("agentusr1", ("hello", "hi!")), ("agentusr2", ("bonjour", "salut !"))):
+        window.navigate("history", ("legacy", agent, 0))
+        qtbot.waitUntil(lambda w=words: pane.model.rowCount() == 2 and w[0] in pane.model.index(0).data(),
+                        timeout=5000)
+        shown = _shot(pane)
+        pane.list.setItemDelegate(HistoryRowDelegate(pane.list))  # nothing remembered from before
+        assert _shot(pane) == shown  # what was shown is what this session's rows look like drawn afresh
+        pane.model.modelReset.connect(pane.list.itemDelegate().clear_cache)  # as the pane wires its own

@@ -142,6 +142,7 @@ class HistoryPane(LegacySessions, SessionExport, Pane):
         vertical.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         vertical.setDefaultSectionSize(self.fontMetrics().height() + 8)
         self.list.setItemDelegate(HistoryRowDelegate(self.list))
+        self.model.modelReset.connect(self.list.itemDelegate().clear_cache)  # another session's records
         self.list.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         # several records (Shift/Ctrl+click) can be exported together
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)

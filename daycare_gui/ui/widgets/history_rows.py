@@ -75,9 +75,12 @@ class HistoryRowDelegate(QStyledItemDelegate):
         return QSize(200, QFontMetrics(option.font).height() + 8)
 
     def clear_cache(self) -> None:
-        """Forget every rendered row (the font changed under the view)."""
+        """Forget every rendered row and formatted text: the font changed, or the list shows another
+        session (its records are keyed by id, and a legacy session's ids are line numbers, which another
+        agent's file repeats)."""
         self._rows.clear()
         self._blocks.clear()
+        self._texts.clear()
         self._metrics_key = None
 
     def _measure(self, font) -> tuple[QFontMetrics, int, int]:
