@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 from urllib.parse import quote
 
-from daycare_gui.core.sqlite_copy import copy_for_reading, journal_present
+from daycare_gui.core.sqlite_copy import copy_for_reading, journal_present, wal_has_data
 
 BUSY_TIMEOUT_MS = 2000
 IDLE_CONNECTIONS = 3  # kept open between requests: the GUI thread and the workers each take their own
@@ -70,14 +70,6 @@ class _Connection(sqlite3.Connection):
 def _uri(path: Path, **params: str) -> str:
     query = "&".join(f"{k}={v}" for k, v in params.items())
     return f"file:{quote(str(path))}?{query}"
-
-
-def _wal_has_data(db_path: Path) -> bool:
-    wal = Path(str(db_path) + "-wal")
-    try:
-        return wal.stat().st_size > 0
-    except OSError:
-        return False
 
 
 def _file_state(db_path: Path) -> tuple[int, int] | None:
@@ -225,7 +217,7 @@ class ReadOnlyDatabase:
             # it back (see core.sqlite_copy).
             return self._snapshot(reason="a write was under way or interrupted (its rollback journal is "
                                          "beside the database)")
-        if not _wal_has_data(self.path):
+        if not wal_has_data(self.path):
             return OpenMode("immutable", None), _uri(self.path, mode="ro", immutable="1")
         if live and os.access(self.path.parent, os.W_OK):
             return OpenMode("read-only", None), _uri(self.path, mode="ro")
@@ -268,7 +260,7 @@ class ReadOnlyDatabase:
         a snapshot (it is what the user was told they are reading)."""
         if self.closed or self.mode.name != "immutable":
             return False
-        if _wal_has_data(self.path) and os.access(self.path.parent, os.W_OK):  # mode=ro needs the -shm file
+        if wal_has_data(self.path) and os.access(self.path.parent, os.W_OK):  # mode=ro needs the -shm file
             self._swap_engine(OpenMode("read-only", None), _uri(self.path, mode="ro"))
             return True
         if _file_state(self.path) != self._file_state:

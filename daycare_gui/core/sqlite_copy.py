@@ -15,12 +15,22 @@ import urllib.parse
 from pathlib import Path
 
 
-def journal_present(db: Path) -> bool:
-    """A non-empty rollback journal lies beside ``db``: a write is under way or was interrupted."""
+def _has_data(db: Path, suffix: str) -> bool:
     try:
-        return Path(str(db) + "-journal").stat().st_size > 0
+        return Path(str(db) + suffix).stat().st_size > 0
     except OSError:
         return False
+
+
+def journal_present(db: Path) -> bool:
+    """A non-empty rollback journal lies beside ``db``: a write is under way or was interrupted."""
+    return _has_data(db, "-journal")
+
+
+def wal_has_data(db: Path) -> bool:
+    """The write-ahead log beside ``db`` holds frames not yet checkpointed into the file (or at least is
+    not empty): an immutable read would miss them."""
+    return _has_data(db, "-wal")
 
 
 def copy_for_reading(db: Path, folder: Path) -> Path:

@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 from urllib.parse import quote
 
 from daycare_gui.stores.common.leftovers import snapshot_prefix
-from daycare_gui.stores.common.sqlite_copy import copy_for_reading, journal_present
+from daycare_gui.stores.common.sqlite_copy import copy_for_reading, journal_present, wal_has_data
 
 T = TypeVar("T")
 
@@ -52,13 +52,6 @@ def decode_text(data: bytes) -> str:
 def uri_of(path: Path, **params: str) -> str:
     query = "&".join(f"{k}={v}" for k, v in params.items())
     return f"file:{quote(str(path.resolve()))}?{query}"
-
-
-def wal_has_data(path: Path) -> bool:
-    try:
-        return Path(str(path) + "-wal").stat().st_size > 0
-    except OSError:
-        return False
 
 
 def explain(exc: BaseException, path: Path) -> str:
