@@ -22,7 +22,6 @@ from daycare_gui.ui.theme import colours
 _PANEL = QStyle.PrimitiveElement.PE_PanelItemViewItem
 _SELECTED = QStyle.StateFlag.State_Selected
 _HIGHLIT = QStyle.StateFlag.State_Selected | QStyle.StateFlag.State_MouseOver
-_VCENTER = Qt.AlignmentFlag.AlignVCenter
 _CENTER = Qt.AlignmentFlag.AlignCenter
 _ELIDE = Qt.TextElideMode.ElideRight
 _PLAIN = Qt.TextFormat.PlainText
@@ -75,13 +74,12 @@ class HistoryRowDelegate(QStyledItemDelegate):
         return QSize(200, QFontMetrics(option.font).height() + 8)
 
     def clear_cache(self) -> None:
-        """Forget every rendered row and formatted text: the font changed, or the list shows another
-        session (its records are keyed by id, and a legacy session's ids are line numbers, which another
-        agent's file repeats)."""
+        """Forget every rendered row and formatted text: the list shows another session (its records are
+        keyed by id, and a legacy session's ids are line numbers, which another agent's file repeats). The
+        badges and the font's measures stay: a new font is noticed when a row is drawn."""
         self._rows.clear()
         self._blocks.clear()
         self._texts.clear()
-        self._metrics_key = None
 
     def _measure(self, font) -> tuple[QFontMetrics, int, int]:
         if self._metrics_key is None or font != self._metrics_key:  # (QFont's == is cheaper than its key())
@@ -181,14 +179,13 @@ class HistoryRowDelegate(QStyledItemDelegate):
         pixmap.fill(_TRANSPARENT)
         return pixmap
 
-    def _render(self, rec, key, width: int, height: int, selected: bool, problem: bool, font,
-                palette, ratio: float) -> QPixmap:
-        """One row's image (a selected row: its text takes the highlight colour)."""
+    def _render_selected(self, rec, key, width: int, height: int, problem: bool, font, palette,
+                         ratio: float) -> QPixmap:
+        """A selected row's own image: its text takes the highlight colour."""
         pixmap = self._image(width, height, ratio)
         p = QPainter(pixmap)
         p.setFont(font)
-        self._draw_row(p, rec, key, 0, width, height, selected, problem, font,
-                       palette.color(_HIGHLIGHTED if selected else _TEXT), ratio)
+        self._draw_row(p, rec, key, 0, width, height, True, problem, font, palette.color(_HIGHLIGHTED), ratio)
         p.end()
         return pixmap
 
@@ -244,8 +241,8 @@ class HistoryRowDelegate(QStyledItemDelegate):
             key = (record_key, width, height, problem)
             image = self._rows.get(key)
             if image is None:
-                image = self._rows[key] = self._render(rec, record_key, width, height, True, problem, option.font,
-                                                       palette, ratio)
+                image = self._rows[key] = self._render_selected(rec, record_key, width, height, problem,
+                                                                option.font, palette, ratio)
                 if len(self._rows) > self.ROW_CACHE:
                     self._rows.popitem(last=False)
             painter.drawPixmap(rect.left(), rect.top(), image)
