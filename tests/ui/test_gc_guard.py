@@ -51,19 +51,25 @@ def test_the_gui_timer_collects_a_cycle_by_itself(qtbot, qapp):
 
 
 class _FakeGc:
-    def __init__(self, counts):
-        self.counts, self.collected = counts, []
+    def __init__(self, counts, sizes=(0, 0, 0), found=0):
+        self.counts, self.collected, self.sizes, self.found = counts, [], list(sizes), found
 
     def get_count(self):
         return self.counts
 
+    def get_objects(self, generation=None):
+        return [None] * self.sizes[generation]
+
     def collect(self, generation=2):
         self.collected.append(generation)
+        return self.found
 
 
 def test_the_check_follows_the_collector_of_this_python(qtbot, qapp, monkeypatch):
     collector = gc_guard.install(qapp)
     threshold = collector.thresholds[0]
+    monkeypatch.setattr(collector, "_long_lived", 0)
+    monkeypatch.setattr(collector, "_promoted", 0)
     for incremental, counts, expected in [
         (False, (threshold + 1, 0, 0), [0]),  # up to 3.13: the generation whose count passed its threshold
         (False, (0, 0, collector.thresholds[2] + 1), [2]),
@@ -76,3 +82,30 @@ def test_the_check_follows_the_collector_of_this_python(qtbot, qapp, monkeypatch
         monkeypatch.setattr(gc_guard, "INCREMENTAL", incremental)
         collector.check()
         assert fake.collected == expected, (incremental, counts)
+
+
+def test_a_full_collection_waits_until_the_old_generation_grew_by_a_quarter(qtbot, qapp, monkeypatch):
+    """As Python's own collector does: a full collection walks everything the program keeps (a large store's
+    Jump To list is 21,000 objects, ~28 ms), so it runs only once a quarter more has been kept since."""
+    collector = gc_guard.install(qapp)
+    monkeypatch.setattr(gc_guard, "INCREMENTAL", False)
+    monkeypatch.setattr(collector, "_long_lived", 40_000)  # (restored after the test: the collector is shared)
+    monkeypatch.setattr(collector, "_promoted", 0)
+    old, middle = collector.thresholds[2] + 1, collector.thresholds[1] + 1
+    fake = _FakeGc((0, 0, old))
+    monkeypatch.setattr(gc_guard, "gc", fake)
+    collector.check()
+    assert fake.collected == []  # due by the count, but nothing new was kept: no 28 ms pause
+    fake = _FakeGc((0, middle, old), sizes=(700, 6_000, 0), found=200)
+    monkeypatch.setattr(gc_guard, "gc", fake)
+    collector.check()
+    assert fake.collected == [1]  # the middle generation instead; 6,500 objects survived it into the old one
+    assert collector._promoted == 6_500
+    collector.check()
+    assert fake.collected == [1, 1]  # 6,500 is not yet a quarter of 40,000: the middle one again
+    assert collector._promoted == 13_000  # and now it is
+    fake = _FakeGc((0, 0, old), sizes=(0, 0, 52_000))
+    monkeypatch.setattr(gc_guard, "gc", fake)
+    collector.check()
+    assert fake.collected == [2]
+    assert (collector._long_lived, collector._promoted) == (52_000, 0)  # counted afresh after it
