@@ -112,3 +112,18 @@ def test_another_session_never_shows_the_last_ones_rows(qtbot, window, fixture_c
         pane.list.setItemDelegate(HistoryRowDelegate(pane.list))  # nothing remembered from before
         assert _shot(pane) == shown  # what was shown is what this session's rows look like drawn afresh
         pane.model.modelReset.connect(pane.list.itemDelegate().clear_cache)  # as the pane wires its own
+
+
+def test_the_list_paints_its_rows_as_qts_own_row_by_row_paint_does(qtbot, window, tmp_path_factory):
+    """The record list paints a whole repaint in one call; Qt's table paints row by row through the
+    delegate. The pixels are the same, a selected row (its highlight and text colour) included."""
+    pane = _open_big(qtbot, window, tmp_path_factory)
+    pane.list.selectionModel().select(pane.model.index(2), QItemSelectionModel.SelectionFlag.ClearAndSelect
+                                      | QItemSelectionModel.SelectionFlag.Rows)
+    rows_before = pane.list.rows.rows_rendered
+    one_call = _shot(pane)
+    assert pane.list.rows.rows_rendered > rows_before or rows_before > 0  # drawn through the row painter
+    pane.list.setItemDelegate(HistoryRowDelegate(pane.list))  # another delegate: Qt paints row by row
+    row_by_row = _shot(pane)
+    assert row_by_row == one_call
+    assert pane.list.itemDelegate().rows_rendered > 0  # (it really was the other path)

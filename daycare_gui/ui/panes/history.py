@@ -26,7 +26,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSpinBox,
     QSplitter,
-    QTableView,
     QVBoxLayout,
 )
 
@@ -42,7 +41,7 @@ from daycare_gui.ui.panes.history_legacy import LegacySessions
 from daycare_gui.ui.theme import colours, follow_palette
 from daycare_gui.ui.widgets.conversation import ConversationRenderer, call_id_from_url, style_sheet
 from daycare_gui.ui.widgets.export import ConversationExporter
-from daycare_gui.ui.widgets.history_rows import HistoryRowDelegate
+from daycare_gui.ui.widgets.history_list import HistoryList
 from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, escape, markdown_html
 
 CONVERSATION_DELAY_MS = 120  # let keyboard scrolling settle before the conversation is re-read
@@ -130,9 +129,7 @@ class HistoryPane(LegacySessions, SessionExport, Pane):
         self.exporter.finished.connect(self._say)
 
         self.model = HistoryModel(ctx.worker, parent=self)
-        # A one-column table rather than a QListView: with fixed row heights its header keeps no per-row
-        # state, so neither a reset nor a jump walks the session's rows (a list view lays them all out).
-        self.list = QTableView()
+        self.list = HistoryList()
         self.list.setModel(self.model)
         self.list.setShowGrid(False)
         self.list.horizontalHeader().hide()
@@ -141,8 +138,7 @@ class HistoryPane(LegacySessions, SessionExport, Pane):
         vertical.hide()
         vertical.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         vertical.setDefaultSectionSize(self.fontMetrics().height() + 8)
-        self.list.setItemDelegate(HistoryRowDelegate(self.list))
-        self.model.modelReset.connect(self.list.itemDelegate().clear_cache)  # another session's records
+        self.model.modelReset.connect(self.list.rows.clear_cache)  # another session's records
         self.list.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         # several records (Shift/Ctrl+click) can be exported together
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
@@ -211,8 +207,8 @@ class HistoryPane(LegacySessions, SessionExport, Pane):
         first session opened does not pay for polishing, fonts and glyphs (tens of ms, once)."""
         size = self.size().expandedTo(QSize(800, 600))
         self.render(QImage(size, QImage.Format.Format_ARGB32_Premultiplied))
-        self.list.itemDelegate().warm_up(self.list.font(), self.list.palette(),
-                                         self.list.verticalHeader().defaultSectionSize(), self.devicePixelRatioF())
+        self.list.rows.warm_up(self.list.font(), self.list.palette(),
+                               self.list.verticalHeader().defaultSectionSize(), self.devicePixelRatioF())
 
     # -- opening ---------------------------------------------------------------------------------
     def load(self) -> None:

@@ -10,7 +10,7 @@ from collections import OrderedDict
 
 from PySide6.QtCore import QPointF, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QPixmap, QStaticText
-from PySide6.QtWidgets import QStyle, QStyledItemDelegate
+from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from daycare_gui.ui.models.columns import fmt_time
 from daycare_gui.ui.models.history_model import kind_of
@@ -21,7 +21,7 @@ from daycare_gui.ui.theme import colours
 # PySide's enum types at import, in idle time, rather than during the first paint.)
 _PANEL = QStyle.PrimitiveElement.PE_PanelItemViewItem
 _SELECTED = QStyle.StateFlag.State_Selected
-_HIGHLIT = QStyle.StateFlag.State_Selected | QStyle.StateFlag.State_MouseOver
+_HOVER = QStyle.StateFlag.State_MouseOver
 _CENTER = Qt.AlignmentFlag.AlignCenter
 _ELIDE = Qt.TextElideMode.ElideRight
 _PLAIN = Qt.TextFormat.PlainText
@@ -152,26 +152,32 @@ class HistoryRowDelegate(QStyledItemDelegate):
         painter.drawText(QPointF(0, fm.ascent()), fm.elidedText("2026-01-01 00:00:00 warm up " * 20, _ELIDE, 380))
         painter.end()
 
-    def _draw_row(self, p: QPainter, rec, key, top: int, width: int, height: int, selected: bool,
-                  problem: bool, font, fg, ratio: float) -> None:
-        """Time, badge and elided summary of one row, drawn with ``p`` at ``top`` (its font and pen are
-        changed)."""
+    def _draw_rows(self, p: QPainter, rows, width: int, height: int, selected: bool, font, fg,
+                   ratio: float) -> None:
+        """Time, badge and elided summary of each ``(record, key, problem)`` in ``rows``, one under the
+        other from the top of ``p``'s device (its font and pen are changed). Each kind of item is drawn
+        for every row in turn: one pen change per block, not two per row."""
         fm, time_w, badge_w = self._measure(font)
-        when, summary = self._text(key, rec)
         left = 6
-        baseline = top + (height - fm.height()) / 2 + fm.ascent()
+        offset = (height - fm.height()) / 2 + fm.ascent()  # a row's text baseline below its top
         x = left + time_w + badge_w + 8
         room = max(0, width - 4 - x)
         # Eliding shapes the whole string: cut it first to what the room could hold at half the average
         # glyph width (no line of narrower glyphs exists in practice), so a long summary costs no more.
         cut = room * 2 // max(1, fm.averageCharWidth()) + 2
+        texts = [self._text(key, rec) for rec, key, _problem in rows]
         p.setPen(fg if selected else self._meta)
-        p.drawText(QPointF(left, baseline), when)
-        family, label = kind_of(rec.type)
-        p.drawPixmap(left + time_w, top + 3, self._badge(family, label, problem, badge_w, height - 6, font, ratio))
+        for i, (when, _summary) in enumerate(texts):
+            p.drawText(QPointF(left, i * height + offset), when)
+        badge = self._badge
+        for i, (rec, _key, problem) in enumerate(rows):
+            family, label = kind_of(rec.type)
+            p.drawPixmap(left + time_w, i * height + 3, badge(family, label, problem, badge_w, height - 6, font, ratio))
         p.setPen(fg)
-        p.drawText(QPointF(x, baseline), fm.elidedText(summary[:cut], _ELIDE, room))
-        self.rows_rendered += 1
+        elided = fm.elidedText
+        for i, (_when, summary) in enumerate(texts):
+            p.drawText(QPointF(x, i * height + offset), elided(summary[:cut], _ELIDE, room))
+        self.rows_rendered += len(rows)
 
     def _image(self, width: int, height: int, ratio: float) -> QPixmap:
         pixmap = QPixmap(max(1, round(width * ratio)), max(1, round(height * ratio)))
@@ -185,7 +191,7 @@ class HistoryRowDelegate(QStyledItemDelegate):
         pixmap = self._image(width, height, ratio)
         p = QPainter(pixmap)
         p.setFont(font)
-        self._draw_row(p, rec, key, 0, width, height, True, problem, font, palette.color(_HIGHLIGHTED), ratio)
+        self._draw_rows(p, [(rec, key, problem)], width, height, True, font, palette.color(_HIGHLIGHTED), ratio)
         p.end()
         return pixmap
 
@@ -198,29 +204,49 @@ class HistoryRowDelegate(QStyledItemDelegate):
             rec, state = model.paint_entry(row)
             if rec is None:  # not here yet (a block never spans two pages, but a page may come back short)
                 break
-            rows.append((rec, state == "problem"))
+            rows.append((rec, rec.id if rec.id is not None else id(rec), state == "problem"))
         pixmap = self._image(width, height * self.BLOCK, ratio)
         p = QPainter(pixmap)
         p.setFont(font)
-        fg = palette.color(_TEXT)
-        keys = []
-        for i, (rec, problem) in enumerate(rows):
-            key = rec.id if rec.id is not None else id(rec)
-            self._draw_row(p, rec, key, i * height, width, height, False, problem, font, fg, ratio)
-            keys.append((key, problem))
+        self._draw_rows(p, rows, width, height, False, font, palette.color(_TEXT), ratio)
         p.end()
-        return pixmap, keys
+        return pixmap, [(key, problem) for _rec, key, problem in rows]
 
     def paint(self, painter, option, index) -> None:
-        state_flags = option.state
+        """One row, for Qt's own callers (the record list paints its rows with :meth:`paint_rows`)."""
+        flags = option.state
+        self._paint_row(painter, index.model(), index.row(), option, option.rect, bool(flags & _SELECTED),
+                        bool(flags & _HOVER), option.widget)
+
+    def paint_rows(self, painter, view, first: int, last: int, left: int, top: int, width: int, height: int,
+                   selected, hover_row: int) -> None:
+        """Rows ``first``..``last`` of ``view``, the first at (``left``, ``top``): one Python call for a whole repaint
+        instead of one per row (Qt's per-row call into Python, with the option and index it wraps for it,
+        cost more than copying the row's image). ``selected(row)`` tells whether a row is selected."""
+        option = QStyleOptionViewItem()
+        view.initViewItemOption(option)  # the view's font, palette and state (enabled, active window)
+        base_state = option.state
+        model = view.model()
+        for row in range(first, last + 1):
+            is_selected, hovered = selected(row), row == hover_row
+            option.rect = rect = QRect(left, top, width, height)
+            if is_selected or hovered:  # the background comes from the style, as the view would draw it
+                state = base_state
+                if is_selected:
+                    state |= _SELECTED
+                if hovered:
+                    state |= _HOVER
+                option.state = state
+            self._paint_row(painter, model, row, option, rect, is_selected, hovered, view)
+            option.state = base_state
+            top += height
+
+    def _paint_row(self, painter, model, row: int, option, rect, selected: bool, hover: bool, widget) -> None:
         # selection/hover background straight from the style (nothing to draw for a plain row); no
         # initStyleOption, which would ask the model for every role
-        if state_flags & _HIGHLIT and option.widget is not None:
-            option.widget.style().drawPrimitive(_PANEL, option, painter, option.widget)
-        row = index.row()
-        model = index.model()
+        if (selected or hover) and widget is not None:
+            widget.style().drawPrimitive(_PANEL, option, painter, widget)
         rec, state = model.paint_entry(row)
-        rect = option.rect
         if rec is None:  # the row's page is on its way: "…" (every row of a fast scroll paints this first)
             self._paint_placeholder(painter, option, rect, state)
             return
@@ -237,7 +263,7 @@ class HistoryRowDelegate(QStyledItemDelegate):
         problem = state == "problem"
         record_key = rec.id if rec.id is not None else id(rec)
         width, height = rect.width(), rect.height()
-        if state_flags & _SELECTED:  # its own image: the text takes the highlight colour
+        if selected:  # its own image: the text takes the highlight colour
             key = (record_key, width, height, problem)
             image = self._rows.get(key)
             if image is None:

@@ -1,0 +1,57 @@
+"""The record list: a one-column table whose row painter draws every row of a repaint in one call.
+
+A table rather than a QListView: with fixed row heights its header keeps no per-row state, so neither a
+reset nor a jump walks the session's rows (a list view lays them all out). Qt's own table paint calls the
+delegate once per row, wrapping a style option and an index for Python each time; with rows already drawn
+into images, that wrapping cost more than the drawing. So the list paints its rows itself, through
+:meth:`HistoryRowDelegate.paint_rows`, and Qt keeps everything else (scrolling, selection, keyboard,
+hover and what to repaint when data changes).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent
+from PySide6.QtGui import QPainter
+from PySide6.QtWidgets import QTableView
+
+from daycare_gui.ui.widgets.history_rows import HistoryRowDelegate
+
+_HOVER_AT = (QEvent.Type.HoverEnter, QEvent.Type.HoverMove)
+_HOVER_LEAVE = QEvent.Type.HoverLeave
+
+
+class HistoryList(QTableView):
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.rows = HistoryRowDelegate(self)
+        self.setItemDelegate(self.rows)
+        self._hover_row = -1  # the row under the mouse (Qt keeps its own hover index private)
+
+    def viewportEvent(self, event) -> bool:  # noqa: N802
+        kind = event.type()
+        if kind in _HOVER_AT:
+            self._hover_row = self.rowAt(round(event.position().y()))
+        elif kind == _HOVER_LEAVE:
+            self._hover_row = -1
+        return super().viewportEvent(event)
+
+    def paintEvent(self, event) -> None:  # noqa: N802
+        model = self.model()
+        if model is None or self.itemDelegate() is not self.rows or not model.rowCount():
+            super().paintEvent(event)
+            return
+        area = event.rect()
+        first = self.rowAt(area.top())
+        if first < 0:  # below the last row: only the background, which the viewport filled already
+            return
+        last = self.rowAt(area.bottom())
+        if last < 0:
+            last = model.rowCount() - 1
+        selection, root = self.selectionModel(), self.rootIndex()
+        painter = QPainter(self.viewport())
+        try:
+            self.rows.paint_rows(painter, self, first, last, self.columnViewportPosition(0),
+                                 self.rowViewportPosition(first), self.columnWidth(0), self.rowHeight(first),
+                                 lambda row: selection.isRowSelected(row, root), self._hover_row)
+        finally:
+            painter.end()
