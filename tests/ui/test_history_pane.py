@@ -191,9 +191,10 @@ def test_scrolling_reads_the_next_screen_ahead_but_a_jump_does_not(qtbot, window
     assert not model.is_loaded(model.page_size)  # the jump read only the page it shows
     bar = pane.list.verticalScrollBar()
     bar.setValue(bar.value() + 120)  # scrolling down, less than a page: the screen is still on page 0
-    # the page past the screen comes without the view asking for it, and nothing further
-    qtbot.waitUntil(lambda: model.is_loaded(model.page_size), timeout=10000)
-    assert not model.is_loaded(2 * model.page_size)
+    # the two pages past the screen come without the view asking for them, and nothing further
+    qtbot.waitUntil(lambda: model.is_loaded(model.page_size) and model.is_loaded(2 * model.page_size),
+                    timeout=10000)
+    assert not model.is_loaded(3 * model.page_size)
 
 
 def test_legacy_store_says_so(qtbot, window, fixture_copy):
