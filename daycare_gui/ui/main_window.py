@@ -412,12 +412,29 @@ class MainWindow(QMainWindow):
         if target is not None and pane.opens_before_shown:
             pane.open_item(target)  # its read runs while the page is switched (see Pane.opens_before_shown)
             target = None
+            self._hold_painting(pane)
         self.pane_stack.setCurrentWidget(pane)
         self._sync_detail()
         # pages outside the tree highlight the node they belong to (a conversation is an agent's)
         self.nav.select({"history": "agents"}.get(section, section))
         if target is not None:
             pane.open_item(target)
+
+    PAINT_HOLD_MS = 100  # the longest the previous page stays on screen while the next one reads its item
+
+    def _hold_painting(self, pane) -> None:
+        """Paint nothing until ``pane`` has its item (``item_ready``) or PAINT_HOLD_MS have passed, as a
+        browser keeps the old page on screen until the new one has content: one paint of the window with
+        the item in it, instead of one without it and a second a moment later."""
+        if not self.isVisible() or not self.updatesEnabled():
+            return
+        self.setUpdatesEnabled(False)
+        pane.item_ready.connect(self._release_painting, Qt.ConnectionType.SingleShotConnection)
+        QTimer.singleShot(self.PAINT_HOLD_MS, self._release_painting)
+
+    def _release_painting(self) -> None:
+        if not self.updatesEnabled():
+            self.setUpdatesEnabled(True)
 
     def navigate(self, section: str, target=None) -> None:
         self.show_section(section, target)

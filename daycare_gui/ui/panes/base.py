@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QWidget
 
 from daycare_gui.ui.context import PaneContext
@@ -36,6 +37,10 @@ class Pane(QWidget):
     # the page on screen: the window then opens the item *before* switching to the page, so a quick read
     # is back before the first paint and the page is painted once, with its item, instead of twice.
     opens_before_shown = False
+    # Such a page emits this once the item it was asked to open is ready to paint (or cannot be read):
+    # the window keeps showing the previous page until then (for a moment at most), so the page is not
+    # painted first empty and again a moment later with its item.
+    item_ready = Signal()
 
     def open_item(self, target) -> None:
         """Show a specific item (e.g. an agent id) when another pane navigates here."""

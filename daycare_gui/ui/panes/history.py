@@ -263,10 +263,19 @@ class HistoryPane(LegacySessions, SessionExport, Pane):
             rows = HistoryModel.fetch_page_without_keys(db, session_id, count, page, page_size) if count else []
             return header, row, page, rows
 
-        self.ctx.worker.submit("history-open", work, on_result=self._opened,
-                               on_error=lambda msg: self.heading.setText(f"Cannot read this session: {escape(msg)}"))
+        self.ctx.worker.submit("history-open", work, on_result=self._opened, on_error=self._open_failed)
+
+    def _open_failed(self, msg: str) -> None:
+        self.heading.setText(f"Cannot read this session: {escape(msg)}")
+        self.item_ready.emit()
 
     def _opened(self, result) -> None:
+        try:
+            self._show_opened(result)
+        finally:
+            self.item_ready.emit()  # the window paints again (see Pane.item_ready)
+
+    def _show_opened(self, result) -> None:
         header, row, page, rows = result
         counted = header.record_count is not None or len(rows) < self.model.page_size
         if header.record_count is None:  # opened on the first page, not counted yet
@@ -286,7 +295,10 @@ class HistoryPane(LegacySessions, SessionExport, Pane):
         self.model.seed_page(page, rows)
         if not counted:
             db, sid = self.ctx.store.db, header.session_id
-            self.ctx.worker.submit("history-count", lambda: session_end(db, sid), on_result=self._counted)
+            # Counted once the event loop turns again, after the paint that shows the page: counting a
+            # long session is ~20 ms on the other core, which slowed that paint by half on two cores.
+            QTimer.singleShot(0, lambda: self.ctx.worker.submit("history-count", lambda: session_end(db, sid),
+                                                                on_result=self._counted))
         self.goto_box.setRange(1 if header.record_count else 0, header.record_count)
         self._enable(header.record_count > 0)
         if header.record_count == 0:

@@ -1,0 +1,50 @@
+"""Opening a session from another page: the window keeps showing the previous page until the session's
+first page is read (a moment), then paints once with it — never an empty page first. A read that does
+not come back in time does not keep the window frozen."""
+
+from __future__ import annotations
+
+from tests.ui.conftest import open_and_wait
+
+
+def _a_session(window):
+    return window.store.db.fetch("SELECT agent_id, id FROM sessions ORDER BY id LIMIT 1")[0]
+
+
+def test_the_window_paints_again_once_the_session_is_read(qtbot, window, demo_store, monkeypatch):
+    monkeypatch.setattr(type(window), "PAINT_HOLD_MS", 60_000)  # only the read can end the hold here
+    open_and_wait(qtbot, window, demo_store)
+    window.show_section("overview")
+    agent_id, session_id = _a_session(window)
+    window.worker.hold()  # the read waits, as a slow disk would make it
+    window.navigate("history", (agent_id, session_id, None))
+    assert not window.updatesEnabled()  # the Overview stays on screen; nothing half-built is painted
+    window.worker.release()
+    pane = window.panes["history"]
+    qtbot.waitUntil(lambda: window.updatesEnabled(), timeout=10000)
+    assert pane.model.session_id == session_id and pane.model.rowCount() > 0  # painted with its rows
+    assert pane.model.is_loaded(pane.current_row())
+
+
+def test_a_read_that_does_not_come_back_does_not_freeze_the_window(qtbot, window, demo_store, monkeypatch):
+    monkeypatch.setattr(type(window), "PAINT_HOLD_MS", 50)
+    open_and_wait(qtbot, window, demo_store)
+    agent_id, session_id = _a_session(window)
+    window.worker.hold()
+    try:
+        window.navigate("history", (agent_id, session_id, None))
+        assert not window.updatesEnabled()
+        qtbot.waitUntil(lambda: window.updatesEnabled(), timeout=5000)  # painting again, read or not
+        assert window.panes["history"].model.session_id != session_id  # (the read really had not come)
+    finally:
+        window.worker.release()
+
+
+def test_a_session_that_cannot_be_read_ends_the_hold_too(qtbot, window, demo_store, monkeypatch):
+    monkeypatch.setattr(type(window), "PAINT_HOLD_MS", 60_000)
+    open_and_wait(qtbot, window, demo_store)
+    window.navigate("history", ("no-agent", "no-such-session", None))
+    assert not window.updatesEnabled()
+    pane = window.panes["history"]
+    qtbot.waitUntil(lambda: "No session" in pane.heading.text(), timeout=5000)
+    assert window.updatesEnabled()
