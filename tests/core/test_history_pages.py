@@ -169,3 +169,22 @@ def test_lazy_pages_decode_to_the_same_records_and_big_payloads_come_decoded(dem
         assert problem and broken.type == "note"
     finally:
         copy.close()
+
+
+@pytest.mark.parametrize("raw, problem", [
+    ('{"text": "hi"}', False),
+    ('  {"text": "hi"}\n', False),  # space around the object: JSON still, decoded the careful way
+    ('{"text": "hi"} {"text": "again"}', True),  # two objects: not one record's data
+    ('{"text": "hi"', True),  # cut short
+    ('["text", "hi"]', True),  # JSON, but not an object
+])
+def test_a_rows_data_decodes_as_json_would_take_it(raw, problem):
+    from daycare_gui.core.queries.history import _record
+
+    rec, reason, size = _record((7, "s", "user_message", 1_700_000_000_000, raw, None))
+    assert (reason is not None) == problem
+    assert size == len(raw)
+    if not problem:
+        assert rec.data == json.loads(raw) and rec.id == 7
+    else:
+        assert rec.data == {"_raw": raw}  # kept as stored, for the raw view
