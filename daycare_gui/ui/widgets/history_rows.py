@@ -214,45 +214,70 @@ class HistoryRowDelegate(QStyledItemDelegate):
 
     def paint(self, painter, option, index) -> None:
         """One row, for Qt's own callers (the record list paints its rows with :meth:`paint_rows`)."""
-        flags = option.state
-        self._paint_row(painter, index.model(), index.row(), option, option.rect, bool(flags & _SELECTED),
-                        bool(flags & _HOVER), option.widget)
+        flags, rect, widget = option.state, option.rect, option.widget
+        if flags & (_SELECTED | _HOVER) and widget is not None:  # the background, from the style
+            widget.style().drawPrimitive(_PANEL, option, painter, widget)
+        self._check(painter, option.palette)
+        model, row = index.model(), index.row()
+        rec, state = model.paint_entry(row)
+        if rec is None:
+            self._paint_placeholder(painter, option.font, option.palette, rect.left(), rect.top(), rect.height(), state)
+            return
+        image, y = self._image_of(model, row, rec, state, bool(flags & _SELECTED), rect.width(), rect.height(),
+                                  option.font, option.palette)
+        self._blit(painter, rect.left(), rect.top(), image, y, rect.width(), rect.height())
 
     def paint_rows(self, painter, view, first: int, last: int, left: int, top: int, width: int, height: int,
                    selected, hover_row: int) -> None:
-        """Rows ``first``..``last`` of ``view``, the first at (``left``, ``top``): one Python call for a whole repaint
-        instead of one per row (Qt's per-row call into Python, with the option and index it wraps for it,
-        cost more than copying the row's image). ``selected(row)`` tells whether a row is selected."""
+        """Rows ``first``..``last`` of ``view``, the first at (``left``, ``top``): one Python call for a whole
+        repaint instead of one per row (Qt's per-row call into Python, with the option and index it wraps
+        for it, cost more than copying the row's image), and one copy for each run of plain rows drawn in
+        the same block. ``selected(row)`` tells whether a row is selected."""
         option = QStyleOptionViewItem()
         view.initViewItemOption(option)  # the view's font, palette and state (enabled, active window)
-        base_state = option.state
+        base_state, font, palette, style = option.state, option.font, option.palette, view.style()
+        self._check(painter, palette)
         model = view.model()
+        run = None  # [image, its y of the run's first row, rows in the run, the run's top]
+
+        def flush():
+            if run is not None:
+                self._blit(painter, left, run[3], run[0], run[1], width, run[2] * height)
+
         for row in range(first, last + 1):
             is_selected, hovered = selected(row), row == hover_row
-            option.rect = rect = QRect(left, top, width, height)
             if is_selected or hovered:  # the background comes from the style, as the view would draw it
+                flush()
+                run = None
                 state = base_state
                 if is_selected:
                     state |= _SELECTED
                 if hovered:
                     state |= _HOVER
-                option.state = state
-            self._paint_row(painter, model, row, option, rect, is_selected, hovered, view)
-            option.state = base_state
+                option.rect, option.state = QRect(left, top, width, height), state
+                style.drawPrimitive(_PANEL, option, painter, view)
+                option.state = base_state
+            rec, state = model.paint_entry(row)
+            if rec is None:  # the row's page is on its way: "…" (every row of a fast scroll paints this first)
+                flush()
+                run = None
+                self._paint_placeholder(painter, font, palette, left, top, height, state)
+            elif is_selected:  # its own image (the text in the highlight colour): no run goes through it
+                self._blit(painter, left, top, self._image_of(model, row, rec, state, True, width, height, font,
+                                                              palette)[0], 0, width, height)
+            else:
+                image, y = self._image_of(model, row, rec, state, False, width, height, font, palette)
+                if run is not None and run[0] is image and run[1] + run[2] * height == y:
+                    run[2] += 1  # the next row of the same block: copied together
+                else:
+                    flush()
+                    run = [image, y, 1, top]
             top += height
+        flush()
 
-    def _paint_row(self, painter, model, row: int, option, rect, selected: bool, hover: bool, widget) -> None:
-        # selection/hover background straight from the style (nothing to draw for a plain row); no
-        # initStyleOption, which would ask the model for every role
-        if (selected or hover) and widget is not None:
-            widget.style().drawPrimitive(_PANEL, option, painter, widget)
-        rec, state = model.paint_entry(row)
-        if rec is None:  # the row's page is on its way: "…" (every row of a fast scroll paints this first)
-            self._paint_placeholder(painter, option, rect, state)
-            return
-        # The cheap checks first (each a call into Qt): anything the images were drawn for that changed
-        # empties the caches; the font is compared only when a row is drawn (a new font means a new height).
-        palette = option.palette
+    def _check(self, painter, palette) -> None:
+        """Empty the caches when what the images were drawn for changed (each check is a call into Qt,
+        so once per repaint; the font is compared only when a row is drawn)."""
         if palette.cacheKey() != self._palette_key:
             self._theme(palette)
         ratio = painter.device().devicePixelRatioF()
@@ -260,37 +285,47 @@ class HistoryRowDelegate(QStyledItemDelegate):
             self._ratio = ratio
             self._rows.clear()
             self._blocks.clear()
+
+    def _image_of(self, model, row: int, rec, state: str, selected: bool, width: int, height: int, font,
+                  palette) -> tuple[QPixmap, int]:
+        """The image ``row`` is drawn in and the row's top in it (in logical pixels): a selected row's own
+        (its text takes the highlight colour), otherwise its block's, drawn first if not drawn yet."""
         problem = state == "problem"
         record_key = rec.id if rec.id is not None else id(rec)
-        width, height = rect.width(), rect.height()
-        if selected:  # its own image: the text takes the highlight colour
+        ratio = self._ratio
+        if selected:
             key = (record_key, width, height, problem)
             image = self._rows.get(key)
             if image is None:
-                image = self._rows[key] = self._render_selected(rec, record_key, width, height, problem,
-                                                                option.font, palette, ratio)
+                image = self._rows[key] = self._render_selected(rec, record_key, width, height, problem, font,
+                                                                palette, ratio)
                 if len(self._rows) > self.ROW_CACHE:
                     self._rows.popitem(last=False)
-            painter.drawPixmap(rect.left(), rect.top(), image)
-            return
+            return image, 0
         block, offset = divmod(row, self.BLOCK)
         key = (block, width, height)
         entry = self._blocks.get(key)
         if entry is None or offset >= len(entry[1]) or entry[1][offset] != (record_key, problem):
-            entry = self._blocks[key] = self._render_block(model, block, width, height, option.font, palette, ratio)
+            entry = self._blocks[key] = self._render_block(model, block, width, height, font, palette, ratio)
             if len(self._blocks) > self.BLOCK_CACHE:
                 self._blocks.popitem(last=False)
-        painter.drawPixmap(QRectF(rect.left(), rect.top(), width, height), entry[0],
-                           QRectF(0, offset * height * ratio, width * ratio, height * ratio))
+        return entry[0], offset * height
 
-    def _paint_placeholder(self, painter, option, rect, state: str) -> None:
-        font = option.font
+    def _blit(self, painter, x: int, y: int, image: QPixmap, source_y: int, width: int, height: int) -> None:
+        ratio = self._ratio
+        if ratio == 1.0:
+            painter.drawPixmap(x, y, image, 0, source_y, width, height)
+        else:  # the image has ratio × the pixels: its part in device pixels, drawn into logical ones
+            painter.drawPixmap(QRectF(x, y, width, height), image,
+                               QRectF(0, source_y * ratio, width * ratio, height * ratio))
+
+    def _paint_placeholder(self, painter, font, palette, left: int, top: int, height: int, state: str) -> None:
         fm = self._measure(font)[0]
         placeholder = self._placeholders.get(state)
         if placeholder is None:
             placeholder = self._placeholders[state] = _static(state)
         painter.save()
         painter.setFont(font)
-        painter.setPen(option.palette.color(_PLACEHOLDER))
-        painter.drawStaticText(QPointF(rect.left() + 6, rect.top() + (rect.height() - fm.height()) / 2), placeholder)
+        painter.setPen(palette.color(_PLACEHOLDER))
+        painter.drawStaticText(QPointF(left + 6, top + (height - fm.height()) / 2), placeholder)
         painter.restore()
