@@ -159,16 +159,18 @@ class HistoryRowDelegate(QStyledItemDelegate):
         for every row in turn: one pen change per block, not two per row."""
         fm, time_w, badge_w = self._measure(font)
         left = 6
-        offset = (height - fm.height()) / 2 + fm.ascent()  # a row's text baseline below its top
+        offset = round((height - fm.height()) / 2) + fm.ascent()  # a row's text baseline below its top
         x = left + time_w + badge_w + 8
         room = max(0, width - 4 - x)
         # Eliding shapes the whole string: cut it first to what the room could hold at half the average
         # glyph width (no line of narrower glyphs exists in practice), so a long summary costs no more.
         cut = room * 2 // max(1, fm.averageCharWidth()) + 2
         texts = [self._text(key, rec) for rec, key, _problem in rows]
+        # (drawText at two ints: PySide resolves that overload faster than one taking a QPointF)
+        draw = p.drawText
         p.setPen(fg if selected else self._meta)
         for i, (when, _summary) in enumerate(texts):
-            p.drawText(QPointF(left, i * height + offset), when)
+            draw(left, i * height + offset, when)
         badge = self._badge
         for i, (rec, _key, problem) in enumerate(rows):
             family, label = kind_of(rec.type)
@@ -176,7 +178,7 @@ class HistoryRowDelegate(QStyledItemDelegate):
         p.setPen(fg)
         elided = fm.elidedText
         for i, (_when, summary) in enumerate(texts):
-            p.drawText(QPointF(x, i * height + offset), elided(summary[:cut], _ELIDE, room))
+            draw(x, i * height + offset, elided(summary[:cut], _ELIDE, room))
         self.rows_rendered += len(rows)
 
     def _image(self, width: int, height: int, ratio: float) -> QPixmap:
