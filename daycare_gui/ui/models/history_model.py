@@ -17,7 +17,14 @@ from collections import OrderedDict
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, Qt, QTimer, Signal
 
-from daycare_gui.core.queries.history import PendingRecord, entry_id, page_after, page_before, session_growth
+from daycare_gui.core.queries.history import (
+    PendingRecord,
+    entry_id,
+    page_after,
+    page_before,
+    session_end,
+    session_growth,
+)
 from daycare_gui.core.queries.history_pages import id_chunk, page_at_offset
 from daycare_gui.core.records import HistoryRecord
 from daycare_gui.ui.models.columns import fmt_time
@@ -198,6 +205,17 @@ class HistoryModel(QAbstractListModel):
         if start + n >= count:
             return page_before(db, session_id, None, n, lazy=True)
         return page_at_offset(db, session_id, start, n, lazy=True)
+
+    @staticmethod
+    def count_with_last_page(db, session_id: str, page_size: int = 200):
+        """Worker-side: ``(count, last id, the rows of the session's last page)`` in one round trip, so that
+        End is ready the moment the count is (the page is read by key, up to the last record counted;
+        none when the session fits on its first page, which is shown already)."""
+        count, last = session_end(db, session_id)
+        if count <= page_size or last is None:
+            return count, last, []
+        n = count - (count - 1) // page_size * page_size
+        return count, last, page_before(db, session_id, int(last) + 1, n, lazy=True)
 
     def seed_page(self, page: int, rows: list) -> None:
         """Install a page fetched together with the session header (see fetch_page_without_keys)."""

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from daycare_gui.core.queries.history import entry_id, full_data, locate, page_after, session_end
+from daycare_gui.core.queries.history import entry_id, full_data, locate, page_after
 from daycare_gui.core.queries.history_pages import conversation_window, session_header
 from daycare_gui.core.queries.legacy_history import legacy_window
 from daycare_gui.ui.context import DetailItem
@@ -297,8 +297,9 @@ class HistoryPane(LegacySessions, SessionExport, Pane):
             db, sid = self.ctx.store.db, header.session_id
             # Counted once the event loop turns again, after the paint that shows the page: counting a
             # long session is ~20 ms on the other core, which slowed that paint by half on two cores.
-            QTimer.singleShot(0, lambda: self.ctx.worker.submit("history-count", lambda: session_end(db, sid),
-                                                                on_result=self._counted))
+            size = self.model.page_size
+            QTimer.singleShot(0, lambda: self.ctx.worker.submit(
+                "history-count", lambda: HistoryModel.count_with_last_page(db, sid, size), on_result=self._counted))
         self.goto_box.setRange(1 if header.record_count else 0, header.record_count)
         self._enable(header.record_count > 0)
         if header.record_count == 0:
@@ -318,12 +319,14 @@ class HistoryPane(LegacySessions, SessionExport, Pane):
             f"created {fmt_time(header.created_at)} · {ended} · {records}")
 
     def _counted(self, result) -> None:
-        count, last = result
+        count, last, last_rows = result
         header = self._header
         if header is None or header.session_id != self.model.session_id:
             return
         self._header = header = replace(header, record_count=count)
         self.model.grow(count, -1 if last is None else int(last))
+        if last_rows:
+            self.model.seed_page((count - 1) // self.model.page_size, last_rows)
         self._set_heading(header)
         self.goto_box.setRange(1 if count else 0, count)
         row = self.current_row()
