@@ -70,3 +70,19 @@ def test_after_start_up_everything_was_first_imported_on_the_gui_thread(tmp_path
     """, tmp_path)
     assert result["on_workers"] == []
     assert result["loaded"] == ["yaml"]  # the preloader did bring the file readers in
+
+
+def test_modules_imported_after_qt_are_not_read_back_as_source(tmp_path):
+    # PySide6's import hook would read every later module's source to see whether it uses PySide6
+    # (ui/pyside_imports.py): ~45 ms of start-up for the window's modules, and their lines kept in memory.
+    (tmp_path / "plain_module.py").write_text("VALUE = 1\n", encoding="utf-8")
+    result = _run("""
+        import json, linecache, sys
+        sys.path.insert(0, ".")
+        import daycare_gui.ui
+        import plain_module
+        from PySide6.QtCore import Qt
+        print(json.dumps({"read": any(k.endswith("plain_module.py") for k in linecache.cache),
+                          "qt_works": int(Qt.AlignmentFlag.AlignLeft.value) == 1}))
+    """, tmp_path)
+    assert result == {"read": False, "qt_works": True}

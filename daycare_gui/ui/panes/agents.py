@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -127,6 +127,11 @@ class AgentsPane(Pane):
         sort_only(self.table, SQL_SORT)
         # connected after the initial indicator, which is self._sort already: load() asks for the keys once
         self.model.sort_requested.connect(self._sort_requested)
+        # The keys and first rows are asked for now, not in load(): the worker reads them while the rest of
+        # the page is built, laid out and first painted, so they are back for that first paint or soon after.
+        self._asked_early = ctx.store.db is not None
+        if self._asked_early:
+            self.reload()
         for column, width in enumerate((220, 80, 75, 120, 135, 135)):
             self.table.setColumnWidth(column, width)
         self.table.selectionModel().currentRowChanged.connect(self._agent_selected)
@@ -158,7 +163,10 @@ class AgentsPane(Pane):
         if db is None:
             self._load_legacy()
             return
-        self.reload()  # first: the rows are what the user waits for; the owner names only label a column
+        if self._asked_early:  # the first load: the keys were asked for while the page was built
+            self._asked_early = False
+        else:
+            self.reload()  # first: the rows are what the user waits for; the owner names only label a column
         self.ctx.worker.submit("agents-users", lambda: (distinct_values(db, "user_id"), list_users(db)),
                                on_result=self._users_arrived)
 
@@ -263,6 +271,11 @@ class AgentsPane(Pane):
         self.model.set_keys(keys)
         if first_rows is not None:
             self.model.seed_rows(FIRST_ROWS, first_rows)
+        # Lay the rows out now rather than in a later turn of the event loop: the scroll bar then appears
+        # before the first paint with rows, instead of just after it, narrowing the list and painting
+        # every row again.
+        self.table.doItemsLayout()
+        QCoreApplication.sendPostedEvents(self.table, QEvent.Type.LayoutRequest)
         self.summary.setText(count(len(keys), "agent"))
         target = self._pending_select or current
         self._pending_select = None
