@@ -47,11 +47,15 @@ class HistoryList(QTableView):
         last = self.rowAt(area.bottom())
         if last < 0:
             last = model.rowCount() - 1
-        selection, root = self.selectionModel(), self.rootIndex()
+        # The selected rows on screen, from the selection's ranges (asking the selection model row by row
+        # cost ~13 µs a row: more than copying the row)
+        selected = set()
+        for span in self.selectionModel().selection():
+            selected.update(range(max(span.top(), first), min(span.bottom(), last) + 1))
         painter = QPainter(self.viewport())
         try:
             self.rows.paint_rows(painter, self, first, last, self.columnViewportPosition(0),
                                  self.rowViewportPosition(first), self.columnWidth(0), self.rowHeight(first),
-                                 lambda row: selection.isRowSelected(row, root), self._hover_row)
+                                 selected, self._hover_row)
         finally:
             painter.end()

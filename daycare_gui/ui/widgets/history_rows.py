@@ -223,7 +223,8 @@ class HistoryRowDelegate(QStyledItemDelegate):
         model, row = index.model(), index.row()
         rec, state = model.paint_entry(row)
         if rec is None:
-            self._paint_placeholder(painter, option.font, option.palette, rect.left(), rect.top(), rect.height(), state)
+            self._paint_placeholders(painter, option.font, option.palette, rect.left(), rect.height(),
+                                     [(rect.top(), state)])
             return
         image, y = self._image_of(model, row, rec, state, bool(flags & _SELECTED), rect.width(), rect.height(),
                                   option.font, option.palette)
@@ -234,20 +235,21 @@ class HistoryRowDelegate(QStyledItemDelegate):
         """Rows ``first``..``last`` of ``view``, the first at (``left``, ``top``): one Python call for a whole
         repaint instead of one per row (Qt's per-row call into Python, with the option and index it wraps
         for it, cost more than copying the row's image), and one copy for each run of plain rows drawn in
-        the same block. ``selected(row)`` tells whether a row is selected."""
+        the same block. ``selected``: the selected rows among them (a set)."""
         option = QStyleOptionViewItem()
         view.initViewItemOption(option)  # the view's font, palette and state (enabled, active window)
         base_state, font, palette, style = option.state, option.font, option.palette, view.style()
         self._check(painter, palette)
         model = view.model()
         run = None  # [image, its y of the run's first row, rows in the run, the run's top]
+        waiting = []  # (top, text) of rows whose page is on its way, drawn together at the end
 
         def flush():
             if run is not None:
                 self._blit(painter, left, run[3], run[0], run[1], width, run[2] * height)
 
         for row in range(first, last + 1):
-            is_selected, hovered = selected(row), row == hover_row
+            is_selected, hovered = row in selected, row == hover_row
             if is_selected or hovered:  # the background comes from the style, as the view would draw it
                 flush()
                 run = None
@@ -263,7 +265,7 @@ class HistoryRowDelegate(QStyledItemDelegate):
             if rec is None:  # the row's page is on its way: "…" (every row of a fast scroll paints this first)
                 flush()
                 run = None
-                self._paint_placeholder(painter, font, palette, left, top, height, state)
+                waiting.append((top, state))
             elif is_selected:  # its own image (the text in the highlight colour): no run goes through it
                 self._blit(painter, left, top, self._image_of(model, row, rec, state, True, width, height, font,
                                                               palette)[0], 0, width, height)
@@ -276,6 +278,8 @@ class HistoryRowDelegate(QStyledItemDelegate):
                     run = [image, y, 1, top]
             top += height
         flush()
+        if waiting:
+            self._paint_placeholders(painter, font, palette, left, height, waiting)
 
     def _check(self, painter, palette) -> None:
         """Empty the caches when what the images were drawn for changed (each check is a call into Qt,
@@ -321,13 +325,16 @@ class HistoryRowDelegate(QStyledItemDelegate):
             painter.drawPixmap(QRectF(x, y, width, height), image,
                                QRectF(0, source_y * ratio, width * ratio, height * ratio))
 
-    def _paint_placeholder(self, painter, font, palette, left: int, top: int, height: int, state: str) -> None:
+    def _paint_placeholders(self, painter, font, palette, left: int, height: int, rows) -> None:
+        """The placeholder text of each ``(top, text)`` in ``rows``, with one pen and font set for all."""
         fm = self._measure(font)[0]
-        placeholder = self._placeholders.get(state)
-        if placeholder is None:
-            placeholder = self._placeholders[state] = _static(state)
+        offset = (height - fm.height()) / 2
         painter.save()
         painter.setFont(font)
         painter.setPen(palette.color(_PLACEHOLDER))
-        painter.drawStaticText(QPointF(left + 6, top + (height - fm.height()) / 2), placeholder)
+        for top, state in rows:
+            placeholder = self._placeholders.get(state)
+            if placeholder is None:
+                placeholder = self._placeholders[state] = _static(state)
+            painter.drawStaticText(QPointF(left + 6, top + offset), placeholder)
         painter.restore()
