@@ -410,9 +410,9 @@ class MainWindow(QMainWindow):
             if section in self._stale:
                 self.banner.show_message("The database changed on disk. Refresh to see it.")
         if target is not None and pane.opens_before_shown:
+            self._hold_painting(pane)  # first: a page with nothing to read is ready at once
             pane.open_item(target)  # its read runs while the page is switched (see Pane.opens_before_shown)
             target = None
-            self._hold_painting(pane)
         self.pane_stack.setCurrentWidget(pane)
         self._sync_detail()
         # pages outside the tree highlight the node they belong to (a conversation is an agent's)

@@ -5,6 +5,7 @@ not come back in time does not keep the window frozen."""
 from __future__ import annotations
 
 from tests.ui.conftest import open_and_wait
+from tests.ui.test_store_kinds_window import chatlog  # noqa: F401 - a kind defined in the tests
 
 
 def _a_session(window):
@@ -47,4 +48,23 @@ def test_a_session_that_cannot_be_read_ends_the_hold_too(qtbot, window, demo_sto
     assert not window.updatesEnabled()
     pane = window.panes["history"]
     qtbot.waitUntil(lambda: "No session" in pane.heading.text(), timeout=5000)
+    assert window.updatesEnabled()
+
+
+def test_the_shared_conversations_page_holds_until_its_messages_are_shown(qtbot, window, chatlog, monkeypatch):
+    """Another kind's conversation: the page selects the thread, then the session, then reads its messages
+    (three reads); the window paints once, when the messages are there — never the page half-filled."""
+    from daycare_gui.stores.records import SessionRef
+
+    monkeypatch.setattr(type(window), "PAINT_HOLD_MS", 60_000)
+    open_and_wait(qtbot, window, chatlog)
+    window.show_section("overview")
+    window.worker.hold()
+    window.navigate("conversations", SessionRef("home", "b"))
+    assert not window.updatesEnabled()
+    window.worker.release()
+    pane = window.panes["conversations"]
+    qtbot.waitUntil(lambda: window.updatesEnabled(), timeout=10000)
+    assert "again" in pane.shown_text()  # painted with the session's messages in it
+    window.navigate("conversations", "no-such-thread")  # nothing to read: painting again at once
     assert window.updatesEnabled()

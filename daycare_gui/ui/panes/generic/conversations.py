@@ -76,6 +76,9 @@ SESSION_COLUMNS = [
 
 class ConversationsPane(Pane):
     pane_id = "conversations"
+    # open_item selects rows in the thread and session tables, which starts reads on the worker; the page
+    # is ready (item_ready) once the chosen session's messages are shown
+    opens_before_shown = True
 
     def __init__(self, ctx, parent=None) -> None:
         super().__init__(ctx, parent)
@@ -195,6 +198,8 @@ class ConversationsPane(Pane):
         want = self._want_session
         row = self.sessions.records.proxy_row_of_key(want) if want else -1
         self.sessions.table.selectRow(row if row >= 0 else max(0, len(sessions) - 1))
+        if not sessions:
+            self.item_ready.emit()  # nothing more to read
 
     _want_session: str | None = None
 
@@ -264,6 +269,7 @@ class ConversationsPane(Pane):
         self.earlier_button.setEnabled(start > 0)
         self.later_button.setEnabled(end < self.total)
         self.latest_button.setEnabled(end < self.total)
+        self.item_ready.emit()  # the window paints again (see Pane.item_ready)
 
     def jump_to_new(self) -> None:
         self._live.clear()
@@ -388,6 +394,7 @@ class ConversationsPane(Pane):
         self._want_session = target.session_id if isinstance(target, SessionRef) else None
         row = self.threads.records.proxy_row_of_key(thread_id)
         if row < 0:
+            self.item_ready.emit()  # no such thread: nothing to wait for
             return
         thread = self.threads.current()
         if thread is not None and thread.id == thread_id and self._want_session is not None:
@@ -397,8 +404,15 @@ class ConversationsPane(Pane):
             if shown is not None and shown.ref == target and self.session == target:
                 if self._focus is not None:  # already shown: just go to the message
                     self._count_arrived(target, self.total)
+                else:
+                    self.item_ready.emit()
             elif session_row >= 0:
                 self.sessions.table.selectRow(session_row)
+            else:
+                self.item_ready.emit()
+            return
+        if thread is not None and thread.id == thread_id:
+            self.item_ready.emit()  # the thread shown already: no new read comes
             return
         self.threads.table.selectRow(row)
 
