@@ -435,6 +435,9 @@ class MainWindow(QMainWindow):
     def _release_painting(self) -> None:
         if not self.updatesEnabled():
             self.setUpdatesEnabled(True)
+            # Painted now: Qt's own update after a hold was measured to come 40-100 ms later (the window's
+            # update request had been spent while painting was held).
+            self.repaint()
 
     def navigate(self, section: str, target=None) -> None:
         self.show_section(section, target)

@@ -71,3 +71,16 @@ def open_and_wait(qtbot, window, path, timeout=10000):
     window.open_path(str(path))
     qtbot.waitUntil(lambda: window.store is not None and window.central.currentWidget() is window.splitter,
                     timeout=timeout)
+
+
+@pytest.fixture
+def chatlog(monkeypatch, tmp_path):
+    """A store of the chat-log kind, defined only in the tests and installed through an entry point."""
+    from daycare_gui.stores import registry
+    from tests.stores.plugin import install_chatlog_entry_point
+
+    install_chatlog_entry_point(monkeypatch, tmp_path)
+    from chatlog_kind import write_chatlog
+
+    yield write_chatlog(tmp_path / "store")
+    registry.unregister("chatlog")

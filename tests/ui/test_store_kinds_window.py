@@ -5,23 +5,12 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QAbstractItemModelTester
 
 from daycare_gui.stores import registry
 from tests.conftest import snapshot_tree
-from tests.stores.plugin import install_chatlog_entry_point
 from tests.ui.conftest import open_and_wait
-
-
-@pytest.fixture
-def chatlog(monkeypatch, tmp_path):
-    install_chatlog_entry_point(monkeypatch, tmp_path)
-    from chatlog_kind import write_chatlog
-
-    yield write_chatlog(tmp_path / "store")
-    registry.unregister("chatlog")
 
 
 def _nav_titles(window) -> list[str]:

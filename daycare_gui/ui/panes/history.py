@@ -294,11 +294,10 @@ class HistoryPane(LegacySessions, SessionExport, Pane):
                                counted=counted, last_id=last_id)
         self.model.seed_page(page, rows)
         if not counted:
-            db, sid = self.ctx.store.db, header.session_id
-            # Counted once the event loop turns again, after the paint that shows the page: counting a
-            # long session is ~20 ms on the other core, which slowed that paint by half on two cores.
-            size = self.model.page_size
-            QTimer.singleShot(0, lambda: self.ctx.worker.submit(
+            db, sid, size = self.ctx.store.db, header.session_id, self.model.page_size
+            # Counted once the list has painted the page: counting a long session is ~20 ms of work on the
+            # other core, which slowed that paint by half on two cores (measured).
+            self.list.after_paint(lambda: self.model.session_id == sid and self.ctx.worker.submit(
                 "history-count", lambda: HistoryModel.count_with_last_page(db, sid, size), on_result=self._counted))
         self.goto_box.setRange(1 if header.record_count else 0, header.record_count)
         self._enable(header.record_count > 0)

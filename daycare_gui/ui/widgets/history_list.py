@@ -10,7 +10,7 @@ hover and what to repaint when data changes).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent
+from PySide6.QtCore import QEvent, QTimer
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QTableView
 
@@ -26,6 +26,21 @@ class HistoryList(QTableView):
         self.rows = HistoryRowDelegate(self)
         self.setItemDelegate(self.rows)
         self._hover_row = -1  # the row under the mouse (Qt keeps its own hover index private)
+        self._after_paint: list = []
+
+    AFTER_PAINT_MS = 100  # the longest after_paint waits for a paint (the list may not be on screen)
+
+    def after_paint(self, fn) -> None:
+        """Run ``fn`` once the list has next painted its rows, or in AFTER_PAINT_MS if it does not paint:
+        work that would share the CPU with that paint waits for it."""
+        self._after_paint.append(fn)
+        QTimer.singleShot(self.AFTER_PAINT_MS, lambda: self._run_after_paint(fn))
+
+    def _run_after_paint(self, only=None) -> None:
+        waiting = [fn for fn in self._after_paint if only is None or fn is only]
+        self._after_paint = [fn for fn in self._after_paint if fn not in waiting]
+        for fn in waiting:
+            fn()
 
     def viewportEvent(self, event) -> bool:  # noqa: N802
         kind = event.type()
@@ -59,3 +74,5 @@ class HistoryList(QTableView):
                                  selected, self._hover_row)
         finally:
             painter.end()
+        if self._after_paint:  # (after the paint has reached the screen: the next turn of the event loop)
+            QTimer.singleShot(0, self._run_after_paint)
