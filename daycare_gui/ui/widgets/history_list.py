@@ -34,7 +34,7 @@ class HistoryList(QTableView):
         """Run ``fn`` once the list has next painted its rows, or in AFTER_PAINT_MS if it does not paint:
         work that would share the CPU with that paint waits for it."""
         self._after_paint.append(fn)
-        QTimer.singleShot(self.AFTER_PAINT_MS, lambda: self._run_after_paint(fn))
+        QTimer.singleShot(self.AFTER_PAINT_MS, self, lambda: self._run_after_paint(fn))  # (dies with the list)
 
     def _run_after_paint(self, only=None) -> None:
         waiting = [fn for fn in self._after_paint if only is None or fn is only]
