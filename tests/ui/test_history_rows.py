@@ -127,3 +127,30 @@ def test_the_list_paints_its_rows_as_qts_own_row_by_row_paint_does(qtbot, window
     row_by_row = _shot(pane)
     assert row_by_row == one_call
     assert pane.list.itemDelegate().rows_rendered > 0  # (it really was the other path)
+
+
+def test_the_row_under_the_mouse_is_the_one_hovered_after_the_list_scrolls(qtbot, window, tmp_path_factory):
+    """The hover background (drawn by styles that draw one) belongs to the row under the mouse: after the
+    wheel scrolls the list, that is another row, though the mouse did not move."""
+    from PySide6.QtCore import QEvent, QPointF, Qt
+    from PySide6.QtGui import QHoverEvent
+    from PySide6.QtWidgets import QApplication
+
+    pane = _open_big(qtbot, window, tmp_path_factory)
+    view = pane.list
+    hovered = []
+    real = view.rows.paint_rows
+    view.rows.paint_rows = lambda *a: (hovered.append(a[-1]), real(*a))
+    y = view.rowViewportPosition(3) + view.rowHeight(3) // 2
+    at = QPointF(40, y)
+    QApplication.sendEvent(view.viewport(), QHoverEvent(QEvent.Type.HoverMove, at, at, QPointF(0, 0),
+                                                        Qt.KeyboardModifier.NoModifier))
+    view.viewport().repaint()
+    assert hovered[-1] == view.rowAt(0) + 3
+    view.verticalScrollBar().setValue(view.verticalScrollBar().value() + 10)  # as a wheel turn does
+    view.viewport().repaint()
+    assert hovered[-1] == view.rowAt(0) + 3 == view.rowAt(y)  # the row now under the mouse
+    QApplication.sendEvent(view.viewport(), QHoverEvent(QEvent.Type.HoverLeave, QPointF(-1, -1), QPointF(-1, -1),
+                                                        QPointF(0, 0), Qt.KeyboardModifier.NoModifier))
+    view.viewport().repaint()
+    assert hovered[-1] == -1
