@@ -227,3 +227,24 @@ def test_a_legacy_session_lists_its_records(qtbot, window, fixture_copy, model_t
     qtbot.waitUntil(lambda: pane._window is not None and pane._window.focus_id == pane.model.record(0).id,
                     timeout=5000)
     assert "hi!" in pane.conversation.toPlainText()
+
+
+def test_a_session_that_cannot_be_counted_says_so(qtbot, window, big_store, monkeypatch):
+    """A damaged index can make the count fail after the first page was shown: the heading says the records
+    were not counted and why, instead of "counting records…" for good; the page shown stays."""
+    from daycare_gui.core.db import DatabaseError
+    from daycare_gui.ui.models.history_model import HistoryModel
+
+    def broken(db, sid, size):
+        raise DatabaseError("database disk image is malformed")
+
+    monkeypatch.setattr(HistoryModel, "count_with_last_page", staticmethod(broken))
+    path, agent_id = big_store
+    open_and_wait(qtbot, window, path)
+    first_id = sqlite3.connect(f"file:{path / 'daycare.db'}?mode=ro&immutable=1", uri=True).execute(
+        "SELECT min(id) FROM session_history WHERE session_id = ?", (BIG_SESSION,)).fetchone()[0]
+    window.navigate("history", (agent_id, BIG_SESSION, first_id))
+    pane = window.panes["history"]
+    qtbot.waitUntil(lambda: "not counted" in pane.heading.text(), timeout=10000)
+    assert "malformed" in pane.heading.text() and "counting" not in pane.heading.text()
+    assert pane.model.record(0) is not None and pane.model.record(0).id == first_id

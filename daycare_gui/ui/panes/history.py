@@ -263,19 +263,22 @@ class HistoryPane(LegacySessions, SessionExport, Pane):
             rows = HistoryModel.fetch_page_without_keys(db, session_id, count, page, page_size) if count else []
             return header, row, page, rows
 
-        self.ctx.worker.submit("history-open", work, on_result=self._opened, on_error=self._open_failed)
+        self.ctx.worker.submit("history-open", work, on_result=self._ready_after(self._opened),
+                               on_error=self._ready_after(self._open_failed))
+
+    def _ready_after(self, show):
+        """``show``, then ``item_ready`` whatever happened in it: the window paints again (Pane.item_ready)."""
+        def run(result) -> None:
+            try:
+                show(result)
+            finally:
+                self.item_ready.emit()
+        return run
 
     def _open_failed(self, msg: str) -> None:
         self.heading.setText(f"Cannot read this session: {escape(msg)}")
-        self.item_ready.emit()
 
     def _opened(self, result) -> None:
-        try:
-            self._show_opened(result)
-        finally:
-            self.item_ready.emit()  # the window paints again (see Pane.item_ready)
-
-    def _show_opened(self, result) -> None:
         header, row, page, rows = result
         counted = header.record_count is not None or len(rows) < self.model.page_size
         if header.record_count is None:  # opened on the first page, not counted yet
@@ -294,11 +297,9 @@ class HistoryPane(LegacySessions, SessionExport, Pane):
                                counted=counted, last_id=last_id)
         self.model.seed_page(page, rows)
         if not counted:
-            db, sid, size = self.ctx.store.db, header.session_id, self.model.page_size
             # Counted once the list has painted the page: counting a long session is ~20 ms of work on the
             # other core, which slowed that paint by half on two cores (measured).
-            self.list.after_paint(lambda: self.model.session_id == sid and self.ctx.worker.submit(
-                "history-count", lambda: HistoryModel.count_with_last_page(db, sid, size), on_result=self._counted))
+            self.list.after_paint(lambda sid=header.session_id: self._count(sid))
         self.goto_box.setRange(1 if header.record_count else 0, header.record_count)
         self._enable(header.record_count > 0)
         if header.record_count == 0:
@@ -310,9 +311,20 @@ class HistoryPane(LegacySessions, SessionExport, Pane):
         if counted:
             self.model.read_ends()
 
-    def _set_heading(self, header, counted: bool = True) -> None:
+    def _count(self, session_id: str) -> None:
+        """Count the session shown and read its last page with it (unless another was opened meanwhile)."""
+        if self.model.session_id != session_id or self._header is None:
+            return
+        db, size, header = self.ctx.store.db, self.model.page_size, self._header
+        self.ctx.worker.submit(
+            "history-count", lambda: HistoryModel.count_with_last_page(db, session_id, size),
+            on_result=self._counted,
+            on_error=lambda msg: self._set_heading(header, records=f"records not counted: {escape(msg)}"))
+
+    def _set_heading(self, header, counted: bool = True, records: str | None = None) -> None:
         ended = f"ended {fmt_time(header.ended_at)}" if header.ended_at else "not ended"
-        records = f"<b>{fmt_int(header.record_count)}</b> records" if counted else "counting records…"
+        if records is None:
+            records = f"<b>{fmt_int(header.record_count)}</b> records" if counted else "counting records…"
         self.heading.setText(
             f"<b>{escape(header.agent_name)}</b> · session <code>{escape(header.session_id)}</code> · "
             f"created {fmt_time(header.created_at)} · {ended} · {records}")

@@ -25,15 +25,10 @@ class LegacySessions:
         self.heading.setText(f"Loading legacy session {index + 1} of {escape(agent_id)}…")
         paths = self.ctx.store.paths
         self.ctx.worker.submit("history-open", lambda: legacy_conversation(paths, agent_id, index),
-                               on_result=self._legacy_opened, on_error=self._open_failed)
+                               on_result=self._ready_after(self._legacy_opened),
+                               on_error=self._ready_after(self._open_failed))
 
     def _legacy_opened(self, conv) -> None:
-        try:
-            self._show_legacy(conv)
-        finally:
-            self.item_ready.emit()  # the window paints again (see Pane.item_ready)
-
-    def _show_legacy(self, conv) -> None:
         self._legacy = conv
         if conv.session is None:
             self.heading.setText(f"No such legacy session of {escape(conv.agent_id)}.")
