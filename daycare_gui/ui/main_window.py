@@ -77,6 +77,8 @@ class MainWindow(QMainWindow):
         self._history: list[tuple[str, object]] = []
         self._demo_dirs: list[Path] = []
         self._current_section: str | None = None
+        self._waiting_page = None  # a page shown once its item is read (see _show_when_ready)
+        self._wait_timer = QTimer(self, singleShot=True, timeout=self._show_waiting)
 
         self.actions_ = ActionRegistry(self)
         self.jump = JumpController(self)  # Jump To (Ctrl+K), deep links, Copy link
@@ -409,12 +411,14 @@ class MainWindow(QMainWindow):
             self._tell_pane(section)
             if section in self._stale:
                 self.banner.show_message("The database changed on disk. Refresh to see it.")
+        self._waiting_page = None  # a newer choice replaces a page still waiting for its item
         if target is not None and pane.opens_before_shown:
-            self._hold_painting(pane)  # first: a page with nothing to read is ready at once
-            pane.open_item(target)  # its read runs while the page is switched (see Pane.opens_before_shown)
+            if self.isVisible() and self.pane_stack.currentWidget() is not pane:
+                self._show_when_ready(pane)  # first: a page with nothing to read is ready at once
+            pane.open_item(target)  # its read runs while the previous page is still on screen
             target = None
-        self.pane_stack.setCurrentWidget(pane)
-        self._sync_detail()
+        if self._waiting_page is None:
+            self._show_page(pane)
         # pages outside the tree highlight the node they belong to (a conversation is an agent's)
         self.nav.select({"history": "agents"}.get(section, section))
         if target is not None:
@@ -422,22 +426,27 @@ class MainWindow(QMainWindow):
 
     PAINT_HOLD_MS = 100  # the longest the previous page stays on screen while the next one reads its item
 
-    def _hold_painting(self, pane) -> None:
-        """Paint nothing until ``pane`` has its item (``item_ready``) or PAINT_HOLD_MS have passed, as a
-        browser keeps the old page on screen until the new one has content: one paint of the window with
-        the item in it, instead of one without it and a second a moment later."""
-        if not self.isVisible() or not self.updatesEnabled():
-            return
-        self.setUpdatesEnabled(False)
-        pane.item_ready.connect(self._release_painting, Qt.ConnectionType.SingleShotConnection)
-        QTimer.singleShot(self.PAINT_HOLD_MS, self._release_painting)
+    def _show_when_ready(self, pane) -> None:
+        """Keep the previous page on screen until ``pane`` has its item (``item_ready``) or PAINT_HOLD_MS
+        have passed, as a browser keeps the old page until the new one has content: the window then
+        switches and lays out once, and paints only what changed, with the item in it.
 
-    def _release_painting(self) -> None:
-        if not self.updatesEnabled():
-            self.setUpdatesEnabled(True)
-            # Painted now: Qt's own update after a hold was measured to come 40-100 ms later (the window's
-            # update request had been spent while painting was held).
-            self.repaint()
+        (Holding with setUpdatesEnabled(False) instead made Qt repaint the whole window once the item came:
+        enabling updates again marks every widget of the window dirty, and most were painted twice.)"""
+        self._waiting_page = pane
+        pane.item_ready.connect(lambda: self._show_waiting(pane), Qt.ConnectionType.SingleShotConnection)
+        self._wait_timer.start(self.PAINT_HOLD_MS)  # one timer: an earlier wait's cannot end this one
+
+    def _show_waiting(self, pane=None) -> None:
+        """``pane``'s item is ready (or, with None, the wait is over): show the page still waiting."""
+        if self._waiting_page is not None and pane in (None, self._waiting_page):
+            pane, self._waiting_page = self._waiting_page, None
+            self._wait_timer.stop()
+            self._show_page(pane)
+
+    def _show_page(self, pane) -> None:
+        self.pane_stack.setCurrentWidget(pane)
+        self._sync_detail()
 
     def navigate(self, section: str, target=None) -> None:
         self.show_section(section, target)
@@ -491,8 +500,15 @@ class MainWindow(QMainWindow):
                 self.detail_dock.setVisible(show)
             finally:
                 self._syncing_detail = False
-            if show:  # once laid out: a dock resized before it is placed keeps its old width
-                QTimer.singleShot(0, self._size_detail_dock)
+            if show and not self._dock_sized:
+                if self.isVisible():
+                    # Sized now, in the layout pass of the page it shows beside (a second pass would paint
+                    # that page twice); the window's layout places it first, as a dock resized before it
+                    # is placed keeps its old width.
+                    self.layout().activate()
+                    self._size_detail_dock()
+                else:  # sized once the window is shown and laid out
+                    QTimer.singleShot(0, self._size_detail_dock)
 
     def _detail_visibility_changed(self, visible: bool) -> None:
         # the user closed (or re-docked) it themselves: remember that as their choice

@@ -44,7 +44,8 @@ def test_open_from_agents_and_read_the_conversation(qtbot, window, demo_store, m
     qtbot.keyClick(agents.sessions, Qt.Key.Key_Return)
 
     pane = window.panes.get("history")
-    assert pane is not None and window.pane_stack.currentWidget() is pane
+    assert pane is not None  # shown once its first page is read (or after a moment at most)
+    qtbot.waitUntil(lambda: window.pane_stack.currentWidget() is pane, timeout=5000)
     model_tester(pane.model)  # through the pages fetched while reading below
     qtbot.waitUntil(lambda: pane.model.rowCount() > 0 and "Groceries" in _text(pane), timeout=5000)
     # opened at the session's last record

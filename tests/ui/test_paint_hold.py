@@ -1,6 +1,6 @@
 """Opening a session from another page: the window keeps showing the previous page until the session's
-first page is read (a moment), then paints once with it — never an empty page first. A read that does
-not come back in time does not keep the window frozen."""
+first page is read (a moment), then switches to it with the page in it — never an empty page first. A
+read that does not come back in time does not keep the previous page up; a page chosen meanwhile wins."""
 
 from __future__ import annotations
 
@@ -11,63 +11,104 @@ def _a_session(window):
     return window.store.db.fetch("SELECT agent_id, id FROM sessions ORDER BY id LIMIT 1")[0]
 
 
-def test_the_window_paints_again_once_the_session_is_read(qtbot, window, demo_store, monkeypatch):
-    monkeypatch.setattr(type(window), "PAINT_HOLD_MS", 60_000)  # only the read can end the hold here
+def _switches(window) -> list:
+    """(page shown, whether the History pane had its rows then) each time the window switches page."""
+    seen = []
+
+    def changed(_index):
+        pane = window.pane_stack.currentWidget()
+        history = window.panes.get("history")
+        seen.append((pane, history is not None and history.model.rowCount() > 0 and history.model.is_loaded(0)))
+
+    window.pane_stack.currentChanged.connect(changed)
+    return seen
+
+
+def test_the_page_is_shown_once_the_session_is_read(qtbot, window, demo_store, monkeypatch):
+    monkeypatch.setattr(type(window), "PAINT_HOLD_MS", 60_000)  # only the read can end the wait here
     open_and_wait(qtbot, window, demo_store)
     window.show_section("overview")
+    overview = window.panes["overview"]
     agent_id, session_id = _a_session(window)
+    switches = _switches(window)
     window.worker.hold()  # the read waits, as a slow disk would make it
     window.navigate("history", (agent_id, session_id, None))
-    assert not window.updatesEnabled()  # the Overview stays on screen; nothing half-built is painted
-    window.worker.release()
     pane = window.panes["history"]
-    drawn = pane.list.rows.rows_rendered
-    qtbot.waitUntil(lambda: window.updatesEnabled(), timeout=10000)
-    assert pane.model.session_id == session_id and pane.model.is_loaded(pane.current_row())
-    assert pane.list.rows.rows_rendered > drawn  # painted at once, with its rows: not some time later
+    assert window.pane_stack.currentWidget() is overview  # the Overview stays up; nothing half-built shows
+    assert window.detail_dock.isHidden()  # nor does the Details dock appear beside it
+    window.worker.release()
+    qtbot.waitUntil(lambda: window.pane_stack.currentWidget() is pane, timeout=10000)
+    assert switches == [(pane, True)]  # one switch, with the session's rows already in it
+    assert pane.model.session_id == session_id and not window.detail_dock.isHidden()
+    qtbot.waitUntil(lambda: pane.list.rows.rows_rendered > 0, timeout=5000)  # and painted with them
 
 
-def test_a_read_that_does_not_come_back_does_not_freeze_the_window(qtbot, window, demo_store, monkeypatch):
+def test_a_read_that_does_not_come_back_does_not_keep_the_old_page(qtbot, window, demo_store, monkeypatch):
     monkeypatch.setattr(type(window), "PAINT_HOLD_MS", 50)
     open_and_wait(qtbot, window, demo_store)
+    window.show_section("overview")
     agent_id, session_id = _a_session(window)
     window.worker.hold()
     try:
         window.navigate("history", (agent_id, session_id, None))
-        assert not window.updatesEnabled()
-        qtbot.waitUntil(lambda: window.updatesEnabled(), timeout=5000)  # painting again, read or not
-        assert window.panes["history"].model.session_id != session_id  # (the read really had not come)
+        pane = window.panes["history"]
+        assert window.pane_stack.currentWidget() is not pane
+        qtbot.waitUntil(lambda: window.pane_stack.currentWidget() is pane, timeout=5000)  # shown, read or not
+        assert pane.model.session_id != session_id  # (the read really had not come)
     finally:
         window.worker.release()
 
 
-def test_a_session_that_cannot_be_read_ends_the_hold_too(qtbot, window, demo_store, monkeypatch):
+def test_a_session_that_cannot_be_read_is_shown_too(qtbot, window, demo_store, monkeypatch):
     monkeypatch.setattr(type(window), "PAINT_HOLD_MS", 60_000)
     open_and_wait(qtbot, window, demo_store)
+    window.show_section("overview")
     window.navigate("history", ("no-agent", "no-such-session", None))
-    assert not window.updatesEnabled()
     pane = window.panes["history"]
     qtbot.waitUntil(lambda: "No session" in pane.heading.text(), timeout=5000)
-    assert window.updatesEnabled()
+    assert window.pane_stack.currentWidget() is pane  # with its message, at once
 
 
-def test_the_shared_conversations_page_holds_until_its_messages_are_shown(qtbot, window, chatlog, monkeypatch):
+def test_a_page_chosen_while_waiting_wins(qtbot, window, demo_store, monkeypatch):
+    """The user opens a session, then picks another page before it is read: the session's read arriving
+    late must not pull the window back to it."""
+    monkeypatch.setattr(type(window), "PAINT_HOLD_MS", 60_000)
+    open_and_wait(qtbot, window, demo_store)
+    window.show_section("overview")
+    agent_id, session_id = _a_session(window)
+    window.worker.hold()
+    window.navigate("history", (agent_id, session_id, None))
+    window.show_section("agents")
+    agents = window.panes["agents"]
+    assert window.pane_stack.currentWidget() is agents
+    window.worker.release()
+    pane = window.panes["history"]
+    qtbot.waitUntil(lambda: pane.model.session_id == session_id, timeout=10000)
+    qtbot.wait(20)
+    assert window.pane_stack.currentWidget() is agents
+
+
+def test_the_shared_conversations_page_waits_until_its_messages_are_shown(qtbot, window, chatlog, monkeypatch):
     """Another kind's conversation: the page selects the thread, then the session, then reads its messages
-    (three reads); the window paints once, when the messages are there — never the page half-filled."""
+    (three reads); the window switches to it once the messages are there — never half-filled."""
     from daycare_gui.stores.records import SessionRef
 
     monkeypatch.setattr(type(window), "PAINT_HOLD_MS", 60_000)
     open_and_wait(qtbot, window, chatlog)
     window.show_section("overview")
+    overview = window.panes["overview"]
     window.worker.hold()
     window.navigate("conversations", SessionRef("home", "b"))
-    assert not window.updatesEnabled()
-    window.worker.release()
     pane = window.panes["conversations"]
-    qtbot.waitUntil(lambda: window.updatesEnabled(), timeout=10000)
-    assert "again" in pane.shown_text()  # painted with the session's messages in it
-    window.navigate("conversations", "no-such-thread")  # nothing to read: painting again at once
-    assert window.updatesEnabled()
+    assert window.pane_stack.currentWidget() is overview
+    shown_with = []
+    window.pane_stack.currentChanged.connect(lambda _i: shown_with.append(pane.shown_text()))
+    window.worker.release()
+    qtbot.waitUntil(lambda: window.pane_stack.currentWidget() is pane, timeout=10000)
+    assert shown_with and "again" in shown_with[0]  # switched to with the session's messages in it
+    window.show_section("overview")
+    window.navigate("conversations", "no-such-thread")  # nothing to read: shown at once
+    assert window.pane_stack.currentWidget() is pane
 
 
 def test_a_long_session_is_counted_after_its_first_page_is_painted(qtbot, window, tmp_path, monkeypatch):

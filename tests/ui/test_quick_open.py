@@ -48,7 +48,7 @@ def test_ctrl_k_fragment_of_a_session_id_then_enter_shows_its_conversation(qtbot
     qtbot.keyClick(palette.query, Qt.Key.Key_Return)
     assert not palette.isVisible()
     history = window.panes["history"]
-    assert window.pane_stack.currentWidget() is history
+    qtbot.waitUntil(lambda: window.pane_stack.currentWidget() is history, timeout=5000)  # once read
     qtbot.waitUntil(lambda: history.model.rowCount() == records, timeout=10000)
     assert session_id in history.heading.text()
 

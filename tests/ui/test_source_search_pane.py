@@ -73,7 +73,7 @@ def test_enter_on_a_match_opens_the_conversation_at_that_message(qtbot, window, 
 
     qtbot.keyClick(pane.tree, Qt.Key.Key_Return)
     conversations = window.panes["conversations"]
-    assert window.pane_stack.currentWidget() is conversations
+    qtbot.waitUntil(lambda: window.pane_stack.currentWidget() is conversations, timeout=5000)  # once read
     qtbot.waitUntil(lambda: conversations.focus_id == "12" and "the capybara arrived" in conversations.shown_text(),
                     timeout=5000)
     assert conversations.session == SessionRef("ops", "long")
