@@ -29,6 +29,7 @@ def test_the_page_is_shown_once_the_session_is_read(qtbot, window, demo_store, m
     open_and_wait(qtbot, window, demo_store)
     window.show_section("overview")
     overview = window.panes["overview"]
+    window.nav.setFocus()
     agent_id, session_id = _a_session(window)
     switches = _switches(window)
     window.worker.hold()  # the read waits, as a slow disk would make it
@@ -40,6 +41,7 @@ def test_the_page_is_shown_once_the_session_is_read(qtbot, window, demo_store, m
     qtbot.waitUntil(lambda: window.pane_stack.currentWidget() is pane, timeout=10000)
     assert switches == [(pane, True)]  # one switch, with the session's rows already in it
     assert pane.model.session_id == session_id and not window.detail_dock.isHidden()
+    assert pane.list.hasFocus()  # the keyboard goes on in the records, though they were read while hidden
     qtbot.waitUntil(lambda: pane.list.rows.rows_rendered > 0, timeout=5000)  # and painted with them
 
 
