@@ -316,6 +316,8 @@ class MainWindow(QMainWindow):
         # Answers still on their way belong to panes about to be deleted: make them all stale.
         self.worker.cancel_all()
         self.bg_worker.cancel_all()
+        self._waiting_page = None  # a page still waiting for its item goes with the others
+        self._wait_timer.stop()
         for pane in self.panes.values():
             pane.shutdown()
             self.pane_stack.removeWidget(pane)

@@ -139,3 +139,20 @@ def test_a_long_session_is_counted_after_its_first_page_is_painted(qtbot, window
     window.navigate("history", (agent_id, BIG_SESSION, first_id))  # at the first record: shown, then counted
     qtbot.waitUntil(lambda: bool(drawn_when_counted) and pane.model.rowCount() == 1_000, timeout=10000)
     assert drawn_when_counted[0] > before  # the rows were on screen before the count began
+
+
+def test_closing_the_store_while_a_page_waits(qtbot, window, demo_store, monkeypatch):
+    """The store is closed while a session is being read: the waiting page goes with the store, and
+    the end of the wait finds nothing to show (no error, the welcome page stays)."""
+    monkeypatch.setattr(type(window), "PAINT_HOLD_MS", 50)
+    open_and_wait(qtbot, window, demo_store)
+    window.show_section("overview")
+    agent_id, session_id = _a_session(window)
+    window.worker.hold()
+    try:
+        window.navigate("history", (agent_id, session_id, None))
+        window.close_store()
+        qtbot.wait(120)  # past the wait
+        assert window.central.currentWidget() is window.welcome and window.pane_stack.count() == 0
+    finally:
+        window.worker.release()
