@@ -11,6 +11,13 @@ def _a_session(window):
     return window.store.db.fetch("SELECT agent_id, id FROM sessions ORDER BY id LIMIT 1")[0]
 
 
+def _on_the_overview(qtbot, window, store, monkeypatch, hold_ms: int) -> None:
+    """``store`` open on the Overview, with a page waiting at most ``hold_ms`` for its item."""
+    monkeypatch.setattr(type(window), "PAINT_HOLD_MS", hold_ms)
+    open_and_wait(qtbot, window, store)
+    window.show_section("overview")
+
+
 def _switches(window) -> list:
     """(page shown, whether the History pane had its rows then) each time the window switches page."""
     seen = []
@@ -25,9 +32,7 @@ def _switches(window) -> list:
 
 
 def test_the_page_is_shown_once_the_session_is_read(qtbot, window, demo_store, monkeypatch):
-    monkeypatch.setattr(type(window), "PAINT_HOLD_MS", 60_000)  # only the read can end the wait here
-    open_and_wait(qtbot, window, demo_store)
-    window.show_section("overview")
+    _on_the_overview(qtbot, window, demo_store, monkeypatch, 60_000)  # only the read can end the wait here
     overview = window.panes["overview"]
     window.nav.setFocus()
     agent_id, session_id = _a_session(window)
@@ -46,9 +51,7 @@ def test_the_page_is_shown_once_the_session_is_read(qtbot, window, demo_store, m
 
 
 def test_a_read_that_does_not_come_back_does_not_keep_the_old_page(qtbot, window, demo_store, monkeypatch):
-    monkeypatch.setattr(type(window), "PAINT_HOLD_MS", 50)
-    open_and_wait(qtbot, window, demo_store)
-    window.show_section("overview")
+    _on_the_overview(qtbot, window, demo_store, monkeypatch, 50)
     agent_id, session_id = _a_session(window)
     window.worker.hold()
     try:
@@ -62,9 +65,7 @@ def test_a_read_that_does_not_come_back_does_not_keep_the_old_page(qtbot, window
 
 
 def test_a_session_that_cannot_be_read_is_shown_too(qtbot, window, demo_store, monkeypatch):
-    monkeypatch.setattr(type(window), "PAINT_HOLD_MS", 60_000)
-    open_and_wait(qtbot, window, demo_store)
-    window.show_section("overview")
+    _on_the_overview(qtbot, window, demo_store, monkeypatch, 60_000)
     window.navigate("history", ("no-agent", "no-such-session", None))
     pane = window.panes["history"]
     qtbot.waitUntil(lambda: "No session" in pane.heading.text(), timeout=5000)
@@ -74,9 +75,7 @@ def test_a_session_that_cannot_be_read_is_shown_too(qtbot, window, demo_store, m
 def test_a_page_chosen_while_waiting_wins(qtbot, window, demo_store, monkeypatch):
     """The user opens a session, then picks another page before it is read: the session's read arriving
     late must not pull the window back to it."""
-    monkeypatch.setattr(type(window), "PAINT_HOLD_MS", 60_000)
-    open_and_wait(qtbot, window, demo_store)
-    window.show_section("overview")
+    _on_the_overview(qtbot, window, demo_store, monkeypatch, 60_000)
     agent_id, session_id = _a_session(window)
     window.worker.hold()
     window.navigate("history", (agent_id, session_id, None))
@@ -95,9 +94,7 @@ def test_the_shared_conversations_page_waits_until_its_messages_are_shown(qtbot,
     (three reads); the window switches to it once the messages are there — never half-filled."""
     from daycare_gui.stores.records import SessionRef
 
-    monkeypatch.setattr(type(window), "PAINT_HOLD_MS", 60_000)
-    open_and_wait(qtbot, window, chatlog)
-    window.show_section("overview")
+    _on_the_overview(qtbot, window, chatlog, monkeypatch, 60_000)
     overview = window.panes["overview"]
     window.worker.hold()
     window.navigate("conversations", SessionRef("home", "b"))
@@ -144,9 +141,7 @@ def test_a_long_session_is_counted_after_its_first_page_is_painted(qtbot, window
 def test_closing_the_store_while_a_page_waits(qtbot, window, demo_store, monkeypatch):
     """The store is closed while a session is being read: the waiting page goes with the store, and
     the end of the wait finds nothing to show (no error, the welcome page stays)."""
-    monkeypatch.setattr(type(window), "PAINT_HOLD_MS", 50)
-    open_and_wait(qtbot, window, demo_store)
-    window.show_section("overview")
+    _on_the_overview(qtbot, window, demo_store, monkeypatch, 50)
     agent_id, session_id = _a_session(window)
     window.worker.hold()
     try:
