@@ -30,6 +30,7 @@ _ANTIALIAS = QPainter.RenderHint.Antialiasing
 _TEXT = QPalette.ColorRole.Text
 _HIGHLIGHTED = QPalette.ColorRole.HighlightedText
 _PLACEHOLDER = QPalette.ColorRole.PlaceholderText
+_NO_SHAPING = QFont.StyleStrategy.PreferNoShaping
 
 
 def _static(text: str) -> QStaticText:
@@ -63,6 +64,7 @@ class HistoryRowDelegate(QStyledItemDelegate):
         self._badges: dict[tuple, QPixmap] = {}
         self._placeholders: dict[str, QStaticText] = {}
         self._metrics_key: QFont | None = None  # the font measured
+        self._row_font: QFont | None = None  # that font as rows draw it (see _measure)
         self._metrics: tuple[QFontMetrics, int, int] | None = None
         self._palette_key = None
         self._ratio = None
@@ -82,9 +84,17 @@ class HistoryRowDelegate(QStyledItemDelegate):
         self._texts.clear()
 
     def _measure(self, font) -> tuple[QFontMetrics, int, int]:
+        """The measures of the rows' font, made from the view's ``font`` when that changes."""
         if self._metrics_key is None or font != self._metrics_key:  # (QFont's == is cheaper than its key())
-            fm = QFontMetrics(font)
+            # Rows skip the font's optional shaping (kerning, ligatures) where their script does not need
+            # it; Qt still shapes the scripts that do (Arabic, Indic...). Shaping was a third of drawing a
+            # row: an elided summary took 30 µs, 19 without; the text is ~0.3% wider on average, at most 2%.
+            # Rows are measured in the font they are drawn in, so an elided summary still ends in its room.
+            row_font = QFont(font)
+            row_font.setStyleStrategy(row_font.styleStrategy() | _NO_SHAPING)
+            fm = QFontMetrics(row_font)
             self._metrics_key = QFont(font)
+            self._row_font = row_font
             self._metrics = (fm, fm.horizontalAdvance("0000-00-00 00:00:00") + 10,
                              fm.horizontalAdvance("Python → tool") + 12)
             self._rows.clear()  # drawn with the old font
@@ -124,7 +134,7 @@ class HistoryRowDelegate(QStyledItemDelegate):
             pixmap.fill(_TRANSPARENT)
             p = QPainter(pixmap)
             p.setRenderHint(_ANTIALIAS)
-            p.setFont(font)
+            p.setFont(self._row_font)
             p.setBrush(QColor(c.error_badge if problem else bg))
             p.setPen(QColor(accent))
             p.drawRoundedRect(QRect(0, 0, width - 1, height - 1), 4, 4)
@@ -148,7 +158,7 @@ class HistoryRowDelegate(QStyledItemDelegate):
         image.setDevicePixelRatio(ratio)
         image.fill(_TRANSPARENT)
         painter = QPainter(image)
-        painter.setFont(font)
+        painter.setFont(self._row_font)
         painter.drawText(QPointF(0, fm.ascent()), fm.elidedText("2026-01-01 00:00:00 warm up " * 20, _ELIDE, 380))
         painter.end()
 
@@ -158,6 +168,7 @@ class HistoryRowDelegate(QStyledItemDelegate):
         other from the top of ``p``'s device (its font and pen are changed). Each kind of item is drawn
         for every row in turn: one pen change per block, not two per row."""
         fm, time_w, badge_w = self._measure(font)
+        p.setFont(self._row_font)
         left = 6
         offset = round((height - fm.height()) / 2) + fm.ascent()  # a row's text baseline below its top
         x = left + time_w + badge_w + 8
@@ -192,7 +203,6 @@ class HistoryRowDelegate(QStyledItemDelegate):
         """A selected row's own image: its text takes the highlight colour."""
         pixmap = self._image(width, height, ratio)
         p = QPainter(pixmap)
-        p.setFont(font)
         self._draw_rows(p, [(rec, key, problem)], width, height, True, font, palette.color(_HIGHLIGHTED), ratio)
         p.end()
         return pixmap
@@ -209,7 +219,6 @@ class HistoryRowDelegate(QStyledItemDelegate):
             rows.append((rec, rec.id if rec.id is not None else id(rec), state == "problem"))
         pixmap = self._image(width, height * self.BLOCK, ratio)
         p = QPainter(pixmap)
-        p.setFont(font)
         self._draw_rows(p, rows, width, height, False, font, palette.color(_TEXT), ratio)
         p.end()
         return pixmap, [(key, problem) for _rec, key, problem in rows]
@@ -330,7 +339,7 @@ class HistoryRowDelegate(QStyledItemDelegate):
         fm = self._measure(font)[0]
         offset = (height - fm.height()) / 2
         painter.save()
-        painter.setFont(font)
+        painter.setFont(self._row_font)
         painter.setPen(palette.color(_PLACEHOLDER))
         for top, state in rows:
             placeholder = self._placeholders.get(state)
