@@ -184,3 +184,41 @@ def test_a_long_summary_is_cut_off_inside_its_row(qtbot):
     inked = [x for x in range(image.width()) for y in range(height) if image.pixelColor(x, y).alpha()]
     assert max(inked) < width - 4  # the summary ends inside the row's margin...
     assert max(inked) > width - 60  # ...after filling the row up to it (it is long: it was cut off)
+
+
+def _block_of(summaries):
+    """The image of one block of rows with these summaries, as the record list draws it."""
+    from PySide6.QtWidgets import QTableView
+
+    from daycare_gui.core.records import history_record_from
+
+    recs = [history_record_from("user_message", 1_700_000_000_000 + i, {"text": text}, id=i + 1, session_id="s")
+            for i, text in enumerate(summaries)]
+
+    class Rows:
+        def rowCount(self):  # noqa: N802
+            return len(recs)
+
+        def paint_entry(self, row):
+            return recs[row], "user"
+
+    view = QTableView()
+    rows = HistoryRowDelegate(view)
+    rows._ratio = 1.0
+    rows._theme(view.palette())
+    image = rows._render_block(Rows(), 0, 700, 22, view.font(), view.palette(), 1.0)[0].toImage()
+    view.deleteLater()
+    return image
+
+
+def test_text_that_needs_shaping_is_still_shaped(qtbot, monkeypatch):
+    """Arabic letters join, and emoji sequences (a family, a flag, a skin tone) are one picture each: drawn
+    exactly as the view's own font draws them, not through the faster unshaped path plain text takes."""
+    import daycare_gui.ui.widgets.history_rows as history_rows
+
+    summaries = ["مرحبا بالعالم", "family 👨\u200d👩\u200d👧 at the table", "flag 🇵🇹 and 👍🏽"]
+    drawn = _block_of(summaries)
+    monkeypatch.setattr(history_rows, "_NEEDS_SHAPING", lambda text: True)  # everything through the shaper
+    assert _block_of(summaries) == drawn
+    monkeypatch.setattr(history_rows, "_NEEDS_SHAPING", lambda text: False)  # everything unshaped
+    assert _block_of(summaries) != drawn  # (so the first comparison could fail)

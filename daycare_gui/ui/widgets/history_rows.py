@@ -6,6 +6,7 @@ on screen, which is what keeps a million-record session instant.
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 
 from PySide6.QtCore import QPointF, QRect, QRectF, QSize, Qt
@@ -31,6 +32,13 @@ _TEXT = QPalette.ColorRole.Text
 _HIGHLIGHTED = QPalette.ColorRole.HighlightedText
 _PLACEHOLDER = QPalette.ColorRole.PlaceholderText
 _NO_SHAPING = QFont.StyleStrategy.PreferNoShaping
+
+# Text made only of these is drawn the same without shaping as with it, but for kerning: Latin (with its
+# precomposed accents), Greek, Cyrillic, and the punctuation, currency signs and arrows used beside them.
+# Anything else may need shaping to be drawn right at all (combining marks, Arabic, Indic scripts, emoji
+# sequences such as flags, skin tones and families): it is drawn in the view's own font.
+_NEEDS_SHAPING = re.compile("[^\x00-\u02ff\u0370-\u0482\u048a-\u052f\u2010-\u2027\u2030-\u205e"
+                            "\u20a0-\u20cf\u2190-\u21ff]").search
 
 
 def _static(text: str) -> QStaticText:
@@ -64,7 +72,7 @@ class HistoryRowDelegate(QStyledItemDelegate):
         self._badges: dict[tuple, QPixmap] = {}
         self._placeholders: dict[str, QStaticText] = {}
         self._metrics_key: QFont | None = None  # the font measured
-        self._row_font: QFont | None = None  # that font as rows draw it (see _measure)
+        self._fast: tuple[QFont, QFontMetrics] | None = None  # that font without optional shaping (_measure)
         self._metrics: tuple[QFontMetrics, int, int] | None = None
         self._palette_key = None
         self._ratio = None
@@ -84,17 +92,17 @@ class HistoryRowDelegate(QStyledItemDelegate):
         self._texts.clear()
 
     def _measure(self, font) -> tuple[QFontMetrics, int, int]:
-        """The measures of the rows' font, made from the view's ``font`` when that changes."""
+        """The measures of the view's ``font``, worked out again when it changes."""
         if self._metrics_key is None or font != self._metrics_key:  # (QFont's == is cheaper than its key())
-            # Rows skip the font's optional shaping (kerning, ligatures) where their script does not need
-            # it; Qt still shapes the scripts that do (Arabic, Indic...). Shaping was a third of drawing a
-            # row: an elided summary took 30 µs, 19 without; the text is ~0.3% wider on average, at most 2%.
-            # Rows are measured in the font they are drawn in, so an elided summary still ends in its room.
-            row_font = QFont(font)
-            row_font.setStyleStrategy(row_font.styleStrategy() | _NO_SHAPING)
-            fm = QFontMetrics(row_font)
+            fm = QFontMetrics(font)
             self._metrics_key = QFont(font)
-            self._row_font = row_font
+            # Text that needs no shaping (_NEEDS_SHAPING) is drawn without it, in a copy of the font with
+            # Qt's PreferNoShaping: shaping was a third of drawing a row (an elided summary took 30 µs, 19
+            # without); the text is ~0.3% wider on average, at most 2%, for want of kerning. Such text is
+            # measured in the font it is drawn in, so an elided summary still ends in its room.
+            fast = QFont(font)
+            fast.setStyleStrategy(fast.styleStrategy() | _NO_SHAPING)
+            self._fast = (fast, QFontMetrics(fast))
             self._metrics = (fm, fm.horizontalAdvance("0000-00-00 00:00:00") + 10,
                              fm.horizontalAdvance("Python → tool") + 12)
             self._rows.clear()  # drawn with the old font
@@ -134,7 +142,7 @@ class HistoryRowDelegate(QStyledItemDelegate):
             pixmap.fill(_TRANSPARENT)
             p = QPainter(pixmap)
             p.setRenderHint(_ANTIALIAS)
-            p.setFont(self._row_font)
+            p.setFont(self._fast[0])  # (the kinds' labels need no shaping)
             p.setBrush(QColor(c.error_badge if problem else bg))
             p.setPen(QColor(accent))
             p.drawRoundedRect(QRect(0, 0, width - 1, height - 1), 4, 4)
@@ -158,8 +166,9 @@ class HistoryRowDelegate(QStyledItemDelegate):
         image.setDevicePixelRatio(ratio)
         image.fill(_TRANSPARENT)
         painter = QPainter(image)
-        painter.setFont(self._row_font)
-        painter.drawText(QPointF(0, fm.ascent()), fm.elidedText("2026-01-01 00:00:00 warm up " * 20, _ELIDE, 380))
+        painter.setFont(self._fast[0])
+        painter.drawText(QPointF(0, fm.ascent()),
+                         self._fast[1].elidedText("2026-01-01 00:00:00 warm up " * 20, _ELIDE, 380))
         painter.end()
 
     def _draw_rows(self, p: QPainter, rows, width: int, height: int, selected: bool, font, fg,
@@ -168,7 +177,6 @@ class HistoryRowDelegate(QStyledItemDelegate):
         other from the top of ``p``'s device (its font and pen are changed). Each kind of item is drawn
         for every row in turn: one pen change per block, not two per row."""
         fm, time_w, badge_w = self._measure(font)
-        p.setFont(self._row_font)
         left = 6
         offset = round((height - fm.height()) / 2) + fm.ascent()  # a row's text baseline below its top
         x = left + time_w + badge_w + 8
@@ -177,20 +185,36 @@ class HistoryRowDelegate(QStyledItemDelegate):
         # glyph width (no line of narrower glyphs exists in practice), so a long summary costs no more.
         cut = room * 2 // max(1, fm.averageCharWidth()) + 2
         texts = [self._text(key, rec) for rec, key, _problem in rows]
-        # (drawText at two ints: PySide resolves that overload faster than one taking a QPointF)
-        draw = p.drawText
         p.setPen(fg if selected else self._meta)
-        for i, (when, _summary) in enumerate(texts):
-            draw(left, i * height + offset, when)
+        self._column(p, font, left, [when for when, _summary in texts], height, offset)
         badge = self._badge
         for i, (rec, _key, problem) in enumerate(rows):
             family, label = kind_of(rec.type)
             p.drawPixmap(left + time_w, i * height + 3, badge(family, label, problem, badge_w, height - 6, font, ratio))
         p.setPen(fg)
-        elided = fm.elidedText
-        for i, (_when, summary) in enumerate(texts):
-            draw(x, i * height + offset, elided(summary[:cut], _ELIDE, room))
+        self._column(p, font, x, [summary[:cut] for _when, summary in texts], height, offset, room)
         self.rows_rendered += len(rows)
+
+    def _column(self, p: QPainter, font, x: int, texts: list[str], height: int, offset: int,
+                room: int | None = None) -> None:
+        """Each of ``texts`` at ``x`` on its row's baseline (elided to ``room`` when given): those that need
+        no shaping in the fast font, then the others in the view's ``font``. One font change for each."""
+        # (drawText at two ints: PySide resolves that overload faster than one taking a QPointF)
+        draw = p.drawText
+        shaped = []
+        fast_font, fast_metrics = self._fast
+        p.setFont(fast_font)
+        elided = fast_metrics.elidedText
+        for i, text in enumerate(texts):
+            if _NEEDS_SHAPING(text):
+                shaped.append((i, text))
+            else:
+                draw(x, i * height + offset, text if room is None else elided(text, _ELIDE, room))
+        if shaped:
+            p.setFont(font)
+            elided = self._metrics[0].elidedText
+            for i, text in shaped:
+                draw(x, i * height + offset, text if room is None else elided(text, _ELIDE, room))
 
     def _image(self, width: int, height: int, ratio: float) -> QPixmap:
         pixmap = QPixmap(max(1, round(width * ratio)), max(1, round(height * ratio)))
@@ -339,7 +363,7 @@ class HistoryRowDelegate(QStyledItemDelegate):
         fm = self._measure(font)[0]
         offset = (height - fm.height()) / 2
         painter.save()
-        painter.setFont(self._row_font)
+        painter.setFont(font)
         painter.setPen(palette.color(_PLACEHOLDER))
         for top, state in rows:
             placeholder = self._placeholders.get(state)
