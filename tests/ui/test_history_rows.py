@@ -156,37 +156,7 @@ def test_the_row_under_the_mouse_is_the_one_hovered_after_the_list_scrolls(qtbot
     assert hovered[-1] == -1
 
 
-def test_a_long_summary_is_cut_off_inside_its_row(qtbot):
-    """Rows are drawn without the font's optional kerning (faster), so they must be measured that way too:
-    a summary measured with kerning and drawn without it runs past the row's end. Capital pairs such as
-    "AV" kern the most."""
-    from PySide6.QtWidgets import QTableView
-
-    from daycare_gui.core.records import history_record_from
-
-    rec = history_record_from("user_message", 1_700_000_000_000, {"text": "AVAWAYATVAVYWAVA" * 40}, id=1,
-                              session_id="s")
-
-    class OneRow:
-        def rowCount(self):  # noqa: N802
-            return 1
-
-        def paint_entry(self, row):
-            return rec, "user"
-
-    view = QTableView()
-    qtbot.addWidget(view)
-    rows = HistoryRowDelegate(view)
-    rows._ratio = 1.0
-    rows._theme(view.palette())
-    width, height = 600, 22
-    image = rows._render_block(OneRow(), 0, width, height, view.font(), view.palette(), 1.0)[0].toImage()
-    inked = [x for x in range(image.width()) for y in range(height) if image.pixelColor(x, y).alpha()]
-    assert max(inked) < width - 4  # the summary ends inside the row's margin...
-    assert max(inked) > width - 60  # ...after filling the row up to it (it is long: it was cut off)
-
-
-def _block_of(summaries):
+def _block_of(summaries, width: int = 700, height: int = 22):
     """The image of one block of rows with these summaries, as the record list draws it."""
     from PySide6.QtWidgets import QTableView
 
@@ -206,9 +176,20 @@ def _block_of(summaries):
     rows = HistoryRowDelegate(view)
     rows._ratio = 1.0
     rows._theme(view.palette())
-    image = rows._render_block(Rows(), 0, 700, 22, view.font(), view.palette(), 1.0)[0].toImage()
+    image = rows._render_block(Rows(), 0, width, height, view.font(), view.palette(), 1.0)[0].toImage()
     view.deleteLater()
     return image
+
+
+def test_a_long_summary_is_cut_off_inside_its_row(qtbot):
+    """Rows are drawn without the font's optional kerning (faster), so they must be measured that way too:
+    a summary measured with kerning and drawn without it runs past the row's end. Capital pairs such as
+    "AV" kern the most."""
+    width, height = 600, 22
+    image = _block_of(["AVAWAYATVAVYWAVA" * 40], width, height)
+    inked = [x for x in range(image.width()) for y in range(height) if image.pixelColor(x, y).alpha()]
+    assert max(inked) < width - 4  # the summary ends inside the row's margin...
+    assert max(inked) > width - 60  # ...after filling the row up to it (it is long: it was cut off)
 
 
 def test_text_that_needs_shaping_is_still_shaped(qtbot, monkeypatch):

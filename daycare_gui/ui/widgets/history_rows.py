@@ -199,22 +199,17 @@ class HistoryRowDelegate(QStyledItemDelegate):
                 room: int | None = None) -> None:
         """Each of ``texts`` at ``x`` on its row's baseline (elided to ``room`` when given): those that need
         no shaping in the fast font, then the others in the view's ``font``. One font change for each."""
+        plain, shaped = [], []
+        for row in enumerate(texts):
+            (shaped if _NEEDS_SHAPING(row[1]) else plain).append(row)
         # (drawText at two ints: PySide resolves that overload faster than one taking a QPointF)
         draw = p.drawText
-        shaped = []
-        fast_font, fast_metrics = self._fast
-        p.setFont(fast_font)
-        elided = fast_metrics.elidedText
-        for i, text in enumerate(texts):
-            if _NEEDS_SHAPING(text):
-                shaped.append((i, text))
-            else:
-                draw(x, i * height + offset, text if room is None else elided(text, _ELIDE, room))
-        if shaped:
-            p.setFont(font)
-            elided = self._metrics[0].elidedText
-            for i, text in shaped:
-                draw(x, i * height + offset, text if room is None else elided(text, _ELIDE, room))
+        for (row_font, metrics), rows in ((self._fast, plain), ((font, self._metrics[0]), shaped)):
+            if rows:
+                p.setFont(row_font)
+                elided = metrics.elidedText
+                for i, text in rows:
+                    draw(x, i * height + offset, text if room is None else elided(text, _ELIDE, room))
 
     def _image(self, width: int, height: int, ratio: float) -> QPixmap:
         pixmap = QPixmap(max(1, round(width * ratio)), max(1, round(height * ratio)))
