@@ -39,6 +39,7 @@ from daycare_gui.ui.preload import Preloader
 from daycare_gui.ui.store_opener import open_in_worker
 from daycare_gui.ui.store_watcher import StoreWatcher
 from daycare_gui.ui.widgets.banner import Banner
+from daycare_gui.ui.widgets.busy_label import BusyLabel
 from daycare_gui.ui.widgets.detail_pane import DetailPane
 from daycare_gui.ui.widgets.navigation import NavigationTree
 from daycare_gui.ui.widgets.welcome import WelcomePage
@@ -143,11 +144,11 @@ class MainWindow(QMainWindow):
         self.status_store = QLabel("No store open")
         self.status_mode = QLabel()
         self.status_engine = QLabel()
-        self.status_busy = QLabel()
+        self.status_busy = BusyLabel()
         for w in (self.status_store, self.status_mode, self.status_engine):
             self.statusBar().addWidget(w)
         self.statusBar().addPermanentWidget(self.status_busy)
-        self.worker.busy_changed.connect(lambda busy: self.status_busy.setText("Loading…" if busy else ""))
+        self.worker.busy_changed.connect(self.status_busy.set_busy)
 
         self.opener = OpenProgress(self.worker, self)
         self.opener.progressed.connect(self._open_progressed)
