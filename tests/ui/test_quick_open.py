@@ -188,9 +188,10 @@ def test_another_kind_jumps_through_the_shared_panes(qtbot, window, tmp_path):
     window.open_initial(str(tmp_path / "home"), False, open_target="session:sess-1700000000-aaaa0001")
     qtbot.waitUntil(lambda: "conversations" in window.panes, timeout=15000)
     pane = window.panes["conversations"]
-    qtbot.waitUntil(lambda: pane.session is not None and pane.session.session_id == "sess-1700000000-aaaa0001",
-                    timeout=10000)
-    assert window.pane_stack.currentWidget() is pane
+    # The page is shown once its messages are read (after the session is chosen: two reads later), so the
+    # wait is for both; asserting the page right after the session was chosen raced those reads.
+    qtbot.waitUntil(lambda: window.pane_stack.currentWidget() is pane and pane.session is not None
+                    and pane.session.session_id == "sess-1700000000-aaaa0001", timeout=10000)
     assert pane.link_target() == ("session", "sess-1700000000-aaaa0001")
 
     palette = _palette_ready(qtbot, window)
