@@ -7,13 +7,12 @@ report what we saw. Nothing here writes.
 
 from __future__ import annotations
 
-import errno
-import os
 import socket
 from dataclasses import dataclass
 from pathlib import Path
 
 from daycare_gui.core.paths import DaycarePaths
+from daycare_gui.stores.common.processes import process_exists
 
 
 @dataclass(frozen=True)
@@ -44,20 +43,6 @@ def _read_pid(path: Path) -> int | None:
     return int(text) if text.isdigit() else None
 
 
-def _pid_alive(pid: int) -> bool:
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # exists, owned by someone else
-    except OSError as exc:
-        return exc.errno == errno.EPERM
-    return True
-
-
 def _socket_answers(path: Path, timeout: float) -> bool:
     """HTTP over the Unix socket; a 2xx status line means an engine is there."""
     if not hasattr(socket, "AF_UNIX"):
@@ -76,7 +61,7 @@ def _socket_answers(path: Path, timeout: float) -> bool:
 
 def engine_status(paths: DaycarePaths, *, timeout: float = 0.3) -> EngineStatus:
     pid = _read_pid(paths.pid_path) if paths.pid_path.exists() else None
-    pid_alive = pid is not None and _pid_alive(pid)
+    pid_alive = pid is not None and bool(process_exists(pid))
     socket_exists = paths.socket_path.exists()
     answers = socket_exists and _socket_answers(paths.socket_path, timeout)
     running = pid_alive or answers

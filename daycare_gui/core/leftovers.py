@@ -27,6 +27,8 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from daycare_gui.stores.common.processes import process_exists
+
 UPGRADE = "upgrade working copy"
 SAVE = "temporary file of a save"
 PGLITE_EDIT = "PGlite working copy"
@@ -105,15 +107,7 @@ _NEXT_RUN = {UPGRADE: "upgrade", SAVE: "save in this folder", PGLITE_EDIT: "PGli
 def pid_alive(pid: int) -> bool:
     """Whether a process with this id exists. Unsure answers count as alive: nothing of a live writer
     may be removed."""
-    if pid <= 0:
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # EPERM: it exists but belongs to someone else
-        return True
-    return True
+    return process_exists(pid) is not False
 
 
 def _size(path: Path) -> int:

@@ -15,10 +15,11 @@ closing the last connection removes ``-wal`` and ``-shm``. So, in order:
 
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from daycare_gui.stores.common.file_locks import getlk_holder, proc_lock_holders
 
 RECENT_SECONDS = 300
 SHM_LOCK_START, SHM_LOCK_LEN = 120, 9  # SQLite's WAL-index lock bytes 120..127 and the DMS byte 128
@@ -31,66 +32,13 @@ class BotStatus:
     method: str  # "lock" | "wal activity" | "files" | "none"
 
 
-def _proc_locks(paths: list[Path]) -> int | None:
-    """The pid of another process holding a POSIX/OFD lock on one of ``paths`` (Linux), or None."""
-    try:
-        text = Path("/proc/locks").read_text()
-    except OSError:
-        return None
-    wanted = set()
-    for p in paths:
-        try:
-            st = p.stat()
-        except OSError:
-            continue
-        wanted.add((os.major(st.st_dev), os.minor(st.st_dev), st.st_ino))
-    me = os.getpid()
-    for line in text.splitlines():
-        parts = line.split()
-        if "->" in parts:  # a blocked waiter: "1: -> POSIX ..."
-            parts.remove("->")
-        if len(parts) < 6:
-            continue
-        try:
-            pid = int(parts[4])
-            major, minor, inode = parts[5].split(":")
-            key = (int(major, 16), int(minor, 16), int(inode))
-        except ValueError:
-            continue
-        if key in wanted and pid != me and pid > 0:
-            return pid
-    return None
-
-
-def _fcntl_lock(shm: Path) -> int | None:
-    """Ask the kernel (macOS/BSD ``struct flock`` layout) whether another process locks the -shm bytes.
-    Only used where /proc/locks is missing, and never while we hold a connection: closing our handle
-    would release our own SQLite locks on that file (POSIX lock semantics)."""
-    if not hasattr(os, "uname") or os.uname().sysname not in ("Darwin", "FreeBSD"):
-        return None
-    import fcntl
-    import struct
-
-    try:
-        fd = os.open(shm, os.O_RDONLY)
-    except OSError:
-        return None
-    try:
-        req = struct.pack("qqihh", SHM_LOCK_START, SHM_LOCK_LEN, 0, fcntl.F_WRLCK, 0)
-        _start, _len, pid, ltype, _whence = struct.unpack("qqihh", fcntl.fcntl(fd, fcntl.F_GETLK, req))
-        return (pid or -1) if ltype != fcntl.F_UNLCK else None
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-
-
 def bot_status(db: Path, *, holding_connection: bool = False) -> BotStatus:
     """What we can tell about the bot from its database files (never opens the database itself)."""
     shm, wal = Path(str(db) + "-shm"), Path(str(db) + "-wal")
-    pid = _proc_locks([shm, db])
-    if pid is None and not holding_connection and shm.exists() and not Path("/proc/locks").exists():
-        pid = _fcntl_lock(shm)
+    pids = proc_lock_holders([shm, db])
+    pid = pids[0] if pids else None
+    if pids is None and not holding_connection and shm.exists():  # (closing our handle would drop our locks)
+        pid = getlk_holder(shm, SHM_LOCK_START, SHM_LOCK_LEN) or None
     if pid is not None:
         who = f"process {pid}" if pid > 0 else "another process"
         return BotStatus(True, f"{who} holds {db.name} open (its -shm lock)", "lock")

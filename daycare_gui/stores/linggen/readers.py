@@ -7,7 +7,6 @@ its path and line, and the caller gets ``None`` and goes on.
 
 from __future__ import annotations
 
-import errno
 import json
 import os
 import re
@@ -19,6 +18,7 @@ import yaml
 
 from daycare_gui.stores.common.jsonl import parse_json
 from daycare_gui.stores.common.problems import ProblemLog
+from daycare_gui.stores.common.processes import process_exists
 from daycare_gui.stores.common.yaml_guard import too_deep
 
 # Files this kind reads whole are small (metadata, Markdown); a bigger one is reported, not loaded.
@@ -254,23 +254,9 @@ def pid_status(pid_path: Path) -> tuple[int | None, bool, str]:
     if not match:
         return None, False, "ling.pid holds no process id"
     pid = int(match.group(1))
-    if _alive(pid):
+    if process_exists(pid):
         return pid, True, f"process {pid} from ling.pid is alive"
     return pid, False, f"stale ling.pid (process {pid} is gone)"
-
-
-def _alive(pid: int) -> bool:
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # it exists, owned by someone else
-    except OSError as exc:
-        return exc.errno == errno.EPERM
-    return True
 
 
 def list_dirs(path: Path, problems: ProblemLog) -> list[Path]:
