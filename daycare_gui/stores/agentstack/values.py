@@ -15,6 +15,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from daycare_gui.stores.agentstack.database import BadText
+from daycare_gui.stores.common import json_brackets as brackets
 from daycare_gui.stores.common.secrets import mask_secrets
 
 MAX_JSON_CHARS = 200_000  # longer JSON is shown raw, not parsed (a damaged or hostile value)
@@ -67,24 +68,7 @@ def json_depth(text: str) -> int:
     """How deep brackets nest in JSON text, strings skipped (cheap when there are few brackets)."""
     if text.count("[") + text.count("{") <= MAX_JSON_DEPTH:
         return 0
-    depth = deepest = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in "]}":
-            depth -= 1
-    return deepest
+    return brackets.scan(text).deepest
 
 
 def shown_json(text: Any) -> str:

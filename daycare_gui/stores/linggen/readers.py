@@ -16,6 +16,7 @@ from typing import Any
 
 import yaml
 
+from daycare_gui.stores.common import json_brackets as brackets
 from daycare_gui.stores.common.jsonl import parse_json
 from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.common.processes import process_exists
@@ -109,22 +110,8 @@ def _truncated(text: str) -> bool:
 
 def _ends_early(text: str) -> bool:
     """True when the JSON text stops before its brackets close (the mark of an interrupted write)."""
-    depth, in_string, escaped = 0, False, False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-        elif ch in "]}":
-            depth -= 1
-    return in_string or depth > 0
+    scanned = brackets.scan(text)
+    return scanned.in_string or scanned.open_at_end > 0
 
 
 def load_yaml(path: Path, problems: ProblemLog) -> dict | None:
