@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtWidgets import (
     QApplication,
-    QDockWidget,
     QFileDialog,
     QLabel,
     QMainWindow,
@@ -32,6 +31,7 @@ from daycare_gui.stores.common.secrets import mask_url
 from daycare_gui.stores.registry import NoKindRecognised
 from daycare_gui.ui.actions import ActionRegistry
 from daycare_gui.ui.context import DetailItem, PaneContext
+from daycare_gui.ui.detail_dock import DetailDock
 from daycare_gui.ui.jump_controller import JumpController
 from daycare_gui.ui.keyboard import cycle_focus
 from daycare_gui.ui.open_progress import OpenProgress
@@ -41,7 +41,6 @@ from daycare_gui.ui.store_opener import open_in_worker
 from daycare_gui.ui.store_watcher import StoreWatcher
 from daycare_gui.ui.widgets.banner import Banner
 from daycare_gui.ui.widgets.busy_label import BusyLabel
-from daycare_gui.ui.widgets.detail_pane import DetailPane
 from daycare_gui.ui.widgets.navigation import NavigationTree
 from daycare_gui.ui.widgets.welcome import WelcomePage
 from daycare_gui.ui.worker import DbWorker
@@ -90,7 +89,7 @@ class MainWindow(QMainWindow):
         self.actions_.bind({
             "open": self.choose_and_open, "open_demo": self.open_demo, "refresh": self.refresh,
             "close_store": self.close_store, "quit": self.close, "filter": self.focus_filter,
-            "search": self.open_search, "toggle_detail": self._toggle_detail,
+            "search": self.open_search, "toggle_detail": lambda: self.details.toggle(),
             "focus_nav": lambda: self.nav.setFocus(), "back": self.go_back, "upgrade": self.open_upgrade,
             "problems": lambda: self.show_section("problems"), "trash": self.open_trash, "about": self.about,
             "quick_open": self.jump.show_palette, "copy_link": self.jump.copy_link,
@@ -133,18 +132,9 @@ class MainWindow(QMainWindow):
         for container in (self.central, self.splitter):
             container.setAttribute(Qt.WidgetAttribute.WA_StaticContents)
 
-        self.detail = DetailPane()
-        self.detail_dock = QDockWidget("Details", self)
-        self.detail_dock.setObjectName("detailDock")
-        self.detail_dock.setWidget(self.detail)
-        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.detail_dock)
-        # The dock is shown where a page has something to detail and the user has not closed it (F9 or
-        # its close button); the welcome page and the Overview have nothing, so they get the full width.
-        self._detail_wanted = self.settings.value("detail_visible", True) not in (False, "false")
-        self._syncing_detail = False
-        self._dock_sized = False  # sized once to fit the window, unless a saved layout says otherwise
-        self._nav_sized = False  # likewise the navigation's width
-        self.detail_dock.visibilityChanged.connect(self._detail_visibility_changed)
+        self.details = DetailDock(self, self.settings, self.page_has_details)
+        self.detail, self.detail_dock = self.details.pane, self.details.dock
+        self._nav_sized = False  # the navigation fitted to its labels once, unless a saved layout sets it
         self.nav.width_needed.connect(self._fit_navigation)
 
         # -- status bar ------------------------------------------------------------------------------
@@ -173,7 +163,7 @@ class MainWindow(QMainWindow):
         self._refresh_recent()
         self.actions_.set_store_open(False)
         self.resize(self.size().expandedTo(self.minimumSizeHint()))
-        self._sync_detail()
+        self.details.sync()
 
     # -- opening --------------------------------------------------------------------------------------
     def choose_and_open(self) -> None:
@@ -342,7 +332,7 @@ class MainWindow(QMainWindow):
             opened, self.opened, self.store = self.opened, None, None
             _close_without_waiting(opened)
         self.central.setCurrentWidget(self.welcome)
-        self._sync_detail()
+        self.details.sync()
         self.actions_.set_store_open(False)
         self.setWindowTitle("daycare-gui")
         self._update_status()
@@ -456,15 +446,11 @@ class MainWindow(QMainWindow):
 
     def _show_page(self, pane) -> None:
         previous = self.pane_stack.currentWidget()
-        if previous is not None and previous is not pane and self._detail_changes_for(pane):
+        if previous is not None and previous is not pane and self.details.changes_for(pane):
             self._show_page_with_dock_change(previous, pane)
         else:
             self.pane_stack.setCurrentWidget(pane)
-        self._sync_detail()
-
-    def _detail_changes_for(self, pane) -> bool:
-        """Whether the Details dock comes or goes when ``pane`` is shown."""
-        return self.detail_dock.isHidden() == (self._detail_wanted and self.page_has_details(pane))
+        self.details.sync()
 
     def _show_page_with_dock_change(self, previous, pane) -> None:
         """Show ``pane`` where the Details dock comes or goes with it: settle the page area's new width
@@ -474,7 +460,7 @@ class MainWindow(QMainWindow):
         focus = QApplication.focusWidget()
         focus_was_on_page = focus is not None and previous.isAncestorOf(focus)
         previous.hide()
-        self._sync_detail(pane)
+        self.details.sync(pane)
         self.layout().activate()
         self.pane_stack.setCurrentWidget(pane)
         if focus_was_on_page:  # as the stack would have done, had the page still had the focus
@@ -507,56 +493,12 @@ class MainWindow(QMainWindow):
         if pane is not None:
             pane.focus_filter()
 
-    def _toggle_detail(self) -> None:
-        """F9: show or hide the Details dock; the choice holds for every page that has details."""
-        show = self.detail_dock.isHidden()
-        self._detail_wanted = show
-        self._syncing_detail = True
-        try:
-            self.detail_dock.setVisible(show)  # shown on request even where the page has nothing to detail
-        finally:
-            self._syncing_detail = False
-
     def page_has_details(self, pane=None) -> bool:
         """Whether the page shown (or ``pane``, about to be shown) has anything for the Details dock."""
         if self.store is None or self.central.currentWidget() is not self.splitter:
             return False
         pane = pane if pane is not None else self.pane_stack.currentWidget()
         return bool(getattr(pane, "has_details", True)) if pane is not None else False
-
-    def _sync_detail(self, pane=None) -> None:
-        """Show the Details dock where the page shown (or ``pane``) has details and the user wants it;
-        hide it elsewhere."""
-        show = self._detail_wanted and self.page_has_details(pane)
-        if self.detail_dock.isHidden() == show:  # isHidden: also right before the window is first shown
-            self._syncing_detail = True
-            try:
-                self.detail_dock.setVisible(show)
-            finally:
-                self._syncing_detail = False
-            if show and not self._dock_sized:
-                if self.isVisible():
-                    # Sized now, in the layout pass of the page it shows beside (a second pass would paint
-                    # that page twice); the window's layout places it first, as a dock resized before it
-                    # is placed keeps its old width.
-                    self.layout().activate()
-                    self._size_detail_dock()
-                else:  # sized once the window is shown and laid out
-                    QTimer.singleShot(0, self._size_detail_dock)
-
-    def _detail_visibility_changed(self, visible: bool) -> None:
-        # the user closed (or re-docked) it themselves: remember that as their choice
-        if not self._syncing_detail and self.isVisible() and not visible and self.page_has_details():
-            self._detail_wanted = False
-
-    def _size_detail_dock(self) -> None:
-        """A fifth of the window, 200 to 360 pixels: room to read fields without starving the page."""
-        if self.detail_dock.isFloating():
-            return
-        width = max(200, min(360, self.width() // 5))
-        if abs(self.detail_dock.width() - width) > 40 and not self._dock_sized:
-            self.resizeDocks([self.detail_dock], [width], Qt.Orientation.Horizontal)
-            self._dock_sized = True
 
     def _size_navigation(self) -> None:
         if not self._nav_sized:  # the first store: the navigation as wide as its labels, no wider
@@ -674,14 +616,14 @@ class MainWindow(QMainWindow):
         state = self.settings.value("window_state")
         if state is not None:
             self.restoreState(state)
-            self._dock_sized = True  # the user's own dock width
+            self.details.sized = True  # the user's own dock width
         splitter = self.settings.value("main_splitter")
         if splitter is not None:
             self.splitter.restoreState(splitter)
             self._nav_sized = True
 
     def closeEvent(self, event) -> None:  # noqa: N802 (Qt override)
-        self.settings.setValue("detail_visible", self._detail_wanted)
+        self.details.remember(self.settings)
         self.settings.setValue("geometry", self.saveGeometry())
         self.settings.setValue("window_state", self.saveState())
         self.settings.setValue("main_splitter", self.splitter.saveState())

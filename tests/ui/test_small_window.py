@@ -52,10 +52,10 @@ def test_details_dock_only_where_there_is_something_to_detail(qtbot, small_windo
     assert not window.detail_dock.isHidden()
     # sized once the dock is laid out: a fifth of the window (at least 200 px), not a quarter or more
     qtbot.waitUntil(lambda: 200 <= window.detail_dock.width() <= window.width() // 4, timeout=2000)
-    window._toggle_detail()  # F9: the user closes it…
+    window.actions_.actions["toggle_detail"].trigger()  # F9: the user closes it…
     window.show_section("inbox")
     assert window.detail_dock.isHidden()  # …and it stays closed on the next page
-    window._toggle_detail()
+    window.actions_.actions["toggle_detail"].trigger()
     assert not window.detail_dock.isHidden()
     window.show_section("overview")
     assert window.detail_dock.isHidden()
