@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QFontMetrics, QGuiApplication, QRegion, QStandardItem, QStandardItemModel
-from PySide6.QtWidgets import QApplication, QTreeView
+from PySide6.QtWidgets import QApplication, QTreeView, QWidget
 
 from daycare_gui.ui.formats import number
 from daycare_gui.ui.icons import nav_icon
@@ -89,7 +89,9 @@ class NavigationTree(QTreeView):
         handlers repaint the whole tree, every icon and label (~2 ms), each time a page takes the keyboard
         from the navigation, as opening a session or a section from it does."""
         viewport = self.viewport()
-        self.update(QRegion(self.rect()) - QRegion(viewport.geometry()))
+        # (QWidget's update, named: PySide 6.10 resolves self.update(region) on an item view to its
+        # update(QModelIndex) and crashes)
+        QWidget.update(self, QRegion(self.rect()) - QRegion(viewport.geometry()))
         rows = self.visualRegionForSelection(self.selectionModel().selection())
         current = self.currentIndex()
         if current.isValid():
