@@ -241,8 +241,11 @@ def pid_status(pid_path: Path) -> tuple[int | None, bool, str]:
     if not match:
         return None, False, "ling.pid holds no process id"
     pid = int(match.group(1))
-    if process_exists(pid):
+    exists = process_exists(pid)
+    if exists:
         return pid, True, f"process {pid} from ling.pid is alive"
+    if exists is None:  # 0 names no single process (a damaged file); on Windows nothing can be asked
+        return pid, False, f"ling.pid names process {pid}, which cannot be checked here"
     return pid, False, f"stale ling.pid (process {pid} is gone)"
 
 

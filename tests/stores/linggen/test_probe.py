@@ -1,5 +1,6 @@
 """Which folders are Linggen homes, how sure, and why; other systems' folders are not claimed."""
 
+import os
 import sqlite3
 
 import pytest
@@ -114,3 +115,15 @@ def test_registry_picks_linggen_for_its_homes(tmp_path, layout):
         h.session(h.project("/p"), "s")
     h.agent("ling")  # an agents/ folder must not tempt the Daycare kind
     assert registry.choose(h.root).name == "linggen"
+
+
+def test_what_ling_pid_says_about_the_daemon(tmp_path):
+    """Alive, gone, or a pid that names no process (a damaged file): each said as it is, never "gone" for
+    what could not be checked."""
+    from daycare_gui.stores.linggen.readers import pid_status
+
+    h = standard_home(tmp_path / "home")
+    assert pid_status(h.pid())[1:] == (True, f"process {os.getpid()} from ling.pid is alive")
+    assert pid_status(h.pid(2**22 + 12345))[1:] == (False, f"stale ling.pid (process {2**22 + 12345} is gone)")
+    running, detail = pid_status(h.pid(0))[1:]
+    assert not running and detail == "ling.pid names process 0, which cannot be checked here"
