@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
+import shiboken6
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtWidgets import QDockWidget, QWidget
 
@@ -75,6 +76,10 @@ class DetailDock:
             self._syncing = False
 
     def _visibility_changed(self, visible: bool) -> None:
+        # A window taken apart without being closed first (at exit) hides its dock after it is gone; this
+        # handler is not the window's own, so Qt does not cut it off with the window.
+        if not shiboken6.isValid(self._window):
+            return
         # the user closed (or re-docked) it themselves: remember that as their choice
         if not self._syncing and self._window.isVisible() and not visible and self._has_details(None):
             self.wanted = False
