@@ -221,7 +221,10 @@ def _serve(jobs: queue.PriorityQueue, bridge: _Bridge, closed: threading.Event, 
 
     def emit(signal, *args) -> None:
         if not closed.is_set():  # after shutdown the owner may be gone; an answer has nobody to go to
-            signal.emit(*args)
+            try:
+                signal.emit(*args)
+            except RuntimeError:  # the bridge was deleted without a shutdown (a window taken apart at exit)
+                pass
 
     while True:
         _priority, _seq, job_id, fn, long, cancelled = jobs.get()

@@ -158,3 +158,23 @@ def test_shutdown_does_not_wait_for_a_running_query(qtbot, db):
     db.close()  # what closing the store does: the query is interrupted and the thread ends
     qtbot.waitUntil(lambda: retired_threads_running() == 0, timeout=5000)
     assert answers == []  # nobody is answered after shutdown
+
+
+def test_an_answer_for_a_worker_taken_apart_without_shutdown_is_dropped_quietly(qtbot, monkeypatch):
+    """At exit a window can be taken apart without being closed: its worker's bridge goes while a job is
+    still running. The job's answer is dropped, and the thread ends without an error."""
+    import shiboken6
+
+    thread_errors = []
+    monkeypatch.setattr(threading, "excepthook", thread_errors.append)
+    worker = DbWorker("test-worker-gone")
+    started, gate = threading.Event(), threading.Event()
+    worker.submit("c", lambda: (started.set(), gate.wait(5), "late")[2])
+    assert started.wait(5)
+    shiboken6.delete(worker._bridge)
+    thread = worker._thread
+    worker._queue.put((-1, -1, 0, None, False, None))  # then the thread's stop marker
+    gate.set()
+    thread.join(5)
+    assert not thread.is_alive()
+    assert thread_errors == []
