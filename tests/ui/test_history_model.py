@@ -136,3 +136,34 @@ def test_paging_keeps_the_model_contract(qtbot, small_store, model_tester):
         store.close()
         for obj in (model, worker):
             shiboken6.delete(obj)
+
+
+def test_a_pages_paint_token_changes_only_when_the_page_is_read_again(qtbot, small_store):
+    """The row painter copies a block of rows it drew before after one check of the page's token: the token
+    must change whenever the page is read again (its records may differ), and only then."""
+    store = open_store(small_store)
+    worker = DbWorker("test-history-token")
+    model = HistoryModel(worker, page_size=200, max_pages=2)
+    try:
+        model.set_session(store.db, SMALL_SESSION, SMALL, load_ids=False)
+        assert model.paint_token(0) is None  # not here yet
+        _wait_row(qtbot, model, 0)
+        token = model.paint_token(0)
+        assert token is not None and model.paint_token(199) == token  # one token for the whole page
+        assert model.record(150) is not None  # decoding a row of it keeps the token
+        assert model.paint_token(0) == token and model.paint_token(200) is None
+        _wait_row(qtbot, model, 1_000)
+        assert model.paint_token(0) == token  # shown again: now the page used last...
+        _wait_row(qtbot, model, 2_000)
+        assert model.cached_pages() == 2 and model.paint_token(0) == token  # ...so page 5 went, not page 0
+        assert model.paint_token(1_000) is None
+        assert model.record(2_000) is not None  # page 10 used last: page 0 is the oldest now...
+        _wait_row(qtbot, model, 1_000)  # ...and goes
+        assert model.paint_token(0) is None
+        _wait_row(qtbot, model, 0)
+        assert model.paint_token(0) not in (None, token)  # read again: another token
+    finally:
+        worker.shutdown()
+        store.close()
+        for obj in (model, worker):
+            shiboken6.delete(obj)

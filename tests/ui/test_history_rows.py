@@ -172,6 +172,9 @@ def _block_of(summaries, width: int = 700, height: int = 22):
         def paint_entry(self, row):
             return recs[row], "user"
 
+        def paint_token(self, row):
+            return 1
+
     view = QTableView()
     rows = HistoryRowDelegate(view)
     rows._ratio = 1.0
@@ -203,3 +206,62 @@ def test_text_that_needs_shaping_is_still_shaped(qtbot, monkeypatch):
     assert _block_of(summaries) == drawn
     monkeypatch.setattr(history_rows, "_NEEDS_SHAPING", lambda text: False)  # everything unshaped
     assert _block_of(summaries) != drawn  # (so the first comparison could fail)
+
+
+def test_a_block_drawn_before_is_checked_once_against_its_pages_token(qtbot):
+    """Rows drawn before are copied after one check of their page's token (not row by row). When the page
+    was read again the token differs: the same records keep their images, other records are drawn anew."""
+    from PySide6.QtCore import QAbstractListModel, QModelIndex
+
+    from daycare_gui.core.records import history_record_from
+    from daycare_gui.ui.widgets.history_list import HistoryList
+
+    def records(first_id, words):
+        return [history_record_from("user_message", 1_700_000_000_000 + i * 1000, {"text": f"{words} {i}"},
+                                    id=first_id + i, session_id="s") for i in range(40)]
+
+    class Rows(QAbstractListModel):
+        def __init__(self):
+            super().__init__()
+            self.recs, self.token, self.asked = records(1, "first words"), 1, 0
+
+        def rowCount(self, parent=QModelIndex()):  # noqa: N802
+            return 0 if parent.isValid() else len(self.recs)
+
+        def data(self, index, role=0):
+            return None
+
+        def paint_entry(self, row):
+            self.asked += 1
+            return self.recs[row], "user"
+
+        def paint_token(self, row):
+            return self.token
+
+    view = HistoryList()
+    qtbot.addWidget(view)
+    model = Rows()
+    view.setModel(model)
+    view.horizontalHeader().hide()
+    view.horizontalHeader().setStretchLastSection(True)
+    view.verticalHeader().hide()
+    view.verticalHeader().setDefaultSectionSize(22)
+    view.resize(600, 300)
+    shown = view.viewport().grab().toImage()
+    drawn = view.rows.rows_rendered
+    assert drawn > 0
+    model.asked = 0
+    assert view.viewport().grab().toImage() == shown
+    assert view.rows.rows_rendered == drawn and model.asked == 0  # copied, no row asked for
+
+    model.token = 2  # the page read again, with the same records: checked row by row once, not drawn
+    assert view.viewport().grab().toImage() == shown
+    assert view.rows.rows_rendered == drawn and model.asked > 0
+
+    model.recs[:8] = records(1_000, "other words")[:8]  # read again, and the first block's records differ
+    model.token = 3
+    changed = view.viewport().grab().toImage()
+    assert changed != shown
+    assert view.rows.rows_rendered == drawn + 8  # that block alone was drawn again
+    view.rows.clear_cache()
+    assert view.viewport().grab().toImage() == changed  # as a list drawing them afresh shows them

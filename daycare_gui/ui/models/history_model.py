@@ -73,6 +73,9 @@ class HistoryModel(QAbstractListModel):
         self._count = 0
         # page → [(record, problem, size) or PendingRecord], LRU order
         self._pages: OrderedDict[int, list] = OrderedDict()
+        # page → a number given when its list was stored, never given again (see paint_token)
+        self._page_tokens: dict[int, int] = {}
+        self._serial = itertools.count(1)
         self._pending: set[int] = set()
         self._ids = array("q")
         self._ids_complete = False
@@ -101,6 +104,7 @@ class HistoryModel(QAbstractListModel):
         self._last_id = last_id if db is not None and session_id is not None else None
         self._growing = self._grow_again = False
         self._pages.clear()
+        self._page_tokens.clear()
         self._pending.clear()
         self._ids = array("q")
         self._ids_complete = False
@@ -126,6 +130,7 @@ class HistoryModel(QAbstractListModel):
         size = self.page_size
         self._pages = OrderedDict((start // size, [(r, None, None) for r in records[start:start + size]])
                                   for start in range(0, len(records), size))
+        self._page_tokens = {page: next(self._serial) for page in self._pages}
         self._pending.clear()
         self._ids = array("q", (r.id for r in records))
         self._ids_complete, self._ids_wanted = True, False
@@ -253,7 +258,28 @@ class HistoryModel(QAbstractListModel):
             self._request(0, priority=LOW)
             self._request((self._count - 1) // self.page_size, priority=LOW)
 
+    def paint_token(self, row: int) -> int | None:
+        """What the row painter checks its images of ``row``'s rows against: a number that stays the same
+        for as long as the model holds the same records for the rows of ``row``'s page (rows appended after
+        its last may join them), or None while that page is not here. Counts as showing the page."""
+        page = row // self.page_size
+        token = self._page_tokens.get(page)
+        if token is not None:
+            self._pages.move_to_end(page)
+        return token
+
     # -- pages -----------------------------------------------------------------------------------
+    def _store_page(self, page: int, rows: list) -> list:
+        self._pages[page] = rows
+        self._pages.move_to_end(page)
+        self._page_tokens[page] = next(self._serial)
+        return rows
+
+    def _evict(self) -> None:
+        while len(self._pages) > self.max_pages:
+            page, _rows = self._pages.popitem(last=False)
+            del self._page_tokens[page]
+
     def _entry(self, row: int):
         if not (0 <= row < self._count):
             return None
@@ -314,9 +340,8 @@ class HistoryModel(QAbstractListModel):
             return
         self.rows_fetched += len(rows)
         self.pages_fetched += 1
-        self._pages[page] = rows
-        while len(self._pages) > self.max_pages:
-            self._pages.popitem(last=False)
+        self._store_page(page, rows)
+        self._evict()
         first = page * self.page_size
         last = min(self._count, first + self.page_size) - 1
         if last >= first:
@@ -364,17 +389,17 @@ class HistoryModel(QAbstractListModel):
         if cached_tail is not None and len(cached_tail) < size and not (
                 first_new == old and len(cached_tail) == old - tail_page * size):
             del self._pages[tail_page]
+            del self._page_tokens[tail_page]
         for offset, entry in enumerate(rows):
             row = first_new + offset
             page = row // size
             entries = self._pages.get(page)
             if entries is None and row % size == 0:
-                entries = self._pages[page] = []
+                entries = self._store_page(page, [])
             if entries is not None and len(entries) == row - page * size:
-                entries.append(entry)
+                entries.append(entry)  # (rows added after a page's last: its token stays, see paint_token)
                 self._pages.move_to_end(page)  # the newest rows are the last to be evicted
-        while len(self._pages) > self.max_pages:
-            self._pages.popitem(last=False)
+        self._evict()
         if self._ids_complete and len(self._ids) == old:
             if first_new == old:
                 self._ids.extend(entry_id(entry) for entry in rows)

@@ -67,8 +67,9 @@ class HistoryRowDelegate(QStyledItemDelegate):
         super().__init__(parent)
         self._texts: OrderedDict[int, tuple[str, str]] = OrderedDict()  # key → (time, summary)
         self._rows: OrderedDict[tuple, QPixmap] = OrderedDict()  # (key, w, h, problem) → a selected row's image
-        # (block, w, h) → (image of up to BLOCK rows, [(record key, problem)] drawn in it), LRU order
-        self._blocks: OrderedDict[tuple, tuple[QPixmap, list]] = OrderedDict()
+        # (block, w, h) → [image of up to BLOCK rows, [(record key, problem)] drawn in it, the model's
+        # paint_token for them when drawn], oldest first
+        self._blocks: OrderedDict[tuple, list] = OrderedDict()
         self._badges: dict[tuple, QPixmap] = {}
         self._placeholders: dict[str, QStaticText] = {}
         self._metrics_key: QFont | None = None  # the font measured
@@ -227,8 +228,9 @@ class HistoryRowDelegate(QStyledItemDelegate):
         return pixmap
 
     def _render_block(self, model, block: int, width: int, height: int, font, palette, ratio: float):
-        """The image of rows ``block * BLOCK`` onwards (up to BLOCK, as far as they are loaded), drawn with
-        one painter, and the (record key, problem) each row was drawn from."""
+        """The block cache's entry for rows ``block * BLOCK`` onwards (up to BLOCK, as far as they are
+        loaded): their image, drawn with one painter, the (record key, problem) each row was drawn from, and
+        the model's token for what it drew them from."""
         first = block * self.BLOCK
         rows = []
         for row in range(first, min(first + self.BLOCK, model.rowCount())):
@@ -240,7 +242,7 @@ class HistoryRowDelegate(QStyledItemDelegate):
         p = QPainter(pixmap)
         self._draw_rows(p, rows, width, height, False, font, palette.color(_TEXT), ratio)
         p.end()
-        return pixmap, [(key, problem) for _rec, key, problem in rows]
+        return [pixmap, [(key, problem) for _rec, key, problem in rows], model.paint_token(first)]
 
     def paint(self, painter, option, index) -> None:
         """One row, for Qt's own callers (the record list paints its rows with :meth:`paint_rows`)."""
@@ -262,25 +264,36 @@ class HistoryRowDelegate(QStyledItemDelegate):
                    selected, hover_row: int) -> None:
         """Rows ``first``..``last`` of ``view``, the first at (``left``, ``top``): one Python call for a whole
         repaint instead of one per row (Qt's per-row call into Python, with the option and index it wraps
-        for it, cost more than copying the row's image), and one copy for each run of plain rows drawn in
-        the same block. ``selected``: the selected rows among them (a set)."""
+        for it, cost more than copying the row's image). Rows of one block drawn already are copied in one
+        go, checked once for the block (see :meth:`_block_for`), not row by row. ``selected``: the selected
+        rows among them (a set)."""
         option = QStyleOptionViewItem()
         view.initViewItemOption(option)  # the view's font, palette and state (enabled, active window)
         base_state, font, palette, style = option.state, option.font, option.palette, view.style()
         self._check(painter, palette)
         model = view.model()
-        run = None  # [image, its y of the run's first row, rows in the run, the run's top]
+        size = self.BLOCK
         waiting = []  # (top, text) of rows whose page is on its way, drawn together at the end
-
-        def flush():
-            if run is not None:
-                self._blit(painter, left, run[3], run[0], run[1], width, run[2] * height)
-
-        for row in range(first, last + 1):
+        row = first
+        while row <= last:
             is_selected, hovered = row in selected, row == hover_row
+            if not (is_selected or hovered):
+                # The plain rows from here to the end of their block (or the next selected or hovered row)
+                block, offset = divmod(row, size)
+                stop = min(last, block * size + size - 1)
+                for other in range(row + 1, stop + 1):
+                    if other in selected or other == hover_row:
+                        stop = other - 1
+                        break
+                entry = self._block_for(model, block, width, height, font, palette)
+                if entry is not None:
+                    drawn = min(stop - block * size, len(entry[1]) - 1) - offset + 1  # rows it holds
+                    if drawn > 0:
+                        self._blit(painter, left, top, entry[0], offset * height, width, drawn * height)
+                        row += drawn
+                        top += drawn * height
+                        continue
             if is_selected or hovered:  # the background comes from the style, as the view would draw it
-                flush()
-                run = None
                 state = base_state
                 if is_selected:
                     state |= _SELECTED
@@ -291,23 +304,45 @@ class HistoryRowDelegate(QStyledItemDelegate):
                 option.state = base_state
             rec, state = model.paint_entry(row)
             if rec is None:  # the row's page is on its way: "…" (every row of a fast scroll paints this first)
-                flush()
-                run = None
                 waiting.append((top, state))
-            elif is_selected:  # its own image (the text in the highlight colour): no run goes through it
-                self._blit(painter, left, top, self._image_of(model, row, rec, state, True, width, height, font,
-                                                              palette)[0], 0, width, height)
-            else:
-                image, y = self._image_of(model, row, rec, state, False, width, height, font, palette)
-                if run is not None and run[0] is image and run[1] + run[2] * height == y:
-                    run[2] += 1  # the next row of the same block: copied together
-                else:
-                    flush()
-                    run = [image, y, 1, top]
+            else:  # a selected or hovered row, or one past the rows its block was drawn with
+                image, y = self._image_of(model, row, rec, state, is_selected, width, height, font, palette)
+                self._blit(painter, left, top, image, y, width, height)
+            row += 1
             top += height
-        flush()
         if waiting:
             self._paint_placeholders(painter, font, palette, left, height, waiting)
+
+    def _block_for(self, model, block: int, width: int, height: int, font, palette):
+        """The block cache's entry for ``block`` (drawn now if need be), or None while its first row's page
+        is on its way. The model's paint token for the rows says whether the image is still theirs: it is
+        the same as long as the model holds the same records for them, so one check covers the block."""
+        token = model.paint_token(block * self.BLOCK)
+        if token is None:
+            return None
+        key = (block, width, height)
+        entry = self._blocks.get(key)
+        if entry is not None and entry[2] == token:
+            return entry
+        if entry is not None and self._drawn_from(model, block, entry[1]):  # the page was read again, alike
+            entry[2] = token
+            return entry
+        entry = self._blocks[key] = self._render_block(model, block, width, height, font, palette, self._ratio)
+        if len(self._blocks) > self.BLOCK_CACHE:
+            self._blocks.popitem(last=False)
+        return entry
+
+    def _drawn_from(self, model, block: int, drawn: list) -> bool:
+        """Whether the model's rows of ``block`` are still the records (and problems) ``drawn`` lists."""
+        first = block * self.BLOCK
+        for row in range(first, min(first + self.BLOCK, model.rowCount())):
+            rec, state = model.paint_entry(row)
+            if rec is None:
+                return row - first == len(drawn)
+            if row - first >= len(drawn) or drawn[row - first] != (
+                    rec.id if rec.id is not None else id(rec), state == "problem"):
+                return False
+        return True
 
     def _check(self, painter, palette) -> None:
         """Empty the caches when what the images were drawn for changed (each check is a call into Qt,
