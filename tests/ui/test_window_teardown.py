@@ -1,5 +1,6 @@
 """Leaving the application without closing its window first (the session ends, a script quits Qt) prints no
-error: every handler the window's parts connected stops with the window, which is taken apart at exit."""
+error: every handler the window's parts connected stops with the window, which is taken apart at exit, and
+a read still running on a worker then has nobody to answer."""
 
 from __future__ import annotations
 
@@ -28,6 +29,9 @@ _CHILD = textwrap.dedent("""
         assert ready()
 
     wait(lambda: window.store is not None and "history" in window.panes)
+    for section in list(window._sections):  # every page, each starting its reads
+        window.navigate(section)
+        app.processEvents()
     window.navigate("history")
     wait(lambda: window.detail_dock.isVisible())
     print("dock shown", flush=True)
