@@ -7,7 +7,6 @@ report what we saw. Nothing here writes.
 
 from __future__ import annotations
 
-import socket
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,6 +44,8 @@ def _read_pid(path: Path) -> int | None:
 
 def _socket_answers(path: Path, timeout: float) -> bool:
     """HTTP over the Unix socket; a 2xx status line means an engine is there."""
+    import socket  # only when a socket file exists: importing it is ~3 ms of every start otherwise
+
     if not hasattr(socket, "AF_UNIX"):
         return False
     try:
