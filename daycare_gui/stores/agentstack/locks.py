@@ -28,10 +28,12 @@ SHM_DMS = 128
 
 @dataclass(frozen=True)
 class Holder:
-    pid: int
+    pid: int  # -1 when the system says the file is locked but not by which process
     program: str  # "node", "sqlite3", ... ("" when the system does not say)
 
     def __str__(self) -> str:
+        if self.pid < 0:
+            return f"{self.program or 'another program'} (its process id not given)"
         return f"{self.program or 'a program'} (pid {self.pid})"
 
 

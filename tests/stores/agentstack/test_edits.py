@@ -304,3 +304,9 @@ def test_editing_an_old_generation_and_a_file_without_versions(build, opened):
     c, row = _entry(store, "k")
     c.update("memory", row, {"content": "new words"})
     assert _fts(b2.path, "new") == ["k"]
+
+
+def test_a_lock_holder_the_system_does_not_name_is_not_called_pid_minus_one():
+    """F_GETLK may say a file is locked without saying by whom (-1): the refusal names no made-up pid."""
+    assert str(locks.Holder(-1, "")) == "another program (its process id not given)"
+    assert str(locks.Holder(4242, "node")) == "node (pid 4242)"
