@@ -9,7 +9,7 @@ import sqlite3
 import pytest
 
 from daycare_gui.core.demo import write_demo
-from daycare_gui.core.queries.history import page_after
+from daycare_gui.core.queries.history import page_after, session_end
 from daycare_gui.core.queries.history_pages import (
     conversation_window,
     id_chunk,
@@ -87,6 +87,19 @@ def test_id_chunks_cover_the_session_in_order(demo):
     assert len(first) == 3000 and len(rest) == 2000
     assert list(first) + list(rest) == sorted(set(first) | set(rest))
     assert first.itemsize == 8  # compact: 8 bytes a record
+
+
+def test_session_end_counts_what_follows_a_record_and_names_the_last(demo):
+    db = demo.db
+    ids = [r.id for r, _p, _s in page_after(db, BIG_SESSION, -1, 5000)]
+    assert session_end(db, BIG_SESSION) == (5000, ids[-1])
+    assert session_end(db, BIG_SESSION, ids[4899]) == (100, ids[-1])
+    assert session_end(db, BIG_SESSION, ids[-1]) == (0, None)  # nothing after the last record
+    assert session_end(db, "no-such-session") == (0, None)
+    # another session's records are not counted, however their ids interleave
+    sid = _session_with(db, "rlm_start")
+    assert session_end(db, sid)[0] == db.scalar("SELECT count(*) FROM session_history WHERE session_id = :s",
+                                                {"s": sid})
 
 
 def test_session_header(demo):
