@@ -12,6 +12,7 @@ the English forms: "1,234,567" and "2026-02-02 22:07:32".
 from __future__ import annotations
 
 import datetime as _dt
+import time as _time
 
 from PySide6.QtCore import QDateTime, QLocale
 
@@ -58,32 +59,120 @@ def _four_digit_year(fmt: str) -> str:
 def date_time(ms: int | None, *, seconds: bool = True) -> str:
     """Local date and time of epoch milliseconds in the locale's order (23.11.2026 17:13:05 in German,
     11/23/2026 5:13:05 PM in US English); "" for None."""
-    if ms is None:
-        return ""
-    locale, pattern = _date_time_pattern(seconds)
-    if locale is None or not isinstance(ms, (int, float)):
-        return local_time(ms, seconds=seconds)
-    try:
-        when = QDateTime.fromMSecsSinceEpoch(int(ms))
-    except (OverflowError, ValueError):
-        return str(ms)
-    if not when.isValid():
-        return str(ms)
-    return locale.toString(when, pattern)
+    return _date_time_pattern(seconds).format(ms)
 
 
-# (locale name, seconds) → (the locale, or None for C; its date-time pattern). Every painted history row
+def date_time_formatter(*, seconds: bool = True):
+    """:func:`date_time` for the locale as it is now, as one function to call for many times in a row (a
+    painter's rows): the locale is looked up once, not for each."""
+    return _date_time_pattern(seconds).format
+
+
+class _DateTimes:
+    """One locale's date-time pattern, and the text around the seconds of each minute formatted lately.
+
+    Every history row painted shows its time: formatting it in full (a QDateTime and the locale's pattern,
+    or localtime and strftime) was 2–7 µs a row. Records come seconds apart, so a minute's text is mostly
+    reused by the rows after its first: a row then costs a dictionary lookup and an f-string."""
+
+    MINUTES = 4096  # minutes remembered (the older half is dropped past this)
+    # Since 1973 every time zone's offset is whole minutes (Liberia's was -0:44:30 until 1972), so a time's
+    # local seconds are its epoch seconds; before that, times are written in full.
+    SINCE_MS = 100_000_000_000
+
+    def __init__(self, locale: QLocale | None, pattern: str, seconds: bool) -> None:
+        self.locale, self.pattern, self.seconds = locale, pattern, seconds
+        # The pattern with its seconds as a marker to split at, or None where it has no plain "ss" or the
+        # locale writes other digits than 0–9 (Arabic's ٠–٩): the f-string between the halves writes those
+        self._marked = (_mark_seconds(pattern) if seconds and locale is not None and locale.zeroDigit() == "0"
+                        else None)
+        self._split_here = seconds and (locale is None or self._marked is not None)
+        # epoch minute → (the text before its seconds, the text after them)
+        self.minutes: dict[int, tuple[str, str]] = {}
+
+    def format(self, ms) -> str:
+        if ms is None:
+            return ""
+        if self._split_here and type(ms) is int and ms >= self.SINCE_MS:
+            minute, within = divmod(ms, 60_000)
+            halves = self.minutes.get(minute)
+            if halves is None:
+                halves = self._halves(minute)
+            if halves is not None:
+                return f"{halves[0]}{within // 1000:02d}{halves[1]}"
+        return self.text(ms)
+
+    def text(self, ms) -> str:
+        """The whole text, formatted from scratch."""
+        if self.locale is None or not isinstance(ms, (int, float)):
+            return local_time(ms, seconds=self.seconds)
+        try:
+            when = QDateTime.fromMSecsSinceEpoch(int(ms))
+        except (OverflowError, ValueError):
+            return str(ms)
+        if not when.isValid():
+            return str(ms)
+        return self.locale.toString(when, self.pattern)
+
+    def _halves(self, minute: int) -> tuple[str, str] | None:
+        if self.locale is None:  # local_time's form, up to its seconds (and its limits)
+            try:
+                local = _time.localtime(minute * 60)
+            except (OverflowError, OSError, ValueError):
+                return None
+            if not 1 <= local.tm_year <= 9999:
+                return None
+            halves = (_time.strftime("%Y-%m-%d %H:%M:", local), "")
+        else:
+            parts = self.locale.toString(QDateTime.fromMSecsSinceEpoch(minute * 60_000), self._marked).split(_MARK)
+            if len(parts) != 2:
+                return None
+            halves = (parts[0], parts[1])
+        if len(self.minutes) >= self.MINUTES:
+            for old in list(self.minutes)[: self.MINUTES // 2]:
+                del self.minutes[old]
+        self.minutes[minute] = halves
+        return halves
+
+
+_MARK = "\u2063"  # (invisible separator: no locale writes it in a date)
+
+
+def _mark_seconds(pattern: str) -> str | None:
+    """``pattern`` with its two-digit seconds ("ss", outside quoted text) as a quoted marker, or None
+    unless it has exactly that: one "s" field, two letters long."""
+    fields, quoted, i = [], False, 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "'":
+            quoted = not quoted
+        elif c == "s" and not quoted:
+            end = i
+            while end < len(pattern) and pattern[end] == "s":
+                end += 1
+            fields.append((i, end))
+            i = end
+            continue
+        i += 1
+    if len(fields) != 1 or fields[0][1] - fields[0][0] != 2:
+        return None
+    at = fields[0][0]
+    return f"{pattern[:at]}'{_MARK}'{pattern[at + 2:]}"
+
+
+# (locale name, seconds) → that locale's _DateTimes (a None locale for C). Every painted history row
 # formats a time: working the pattern out each time (enum lookups, two format queries) was most of it.
-_PATTERNS: dict[tuple[str, bool], tuple[QLocale | None, str]] = {}
+_PATTERNS: dict[tuple[str, bool], _DateTimes] = {}
 
 
-def _date_time_pattern(seconds: bool) -> tuple[QLocale | None, str]:
+def _date_time_pattern(seconds: bool) -> _DateTimes:
     locale = QLocale()
     key = (locale.name(), seconds)
     found = _PATTERNS.get(key)
     if found is None:
         plain = _locale()
-        found = _PATTERNS[key] = (plain, _date_time_format(plain, seconds) if plain is not None else "")
+        found = _PATTERNS[key] = _DateTimes(plain, _date_time_format(plain, seconds) if plain is not None else "",
+                                            seconds)
     return found
 
 

@@ -60,6 +60,66 @@ def test_the_c_locale_keeps_the_english_forms(qapp):
         QLocale.setDefault(before)
 
 
+LOCALES = [QLocale.c(), QLocale("de_DE"), QLocale("en_US"), QLocale("fr_CA"), QLocale("ar_EG"), QLocale("ja_JP")]
+
+
+@pytest.mark.parametrize("locale", LOCALES, ids=lambda loc: loc.name())
+def test_a_rows_time_reads_as_the_time_formatted_in_full(qapp, locale):
+    """The row painter writes times from each minute's text around its seconds: it must read exactly as
+    the time formatted from scratch, whatever the locale writes (12-hour clocks with the seconds inside,
+    Arabic digits, which are not split), for records seconds apart and for times at a minute's edges."""
+    before = QLocale()
+    QLocale.setDefault(locale)
+    try:
+        when = formats.date_time_formatter()
+        full = formats._date_time_pattern(True).text
+        start = _ms(2026, 2, 3, 23, 58, 30)
+        times = [*range(start, start + 240_000, 1_237), start + 29_999, start + 30_000, start + 89_999,
+                 0, 999, 12_345.0, -5_000, 99_999_999_999]  # (and some that are written in full)
+        assert [when(t) for t in times] == [full(t) for t in times]
+        assert when(None) == "" == formats.date_time(None)
+        assert formats.date_time(start) == full(start)
+    finally:
+        QLocale.setDefault(before)
+
+
+def test_only_a_plain_two_digit_seconds_field_is_split_at():
+    mark = formats._mark_seconds
+    assert mark("dd.MM.yyyy HH:mm:ss") == f"dd.MM.yyyy HH:mm:'{formats._MARK}'"
+    assert mark("h:mm:ss AP") == f"h:mm:'{formats._MARK}' AP"
+    assert mark("HH 'h' mm 'min' ss 's'") == f"HH 'h' mm 'min' '{formats._MARK}' 's'"  # quoted text kept
+    for pattern in ("H:m:s", "HH:mm:sss", "ss:ss", "'ss' HH:mm", "HH:mm"):
+        assert mark(pattern) is None, pattern
+
+
+def test_times_across_a_daylight_saving_change_read_as_in_full(tmp_path):
+    """Local time jumps an hour at a daylight-saving change (a POSIX rule, so no zone database is
+    needed): each minute's text must come from that minute, on both sides of the jump."""
+    import os
+    import subprocess
+    import sys
+
+    child = tmp_path / "child.py"
+    child.write_text(
+        "import time\n"
+        "from PySide6.QtCore import QLocale\n"
+        "from PySide6.QtWidgets import QApplication\n"
+        "app = QApplication([])\n"
+        "from daycare_gui.ui import formats\n"
+        "start = 1774746000000 - 3_600_000  # 2026-03-29 00:00 UTC; Europe's clocks go forward at 01:00\n"
+        "for name in ('C', 'de_DE'):\n"
+        "    QLocale.setDefault(QLocale(name))\n"
+        "    when, full = formats.date_time_formatter(), formats._date_time_pattern(True).text\n"
+        "    times = range(start, start + 7_200_000, 997)\n"
+        "    print(name, full(start), full(start + 7_199_000), sum(when(t) != full(t) for t in times))\n")
+    env = dict(os.environ, TZ="CET-1CEST,M3.5.0,M10.5.0/3", QT_QPA_PLATFORM="offscreen")
+    out = subprocess.run([sys.executable, str(child)], env=env, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.split("\n")
+    assert lines[0] == "C 2026-03-29 01:00:00 2026-03-29 03:59:59 0"  # (01:00 + 2 h reads 03:59: the jump)
+    assert lines[1] == "de_DE 29.03.2026 01:00:00 29.03.2026 03:59:59 0"
+
+
 def test_a_german_window_shows_german_numbers_and_dates_and_sorts_by_raw_values(qtbot, window, demo_store,
                                                                                  german):
     open_and_wait(qtbot, window, demo_store)

@@ -13,7 +13,7 @@ from PySide6.QtCore import QPointF, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QPixmap, QStaticText
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
-from daycare_gui.ui.models.columns import fmt_time
+from daycare_gui.ui.formats import date_time_formatter
 from daycare_gui.ui.models.history_model import kind_of
 from daycare_gui.ui.theme import colours
 
@@ -124,10 +124,11 @@ class HistoryRowDelegate(QStyledItemDelegate):
             self._blocks.clear()
         return self._colours
 
-    def _text(self, key, rec) -> tuple[str, str]:
+    def _text(self, key, rec, when) -> tuple[str, str]:
+        """The row's time (``when``: a date_time_formatter) and summary, formatted once."""
         texts = self._texts.get(key)
         if texts is None:
-            texts = self._texts[key] = (fmt_time(rec.at), rec.summary(300))
+            texts = self._texts[key] = (when(rec.at), rec.summary(300))
             if len(self._texts) > self.TEXT_CACHE:
                 self._texts.popitem(last=False)
         return texts
@@ -185,7 +186,8 @@ class HistoryRowDelegate(QStyledItemDelegate):
         # Eliding shapes the whole string: cut it first to what the room could hold at half the average
         # glyph width (no line of narrower glyphs exists in practice), so a long summary costs no more.
         cut = room * 2 // max(1, fm.averageCharWidth()) + 2
-        texts = [self._text(key, rec) for rec, key, _problem in rows]
+        when = date_time_formatter()
+        texts = [self._text(key, rec, when) for rec, key, _problem in rows]
         p.setPen(fg if selected else self._meta)
         self._column(p, font, left, [when for when, _summary in texts], height, offset)
         badge = self._badge
