@@ -38,6 +38,12 @@ def test_numbers_sizes_and_counts_in_german(german):
     from daycare_gui.ui.panes.generic.collection import _text
 
     assert _text(1234567) == "1.234.567" and _text(0.5) == "0,5"
+    # a store's JSON may hold numbers past a float's range (1e400) or NaN: shown, never an OverflowError
+    assert (_text(float("inf")), _text(float("-inf")), _text(float("nan"))) == ("∞", "-∞", "NaN")
+    from daycare_gui.stores.records import DayCount
+    from daycare_gui.ui.panes.generic.overview import day_totals
+
+    assert day_totals([DayCount("2026-01-02", "", float("inf")), DayCount("2026-01-03", "", 2.0)]) == [(1767398400000, 2)]
 
 
 def test_dates_in_the_locales_order(german):

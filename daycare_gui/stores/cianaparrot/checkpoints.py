@@ -120,15 +120,24 @@ def decode_metadata(blob: Any) -> tuple[Any, str | None]:
         return None, None
     data = blob.encode("utf-8", "surrogateescape") if isinstance(blob, str) else bytes(blob)
     try:
-        return json.loads(data.decode("utf-8")), None
+        value = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         pass
+    else:  # LangGraph writes an object (step, source, writes, parents); null is no metadata, as NULL is
+        if value is None or isinstance(value, dict):
+            return value, None
+        return value, f"metadata is a JSON {_json_kind(value)}, not an object"  # damage, kept to show
     from daycare_gui.stores.cianaparrot.decode import decode_msgpack, opaque
 
     d = decode_msgpack(data)
     if d.problem is None and isinstance(d.value, dict):
         return d.value, None
     return opaque("metadata", data, "metadata neither JSON nor MessagePack"), "metadata could not be read"
+
+
+def _json_kind(value: Any) -> str:
+    return ("list" if isinstance(value, list) else "string" if isinstance(value, str) else
+            "true/false" if isinstance(value, bool) else "number")
 
 
 class CheckpointReader:

@@ -81,6 +81,21 @@ def test_pickle_encrypted_and_unknown_payloads_show_what_they_are(deployment):
         assert any("pickle" in p.message for p in _problems(store, "checkpoints.db"))
 
 
+def test_metadata_that_is_not_an_object_or_has_an_infinite_step_is_shown_with_a_problem(deployment):
+    db = deployment / "data" / "checkpoints.db"
+    payload = msgpack.packb({"v": 4}, use_bin_type=True)
+    add_raw_checkpoint(db, "telegram_701", "1f1e0000-0000-6000-8000-000000000011", "msgpack", payload,
+                       metadata=b"[1, 2]")
+    add_raw_checkpoint(db, "telegram_702", "1f1e0000-0000-6000-8000-000000000012", "msgpack", payload,
+                       metadata=b'{"step": 1e400, "source": "loop"}')
+    with KIND.open(deployment) as store:
+        rows = {r.key: r for r in store.capability(Collections).rows("checkpoints", 0, 200)}
+        listed = rows["c:telegram_701::1f1e0000-0000-6000-8000-000000000011"]
+        assert "metadata is a JSON list, not an object" in listed.problem
+        infinite = rows["c:telegram_702::1f1e0000-0000-6000-8000-000000000012"]
+        assert infinite.values[1:3] == (float("inf"), "loop") and not infinite.problem
+
+
 def test_an_old_format_database_opens(tmp_path, capsys):
     db = make_old_database(tmp_path / "checkpoints.db")
     before = snapshot_tree(tmp_path)

@@ -7,6 +7,8 @@ link opens the row in the whole list again."""
 
 from __future__ import annotations
 
+import math
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -35,6 +37,8 @@ def _text(value) -> str:
     if value is None:
         return ""
     if isinstance(value, float):  # the locale's grouping and decimal mark (ui.formats)
+        if not math.isfinite(value):  # a store's JSON may hold 1e400 (infinite) or NaN
+            return "NaN" if math.isnan(value) else "∞" if value > 0 else "-∞"
         return number(value) if abs(value) < 1e6 else number(round(value))
     if isinstance(value, int) and not isinstance(value, bool):
         return number(value) if abs(value) < 10**12 else str(value)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as _dt
+import math
 from collections import defaultdict
 
 from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout
@@ -43,7 +44,8 @@ def day_totals(rows) -> list[tuple[int, int]]:
             ms = int(_dt.datetime.strptime(day, "%Y-%m-%d").replace(tzinfo=_dt.timezone.utc).timestamp() * 1000)
         except ValueError:
             continue
-        out.append((ms, round(value)))
+        if math.isfinite(value):  # (a store's JSON may hold 1e400 or NaN: no bar to draw for it)
+            out.append((ms, round(value)))
     return out
 
 
