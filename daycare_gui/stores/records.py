@@ -117,7 +117,7 @@ class TaskItem:
     timezone: str = ""  # IANA name; empty means the machine's
     enabled: bool = True
     last_run_at: int | None = None
-    next_run_at: int | None = None  # when the store says (interval and once tasks)
+    next_run_at: int | None = None  # when the store's system runs it next, where the kind can tell (any schedule)
     source: str = ""  # path or table it lives in
     body: str = ""  # the prompt/code it runs
     document: DocRef | None = None  # edit it as a document when it is one

@@ -13,8 +13,11 @@ from daycare_gui.stores.records import TaskItem
 @dataclass(frozen=True)
 class TaskTimes:
     words: str  # "At 02:00 AM (Europe/Berlin)", "every 15 minutes", "once at 2026-12-01 09:00"
-    next_runs: tuple[_dt.datetime, ...]
+    next_runs: tuple[_dt.datetime, ...]  # after the overdue run, if there is one
     error: str | None = None
+    # When the store says the task was due, where that has passed: the system runs it as soon as it next
+    # checks its tasks (a cron task that never ran, or one whose time came while the system was stopped)
+    overdue: _dt.datetime | None = None
 
 
 def _zone(name: str):
@@ -44,12 +47,18 @@ def task_times(task: TaskItem, n: int = 5, now: _dt.datetime | None = None) -> T
         start = now.astimezone(zone) if zone else now
     else:
         start = _dt.datetime.now(zone) if zone else _dt.datetime.now().astimezone()
+    # The next run as the store's system computed it (from the last run), where the kind gives it
+    due = (_dt.datetime.fromtimestamp(task.next_run_at / 1000, tz=zone or _dt.timezone.utc)
+           if task.next_run_at is not None else None)
+    overdue = due if task.enabled and due is not None and due <= start else None
     if task.schedule_kind in ("cron", "heartbeat") and task.schedule:
-        info = schedule_info(task.schedule, n, start)
+        # After an overdue run the schedule goes on from now; before the next due one, from that run
+        first = due if task.enabled and due is not None and due > start else None
+        info = schedule_info(task.schedule, n - (first is not None), first or start)
         if not info.valid:
             return TaskTimes("", (), info.error)
-        runs = info.next_runs if task.enabled else ()
-        return TaskTimes(info.words + tz_note, runs)
+        runs = ((first,) if first else ()) + tuple(info.next_runs) if task.enabled else ()
+        return TaskTimes(info.words + tz_note, runs, overdue=overdue)
     if task.schedule_kind == "interval":
         try:
             seconds = float(task.schedule)
@@ -58,14 +67,13 @@ def task_times(task: TaskItem, n: int = 5, now: _dt.datetime | None = None) -> T
         if seconds <= 0:
             return TaskTimes("", (), f"interval {task.schedule!r} is not positive")
         runs: tuple = ()
-        if task.enabled and task.next_run_at is not None:
-            first = _dt.datetime.fromtimestamp(task.next_run_at / 1000, tz=zone or _dt.timezone.utc)
-            runs = tuple(first + _dt.timedelta(seconds=seconds * i) for i in range(n))
-        return TaskTimes(_every(seconds), runs)
+        if task.enabled and due is not None:
+            first = due if overdue is None else start  # (an overdue run happens now; the next follow it)
+            step = _dt.timedelta(seconds=seconds)
+            runs = tuple(first + step * i for i in range(overdue is not None, n + (overdue is not None)))
+        return TaskTimes(_every(seconds), runs, overdue=overdue)
     if task.schedule_kind == "once":
-        at = task.next_run_at
-        when = _dt.datetime.fromtimestamp(at / 1000, tz=zone or _dt.timezone.utc) if at is not None else None
-        words = f"once at {when:%Y-%m-%d %H:%M}{tz_note}" if when else f"once ({task.schedule or 'time unknown'})"
-        runs = (when,) if task.enabled and when is not None and when > start else ()
-        return TaskTimes(words, runs)
+        words = f"once at {due:%Y-%m-%d %H:%M}{tz_note}" if due else f"once ({task.schedule or 'time unknown'})"
+        runs = (due,) if task.enabled and due is not None and due > start else ()
+        return TaskTimes(words, runs, overdue=overdue)
     return TaskTimes(task.schedule or task.schedule_kind, ())

@@ -38,9 +38,15 @@ def task_html(task: TaskItem) -> str:
         parts.append(f"<p><b>{escape(times.words)}</b></p>")
     if not task.enabled:
         parts.append("<p>Disabled: it does not run.</p>")
-    elif times.next_runs:
-        parts.append("<p>Next runs:</p><ul>" + "".join(
-            f"<li>{t:%Y-%m-%d %H:%M %Z}</li>" for t in times.next_runs) + "</ul>")
+    else:
+        if times.overdue is not None:
+            since = ("It has never run" if task.last_run_at is None else
+                     f"<b>Overdue</b> since {times.overdue:%Y-%m-%d %H:%M %Z}")
+            parts.append(f"<p>{since}: it runs as soon as the system next checks its tasks (if it is running)."
+                         "</p>")
+        if times.next_runs:
+            parts.append(f"<p>{'Then' if times.overdue is not None else 'Next runs'}:</p><ul>" + "".join(
+                f"<li>{t:%Y-%m-%d %H:%M %Z}</li>" for t in times.next_runs) + "</ul>")
     if task.body:
         parts.append("<hr/>" + markdown_html(task.body))
     return "".join(parts)
