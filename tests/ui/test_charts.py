@@ -91,6 +91,24 @@ def test_axis_numbers_are_short_and_dates_have_their_year(qtbot):
     assert day_label(JAN27) == "27 Jan 2026" and day_label(JAN27, long_span=True) == "Jan 2026"
 
 
+def test_a_long_span_names_each_month_once_at_its_first_day(qtbot):
+    """Over more than four months the labels name the month only: one label a month (or every second,
+    third… month where they would not fit), never the same month twice."""
+    for width in (1400, 700, 300):
+        chart = ActivityChart()
+        qtbot.addWidget(chart)
+        chart.resize(width, 280)
+        chart.set_days([(DAY0 + i * DAY_MS, 1 + i % 7) for i in range(0, 300, 3)])  # 27 Jan to 19 Nov 2026
+        chart.grab()
+        labels = chart.drawn_dates
+        assert labels and len(labels) == len(set(labels)), (width, labels)
+        months = [_dt.datetime.strptime(label, "%b %Y").month for label in labels]
+        assert months == sorted(months) and months[-1] >= 9, (width, labels)
+        if width == 1400:  # (January's five days leave no room for its name beside February's)
+            assert labels == [f"{m} 2026" for m in ("Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
+                                                      "Nov")]
+
+
 def test_day_chart_takes_any_kinds_day_counts_as_series(qtbot):
     """The shared overview's DayCount rows (e.g. tokens per day per model) feed the same chart."""
     rows = [DayCount("2026-01-27", "gpt-5", 1200), DayCount("2026-01-29", "gpt-5", 300),

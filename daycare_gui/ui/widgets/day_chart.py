@@ -166,15 +166,24 @@ class DayChart(PaintedChart):
 
     def _paint_dates(self, p: QPainter, fm: QFontMetrics, area: QRectF, plot: QRectF, step: float,
                      c: Colours) -> None:
-        """As many date labels as fit, evenly spaced from the first day; the last one when there is room."""
+        """As many date labels as fit, evenly spaced from the first day, and the last one when there is room;
+        over a long span, where labels name only the month, at the first day of every month (or of every
+        second, third… where they would not fit), so that no month is named twice."""
         n = len(self.days)
         long_span = (self.days[-1] - self.days[0]).days > LONG_SPAN_DAYS
         p.setPen(QColor(c.text))
         widest = fm.horizontalAdvance(day_label(_dt.date(2000, 12, 28), long_span)) + 2 * PAD
-        every = max(1, math.ceil(widest / step)) if n > 1 else 1
-        shown = list(range(0, n, every))
-        if n > 1 and shown[-1] != n - 1 and (n - 1 - shown[-1]) >= 0.7 * every:
-            shown.append(n - 1)
+        if long_span:
+            starts = [i for i in range(1, n) if self.days[i].month != self.days[i - 1].month]
+            if not starts or starts[0] >= 10:  # the first month's label only where it has room of its own
+                starts.insert(0, 0)
+            every = max(1, math.ceil(widest / (step * 30.4)))  # months between labels
+            shown = starts[::every]
+        else:
+            every = max(1, math.ceil(widest / step)) if n > 1 else 1
+            shown = list(range(0, n, every))
+            if n > 1 and shown[-1] != n - 1 and (n - 1 - shown[-1]) >= 0.7 * every:
+                shown.append(n - 1)
         self.drawn_dates = []
         drawn_to = -math.inf
         for i in shown:
