@@ -33,18 +33,27 @@ class Problem:
 
 
 class ProblemLog:
-    """An append-only list of problems that readers share while loading one store."""
+    """An append-only list of problems that readers share while loading one store.
+
+    A problem found again (a page read twice, a file counted and then shown) is listed once: readers
+    that find problems as they read may meet the same bad line many times in a session."""
 
     def __init__(self) -> None:
         self._items: list[Problem] = []
+        self._seen: set[Problem] = set()
 
     def add(self, path: str | Path, message: str, line: int | None = None, severity: str = "error") -> Problem:
         problem = Problem(str(path), line, message, severity)
-        self._items.append(problem)
+        if problem not in self._seen:
+            self._seen.add(problem)
+            self._items.append(problem)
         return problem
 
     def extend(self, problems) -> None:
-        self._items.extend(problems)
+        for problem in problems:
+            if problem not in self._seen:
+                self._seen.add(problem)
+                self._items.append(problem)
 
     def __iter__(self):
         return iter(list(self._items))

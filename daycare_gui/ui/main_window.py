@@ -146,6 +146,10 @@ class MainWindow(QMainWindow):
             self.statusBar().addWidget(w)
         self.statusBar().addPermanentWidget(self.status_busy)
         self.worker.busy_changed.connect(self.status_busy.set_busy)
+        # Readers find problems while they read (a conversation's bad line, a checkpoint that does not
+        # decode), long after the counts were taken: each time a worker falls idle, count them again
+        for worker in (self.worker, self.bg_worker):
+            worker.busy_changed.connect(self._worker_busy)  # (a method: Qt cuts it off when the window goes)
 
         self.opener = OpenProgress(self.worker, self)
         self.opener.progressed.connect(self._open_progressed)
@@ -556,6 +560,17 @@ class MainWindow(QMainWindow):
             return nav_counts(store)
 
         self.bg_worker.submit("nav-counts", counts, on_result=self._counts_arrived)
+
+    def _worker_busy(self, busy: bool) -> None:
+        if not busy:
+            self._count_problems()
+
+    def _count_problems(self) -> None:
+        """The navigation's Problems count, as the store's problem log holds it now (one len())."""
+        holder = self.store if getattr(self.opened, "core", None) is not None else self.opened
+        problems = getattr(holder, "problems", None)
+        if problems is not None:
+            self.nav.set_count("problems", len(problems))
 
     def _counts_arrived(self, counts: dict) -> None:
         for nav_id, count in counts.items():

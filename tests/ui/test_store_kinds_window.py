@@ -61,6 +61,23 @@ def test_outside_kind_problems_page_lists_the_bad_line(qtbot, window, chatlog):
     assert shown.path.endswith("b.jsonl") and shown.line == 2
 
 
+def test_a_problem_found_while_reading_is_counted_in_the_navigation_at_once(qtbot, window, chatlog):
+    """Readers find problems as they read pages (a message that does not decode), after the counts were
+    taken at opening: the navigation's Problems count follows without a visit to the Problems page, and
+    the same problem found again is listed once."""
+    open_and_wait(qtbot, window, chatlog)
+    qtbot.waitUntil(lambda: window.nav.text_of("problems") == "Problems  (1)", timeout=5000)  # b.jsonl's line 2
+    window.show_section("conversations")
+    pane = window.pane("conversations")
+    qtbot.waitUntil(lambda: pane.threads.records.model.rowCount() == 2, timeout=5000)
+    pane.open_item(registry_ref("home", "b"))  # reads b.jsonl again: its bad line is not a second problem
+    qtbot.waitUntil(lambda: "again" in pane.shown_text(), timeout=5000)
+    opened = window.opened
+    window.worker.submit("read", lambda: opened.problems.add("home/c.jsonl", "a message that does not decode", 7))
+    qtbot.waitUntil(lambda: window.nav.text_of("problems") == "Problems  (2)", timeout=5000)
+    assert window._current_section == "conversations"
+
+
 def registry_ref(thread, session):
     from daycare_gui.stores.records import SessionRef
 

@@ -103,7 +103,9 @@ class StoreOverviewPane(Pane):
         if facts["tokens"]:
             html.append(_models_table(facts["tokens"], facts["cost"]))
         n = facts["problems"]
-        html.append(f"<p>{n:,} problem{'s' if n != 1 else ''} found while reading (see Problems).</p>")
+        # (as many as opening found: reading pages may find more, which the navigation's count follows)
+        html.append(f"<p>{n:,} problem{'s' if n != 1 else ''} found while opening the store; pages may find "
+                    "more as they are read (see Problems).</p>")
         self.view.setHtml("".join(html))
 
     def shown_text(self) -> str:
