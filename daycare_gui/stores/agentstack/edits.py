@@ -23,7 +23,7 @@ from daycare_gui.stores.agentstack.memory import memory_select, memory_state
 from daycare_gui.stores.agentstack.search import plain_query
 from daycare_gui.stores.agentstack.work import TASK_STATUSES
 from daycare_gui.stores.api import WriteConflict, WriteRefused
-from daycare_gui.stores.common.secrets import MASK, is_secret_key
+from daycare_gui.stores.common.secrets import MASK
 from daycare_gui.stores.records import Row
 
 VERIFY_WORDS = 8
@@ -75,9 +75,12 @@ def update_memory(spec, row: Row, changes: dict[str, Any], *, force: bool = Fals
         raise WriteRefused("content must be text")
     if isinstance(raw.get("content"), BadText) or isinstance(raw.get("metadata"), BadText):
         raise WriteRefused("this entry holds text that is not valid UTF-8; saving would lose those bytes")
+    # Metadata counts as edited only when its text differs from what was shown (masked): left alone, the
+    # stored text is written back exactly as it is, secrets and spacing included
     metadata_text = changes.get("metadata", raw.get("metadata"))
-    new_meta = _metadata_value(metadata_text)
-    if content == raw.get("content") and (metadata_text or None) == (raw.get("metadata") or None):
+    meta_edited = (metadata_text or None) != (raw.get("metadata") or None)
+    new_meta = _metadata_value(metadata_text) if meta_edited else None
+    if content == raw.get("content") and not meta_edited:
         return row  # nothing changed: nothing is written
     _guard(store, force)
 
@@ -88,10 +91,12 @@ def update_memory(spec, row: Row, changes: dict[str, Any], *, force: bool = Fals
             raise WriteConflict(f"memory entry {raw.get('key')!r} was deleted since it was read")
         if memory_state(current) != {k: raw.get(k) for k in memory_state(current)}:
             raise WriteConflict(f"memory entry {raw.get('key')!r} changed since it was read")
-        meta_out = None
-        if new_meta is not None:
-            restored = _restore_masked(new_meta, current["metadata"])
-            meta_out = metadata_text if restored is _SAME else restored
+        meta_out = current["metadata"]
+        if meta_edited:
+            meta_out = None  # (emptied)
+            if new_meta is not None:
+                restored = _restore_masked(new_meta, current["metadata"])
+                meta_out = metadata_text if restored is _SAME else restored
         if store.has("memory_versions"):  # what AgentStack's store() does before an update
             version = conn.execute("SELECT coalesce(max(version), 0) + 1 FROM memory_versions WHERE memory_id = ?",
                                    (current["id"],)).fetchone()[0]
@@ -128,34 +133,40 @@ def _metadata_value(text: Any) -> dict | None:
 
 
 def _restore_masked(new: dict, stored_text: Any):
-    """Values the user saw masked (and left masked) get their stored secret back. Returns the JSON text
-    to store, or _SAME when no mask was left in (the user's text is stored exactly as typed)."""
+    """Values the user left as they were shown, masked, get their stored value back: a secret under a
+    secret-looking key, a password inside a URL. Returns the JSON text to store, or _SAME when no masked
+    value was left in (the user's text is stored exactly as typed)."""
     try:
         stored = json.loads(stored_text) if isinstance(stored_text, str) else None
     except ValueError:
         stored = None
-    restored, touched = _restore(new, stored)
+    restored, touched = _restore(new, stored, v.shown_value(stored), "metadata")
     if not touched:
         return _SAME
     return json.dumps(restored, ensure_ascii=False, separators=(",", ":"))  # JSON.stringify's form
 
 
-def _restore(new: Any, old: Any) -> tuple[Any, bool]:
+def _restore(new: Any, old: Any, shown: Any, where: str) -> tuple[Any, bool]:
+    """``new`` with each masked string that reads as ``shown`` (the stored ``old`` as it was shown, at the
+    same place) replaced by ``old``; a masked string anywhere else is refused: its secret is not known."""
     if isinstance(new, dict):
         out, touched = {}, False
         for key, value in new.items():
             prior = old.get(key) if isinstance(old, dict) else None
-            if isinstance(value, str) and value.endswith(MASK) and is_secret_key(str(key)):
-                if prior is None:
-                    raise WriteRefused(f"metadata {key!r} holds a masked value with no stored secret behind it")
-                out[key], touched = prior, True
-            else:
-                out[key], t = _restore(value, prior)
-                touched = touched or t
+            seen = shown.get(key) if isinstance(shown, dict) else None
+            out[key], t = _restore(value, prior, seen, f"{where} {key!r}")
+            touched = touched or t
         return out, touched
     if isinstance(new, list):
-        items = [_restore(x, old[i] if isinstance(old, list) and i < len(old) else None) for i, x in enumerate(new)]
+        items = [_restore(x, old[i] if isinstance(old, list) and i < len(old) else None,
+                          shown[i] if isinstance(shown, list) and i < len(shown) else None, f"{where} item {i + 1}")
+                 for i, x in enumerate(new)]
         return [x for x, _ in items], any(t for _, t in items)
+    if isinstance(new, str) and MASK in new:
+        if new == shown and old is not None:
+            return old, old != new
+        raise WriteRefused(f"{where} holds a masked value (••••) that is not the stored one left as shown: "
+                           "type the secret in full, or remove it")
     return new, False
 
 

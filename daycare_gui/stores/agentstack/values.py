@@ -59,9 +59,15 @@ def parse_json(text: Any) -> tuple[Any, str | None]:
     if json_depth(text) > MAX_JSON_DEPTH:
         return None, f"is JSON nested deeper than {MAX_JSON_DEPTH} levels; not parsed"
     try:
-        return mask_secrets(json.loads(text)), None
+        return shown_value(json.loads(text)), None
     except (ValueError, RecursionError) as exc:
         return None, f"is not valid JSON ({str(exc)[:80]})"
+
+
+def shown_value(value: Any) -> Any:
+    """A stored JSON value as every view shows it: its secrets masked. (An edit of it puts back what the
+    user left as shown, by comparing with this.)"""
+    return mask_secrets(value)
 
 
 def json_depth(text: str) -> int:

@@ -104,6 +104,43 @@ def test_metadata_is_stored_as_typed_and_masked_secrets_keep_their_value(store):
     assert _sql(store.path, "SELECT metadata FROM memory WHERE key = 'alpha'") == [(None,)]
 
 
+SPACED = '{ "owner": "ops",  "url": "postgresql://app:s3cretpw@db/prod", "tags": ["a", "sk-ant-abcdefghijklmnopqrstu"] }'
+
+
+@pytest.fixture
+def secretive(build, opened):
+    b = build()
+    b.memory("deploy", "how we deploy", metadata=SPACED)
+    b.close()
+    return opened(b.path)
+
+
+def test_a_content_edit_leaves_the_stored_metadata_byte_for_byte(secretive):
+    """The metadata is shown masked (the URL's password): an edit of the content alone must not write
+    that masked text back. It lost the password, and the spacing, before."""
+    c, row = _entry(secretive, "deploy")
+    assert "s3cretpw" not in row.raw["metadata"]
+    c.update("memory", row, {"content": "how we deploy now"})
+    assert _sql(secretive.path, "SELECT content, metadata FROM memory WHERE key = 'deploy'") == [
+        ("how we deploy now", SPACED)]
+    c, row = _entry(secretive, "deploy")  # the dialog passes every field, the metadata as it was shown
+    c.update("memory", row, {"content": "how we deploy today", "metadata": row.raw["metadata"]})
+    assert _sql(secretive.path, "SELECT metadata FROM memory WHERE key = 'deploy'") == [(SPACED,)]
+
+
+def test_a_metadata_edit_keeps_a_url_password_left_masked_and_refuses_a_mask_it_cannot_place(secretive):
+    c, row = _entry(secretive, "deploy")
+    c.update("memory", row, {"metadata": row.raw["metadata"].replace('"ops"', '"platform"')})
+    stored = json.loads(_sql(secretive.path, "SELECT metadata FROM memory WHERE key = 'deploy'")[0][0])
+    assert stored["owner"] == "platform" and stored["url"] == "postgresql://app:s3cretpw@db/prod"
+    c, row = _entry(secretive, "deploy")
+    moved = row.raw["metadata"].replace("@db/prod", "@db2/prod")  # edited around the mask: its secret is unknown
+    before = fingerprint(secretive.path.parent)
+    with pytest.raises(WriteRefused, match="masked value"):
+        c.update("memory", row, {"metadata": moved})
+    assert fingerprint(secretive.path.parent) == before
+
+
 @pytest.mark.parametrize("changes, words", [
     ({"metadata": "{not json"}, "not valid JSON"),
     ({"metadata": "[1, 2]"}, "JSON object"),
