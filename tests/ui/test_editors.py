@@ -145,6 +145,21 @@ def test_unchanged_save_is_byte_identical(qtbot, root):
     assert editor.save() and permissions.read_bytes() == original
 
 
+def test_no_break_spaces_in_a_document_survive_an_edit_of_its_form(qtbot, root):
+    """Qt's plain text turns no-break spaces into spaces: read that way, a file holding one looked
+    changed when opened, and a save rewrote it."""
+    path = root / "heartbeat" / "check-inbox.md"
+    path.write_bytes(path.read_bytes() + "Prix\u00a0: 12\u00a0€\n".encode())
+    original = path.read_bytes()
+    editor = _editor(qtbot, DocumentEditor, path)
+    assert not editor.is_dirty()
+    editor.widgets["title"].selectAll()
+    qtbot.keyClicks(editor.widgets["title"], "Inbox")
+    editor.body_edit.appendPlainText("More.")  # the body itself edited: read back from the editor
+    assert editor.save()
+    assert path.read_bytes() == original.replace(b"title: Check inbox\n", b"title: Inbox\n") + b"\nMore."
+
+
 def test_crlf_file_edit_keeps_crlf(qtbot, root):
     path = root / "heartbeat" / "check-inbox.md"
     path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))

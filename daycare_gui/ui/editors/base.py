@@ -30,6 +30,7 @@ from daycare_gui.core.edit.document import FrontmatterDocument
 from daycare_gui.core.edit.errors import DocumentError, InvalidValue
 from daycare_gui.ui.theme import follow_palette, set_tone, take_app_style
 from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, markdown_html
+from daycare_gui.ui.widgets.plain_text import text_of
 
 from .conflict import ConflictDialog, DiffDialog, unified_diff
 from .fields import ERROR_TONE, message_label, monospace_editor, set_text_if_different, show_message
@@ -256,7 +257,7 @@ class FileEditorBase(QWidget):
     def _raw_edited(self) -> None:
         if self._updating:
             return
-        text = self.raw.toPlainText()
+        text = text_of(self.raw)
         if text == self._raw_display():
             return
         if self._crlf:

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from daycare_gui.core.edit.memory_doc import MemoryEntityDoc
 from daycare_gui.core.edit.views import AppManifestDoc, CronTaskDoc, DocView, HeartbeatDoc, SkillDoc
+from daycare_gui.ui.widgets.plain_text import text_of
 
 from .base import FileEditorBase
 from .fields import (
@@ -183,7 +184,7 @@ class DocumentEditor(FileEditorBase):
     def _body_edited(self) -> None:
         if self._updating:
             return
-        text = self.body_edit.toPlainText()
+        text = text_of(self.body_edit)
         show_message(self.body_error, self.edit("Edit body", "body", lambda doc: doc.set_body(text)))
 
     def _refresh_form(self) -> None:
@@ -272,7 +273,7 @@ class DocumentEditor(FileEditorBase):
         row = self.records.currentRow()
         if self._updating or row < 0:
             return
-        text = self.record_text.toPlainText()
+        text = text_of(self.record_text)
         problem = self.edit("Edit record", f"record:{row}", lambda doc: MemoryEntityDoc(doc).set_section_text(row, text))
         show_message(self.records_error, problem)
 

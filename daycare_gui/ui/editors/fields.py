@@ -20,6 +20,7 @@ from daycare_gui.core.edit.permissions_doc import rule_warning, validate_rule
 from daycare_gui.core.schedule_info import schedule_info
 from daycare_gui.ui.formats import date_time_of
 from daycare_gui.ui.theme import colours, set_tone
+from daycare_gui.ui.widgets.plain_text import text_of
 
 # Label tones: the application style sheet colours them from the palette (daycare_gui/ui/theme.py).
 ERROR_TONE = "error"
@@ -29,7 +30,7 @@ NOTE_TONE = "note"
 
 def set_text_if_different(widget, text: str) -> None:
     """Update a line/plain text widget only when its text differs (keeps the cursor of the one being typed in)."""
-    current = widget.text() if isinstance(widget, QLineEdit) else widget.toPlainText()
+    current = widget.text() if isinstance(widget, QLineEdit) else text_of(widget)
     if current != text:
         widget.blockSignals(True)
         if isinstance(widget, QLineEdit):

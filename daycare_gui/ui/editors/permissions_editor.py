@@ -6,6 +6,7 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from daycare_gui.core.edit.permissions_doc import PermissionsDoc
 from daycare_gui.ui.theme import set_tone
+from daycare_gui.ui.widgets.plain_text import text_of
 
 from .base import FileEditorBase
 from .fields import (
@@ -56,7 +57,7 @@ class PermissionsEditor(FileEditorBase):
     def _refresh_form(self) -> None:
         view = self.permissions()
         # The intent box shows what Daycare reads (trimmed); while typing it may hold extra blank lines.
-        if self.intent.toPlainText().strip() != view.intent:
+        if text_of(self.intent).strip() != view.intent:
             set_text_if_different(self.intent, view.intent)
         self.allow.set_rules(view.allow)
         self.deny.set_rules(view.deny)
@@ -66,7 +67,7 @@ class PermissionsEditor(FileEditorBase):
     def _intent_edited(self) -> None:
         if self._updating:
             return
-        text = self.intent.toPlainText()
+        text = text_of(self.intent)
         problem = self.edit("Edit source intent", "intent", lambda doc: PermissionsDoc(doc).set_intent(text))
         show_message(self.intent_error, problem)
 

@@ -35,6 +35,7 @@ from daycare_gui.core.edit.rows import (
 from daycare_gui.core.engine import engine_status
 from daycare_gui.ui.formats import count
 from daycare_gui.ui.theme import follow_palette
+from daycare_gui.ui.widgets.plain_text import text_of
 
 from .fields import (
     ERROR_TONE,
@@ -132,7 +133,7 @@ class RowEditor(QWidget):
             return widget.text()
         if isinstance(widget, QLineEdit):
             return widget.text()
-        return widget.toPlainText()
+        return text_of(widget)
 
     def set_value(self, column: str, value) -> None:
         """Set a field as if typed (tests and the form use it)."""

@@ -6,7 +6,10 @@ a document opened and saved unchanged stays byte-identical.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
+import re
+from collections import Counter
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontDatabase
@@ -29,6 +32,7 @@ from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.panes.generic.common import RecordList
 from daycare_gui.ui.panes.generic.edit_form import save_with_consent
 from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, set_markdown
+from daycare_gui.ui.widgets.plain_text import text_of
 
 COLUMNS = [
     Column("Document", lambda d: d.title, tooltip=lambda d: str(d.path or "")),
@@ -38,24 +42,54 @@ COLUMNS = [
 BOM = b"\xef\xbb\xbf"
 
 
+# What a text editor shows as one line break: Qt turns each of these into a line feed when it is given
+# the text (its own block markers U+FDD0 and U+FDD1 too), so each is kept to be written back
+_BREAK = re.compile("\r\n|[\r\n\u2028\u2029\ufdd0\ufdd1]")
+
+
 class LoadedText:
-    """A document's bytes split into what the editor shows and what must be put back on save."""
+    """A document's bytes split into what the editor shows and what must be put back on save: the
+    byte-order mark and each line's own line ending (a file may mix CRLF and LF)."""
 
     def __init__(self, data: bytes) -> None:
         self.data = data
         self.sha256 = hashlib.sha256(data).hexdigest()
         body = data[3:] if data.startswith(BOM) else data
         self.bom = data.startswith(BOM)
-        self.crlf = b"\r\n" in body and body.count(b"\r\n") == body.count(b"\n")
+        self.text: str | None = None  # not UTF-8: shown, never edited
+        self._lines: list[str] = []
+        self._breaks: list[str] = []  # the break after each line but the last
         try:
-            self.text: str | None = body.decode("utf-8").replace("\r\n", "\n") if self.crlf else body.decode("utf-8")
+            decoded = body.decode("utf-8")
         except UnicodeDecodeError:
-            self.text = None  # not UTF-8: shown, never edited
+            return
+        self._lines = _BREAK.split(decoded)
+        self._breaks = _BREAK.findall(decoded)
+        self.text = "\n".join(self._lines)
 
     def encode(self, text: str) -> bytes:
+        """``text`` (line feeds only, as an editor gives it) as the file's bytes: lines kept from the file
+        keep their own line ending, a line edited keeps its old one, and new lines take the file's most
+        common one (on a tie, its first); unchanged text is the file's bytes exactly."""
         if text == self.text:
             return self.data
-        out = text.replace("\n", "\r\n") if self.crlf else text
+        new = text.split("\n")
+        counts = Counter(self._breaks)  # the most common ending; on a tie, the one the file uses first
+        usual = next((b for b in self._breaks if counts[b] == max(counts.values())), "\n")
+        if usual not in ("\r\n", "\n"):
+            usual = "\n"  # (a file of only old-Mac or Unicode separators: new lines get a line feed)
+        old_break = self._breaks + [usual]  # (the old last line had none: one added after it is usual)
+        breaks = []
+        if len(new) == len(self._lines):  # lines edited in place: each keeps its ending
+            breaks = old_break[:len(new) - 1]
+        else:
+            matcher = difflib.SequenceMatcher(None, self._lines, new, autojunk=False)
+            for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+                for k in range(j2 - j1):
+                    kept = tag in ("equal", "replace") and k < i2 - i1
+                    breaks.append(old_break[i1 + k] if kept else usual)
+            breaks = breaks[:len(new) - 1]
+        out = "".join(line + end for line, end in zip(new, breaks)) + new[-1]
         return (BOM if self.bom else b"") + out.encode("utf-8")
 
 
@@ -157,14 +191,14 @@ class DocumentsPane(Pane):
         self.revert_button.setEnabled(True)
 
     def _changed(self) -> None:
-        dirty = self.loaded is not None and self.editor.toPlainText() != self.loaded.text
+        dirty = self.loaded is not None and text_of(self.editor) != self.loaded.text
         self.save_button.setEnabled(dirty)
 
     def _save(self) -> None:
         if self.ref is None or self.loaded is None:
             return
         ref, loaded, cap = self.ref, self.loaded, self.cap
-        data = loaded.encode(self.editor.toPlainText())
+        data = loaded.encode(text_of(self.editor))
 
         def write(force: bool):
             cap.save(ref, data, loaded.sha256, force=force)
@@ -174,4 +208,4 @@ class DocumentsPane(Pane):
                           lambda fresh, r=ref: (self._show(r, fresh), self.note.setText(f"Saved {r.path}")))
 
     def editing_text(self) -> str:
-        return self.editor.toPlainText()
+        return text_of(self.editor)

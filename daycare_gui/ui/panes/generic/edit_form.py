@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from daycare_gui.stores.api import EditableField, WriteConflict, WriteRefused
+from daycare_gui.ui.widgets.plain_text import text_of
 
 
 def _widget(field: EditableField, value):
@@ -38,7 +39,7 @@ def _widget(field: EditableField, value):
         w = QPlainTextEdit("\n".join(value) if field.kind == "list" and isinstance(value, (list, tuple))
                            else ("" if value is None else str(value)))
         if field.kind == "list":
-            return w, lambda: [line.strip() for line in w.toPlainText().splitlines() if line.strip()]
+            return w, lambda: [line.strip() for line in text_of(w).splitlines() if line.strip()]
         return w, w.toPlainText
     w = QLineEdit("" if value is None else str(value))
     return w, w.text
