@@ -233,13 +233,15 @@ class Documents(Capability):
 
     def save(self, ref: DocRef, data: bytes, expected_sha256: str | None, *, force: bool = False) -> None:
         """Atomically replace the document if it still holds what was read (sha256 of those bytes).
-        Kinds override this to refuse while their engine runs (WriteRefused) or to write elsewhere."""
+        Kinds override this to refuse while their engine runs (WriteRefused) or to write elsewhere.
+        ``force`` insists past such a refusal; it never skips the check for a change made meanwhile (to
+        write over one, save again with the sha256 of the bytes now there)."""
         from daycare_gui.stores.common.atomic import ConflictError, save_atomic
 
         if not ref.editable or ref.path is None:
             raise WriteRefused(ref.readonly_reason or f"{ref.title} cannot be edited")
         try:
-            save_atomic(ref.path, data, expected_sha256=expected_sha256, force=force)
+            save_atomic(ref.path, data, expected_sha256=expected_sha256)
         except ConflictError as exc:
             raise WriteConflict(str(exc)) from exc
 

@@ -177,6 +177,10 @@ class MainWindow(QMainWindow):
             self.open_path(path)
 
     def open_path(self, path: str, kind: str | None = None) -> None:
+        if self.may_discard_unsaved():
+            self._open_path(path, kind)
+
+    def _open_path(self, path: str, kind: str | None = None) -> None:
         self.status_store.setText(f"Opening {mask_url(path)}…")
         self.opener.open(mask_url(path),
                          lambda submit_open, on_error: open_in_worker(self.worker, path, kind=kind,
@@ -188,6 +192,8 @@ class MainWindow(QMainWindow):
         from daycare_gui.core.demo import write_demo
         from daycare_gui.core.demo.ids import current_minute_ms
 
+        if not self.may_discard_unsaved():
+            return
         dest = Path(tempfile.mkdtemp(prefix="daycare-demo-")) / "daycare"
         self._demo_dirs.append(dest.parent)  # ours to remove when the window closes
         self.status_store.setText("Writing a demo store…")
@@ -342,17 +348,17 @@ class MainWindow(QMainWindow):
         self._update_status()
 
     def refresh(self) -> None:
-        if self.store is None:
+        if self.store is None or not self.may_discard_unsaved():
             return
         self.banner.hide()
         self.watcher.watch(None)  # what changes until the store is read again is in what is read
         section = self._current_section
         self._current_section = section
         if self.opened is not None and getattr(self.opened, "core", None) is None:
-            self.open_path(self._opened_path, self.opened.kind)
+            self._open_path(self._opened_path, self.opened.kind)
             return
-        self.open_path(str(self.store.paths.settings_path if self.store.paths.settings_path.exists()
-                           else self.store.paths.root))
+        self._open_path(str(self.store.paths.settings_path if self.store.paths.settings_path.exists()
+                            else self.store.paths.root))
 
     # -- a store that changes while it is shown -----------------------------------------------------
     def _database_changed(self) -> None:
@@ -637,7 +643,21 @@ class MainWindow(QMainWindow):
             self.splitter.restoreState(splitter)
             self._nav_sized = True
 
+    def may_discard_unsaved(self) -> bool:
+        """Before the window closes or another store replaces this one: edits a page has not saved are
+        dropped only when the user says so."""
+        unsaved = [what for pane in self.panes.values() if (what := pane.unsaved_work())]
+        if not unsaved:
+            return True
+        answer = QMessageBox.question(
+            self, "Unsaved changes", f"{', '.join(unsaved)}: your changes are not saved. Discard them?",
+            QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Cancel)
+        return answer == QMessageBox.StandardButton.Discard
+
     def closeEvent(self, event) -> None:  # noqa: N802 (Qt override)
+        if not self.may_discard_unsaved():
+            event.ignore()
+            return
         self.details.remember(self.settings)
         self.settings.setValue("geometry", self.saveGeometry())
         self.settings.setValue("window_state", self.saveState())

@@ -26,6 +26,11 @@ class Pane(QWidget):
     def load(self) -> None:  # pragma: no cover - overridden
         pass
 
+    def unsaved_work(self) -> str | None:
+        """What this page holds that is not saved yet (named for a question), or None: the window asks
+        before it closes or opens another store."""
+        return None
+
     def focus_filter(self) -> None:
         """Ctrl+F: put the cursor in this pane's filter box (a ``filter_box`` attribute), if it has one."""
         box = getattr(self, "filter_box", None)

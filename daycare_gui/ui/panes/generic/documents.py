@@ -10,12 +10,14 @@ import difflib
 import hashlib
 import re
 from collections import Counter
+from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
+    QMessageBox,
     QPlainTextEdit,
     QPushButton,
     QSplitter,
@@ -78,7 +80,8 @@ class LoadedText:
         usual = next((b for b in self._breaks if counts[b] == max(counts.values())), "\n")
         if usual not in ("\r\n", "\n"):
             usual = "\n"  # (a file of only old-Mac or Unicode separators: new lines get a line feed)
-        old_break = self._breaks + [usual]  # (the old last line had none: one added after it is usual)
+        # (the old last line had none: one added after it is like the line's before, as typing on does)
+        old_break = self._breaks + [self._breaks[-1] if self._breaks else usual]
         breaks = []
         if len(new) == len(self._lines):  # lines edited in place: each keeps its ending
             breaks = old_break[:len(new) - 1]
@@ -131,7 +134,7 @@ class DocumentsPane(Pane):
         self.list.table.selectionModel().currentRowChanged.connect(self._selected)
         self.edit_button.clicked.connect(self._start_edit)
         self.save_button.clicked.connect(self._save)
-        self.revert_button.clicked.connect(lambda: self._show(self.ref, self.loaded))
+        self.revert_button.clicked.connect(self._revert)
         self.editor.textChanged.connect(self._changed)
         self.ref: DocRef | None = None
         self.loaded: LoadedText | None = None
@@ -157,16 +160,52 @@ class DocumentsPane(Pane):
         self.list.caption.setText(f"<b>Documents</b> ({len(docs):,})")
         self.ctx.set_count("documents", len(docs))
 
-    def _selected(self, current, _previous) -> None:
+    def _selected(self, current, previous) -> None:
         ref = self.list.records.record_at(current)
-        if ref is None:
+        if ref is None or (self.ref is not None and ref.id == self.ref.id):
+            return
+        if self.is_dirty() and not self._may_leave(previous):
             return
         self.ctx.show_detail(DetailItem(ref.title, (("Path", str(ref.path or "")), ("Group", ref.group),
                                                     ("Editable", "yes" if ref.editable else ref.readonly_reason))))
+        self._load(ref)
+
+    def _load(self, ref: DocRef) -> None:
         cap = self.cap
         self.ctx.worker.submit("generic-document", lambda: LoadedText(cap.read(ref)),
                                on_result=lambda loaded, r=ref: self._show(r, loaded),
                                on_error=lambda m: self.note.setText(f"Could not read: {m}"))
+
+    def _may_leave(self, previous) -> bool:
+        """Another document was chosen while this one has unsaved edits: Save (and stay), Discard (and go)
+        or Cancel (stay)."""
+        answer = QMessageBox.question(
+            self, "Unsaved changes", f"{self.ref.title} has unsaved changes.",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Cancel)
+        if answer == QMessageBox.StandardButton.Discard:
+            return True
+        selection = self.list.table.selectionModel()  # back to the document being edited, quietly
+        selection.blockSignals(True)
+        selection.setCurrentIndex(previous, selection.SelectionFlag.ClearAndSelect | selection.SelectionFlag.Rows)
+        selection.blockSignals(False)
+        self.list.table.viewport().update()
+        if answer == QMessageBox.StandardButton.Save:
+            self._save()
+        return False
+
+    def is_dirty(self) -> bool:
+        """Editing, with text that differs from what was loaded."""
+        return (self.stack.currentWidget() is self.editor and self.loaded is not None
+                and text_of(self.editor) != self.loaded.text)
+
+    def unsaved_work(self) -> str | None:
+        return self.ref.title if self.is_dirty() and self.ref is not None else None
+
+    def _revert(self) -> None:
+        """Drop the edits and show the document as it is on disk now (another program may have changed it)."""
+        if self.ref is not None:
+            self._load(self.ref)
 
     def _show(self, ref: DocRef | None, loaded: LoadedText | None) -> None:
         if ref is None or loaded is None:
@@ -205,7 +244,42 @@ class DocumentsPane(Pane):
             return LoadedText(cap.read(ref))
 
         save_with_consent(self, self.ctx.worker, "generic-document-save", write,
-                          lambda fresh, r=ref: (self._show(r, fresh), self.note.setText(f"Saved {r.path}")))
+                          lambda fresh, r=ref: (self._show(r, fresh), self.note.setText(f"Saved {r.path}")),
+                          on_conflict=lambda _message: self._conflict(ref, data))
+
+    def _conflict(self, ref: DocRef, mine: bytes) -> None:
+        """The document changed on disk since it was loaded: read it as it is now, then let the user
+        reload it (dropping the edits), see the difference, or write theirs over exactly that version."""
+        cap = self.cap
+
+        def disk():
+            try:
+                return cap.read(ref)
+            except (OSError, ValueError):
+                return None
+
+        self.ctx.worker.submit("generic-document", disk, on_result=lambda now: self._ask_conflict(ref, mine, now))
+
+    def _ask_conflict(self, ref: DocRef, mine: bytes, disk: bytes | None) -> None:
+        if self.ref is None or ref.id != self.ref.id:
+            return  # another document was opened meanwhile
+        from daycare_gui.ui.editors.conflict import ConflictDialog  # (the editors load only when needed)
+
+        dialog = ConflictDialog(Path(str(ref.path or ref.title)), disk, mine, self)
+        dialog.exec()
+        if dialog.choice == "reload":
+            self._load(ref)
+        elif dialog.choice == "overwrite":
+            seen = hashlib.sha256(disk).hexdigest() if disk is not None else None
+            cap = self.cap
+
+            def write(force: bool):  # over the version the user saw, and only that one
+                cap.save(ref, mine, seen, force=force)
+                return LoadedText(cap.read(ref))
+
+            save_with_consent(self, self.ctx.worker, "generic-document-save", write,
+                              lambda fresh, r=ref: (self._show(r, fresh), self.note.setText(f"Saved {r.path}")),
+                              on_conflict=lambda _message: self._conflict(ref, mine))
 
     def editing_text(self) -> str:
         return text_of(self.editor)

@@ -77,9 +77,9 @@ class EditDialog(QDialog):
         return out
 
 
-def save_with_consent(parent, worker, channel: str, write, on_saved) -> None:
+def save_with_consent(parent, worker, channel: str, write, on_saved, on_conflict=None) -> None:
     """Run ``write(force)`` on the worker; a refusal (engine running) asks the user once before forcing;
-    a conflict says so and writes nothing."""
+    a conflict writes nothing and goes to ``on_conflict`` (its message), or is said in a message box."""
 
     def failed(message: str, forced: bool = False) -> None:
         kind, _, text = message.partition(": ")
@@ -91,6 +91,9 @@ def save_with_consent(parent, worker, channel: str, write, on_saved) -> None:
             if answer == QMessageBox.StandardButton.Yes:
                 worker.submit(channel, lambda: write(True), on_result=on_saved,
                               on_error=lambda m: failed(m, True))
+            return
+        if kind == WriteConflict.__name__ and on_conflict is not None:
+            on_conflict(text or message)
             return
         title = "Changed elsewhere" if kind == WriteConflict.__name__ else "Could not save"
         QMessageBox.warning(parent, title, text or message)
