@@ -148,7 +148,10 @@ def run(args) -> int:
 
 
 def _plain(snippet: str) -> str:
-    return " ".join(snippet.replace(MARK_OPEN, "[").replace(MARK_CLOSE, "]").split())
+    """A hit's snippet on one line, its matches in brackets, secrets masked (as every view masks them)."""
+    from daycare_gui.stores.common.secrets import mask_snippet
+
+    return mask_snippet(" ".join(snippet.replace(MARK_OPEN, "[").replace(MARK_CLOSE, "]").split()))
 
 
 def _as_json(results, index_file: str) -> dict:

@@ -129,3 +129,24 @@ def test_legacy_store_is_searched_from_its_history_files(fixture_copy, capsys, i
     assert main(["search", str(store), "hello", "--json"]) == 0
     out, err = capsys.readouterr()
     assert json.loads(out)["total"] == 2 and "rebuilt the index" in err
+
+
+def test_snippets_printed_mask_secrets_as_every_view_does(tmp_path, capsys):
+    """A key pasted into a chat is masked in the window and in exports: the command line prints it
+    masked too, in both forms."""
+    import sqlite3
+
+    dest = tmp_path / "daycare"
+    write_demo(dest)
+    conn = sqlite3.connect(dest / "daycare.db")
+    sid = conn.execute("SELECT id FROM sessions LIMIT 1").fetchone()[0]
+    text = ("my key is sk-ant-api03-QAsecretQAsecretQAsecret0123 and github ghp_QAsecretQAsecretQAsecret012345 "
+            "and db postgresql://bob:hunter2pass@db.example.com/x")
+    conn.execute("INSERT INTO session_history (session_id, type, at, data) VALUES (?, 'user_message', ?, ?)",
+                 (sid, 1_700_000_000_000, json.dumps({"text": text, "files": []})))
+    conn.commit()
+    conn.close()
+    for extra in ([], ["--json"]):
+        assert main(["search", str(dest), "key is", *extra]) == 0
+        out = capsys.readouterr().out
+        assert "QAsecret" not in out and "hunter2pass" not in out and "••••" in out

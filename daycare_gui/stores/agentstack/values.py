@@ -16,7 +16,7 @@ from typing import Any
 
 from daycare_gui.stores.agentstack.database import BadText
 from daycare_gui.stores.common import json_brackets as brackets
-from daycare_gui.stores.common.secrets import mask_secrets
+from daycare_gui.stores.common.secrets import mask_tree
 
 MAX_JSON_CHARS = 200_000  # longer JSON is shown raw, not parsed (a damaged or hostile value)
 MAX_JSON_DEPTH = 64  # deeper nesting is shown raw: printing it would exhaust the stack
@@ -65,9 +65,10 @@ def parse_json(text: Any) -> tuple[Any, str | None]:
 
 
 def shown_value(value: Any) -> Any:
-    """A stored JSON value as every view shows it: its secrets masked. (An edit of it puts back what the
-    user left as shown, by comparing with this.)"""
-    return mask_secrets(value)
+    """A stored JSON value as every view shows it: its secrets masked, under secret-looking keys and
+    wherever a token or a URL password can be recognised. (An edit of it puts back what the user left as
+    shown, by comparing with this.)"""
+    return mask_tree(value)
 
 
 def json_depth(text: str) -> int:

@@ -54,6 +54,19 @@ def mask_free_text(text: str) -> str:
     return text
 
 
+# A URL cut short before its host, as an excerpt's end cuts it ("…" or the end): "scheme://user:secret"
+_CUT_URL_PASSWORD = re.compile(r"(\b[A-Za-z][A-Za-z0-9+.-]*:/{1,2}[^\s/?#@:]*:)([^\s/?#@:…]+)(?=…|$)")
+
+
+def mask_snippet(text: str) -> str:
+    """:func:`mask_free_text` for an excerpt (a search hit's snippet), whose end may cut a URL before its
+    host: a password left just before the cut is masked too (a port, all digits, is not)."""
+    text = mask_free_text(text)
+    if ":/" in text:
+        text = _CUT_URL_PASSWORD.sub(lambda m: m.group(0) if m.group(2).isdigit() else m.group(1) + MASK, text)
+    return text
+
+
 # In JSON text: every object key (`"key":`), and keys of JSON quoted inside a string (`\"key\":`).
 _JSON_KEY = re.compile(r'"([^"\\]*(?:\\.[^"\\]*)*)"\s*:')  # "unrolled": no per-character alternation
 _QUOTED_KEY = re.compile(r'\\"([^"\\]{1,80})\\"\s*:')
@@ -89,5 +102,5 @@ def mask_tree(value: Any) -> Any:
     return value
 
 
-__all__ = ["MASK", "is_secret_key", "mask_free_text", "mask_secrets", "mask_tree", "mask_url", "mask_value",
-           "may_hold_secret"]
+__all__ = ["MASK", "is_secret_key", "mask_free_text", "mask_secrets", "mask_snippet", "mask_tree", "mask_url",
+           "mask_value", "may_hold_secret"]

@@ -14,6 +14,7 @@ from urllib.parse import quote, unquote
 
 from daycare_gui.core.queries.history_pages import ConversationWindow
 from daycare_gui.core.records import HistoryRecord, ToolCall
+from daycare_gui.stores.common.secrets import mask_free_text
 from daycare_gui.ui.formats import count, data_size
 from daycare_gui.ui.models.columns import fmt_time
 from daycare_gui.ui.models.history_model import kind_of
@@ -48,7 +49,12 @@ def _pre(text: str, limit: int = 20_000) -> str:
     text = text or ""
     if len(text) > limit:
         text = text[:limit] + f"\n… ({len(text) - limit:,} more characters: see raw JSON)"
-    return f"<pre>{escape(text)}</pre>"
+    return f"<pre>{_shown(text)}</pre>"
+
+
+def _shown(text: str | None) -> str:
+    """A record's own text, escaped and with the secrets recognisable in it masked."""
+    return escape(mask_free_text(text or ""))
 
 
 def _args(value) -> str:
@@ -119,7 +125,7 @@ class ConversationRenderer:
         focus = rec.id == self.w.focus_id
         problem = self.problems.get(rec.id)
         if problem:
-            return self._box("other", self._head(rec) + f"<p class='err'>Could not parse this record: {escape(problem)}</p>",
+            return self._box("other", self._head(rec) + f"<p class='err'>Could not parse this record: {_shown(problem)}</p>",
                         anchor=rec.id, focus=focus)
         t = rec.type
         if t in ("user_message", "assistant_message"):
@@ -138,11 +144,11 @@ class ConversationRenderer:
         if t == "assistant_rewrite":
             return self._box("rewrite", self.rewrite(rec), anchor=rec.id, focus=focus)
         if t == "note":
-            return self._box("note", self._head(rec) + f"<p><i>{escape(rec.text or '')}</i></p>", anchor=rec.id, focus=focus)
+            return self._box("note", self._head(rec) + f"<p><i>{_shown(rec.text)}</i></p>", anchor=rec.id, focus=focus)
         if t == "reset":
-            return self._box("marker", self._head(rec) + f"<p>{escape(rec.reset_message or 'session reset')}</p>",
+            return self._box("marker", self._head(rec) + f"<p>{_shown(rec.reset_message or 'session reset')}</p>",
                         anchor=rec.id, focus=focus)
-        return self._box("other", self._head(rec) + f"<p>{escape(rec.summary(400))}</p>", anchor=rec.id, focus=focus)
+        return self._box("other", self._head(rec) + f"<p>{_shown(rec.summary(400))}</p>", anchor=rec.id, focus=focus)
 
     # -- kinds -------------------------------------------------------------------------------------
     def message(self, rec: HistoryRecord, focus: bool) -> str:
@@ -198,7 +204,7 @@ class ConversationRenderer:
                    f"{state} · </span><a href=\"{toggle_url(call_id)}\">{'collapse ▾' if open_ else 'expand ▸'}</a>")
         if not open_:
             last = (done.error if done is not None and done.is_error else (done.output if done else "")) or ""
-            return summary + (f"<p class='meta'>{escape(' '.join(last.split())[:200])}</p>" if last else "")
+            return summary + (f"<p class='meta'>{_shown(' '.join(last.split())[:200])}</p>" if last else "")
         out = [summary]
         if start is not None:
             out.append(f"<p class='meta'>Code · {raw_link(start.id)}</p>" + _pre(start.code or ""))
@@ -215,7 +221,7 @@ class ConversationRenderer:
             if done.print_output:
                 out.append("<p class='meta'>Printed output</p>" + _pre("\n".join(done.print_output)))
             if done.is_error:
-                out.append(f"<p class='err'><b>Error:</b> {escape(done.error or '')}</p>")
+                out.append(f"<p class='err'><b>Error:</b> {_shown(done.error)}</p>")
             out.append(f"<p class='meta'>Output · {raw_link(done.id)}</p>" + _pre(done.output or "(none)"))
         return "".join(out)
 

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from daycare_gui.stores.common.secrets import mask_free_text, mask_tree
 from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.theme import take_app_style
 from daycare_gui.ui.widgets.json_view import pretty_json
@@ -139,7 +140,7 @@ class DetailPane(QWidget):
         self.fields.setRowCount(len(fields))
         for row, (key, value) in enumerate(fields):
             self.fields.setItem(row, 0, QTableWidgetItem(key))
-            self.fields.setItem(row, 1, QTableWidgetItem(value))
+            self.fields.setItem(row, 1, QTableWidgetItem(mask_free_text(value or "")))
         if fields:
             self.fitter.fit()
             self.fields.resizeRowsToContents()
@@ -147,7 +148,7 @@ class DetailPane(QWidget):
     def _copy_fields(self) -> None:
         if self.item is None:
             return
-        QGuiApplication.clipboard().setText("\n".join(f"{k}: {v}" for k, v in self.item.fields))
+        QGuiApplication.clipboard().setText("\n".join(f"{k}: {mask_free_text(v or '')}" for k, v in self.item.fields))
 
     def _copy_raw(self) -> None:
         if self.item is not None:
@@ -155,4 +156,10 @@ class DetailPane(QWidget):
 
 
 def _raw_text(item: DetailItem | None) -> str:
-    return pretty_json(item.raw) if item is not None and item.raw is not None else ""
+    """The raw value shown and copied, its secrets masked (a stored record's text is masked where a key
+    or token can be recognised in it; everything else stays as stored)."""
+    if item is None or item.raw is None:
+        return ""
+    if isinstance(item.raw, str):
+        return pretty_json(mask_free_text(item.raw))
+    return pretty_json(mask_tree(item.raw))

@@ -13,6 +13,7 @@ from PySide6.QtCore import QPointF, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QPixmap, QStaticText
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
+from daycare_gui.stores.common.secrets import mask_free_text
 from daycare_gui.ui.formats import date_time_formatter
 from daycare_gui.ui.models.history_model import kind_of
 from daycare_gui.ui.theme import colours
@@ -128,7 +129,7 @@ class HistoryRowDelegate(QStyledItemDelegate):
         """The row's time (``when``: a date_time_formatter) and summary, formatted once."""
         texts = self._texts.get(key)
         if texts is None:
-            texts = self._texts[key] = (when(rec.at), rec.summary(300))
+            texts = self._texts[key] = (when(rec.at), mask_free_text(rec.summary(300)))
             if len(self._texts) > self.TEXT_CACHE:
                 self._texts.popitem(last=False)
         return texts

@@ -10,6 +10,7 @@ from PySide6.QtCore import QEvent, QUrl
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QTextBrowser
 
+from daycare_gui.stores.common.secrets import mask_free_text
 from daycare_gui.ui.theme import Colours, colours
 
 
@@ -22,7 +23,9 @@ def _renderer():
 
 
 def markdown_html(text: str) -> str:
-    return _renderer().render(text or "")
+    """``text`` as HTML to show, with every secret recognisable in it masked (a key pasted into a chat,
+    a password in a URL): what is rendered is only ever shown."""
+    return _renderer().render(mask_free_text(text or ""))
 
 
 def escape(text: str) -> str:

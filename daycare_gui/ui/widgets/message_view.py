@@ -11,6 +11,7 @@ import json
 
 from PySide6.QtGui import QColor, QPalette
 
+from daycare_gui.stores.common.secrets import mask_free_text
 from daycare_gui.stores.records import Message
 from daycare_gui.ui.models.columns import fmt_time
 from daycare_gui.ui.theme import colours
@@ -38,7 +39,7 @@ def _args(value) -> str:
 def _pre(text: str, limit: int = 20_000) -> str:
     if len(text) > limit:
         text = text[:limit] + f"\n… ({len(text) - limit:,} more characters: see raw)"
-    return f"<pre>{escape(text)}</pre>"
+    return f"<pre>{escape(mask_free_text(text))}</pre>"
 
 
 def messages_html(messages: list[Message], palette: QPalette, *, focus: str | None = None) -> str:
@@ -77,7 +78,7 @@ def _message(m: Message, base: QColor, results: dict, drawn: set, muted: str, *,
     bg = _mix(base, accent, 0.12)
     inner = [_head(m)]
     if m.problem:
-        inner.append(f"<div class='err'>{escape(m.problem)}</div>")
+        inner.append(f"<div class='err'>{escape(mask_free_text(m.problem))}</div>")
     if m.tool_result is not None:
         inner.append(_result(m))
     elif m.text:

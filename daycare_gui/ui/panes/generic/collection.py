@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from daycare_gui.stores import api
+from daycare_gui.stores.common.secrets import mask_free_text
 from daycare_gui.stores.records import Collection, Row
 from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.formats import number
@@ -42,7 +43,7 @@ def _text(value) -> str:
         return number(value) if abs(value) < 1e6 else number(round(value))
     if isinstance(value, int) and not isinstance(value, bool):
         return number(value) if abs(value) < 10**12 else str(value)
-    text = str(value)
+    text = mask_free_text(str(value))  # (a key pasted into a note or a memory is shown masked)
     return text if len(text) <= 200 else text[:199] + "…"
 
 

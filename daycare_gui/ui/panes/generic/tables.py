@@ -7,6 +7,7 @@ from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QListWidget, QPushButton, QSplitter, QVBoxLayout, QWidget
 
 from daycare_gui.stores import api
+from daycare_gui.stores.common.secrets import mask_free_text
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.widgets.tables import make_table
 
@@ -19,7 +20,7 @@ def _cell(value) -> str:
     if isinstance(value, (bytes, bytearray, memoryview)):
         data = bytes(value)
         return f"<{len(data):,} bytes>"
-    text = str(value)
+    text = mask_free_text(str(value))  # (a key or token in any column is shown masked)
     return text if len(text) <= 200 else text[:199] + "…"
 
 
