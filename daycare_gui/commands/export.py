@@ -8,12 +8,15 @@ line for an unrecognised store, a store without conversations, an unknown sessio
 from __future__ import annotations
 
 import io
+import sqlite3
 import sys
 
+from daycare_gui.core.db import DatabaseError
 from daycare_gui.stores import registry
 from daycare_gui.stores.api import CannotOpen, Conversations, NotRecognised
 from daycare_gui.stores.common.export import (
     FORMATS,
+    ExportIncomplete,
     export_session,
     export_to_file,
     format_for_path,
@@ -34,6 +37,10 @@ def add_arguments(parser) -> None:
                                        "instead of detecting it")
 
 
+# What reading a damaged store raises (a Daycare database that is not one any more, an unreadable file)
+READ_ERRORS = (sqlite3.Error, DatabaseError, OSError)
+
+
 def _fail(message: str, code: int = 2) -> int:
     print(f"daycare-gui export: {mask_url(message)}", file=sys.stderr)
     return code
@@ -44,45 +51,64 @@ def run(args) -> int:
     if kind != "session" or not session_id:
         return _fail(f"cannot export {args.target!r}: name a session as session:<id>")
     fmt = args.format or (format_for_path(args.out) if args.out else "md")
-    ids = [i.strip() for i in args.records.split(",") if i.strip()] if args.records else None
+    # the records named, each once, in the order given
+    ids = list(dict.fromkeys(i.strip() for i in args.records.split(",") if i.strip())) if args.records else None
     try:
         # live=False: a store whose WAL holds data is read from a private snapshot (as inspect does)
         store = registry.open_store(args.path, kind=args.kind, live=False)
     except (NotRecognised, CannotOpen) as exc:
         return _fail(str(exc))
-    with store:
-        cap = store.capability(Conversations)
-        title = registry.load_kind(store.kind).title or store.kind
-        if cap is None:
-            return _fail(f"this {title} store has no conversations to export")
-        ref = cap.find_session(session_id)
-        if ref is None:
-            return _fail(f"no session {session_id!r} in this {title} store")
-        header = header_for(cap, ref, store=store.title, kind=title, selected=None if ids is None else len(ids))
-        options = {"header": header, "ids": ids}
-        if args.out:
-            try:
-                written = export_to_file(cap, ref, fmt, args.out, **options)
-            except OSError as exc:
-                return _fail(f"cannot write {args.out}: {exc.strerror or exc}", 1)
-            print(f"wrote {written:,} messages to {args.out}", file=sys.stderr)
-        else:
-            written = _to_stdout(cap, ref, fmt, options)
-            if written is None:
-                return 1
-    if ids is not None and written < len(ids):
-        return _fail(f"{len(ids) - written} of the {len(ids)} records asked for are not in this session")
-    return 0
+    try:
+        with store:
+            return _export(args, store, session_id, fmt, ids)
+    except READ_ERRORS as exc:  # a damaged database: what is wrong, in one line, and nothing written
+        return _fail(f"cannot read this store: {exc}", 1)
 
 
-def _to_stdout(cap, ref, fmt: str, options: dict) -> int | None:
+def _export(args, store, session_id: str, fmt: str, ids: list[str] | None) -> int:
+    cap = store.capability(Conversations)
+    title = registry.load_kind(store.kind).title or store.kind
+    if cap is None:
+        return _fail(f"this {title} store has no conversations to export")
+    ref = cap.find_session(session_id)
+    if ref is None:
+        return _fail(f"no session {session_id!r} in this {title} store")
+    header = header_for(cap, ref, store=store.title, kind=title, selected=None if ids is None else len(ids))
+    options = {"header": header, "ids": ids}
+    if args.out:
+        try:
+            # (with records named, the file is written only if every one of them is in the session)
+            written = export_to_file(cap, ref, fmt, args.out, expect=None if ids is None else len(ids), **options)
+        except ExportIncomplete as exc:
+            return _missing(exc.written, ids)
+        except OSError as exc:
+            return _fail(f"cannot write {args.out}: {exc.strerror or exc}", 1)
+        print(f"wrote {written:,} messages to {args.out}", file=sys.stderr)
+        return 0
+    if ids is not None:  # a selection is small: held until it is known to be whole
+        held = io.StringIO()
+        written = export_session(cap, ref, fmt, held, **options)
+        if written < len(ids):
+            return _missing(written, ids)
+        return 0 if _to_stdout(lambda out: (out.write(held.getvalue()), written)[1]) is not None else 1
+    return 0 if _to_stdout(lambda out: export_session(cap, ref, fmt, out, **options)) is not None else 1
+
+
+def _missing(written: int, ids: list[str]) -> int:
+    return _fail(f"{len(ids) - written} of the {len(ids)} records asked for are not in this session; "
+                 "nothing was written")
+
+
+def _to_stdout(produce) -> int | None:
+    """``produce(out)`` (it returns how many messages it wrote) on standard output, as UTF-8; None when the
+    reader went away."""
     out = sys.stdout
     wrapped = None
     if (getattr(out, "encoding", "") or "").lower().replace("-", "") != "utf8" and hasattr(out, "buffer"):
         out.flush()  # a terminal or pipe in another encoding: exports are UTF-8 whatever the locale says
         out = wrapped = io.TextIOWrapper(out.buffer, encoding="utf-8", newline="")
     try:
-        written = export_session(cap, ref, fmt, out, **options)
+        written = produce(out)
         out.flush()
     except BrokenPipeError:  # `| head`: the reader has what it wanted
         return None

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 import sys
 import time
 
 from daycare_gui.commands import search_kinds  # other kinds, and Daycare on PGlite or PostgreSQL
+from daycare_gui.core.db import DatabaseError
 from daycare_gui.core.paths import NotADaycareDirectory
 from daycare_gui.core.records import DESCRIPTOR_KINDS, HISTORY_KINDS
 from daycare_gui.core.search import (
@@ -28,6 +30,7 @@ from daycare_gui.core.search import (
     update_index,
 )
 from daycare_gui.core.search.legacy import LegacySource, update_legacy_index
+from daycare_gui.core.secrets import mask_url_credentials as mask_url
 from daycare_gui.core.store import open_store
 
 _FLAGS = ("--newest", "--json", "--help")
@@ -110,36 +113,45 @@ def run(args) -> int:
     except NotADaycareDirectory as exc:
         print(f"daycare-gui: {exc}", file=sys.stderr)
         return 2
+    try:
+        with store:
+            return _search(args, store)
+    except (sqlite3.Error, DatabaseError) as exc:  # a damaged database: what is wrong, in one line
+        print(f"daycare-gui: cannot read {mask_url(str(store.paths.db_path))}: {mask_url(str(exc))}",
+              file=sys.stderr)
+        return 1
+
+
+def _search(args, store) -> int:
     query = " ".join(args.query)
-    with store:
-        legacy = None
-        if store.db is None:  # (a PGlite store never gets here: search_kinds searches it)
-            inventory = store.files()
-            if not inventory.items("legacy_agents"):
-                print("daycare-gui: this store has no database and no legacy agent histories to search",
-                      file=sys.stderr)
-                return 2
-            legacy = LegacySource.from_inventory(inventory)
-            path = index_path(store.paths.agents_dir, args.index_dir)
-        else:
-            path = index_path(store.paths.db_path, args.index_dir)
-        with SearchIndex(path) as index:
-            try:
-                if legacy is None:
-                    built = update_index(store.db, index, progress=_progress_line)
-                else:
-                    built = update_legacy_index(inventory, store.paths, index, progress=_progress_line)
-            except KeyboardInterrupt:
-                print("\ndaycare-gui: indexing interrupted; what was indexed is kept", file=sys.stderr)
-                return 130
-            if sys.stderr.isatty() and built.added:
-                sys.stderr.write("\n")
-            if built.reason:
-                print(f"rebuilt the index: {built.reason}", file=sys.stderr)
-            flt = SearchFilter(kinds=tuple(args.kind or ()), lifecycles=tuple(args.lifecycle or ()),
-                               user_id=args.user, record_types=tuple(args.record_types or ()))
-            results = search(index, store.db, query, flt, limit=args.limit, newest_first=args.newest,
-                             legacy=legacy)
+    legacy = None
+    if store.db is None:  # (a PGlite store never gets here: search_kinds searches it)
+        inventory = store.files()
+        if not inventory.items("legacy_agents"):
+            print("daycare-gui: this store has no database and no legacy agent histories to search",
+                  file=sys.stderr)
+            return 2
+        legacy = LegacySource.from_inventory(inventory)
+        path = index_path(store.paths.agents_dir, args.index_dir)
+    else:
+        path = index_path(store.paths.db_path, args.index_dir)
+    with SearchIndex(path) as index:
+        try:
+            if legacy is None:
+                built = update_index(store.db, index, progress=_progress_line)
+            else:
+                built = update_legacy_index(inventory, store.paths, index, progress=_progress_line)
+        except KeyboardInterrupt:
+            print("\ndaycare-gui: indexing interrupted; what was indexed is kept", file=sys.stderr)
+            return 130
+        if sys.stderr.isatty() and built.added:
+            sys.stderr.write("\n")
+        if built.reason:
+            print(f"rebuilt the index: {built.reason}", file=sys.stderr)
+        flt = SearchFilter(kinds=tuple(args.kind or ()), lifecycles=tuple(args.lifecycle or ()),
+                           user_id=args.user, record_types=tuple(args.record_types or ()))
+        results = search(index, store.db, query, flt, limit=args.limit, newest_first=args.newest,
+                         legacy=legacy)
     if args.json:
         print(json.dumps(_as_json(results, str(path)), ensure_ascii=False, indent=2))
     else:

@@ -116,9 +116,37 @@ def test_clear_messages_and_exit_2(daycare_demo, tmp_path, capsys):
     ref, messages = _largest(daycare_demo)
     code, io = run(str(daycare_demo), f"session:{ref.session_id}", "--records", f"{messages[0].id},nope")
     assert code == 2 and "1 of the 2 records asked for are not in this session" in io.err
+    assert io.out == ""  # nothing written before the error, not even the header
+    out = tmp_path / "some.md"
+    out.write_text("kept")
+    code, io = run(str(daycare_demo), f"session:{ref.session_id}", "--records", "nope", "--out", str(out))
+    assert code == 2 and "nothing was written" in io.err and out.read_text() == "kept"
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".some")) == []  # no temp left
+    # a record named twice is one record
+    code, io = run(str(daycare_demo), f"session:{ref.session_id}", "--format", "jsonl", "--records",
+                   f"{messages[0].id},{messages[0].id}")
+    assert code == 0 and len(io.out.splitlines()) == 1
     code, io = run(str(daycare_demo), f"session:{ref.session_id}", "--out", str(tmp_path / "no" / "dir.md"))
     assert code == 1 and "cannot write" in io.err
     from daycare_gui.stores.agentstack.demo import write_demo
 
     code, io = run(str(write_demo(tmp_path / "agentstack")), "session:x")
     assert code == 2 and io.err.strip() == "daycare-gui export: this AgentStack store has no conversations to export"
+
+
+def test_a_damaged_database_is_one_line_not_a_traceback(fixture_copy, capsys, tmp_path, monkeypatch):
+    """A daycare.db whose header is whole but whose pages are not: export and search say what is wrong in
+    one line, write nothing, and change nothing in the store."""
+    root = fixture_copy("daycare-808af509")
+    db = root / "daycare.db"
+    data = bytearray(db.read_bytes())
+    data[12288:24576] = b"\xa5" * 12288  # (the pages after the first three, overwritten)
+    db.write_bytes(bytes(data))
+    before = snapshot_tree(root)
+    monkeypatch.setenv("DAYCARE_GUI_SEARCH_DIR", str(tmp_path / "index"))
+    for argv in (["export", str(root), "session:blzue8vx56di4th1tx65ivoh"], ["search", str(root), "hello"]):
+        code = main(argv)
+        out, err = capsys.readouterr()
+        assert code == 1 and out == "" and len(err.strip().splitlines()) == 1, (argv, err)
+        assert "Traceback" not in err and ("damaged" in err or "malformed" in err), err
+    assert snapshot_tree(root) == before

@@ -10,10 +10,11 @@ from daycare_gui.stores.common.export.formats import FORMATS, Format, format_for
 from daycare_gui.stores.common.export.stream import (
     ExportCancelled,
     ExportHeader,
+    ExportIncomplete,
     export_session,
     export_to_file,
     header_for,
 )
 
-__all__ = ["FORMATS", "ExportCancelled", "ExportHeader", "Format", "export_session", "export_to_file",
-           "format_for_path", "header_for", "message_markdown"]
+__all__ = ["FORMATS", "ExportCancelled", "ExportHeader", "ExportIncomplete", "Format", "export_session",
+           "export_to_file", "format_for_path", "header_for", "message_markdown"]

@@ -91,14 +91,26 @@ def export_session(cap: Conversations, ref: SessionRef, fmt: str, out: TextIO, *
     return written
 
 
-def export_to_file(cap: Conversations, ref: SessionRef, fmt: str, path: str | os.PathLike, **options) -> int:
+class ExportIncomplete(Exception):
+    """Fewer messages than ``expect`` were exported (records named that are not in the session)."""
+
+    def __init__(self, written: int) -> None:
+        super().__init__(f"only {written} messages")
+        self.written = written
+
+
+def export_to_file(cap: Conversations, ref: SessionRef, fmt: str, path: str | os.PathLike, *,
+                   expect: int | None = None, **options) -> int:
     """:func:`export_session` into ``path``, atomically: a half-written export (an error, a cancel, a full
-    disk) never replaces what was there, and no temporary file is left behind."""
+    disk) never replaces what was there, and no temporary file is left behind. With ``expect``, an export
+    of fewer messages is not written either (:class:`ExportIncomplete`)."""
     target = Path(os.path.realpath(path))
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".export-tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
             written = export_session(cap, ref, fmt, handle, **options)
+            if expect is not None and written < expect:
+                raise ExportIncomplete(written)
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp, _new_file_mode())
