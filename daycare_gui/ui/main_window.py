@@ -369,6 +369,15 @@ class MainWindow(QMainWindow):
         db = getattr(self.store, "db", None)
         if db is not None:
             db.follow_live()  # an immutable open (the WAL was empty) would never see the new rows
+        if db is not None and getattr(self.opened, "core", None) is not None:  # (Daycare's own store)
+            store = self.store
+
+            def counts():  # the navigation's table counts follow too (a new agent, a new inbox item)
+                from daycare_gui.core.counts import table_counts
+
+                return table_counts(store)
+
+            self.bg_worker.submit("nav-counts-live", counts, on_result=self._counts_arrived)
         self._missed.update(s for s in self.panes if s != self._current_section)
         if self._current_section in self.panes:
             self._tell_pane(self._current_section)

@@ -208,3 +208,19 @@ def test_rows_past_the_first_screen_are_read_when_a_view_asks(qtbot, model_teste
         assert asked == [keys[FIRST_ROWS:model.chunk_size]]  # the rest of the first chunk, once
     finally:
         worker.shutdown()
+
+
+def test_a_database_the_agents_cannot_be_read_from_says_so(qtbot, window, fixture_copy):
+    """A damaged daycare.db (its header whole, later pages not): the agent list says it could not be read
+    instead of staying empty with nothing said."""
+    root = fixture_copy("daycare-808af509")
+    db = root / "daycare.db"
+    data = bytearray(db.read_bytes())
+    data[12288:24576] = b"\xa5" * 12288
+    db.write_bytes(bytes(data))
+    window.open_path(str(root))
+    qtbot.waitUntil(lambda: window.store is not None, timeout=10000)
+    window.show_section("agents")
+    pane = window.pane("agents")
+    qtbot.waitUntil(lambda: pane.summary.text().startswith("Could not read the agents:"), timeout=5000)
+    assert "malformed" in pane.summary.text() or "damaged" in pane.summary.text()

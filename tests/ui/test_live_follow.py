@@ -184,9 +184,19 @@ def test_lists_update_changed_rows_in_place_and_keep_the_selection(qtbot, window
     engine.execute("INSERT INTO inbox (id, agent_id, posted_at, type, data) VALUES (?, ?, ?, 'message', ?)",
                    ("liveitem000000000000000a", changed.id, int(time.time() * 1000), json.dumps(data)))
     qtbot.waitUntil(lambda: inbox.model.rowCount() == count + 1, timeout=10000)
+    # the navigation counts it too, and a new agent on a page not shown (read from tables, not files)
+    qtbot.waitUntil(lambda: window.nav.text_of("inbox").endswith(f"({count + 1})"), timeout=10000)
+    agents_before = agents.model.rowCount()
+    engine.execute("INSERT INTO agents SELECT 'liveagent00000000000000a', " + ", ".join(
+        c for c in _columns(engine, "agents") if c != "id") + " FROM agents WHERE id = ?", (changed.id,))
+    qtbot.waitUntil(lambda: window.nav.text_of("agents").endswith(f"({agents_before + 1})"), timeout=10000)
     engine.close()
     assert inserted == [(count, count)]  # the newest item, inserted at the end (oldest first)
     assert resets == []
     assert inbox.model.record(count).id == "liveitem000000000000000a"
     assert inbox.model.index(count, 5).data() == "a message the engine just received"
     assert inbox.model.record(inbox.table.currentIndex().row()).id == selected_item
+
+
+def _columns(conn, table: str) -> list[str]:
+    return [r[1] for r in conn.execute(f"PRAGMA table_info({table})")]

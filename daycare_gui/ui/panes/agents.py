@@ -18,6 +18,7 @@ from daycare_gui.core.queries.agents import AgentFilter, distinct_values, fetch_
 from daycare_gui.core.queries.sessions import list_sessions
 from daycare_gui.core.queries.users import list_users
 from daycare_gui.core.records import DESCRIPTOR_KINDS, Unparsed
+from daycare_gui.core.secrets import mask_url_credentials
 from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.formats import count
 from daycare_gui.ui.models.columns import Column, fmt_int, fmt_time
@@ -241,7 +242,8 @@ class AgentsPane(Pane):
             keys = list_agent_ids(db, flt, sort=sort, descending=desc)
             return keys, fetch_agents(db, keys[:FIRST_ROWS])
 
-        self.ctx.worker.submit("agents-keys", work, on_result=lambda result: self._keys_arrived(*result))
+        self.ctx.worker.submit("agents-keys", work, on_result=lambda result: self._keys_arrived(*result),
+                               on_error=self._keys_failed)
 
     def store_changed(self) -> bool:
         """A live engine wrote: read the keys again (same filter and sort) and update the rows in place; the
@@ -251,12 +253,16 @@ class AgentsPane(Pane):
             return False
         flt, (sort, desc) = self.current_filter(), self._sort
         self.ctx.worker.submit("agents-keys", lambda: list_agent_ids(db, flt, sort=sort, descending=desc),
-                               on_result=self._keys_refreshed)
+                               on_result=self._keys_refreshed, on_error=self._keys_failed)
         agent_id = self.model.key(self.table.currentIndex().row())
         if agent_id is not None:
             self.ctx.worker.submit("agent-sessions", lambda: list_sessions(db, agent_id),
                                    on_result=self._sessions_refreshed)
         return True
+
+    def _keys_failed(self, message: str) -> None:
+        """The agents could not be listed (a damaged database): say so where the count would be."""
+        self.summary.setText(f"Could not read the agents: {mask_url_credentials(message)}")
 
     def _keys_refreshed(self, keys: list[str]) -> None:
         self.model.update_keys(keys)

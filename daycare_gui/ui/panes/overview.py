@@ -156,11 +156,14 @@ class OverviewPane(Pane):
         self.explanation_label.setText(s.explanation)
         self.explanation_label.setVisible(bool(s.explanation))
         if s.problems:
+            # (what opening found: pages find more as they read, which the navigation's count follows)
             self.problems_label.setText(f"{count(s.problems, 'problem')} found while loading "
                                         f"({count(s.problem_errors, 'error')}, "
-                                        f"{count(s.problems - s.problem_errors, 'warning')}).")
+                                        f"{count(s.problems - s.problem_errors, 'warning')}); pages may find "
+                                        "more as they read (see Problems).")
         else:
-            self.problems_label.setText("No problems found while loading.")
+            self.problems_label.setText("No problems found while loading; pages may find some as they read "
+                                        "(see Problems).")
         self.ctx.set_count("problems", s.problems)
         self.tables_model.set_records([CountRow(t, n) for t, n in s.table_counts.items()])
         self.files_model.set_records([CountRow(c, n) for c, n in s.file_counts.items()])
