@@ -544,3 +544,23 @@ def test_apps_page_opens_the_permissions_editor(qtbot, window, root):
     qtbot.addWidget(editor_window)
     assert isinstance(editor_window.editor, PermissionsEditor)
     editor_window.close()
+
+
+def test_a_save_in_the_file_editor_shows_on_the_page_without_a_changed_on_disk_banner(qtbot, window, root):
+    """The page read the store again after a row edit but not after a file edit: it showed the old name,
+    under a banner saying the file had changed on disk and asking for a Refresh."""
+    from tests.ui.test_people_panes import texts
+
+    pane = _pane_at(qtbot, window, root, "cron", 6)
+    _select(pane, "Plant photo diary")
+    editor_window = pane.edit_actions.edit_file()
+    qtbot.addWidget(editor_window)
+    editor = editor_window.editor
+    editor.widgets["name"].selectAll()
+    qtbot.keyClicks(editor.widgets["name"], "Plant diary, edited")
+    assert editor.save()
+    qtbot.waitUntil(lambda: "cron" in window.panes and "Plant diary, edited" in texts(
+        window.pane("cron").records.proxy, 0), timeout=10000)
+    qtbot.wait(1500)  # longer than the watcher's debounce: our own write must not raise the banner
+    assert not window.banner.isVisible()
+    editor_window.close()

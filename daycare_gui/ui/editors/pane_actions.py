@@ -109,14 +109,17 @@ class EditActions(QObject):
 
     def edit_file(self):
         path = self.file_path()
-        return open_file_editor(path, store=self.store, parent=self.pane.window()) if path else None
+        # (a save reads the store again, so the page shows what was written, as a row edit does)
+        return open_file_editor(path, store=self.store, parent=self.pane.window(),
+                                on_saved=lambda _path: self._refresh()) if path else None
 
     def edit_permissions(self):
         record = self.pane.current_record()
         if record is None:
             return None
         path = Path(record.folder) / "PERMISSIONS.md"
-        return open_file_editor(path, store=self.store, parent=self.pane.window()) if self._inside(path) else None
+        return open_file_editor(path, store=self.store, parent=self.pane.window(),
+                                on_saved=lambda _path: self._refresh()) if self._inside(path) else None
 
     def edit_row(self):
         record = self.pane.current_record()
