@@ -94,7 +94,7 @@ def test_a_save_removes_dead_temp_files_in_its_folder_and_touches_nothing_else(t
     assert after == expected  # live and pid-less temp files, other folders: untouched
 
 
-def test_pglite_read_copies_are_reported_and_dead_ones_removed_on_open(tmp_path, monkeypatch):
+def test_pglite_read_copies_of_dead_instances_are_removed_on_open_and_live_ones_left_unmentioned(tmp_path, monkeypatch):
     from daycare_gui.core.problems import ProblemLog
     from daycare_gui.stores.daycare.pg import open as pg_open
 
@@ -109,7 +109,9 @@ def test_pglite_read_copies_are_reported_and_dead_ones_removed_on_open(tmp_path,
     pg_open._report_leftovers(problems, store, read_copies=True)
     messages = {os.path.basename(p.path): p.message for p in problems}
     assert messages[f"daycare-gui-pglite-{DEAD}-abc"].endswith("removed")
-    assert "still running" in messages[f"daycare-gui-pglite-{LIVE}-def"]
+    # a copy whose instance still runs is in use (another window's, of any store): kept, and not called
+    # a leftover of this store
+    assert f"daycare-gui-pglite-{LIVE}-def" not in messages
     assert "next PGlite edit" in messages[f".daycare-gui-edit-{DEAD}-1.pglite"]
     assert sorted(p.name for p in tmp.iterdir()) == [f"daycare-gui-pglite-{LIVE}-def", "someone-else"]
     assert (store / f".daycare-gui-edit-{DEAD}-1.pglite").exists()  # only an edit removes working copies

@@ -170,7 +170,9 @@ def _report_leftovers(problems: ProblemLog, *folders, read_copies: bool = False)
                 found.append(lo)
     removed = []
     if read_copies:
-        copies = leftovers.read_copies()
+        # Copies of instances still running are in use (this one's, another window's, of any store): not
+        # leftovers, and not this store's to mention; those of killed instances are removed and said so.
+        copies = [c for c in leftovers.read_copies() if not c.alive]
         removed = leftovers.clean(copies)
         found.extend(copies)
     leftovers.report(problems, found, removed)
