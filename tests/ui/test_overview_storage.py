@@ -400,3 +400,19 @@ def test_settings_pane_masks_a_password_inside_a_url(qtbot, window, demo_store, 
     everything = "\n".join(shown) + _widget_texts(pane)
     assert "PASSWORD" not in everything
     assert "proxy=http://alex:••••••••@proxy.local:3128" in everything
+
+
+def test_a_broken_auth_json_is_said_to_be_unreadable_not_empty(qtbot, window, demo_store, tmp_path):
+    """A ':' missing from auth.json: the page said "auth.json: 0 providers — none", as if it were empty."""
+    import shutil
+
+    store = tmp_path / "daycare"
+    shutil.copytree(demo_store, store)
+    auth = store / "auth.json"
+    auth.write_text(auth.read_text().replace(":", "", 1))
+    open_and_wait(qtbot, window, store)
+    window.show_section("settings")
+    pane = window.panes["settings"]
+    qtbot.waitUntil(lambda: pane.config is not None, timeout=5000)
+    text = pane.summary.text()
+    assert "auth.json could not be read: not valid JSON" in text and "0 providers" not in text

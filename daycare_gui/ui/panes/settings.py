@@ -47,13 +47,16 @@ class ConfigFiles:
     auth: tuple[AuthEntry, ...]
     settings_path: str
     auth_path: str
+    auth_unreadable: str | None = None  # why auth.json could not be read (its first problem), if it could not
 
 
 def _load(store) -> ConfigFiles:
     inventory = store.files()
     settings = inventory.items("settings")
+    auth_path = str(store.paths.auth_path)
+    unreadable = next((p.message for p in store.problems if p.path == auth_path and p.severity == "error"), None)
     return ConfigFiles(settings[0] if settings else None, tuple(inventory.items("auth_entries")),
-                       str(store.paths.settings_path), str(store.paths.auth_path))
+                       str(store.paths.settings_path), auth_path, unreadable)
 
 
 def _scalar_text(value: Any) -> str:
@@ -128,8 +131,11 @@ class SettingsPane(Pane):
             providers = ", ".join(s.providers) or "none listed"
             enabled = [p.get("instanceId") for p in s.plugins if p.get("enabled")]
             parts.append(f"Providers: {providers}. Plugins: {len(s.plugins)} ({len(enabled)} enabled).")
-        parts.append(f"auth.json: {count(len(config.auth), 'provider')} — " + (", ".join(e.provider for e in config.auth)
-                                                                        or "none"))
+        if config.auth_unreadable and not config.auth:  # (not "0 providers": the file is there, but broken)
+            parts.append(f"auth.json could not be read: {config.auth_unreadable} (see Problems).")
+        else:
+            parts.append(f"auth.json: {count(len(config.auth), 'provider')} — "
+                         + (", ".join(e.provider for e in config.auth) or "none"))
         self.summary.setText("\n".join(parts))
         self._filter(self.filter_box.text())
 
