@@ -293,6 +293,12 @@ class Collections(Capability):
     @abstractmethod
     def rows(self, collection_id: str, offset: int, limit: int) -> list[Row]: ...
 
+    def items(self, collection_id: str) -> int | None:
+        """How many of its own items a tree collection holds, where its rows also hold groups or the
+        items' children (memory entries under namespace headers, projects with their tasks): the count a
+        person reads. None: every row is an item (``size``)."""
+        return None
+
     def editable(self, collection_id: str, row: Row) -> tuple[EditableField, ...]:
         return ()
 

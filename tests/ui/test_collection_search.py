@@ -119,3 +119,13 @@ def test_a_list_the_kind_cannot_search_has_no_search_box(qtbot, window, agentsta
     pane = _open(qtbot, window, path, "collection:sessions")
     assert not pane.search_box.isVisibleTo(pane)
     assert pane.search_columns == ()
+
+
+def test_a_tree_list_counts_its_entries_not_its_group_rows(qtbot, window, agentstack):
+    """Memory by namespace holds 5 entries under 2 namespace headers (and a sessions group): the page and
+    the navigation count the 5, not the 8 rows."""
+    path, _ids = agentstack
+    pane = _open(qtbot, window, path, "collection:memory")
+    assert pane.total > 5
+    assert pane.summary.text().startswith("5 items (") and "rows with their groups" in pane.summary.text()
+    qtbot.waitUntil(lambda: window.nav.text_of("collection:memory").endswith("(5)"), timeout=5000)

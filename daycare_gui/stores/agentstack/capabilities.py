@@ -57,6 +57,10 @@ class AgentStackCollections(Collections):
         spec = self._spec(collection_id)
         return self._safe(spec.size, 0) if spec else 0
 
+    def items(self, collection_id: str) -> int | None:
+        spec = self._spec(collection_id)
+        return self._safe(spec.items, None) if spec else None
+
     def rows(self, collection_id: str, offset: int, limit: int) -> list[Row]:
         spec = self._spec(collection_id)
         return self._safe(lambda: spec.rows(offset, limit), []) if spec else []

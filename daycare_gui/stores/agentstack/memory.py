@@ -210,6 +210,9 @@ class GroupedMemory(Spec):
     def size(self) -> int:
         return sum(1 + s.count for s in self.segments())
 
+    def items(self) -> int | None:
+        return sum(s.count for s in self.segments())  # the entries, not their group headers
+
     def rows(self, offset: int, limit: int) -> list[Row]:
         out: list[Row] = []
         pos, end = 0, offset + limit

@@ -42,6 +42,10 @@ class Spec:
     def rows(self, offset: int, limit: int) -> list[Row]:
         raise NotImplementedError
 
+    def items(self) -> int | None:
+        """Its own items, where its rows hold more (see Collections.items); None: the rows are the items."""
+        return None
+
     def row(self, key: str) -> Row | None:
         return None
 

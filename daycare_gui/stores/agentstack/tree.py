@@ -44,6 +44,11 @@ class LevelTree(Spec):
     def size(self) -> int:
         return int(self.db.scalar(f"SELECT count(*) FROM ({self._union()})") or 0)
 
+    def items(self) -> int | None:
+        """The first level's rows (projects, identities): the others are their children."""
+        top = self.levels()[0]
+        return int(self.db.scalar(f"SELECT count(*) FROM {top.source}") or 0)
+
     def rows(self, offset: int, limit: int) -> list[Row]:
         found = self.db.rows(f"SELECT lvl, id, parent FROM ({self._union()}) ORDER BY path, lvl LIMIT ? OFFSET ?",
                              (max(0, int(limit)), max(0, int(offset))))

@@ -33,6 +33,7 @@ def test_namespace_tree_groups_sessions_under_their_session(build, opened):
     c = store.capability(Collections)
     rows = all_rows(c, "memory")
     assert len(rows) == c.size("memory") == 10 + 7  # entries + 4 namespace headers + sessions group + 3 sessions
+    assert c.items("memory") == 10  # what a person counts: the entries
     keys = [r.key for r in rows]
     assert keys[:3] == ["ns:\x00null", ids["none"], "ns:default"]
     assert [r.values[0] for r in rows if r.parent == "ns:default"] == [f"note-{i}" for i in range(5)]

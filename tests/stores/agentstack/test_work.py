@@ -85,10 +85,12 @@ def test_demo_store_lists(tmp_path, opened):
     assert "maxApiCalls: 100 ← triggered" in event.markdown
     projects = all_rows(c, "projects")
     assert [r.key[:2] for r in projects] == ["p:", "t:", "s:"]
+    assert (c.items("projects"), c.size("projects")) == (1, 3)  # one project (with its task and spec)
     assert projects[1].parent == projects[0].key and projects[2].parent == projects[1].key
     agents = all_rows(c, "agents")
     assert [r.values[0] for r in agents if r.parent is None] == ["Red team", "Coder", "Ops"]
     audit = [r for r in agents if r.parent == "agent-coder"]
+    assert c.items("agents") == 3 and c.size("agents") == len(agents)  # identities, not their audit rows
     assert [r.values[0] for r in audit] == ["created", "activated"]
     plugins = {r.key: r for r in all_rows(c, "plugins")}
     assert plugins["github-sync"].values[2] is True and plugins["slack-notify"].values[2] is False

@@ -96,7 +96,9 @@ def section_counts(opened, specs: tuple[PaneSpec, ...]) -> dict[str, int | None]
                 cap = opened.capability(caps[spec.id])
                 out[spec.id] = cap.count() if cap is not None else None
             elif spec.id.startswith("collection:"):
-                out[spec.id] = opened.capability(api.Collections).size(spec.arg.id)
+                cap = opened.capability(api.Collections)
+                items = cap.items(spec.arg.id)  # (a tree's own items, not its group rows)
+                out[spec.id] = items if items is not None else cap.size(spec.arg.id)
         except Exception:  # counts are a courtesy: a failing one stays blank
             out[spec.id] = None
     out["problems"] = len(opened.problems)

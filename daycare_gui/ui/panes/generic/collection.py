@@ -100,6 +100,7 @@ class CollectionPane(Pane):
         self.more_button.clicked.connect(self._more)
         self.edit_button.clicked.connect(self._edit)
         self.total = 0
+        self.items: int | None = None  # a tree's own items, where its rows also hold groups (Collections.items)
         self.loaded = 0
         self._items: dict[str, QTreeWidgetItem] = {}
         self._pending: str | None = None
@@ -112,12 +113,13 @@ class CollectionPane(Pane):
         self._items.clear()
         self.loaded = 0
         cap, cid = self.cap, self.spec.id
-        self.ctx.worker.submit(f"{self.pane_id}-page", lambda: (cap.size(cid), cap.rows(cid, 0, PAGE)),
+        self.ctx.worker.submit(f"{self.pane_id}-page",
+                               lambda: (cap.size(cid), cap.items(cid), cap.rows(cid, 0, PAGE)),
                                on_result=self._first_arrived,
                                on_error=lambda m: self.summary.setText(f"Could not read: {m}"))
 
     def _first_arrived(self, answer) -> None:
-        self.total, rows = answer
+        self.total, self.items, rows = answer
         self._add(rows)
 
     def _more(self) -> None:
@@ -143,8 +145,11 @@ class CollectionPane(Pane):
             self.tree.resizeColumnToContents(col)
         more = self.loaded < self.total
         self.more_button.setVisible(more)
-        self.summary.setText(f"{self.loaded:,} of {self.total:,} rows" if more else f"{self.total:,} rows")
-        self.ctx.set_count(self.pane_id, self.total)
+        rows_text = f"{self.loaded:,} of {self.total:,} rows" if more else f"{self.total:,} rows"
+        if self.items is not None and self.items != self.total:  # ("6 items (11 rows with their groups)")
+            rows_text = f"{self.items:,} items ({rows_text} with their groups and parts)"
+        self.summary.setText(rows_text)
+        self.ctx.set_count(self.pane_id, self.items if self.items is not None else self.total)
         if self._pending is not None:
             self.open_item(self._pending)
 
