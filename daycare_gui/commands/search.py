@@ -32,6 +32,7 @@ from daycare_gui.core.search import (
 from daycare_gui.core.search.legacy import LegacySource, update_legacy_index
 from daycare_gui.core.secrets import mask_url_credentials as mask_url
 from daycare_gui.core.store import open_store
+from daycare_gui.stores.common.secrets import mask_snippet
 
 _FLAGS = ("--newest", "--json", "--help")
 _VALUE_OPTIONS = ("--kind", "--lifecycle", "--user", "--type", "--limit", "--index-dir", *search_kinds.VALUE_OPTIONS)
@@ -161,8 +162,6 @@ def _search(args, store) -> int:
 
 def _plain(snippet: str) -> str:
     """A hit's snippet on one line, its matches in brackets, secrets masked (as every view masks them)."""
-    from daycare_gui.stores.common.secrets import mask_snippet
-
     return mask_snippet(" ".join(snippet.replace(MARK_OPEN, "[").replace(MARK_CLOSE, "]").split()))
 
 

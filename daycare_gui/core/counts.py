@@ -30,13 +30,10 @@ def nav_counts(store: Store) -> dict[str, int | None]:
     store.check_json_columns()  # so the Problems count includes unreadable JSON values
     file_counts = inventory.counts()
     out: dict[str, int | None] = {}
+    from_tables = _table_sums(store)
     for nav_id, (tables, collections) in NAV_SOURCES.items():
-        present = [t for t in tables if store.has_table(t)]
-        if present:
-            try:
-                out[nav_id] = sum(store.db.count(t) for t in present)
-            except DatabaseError:
-                out[nav_id] = None
+        if nav_id in from_tables:
+            out[nav_id] = from_tables[nav_id]
         elif collections:
             out[nav_id] = sum(file_counts.get(c, 0) for c in collections)
         else:
@@ -53,12 +50,18 @@ def nav_counts(store: Store) -> dict[str, int | None]:
 def table_counts(store: Store) -> dict[str, int]:
     """Only the counts read from database tables (the tasks, a union with files, and everything read from
     files left out): cheap enough to take again each time a live engine writes."""
-    out: dict[str, int] = {}
+    return {nav_id: n for nav_id, n in _table_sums(store).items()
+            if n is not None and nav_id not in ("cron", "heartbeat")}
+
+
+def _table_sums(store: Store) -> dict[str, int | None]:
+    """nav id → the rows of its tables that the database has (None where counting failed)."""
+    out: dict[str, int | None] = {}
     for nav_id, (tables, _collections) in NAV_SOURCES.items():
-        present = [t for t in tables if store.has_table(t)] if nav_id not in ("cron", "heartbeat") else []
+        present = [t for t in tables if store.has_table(t)]
         if present:
             try:
                 out[nav_id] = sum(store.db.count(t) for t in present)
             except DatabaseError:
-                pass
+                out[nav_id] = None
     return out

@@ -57,7 +57,7 @@ def task_times(task: TaskItem, n: int = 5, now: _dt.datetime | None = None) -> T
         info = schedule_info(task.schedule, n - (first is not None), first or start)
         if not info.valid:
             return TaskTimes("", (), info.error)
-        runs = ((first,) if first else ()) + tuple(info.next_runs) if task.enabled else ()
+        runs = (((first,) if first else ()) + tuple(info.next_runs)) if task.enabled else ()
         return TaskTimes(info.words + tz_note, runs, overdue=overdue)
     if task.schedule_kind == "interval":
         try:

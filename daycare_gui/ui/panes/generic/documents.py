@@ -77,7 +77,8 @@ class LoadedText:
             return self.data
         new = text.split("\n")
         counts = Counter(self._breaks)  # the most common ending; on a tie, the one the file uses first
-        usual = next((b for b in self._breaks if counts[b] == max(counts.values())), "\n")
+        top = max(counts.values(), default=0)
+        usual = next((b for b in self._breaks if counts[b] == top), "\n")
         if usual not in ("\r\n", "\n"):
             usual = "\n"  # (a file of only old-Mac or Unicode separators: new lines get a line feed)
         # (the old last line had none: one added after it is like the line's before, as typing on does)
