@@ -29,7 +29,7 @@ class Layout:
     cc_states_file: Path | None
     config_files: tuple[Path, ...] = ()
     notes: list[str] = field(default_factory=list)
-    problems: list[tuple[Path, str]] = field(default_factory=list)
+    problems: list[tuple[Path, str, str]] = field(default_factory=list)  # (path, message, severity)
     config_sections: tuple[str, ...] = ()  # top-level keys of the merged configuration
 
     @property
@@ -63,7 +63,7 @@ def _deep_merge(base: dict, over: dict) -> dict:
     return out
 
 
-def read_config(root: Path) -> tuple[dict, tuple[Path, ...], list[tuple[Path, str]]]:
+def read_config(root: Path) -> tuple[dict, tuple[Path, ...], list[tuple[Path, str, str]]]:
     config: dict = {}
     files, problems = [], []
     for name in ("config.yaml", "config.local.yaml"):
@@ -79,14 +79,15 @@ def read_config(root: Path) -> tuple[dict, tuple[Path, ...], list[tuple[Path, st
         try:
             text = path.read_text(encoding="utf-8")
             if reason := too_deep(text):  # libyaml would take minutes, then crash the process
-                problems.append((path, f"cannot read the configuration (YAML {reason}); defaults used"))
+                problems.append((path, f"cannot read the configuration (YAML {reason}); defaults used", "warning"))
                 continue
             loaded = yaml.load(text, Loader=loader) or {}
         except (OSError, UnicodeDecodeError, ValueError, RecursionError, yaml.YAMLError) as exc:
-            problems.append((path, f"cannot read the configuration ({str(exc).splitlines()[0]}); defaults used"))
+            problems.append((path, f"cannot read the configuration ({str(exc).splitlines()[0]}); defaults used",
+                             "warning"))
             continue
         if not isinstance(loaded, dict):
-            problems.append((path, "the configuration is not a mapping; defaults used"))
+            problems.append((path, "the configuration is not a mapping; defaults used", "warning"))
             continue
         config = _deep_merge(config, loaded)
     return config, tuple(files), problems
@@ -112,17 +113,29 @@ def _place(root: Path, configured: Any, default: str, what: str, notes: list[str
     return path
 
 
+def _folder(path: Path, what: str, problems: list) -> Path | None:
+    """PATH unless it names a file. Looking inside a file for the folder's contents would only report each
+    of them missing, which hides the one mistake to fix (the bot cannot start with it either)."""
+    if path.exists() and not path.is_dir():
+        problems.append((path, f"{what} names a file, not a folder: {path}", "error"))
+        return None
+    return path
+
+
 def deployment(root: Path) -> Layout:
     config, files, problems = read_config(root)
     notes: list[str] = []
-    data = _place(root, _get(config, "agent", "data_dir"), "data", "agent.data_dir", notes)
-    workspace = _place(root, _get(config, "agent", "workspace"), "workspace", "agent.workspace", notes)
+    data = _folder(_place(root, _get(config, "agent", "data_dir"), "data", "agent.data_dir", notes),
+                   "agent.data_dir", problems)
+    workspace = _folder(_place(root, _get(config, "agent", "workspace"), "workspace", "agent.workspace", notes),
+                        "agent.workspace", problems)
     tasks = _place(root, _get(config, "scheduler", "data_file"), "data/scheduled_tasks.json",
                    "scheduler.data_file", notes)
     cc = _place(root, _get(config, "claude_code", "state_file"), "data/cc_user_states.json",
                 "claude_code.state_file", notes)
-    return Layout(root, data, workspace if workspace.is_dir() else None, data / DB_NAME, tasks, cc, files, notes,
-                  problems, tuple(str(k) for k in config))
+    return Layout(root, data, workspace if workspace and workspace.is_dir() else None,
+                  data / DB_NAME if data else None, tasks, cc, files, notes, problems,
+                  tuple(str(k) for k in config))
 
 
 def lone_database(db: Path) -> Layout:
@@ -168,15 +181,20 @@ def _judge(root: Path) -> tuple[Layout, str, float]:
     bot_keys = [k for k in ("agent", "scheduler", "claude_code", "channels") if k in layout.config_sections]
     data_found = [m for m in DATA_MARKERS if layout.data_dir and (layout.data_dir / m).exists()]
     docs = [d for d in WORKSPACE_DOCS if layout.workspace and (layout.workspace / d).exists()]
+    # A configured folder that is a file: said in every answer, since it is why the files are not found.
+    misplaced = "; ".join(message for _path, message, severity in layout.problems if severity == "error")
     if ("agent" in bot_keys and ("scheduler" in bot_keys or "claude_code" in bot_keys)) or data_found or (
-        docs and layout.data_dir and layout.data_dir.is_dir()
+        docs and (misplaced or (layout.data_dir and layout.data_dir.is_dir()))
     ):
         why = ", ".join(filter(None, [
             f"config.yaml ({', '.join(bot_keys)})" if bot_keys else "",
             f"data/ ({', '.join(data_found)})" if data_found else "",
             f"workspace/ ({', '.join(docs)})" if docs else "",
+            misplaced,
         ]))
         return layout, f"a CianaParrot deployment: {why}", 1.0
     if layout.data_dir and layout.data_dir.is_dir() and layout.workspace is not None:
         return layout, "data/ and workspace/ folders, but none of CianaParrot's files in them", 0.4
+    if misplaced:
+        return layout, f"config.yaml without CianaParrot's sections, and {misplaced}", 0.0
     return layout, "config.yaml without CianaParrot's sections, and no data/ with its files", 0.0

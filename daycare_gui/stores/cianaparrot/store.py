@@ -69,8 +69,8 @@ class CianaStore(OpenedStore):
         self.db: ReadOnlyDB | None = None
         self.schema: Schema | None = None
         self.reader: CheckpointReader | None = None
-        for path, message in layout.problems:
-            self.problems.add(path, message, severity="warning")
+        for path, message, severity in layout.problems:
+            self.problems.add(path, message, severity=severity)
         self.status: BotStatus = bot_status(layout.db) if layout.db else BotStatus(False, "no database", "none")
         self._open_db(live)
         self.threads: dict[str, ThreadInfo] = {}
@@ -99,9 +99,11 @@ class CianaStore(OpenedStore):
 
     def _open_db(self, live: bool) -> None:
         db = self.layout.db
-        if db is None or not db.exists():
+        if db is None:  # a lone database always has one; a deployment only lacks it when the layout said why
+            return
+        if not db.exists():
             if self.layout.root is not None:
-                self.problems.add(db or self.layout.root, "no checkpoints database yet (the bot has not run, "
+                self.problems.add(db, "no checkpoints database yet (the bot has not run, "
                                   "or agent.data_dir points elsewhere)", severity="warning")
             return
         try:

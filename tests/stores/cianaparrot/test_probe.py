@@ -62,6 +62,23 @@ def test_container_paths_fall_back_to_the_folders_beside_the_config(tmp_path):
         assert any("/app/data" in n for n in store.summary().notes)
 
 
+def test_a_data_dir_that_names_a_file_is_said_plainly(tmp_path):
+    root = write_demo(tmp_path / "bot")
+    (root / "state.db").write_text("not a folder")
+    (root / "config.yaml").write_text('agent:\n  data_dir: "./state.db"\nscheduler:\n  enabled: true\n')
+    with KIND.open(root) as store:
+        said = [(p.path, p.message, p.severity) for p in store.problems]
+        assert (str(root / "state.db"), f"agent.data_dir names a file, not a folder: {root / 'state.db'}",
+                "error") in said
+        # not one complaint per file looked for inside it, nor a database said to be missing
+        assert not [m for _p, m, _s in said if "checkpoints database" in m or "state.db/" in m]
+    # with no other sign of CianaParrot in config.yaml, the answer still names the mistake
+    (root / "config.yaml").write_text('agent:\n  data_dir: "./state.db"\n')
+    shutil.rmtree(root / "workspace")
+    c = KIND.probe(root)
+    assert c.confidence == 0 and f"agent.data_dir names a file, not a folder: {root / 'state.db'}" in c.reason
+
+
 def test_other_stores_are_not_claimed(tmp_path, fixture_copy):
     daycare = fixture_copy("daycare-808af509")
     assert KIND.probe(daycare).confidence == 0
