@@ -15,6 +15,7 @@ import sqlite3
 from daycare_gui.stores.api import Actions, StoreAction, WriteConflict, WriteRefused
 from daycare_gui.stores.cianaparrot import json_splice
 from daycare_gui.stores.cianaparrot.safe_write import replace_file
+from daycare_gui.stores.cianaparrot.sqlite_ro import emptiness
 from daycare_gui.stores.common.atomic import sha256_of
 
 CHECK = StoreAction("counters-check", "Check session counters",
@@ -50,13 +51,21 @@ class CianaActions(Actions):
         if action_id == REPAIR.id:
             return self._repair(force)
         if action_id == DB_CHECK.id:
-            try:
-                rows = [r[0] for r in self.store.db.conn.execute("PRAGMA quick_check").fetchall()]
-            except sqlite3.Error as exc:
-                return f"The check could not run: {exc}"
-            return "checkpoints.db passed SQLite's quick check." if rows == ["ok"] else \
-                "checkpoints.db has damage: " + "; ".join(map(str, rows[:10]))
+            return self._db_check()
         raise WriteRefused(f"unknown action {action_id!r}")
+
+    def _db_check(self) -> str:
+        conn = self.store.db.conn
+        try:
+            rows = [r[0] for r in conn.execute("PRAGMA quick_check").fetchall()]
+            empty = emptiness(conn, self.store.layout.db)
+        except sqlite3.Error as exc:
+            return f"The check could not run: {exc}"
+        if rows != ["ok"]:  # damage is reported even in a file without tables (a broken freelist, say)
+            return "checkpoints.db has damage: " + "; ".join(map(str, rows[:10]))
+        if empty:  # "passed" would suggest checkpoints were checked; there are none
+            return f"checkpoints.db is empty ({empty}): there is nothing in it to check."
+        return "checkpoints.db passed SQLite's quick check."
 
     def _repair(self, force: bool) -> str:
         found = self.store.counter_findings()

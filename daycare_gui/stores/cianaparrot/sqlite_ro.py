@@ -93,6 +93,17 @@ class ReadOnlyDB:
             self._tmp = None
 
 
+def emptiness(conn: sqlite3.Connection, path: Path) -> str | None:
+    """Why the database holds nothing ("0 bytes", "no tables"), or None when it has tables. SQLite finds
+    nothing wrong with an empty file, so a passed check says nothing about it: callers say "empty"."""
+    if conn.execute("SELECT count(*) FROM sqlite_master WHERE type='table'").fetchone()[0]:
+        return None
+    try:
+        return "0 bytes" if path.stat().st_size == 0 and wal_size(path) == 0 else "no tables"
+    except OSError:
+        return "no tables"
+
+
 def peek_tables(path: Path) -> dict[str, list[str]] | None:
     """Table → columns of a SQLite file, read immutably (cheap, writes nothing); None if not SQLite."""
     try:

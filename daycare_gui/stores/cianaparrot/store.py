@@ -23,7 +23,7 @@ from daycare_gui.stores.cianaparrot.files import (
 )
 from daycare_gui.stores.cianaparrot.layout import Layout
 from daycare_gui.stores.cianaparrot.liveness import BotStatus, bot_status
-from daycare_gui.stores.cianaparrot.sqlite_ro import ReadOnlyDB
+from daycare_gui.stores.cianaparrot.sqlite_ro import ReadOnlyDB, emptiness
 from daycare_gui.stores.records import StoreSummary
 
 JSONSTORE_RESET = "CianaParrot starts this store empty when it cannot read it, and overwrites the file " \
@@ -120,7 +120,12 @@ class CianaStore(OpenedStore):
         self.tables = tables
         self.schema = schema_of(tables)
         if self.schema is None:
-            self.problems.add(db, "no LangGraph checkpoints table in this database")
+            empty = None if tables else emptiness(conn, db)
+            if empty:
+                self.problems.add(db, f"the checkpoints database is empty ({empty}): no checkpoints to show",
+                                  severity="warning")
+            else:
+                self.problems.add(db, "no LangGraph checkpoints table in this database")
             return
         self.reader = CheckpointReader(conn, self.schema)
         if self.schema.writes is None:

@@ -10,11 +10,11 @@ import sqlite3
 import msgpack
 
 from daycare_gui.cli import main
-from daycare_gui.stores.api import Collections, Conversations, Tasks
+from daycare_gui.stores.api import Actions, Collections, Conversations, Tasks
 from daycare_gui.stores.cianaparrot import KIND
 from daycare_gui.stores.records import SessionRef
 from tests.conftest import snapshot_tree
-from tests.stores.cianaparrot.builder import add_raw_checkpoint, ext, make_old_database, message_ext
+from tests.stores.cianaparrot.builder import add_raw_checkpoint, checkpoints_copy, ext, make_old_database, message_ext
 
 
 def _problems(store, name):
@@ -169,3 +169,27 @@ def test_an_unreadable_checkpoint_is_one_problem_however_often_it_is_shown(deplo
                        "telegram_789012", "scheduler_a1b2c3d4", "telegram_999"]:
             conv.messages(SessionRef("x", thread), 0, 10)
         assert len([p for p in store.problems if "pickle" in p.message]) == 1
+
+
+def test_an_empty_database_is_said_to_be_empty_not_to_have_passed_a_check(deployment):
+    db = deployment / "data" / "checkpoints.db"
+    db.write_bytes(b"")
+    with KIND.open(deployment) as store:
+        assert [p.message for p in _problems(store, "checkpoints.db")] == [
+            "the checkpoints database is empty (0 bytes): no checkpoints to show"]
+        said = store.capability(Actions).run("db-check")
+        assert said == "checkpoints.db is empty (0 bytes): there is nothing in it to check."
+    db.unlink()
+    conn = sqlite3.connect(db)  # a real database whose only table was dropped: pages, but no tables
+    conn.execute("CREATE TABLE t (x)")
+    conn.execute("DROP TABLE t")
+    conn.close()
+    assert db.stat().st_size > 0
+    with KIND.open(deployment) as store:
+        assert "empty (no tables)" in _problems(store, "checkpoints.db")[0].message
+        said = store.capability(Actions).run("db-check")
+        assert "passed" not in said and said == "checkpoints.db is empty (no tables): there is nothing in it to check."
+    # a database with its tables still passes as before
+    checkpoints_copy(db)
+    with KIND.open(deployment) as store:
+        assert store.capability(Actions).run("db-check") == "checkpoints.db passed SQLite's quick check."
