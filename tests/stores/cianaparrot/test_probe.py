@@ -7,6 +7,8 @@ import json
 import os
 import shutil
 import sqlite3
+import subprocess
+import sys
 import time
 
 from daycare_gui.stores import registry
@@ -128,6 +130,45 @@ def test_the_bot_is_seen_running_from_its_lock_or_recent_wal_activity(deployment
     status = bot_status(db)
     assert not status.running and status.method == "files" and "idle" in status.detail
     wal.unlink()
+
+
+HOLD_IN_ROLLBACK_MODE = """
+import sqlite3, sys
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("BEGIN IMMEDIATE" if sys.argv[2] == "write" else "BEGIN")
+conn.execute("SELECT count(*) FROM checkpoints").fetchone()
+if sys.argv[2] == "write":
+    conn.execute("DELETE FROM writes")
+print("ready", flush=True)
+sys.stdin.read()
+"""
+
+
+def test_a_bot_in_rollback_journal_mode_is_not_said_to_hold_an_shm_lock(deployment):
+    db = deployment / "data" / "checkpoints.db"
+    conn = sqlite3.connect(db)
+    assert conn.execute("PRAGMA journal_mode=DELETE").fetchone() == ("delete",)
+    conn.close()
+    for doing, said in (("read", "with a lock on the database file"),
+                        ("write", "with checkpoints.db-journal beside it")):
+        proc = subprocess.Popen([sys.executable, "-c", HOLD_IN_ROLLBACK_MODE, str(db), doing],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        try:
+            assert proc.stdout.readline().strip() == "ready"
+            assert not db.with_name("checkpoints.db-shm").exists()
+            status = bot_status(db)
+            assert status.running and status.method == "lock" and said in status.detail, status
+            assert "-shm" not in status.detail
+        finally:
+            proc.stdin.close()
+            proc.wait(timeout=30)
+    # a journal left by a killed write, unlocked and old: named as what it is
+    journal = db.with_name("checkpoints.db-journal")
+    journal.write_bytes(b"")
+    old = time.time() - 3600
+    os.utime(journal, (old, old))
+    status = bot_status(db)
+    assert not status.running and status.detail.startswith("checkpoints.db-journal is left beside the database")
 
 
 def test_a_live_wal_database_is_read_through_its_wal_or_from_a_snapshot(deployment):
