@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import time
+from collections import Counter
 from typing import Any
 
 from croniter import croniter
@@ -89,10 +90,14 @@ class CianaTasks(Tasks):
 
     def tasks(self) -> list[TaskItem]:
         path = self.store.layout.tasks_file
+        ids = Counter(str(task.get("id", "")) for task in self.store.tasks or ())
         out = []
         for task in self.store.tasks or ():
             when, problem = next_run(task)
             tid = str(task.get("id", ""))
+            if ids[tid] > 1:
+                shared = f"the id {tid} is shared by {ids[tid]} tasks: an edit cannot tell them apart"
+                problem = f"{problem}; {shared}" if problem else shared
             thread = self.store.threads.get(f"scheduler_{tid}")
             meta = [("state", task_state(task)), ("channel", str(task.get("channel", ""))),
                     ("chat", str(task.get("chat_id", ""))), ("created", str(task.get("created_at", "")))]
@@ -134,9 +139,14 @@ class CianaTasks(Tasks):
         import json
 
         current = json.loads(text)
-        index = next((i for i, t in enumerate(current) if isinstance(t, dict) and str(t.get("id")) == task.id), None)
-        if index is None:
+        found = [i for i, t in enumerate(current) if isinstance(t, dict) and str(t.get("id")) == task.id]
+        if not found:
             raise WriteConflict(f"task {task.id} is no longer in scheduled_tasks.json; nothing was written")
+        if len(found) > 1:  # checked first: comparing with the first of them would call the others "changed"
+            raise WriteRefused(f"the id {task.id} is shared by {len(found)} tasks in scheduled_tasks.json, so the "
+                               "edit cannot tell which one to change; nothing was written. Give each its own id "
+                               "by hand first")
+        index = found[0]
         if masked(current[index]) != task.raw:
             raise WriteConflict(f"task {task.id} changed since it was read; nothing was written")
         merged = {**current[index], **changes}

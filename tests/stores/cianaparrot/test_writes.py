@@ -106,6 +106,24 @@ def test_a_task_changed_since_it_was_read_is_a_conflict(opened, deployment):
     assert path.read_text() == changed and _backups(deployment) == []
 
 
+def test_tasks_sharing_an_id_are_refused_for_that_reason_not_as_changed(deployment):
+    path = deployment / "data" / "scheduled_tasks.json"
+    path.write_text(json.dumps(TASKS + [{**TASKS[0], "prompt": "A second task with the same id"}], indent=2))
+    before = path.read_bytes()
+    with KIND.open(deployment) as store:
+        tasks = store.capability(Tasks)
+        twins = [t for t in tasks.tasks() if t.id == "a1b2c3d4"]
+        assert len(twins) == 2
+        assert all("the id a1b2c3d4 is shared by 2 tasks" in t.problem for t in twins)
+        for twin in twins:
+            with pytest.raises(WriteRefused) as refused:
+                tasks.update(twin, {"value": "0 9 * * *"})
+            said = str(refused.value)
+            assert "the id a1b2c3d4 is shared by 2 tasks" in said and "cannot tell which one" in said
+            assert "changed since" not in said
+    assert path.read_bytes() == before and _backups(deployment) == []
+
+
 def test_writes_are_refused_while_the_bot_runs_unless_forced(opened, deployment):
     path = deployment / "data" / "scheduled_tasks.json"
     before = path.read_bytes()
