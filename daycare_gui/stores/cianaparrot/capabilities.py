@@ -18,6 +18,7 @@ from daycare_gui.stores.api import (
 )
 from daycare_gui.stores.cianaparrot.checkpoints import id_time_ms
 from daycare_gui.stores.cianaparrot.files import merged_entries
+from daycare_gui.stores.cianaparrot.messages import role_text
 from daycare_gui.stores.records import DayCount, TableRef
 
 
@@ -75,7 +76,7 @@ class CianaCharts(Charts):
         for logs in self.store.logs.values():
             for entry in merged_entries(logs):
                 if entry.value is not None and entry.at is not None:
-                    counts[(_day(entry.at), f"log: {entry.value.get('role')}")] += 1
+                    counts[(_day(entry.at), f"log: {role_text(entry.value.get('role'))}")] += 1
         return [DayCount(day, series, n) for (day, series), n in sorted(counts.items())]
 
 

@@ -16,7 +16,14 @@ from daycare_gui.stores.api import Conversations
 from daycare_gui.stores.cianaparrot.checkpoints import id_time_ms
 from daycare_gui.stores.cianaparrot.decode import Opaque, masked
 from daycare_gui.stores.cianaparrot.files import LogEntry, merged_entries
-from daycare_gui.stores.cianaparrot.messages import message_fields, messages_in, to_message
+from daycare_gui.stores.cianaparrot.messages import (
+    as_text,
+    message_fields,
+    messages_in,
+    parts_text,
+    role_text,
+    to_message,
+)
 from daycare_gui.stores.records import Message, SessionRecord, SessionRef, ThreadRecord
 
 LOG_PREFIX = "log:"
@@ -131,13 +138,20 @@ class CianaConversations(Conversations):
             return Message(mid, "note", bad.raw if bad else "", kind="bad line", meta=meta, raw=bad.raw if bad else None,
                            problem=f"line {entry.line} of {entry.path.name}: {bad.reason if bad else 'unreadable'}")
         v = entry.value
-        role = {"user": "user", "assistant": "assistant"}.get(v.get("role"), str(v.get("role") or "other"))
-        content = v.get("content")
-        text = content if isinstance(content, str) else ("" if content is None else str(content))
-        extra = tuple((k, str(v[k])) for k in ("channel", "user_id") if v.get(k) is not None)
-        problem = None if isinstance(content, str) and v.get("role") in ("user", "assistant") else "unexpected entry"
-        return Message(mid, role, text, at=entry.at, kind="log", author=str(v.get("user_id") or ""),
-                       meta=meta + extra, raw=masked(v), problem=problem)
+        role, content = role_text(v.get("role")), v.get("content")
+        extra = tuple((k, as_text(v[k])) for k in ("channel", "user_id") if v.get(k) is not None)
+        odd = []
+        if v.get("role") in (None, ""):
+            odd.append("no role")
+        elif role not in ("user", "assistant"):
+            odd.append(f"role {role} is not user or assistant")
+        if content is None:
+            odd.append("no content")
+        elif not isinstance(content, str):
+            odd.append(f"content is {_json_kind(content)}, not text")
+        return Message(mid, role, parts_text(content), at=entry.at, kind="log",
+                       author=as_text(v.get("user_id")), meta=meta + extra, raw=masked(v),
+                       problem="; ".join(odd) or None)
 
     def _checkpoint_messages(self, thread_id: str) -> list[Message]:
         info = self.store.threads.get(thread_id)
@@ -207,6 +221,13 @@ class CianaConversations(Conversations):
                         order.append(mid)
                     merged[mid] = value
         return [merged[m] for m in order if m in merged]
+
+
+def _json_kind(value) -> str:
+    if isinstance(value, bool):
+        return "true or false"
+    kinds = {list: "a list", dict: "an object", int: "a number", float: "a number"}
+    return kinds.get(type(value), "not text")
 
 
 def _dedupe_ids(messages: list[Message]) -> list[Message]:

@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 from daycare_gui.stores.cianaparrot.decode import ExtRecord, Opaque, masked, plain
+from daycare_gui.stores.common.secrets import mask_tree
 from daycare_gui.stores.records import Message, ToolCallRecord, ToolResultRecord
 
 _ROLE = {
@@ -49,12 +50,37 @@ def messages_in(value: Any) -> list | None:
     return value if isinstance(value, list) else None
 
 
+def as_text(value: Any) -> str:
+    """A stored value as a reader would write it: a string as it is, anything else as compact JSON with
+    its secrets masked (Python's repr would show ``['a', {'b': 1}]``, quoting as nobody wrote it)."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return _clean(value)
+    return json.dumps(mask_tree(plain(value)), ensure_ascii=False)
+
+
+def role_text(role: Any) -> str:
+    """A role as shown: its string (an unknown one too), "other" when there is none, else its JSON."""
+    return as_text(role) or "other"
+
+
+def parts_text(content: Any) -> str:
+    """Content the bot writes as a string but that may be anything: text parts joined as text, every
+    other part (and content that is neither a string nor a list) as JSON."""
+    if not isinstance(content, list):
+        return as_text(content)
+    parts = [p["text"] if isinstance(p, dict) and p.get("type") == "text" and isinstance(p.get("text"), str)
+             else p for p in content]
+    return "\n\n".join(t for t in map(as_text, parts) if t)
+
+
 def content_text(content: Any) -> tuple[str, tuple[ToolCallRecord, ...]]:
     """Text of a message's content (a string or a list of blocks) and any ``tool_use`` blocks in it."""
     if isinstance(content, str):
         return _clean(content), ()
     if not isinstance(content, list):
-        return ("" if content is None else _clean(json.dumps(plain(content), ensure_ascii=False))), ()
+        return as_text(content), ()
     parts, calls = [], []
     for block in content:
         if isinstance(block, str):
@@ -68,10 +94,12 @@ def content_text(content: Any) -> tuple[str, tuple[ToolCallRecord, ...]]:
                                             plain(block.get("input"))))
             elif kind in ("thinking", "reasoning"):
                 continue
+            elif isinstance(kind, str) and kind:  # image, file, audio: their data (often base64) is not text
+                parts.append(f"[{kind}]")
             else:
-                parts.append(f"[{kind or 'block'}]")
+                parts.append(as_text(block))
         else:
-            parts.append(f"[{type(block).__name__}]")
+            parts.append(as_text(block))
     return "\n\n".join(p for p in parts if p), tuple(calls)
 
 
@@ -110,18 +138,18 @@ def to_message(value: Any, index: int) -> Message:
                        problem=problem or "not a chat message")
     cls, fields = found
     mtype = str(fields.get("type") or _CLASS_TYPE.get(cls.removesuffix("Chunk"), ""))
-    role = _ROLE.get(mtype, str(fields.get("role") or "other") if mtype == "chat" else "other")
+    role = _ROLE.get(mtype, role_text(fields.get("role")) if mtype == "chat" else "other")
     text, block_calls = content_text(fields.get("content"))
     calls = _tool_calls(fields)
     known = {c.id for c in calls}
     calls += tuple(c for c in block_calls if c.id not in known)
     result = None
     if role == "tool":
-        result = ToolResultRecord(str(fields.get("tool_call_id") or ""), str(fields.get("name") or ""), text,
+        result = ToolResultRecord(as_text(fields.get("tool_call_id")), as_text(fields.get("name")), text,
                                   fields.get("status") == "error")
     meta = []
     if fields.get("name") and role != "tool":
-        meta.append(("name", str(fields["name"])))
+        meta.append(("name", as_text(fields["name"])))
     usage = fields.get("usage_metadata")
     if isinstance(usage, dict) and usage.get("total_tokens") is not None:
         meta.append(("tokens", str(usage.get("total_tokens"))))
@@ -138,7 +166,7 @@ def to_message(value: Any, index: int) -> Message:
         role=role,
         text=text,
         kind=cls,
-        author=str(fields.get("name") or "") if role == "user" else "",
+        author=as_text(fields.get("name")) if role == "user" else "",
         tool_calls=calls,
         tool_result=result,
         meta=tuple(meta),

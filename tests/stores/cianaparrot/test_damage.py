@@ -10,11 +10,17 @@ import sqlite3
 import msgpack
 
 from daycare_gui.cli import main
-from daycare_gui.stores.api import Actions, Collections, Conversations, Tasks
+from daycare_gui.stores.api import Actions, Charts, Collections, Conversations, Tasks
 from daycare_gui.stores.cianaparrot import KIND
 from daycare_gui.stores.records import SessionRef
 from tests.conftest import snapshot_tree
-from tests.stores.cianaparrot.builder import add_raw_checkpoint, checkpoints_copy, ext, make_old_database, message_ext
+from tests.stores.cianaparrot.builder import (
+    add_raw_checkpoint,
+    checkpoints_copy,
+    ext,
+    make_old_database,
+    message_ext,
+)
 
 
 def _problems(store, name):
@@ -188,8 +194,45 @@ def test_an_empty_database_is_said_to_be_empty_not_to_have_passed_a_check(deploy
     with KIND.open(deployment) as store:
         assert "empty (no tables)" in _problems(store, "checkpoints.db")[0].message
         said = store.capability(Actions).run("db-check")
-        assert "passed" not in said and said == "checkpoints.db is empty (no tables): there is nothing in it to check."
+        assert said == "checkpoints.db is empty (no tables): there is nothing in it to check."
     # a database with its tables still passes as before
     checkpoints_copy(db)
     with KIND.open(deployment) as store:
         assert store.capability(Actions).run("db-check") == "checkpoints.db passed SQLite's quick check."
+
+
+def test_odd_roles_and_contents_read_as_text_or_json_never_as_python_repr(deployment):
+    lines = [
+        {"role": ["a", {"b": 1}], "content": ["hi", {"type": "text", "text": "there"},
+                                              {"type": "image", "api_key": "sk-ant-abcdefghijklmnopqrstu"}],
+         "ts": "2026-04-05T10:00:00+00:00"},
+        {"role": 5, "content": {"type": "x", "token": "abc123"}, "ts": "2026-04-05T10:00:01+00:00"},
+        {"role": "narrator", "content": 3.5, "ts": "2026-04-05T10:00:02+00:00"},
+    ]
+    (deployment / "workspace" / "sessions" / "telegram_789012.jsonl").write_text(
+        "".join(json.dumps(line) + "\n" for line in lines))
+    db = deployment / "data" / "checkpoints.db"
+    odd = msgpack.packb({"v": 4, "channel_values": {"messages": [
+        message_ext("ChatMessage", "chat", role=["x", 1], content={"type": "x", "password": "hunter2"}, type="chat",
+                    id="c1"),
+        message_ext("ChatMessage", "chat", role="narrator", content=["a", 7, {"k": "v"}], type="chat", id="c2"),
+    ]}}, use_bin_type=True)
+    add_raw_checkpoint(db, "telegram_996", "1f1e0000-0000-6000-8000-000000000021", "msgpack", odd)
+    with KIND.open(deployment) as store:
+        conv = store.capability(Conversations)
+        logged = conv.messages(SessionRef("telegram_789012", "log:telegram_789012"), 0, 10)
+        assert [(m.role, m.text) for m in logged] == [
+            ('["a", {"b": 1}]', 'hi\n\nthere\n\n{"type": "image", "api_key": "sk-••••••••"}'),
+            ("5", '{"type": "x", "token": "••••••••"}'),
+            ("narrator", "3.5"),
+        ]
+        assert logged[0].problem == 'role ["a", {"b": 1}] is not user or assistant; content is a list, not text'
+        chat = conv.messages(SessionRef("telegram_996", "telegram_996"), 0, 10)
+        assert [(m.role, m.text) for m in chat] == [
+            ('["x", 1]', '{"type": "x", "password": "••••••••"}'),
+            ("narrator", 'a\n\n7\n\n{"k": "v"}'),
+        ]
+        series = {d.series for d in store.capability(Charts).activity_per_day() if d.day == "2026-04-05"}
+        assert series == {'log: ["a", {"b": 1}]', "log: 5", "log: narrator"}
+        shown = " ".join(m.role + m.text for m in logged + chat)
+        assert "['" not in shown and "{'" not in shown and "hunter2" not in shown and "abc123" not in shown
