@@ -79,12 +79,13 @@ def read_config(root: Path) -> tuple[dict, tuple[Path, ...], list[tuple[Path, st
         try:
             text = path.read_text(encoding="utf-8")
             if reason := too_deep(text):  # libyaml would take minutes, then crash the process
-                problems.append((path, f"cannot read the configuration (YAML {reason}); defaults used", "warning"))
+                problems.append((path, f"cannot read the configuration (YAML {reason}); defaults used",
+                                 "warning"))
                 continue
             loaded = yaml.load(text, Loader=loader) or {}
         except (OSError, UnicodeDecodeError, ValueError, RecursionError, yaml.YAMLError) as exc:
-            problems.append((path, f"cannot read the configuration ({str(exc).splitlines()[0]}); defaults used",
-                             "warning"))
+            why = str(exc).splitlines()[0]
+            problems.append((path, f"cannot read the configuration ({why}); defaults used", "warning"))
             continue
         if not isinstance(loaded, dict):
             problems.append((path, "the configuration is not a mapping; defaults used", "warning"))
@@ -127,8 +128,8 @@ def deployment(root: Path) -> Layout:
     notes: list[str] = []
     data = _folder(_place(root, _get(config, "agent", "data_dir"), "data", "agent.data_dir", notes),
                    "agent.data_dir", problems)
-    workspace = _folder(_place(root, _get(config, "agent", "workspace"), "workspace", "agent.workspace", notes),
-                        "agent.workspace", problems)
+    workspace = _folder(_place(root, _get(config, "agent", "workspace"), "workspace", "agent.workspace",
+                               notes), "agent.workspace", problems)
     tasks = _place(root, _get(config, "scheduler", "data_file"), "data/scheduled_tasks.json",
                    "scheduler.data_file", notes)
     cc = _place(root, _get(config, "claude_code", "state_file"), "data/cc_user_states.json",

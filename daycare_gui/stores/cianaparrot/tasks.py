@@ -143,9 +143,9 @@ class CianaTasks(Tasks):
         if not found:
             raise WriteConflict(f"task {task.id} is no longer in scheduled_tasks.json; nothing was written")
         if len(found) > 1:  # checked first: comparing with the first of them would call the others "changed"
-            raise WriteRefused(f"the id {task.id} is shared by {len(found)} tasks in scheduled_tasks.json, so the "
-                               "edit cannot tell which one to change; nothing was written. Give each its own id "
-                               "by hand first")
+            raise WriteRefused(f"the id {task.id} is shared by {len(found)} tasks in scheduled_tasks.json, "
+                               "so the edit cannot tell which one to change; nothing was written. Give each "
+                               "its own id by hand first")
         index = found[0]
         if masked(current[index]) != task.raw:
             raise WriteConflict(f"task {task.id} changed since it was read; nothing was written")
