@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from daycare_gui.core.display import count
-from daycare_gui.core.paths import DaycarePaths, NotADaycareDirectory
+from daycare_gui.core.paths import DB_NAME, PGLITE_SUFFIX, DaycarePaths, NotADaycareDirectory
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
@@ -42,6 +42,27 @@ def _sqlite_header(path: Path) -> bytes | None:
         return None
 
 
+def _holds_postgres_files(path: Path) -> bool:
+    return path.is_dir() and (path / "PG_VERSION").is_file() and (path / "global").is_dir()
+
+
+def is_pglite_folder(path: Path) -> bool:
+    """A PostgreSQL data directory as PGlite writes it; any other folder is not a PGlite store. Daycare never
+    keeps PGlite at ``daycare.db`` (it swaps the extension for ``.pglite``), so such files there are damage."""
+    return path.name != DB_NAME and _holds_postgres_files(path)
+
+
+def database_folder_note(db_path: Path) -> str | None:
+    """Why ``db_path`` cannot be Daycare's SQLite database when it is a folder: that is damage, and
+    PGlite never lives there (Daycare puts it at the path with ``.pglite`` as its extension)."""
+    if db_path.suffix == PGLITE_SUFFIX or not db_path.is_dir():
+        return None
+    note = f"{db_path} is a folder, not a database file"
+    if _holds_postgres_files(db_path):
+        note += f" (it holds PostgreSQL files, but Daycare reads its PGlite store from {db_path.with_suffix(PGLITE_SUFFIX)})"
+    return note
+
+
 def _count_legacy_agents(agents_dir: Path) -> int:
     try:
         return sum(1 for d in agents_dir.iterdir() if d.is_dir() and (d / "descriptor.json").exists())
@@ -66,6 +87,8 @@ def detect(paths: DaycarePaths) -> Detection:
             notes.append(f"{paths.db_path} is an empty file (a database Daycare never initialised)")
         else:
             notes.append(f"{paths.db_path} is not a SQLite database")
+    elif (folder := database_folder_note(paths.db_path)) is not None:
+        notes.append(folder)
 
     legacy = tuple(
         name for name in _LEGACY_FOLDERS if any((base / name).is_dir() for base in (*paths.legacy_dirs,))
@@ -91,7 +114,8 @@ def detect(paths: DaycarePaths) -> Detection:
         generation = "legacy-files"
     elif others or paths.db_path.exists():
         generation = "empty"
-        notes.append("a Daycare folder without agents or a database yet")
+        if not paths.db_path.is_dir():  # a folder in the database's place is damage, said above; not "no database yet"
+            notes.append("a Daycare folder without agents or a database yet")
     else:
         raise NotADaycareDirectory(
             f"{paths.root} is not a Daycare data directory: no settings.json, daycare.db, daycare.pglite/ "

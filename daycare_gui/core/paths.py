@@ -163,7 +163,11 @@ def resolve_paths(path: str | os.PathLike | None = None) -> DaycarePaths:
     if given.is_dir() and given.suffix == PGLITE_SUFFIX:
         # The PGlite folder itself (Daycare's db path with a .pglite extension): its folder is the data dir.
         given_pglite, given = given, given.parent
-    if given.is_file():
+    if given.is_dir() and given.name == DB_NAME:
+        # A damaged store whose daycare.db became a folder: look at the store around it, so detection can
+        # say what is wrong instead of calling the folder "not a Daycare data directory".
+        settings_path, root = given.parent / SETTINGS_NAME, given.parent
+    elif given.is_file():
         if given.suffix.lower() == ".json":
             settings_path, root = given, given.parent
         elif given.suffix == ".db" or given.name == DB_NAME:
@@ -181,7 +185,7 @@ def resolve_paths(path: str | os.PathLike | None = None) -> DaycarePaths:
     data_value = _engine_setting(settings, "dataDir")
     data_dir = _resolve_setting_path(data_value, config_dir, "dataDir", problems, settings_path) if data_value else root
     db_value = _engine_setting(settings, "dbPath") or _engine_setting(settings, "db", "path")
-    if given.is_file() and given.suffix == ".db":
+    if given.suffix == ".db" and given != root:  # a database named directly (or the folder in its place)
         db_path = given
     elif db_value:
         db_path = _resolve_setting_path(db_value, config_dir, "dbPath", problems, settings_path)

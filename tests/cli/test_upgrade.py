@@ -155,6 +155,18 @@ def test_a_single_legacy_input_is_enough_to_upgrade(tmp_path, capsys):
     assert (tmp_path / "daycare.db").exists()
 
 
+def test_a_daycare_db_folder_is_refused_as_damage(tmp_path, capsys):
+    (tmp_path / "daycare.db").mkdir()
+    (tmp_path / "settings.json").write_text("{}")
+    before = snapshot_tree(tmp_path)
+    for path in (tmp_path, tmp_path / "daycare.db"):
+        assert main(["upgrade", str(path), "--dry-run"]) == 2
+        captured = capsys.readouterr()
+        said = captured.out + captured.err
+        assert f"{tmp_path / 'daycare.db'} is a folder, not a database file" in said and "PGlite" not in said
+    assert snapshot_tree(tmp_path) == before
+
+
 def test_pglite_store_is_refused_on_both_paths(pglite_store, capsys):
     """Issue 18, item 10: the daycare.pglite/ folder itself is a Daycare store too, and never upgraded."""
     before = snapshot_tree(pglite_store)

@@ -78,6 +78,27 @@ def test_fixture_generations(fixture_copy):
     assert d.generation == "legacy-files" and "cron" in d.legacy_folders
 
 
+def test_a_daycare_db_folder_is_reported_as_damage(tmp_path):
+    """QA: a daycare.db that is a folder was silently ignored here (and called PGlite by the upgrade)."""
+    (tmp_path / "settings.json").write_text("{}")
+    (tmp_path / "daycare.db").mkdir()
+    for given in (tmp_path, tmp_path / "daycare.db"):  # the store, or the broken database named directly
+        p = resolve_paths(given)
+        assert p.root == tmp_path and p.db_path == tmp_path / "daycare.db"
+        d = detect(p)
+        assert not d.has_pglite and not d.has_sqlite and d.generation == "empty"
+        assert f"{tmp_path / 'daycare.db'} is a folder, not a database file" in d.notes
+
+
+def test_a_daycare_db_folder_holding_pglite_files_says_where_pglite_belongs(tmp_path):
+    (tmp_path / "daycare.db" / "global").mkdir(parents=True)
+    (tmp_path / "daycare.db" / "PG_VERSION").write_text("17\n")
+    d = detect(resolve_paths(tmp_path))
+    assert d.generation == "empty" and not d.has_pglite
+    assert any(n.startswith(f"{tmp_path / 'daycare.db'} is a folder, not a database file") and
+               str(tmp_path / "daycare.pglite") in n for n in d.notes)
+
+
 def test_pglite_beside_old_sqlite(fixture_copy):
     root = fixture_copy("daycare-newer")
     (root / "daycare.pglite").mkdir()

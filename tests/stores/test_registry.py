@@ -173,3 +173,14 @@ def test_a_thread_that_must_not_import_is_told_when_more_kinds_are_needed(monkey
     assert registry.choose_loaded(home) == "linggen"
     with pytest.raises(registry.NoKindRecognised):
         registry.choose_loaded(tmp_path / "nothing here")
+
+
+def test_postgres_files_in_a_daycare_db_folder_are_not_opened_as_pglite(tmp_path, capsys):
+    """Daycare never keeps PGlite at daycare.db: naming that folder shows the damage, not a PGlite store."""
+    (tmp_path / "daycare.db" / "global").mkdir(parents=True)
+    (tmp_path / "daycare.db" / "PG_VERSION").write_text("17\n")
+    before = snapshot_tree(tmp_path)
+    code, report = _inspect(tmp_path / "daycare.db", capsys)
+    assert code == 0 and report["kind"] == "daycare" and report["generation"] == "empty"
+    assert any(n.startswith(f"{tmp_path / 'daycare.db'} is a folder, not a database file") for n in report["notes"])
+    assert snapshot_tree(tmp_path) == before

@@ -6,6 +6,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from daycare_gui.core.detect import database_folder_note, is_pglite_folder
 from daycare_gui.core.engine import engine_status
 from daycare_gui.core.migrations.backup import open_readonly
 from daycare_gui.core.migrations.runner import applied_names
@@ -113,11 +114,19 @@ def check_store(db_path: Path, paths: DaycarePaths | None = None, *, check_engin
         if status.running:
             return StoreCheck(db_path, "unknown", refusal=f"Daycare's engine is running ({status.detail}); "
                               "stop it before upgrading: the engine keeps the database open and caches rows.")
+    # PGlite lives only at the database path with ".pglite" as its extension (reference §7); a folder
+    # where the SQLite file should be is damage, whatever it holds.
     pglite = db_path if db_path.suffix == ".pglite" else db_path.with_suffix(".pglite")
-    if db_path.is_dir() or pglite.is_dir():
-        where = db_path if db_path.is_dir() else pglite
-        return StoreCheck(db_path, "pglite", refusal=f"{where} is a PGlite (PostgreSQL) store, used by Daycare since "
+    if is_pglite_folder(pglite):
+        return StoreCheck(db_path, "pglite", refusal=f"{pglite} is a PGlite (PostgreSQL) store, used by Daycare since "
                           "7c62680a; its migrations are Daycare's own and this SQLite upgrade does not apply.")
+    if pglite.is_dir():
+        return StoreCheck(db_path, "pglite", refusal=f"{pglite} is a folder but not a PGlite data folder (no "
+                          "PG_VERSION or global/ inside); a Daycare since 7c62680a would make its store there, "
+                          "so this SQLite upgrade does not run beside it.")
+    folder = database_folder_note(db_path)
+    if folder:
+        return StoreCheck(db_path, "not-sqlite", refusal=f"{folder}; there is no SQLite database to upgrade.")
     if not db_path.exists():
         return StoreCheck(db_path, "missing", refusal=nothing_to_upgrade(db_path))
     if not _is_sqlite_file(db_path):

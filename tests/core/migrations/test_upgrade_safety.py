@@ -115,10 +115,29 @@ def test_refuses_stuck_database_and_names_the_trap(fixture_copy):
 
 
 def test_refuses_pglite_store(tmp_path):
-    (tmp_path / "daycare.pglite").mkdir()
+    (tmp_path / "daycare.pglite" / "global").mkdir(parents=True)
     (tmp_path / "daycare.pglite" / "PG_VERSION").write_text("16\n")
     result = run_upgrade(tmp_path / "daycare.db")
-    assert result.refusal and "PGlite" in result.refusal
+    assert result.refusal and "is a PGlite (PostgreSQL) store" in result.refusal
+    assert not (tmp_path / "daycare.db").exists()
+
+
+def test_a_daycare_db_folder_is_damage_not_a_pglite_store(tmp_path):
+    """QA: a folder where daycare.db should be was called a PGlite store; PGlite only lives at daycare.pglite/."""
+    (tmp_path / "daycare.db").mkdir()
+    (tmp_path / "agents").mkdir()
+    before = snapshot_tree(tmp_path)
+    result = run_upgrade(tmp_path / "daycare.db")
+    assert result.refusal.startswith(f"{tmp_path / 'daycare.db'} is a folder, not a database file")
+    assert "PGlite" not in result.refusal
+    assert plan_upgrade(tmp_path / "daycare.db").refusal == result.refusal
+    assert snapshot_tree(tmp_path) == before and (tmp_path / "daycare.db").is_dir()
+
+
+def test_an_empty_pglite_folder_is_not_called_a_pglite_store(tmp_path):
+    (tmp_path / "daycare.pglite").mkdir()
+    result = run_upgrade(tmp_path / "daycare.db")
+    assert "is a folder but not a PGlite data folder" in result.refusal
     assert not (tmp_path / "daycare.db").exists()
 
 

@@ -6,6 +6,7 @@ import dataclasses
 import os
 from pathlib import Path
 
+from daycare_gui.core.detect import is_pglite_folder  # noqa: F401  (kept here for the kinds that ask pg)
 from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.common.secrets import mask_url
 
@@ -14,10 +15,6 @@ URL_SCHEMES = ("postgres://", "postgresql://", "postgresql+psycopg://")
 
 def is_server_url(text: str) -> bool:
     return text.strip().lower().startswith(URL_SCHEMES)
-
-
-def is_pglite_folder(path: Path) -> bool:
-    return path.is_dir() and (path / "PG_VERSION").is_file() and (path / "global").is_dir()
 
 
 def settings_url(paths) -> str | None:
