@@ -198,17 +198,22 @@ class ReadOnlyDatabase:
         self.mode, self.uri = self._choose(live)  # read-only URI; the search index attaches it (never writable)
         self._pool = _Pool(self.uri, self._prepare)
         try:
+            self._first_read()
+        except BaseException:
+            self.close()  # (also removes a snapshot taken for the fallback)
+            raise
+
+    def _first_read(self) -> None:
+        try:
             self.scalar("SELECT count(*) FROM sqlite_master")
-        except Exception as exc:
-            if self.mode.name == "read-only":
-                # mode=ro needs -shm/-wal to exist or be creatable; an unwritable folder defeats it.
-                self._pool.dispose()
-                self.mode, self.uri = self._snapshot(reason=f"a read-only open failed ({exc})")
-                self._pool = _Pool(self.uri, self._prepare)
-                self.scalar("SELECT count(*) FROM sqlite_master")
-            else:
-                self.close()
-                raise DatabaseError(_explain(exc, self.path)) from exc
+        except DatabaseError as exc:
+            if self.mode.name != "read-only" or isinstance(exc, QueryInterrupted):
+                raise  # rows() has explained it already (what, where, SQLite's words): wrapping again repeats it
+            # mode=ro needs -shm/-wal to exist or be creatable; an unwritable folder defeats it.
+            self._pool.dispose()
+            self.mode, self.uri = self._snapshot(reason=f"a read-only open failed ({exc.__cause__ or exc})")
+            self._pool = _Pool(self.uri, self._prepare)
+            self.scalar("SELECT count(*) FROM sqlite_master")
 
     # -- opening -----------------------------------------------------------------------------------
     def _choose(self, live: bool) -> tuple[OpenMode, str]:

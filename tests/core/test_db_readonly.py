@@ -78,7 +78,7 @@ def test_unwritable_folder_fallback_when_ro_open_fails(fixture_copy, monkeypatch
     try:
         with ReadOnlyDatabase(root / "daycare.db", live=True) as db:
             assert db.mode.name == "snapshot" and db.count("inbox") == 1
-            assert "read-only open failed" in db.mode.note
+            assert "because a read-only open failed (unable to open database file);" in db.mode.note
     finally:
         writer.close()
 
@@ -125,6 +125,20 @@ def test_damaged_file(tmp_path):
     bad.write_bytes(b"SQLite format 3\x00" + b"\x00" * 84 + b"garbage" * 100)
     with pytest.raises(DatabaseError):
         ReadOnlyDatabase(bad)
+
+
+def test_a_damaged_store_says_what_and_where_once(tmp_path):
+    """QA: the open wrapped the already explained error again ("X is damaged …: X is damaged …: …")."""
+    from daycare_gui.core.store import open_store
+
+    bad = tmp_path / "daycare.db"
+    bad.write_bytes(b"SQLite format 3\x00" + b"\x00" * 84 + b"garbage" * 100)
+    with pytest.raises(DatabaseError) as caught:
+        ReadOnlyDatabase(bad)
+    assert str(caught.value) == f"{bad} is damaged or not a SQLite database: file is not a database"
+    with open_store(tmp_path) as store:  # what the Problems page and the Overview show
+        said = [p.message for p in store.problems if p.path == str(bad)]
+    assert said == [f"{bad} is damaged or not a SQLite database: file is not a database"]
 
 
 def test_fetch_returns_plain_tuples_and_explains_errors(fixture_copy):
