@@ -1,5 +1,6 @@
 """Issue 18 #15: at 1024×700 the pages must still be readable — the Details dock only where there is
-something to detail, navigation labels whole, and each page's key columns in view and unclipped."""
+something to detail, navigation labels whole, and each page's key columns in view and unclipped. At
+1400×900 the Cron page's schedule in words is whole too."""
 
 from __future__ import annotations
 
@@ -102,3 +103,35 @@ def test_key_columns_in_view_at_1024x700(qtbot, small_window, demo_store, sectio
     except qtbot.TimeoutError:
         pass  # the assertion below says which column and why
     assert [column_problem(view, t) for t in titles] == [None] * len(titles)
+
+
+def test_cron_schedule_in_words_is_whole_at_1400x900(qtbot, window, demo_store):
+    """QA: the In words column (cron-descriptor's description) was held at 220 px, behind the cron
+    expression, and cut by the list's edge; its cells had no tooltip."""
+    window.resize(1400, 900)
+    qtbot.waitUntil(lambda: window.width() == 1400, timeout=2000)
+    open_and_wait(qtbot, window, demo_store)
+    window.show_section("cron")
+    view = window.panes["cron"].table
+    model = view.model()
+    qtbot.waitUntil(lambda: model.rowCount() > 0 and view.viewport().width() > 0, timeout=5000)
+    column = next(c for c in range(model.columnCount())
+                  if model.headerData(c, Qt.Orientation.Horizontal) == "In words")
+    header = view.horizontalHeader()
+    texts = [model.index(r, column).data() for r in range(model.rowCount())]
+    assert any(len(t) > 40 for t in texts)  # the demo has a long one ("…, on day 4 of the month, only in March")
+
+    def cut() -> str | None:
+        where = column_problem(view, "In words")
+        if where:
+            return where
+        need = view.sizeHintForColumn(column)  # what the widest cell's text needs, as the view measures it
+        return f"'In words' is {header.sectionSize(column)} px, its text needs {need}" \
+            if header.sectionSize(column) < need else None
+
+    try:
+        qtbot.waitUntil(lambda: cut() is None, timeout=3000)
+    except qtbot.TimeoutError:
+        pass  # the assertion below says why
+    assert cut() is None
+    assert [model.index(r, column).data(Qt.ItemDataRole.ToolTipRole) for r in range(model.rowCount())] == texts

@@ -28,6 +28,10 @@ class BrowsePane(Pane):
     hint = ""  # appended to the count line, e.g. what Enter does
     filter_placeholder = "Filter (Ctrl+F)"
     stretch_column: int | None = -1  # the long text column that takes the width left (ColumnFitter)
+    # Columns, by title, whose text a reader needs whole: sized to their widest text up to this many px
+    # instead of the fitter's usual cap (a cron schedule in words is longer than a name or a date).
+    column_caps: dict[str, int] = {}
+    list_share = (1, 1)  # how the list and the viewer beside it share the page's width
 
     def __init__(self, ctx, parent=None) -> None:
         super().__init__(ctx, parent)
@@ -42,7 +46,9 @@ class BrowsePane(Pane):
         self.table = make_table(self.records.proxy)
         self.table.setSortingEnabled(True)
         self.table.sortByColumn(-1, Qt.SortOrder.AscendingOrder)  # keep the loaded order until asked
-        self.fitter = ColumnFitter(self.table, stretch=self.stretch_column)
+        titles = [c.title for c in self.columns]
+        self.fitter = ColumnFitter(self.table, stretch=self.stretch_column,
+                                   caps={titles.index(t): px for t, px in self.column_caps.items()})
         self.table.selectionModel().currentRowChanged.connect(self._selected)
         self.table.activated.connect(self._activated)
 
@@ -59,9 +65,11 @@ class BrowsePane(Pane):
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.table)
         self.splitter.addWidget(self.side)
-        self.splitter.setSizes([520, 480])
-        self.splitter.setStretchFactor(0, 1)  # a narrow window shares its width, the list keeps its half
-        self.splitter.setStretchFactor(1, 1)
+        list_part, side_part = self.list_share
+        self.splitter.setSizes([520 * list_part, 480 * side_part])
+        # a narrow window shares its width, the list keeps its share
+        self.splitter.setStretchFactor(0, list_part)
+        self.splitter.setStretchFactor(1, side_part)
         layout.addWidget(self.splitter, 1)
         layout.addWidget(self.summary)
         self.setTabOrder(self.filter_box, self.table)
