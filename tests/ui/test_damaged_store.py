@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import shutil
+import sqlite3
+
+from PySide6.QtWidgets import QLabel
+
 from tests.conftest import snapshot_tree
 from tests.ui.conftest import open_and_wait
 
@@ -21,3 +26,35 @@ def test_a_daycare_db_folder_is_named_as_damage_on_the_overview(qtbot, window, t
     assert "PGlite" not in notes and "database yet" not in notes
     window.close_store()
     assert snapshot_tree(store) == before and (store / "daycare.db").is_dir()
+
+
+def _damage_table(db_path, table: str) -> None:
+    """Overwrite ``table``'s root page: the database still opens, reading that table fails as malformed."""
+    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    try:
+        page = conn.execute("PRAGMA page_size").fetchone()[0]
+        root = conn.execute("SELECT rootpage FROM sqlite_master WHERE type = 'table' AND name = ?",
+                            (table,)).fetchone()[0]
+    finally:
+        conn.close()
+    with open(db_path, "r+b") as fh:
+        fh.seek((root - 1) * page)
+        fh.write(b"\xff" * page)
+
+
+def test_a_token_usage_failure_is_said_once_in_its_chart(qtbot, window, demo_store, tmp_path):
+    """QA: the failure was drawn in the token chart and listed again under the count tables."""
+    store = tmp_path / "daycare"
+    shutil.copytree(demo_store, store)
+    db = store / "daycare.db"
+    _damage_table(db, "agents")  # token usage is summed from agents.stats
+    open_and_wait(qtbot, window, store)
+    window.show_section("overview")
+    pane = window.panes["overview"]
+    qtbot.waitUntil(lambda: pane.summary is not None, timeout=10000)
+    cause = f"{db} is damaged or not a SQLite database: database disk image is malformed"
+    assert pane.token_chart.message == f"Could not count token usage: {cause}"
+    shown = [pane.token_chart.message, pane.activity_chart.message]
+    shown += [label.text() for label in pane.findChildren(QLabel) if label.isVisibleTo(pane)]
+    assert sum(text.count(cause) for text in shown) == 1, shown
+    assert not pane.activity_chart.is_empty()  # the other chart is still drawn

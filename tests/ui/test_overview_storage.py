@@ -355,7 +355,7 @@ def test_overview_names_a_count_that_failed_instead_of_saying_no_history(qtbot, 
 
     real = overview_module.store_summary
     monkeypatch.setattr(overview_module, "store_summary", lambda store: dataclasses.replace(
-        real(store), activity=(), failures=("activity: database is locked",)))
+        real(store), activity=(), activity_failure="database is locked"))
     open_and_wait(qtbot, window, demo_store)
     window.show_section("overview")
     pane = window.panes["overview"]

@@ -6,7 +6,7 @@ call these functions on the DB worker only. Nothing here writes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from daycare_gui.core.db import DatabaseError, ReadOnlyDatabase
 from daycare_gui.core.migration_state import MigrationState
@@ -63,7 +63,10 @@ class StoreSummary:
     problem_errors: int
     tokens: tuple[TokenUsage, ...] = ()
     activity: tuple[tuple[int, int], ...] = ()  # (day start ms, history records that day)
-    failures: tuple[str, ...] = field(default=())  # queries that failed, explained
+    # Why a count failed (the explained database error), None when it ran: a failed query answers
+    # "nothing", which must not be drawn as "no token usage" or "no history".
+    token_failure: str | None = None
+    activity_failure: str | None = None
 
     @property
     def explanation(self) -> str:
@@ -87,7 +90,7 @@ class StoreSummary:
 
 def store_summary(store) -> StoreSummary:
     """Everything the Overview shows. Scans the files once (which also adds their problems to the store)."""
-    failures: list[str] = []
+    token_failure = activity_failure = None
     inventory = store.files()
     file_counts = {name: n for name, n in inventory.counts().items() if n}
     table_counts: dict[str, int] = {}
@@ -99,12 +102,12 @@ def store_summary(store) -> StoreSummary:
         try:
             tokens = tuple(TokenUsage(p, m, s) for (p, m), s in token_usage_by_model(db, store.cols).items())
         except DatabaseError as exc:
-            failures.append(f"token usage: {exc}")
+            token_failure = str(exc)
         if store.has_table("session_history"):
             try:
                 activity = tuple(activity_per_day(db))
             except DatabaseError as exc:
-                failures.append(f"activity: {exc}")
+                activity_failure = str(exc)
     problems = store.problems.as_list()
     return StoreSummary(
         root=str(store.paths.root),
@@ -122,7 +125,8 @@ def store_summary(store) -> StoreSummary:
         problem_errors=sum(1 for p in problems if p.severity == "error"),
         tokens=tokens,
         activity=activity,
-        failures=tuple(failures),
+        token_failure=token_failure,
+        activity_failure=activity_failure,
     )
 
 

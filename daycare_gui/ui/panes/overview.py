@@ -172,17 +172,16 @@ class OverviewPane(Pane):
         self.files_box.setTitle(f"File collections ({len(s.file_counts)} with items)")
         for view in (self.tables_view, self.files_view):
             view.resizeColumnToContents(0)
-        # A query that failed answers "nothing", which says nothing about the store: name the failure.
-        failed = {f.split(":", 1)[0]: f for f in s.failures}
-        if "token usage" in failed:
-            self.token_chart.show_message(f"Could not count {failed['token usage']}")
+        # A count that failed is said once, in its chart, where its numbers would be.
+        if s.token_failure:
+            self.token_chart.show_message(f"Could not count token usage: {s.token_failure}")
         else:
             self.token_chart.set_usage(s.tokens)
-        if "activity" in failed:
-            self.activity_chart.show_message(f"Could not count {failed['activity']}")
+        if s.activity_failure:
+            self.activity_chart.show_message(f"Could not count activity: {s.activity_failure}")
         else:
             self.activity_chart.set_days(s.activity)
-        self.error_label.setText("\n".join(f"Could not compute {f}" for f in s.failures))
+        self.error_label.setText("")  # (only the overview failing as a whole is said here)
 
     def _open_table(self, index) -> None:
         row = self.tables_model.record(index.row())
