@@ -104,7 +104,7 @@ def detect(paths: DaycarePaths) -> Detection:
         generation = "pglite"
         notes.append(
             f"{paths.pglite_path} is a PGlite (embedded PostgreSQL) store, used by Daycare since 7c62680a; "
-            "this version of daycare-gui cannot open it yet"
+            "daycare-gui reads a copy of it, never the folder itself"
         )
         if has_sqlite:
             notes.append(f"{paths.db_path} beside it is an older SQLite store that Daycare no longer reads")

@@ -105,7 +105,7 @@ def test_pglite_beside_old_sqlite(fixture_copy):
     (root / "daycare.pglite" / "PG_VERSION").write_text("16\n")
     d = detect(resolve_paths(root))
     assert d.generation == "pglite" and d.has_sqlite
-    assert any("cannot open it yet" in n for n in d.notes)
+    assert any("PGlite" in n and "reads a copy" in n for n in d.notes)
     assert any("no longer reads" in n for n in d.notes)
 
 

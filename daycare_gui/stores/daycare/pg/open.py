@@ -6,7 +6,7 @@ import dataclasses
 import os
 from pathlib import Path
 
-from daycare_gui.core.detect import is_pglite_folder  # noqa: F401  (kept here for the kinds that ask pg)
+from daycare_gui.core.detect import is_pglite_folder  # (the kinds and search ask pg for it)
 from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.common.secrets import mask_url
 
