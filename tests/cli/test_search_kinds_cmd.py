@@ -33,7 +33,7 @@ def test_linggen_home_human_output(home, capsys, index_dir):
     assert main(["search", str(home), "tests"]) == 0
     out, err = capsys.readouterr()
     assert "indexed" in err and "messages" in err
-    assert out.startswith("17 matches; showing 17 in 3 threads")
+    assert out.startswith("17 matches; showing 17 in 2 threads")  # shop (both layouts) and blog
     assert "\nshop  per-project:" in out and "  session sess-" in out
     assert "    #L6 " in out and "assistant: Fixed; all [tests] pass now." in out
     assert snapshot_tree(home) == before

@@ -38,20 +38,35 @@ class LinggenConversations(Conversations):
 
     def threads(self) -> list[ThreadRecord]:
         out = []
-        stale = " — not read by Linggen since the flat layout" if self.both else ""
         for p in self.inv.projects:
-            last = max((s.stats.last_ms or s.created_ms or 0 for s in p.sessions), default=0) or None
+            sessions = p.all_sessions
+            last = max((s.stats.last_ms or s.created_ms or 0 for s in sessions), default=0) or None
             flags = ", ".join(p.flags)
             out.append(ThreadRecord(
-                p.thread_id, p.title, f"per-project layout · {p.path or p.folder.name}{stale}", last,
-                len(p.sessions),
+                p.thread_id, p.title, f"{self._layouts(p)} · {p.path or p.folder.name}{self._stale(p)}", last,
+                len(sessions),
                 meta=tuple(x for x in (("path", p.path), ("folder", str(p.folder)), ("flags", flags)) if x[1]),
                 raw=p.info, problem=p.problem or (f"flagged: {flags}" if flags else None)))
         for t in self.inv.flat_threads:
+            if t.merged:  # listed with its project's folder above
+                continue
             last = max((s.stats.last_ms or s.created_ms or 0 for s in t.sessions), default=0) or None
             out.append(ThreadRecord(t.thread_id, t.title, f"flat layout · {t.project or 'no project'}", last,
                                     len(t.sessions), meta=(("path", t.project),) if t.project else ()))
         return out
+
+    @staticmethod
+    def _layouts(p) -> str:
+        if p.flat_sessions and p.sessions:
+            return "per-project and flat layouts"
+        return "flat layout" if p.flat_sessions else "per-project layout"
+
+    def _stale(self, p) -> str:
+        if not (self.both and p.sessions):
+            return ""
+        if p.flat_sessions:
+            return " — its per-project sessions are not read by Linggen since the flat layout"
+        return " — not read by Linggen since the flat layout"
 
     def sessions(self, thread_id: str) -> list[SessionRecord]:
         found = [s for s in self._sessions.values() if s.thread_id == thread_id]
@@ -114,7 +129,7 @@ class LinggenConversations(Conversations):
         return read_entries(s.messages_path, self._index(s), start, limit)
 
     def count(self) -> int | None:
-        return len(self.inv.projects) + len(self.inv.flat_threads)
+        return self.inv.project_count()  # as the Overview counts them: "Sessions without a project" is none
 
     def all_sessions(self) -> list[Session]:
         return list(self._sessions.values())
@@ -133,7 +148,9 @@ class LinggenSearch(SearchSource):
         self.conversations = conversations
 
     def identity(self) -> str:
-        return f"linggen:{self.home}"
+        # "/2": flat sessions of a project folder's path moved into that folder's thread (their refs
+        # changed), so an index built before keeps no refs that open nothing: it is built afresh.
+        return f"linggen/2:{self.home}"
 
     def messages(self, after: str | None) -> Iterator[tuple[str, SessionRef, Message]]:
         after_key = _parse_cursor(after)

@@ -57,10 +57,15 @@ class Project:
     problem: str | None = None
     flags: list[str] = field(default_factory=list)
     sessions: list[Session] = field(default_factory=list)
+    flat_sessions: list[Session] = field(default_factory=list)  # flat-layout sessions naming this path
 
     @property
     def thread_id(self) -> str:
         return f"{PER_PROJECT}:{self.folder.name}"
+
+    @property
+    def all_sessions(self) -> list[Session]:
+        return self.sessions + self.flat_sessions
 
     @property
     def title(self) -> str:
@@ -95,6 +100,7 @@ class FlatThread:
     project: str
     name: str
     sessions: list[Session] = field(default_factory=list)
+    merged: bool = False  # listed with the per-project folder of the same path (see _merge_flat_sessions)
 
     @property
     def thread_id(self) -> str:
@@ -119,6 +125,11 @@ class Inventory:
             yield from project.sessions
         for thread in self.flat_threads:
             yield from thread.sessions
+
+    def project_count(self) -> int:
+        """Projects as the user knows them, one per project: every project folder, and each path flat
+        sessions name that has no folder. Sessions without a project are not a project."""
+        return len(self.projects) + sum(1 for t in self.flat_threads if t.project and not t.merged)
 
 
 class _Counting(ProblemLog):
@@ -161,6 +172,7 @@ def scan(home: HomePaths, problems: ProblemLog) -> Inventory:
         inv.projects.append(_scan_project(folder, problems, inv))
     _scan_flat_sessions(inv, problems)
     _flag_collisions(inv, problems)
+    _merge_flat_sessions(inv)
     return inv
 
 
@@ -257,3 +269,22 @@ def _scan_flat_sessions(inv: Inventory, problems: ProblemLog) -> None:
         session.thread_id = thread.thread_id
         thread.sessions.append(session)
     inv.flat_threads = sorted(threads.values(), key=lambda t: (t.project == "", t.title.lower()))
+
+
+def _merge_flat_sessions(inv: Inventory) -> None:
+    """A project is one thing to the user, whichever layout its sessions were written in: flat sessions
+    naming a project folder's path are listed in that folder's thread (each session keeps its layout).
+    Two folders naming one path are a flagged hazard; the first takes them. When a flat session has the
+    id of one already in that folder (a copied folder), the two would be one ref: those stay apart."""
+    by_path: dict[str, Project] = {}
+    for project in inv.projects:
+        if project.path:
+            by_path.setdefault(project.path, project)
+    for thread in inv.flat_threads:
+        project = by_path.get(thread.project) if thread.project else None
+        if project is None or {s.id for s in project.sessions} & {s.id for s in thread.sessions}:
+            continue
+        for session in thread.sessions:
+            session.thread_id = project.thread_id
+        project.flat_sessions.extend(thread.sessions)
+        thread.merged = True

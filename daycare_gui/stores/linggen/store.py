@@ -107,7 +107,7 @@ class LinggenStore(OpenedStore):
         runs = Counter(r.status for r in inv.runs if r.problem is None)
         mission_runs = sum(sum(m.runs.values()) for m in self.missions)
         out = {
-            "projects": len(inv.projects),
+            "projects": inv.project_count(),  # the number the navigation shows beside "Projects"
             "sessions": len(sessions),
             "sessions_per_project_layout": sum(1 for s in sessions if s.layout != FLAT),
             "sessions_flat_layout": sum(1 for s in sessions if s.layout == FLAT),

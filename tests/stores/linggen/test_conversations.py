@@ -94,13 +94,23 @@ def test_both_layouts_side_by_side(tmp_path):
     h.flat_session("sess-new", "New style", T0 + 9000, line("user", "ling", "hi", T0 + 9000),
                    project="/work/app", project_name="app")
     h.flat_session("sess-free", "No project", T0 + 9100, "")
+    h.flat_session("sess-other", "Elsewhere", T0 + 9200, "", project="/work/other", project_name="other")
     conv = _conv(h.root)
     threads = {t.id: t for t in conv.threads()}
-    assert "not read by Linggen" in threads["per-project:-work-app"].subtitle
-    assert threads["flat:/work/app"].subtitle.startswith("flat layout")
+    # /work/app is one project: its flat session is listed with its per-project folder, not a second time
+    assert set(threads) == {"per-project:-work-app", "flat:/work/other", "flat:"}
+    app = threads["per-project:-work-app"]
+    assert app.subtitle.startswith("per-project and flat layouts")
+    assert "per-project sessions are not read by Linggen" in app.subtitle and app.session_count == 3
+    assert threads["flat:/work/other"].subtitle.startswith("flat layout")
     assert threads["flat:"].title == "Sessions without a project"
-    new = conv.sessions("flat:/work/app")[0]
+    sessions = {s.ref.session_id: s for s in conv.sessions("per-project:-work-app")}
+    new = sessions["sess-new"]
+    assert new.ref == SessionRef("per-project:-work-app", "sess-new")
     assert ("layout", "flat") in new.meta and ("project_name", "app") in new.meta
+    assert ("layout", "per-project") in sessions["sess-1700000000-aaaa0001"].meta
+    assert conv.messages(new.ref, 0, 5)[0].text == "hi"
+    assert conv.count() == 2  # /work/app and /work/other; sessions without a project are no project
 
 
 def test_a_growing_file_is_reindexed(tmp_path):
@@ -120,7 +130,7 @@ def test_search_source_yields_every_message_in_cursor_order_and_resumes(tmp_path
     flat = h.flat_session("sess-f", "Flat", T0, line("user", "ling", "flat words", T0 + 2))
     store = KIND.open(h.root)
     search = store.capability(SearchSource)
-    assert search.identity() == f"linggen:{h.root}"
+    assert search.identity() == f"linggen/2:{h.root}"
     items = list(search.messages(None))
     assert len(items) == 5
     cursors = [c for c, _, _ in items]

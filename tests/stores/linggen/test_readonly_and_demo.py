@@ -61,3 +61,18 @@ def test_demo_refuses_a_non_empty_folder(tmp_path):
     with pytest.raises(FileExistsError):
         write_demo(tmp_path / "x")
     assert (tmp_path / "x" / "f").read_text() == "keep"
+
+
+def test_the_demo_lists_each_project_once_and_every_count_agrees(tmp_path):
+    # "shop" has per-project sessions and a flat one: it is one project, listed once, counted once.
+    home = write_demo(tmp_path / "home")
+    with KIND.open(home) as store:
+        conv = store.capability(Conversations)
+        threads = conv.threads()
+        assert sorted(t.title for t in threads) == ["blog", "shop"]
+        shop = next(t for t in threads if t.title == "shop")
+        assert shop.session_count == 4  # three per-project sessions and the flat "Plan the payment page"
+        titles = [s.title for s in conv.sessions(shop.id)]
+        assert "Plan the payment page" in titles and "Shop task 1" in titles
+        assert dict(store.summary().facts)["Projects"] == "2" == str(conv.count())
+        assert store.counts()["projects"] == 2

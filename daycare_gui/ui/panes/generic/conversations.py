@@ -74,6 +74,14 @@ SESSION_COLUMNS = [
 ]
 
 
+def _threads_and_count(cap: api.Conversations) -> tuple[list[ThreadRecord], int | None]:
+    """The threads, and the number the navigation shows for them (the kind's own count when it has one:
+    the default would only list the threads a second time)."""
+    threads = cap.threads()
+    own = type(cap).count is not api.Conversations.count
+    return threads, cap.count() if own else len(threads)
+
+
 class ConversationsPane(Pane):
     pane_id = "conversations"
     # open_item selects rows in the thread and session tables, which starts reads on the worker; the page
@@ -171,12 +179,17 @@ class ConversationsPane(Pane):
 
     def load(self) -> None:
         cap = self.cap
-        self.ctx.worker.submit("conversations-threads", cap.threads, on_result=self._threads_arrived,
+        self.ctx.worker.submit("conversations-threads", lambda: _threads_and_count(cap),
+                               on_result=self._threads_arrived,
                                on_error=lambda m: self.position.setText(f"Could not read: {m}"))
 
-    def _threads_arrived(self, threads: list[ThreadRecord]) -> None:
+    def _threads_arrived(self, answer: tuple[list[ThreadRecord], int | None]) -> None:
+        threads, counted = answer
         self.threads.set_records(threads)
-        self.threads.caption.setText(f"<b>{self.cap.thread_label}</b> ({len(threads):,})")
+        # The kind's count, as the navigation shows it: a list may hold a row that is no thread of its own
+        # (Linggen's "Sessions without a project" is not a project).
+        shown = counted if counted is not None else len(threads)
+        self.threads.caption.setText(f"<b>{self.cap.thread_label}</b> ({shown:,})")
         target, self._pending = self._pending, None
         if target is not None:
             self.open_item(target)

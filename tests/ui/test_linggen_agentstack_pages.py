@@ -1,0 +1,39 @@
+"""What a user sees of Linggen and AgentStack stores in the shared pages: counts that agree between the
+Overview and the navigation, lists without columns that are always empty, booleans in words, a chart
+title that names what it counts, and search hits a desynchronised index would get wrong."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.ui.conftest import open_and_wait
+
+
+@pytest.fixture
+def linggen_home(tmp_path):
+    from daycare_gui.stores.linggen import write_demo
+
+    return write_demo(tmp_path / "linggen")
+
+
+def _overview_text(qtbot, window) -> str:
+    window.show_section("overview")
+    pane = window.pane("overview")
+    qtbot.waitUntil(lambda: "What it holds" in pane.shown_text(), timeout=10000)
+    return pane.shown_text()
+
+
+def test_linggen_projects_count_alike_in_the_overview_the_navigation_and_the_list(qtbot, window, linggen_home):
+    loose = linggen_home / "sessions" / "sess-1767300000-00000001"  # a flat session naming no project
+    loose.mkdir(parents=True)
+    (loose / "session.yaml").write_text("id: sess-1767300000-00000001\ntitle: Loose\ncreated_at: 1767300000\n")
+    open_and_wait(qtbot, window, linggen_home)
+    assert "\nProjects\n2\n" in _overview_text(qtbot, window)  # (a table cell per line)
+    qtbot.waitUntil(lambda: "(2)" in window.nav.text_of("conversations"), timeout=5000)
+    window.show_section("conversations")
+    pane = window.pane("conversations")
+    qtbot.waitUntil(lambda: pane.threads.records.model.rowCount() > 0, timeout=5000)
+    titles = [t.title for t in pane.threads.records.visible_records()]
+    # shop once, though its sessions are in both layouts; the loose session's row is no project
+    assert sorted(titles) == ["Sessions without a project", "blog", "shop"]
+    assert "(2)" in pane.threads.caption.text()
