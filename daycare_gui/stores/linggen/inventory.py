@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.linggen.layout import HomePaths, encode_project_path
@@ -132,40 +131,6 @@ class Inventory:
         return len(self.projects) + sum(1 for t in self.flat_threads if t.project and not t.merged)
 
 
-class _Counting(ProblemLog):
-    """Forwards to the store's log and remembers how many problems arrived (to count bad files)."""
-
-    def __init__(self, target: ProblemLog) -> None:
-        super().__init__()
-        self.target = target
-
-    def add(self, path, message, line=None, severity="error"):
-        problem = super().add(path, message, line, severity)
-        self.target.extend([problem])
-        return problem
-
-    def extend(self, problems) -> None:
-        problems = list(problems)
-        super().extend(problems)
-        self.target.extend(problems)
-
-
-def _json(path: Path, problems: ProblemLog, inv: Inventory, what: str = "") -> Any:
-    probe = _Counting(problems)
-    value = load_json(path, probe, what=what)
-    if value is None and len(probe):
-        inv.bad_files["json"] += 1
-    return value
-
-
-def _yaml(path: Path, problems: ProblemLog, inv: Inventory) -> dict | None:
-    probe = _Counting(problems)
-    value = load_yaml(path, probe)
-    if value is None and len(probe):
-        inv.bad_files["yaml"] += 1
-    return value
-
-
 def scan(home: HomePaths, problems: ProblemLog) -> Inventory:
     inv = Inventory(home)
     for folder in list_dirs(home.projects, problems):
@@ -178,7 +143,8 @@ def scan(home: HomePaths, problems: ProblemLog) -> Inventory:
 
 def _scan_project(folder: Path, problems: ProblemLog, inv: Inventory) -> Project:
     info_path = folder / "project.json"
-    info = _json(info_path, problems, inv, what="Linggen skips this project") if info_path.exists() else None
+    info = load_json(info_path, problems, what="Linggen skips this project", bad=inv.bad_files) \
+        if info_path.exists() else None
     path = text_of(info.get("path")) if info else ""
     project = Project(folder, info, path, text_of(info.get("name")) if info else "",
                       seconds_to_ms(info.get("added_at")) if info else None)
@@ -193,12 +159,12 @@ def _scan_project(folder: Path, problems: ProblemLog, inv: Inventory) -> Project
     for sess_dir in list_dirs(folder / "sessions", problems):
         project.sessions.append(_scan_session(sess_dir, project.thread_id, PER_PROJECT, problems, inv))
     for run_path in list_files(folder / "runs", problems, ".json"):
-        data = _json(run_path, problems, inv, what="Linggen skips this run")
+        data = load_json(run_path, problems, what="Linggen skips this run", bad=inv.bad_files)
         key = f"{folder.name}/{text_of((data or {}).get('run_id')) or run_path.stem}"
         inv.runs.append(Run(key, run_path, data or {}, project,
                             None if data is not None else "the run file could not be read"))
     for path_ in list_files(folder / "agent_overrides", problems, ".json"):
-        data = _json(path_, problems, inv)
+        data = load_json(path_, problems, bad=inv.bad_files)
         problem = None if data is not None else "the override could not be read"
         if data is not None and text_of(data.get("agent_id")) not in ("", path_.stem):
             problem = f"agent_id {data.get('agent_id')!r} differs from the file name {path_.stem!r}"
@@ -241,7 +207,7 @@ def _flag_collisions(inv: Inventory, problems: ProblemLog) -> None:
 
 def _scan_session(folder: Path, thread_id: str, layout: str, problems: ProblemLog, inv: Inventory) -> Session:
     yaml_path = folder / "session.yaml"
-    meta = _yaml(yaml_path, problems, inv) if yaml_path.exists() else None
+    meta = load_yaml(yaml_path, problems, bad=inv.bad_files) if yaml_path.exists() else None
     problem = None
     if meta is None:
         if not yaml_path.exists() and folder.name != "default":

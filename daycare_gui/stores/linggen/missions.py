@@ -65,9 +65,8 @@ def _project_missions(project: Project, problems: ProblemLog, inv: Inventory) ->
     files = list_files(project.folder / "missions", problems, ".json")
     files.sort(key=lambda p: p.name, reverse=True)  # as Linggen scans: by name, not by number
     for path in files:
-        data = load_json(path, problems, what="Linggen skips this mission")
+        data = load_json(path, problems, what="Linggen skips this mission", bad=inv.bad_files)
         if data is None:
-            inv.bad_files["json"] += 1
             missions.append(Mission(f"{project.folder.name}/{path.name}", path, PER_PROJECT, label, {}, "",
                                     None, "unreadable", problem="the mission file could not be read"))
             continue
@@ -116,9 +115,8 @@ def _mark_same_second(missions: list[Mission], problems: ProblemLog) -> None:
 def _legacy_mission(project: Project, path: Path, label: str, missions: list[Mission], problems: ProblemLog,
                     inv: Inventory) -> Mission:
     key = f"{project.folder.name}/mission.json"
-    data = load_json(path, problems, what="Linggen deletes it unread on its next mission read")
+    data = load_json(path, problems, what="Linggen deletes it unread on its next mission read", bad=inv.bad_files)
     if data is None:
-        inv.bad_files["json"] += 1
         return Mission(key, path, PER_PROJECT, label, {}, "", None, "legacy", ["lost: deleted unread"],
                        "legacy mission.json cannot be parsed; Linggen deletes it when it next reads missions")
     mission = Mission(key, path, PER_PROJECT, label, data, text_of(data.get("text")),

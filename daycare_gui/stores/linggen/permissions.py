@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -37,28 +38,35 @@ class PermissionFiles:
         self.workspaces = workspaces  # (project path, note): note says when Linggen ignores the file
         self.blocked = blocked
 
-    def collect_problems(self, problems: ProblemLog) -> None:
+    def collect_problems(self, problems: ProblemLog, bad: Counter) -> None:
+        """Problems of every file, and ``bad["json"]`` counted for each that cannot be read as JSON (the
+        store's tally of broken JSON files includes these files outside the home)."""
         for workspace, _note in self.workspaces:
-            self._read(permissions_path(workspace), problems)
+            self._read(permissions_path(workspace), problems, bad)
 
     def rows(self) -> list[Row]:
         return [self._row(w, note) for w, note in self.workspaces]
 
-    def _read(self, path: Path, problems: ProblemLog) -> tuple[bytes | None, list[str] | None, str | None]:
-        """(bytes, tools, problem). Missing file: (None, [], None)."""
+    def _read(self, path: Path, problems: ProblemLog, bad: Counter | None = None
+              ) -> tuple[bytes | None, list[str] | None, str | None]:
+        """(bytes, tools, problem). Missing file: (None, [], None). ``bad`` as in ``readers.load_json``."""
         try:
             data = path.read_bytes()
         except FileNotFoundError:
             return None, [], None
         except OSError as exc:
             problems.add(path, f"cannot read file: {exc.strerror or exc}")
+            if bad is not None:
+                bad["json"] += 1
             return None, None, "cannot read the file"
         try:
             text = data.removeprefix(_BOM).decode("utf-8")
         except UnicodeDecodeError:
             problems.add(path, "not UTF-8: Linggen treats the file as empty")
+            if bad is not None:
+                bad["json"] += 1
             return data, None, "not UTF-8"
-        value = parse_json_text(text, path, problems,
+        value = parse_json_text(text, path, problems, bad=bad,
                                 what="Linggen treats it as empty and overwrites it on its next save")
         if value is None:
             return data, None, "not valid JSON: Linggen treats it as empty and overwrites it on its next save"

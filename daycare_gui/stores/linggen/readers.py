@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections import Counter
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -69,17 +70,29 @@ def read_text(path: Path, problems: ProblemLog) -> str | None:
     return None if data is None else decode(data, path, problems)
 
 
-def load_json(path: Path, problems: ProblemLog, *, expect: type | None = dict, what: str = "") -> Any:
-    """A parsed JSON file or None. An interrupted write (the text stops mid-value) is called truncated."""
+def load_json(path: Path, problems: ProblemLog, *, expect: type | None = dict, what: str = "",
+              bad: Counter | None = None) -> Any:
+    """A parsed JSON file or None. An interrupted write (the text stops mid-value) is called truncated.
+
+    ``bad`` (the store's tally of broken files) gets ``"json"`` counted for a file that is there but
+    gives no value. Every JSON read passes it, so no file the kind reads is left out of the count."""
     text = read_text(path, problems)
     if text is None:
+        if bad is not None and path.exists():  # there, but unreadable or too large
+            bad["json"] += 1
         return None
-    return parse_json_text(text, path, problems, expect=expect, what=what)
+    return parse_json_text(text, path, problems, expect=expect, what=what, bad=bad)
 
 
 def parse_json_text(text: str, path: Path, problems: ProblemLog, *, expect: type | None = dict,
-                    what: str = "") -> Any:
-    suffix = f"; {what}" if what else ""
+                    what: str = "", bad: Counter | None = None) -> Any:
+    value = _parse_json_text(text, path, problems, expect, f"; {what}" if what else "")
+    if value is None and bad is not None:
+        bad["json"] += 1
+    return value
+
+
+def _parse_json_text(text: str, path: Path, problems: ProblemLog, expect: type | None, suffix: str) -> Any:
     if not text.strip():
         problems.add(path, f"empty file (expected JSON){suffix}")
         return None
@@ -114,12 +127,14 @@ def _ends_early(text: str) -> bool:
     return scanned.in_string or scanned.open_at_end > 0
 
 
-def load_yaml(path: Path, problems: ProblemLog) -> dict | None:
-    """A YAML mapping or None; a parse error is a problem with the file line (truncated when at the end)."""
+def load_yaml(path: Path, problems: ProblemLog, *, bad: Counter | None = None) -> dict | None:
+    """A YAML mapping or None; a parse error is a problem with the file line (truncated when at the end).
+    ``bad["yaml"]`` counts a file that is there but gives no mapping (as ``load_json``)."""
     text = read_text(path, problems)
-    if text is None:
-        return None
-    return parse_yaml_text(text, path, problems)
+    value = None if text is None else parse_yaml_text(text, path, problems)
+    if value is None and bad is not None and path.exists():
+        bad["yaml"] += 1
+    return value
 
 
 def parse_yaml_text(text: str, path: Path, problems: ProblemLog) -> dict | None:

@@ -55,7 +55,7 @@ class LinggenStore(OpenedStore):
         self.generation = ("per-project+flat" if has_flat and has_per_project else
                            "flat" if has_flat else "per-project" if has_per_project else "empty")
         self.permission_files = PermissionFiles(self._workspaces(has_flat), self.writes_blocked)
-        self.permission_files.collect_problems(p)
+        self.permission_files.collect_problems(p, inv.bad_files)
         # Temporary files of saves killed midway, beside every file we write (documents, permission files).
         report_and_clean(p, [d.path.parent for d in self.docs if d.path is not None]
                          + [permissions_path(w).parent for w, _ in self.permission_files.workspaces])
@@ -70,7 +70,7 @@ class LinggenStore(OpenedStore):
 
     def _credentials_check(self) -> None:
         if self.home.credentials.exists():
-            load_json(self.home.credentials, self.problems,
+            load_json(self.home.credentials, self.problems, bad=self.inventory.bad_files,
                       what="Linggen treats it as empty and overwrites it on its next save")
 
     def _workspaces(self, has_flat: bool) -> list[tuple[str, str]]:

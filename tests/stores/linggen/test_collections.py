@@ -129,3 +129,12 @@ def test_broken_credentials_are_a_problem_not_a_crash(tmp_path):
     assert store.capability(Collections).size("credentials") == 0
     problem = next(p for p in store.problems if p.path.endswith("credentials.json"))
     assert "truncated" in problem.message and "AIza" not in problem.message
+    assert store.counts()["bad_json_files"] == 1  # the broken file is in the count of unreadable JSON
+
+
+def test_credentials_of_the_wrong_type_count_as_a_broken_json_file(tmp_path):
+    h = standard_home(tmp_path / "home")
+    h.credentials('["AIzaWrongShape"]')  # valid JSON, but not the map Linggen reads
+    store = KIND.open(h.root)
+    assert store.counts()["bad_json_files"] == 1
+    assert any("expected a JSON object" in p.message for p in store.problems if p.path.endswith("credentials.json"))

@@ -117,3 +117,23 @@ def test_flat_layout_marks_the_file_as_ignored(tmp_path):
     h.flat_session("f", lines=line("user", "ling", "x"))
     _cols, row = _row(h.root)
     assert row.flag == "ignored by flat-layout Linggen"
+
+
+@pytest.mark.parametrize("text", ['{"tool_allows": ["Wri', '["Write"]', b"\xff\xfe{}"])
+def test_a_broken_file_counts_as_a_broken_json_file(tmp_path, text):
+    # damaged JSON, the wrong top-level type, bytes that are not text: Linggen treats each as empty
+    h, path = _home(tmp_path, "{}")
+    path.write_bytes(text if isinstance(text, bytes) else text.encode())
+    store = KIND.open(h.root)
+    assert store.counts()["bad_json_files"] == 1
+    assert store.report()["counts"]["bad_json_files"] == 1
+    _row(h.root)  # listing the rows again does not count it twice
+    assert store.counts()["bad_json_files"] == 1
+
+
+def test_a_good_or_missing_file_is_not_counted(tmp_path):
+    h, _path = _home(tmp_path, PRETTY)
+    assert KIND.open(h.root).counts()["bad_json_files"] == 0
+    (tmp_path / "b").mkdir()
+    h2, _ = _home(tmp_path / "b", None)
+    assert KIND.open(h2.root).counts()["bad_json_files"] == 0
