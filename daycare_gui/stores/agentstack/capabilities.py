@@ -31,6 +31,7 @@ from daycare_gui.stores.api import (
     raw_of,
 )
 from daycare_gui.stores.common.secrets import MASK
+from daycare_gui.stores.common.wording import count
 from daycare_gui.stores.records import Collection, DayCount, Link, Row, TableRef
 
 SPEC_TYPES: tuple[type[Spec], ...] = (*memory.SPECS, *work.SPECS, *agents.SPECS, *projects.SPECS)
@@ -268,8 +269,8 @@ def _memory_facts(store) -> dict:
         facts["embeddings"] = {"count": sum(n for _, n in dims) + (damaged or 0),
                                "dimensions": {str(d): n for d, n in dims}, "damaged": damaged or 0}
         if damaged:
-            store.note_problem("memory", "embeddings", f"{damaged} embedding(s) are not whole float32 arrays "
-                                                       "(damaged)")
+            what = "is not a whole float32 array" if damaged == 1 else "are not whole float32 arrays"
+            store.note_problem("memory", "embeddings", f"{count(damaged, 'embedding')} {what} (damaged)")
         if len(dims) > 1:
             store.note_problem("memory", "embeddings", "embeddings have different dimensions ("
                                + ", ".join(str(d) for d, _ in dims) + "): vector search compares only equal ones",

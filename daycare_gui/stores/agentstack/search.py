@@ -20,6 +20,7 @@ from daycare_gui.stores.agentstack import values as v
 from daycare_gui.stores.agentstack.database import DatabaseError, uri_of
 from daycare_gui.stores.agentstack.memory import ns_label
 from daycare_gui.stores.common.leftovers import snapshot_prefix
+from daycare_gui.stores.common.wording import count
 from daycare_gui.stores.records import Link, Row
 
 OPEN, CLOSE = "\x02", "\x03"  # highlight markers no memory text contains, replaced after the query
@@ -142,7 +143,8 @@ def integrity_check(store) -> tuple[bool | None, str]:
         indexed = store.db.scalar("SELECT count(*) FROM memory_fts_docsize") if "memory_fts_docsize" in \
             store.shadows else None
         rows = store.db.scalar("SELECT count(*) FROM memory")
-        counted = f" ({indexed:,} documents indexed for {rows:,} memory rows)" if indexed is not None else ""
+        counted = (f" ({count(indexed, 'document')} indexed for {count(rows, 'memory row')})"
+                   if indexed is not None else "")
         return True, f"The FTS5 integrity check passed: memory_fts matches the memory table{counted}."
     finally:
         shutil.rmtree(folder, ignore_errors=True)

@@ -17,6 +17,7 @@ from typing import Any
 from daycare_gui.stores.agentstack.database import BadText
 from daycare_gui.stores.common import json_brackets as brackets
 from daycare_gui.stores.common.secrets import mask_tree
+from daycare_gui.stores.common.wording import count
 
 MAX_JSON_CHARS = 200_000  # longer JSON is shown raw, not parsed (a damaged or hostile value)
 MAX_JSON_DEPTH = 64  # deeper nesting is shown raw: printing it would exhaust the stack
@@ -122,8 +123,8 @@ def embedding_facts(blob: Any) -> tuple[str, dict | None, str | None]:
     if not data:
         return "damaged", {"bytes": 0}, "embedding is empty (0 bytes)"
     if len(data) % 4:
-        return "damaged", {"bytes": len(data)}, (f"embedding is damaged: {len(data)} bytes is not a whole "
-                                                 "number of float32 values")
+        return "damaged", {"bytes": len(data)}, (f"embedding is damaged: {count(len(data), 'byte')} is not "
+                                                 "a whole number of float32 values")
     values = array("f")
     values.frombytes(data)
     if sys.byteorder == "big":
@@ -131,7 +132,8 @@ def embedding_facts(blob: Any) -> tuple[str, dict | None, str | None]:
     if not all(math.isfinite(v) for v in values):
         bad = sum(1 for v in values if not math.isfinite(v))
         return "damaged", {"bytes": len(data), "dimensions": len(values)}, (
-            f"embedding is damaged: {bad} of {len(values)} values are NaN or infinite")
+            f"embedding is damaged: {bad:,} of {count(len(values), 'value')} "
+            f"{'is' if bad == 1 else 'are'} NaN or infinite")
     norm = math.sqrt(math.fsum(v * v for v in values))
     facts = {"bytes": len(data), "dimensions": len(values), "norm": round(norm, 4)}
     if norm == 0:

@@ -17,6 +17,7 @@ from daycare_gui.stores.agentstack.spec import (
     report,
 )
 from daycare_gui.stores.api import EditableField
+from daycare_gui.stores.common.wording import count
 from daycare_gui.stores.records import Link, Row
 
 SESSION_STATUSES = ("active", "ended", "error")
@@ -257,7 +258,8 @@ class Tasks(Spec):
               and rec["depth"] != rec["tree_level"] and isinstance(rec["depth"], int)):
             problems.append(f"depth says {rec['depth']} but the parent chain is {rec['tree_level']} deep")
         if embedding and embedding["size"] != (embedding["dimensions"] or 0) * 4:
-            problems.append(f"task embedding has {embedding['size']} bytes for {embedding['dimensions']} dimensions")
+            problems.append(f"task embedding has {count(embedding['size'], 'byte')} for "
+                            f"{count(embedding['dimensions'] or 0, 'dimension')}")
         problem = problems_of(*problems)
         report(self.store, "tasks", key, problem)
         flag = ""

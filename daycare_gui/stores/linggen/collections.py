@@ -10,6 +10,7 @@ from daycare_gui.stores.api import Collections, EditableField
 from daycare_gui.stores.common.jsonl import iter_jsonl
 from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.common.secrets import MASK, mask_secrets
+from daycare_gui.stores.common.wording import count
 from daycare_gui.stores.linggen.inventory import FLAT, Inventory, Run
 from daycare_gui.stores.linggen.missions import Mission
 from daycare_gui.stores.linggen.permissions import PermissionFiles
@@ -137,7 +138,7 @@ class LinggenCollections(Collections):
                 detail = m.text or None
             else:
                 agents = m.data.get("agents") if isinstance(m.data.get("agents"), list) else []
-                extra, schedule, links = f"{len(agents)} agents", "", ()
+                extra, schedule, links = count(len(agents), "agent"), "", ()
                 detail = _mission_detail(m.text, agents)
             state = "● active" if m.state == "active" else m.state
             values = (m.title, state, m.project, local_time(m.created_ms), schedule, extra, m.layout)

@@ -21,6 +21,7 @@ from daycare_gui.stores.common import json_brackets as brackets
 from daycare_gui.stores.common.jsonl import parse_json
 from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.common.processes import process_exists
+from daycare_gui.stores.common.wording import count
 from daycare_gui.stores.common.yaml_guard import too_deep
 
 # Files this kind reads whole are small (metadata, Markdown); a bigger one is reported, not loaded.
@@ -187,7 +188,7 @@ def plain(value: Any, *, max_depth: int = MAX_DEPTH, max_nodes: int = MAX_NODES)
         if isinstance(v, (list, tuple, set, frozenset)):
             return [walk(x, depth + 1) for x in v]
         if isinstance(v, bytes):
-            return f"<{len(v)} bytes>"
+            return f"<{count(len(v), 'byte')}>"
         return str(v)
 
     return walk(value, 0)

@@ -153,3 +153,16 @@ def test_old_generation_without_agent_id(build, opened):
     c = opened(b.path).capability(Collections)
     assert "memory-agents" not in {x.id for x in c.collections()}
     assert [r.values[0] for r in all_rows(c, "memory")] == ["default", "k"]
+
+
+def test_one_damaged_embedding_is_described_in_the_singular(build, opened):
+    b = build()
+    one_byte = b.memory("one-byte", "x", embedding=b"\x00")
+    one_nan = b.memory("one-nan", "x", embedding=vector([float("nan")]))
+    b.close()
+    store = opened(b.path)
+    c = store.capability(Collections)
+    assert "1 byte is not a whole number of float32 values" in c.row("memory", one_byte).problem
+    assert "1 of 1 value is NaN or infinite" in c.row("memory", one_nan).problem
+    store.report()
+    assert any("1 embedding is not a whole float32 array (damaged)" in p.message for p in store.problems)

@@ -156,3 +156,11 @@ def test_a_database_without_memory_fts_offers_no_search_box(build, opened):
     b.close()
     cap = opened(b.path).capability(Collections)
     assert cap.search_columns("memory") == ()
+
+
+def test_integrity_check_counts_one_row_in_the_singular(build, opened):
+    b = build()
+    b.memory("only", "just one entry")
+    b.close()
+    message = opened(b.path).capability(Actions).run("fts-integrity-check")
+    assert "(1 document indexed for 1 memory row)" in message

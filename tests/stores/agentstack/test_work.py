@@ -2,6 +2,7 @@
 projects, agent identities, plugins and users (never a password hash) — and the raw table browser."""
 
 import json
+import re
 
 from daycare_gui.stores.agentstack import write_demo
 from daycare_gui.stores.api import Charts, Collections, Tables
@@ -171,3 +172,13 @@ def test_links_never_lead_nowhere_even_when_rows_they_name_are_gone(tmp_path, op
                 assert c.row(*link.value) is not None, (cid, row.key, link)
     problems = " ".join(p.message for p in store.problems)
     assert "does not exist" in problems and "no longer exists" not in problems
+
+
+def test_a_task_embedding_of_the_wrong_size_is_described_in_words_that_agree(build, opened):
+    b = build()
+    tid = b.task("embed me")
+    b.sql("INSERT INTO task_embeddings (task_id, embedding, model, dimensions, created_at) VALUES (?, ?, ?, ?, ?)",
+          (tid, b"\x00" * 5, "test-model", 1, T0))
+    b.close()
+    row = opened(b.path).capability(Collections).row("tasks", tid)
+    assert re.search(r"task embedding has 5 bytes for 1 dimension\b", row.problem)

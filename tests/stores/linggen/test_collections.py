@@ -138,3 +138,19 @@ def test_credentials_of_the_wrong_type_count_as_a_broken_json_file(tmp_path):
     store = KIND.open(h.root)
     assert store.counts()["bad_json_files"] == 1
     assert any("expected a JSON object" in p.message for p in store.problems if p.path.endswith("credentials.json"))
+
+
+def test_mission_agents_are_counted_in_words_that_agree(tmp_path):
+    h = standard_home(tmp_path / "home")
+    for n in (0, 1, 2):
+        h.write(f"projects/-work-app/missions/{T0 + 700 + n}.json", json.dumps({
+            "text": f"{n} helpers", "created_at": T0 + 700 + n, "active": False,
+            "agents": [{"id": f"a{i}"} for i in range(n)]}))
+    rows = {r.values[0]: r for r in _rows(_cols(h.root), "missions")}
+    assert [rows[f"{n} helpers"].values[5] for n in (0, 1, 2)] == ["0 agents", "1 agent", "2 agents"]
+
+
+def test_binary_values_are_shown_by_their_size_in_words():
+    from daycare_gui.stores.linggen.readers import plain
+
+    assert plain({"one": b"x", "two": b"xy"}) == {"one": "<1 byte>", "two": "<2 bytes>"}

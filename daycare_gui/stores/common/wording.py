@@ -1,0 +1,5 @@
+"""Counts in words ("1 agent", "3 agents"): the same wording as the window and the commands (``core.display``)."""
+
+from daycare_gui.core.display import count, plural_of
+
+__all__ = ["count", "plural_of"]
