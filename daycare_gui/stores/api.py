@@ -172,6 +172,9 @@ class Conversations(Capability):
 
     thread_label = "Agents"
     session_label = "Sessions"
+    # False when the system keeps no state per session (SessionRecord.status is always ""): the shared
+    # list then shows no Status column rather than one that is always empty.
+    has_session_status = True
 
     @abstractmethod
     def threads(self) -> list[ThreadRecord]: ...

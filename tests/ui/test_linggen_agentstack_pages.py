@@ -5,6 +5,7 @@ title that names what it counts, and search hits a desynchronised index would ge
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import Qt
 
 from tests.ui.conftest import open_and_wait
 
@@ -37,3 +38,13 @@ def test_linggen_projects_count_alike_in_the_overview_the_navigation_and_the_lis
     # shop once, though its sessions are in both layouts; the loose session's row is no project
     assert sorted(titles) == ["Sessions without a project", "blog", "shop"]
     assert "(2)" in pane.threads.caption.text()
+
+
+def test_linggen_sessions_show_no_status_column_that_would_always_be_empty(qtbot, window, linggen_home):
+    open_and_wait(qtbot, window, linggen_home)
+    window.show_section("conversations")
+    pane = window.pane("conversations")
+    qtbot.waitUntil(lambda: pane.sessions.records.model.rowCount() > 0, timeout=10000)
+    model = pane.sessions.records.model
+    headers = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
+    assert headers == ["Session", "Messages", "Started"]  # Linggen keeps no state per session

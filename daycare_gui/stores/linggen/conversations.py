@@ -25,6 +25,7 @@ _SESSION_META = ("creator", "model_id", "skill", "cwd", "project", "project_name
 class LinggenConversations(Conversations):
     thread_label = "Projects"
     session_label = "Sessions"
+    has_session_status = False  # session.yaml holds no state, and run files are per run, not per session
 
     def __init__(self, inv: Inventory, both_layouts: bool) -> None:
         self.inv = inv

@@ -94,7 +94,9 @@ class ConversationsPane(Pane):
         layout = QVBoxLayout(self)
         self.threads = RecordList(self.cap.thread_label, THREAD_COLUMNS, key=lambda t: t.id,
                                   state=lambda t: "error" if t.problem else None)
-        self.sessions = RecordList(self.cap.session_label, SESSION_COLUMNS, key=lambda s: s.ref.session_id,
+        self.has_status = self.cap.has_session_status
+        columns = SESSION_COLUMNS if self.has_status else [c for c in SESSION_COLUMNS if c.title != "Status"]
+        self.sessions = RecordList(self.cap.session_label, columns, key=lambda s: s.ref.session_id,
                                    state=lambda s: "error" if s.problem else None)
         self.filter_box = self.threads.filter_box
         left = QSplitter(Qt.Orientation.Vertical)
@@ -220,9 +222,9 @@ class ConversationsPane(Pane):
         session = self.sessions.records.record_at(current)
         if session is None:
             return
+        status = (("Status", session.status),) if self.has_status else ()
         self.ctx.show_detail(detail_of(session.title, session, fields=(
-            ("Session", session.ref.session_id), ("Status", session.status),
-            ("Started", when(session.started_at)))))
+            ("Session", session.ref.session_id), *status, ("Started", when(session.started_at)))))
         self.session = session.ref
         self._live.follow(session.ref)
         if self._focus is not None and self._focus.ref != session.ref:
