@@ -48,3 +48,34 @@ def test_linggen_sessions_show_no_status_column_that_would_always_be_empty(qtbot
     model = pane.sessions.records.model
     headers = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
     assert headers == ["Session", "Messages", "Started"]  # Linggen keeps no state per session
+
+
+@pytest.fixture
+def agentstack_db(tmp_path):
+    from tests.stores.agentstack.builder import Builder
+
+    b = Builder(tmp_path / "proj" / "data" / "aistack.db")
+    b.plugin("on-plugin", enabled=1)
+    b.plugin("off-plugin", enabled=0)
+    for key, text in (("deploy", "Deploy to staging first."), ("style", "Small modules and type hints."),
+                      ("tests", "Run the tests before every deploy.")):
+        b.memory(key, text)
+    b.session("active")
+    return b
+
+
+def _collection(qtbot, window, path, section):
+    open_and_wait(qtbot, window, path)
+    qtbot.waitUntil(lambda: section in window._sections, timeout=10000)
+    window.show_section(section)
+    pane = window.panes[section]
+    qtbot.waitUntil(lambda: pane.loaded > 0, timeout=5000)
+    return pane
+
+
+def test_agentstack_plugins_say_yes_or_no_as_the_rest_of_the_window(qtbot, window, agentstack_db):
+    pane = _collection(qtbot, window, agentstack_db.close(), "collection:plugins")
+    column = pane.spec.columns.index("Enabled")
+    shown = {pane.tree.topLevelItem(i).text(0): pane.tree.topLevelItem(i).text(column)
+             for i in range(pane.tree.topLevelItemCount())}
+    assert shown == {"on-plugin": "yes", "off-plugin": "no"}

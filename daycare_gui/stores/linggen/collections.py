@@ -157,7 +157,7 @@ class LinggenCollections(Collections):
                 session = text_of(run.get("session_id"))
                 out.append(Row(f"{m.key}#{n}", (m.title, text_of(run.get("run_id")),
                                                 local_time(seconds_to_ms(run.get("triggered_at"))),
-                                                text_of(run.get("status")), "yes" if run.get("skipped") else "",
+                                                text_of(run.get("status")), _flag_of(run.get("skipped")),
                                                 text_of(run.get("entry_exit_code")), session),
                                raw=mask_secrets(run), links=(Link("row", ("missions", m.key), "Mission"),
                                                              *self._session_link(session))))
@@ -216,6 +216,11 @@ def _mission_detail(text: str, agents: list) -> str | None:
     if lines:
         text = (text + "\n\n" if text else "") + "**While idle**\n\n" + "\n".join(lines)
     return text or None
+
+
+def _flag_of(value: Any) -> bool | None:
+    """A true/false field as a boolean, which the lists show as yes/no; blank when the run does not say."""
+    return value if isinstance(value, bool) else None
 
 
 def _is_num(value: Any) -> bool:

@@ -37,6 +37,8 @@ RowRole = Qt.ItemDataRole.UserRole + 1
 def _text(value) -> str:
     if value is None:
         return ""
+    if isinstance(value, bool):  # as every other table of the window says it (row_table.value_text)
+        return "yes" if value else "no"
     if isinstance(value, float):  # the locale's grouping and decimal mark (ui.formats)
         if not math.isfinite(value):  # a store's JSON may hold 1e400 (infinite) or NaN
             return "NaN" if math.isnan(value) else "∞" if value > 0 else "-∞"
