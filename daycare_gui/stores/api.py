@@ -331,6 +331,13 @@ class Collections(Capability):
 
 
 class Charts(Capability):
+    # What activity_per_day counts, in the Overview's words: its chart is titled "Activity: <what> per
+    # day", says ``activity_none`` when there is nothing, and counts in ``activity_unit``s. The default
+    # fits a conversation history; a kind that counts something else says what.
+    activity_what = "conversation records"
+    activity_none = "No conversation history yet."
+    activity_unit = "record"
+
     def activity_per_day(self) -> list[DayCount]:
         """Messages (or records) per day; ``series`` may split by kind."""
         return []

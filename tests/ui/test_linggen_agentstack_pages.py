@@ -79,3 +79,21 @@ def test_agentstack_plugins_say_yes_or_no_as_the_rest_of_the_window(qtbot, windo
     shown = {pane.tree.topLevelItem(i).text(0): pane.tree.topLevelItem(i).text(column)
              for i in range(pane.tree.topLevelItemCount())}
     assert shown == {"on-plugin": "yes", "off-plugin": "no"}
+
+
+def test_agentstack_overview_chart_says_what_it_counts(qtbot, window, agentstack_db):
+    open_and_wait(qtbot, window, agentstack_db.close())
+    _overview_text(qtbot, window)
+    chart = window.pane("overview").activity_chart
+    qtbot.waitUntil(lambda: not chart.is_empty(), timeout=5000)
+    assert "conversation" not in chart.title.lower()  # AgentStack keeps no conversations
+    assert chart.title == "Activity: sessions, tasks and memory changes per day"
+
+
+def test_linggen_overview_chart_counts_messages(qtbot, window, linggen_home):
+    open_and_wait(qtbot, window, linggen_home)
+    _overview_text(qtbot, window)
+    chart = window.pane("overview").activity_chart
+    qtbot.waitUntil(lambda: not chart.is_empty(), timeout=5000)
+    assert chart.title == "Activity: messages per day"
+    assert " messages over " in chart.toolTip()

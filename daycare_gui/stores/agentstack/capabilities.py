@@ -183,6 +183,10 @@ class AgentStackActions(Actions):
 
 
 class AgentStackCharts(Charts):
+    # AgentStack keeps no conversations: its activity is these three tables' rows, by their times.
+    activity_what = "sessions, tasks and memory changes"
+    activity_none = "No sessions, tasks or memory changes recorded."
+
     def __init__(self, store) -> None:
         self.store = store
 

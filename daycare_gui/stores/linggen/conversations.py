@@ -200,6 +200,10 @@ def _parse_cursor(cursor: str | None) -> tuple[int, str, int] | None:
 
 
 class LinggenCharts(Charts):
+    activity_what = "messages"  # chat lines of every session, by their timestamps
+    activity_none = "No messages yet."
+    activity_unit = "message"
+
     def __init__(self, inv: Inventory) -> None:
         self.inv = inv
 

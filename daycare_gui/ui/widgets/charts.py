@@ -115,10 +115,11 @@ class TokenUsageChart(StackedBarChart):
 
 
 class ActivityChart(DayChart):
-    """History records per day, as a line over dates."""
+    """History records per day, as a line over dates; another kind's overview names what it counts."""
 
-    def __init__(self, parent=None) -> None:
-        super().__init__("Activity: conversation records per day", "No conversation history yet.", "record", parent)
+    def __init__(self, parent=None, *, what: str = "conversation records",
+                 none: str = "No conversation history yet.", unit: str = "record") -> None:
+        super().__init__(f"Activity: {what} per day", none, unit, parent)
 
     def set_days(self, days: Sequence[tuple[int, int]]) -> None:
         """``days``: (start of the day in epoch ms, UTC; records that day)."""

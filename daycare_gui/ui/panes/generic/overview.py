@@ -28,6 +28,12 @@ def overview_facts(opened) -> dict:
             "cost": cost, "problems": len(opened.problems)}
 
 
+def activity_words(charts: api.Charts | None) -> dict[str, str]:
+    """The activity chart's words from the kind: what it counts is the kind's to say, not the window's."""
+    source = charts if charts is not None else api.Charts  # (no charts: the defaults)
+    return {"what": source.activity_what, "none": source.activity_none, "unit": source.activity_unit}
+
+
 def _last_days(rows: list) -> list:
     days = sorted({r.day for r in rows})[-DAYS:]
     return [r for r in rows if days and r.day >= days[0]]
@@ -68,7 +74,7 @@ class StoreOverviewPane(Pane):
         self.view.setHtml("<p>Loading…</p>")
         layout.addWidget(self.view, 1)
         charts = QHBoxLayout()
-        self.activity_chart = ActivityChart()
+        self.activity_chart = ActivityChart(**activity_words(ctx.opened.capability(api.Charts)))
         self.tokens_chart = TokensPerDayChart()
         self.tokens_chart.hide()  # shown only for a store that keeps token usage
         charts.addWidget(self.activity_chart, 1)
