@@ -15,6 +15,10 @@ from daycare_gui.stores.common.secrets import mask_url
 from daycare_gui.stores.records import StoreSummary
 
 
+EMPTY = "empty (0 bytes)"
+NOT_WRITTEN = "AgentStack has not written to it yet (it creates its tables when it opens the database)"
+
+
 class AgentStackKind(StoreKind):
     name = "agentstack"
     title = "AgentStack"
@@ -39,8 +43,9 @@ class AgentStackKind(StoreKind):
                  if loc.config else "", "parent config": f" named by {loc.config}" if loc.config else ""}
         found = f"{loc.db.name}{where.get(loc.via, '')}"
         if not check.is_sqlite:
-            if check.empty and named:
-                return Candidate(self.name, 0.4, f"{found} is empty (AgentStack has not written it yet)")
+            if check.empty:  # 0 bytes is neither SQLite nor not: say what it is
+                return Candidate(self.name, 0.4 if named else 0.0,
+                                 f"{found} is {EMPTY}" + (f": {NOT_WRITTEN}" if named else ""))
             return Candidate(self.name, 0.0, f"{found}: {check.error or 'not a SQLite database'}")
         if "memory" in check.tables and check.agentstack_tables >= 3:
             confidence = 1.0 if named or loc.via == "config" else 0.9
@@ -72,6 +77,8 @@ class AgentStackKind(StoreKind):
             raise NotRecognised(str(exc)) from exc
         if "memory" not in store.columns:
             store.close()
+            if check.empty and not store.columns:  # (a 0-byte file with tables in its -wal is not empty)
+                raise NotRecognised(f"{loc.db} is {EMPTY}: {NOT_WRITTEN}")
             raise NotRecognised(f"{loc.db} has no memory table: not an AgentStack database")
         return store
 

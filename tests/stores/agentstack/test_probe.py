@@ -138,3 +138,28 @@ def test_registry_picks_agentstack(tmp_path):
     assert registry.probe(tmp_path)[0].kind == "agentstack"
     with registry.open_store(tmp_path) as store:
         assert store.kind == "agentstack"
+
+
+def test_an_empty_file_is_said_to_be_empty_not_foreign(tmp_path, capsys):
+    import pytest
+
+    from daycare_gui.cli import main
+    from daycare_gui.stores.api import NotRecognised
+
+    db = tmp_path / "proj" / "data" / "aistack.db"
+    db.parent.mkdir(parents=True)
+    db.write_bytes(b"")
+    before = fingerprint(db.parent)
+    assert "empty (0 bytes)" in KIND.probe(db).reason
+    assert "empty (0 bytes)" in KIND.probe(tmp_path / "proj").reason  # found in data/ from the folder
+    with pytest.raises(NotRecognised) as raised:
+        registry.open_store(db, kind="agentstack")
+    assert "is empty (0 bytes)" in str(raised.value)
+    assert "not an AgentStack database" not in str(raised.value)
+    assert main(["inspect", str(db)]) != 0
+    assert "is empty (0 bytes)" in capsys.readouterr().err
+    other = tmp_path / "other.db"  # not AgentStack's name: not claimed, but still called empty
+    other.write_bytes(b"")
+    answer = KIND.probe(other)
+    assert answer.confidence == 0.0 and "empty (0 bytes)" in answer.reason
+    assert fingerprint(db.parent) == before  # nothing written, no -wal or -shm left
