@@ -317,7 +317,9 @@ class Collections(Capability):
     def search_rows(self, collection_id: str, query: str, limit: int = 200) -> list[Row]:
         """Up to ``limit`` rows matching ``query``, best first, with ``search_columns`` as values; a hit's
         ``markdown`` is its snippet and a link leads to the row itself. Read-only; may be slow (the window
-        calls it off the GUI thread). When search cannot run: one row whose ``problem`` says why."""
+        calls it off the GUI thread). When search cannot run: one row whose ``problem`` says why. A row
+        without a key whose ``flag`` is set is no hit but a warning about the hits (an index out of step
+        with the list): the window shows it as a line above them."""
         return []
 
     def row(self, collection_id: str, key: str) -> Row | None:

@@ -97,3 +97,21 @@ def test_linggen_overview_chart_counts_messages(qtbot, window, linggen_home):
     qtbot.waitUntil(lambda: not chart.is_empty(), timeout=5000)
     assert chart.title == "Activity: messages per day"
     assert " messages over " in chart.toolTip()
+
+
+def test_agentstack_search_warns_above_the_hits_when_the_index_is_out_of_step(qtbot, window, agentstack_db):
+    b = agentstack_db
+    b.sql("DROP TRIGGER memory_au")  # a tool without the triggers changed a row behind the index
+    b.sql("UPDATE memory SET content = 'completely different words' WHERE key = 'tests'")
+    pane = _collection(qtbot, window, b.close(), "collection:memory")
+    assert not pane.search_warning.isVisibleTo(pane)
+    pane.search("deploy")
+    qtbot.waitUntil(lambda: pane.query == "deploy", timeout=5000)
+    keys = [pane.tree.topLevelItem(i).text(0) for i in range(pane.tree.topLevelItemCount())]
+    assert keys == ["deploy"]  # "tests" is no longer about deploying: its stale hit is not shown
+    assert pane.search_warning.isVisibleTo(pane)
+    assert "out of step" in pane.search_warning.text() and "rebuild" in pane.search_warning.text()
+    assert "1 hit for “deploy”" in pane.summary.text()
+    pane.search("")  # back to the whole list: the warning was about those hits only
+    qtbot.waitUntil(lambda: pane.query == "" and pane.loaded > 0, timeout=5000)
+    assert not pane.search_warning.isVisibleTo(pane)

@@ -99,8 +99,8 @@ class AgentStackCollections(Collections):
         rows = self.search(query, limit)
         if collection_id == "memory":
             return rows
-        return [replace(r, links=(Link("row", (collection_id, r.key), "entry"),)) if not r.problem else r
-                for r in rows]
+        return [replace(r, links=(Link("row", (collection_id, r.key), "entry"),)) if r.key else r
+                for r in rows]  # (a row without a key is no hit: why search failed, or a warning)
 
     def count(self) -> int | None:
         return len(self.specs)
@@ -176,6 +176,8 @@ class AgentStackActions(Actions):
         if action_id != CHECK_ID:
             return f"no action {action_id!r}"
         passed, message = integrity_check(self.store)
+        if passed is not None:  # remembered: every search says so until a check passes
+            self.store.fts_out_of_step = passed is False
         if passed is False:
             self.store.problems.add(self.store.path, "memory_fts does not match memory: run the index rebuild "
                                                      "(see the index check)")

@@ -94,6 +94,7 @@ class AgentStackStore(OpenedStore):
         self._reported: set[tuple] = set()
         self._lock = threading.Lock()
         self._counts: dict[str, int] | None = None
+        self.fts_out_of_step = False  # the integrity check failed in this session (searches warn)
         self._read_schema()
         for problem in located.problems:
             self.problems.add(located.config or self.path, problem)

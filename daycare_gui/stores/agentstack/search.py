@@ -2,7 +2,9 @@
 
 Search is read-only: a MATCH query ranked by BM25 (best first), with highlighted snippets, joined to
 ``memory`` by rowid as AgentStack joins it. The query uses FTS5 syntax (``term``, ``"a phrase"``,
-``prefix*``, ``a OR b``); text that is not valid syntax is searched as plain words instead.
+``prefix*``, ``a OR b``); text that is not valid syntax is searched as plain words instead. Each search
+also looks, cheaply, for signs that the index is out of step with ``memory`` (:mod:`.fts_sync`): hits
+that no longer hold the words are left out, and a first row without a key warns about it.
 
 The integrity check needs a connection that may write (FTS5 issues it as an INSERT), so it runs on a
 private copy made with SQLite's backup API: the user's file is only read.
@@ -16,6 +18,7 @@ import sqlite3
 import tempfile
 from pathlib import Path
 
+from daycare_gui.stores.agentstack import fts_sync
 from daycare_gui.stores.agentstack import values as v
 from daycare_gui.stores.agentstack.database import DatabaseError, uri_of
 from daycare_gui.stores.agentstack.memory import ns_label
@@ -42,7 +45,8 @@ def plain_query(text: str) -> str:
 def search_memory(store, query: str, limit: int = 20, *, namespace: str | None = None) -> list[Row]:
     """Memory entries matching ``query``, best first. Rows: key = the entry's id; values = (key, namespace,
     score 0–1, snippet with «highlights»); ``raw`` has the raw BM25; ``markdown`` the snippet in bold;
-    a link opens the entry. When search cannot run, one row whose ``problem`` says why."""
+    a link opens the entry. When search cannot run, one row whose ``problem`` says why; when the index is
+    out of step with memory, a first row without a key whose ``flag`` says so, then the hits that hold."""
     query = (query or "").strip()
     if not query:
         return []
@@ -64,17 +68,26 @@ def search_memory(store, query: str, limit: int = 20, *, namespace: str | None =
 
 
 def _run(store, match: str, limit: int, namespace: str | None, *, original: str) -> list[Row]:
+    # A LEFT JOIN, so that hits whose rowid no memory row has are seen (and counted) rather than dropped
+    # unnoticed; their snippet is not asked for (FTS5 calls a missing content row a malformed database).
     sql = (f"SELECT m.id AS id, m.key AS key, m.namespace AS namespace, m.rowid AS rowid, "
-           f"bm25(memory_fts) AS bm25, snippet(memory_fts, -1, ?, ?, '…', {SNIPPET_TOKENS}) AS snippet "
-           "FROM memory_fts JOIN memory m ON m.rowid = memory_fts.rowid WHERE memory_fts MATCH ?")
+           f"bm25(memory_fts) AS bm25, CASE WHEN m.rowid IS NULL THEN NULL ELSE "
+           f"snippet(memory_fts, -1, ?, ?, '…', {SNIPPET_TOKENS}) END AS snippet "
+           "FROM memory_fts LEFT JOIN memory m ON m.rowid = memory_fts.rowid WHERE memory_fts MATCH ?")
     params: list = [OPEN, CLOSE, match]
     if namespace is not None:
         sql += " AND m.namespace = ?"
         params.append(namespace)
-    sql += " ORDER BY bm25(memory_fts), m.rowid LIMIT ?"
+    sql += " ORDER BY bm25(memory_fts), memory_fts.rowid LIMIT ?"
     params.append(limit)
-    rows = []
-    for r in store.db.dicts(sql, tuple(params)):
+    found = store.db.dicts(sql, tuple(params))
+    hits = [r for r in found if r["rowid"] is not None]
+    stale = fts_sync.stale_rowids(store, [r["rowid"] for r in hits], match) or set()
+    warning = fts_sync.out_of_step_warning(store, stale=len(stale), ghosts=len(found) - len(hits))
+    rows = [_warning(warning)] if warning else []
+    for r in hits:
+        if r["rowid"] in stale:  # the index says it holds the words; its text says it does not
+            continue
         snippet = str(r["snippet"] or "")
         score = normalised_score(float(r["bm25"]))
         raw = {"id": r["id"], "key": r["key"], "namespace": r["namespace"], "rowid": r["rowid"],
@@ -93,6 +106,11 @@ def _escape(text: str) -> str:
 
 def _unavailable(why: str) -> Row:
     return Row("", ("", "", None, why), problem=why)
+
+
+def _warning(text: str) -> Row:
+    """Not a hit: a warning about the hits (a row without a key whose flag says it, see the contract)."""
+    return Row("", ("", "", None, text), flag=text)
 
 
 # -- integrity ------------------------------------------------------------------------------------------

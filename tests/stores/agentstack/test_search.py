@@ -164,3 +164,74 @@ def test_integrity_check_counts_one_row_in_the_singular(build, opened):
     b.close()
     message = opened(b.path).capability(Actions).run("fts-integrity-check")
     assert "(1 document indexed for 1 memory row)" in message
+
+
+def _renumbered(build):
+    """What a VACUUM that renumbers memory's implicit rowids leaves: the index still names the old ones."""
+    b = build()
+    for key, text in (("a", "alpha apples"), ("b", "bravo bananas"), ("c", "charlie cherries"),
+                      ("d", "delta dates"), ("e", "echo elderberries")):
+        b.memory(key, text)
+    b.sql("DELETE FROM memory WHERE key IN ('a', 'b')")  # (through the triggers: the index follows)
+    b.sql("DROP TRIGGER memory_au")
+    b.sql("UPDATE memory SET rowid = rowid - 2")  # c, d, e: rowids 3, 4, 5 become 1, 2, 3
+    b.close()
+    return b.path
+
+
+def test_hits_an_out_of_step_index_gets_wrong_are_left_out_with_a_warning(build, opened):
+    store = opened(_renumbered(build))
+    # The index has "cherries" at rowid 3, which is now echo's row: without the check "e" was the hit.
+    warning, *hits = search_memory(store, "cherries", 10)
+    assert hits == []
+    assert warning.key == "" and warning.problem is None
+    assert "out of step" in warning.flag
+    assert "1 hit pointed at an entry that no longer contains the words searched" in warning.flag
+    assert "rebuild" in warning.flag
+    # "elderberries" is indexed at rowid 5, which no row has now
+    warning, *hits = search_memory(store, "elderberries", 10)
+    assert hits == [] and "1 hit pointed at a memory row that no longer exists" in warning.flag
+    # "dates" is at rowid 4, gone too; "echo" (rowid 5) likewise: every hit here is wrong, none is shown
+    assert [r.key for r in search_memory(store, "dates OR echo", 10)] == [""]
+
+
+def test_a_hit_that_still_holds_the_words_stays_beside_the_warning(build, opened):
+    b = build()
+    ids = {key: b.memory(key, text) for key, text, _ns in TEXTS}
+    b.sql("DROP TRIGGER memory_au")
+    b.sql("UPDATE memory SET content = 'completely different words' WHERE key = 'tests'")
+    b.close()
+    rows = search_memory(opened(b.path), "deploy", 10)
+    assert rows[0].key == ""
+    assert "1 hit pointed at an entry that no longer contains the words searched" in rows[0].flag
+    assert {r.key for r in rows[1:]} == {ids["deploy"], ids["deploy-notes"]}  # (their key or text holds it)
+
+
+def test_rows_the_index_lacks_are_warned_about(build, opened):
+    b = build()
+    for key, text, ns in TEXTS:
+        b.memory(key, text, namespace=ns)
+    b.sql("DROP TRIGGER memory_ai")
+    b.memory("unindexed", "deploy without the trigger")
+    b.close()
+    rows = search_memory(opened(b.path), "deploy", 10)
+    assert "it indexes 6 entries for 7 memory rows" in rows[0].flag
+    assert len(rows) == 4  # the warning and the three true hits; the unindexed row cannot be found
+
+
+def test_a_failed_index_check_is_remembered_by_every_search(build, opened):
+    b = build()
+    for key, text, ns in TEXTS:
+        b.memory(key, text, namespace=ns)
+    b.sql("DROP TRIGGER memory_au")
+    b.sql("UPDATE memory SET content = 'completely different words' WHERE key = 'style'")
+    b.close()
+    store = opened(b.path)
+    assert search_memory(store, "deploy", 10)[0].key  # nothing this search can see
+    store.capability(Actions).run("fts-integrity-check")
+    rows = search_memory(store, "deploy", 10)
+    assert "the last index check failed" in rows[0].flag and len(rows) == 4
+
+
+def test_an_index_in_step_gives_no_warning(store):
+    assert all(r.key and not r.flag for r in search_memory(store, "deploy OR modules OR run", 50))

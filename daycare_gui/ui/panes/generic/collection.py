@@ -27,6 +27,7 @@ from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.formats import number
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.panes.generic.edit_form import EditDialog, save_with_consent
+from daycare_gui.ui.theme import set_tone
 from daycare_gui.ui.widgets.filter_bar import FilterBox
 from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, escape, markdown_html
 
@@ -75,6 +76,14 @@ class CollectionPane(Pane):
         top.addWidget(self.filter_box, 1)
         top.addWidget(self.edit_button)
         layout.addLayout(top)
+        # A kind's warning about the hits shown (e.g. an index out of step with the list), above them.
+        self.search_warning = QLabel()
+        self.search_warning.setObjectName("searchWarning")
+        self.search_warning.setWordWrap(True)
+        self.search_warning.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        set_tone(self.search_warning, "warning")  # coloured from the palette by the app's rules
+        self.search_warning.hide()
+        layout.addWidget(self.search_warning)
         self.tree = QTreeWidget()
         self.tree.setObjectName("collectionRows")
         self.tree.setColumnCount(len(self.spec.columns))
@@ -110,6 +119,7 @@ class CollectionPane(Pane):
     def load(self) -> None:
         self.ctx.worker.cancel(f"{self.pane_id}-search")
         self.query = ""
+        self.search_warning.hide()
         self._columns(self.spec.columns, tree=self.spec.tree)
         self.tree.clear()
         self._items.clear()
@@ -185,6 +195,9 @@ class CollectionPane(Pane):
         self.tree.clear()
         self._items.clear()
         problem = next((h.problem for h in hits if h.problem and not h.key), None)
+        warning = next((h.flag for h in hits if h.flag and not h.key and not h.problem), None)
+        self.search_warning.setText(f"⚠ {warning}" if warning else "")
+        self.search_warning.setVisible(bool(warning))
         found = [h for h in hits if h.key]
         for row in found:
             item = QTreeWidgetItem([_text(v) for v in row.values])
