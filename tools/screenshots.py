@@ -170,6 +170,30 @@ def _agentstack_shots(window, out: Path, palettes, light) -> None:
         print(name)
 
 
+def _linggen_shot(window, out: Path) -> None:
+    """A Linggen home in the shared conversation pane: the first project, its oldest session."""
+    from daycare_gui.stores.linggen.demo import write_demo as write_linggen
+
+    home = write_linggen(Path(tempfile.mkdtemp(prefix="linggen-shots-")) / "home")
+    window.open_path(str(home))
+    for _ in range(100):
+        if window.opened is not None and "conversations" in window._sections:
+            break
+        _wait(100)
+    window.show_section("conversations")
+    _wait(900)
+    pane = window.panes["conversations"]
+    for records in (pane.threads, pane.sessions):
+        table = records.table
+        if table.model().rowCount():
+            _deselect(table)
+            table.setCurrentIndex(table.model().index(table.model().rowCount() - 1 if records is pane.sessions
+                                                      else 0, 0))
+            _wait(900)
+    window.grab().save(str(out / "linggen-conversation.png"))
+    print(out / "linggen-conversation.png")
+
+
 def main(out_dir: str, palettes: tuple[str, ...] = ("light", "dark"), only: str = "") -> int:
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -188,15 +212,18 @@ def main(out_dir: str, palettes: tuple[str, ...] = ("light", "dark"), only: str 
             break
         _wait(100)
     _wait(800)
-    for palette in palettes:
+    for palette in palettes if only != "linggen" else ():
         suffix = "-dark" if palette == "dark" else ""
         _use_palette(app, palette, light)
         if only != "palette":
             _window_shots(window, out, suffix)
             _editor_shots(store, window, out, suffix)
         _palette_shot(window, out, suffix)
-    if only != "palette":
+    if not only:
         _agentstack_shots(window, out, palettes, light)
+    if only in ("", "linggen"):
+        _use_palette(app, "light", light)
+        _linggen_shot(window, out)
     window.close()
     app.quit()
     return 0
@@ -206,7 +233,8 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", nargs="?", default="docs/screenshots")
     parser.add_argument("--palette", choices=("light", "dark", "both"), default="both")
-    parser.add_argument("--only", choices=("palette",), default="", help="take only this shot (Jump To)")
+    parser.add_argument("--only", choices=("palette", "linggen"), default="",
+                        help="take only this shot (Jump To, or the Linggen home)")
     args = parser.parse_args()
     chosen = ("light", "dark") if args.palette == "both" else (args.palette,)
     raise SystemExit(main(args.out, chosen, args.only))
