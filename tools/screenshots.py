@@ -212,14 +212,14 @@ def main(out_dir: str, palettes: tuple[str, ...] = ("light", "dark"), only: str 
             break
         _wait(100)
     _wait(800)
-    for palette in palettes if only != "linggen" else ():
+    for palette in palettes if only in ("", "palette") else ():
         suffix = "-dark" if palette == "dark" else ""
         _use_palette(app, palette, light)
         if only != "palette":
             _window_shots(window, out, suffix)
             _editor_shots(store, window, out, suffix)
         _palette_shot(window, out, suffix)
-    if not only:
+    if only in ("", "agentstack"):
         _agentstack_shots(window, out, palettes, light)
     if only in ("", "linggen"):
         _use_palette(app, "light", light)
@@ -233,8 +233,8 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", nargs="?", default="docs/screenshots")
     parser.add_argument("--palette", choices=("light", "dark", "both"), default="both")
-    parser.add_argument("--only", choices=("palette", "linggen"), default="",
-                        help="take only this shot (Jump To, or the Linggen home)")
+    parser.add_argument("--only", choices=("palette", "agentstack", "linggen"), default="",
+                        help="take only these shots (Jump To, AgentStack's search, the Linggen home)")
     args = parser.parse_args()
     chosen = ("light", "dark") if args.palette == "both" else (args.palette,)
     raise SystemExit(main(args.out, chosen, args.only))

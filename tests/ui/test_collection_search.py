@@ -72,7 +72,7 @@ def test_memory_search_shows_ranked_hits_with_snippets_in_the_list(qtbot, window
         opened.close()
     assert _keys(pane) == expected and len(expected) == 3  # BM25 order, as plain sqlite3 ranks it
     header = [pane.tree.headerItem().text(i) for i in range(pane.tree.columnCount())]
-    assert header == ["Key", "Namespace", "Score", "Snippet"]
+    assert header == ["Key", "Namespace", "Score (lower = better)", "Snippet"]
     assert "3 hits for “deploy”" in pane.summary.text()
     first = pane.tree.topLevelItem(0)
     assert "«" in first.text(3) and "»" in first.text(3)  # the matched words marked in the snippet

@@ -28,7 +28,8 @@ from daycare_gui.stores.records import Link, Row
 
 OPEN, CLOSE = "\x02", "\x03"  # highlight markers no memory text contains, replaced after the query
 SNIPPET_TOKENS = 24
-SEARCH_COLUMNS = ("Key", "Namespace", "Score", "Snippet")
+# AgentStack's own score, 1 + BM25/25: a better match scores lower, which the header says (best come first)
+SEARCH_COLUMNS = ("Key", "Namespace", "Score (lower = better)", "Snippet")
 
 
 def normalised_score(bm25: float) -> float:

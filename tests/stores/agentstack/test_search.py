@@ -138,7 +138,7 @@ def test_renumbered_rowids_are_what_the_check_finds(build, opened):
 
 def test_the_memory_lists_offer_search_through_the_kind_neutral_contract(store):
     cap = store.capability(Collections)
-    assert cap.search_columns("memory") == ("Key", "Namespace", "Score", "Snippet")
+    assert cap.search_columns("memory") == ("Key", "Namespace", "Score (lower = better)", "Snippet")
     assert cap.search_columns("memory-agents") == cap.search_columns("memory")
     assert cap.search_columns("sessions") == () and cap.search_rows("sessions", "deploy") == []
     hits = cap.search_rows("memory", "deploy", 50)
