@@ -67,6 +67,9 @@ class EditableField:
     kind: str = "text"
     choices: tuple[str, ...] = ()
     help: str = ""
+    # What the system assumes when the item holds no value (a task without "active" runs): the form shows
+    # it, and writes it only if the user changes the field.
+    default: Any = None
 
 
 @dataclass(frozen=True)

@@ -288,7 +288,7 @@ class Plugins(TableSpec):
                    markdown=v.json_block(config) if config is not None else None)
 
     def editable(self, row: Row) -> tuple[EditableField, ...]:
-        return (EditableField("enabled", "Enabled", "bool",
+        return (EditableField("enabled", "Enabled", "bool", default=True,  # NULL: the column default, 1
                               help="AgentStack reads this when it loads plugins (its next start)"),)
 
     def update(self, row: Row, changes: dict, *, force: bool = False) -> Row:

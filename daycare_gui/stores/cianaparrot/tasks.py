@@ -29,7 +29,7 @@ FIELDS = (
     EditableField("prompt", "Prompt", "markdown", help="What the agent is asked when the task fires"),
     EditableField("type", "Type", "choice", TYPES),
     EditableField("value", "Schedule", "text", help="cron: 5 fields (UTC); interval: seconds; once: ISO time"),
-    EditableField("active", "Active", "bool"),
+    EditableField("active", "Active", "bool", default=True),  # (a task without "active" runs)
     EditableField("model_tier", "Model tier", "text", help="empty: the default tier"),
 )
 

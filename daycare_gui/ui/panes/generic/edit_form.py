@@ -20,6 +20,10 @@ from daycare_gui.ui.widgets.plain_text import text_of
 
 
 def _widget(field: EditableField, value):
+    """The field's editor showing ``value`` (the field's default when the item holds none), and a getter
+    for what it holds. Nothing here decides what is written: see EditDialog.changes."""
+    if value is None:
+        value = field.default
     if field.kind == "bool":
         w = QCheckBox()
         w.setChecked(bool(value))
@@ -28,6 +32,8 @@ def _widget(field: EditableField, value):
         w = QComboBox()
         w.addItems(list(field.choices))
         if value is not None:
+            if w.findText(str(value)) < 0:  # shown as stored, not as the first choice, which is not its value
+                w.insertItem(0, str(value))
             w.setCurrentText(str(value))
         return w, w.currentText
     if field.kind == "int":
@@ -35,12 +41,17 @@ def _widget(field: EditableField, value):
         w.setRange(-(2**31), 2**31 - 1)
         w.setValue(int(value or 0))
         return w, w.value
-    if field.kind in ("markdown", "list"):
-        w = QPlainTextEdit("\n".join(value) if field.kind == "list" and isinstance(value, (list, tuple))
+    if field.kind == "list":
+        w = QPlainTextEdit("\n".join(value) if isinstance(value, (list, tuple))
                            else ("" if value is None else str(value)))
-        if field.kind == "list":
-            return w, lambda: [line.strip() for line in text_of(w).splitlines() if line.strip()]
-        return w, w.toPlainText
+        return w, lambda: [line.strip() for line in text_of(w).splitlines() if line.strip()]
+    if field.kind == "markdown":
+        original = "" if value is None else str(value)
+        w = QPlainTextEdit(original)
+        # text_of keeps no-break spaces (toPlainText turns them into spaces); the editor shows lines
+        # without their endings, so a text whose lines all end in CRLF gets them back.
+        crlf = "\r\n" in original and "\n" not in original.replace("\r\n", "")
+        return w, (lambda: text_of(w).replace("\n", "\r\n")) if crlf else (lambda: text_of(w))
     w = QLineEdit("" if value is None else str(value))
     return w, w.text
 
@@ -55,23 +66,29 @@ class EditDialog(QDialog):
         form = QFormLayout()
         self._getters = {}
         self._initial = dict(values)
+        self._shown = {}  # what each editor held when the dialog opened
         for f in fields:
             widget, getter = _widget(f, values.get(f.name))
             if f.help:
                 widget.setToolTip(f.help)
             form.addRow(f.label, widget)
             self._getters[f.name] = getter
+            self._shown[f.name] = getter()
         layout.addLayout(form)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
+                                   | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
 
     def changes(self) -> dict:
-        """Only what the user changed: an unchanged field is never written."""
+        """Only what the user changed: a field left as it was shown is never written, even where an editor
+        cannot hold the stored value exactly (no value, a number in a check box, line endings)."""
         out = {}
         for name, getter in self._getters.items():
             value = getter()
+            if value == self._shown[name]:
+                continue
             if value != self._initial.get(name) and not (value == "" and self._initial.get(name) is None):
                 out[name] = value
         return out

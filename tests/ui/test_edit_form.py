@@ -1,0 +1,95 @@
+"""The shared edit form writes only what the user changed, and shows what the system would use.
+
+Found by trying each kind's Edit… as a user would: saving without touching a field disabled a
+CianaParrot task (no "active" key showed as an unticked box), turned a stored choice into the first one,
+and rewrote text (no-break spaces, CRLF) that nobody edited.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QCheckBox, QComboBox, QPlainTextEdit
+
+from daycare_gui.stores.api import EditableField
+from daycare_gui.ui.panes.generic.edit_form import EditDialog
+
+ACTIVE = EditableField("active", "Active", "bool", default=True)
+STATUS = EditableField("status", "Status", "choice", ("pending", "done"))
+PROMPT = EditableField("prompt", "Prompt", "markdown")
+
+
+def _editor(dialog, kind):
+    return dialog.findChildren(kind)[0]
+
+
+def test_a_missing_value_shows_the_default_and_an_untouched_form_writes_nothing(qtbot):
+    dialog = EditDialog("Edit", (ACTIVE, STATUS, PROMPT),
+                        {"active": None, "status": "Pending", "prompt": "Hello\u00a0world\r\nBye\r\n"})
+    qtbot.addWidget(dialog)
+    assert _editor(dialog, QCheckBox).isChecked()  # a task without "active" runs: ticked, as listed
+    assert _editor(dialog, QComboBox).currentText() == "Pending"  # as stored, not the first choice
+    assert dialog.changes() == {}
+
+
+def test_a_changed_field_is_written_and_only_that_one(qtbot):
+    dialog = EditDialog("Edit", (ACTIVE, STATUS, PROMPT),
+                        {"active": None, "status": "Pending", "prompt": "Hello\u00a0world\r\nBye\r\n"})
+    qtbot.addWidget(dialog)
+    _editor(dialog, QCheckBox).setChecked(False)
+    assert dialog.changes() == {"active": False}
+    _editor(dialog, QComboBox).setCurrentText("done")
+    assert dialog.changes() == {"active": False, "status": "done"}
+
+
+def test_edited_text_keeps_its_no_break_spaces_and_crlf_line_ends(qtbot):
+    dialog = EditDialog("Edit", (PROMPT,), {"prompt": "Hello\u00a0world\r\nBye\r\n"})
+    qtbot.addWidget(dialog)
+    editor = _editor(dialog, QPlainTextEdit)
+    editor.setPlainText(editor.toPlainText().replace("Bye", "Good bye").replace(" ", "\u00a0"))
+    assert dialog.changes() == {"prompt": "Hello\u00a0world\r\nGood\u00a0bye\r\n"}
+
+
+def test_lf_text_stays_lf(qtbot):
+    dialog = EditDialog("Edit", (PROMPT,), {"prompt": "one\ntwo"})
+    qtbot.addWidget(dialog)
+    _editor(dialog, QPlainTextEdit).setPlainText("one\nthree")
+    assert dialog.changes() == {"prompt": "one\nthree"}
+
+
+def test_a_stored_value_the_checkbox_cannot_hold_is_kept_unless_changed(qtbot):
+    # AgentStack's enabled may hold 2 (a damaged row): ticked, and not rewritten as 1 by a Save.
+    dialog = EditDialog("Edit", (EditableField("enabled", "Enabled", "bool", default=True),), {"enabled": 2})
+    qtbot.addWidget(dialog)
+    assert dialog.changes() == {}
+
+
+def test_editing_only_a_cianaparrot_tasks_prompt_leaves_it_active(qtbot, window, tmp_path, monkeypatch):
+    """Through the real Tasks page: the task has no "active" key (the bot runs it); the user changes the
+    prompt and saves. Only the prompt changes in the file."""
+    import json
+
+    from PySide6.QtWidgets import QPlainTextEdit
+
+    from daycare_gui.ui.panes.generic import tasks as tasks_page
+    from tests.stores.cianaparrot.builder import make_deployment
+    from tests.ui.conftest import open_and_wait
+
+    root = make_deployment(tmp_path / "cp")
+    path = root / "data" / "scheduled_tasks.json"
+    path.write_text(json.dumps([{"id": "t1", "prompt": "Hello", "type": "interval", "value": 60,
+                                 "channel": "telegram", "chat_id": "1"}], indent=2))
+    open_and_wait(qtbot, window, root)
+    section = next(s for s in window._sections if "task" in s)
+    window.show_section(section)
+    pane = window.panes[section]
+    qtbot.waitUntil(lambda: pane.list.select_key("t1") and pane.list.current() is not None, timeout=5000)
+
+    def user_types_a_prompt(dialog) -> bool:
+        dialog.findChildren(QPlainTextEdit)[0].setPlainText("Hello there")
+        return True
+
+    monkeypatch.setattr(tasks_page.EditDialog, "exec", user_types_a_prompt)
+    before = path.read_text()
+    pane._edit()
+    qtbot.waitUntil(lambda: path.read_text() != before, timeout=5000)
+    assert json.loads(path.read_text()) == [{"id": "t1", "prompt": "Hello there", "type": "interval", "value": 60,
+                                             "channel": "telegram", "chat_id": "1"}]
