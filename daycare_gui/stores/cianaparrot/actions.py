@@ -14,6 +14,7 @@ import sqlite3
 
 from daycare_gui.stores.api import Actions, StoreAction, WriteConflict, WriteRefused
 from daycare_gui.stores.cianaparrot import json_splice
+from daycare_gui.stores.cianaparrot.bot_json import repeat_refusal
 from daycare_gui.stores.cianaparrot.safe_write import replace_file
 from daycare_gui.stores.cianaparrot.sqlite_ro import emptiness
 from daycare_gui.stores.common.atomic import sha256_of
@@ -88,9 +89,12 @@ class CianaActions(Actions):
                 raise WriteRefused("session_counters.json is not an object; repair it by hand first")
             if current != (self.store.counters or {}):
                 raise WriteConflict("session_counters.json changed since it was read; nothing was written")
-            for chat, _value, top in found:
-                text = json_splice.set_member(text, root, chat, top)
-                root = json_splice.parse(text)
+            try:
+                for chat, _value, top in found:
+                    text = json_splice.set_member(text, root, chat, top)
+                    root = json_splice.parse(text)
+            except json_splice.RepeatedKey as exc:
+                raise WriteRefused(repeat_refusal("session_counters.json", exc)) from exc
             expected = sha256_of(data)
         elif self.store.counters:
             raise WriteConflict("session_counters.json was deleted since it was read; nothing was written")

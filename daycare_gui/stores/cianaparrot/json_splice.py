@@ -21,6 +21,15 @@ class SpliceError(ValueError):
     pass
 
 
+class RepeatedKey(SpliceError):
+    """The key to change is written more than once in its object. Python's json (the bot's reader) keeps the
+    last, so changing the first would be saved yet never seen, and changing the last would hide the first."""
+
+    def __init__(self, key: str, count: int) -> None:
+        super().__init__(f"the key {json.dumps(key)} appears {count} times in one object")
+        self.key, self.count = key, count
+
+
 @dataclass
 class Node:
     start: int
@@ -31,7 +40,11 @@ class Node:
     kind: str = "scalar"
 
     def member(self, key: str) -> Node | None:
-        return next((n for k, _, n in self.members if k == key), None)
+        """The value of ``key``; raises :class:`RepeatedKey` when the object writes it more than once."""
+        found = [n for k, _, n in self.members if k == key]
+        if len(found) > 1:
+            raise RepeatedKey(key, len(found))
+        return found[0] if found else None
 
 
 def parse(text: str) -> Node:
@@ -130,6 +143,7 @@ def set_member(text: str, obj: Node, key: str, value: Any) -> str:
 
 
 def remove_member(text: str, obj: Node, key: str) -> str:
+    obj.member(key)  # a repeated key is refused: removing one would leave the other for the bot to read
     for i, (k, key_start, node) in enumerate(obj.members):
         if k != key:
             continue

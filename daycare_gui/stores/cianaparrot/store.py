@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from daycare_gui.stores.api import OpenedStore
+from daycare_gui.stores.cianaparrot.bot_json import file_text, object_repeat_problem, repeats_in_file, task_repeats
 from daycare_gui.stores.cianaparrot.checkpoints import CheckpointReader, Schema, id_time_ms, schema_of
 from daycare_gui.stores.cianaparrot.files import (
     LogFile,
@@ -141,8 +142,12 @@ class CianaStore(OpenedStore):
         for key, value in (self.counters or {}).items():
             if not isinstance(value, int) or isinstance(value, bool):
                 P.add(L.counters_file, f"counter {key!r} is {value!r}, not a number: the bot ignores it")
+        if top := repeats_in_file(L.counters_file).get(()):
+            P.add(L.counters_file, object_repeat_problem(top, "session_counters.json") + "; the counter repair "
+                  "refuses to change them until the extra ones are removed by hand")
         self.tasks = read_tasks(L.tasks_file, P)
         self.tasks_ok = self.tasks is not None or not (L.tasks_file and L.tasks_file.exists())
+        self.task_repeats = task_repeats(file_text(L.tasks_file))  # task id → keys written twice in it
         self.cc_states = read_object(L.cc_states_file, P, "Claude Code states", JSONSTORE_RESET)
         self.logs = find_logs(L.session_dirs())
 

@@ -18,6 +18,7 @@ from croniter import croniter
 
 from daycare_gui.stores.api import EditableField, Tasks, WriteConflict, WriteRefused
 from daycare_gui.stores.cianaparrot import json_splice
+from daycare_gui.stores.cianaparrot.bot_json import repeat_refusal, task_repeat_problem, task_repeats
 from daycare_gui.stores.cianaparrot.decode import masked
 from daycare_gui.stores.cianaparrot.files import iso_ms, task_state
 from daycare_gui.stores.cianaparrot.safe_write import replace_file
@@ -98,6 +99,9 @@ class CianaTasks(Tasks):
             if ids[tid] > 1:
                 shared = f"the id {tid} is shared by {ids[tid]} tasks: an edit cannot tell them apart"
                 problem = f"{problem}; {shared}" if problem else shared
+            if repeated := self.store.task_repeats.get(tid):
+                twice = task_repeat_problem(repeated)
+                problem = f"{problem}; {twice}" if problem else twice
             thread = self.store.threads.get(f"scheduler_{tid}")
             meta = [("state", task_state(task)), ("channel", str(task.get("channel", ""))),
                     ("chat", str(task.get("chat_id", ""))), ("created", str(task.get("created_at", "")))]
@@ -163,20 +167,29 @@ class CianaTasks(Tasks):
         ):
             raise WriteRefused("a once task that already ran never runs again (the scheduler skips it when "
                                "last_run is set); schedule a new task instead")
-        obj = root.items[index]
-        for key, value in changes.items():
-            if key == "model_tier" and (value is None or value == ""):
-                text = json_splice.remove_member(text, obj, key)
-            elif key == "value" and isinstance(current[index].get("value"), (int, float)) and merged["type"] == "interval":
-                text = json_splice.set_member(text, obj, key, int(value))
-            else:
-                if key == "value":
-                    value = str(value)
-                if current[index].get(key) == value and key in current[index]:
-                    continue
-                text = json_splice.set_member(text, obj, key, value)
-            obj = json_splice.parse(text).items[index]
+        try:
+            text = _splice(text, root.items[index], index, current[index], merged, changes)
+        except json_splice.RepeatedKey as exc:
+            raise WriteRefused(repeat_refusal(f"task {task.id} in scheduled_tasks.json", exc)) from exc
         replace_file(path, text.encode("utf-8"), sha256_of(data), blocked=blocked, force=True,
                      data_dir=self.store.layout.data_dir, root=self.store.layout.root)
         self.store.tasks = json.loads(text)
+        self.store.task_repeats = task_repeats(text)
         return next(t for t in self.tasks() if t.id == task.id)
+
+
+def _splice(text: str, obj, index: int, task: dict, merged: dict, changes: dict[str, Any]) -> str:
+    """``text`` with the task at ``index`` (its node ``obj``, its values ``task``) given ``changes``."""
+    for key, value in changes.items():
+        if key == "model_tier" and (value is None or value == ""):
+            text = json_splice.remove_member(text, obj, key)
+        elif key == "value" and isinstance(task.get("value"), (int, float)) and merged["type"] == "interval":
+            text = json_splice.set_member(text, obj, key, int(value))
+        else:
+            if key == "value":
+                value = str(value)
+            if task.get(key) == value and key in task:
+                continue
+            text = json_splice.set_member(text, obj, key, value)
+        obj = json_splice.parse(text).items[index]
+    return text

@@ -1,0 +1,61 @@
+"""Writes the bot would not see as we meant them are refused with the reason, and listed as problems: a key
+written twice (the bot's json keeps the last), a byte-order mark (the bot's json rejects it). Saves keep the
+file's own line endings, back up with the original's permissions, ask first when leftover WAL files say the
+bot may run where its locks are invisible, and touch only this deployment's documents."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from daycare_gui.stores.api import Actions, Tasks, WriteRefused
+from daycare_gui.stores.cianaparrot import KIND
+
+TASK = ('[\n  {\n    "id": "t1",\n    "prompt": "Say hi",\n    "type": "interval",\n    "value": 3600,\n'
+        '    "channel": "telegram",\n    "chat_id": "1",\n    "last_run": null,\n    "active": true\n  }\n]')
+
+
+def _backups(deployment):
+    folder = deployment / "data" / ".daycare-gui-backups"
+    return sorted(folder.iterdir()) if folder.exists() else []
+
+
+def _problems(store, name):
+    return [p.message for p in store.problems if p.path.endswith(name)]
+
+
+# -- a key written twice ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text, change", [
+    (TASK.replace('"prompt": "Say hi",', '"prompt": "Say hi",\n    "prompt": "LAST",'), {"prompt": "Say hello"}),
+    (TASK.replace('"active": true', '"active": true,\n    "model_tier": "lite",\n    "model_tier": "pro"'),
+     {"model_tier": ""}),
+])
+def test_an_edit_of_a_task_key_written_twice_is_refused_naming_the_key(deployment, text, change):
+    path = deployment / "data" / "scheduled_tasks.json"
+    path.write_text(text)
+    (key,) = change
+    with KIND.open(deployment) as store:
+        tasks = store.capability(Tasks)
+        (task,) = tasks.tasks()
+        assert f'"{key}" written more than once in this task' in task.problem
+        with pytest.raises(WriteRefused) as refused:
+            tasks.update(task, change)
+    said = str(refused.value)
+    assert f'"{key}" 2 times' in said and "reads only the last" in said and "nothing was written" in said
+    assert path.read_text() == text and _backups(deployment) == []
+
+
+def test_the_counter_repair_refuses_a_chat_written_twice(deployment):
+    path = deployment / "data" / "session_counters.json"
+    text = '{\n  "telegram_123456": 0,\n  "telegram_123456": 0\n}'
+    path.write_text(text)
+    with KIND.open(deployment) as store:
+        assert any('"telegram_123456" written more than once' in m
+                   for m in _problems(store, "session_counters.json"))
+        with pytest.raises(WriteRefused, match='"telegram_123456" 2 times.*reads only the last'):
+            store.capability(Actions).run("counters-repair")
+    assert path.read_text() == text and _backups(deployment) == []
+    assert json.loads(text) == {"telegram_123456": 0}  # what the bot would keep reading
