@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from json.decoder import scanstring
 from typing import Any
 
+from daycare_gui.stores.common.newlines import newline_of
+
 _WS = re.compile(r"[ \t\n\r]*")
 _NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?")
 
@@ -123,7 +125,7 @@ def dumps(value: Any, text: str) -> str:
 
 
 def _line_indent(text: str, pos: int) -> str:
-    line_start = text.rfind("\n", 0, pos) + 1
+    line_start = max(text.rfind("\n", 0, pos), text.rfind("\r", 0, pos)) + 1
     return text[line_start:pos] if not text[line_start:pos].strip() else ""
 
 
@@ -138,7 +140,8 @@ def set_member(text: str, obj: Node, key: str, value: Any) -> str:
         return text[: obj.start] + "{" + entry + "}" + text[obj.end:]
     _, last_key_start, last = obj.members[-1]
     indent = _line_indent(text, last_key_start)
-    sep = f",\n{indent}" if indent or text[last_key_start - 1: last_key_start] == "\n" else ", "
+    on_own_line = indent or text[last_key_start - 1: last_key_start] in ("\n", "\r")
+    sep = f",{newline_of(text)}{indent}" if on_own_line else ", "  # the file's own line ending
     return text[: last.end] + sep + entry + text[last.end:]
 
 

@@ -59,3 +59,21 @@ def test_the_counter_repair_refuses_a_chat_written_twice(deployment):
             store.capability(Actions).run("counters-repair")
     assert path.read_text() == text and _backups(deployment) == []
     assert json.loads(text) == {"telegram_123456": 0}  # what the bot would keep reading
+
+
+# -- line endings ---------------------------------------------------------------------------------------
+
+
+def test_text_inserted_into_a_crlf_file_uses_crlf(deployment):
+    tasks_file = deployment / "data" / "scheduled_tasks.json"
+    tasks_file.write_bytes(TASK.replace("\n", "\r\n").encode() + b"\r\n")
+    counters = deployment / "data" / "session_counters.json"
+    counters.write_bytes(b'{\r\n  "other_1": 3\r\n}\r\n')
+    with KIND.open(deployment) as store:
+        tasks = store.capability(Tasks)
+        tasks.update(tasks.tasks()[0], {"prompt": "Say hello", "model_tier": "lite"})
+        store.capability(Actions).run("counters-repair")
+    after = tasks_file.read_bytes()
+    assert b'"active": true,\r\n    "model_tier": "lite"\r\n  }' in after
+    assert b"\n" not in after.replace(b"\r\n", b"")  # no line of the file ends differently
+    assert counters.read_bytes() == b'{\r\n  "other_1": 3,\r\n  "telegram_123456": 2\r\n}\r\n'
