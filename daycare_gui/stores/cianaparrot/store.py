@@ -13,7 +13,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from daycare_gui.stores.api import OpenedStore
-from daycare_gui.stores.cianaparrot.bot_json import file_text, object_repeat_problem, repeats_in_file, task_repeats
+from daycare_gui.stores.cianaparrot.bot_json import (
+    file_text,
+    object_repeat_problem,
+    repeats_in_file,
+    task_repeats,
+)
 from daycare_gui.stores.cianaparrot.checkpoints import CheckpointReader, Schema, id_time_ms, schema_of
 from daycare_gui.stores.cianaparrot.files import (
     LogFile,

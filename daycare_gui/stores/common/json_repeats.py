@@ -16,8 +16,8 @@ class _Pairs(list):
 
 
 def repeated_keys(text: str) -> dict[tuple, list[str]]:
-    """The path of every object with a repeated key (keys and list indexes from the top; ``()`` is the top
-    object) → its repeated keys in file order. Empty for text that is not JSON (other checks report that)."""
+    """The path of every object with a repeated key (keys and list indexes from the top; ``()`` is the
+    top object) → its repeated keys in file order. Empty for text that is not JSON (other checks say so)."""
     try:
         tree = json.loads(text, object_pairs_hook=_Pairs)
     except (ValueError, RecursionError):
