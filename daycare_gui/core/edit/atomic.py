@@ -98,11 +98,14 @@ def save_atomic(
     *,
     expected_sha256: str | None,
     force: bool = False,
+    new_mode: int | None = None,
 ) -> Loaded:
     """Replace ``path`` with ``data`` if it still holds the bytes whose hash is ``expected_sha256``.
 
     ``expected_sha256=None`` means "this is a new file": a file already there is a conflict.
     ``force=True`` skips the check (the user saw the conflict and chose to overwrite).
+    ``new_mode``: the permission bits of a file that does not exist yet (default: what the umask gives);
+    a backup passes its original's, so the copy is no more readable than the file it copies.
     Returns the :class:`Loaded` state of the saved file, ready for the next save.
     """
     # Edit the file a symlink points to, not the link itself (os.replace would swap the link for a file).
@@ -119,7 +122,7 @@ def save_atomic(
         st = os.stat(target)
         mode, owner = stat.S_IMODE(st.st_mode), (st.st_uid, st.st_gid)
     except FileNotFoundError:
-        mode, owner = _default_new_file_mode(), None
+        mode, owner = (_default_new_file_mode() if new_mode is None else new_mode), None
 
     directory = target.parent
     # Temp files of saves that were killed here (their process is gone) would stay for ever otherwise.

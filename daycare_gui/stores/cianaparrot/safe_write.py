@@ -3,7 +3,8 @@ atomic.
 
 The bot rewrites its JSON files in place (no temp file, no rename) and keeps no backups, so before we
 replace a file its current bytes are copied to ``<data dir>/.daycare-gui-backups/``. That folder is outside
-the agent's sandboxed workspace, so the agent never sees (or loads) the copies.
+the agent's sandboxed workspace, so the agent never sees (or loads) the copies; it is its owner's only, and
+each copy keeps its original's permission bits.
 """
 
 from __future__ import annotations
@@ -12,7 +13,13 @@ import time
 from pathlib import Path
 
 from daycare_gui.stores.api import WriteConflict, WriteRefused
-from daycare_gui.stores.common.atomic import ConflictError, save_atomic, sha256_of
+from daycare_gui.stores.common.atomic import (
+    ConflictError,
+    permission_bits,
+    private_folder,
+    save_atomic,
+    sha256_of,
+)
 
 BACKUP_DIR = ".daycare-gui-backups"
 
@@ -23,8 +30,8 @@ def backup_dir(data_dir: Path | None, target: Path) -> Path:
 
 def backup(current: bytes, target: Path, data_dir: Path | None, root: Path | None) -> Path:
     """Copy ``current`` (the bytes being replaced) to a new, uniquely named backup file, atomically."""
-    folder = backup_dir(data_dir, target)
-    folder.mkdir(exist_ok=True)
+    folder = private_folder(backup_dir(data_dir, target))  # the copies may be private (MEMORY.md)
+    mode = permission_bits(target)  # a 0600 original must not get a world-readable copy
     try:
         name = "__".join(target.relative_to(root).parts) if root is not None else target.name
     except ValueError:
@@ -33,7 +40,7 @@ def backup(current: bytes, target: Path, data_dir: Path | None, root: Path | Non
     for n in range(1000):
         path = folder / (f"{name}.{stamp}" + (f".{n}" if n else "") + ".bak")
         if not path.exists():
-            save_atomic(path, current, expected_sha256=None)
+            save_atomic(path, current, expected_sha256=None, new_mode=mode)
             return path
     raise WriteRefused(f"could not choose a backup name in {folder}")
 

@@ -6,11 +6,13 @@ bot may run where its locks are invisible, and touch only this deployment's docu
 from __future__ import annotations
 
 import json
+import stat
 
 import pytest
 
-from daycare_gui.stores.api import Actions, Tasks, WriteRefused
+from daycare_gui.stores.api import Actions, Documents, Tasks, WriteRefused
 from daycare_gui.stores.cianaparrot import KIND
+from daycare_gui.stores.common.atomic import sha256_of
 
 TASK = ('[\n  {\n    "id": "t1",\n    "prompt": "Say hi",\n    "type": "interval",\n    "value": 3600,\n'
         '    "channel": "telegram",\n    "chat_id": "1",\n    "last_run": null,\n    "active": true\n  }\n]')
@@ -77,3 +79,25 @@ def test_text_inserted_into_a_crlf_file_uses_crlf(deployment):
     assert b'"active": true,\r\n    "model_tier": "lite"\r\n  }' in after
     assert b"\n" not in after.replace(b"\r\n", b"")  # no line of the file ends differently
     assert counters.read_bytes() == b'{\r\n  "other_1": 3,\r\n  "telegram_123456": 2\r\n}\r\n'
+
+
+# -- backups of private files ------------------------------------------------------------------------------
+
+
+def test_backups_keep_the_originals_permissions_in_a_folder_for_the_owner_only(deployment):
+    memory, tasks_file = deployment / "workspace" / "MEMORY.md", deployment / "data" / "scheduled_tasks.json"
+    memory.chmod(0o600)
+    tasks_file.chmod(0o640)
+    folder = deployment / "data" / ".daycare-gui-backups"
+    with KIND.open(deployment) as store:
+        docs = store.capability(Documents)
+        ref = next(d for d in docs.documents() if d.title == "MEMORY.md")
+        old = docs.read(ref)
+        docs.save(ref, old + b"- my bank PIN is 1234\n", sha256_of(old))
+        folder.chmod(0o755)  # as an earlier version left it
+        tasks = store.capability(Tasks)
+        tasks.update(tasks.tasks()[0], {"prompt": "new"})
+    modes = {b.name.split(".")[0]: stat.S_IMODE(b.stat().st_mode) for b in _backups(deployment)}
+    assert modes == {"workspace__MEMORY": 0o600, "data__scheduled_tasks": 0o640}
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    assert stat.S_IMODE(memory.stat().st_mode) == 0o600  # the saved file keeps its own mode too
