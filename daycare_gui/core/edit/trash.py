@@ -17,6 +17,8 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from daycare_gui.core.edit.copies import PRIVATE_FOLDER
+
 TRASH_NAME = ".daycare-gui-trash"
 MANIFEST_NAME = ".trash-manifest.json"
 
@@ -78,7 +80,8 @@ def move_to_trash(paths, target: str | os.PathLike, *, now: _dt.datetime | None 
     suffix = 0
     while True:
         try:
-            folder.mkdir(parents=True)
+            # Its owner's only: an item private through its folder (not its own mode) stays private here.
+            folder.mkdir(parents=True, mode=PRIVATE_FOLDER)
             break
         except FileExistsError:
             suffix += 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import stat
 
 import pytest
 
@@ -116,3 +117,10 @@ def test_create_heartbeat_app_skill(store):
     assert (store.workspace_dir / "apps" / "deploy-check" / "APP.md").read_text().startswith("---\nname: deploy-check")
     skill = create_skill(store.root / "skills", "Tidy up", "Clean the desktop")
     assert skill == store.root / "skills" / "tidy-up" / "SKILL.md"
+
+
+def test_the_trash_keeps_an_item_private_to_its_owner(store):
+    folder = store.root / "cron" / "daily-digest"
+    folder.chmod(0o700)  # its files are private through their folder, not their own modes
+    entry = move_to_trash(store, folder)
+    assert stat.S_IMODE(entry.folder.stat().st_mode) == 0o700
