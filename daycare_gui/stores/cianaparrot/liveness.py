@@ -11,8 +11,10 @@ write keeps a ``-journal`` beside it. So, in order:
    the detail names the file locked, since the two mean different things;
 2. ``-wal`` or ``-journal`` changed in the last few minutes → **running** (a bot in a VM or container whose
    locks this machine cannot see, e.g. Docker Desktop);
-3. ``-wal``/``-shm``/``-journal`` exist but are idle and unlocked → not running, noted (it stopped without
-   closing, or its locks are invisible here);
+3. ``-wal``/``-shm``/``-journal`` exist but are idle and unlocked → not seen running, noted (it stopped
+   without closing, or its locks are invisible here). The bot's clean close removes ``-wal`` and ``-shm``,
+   so while they are there it may well run (Docker Desktop's VM is the usual deployment, and its locks
+   never show here): ``caution`` says so, and writes ask first;
 4. none of them → not running.
 """
 
@@ -34,6 +36,7 @@ class BotStatus:
     running: bool
     detail: str
     method: str  # "lock" | "wal activity" | "journal activity" | "files" | "none"
+    caution: str = ""  # not seen running, yet writes should ask first: why
 
 
 def _holder(path: Path, start: int, length: int, may_open: bool) -> int | None:
@@ -68,9 +71,14 @@ def bot_status(db: Path, *, holding_connection: bool = False) -> BotStatus:
             return BotStatus(True, f"{side.name} changed {int(age)} s ago", method)
     left = [p.name for p in (wal, shm, journal) if p.exists()]
     if left:
+        wal_files = [name for name in left if not name.endswith("-journal")]
+        caution = (f"the CianaParrot bot may be running where its locks are not visible (Docker Desktop, a "
+                   f"VM, another machine), or it stopped without closing: {' and '.join(wal_files)} "
+                   f"{'is' if len(wal_files) == 1 else 'are'} beside {db.name}, and the bot removes them "
+                   "when it closes cleanly") if wal_files else ""
         return BotStatus(False, f"{' and '.join(left)} {'is' if len(left) == 1 else 'are'} left beside the "
                                 "database but idle and unlocked (the bot stopped without closing, or runs "
-                                "where its locks are not visible)", "files")
+                                "where its locks are not visible)", "files", caution)
     return BotStatus(False, f"no -wal, -shm or -journal beside {db.name} and no lock on it", "none")
 
 

@@ -201,7 +201,9 @@ class CianaStore(OpenedStore):
         if self.layout.db is None:
             return None
         self.status = bot_status(self.layout.db, holding_connection=self.db is not None)
-        return f"the CianaParrot bot is running ({self.status.detail})" if self.status.running else None
+        if self.status.running:
+            return f"the CianaParrot bot is running ({self.status.detail})"
+        return self.status.caution or None  # e.g. WAL files left: a bot whose locks we cannot see
 
     def summary(self) -> StoreSummary:
         if self.schema is not None:

@@ -6,7 +6,9 @@ bot may run where its locks are invisible, and touch only this deployment's docu
 from __future__ import annotations
 
 import json
+import os
 import stat
+import time
 
 import pytest
 
@@ -31,7 +33,8 @@ def _problems(store, name):
 
 
 @pytest.mark.parametrize("text, change", [
-    (TASK.replace('"prompt": "Say hi",', '"prompt": "Say hi",\n    "prompt": "LAST",'), {"prompt": "Say hello"}),
+    (TASK.replace('"prompt": "Say hi",', '"prompt": "Say hi",\n    "prompt": "LAST",'),
+     {"prompt": "Say hello"}),
     (TASK.replace('"active": true', '"active": true,\n    "model_tier": "lite",\n    "model_tier": "pro"'),
      {"model_tier": ""}),
 ])
@@ -101,3 +104,39 @@ def test_backups_keep_the_originals_permissions_in_a_folder_for_the_owner_only(d
     assert modes == {"workspace__MEMORY": 0o600, "data__scheduled_tasks": 0o640}
     assert stat.S_IMODE(folder.stat().st_mode) == 0o700
     assert stat.S_IMODE(memory.stat().st_mode) == 0o600  # the saved file keeps its own mode too
+
+
+# -- a bot whose locks cannot be seen -----------------------------------------------------------------------
+
+
+def test_leftover_wal_files_make_writes_ask_first(deployment):
+    """Docker Desktop: the bot runs in a VM, its locks never show here; only its -wal/-shm do."""
+    db = deployment / "data" / "checkpoints.db"
+    path = deployment / "data" / "scheduled_tasks.json"
+    (deployment / "data" / "session_counters.json").write_text('{"telegram_123456": 1}')  # one to raise
+    before = path.read_bytes()
+    with KIND.open(deployment) as opened:
+        old = time.time() - 600
+        for suffix in ("-wal", "-shm"):
+            side = db.with_name(db.name + suffix)
+            side.write_bytes(b"")
+            os.utime(side, (old, old))
+        reason = opened.writes_blocked()
+        assert "may be running where its locks are not visible" in reason
+        assert "stopped without closing" in reason and "removes them when it closes cleanly" in reason
+        tasks = opened.capability(Tasks)
+        with pytest.raises(WriteRefused, match="may be running where its locks are not visible.*insist"):
+            tasks.update(tasks.tasks()[0], {"prompt": "changed while the bot may be running"})
+        with pytest.raises(WriteRefused, match="may be running"):
+            opened.capability(Actions).run("counters-repair")
+        docs = opened.capability(Documents)
+        memory = next(d for d in docs.documents() if d.title == "MEMORY.md")
+        with pytest.raises(WriteRefused, match="may be running"):
+            docs.save(memory, b"x", sha256_of(docs.read(memory)))
+        assert path.read_bytes() == before and _backups(deployment) == []
+        assert not opened.summary().engine_running  # not said to run: only writes ask
+        tasks.update(tasks.tasks()[0], {"prompt": "written anyway"}, force=True)  # the user insisted
+        assert json.loads(path.read_text())[0]["prompt"] == "written anyway"
+        for suffix in ("-wal", "-shm"):
+            db.with_name(db.name + suffix).unlink()
+        assert opened.writes_blocked() is None
