@@ -7,9 +7,10 @@ unless the user insists, backs the old text up under the data folder, and is ato
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
-from daycare_gui.stores.api import Documents
+from daycare_gui.stores.api import Documents, WriteRefused
 from daycare_gui.stores.cianaparrot.layout import WORKSPACE_DOCS
 from daycare_gui.stores.cianaparrot.safe_write import replace_file
 from daycare_gui.stores.records import DocRef
@@ -56,11 +57,21 @@ class CianaDocuments(Documents):
                     out.append(DocRef(f"skills/{entry.name}", entry.name, skill, "Skills", frontmatter=True))
         return out
 
+    def _is_ours(self, ref: DocRef) -> bool:
+        """``ref`` is one of :meth:`documents` (same id and same file, links resolved): a ref made elsewhere,
+        or stale, must not make us overwrite a file outside the deployment."""
+        try:
+            target = os.path.realpath(ref.path)
+            return any(doc.id == ref.id and os.path.realpath(doc.path) == target for doc in self.documents())
+        except (OSError, TypeError, ValueError):
+            return False
+
     def save(self, ref: DocRef, data: bytes, expected_sha256: str | None, *, force: bool = False) -> None:
         if ref.path is None or not ref.editable:
-            from daycare_gui.stores.api import WriteRefused
-
             raise WriteRefused(ref.readonly_reason or f"{ref.title} cannot be edited")
+        if not self._is_ours(ref):
+            raise WriteRefused(f"{ref.path} is not one of this deployment's documents ({ref.id}); "
+                               "nothing was written")
         L = self.store.layout
         replace_file(Path(ref.path), data, expected_sha256, blocked=self.store.writes_blocked(), force=force,
                      data_dir=L.data_dir, root=L.root)

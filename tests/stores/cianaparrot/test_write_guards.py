@@ -9,6 +9,7 @@ import json
 import os
 import stat
 import time
+from dataclasses import replace
 
 import pytest
 
@@ -140,3 +141,20 @@ def test_leftover_wal_files_make_writes_ask_first(deployment):
         for suffix in ("-wal", "-shm"):
             db.with_name(db.name + suffix).unlink()
         assert opened.writes_blocked() is None
+
+
+# -- documents ------------------------------------------------------------------------------------------
+
+
+def test_a_document_ref_pointing_outside_the_deployment_is_refused(opened, deployment, tmp_path):
+    outside = tmp_path / "outside.txt"
+    outside.write_text("precious\n")
+    docs = opened.capability(Documents)
+    known = next(d for d in docs.documents() if d.title == "IDENTITY.md")
+    for ref in (replace(known, path=outside), replace(known, id="workspace/ELSEWHERE.md")):
+        with pytest.raises(WriteRefused, match="not one of this deployment's documents"):
+            docs.save(ref, b"overwritten\n", sha256_of(outside.read_bytes()))
+    assert outside.read_text() == "precious\n" and _backups(deployment) == []
+    old = docs.read(known)
+    docs.save(known, old + b"More.\n", sha256_of(old))  # its own documents still save
+    assert (deployment / "workspace" / "IDENTITY.md").read_bytes() == old + b"More.\n"
