@@ -14,7 +14,7 @@ import sqlite3
 
 from daycare_gui.stores.api import Actions, StoreAction, WriteConflict, WriteRefused
 from daycare_gui.stores.cianaparrot import json_splice
-from daycare_gui.stores.cianaparrot.bot_json import repeat_refusal
+from daycare_gui.stores.cianaparrot.bot_json import BOM, bom_refusal, repeat_refusal
 from daycare_gui.stores.cianaparrot.safe_write import replace_file
 from daycare_gui.stores.cianaparrot.sqlite_ro import emptiness
 from daycare_gui.stores.common.atomic import sha256_of
@@ -79,6 +79,8 @@ class CianaActions(Actions):
                                "or insist to write anyway")
         if path.exists():
             data = path.read_bytes()
+            if data.startswith(BOM):  # the bot starts with no counters at all: raising some would not help
+                raise WriteRefused(bom_refusal("session_counters.json"))
             try:
                 text = data.decode("utf-8")
                 root = json_splice.parse(text)

@@ -1,7 +1,11 @@
 """What the bot's own reader (Python's ``json``) makes of its JSON files where our tolerant readers differ.
 
-A key written twice in one object: the bot keeps only the last, our splicing editor would change the
-first. Such keys are listed as problems and an edit or repair of one is refused with these words.
+* A leading UTF-8 byte-order mark: our readers skip it, but the bot's ``json.load`` of the text raises
+  ("Unexpected UTF-8 BOM"), so the scheduler fails on every poll and a JsonStore starts empty.
+* A key written twice in one object: the bot keeps only the last, our splicing editor would change the
+  first.
+
+Both are listed as problems, and an edit or repair of such a file is refused with these words.
 """
 
 from __future__ import annotations
@@ -13,6 +17,21 @@ from daycare_gui.stores.cianaparrot.json_splice import RepeatedKey
 from daycare_gui.stores.common.json_repeats import repeated_keys
 
 LAST_WINS = "the bot reads only the last one"
+BOM = b"\xef\xbb\xbf"
+BOM_REASON = "starts with a byte-order mark, which the bot cannot read (Python's json rejects it)"
+REMOVE_BOM = "remove the mark (the file's first 3 bytes, often an editor's \"UTF-8 with BOM\") by hand"
+
+
+def starts_with_bom(path: Path | None) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(len(BOM)) == BOM
+    except (OSError, TypeError):
+        return False
+
+
+def bom_refusal(name: str) -> str:
+    return f"{name} {BOM_REASON}; nothing was written. First {REMOVE_BOM}"
 
 
 def file_text(path: Path | None) -> str | None:

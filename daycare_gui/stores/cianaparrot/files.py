@@ -16,9 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from daycare_gui.stores.cianaparrot.bot_json import BOM_REASON, REMOVE_BOM, starts_with_bom
 from daycare_gui.stores.common.jsonl import BadLine, iter_jsonl, read_json
 from daycare_gui.stores.common.problems import ProblemLog
 
+SCHEDULER_FAILS = "the scheduler fails on every poll until it is fixed"
 THREAD_RE = re.compile(r"^(?P<base>.+)_s(?P<n>\d+)$")
 
 
@@ -43,10 +45,17 @@ def iso_ms(value: Any) -> int | None:
     return int(when.timestamp() * 1000)
 
 
+def _bom_problem(path: Path, problems: ProblemLog, consequence: str) -> None:
+    # Our reader skips the mark and shows the content; the bot cannot read the file at all.
+    if starts_with_bom(path):
+        problems.add(path, f"{path.name} {BOM_REASON} — {consequence}; {REMOVE_BOM}")
+
+
 def read_object(path: Path | None, problems: ProblemLog, what: str, consequence: str) -> dict | None:
     """A JSON object file; None when missing or broken (with a problem that says what the bot will do)."""
     if path is None or not path.exists():
         return None
+    _bom_problem(path, problems, consequence)
     value, found = read_json(path, expect=dict)
     for p in found:
         problems.add(p.path, f"{p.message} — {consequence}", p.line, p.severity)
@@ -124,9 +133,10 @@ def merged_entries(logs: list[LogFile], problems: ProblemLog | None = None) -> I
 def read_tasks(path: Path | None, problems: ProblemLog) -> list[dict] | None:
     if path is None or not path.exists():
         return None
+    _bom_problem(path, problems, SCHEDULER_FAILS)
     value, found = read_json(path, expect=list)
     for p in found:
-        problems.add(p.path, f"{p.message} — the scheduler fails on every poll until it is fixed", p.line)
+        problems.add(p.path, f"{p.message} — {SCHEDULER_FAILS}", p.line)
     if value is None:
         return None
     out = []

@@ -17,6 +17,7 @@ from daycare_gui.stores.cianaparrot.bot_json import (
     file_text,
     object_repeat_problem,
     repeats_in_file,
+    starts_with_bom,
     task_repeats,
 )
 from daycare_gui.stores.cianaparrot.checkpoints import CheckpointReader, Schema, id_time_ms, schema_of
@@ -153,6 +154,7 @@ class CianaStore(OpenedStore):
         self.tasks = read_tasks(L.tasks_file, P)
         self.tasks_ok = self.tasks is not None or not (L.tasks_file and L.tasks_file.exists())
         self.task_repeats = task_repeats(file_text(L.tasks_file))  # task id → keys written twice in it
+        self.tasks_bom = starts_with_bom(L.tasks_file)  # we read it; the bot's scheduler cannot
         self.cc_states = read_object(L.cc_states_file, P, "Claude Code states", JSONSTORE_RESET)
         self.logs = find_logs(L.session_dirs())
 

@@ -18,7 +18,14 @@ from croniter import croniter
 
 from daycare_gui.stores.api import EditableField, Tasks, WriteConflict, WriteRefused
 from daycare_gui.stores.cianaparrot import json_splice
-from daycare_gui.stores.cianaparrot.bot_json import repeat_refusal, task_repeat_problem, task_repeats
+from daycare_gui.stores.cianaparrot.bot_json import (
+    BOM,
+    BOM_REASON,
+    bom_refusal,
+    repeat_refusal,
+    task_repeat_problem,
+    task_repeats,
+)
 from daycare_gui.stores.cianaparrot.decode import masked
 from daycare_gui.stores.cianaparrot.files import iso_ms, task_state
 from daycare_gui.stores.cianaparrot.safe_write import replace_file
@@ -99,6 +106,9 @@ class CianaTasks(Tasks):
             if ids[tid] > 1:
                 shared = f"the id {tid} is shared by {ids[tid]} tasks: an edit cannot tell them apart"
                 problem = f"{problem}; {shared}" if problem else shared
+            if self.store.tasks_bom:
+                unread = f"scheduled_tasks.json {BOM_REASON}: the scheduler fails, so this task never runs"
+                problem = f"{problem}; {unread}" if problem else unread
             if repeated := self.store.task_repeats.get(tid):
                 twice = task_repeat_problem(repeated)
                 problem = f"{problem}; {twice}" if problem else twice
@@ -133,6 +143,8 @@ class CianaTasks(Tasks):
             raise WriteRefused(f"{blocked}; its scheduler rewrites scheduled_tasks.json whenever a task fires. "
                                "Stop the bot first, or insist to write anyway")
         data = path.read_bytes()
+        if data.startswith(BOM):  # the splicer would say "unexpected character at 0"
+            raise WriteRefused(bom_refusal("scheduled_tasks.json"))
         try:
             text = data.decode("utf-8")
             root = json_splice.parse(text)

@@ -158,3 +158,30 @@ def test_a_document_ref_pointing_outside_the_deployment_is_refused(opened, deplo
     old = docs.read(known)
     docs.save(known, old + b"More.\n", sha256_of(old))  # its own documents still save
     assert (deployment / "workspace" / "IDENTITY.md").read_bytes() == old + b"More.\n"
+
+
+# -- a byte-order mark ----------------------------------------------------------------------------------
+
+
+def test_a_file_starting_with_a_bom_is_a_problem_and_its_save_says_why(deployment):
+    tasks_file = deployment / "data" / "scheduled_tasks.json"
+    counters = deployment / "data" / "session_counters.json"
+    tasks_file.write_bytes(b"\xef\xbb\xbf" + TASK.encode())
+    counters.write_bytes(b'\xef\xbb\xbf{"telegram_123456": 0}')
+    with pytest.raises(ValueError):  # what the bot's scheduler and JsonStore do with them
+        json.loads(tasks_file.read_text(encoding="utf-8"))
+    with KIND.open(deployment) as store:
+        for name in ("scheduled_tasks.json", "session_counters.json"):
+            assert any(m.startswith(f"{name} starts with a byte-order mark, which the bot cannot read")
+                       for m in _problems(store, name)), name
+        tasks = store.capability(Tasks)
+        (task,) = tasks.tasks()
+        assert "byte-order mark" in task.problem and "never runs" in task.problem
+        with pytest.raises(WriteRefused) as refused:
+            tasks.update(task, {"prompt": "Say hello"})
+        assert "scheduled_tasks.json starts with a byte-order mark" in str(refused.value)
+        assert "unexpected character" not in str(refused.value)
+        with pytest.raises(WriteRefused, match="session_counters.json starts with a byte-order mark"):
+            store.capability(Actions).run("counters-repair")
+    assert tasks_file.read_bytes() == b"\xef\xbb\xbf" + TASK.encode()
+    assert counters.read_bytes() == b'\xef\xbb\xbf{"telegram_123456": 0}' and _backups(deployment) == []
