@@ -7,14 +7,41 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 
+def side_file(db_path: Path, suffix: str) -> Path:
+    """``daycare.db-wal``, ``daycare.db-journal``, … beside ``db_path``."""
+    return db_path.with_name(db_path.name + suffix)
+
+
+def hot_journal(db_path: Path) -> Path | None:
+    """The rollback journal beside ``db_path`` when SQLite would roll it back on the next read-write open.
+
+    SQLite's own test (``hasHotJournal``): the journal is not empty and its first byte is not zero (a
+    committed ``PERSIST`` journal has its header zeroed). Such a journal means a writer was killed in the
+    middle of a transaction, or is writing right now: the database file may hold half of that transaction.
+    A journal that cannot be read counts as hot: nothing may be read past it.
+    """
+    journal = side_file(db_path, "-journal")
+    try:
+        with journal.open("rb") as fh:
+            first = fh.read(1)
+    except FileNotFoundError:
+        return None
+    except OSError:
+        return journal
+    return journal if first not in (b"", b"\x00") else None
+
+
 def open_readonly(db_path: Path) -> sqlite3.Connection:
     """Read a database without writing anything next to it where possible.
 
-    Without a ``-wal`` file all committed data is in the main file, so ``immutable=1`` reads it and creates
-    nothing. With a ``-wal`` file, ``mode=ro`` is needed to see the WAL's committed frames.
+    Without a ``-wal`` or ``-journal`` file all committed data is in the main file, so ``immutable=1`` reads
+    it and creates nothing. With a ``-wal`` file, ``mode=ro`` is needed to see the WAL's committed frames.
+    With a ``-journal`` file, ``mode=ro`` takes SQLite's locks and honours the journal: ``immutable=1`` would
+    ignore it and read the half-written pages of an interrupted transaction, where ``mode=ro`` fails
+    (``SQLITE_READONLY_ROLLBACK``) rather than show them.
     """
-    wal = db_path.with_name(db_path.name + "-wal")
-    flag = "mode=ro" if wal.exists() else "immutable=1"
+    beside = (side_file(db_path, suffix).exists() for suffix in ("-wal", "-journal"))
+    flag = "mode=ro" if any(beside) else "immutable=1"
     return sqlite3.connect(f"{db_path.resolve().as_uri()}?{flag}", uri=True, isolation_level=None)
 
 

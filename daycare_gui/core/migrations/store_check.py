@@ -8,7 +8,7 @@ from pathlib import Path
 
 from daycare_gui.core.detect import database_folder_note, is_pglite_folder
 from daycare_gui.core.engine import engine_status
-from daycare_gui.core.migrations.backup import open_readonly
+from daycare_gui.core.migrations.backup import hot_journal, open_readonly
 from daycare_gui.core.migrations.runner import applied_names
 from daycare_gui.core.paths import DaycarePaths, resolve_paths
 from daycare_gui.core.schema_sql import MIGRATIONS_808AF509, MIGRATIONS_B8A8D807
@@ -105,6 +105,14 @@ def _foreign_tables(conn: sqlite3.Connection) -> list[str]:
     return tables if tables and not _DAYCARE_TABLES & set(tables) else []
 
 
+def hot_journal_refusal(db_path: Path, journal: Path) -> str:
+    return (f"{journal} lies beside the database: Daycare or another program was stopped in the middle of "
+            f"writing to {db_path.name} (or is writing to it right now), so the file holds half of that write. "
+            "No backup was taken: it would be a torn copy too. Stop whatever is writing, then let SQLite roll "
+            f"the write back by opening the database once, e.g. sqlite3 {db_path} \"PRAGMA integrity_check\" "
+            "(any read-write open does it), and run the upgrade again.")
+
+
 def check_store(db_path: Path, paths: DaycarePaths | None = None, *, check_engine: bool = True) -> StoreCheck:
     db_path = Path(db_path)
     if paths is None:
@@ -131,6 +139,9 @@ def check_store(db_path: Path, paths: DaycarePaths | None = None, *, check_engin
         return StoreCheck(db_path, "missing", refusal=nothing_to_upgrade(db_path))
     if not _is_sqlite_file(db_path):
         return StoreCheck(db_path, "not-sqlite", refusal=f"{db_path} is not a SQLite database.")
+    journal = hot_journal(db_path)
+    if journal is not None:
+        return StoreCheck(db_path, "sqlite", refusal=hot_journal_refusal(db_path, journal))
     conn = open_readonly(db_path)
     try:
         try:

@@ -68,3 +68,35 @@ def describe_schema(conn: sqlite3.Connection, owner: str | None = None) -> dict:
 
 def table_rows(conn: sqlite3.Connection, table: str, order: str = "rowid") -> list[tuple]:
     return conn.execute(f'SELECT * FROM "{table}" ORDER BY {order}').fetchall()
+
+
+def leave_hot_journal(db: Path) -> None:
+    """Switch ``db`` to rollback-journal mode and kill a writer in the middle of an UPDATE: a tiny page cache
+    makes it spill changed pages into the file, so ``db`` holds half a transaction and ``db-journal`` the
+    pages it replaced (a *hot* journal, which the next read-write open rolls back).
+
+    The table ``big`` has 5000 rows of 500 lowercase ``a``; the killed UPDATE upper-cased some of them."""
+    import subprocess
+    import sys
+
+    conn = sqlite3.connect(db)
+    conn.execute("PRAGMA journal_mode=DELETE")
+    conn.execute("CREATE TABLE big(x)")
+    conn.executemany("INSERT INTO big VALUES (?)", [("a" * 500,)] * 5000)
+    conn.commit()
+    conn.close()
+    code = ("import os, sqlite3, sys\n"
+            "c = sqlite3.connect(sys.argv[1], isolation_level=None); c.execute('PRAGMA cache_size=2')\n"
+            "c.execute('BEGIN'); c.execute('UPDATE big SET x = upper(x)'); os._exit(0)\n")
+    subprocess.run([sys.executable, "-c", code, str(db)], check=True)
+    assert Path(f"{db}-journal").stat().st_size > 0
+
+
+def torn_rows(db: Path) -> int:
+    """Rows of ``big`` the killed UPDATE left upper-cased, as an ``immutable`` reader (which ignores the journal)
+    sees the file."""
+    conn = sqlite3.connect(f"{db.resolve().as_uri()}?immutable=1", uri=True)
+    try:
+        return conn.execute("SELECT count(*) FROM big WHERE x GLOB 'A*'").fetchone()[0]
+    finally:
+        conn.close()
