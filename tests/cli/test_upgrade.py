@@ -67,6 +67,27 @@ def test_failure_exits_1_naming_the_migration(tmp_path, capsys):
     assert sha(db) == before
 
 
+def test_a_failed_swap_exits_1_with_a_summary_and_keeps_the_wal(tmp_path, capsys, monkeypatch):
+    """QA: the error escaped as a traceback, after the -wal holding committed data had been deleted."""
+    from tests.core.migrations.test_upgrade_files import data_files, store_with_wal
+
+    db = store_with_wal(tmp_path)
+    before = data_files(db.parent)
+    real_replace = os.replace
+
+    def replace(src, dst):
+        if os.fspath(dst) == os.fspath(db):
+            raise PermissionError(1, "Operation not permitted")
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", replace)
+    assert main(["upgrade", str(db.parent), "--no-backup"]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert "The upgraded copy could not replace the database: [Errno 1] Operation not permitted" in err
+    assert f"Nothing was changed: {db} is exactly as it was before." in err
+    assert data_files(db.parent) == before
+
+
 def test_refusals_exit_2(fixture_copy, capsys):
     newer = fixture_copy("daycare-newer")
     assert main(["upgrade", str(newer)]) == 2

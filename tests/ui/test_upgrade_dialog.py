@@ -225,6 +225,35 @@ def test_failing_migration_is_named_and_store_left_unchanged(qtbot, fixture_copy
     assert not [p for p in folder.iterdir() if ".upgrade-" in p.name]  # the working copy is gone
 
 
+def test_a_write_during_the_run_is_kept_and_said(qtbot, fixture_copy, make_dialog, monkeypatch):
+    """QA: a table written into daycare.db while the upgrade ran was gone afterwards."""
+    folder = partial_store(fixture_copy)
+    db = folder / "daycare.db"
+
+    def run_with_a_writer(*args, progress, **kwargs):
+        def step(index, total, migration):
+            if index == 2:
+                conn = sqlite3.connect(db)
+                conn.execute("CREATE TABLE written_meanwhile(x)")
+                conn.commit()
+                conn.close()
+            progress(index, total, migration)
+        return run_upgrade(*args, progress=step, **kwargs)
+
+    monkeypatch.setattr(upgrade_module, "run_upgrade", run_with_a_writer)
+    dialog = make_dialog(open_store(folder))
+    wait_planned(qtbot, dialog)
+    run_and_wait(qtbot, dialog)
+    page = dialog.result_page
+    assert page.headline.text() == "The database was written to while the upgrade ran"
+    assert page.detail.text().startswith("daycare.db (or its -wal or -journal) changed after the copy was taken")
+    assert f"The store was left unchanged: {db} is exactly as it was before." in page.detail.text()
+    assert not dialog.changed
+    conn = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)
+    assert conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'written_meanwhile'").fetchone() == (1,)
+    conn.close()
+
+
 def test_predicted_failure_disables_run(qtbot, fixture_copy, make_dialog):
     folder = partial_store(fixture_copy, 17)
     conn = sqlite3.connect(folder / "daycare.db")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from datetime import datetime, timezone
 from pathlib import Path
@@ -43,6 +44,30 @@ def open_readonly(db_path: Path) -> sqlite3.Connection:
     beside = (side_file(db_path, suffix).exists() for suffix in ("-wal", "-journal"))
     flag = "mode=ro" if any(beside) else "immutable=1"
     return sqlite3.connect(f"{db_path.resolve().as_uri()}?{flag}", uri=True, isolation_level=None)
+
+
+def fingerprint(db_path: Path) -> tuple:
+    """What any commit to the database changes, read without opening it: for the file, its ``-wal`` and its
+    ``-journal``, identity (device, inode), size, mtime in ns and header (the database's first 100 bytes hold
+    the file change counter at offset 24, the WAL's first 32 its salts, which a WAL restart renews).
+
+    A commit in rollback mode rewrites the file (new counter, new mtime); in WAL mode it appends to the
+    ``-wal`` (new size) or restarts it (new salts); a checkpoint rewrites the file. ``-shm`` is left out:
+    readers write to it too. ``None`` stands for a file that does not exist."""
+    out: list = []
+    for path, head in ((db_path, 100), (side_file(db_path, "-wal"), 32), (side_file(db_path, "-journal"), 28)):
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            out.append(None)
+            continue
+        try:
+            with path.open("rb") as fh:
+                header = fh.read(head)
+        except OSError as exc:  # a folder, an unreadable file: its stat still tells a change
+            header = exc.errno
+        out.append((st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, header))
+    return tuple(out)
 
 
 def copy_database(db_path: Path, dest: Path) -> Path:

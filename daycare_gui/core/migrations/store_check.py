@@ -113,15 +113,25 @@ def hot_journal_refusal(db_path: Path, journal: Path) -> str:
             "(any read-write open does it), and run the upgrade again.")
 
 
-def check_store(db_path: Path, paths: DaycarePaths | None = None, *, check_engine: bool = True) -> StoreCheck:
-    db_path = Path(db_path)
+def engine_refusal(db_path: Path, paths: DaycarePaths | None = None) -> str | None:
+    """Why nothing may be written while Daycare's engine runs, if it runs (pid file or socket)."""
     if paths is None:
         paths = resolve_paths(db_path.parent) if db_path.parent.is_dir() else None
-    if check_engine and paths is not None:
-        status = engine_status(paths)
-        if status.running:
-            return StoreCheck(db_path, "unknown", refusal=f"Daycare's engine is running ({status.detail}); "
-                              "stop it before upgrading: the engine keeps the database open and caches rows.")
+    if paths is None:
+        return None
+    status = engine_status(paths)
+    if not status.running:
+        return None
+    return (f"Daycare's engine is running ({status.detail}); stop it before upgrading: the engine keeps the "
+            "database open and caches rows.")
+
+
+def check_store(db_path: Path, paths: DaycarePaths | None = None, *, check_engine: bool = True) -> StoreCheck:
+    db_path = Path(db_path)
+    if check_engine:
+        engine = engine_refusal(db_path, paths)
+        if engine:
+            return StoreCheck(db_path, "unknown", refusal=engine)
     # PGlite lives only at the database path with ".pglite" as its extension (reference §7); a folder
     # where the SQLite file should be is damage, whatever it holds.
     pglite = db_path if db_path.suffix == ".pglite" else db_path.with_suffix(".pglite")

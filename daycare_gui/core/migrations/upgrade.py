@@ -4,11 +4,16 @@ Safer than ``daycare upgrade``: it refuses while the engine runs, refuses databa
 touched and PGlite stores, backs up first, and migrates a *working copy* next to the database (so the imports
 still find the legacy folders) that replaces the database only when every migration and the integrity check
 succeeded. A failure or a cancel therefore leaves the database file byte-for-byte as it was.
+
+The swap is the last step and the only one that changes the store. Right before it, the database, its
+``-wal`` and ``-journal`` must be exactly as they were when the copy was taken and the engine must still be
+stopped: a write that happened meanwhile would be lost with the old file, so the upgrade stops instead.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -17,11 +22,13 @@ from pathlib import Path
 
 from daycare_gui.core import leftovers
 from daycare_gui.core.display import count
+from daycare_gui.core.edit.atomic import _fsync_directory
 from daycare_gui.core.migrations.backup import (
     copy_database,
     default_backup_path,
+    fingerprint,
     remove_database_files,
-    remove_wal_files,
+    side_file,
 )
 from daycare_gui.core.migrations.base import Migration
 from daycare_gui.core.migrations.catalog import MIGRATIONS
@@ -34,10 +41,21 @@ from daycare_gui.core.migrations.runner import (
     open_database,
     run_migrations,
 )
-from daycare_gui.core.migrations.store_check import check_store
+from daycare_gui.core.migrations.store_check import check_store, engine_refusal
 from daycare_gui.core.paths import DaycarePaths
 
 __all__ = ["UpgradePlan", "UpgradeResult", "plan_upgrade", "run_upgrade"]
+
+
+# Failures that are not a migration's: what the summary and the dialog call them.
+STAGES = {
+    "integrity_check": "The integrity check of the upgraded copy failed",
+    "backup": "The backup could not be written",
+    "working_copy": "The working copy could not be made",
+    "store_changed": "The database was written to while the upgrade ran",
+    "engine_started": "Daycare's engine started while the upgrade ran",
+    "swap": "The upgraded copy could not replace the database",
+}
 
 
 @dataclass
@@ -51,18 +69,29 @@ class UpgradeResult:
     integrity: list[str] = field(default_factory=list)  # PRAGMA integrity_check rows ("ok" when fine)
     foreign_key_violations: list[tuple] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # Set when a failed swap could not put the old -wal/-shm back: then not everything is as it was.
+    not_restored: str | None = None
 
     @property
     def ok(self) -> bool:
         return self.refusal is None and self.failure is None and not self.cancelled
+
+    def failure_headline(self) -> str:
+        name = self.failure[0] if self.failure else ""
+        return STAGES.get(name, f"Migration {name} failed")
+
+    def unchanged_line(self) -> str:
+        if self.not_restored:
+            return self.not_restored
+        return f"Nothing was changed: {self.db_path} is exactly as it was before."
 
     def summary(self) -> list[str]:
         if self.refusal:
             return [f"Refused: {self.refusal}"]
         out: list[str] = []
         if self.failure:
-            out.append(f"Migration {self.failure[0]} failed: {self.failure[1]}")
-            out.append(f"Nothing was changed: {self.db_path} is exactly as it was before.")
+            out.append(f"{self.failure_headline()}: {self.failure[1]}")
+            out.append(self.unchanged_line())
         elif self.cancelled:
             out.append(f"Cancelled; nothing was changed: {self.db_path} is exactly as it was before.")
         elif not self.applied:
@@ -84,6 +113,89 @@ def _working_copy_path(db_path: Path) -> Path:
     return db_path.with_name(f".{db_path.name}.upgrade-{os.getpid()}-{now_ms()}")
 
 
+# The old -wal/-shm while the swap runs: ``.<db>.upgrade-<pid>-<ms>.ino<inode of the old db>.old-wal``. The
+# leftover cleaner does not match these names (a kill must not lead to the WAL being deleted).
+_ASIDE_RE = re.compile(r"^\.(?P<target>.+)\.upgrade-(?P<pid>\d+)-\d+\.ino(?P<ino>\d+)\.old(?P<suffix>-wal|-shm)$")
+
+
+def _aside_path(work: Path, ino: int, suffix: str) -> Path:
+    return work.with_name(f"{work.name}.ino{ino}.old{suffix}")
+
+
+class SwapFailed(Exception):
+    def __init__(self, cause: OSError, not_restored: list[tuple[Path, Path]]) -> None:
+        super().__init__(str(cause))
+        self.cause = cause
+        self.not_restored = not_restored  # (where it is, where it belongs)
+
+
+def _swap_in(work: Path, db_path: Path) -> None:
+    """Put the finished working copy at ``db_path``: the one step that changes the store.
+
+    The old ``-wal``/``-shm`` belong to the old file (the working copy already holds the WAL's committed
+    content): replayed onto the new file they would corrupt it. They are renamed aside, not deleted, before
+    the swap, so a failed swap puts them back and leaves every file as it was, and only removed once it
+    succeeded. A kill between the renames leaves them under a name the next upgrade puts back
+    (:func:`_recover_set_aside`)."""
+    try:
+        ino = os.stat(db_path).st_ino
+    except FileNotFoundError:
+        ino = 0
+    moved: list[tuple[Path, Path]] = []
+    try:
+        for suffix in ("-wal", "-shm"):
+            side = side_file(db_path, suffix)
+            if os.path.lexists(side):
+                aside = _aside_path(work, ino, suffix)
+                os.rename(side, aside)
+                moved.append((aside, side))
+        os.replace(work, db_path)
+    except OSError as exc:
+        not_restored = []
+        for aside, side in reversed(moved):
+            try:
+                os.rename(aside, side)
+            except OSError:
+                not_restored.append((aside, side))
+        raise SwapFailed(exc, not_restored) from exc
+    for aside, _side in moved:
+        try:
+            aside.unlink()
+        except OSError:
+            pass  # the next upgrade removes it (its database was replaced)
+    _fsync_directory(db_path.parent)
+
+
+def _recover_set_aside(db_path: Path) -> str | None:
+    """After a kill between setting the old ``-wal``/``-shm`` aside and the swap, put them back; remove
+    those of a database that was replaced. Returns a refusal when one cannot be put back safely."""
+    try:
+        names = sorted(os.listdir(db_path.parent))
+    except OSError:
+        return None
+    for name in names:
+        m = _ASIDE_RE.match(name)
+        if not m or m["target"] != db_path.name or leftovers.pid_alive(int(m["pid"])):
+            continue
+        aside, side = db_path.parent / name, side_file(db_path, m["suffix"])
+        try:
+            st = os.stat(db_path)
+        except FileNotFoundError:
+            st = None
+        if st is None or st.st_ino != int(m["ino"]):
+            aside.unlink(missing_ok=True)  # the swap happened: it belonged to the file it replaced
+            continue
+        # The swap did not happen. Unless the database was written since, this is its -wal/-shm.
+        if not os.path.lexists(side) and st.st_mtime_ns <= aside.stat().st_ctime_ns:
+            os.rename(aside, side)
+            continue
+        return (f"{aside} is the {m['suffix'][1:]} file of {db_path}, set aside by an upgrade that was stopped "
+                f"(process {m['pid']}) just before it would have replaced the database; but the database was "
+                "opened and written to since, so putting it back would corrupt it. The data committed in it is "
+                "in the backup that upgrade made (daycare.db.backup-*). Remove the file to upgrade anyway.")
+    return None
+
+
 def _backup(db_path: Path, target: Path) -> Path:
     """Back up under a working name first: a kill mid-copy must not leave a file named like a good backup."""
     if target.exists():
@@ -103,6 +215,19 @@ def _checks(conn: sqlite3.Connection) -> tuple[list[str], list[tuple]]:
     return integrity, violations
 
 
+def _changed_meanwhile(db_path: Path, paths: DaycarePaths | None, before: tuple) -> tuple[str, str] | None:
+    """Why the upgraded copy may not replace the database now: the engine started, or someone wrote to the
+    database after the copy was taken (the swap would throw that write away)."""
+    engine = engine_refusal(db_path, paths)
+    if engine:
+        return "engine_started", engine
+    if fingerprint(db_path) != before:
+        return "store_changed", (f"{db_path.name} (or its -wal or -journal) changed after the copy was taken, so "
+                                 "the upgraded copy lacks that change. Stop whatever writes to it and run the "
+                                 "upgrade again.")
+    return None
+
+
 def run_upgrade(
     db_path: str | Path,
     *,
@@ -117,8 +242,15 @@ def run_upgrade(
     """Apply the pending 808af509 migrations; never leaves a half-upgraded database behind."""
     db_path = Path(db_path)
     result = UpgradeResult(db_path)
+    refusal = _recover_set_aside(db_path)
+    if refusal:
+        result.refusal = refusal
+        return result
     # Working copies of upgrades that were killed (their process is gone) would stay for ever otherwise.
     leftovers.clean(leftovers.in_folder(db_path.parent), only=(leftovers.UPGRADE,))
+    # Taken before anything is read: the backup and the working copy hold this state or a later one, and the
+    # swap checks that there was no later one.
+    before = fingerprint(db_path)
     check = check_store(db_path, paths)
     result.warnings.extend(check.warnings)
     if check.refusal:
@@ -130,13 +262,21 @@ def run_upgrade(
 
     if backup and check.kind == "sqlite":
         target = Path(backup_path) if backup_path else default_backup_path(db_path, datetime.now(timezone.utc))
-        result.backup_path = _backup(db_path, target)
+        try:
+            result.backup_path = _backup(db_path, target)
+        except (OSError, sqlite3.Error) as exc:
+            result.failure = ("backup", f"{target}: {exc}")
+            return result
 
     work = _working_copy_path(db_path)
     try:
-        if check.kind == "sqlite":
-            copy_database(db_path, work)
-        conn = open_database(work)
+        try:
+            if check.kind == "sqlite":
+                copy_database(db_path, work)
+            conn = open_database(work)
+        except (OSError, sqlite3.Error) as exc:
+            result.failure = ("working_copy", f"{work}: {exc}")
+            return result
         try:
             applied = run_migrations(conn, migrations, RunOptions(ids=ids, progress=progress, cancel=cancel))
         except MigrationFailed as exc:
@@ -154,10 +294,18 @@ def run_upgrade(
         if result.integrity != ["ok"]:
             result.failure = ("integrity_check", "; ".join(result.integrity))
             return result
-        # Old -wal/-shm belong to the old file: replayed onto the new one they would corrupt it.
-        remove_wal_files(db_path)
-        os.replace(work, db_path)
+        stop = _changed_meanwhile(db_path, paths, before)
+        if stop:
+            result.failure, result.applied = stop, []
+            return result
+        try:
+            _swap_in(work, db_path)
+        except SwapFailed as exc:
+            result.failure, result.applied = ("swap", f"{exc.cause}"), []
+            if exc.not_restored:
+                result.not_restored = "Not everything could be put back: " + "; ".join(
+                    f"{side.name} is at {aside}: rename it back to {side} before opening the database "
+                    "(the next upgrade does it)" for aside, side in exc.not_restored)
         return result
     finally:
         remove_database_files(work)
-

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 
 from daycare_gui.core.migrations.backup import default_backup_path
 from daycare_gui.core.migrations.plan import PlannedMigration, UpgradePlan
-from daycare_gui.core.migrations.upgrade import UpgradeResult
+from daycare_gui.core.migrations.upgrade import STAGES, UpgradeResult
 from daycare_gui.ui.formats import count
 from daycare_gui.ui.theme import set_tone
 
@@ -347,9 +347,10 @@ class ResultPage(QWidget):
             self.detail.setText(f"{result.refusal}\n{unchanged}")
         elif result.failure:
             name, reason = result.failure
-            self.headline.setText("The integrity check of the upgraded copy failed" if name == "integrity_check"
-                                  else f"Migration {name} failed")
-            self.detail.setText(f"{name}: {reason}\n{unchanged}")
+            self.headline.setText(result.failure_headline())
+            if result.not_restored:
+                unchanged = result.not_restored
+            self.detail.setText(f"{reason if name in STAGES else f'{name}: {reason}'}\n{unchanged}")
         elif result.cancelled:
             self.headline.setText("Upgrade cancelled")
             self.detail.setText(f"The working copy was discarded. {unchanged}")

@@ -100,3 +100,23 @@ def torn_rows(db: Path) -> int:
         return conn.execute("SELECT count(*) FROM big WHERE x GLOB 'A*'").fetchone()[0]
     finally:
         conn.close()
+
+
+def leave_wal(db: Path, *statements: str) -> None:
+    """Commit ``statements`` in WAL mode from a process that is then killed: the commits stay in
+    ``db-wal`` (with its ``-shm``), not yet checkpointed into ``db``, as after a crash of Daycare."""
+    import subprocess
+    import sys
+
+    code = ("import os, sqlite3, sys\n"
+            "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+            "c.execute('PRAGMA journal_mode=WAL'); c.execute('PRAGMA wal_autocheckpoint=0')\n"
+            "[c.execute(s) for s in sys.argv[2:]]\n"
+            "os._exit(0)\n")
+    subprocess.run([sys.executable, "-c", code, str(db), *statements], check=True)
+    assert Path(f"{db}-wal").stat().st_size > 0
+
+
+def read_only(db: Path) -> sqlite3.Connection:
+    """A reader that sees the WAL and writes nothing but ``-shm``."""
+    return sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 
 import pytest
@@ -10,7 +11,10 @@ from daycare_gui.core.migrations.backup import copy_database
 from daycare_gui.core.migrations.catalog import MIGRATIONS
 from daycare_gui.core.migrations.upgrade import plan_upgrade, run_upgrade
 from tests.conftest import snapshot_tree
-from tests.core.migrations.helpers import leave_hot_journal, migrate, torn_rows
+from tests.core.migrations.helpers import leave_hot_journal, leave_wal, migrate, read_only, torn_rows
+from tests.crash.helpers import dead_pid
+
+REST = [m.name for m in MIGRATIONS[10:]]
 
 
 def partly_upgraded(folder, n=10):
@@ -70,3 +74,144 @@ def test_a_committed_persist_journal_is_no_reason_to_refuse(tmp_path):
     result = run_upgrade(db)
     assert result.ok and result.applied
     assert sqlite3.connect(db).execute("SELECT x FROM t").fetchall() == [(1,)]
+
+
+# -- the swap: committed data in the -wal ----------------------------------------------------------------
+
+
+def store_with_wal(tmp_path):
+    """Ten migrations applied, then a table committed only to the -wal (Daycare killed before a checkpoint)."""
+    db = partly_upgraded(tmp_path / "s")
+    leave_wal(db, "CREATE TABLE qa_marker(x)", "INSERT INTO qa_marker VALUES ('in-wal')")
+    return db
+
+
+def data_files(folder):
+    """The database and its WAL, byte for byte (-shm is left out: every reader writes to it)."""
+    return {k: v for k, v in snapshot_tree(folder).items() if not k.endswith("-shm") and ".backup-" not in k}
+
+
+def test_a_failed_swap_leaves_the_database_and_its_wal_as_they_were(tmp_path, monkeypatch):
+    db = store_with_wal(tmp_path)
+    before = data_files(db.parent)
+    real_replace = os.replace
+
+    def replace(src, dst):
+        if os.fspath(dst) == os.fspath(db):
+            raise OSError(5, "Input/output error (simulated)")
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", replace)
+    result = run_upgrade(db)  # reports, does not raise
+    monkeypatch.undo()
+    assert result.failure == ("swap", "[Errno 5] Input/output error (simulated)") and result.applied == []
+    assert result.summary()[:2] == [
+        "The upgraded copy could not replace the database: [Errno 5] Input/output error (simulated)",
+        f"Nothing was changed: {db} is exactly as it was before.",
+    ]
+    assert data_files(db.parent) == before  # the -wal with the committed table is still beside the file
+    assert db.with_name("daycare.db-shm").exists()
+    assert read_only(db).execute("SELECT x FROM qa_marker").fetchall() == [("in-wal",)]
+    assert sorted(p.name for p in db.parent.iterdir() if p.name.startswith(".")) == []
+
+
+def test_a_successful_swap_keeps_what_the_wal_held(tmp_path):
+    db = store_with_wal(tmp_path)
+    result = run_upgrade(db)
+    assert result.ok and result.applied == REST
+    assert sorted(p.name for p in db.parent.iterdir()) == ["daycare.db", result.backup_path.name]
+    conn = sqlite3.connect(db)
+    assert conn.execute("SELECT x FROM qa_marker").fetchall() == [("in-wal",)]
+    assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+
+
+def set_aside_as_a_killed_upgrade_would(db, pid):
+    """The state a kill between setting the -wal/-shm aside and the swap leaves."""
+    base = f".daycare.db.upgrade-{pid}-1700000000000"
+    for suffix in ("-wal", "-shm"):
+        os.rename(db.with_name(db.name + suffix), db.with_name(f"{base}.ino{db.stat().st_ino}.old{suffix}"))
+    return base
+
+
+def test_the_next_upgrade_puts_back_a_wal_a_killed_upgrade_set_aside(tmp_path):
+    db = store_with_wal(tmp_path)
+    set_aside_as_a_killed_upgrade_would(db, dead_pid())
+    with pytest.raises(sqlite3.OperationalError):  # without its -wal the file lacks the committed table
+        sqlite3.connect(f"{db.resolve().as_uri()}?immutable=1", uri=True).execute("SELECT * FROM qa_marker")
+    result = run_upgrade(db)
+    assert result.ok and result.applied == REST
+    assert sorted(p.name for p in db.parent.iterdir()) == ["daycare.db", result.backup_path.name]
+    assert read_only(db).execute("SELECT x FROM qa_marker").fetchall() == [("in-wal",)]
+
+
+def test_a_set_aside_wal_of_a_replaced_database_is_removed(tmp_path):
+    db = store_with_wal(tmp_path)
+    set_aside_as_a_killed_upgrade_would(db, dead_pid())
+    copy = db.with_name("copy.db")
+    copy.write_bytes(db.read_bytes())
+    os.replace(copy, db)  # what the swap does: another file (inode) at the path
+    result = run_upgrade(db)
+    assert result.ok
+    assert sorted(p.name for p in db.parent.iterdir()) == ["daycare.db", result.backup_path.name]
+
+
+def test_a_set_aside_wal_is_not_put_back_onto_a_database_written_since(tmp_path):
+    db = store_with_wal(tmp_path)
+    base = set_aside_as_a_killed_upgrade_would(db, dead_pid())
+    conn = sqlite3.connect(db)  # e.g. Daycare started meanwhile
+    conn.execute("CREATE TABLE later(x)")
+    conn.commit()
+    conn.close()
+    before = snapshot_tree(db.parent)
+    result = run_upgrade(db)
+    assert result.refusal and f"{base}.ino" in result.refusal and "written to since" in result.refusal
+    assert snapshot_tree(db.parent) == before
+
+
+def test_a_set_aside_wal_of_a_running_upgrade_is_left_alone(tmp_path):
+    db = store_with_wal(tmp_path)
+    set_aside_as_a_killed_upgrade_would(db, os.getpid())
+    asides = sorted(p.name for p in db.parent.iterdir() if ".old-" in p.name)
+    run_upgrade(db, backup=False)
+    assert sorted(p.name for p in db.parent.iterdir() if ".old-" in p.name) == asides
+
+
+# -- writes while the upgrade runs -----------------------------------------------------------------------
+
+
+def test_a_write_during_the_upgrade_stops_it_and_is_kept(tmp_path):
+    db = partly_upgraded(tmp_path / "s")
+
+    def progress(index, _total, _migration):
+        if index == 5:
+            conn = sqlite3.connect(db)
+            conn.execute("CREATE TABLE qa_concurrent(x)")
+            conn.execute("INSERT INTO qa_concurrent VALUES (1)")
+            conn.commit()
+            conn.close()
+
+    result = run_upgrade(db, progress=progress)
+    assert result.failure[0] == "store_changed" and result.applied == []
+    summary = result.summary()
+    assert summary[0].startswith("The database was written to while the upgrade ran: daycare.db (or its -wal or "
+                                 "-journal) changed after the copy was taken")
+    assert summary[1] == f"Nothing was changed: {db} is exactly as it was before."
+    conn = read_only(db)
+    assert conn.execute("SELECT x FROM qa_concurrent").fetchall() == [(1,)]
+    assert conn.execute("SELECT count(*) FROM _migrations").fetchone() == (10,)
+    assert not [p for p in db.parent.iterdir() if p.name.startswith(".")]
+
+
+def test_an_engine_that_starts_during_the_upgrade_stops_it(tmp_path):
+    db = partly_upgraded(tmp_path / "s")
+    before = snapshot_tree(db.parent)
+
+    def progress(index, _total, _migration):
+        if index == 5:
+            (db.parent / "engine.pid").write_text(f"{os.getpid()}\n")
+
+    result = run_upgrade(db, backup=False, progress=progress)
+    assert result.failure[0] == "engine_started" and result.applied == []
+    assert result.summary()[0].startswith("Daycare's engine started while the upgrade ran: Daycare's engine is running")
+    (db.parent / "engine.pid").unlink()
+    assert snapshot_tree(db.parent) == before
