@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import stat
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -71,9 +72,12 @@ def fingerprint(db_path: Path) -> tuple:
 
 
 def copy_database(db_path: Path, dest: Path) -> Path:
-    """Online-backup ``db_path`` (including committed WAL content) into a new file ``dest``."""
-    if dest.exists():
-        raise FileExistsError(f"{dest} already exists")
+    """Online-backup ``db_path`` (including committed WAL content) into a new file ``dest``.
+
+    ``dest`` is created readable by its owner only (SQLite gives its ``-wal``/``-shm`` the same mode): the
+    copy of a private database is never more open than it while it is written. :func:`match_file` then
+    gives it the original's mode and owner."""
+    os.close(os.open(dest, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))  # FileExistsError if it is there
     src = open_readonly(db_path)
     try:
         dst = sqlite3.connect(str(dest))
@@ -84,6 +88,31 @@ def copy_database(db_path: Path, dest: Path) -> Path:
     finally:
         src.close()
     return dest
+
+
+def match_file(path: Path, like: os.stat_result, shown_as: Path | None = None) -> str | None:
+    """Give ``path`` the mode, owner and group of ``like`` (the file it copies or replaces).
+
+    Only root may give a file to another user; others keep the group where they may. Returns what could
+    not be kept, for the user to hear about (naming the file ``shown_as``: where it is going to be)."""
+    if hasattr(os, "chown"):
+        st = os.stat(path)
+        if (st.st_uid, st.st_gid) != (like.st_uid, like.st_gid):
+            try:
+                os.chown(path, like.st_uid, like.st_gid)
+            except OSError:
+                try:
+                    os.chown(path, -1, like.st_gid)
+                except OSError:
+                    pass
+    os.chmod(path, stat.S_IMODE(like.st_mode))
+    st = os.stat(path)
+    if (st.st_uid, st.st_gid) != (like.st_uid, like.st_gid):
+        shown = shown_as or path
+        return (f"{shown.name} is now owned by user {st.st_uid}, group {st.st_gid}; the file it replaced belonged "
+                f"to user {like.st_uid}, group {like.st_gid} (only root may give a file away): if Daycare runs "
+                f"as that user, give it back with chown {like.st_uid}:{like.st_gid} {shown}")
+    return None
 
 
 def default_backup_path(db_path: Path, when: datetime | None = None) -> Path:

@@ -27,6 +27,7 @@ from daycare_gui.core.migrations.backup import (
     copy_database,
     default_backup_path,
     fingerprint,
+    match_file,
     remove_database_files,
     side_file,
 )
@@ -203,6 +204,7 @@ def _backup(db_path: Path, target: Path) -> Path:
     partial = _working_copy_path(target)
     try:
         copy_database(db_path, partial)
+        match_file(partial, os.stat(db_path))  # never more open than the database it copies
         os.replace(partial, target)
     finally:
         remove_database_files(partial)
@@ -294,6 +296,13 @@ def run_upgrade(
         if result.integrity != ["ok"]:
             result.failure = ("integrity_check", "; ".join(result.integrity))
             return result
+        # The new file takes the old one's place, so it takes its mode and owner too (a private store stays
+        # private; the store of a Daycare that runs as another user stays that user's).
+        try:
+            not_kept = match_file(work, os.stat(db_path), shown_as=db_path) if check.kind == "sqlite" else None
+        except OSError as exc:
+            result.failure, result.applied = ("working_copy", f"{work}: {exc}"), []
+            return result
         stop = _changed_meanwhile(db_path, paths, before)
         if stop:
             result.failure, result.applied = stop, []
@@ -306,6 +315,9 @@ def run_upgrade(
                 result.not_restored = "Not everything could be put back: " + "; ".join(
                     f"{side.name} is at {aside}: rename it back to {side} before opening the database "
                     "(the next upgrade does it)" for aside, side in exc.not_restored)
+            return result
+        if not_kept:
+            result.warnings.append(not_kept)
         return result
     finally:
         remove_database_files(work)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import stat
 
 import pytest
 
@@ -215,3 +216,63 @@ def test_an_engine_that_starts_during_the_upgrade_stops_it(tmp_path):
     assert result.summary()[0].startswith("Daycare's engine started while the upgrade ran: Daycare's engine is running")
     (db.parent / "engine.pid").unlink()
     assert snapshot_tree(db.parent) == before
+
+
+# -- mode and owner --------------------------------------------------------------------------------------
+
+
+def mode(path):
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_a_private_database_stays_private_and_so_does_its_backup(tmp_path):
+    db = partly_upgraded(tmp_path / "s")
+    db.chmod(0o600)
+    seen = []
+
+    def progress(_index, _total, _migration):
+        seen.extend(mode(p) for p in db.parent.iterdir() if p.name.startswith(".daycare.db.upgrade-"))
+
+    result = run_upgrade(db, progress=progress)
+    assert result.ok and result.applied == REST
+    assert mode(db) == 0o600
+    assert mode(result.backup_path) == 0o600
+    assert seen and all(m & 0o077 == 0 for m in seen)  # the working copy was never readable by others
+
+
+def test_a_group_readable_database_keeps_its_mode(tmp_path):
+    db = partly_upgraded(tmp_path / "s")
+    db.chmod(0o640)
+    result = run_upgrade(db)
+    assert result.ok and mode(db) == 0o640 and mode(result.backup_path) == 0o640
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="only root may give files away")
+def test_root_gives_the_new_file_and_the_backup_to_the_database_s_owner(tmp_path):
+    db = partly_upgraded(tmp_path / "s")
+    db.chmod(0o600)
+    os.chown(db, 65534, 65534)
+    result = run_upgrade(db)
+    assert result.ok and not result.warnings
+    for path in (db, result.backup_path):
+        st = path.stat()
+        assert (st.st_uid, st.st_gid, stat.S_IMODE(st.st_mode)) == (65534, 65534, 0o600)
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="only root may give files away")
+def test_an_owner_that_cannot_be_kept_is_said(tmp_path, monkeypatch):
+    """As a user who may not chown (here: root with chown refused), the new file is the user's own; say so."""
+    db = partly_upgraded(tmp_path / "s")
+    os.chown(db, 65534, 65534)
+
+    def chown(*_args):
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(os, "chown", chown)
+    result = run_upgrade(db, backup=False)
+    monkeypatch.undo()
+    assert result.ok
+    assert result.summary()[-1] == (
+        "warning: daycare.db is now owned by user 0, group 0; the file it replaced belonged to user 65534, group "
+        f"65534 (only root may give a file away): if Daycare runs as that user, give it back with chown "
+        f"65534:65534 {db}")
