@@ -42,9 +42,10 @@ def open_readonly(db_path: Path) -> sqlite3.Connection:
     ignore it and read the half-written pages of an interrupted transaction, where ``mode=ro`` fails
     (``SQLITE_READONLY_ROLLBACK``) rather than show them.
     """
+    db_path = Path(db_path).resolve()  # a link: SQLite keeps -wal and -journal beside its target
     beside = (side_file(db_path, suffix).exists() for suffix in ("-wal", "-journal"))
     flag = "mode=ro" if any(beside) else "immutable=1"
-    return sqlite3.connect(f"{db_path.resolve().as_uri()}?{flag}", uri=True, isolation_level=None)
+    return sqlite3.connect(f"{db_path.as_uri()}?{flag}", uri=True, isolation_level=None)
 
 
 def fingerprint(db_path: Path) -> tuple:

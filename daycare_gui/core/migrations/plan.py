@@ -7,6 +7,7 @@ database (reading the real legacy folder), which gives exact row counts and show
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -111,9 +112,12 @@ def plan_upgrade(db_path: str | Path, paths: DaycarePaths | None = None) -> Upgr
         return plan
     done = set(check.applied)
     pending = [m for m in MIGRATIONS if m.name not in done]
+    # The imports read the folder of the file a symlinked database points to, as SQLite reports it (and as
+    # run_upgrade's working copy, made beside that file, sees it).
+    real = Path(os.path.realpath(db_path))
     for migration in pending:
-        scan = migration.scan(db_path.parent) if migration.scan is not None else None
+        scan = migration.scan(real.parent) if migration.scan is not None else None
         plan.pending.append(PlannedMigration(migration.name, migration.description, scan))
     if pending:
-        _simulate(plan, db_path, pending)
+        _simulate(plan, real, pending)
     return plan

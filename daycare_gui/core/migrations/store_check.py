@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -145,13 +146,17 @@ def check_store(db_path: Path, paths: DaycarePaths | None = None, *, check_engin
     folder = database_folder_note(db_path)
     if folder:
         return StoreCheck(db_path, "not-sqlite", refusal=f"{folder}; there is no SQLite database to upgrade.")
+    if db_path.is_symlink() and not db_path.exists():
+        return StoreCheck(db_path, "missing", refusal=f"{db_path} is a symbolic link to {os.readlink(db_path)}, "
+                          "which does not exist; restore the database there (or remove the link) first.")
     if not db_path.exists():
         return StoreCheck(db_path, "missing", refusal=nothing_to_upgrade(db_path))
     if not _is_sqlite_file(db_path):
         return StoreCheck(db_path, "not-sqlite", refusal=f"{db_path} is not a SQLite database.")
-    journal = hot_journal(db_path)
+    real = Path(os.path.realpath(db_path))  # SQLite keeps -journal and -wal beside the file a link points to
+    journal = hot_journal(real)
     if journal is not None:
-        return StoreCheck(db_path, "sqlite", refusal=hot_journal_refusal(db_path, journal))
+        return StoreCheck(db_path, "sqlite", refusal=hot_journal_refusal(real, journal))
     conn = open_readonly(db_path)
     try:
         try:

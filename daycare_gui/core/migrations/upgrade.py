@@ -217,10 +217,13 @@ def _checks(conn: sqlite3.Connection) -> tuple[list[str], list[tuple]]:
     return integrity, violations
 
 
-def _changed_meanwhile(db_path: Path, paths: DaycarePaths | None, before: tuple) -> tuple[str, str] | None:
+def _changed_meanwhile(
+    db_path: Path, given: Path, paths: DaycarePaths | None, before: tuple
+) -> tuple[str, str] | None:
     """Why the upgraded copy may not replace the database now: the engine started, or someone wrote to the
-    database after the copy was taken (the swap would throw that write away)."""
-    engine = engine_refusal(db_path, paths)
+    database after the copy was taken (the swap would throw that write away). ``given`` is the path the
+    user named (its folder is the store's), ``db_path`` the file it is or links to."""
+    engine = engine_refusal(given, paths)
     if engine:
         return "engine_started", engine
     if fingerprint(db_path) != before:
@@ -241,9 +244,14 @@ def run_upgrade(
     migrations: tuple[Migration, ...] = MIGRATIONS,
     ids: IdSource | None = None,
 ) -> UpgradeResult:
-    """Apply the pending 808af509 migrations; never leaves a half-upgraded database behind."""
-    db_path = Path(db_path)
-    result = UpgradeResult(db_path)
+    """Apply the pending 808af509 migrations; never leaves a half-upgraded database behind.
+
+    A ``daycare.db`` that is a symbolic link is upgraded where it points, and stays a link: SQLite (so
+    Daycare) follows the link too, keeps the ``-wal`` beside the target and imports from the target's folder
+    (the folder of ``PRAGMA database_list``'s file), which is where the working copy is made."""
+    given = Path(db_path)
+    result = UpgradeResult(given)
+    db_path = Path(os.path.realpath(given))
     refusal = _recover_set_aside(db_path)
     if refusal:
         result.refusal = refusal
@@ -253,7 +261,7 @@ def run_upgrade(
     # Taken before anything is read: the backup and the working copy hold this state or a later one, and the
     # swap checks that there was no later one.
     before = fingerprint(db_path)
-    check = check_store(db_path, paths)
+    check = check_store(given, paths)
     result.warnings.extend(check.warnings)
     if check.refusal:
         result.refusal = check.refusal
@@ -303,7 +311,7 @@ def run_upgrade(
         except OSError as exc:
             result.failure, result.applied = ("working_copy", f"{work}: {exc}"), []
             return result
-        stop = _changed_meanwhile(db_path, paths, before)
+        stop = _changed_meanwhile(db_path, given, paths, before)
         if stop:
             result.failure, result.applied = stop, []
             return result

@@ -114,7 +114,7 @@ def leave_wal(db: Path, *statements: str) -> None:
             "[c.execute(s) for s in sys.argv[2:]]\n"
             "os._exit(0)\n")
     subprocess.run([sys.executable, "-c", code, str(db), *statements], check=True)
-    assert Path(f"{db}-wal").stat().st_size > 0
+    assert Path(f"{db.resolve()}-wal").stat().st_size > 0
 
 
 def read_only(db: Path) -> sqlite3.Connection:

@@ -276,3 +276,37 @@ def test_an_owner_that_cannot_be_kept_is_said(tmp_path, monkeypatch):
         "warning: daycare.db is now owned by user 0, group 0; the file it replaced belonged to user 65534, group "
         f"65534 (only root may give a file away): if Daycare runs as that user, give it back with chown "
         f"65534:65534 {db}")
+
+
+# -- a symlinked database --------------------------------------------------------------------------------
+
+
+def test_a_symlinked_database_is_upgraded_where_it_points_and_stays_a_link(tmp_path):
+    db = partly_upgraded(tmp_path / "s")
+    target = tmp_path / "elsewhere" / "real-store.db"
+    target.parent.mkdir()
+    os.replace(db, target)
+    db.symlink_to(target)
+    leave_wal(db, "CREATE TABLE qa_marker(x)", "INSERT INTO qa_marker VALUES ('in-wal')")
+    assert target.with_name("real-store.db-wal").exists()  # SQLite keeps the WAL beside the target
+    assert [p.name for p in plan_upgrade(db).pending] == REST
+
+    result = run_upgrade(db)
+    assert result.ok and result.applied == REST
+    assert db.is_symlink() and os.readlink(db) == str(target)
+    assert sorted(p.name for p in db.parent.iterdir()) == ["daycare.db"]
+    assert sorted(p.name for p in target.parent.iterdir()) == sorted(["real-store.db", result.backup_path.name])
+    conn = read_only(target)
+    assert conn.execute("SELECT count(*) FROM _migrations").fetchone() == (26,)
+    assert conn.execute("SELECT x FROM qa_marker").fetchall() == [("in-wal",)]  # the WAL's commit was kept
+
+
+def test_a_dangling_database_link_is_refused(tmp_path):
+    db = partly_upgraded(tmp_path / "s")
+    db.unlink()
+    db.symlink_to(tmp_path / "gone" / "daycare.db")
+    before = snapshot_tree(tmp_path)
+    result = run_upgrade(db)
+    assert result.refusal == (f"{db} is a symbolic link to {tmp_path / 'gone' / 'daycare.db'}, which does not "
+                              "exist; restore the database there (or remove the link) first.")
+    assert snapshot_tree(tmp_path) == before and not (tmp_path / "gone").exists()
