@@ -180,20 +180,27 @@ def _recover_set_aside(db_path: Path) -> str | None:
             continue
         aside, side = db_path.parent / name, side_file(db_path, m["suffix"])
         try:
-            st = os.stat(db_path)
-        except FileNotFoundError:
-            st = None
-        if st is None or st.st_ino != int(m["ino"]):
-            aside.unlink(missing_ok=True)  # the swap happened: it belonged to the file it replaced
-            continue
-        # The swap did not happen. Unless the database was written since, this is its -wal/-shm.
-        if not os.path.lexists(side) and st.st_mtime_ns <= aside.stat().st_ctime_ns:
-            os.rename(aside, side)
-            continue
-        return (f"{aside} is the {m['suffix'][1:]} file of {db_path}, set aside by an upgrade that was stopped "
+            try:
+                st = os.stat(db_path)
+            except FileNotFoundError:
+                st = None
+            if st is None or st.st_ino != int(m["ino"]):
+                aside.unlink()  # the swap happened: it belonged to the file it replaced
+                continue
+            # The swap did not happen. Unless the database was written since, this is its -wal/-shm.
+            if not os.path.lexists(side) and st.st_mtime_ns <= aside.stat().st_ctime_ns:
+                os.rename(aside, side)
+                continue
+            if m["suffix"] == "-shm":
+                aside.unlink()  # an index of the WAL, rebuilt from it: no data of its own
+                continue
+        except OSError as exc:
+            return f"{aside} (set aside by an upgrade that was stopped) could not be put back: {exc}."
+        return (f"{aside} is the write-ahead log of {db_path}, set aside by an upgrade that was stopped "
                 f"(process {m['pid']}) just before it would have replaced the database; but the database was "
-                "opened and written to since, so putting it back would corrupt it. The data committed in it is "
-                "in the backup that upgrade made (daycare.db.backup-*). Remove the file to upgrade anyway.")
+                "opened and written to since, so putting it back would corrupt it. The commits it holds are in "
+                "the backup that upgrade made, if it made one (daycare.db.backup-*). Remove the file to upgrade "
+                "anyway.")
     return None
 
 
