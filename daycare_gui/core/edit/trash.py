@@ -5,15 +5,24 @@ the store folder that held it) with a small manifest (``.trash-manifest.json``) 
 location. :func:`restore` moves it back, refusing to overwrite anything that appeared there meanwhile.
 Only paths inside the store are accepted, never a store folder itself, the database or the trash.
 
+A move is one ``os.rename`` when both places share a file system. Across file systems (a workspace on
+another disk) the item is copied, the copy compared with the original (every path, type, size and SHA-256),
+and only then is the original removed: the copy is never deleted once the original has started to go, so
+a removal that fails part-way leaves a full copy in the trash and says which files remain
+(:class:`TrashIncomplete`).
+
 Qt-free.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import errno
+import hashlib
 import json
 import os
 import shutil
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,6 +34,16 @@ MANIFEST_NAME = ".trash-manifest.json"
 
 class TrashError(Exception):
     """Refused or failed; the message is for the person deleting or restoring."""
+
+
+class TrashIncomplete(TrashError):
+    """The item is whole in the trash (``entry``) but part of the original could not be removed:
+    ``remaining`` lists what is still there. Nothing was lost; the message says so."""
+
+    def __init__(self, message: str, entry: TrashEntry, remaining: list[Path]) -> None:
+        super().__init__(message)
+        self.entry = entry
+        self.remaining = remaining
 
 
 @dataclass(frozen=True)
@@ -97,14 +116,194 @@ def move_to_trash(paths, target: str | os.PathLike, *, now: _dt.datetime | None 
         "deleted_at": deleted_at,
         "by": "daycare-gui",
     }
+    manifest_path = folder / MANIFEST_NAME
+    manifest_text = json.dumps(manifest, indent=2) + "\n"
     # The manifest first: if the move fails, an orphan manifest is harmless; a moved item without one is not.
-    (folder / MANIFEST_NAME).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    manifest_path.write_text(manifest_text, encoding="utf-8")
+    entry = TrashEntry(folder, real, stored, deleted_at, kind)
     try:
-        shutil.move(str(real), str(stored))
+        os.rename(real, stored)  # atomic: on failure nothing moved, the trash folder holds only the manifest
+        return entry
     except OSError as exc:
-        shutil.rmtree(folder, ignore_errors=True)
-        raise TrashError(f"cannot move {target} to the trash: {exc}") from exc
-    return TrashEntry(folder, real, stored, deleted_at, kind)
+        if exc.errno != errno.EXDEV:
+            _discard(folder)
+            raise TrashError(f"cannot move {target} to the trash: {_reason(exc)}; nothing was deleted") from exc
+    # Another file system. Until the copy is verified the trash folder holds no manifest: a kill meanwhile
+    # leaves an unlisted partial copy beside the untouched original, never a half item offered for restore.
+    manifest_path.unlink()
+    try:
+        _copy_verified(real, stored)
+    except (OSError, _Mismatch) as exc:
+        _discard(folder)
+        raise TrashError(f"cannot copy {target} into the trash ({trash}): {_reason(exc)}; "
+                         "nothing was deleted") from exc
+    try:
+        manifest_path.write_text(manifest_text, encoding="utf-8")
+    except OSError as exc:
+        _discard(folder)
+        raise TrashError(f"cannot write the trash's manifest ({_reason(exc)}); nothing was deleted") from exc
+    # From here on the trash copy is the safe one: it is never removed, whatever happens to the original.
+    remaining, first_error = _remove_tree(real)
+    if remaining:
+        shown = ", ".join(str(p) for p in remaining[:10]) + (f" and {len(remaining) - 10} more"
+                                                             if len(remaining) > 10 else "")
+        raise TrashIncomplete(
+            f"{target} was copied whole into the trash ({stored}), but {_count(len(remaining))} could not be "
+            f"removed from the original ({first_error}) and remain there: {shown}. Nothing is lost: the full copy "
+            "is in the Trash. Remove the rest by hand, or move it away and restore the copy from the Trash.",
+            entry, remaining)
+    return entry
+
+
+class _Mismatch(Exception):
+    """The copy differs from the original."""
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, shutil.Error) and exc.args and isinstance(exc.args[0], list) and exc.args[0]:
+        failed = exc.args[0]  # copytree's [(src, dst, why), ...]
+        more = f" (and {len(failed) - 1} more)" if len(failed) > 1 else ""
+        return f"{failed[0][2]}{more}"
+    if isinstance(exc, OSError) and exc.strerror:
+        return f"{exc.strerror}: {exc.filename}" if exc.filename else exc.strerror
+    return str(exc)
+
+
+def _count(n: int) -> str:
+    return "1 item" if n == 1 else f"{n} items"
+
+
+def _discard(folder: Path) -> None:
+    """Remove a trash folder whose item is not needed any more (not moved in, or restored whole). The
+    manifest goes first, so whatever cannot be removed is never listed as restorable."""
+    try:
+        (folder / MANIFEST_NAME).unlink()
+    except OSError:
+        pass
+    _remove_tree(folder, own=True)
+
+
+def _copy_new(src: Path, dst: Path) -> None:
+    """Copy ``src`` (file, symlink or folder, modes and times kept) to ``dst``, which must not exist:
+    FileExistsError before anything is created; after that, a failure removes what this copy created."""
+    if src.is_symlink():
+        os.symlink(os.readlink(src), dst)
+        return
+    if not src.is_dir():
+        with open(src, "rb") as fin, open(dst, "xb") as fout:
+            try:
+                shutil.copyfileobj(fin, fout)
+            except BaseException:
+                fout.close()
+                dst.unlink()
+                raise
+        try:
+            shutil.copystat(src, dst)
+        except BaseException:
+            dst.unlink()
+            raise
+        return
+    os.mkdir(dst)
+    try:
+        shutil.copytree(src, dst, symlinks=True, dirs_exist_ok=True)
+    except BaseException:
+        _remove_tree(dst, own=True)
+        raise
+
+
+def _copy_verified(src: Path, dst: Path) -> None:
+    """:func:`_copy_new`, then the copy compared with the original; _Mismatch (the copy removed) if they
+    differ, for example because something wrote into the original meanwhile."""
+    _copy_new(src, dst)
+    try:
+        a, b = _listing(src), _listing(dst)
+    except BaseException:
+        _remove_tree(dst, own=True)
+        raise
+    if a != b:
+        _remove_tree(dst, own=True)
+        differ = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
+        raise _Mismatch(f"the copy differs from the original ({', '.join(differ[:5])}); was it changed meanwhile?")
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _listing(root: Path) -> dict[str, tuple]:
+    """Every path under ``root`` (``"."`` itself) with its type and, for a file, size and SHA-256; for a
+    symlink its target."""
+
+    def one(path: str) -> tuple:
+        st = os.lstat(path)
+        if stat.S_ISLNK(st.st_mode):
+            return ("link", os.readlink(path))
+        if stat.S_ISDIR(st.st_mode):
+            return ("dir",)
+        if stat.S_ISREG(st.st_mode):
+            return ("file", st.st_size, _sha256(Path(path)))
+        return ("special", stat.S_IFMT(st.st_mode))
+
+    out = {".": one(os.fspath(root))}
+    if out["."] == ("dir",):
+        for dirpath, dirs, files in os.walk(root):
+            for name in dirs + files:
+                path = os.path.join(dirpath, name)
+                out[os.path.relpath(path, root)] = one(path)
+    return out
+
+
+def _writable(folder: str | os.PathLike) -> None:
+    try:
+        os.chmod(folder, stat.S_IMODE(os.lstat(folder).st_mode) | stat.S_IRWXU)
+    except OSError:
+        pass
+
+
+def _remove_tree(root: Path, *, own: bool = False) -> tuple[list[Path], str]:
+    """Remove ``root`` (file, symlink or folder), going on past failures. Returns the files (and symlinks,
+    and folders left empty of them) still there, and the first error. ``own``: a copy this module made,
+    whose read-only folders (modes copied from the original) may be made writable to remove it."""
+    errors: list[str] = []
+    if own and root.is_dir() and not root.is_symlink():
+        _writable(root)
+        for dirpath, dirs, _files in os.walk(root):
+            for name in dirs:
+                if not os.path.islink(os.path.join(dirpath, name)):
+                    _writable(os.path.join(dirpath, name))
+
+    def remove(fn, path) -> None:
+        try:
+            fn(path)
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            if not errors:
+                errors.append(_reason(exc))
+
+    if root.is_symlink() or not root.is_dir():
+        remove(os.unlink, root)
+    else:
+        for dirpath, dirs, files in os.walk(root, topdown=False):
+            for name in files:
+                remove(os.unlink, os.path.join(dirpath, name))
+            for name in dirs:
+                path = os.path.join(dirpath, name)
+                remove(os.unlink if os.path.islink(path) else os.rmdir, path)
+        remove(os.rmdir, root)
+    if not (root.exists() or root.is_symlink()):
+        return [], ""
+    if root.is_symlink() or not root.is_dir():
+        return [root], errors[0] if errors else "it is still there"
+    remaining = []
+    for dirpath, dirs, files in os.walk(root):
+        remaining += [Path(dirpath, n) for n in files]
+        remaining += [Path(dirpath, n) for n in dirs if os.path.islink(os.path.join(dirpath, n))]
+    return sorted(remaining) or [root], errors[0] if errors else "it is still there"
 
 
 def _entry(folder: Path) -> TrashEntry | None:
@@ -131,12 +330,27 @@ def list_trash(paths) -> list[TrashEntry]:
 
 
 def restore(entry: TrashEntry) -> Path:
-    """Move the item back where it was; refuses if something exists there now. Returns the restored path."""
+    """Move the item back where it was; refuses if something exists there now. Returns the restored path.
+    Every failure is a TrashError that says where the item is (still in the trash, unless it was restored)."""
     if not (entry.stored.exists() or entry.stored.is_symlink()):
         raise TrashError(f"{entry.stored} is no longer in the trash")
     if entry.original.exists() or entry.original.is_symlink():
         raise TrashError(f"{entry.original} exists again; move it away first, nothing was restored")
-    entry.original.parent.mkdir(parents=True, exist_ok=True)
-    shutil.move(str(entry.stored), str(entry.original))
-    shutil.rmtree(entry.folder, ignore_errors=True)
+    kept = f"; it is still in the trash ({entry.stored})"
+    try:
+        entry.original.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise TrashError(f"cannot restore {entry.original}: cannot create its folder ({_reason(exc)}){kept}") from exc
+    try:
+        os.rename(entry.stored, entry.original)
+    except OSError as exc:
+        if exc.errno != errno.EXDEV:
+            raise TrashError(f"cannot restore {entry.original}: {_reason(exc)}{kept}") from exc
+        try:
+            _copy_verified(entry.stored, entry.original)  # another file system: copy, compare, then drop
+        except FileExistsError as exc:
+            raise TrashError(f"{entry.original} exists again; move it away first, nothing was restored") from exc
+        except (OSError, _Mismatch) as exc:
+            raise TrashError(f"cannot restore {entry.original}: {_reason(exc)}{kept}") from exc
+    _discard(entry.folder)  # the manifest first: a trash copy that cannot all be removed is no longer listed
     return entry.original

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QMessageBox, QPushButton
 
 from daycare_gui.core.edit import create
 from daycare_gui.core.edit.errors import InvalidValue
-from daycare_gui.core.edit.trash import TrashError, move_to_trash
+from daycare_gui.core.edit.trash import TrashError, TrashIncomplete, move_to_trash
 from daycare_gui.ui.widgets.flow_layout import FlowLayout
 
 from .new_item import NewItemDialog, TrashDialog
@@ -143,6 +143,10 @@ class EditActions(QObject):
             return None
         try:
             entry = move_to_trash(self.store.paths, target)
+        except TrashIncomplete as exc:  # whole in the trash, part of the original still there: both shown
+            QMessageBox.warning(self.pane, "Partly deleted", str(exc))
+            self._refresh()
+            return exc.entry
         except TrashError as exc:
             QMessageBox.warning(self.pane, "Not deleted", str(exc))
             return None

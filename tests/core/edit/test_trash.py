@@ -124,3 +124,144 @@ def test_the_trash_keeps_an_item_private_to_its_owner(store):
     folder.chmod(0o700)  # its files are private through their folder, not their own modes
     entry = move_to_trash(store, folder)
     assert stat.S_IMODE(entry.folder.stat().st_mode) == 0o700
+
+
+# --- across file systems: copy, verify, then remove; the trash copy is never deleted once removal began ---
+
+
+def _modes(folder):
+    return {str(p.relative_to(folder)): p.stat().st_mode & 0o7777 for p in sorted(folder.rglob("*"))}
+
+
+@pytest.fixture
+def cross_device(monkeypatch):
+    """Every rename fails as it does between two file systems (the workspace on another disk)."""
+    import errno
+    import os
+
+    def rename(src, dst, *args, **kwargs):
+        raise OSError(errno.EXDEV, "Invalid cross-device link", str(src), None, str(dst))
+
+    monkeypatch.setattr(os, "rename", rename)
+
+
+@pytest.fixture
+def app_with_data(store):
+    app = store.workspace_dir / "apps" / "deploy-check"
+    for i in range(5):
+        (app / f"data{i}.txt").write_text(f"precious {i}\n")
+    (app / "data0.txt").chmod(0o600)
+    return app
+
+
+def test_cross_device_delete_copies_verifies_then_removes(store, app_with_data, cross_device):
+    before, modes = _tree(app_with_data), _modes(app_with_data)
+    entry = move_to_trash(store, app_with_data)
+    assert not app_with_data.exists()
+    assert _tree(entry.stored) == before and _modes(entry.stored) == modes  # modes kept too
+    assert [e.original for e in list_trash(store)] == [app_with_data]
+    assert restore(entry) == app_with_data  # back across the file systems the same way
+    assert _tree(app_with_data) == before and _modes(app_with_data) == modes
+    assert list_trash(store) == [] and not any(trash_dir(store).iterdir())
+
+
+def test_cross_device_delete_whose_removal_fails_midway_keeps_the_full_copy(store, app_with_data, cross_device,
+                                                                          monkeypatch):
+    import os
+
+    from daycare_gui.core.edit import trash
+
+    before = _tree(app_with_data)
+    real_unlink, refused = os.unlink, []
+
+    def unlink(path, *args, **kwargs):  # the original's data3.txt cannot be removed (once)
+        if os.path.basename(os.fspath(path)) == "data3.txt" and not refused:
+            refused.append(path)
+            raise PermissionError(1, "Operation not permitted", os.fspath(path))
+        return real_unlink(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "unlink", unlink)
+    with pytest.raises(TrashError) as failed:
+        move_to_trash(store, app_with_data)
+    monkeypatch.setattr(os, "unlink", real_unlink)
+    # Nothing is lost: the trash holds the whole folder, the original only what could not be removed.
+    (entry,) = list_trash(store)
+    assert entry.original == app_with_data and _tree(entry.stored) == before
+    assert _tree(app_with_data) == {"data3.txt": before["data3.txt"]}
+    message = str(failed.value)
+    assert str(app_with_data / "data3.txt") in message and "full copy is in the Trash" in message
+    assert isinstance(failed.value, trash.TrashIncomplete) and failed.value.remaining == [app_with_data / "data3.txt"]
+    # The user removes the rest by hand; the copy restores the folder byte for byte.
+    (app_with_data / "data3.txt").unlink()
+    app_with_data.rmdir()
+    restore(entry)
+    assert _tree(app_with_data) == before
+
+
+def test_cross_device_copy_that_fails_deletes_nothing(store, app_with_data, cross_device, monkeypatch):
+    import os
+    import shutil
+
+    before = _tree(app_with_data)
+    real_copyfile = shutil.copyfile
+
+    def copyfile(src, dst, *args, **kwargs):
+        if os.path.basename(os.fspath(src)) == "data2.txt":
+            raise OSError(28, "No space left on device", os.fspath(dst))
+        return real_copyfile(src, dst, *args, **kwargs)
+
+    monkeypatch.setattr(shutil, "copyfile", copyfile)
+    with pytest.raises(TrashError, match="No space left.*nothing was deleted"):
+        move_to_trash(store, app_with_data)
+    assert _tree(app_with_data) == before
+    assert list_trash(store) == [] and not any(trash_dir(store).iterdir())  # the partial copy is gone
+
+
+def read_only(monkeypatch, folder):
+    """``folder`` refuses new entries as a read-only folder does (simulated as well: root ignores modes)."""
+    import builtins
+    import errno
+    import os
+
+    folder = os.path.realpath(folder)
+
+    def inside(path) -> bool:
+        return os.path.realpath(os.fspath(path)).startswith(folder + os.sep)
+
+    def denied(path):
+        return PermissionError(errno.EACCES, "Permission denied", os.fspath(path))
+
+    real_rename, real_open, real_mkdir = os.rename, builtins.open, os.mkdir
+
+    def rename(src, dst, *args, **kwargs):
+        if inside(src) or inside(dst):
+            raise denied(dst)
+        return real_rename(src, dst, *args, **kwargs)
+
+    def open_(file, mode="r", *args, **kwargs):
+        if isinstance(file, (str, bytes, os.PathLike)) and set(mode) & set("wxa+") and inside(file):
+            raise denied(file)
+        return real_open(file, mode, *args, **kwargs)
+
+    def mkdir(path, *args, **kwargs):
+        if inside(path):
+            raise denied(path)
+        return real_mkdir(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "rename", rename)
+    monkeypatch.setattr(builtins, "open", open_)
+    monkeypatch.setattr(os, "mkdir", mkdir)
+
+
+def test_restore_into_a_read_only_folder_says_so_and_keeps_the_item(store):
+    path = store.root / "heartbeat" / "check-inbox.md"
+    data = path.read_bytes()
+    entry = move_to_trash(store, path)
+    with pytest.MonkeyPatch.context() as mp:
+        read_only(mp, path.parent)
+        with pytest.raises(TrashError, match="cannot restore .*Permission denied.*still in the trash"):
+            restore(entry)
+    assert not path.exists() and entry.stored.read_bytes() == data
+    assert list_trash(store) == [entry]
+    restore(entry)  # once the folder is writable again
+    assert path.read_bytes() == data
