@@ -187,3 +187,80 @@ def test_restore_refuses_when_the_place_is_taken_again(qtbot, window, store):
     assert target.read_bytes() == b"---\ntitle: Written meanwhile\n---\nNew.\n"
     (kept,) = (store / TRASH_NAME).glob("*/heartbeat/budget-watch.md")
     assert kept.read_bytes() == original
+
+
+def test_restore_into_a_read_only_folder_is_a_message_not_a_crash(qtbot, window, store):
+    from tests.core.edit.test_trash import read_only
+
+    open_and_wait(qtbot, window, store)
+    pane = show_fresh(qtbot, window, "heartbeat", rows=4)
+    target = store / "heartbeat" / "budget-watch.md"
+    original = target.read_bytes()
+    pane.table.selectRow(texts(pane.records.proxy, 5).index("budget-watch"))
+    on_next_dialog(lambda box: box.button(QMessageBox.StandardButton.Yes).click(), kind=QMessageBox)
+    pane.edit_actions.delete_button.click()
+    assert not target.exists()
+    pane = show_fresh(qtbot, window, "heartbeat", old=pane)
+    warnings = []
+
+    def restore(dialog: TrashDialog):
+        def refuse(box: QMessageBox):
+            warnings.append((box.windowTitle(), box.text()))
+            box.accept()
+
+        with pytest.MonkeyPatch.context() as mp:
+            read_only(mp, target.parent)
+            on_next_dialog(refuse, kind=QMessageBox)
+            dialog.restore_button.click()
+        assert dialog.list.count() == 1  # still listed, still restorable
+        dialog.reject()
+
+    on_next_dialog(restore, kind=TrashDialog)
+    trash_button(pane).click()
+    (title, text), = warnings
+    assert title == "Not restored" and "Permission denied" in text and "still in the trash" in text
+    assert not target.exists()
+    (kept,) = (store / TRASH_NAME).glob("*/heartbeat/budget-watch.md")
+    assert kept.read_bytes() == original
+
+
+def test_delete_across_file_systems_that_fails_midway_says_partly_deleted(qtbot, window, store, monkeypatch):
+    import errno
+    import os
+
+    open_and_wait(qtbot, window, store)
+    pane = show_fresh(qtbot, window, "apps")
+    qtbot.waitUntil(lambda: pane.records.proxy.rowCount() > 0, timeout=10000)
+    app = store / "workspace" / "apps" / "deploy-check"
+    before = snapshot_tree(app)
+    stuck = sorted(before)[-1]  # one file of the original cannot be removed
+    column = next(c for c in range(pane.records.proxy.columnCount()) if "deploy-check" in texts(pane.records.proxy, c))
+    pane.table.selectRow(texts(pane.records.proxy, column).index("deploy-check"))
+
+    def rename(src, dst, *args, **kwargs):
+        raise OSError(errno.EXDEV, "Invalid cross-device link", str(src), None, str(dst))
+
+    real_unlink = os.unlink
+
+    def unlink(path, *args, **kwargs):
+        if os.fspath(path) == str(app / stuck):
+            raise PermissionError(errno.EPERM, "Operation not permitted", os.fspath(path))
+        return real_unlink(path, *args, **kwargs)
+
+    warnings = []
+
+    def answer(box: QMessageBox):
+        if box.windowTitle() == "Delete":
+            on_next_dialog(lambda b: (warnings.append((b.windowTitle(), b.text())), b.accept()), kind=QMessageBox)
+            box.button(QMessageBox.StandardButton.Yes).click()
+
+    on_next_dialog(answer, kind=QMessageBox)
+    with monkeypatch.context() as mp:
+        mp.setattr(os, "rename", rename)
+        mp.setattr(os, "unlink", unlink)
+        pane.edit_actions.delete_button.click()
+    (title, text), = warnings
+    assert title == "Partly deleted" and str(app / stuck) in text and "full copy is in the Trash" in text
+    assert snapshot_tree(app) == {stuck: before[stuck]}  # only what could not be removed is left
+    (copy,) = (store / TRASH_NAME).glob("*/workspace/apps/deploy-check")
+    assert snapshot_tree(copy) == before  # the whole folder, byte for byte

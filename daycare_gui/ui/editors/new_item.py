@@ -117,6 +117,12 @@ class TrashDialog(QDialog):
         except TrashError as exc:
             QMessageBox.warning(self, "Not restored", str(exc))
             return
+        except OSError as exc:  # restore() words its own failures; anything else still gets a message
+            entry = self.entries[row]
+            QMessageBox.warning(self, "Not restored", f"Could not restore {entry.original}: {exc}\n\n"
+                                f"Check {entry.original} and the trash ({entry.folder}) before trying again.")
+            self.reload()
+            return
         self.reload()
         if self.on_restored is not None:
             self.on_restored()
