@@ -123,3 +123,46 @@ def test_pglite_edit_refused_while_the_engine_runs(pglite_demo):
         with pytest.raises(api.WriteRefused, match="engine is running"):
             tasks.update(task, {"enabled": False})
     assert snapshot_tree(pglite_demo) == before
+
+
+def _modes(root) -> dict[str, int]:
+    return {str(p.relative_to(root)): p.lstat().st_mode & 0o7777 for p in [root, *sorted(root.rglob("*"))]}
+
+
+def _make_private(folder) -> None:
+    """The modes of a store kept from others: folders 0750, files 0640, PG_VERSION 0600."""
+    for path in [folder, *folder.rglob("*")]:
+        path.chmod(0o750 if path.is_dir() else 0o640)
+    (folder / "PG_VERSION").chmod(0o600)
+
+
+def test_pglite_copy_keeps_modes_and_owners(pglite_demo, tmp_path):
+    from daycare_gui.stores.daycare.pg.pglite_copy import copy_pglite
+
+    folder = pglite_demo / "daycare.pglite"
+    _make_private(folder)
+    (folder / "pg_tblspc").chmod(0o700)  # an empty folder
+    if os.geteuid() == 0:  # only root can give a file to someone else (a GUI run with sudo)
+        os.chown(folder / "PG_VERSION", 4242, 4343)
+    copy = tmp_path / "copy"
+    copy_pglite(folder, copy)
+    expected = {k: v for k, v in _modes(folder).items() if k != "postmaster.pid"}
+    assert _modes(copy) == expected
+    if os.geteuid() == 0:
+        st = (copy / "PG_VERSION").stat()
+        assert (st.st_uid, st.st_gid) == (4242, 4343)
+
+
+def test_pglite_edit_keeps_the_store_private(pglite_demo):
+    folder = pglite_demo / "daycare.pglite"
+    _make_private(folder)
+    before = _modes(folder)
+    with registry.open_store(pglite_demo) as store:
+        tasks = store.capability(api.Tasks)
+        task = next(t for t in tasks.tasks() if t.id == "cron-plants")
+        tasks.update(task, {"enabled": True})
+    after = _modes(folder)
+    assert {k: after[k] for k in before if k in after} == {k: before[k] for k in before if k in after}
+    assert all(mode & 0o027 == 0 for mode in after.values())  # nothing for others, nothing group-writable
+    (backup,) = pglite_demo.glob(".daycare-gui-backup-*")
+    assert _modes(backup) == before  # the old store, as it was

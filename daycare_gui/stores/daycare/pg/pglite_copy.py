@@ -2,13 +2,15 @@
 
 The user's folder is only read (copied file by file; ``global/pg_control`` first and ``pg_wal/`` last so a
 copy taken while Daycare writes is consistent, ``postmaster.pid`` skipped). Everything PGlite writes —
-recovery, WAL, statistics — lands in the copy.
+recovery, WAL, statistics — lands in the copy. The copy keeps every file's and folder's mode (and, when
+running as root, owner): an edit swaps the copy in as the store, which must stay as private as it was.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import stat
 import subprocess
 import tempfile
 import threading
@@ -58,10 +60,16 @@ def copy_pglite(src: Path, dest: Path, progress=None, cancelled=lambda: False) -
             progress(done_mb, total_mb, f"Copying the store ({done_mb:,} of {total_mb:,} MB)…")
 
     report()
+    # Folders are private (0700) while the copy is made and get the source's modes at the end; files are
+    # created 0600 and get theirs once written: no moment in which the copy is more open than the store.
+    dest.mkdir(mode=0o700, parents=True, exist_ok=True)
+    for dirpath, dirs, _names in os.walk(src):  # every folder, also the empty ones PostgreSQL expects
+        for d in dirs:
+            (dest / Path(dirpath, d).relative_to(src)).mkdir(mode=0o700, exist_ok=True)
     for rel in files:
         target = dest / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        with open(src / rel, "rb") as fin, open(target, "wb") as fout:
+        target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        with open(src / rel, "rb") as fin, open(target, "wb", opener=_private) as fout:
             while True:
                 if cancelled():
                     raise OpenCancelled("cancelled while copying the store")
@@ -71,12 +79,65 @@ def copy_pglite(src: Path, dest: Path, progress=None, cancelled=lambda: False) -
                 fout.write(block)
                 size += len(block)
                 report()
-    for dirpath, dirs, _names in os.walk(src):  # empty folders PostgreSQL expects (pg_tblspc, …)
-        for d in dirs:
-            (dest / Path(dirpath, d).relative_to(src)).mkdir(parents=True, exist_ok=True)
+            fout.flush()
+            _same_access(os.fstat(fin.fileno()), fout.fileno(), None)
+    for dirpath, _dirs, _names in os.walk(src, topdown=False):  # deepest first: a parent never blocks a child
+        rel = Path(dirpath).relative_to(src)
+        _same_access(os.stat(dirpath), None, dest / rel)
     if progress:
         progress(total_mb, total_mb, f"Copying the store ({total_mb:,} of {total_mb:,} MB)…")
     return size
+
+
+def keep_access(src: Path, copy: Path) -> None:
+    """After PGlite wrote into ``copy`` (made by :func:`copy_pglite` from ``src``): PGlite replaces some
+    files and creates others with its own modes (``pg_internal.init`` 0644). Every path also in ``src``
+    gets ``src``'s mode back; a new one keeps no more than its folder allows (the folder's mode, without
+    the execute bits for a file: PostgreSQL's own rule). As root, owners too (new paths: the store's)."""
+    root = os.stat(src)
+    plan: dict[Path, tuple[int, int, int]] = {}  # relative path -> (mode, uid, gid)
+
+    def wanted(rel: Path, st: os.stat_result, parent: tuple[int, int, int] | None) -> tuple[int, int, int]:
+        try:
+            was = os.lstat(src / rel)
+            return stat.S_IMODE(was.st_mode), was.st_uid, was.st_gid
+        except FileNotFoundError:
+            cap = parent[0] if stat.S_ISDIR(st.st_mode) else parent[0] & 0o666
+            return stat.S_IMODE(st.st_mode) & cap, root.st_uid, root.st_gid
+
+    plan[Path(".")] = (stat.S_IMODE(root.st_mode), root.st_uid, root.st_gid)
+    for dirpath, dirs, names in os.walk(copy):
+        here = Path(dirpath).relative_to(copy)
+        for name in dirs + names:
+            st = os.lstat(Path(dirpath, name))
+            if not stat.S_ISLNK(st.st_mode):
+                plan[here / name] = wanted(here / name, st, plan[here])
+    as_root = hasattr(os, "geteuid") and os.geteuid() == 0
+    for rel in sorted(plan, key=lambda r: len(r.parts), reverse=True):  # deepest first
+        mode, uid, gid = plan[rel]
+        path = copy / rel
+        st = os.lstat(path)
+        if as_root and (st.st_uid, st.st_gid) != (uid, gid):
+            os.chown(path, uid, gid)
+        if stat.S_IMODE(st.st_mode) != mode:
+            os.chmod(path, mode)
+
+
+def _private(path, flags: int) -> int:
+    return os.open(path, flags, 0o600)
+
+
+def _same_access(st: os.stat_result, fd: int | None, path: Path | None) -> None:
+    """Give the copy (an open ``fd`` or a folder at ``path``) the source's mode, and its owner when running
+    as root (the only case a copy could end up with another owner). The owner may always read and write
+    it (PGlite writes into its copy even of a read-only store; an edit's :func:`keep_access` puts exact
+    modes back before the swap)."""
+    target = fd if fd is not None else path
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        own = os.fstat(fd) if fd is not None else os.stat(path)
+        if (own.st_uid, own.st_gid) != (st.st_uid, st.st_gid):
+            os.chown(target, st.st_uid, st.st_gid)
+    os.chmod(target, stat.S_IMODE(st.st_mode) | (0o700 if stat.S_ISDIR(st.st_mode) else 0o600))
 
 
 def _size(path: Path) -> int:

@@ -159,7 +159,7 @@ def _transaction(url: str, edit) -> None:
 
 def _write_pglite(store, edit) -> None:
     from daycare_gui.core import leftovers
-    from daycare_gui.stores.daycare.pg.pglite_copy import PgliteServer, copy_pglite
+    from daycare_gui.stores.daycare.pg.pglite_copy import PgliteServer, copy_pglite, keep_access
     from daycare_gui.stores.daycare.pg.runtime import ensure_runtime
 
     original = Path(store.paths.pglite_path)
@@ -175,6 +175,7 @@ def _write_pglite(store, edit) -> None:
             _transaction(server.url, edit)
         finally:
             server.close()
+        keep_access(original, work)  # what PGlite created or replaced no more open than the store was
         _verify(work, runtime)
         swap_in(work, original, backup)
     except BaseException:
