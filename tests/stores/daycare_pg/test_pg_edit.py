@@ -166,3 +166,73 @@ def test_pglite_edit_keeps_the_store_private(pglite_demo):
     assert all(mode & 0o027 == 0 for mode in after.values())  # nothing for others, nothing group-writable
     (backup,) = pglite_demo.glob(".daycare-gui-backup-*")
     assert _modes(backup) == before  # the old store, as it was
+
+
+def _edit_with_something_before_the_swap(pglite_demo, monkeypatch, meanwhile):
+    """Enable cron-plants; ``meanwhile()`` runs after the edited copy was verified, right before the swap."""
+    import daycare_gui.stores.daycare.pg.writes as writes
+
+    real_verify = writes._verify
+
+    def verify_then(folder, runtime):
+        real_verify(folder, runtime)
+        meanwhile()
+
+    monkeypatch.setattr(writes, "_verify", verify_then)
+    with registry.open_store(pglite_demo) as store:
+        tasks = store.capability(api.Tasks)
+        task = next(t for t in tasks.tasks() if t.id == "cron-plants")
+        assert not task.enabled
+        tasks.update(task, {"enabled": True})
+
+
+def _plants_enabled(store_dir) -> bool:
+    with registry.open_store(store_dir) as store:
+        return next(t for t in store.capability(api.Tasks).tasks() if t.id == "cron-plants").enabled
+
+
+@pytest.mark.parametrize("change", ["new file", "file rewritten"])
+def test_pglite_edit_stops_when_the_folder_changes_meanwhile(pglite_demo, monkeypatch, change):
+    folder = pglite_demo / "daycare.pglite"
+    seen = {}
+
+    def another_writer():
+        if change == "new file":
+            (folder / "written-meanwhile").write_bytes(b"engine data")
+        else:  # same size, different bytes
+            conf = folder / "postgresql.auto.conf"
+            conf.write_bytes(conf.read_bytes().upper())
+        seen["tree"] = snapshot_tree(folder)
+
+    with pytest.raises(api.WriteConflict, match="changed by another program.*nothing was written") as refused:
+        _edit_with_something_before_the_swap(pglite_demo, monkeypatch, another_writer)
+    assert ("written-meanwhile" if change == "new file" else "postgresql.auto.conf") in str(refused.value)
+    assert snapshot_tree(folder) == seen["tree"]  # the other writer's change kept
+    assert sorted(p.name for p in pglite_demo.iterdir()) == ["daycare.pglite"]  # no backup, no working copy
+    assert not _plants_enabled(pglite_demo)
+
+
+def test_pglite_edit_stops_when_the_engine_starts_meanwhile(pglite_demo, monkeypatch):
+    before = snapshot_tree(pglite_demo)
+
+    def engine_starts():
+        (pglite_demo / "engine.pid").write_text(str(os.getpid()))  # a live process
+
+    with pytest.raises(api.WriteRefused, match="engine is running.*started while the edit"):
+        _edit_with_something_before_the_swap(pglite_demo, monkeypatch, engine_starts)
+    assert snapshot_tree(pglite_demo) == {**before, "engine.pid": str(os.getpid()).encode()}
+    (pglite_demo / "engine.pid").unlink()
+    assert not _plants_enabled(pglite_demo)
+
+
+def test_fingerprint_sees_a_rewrite_within_one_clock_tick(tmp_path):
+    from daycare_gui.stores.daycare.pg.writes import fingerprint
+
+    page = tmp_path / "base" / "1" / "16384"
+    page.parent.mkdir(parents=True)
+    page.write_bytes(b"a" * 8192)
+    before = fingerprint(tmp_path)
+    st = page.stat()
+    page.write_bytes(b"b" * 8192)  # same size; the clock did not move on (mtime put back)
+    os.utime(page, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert fingerprint(tmp_path) != before

@@ -4,7 +4,10 @@ edited is still the current one.
 
 On a PostgreSQL server the transaction runs there. A PGlite folder is never written in place: a working
 copy beside it is edited through PGlite, read back, and only then swapped in (the original kept as a
-backup), so a failure or a kill leaves the folder as it was.
+backup), so a failure or a kill leaves the folder as it was. PGlite takes no lock, so just before the swap
+the engine is looked for again and the folder compared with the fingerprint taken before the copy: a
+change meanwhile (an engine that started, a second writer) stops the edit, the folder left as that writer
+left it.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import stat
 import time
 from pathlib import Path
 
@@ -134,7 +138,7 @@ def write(store, edit, *, force: bool = False) -> None:
     if store.generation == "postgres":
         _transaction(store.db.url, edit)
         return
-    _write_pglite(store, edit)
+    _write_pglite(store, edit, force=force)
 
 
 def _transaction(url: str, edit) -> None:
@@ -157,7 +161,7 @@ def _transaction(url: str, edit) -> None:
         engine.dispose()
 
 
-def _write_pglite(store, edit) -> None:
+def _write_pglite(store, edit, *, force: bool = False) -> None:
     from daycare_gui.core import leftovers
     from daycare_gui.stores.daycare.pg.pglite_copy import PgliteServer, copy_pglite, keep_access
     from daycare_gui.stores.daycare.pg.runtime import ensure_runtime
@@ -169,6 +173,7 @@ def _write_pglite(store, edit) -> None:
     backup = original.parent / f"{BACKUP_PREFIX}{_now()}-{original.name}"
     runtime = ensure_runtime(original.parent)
     try:
+        before = fingerprint(original)  # before the copy: a change from here on is one the copy may lack
         copy_pglite(original, work)
         server = PgliteServer(work, runtime, copy=False)
         try:
@@ -177,12 +182,70 @@ def _write_pglite(store, edit) -> None:
             server.close()
         keep_access(original, work)  # what PGlite created or replaced no more open than the store was
         _verify(work, runtime)
+        _still_as_copied(store, original, before, force)
         swap_in(work, original, backup)
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
         raise
     _prune_backups(original)
     store.reload()
+
+
+RACY_NS = 3_000_000_000  # files written this recently are hashed too: a write in the same clock tick keeps mtime
+
+
+def fingerprint(folder: Path) -> dict[str, tuple]:
+    """Every path under ``folder`` with its kind, size, mtime_ns and inode (and the folder's own identity);
+    a file modified in the last few seconds also with its SHA-256. Two fingerprints are equal only if
+    nothing was written, added, removed or replaced in between."""
+    top = os.stat(folder)
+    out: dict[str, tuple] = {".": ("dir", top.st_dev, top.st_ino, top.st_mtime_ns)}
+    racy = time.time_ns() - RACY_NS
+    for dirpath, dirs, names in os.walk(folder):
+        for name in dirs + names:
+            path = os.path.join(dirpath, name)
+            try:
+                st = os.lstat(path)
+            except FileNotFoundError:
+                continue
+            key = os.path.relpath(path, folder)
+            if stat.S_ISREG(st.st_mode):
+                entry = ("file", st.st_size, st.st_mtime_ns, st.st_ino)
+                if st.st_mtime_ns >= racy:
+                    entry += (_sha256(path),)
+                out[key] = entry
+            else:
+                out[key] = (stat.S_IFMT(st.st_mode), st.st_size, st.st_mtime_ns, st.st_ino)
+    return out
+
+
+def _sha256(path: str) -> str | None:
+    h = hashlib.sha256()
+    try:
+        with open(path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+    except OSError:
+        return None
+    return h.hexdigest()
+
+
+def _still_as_copied(store, original: Path, before: dict[str, tuple], force: bool) -> None:
+    """Just before the swap: the engine has not started (unless the user insisted on writing while it
+    runs) and ``original`` is unchanged since ``before``; else refuse, the folder left untouched."""
+    store.refresh_engine()
+    blocked = store.writes_blocked()
+    if blocked and not force:
+        raise WriteRefused(f"{blocked}. It started while the edit was being made; nothing was written and "
+                           f"{original} is as the engine left it")
+    after = fingerprint(original)
+    if after != before:
+        changed = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k) and k != ".")
+        shown = ", ".join(changed[:5]) + (f" and {len(changed) - 5} more" if len(changed) > 5 else "")
+        shown = shown or "the folder itself"
+        raise WriteConflict(f"{original} was changed by another program while the edit was being made "
+                            f"({shown}); nothing was written and the store is as that program left it. "
+                            "Make sure Daycare's engine is stopped, then try again")
 
 
 def swap_in(work: Path, original: Path, backup: Path) -> None:
