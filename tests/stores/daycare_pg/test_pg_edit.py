@@ -226,13 +226,30 @@ def test_pglite_edit_stops_when_the_engine_starts_meanwhile(pglite_demo, monkeyp
 
 
 def test_fingerprint_sees_a_rewrite_within_one_clock_tick(tmp_path):
-    from daycare_gui.stores.daycare.pg.writes import fingerprint
+    import time
+
+    from daycare_gui.stores.daycare.pg.writes import RACY_NS, fingerprint
 
     page = tmp_path / "base" / "1" / "16384"
     page.parent.mkdir(parents=True)
     page.write_bytes(b"a" * 8192)
-    before = fingerprint(tmp_path)
+    racy_since = time.time_ns() - RACY_NS
+    before = fingerprint(tmp_path, racy_since)
+    assert fingerprint(tmp_path, racy_since) == before
     st = page.stat()
     page.write_bytes(b"b" * 8192)  # same size; the clock did not move on (mtime put back)
     os.utime(page, ns=(st.st_atime_ns, st.st_mtime_ns))
-    assert fingerprint(tmp_path) != before
+    assert fingerprint(tmp_path, racy_since) != before
+
+
+def test_pglite_edit_of_a_store_written_a_moment_ago(pglite_demo):
+    """Files written just before the edit are hashed in the fingerprint; seconds later, at the swap, the
+    same files must still count as unchanged."""
+    folder = pglite_demo / "daycare.pglite"
+    for path in folder.rglob("*"):
+        os.utime(path)  # as if Daycare had just written them
+    with registry.open_store(pglite_demo) as store:
+        tasks = store.capability(api.Tasks)
+        task = next(t for t in tasks.tasks() if t.id == "cron-plants")
+        tasks.update(task, {"enabled": True})
+    assert _plants_enabled(pglite_demo)

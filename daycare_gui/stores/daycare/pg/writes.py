@@ -173,7 +173,8 @@ def _write_pglite(store, edit, *, force: bool = False) -> None:
     backup = original.parent / f"{BACKUP_PREFIX}{_now()}-{original.name}"
     runtime = ensure_runtime(original.parent)
     try:
-        before = fingerprint(original)  # before the copy: a change from here on is one the copy may lack
+        racy_since = time.time_ns() - RACY_NS
+        before = fingerprint(original, racy_since)  # before the copy: a later change is one the copy may lack
         copy_pglite(original, work)
         server = PgliteServer(work, runtime, copy=False)
         try:
@@ -182,7 +183,7 @@ def _write_pglite(store, edit, *, force: bool = False) -> None:
             server.close()
         keep_access(original, work)  # what PGlite created or replaced no more open than the store was
         _verify(work, runtime)
-        _still_as_copied(store, original, before, force)
+        _still_as_copied(store, original, before, racy_since, force)
         swap_in(work, original, backup)
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
@@ -194,13 +195,13 @@ def _write_pglite(store, edit, *, force: bool = False) -> None:
 RACY_NS = 3_000_000_000  # files written this recently are hashed too: a write in the same clock tick keeps mtime
 
 
-def fingerprint(folder: Path) -> dict[str, tuple]:
+def fingerprint(folder: Path, racy_since: int) -> dict[str, tuple]:
     """Every path under ``folder`` with its kind, size, mtime_ns and inode (and the folder's own identity);
-    a file modified in the last few seconds also with its SHA-256. Two fingerprints are equal only if
+    a file modified at or after ``racy_since`` (ns; a few seconds before the first fingerprint, and the
+    same value for the one compared with it) also with its SHA-256. Two fingerprints are equal only if
     nothing was written, added, removed or replaced in between."""
     top = os.stat(folder)
     out: dict[str, tuple] = {".": ("dir", top.st_dev, top.st_ino, top.st_mtime_ns)}
-    racy = time.time_ns() - RACY_NS
     for dirpath, dirs, names in os.walk(folder):
         for name in dirs + names:
             path = os.path.join(dirpath, name)
@@ -211,7 +212,7 @@ def fingerprint(folder: Path) -> dict[str, tuple]:
             key = os.path.relpath(path, folder)
             if stat.S_ISREG(st.st_mode):
                 entry = ("file", st.st_size, st.st_mtime_ns, st.st_ino)
-                if st.st_mtime_ns >= racy:
+                if st.st_mtime_ns >= racy_since:
                     entry += (_sha256(path),)
                 out[key] = entry
             else:
@@ -230,7 +231,7 @@ def _sha256(path: str) -> str | None:
     return h.hexdigest()
 
 
-def _still_as_copied(store, original: Path, before: dict[str, tuple], force: bool) -> None:
+def _still_as_copied(store, original: Path, before: dict[str, tuple], racy_since: int, force: bool) -> None:
     """Just before the swap: the engine has not started (unless the user insisted on writing while it
     runs) and ``original`` is unchanged since ``before``; else refuse, the folder left untouched."""
     store.refresh_engine()
@@ -238,7 +239,7 @@ def _still_as_copied(store, original: Path, before: dict[str, tuple], force: boo
     if blocked and not force:
         raise WriteRefused(f"{blocked}. It started while the edit was being made; nothing was written and "
                            f"{original} is as the engine left it")
-    after = fingerprint(original)
+    after = fingerprint(original, racy_since)
     if after != before:
         changed = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k) and k != ".")
         shown = ", ".join(changed[:5]) + (f" and {len(changed) - 5} more" if len(changed) > 5 else "")
