@@ -104,17 +104,25 @@ def _indent_of(text: str, pos: int) -> str:
     return text[line_start:j]
 
 
-def _render_list(items: list[Any], multiline: bool, indent: str, unit: str, sep: str = ", ") -> str:
+def _newline_of(text: str) -> str:
+    """The file's line ending, as its first line ends ("\n" when it has one line): inserted lines use it, so
+    a CRLF file does not come back with LF lines mixed in."""
+    at = text.find("\n")
+    return "\r\n" if at > 0 and text[at - 1] == "\r" else "\n"
+
+
+def _render_list(items: list[Any], multiline: bool, indent: str, unit: str, sep: str = ", ",
+                 nl: str = "\n") -> str:
     if not items:
         return "[]"
     parts = [json.dumps(v, ensure_ascii=False) for v in items]
     if not multiline:
         return "[" + sep.join(parts) + "]"
     inner = indent + unit
-    return "[\n" + ",\n".join(inner + p for p in parts) + "\n" + indent + "]"
+    return "[" + nl + ("," + nl).join(inner + p for p in parts) + nl + indent + "]"
 
 
-def _render(value: Any, old: str | None, pretty: bool, indent: str, unit: str) -> str:
+def _render(value: Any, old: str | None, pretty: bool, indent: str, unit: str, nl: str = "\n") -> str:
     """``value`` laid out like the text it replaces: a list one item per line when the old one was, or
     (when the old one was empty or absent) when the object itself spans several lines."""
     if not isinstance(value, list):
@@ -124,7 +132,7 @@ def _render(value: Any, old: str | None, pretty: bool, indent: str, unit: str) -
         sep = "," if ("," in old and ", " not in old) else ", "
     else:
         multiline, sep = pretty, ", "
-    return _render_list(value, multiline, indent, unit, sep)
+    return _render_list(value, multiline, indent, unit, sep, nl)
 
 
 def splice_value(text: str, key: str, value: Any) -> str:
@@ -134,22 +142,23 @@ def splice_value(text: str, key: str, value: Any) -> str:
     if len(spans) > 1:
         raise SpliceError(f"the key {key!r} appears {len(spans)} times")
     unit = _indent_unit(text, found)
+    nl = _newline_of(text)
     pretty = "\n" in text[open_at:close_at]
     if spans:
         start, end = spans[0]
-        new = _render(value, text[start:end], pretty, _indent_of(text, start), unit)
+        new = _render(value, text[start:end], pretty, _indent_of(text, start), unit, nl)
         return text[:start] + new + text[end:]
     key_text = json.dumps(key, ensure_ascii=False)
     if found:
         last_end = found[-1][2]
         member_indent = _indent_of(text, found[-1][1]) if pretty else ""
-        new = _render(value, None, pretty, member_indent, unit)
-        sep = (",\n" + member_indent) if pretty else ", "
+        new = _render(value, None, pretty, member_indent, unit, nl)
+        sep = ("," + nl + member_indent) if pretty else ", "
         return text[:last_end] + sep + f"{key_text}: {new}" + text[last_end:]
     closing_indent = _indent_of(text, close_at) if pretty else ""
     member_indent = closing_indent + unit
-    new = _render(value, None, True, member_indent, unit)
-    member = f"\n{member_indent}{key_text}: {new}\n{closing_indent}"
+    new = _render(value, None, True, member_indent, unit, nl)
+    member = f"{nl}{member_indent}{key_text}: {new}{nl}{closing_indent}"
     return text[: open_at + 1] + member + text[close_at:]
 
 

@@ -137,3 +137,19 @@ def test_a_good_or_missing_file_is_not_counted(tmp_path):
     (tmp_path / "b").mkdir()
     h2, _ = _home(tmp_path / "b", None)
     assert KIND.open(h2.root).counts()["bad_json_files"] == 0
+
+
+@pytest.mark.parametrize("text, expected", [
+    ('{\r\n  "tool_allows": [\r\n    "Read"\r\n  ],\r\n  "z": 1\r\n}\r\n',
+     '{\r\n  "tool_allows": [\r\n    "Read",\r\n    "Bash"\r\n  ],\r\n  "z": 1\r\n}\r\n'),
+    ('{\r\n  "z": 1\r\n}\r\n',
+     '{\r\n  "z": 1,\r\n  "tool_allows": [\r\n    "Read",\r\n    "Bash"\r\n  ]\r\n}\r\n'),
+    ('{\r\n}\r\n', '{\r\n  "tool_allows": [\r\n    "Read",\r\n    "Bash"\r\n  ]\r\n}\r\n'),
+], ids=["list-replaced", "key-added", "empty-object"])
+def test_a_crlf_file_gets_crlf_lines(tmp_path, text, expected):
+    # a Windows-edited file must not come back with LF lines mixed in among its CRLF ones
+    h, path = _home(tmp_path, "{}")
+    path.write_bytes(text.encode())
+    cols, row = _row(h.root)
+    cols.update("permissions", row, {"tool_allows": ["Read", "Bash"]})
+    assert path.read_bytes() == expected.encode()
