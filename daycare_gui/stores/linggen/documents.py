@@ -2,8 +2,9 @@
 
 ``agents/<name>.md``, ``skills/<name>.md``, ``skills/<name>/SKILL.md`` and ``missions/<id>/mission.md`` are
 editable with the shared editor; plans are shown read-only (Linggen rewrites them while an agent works).
-A save writes nothing when the bytes are unchanged, refuses while Linggen runs (it has no file locking)
-unless forced, refuses when the file changed since it was read, and replaces the file atomically.
+A save writes nothing when the bytes are unchanged; unless forced it refuses while Linggen runs (it has no
+file locking) and when the frontmatter is broken (Linggen would skip the file), naming every such reason in
+one refusal; it refuses when the file changed since it was read, and replaces the file atomically.
 """
 
 from __future__ import annotations
@@ -92,12 +93,13 @@ class LinggenDocuments(Documents):
             raise WriteRefused(f"cannot read {path}: {exc.strerror or exc}") from exc
         if current is not None and current == data and expected_sha256 == sha256_of(current):
             return  # unchanged: not a byte is written
-        reason = self.blocked()
-        if reason and not force:
-            raise WriteRefused(reason)
-        problem = _frontmatter_problem(data, path)
-        if problem and not force:
-            raise WriteRefused(f"{problem}; Linggen would skip this file (save anyway to keep it)")
+        if not force:
+            # Every reason at once: one "save anyway" skips all of them, so the user must have heard all.
+            problem = _frontmatter_problem(data, path)
+            skipped = f"{problem}; Linggen would skip this file until that is fixed" if problem else None
+            reasons = [r for r in (self.blocked(), skipped) if r]
+            if reasons:
+                raise WriteRefused("\n\n".join(reasons))
         try:
             save_atomic(path, data, expected_sha256=expected_sha256)
         except ConflictError as exc:

@@ -112,6 +112,21 @@ def test_broken_frontmatter_is_refused_unless_forced(home):
     assert ref.path.read_bytes() == bad
 
 
+def test_one_refusal_names_both_the_running_linggen_and_the_broken_frontmatter(home):
+    # the GUI asks "Write anyway?" once and then forces: the one question must carry every reason
+    home.pid()  # this test process stands in for a live daemon
+    docs = _docs(home.root)
+    ref = _doc(docs, "agent:ling")
+    old = docs.read(ref)
+    bad = b"---\nname: [unclosed\n---\nbody\n"
+    with pytest.raises(WriteRefused) as refused:
+        docs.save(ref, bad, _sha(old))
+    message = str(refused.value)
+    assert "Linggen is running" in message
+    assert "line 3" in message and "Linggen would skip this file" in message
+    assert ref.path.read_bytes() == old
+
+
 def test_a_failed_write_leaves_the_old_file(home, monkeypatch):
     docs = _docs(home.root)
     ref = _doc(docs, "agent:ling")
