@@ -50,7 +50,8 @@ def replace_file(target: Path, data: bytes, expected_sha256: str | None, *, bloc
     """Write ``data`` to ``target`` if it still has ``expected_sha256`` (None: it must not exist yet).
     Returns the backup's path (None when there was nothing to back up)."""
     if blocked and not force:
-        raise WriteRefused(f"{blocked}; stop the bot first, or insist to write anyway")
+        raise WriteRefused(f"{blocked}; it may overwrite or be confused by this change. Stop the bot first, "
+                           "or insist to write anyway")
     try:
         current = target.read_bytes()
     except FileNotFoundError:

@@ -211,6 +211,6 @@ def test_documents_save_atomically_with_a_backup_and_conflict_check(opened, depl
         docs.save(memory, b"stale edit", sha256_of(old))
     skill = next(d for d in docs.documents() if d.group == "Skills")
     with bot_running(deployment / "data" / "checkpoints.db"):
-        with pytest.raises(WriteRefused):
+        with pytest.raises(WriteRefused, match="may overwrite or be confused by this change"):
             docs.save(skill, b"x", sha256_of(docs.read(skill)))
     assert docs.read(skill).startswith(b"---\nname: weather")

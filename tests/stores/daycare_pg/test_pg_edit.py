@@ -120,7 +120,7 @@ def test_pglite_edit_refused_while_the_engine_runs(pglite_demo):
         assert store.summary().engine_running
         tasks = store.capability(api.Tasks)
         task = next(t for t in tasks.tasks() if t.id == "cron-digest")
-        with pytest.raises(api.WriteRefused, match="engine is running"):
+        with pytest.raises(api.WriteRefused, match="engine is running .*; it may overwrite"):
             tasks.update(task, {"enabled": False})
     assert snapshot_tree(pglite_demo) == before
 

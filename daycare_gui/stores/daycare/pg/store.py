@@ -102,7 +102,8 @@ class DaycarePgStore(api.OpenedStore):
 
     def writes_blocked(self) -> str | None:
         if self.engine is not None and self.engine.running:
-            return f"Daycare's engine is running ({self.engine.detail})"
+            return (f"Daycare's engine is running ({self.engine.detail}); it may overwrite or be confused by "
+                    "changes")
         if self.migrations().unknown:
             return "a newer Daycare wrote this store (unknown migrations)"
         return None

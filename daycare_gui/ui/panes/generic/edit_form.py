@@ -95,16 +95,18 @@ class EditDialog(QDialog):
 
 
 def save_with_consent(parent, worker, channel: str, write, on_saved, on_conflict=None) -> None:
-    """Run ``write(force)`` on the worker; a refusal (engine running) asks the user once before forcing;
-    a conflict writes nothing and goes to ``on_conflict`` (its message), or is said in a message box."""
+    """Run ``write(force)`` on the worker; a refusal asks the user once before forcing; a conflict writes
+    nothing and goes to ``on_conflict`` (its message), or is said in a message box.
+
+    The question is the refusal's own text: the one Yes skips every reason the kind gave (an engine
+    running, a file the system would skip), so each must be said, and none that does not apply."""
 
     def failed(message: str, forced: bool = False) -> None:
         kind, _, text = message.partition(": ")
         if kind == WriteRefused.__name__ and not forced:
             answer = QMessageBox.warning(
-                parent, "Write refused", f"{text}\n\nWrite anyway? The running program may overwrite or be "
-                "confused by the change.", QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-                QMessageBox.StandardButton.No)
+                parent, "Write refused", f"{text}\n\nWrite anyway?",
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
             if answer == QMessageBox.StandardButton.Yes:
                 worker.submit(channel, lambda: write(True), on_result=on_saved,
                               on_error=lambda m: failed(m, True))
