@@ -2,8 +2,10 @@
 
 The file lives in each project's repository, not in the home. Linggen reads it when an agent starts in
 that project, treats a file it cannot parse as empty, and overwrites it on its next save; so a broken
-file is reported and never edited here (fix it as text first). An edit replaces only the text of the
-``tool_allows`` value: other keys, their order and the layout stay as they were.
+file is reported and never edited here (fix it as text first). A file starting with a UTF-8 byte-order
+mark is such a file: Linggen's reader (Rust's serde_json) rejects the mark, though Python would skip it.
+An edit replaces only the text of the ``tool_allows`` value: other keys, their order and the layout stay
+as they were.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from daycare_gui.stores.records import Row
 
 KEY = "tool_allows"
 _BOM = b"\xef\xbb\xbf"
+_BOM_PROBLEM = ("starts with a UTF-8 byte-order mark, which Linggen cannot parse: it treats the file as empty "
+                "(none of its tools is allowed) and overwrites it on its next save")
 
 
 def permissions_path(workspace: str) -> Path:
@@ -59,8 +63,13 @@ class PermissionFiles:
             if bad is not None:
                 bad["json"] += 1
             return None, None, "cannot read the file"
+        if data.startswith(_BOM):
+            problems.add(path, f"{_BOM_PROBLEM}; remove the mark (save it as UTF-8 without BOM)")
+            if bad is not None:
+                bad["json"] += 1
+            return data, None, _BOM_PROBLEM
         try:
-            text = data.removeprefix(_BOM).decode("utf-8")
+            text = data.decode("utf-8")
         except UnicodeDecodeError:
             problems.add(path, "not UTF-8: Linggen treats the file as empty")
             if bad is not None:
@@ -134,9 +143,10 @@ def _clean(value: Any) -> list[str]:
 def _new_bytes(current: bytes | None, tools: list[str], path: Path) -> bytes:
     if current is None:  # as Linggen writes it: pretty JSON, two-space indent, no final newline
         return json.dumps({KEY: tools}, indent=2, ensure_ascii=False).encode("utf-8")
-    bom = _BOM if current.startswith(_BOM) else b""
+    if current.startswith(_BOM):  # kept, the mark would leave the edit unread by Linggen
+        raise WriteRefused(f"{path} {_BOM_PROBLEM}; remove the mark as text first; nothing was written")
     try:
-        text = current[len(bom):].decode("utf-8")
+        text = current.decode("utf-8")
         before = json.loads(text)
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise WriteRefused(f"{path} is not valid JSON; fix it as text first") from exc
@@ -150,7 +160,7 @@ def _new_bytes(current: bytes | None, tools: list[str], path: Path) -> bytes:
     if after.get(KEY) != tools or {k: v for k, v in after.items() if k != KEY} != \
             {k: v for k, v in before.items() if k != KEY}:
         raise WriteRefused(f"{path} could not be edited safely; nothing was written")
-    return bom + spliced.encode("utf-8")
+    return spliced.encode("utf-8")
 
 
 def workspace_exists(path: str) -> bool:

@@ -119,9 +119,11 @@ def test_flat_layout_marks_the_file_as_ignored(tmp_path):
     assert row.flag == "ignored by flat-layout Linggen"
 
 
-@pytest.mark.parametrize("text", ['{"tool_allows": ["Wri', '["Write"]', b"\xff\xfe{}"])
+@pytest.mark.parametrize("text", ['{"tool_allows": ["Wri', '["Write"]', b"\xff\xfe{}",
+                                  b'\xef\xbb\xbf{"tool_allows": ["Read"]}'])
 def test_a_broken_file_counts_as_a_broken_json_file(tmp_path, text):
-    # damaged JSON, the wrong top-level type, bytes that are not text: Linggen treats each as empty
+    # damaged JSON, the wrong top-level type, bytes that are not text, a byte-order mark (Rust's serde_json
+    # rejects it): Linggen treats each as empty
     h, path = _home(tmp_path, "{}")
     path.write_bytes(text if isinstance(text, bytes) else text.encode())
     store = KIND.open(h.root)
@@ -153,3 +155,20 @@ def test_a_crlf_file_gets_crlf_lines(tmp_path, text, expected):
     cols, row = _row(h.root)
     cols.update("permissions", row, {"tool_allows": ["Read", "Bash"]})
     assert path.read_bytes() == expected.encode()
+
+
+def test_a_file_with_a_byte_order_mark_is_reported_as_unread_by_linggen_and_never_edited(tmp_path):
+    # Python skips the mark, Linggen's serde_json does not: the tools listed there are not allowed at all
+    text = b'\xef\xbb\xbf{\n  "tool_allows": ["Read"],\n  "z": 1\n}\n'
+    h, path = _home(tmp_path, "{}")
+    path.write_bytes(text)
+    store = KIND.open(h.root)
+    cols = store.capability(Collections)
+    row = cols.rows("permissions", 0, 10)[0]
+    assert "byte-order mark" in row.problem and "treats the file as empty" in row.problem
+    assert "overwrites it on its next save" in row.problem
+    assert cols.editable("permissions", row) == ()
+    assert any(p.path == str(path) and "byte-order mark" in p.message for p in store.problems)
+    with pytest.raises(WriteRefused, match="byte-order mark.*nothing was written"):
+        cols.update("permissions", row, {"tool_allows": ["Read", "Bash"]})
+    assert path.read_bytes() == text
