@@ -183,5 +183,8 @@ def run(args: argparse.Namespace) -> int:
     except ConflictError as exc:
         print(f"daycare-gui edit: {exc}; nothing written. Run the command again to edit the new version.", file=sys.stderr)
         return EXIT_CONFLICT
+    except OSError as exc:  # a read-only file, a full disk: said in a line, not a traceback
+        print(f"daycare-gui edit: refused, {path} left unchanged: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_REFUSED
     sys.stdout.write(diff)
     return EXIT_OK

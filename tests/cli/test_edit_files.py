@@ -136,3 +136,10 @@ def test_task_file_beside_a_pglite_store_is_refused_without_force(pglite_store, 
     assert cli.main(["edit", str(heartbeat), "--set", "title=Evening"]) == 2
     assert "PGlite" in capsys.readouterr().err
     assert heartbeat.read_bytes() == b"---\ntitle: Morning\n---\nSay hello.\n"
+
+
+def test_a_read_only_file_is_refused_in_a_line(app_state, capsys):
+    os.chmod(app_state, 0o444)
+    assert cli.main(["edit", str(app_state), "--set", "permissions=[]"]) == 2
+    assert app_state.read_bytes() == STATE and os.stat(app_state).st_mode & 0o777 == 0o444
+    assert "is read-only (mode 0444); nothing was written" in capsys.readouterr().err

@@ -9,6 +9,8 @@ _EXPORTS = {
     "ConflictError": "atomic",
     "Loaded": "atomic",
     "load_for_edit": "atomic",
+    "ReadOnlyError": "atomic",
+    "refuse_read_only": "atomic",
     "save_atomic": "atomic",
     "sha256_of": "atomic",
     "FrontmatterDocument": "document",
@@ -67,6 +69,8 @@ __all__ = [
     "InvalidValue",
     "Loaded",
     "load_for_edit",
+    "ReadOnlyError",
+    "refuse_read_only",
     "save_atomic",
     "sha256_of",
 ]

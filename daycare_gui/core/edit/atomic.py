@@ -4,6 +4,9 @@ The editor remembers the SHA-256 of the bytes it loaded. Saving compares that ha
 disk *now* (content, not mtime: a tool may rewrite a file within one mtime tick, or restore an old
 mtime), and refuses with :class:`ConflictError` when they differ, so the caller can show both versions.
 
+A file whose owner may not write it (mode 0444) is refused with :class:`ReadOnlyError`: the user marked
+it read-only, and a rename needs only the folder's permission, so it would otherwise be replaced anyway.
+
 The write itself goes to a temporary file in the same directory (same filesystem, so ``os.replace``
 is atomic), which is fsynced, given the original file's mode, moved over the target, and then the
 directory is fsynced so the rename survives a crash.
@@ -11,6 +14,7 @@ directory is fsynced so the rename survives a crash.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import stat
@@ -52,6 +56,33 @@ class ConflictError(Exception):
                 else f"{self.path} was changed on disk since it was opened"
             )
         super().__init__(message)
+
+
+class ReadOnlyError(PermissionError):
+    """The file's owner has no write permission: someone marked it read-only. Nothing was written.
+
+    Checked on the mode bits, not with ``os.access``: root may write anything, yet the mark still says the
+    owner wants the file left alone."""
+
+    def __init__(self, path: str | os.PathLike, mode: int) -> None:
+        self.path = Path(path)
+        self.mode = mode
+        super().__init__(errno.EACCES, f"{self.path} is read-only (mode {mode:04o}); nothing was written",
+                         str(self.path))
+
+    def __str__(self) -> str:
+        return self.strerror
+
+
+def refuse_read_only(path: str | os.PathLike) -> None:
+    """Raise :class:`ReadOnlyError` when ``path`` (a symlink: its target) exists without write permission for
+    its owner. Callers may ask this early, before other questions, so the user hears it first."""
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        return
+    if not mode & stat.S_IWUSR:
+        raise ReadOnlyError(os.path.realpath(path), mode)
 
 
 def load_for_edit(path: str | os.PathLike) -> Loaded:
@@ -106,6 +137,7 @@ def save_atomic(
     ``force=True`` skips the check (the user saw the conflict and chose to overwrite).
     ``new_mode``: the permission bits of a file that does not exist yet (default: what the umask gives);
     a backup passes its original's, so the copy is no more readable than the file it copies.
+    A read-only file (no owner write bit) raises :class:`ReadOnlyError`, forced or not.
     Returns the :class:`Loaded` state of the saved file, ready for the next save.
     """
     # Edit the file a symlink points to, not the link itself (os.replace would swap the link for a file).
@@ -117,6 +149,7 @@ def save_atomic(
                 raise ConflictError(target, current, f"{target} already exists")
         elif current is None or sha256_of(current) != expected_sha256:
             raise ConflictError(target, current)
+    refuse_read_only(target)  # also when forced: force overrides a conflict, never the owner's mark
 
     try:
         st = os.stat(target)

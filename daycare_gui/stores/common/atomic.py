@@ -1,8 +1,16 @@
 """Atomic, conflict-checked file saves (temporary file in the same folder, fsync, rename), and backup copies
 no more open than their original."""
 
-from daycare_gui.core.edit.atomic import ConflictError, Loaded, load_for_edit, save_atomic, sha256_of
+from daycare_gui.core.edit.atomic import (
+    ConflictError,
+    Loaded,
+    ReadOnlyError,
+    load_for_edit,
+    refuse_read_only,
+    save_atomic,
+    sha256_of,
+)
 from daycare_gui.core.edit.copies import permission_bits, private_folder
 
-__all__ = ["ConflictError", "Loaded", "load_for_edit", "permission_bits", "private_folder", "save_atomic",
-           "sha256_of"]
+__all__ = ["ConflictError", "Loaded", "ReadOnlyError", "load_for_edit", "permission_bits", "private_folder",
+           "refuse_read_only", "save_atomic", "sha256_of"]

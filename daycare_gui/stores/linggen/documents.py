@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from daycare_gui.stores.api import Documents, WriteConflict, WriteRefused
-from daycare_gui.stores.common.atomic import ConflictError, save_atomic, sha256_of
+from daycare_gui.stores.common.atomic import ConflictError, refuse_read_only, save_atomic, sha256_of
 from daycare_gui.stores.common.markdown import parse_markdown
 from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.linggen.layout import HomePaths
@@ -93,6 +93,7 @@ class LinggenDocuments(Documents):
             raise WriteRefused(f"cannot read {path}: {exc.strerror or exc}") from exc
         if current is not None and current == data and expected_sha256 == sha256_of(current):
             return  # unchanged: not a byte is written
+        refuse_read_only(path)  # before the questions below: no "save anyway" could write it
         if not force:
             # Every reason at once: one "save anyway" skips all of them, so the user must have heard all.
             problem = _frontmatter_problem(data, path)

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from daycare_gui.stores.api import WriteConflict, WriteRefused
-from daycare_gui.stores.common.atomic import ConflictError, save_atomic
+from daycare_gui.stores.common.atomic import ConflictError, refuse_read_only, save_atomic
 from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.linggen.jsonsplice import SpliceError, splice_value
 from daycare_gui.stores.linggen.readers import parse_json_text
@@ -98,13 +98,14 @@ class PermissionFiles:
         if set(changes) - {KEY}:
             raise WriteRefused(f"only {KEY} can be changed here")
         tools = _clean(changes.get(KEY))
-        reason = self.blocked()
-        if reason and not force:
-            raise WriteRefused(reason)
         raw = row.raw if isinstance(row.raw, dict) else {}
         path = Path(raw.get("path") or permissions_path(row.key))
         if not any(w == row.key for w, _ in self.workspaces):
             raise WriteRefused(f"{row.key} is not a project of this store")
+        refuse_read_only(path)  # before the running question: no "save anyway" could write it
+        reason = self.blocked()
+        if reason and not force:
+            raise WriteRefused(reason)
         expected = raw.get("sha256")
         try:
             current = path.read_bytes()

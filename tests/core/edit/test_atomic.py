@@ -91,3 +91,36 @@ def test_symlink_target_is_edited_and_link_kept(tmp_path):
     loaded = load_for_edit(link)
     save_atomic(link, b"two", expected_sha256=loaded.sha256)
     assert link.is_symlink() and real.read_bytes() == b"two"
+
+
+@pytest.mark.parametrize("force", [False, True])
+def test_a_read_only_file_is_refused_and_left_as_it_is(tmp_path, force):
+    # the user marked it read-only; a rename needs only the folder's permission (and root writes anything),
+    # so without the check the file would be replaced and keep its 0444 with no word
+    from daycare_gui.core.edit import ReadOnlyError
+
+    path = tmp_path / "a.md"
+    path.write_bytes(b"one")
+    os.chmod(path, 0o444)
+    loaded = load_for_edit(path)
+    before = os.stat(path)
+    with pytest.raises(ReadOnlyError) as refused:
+        save_atomic(path, b"mine", expected_sha256=loaded.sha256, force=force)
+    assert str(refused.value) == f"{path} is read-only (mode 0444); nothing was written"
+    assert isinstance(refused.value, PermissionError) and refused.value.strerror == str(refused.value)
+    after = os.stat(path)
+    assert path.read_bytes() == b"one" and (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+    assert _tmp_files(tmp_path) == []
+
+
+def test_a_read_only_target_behind_a_symlink_is_refused(tmp_path):
+    from daycare_gui.core.edit import ReadOnlyError
+
+    target = tmp_path / "real.md"
+    target.write_bytes(b"one")
+    os.chmod(target, 0o400)
+    link = tmp_path / "link.md"
+    link.symlink_to(target)
+    with pytest.raises(ReadOnlyError, match=r"real\.md is read-only \(mode 0400\)"):
+        save_atomic(link, b"mine", expected_sha256=load_for_edit(link).sha256)
+    assert target.read_bytes() == b"one" and link.is_symlink()

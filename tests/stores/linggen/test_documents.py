@@ -127,6 +127,21 @@ def test_one_refusal_names_both_the_running_linggen_and_the_broken_frontmatter(h
     assert ref.path.read_bytes() == old
 
 
+def test_a_read_only_document_is_refused_before_any_question(home):
+    # the user marked the file read-only: no "save anyway" can write it, so that is said first
+    from daycare_gui.stores.common.atomic import ReadOnlyError
+
+    home.pid()  # Linggen running would otherwise be asked about first
+    docs = _docs(home.root)
+    ref = _doc(docs, "agent:ling")
+    os.chmod(ref.path, 0o444)
+    old = docs.read(ref)
+    for force in (False, True):
+        with pytest.raises(ReadOnlyError, match=r"ling\.md is read-only \(mode 0444\); nothing was written"):
+            docs.save(ref, old + b"more\n", _sha(old), force=force)
+    assert ref.path.read_bytes() == old and os.stat(ref.path).st_mode & 0o777 == 0o444
+
+
 def test_a_failed_write_leaves_the_old_file(home, monkeypatch):
     docs = _docs(home.root)
     ref = _doc(docs, "agent:ling")

@@ -1,6 +1,7 @@
 """``<workspace>/.linggen/permissions.json`` edited as a list: only the tool_allows text changes."""
 
 import json
+import os
 
 import pytest
 
@@ -172,3 +173,15 @@ def test_a_file_with_a_byte_order_mark_is_reported_as_unread_by_linggen_and_neve
     with pytest.raises(WriteRefused, match="byte-order mark.*nothing was written"):
         cols.update("permissions", row, {"tool_allows": ["Read", "Bash"]})
     assert path.read_bytes() == text
+
+
+def test_a_read_only_file_is_refused_even_when_forced(tmp_path):
+    from daycare_gui.stores.common.atomic import ReadOnlyError
+
+    h, path = _home(tmp_path, PRETTY)
+    os.chmod(path, 0o444)
+    cols, row = _row(h.root)
+    for force in (False, True):
+        with pytest.raises(ReadOnlyError, match="permissions.json is read-only .mode 0444.; nothing was written"):
+            cols.update("permissions", row, {"tool_allows": ["Read"]}, force=force)
+    assert path.read_text() == PRETTY and os.stat(path).st_mode & 0o777 == 0o444
