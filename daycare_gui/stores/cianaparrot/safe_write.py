@@ -17,6 +17,7 @@ from daycare_gui.stores.common.atomic import (
     ConflictError,
     permission_bits,
     private_folder,
+    refuse_read_only,
     save_atomic,
     sha256_of,
 )
@@ -49,6 +50,8 @@ def replace_file(target: Path, data: bytes, expected_sha256: str | None, *, bloc
                  data_dir: Path | None, root: Path | None) -> Path | None:
     """Write ``data`` to ``target`` if it still has ``expected_sha256`` (None: it must not exist yet).
     Returns the backup's path (None when there was nothing to back up)."""
+    # First: a file the user marked read-only is refused whatever the answer to a question (no backup).
+    refuse_read_only(target)
     if blocked and not force:
         raise WriteRefused(f"{blocked}; it may overwrite or be confused by this change. Stop the bot first, "
                            "or insist to write anyway")

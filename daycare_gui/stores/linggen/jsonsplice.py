@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from daycare_gui.stores.common.newlines import newline_of
+
 _WS = " \t\r\n"
 
 
@@ -104,13 +106,6 @@ def _indent_of(text: str, pos: int) -> str:
     return text[line_start:j]
 
 
-def _newline_of(text: str) -> str:
-    """The file's line ending, as its first line ends ("\n" when it has one line): inserted lines use it, so
-    a CRLF file does not come back with LF lines mixed in."""
-    at = text.find("\n")
-    return "\r\n" if at > 0 and text[at - 1] == "\r" else "\n"
-
-
 def _render_list(items: list[Any], multiline: bool, indent: str, unit: str, sep: str = ", ",
                  nl: str = "\n") -> str:
     if not items:
@@ -142,7 +137,7 @@ def splice_value(text: str, key: str, value: Any) -> str:
     if len(spans) > 1:
         raise SpliceError(f"the key {key!r} appears {len(spans)} times")
     unit = _indent_unit(text, found)
-    nl = _newline_of(text)
+    nl = newline_of(text)  # inserted lines end as the file's own do: a CRLF file stays CRLF-only
     pretty = "\n" in text[open_at:close_at]
     if spans:
         start, end = spans[0]

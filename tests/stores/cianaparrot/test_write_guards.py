@@ -107,6 +107,22 @@ def test_backups_keep_the_originals_permissions_in_a_folder_for_the_owner_only(d
     assert stat.S_IMODE(memory.stat().st_mode) == 0o600  # the saved file keeps its own mode too
 
 
+def test_a_read_only_file_is_refused_before_any_backup_or_question(deployment):
+    """A file the user marked read-only: no "write anyway" could get past it, so none is asked."""
+    from daycare_gui.stores.common.atomic import ReadOnlyError
+
+    memory = deployment / "workspace" / "MEMORY.md"
+    memory.chmod(0o444)
+    before = memory.read_bytes()
+    with KIND.open(deployment) as store:
+        docs = store.capability(Documents)
+        ref = next(d for d in docs.documents() if d.title == "MEMORY.md")
+        with pytest.raises(ReadOnlyError, match="read-only"):
+            docs.save(ref, before + b"- more\n", sha256_of(before), force=True)
+    assert memory.read_bytes() == before and stat.S_IMODE(memory.stat().st_mode) == 0o444
+    assert _backups(deployment) == []
+
+
 # -- a bot whose locks cannot be seen -----------------------------------------------------------------------
 
 
