@@ -9,11 +9,15 @@ Only the edited values change (see core.edit.document and core.edit.json_doc). F
 * An app's ``state.json`` (``permissions``: the granted tags; ``updatedAt``) and ``settings.json``
   (dotted keys such as ``engine.dataDir``), edited as JSON: only the changed value's text changes.
 
+While Daycare's engine runs on the file's store (a live pid in ``engine.pid`` or an answering socket), any
+write is refused without ``--force``: the engine may overwrite the change or not see it until it restarts.
+
 Anything else is refused. VALUE is YAML (``--set enabled=false``, ``--set allow='["@network"]'``).
 Prints a unified diff of the change (secrets masked).
 
-Exit codes: 0 done (or nothing to change), 2 refused (unknown file, bad value, unreadable file; nothing
-written), 3 the file changed on disk while we worked (nothing written).
+Exit codes: 0 done (or nothing to change), 2 refused (unknown file, bad value, unreadable file, the engine
+running, a file or folder that cannot be written; nothing written), 3 the file changed on disk while we
+worked (nothing written).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from daycare_gui.core.edit import yaml_text
 from daycare_gui.core.edit.app_state import AppStateDoc, is_app_state
 from daycare_gui.core.edit.atomic import ConflictError, load_for_edit, save_atomic
 from daycare_gui.core.edit.document import FrontmatterDocument
+from daycare_gui.core.edit.engine_guard import engine_running_reason
 from daycare_gui.core.edit.errors import DocumentError, InvalidValue
 from daycare_gui.core.edit.permissions_doc import PermissionsDoc
 from daycare_gui.core.edit.settings_doc import SettingsDoc
@@ -48,7 +53,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--body-file", metavar="F", help="replace the Markdown body with the text of file F")
     parser.add_argument("--check", action="store_true", help="validate and show the diff, but write nothing")
     parser.add_argument("--force", action="store_true",
-                        help="write a cron/heartbeat file even though Daycare reads its database row instead")
+                        help="write even though Daycare may not see it: while its engine runs, or a cron/heartbeat "
+                             "file when Daycare reads its database row instead")
 
 
 def file_kind(path: Path) -> str | None:
@@ -170,11 +176,20 @@ def run(args: argparse.Namespace) -> int:
     warning = ignored_task_warning(path) if kind == "markdown" else None
     if warning:
         print(f"daycare-gui edit: warning: {warning}", file=sys.stderr)
+    engine = engine_running_reason(file=path)
     diff = unified_diff(path, loaded.data, after)
     if args.check:
+        if engine:
+            print(f"daycare-gui edit: warning: {engine}; writing it would need --force", file=sys.stderr)
         sys.stdout.write(diff)
         print(f"{path}: valid; not written (--check)", file=sys.stderr)
         return EXIT_OK
+    if engine and not args.force:
+        print(f"daycare-gui edit: refused, {path} left unchanged: {engine}. Stop the engine first, or add --force "
+              "to write it anyway", file=sys.stderr)
+        return EXIT_REFUSED
+    if engine:
+        print(f"daycare-gui edit: warning: {engine}; writing anyway (--force)", file=sys.stderr)
     if warning and not args.force:
         print(f"daycare-gui edit: refused, {path} left unchanged (add --force to write it anyway)", file=sys.stderr)
         return EXIT_REFUSED

@@ -143,3 +143,61 @@ def test_a_read_only_file_is_refused_in_a_line(app_state, capsys):
     assert cli.main(["edit", str(app_state), "--set", "permissions=[]"]) == 2
     assert app_state.read_bytes() == STATE and os.stat(app_state).st_mode & 0o777 == 0o444
     assert "is read-only (mode 0444); nothing was written" in capsys.readouterr().err
+
+
+# --- while Daycare's engine runs (QA: every file write ignored a live engine) ---------------------------
+
+@pytest.fixture
+def live_store(tmp_path):
+    """A store whose engine.pid names a live process (this one): Daycare's engine "runs"."""
+    root = tmp_path / "daycare"
+    skill = root / "skills" / "review" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_bytes(b"---\nname: review\ndescription: old\n---\nReview the week.\n")
+    (root / "settings.json").write_bytes(b'{\n  "memory": {\n    "enabled": true\n  }\n}\n')
+    state = root / "workspace" / "apps" / "deploy-check" / "state.json"
+    state.parent.mkdir(parents=True)
+    state.write_bytes(STATE)
+    (root / "engine.pid").write_text(f"{os.getpid()}\n")
+    return root
+
+
+LIVE_EDITS = [
+    ("skills/review/SKILL.md", "description=new", b"description: new"),
+    ("settings.json", "memory.enabled=false", b'"enabled": false'),
+    ("workspace/apps/deploy-check/state.json", 'permissions=["@network"]', b'"permissions": [\n    "@network"\n  ]'),
+]
+
+
+@pytest.mark.parametrize("name, assignment, written", LIVE_EDITS)
+def test_a_running_engine_refuses_the_write_with_exit_2_and_says_why(live_store, capsys, name, assignment, written):
+    path = live_store / name
+    before = path.read_bytes()
+    assert cli.main(["edit", str(path), "--set", assignment]) == 2
+    assert path.read_bytes() == before
+    err = capsys.readouterr().err
+    assert "refused" in err and "engine is running" in err and f"process {os.getpid()}" in err
+    assert "--force" in err
+
+
+@pytest.mark.parametrize("name, assignment, written", LIVE_EDITS)
+def test_force_writes_while_the_engine_runs_and_still_warns(live_store, capsys, name, assignment, written):
+    path = live_store / name
+    assert cli.main(["edit", str(path), "--set", assignment, "--force"]) == 0
+    assert written in path.read_bytes()
+    assert "engine is running" in capsys.readouterr().err
+
+
+def test_check_while_the_engine_runs_warns_and_writes_nothing(live_store, capsys):
+    path = live_store / "skills" / "review" / "SKILL.md"
+    before = path.read_bytes()
+    assert cli.main(["edit", str(path), "--set", "description=new", "--check"]) == 0
+    assert path.read_bytes() == before
+    assert "engine is running" in capsys.readouterr().err
+
+
+def test_a_stale_pid_file_does_not_block_the_write(live_store):
+    (live_store / "engine.pid").write_text("999999999\n")  # no such process: the engine crashed long ago
+    path = live_store / "skills" / "review" / "SKILL.md"
+    assert cli.main(["edit", str(path), "--set", "description=new"]) == 0
+    assert b"description: new" in path.read_bytes()
