@@ -29,7 +29,7 @@ from pathlib import Path
 
 from daycare_gui.core.edit import yaml_text
 from daycare_gui.core.edit.app_state import AppStateDoc, is_app_state
-from daycare_gui.core.edit.atomic import ConflictError, load_for_edit, save_atomic
+from daycare_gui.core.edit.atomic import ConflictError, ReadOnlyError, load_for_edit, save_atomic
 from daycare_gui.core.edit.document import FrontmatterDocument
 from daycare_gui.core.edit.engine_guard import engine_running_reason
 from daycare_gui.core.edit.errors import DocumentError, InvalidValue
@@ -198,8 +198,15 @@ def run(args: argparse.Namespace) -> int:
     except ConflictError as exc:
         print(f"daycare-gui edit: {exc}; nothing written. Run the command again to edit the new version.", file=sys.stderr)
         return EXIT_CONFLICT
-    except OSError as exc:  # a read-only file, a full disk: said in a line, not a traceback
-        print(f"daycare-gui edit: refused, {path} left unchanged: {exc.strerror or exc}", file=sys.stderr)
+    except ReadOnlyError as exc:  # the user marked the file read-only: said as such, in a line
+        print(f"daycare-gui edit: refused: {exc.strerror}", file=sys.stderr)
+        return EXIT_REFUSED
+    except OSError as exc:
+        # A read-only folder, a full disk, a vanished folder: save_atomic removed its temporary file
+        # and the original was never touched, so this is a refusal like any other, not a crash.
+        # (the error names the temporary file, which no longer exists; the folder is what the user can fix)
+        print(f"daycare-gui edit: refused, {path} left unchanged: it cannot be written in {path.parent}: "
+              f"{exc.strerror or exc}", file=sys.stderr)
         return EXIT_REFUSED
     sys.stdout.write(diff)
     return EXIT_OK

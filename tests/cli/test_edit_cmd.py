@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from daycare_gui import cli
@@ -105,3 +107,39 @@ def test_file_changed_during_the_edit_exits_3(task, monkeypatch, capsys):
     assert cli.main(["edit", str(task), "--set", "name=Mine"]) == 3
     assert task.read_bytes() == TASK + b"edited elsewhere\n"
     assert "changed on disk" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("fail_at, error", [
+    ("tempfile.mkstemp", PermissionError(13, "Permission denied")),  # a read-only folder
+    ("os.replace", OSError(28, "No space left on device")),
+])
+def test_a_file_that_cannot_be_written_is_refused_in_one_line_with_exit_2(task, monkeypatch, capsys, fail_at, error):
+    """QA: `edit rodir/x.md` printed a PermissionError traceback and exited 1."""
+    import tempfile
+
+    module, name = fail_at.split(".")
+
+    def fail(*_args, **_kwargs):
+        raise error
+
+    monkeypatch.setattr({"tempfile": tempfile, "os": os}[module], name, fail)
+    before = task.read_bytes()
+    assert cli.main(["edit", str(task), "--set", "name=Changed"]) == 2
+    assert task.read_bytes() == before
+    monkeypatch.undo()
+    assert sorted(p.name for p in task.parent.iterdir()) == ["TASK.md"]  # no temporary file left behind
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert f"refused, {task} left unchanged: it cannot be written in {task.parent}: {error.strerror}" in err
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
+def test_a_read_only_folder_is_refused_with_exit_2(task, capsys):
+    os.chmod(task.parent, 0o555)
+    try:
+        before = task.read_bytes()
+        assert cli.main(["edit", str(task), "--set", "name=Changed"]) == 2
+        assert task.read_bytes() == before
+        assert "Permission denied" in capsys.readouterr().err
+    finally:
+        os.chmod(task.parent, 0o755)
