@@ -4,6 +4,9 @@ Subclasses add the form (``_build_form`` / ``_refresh_form``) and say what the p
 from the form or the raw text, go through :meth:`FileEditorBase.edit`: the change is applied to a fresh
 document parsed from the current bytes and pushed as one undo command holding both byte strings, so the
 form, the raw text and the preview are always rebuilt from the same bytes.
+
+Saving asks once first while Daycare's engine runs on the store (core.edit.engine_guard says whether it
+does): the engine reads these files and writes some of them, so it may overwrite or miss the change.
 """
 
 from __future__ import annotations
@@ -27,12 +30,14 @@ from PySide6.QtWidgets import (
 
 from daycare_gui.core.edit.atomic import ConflictError, load_for_edit, save_atomic, sha256_of
 from daycare_gui.core.edit.document import FrontmatterDocument
+from daycare_gui.core.edit.engine_guard import engine_running_reason
 from daycare_gui.core.edit.errors import DocumentError, InvalidValue
 from daycare_gui.ui.theme import follow_palette, set_tone, take_app_style
 from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, markdown_html
 from daycare_gui.ui.widgets.plain_text import text_of
 
 from .conflict import ConflictDialog, DiffDialog, unified_diff
+from .engine_prompt import ask_write_while_engine_runs
 from .fields import ERROR_TONE, message_label, monospace_editor, set_text_if_different, show_message
 from .sources import painted
 from .undo import SnapshotCommand
@@ -47,10 +52,11 @@ class FileEditorBase(QWidget):
 
     kind_label = "Markdown file"
 
-    def __init__(self, path, *, source_note: str | None = None, parent=None) -> None:
+    def __init__(self, path, *, source_note: str | None = None, store_paths=None, parent=None) -> None:
         super().__init__(parent)
         self.path = Path(path)
         self.source_note = source_note
+        self.store_paths = store_paths  # the store the window opened (its engine is asked about on save)
         self._loaded = load_for_edit(self.path)
         self._current = self._loaded.data
         self.doc = FrontmatterDocument.parse(self._current)
@@ -268,11 +274,22 @@ class FileEditorBase(QWidget):
 
     # --- saving ------------------------------------------------------------------------------------
 
+    def confirm_engine_running(self, reason: str) -> bool:
+        """Ask before writing while the engine runs (tests replace this)."""
+        return ask_write_while_engine_runs(self, reason)
+
     def save(self, *, force: bool = False) -> bool:
         """Write the file if it changed; refuses to overwrite an outside change unless the user says so."""
         if not self.is_dirty() and not force:
             self.status.setText("Nothing to save")
             return True
+        reason = engine_running_reason(file=self.path, paths=self.store_paths)
+        if reason and not self.confirm_engine_running(reason):
+            self.status.setText("Not saved: Daycare's engine is running")
+            return False
+        return self._write(force=force)
+
+    def _write(self, *, force: bool) -> bool:
         try:
             self._loaded = save_atomic(self.path, self._current, expected_sha256=self._loaded.sha256, force=force)
         except ConflictError as exc:
@@ -297,7 +314,7 @@ class FileEditorBase(QWidget):
     def _resolve_conflict(self, exc: ConflictError) -> bool:
         choice = self.ask_conflict(exc)
         if choice == "overwrite":
-            return self.save(force=True)
+            return self._write(force=True)  # (the engine question was answered by this same save)
         if choice == "reload":
             self.reload_from_disk()
         else:

@@ -96,14 +96,15 @@ def document_kind(path) -> str:
 
 
 class DocumentEditor(FileEditorBase):
-    def __init__(self, path, *, kind: str | None = None, source_note: str | None = None, parent=None) -> None:
+    def __init__(self, path, *, kind: str | None = None, source_note: str | None = None, store_paths=None,
+                 parent=None) -> None:
         self.kind = kind or document_kind(path)
         if self.kind == "permissions":
             raise ValueError("PERMISSIONS.md is edited with PermissionsEditor")
         self.kind_label = KIND_LABELS[self.kind]
         self.widgets: dict[str, QWidget] = {}
         self.errors: dict[str, QLabel] = {}
-        super().__init__(path, source_note=source_note, parent=parent)
+        super().__init__(path, source_note=source_note, store_paths=store_paths, parent=parent)
 
     # --- form --------------------------------------------------------------------------------------
 

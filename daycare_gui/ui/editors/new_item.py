@@ -18,9 +18,11 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from daycare_gui.core.edit.engine_guard import engine_running_reason
 from daycare_gui.core.edit.schedule import describe_schedule
 from daycare_gui.core.edit.trash import TrashError, list_trash, restore
 
+from .engine_prompt import ask_write_while_engine_runs
 from .fields import message_label, show_message
 
 
@@ -99,6 +101,10 @@ class TrashDialog(QDialog):
         self.resize(640, 360)
         self.reload()
 
+    def confirm_engine_running(self, reason: str) -> bool:
+        """Ask before restoring while the engine runs (tests replace this)."""
+        return ask_write_while_engine_runs(self, reason, "Restore")
+
     def reload(self) -> None:
         self.entries = list_trash(self.paths)
         self.list.clear()
@@ -111,6 +117,9 @@ class TrashDialog(QDialog):
     def restore_selected(self) -> None:
         row = self.list.currentRow()
         if not 0 <= row < len(self.entries):
+            return
+        reason = engine_running_reason(file=self.entries[row].original, paths=self.paths)
+        if reason and not self.confirm_engine_running(reason):
             return
         try:
             restore(self.entries[row])

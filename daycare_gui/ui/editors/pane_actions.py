@@ -3,6 +3,7 @@
 ``EditActions(pane, kind)`` adds a button row to ``pane.head`` and follows the pane's selection. Editors
 open in their own windows (owned by the main window, so they outlive a refresh of the panes). Creating,
 deleting or writing a row asks the main window to refresh, which reopens the read-only database too.
+Each write first asks once while Daycare's engine runs on the store (core.edit.engine_guard).
 """
 
 from __future__ import annotations
@@ -14,10 +15,12 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QMessageBox, QPushButton
 
 from daycare_gui.core.edit import create
+from daycare_gui.core.edit.engine_guard import engine_running_reason
 from daycare_gui.core.edit.errors import InvalidValue
 from daycare_gui.core.edit.trash import TrashError, TrashIncomplete, move_to_trash
 from daycare_gui.ui.widgets.flow_layout import FlowLayout
 
+from .engine_prompt import ask_write_while_engine_runs
 from .new_item import NewItemDialog, TrashDialog
 from .window import open_file_editor, open_row_editor
 
@@ -129,6 +132,14 @@ class EditActions(QObject):
         return open_row_editor(self.store, table, record.entry.row.id, parent=self.pane.window(),
                                on_written=self._refresh)
 
+    def confirm_engine_running(self, reason: str, verb: str) -> bool:
+        """Ask before writing while the engine runs (tests replace this)."""
+        return ask_write_while_engine_runs(self.pane, reason, verb)
+
+    def _engine_allows(self, target: Path, verb: str) -> bool:
+        reason = engine_running_reason(file=target, paths=self.store.paths)
+        return reason is None or self.confirm_engine_running(reason, verb)
+
     def confirm_delete(self, target: Path) -> bool:
         answer = QMessageBox.question(
             self.pane, "Delete",
@@ -140,6 +151,8 @@ class EditActions(QObject):
     def delete(self, confirm: Callable[[Path], bool] | None = None):
         target = self.delete_target()
         if target is None or not (confirm or self.confirm_delete)(target):
+            return None
+        if not self._engine_allows(target, "Delete"):
             return None
         try:
             entry = move_to_trash(self.store.paths, target)
@@ -154,7 +167,9 @@ class EditActions(QObject):
         return entry
 
     def show_trash(self) -> None:
-        TrashDialog(self.store.paths, self.pane.window(), on_restored=self._refresh).exec()
+        dialog = TrashDialog(self.store.paths, self.pane.window(), on_restored=self._refresh)
+        dialog.confirm_engine_running = lambda reason: self.confirm_engine_running(reason, "Restore")
+        dialog.exec()
 
     # --- new items ---------------------------------------------------------------------------------------
 
@@ -195,6 +210,9 @@ class EditActions(QObject):
         locations = self.new_locations() if self.kind in ("app", "skill") else None
 
         def make(values: dict) -> Path:
+            where = values.get("location") or self.store.paths.legacy_dir
+            if not self._engine_allows(Path(where), "Create"):
+                raise ValueError("Not created: Daycare's engine is running")
             try:
                 return self.create(values)
             except (InvalidValue, FileExistsError, OSError) as exc:

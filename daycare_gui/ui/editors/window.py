@@ -39,9 +39,10 @@ class EditorWindow(QMainWindow):
 
 def make_file_editor(path, *, store=None, parent=None) -> QWidget:
     note = source_note_for_file(store, path)
+    paths = store.paths if store is not None else None
     if document_kind(path) == "permissions":
-        return PermissionsEditor(path, source_note=note, parent=parent)
-    return DocumentEditor(path, source_note=note, parent=parent)
+        return PermissionsEditor(path, source_note=note, store_paths=paths, parent=parent)
+    return DocumentEditor(path, source_note=note, store_paths=paths, parent=parent)
 
 
 def _show(key: str, build: Callable[[], QWidget], parent) -> EditorWindow:

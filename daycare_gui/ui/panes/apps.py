@@ -9,10 +9,12 @@ from PySide6.QtWidgets import QInputDialog, QMessageBox, QPushButton
 
 from daycare_gui.core.edit.app_state import AppStateDoc, revoke_grant
 from daycare_gui.core.edit.atomic import ConflictError, load_for_edit
+from daycare_gui.core.edit.engine_guard import engine_running_reason
 from daycare_gui.core.edit.errors import DocumentError, InvalidValue
 from daycare_gui.core.files.apps import App
 from daycare_gui.core.queries.names import Names, load_names
 from daycare_gui.ui.context import DetailItem
+from daycare_gui.ui.editors.engine_prompt import ask_write_while_engine_runs
 from daycare_gui.ui.editors.pane_actions import EditActions
 from daycare_gui.ui.models.columns import Column, fmt_time
 from daycare_gui.ui.widgets.browse_pane import BrowsePane
@@ -128,6 +130,10 @@ class AppsPane(BrowsePane):
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Cancel)
         return answer == QMessageBox.StandardButton.Yes
 
+    def confirm_engine_running(self, reason: str) -> bool:
+        """Ask before writing state.json while the engine runs (tests replace this)."""
+        return ask_write_while_engine_runs(self, reason, "Revoke")
+
     def revoke_grant(self, choose: Callable[[App, list[str]], str | None] | None = None,
                      confirm: Callable[[App, str], bool] | None = None) -> str | None:
         """Ask which granted tag to remove, confirm, and write state.json. Returns the revoked tag."""
@@ -143,6 +149,10 @@ class AppsPane(BrowsePane):
             return None
         tag = (choose or self._choose_tag)(app, tags) if tags else None
         if not tag or not (confirm or self._confirm)(app, tag):
+            return None
+        # The engine writes state.json itself when it grants a permission: it may put the tag back.
+        reason = engine_running_reason(file=path, paths=self.ctx.store.paths)
+        if reason and not self.confirm_engine_running(reason):
             return None
         try:
             revoke_grant(path, tag, expected_sha256=seen.sha256)

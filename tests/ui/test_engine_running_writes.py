@@ -1,0 +1,160 @@
+"""Every file write of the window asks once while Daycare's engine runs on the store (QA: the file editors,
+New…, Delete…, Trash restore and Revoke grant wrote without a word; only the row editor asked).
+
+The engine "runs" here because engine.pid names this test process. The question is answered through each
+widget's ``confirm_engine_running`` (the message box itself is tested last); the bytes on disk say whether
+anything was written.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+from PySide6.QtWidgets import QMessageBox
+
+from daycare_gui.core.edit.trash import list_trash, move_to_trash
+from daycare_gui.core.paths import resolve_paths
+from daycare_gui.ui.editors import DocumentEditor
+from daycare_gui.ui.editors.new_item import NewItemDialog, TrashDialog
+from tests.conftest import snapshot_tree
+from tests.ui.test_new_delete_restore import on_next_dialog
+from tests.ui.test_people_panes import open_at, texts
+
+
+@pytest.fixture
+def store(tmp_path, demo_store):
+    root = tmp_path / "daycare"
+    shutil.copytree(demo_store, root)
+    return root
+
+
+def start_engine(root) -> None:
+    (root / "engine.pid").write_text(f"{os.getpid()}\n")
+
+
+class Answers:
+    """Stands in for the question: records each reason and gives the next answer."""
+
+    def __init__(self, *answers: bool) -> None:
+        self.answers = list(answers)
+        self.asked: list[tuple] = []
+
+    def __call__(self, reason, *rest):
+        self.asked.append((reason, *rest))
+        return self.answers.pop(0)
+
+
+def test_file_editor_asks_once_and_saves_only_when_told_to(qtbot, store):
+    path = store / "skills" / "weekly-review" / "SKILL.md"
+    before = path.read_bytes()
+    editor = DocumentEditor(path, store_paths=resolve_paths(store))
+    qtbot.addWidget(editor)
+    editor.set_field("description", "Changed while the engine runs")
+    assert editor.save()  # no engine: no question
+    path.write_bytes(before)
+    editor.reload_from_disk()
+    start_engine(store)
+    editor.set_field("description", "Changed while the engine runs")
+    editor.confirm_engine_running = answers = Answers(False)
+    assert editor.save() is False
+    assert path.read_bytes() == before and editor.is_dirty()
+    assert "engine is running" in editor.status.text()
+    (reason,) = answers.asked[0]
+    assert reason.startswith(f"Daycare's engine is running (process {os.getpid()} from ")
+    assert reason.endswith("it may overwrite or miss this change")
+    editor.confirm_engine_running = answers = Answers(True)
+    assert editor.save() is True
+    assert b"description: Changed while the engine runs" in path.read_bytes() and len(answers.asked) == 1
+
+
+def test_file_editor_overwriting_a_conflict_does_not_ask_about_the_engine_twice(qtbot, store):
+    path = store / "skills" / "weekly-review" / "SKILL.md"
+    editor = DocumentEditor(path, store_paths=resolve_paths(store))
+    qtbot.addWidget(editor)
+    start_engine(store)
+    editor.set_field("description", "Mine")
+    path.write_bytes(path.read_bytes() + b"\nTheirs\n")
+    editor.confirm_engine_running = answers = Answers(True)
+    editor.ask_conflict = lambda exc: "overwrite"
+    assert editor.save() is True
+    assert len(answers.asked) == 1 and b"description: Mine" in path.read_bytes()
+
+
+def test_delete_create_and_restore_each_ask_before_writing(qtbot, window, store):
+    pane = open_at(qtbot, window, store, "cron")
+    qtbot.waitUntil(lambda: pane.records.proxy.rowCount() == 6, timeout=5000)
+    actions = pane.edit_actions
+    start_engine(store)
+    before = snapshot_tree(store)
+
+    pane.table.selectRow(texts(pane.records.proxy, 0).index("Daily digest"))
+    actions.confirm_engine_running = answers = Answers(False)
+    assert actions.delete(confirm=lambda target: True) is None
+    assert snapshot_tree(store) == before
+    assert answers.asked[0][1] == "Delete" and "engine is running" in answers.asked[0][0]
+
+    # New…: the answer comes when Create is clicked; declining keeps the dialog open and writes nothing
+    window.show_section("skills")
+    skills = window.panes["skills"]
+    skills.edit_actions.confirm_engine_running = answers = Answers(False, True)
+    shown = []
+
+    def create_twice(dialog: NewItemDialog):
+        dialog.inputs["name"].setText("gardening")
+        dialog.inputs["description"].setText("Keeps the garden")
+        assert dialog.try_create() is False and "engine is running" in dialog.error.text()
+        assert snapshot_tree(store) == before
+        shown.append(dialog.try_create())
+
+    on_next_dialog(create_twice, kind=NewItemDialog)
+    editor_window = skills.edit_actions.ask_new()
+    assert shown == [True] and [a[1] for a in answers.asked] == ["Create", "Create"]
+    created = store / "skills" / "gardening" / "SKILL.md"
+    assert created.is_file()
+    if editor_window is not None:
+        editor_window.close()
+
+    # Trash restore: declined, the item stays in the trash
+    entry = move_to_trash(resolve_paths(store), created.parent)
+    dialog = TrashDialog(resolve_paths(store))
+    qtbot.addWidget(dialog)
+    dialog.confirm_engine_running = answers = Answers(False, True)
+    dialog.restore_selected()
+    assert not created.exists() and list_trash(resolve_paths(store)) == [entry]
+    dialog.restore_selected()
+    assert created.is_file() and len(answers.asked) == 2
+
+
+def test_revoke_grant_asks_before_writing_state_json(qtbot, window, store):
+    pane = open_at(qtbot, window, store, "apps")
+    qtbot.waitUntil(lambda: pane.records.proxy.rowCount() == 3, timeout=5000)
+    pane.table.selectRow(texts(pane.records.proxy, 0).index("deploy-check"))
+    state = store / "workspace" / "apps" / "deploy-check" / "state.json"
+    before = state.read_bytes()
+    start_engine(store)
+    pane.confirm_engine_running = answers = Answers(False)
+    assert pane.revoke_grant(choose=lambda app, tags: "@network", confirm=lambda app, tag: True) is None
+    assert state.read_bytes() == before and "engine is running" in answers.asked[0][0]
+    pane.confirm_engine_running = Answers(True)
+    assert pane.revoke_grant(choose=lambda app, tags: "@network", confirm=lambda app, tag: True) == "@network"
+    assert b"@network" not in state.read_bytes()
+
+
+def test_the_question_names_the_engine_and_defaults_to_cancel(qtbot, store):
+    from daycare_gui.ui.editors.engine_prompt import ask_write_while_engine_runs
+
+    seen = []
+
+    def answer(box: QMessageBox):
+        seen.append((box.text(), box.defaultButton() is box.button(QMessageBox.StandardButton.Cancel),
+                     [b.text() for b in box.buttons()]))
+        box.button(QMessageBox.StandardButton.Cancel).click()
+
+    on_next_dialog(answer, kind=QMessageBox)
+    reason = "Daycare's engine is running (process 1 from /x/engine.pid is alive); it may overwrite or miss this change"
+    assert ask_write_while_engine_runs(None, reason) is False
+    text, cancel_is_default, buttons = seen[0]
+    assert text.startswith(reason) and text.endswith("Save anyway?") and cancel_is_default
+    assert "Save anyway" in buttons
