@@ -564,3 +564,45 @@ def test_a_save_in_the_file_editor_shows_on_the_page_without_a_changed_on_disk_b
     qtbot.wait(1500)  # longer than the watcher's debounce: our own write must not raise the banner
     assert not window.banner.isVisible()
     editor_window.close()
+
+
+# --- mixed line endings survive the form's body and the raw text (QA) ------------------------------------
+
+MIXED = b"---\r\nname: x\r\n---\r\nline1\r\nline2\nline3\r\n"
+
+
+def test_body_edit_in_a_mixed_file_changes_only_the_edited_line(qtbot, tmp_path):
+    path = tmp_path / "skills" / "mixed" / "SKILL.md"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(MIXED)
+    editor = _editor(qtbot, DocumentEditor, path)
+    editor.body_edit.setPlainText(editor.body_edit.toPlainText().replace("line3", "LINE3"))
+    assert editor.save()
+    assert path.read_bytes() == MIXED.replace(b"line3", b"LINE3")  # line2 keeps its LF
+
+
+def test_raw_edit_in_a_mixed_file_keeps_the_other_lines_endings_header_included(qtbot, tmp_path):
+    path = tmp_path / "skills" / "mixed" / "SKILL.md"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(MIXED)
+    editor = _editor(qtbot, DocumentEditor, path)
+    editor.raw.setPlainText(editor.raw.toPlainText().replace("line3", "LINE3"))
+    assert editor.save()
+    assert path.read_bytes() == MIXED.replace(b"line3", b"LINE3")
+
+
+def test_line_separators_in_a_body_survive_typing_in_it(qtbot, tmp_path):
+    data = "---\nname: x\n---\nold mac\rline\n\tsep\u2028after\nlast\n".encode()
+    path = tmp_path / "skills" / "seps" / "SKILL.md"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(data)
+    editor = _editor(qtbot, DocumentEditor, path)
+    assert not editor.is_dirty()
+    cursor = editor.body_edit.textCursor()
+    cursor.movePosition(cursor.MoveOperation.End)
+    editor.body_edit.setTextCursor(cursor)
+    editor.body_edit.setFocus()
+    qtbot.keyClicks(editor.body_edit, "more")
+    assert editor.save()
+    assert path.read_bytes() == data + b"more"
+    assert editor.body_edit.textCursor().position() == len(editor.body_edit.toPlainText())  # typing was not reset

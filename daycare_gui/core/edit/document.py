@@ -22,6 +22,7 @@ from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from . import yaml_text
 from .errors import DocumentError
+from .line_breaks import EditorText, restore_line_breaks
 
 BOM = b"\xef\xbb\xbf"
 _MISSING = object()
@@ -201,6 +202,16 @@ class FrontmatterDocument:
     def raw_body(self) -> str:
         return self._body
 
+    @property
+    def shown_body(self) -> str:
+        """The body as a text editor shows it: every line break (CRLF, a lone CR, U+2028…) a ``\\n``."""
+        return EditorText(self._body).shown
+
+    @property
+    def shown_text(self) -> str:
+        """The whole text as a text editor shows it (see :attr:`shown_body`)."""
+        return EditorText(self.raw_text).shown
+
     def to_bytes(self) -> bytes:
         if self._undecodable is not None:
             return self._original
@@ -218,6 +229,11 @@ class FrontmatterDocument:
         self._undecodable = None
         self._split(text)
 
+    def set_shown_text(self, text: str) -> None:
+        """Replace the whole text with what an editor holds after an edit of :attr:`shown_text`: lines the
+        edit kept keep their own line endings, new lines take the file's most common one."""
+        self.set_raw_text(restore_line_breaks(self.raw_text, text, self.eol))
+
     def set_header_text(self, text: str) -> None:
         """Replace the YAML between the markers (adding markers if the file had none)."""
         yaml_text._check_encodable(text)
@@ -233,16 +249,19 @@ class FrontmatterDocument:
         self._load_header()
 
     def set_body(self, text: str) -> None:
-        """Replace the body. Line breaks in ``text`` are written in the body's own line-ending style."""
+        """Replace the body with ``text`` as an editor gives it (line feeds; CRLF is read as one too).
+
+        Each line the edit kept, or changed in place, keeps its own line ending (a file may mix CRLF and
+        LF, or hold a lone CR or U+2028 an editor shows as a break); new lines take the body's most common
+        ending (the header's when the body has none). Unchanged text keeps the exact original."""
         self._require_text()
         if self._open and not self._close:
             raise DocumentError("the frontmatter is never closed; fix it in the raw text first", 1)
-        text = text.replace("\r\n", "\n")
-        if text == self.body:
-            return  # keep the exact original bytes (mixed line endings included)
-        yaml_text._check_encodable(text)
-        eol = line_ending_of(self._body, self.eol)
-        self._body = text.replace("\n", eol) if eol != "\n" else text
+        body = restore_line_breaks(self._body, text.replace("\r\n", "\n"), self.eol)
+        if body == self._body:
+            return
+        yaml_text._check_encodable(body)
+        self._body = body
 
     def set_raw_body(self, text: str) -> None:
         """Replace the body with exactly ``text`` (no line-ending conversion)."""

@@ -61,7 +61,6 @@ class FileEditorBase(QWidget):
         self._current = self._loaded.data
         self.doc = FrontmatterDocument.parse(self._current)
         self._updating = False
-        self._crlf = False
         self._was_dirty = False
         self.undo_stack = QUndoStack(self)
         self._build_ui()
@@ -217,13 +216,11 @@ class FileEditorBase(QWidget):
         self._refresh_all()
 
     def _raw_display(self) -> str:
-        return self.doc.raw_text.replace("\r\n", "\n")
+        return self.doc.shown_text
 
     def _refresh_all(self) -> None:
         self._updating = True
         try:
-            raw = self.doc.raw_text
-            self._crlf = "\r\n" in raw and raw.count("\n") == raw.count("\r\n")
             set_text_if_different(self.raw, self._raw_display())
             # Raw text can be edited unless the bytes are not UTF-8 (shown lossily, so editing would lose bytes).
             editable_text = self.doc.editable or (self.doc.error is not None and "not valid UTF-8" not in self.doc.error.message)
@@ -266,9 +263,8 @@ class FileEditorBase(QWidget):
         text = text_of(self.raw)
         if text == self._raw_display():
             return
-        if self._crlf:
-            text = text.replace("\n", "\r\n")
-        problem = self.edit("Edit raw text", "raw", lambda doc: doc.set_raw_text(text))
+        # (each line the user left keeps its own line ending, header included; see core.edit.line_breaks)
+        problem = self.edit("Edit raw text", "raw", lambda doc: doc.set_shown_text(text))
         if problem:
             show_message(self.problem, problem)
 

@@ -211,7 +211,7 @@ class DocumentEditor(FileEditorBase):
         if self.kind == "memory":
             self._refresh_records(view)
         else:
-            set_text_if_different(self.body_edit, self.doc.body)
+            set_text_if_different(self.body_edit, self.doc.shown_body)
 
     # --- memory records ------------------------------------------------------------------------------
 

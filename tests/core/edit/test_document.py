@@ -155,13 +155,50 @@ def test_flow_root_mapping_refuses_key_edits():
         doc.set("a", 2)
 
 
-def test_set_body_keeps_line_ending_style_and_noop_keeps_bytes():
+def test_set_body_keeps_each_lines_ending_and_noop_keeps_bytes():
     data = b"---\na: 1\r\n---\r\nline1\r\nline2\nline3"
     doc = FrontmatterDocument.parse(data)
     doc.set_body(doc.body)
     assert doc.to_bytes() == data
-    doc.set_body("new\nbody\n")
-    assert doc.to_bytes().endswith(b"---\r\nnew\r\nbody\r\n")
+    doc.set_body("new\nbody\n")  # three lines edited in place: each keeps the ending it had
+    assert doc.to_bytes().endswith(b"---\r\nnew\r\nbody\n")
+
+
+MIXED_BODY = b"---\r\nname: x\r\n---\r\nline1\r\nline2\nline3\r\n"
+
+
+def test_editing_one_body_line_of_a_mixed_file_changes_no_other_line_ending():
+    """QA: changing line3 turned line2's LF into CRLF (one ending was used for the whole body)."""
+    doc = FrontmatterDocument.parse(MIXED_BODY)
+    doc.set_body(doc.shown_body.replace("line3", "LINE3"))
+    assert doc.to_bytes() == MIXED_BODY.replace(b"line3", b"LINE3")
+    doc.set_body(doc.shown_body.replace("line1\n", "line1\nadded\n"))  # a new line takes the usual CRLF
+    assert doc.to_bytes() == b"---\r\nname: x\r\n---\r\nline1\r\nadded\r\nline2\nLINE3\r\n"
+
+
+def test_a_new_line_in_a_one_line_body_takes_the_files_ending():
+    doc = FrontmatterDocument.parse(b"---\r\nname: x\r\n---\r\nonly")
+    doc.set_body("only\nmore")
+    assert doc.to_bytes() == b"---\r\nname: x\r\n---\r\nonly\r\nmore"
+
+
+def test_lone_cr_and_line_separators_in_the_body_survive_an_edit_of_another_line():
+    data = "---\nname: x\n---\nold mac\rline\n\tsep\u2028after\nlast\n".encode()
+    doc = FrontmatterDocument.parse(data)
+    assert doc.shown_body == "old mac\nline\n\tsep\nafter\nlast\n"
+    doc.set_body(doc.shown_body.replace("last", "LAST"))
+    assert doc.to_bytes() == data.replace(b"last", b"LAST")
+
+
+def test_a_raw_text_edit_keeps_every_other_lines_ending_header_included():
+    """QA: an edit in the Raw text tab of a mixed file turned every CRLF, header included, into LF."""
+    doc = FrontmatterDocument.parse(MIXED_BODY)
+    assert doc.shown_text == "---\nname: x\n---\nline1\nline2\nline3\n"
+    doc.set_shown_text(doc.shown_text.replace("line3", "LINE3"))
+    assert doc.to_bytes() == MIXED_BODY.replace(b"line3", b"LINE3")
+    doc.set_shown_text(doc.shown_text.replace("name: x\n", "name: x\nextra: 1\n"))
+    assert doc.to_bytes() == b"---\r\nname: x\r\nextra: 1\r\n---\r\nline1\r\nline2\nLINE3\r\n"
+    assert doc.get("extra") == 1
 
 
 def test_setting_the_same_value_is_a_no_op():

@@ -6,10 +6,7 @@ a document opened and saved unchanged stays byte-identical.
 
 from __future__ import annotations
 
-import difflib
 import hashlib
-import re
-from collections import Counter
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -26,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from daycare_gui.core.edit.line_breaks import EditorText
 from daycare_gui.stores import api
 from daycare_gui.stores.records import DocRef
 from daycare_gui.ui.context import DetailItem
@@ -44,14 +42,9 @@ COLUMNS = [
 BOM = b"\xef\xbb\xbf"
 
 
-# What a text editor shows as one line break: Qt turns each of these into a line feed when it is given
-# the text (its own block markers U+FDD0 and U+FDD1 too), so each is kept to be written back
-_BREAK = re.compile("\r\n|[\r\n\u2028\u2029\ufdd0\ufdd1]")
-
-
 class LoadedText:
     """A document's bytes split into what the editor shows and what must be put back on save: the
-    byte-order mark and each line's own line ending (a file may mix CRLF and LF)."""
+    byte-order mark and each line's own line ending (a file may mix CRLF and LF; core.edit.line_breaks)."""
 
     def __init__(self, data: bytes) -> None:
         self.data = data
@@ -59,42 +52,21 @@ class LoadedText:
         body = data[3:] if data.startswith(BOM) else data
         self.bom = data.startswith(BOM)
         self.text: str | None = None  # not UTF-8: shown, never edited
-        self._lines: list[str] = []
-        self._breaks: list[str] = []  # the break after each line but the last
+        self._lines: EditorText | None = None
         try:
             decoded = body.decode("utf-8")
         except UnicodeDecodeError:
             return
-        self._lines = _BREAK.split(decoded)
-        self._breaks = _BREAK.findall(decoded)
-        self.text = "\n".join(self._lines)
+        self._lines = EditorText(decoded)
+        self.text = self._lines.shown
 
     def encode(self, text: str) -> bytes:
         """``text`` (line feeds only, as an editor gives it) as the file's bytes: lines kept from the file
         keep their own line ending, a line edited keeps its old one, and new lines take the file's most
         common one (on a tie, its first); unchanged text is the file's bytes exactly."""
-        if text == self.text:
+        if text == self.text or self._lines is None:
             return self.data
-        new = text.split("\n")
-        counts = Counter(self._breaks)  # the most common ending; on a tie, the one the file uses first
-        top = max(counts.values(), default=0)
-        usual = next((b for b in self._breaks if counts[b] == top), "\n")
-        if usual not in ("\r\n", "\n"):
-            usual = "\n"  # (a file of only old-Mac or Unicode separators: new lines get a line feed)
-        # (the old last line had none: one added after it is like the line's before, as typing on does)
-        old_break = self._breaks + [self._breaks[-1] if self._breaks else usual]
-        breaks = []
-        if len(new) == len(self._lines):  # lines edited in place: each keeps its ending
-            breaks = old_break[:len(new) - 1]
-        else:
-            matcher = difflib.SequenceMatcher(None, self._lines, new, autojunk=False)
-            for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-                for k in range(j2 - j1):
-                    kept = tag in ("equal", "replace") and k < i2 - i1
-                    breaks.append(old_break[i1 + k] if kept else usual)
-            breaks = breaks[:len(new) - 1]
-        out = "".join(line + end for line, end in zip(new, breaks)) + new[-1]
-        return (BOM if self.bom else b"") + out.encode("utf-8")
+        return (BOM if self.bom else b"") + self._lines.restore(text).encode("utf-8")
 
 
 class DocumentsPane(Pane):
