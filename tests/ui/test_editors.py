@@ -606,3 +606,60 @@ def test_line_separators_in_a_body_survive_typing_in_it(qtbot, tmp_path):
     assert editor.save()
     assert path.read_bytes() == data + b"more"
     assert editor.body_edit.textCursor().position() == len(editor.body_edit.toPlainText())  # typing was not reset
+
+
+# --- the row editor writes only what the user changed (QA) ------------------------------------------------
+
+CODE = "line1\r\nline2\r\n\tindented\u2028sep\r\n"
+
+
+def _row_with_code(root, code: str):
+    import sqlite3
+
+    paths = resolve_paths(root)
+    conn = sqlite3.connect(paths.db_path)
+    conn.execute("UPDATE tasks_cron SET code = ? WHERE id = 'daily-digest'", (code,))
+    conn.commit()
+    conn.close()
+    return paths
+
+
+def _stored(paths, columns: str):
+    import sqlite3
+
+    conn = sqlite3.connect(paths.db_path)
+    try:
+        return conn.execute(f"SELECT {columns} FROM tasks_cron WHERE id = 'daily-digest'").fetchone()
+    finally:
+        conn.close()
+
+
+def test_row_editor_toggling_enabled_leaves_crlf_code_with_a_line_separator_untouched(qtbot, root):
+    """QA: the editor was dirty on opening, and saving a toggled Enabled rewrote the code with LF endings
+    and its U+2028 turned into a line feed."""
+    paths = _row_with_code(root, CODE)
+    editor = RowEditor(paths, "tasks_cron", "daily-digest")
+    qtbot.addWidget(editor)
+    assert not editor.is_dirty() and editor.changes() == {} and not editor.title().endswith("*")
+    editor.widgets["enabled"].click()
+    assert editor.changes() == {"enabled": False}
+    assert editor.save()
+    assert _stored(paths, "code, enabled") == (CODE, 0)
+
+
+def test_row_editor_edited_code_keeps_crlf_and_its_line_separator(qtbot, root):
+    paths = _row_with_code(root, CODE)
+    editor = RowEditor(paths, "tasks_cron", "daily-digest")
+    qtbot.addWidget(editor)
+    code = editor.widgets["code"]
+    code.setFocus()
+    cursor = code.textCursor()
+    cursor.movePosition(cursor.MoveOperation.End)
+    code.setTextCursor(cursor)
+    qtbot.keyClicks(code, "added")
+    assert set(editor.changes()) == {"code"}
+    assert editor.save()
+    assert _stored(paths, "code") == (CODE + "added",)
+    editor.set_value("code", editor.value("code").replace("\r\n", "\n").replace("\u2028", "\n") + "\nmore")
+    assert editor.save()
+    assert _stored(paths, "code") == ("line1\r\nline2\r\n\tindented\u2028sep\r\nadded\r\nmore",)

@@ -3,6 +3,10 @@
 The header says it edits a row and which copy Daycare reads. Before writing, the engine is checked
 again: while it runs, a warning explains the risk (the engine keeps write-through caches of task rows and
 may write its copy back over the change) and the write needs an explicit "Write anyway".
+
+Only fields the user changed are written: each is compared with what its widget showed when the row was
+loaded, not with the stored value, which a widget cannot always hold exactly (the code's CRLF endings and
+U+2028 separators are shown as plain line breaks). Edited code gets its own line breaks back.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from daycare_gui.core.edit.errors import InvalidValue
+from daycare_gui.core.edit.line_breaks import EditorText
 from daycare_gui.core.edit.rows import (
     BOOLEAN_COLUMNS,
     EngineRunning,
@@ -65,6 +70,8 @@ class RowEditor(QWidget):
         self.on_written = on_written
         self.loaded = load_row(paths.db_path, table, row_id)
         self.widgets: dict[str, QWidget] = {}
+        self._shown: dict = {}  # what each widget held right after the row was loaded into it
+        self._code = EditorText("")  # the stored code's line breaks, put back into edited code
         self._was_dirty = False
         layout = QVBoxLayout(self)
         def header_text() -> str:
@@ -125,15 +132,19 @@ class RowEditor(QWidget):
 
     # --- values --------------------------------------------------------------------------------------
 
-    def value(self, column: str):
+    def _held(self, column: str):
+        """What the widget holds, as it holds it."""
         widget = self.widgets[column]
         if isinstance(widget, QCheckBox):
             return widget.isChecked()
-        if isinstance(widget, ScheduleField):
-            return widget.text()
-        if isinstance(widget, QLineEdit):
+        if isinstance(widget, (ScheduleField, QLineEdit)):
             return widget.text()
         return text_of(widget)
+
+    def value(self, column: str):
+        """The value the field would write: the code with the stored code's own line breaks back."""
+        held = self._held(column)
+        return self._code.restore(held) if column == "code" else held
 
     def set_value(self, column: str, value) -> None:
         """Set a field as if typed (tests and the form use it)."""
@@ -148,15 +159,19 @@ class RowEditor(QWidget):
             self._changed()
 
     def changes(self) -> dict:
+        """Only the fields the user changed: one left as it was shown is never written."""
         out = {}
         for column in self.loaded.editable:
+            if self._held(column) == self._shown.get(column):
+                continue
+            value = self.value(column)
             original = self.loaded.get(column)
             if column in BOOLEAN_COLUMNS:
                 original = bool(original)
             elif original is None:
                 original = ""
-            if self.value(column) != original:
-                out[column] = self.value(column)
+            if value != original:
+                out[column] = value
         return out
 
     def is_dirty(self) -> bool:
@@ -189,8 +204,12 @@ class RowEditor(QWidget):
                 widget.blockSignals(False)
             elif isinstance(widget, ScheduleField):
                 widget.set_value(value or "")
+            elif column == "code":
+                self._code = EditorText("" if value is None else str(value))
+                set_text_if_different(widget, self._code.shown)
             else:
                 set_text_if_different(widget, "" if value is None else str(value))
+        self._shown = {column: self._held(column) for column in self.loaded.editable}
         self._changed()
 
     # --- writing -------------------------------------------------------------------------------------
