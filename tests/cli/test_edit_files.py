@@ -201,3 +201,18 @@ def test_a_stale_pid_file_does_not_block_the_write(live_store):
     path = live_store / "skills" / "review" / "SKILL.md"
     assert cli.main(["edit", str(path), "--set", "description=new"]) == 0
     assert b"description: new" in path.read_bytes()
+
+
+@pytest.mark.parametrize("assignment, says", [
+    ('engine={"dataDir": 5}', "engine.dataDir must be non-empty text"),
+    ("engine=null", "engine must be an object"),
+    ('engine={"db":{"autoMigrate":"nope"}}', "engine.db.autoMigrate must be true or false"),
+    ("plugins=7", "plugins must be a list"),
+])
+def test_settings_json_parent_keys_cannot_smuggle_in_a_value_daycare_refuses(tmp_path, capsys, assignment, says):
+    """QA: --set engine.dataDir=5 was refused but these were written, and Daycare would not start."""
+    path = tmp_path / "settings.json"
+    path.write_bytes(SETTINGS)
+    assert cli.main(["edit", str(path), "--set", assignment]) == 2
+    assert path.read_bytes() == SETTINGS
+    assert says in capsys.readouterr().err

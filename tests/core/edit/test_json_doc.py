@@ -155,3 +155,46 @@ def test_settings_doc_checks_known_keys():
     for key, value in (("engine.dataDir", 5), ("engine.db.autoMigrate", "yes"), ("engine..x", 1)):
         with pytest.raises(InvalidValue):
             doc.set(key, value)
+
+
+SETTINGS = b'{\n  "engine": {\n    "dataDir": "/data"\n  },\n  "plugins": []\n}\n'
+
+
+@pytest.mark.parametrize("key, value, says", [
+    # QA: a parent key took any value, so each of these was written and Daycare would not start
+    ("engine", {"dataDir": 5}, "engine.dataDir must be non-empty text"),
+    ("engine", None, "engine must be an object"),
+    ("engine", {"db": {"autoMigrate": "nope"}}, "engine.db.autoMigrate must be true or false"),
+    ("plugins", 7, "plugins must be a list"),
+    ("plugins", [{"instanceId": "t", "pluginId": "telegram", "enabled": "yes"}], "plugins[0].enabled must be true or false"),
+    ("plugins", [{"pluginId": "telegram"}], "plugins[0].instanceId is required"),
+    ("engine.dataDir", None, "engine.dataDir must be non-empty text"),
+    ("engine.dataDir.inner", "x", "engine.dataDir must be non-empty text, so it has no key 'inner'"),
+    ("memory", {"maxEntries": 0}, "memory.maxEntries must be a whole number above 0"),
+    ("memory.enabled", 1, "memory.enabled must be true or false"),
+    ("models.user", 5, "models.user must be non-empty text or an object"),
+    ("modelFlavors.fast.model", "gpt", "modelFlavors.fast.description is required"),
+    ("providers", [{"id": "openai", "options": "x"}], "providers[0].options must be an object"),
+])
+def test_settings_values_are_checked_at_every_key_beneath_the_one_set(key, value, says):
+    doc = SettingsDoc.parse(SETTINGS)
+    with pytest.raises(InvalidValue) as refused:
+        doc.set(key, value)
+    assert str(refused.value).startswith(says) and "Daycare would refuse to start" in str(refused.value)
+    assert doc.to_bytes() == SETTINGS
+
+
+@pytest.mark.parametrize("key, value", [
+    ("engine", {"dataDir": "/srv", "db": {"url": "postgresql://x/y", "autoMigrate": False}, "somethingNew": 1}),
+    ("plugins", [{"instanceId": "telegram", "pluginId": "telegram", "settings": {"token": "x"}}]),
+    ("models.user", "openai/gpt-5"),
+    ("models.memory", {"model": "openai/gpt-5-mini", "reasoning": "low"}),
+    ("modelFlavors.fast", {"model": "m", "description": "quick"}),
+    ("appServer.port", "8080"),  # Daycare coerces the port
+    ("unknownKey", None),  # keys Daycare does not know take any value, as Daycare keeps them
+    ("engine.extra", [1, 2]),
+])
+def test_settings_values_daycare_accepts_are_written(key, value):
+    doc = SettingsDoc.parse(SETTINGS)
+    doc.set(key, value)
+    assert doc.doc.get(tuple(key.split("."))) == value
