@@ -24,6 +24,9 @@ from daycare_gui.core.queries.tables import JSON_COLUMNS
 
 __all__ = ["Store", "open_store", "NotADaycareDirectory", "TaskSource"]
 
+IMPORT_TASKS = "20260220_import_tasks"  # the migration after which Daycare reads task rows, never files
+PGLITE_TASKS = "Daycare keeps its tasks in the PGlite database (daycare.pglite/) and no longer reads task files"
+
 
 @dataclass(frozen=True)
 class TaskSource:
@@ -128,11 +131,21 @@ class Store:
         return found
 
     # -- which copy Daycare reads ------------------------------------------------------------------
+    def task_files_ignored(self) -> str | None:
+        """Why Daycare reads no task file on this store (its tasks live in the database), or None when it
+        reads them: before the import migration ran, or on a store of legacy files only."""
+        if self.generation == "pglite":
+            return PGLITE_TASKS
+        if IMPORT_TASKS in self.migrations.applied_names:
+            return ("Daycare imported its task files into the database once (migration 20260220_import_tasks) "
+                    "and since then reads only the database rows")
+        return None
+
     def task_sources(self) -> list[TaskSource]:
         """Pair cron/heartbeat files with imported rows and say which one Daycare reads."""
         from daycare_gui.core.queries.tasks import list_cron_rows, list_heartbeat_rows
 
-        imported = "20260220_import_tasks" in self.migrations.applied_names
+        imported = IMPORT_TASKS in self.migrations.applied_names
         inv = self.files()
         rows = {
             "cron": {r.id for r in list_cron_rows(self.db, self.cols)} if self.db else set(),
@@ -148,8 +161,7 @@ class Store:
                 has_row = task_id in rows[kind]
                 path = files[kind].get(task_id)
                 if self.generation == "pglite":
-                    reads, reason = "row", ("Daycare keeps its tasks in the PGlite database (daycare.pglite/) and "
-                                            "no longer reads task files")
+                    reads, reason = "row", PGLITE_TASKS
                 elif imported:
                     reads, reason = "row", (
                         "Daycare imported task files once (20260220_import_tasks) and now reads the database row"

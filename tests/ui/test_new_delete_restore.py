@@ -46,6 +46,16 @@ def fill_and_create(values: dict):
     return act
 
 
+def create_file_anyway(told: list | None = None):
+    """Answer the question New cron/heartbeat task… asks first on a store that reads its tasks from the
+    database (the demo store imported its task files): create the file anyway."""
+    def act(box: QMessageBox):
+        if told is not None:
+            told.append(box.text())
+        next(b for b in box.buttons() if b.text() == "Create file anyway").click()
+    return act
+
+
 def show_fresh(qtbot, window, section, old=None, rows=None):
     """The section's pane once it is (re)built after a refresh and lists ``rows`` records."""
     window.show_section(section)
@@ -70,6 +80,7 @@ def test_new_cron_task_then_delete_it_then_restore_it(qtbot, window, store):
     before = snapshot_tree(store)
 
     # New cron task…: the dialog explains the schedule and creates the file from the template
+    on_next_dialog(create_file_anyway(), kind=QMessageBox)
     on_next_dialog(fill_and_create({"name": "Water the plants", "schedule": "30 7 * * 1"}), kind=NewItemDialog)
     pane.edit_actions.new_button.click()
     task = store / "cron" / "water-the-plants" / "TASK.md"
@@ -129,6 +140,8 @@ def test_new_items_come_from_the_templates(qtbot, window, store, section, values
     qtbot.waitUntil(lambda: pane.records.proxy.rowCount() > 0, timeout=10000)
     count = pane.records.proxy.rowCount()
     before = snapshot_tree(store)
+    if section == "heartbeat":
+        on_next_dialog(create_file_anyway(), kind=QMessageBox)
     on_next_dialog(fill_and_create(values), kind=NewItemDialog)
     pane.edit_actions.new_button.click()
     after = snapshot_tree(store)
@@ -150,6 +163,7 @@ def test_new_item_never_replaces_an_existing_one(qtbot, window, store):
         seen.append((dialog.isVisible(), dialog.error.text()))
         dialog.reject()
 
+    on_next_dialog(create_file_anyway(), kind=QMessageBox)
     on_next_dialog(try_existing, kind=NewItemDialog)
     pane.edit_actions.new_button.click()
     (still_open, message), = seen
@@ -264,3 +278,42 @@ def test_delete_across_file_systems_that_fails_midway_says_partly_deleted(qtbot,
     assert snapshot_tree(app) == {stuck: before[stuck]}  # only what could not be removed is left
     (copy,) = (store / TRASH_NAME).glob("*/workspace/apps/deploy-check")
     assert snapshot_tree(copy) == before  # the whole folder, byte for byte
+
+
+@pytest.mark.parametrize("section, what", [("cron", "cron task"), ("heartbeat", "heartbeat task")])
+def test_new_task_on_a_store_that_reads_the_database_says_so_before_creating(qtbot, window, store, section, what):
+    """QA: New cron/heartbeat task… created a file Daycare ignores (its tasks were imported into the
+    database), and only a note in the editor said so afterwards."""
+    open_and_wait(qtbot, window, store)
+    pane = show_fresh(qtbot, window, section)
+    qtbot.waitUntil(lambda: pane.records.proxy.rowCount() > 0, timeout=10000)
+    before = snapshot_tree(store)
+    told, dialogs = [], []
+
+    def decline(box):
+        if not isinstance(box, QMessageBox):  # (no question was asked: the New… dialog opened at once)
+            box.reject()
+            return
+        told.append((box.windowTitle(), box.text(), box.defaultButton() is box.button(QMessageBox.StandardButton.Cancel)))
+        box.button(QMessageBox.StandardButton.Cancel).click()
+
+    on_next_dialog(decline)
+    pane.edit_actions.new_button.click()
+    (title, text, cancel_is_default), = told
+    assert title == "Daycare will ignore a new task file" and cancel_is_default
+    assert "reads its tasks from the database" in text and "20260220_import_tasks" in text
+    assert f"A new {what} file would never run" in text and "cannot create task rows" in text
+    QApplication.processEvents()
+    assert QApplication.activeModalWidget() is None and snapshot_tree(store) == before  # no dialog, no file
+
+    # Creating it anyway: the dialog keeps the warning in sight while the values are typed
+    def look_and_cancel(dialog: NewItemDialog):
+        dialogs.append((dialog.note.isVisibleTo(dialog), dialog.note.text()))
+        dialog.reject()
+
+    on_next_dialog(create_file_anyway(), kind=QMessageBox)
+    on_next_dialog(look_and_cancel, kind=NewItemDialog)
+    pane.edit_actions.new_button.click()
+    (shown, note), = dialogs
+    assert shown and note.startswith("Daycare will ignore this file:")
+    assert snapshot_tree(store) == before

@@ -5,6 +5,10 @@
 - app: ``<apps dir>/<id>/APP.md`` + ``PERMISSIONS.md`` (the workspace's ``apps`` or a user's);
 - skill: ``<skills dir>/<id>/SKILL.md``.
 
+Daycare reads task files only until its import migration has run (never on PGlite); after that it
+ignores a new one, so creating one is the owner's explicit choice: callers ask
+:meth:`~daycare_gui.core.store.Store.task_files_ignored` first (this application cannot create rows).
+
 A new folder is created with ``mkdir`` (fails if it exists) and files through ``save_atomic`` with
 ``expected_sha256=None`` (fails if the file exists), so an existing item is never replaced.
 Qt-free.

@@ -23,19 +23,22 @@ from daycare_gui.core.edit.schedule import describe_schedule
 from daycare_gui.core.edit.trash import TrashError, list_trash, restore
 
 from .engine_prompt import ask_write_while_engine_runs
-from .fields import message_label, show_message
+from .fields import WARNING_TONE, message_label, show_message
 
 
 class NewItemDialog(QDialog):
     """Asks for the few values a template needs; ``create(values)`` makes the item (ValueError = refused)."""
 
     def __init__(self, title: str, fields: list[tuple[str, str, str]], create: Callable[[dict], Path],
-                 locations: list[tuple[str, Path]] | None = None, parent=None) -> None:
+                 locations: list[tuple[str, Path]] | None = None, parent=None, *, note: str | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(title)
         self._create = create
         self.created: Path | None = None
         layout = QVBoxLayout(self)
+        self.note = message_label()  # a warning that stays in sight while the values are typed
+        show_message(self.note, note, WARNING_TONE)
+        layout.addWidget(self.note)
         form = QFormLayout()
         self.inputs: dict[str, QLineEdit] = {}
         for key, label, default in fields:

@@ -200,7 +200,27 @@ class EditActions(QObject):
             return folder / "APP.md"
         return create.create_skill(values["location"], values["name"], values["description"])
 
+    def confirm_ignored_task_file(self, reason: str) -> bool:
+        """Ask before creating a task file Daycare will not read (tests replace this)."""
+        what = "cron task" if self.kind == "cron" else "heartbeat task"
+        box = QMessageBox(
+            QMessageBox.Icon.Warning, "Daycare will ignore a new task file",
+            f"On this store Daycare reads its tasks from the database, not from task files: {reason}.\n\n"
+            f"A new {what} file would never run: Daycare ignores it. This application cannot create task rows "
+            "(it edits existing ones with Edit row).\n\nCreate the file anyway?", parent=self.pane)
+        anyway = box.addButton("Create file anyway", QMessageBox.ButtonRole.DestructiveRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        box.setEscapeButton(QMessageBox.StandardButton.Cancel)
+        box.exec()
+        return box.clickedButton() is anyway
+
     def ask_new(self):
+        # Said before anything is typed: on a store whose tasks were imported into the database a new task
+        # file is dead weight, and the editor's note afterwards came too late.
+        ignored = self.store.task_files_ignored() if self.kind in ("cron", "heartbeat") else None
+        if ignored and not self.confirm_ignored_task_file(ignored):
+            return None
         fields = {
             "cron": [("name", "Name", ""), ("schedule", "Schedule", "0 9 * * *")],
             "heartbeat": [("title", "Title", "")],
@@ -218,7 +238,9 @@ class EditActions(QObject):
             except (InvalidValue, FileExistsError, OSError) as exc:
                 raise ValueError(str(exc)) from exc
 
-        dialog = NewItemDialog(NEW_LABELS[self.kind].rstrip("…"), fields, make, locations, self.pane.window())
+        note = f"Daycare will ignore this file: {ignored}." if ignored else None
+        dialog = NewItemDialog(NEW_LABELS[self.kind].rstrip("…"), fields, make, locations, self.pane.window(),
+                               note=note)
         if not dialog.exec() or dialog.created is None:
             return None
         window = open_file_editor(dialog.created, store=self.store, parent=self.pane.window())
