@@ -39,6 +39,8 @@ class NewItemDialog(QDialog):
         self.note = message_label()  # a warning that stays in sight while the values are typed
         show_message(self.note, note, WARNING_TONE)
         layout.addWidget(self.note)
+        if note:
+            self.setMinimumWidth(460)  # (the few fields alone make a narrow dialog: the note would be a column)
         form = QFormLayout()
         self.inputs: dict[str, QLineEdit] = {}
         for key, label, default in fields:
