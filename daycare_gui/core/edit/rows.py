@@ -72,11 +72,14 @@ def _check_table(table: str) -> None:
 def _read_connection(db_path: Path) -> sqlite3.Connection:
     """A fresh read-only connection (fresh, so nothing cached from before a write is seen).
 
-    Like core.db: with an empty WAL an ``immutable=1`` read creates no -wal/-shm beside the database.
+    Like core.db: with an empty WAL an ``immutable=1`` read creates no -wal/-shm beside the database. Not
+    beside a rollback journal, though: immutable reads past it, showing half of a write that was cut off;
+    a plain read-only open lets SQLite see the journal and refuse instead.
     """
     wal = Path(str(db_path) + "-wal")
     has_wal = wal.exists() and wal.stat().st_size > 0
-    params = "mode=ro" if has_wal else "mode=ro&immutable=1"
+    has_journal = Path(str(db_path) + "-journal").exists()
+    params = "mode=ro" if has_wal or has_journal else "mode=ro&immutable=1"
     conn = sqlite3.connect(f"file:{quote(str(db_path))}?{params}", uri=True, isolation_level=None)
     conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     return conn
@@ -102,6 +105,13 @@ def load_row(db_path: str | os.PathLike, table: str, row_id: str) -> LoadedRow:
         if not columns:
             raise RowEditError(f"the database has no table {table}")
         values = _select(conn, table, row_id)
+    except sqlite3.OperationalError as exc:
+        journal = Path(f"{db_path}-journal")
+        if not journal.exists():
+            raise
+        raise RowEditError(f"{journal.name} lies beside the database: a write to it was cut off half-way, so "
+                           f"its rows cannot be trusted until SQLite rolls that write back (Daycare does when "
+                           f"it next opens the database); nothing was read ({exc})") from exc
     finally:
         conn.close()
     if values is None:

@@ -109,3 +109,15 @@ def test_a_fresh_read_only_store_sees_the_write(store):
     write_row(store, loaded, {"name": "Seen"})
     with open_store(store.root) as reopened:
         assert reopened.db.scalar("SELECT name FROM tasks_cron WHERE id = 'daily-digest'") == "Seen"
+
+
+def test_a_row_is_never_read_past_a_hot_journal(store):
+    """A writer killed mid-transaction leaves half of it in the file and the rest in daycare.db-journal: a
+    read that ignores the journal (immutable) would show the half-written rows as the row to edit."""
+    from tests.core.migrations.helpers import leave_hot_journal, torn_rows
+
+    leave_hot_journal(store.db_path)
+    assert torn_rows(store.db_path) > 0  # (what an immutable read would see)
+    with pytest.raises(RowEditError, match="daycare.db-journal lies beside the database"):
+        load_row(store.db_path, "tasks_cron", "daily-digest")
+    assert (store.db_path.parent / "daycare.db-journal").stat().st_size > 0  # left for SQLite to roll back
