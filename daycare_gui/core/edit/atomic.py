@@ -29,6 +29,15 @@ def sha256_of(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def sha256_of_file(path: str | os.PathLike) -> str:
+    """The SHA-256 of a file's bytes, read a megabyte at a time (a store's files may be large)."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
 @dataclass(frozen=True)
 class Loaded:
     """What an editor needs to remember about a file it opened: the bytes and the hash to check on save."""

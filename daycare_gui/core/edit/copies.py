@@ -1,5 +1,4 @@
-"""Copies we keep of a user's files (backups, the trash, a database's backup) are never more open than the
-original.
+"""Copies we keep of a user's files (backups, the trash) are never more open than the original.
 
 A new file gets the umask's default mode (usually 0644) and a new folder 0755, so the backup of a 0600
 MEMORY.md would be readable by every account on the machine. A copy takes its original's permission bits
@@ -31,13 +30,3 @@ def private_folder(folder: Path) -> Path:
         pass
     return folder
 
-
-def create_like(path: str | os.PathLike, original: str | os.PathLike) -> None:
-    """Create ``path`` empty, failing if it exists, with ``original``'s permission bits (set with fchmod,
-    which the umask does not narrow or widen), before anything is written into it."""
-    bits = permission_bits(original)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        os.fchmod(fd, bits)
-    finally:
-        os.close(fd)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import errno
-import hashlib
 import json
 import os
 import shutil
@@ -26,6 +25,8 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from daycare_gui.core.display import count
+from daycare_gui.core.edit.atomic import sha256_of_file
 from daycare_gui.core.edit.copies import PRIVATE_FOLDER
 
 TRASH_NAME = ".daycare-gui-trash"
@@ -148,7 +149,7 @@ def move_to_trash(paths, target: str | os.PathLike, *, now: _dt.datetime | None 
         shown = ", ".join(str(p) for p in remaining[:10]) + (f" and {len(remaining) - 10} more"
                                                              if len(remaining) > 10 else "")
         raise TrashIncomplete(
-            f"{target} was copied whole into the trash ({stored}), but {_count(len(remaining))} could not be "
+            f"{target} was copied whole into the trash ({stored}), but {count(len(remaining), 'item')} could not be "
             f"removed from the original ({first_error}) and remain there: {shown}. Nothing is lost: the full copy "
             "is in the Trash. Remove the rest by hand, or move it away and restore the copy from the Trash.",
             entry, remaining)
@@ -167,10 +168,6 @@ def _reason(exc: BaseException) -> str:
     if isinstance(exc, OSError) and exc.strerror:
         return f"{exc.strerror}: {exc.filename}" if exc.filename else exc.strerror
     return str(exc)
-
-
-def _count(n: int) -> str:
-    return "1 item" if n == 1 else f"{n} items"
 
 
 def _discard(folder: Path) -> None:
@@ -226,14 +223,6 @@ def _copy_verified(src: Path, dst: Path) -> None:
         raise _Mismatch(f"the copy differs from the original ({', '.join(differ[:5])}); was it changed meanwhile?")
 
 
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 def _listing(root: Path) -> dict[str, tuple]:
     """Every path under ``root`` (``"."`` itself) with its type and, for a file, size and SHA-256; for a
     symlink its target."""
@@ -245,7 +234,7 @@ def _listing(root: Path) -> dict[str, tuple]:
         if stat.S_ISDIR(st.st_mode):
             return ("dir",)
         if stat.S_ISREG(st.st_mode):
-            return ("file", st.st_size, _sha256(Path(path)))
+            return ("file", st.st_size, sha256_of_file(path))
         return ("special", stat.S_IFMT(st.st_mode))
 
     out = {".": one(os.fspath(root))}

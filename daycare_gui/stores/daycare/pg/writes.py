@@ -19,6 +19,7 @@ import stat
 import time
 from pathlib import Path
 
+from daycare_gui.core.edit.atomic import sha256_of_file
 from daycare_gui.core.fs_swap import exchange
 from daycare_gui.stores.api import WriteConflict, WriteRefused
 from daycare_gui.stores.common.schedule import schedule_info
@@ -221,14 +222,10 @@ def fingerprint(folder: Path, racy_since: int) -> dict[str, tuple]:
 
 
 def _sha256(path: str) -> str | None:
-    h = hashlib.sha256()
     try:
-        with open(path, "rb") as f:
-            for block in iter(lambda: f.read(1 << 20), b""):
-                h.update(block)
-    except OSError:
+        return sha256_of_file(path)
+    except OSError:  # gone or unreadable: its stat entry still tells a change
         return None
-    return h.hexdigest()
 
 
 def _still_as_copied(store, original: Path, before: dict[str, tuple], racy_since: int, force: bool) -> None:
