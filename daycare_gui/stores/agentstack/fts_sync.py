@@ -8,7 +8,8 @@ it but reads the whole index and needs a private copy (``search.integrity_check`
 search. A search instead
 
 * re-checks its own hits: their current text goes into a private in-memory FTS5 table with the same
-  columns and tokenizer, and the same query runs on it; a hit it does not find is stale;
+  columns and tokenizer, and the same query runs on it; a hit it does not find is stale, one whose token
+  counts differ from the index's was changed behind it, and every snippet is cut from the current text;
 * counts the hits whose rowid no memory row has (the search's own join tells);
 * compares the number of indexed documents with the number of memory rows (two counts, one statement);
 * remembers a failed integrity check of this session (``store.fts_out_of_step``).
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from dataclasses import dataclass
 
 from daycare_gui.stores.agentstack.database import DatabaseError
 from daycare_gui.stores.common.wording import count
@@ -48,21 +50,35 @@ def _tokenizer(store) -> str | None:
     return value
 
 
-def stale_rowids(store, rowids: list[int], match: str) -> set[int] | None:
-    """Of the memory rows ``rowids`` (hits of ``match``), those whose current text does not match it.
-    None when that cannot be told here (no such columns in memory, a tokenizer this SQLite lacks)."""
+@dataclass
+class Recheck:
+    """What a search's own hits say about the index, from their current text."""
+
+    stale: set[int]  # hits whose current text does not match the query: left out
+    changed: set[int]  # hits that still match, but whose text changed since it was indexed
+    snippets: dict[int, str]  # each matching hit's snippet, cut from its current text
+
+
+def recheck(store, rowids: list[int], match: str, snippet: tuple[str, str, int]) -> Recheck | None:
+    """The memory rows ``rowids`` (hits of ``match``) indexed afresh, privately: which no longer match,
+    which were changed behind the index (their token counts differ from what it holds: ``*_docsize``), and
+    their snippets from the current text (``snippet``: the markers and token count; the stale index would
+    cut a changed text at the old words' places). None when that cannot be told here (no such columns in
+    memory, a tokenizer this SQLite lacks)."""
     if not rowids:
-        return set()
+        return Recheck(set(), set(), {})
     columns = store.columns.get("memory_fts", [])
     tokenizer = _tokenizer(store)
     if not columns or tokenizer is None or not all(store.has("memory", c) for c in columns):
         return None
     cols = ", ".join(_ident(c) for c in columns)
+    marks = ", ".join("?" * len(rowids))
     # As bytes, cast back to text below: the index tokenized the stored bytes, not a repaired decoding.
     blobs = ", ".join(f"CAST({_ident(c)} AS BLOB)" for c in columns)
     try:
-        texts = store.db.rows(f"SELECT rowid, {blobs} FROM memory WHERE rowid IN "
-                              f"({', '.join('?' * len(rowids))})", tuple(rowids))
+        texts = store.db.rows(f"SELECT rowid, {blobs} FROM memory WHERE rowid IN ({marks})", tuple(rowids))
+        sizes = dict(store.db.rows(f"SELECT id, sz FROM memory_fts_docsize WHERE id IN ({marks})",
+                                   tuple(rowids))) if "memory_fts_docsize" in store.shadows else None
     except DatabaseError:
         return None
     conn = sqlite3.connect(":memory:")
@@ -71,12 +87,16 @@ def stale_rowids(store, rowids: list[int], match: str) -> set[int] | None:
         conn.execute(f"CREATE VIRTUAL TABLE hits USING fts5({cols}{options})")
         casts = ", ".join("CAST(? AS TEXT)" for _ in columns)
         conn.executemany(f"INSERT INTO hits (rowid, {cols}) VALUES (?, {casts})", texts)
-        still = {r for (r,) in conn.execute("SELECT rowid FROM hits WHERE hits MATCH ?", (match,))}
+        opened, closed, tokens = snippet
+        snippets = dict(conn.execute(f"SELECT rowid, snippet(hits, -1, ?, ?, '…', {int(tokens)}) FROM hits "
+                                     "WHERE hits MATCH ?", (opened, closed, match)))
+        now = dict(conn.execute("SELECT id, sz FROM hits_docsize")) if sizes is not None else {}
     except sqlite3.Error:
         return None
     finally:
         conn.close()
-    return set(rowids) - still
+    changed = {r for r in snippets if sizes is not None and sizes.get(r) != now.get(r)}
+    return Recheck(set(rowids) - set(snippets), changed, snippets)
 
 
 def count_drift(store) -> tuple[int, int] | None:
@@ -91,12 +111,16 @@ def count_drift(store) -> tuple[int, int] | None:
     return (indexed, rows) if indexed != rows else None
 
 
-def out_of_step_warning(store, *, stale: int, ghosts: int) -> str:
+def out_of_step_warning(store, *, stale: int, ghosts: int, changed: int = 0) -> str:
     """One line for the search results when the index is known or seen to be out of step; '' when not."""
     signs = []
     if stale:
         what = "an entry that no longer contains" if stale == 1 else "entries that no longer contain"
         signs.append(f"{count(stale, 'hit')} pointed at {what} the words searched")
+    if changed:
+        what = ("an entry changed since it was indexed" if changed == 1
+                else "entries changed since they were indexed")
+        signs.append(f"{count(changed, 'hit')} came from {what} (ranked by the old text)")
     if ghosts:
         what = "a memory row that no longer exists" if ghosts == 1 else "memory rows that no longer exist"
         signs.append(f"{count(ghosts, 'hit')} pointed at {what}")

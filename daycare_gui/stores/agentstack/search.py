@@ -83,13 +83,15 @@ def _run(store, match: str, limit: int, namespace: str | None, *, original: str)
     params.append(limit)
     found = store.db.dicts(sql, tuple(params))
     hits = [r for r in found if r["rowid"] is not None]
-    stale = fts_sync.stale_rowids(store, [r["rowid"] for r in hits], match) or set()
-    warning = fts_sync.out_of_step_warning(store, stale=len(stale), ghosts=len(found) - len(hits))
+    again = fts_sync.recheck(store, [r["rowid"] for r in hits], match, (OPEN, CLOSE, SNIPPET_TOKENS)) or \
+        fts_sync.Recheck(set(), set(), {})
+    warning = fts_sync.out_of_step_warning(store, stale=len(again.stale), ghosts=len(found) - len(hits),
+                                           changed=len(again.changed))
     rows = [_warning(warning)] if warning else []
     for r in hits:
-        if r["rowid"] in stale:  # the index says it holds the words; its text says it does not
+        if r["rowid"] in again.stale:  # the index says it holds the words; its text says it does not
             continue
-        snippet = str(r["snippet"] or "")
+        snippet = str(again.snippets.get(r["rowid"], r["snippet"]) or "")
         score = normalised_score(float(r["bm25"]))
         raw = {"id": r["id"], "key": r["key"], "namespace": r["namespace"], "rowid": r["rowid"],
                "bm25": r["bm25"], "score": score, "query": original, "match": match}

@@ -207,6 +207,20 @@ def test_a_hit_that_still_holds_the_words_stays_beside_the_warning(build, opened
     assert {r.key for r in rows[1:]} == {ids["deploy"], ids["deploy-notes"]}  # (their key or text holds it)
 
 
+def test_a_hit_changed_behind_the_index_is_kept_warned_about_and_cut_from_its_new_text(build, opened):
+    """Its key still matches, so it is a true hit; but the index ranks it by its old text, and the old
+    words' places would cut its snippet at the wrong words."""
+    b = build()
+    ids = {key: b.memory(key, text) for key, text, _ns in TEXTS}
+    b.sql("DROP TRIGGER memory_au")
+    b.sql("UPDATE memory SET content = 'completely different words' WHERE key = 'deploy-notes'")
+    b.close()
+    rows = search_memory(opened(b.path), "deploy", 10)
+    assert "1 hit came from an entry changed since it was indexed" in rows[0].flag
+    changed = next(r for r in rows[1:] if r.key == ids["deploy-notes"])
+    assert "«deploy»" in changed.values[3] and "completely" not in changed.values[3]
+
+
 def test_rows_the_index_lacks_are_warned_about(build, opened):
     b = build()
     for key, text, ns in TEXTS:
