@@ -105,4 +105,9 @@ class PgDatabase:
         return int(self.scalar(f'SELECT count(*) FROM "{table}"') or 0)
 
     def close(self) -> None:
-        self.engine.dispose()
+        # Under the queries' lock: disposing the one pooled connection while a worker's query still holds
+        # it raced SQLAlchemy's StaticPool (KeyError 'connection') and left the PGlite process and its
+        # private copy behind. A query in flight ends within the statement timeout; closing is on a thread
+        # of its own, so nobody waits for it on the GUI thread.
+        with self._lock:
+            self.engine.dispose()

@@ -132,10 +132,12 @@ class DaycarePgStore(api.OpenedStore):
         old_server.close()
 
     def close(self) -> None:
-        self.db.close()
-        if self.server is not None:
-            server, self.server = self.server, None
-            server.close()
+        try:
+            self.db.close()
+        finally:  # the PGlite process and its private copy go whatever the connection did on its way out
+            if self.server is not None:
+                server, self.server = self.server, None
+                server.close()
 
 
 def masked_row(row: dict, table: str | None = None) -> dict:
