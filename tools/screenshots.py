@@ -146,11 +146,11 @@ def _window_shots(window, out: Path, suffix: str) -> None:
         print(out / name)
 
 
-def _agentstack_shots(window, out: Path, palettes, light) -> None:
+def _agentstack_shots(window, out: Path, palettes, light, work: Path) -> None:
     """AgentStack's memory, searched through its own FTS5 index in the shared collection pane."""
     from daycare_gui.stores.agentstack.demo import write_demo as write_agentstack
 
-    project = write_agentstack(Path(tempfile.mkdtemp(prefix="agentstack-shots-")) / "shop")
+    project = write_agentstack(work / "agentstack" / "shop")
     window.open_path(str(project))
     for _ in range(100):
         if window.opened is not None and "collection:memory" in window._sections:
@@ -170,11 +170,11 @@ def _agentstack_shots(window, out: Path, palettes, light) -> None:
         print(name)
 
 
-def _linggen_shot(window, out: Path) -> None:
+def _linggen_shot(window, out: Path, work: Path) -> None:
     """A Linggen home in the shared conversation pane: the first project, its oldest session."""
     from daycare_gui.stores.linggen.demo import write_demo as write_linggen
 
-    home = write_linggen(Path(tempfile.mkdtemp(prefix="linggen-shots-")) / "home")
+    home = write_linggen(work / "linggen" / "home")
     window.open_path(str(home))
     for _ in range(100):
         if window.opened is not None and "conversations" in window._sections:
@@ -195,14 +195,19 @@ def _linggen_shot(window, out: Path) -> None:
 
 
 def main(out_dir: str, palettes: tuple[str, ...] = ("light", "dark"), only: str = "") -> int:
-    out = Path(out_dir)
+    # Every store and the settings file live in one folder removed at the end, so runs leave nothing in /tmp.
+    with tempfile.TemporaryDirectory(prefix="daycare-shots-") as work:
+        return _take(Path(out_dir), palettes, only, Path(work))
+
+
+def _take(out: Path, palettes: tuple[str, ...], only: str, work: Path) -> int:
     out.mkdir(parents=True, exist_ok=True)
     app = make_application()
     app.setStyle(QStyleFactory.create("Fusion"))  # the same widgets in both palettes, whatever the desktop
     light = app.style().standardPalette()
-    store = Path(tempfile.mkdtemp(prefix="daycare-shots-")) / "daycare"
+    store = work / "daycare"
     write_demo(store, now_ms=current_minute_ms())
-    settings = QSettings(str(Path(tempfile.mkdtemp()) / "s.ini"), QSettings.Format.IniFormat)
+    settings = QSettings(str(work / "settings.ini"), QSettings.Format.IniFormat)
     window = MainWindow(settings)
     window.resize(1400, 860)
     window.show()
@@ -220,11 +225,14 @@ def main(out_dir: str, palettes: tuple[str, ...] = ("light", "dark"), only: str 
             _editor_shots(store, window, out, suffix)
         _palette_shot(window, out, suffix)
     if only in ("", "agentstack"):
-        _agentstack_shots(window, out, palettes, light)
+        _agentstack_shots(window, out, palettes, light, work)
     if only in ("", "linggen"):
         _use_palette(app, "light", light)
-        _linggen_shot(window, out)
+        _linggen_shot(window, out, work)
     window.close()
+    # The window's stores hold files in the folder: let the close finish before the folder goes.
+    window.deleteLater()
+    _wait(300)
     app.quit()
     return 0
 

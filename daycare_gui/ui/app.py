@@ -148,7 +148,8 @@ def _self_test(app: QApplication) -> int:
     with tempfile.TemporaryDirectory(prefix="daycare-gui-self-test-") as tmp:
         store = Path(tmp) / "daycare"
         write_demo(store)
-        window = MainWindow(QSettings(str(Path(tmp) / "settings.ini"), QSettings.Format.IniFormat))
+        settings = QSettings(str(Path(tmp) / "settings.ini"), QSettings.Format.IniFormat)
+        window = MainWindow(settings)
         previous_hook, sys.excepthook = sys.excepthook, on_exception
         try:
             window.show()
@@ -160,6 +161,8 @@ def _self_test(app: QApplication) -> int:
             app.exec()
             ticker.stop()
             window.close()  # closes the store and stops the worker before the folder goes away
+            # Written now, or QSettings writes at exit and makes the removed folder again.
+            settings.sync()
         finally:
             sys.excepthook = previous_hook
     code, message = outcome[0] if outcome else (1, "event loop ended without a result")

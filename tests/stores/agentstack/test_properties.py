@@ -1,6 +1,7 @@
 """Any bytes → records or problems, never an exception: the readers of embeddings, JSON columns, the
 config file, and whole databases holding arbitrary values in every column."""
 
+import atexit
 import shutil
 import sqlite3
 import tempfile
@@ -63,6 +64,7 @@ _TEMPLATE: dict[str, Path] = {}
 def _template() -> Path:
     if "db" not in _TEMPLATE:
         folder = Path(tempfile.mkdtemp())
+        atexit.register(shutil.rmtree, folder, True)  # a test run leaves nothing in the temporary folder
         _TEMPLATE["db"] = Builder(folder / "aistack.db").close()
     return _TEMPLATE["db"]
 

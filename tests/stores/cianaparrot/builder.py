@@ -75,11 +75,13 @@ _TEMPLATE: dict[str, Path] = {}
 
 def checkpoints_copy(target: Path) -> Path:
     """A copy of one real database made once per test session (LangGraph takes ~1 s to build it)."""
+    import atexit
     import shutil
     import tempfile
 
     if "db" not in _TEMPLATE:
         folder = Path(tempfile.mkdtemp(prefix="cianaparrot-template-"))
+        atexit.register(shutil.rmtree, folder, True)  # a test run leaves nothing in the temporary folder
         _TEMPLATE["db"] = make_checkpoints(folder / "checkpoints.db")
     target.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(_TEMPLATE["db"], target)
