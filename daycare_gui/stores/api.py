@@ -130,6 +130,14 @@ class OpenedStore(ABC):
         """Why writing now is unsafe (the system's engine or bot runs), or None."""
         return None
 
+    def engine_state(self) -> tuple[str, str]:
+        """What the status bar says of the system's own engine or bot: ``(state, why)``, the state one of
+        ``"running"`` (seen running), ``"maybe"`` (not seen, but writes ask first: a kind that cannot see
+        every sign says so) or ``""`` (nothing seen). Asked when the status bar is drawn: keep it cheap.
+        By default, whatever blocks writes is a running engine."""
+        blocked = self.writes_blocked()
+        return ("running", blocked) if blocked else ("", "")
+
     def watch_paths(self) -> tuple[Path, ...]:
         """Files and folders whose change means the view is stale."""
         return ()

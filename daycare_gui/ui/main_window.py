@@ -50,6 +50,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 MAX_RECENT = 10
+# Store.engine_state() → the status bar's words ("maybe": not seen running, yet writes ask first)
+ENGINE_LABELS = {"running": "engine RUNNING", "maybe": "engine may be running"}
 # Pages that can be on screen before the preloader is done: everything their jobs run is imported with
 # them. Any other page finishes the preloading first (ui/preload.py says why).
 STARTUP_PAGES = frozenset({"overview", "agents", "history"})
@@ -611,9 +613,9 @@ class MainWindow(QMainWindow):
         opened = self.opened
         self.status_store.setText(f"{opened.title}  ·  {opened.kind}")
         self.status_mode.setText("read-only")
-        blocked = opened.writes_blocked()
-        self.status_engine.setText("engine RUNNING" if blocked else "")
-        self.status_engine.setToolTip(blocked or "")
+        state, why = opened.engine_state()
+        self.status_engine.setText(ENGINE_LABELS.get(state, ""))
+        self.status_engine.setToolTip(why)
 
     # -- settings, recent, drag and drop ---------------------------------------------------------------
     def _remember(self, path: str) -> None:

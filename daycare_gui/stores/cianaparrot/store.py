@@ -207,6 +207,12 @@ class CianaStore(OpenedStore):
             return f"the CianaParrot bot is running ({self.status.detail})"
         return self.status.caution or None  # e.g. WAL files left: a bot whose locks we cannot see
 
+    def engine_state(self) -> tuple[str, str]:
+        blocked = self.writes_blocked()  # (refreshes self.status)
+        if blocked is None:
+            return "", ""
+        return ("running" if self.status.running else "maybe"), blocked
+
     def summary(self) -> StoreSummary:
         if self.schema is not None:
             generation = self.schema.generation

@@ -152,6 +152,7 @@ def test_leftover_wal_files_make_writes_ask_first(deployment):
             docs.save(memory, b"x", sha256_of(docs.read(memory)))
         assert path.read_bytes() == before and _backups(deployment) == []
         assert not opened.summary().engine_running  # not said to run: only writes ask
+        assert opened.engine_state() == ("maybe", reason)  # the status bar: "may be running"
         tasks.update(tasks.tasks()[0], {"prompt": "written anyway"}, force=True)  # the user insisted
         assert json.loads(path.read_text())[0]["prompt"] == "written anyway"
         for suffix in ("-wal", "-shm"):
