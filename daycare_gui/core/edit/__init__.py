@@ -5,6 +5,8 @@ Qt-free: the GUI's editors wrap these models; the ``daycare-gui edit`` command u
 
 # Names are resolved on first use (PEP 562) rather than imported here: a save through ``.atomic`` must
 # not load croniter, ruamel.yaml and every document view with it (the store kinds import it to probe).
+from daycare_gui.core.lazy_exports import lazy_exports
+
 _EXPORTS = {
     "ConflictError": "atomic",
     "Loaded": "atomic",
@@ -33,19 +35,7 @@ _EXPORTS = {
 }
 
 
-def __getattr__(name: str):
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_EXPORTS])
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
 
 __all__ = [

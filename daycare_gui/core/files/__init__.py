@@ -14,6 +14,8 @@ Layers, bottom up:
 # Names are resolved on first use (PEP 562) rather than imported here: importing one reader, say
 # ``core.files.legacy_agents`` for the Agents page, must not load every reader (and PyYAML) with it, and a
 # package whose __init__ imports its submodules is what makes two threads' first imports collide.
+from daycare_gui.core.lazy_exports import lazy_exports
+
 _EXPORTS = {
     "COLLECTION_NAMES": "collections",
     "FileCollection": "collections",
@@ -36,16 +38,4 @@ _EXPORTS = {
 __all__ = list(_EXPORTS)
 
 
-def __getattr__(name: str):
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_EXPORTS])
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
