@@ -14,11 +14,11 @@ import sys
 
 # name → one-line help. Order is the order shown in --help.
 SUBCOMMANDS = {
-    "inspect": "print what a Daycare data directory holds (never writes)",
-    "demo": "write a realistic demo Daycare data directory",
+    "inspect": "print what a store holds, of any kind (never writes)",
+    "demo": "write a realistic demo Daycare store (files + SQLite, or PGlite)",
     "upgrade": "run Daycare's migration pipeline on a store (backs up first)",
-    "edit": "set keys of a Markdown file, an app's state.json or settings.json, safely",
-    "search": "full-text search across session histories",
+    "edit": "set keys of a Daycare Markdown file, an app's state.json or settings.json, safely",
+    "search": "full-text search across conversations, of any store kind",
     "export": "write a conversation as Markdown, HTML or JSONL (any store kind)",
 }
 
@@ -35,11 +35,13 @@ def _gui_parser() -> argparse.ArgumentParser:
     epilog = "subcommands:\n" + "\n".join(f"  {n:<9} {h}" for n, h in SUBCOMMANDS.items())
     parser = argparse.ArgumentParser(
         prog="daycare-gui",
-        description="Browse and safely edit a Daycare data directory.",
+        description="Browse and safely edit the store of a personal AI agent: Daycare (files, SQLite, a PGlite\n"
+                    "folder or a PostgreSQL server), Linggen, AgentStack or CianaParrot.",
         epilog=epilog + "\n\nRun 'daycare-gui SUBCOMMAND --help' for a subcommand's options.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("path", nargs="?", help="Daycare root, data dir or settings.json (default: last opened)")
+    parser.add_argument("path", nargs="?", help="a store: Daycare root, data dir, settings.json or postgresql:// URL, or "
+                                                  "another kind's folder (default: last opened)")
     parser.add_argument("--demo", action="store_true", help="write a demo store to a temporary folder and open it")
     parser.add_argument("--kind", help="open PATH as this store kind instead of detecting it "
                                        "(daycare, linggen, agentstack, cianaparrot)")

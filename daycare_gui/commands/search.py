@@ -82,7 +82,7 @@ def positive_int(text: str) -> int:
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("path", help="Daycare root, data dir or settings.json")
+    parser.add_argument("path", help="a store: Daycare root, data dir or settings.json, or another kind's folder")
     parser.add_argument("query", nargs="+",
                         help='words, "exact phrases", prefix*, OR, -excluded (a leading -word is a query word)')
     parser.add_argument("--kind", action="append", choices=DESCRIPTOR_KINDS, help="only agents of this kind")

@@ -174,7 +174,8 @@ class MainWindow(QMainWindow):
     # -- opening --------------------------------------------------------------------------------------
     def choose_and_open(self) -> None:
         start = self.settings.value("last_path", str(Path.home()))
-        path = QFileDialog.getExistingDirectory(self, "Open a Daycare data directory", start)
+        path = QFileDialog.getExistingDirectory(
+            self, "Open a store folder (Daycare, Linggen, AgentStack or CianaParrot)", start)
         if path:
             self.open_path(path)
 
