@@ -663,3 +663,55 @@ def test_row_editor_edited_code_keeps_crlf_and_its_line_separator(qtbot, root):
     editor.set_value("code", editor.value("code").replace("\r\n", "\n").replace("\u2028", "\n") + "\nmore")
     assert editor.save()
     assert _stored(paths, "code") == ("line1\r\nline2\r\n\tindented\u2028sep\r\nadded\r\nmore",)
+
+
+# --- the permissions intent and memory records keep each line's own ending (QA) ---------------------------
+
+INTENT_MIXED = ("## Source Intent\r\n\r\nRead the blog\r\nand build it\nold mac\rline\u2028sep\r\nlast line\n\r\n"
+                "## Rules\r\n\r\n### Allow\r\n- @network\n\r\n### Deny\r\n- @write:/\r\n").encode()
+
+
+def _type_at_end(qtbot, edit, text: str) -> None:
+    cursor = edit.textCursor()
+    cursor.movePosition(cursor.MoveOperation.End)
+    edit.setTextCursor(cursor)
+    edit.setFocus()
+    qtbot.keyClicks(edit, text)
+
+
+def _unchanged_save_writes_nothing(editor, path, data: bytes) -> None:
+    stamp = path.stat().st_mtime_ns
+    assert not editor.is_dirty() and not editor.title().endswith("*")
+    assert editor.save()
+    assert path.read_bytes() == data and path.stat().st_mtime_ns == stamp
+
+
+def test_permissions_intent_edit_keeps_every_other_lines_ending(qtbot, tmp_path):
+    """QA: typing one character into the intent of a file mixing CRLF and LF turned every intent line's
+    ending into the file's first one, and its lone CR and U+2028 into that ending too."""
+    path = tmp_path / "apps" / "mixed" / "PERMISSIONS.md"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(INTENT_MIXED)
+    editor = _editor(qtbot, PermissionsEditor, path)
+    assert editor.intent.toPlainText() == "Read the blog\nand build it\nold mac\nline\nsep\nlast line"
+    _unchanged_save_writes_nothing(editor, path, INTENT_MIXED)
+    _type_at_end(qtbot, editor.intent, "!")
+    assert editor.intent.textCursor().position() == len(editor.intent.toPlainText())  # typing was not reset
+    assert editor.save()
+    assert path.read_bytes() == INTENT_MIXED.replace(b"last line", b"last line!")
+    editor.intent.setPlainText(editor.intent.toPlainText().replace("and build it", "and build it daily"))
+    assert editor.save()
+    assert path.read_bytes() == INTENT_MIXED.replace(b"last line", b"last line!").replace(
+        b"and build it", b"and build it daily")
+
+
+def test_permissions_rule_edit_leaves_the_intent_as_stored(qtbot, tmp_path):
+    path = tmp_path / "apps" / "mixed" / "PERMISSIONS.md"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(INTENT_MIXED)
+    editor = _editor(qtbot, PermissionsEditor, path)
+    editor.deny.list.setCurrentRow(0)
+    editor.deny.remove_button.click()
+    assert editor.save()
+    assert path.read_bytes() == INTENT_MIXED.replace(b"- @write:/\r\n", b"")
+

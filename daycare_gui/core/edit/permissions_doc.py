@@ -3,7 +3,8 @@
 Format (Daycare engine/apps/appPermissionsParse.ts): a ``## Source Intent`` section whose trimmed text
 is the intent, and a ``## Rules`` section holding ``### Allow`` and ``### Deny`` lists; a rule is a line
 starting with ``- ``. Headings match case-insensitively. Edits replace only the lines of the part asked
-for; other sections, notes, blank lines and line endings stay byte for byte.
+for; other sections, notes, blank lines and line endings stay byte for byte, and so do the intent's own
+line endings on lines an edit of the intent kept (core.edit.line_breaks).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import re
 
 from .document import FrontmatterDocument, line_ending_of, split_lines
 from .errors import InvalidValue
+from .line_breaks import EditorText
 from .markdown_lines import Heading, headings, line_text, section_end, to_eol
 
 # Tags Daycare's permissionAccessParse accepts; read/write take a path.
@@ -118,6 +120,31 @@ class PermissionsDoc:
         found = self._intent_range(lines, headings(lines))
         return "" if found is None else "\n".join(line_text(x) for x in lines[found[0] : found[1]]).strip()
 
+    def _intent_span(self) -> tuple[str, int, int] | None:
+        """The body and where in it the intent's trimmed text starts and ends, with the line break right
+        after it if there is one (None: no such section; begin == end: no text).
+
+        What lies around that span (blank lines, the first line's indent) is left as it is by an edit of
+        the intent."""
+        lines = self._lines()
+        found = self._intent_range(lines, headings(lines))
+        if found is None:
+            return None
+        body = self.doc.raw_body
+        start = sum(len(line) for line in lines[: found[0]])
+        section = "".join(lines[found[0] : found[1]])
+        begin = start + len(section) - len(section.lstrip())
+        end = max(begin, start + len(section.rstrip()))
+        if end > begin:
+            end += 2 if body.startswith("\r\n", end) else 1 if body.startswith("\n", end) else 0
+        return body, begin, end
+
+    @property
+    def shown_intent(self) -> str:
+        """The intent as a text editor shows it: every line break (CRLF, a lone CR, U+2028…) a ``\\n``."""
+        span = self._intent_span()
+        return "" if span is None else EditorText(span[0][span[1] : span[2]]).shown.rstrip("\n")
+
     def rules(self, kind: str) -> list[str]:
         lines = self._lines()
         found = self._list_range(lines, headings(lines), _kind(kind))
@@ -146,26 +173,33 @@ class PermissionsDoc:
     # --- editing ---------------------------------------------------------------------------------
 
     def set_intent(self, text: str) -> None:
-        text = text.strip()
+        """Set the intent to ``text`` (trimmed), as an editor showing :attr:`shown_intent` gives it.
+
+        Each line the edit kept, or changed in place, keeps its own line ending (a file may mix CRLF and
+        LF, or hold a lone CR or U+2028 an editor shows as a break); new lines take the intent's most
+        common ending (the body's when it has none). Unchanged text writes nothing."""
+        text = text.replace("\r\n", "\n").strip()
         if not text:
             raise InvalidValue("the source intent cannot be empty: Daycare refuses apps without one")
-        if text == self.intent:
-            return
+        span = self._intent_span()
         lines, eol = self._lines(), self._eol()
+        if span is not None and span[2] > span[1]:  # only the trimmed text changes; what is around it stays
+            body, begin, end = span
+            old = body[begin:end]
+            # (the break after the text is its last line's own: the editor shows none after it)
+            new = EditorText(old, eol).restore(text + "\n" if old.endswith("\n") else text)
+            if new != old:
+                self.doc.set_raw_body(body[:begin] + new + body[end:])
+            return
         found = self._intent_range(lines, headings(lines))
         new_lines = [line + eol for line in to_eol(text, "\n").split("\n")]
         if found is None:  # Daycare's serializer writes this section first
             block = ["## Source Intent" + eol, eol, *new_lines, eol]
             self._write(block + lines)
             return
-        start, end = found
-        content = [i for i in range(start, end) if lines[i].strip()]
-        if content:
-            first, last = content[0], content[-1]
-            self._write(lines[:first] + new_lines + lines[last + 1 :])
-        else:
-            trailing = [eol] if end < len(lines) else []
-            self._write(lines[:start] + [eol] + new_lines + trailing + lines[end:])
+        start, end = found  # the section holds no text yet
+        trailing = [eol] if end < len(lines) else []
+        self._write(lines[:start] + [eol] + new_lines + trailing + lines[end:])
 
     def set_rules(self, kind: str, rules: list[str]) -> None:
         kind = _kind(kind)

@@ -56,9 +56,10 @@ class PermissionsEditor(FileEditorBase):
 
     def _refresh_form(self) -> None:
         view = self.permissions()
-        # The intent box shows what Daycare reads (trimmed); while typing it may hold extra blank lines.
-        if text_of(self.intent).strip() != view.intent:
-            set_text_if_different(self.intent, view.intent)
+        # The intent box shows what Daycare reads (trimmed; a lone CR or U+2028 shown as the line break the
+        # box makes of it, put back by set_intent); while typing it may hold extra blank lines.
+        if text_of(self.intent).strip() != view.shown_intent:
+            set_text_if_different(self.intent, view.shown_intent)
         self.allow.set_rules(view.allow)
         self.deny.set_rules(view.deny)
         problems = [p for p in view.problems() if not p.startswith("the ## Source Intent")]

@@ -88,3 +88,32 @@ def test_validate_rule(rule, ok):
 def test_unknown_tags_warn():
     assert rule_warning("@custom") is not None
     assert rule_warning("@network") is None
+
+
+# --- the intent's own line endings (a file may mix CRLF and LF, or hold a lone CR or U+2028) ---------------
+
+MIXED = ("## Source Intent\r\n\r\n  Read the blog\r\nand build it\nold mac\rline\u2028sep\r\nlast line\n\r\n"
+         "## Rules\r\n\r\n### Allow\r\n- @network\n\r\n### Deny\r\n- @write:/\r\n").encode()
+
+
+def test_the_intent_is_shown_with_every_break_a_line_feed():
+    doc = PermissionsDoc.parse(MIXED)
+    assert doc.shown_intent == "Read the blog\nand build it\nold mac\nline\nsep\nlast line"
+    doc.set_intent(doc.shown_intent)
+    doc.set_intent(doc.shown_intent + "\n\n")  # (blank lines typed below it are not the intent)
+    assert doc.to_bytes() == MIXED
+
+
+def test_editing_one_intent_line_keeps_every_other_lines_ending():
+    doc = PermissionsDoc.parse(MIXED)
+    doc.set_intent(doc.shown_intent.replace("and build it", "and build it daily"))
+    assert doc.to_bytes() == MIXED.replace(b"and build it", b"and build it daily")
+    doc.set_intent(doc.shown_intent + "\nnew line")  # a new line takes the intent's most common ending
+    assert doc.to_bytes() == MIXED.replace(b"and build it", b"and build it daily").replace(
+        b"last line\n", b"last line\nnew line\r\n")
+
+
+def test_an_intent_ending_the_file_without_a_newline_stays_so():
+    doc = PermissionsDoc.parse(b"## Source Intent\n\nold")
+    doc.set_intent("new")
+    assert doc.to_bytes() == b"## Source Intent\n\nnew"
