@@ -715,3 +715,31 @@ def test_permissions_rule_edit_leaves_the_intent_as_stored(qtbot, tmp_path):
     assert editor.save()
     assert path.read_bytes() == INTENT_MIXED.replace(b"- @write:/\r\n", b"")
 
+
+RECORDS_MIXED = ("---\r\nname: Mixed\r\n---\r\n# mixed\r\n\r\n## first\r\n\r\nline one\r\nline two\n"
+                 "old mac\rline\u2028sep\r\nlast\n\r\n## second\nother\r\n").encode()
+
+
+def test_memory_record_edit_keeps_every_other_lines_ending(qtbot, tmp_path):
+    """QA: typing into a memory record of a file mixing CRLF and LF turned every line of the record to the
+    file's first ending (its lone CR and U+2028 too), dropped the blank line under its heading, and reset
+    the text being typed."""
+    path = tmp_path / "plugins" / "memory" / "mixed.md"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(RECORDS_MIXED)
+    editor = _editor(qtbot, DocumentEditor, path)
+    assert editor.kind == "memory" and editor.records.currentRow() == 0
+    assert editor.record_text.toPlainText() == "\nline one\nline two\nold mac\nline\nsep\nlast"
+    editor.records.setCurrentRow(1)
+    editor.records.setCurrentRow(0)
+    _unchanged_save_writes_nothing(editor, path, RECORDS_MIXED)
+    _type_at_end(qtbot, editor.record_text, "!")
+    assert editor.record_text.textCursor().position() == len(editor.record_text.toPlainText())
+    assert editor.save()
+    assert path.read_bytes() == RECORDS_MIXED.replace(b"last\n", b"last!\n")
+    editor.record_text.setPlainText(editor.record_text.toPlainText().replace("line two", "line 2"))
+    editor.records.setCurrentRow(1)
+    editor.record_text.setPlainText("other, edited")
+    assert editor.save()
+    assert path.read_bytes() == RECORDS_MIXED.replace(b"last\n", b"last!\n").replace(
+        b"line two", b"line 2").replace(b"other\r\n", b"other, edited\r\n")

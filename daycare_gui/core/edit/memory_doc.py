@@ -2,7 +2,8 @@
 
 The body is a prefix (often ``# entity``) followed by level-2 sections; each section's heading is the
 record's title and the lines under it its content. Edits splice only the lines of the section asked
-for; blank lines separating sections stay with the section above, untouched.
+for; blank lines separating sections stay with the section above, untouched, and lines an edit of a
+record's text kept keep their own line endings (core.edit.line_breaks).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from dataclasses import dataclass
 
 from .document import line_ending_of, split_lines
 from .errors import InvalidValue
+from .line_breaks import EditorText
 from .markdown_lines import headings, line_text, to_eol
 from .views import DocView, _text
 
@@ -19,7 +21,8 @@ from .views import DocView, _text
 class MemorySection:
     index: int
     title: str
-    text: str  # the record's content, "\n" line endings, without the blank lines that follow it
+    text: str  # the record's content as a text editor shows it (every line break a "\n"), without the
+    # blank lines that follow it
 
 
 def _check_title(title: str) -> str:
@@ -61,9 +64,9 @@ class MemoryEntityDoc(DocView):
         lines, spans, titles = self._layout()
         found = []
         for index, ((start, end), title) in enumerate(zip(spans, titles, strict=False)):
-            content_end = self._content_end(lines, start + 1, end)
-            text = "\n".join(line_text(line) for line in lines[start + 1 : content_end])
-            found.append(MemorySection(index, title, text))
+            content = "".join(lines[start + 1 : self._content_end(lines, start + 1, end)])
+            shown = EditorText(content).shown
+            found.append(MemorySection(index, title, shown[:-1] if content.endswith("\n") else shown))
         return found
 
     def _span(self, index: int) -> tuple[list[str], int, int]:
@@ -73,17 +76,24 @@ class MemoryEntityDoc(DocView):
         return lines, spans[index][0], spans[index][1]
 
     def set_section_text(self, index: int, text: str) -> None:
-        if text.strip("\n") == self.sections()[index].text:
-            return
+        """Set record ``index``'s content to ``text`` as an editor showing its :attr:`MemorySection.text`
+        gives it (line breaks after the last line are dropped: the blank lines below stay as they are).
+
+        Each line the edit kept, or changed in place, keeps its own line ending (a file may mix CRLF and
+        LF, or hold a lone CR or U+2028 an editor shows as a break); new lines take the record's most
+        common ending (the body's when it has none). Unchanged text writes nothing."""
+        text = text.replace("\r\n", "\n").rstrip("\n")
         lines, start, end = self._span(index)
         eol = self._eol()
         content_end = self._content_end(lines, start + 1, end)
-        new = [line + eol for line in to_eol(text.strip("\n"), "\n").split("\n")] if text.strip("\n") else []
-        if content_end == len(lines) and content_end > start + 1 and not lines[content_end - 1].endswith("\n") and new:
-            new[-1] = new[-1][: -len(eol)]  # the file ended on this record without a newline: keep it so
+        old = "".join(lines[start + 1 : content_end])
+        # (the content's last line break is the last line's own: the editor shows none after it)
+        new = EditorText(old, eol).restore(text + "\n" if not old or old.endswith("\n") else text) if text else ""
+        if new == old:
+            return
         if not lines[start].endswith("\n"):
             lines[start] += eol
-        self.doc.set_raw_body("".join(lines[: start + 1] + new + lines[max(content_end, start + 1) :]))
+        self.doc.set_raw_body("".join(lines[: start + 1]) + new + "".join(lines[content_end:]))
 
     def rename_section(self, index: int, title: str) -> None:
         title = _check_title(title)
