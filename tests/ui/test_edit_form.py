@@ -93,3 +93,69 @@ def test_editing_only_a_cianaparrot_tasks_prompt_leaves_it_active(qtbot, window,
     qtbot.waitUntil(lambda: path.read_text() != before, timeout=5000)
     assert json.loads(path.read_text()) == [{"id": "t1", "prompt": "Hello there", "type": "interval", "value": 60,
                                              "channel": "telegram", "chat_id": "1"}]
+
+
+# --- each line of a multi-line text keeps its own ending (QA) ---------------------------------------------
+
+MIXED = "one\r\ntwo\nold mac\rline\u2028sep\r\nlast"
+
+
+def test_an_edited_text_keeps_every_other_lines_own_ending(qtbot):
+    """QA: a text mixing CRLF and LF (and holding a lone CR or U+2028) was written back with line feeds
+    only when one of its lines was edited."""
+    dialog = EditDialog("Edit", (PROMPT,), {"prompt": MIXED})
+    qtbot.addWidget(dialog)
+    editor = _editor(dialog, QPlainTextEdit)
+    assert editor.toPlainText() == "one\ntwo\nold mac\nline\nsep\nlast"
+    assert dialog.changes() == {}
+    editor.setPlainText(editor.toPlainText().replace("two", "2"))
+    assert dialog.changes() == {"prompt": MIXED.replace("two", "2")}
+    editor.setPlainText(editor.toPlainText() + "\nadded")  # a new line takes the text's most common ending
+    assert dialog.changes() == {"prompt": MIXED.replace("two", "2") + "\r\nadded"}
+
+
+def test_editing_one_line_of_an_agentstack_memory_keeps_the_others_endings(qtbot, window, tmp_path, monkeypatch):
+    """Through the real memory page: Save with nothing changed writes nothing; editing one line of the
+    entry's content stores the other lines exactly as they were."""
+    import sqlite3
+
+    from daycare_gui.ui.panes.generic import collection
+    from tests.stores.agentstack.builder import Builder
+    from tests.ui.conftest import open_and_wait
+
+    b = Builder(tmp_path / "proj" / "data" / "aistack.db")
+    mid = b.memory("mixed", MIXED)
+    path = b.close()
+
+    def stored():
+        conn = sqlite3.connect(path)
+        try:
+            return conn.execute("SELECT content, (SELECT count(*) FROM memory_versions) FROM memory "
+                                "WHERE id = ?", (mid,)).fetchone()
+        finally:
+            conn.close()
+
+    open_and_wait(qtbot, window, path)
+    qtbot.waitUntil(lambda: "collection:memory" in window._sections, timeout=10000)
+    window.show_section("collection:memory")
+    pane = window.panes["collection:memory"]
+    qtbot.waitUntil(lambda: pane.loaded > 0 and mid in pane._items, timeout=5000)
+    pane.open_item(mid)
+    assert pane.current_row().key == mid
+
+    shown = []
+    monkeypatch.setattr(collection.EditDialog, "exec", lambda dialog: shown.append(dialog) or True)
+    pane._edit()  # Save, nothing changed
+    assert shown and shown[0].changes() == {}
+    qtbot.wait(200)
+    assert stored() == (MIXED, 0)
+
+    def user_edits_one_line(dialog) -> bool:
+        editor = dialog.findChildren(QPlainTextEdit)[0]
+        editor.setPlainText(editor.toPlainText().replace("two", "2"))
+        return True
+
+    monkeypatch.setattr(collection.EditDialog, "exec", user_edits_one_line)
+    pane._edit()
+    qtbot.waitUntil(lambda: stored()[1] == 1, timeout=5000)
+    assert stored() == (MIXED.replace("two", "2"), 1)

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from daycare_gui.core.edit.line_breaks import EditorText
 from daycare_gui.stores.api import EditableField, WriteConflict, WriteRefused
 from daycare_gui.ui.widgets.plain_text import text_of
 
@@ -46,12 +47,12 @@ def _widget(field: EditableField, value):
                            else ("" if value is None else str(value)))
         return w, lambda: [line.strip() for line in text_of(w).splitlines() if line.strip()]
     if field.kind == "markdown":
-        original = "" if value is None else str(value)
-        w = QPlainTextEdit(original)
-        # text_of keeps no-break spaces (toPlainText turns them into spaces); the editor shows lines
-        # without their endings, so a text whose lines all end in CRLF gets them back.
-        crlf = "\r\n" in original and "\n" not in original.replace("\r\n", "")
-        return w, (lambda: text_of(w).replace("\n", "\r\n")) if crlf else (lambda: text_of(w))
+        # text_of keeps no-break spaces (toPlainText turns them into spaces); the editor shows every line
+        # break as a line feed, so each line the user kept gets its own ending back (a text may mix CRLF
+        # and LF, or hold a lone CR or U+2028), and new lines the text's most common one.
+        lines = EditorText("" if value is None else str(value))
+        w = QPlainTextEdit(lines.shown)
+        return w, lambda: lines.restore(text_of(w))
     w = QLineEdit("" if value is None else str(value))
     return w, w.text
 
