@@ -705,7 +705,7 @@ def test_permissions_intent_edit_keeps_every_other_lines_ending(qtbot, tmp_path)
         b"and build it", b"and build it daily")
 
 
-def test_permissions_rule_edit_leaves_the_intent_as_stored(qtbot, tmp_path):
+def test_permissions_rule_edits_leave_the_intent_and_the_kept_rules_as_stored(qtbot, tmp_path):
     path = tmp_path / "apps" / "mixed" / "PERMISSIONS.md"
     path.parent.mkdir(parents=True)
     path.write_bytes(INTENT_MIXED)
@@ -714,6 +714,13 @@ def test_permissions_rule_edit_leaves_the_intent_as_stored(qtbot, tmp_path):
     editor.deny.remove_button.click()
     assert editor.save()
     assert path.read_bytes() == INTENT_MIXED.replace(b"- @write:/\r\n", b"")
+    qtbot.keyClicks(editor.allow.input, "@events")  # the rule already listed keeps its LF
+    qtbot.keyClick(editor.allow.input, "\r")
+    editor.allow.list.setCurrentRow(1)
+    editor.allow.up_button.click()
+    assert editor.save()
+    assert path.read_bytes() == INTENT_MIXED.replace(b"- @write:/\r\n", b"").replace(
+        b"- @network\n", b"- @events\r\n- @network\n")
 
 
 RECORDS_MIXED = ("---\r\nname: Mixed\r\n---\r\n# mixed\r\n\r\n## first\r\n\r\nline one\r\nline two\n"

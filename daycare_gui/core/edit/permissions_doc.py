@@ -63,6 +63,15 @@ def _is_rule_line(line: str) -> bool:
     return line.strip().startswith("- ")
 
 
+def _rule_of(line: str) -> str:
+    return line.strip()[2:].strip()
+
+
+def _break_of(line: str) -> str:
+    """The line break ending ``line`` (one of :func:`split_lines`' lines)."""
+    return "\r\n" if line.endswith("\r\n") else "\n"
+
+
 class PermissionsDoc:
     """View over a PERMISSIONS.md document. ``to_bytes()`` of an unedited file is its exact bytes."""
 
@@ -150,7 +159,7 @@ class PermissionsDoc:
         found = self._list_range(lines, headings(lines), _kind(kind))
         if found is None:
             return []
-        return [line.strip()[2:].strip() for line in lines[found[0] : found[1]] if _is_rule_line(line) and line.strip()[2:].strip()]
+        return [_rule_of(line) for line in lines[found[0] : found[1]] if _is_rule_line(line) and _rule_of(line)]
 
     @property
     def allow(self) -> list[str]:
@@ -226,15 +235,23 @@ class PermissionsDoc:
             first = lines[bullet_indexes[0]]
             prefix = first[: len(first) - len(first.lstrip())] + "- "
         insert_at = bullet_indexes[0] if bullet_indexes else start
-        # A last line without an ending (end of file) must get one before new lines follow it.
-        new_bullets = [f"{prefix}{rule}{eol}" for rule in cleaned]
+        # A rule kept (or moved) keeps its own line: indent, spacing and line ending; a new one is written
+        # like the first. A last line without an ending (end of file) must get one before others follow it.
+        stored: dict[str, list[str]] = {}
+        for i in bullet_indexes:
+            stored.setdefault(_rule_of(lines[i]), []).append(lines[i])
+        new_bullets = []
+        for rule in cleaned:
+            line = stored[rule].pop(0) if stored.get(rule) else f"{prefix}{rule}{eol}"
+            new_bullets.append(line if line.endswith("\n") else line + eol)
         kept = [line for i, line in enumerate(lines) if i not in set(bullet_indexes)]
         offset = sum(1 for i in bullet_indexes if i < insert_at)
         position = insert_at - offset
         if position > 0 and not kept[position - 1].endswith("\n"):
             kept[position - 1] += eol
         if bullet_indexes and not lines[bullet_indexes[-1]].endswith("\n") and new_bullets and position == len(kept):
-            new_bullets[-1] = new_bullets[-1][: -len(eol)]  # the file ended on a rule without a newline
+            last = new_bullets[-1]  # the file ended on a rule without a newline: it still does
+            new_bullets[-1] = last[: -len(_break_of(last))]
         self._write(kept[:position] + new_bullets + kept[position:])
 
     def set_allow(self, rules: list[str]) -> None:

@@ -117,3 +117,20 @@ def test_an_intent_ending_the_file_without_a_newline_stays_so():
     doc = PermissionsDoc.parse(b"## Source Intent\n\nold")
     doc.set_intent("new")
     assert doc.to_bytes() == b"## Source Intent\n\nnew"
+
+
+def test_a_rule_list_edit_leaves_the_rules_kept_as_stored():
+    data = (b"## Source Intent\r\n\r\nx\r\n\r\n## Rules\r\n\r\n### Allow\r\n- @network\n  -   @events\r\n"
+            b"- @read:/a\n\r\n### Deny\r\n- @write:/\r\n")
+    doc = PermissionsDoc.parse(data)
+    doc.set_allow(["@network", "@events", "@read:/a", "@workspace"])
+    assert doc.to_bytes() == data.replace(b"- @read:/a\n", b"- @read:/a\n- @workspace\r\n")
+    doc.set_allow(["@read:/a", "@network", "@workspace"])  # moved lines keep their own ending and spacing
+    assert doc.to_bytes() == data.replace(b"- @network\n  -   @events\r\n- @read:/a\n",
+                                          b"- @read:/a\n- @network\n- @workspace\r\n")
+
+
+def test_a_rule_list_ending_the_file_without_a_newline_stays_so():
+    doc = PermissionsDoc.parse(b"## Rules\n### Deny\n- @write:/\r\n- @events")
+    doc.set_deny(["@events", "@write:/"])
+    assert doc.to_bytes() == b"## Rules\n### Deny\n- @events\n- @write:/"
