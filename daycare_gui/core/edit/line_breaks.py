@@ -7,8 +7,9 @@ line. :class:`EditorText` remembers each line's own break and, given the edited 
 line diff against what the editor was shown: a line kept or edited in place keeps its break, a new line
 takes the text's most common one. Unchanged text comes back exactly.
 
-Used by the file editors' body and raw text (through core.edit.document), the task-row editor's code
-field and the shared Documents page. Qt-free.
+Used by the file editors' body and raw text (through core.edit.document), a PERMISSIONS.md's intent
+(core.edit.permissions_doc), a memory entity's records (core.edit.memory_doc), the task-row editor's code
+field, the shared edit form's multi-line text and the shared Documents page. Qt-free.
 """
 
 from __future__ import annotations
