@@ -17,10 +17,14 @@ def _reject_constant(name: str):
     raise ValueError(f"{name} is not valid JSON")
 
 
-def parse_json(text: str, path: str | os.PathLike, *, line_offset: int = 0) -> tuple[Any, Problem | None]:
-    """Parse one JSON text; on failure a Problem with the 1-based line (plus ``line_offset``)."""
+def parse_json(text: str, path: str | os.PathLike, *, line_offset: int = 0,
+               python_constants: bool = False) -> tuple[Any, Problem | None]:
+    """Parse one JSON text; on failure a Problem with the 1-based line (plus ``line_offset``).
+
+    ``python_constants`` reads NaN, Infinity and -Infinity as numbers, as Python's ``json`` does: only for
+    files a Python program reads and writes (CianaParrot's), where refusing them would hide the file."""
     try:
-        return json.loads(text, parse_constant=_reject_constant), None
+        return json.loads(text, parse_constant=None if python_constants else _reject_constant), None
     except json.JSONDecodeError as exc:
         return None, Problem(
             str(path), exc.lineno + line_offset, f"not valid JSON: {exc.msg} (column {exc.colno})"
@@ -30,12 +34,12 @@ def parse_json(text: str, path: str | os.PathLike, *, line_offset: int = 0) -> t
 
 
 def read_json(
-    path: str | os.PathLike, *, root: Root = None, expect: type | None = None
+    path: str | os.PathLike, *, root: Root = None, expect: type | None = None, python_constants: bool = False
 ) -> tuple[Any, list[Problem]]:
     """The parsed file, or None when it is missing (no problem) or broken (a Problem says why).
 
     ``expect`` (``dict`` or ``list``) turns a value of another kind into a Problem and a None result,
-    because every Daycare JSON file has a fixed top-level kind.
+    because every Daycare JSON file has a fixed top-level kind. ``python_constants``: see :func:`parse_json`.
     """
     text, problems = read_text(path, root=root)
     if text is None:
@@ -43,7 +47,7 @@ def read_json(
     if not text.strip():
         problems.append(Problem(str(path), None, "empty file (expected JSON)"))
         return None, problems
-    value, problem = parse_json(text, path)
+    value, problem = parse_json(text, path, python_constants=python_constants)
     if problem is not None:
         problems.append(problem)
         return None, problems

@@ -14,7 +14,7 @@ import sqlite3
 
 from daycare_gui.stores.api import Actions, StoreAction, WriteConflict, WriteRefused
 from daycare_gui.stores.cianaparrot import json_splice
-from daycare_gui.stores.cianaparrot.bot_json import BOM, bom_refusal, repeat_refusal
+from daycare_gui.stores.cianaparrot.bot_json import BOM, bom_refusal, repeat_refusal, same_values
 from daycare_gui.stores.cianaparrot.safe_write import replace_file
 from daycare_gui.stores.cianaparrot.sqlite_ro import emptiness
 from daycare_gui.stores.common.atomic import sha256_of
@@ -89,7 +89,7 @@ class CianaActions(Actions):
                 raise WriteRefused(f"session_counters.json cannot be read ({exc}); repair it by hand first") from exc
             if root.kind != "object":
                 raise WriteRefused("session_counters.json is not an object; repair it by hand first")
-            if current != (self.store.counters or {}):
+            if not same_values(current, self.store.counters or {}):  # (NaN is unequal to itself)
                 raise WriteConflict("session_counters.json changed since it was read; nothing was written")
             try:
                 for chat, _value, top in found:

@@ -6,13 +6,21 @@
   first.
 
 Both are listed as problems, and an edit or repair of such a file is refused with these words.
+
+* NaN, Infinity and -Infinity: not JSON, but Python's ``json`` reads them as numbers (and its ``dump``
+  writes them back), so the bot uses such a file as usual. We read it as the bot does, show the values as
+  the file spells them (Python would print ``nan`` and ``inf``), and list the file as one that only
+  Python's reader accepts; edits splice around those values and leave their bytes as they are.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
+from typing import Any
 
+from daycare_gui.stores.cianaparrot import json_splice
 from daycare_gui.stores.cianaparrot.json_splice import RepeatedKey
 from daycare_gui.stores.common.json_repeats import repeated_keys
 
@@ -46,6 +54,67 @@ def _quoted(keys: list[str]) -> str:
     return ", ".join(json.dumps(k) for k in keys)
 
 
+def as_text(value: Any) -> str:
+    """``str(value)``, but NaN and the infinities as the file spells them (``NaN``, not Python's ``nan``)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return json.dumps(value)
+    return str(value)
+
+
+def spelled(value: Any) -> str:
+    """``repr(value)`` for quoting a value in a problem, with NaN and the infinities as :func:`as_text`."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return json.dumps(value)
+    return repr(value)
+
+
+def json_safe(value: Any) -> Any:
+    """``value`` for strict JSON output (``inspect --json``): NaN and the infinities as their spelling."""
+    return as_text(value) if isinstance(value, float) and not math.isfinite(value) else value
+
+
+def same_values(a: Any, b: Any) -> bool:
+    """``a == b`` for values read from JSON, except that NaN equals NaN: in Python ``nan != nan``, which
+    would call a file holding NaN "changed since it was read" at every save."""
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def task_id(task: dict) -> str:
+    """A task's id as listed and matched (the bot's ids are 8 characters of a uuid4)."""
+    return as_text(task.get("id", ""))
+
+
+PYTHON_ONLY = ("NaN", "Infinity", "-Infinity")
+
+
+def python_only_values(text: str | None) -> list[tuple[str, int]]:
+    """(spelling, line) of each NaN, Infinity and -Infinity in ``text``, in file order (not numbers such
+    as 1e400, which are JSON even though Python reads them as infinite). Empty for text that is not JSON
+    even to Python (other checks say so)."""
+    if not text or not any(word in text for word in ("NaN", "Infinity")):
+        return []
+    try:
+        root = json_splice.parse(text)
+    except json_splice.SpliceError:
+        return []
+    found, stack = [], [root]
+    while stack:  # iterative: a deep file must not exhaust the recursion limit here
+        node = stack.pop()
+        stack.extend(node.items)
+        stack.extend(child for _key, _at, child in node.members)
+        if node.kind == "scalar" and text[node.start:node.end] in PYTHON_ONLY:
+            found.append((node.start, text[node.start:node.end]))
+    return [(word, text.count("\n", 0, start) + 1) for start, word in sorted(found)]
+
+
+def python_only_problem(name: str, found: list[tuple[str, int]]) -> str:
+    words = list(dict.fromkeys(word for word, _line in found))
+    listed = " and ".join(words) if len(words) < 3 else f"{', '.join(words[:-1])} and {words[-1]}"
+    what = "a value" if len(found) == 1 else f"{len(found)} values"
+    return (f"{name} holds {listed}, {what} only Python's JSON reader accepts: the bot reads "
+            f"{'it as a number' if len(found) == 1 else 'them as numbers'}, but other JSON tools reject the file")
+
+
 def task_repeats(text: str | None) -> dict[str, list[str]]:
     """Task id → the keys written more than once in that task (the top level of the list only)."""
     if text is None:
@@ -60,7 +129,7 @@ def task_repeats(text: str | None) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for index, keys in found.items():
         if isinstance(tasks, list) and isinstance(tasks[index], dict):
-            out.setdefault(str(tasks[index].get("id", "")), []).extend(keys)
+            out.setdefault(task_id(tasks[index]), []).extend(keys)
     return out
 
 

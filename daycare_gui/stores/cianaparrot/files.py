@@ -16,7 +16,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from daycare_gui.stores.cianaparrot.bot_json import BOM_REASON, REMOVE_BOM, starts_with_bom
+from daycare_gui.stores.cianaparrot.bot_json import (
+    BOM_REASON,
+    REMOVE_BOM,
+    file_text,
+    python_only_problem,
+    python_only_values,
+    starts_with_bom,
+)
 from daycare_gui.stores.common.jsonl import BadLine, iter_jsonl, read_json
 from daycare_gui.stores.common.problems import ProblemLog
 
@@ -51,14 +58,22 @@ def _bom_problem(path: Path, problems: ProblemLog, consequence: str) -> None:
         problems.add(path, f"{path.name} {BOM_REASON} — {consequence}; {REMOVE_BOM}")
 
 
+def _python_only_problem(path: Path, problems: ProblemLog) -> None:
+    # Read (as the bot reads it) and shown; said because any other JSON tool would refuse the file.
+    if found := python_only_values(file_text(path)):
+        problems.add(path, python_only_problem(path.name, found), found[0][1], severity="warning")
+
+
 def read_object(path: Path | None, problems: ProblemLog, what: str, consequence: str) -> dict | None:
     """A JSON object file; None when missing or broken (with a problem that says what the bot will do)."""
     if path is None or not path.exists():
         return None
     _bom_problem(path, problems, consequence)
-    value, found = read_json(path, expect=dict)
+    value, found = read_json(path, expect=dict, python_constants=True)  # as the bot's json reads it
     for p in found:
         problems.add(p.path, f"{p.message} — {consequence}", p.line, p.severity)
+    if value is not None:
+        _python_only_problem(path, problems)
     return value
 
 
@@ -134,11 +149,12 @@ def read_tasks(path: Path | None, problems: ProblemLog) -> list[dict] | None:
     if path is None or not path.exists():
         return None
     _bom_problem(path, problems, SCHEDULER_FAILS)
-    value, found = read_json(path, expect=list)
+    value, found = read_json(path, expect=list, python_constants=True)  # as the bot's json reads it
     for p in found:
         problems.add(p.path, f"{p.message} — {SCHEDULER_FAILS}", p.line)
     if value is None:
         return None
+    _python_only_problem(path, problems)
     out = []
     for i, task in enumerate(value):
         if not isinstance(task, dict):

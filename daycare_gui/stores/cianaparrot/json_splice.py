@@ -17,6 +17,10 @@ from daycare_gui.stores.common.newlines import newline_of
 
 _WS = re.compile(r"[ \t\n\r]*")
 _NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?")
+# NaN and the infinities are not JSON, but Python's json (the bot's reader and writer) takes them as
+# numbers: a file holding one is still the bot's, and its other values must stay editable.
+_WORDS = (("true", True), ("false", False), ("null", None),
+          ("NaN", float("nan")), ("Infinity", float("inf")), ("-Infinity", float("-inf")))
 
 
 class SpliceError(ValueError):
@@ -110,7 +114,7 @@ def _value(text: str, pos: int, depth: int) -> tuple[Node, int]:
     if ch == '"':
         value, end = scanstring(text, pos + 1)
         return Node(pos, end, value), end
-    for word, value in (("true", True), ("false", False), ("null", None)):
+    for word, value in _WORDS:
         if text.startswith(word, pos):
             return Node(pos, pos + len(word), value), pos + len(word)
     m = _NUMBER.match(text, pos)

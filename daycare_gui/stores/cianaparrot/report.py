@@ -6,6 +6,7 @@ import sqlite3
 from collections import Counter
 
 from daycare_gui.stores.api import Conversations
+from daycare_gui.stores.cianaparrot.bot_json import as_text, json_safe
 from daycare_gui.stores.cianaparrot.checkpoints import id_time_ms
 from daycare_gui.stores.cianaparrot.files import task_state
 from daycare_gui.stores.cianaparrot.sqlite_ro import wal_size
@@ -62,7 +63,7 @@ def report_of(store) -> dict:
             entry["log_messages"], entry["log_bad_lines"] = count - bad, bad
         threads.append(entry)
     tasks = store.tasks or []
-    counters = {chat: {"counter": v} for chat, v in (store.counters or {}).items()}
+    counters = {chat: {"counter": json_safe(v)} for chat, v in (store.counters or {}).items()}
     for chat, _value, top in store.counter_findings():
         counters.setdefault(chat, {"counter": None})
         counters[chat].update({"highest_thread": f"{chat}_s{top}", "too_low": True})
@@ -84,9 +85,9 @@ def report_of(store) -> dict:
         "database": db,
         "threads": threads,
         "scheduled_tasks": {
-            "by_type": dict(Counter(str(t.get("type")) for t in tasks)),
+            "by_type": dict(Counter(as_text(t.get("type")) for t in tasks)),
             "by_state": dict(Counter(task_state(t) for t in tasks)),
-            "model_tiers": dict(Counter(str(t["model_tier"]) for t in tasks if t.get("model_tier"))),
+            "model_tiers": dict(Counter(as_text(t["model_tier"]) for t in tasks if t.get("model_tier"))),
         },
         "session_counters": counters,
         "claude_code_states": len(store.cc_states or {}),

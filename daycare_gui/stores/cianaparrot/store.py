@@ -17,6 +17,7 @@ from daycare_gui.stores.cianaparrot.bot_json import (
     file_text,
     object_repeat_problem,
     repeats_in_file,
+    spelled,
     starts_with_bom,
     task_repeats,
 )
@@ -147,7 +148,7 @@ class CianaStore(OpenedStore):
         self.counters_ok = self.counters is not None or not (L.counters_file and L.counters_file.exists())
         for key, value in (self.counters or {}).items():
             if not isinstance(value, int) or isinstance(value, bool):
-                P.add(L.counters_file, f"counter {key!r} is {value!r}, not a number: the bot ignores it")
+                P.add(L.counters_file, f"counter {key!r} is {spelled(value)}, not a number: the bot ignores it")
         if top := repeats_in_file(L.counters_file).get(()):
             P.add(L.counters_file, object_repeat_problem(top, "session_counters.json") + "; the counter repair "
                   "refuses to change them until the extra ones are removed by hand")

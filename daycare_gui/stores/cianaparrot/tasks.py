@@ -21,8 +21,12 @@ from daycare_gui.stores.cianaparrot import json_splice
 from daycare_gui.stores.cianaparrot.bot_json import (
     BOM,
     BOM_REASON,
+    as_text,
     bom_refusal,
     repeat_refusal,
+    same_values,
+    spelled,
+    task_id,
     task_repeat_problem,
     task_repeats,
 )
@@ -40,6 +44,9 @@ FIELDS = (
     EditableField("active", "Active", "bool", default=True),  # (a task without "active" runs)
     EditableField("model_tier", "Model tier", "text", help="empty: the default tier"),
 )
+# What the bot's scheduler does with a value its checks do not catch (int() of an infinity, fromisoformat
+# of a number): the error leaves its poll before any task runs, and the next poll meets it again.
+STALLS = "the bot's scheduler fails on it at every poll, so no task runs until it is fixed"
 
 
 def next_run(task: dict, now_ms: int | None = None) -> tuple[int | None, str | None]:
@@ -50,21 +57,25 @@ def next_run(task: dict, now_ms: int | None = None) -> tuple[int | None, str | N
     kind, value, last = task.get("type"), task.get("value"), task.get("last_run")
     last_ms = iso_ms(last)
     if last and last_ms is None:
-        return None, f"last_run {last!r} is not an ISO time"
+        return None, f"last_run {spelled(last)} is not an ISO time"
     if kind == "once":
         if last:
             return None, None
+        if not isinstance(value, str):
+            return None, f"{spelled(value)} is not an ISO time; {STALLS}"
         at = iso_ms(value)
         return (at, None) if at is not None else (None, f"{value!r} is not an ISO time; the task never runs")
     if kind == "interval":
         try:
             seconds = int(value)
-        except (TypeError, ValueError):
-            return None, f"interval {value!r} is not a whole number of seconds; the task never runs"
+        except ValueError:  # (int("soon"), int(NaN)) the bot's scheduler skips the task
+            return None, f"interval {spelled(value)} is not a whole number of seconds; the task never runs"
+        except (TypeError, OverflowError):  # (int(None), int(Infinity)) it does not catch these
+            return None, f"interval {spelled(value)} is not a whole number of seconds; {STALLS}"
         return (now_ms if last_ms is None else last_ms + seconds * 1000), None
     if kind == "cron":
         if not isinstance(value, str) or not croniter.is_valid(value):
-            return None, f"{value!r} is not a valid cron expression; the task never runs"
+            return None, f"{spelled(value)} is not a valid cron expression; the task never runs"
         if last_ms is None:
             return now_ms, None
         start = dt.datetime.fromtimestamp(last_ms / 1000, dt.timezone.utc)
@@ -73,22 +84,22 @@ def next_run(task: dict, now_ms: int | None = None) -> tuple[int | None, str | N
         except (ValueError, KeyError, TypeError) as exc:
             return None, f"cron {value!r}: {exc}"
         return int(nxt.timestamp() * 1000), None
-    return None, f"unknown task type {kind!r}; the scheduler ignores it"
+    return None, f"unknown task type {spelled(kind)}; the scheduler ignores it"
 
 
 def validate(kind: Any, value: Any) -> str | None:
     if kind not in TYPES:
         return f"type must be one of {', '.join(TYPES)}"
     if kind == "cron" and not (isinstance(value, str) and croniter.is_valid(value)):
-        return f"{value!r} is not a valid cron expression"
+        return f"{spelled(value)} is not a valid cron expression"
     if kind == "interval":
         try:
             if int(value) <= 0:
                 return "an interval must be a positive number of seconds"
-        except (TypeError, ValueError):
-            return f"{value!r} is not a whole number of seconds"
+        except (TypeError, ValueError, OverflowError):
+            return f"{spelled(value)} is not a whole number of seconds"
     if kind == "once" and iso_ms(value) is None:
-        return f"{value!r} is not an ISO date and time"
+        return f"{spelled(value)} is not an ISO date and time"
     return None
 
 
@@ -98,11 +109,11 @@ class CianaTasks(Tasks):
 
     def tasks(self) -> list[TaskItem]:
         path = self.store.layout.tasks_file
-        ids = Counter(str(task.get("id", "")) for task in self.store.tasks or ())
+        ids = Counter(task_id(task) for task in self.store.tasks or ())
         out = []
         for task in self.store.tasks or ():
             when, problem = next_run(task)
-            tid = str(task.get("id", ""))
+            tid = task_id(task)
             if ids[tid] > 1:
                 shared = f"the id {tid} is shared by {ids[tid]} tasks: an edit cannot tell them apart"
                 problem = f"{problem}; {shared}" if problem else shared
@@ -113,16 +124,16 @@ class CianaTasks(Tasks):
                 twice = task_repeat_problem(repeated)
                 problem = f"{problem}; {twice}" if problem else twice
             thread = self.store.threads.get(f"scheduler_{tid}")
-            meta = [("state", task_state(task)), ("channel", str(task.get("channel", ""))),
-                    ("chat", str(task.get("chat_id", ""))), ("created", str(task.get("created_at", "")))]
+            meta = [("state", task_state(task)), ("channel", as_text(task.get("channel", ""))),
+                    ("chat", as_text(task.get("chat_id", ""))), ("created", as_text(task.get("created_at", "")))]
             if task.get("model_tier"):
-                meta.append(("model tier", str(task["model_tier"])))
+                meta.append(("model tier", as_text(task["model_tier"])))
             meta.append(("thread", f"scheduler_{tid}" + (f" ({thread.checkpoints} checkpoints)" if thread else
                                                           " (no run recorded)")))
-            prompt = str(task.get("prompt", ""))
+            prompt = as_text(task.get("prompt", ""))
             out.append(TaskItem(
-                id=tid, title=" ".join(prompt.split())[:80] or tid, schedule_kind=str(task.get("type", "")),
-                schedule=str(task.get("value", "")), timezone="UTC", enabled=bool(task.get("active", True)),
+                id=tid, title=" ".join(prompt.split())[:80] or tid, schedule_kind=as_text(task.get("type", "")),
+                schedule=as_text(task.get("value", "")), timezone="UTC", enabled=bool(task.get("active", True)),
                 last_run_at=iso_ms(task.get("last_run")), next_run_at=when, source=str(path), body=prompt,
                 meta=tuple(meta), raw=masked(task), problem=problem,
             ))
@@ -155,7 +166,7 @@ class CianaTasks(Tasks):
         import json
 
         current = json.loads(text)
-        found = [i for i, t in enumerate(current) if isinstance(t, dict) and str(t.get("id")) == task.id]
+        found = [i for i, t in enumerate(current) if isinstance(t, dict) and task_id(t) == task.id]
         if not found:
             raise WriteConflict(f"task {task.id} is no longer in scheduled_tasks.json; nothing was written")
         if len(found) > 1:  # checked first: comparing with the first of them would call the others "changed"
@@ -163,7 +174,7 @@ class CianaTasks(Tasks):
                                "so the edit cannot tell which one to change; nothing was written. Give each "
                                "its own id by hand first")
         index = found[0]
-        if masked(current[index]) != task.raw:
+        if not same_values(masked(current[index]), task.raw):  # (NaN, read twice, is unequal to itself)
             raise WriteConflict(f"task {task.id} changed since it was read; nothing was written")
         merged = {**current[index], **changes}
         if "prompt" in changes and not (isinstance(changes["prompt"], str) and changes["prompt"].strip()):
