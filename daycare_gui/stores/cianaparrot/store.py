@@ -80,6 +80,9 @@ class CianaStore(OpenedStore):
         for path, message, severity in layout.problems:
             self.problems.add(path, message, severity=severity)
         self.status: BotStatus = bot_status(layout.db) if layout.db else BotStatus(False, "no database", "none")
+        # Every checkpoint, if any, was seen: the database was read, or is absent or empty. False when it
+        # could not be read or found, so that "no threads" is not taken for "nothing stored".
+        self.db_ok = layout.db is not None
         self._open_db(live)
         self.threads: dict[str, ThreadInfo] = {}
         self._message_cache: OrderedDict[str, tuple] = OrderedDict()
@@ -120,6 +123,7 @@ class CianaStore(OpenedStore):
             tables = {r[0]: [c[1] for c in conn.execute(f'PRAGMA table_info("{r[0]}")')]
                       for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         except (sqlite3.Error, OSError) as exc:
+            self.db_ok = False
             self.problems.add(db, f"cannot read the checkpoints database ({exc})")
             if self.db is not None:
                 self.db.close()
@@ -133,6 +137,7 @@ class CianaStore(OpenedStore):
                 self.problems.add(db, f"the checkpoints database is empty ({empty}): no checkpoints to show",
                                   severity="warning")
             else:
+                self.db_ok = False
                 self.problems.add(db, "no LangGraph checkpoints table in this database")
             return
         self.reader = CheckpointReader(conn, self.schema)
@@ -157,6 +162,7 @@ class CianaStore(OpenedStore):
         self.task_repeats = task_repeats(file_text(L.tasks_file))  # task id → keys written twice in it
         self.tasks_bom = starts_with_bom(L.tasks_file)  # we read it; the bot's scheduler cannot
         self.cc_states = read_object(L.cc_states_file, P, "Claude Code states", JSONSTORE_RESET)
+        self.cc_ok = self.cc_states is not None or not (L.cc_states_file and L.cc_states_file.exists())
         self.logs = find_logs(L.session_dirs())
 
     def _index(self) -> None:
@@ -166,6 +172,7 @@ class CianaStore(OpenedStore):
                 stats = self.reader.thread_stats()
                 writes = self.reader.writes_per_thread()
             except sqlite3.Error as exc:
+                self.db_ok = False
                 self.problems.add(self.layout.db, f"cannot list threads ({exc})")
         for tid in sorted(set(stats) | set(self.logs)):
             chat, n = chat_of(tid)
@@ -214,8 +221,17 @@ class CianaStore(OpenedStore):
             return "", ""
         return ("running" if self.status.running else "maybe"), blocked
 
+    def is_empty(self) -> bool:
+        """Nothing stored yet (a deployment the bot has not run in): no thread, session log, task, counter
+        or Claude Code state, and nothing that could not be read (that would be hidden, not absent). The
+        workspace's Markdown does not count: it ships with the bot."""
+        return (not self.threads and not self.tasks and not self.counters and not self.cc_states
+                and self.db_ok and self.tasks_ok and self.counters_ok and self.cc_ok)
+
     def summary(self) -> StoreSummary:
-        if self.schema is not None:
+        if self.is_empty():  # as Daycare and Linggen say it, so that a script can tell
+            generation = "empty"
+        elif self.schema is not None:
             generation = self.schema.generation
         elif self.layout.root is not None:
             generation = "files-only"
