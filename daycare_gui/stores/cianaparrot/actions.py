@@ -15,7 +15,7 @@ import sqlite3
 from daycare_gui.stores.api import Actions, StoreAction, WriteConflict, WriteRefused
 from daycare_gui.stores.cianaparrot import json_splice
 from daycare_gui.stores.cianaparrot.bot_json import BOM, bom_refusal, repeat_refusal, same_values
-from daycare_gui.stores.cianaparrot.safe_write import replace_file
+from daycare_gui.stores.cianaparrot.safe_write import current_bytes, replace_file
 from daycare_gui.stores.cianaparrot.sqlite_ro import emptiness
 from daycare_gui.stores.common.atomic import sha256_of
 
@@ -77,8 +77,8 @@ class CianaActions(Actions):
         if blocked and not force:
             raise WriteRefused(f"{blocked}; it rewrites session_counters.json on /new. Stop the bot first, "
                                "or insist to write anyway")
-        if path.exists():
-            data = path.read_bytes()
+        data = current_bytes(path)  # (a folder in its place is refused)
+        if data is not None:
             if data.startswith(BOM):  # the bot starts with no counters at all: raising some would not help
                 raise WriteRefused(bom_refusal("session_counters.json"))
             try:

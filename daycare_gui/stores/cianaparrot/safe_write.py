@@ -46,6 +46,19 @@ def backup(current: bytes, target: Path, data_dir: Path | None, root: Path | Non
     raise WriteRefused(f"could not choose a backup name in {folder}")
 
 
+def current_bytes(target: Path) -> bytes | None:
+    """What a write would replace: the file's bytes, or None when there is no file yet. A folder in the
+    file's place, or a file that cannot be read, is refused (nothing was written)."""
+    try:
+        return target.read_bytes()
+    except FileNotFoundError:
+        return None
+    except IsADirectoryError as exc:
+        raise WriteRefused(f"{target} is a folder, not a file; nothing was written") from exc
+    except OSError as exc:
+        raise WriteRefused(f"cannot read {target.name} ({exc.strerror or exc})") from exc
+
+
 def replace_file(target: Path, data: bytes, expected_sha256: str | None, *, blocked: str | None, force: bool,
                  data_dir: Path | None, root: Path | None) -> Path | None:
     """Write ``data`` to ``target`` if it still has ``expected_sha256`` (None: it must not exist yet).
@@ -55,12 +68,7 @@ def replace_file(target: Path, data: bytes, expected_sha256: str | None, *, bloc
     if blocked and not force:
         raise WriteRefused(f"{blocked}; it may overwrite or be confused by this change. Stop the bot first, "
                            "or insist to write anyway")
-    try:
-        current = target.read_bytes()
-    except FileNotFoundError:
-        current = None
-    except OSError as exc:
-        raise WriteRefused(f"cannot read {target.name} ({exc.strerror or exc})") from exc
+    current = current_bytes(target)
     if expected_sha256 is None and current is not None:
         raise WriteConflict(f"{target} appeared since it was read; nothing was written")
     if expected_sha256 is not None and (current is None or sha256_of(current) != expected_sha256):

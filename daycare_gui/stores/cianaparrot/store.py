@@ -31,6 +31,7 @@ from daycare_gui.stores.cianaparrot.files import (
 )
 from daycare_gui.stores.cianaparrot.layout import Layout
 from daycare_gui.stores.cianaparrot.liveness import BotStatus, bot_status
+from daycare_gui.stores.cianaparrot.places import wrong_kind
 from daycare_gui.stores.cianaparrot.sqlite_ro import ReadOnlyDB, emptiness
 from daycare_gui.stores.records import StoreSummary
 
@@ -79,6 +80,10 @@ class CianaStore(OpenedStore):
         self.reader: CheckpointReader | None = None
         for path, message, severity in layout.problems:
             self.problems.add(path, message, severity=severity)
+        # A folder where a file belongs (or the reverse): said once here, then left unread below.
+        self.misplaced = wrong_kind(layout)
+        for path, message in self.misplaced.items():
+            self.problems.add(path, message)
         self.status: BotStatus = bot_status(layout.db) if layout.db else BotStatus(False, "no database", "none")
         # Every checkpoint, if any, was seen: the database was read, or is absent or empty. False when it
         # could not be read or found, so that "no threads" is not taken for "nothing stored".
@@ -110,7 +115,8 @@ class CianaStore(OpenedStore):
 
     def _open_db(self, live: bool) -> None:
         db = self.layout.db
-        if db is None:  # a lone database always has one; a deployment only lacks it when the layout said why
+        if db is None or db in self.misplaced:  # (a deployment lacks one only when the layout said why)
+            self.db_ok = False
             return
         if not db.exists():
             if self.layout.root is not None:
@@ -149,7 +155,7 @@ class CianaStore(OpenedStore):
 
     def _load_files(self) -> None:
         L, P = self.layout, self.problems
-        self.counters = read_object(L.counters_file, P, "session counters", JSONSTORE_RESET)
+        self.counters = read_object(self._file(L.counters_file), P, "session counters", JSONSTORE_RESET)
         self.counters_ok = self.counters is not None or not (L.counters_file and L.counters_file.exists())
         for key, value in (self.counters or {}).items():
             if not isinstance(value, int) or isinstance(value, bool):
@@ -157,13 +163,18 @@ class CianaStore(OpenedStore):
         if top := repeats_in_file(L.counters_file).get(()):
             P.add(L.counters_file, object_repeat_problem(top, "session_counters.json") + "; the counter repair "
                   "refuses to change them until the extra ones are removed by hand")
-        self.tasks = read_tasks(L.tasks_file, P)
+        self.tasks = read_tasks(self._file(L.tasks_file), P)
         self.tasks_ok = self.tasks is not None or not (L.tasks_file and L.tasks_file.exists())
         self.task_repeats = task_repeats(file_text(L.tasks_file))  # task id → keys written twice in it
         self.tasks_bom = starts_with_bom(L.tasks_file)  # we read it; the bot's scheduler cannot
-        self.cc_states = read_object(L.cc_states_file, P, "Claude Code states", JSONSTORE_RESET)
+        self.cc_states = read_object(self._file(L.cc_states_file), P, "Claude Code states", JSONSTORE_RESET)
         self.cc_ok = self.cc_states is not None or not (L.cc_states_file and L.cc_states_file.exists())
         self.logs = find_logs(L.session_dirs())
+
+    def _file(self, path: Path | None) -> Path | None:
+        """``path`` to read, or None when it is a folder (already said: reading it would only say "cannot
+        read" in other words)."""
+        return None if path in self.misplaced else path
 
     def _index(self) -> None:
         stats, writes = {}, {}

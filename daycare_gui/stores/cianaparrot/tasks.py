@@ -32,7 +32,7 @@ from daycare_gui.stores.cianaparrot.bot_json import (
 )
 from daycare_gui.stores.cianaparrot.decode import masked
 from daycare_gui.stores.cianaparrot.files import iso_ms, task_state
-from daycare_gui.stores.cianaparrot.safe_write import replace_file
+from daycare_gui.stores.cianaparrot.safe_write import current_bytes, replace_file
 from daycare_gui.stores.common.atomic import sha256_of
 from daycare_gui.stores.records import TaskItem
 
@@ -147,13 +147,13 @@ class CianaTasks(Tasks):
         unknown = set(changes) - {f.name for f in FIELDS}
         if unknown:
             raise WriteRefused(f"these fields cannot be edited: {', '.join(sorted(unknown))}")
-        if path is None or not path.exists():
+        data = current_bytes(path) if path is not None else None  # (a folder in its place is refused)
+        if data is None:
             raise WriteRefused("there is no scheduled_tasks.json to edit")
         blocked = self.store.writes_blocked()
         if blocked and not force:
             raise WriteRefused(f"{blocked}; its scheduler rewrites scheduled_tasks.json whenever a task fires. "
                                "Stop the bot first, or insist to write anyway")
-        data = path.read_bytes()
         if data.startswith(BOM):  # the splicer would say "unexpected character at 0"
             raise WriteRefused(bom_refusal("scheduled_tasks.json"))
         try:
