@@ -149,3 +149,18 @@ def repeat_refusal(where: str, exc: RepeatedKey) -> str:
 
 def object_repeat_problem(keys: list[str], what: str) -> str:
     return f"{_quoted(keys)} written more than once in {what}: {LAST_WINS}"
+
+
+def state_repeat_problems(repeats: dict[tuple, list[str]], name: str) -> list[str]:
+    """The problems of a JsonStore file of per-user states (``cc_user_states.json``) writing a key twice:
+    a user id at the top, or a key inside one user's state."""
+    out = []
+    for path, keys in sorted(repeats.items(), key=lambda item: (len(item[0]), [str(p) for p in item[0]])):
+        if not path:
+            where = name
+        elif len(path) == 1:
+            where = f"the state of user {path[0]} in {name}"
+        else:
+            where = f"{'/'.join(map(str, path))} in {name}"
+        out.append(object_repeat_problem(keys, where))
+    return out

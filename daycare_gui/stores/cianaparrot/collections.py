@@ -13,6 +13,7 @@ import json
 import sqlite3
 
 from daycare_gui.stores.api import Collections
+from daycare_gui.stores.cianaparrot.bot_json import LAST_WINS, object_repeat_problem
 from daycare_gui.stores.cianaparrot.checkpoints import SPECIAL_CHANNELS, CheckpointRow, WriteRow
 from daycare_gui.stores.cianaparrot.decode import masked
 from daycare_gui.stores.cianaparrot.messages import summarize_value
@@ -152,11 +153,17 @@ class CianaCollections(Collections):
 
     def _cc_rows(self) -> list[Row]:
         rows = []
+        repeats = self.store.cc_repeats
         for user, state in sorted((self.store.cc_states or {}).items()):
             s = state if isinstance(state, dict) else {}
+            problems = [] if isinstance(state, dict) else ["not an object"]
+            if user in repeats.get((), ()):  # the row shows the last one, as the bot reads it
+                problems.append(f"this user is written more than once in the file: {LAST_WINS}")
+            if keys := repeats.get((user,)):
+                problems.append(object_repeat_problem(keys, "this state"))
             rows.append(Row(user, (user, s.get("mode"), s.get("active_project"), s.get("active_project_path"),
                                    s.get("active_session_id"), s.get("active_model"), s.get("active_effort")),
-                            raw=masked(state), problem=None if isinstance(state, dict) else "not an object"))
+                            raw=masked(state), problem="; ".join(problems) or None))
         return rows
 
     def _log_rows(self) -> list[Row]:

@@ -19,6 +19,7 @@ from daycare_gui.stores.cianaparrot.bot_json import (
     repeats_in_file,
     spelled,
     starts_with_bom,
+    state_repeat_problems,
     task_repeats,
 )
 from daycare_gui.stores.cianaparrot.checkpoints import CheckpointReader, Schema, id_time_ms, schema_of
@@ -169,6 +170,11 @@ class CianaStore(OpenedStore):
         self.tasks_bom = starts_with_bom(L.tasks_file)  # we read it; the bot's scheduler cannot
         self.cc_states = read_object(self._file(L.cc_states_file), P, "Claude Code states", JSONSTORE_RESET)
         self.cc_ok = self.cc_states is not None or not (L.cc_states_file and L.cc_states_file.exists())
+        # (the kind never writes this file; the bot's JsonStore keeps the last of each and drops the rest)
+        self.cc_repeats = repeats_in_file(self._file(L.cc_states_file))  # object path → keys written twice
+        if L.cc_states_file is not None:
+            for message in state_repeat_problems(self.cc_repeats, L.cc_states_file.name):
+                P.add(L.cc_states_file, message)
         self.logs = find_logs(L.session_dirs())
 
     def _file(self, path: Path | None) -> Path | None:

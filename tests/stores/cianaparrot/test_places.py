@@ -32,7 +32,8 @@ def test_folders_where_the_bot_keeps_files_are_said_and_saves_refused(deployment
     (deployment / "config.yaml").write_text(
         "agent:\n  workspace: ./workspace\n  data_dir: ./data\n"
         "scheduler:\n  data_file: ./data/tasks.json\nclaude_code:\n  state_file: ./data/cc.json\n")
-    tasks, cc, counters, memory = data / "tasks.json", data / "cc.json", data / "session_counters.json", ws / "MEMORY.md"
+    tasks, cc = data / "tasks.json", data / "cc.json"
+    counters, memory = data / "session_counters.json", ws / "MEMORY.md"
     for folder in (tasks, cc):
         folder.mkdir()
     _into_folder(counters)
@@ -72,8 +73,8 @@ def test_a_database_folder_and_files_where_logs_and_skills_belong_are_said(deplo
         assert _said(store, db) == [(f"checkpoints.db in agent.data_dir is a folder, not a file: {db} — the bot "
                                      "cannot open its checkpoints there, and no conversation is read from it",
                                      "error")]
-        assert _said(store, sessions) == [(f"workspace/sessions is a file, not a folder: {sessions} — no session "
-                                           "logs are read from it", "error")]
+        assert _said(store, sessions) == [(f"workspace/sessions is a file, not a folder: {sessions} — "
+                                           "no session logs are read from it", "error")]
         assert _said(store, skills) == [(f"skills in agent.workspace is a file, not a folder: {skills} — no "
                                          "skills are listed from it", "error")]
         assert not [p for p in store.problems if "disk I/O" in p.message or "cannot read" in p.message]

@@ -13,7 +13,7 @@ from dataclasses import replace
 
 import pytest
 
-from daycare_gui.stores.api import Actions, Documents, Tasks, WriteRefused
+from daycare_gui.stores.api import Actions, Collections, Documents, Tasks, WriteRefused
 from daycare_gui.stores.cianaparrot import KIND
 from daycare_gui.stores.common.atomic import sha256_of
 
@@ -65,6 +65,28 @@ def test_the_counter_repair_refuses_a_chat_written_twice(deployment):
             store.capability(Actions).run("counters-repair")
     assert path.read_text() == text and _backups(deployment) == []
     assert json.loads(text) == {"telegram_123456": 0}  # what the bot would keep reading
+
+
+def test_claude_code_states_with_a_key_written_twice_are_flagged_where_they_are_listed(deployment):
+    """Like the counters, a JsonStore file: the bot keeps the last of each key (and drops the others when it
+    next saves). The kind never writes this file, so there is no edit to refuse."""
+    path = deployment / "data" / "cc_user_states.json"
+    text = ('{\n  "123456": {"mode": "claude_code", "active_model": "sonnet", "mode": "normal"},\n'
+            '  "999": {"mode": "claude_code"},\n  "999": {"mode": "normal"}\n}')
+    path.write_text(text)
+    with KIND.open(deployment) as store:
+        assert _problems(store, "cc_user_states.json") == [
+            '"999" written more than once in cc_user_states.json: the bot reads only the last one',
+            '"mode" written more than once in the state of user 123456 in cc_user_states.json: the bot reads '
+            'only the last one']
+        rows = {r.key: r for r in store.capability(Collections).rows("claude_code", 0, 10)}
+        assert rows["123456"].values[1] == "normal"  # as the bot reads it
+        assert rows["123456"].problem == ('"mode" written more than once in this state: the bot reads only the '
+                                          'last one')
+        assert rows["999"].values[1] == "normal"
+        assert rows["999"].problem == ("this user is written more than once in the file: the bot reads only the "
+                                       "last one")
+    assert path.read_text() == text and _backups(deployment) == []
 
 
 # -- line endings ---------------------------------------------------------------------------------------
