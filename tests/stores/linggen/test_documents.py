@@ -174,3 +174,13 @@ def test_broken_agent_frontmatter_is_listed(tmp_path):
     store = KIND.open(h.root)
     assert any(p.path.endswith("bad.md") and p.line in (2, 3) for p in store.problems)
     assert store.counts()["bad_yaml_files"] == 1
+
+
+def test_a_broken_flat_mission_counts_as_one_bad_yaml_file(tmp_path):
+    # the mission list and the document list both read mission.md; the Overview must count the file once
+    h = Home(tmp_path / "home")
+    h.flat_mission("m1", frontmatter="name: [unclosed\n")
+    h.flat_session("s1")
+    store = KIND.open(h.root)
+    assert store.counts()["bad_yaml_files"] == 1
+    assert store.report()["counts"]["bad_yaml_files"] == 1
