@@ -11,16 +11,17 @@ from daycare_gui.stores.common.jsonl import iter_jsonl
 from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.common.secrets import MASK, mask_secrets
 from daycare_gui.stores.common.wording import count
+from daycare_gui.stores.linggen.byte_order_mark import PLAN_TITLE_UNSEEN, file_starts_with_bom
 from daycare_gui.stores.linggen.inventory import FLAT, Inventory, Run
-from daycare_gui.stores.linggen.missions import Mission
+from daycare_gui.stores.linggen.missions import Mission, run_line_unread
 from daycare_gui.stores.linggen.permissions import PermissionFiles
 from daycare_gui.stores.linggen.plans import parse_plan, plan_markdown
 from daycare_gui.stores.linggen.readers import (
     duration_text,
     list_files,
-    load_json,
     local_time,
     plain,
+    read_json,
     read_text,
     seconds_to_ms,
     text_of,
@@ -152,7 +153,9 @@ class LinggenCollections(Collections):
         for m in self.missions:
             if m.layout != FLAT:
                 continue
-            for n, run in iter_jsonl(m.path.parent / "runs.jsonl", None):
+            runs = m.path.parent / "runs.jsonl"
+            first_unread = run_line_unread(runs)  # shown as it is, though Linggen skips it
+            for n, run in iter_jsonl(runs, None):
                 run = plain(run)
                 session = text_of(run.get("session_id"))
                 out.append(Row(f"{m.key}#{n}", (m.title, text_of(run.get("run_id")),
@@ -160,7 +163,8 @@ class LinggenCollections(Collections):
                                                 text_of(run.get("status")), _flag_of(run.get("skipped")),
                                                 text_of(run.get("entry_exit_code")), session),
                                raw=mask_secrets(run), links=(Link("row", ("missions", m.key), "Mission"),
-                                                             *self._session_link(session))))
+                                                             *self._session_link(session)),
+                               problem=f"line 1 {first_unread}" if n == 1 and first_unread else None))
         return out
 
     def _overrides(self) -> list[Row]:
@@ -184,6 +188,8 @@ class LinggenCollections(Collections):
             ref = DocRef(f"plan:{path.name}", doc.title, path, group="Plans", editable=False,
                          readonly_reason="Linggen rewrites plan files while an agent works on them")
             flag = f"unknown marker on line {doc.unknown_markers[0]}" if doc.unknown_markers else ""
+            if file_starts_with_bom(path):
+                flag = ", ".join(f for f in ("title unseen by Linggen (byte-order mark)", flag) if f)
             values = (doc.title, doc.status, tally["done"], tally["in progress"], tally["pending"],
                       tally["skipped"], path.name)
             out.append(Row(path.name, values,
@@ -193,14 +199,17 @@ class LinggenCollections(Collections):
         return out
 
     def _credentials(self) -> list[Row]:
-        data = load_json(self.inv.home.credentials, ProblemLog())  # problems were listed at open
+        read = read_json(self.inv.home.credentials, ProblemLog())  # problems were listed at open
+        data = read.value  # behind a byte-order mark: listed, each with why Linggen has none of them
         if not isinstance(data, dict):
             return []
+        problem = (f"credentials.json {read.unread}: Linggen treats it as empty (no key is used) and overwrites "
+                   "it on its next save") if read.unread else None
         out = []
         for model, entry in data.items():
             masked = mask_secrets(entry, all_strings=True) if isinstance(entry, dict) else MASK
             fields = ", ".join(f"{k}: {v}" for k, v in masked.items()) if isinstance(masked, dict) else masked
-            out.append(Row(str(model), (str(model), fields), raw={str(model): masked}))
+            out.append(Row(str(model), (str(model), fields), raw={str(model): masked}, problem=problem))
         return out
 
 
@@ -232,4 +241,9 @@ def _num(value: Any) -> float:
 
 
 def plan_files(root: Path, problems: ProblemLog) -> list[Path]:
-    return list_files(root, problems, ".md")
+    """The plan files; one starting with a byte-order mark is a warning (Linggen still reads its items)."""
+    paths = list_files(root, problems, ".md")
+    for path in paths:
+        if file_starts_with_bom(path):
+            problems.add(path, PLAN_TITLE_UNSEEN, line=1, severity="warning")
+    return paths

@@ -3,8 +3,10 @@
 ``agents/<name>.md``, ``skills/<name>.md``, ``skills/<name>/SKILL.md`` and ``missions/<id>/mission.md`` are
 editable with the shared editor; plans are shown read-only (Linggen rewrites them while an agent works).
 A save writes nothing when the bytes are unchanged; unless forced it refuses while Linggen runs (it has no
-file locking) and when the frontmatter is broken (Linggen would skip the file), naming every such reason in
-one refusal; it refuses when the file changed since it was read, and replaces the file atomically.
+file locking), when the frontmatter is broken (Linggen would skip the file) and when the text starts with a
+byte-order mark (the editor keeps the file's mark, which hides the frontmatter from Linggen), naming every
+such reason in one refusal; it refuses when the file changed since it was read, and replaces the file
+atomically.
 """
 
 from __future__ import annotations
@@ -16,6 +18,14 @@ from daycare_gui.stores.api import Documents, WriteConflict, WriteRefused
 from daycare_gui.stores.common.atomic import ConflictError, refuse_read_only, save_atomic, sha256_of
 from daycare_gui.stores.common.markdown import parse_markdown
 from daycare_gui.stores.common.problems import ProblemLog
+from daycare_gui.stores.linggen.byte_order_mark import (
+    AGENT_UNREAD,
+    BOM,
+    MISSION_UNREAD,
+    REMOVE_BOM,
+    save_keeps_bom,
+    starts_with_bom,
+)
 from daycare_gui.stores.linggen.layout import HomePaths
 from daycare_gui.stores.linggen.readers import list_dirs, list_files
 from daycare_gui.stores.records import DocRef
@@ -55,14 +65,17 @@ def check_frontmatter(docs: list[DocRef], problems: ProblemLog) -> int:
         if doc.group in (PLANS, MISSIONS) or doc.path is None:
             continue
         try:
-            text = doc.path.read_bytes().decode("utf-8", errors="replace")
+            data = doc.path.read_bytes()
         except OSError as exc:
             problems.add(doc.path, f"cannot read file: {exc.strerror or exc}")
             continue
-        parsed = parse_markdown(text, doc.path)
-        if parsed.problems:
+        bom = starts_with_bom(data)
+        if bom:  # the frontmatter behind the mark is checked too: both must be fixed
+            problems.add(doc.path, f"{AGENT_UNREAD}; {REMOVE_BOM}", line=1)
+        parsed = parse_markdown(data[len(BOM) if bom else 0:].decode("utf-8", errors="replace"), doc.path)
+        problems.extend(parsed.problems)
+        if parsed.problems or bom:
             bad += 1
-            problems.extend(parsed.problems)
     return bad
 
 
@@ -100,7 +113,7 @@ class LinggenDocuments(Documents):
             # Every reason at once: one "save anyway" skips all of them, so the user must have heard all.
             problem = _frontmatter_problem(data, path)
             skipped = f"{problem}; Linggen would skip this file until that is fixed" if problem else None
-            reasons = [r for r in (self.blocked(), skipped) if r]
+            reasons = [r for r in (self.blocked(), _bom_kept(data, known.group), skipped) if r]
             if reasons:
                 raise WriteRefused("\n\n".join(reasons))
         try:
@@ -109,9 +122,18 @@ class LinggenDocuments(Documents):
             raise WriteConflict(str(exc)) from exc
 
 
+def _bom_kept(data: bytes, group: str) -> str | None:
+    """The editor puts a file's byte-order mark back on save (it cannot be typed away), and the mark hides
+    the frontmatter from Linggen: the save says so rather than keep it silently."""
+    if not starts_with_bom(data):
+        return None
+    return save_keeps_bom(MISSION_UNREAD if group == MISSIONS else AGENT_UNREAD)
+
+
 def _frontmatter_problem(data: bytes, path: Path) -> str | None:
+    """What is wrong with the frontmatter behind any byte-order mark (the mark is :func:`_bom_kept`'s)."""
     try:
-        text = data.decode("utf-8")
+        text = data[len(BOM):].decode("utf-8") if starts_with_bom(data) else data.decode("utf-8")
     except UnicodeDecodeError as exc:
         return f"the text is not UTF-8 (byte {exc.start})"
     parsed = parse_markdown(text, path)

@@ -15,10 +15,11 @@ from pathlib import Path
 from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.linggen.layout import HomePaths, encode_project_path
 from daycare_gui.stores.linggen.readers import (
+    JsonRead,
     list_dirs,
     list_files,
-    load_json,
     load_yaml,
+    read_json,
     seconds_to_ms,
     text_of,
 )
@@ -143,14 +144,17 @@ def scan(home: HomePaths, problems: ProblemLog) -> Inventory:
 
 def _scan_project(folder: Path, problems: ProblemLog, inv: Inventory) -> Project:
     info_path = folder / "project.json"
-    info = load_json(info_path, problems, what="Linggen skips this project", bad=inv.bad_files) \
+    read = read_json(info_path, problems, what="Linggen skips this project", bad=inv.bad_files) \
         if info_path.exists() else None
+    info = read.value if read is not None else None  # behind a byte-order mark: shown, though Linggen skips it
     path = text_of(info.get("path")) if info else ""
     project = Project(folder, info, path, text_of(info.get("name")) if info else "",
                       seconds_to_ms(info.get("added_at")) if info else None)
-    if not info_path.exists():
+    if read is None:
         project.problem = "no project.json: Linggen does not list this folder as a project"
         problems.add(folder, project.problem, severity="warning")
+    elif read.unread:
+        project.problem = f"project.json {read.unread}: Linggen skips this project"
     elif info is None:
         project.problem = "project.json could not be read: Linggen skips this project"
     elif not path:
@@ -159,18 +163,27 @@ def _scan_project(folder: Path, problems: ProblemLog, inv: Inventory) -> Project
     for sess_dir in list_dirs(folder / "sessions", problems):
         project.sessions.append(_scan_session(sess_dir, project.thread_id, PER_PROJECT, problems, inv))
     for run_path in list_files(folder / "runs", problems, ".json"):
-        data = load_json(run_path, problems, what="Linggen skips this run", bad=inv.bad_files)
+        read = read_json(run_path, problems, what="Linggen skips this run", bad=inv.bad_files)
+        data = read.value
         key = f"{folder.name}/{text_of((data or {}).get('run_id')) or run_path.stem}"
         inv.runs.append(Run(key, run_path, data or {}, project,
-                            None if data is not None else "the run file could not be read"))
+                            _unread(read, "the run file could not be read", "Linggen skips this run")))
     for path_ in list_files(folder / "agent_overrides", problems, ".json"):
-        data = load_json(path_, problems, bad=inv.bad_files)
-        problem = None if data is not None else "the override could not be read"
-        if data is not None and text_of(data.get("agent_id")) not in ("", path_.stem):
+        read = read_json(path_, problems, what="Linggen does not apply this override", bad=inv.bad_files)
+        data = read.value
+        problem = _unread(read, "the override could not be read", "Linggen does not apply this override")
+        if problem is None and text_of(data.get("agent_id")) not in ("", path_.stem):
             problem = f"agent_id {data.get('agent_id')!r} differs from the file name {path_.stem!r}"
             problems.add(path_, problem, severity="warning")
         inv.overrides.append(Override(path_, data or {}, project, problem))
     return project
+
+
+def _unread(read: JsonRead, broken: str, consequence: str) -> str | None:
+    """Why Linggen cannot read a JSON file (None: it can): ``broken`` when nothing parses here either."""
+    if read.unread:
+        return f"the file {read.unread}: {consequence}"
+    return broken if read.value is None else None
 
 
 def _flag_collisions(inv: Inventory, problems: ProblemLog) -> None:

@@ -11,11 +11,12 @@ from __future__ import annotations
 import json
 import os
 from array import array
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from daycare_gui.stores.common.secrets import mask_secrets, mask_url
+from daycare_gui.stores.linggen.byte_order_mark import BOM, JSONL_LINE_UNREAD
 from daycare_gui.stores.linggen.plans import json_plan_markdown
 from daycare_gui.stores.linggen.readers import plain, seconds_to_ms, text_of
 from daycare_gui.stores.records import Message
@@ -157,8 +158,9 @@ _decode = json.JSONDecoder(parse_constant=_reject_constant).decode
 
 def parse_line(chunk: bytes, line_no: int) -> Message:
     complete = chunk.endswith(b"\n")
-    if chunk.startswith(b"\xef\xbb\xbf"):
-        chunk = chunk[3:]
+    bom = chunk.startswith(BOM)
+    if bom:  # Linggen skips such a line; it is shown with that said (as the scan counts it: unreadable)
+        chunk = chunk[len(BOM):]
     try:
         raw = chunk.decode("utf-8").rstrip("\r\n")
     except UnicodeDecodeError:
@@ -171,4 +173,5 @@ def parse_line(chunk: bytes, line_no: int) -> Message:
         return bad_line_message(line_no, raw, "not a JSON object")
     if any(type(v) in (dict, list) for v in obj.values()):  # only nested values can be too deep
         obj = plain(obj)
-    return message_of(obj, line_no)
+    message = message_of(obj, line_no)
+    return replace(message, problem=f"this line {JSONL_LINE_UNREAD}") if bom else message

@@ -19,13 +19,19 @@ from pathlib import Path
 from daycare_gui.stores.common.jsonl import iter_jsonl
 from daycare_gui.stores.common.markdown import parse_markdown
 from daycare_gui.stores.common.problems import ProblemLog
+from daycare_gui.stores.linggen.byte_order_mark import (
+    JSONL_LINE_UNREAD,
+    MISSION_UNREAD,
+    REMOVE_BOM,
+    file_starts_with_bom,
+)
 from daycare_gui.stores.linggen.inventory import FLAT, PER_PROJECT, Inventory, Project
 from daycare_gui.stores.linggen.readers import (
     first_line,
     list_dirs,
     list_files,
-    load_json,
     plain,
+    read_json,
     read_text,
     seconds_to_ms,
     text_of,
@@ -65,10 +71,15 @@ def _project_missions(project: Project, problems: ProblemLog, inv: Inventory) ->
     files = list_files(project.folder / "missions", problems, ".json")
     files.sort(key=lambda p: p.name, reverse=True)  # as Linggen scans: by name, not by number
     for path in files:
-        data = load_json(path, problems, what="Linggen skips this mission", bad=inv.bad_files)
-        if data is None:
-            missions.append(Mission(f"{project.folder.name}/{path.name}", path, PER_PROJECT, label, {}, "",
-                                    None, "unreadable", problem="the mission file could not be read"))
+        read = read_json(path, problems, what="Linggen skips this mission", bad=inv.bad_files)
+        data = read.value
+        if data is None or read.unread:  # behind a byte-order mark: shown as it is, but Linggen skips it
+            problem = (f"the file {read.unread}: Linggen skips this mission" if read.unread
+                       else "the mission file could not be read")
+            shown = data or {}
+            missions.append(Mission(f"{project.folder.name}/{path.name}", path, PER_PROJECT, label, shown,
+                                    text_of(shown.get("text")), seconds_to_ms(shown.get("created_at")),
+                                    "unreadable", problem=problem))
             continue
         created = data.get("created_at")
         mission = Mission(f"{project.folder.name}/{path.name}", path, PER_PROJECT, label, data,
@@ -115,10 +126,13 @@ def _mark_same_second(missions: list[Mission], problems: ProblemLog) -> None:
 def _legacy_mission(project: Project, path: Path, label: str, missions: list[Mission], problems: ProblemLog,
                     inv: Inventory) -> Mission:
     key = f"{project.folder.name}/mission.json"
-    data = load_json(path, problems, what="Linggen deletes it unread on its next mission read", bad=inv.bad_files)
-    if data is None:
-        return Mission(key, path, PER_PROJECT, label, {}, "", None, "legacy", ["lost: deleted unread"],
-                       "legacy mission.json cannot be parsed; Linggen deletes it when it next reads missions")
+    read = read_json(path, problems, what="Linggen deletes it unread on its next mission read", bad=inv.bad_files)
+    data = read.value
+    if data is None or read.unread:  # behind a byte-order mark: what is lost is shown
+        why = "starts with a byte-order mark, which Linggen cannot parse" if read.unread else "cannot be parsed"
+        return Mission(key, path, PER_PROJECT, label, data or {}, text_of((data or {}).get("text")),
+                       seconds_to_ms((data or {}).get("created_at")), "legacy", ["lost: deleted unread"],
+                       f"legacy mission.json {why}; Linggen deletes it when it next reads missions")
     mission = Mission(key, path, PER_PROJECT, label, data, text_of(data.get("text")),
                       seconds_to_ms(data.get("created_at")), "legacy")
     clash = next((m for m in missions if m.path.stem == str(data.get("created_at"))), None)
@@ -144,16 +158,34 @@ def _flat_missions(inv: Inventory, problems: ProblemLog) -> list[Mission]:
         text = read_text(md, problems) or ""
         doc = parse_markdown(text, md)
         problems.extend(doc.problems)
-        if doc.problems:
+        bom = file_starts_with_bom(md)
+        if bom:  # read here (the mark is dropped), not by Linggen: its settings are shown, and why they are lost
+            problems.add(md, f"{MISSION_UNREAD}; {REMOVE_BOM}", line=1)
+        if doc.problems or bom:
             inv.bad_files["yaml"] += 1
         meta = plain(doc.meta)  # aliases may make it refer to itself
-        problem = "frontmatter could not be read: Linggen skips this mission" if doc.problems else None
-        state = "enabled" if meta.get("enabled") is True else "disabled"
+        if doc.problems:
+            problem, state = "frontmatter could not be read: Linggen skips this mission", "unreadable"
+        elif bom:
+            problem, state = f"mission.md {MISSION_UNREAD}", "disabled"  # as Linggen runs it: not at all
+        else:
+            problem, state = None, "enabled" if meta.get("enabled") is True else "disabled"
         project = text_of(meta.get("project") or meta.get("cwd"))
         mission = Mission(key, md, FLAT, project, meta, doc.body.strip(), seconds_to_ms(meta.get("created_at")),
-                          "unreadable" if problem else state, problem=problem)
-        for _n, run in iter_jsonl(folder / "runs.jsonl", problems):
+                          state, problem=problem)
+        runs = folder / "runs.jsonl"
+        first_unread = run_line_unread(runs)
+        if first_unread:
+            problems.add(runs, f"{first_unread}; {REMOVE_BOM}", line=1)
+        for n, run in iter_jsonl(runs, problems):
+            if n == 1 and first_unread:
+                continue  # Linggen's history lacks this run
             status = text_of(run.get("status")) or "unknown"
             mission.runs["skipped" if run.get("skipped") is True else status] += 1
         out.append(mission)
     return out
+
+
+def run_line_unread(runs_jsonl: Path) -> str | None:
+    """Why Linggen skips the first line of a mission's runs.jsonl (a byte-order mark), or None."""
+    return JSONL_LINE_UNREAD if file_starts_with_bom(runs_jsonl) else None

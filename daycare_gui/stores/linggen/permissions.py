@@ -21,12 +21,13 @@ from typing import Any
 from daycare_gui.stores.api import WriteConflict, WriteRefused
 from daycare_gui.stores.common.atomic import ConflictError, refuse_read_only, save_atomic
 from daycare_gui.stores.common.problems import ProblemLog
+from daycare_gui.stores.linggen.byte_order_mark import BOM
 from daycare_gui.stores.linggen.jsonsplice import SpliceError, splice_value
 from daycare_gui.stores.linggen.readers import parse_json_text
 from daycare_gui.stores.records import Row
 
 KEY = "tool_allows"
-_BOM = b"\xef\xbb\xbf"
+_BOM = BOM
 _BOM_PROBLEM = ("starts with a UTF-8 byte-order mark, which Linggen cannot parse: it treats the file as empty "
                 "(none of its tools is allowed) and overwrites it on its next save")
 

@@ -2,7 +2,9 @@
 
 Linggen writes every JSON and YAML file with a plain truncate-and-write, so an interrupted write leaves a
 truncated file that Linggen itself skips with only a log line. Here every such file becomes a problem with
-its path and line, and the caller gets ``None`` and goes on.
+its path and line, and the caller gets ``None`` and goes on. A JSON file starting with a byte-order mark is
+one Linggen cannot read either (:mod:`.byte_order_mark`), though it parses here: :func:`read_json` gives its
+value for display together with that reason.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import json
 import os
 import re
 from collections import Counter
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -23,6 +26,7 @@ from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.common.processes import process_exists
 from daycare_gui.stores.common.wording import count
 from daycare_gui.stores.common.yaml_guard import too_deep
+from daycare_gui.stores.linggen.byte_order_mark import BOM, JSON_UNREAD, REMOVE_BOM
 
 # Files this kind reads whole are small (metadata, Markdown); a bigger one is reported, not loaded.
 MAX_SMALL_FILE = 8 * 1024 * 1024
@@ -55,9 +59,10 @@ def read_bytes(path: Path, problems: ProblemLog, *, limit: int = MAX_SMALL_FILE)
 
 
 def decode(data: bytes, path: Path, problems: ProblemLog) -> str:
-    """UTF-8 text (a BOM dropped); invalid bytes become U+FFFD and a problem names the line."""
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
+    """UTF-8 text (a BOM dropped: callers for whose files Linggen rejects it check the bytes first);
+    invalid bytes become U+FFFD and a problem names the line."""
+    if data.startswith(BOM):
+        data = data[len(BOM):]
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -71,18 +76,46 @@ def read_text(path: Path, problems: ProblemLog) -> str | None:
     return None if data is None else decode(data, path, problems)
 
 
+@dataclass(frozen=True)
+class JsonRead:
+    """A JSON file as read here, and whether Linggen can read it too."""
+
+    value: Any = None  # what it holds, for display (None: nothing parses)
+    unread: str | None = None  # why Linggen cannot read it although it parses here (a byte-order mark)
+
+    @property
+    def usable(self) -> Any:
+        """The value as Linggen sees it: None when Linggen cannot read the file."""
+        return None if self.unread else self.value
+
+
 def load_json(path: Path, problems: ProblemLog, *, expect: type | None = dict, what: str = "",
               bad: Counter | None = None) -> Any:
-    """A parsed JSON file or None. An interrupted write (the text stops mid-value) is called truncated.
+    """A parsed JSON file or None (also for a file Linggen cannot read: see :func:`read_json`)."""
+    return read_json(path, problems, expect=expect, what=what, bad=bad).usable
 
-    ``bad`` (the store's tally of broken files) gets ``"json"`` counted for a file that is there but
-    gives no value. Every JSON read passes it, so no file the kind reads is left out of the count."""
-    text = read_text(path, problems)
-    if text is None:
+
+def read_json(path: Path, problems: ProblemLog, *, expect: type | None = dict, what: str = "",
+              bad: Counter | None = None) -> JsonRead:
+    """A JSON file read for display. An interrupted write (the text stops mid-value) is called truncated.
+    A leading byte-order mark is a problem (Linggen's serde_json rejects it) but the value behind it is
+    still given, so the user sees what the file holds and why Linggen ignores it.
+
+    ``bad`` (the store's tally of broken files) gets ``"json"`` counted once for a file that is there but
+    that Linggen cannot read. Every JSON read passes it, so no file the kind reads is left out of the count."""
+    data = read_bytes(path, problems)
+    if data is None:
         if bad is not None and path.exists():  # there, but unreadable or too large
             bad["json"] += 1
-        return None
-    return parse_json_text(text, path, problems, expect=expect, what=what, bad=bad)
+        return JsonRead()
+    if not data.startswith(BOM):
+        return JsonRead(parse_json_text(decode(data, path, problems), path, problems, expect=expect, what=what,
+                                        bad=bad))
+    problems.add(path, f"{JSON_UNREAD}{f'; {what}' if what else ''}; {REMOVE_BOM}", line=1)
+    if bad is not None:
+        bad["json"] += 1
+    value = parse_json_text(decode(data, path, problems), path, problems, expect=expect, what=what)
+    return JsonRead(value, JSON_UNREAD)
 
 
 def parse_json_text(text: str, path: Path, problems: ProblemLog, *, expect: type | None = dict,

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.common.secrets import mask_url
+from daycare_gui.stores.linggen.byte_order_mark import BOM_CHAR, JSONL_LINE_UNREAD, REMOVE_BOM
 from daycare_gui.stores.linggen.messages import content_kind
 
 _PREVIEW = 120
@@ -61,7 +62,8 @@ def scan_messages(path: Path, problems: ProblemLog) -> MessageStats:
                 stats.bad_lines += 1
                 problems.add(where, f"not UTF-8 (byte {exc.start} of the line); line skipped", number)
                 continue
-            if number == 1 and raw.startswith("\ufeff"):
+            bom = raw[:1] == BOM_CHAR
+            if bom:  # Linggen's serde_json rejects the mark: the line is shown (messages.parse_line), not read
                 raw = raw[1:]
             try:
                 obj = _decode(raw)
@@ -81,6 +83,10 @@ def scan_messages(path: Path, problems: ProblemLog) -> MessageStats:
             if type(obj) is not dict:
                 stats.bad_lines += 1
                 problems.add(where, f"expected a JSON object; line skipped: {_preview(raw.rstrip())}", number)
+                continue
+            if bom:
+                stats.bad_lines += 1
+                problems.add(where, f"{JSONL_LINE_UNREAD}; {REMOVE_BOM}", number)
                 continue
             stats.messages += 1
             if obj.get("is_observation") is True:
