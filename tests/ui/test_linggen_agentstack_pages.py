@@ -40,6 +40,24 @@ def test_linggen_projects_count_alike_in_the_overview_the_navigation_and_the_lis
     assert "(2)" in pane.threads.caption.text()
 
 
+def test_linggen_a_project_copied_to_a_second_folder_is_listed_and_counted_once(qtbot, window, linggen_home):
+    import shutil
+
+    shop = next(f for f in (linggen_home / "projects").iterdir() if f.name.endswith("shop"))
+    shutil.copytree(shop, shop.with_name(shop.name + "-copy"))  # same project.json path, same session ids
+    open_and_wait(qtbot, window, linggen_home)
+    assert "\nProjects\n2\n" in _overview_text(qtbot, window)
+    qtbot.waitUntil(lambda: "(2)" in window.nav.text_of("conversations"), timeout=5000)
+    window.show_section("conversations")
+    pane = window.pane("conversations")
+    qtbot.waitUntil(lambda: pane.threads.records.model.rowCount() > 0, timeout=5000)
+    threads = pane.threads.records.visible_records()
+    assert sorted(t.title for t in threads) == ["blog", "shop"] and "(2)" in pane.threads.caption.text()
+    listed = next(t for t in threads if t.title == "shop")
+    assert listed.session_count == 7  # three sessions in each folder, and the flat one
+    assert f"stored in 2 folders: {shop.name}, {shop.name}-copy" in listed.problem
+
+
 def test_linggen_sessions_show_no_status_column_that_would_always_be_empty(qtbot, window, linggen_home):
     open_and_wait(qtbot, window, linggen_home)
     window.show_section("conversations")

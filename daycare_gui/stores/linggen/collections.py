@@ -50,6 +50,7 @@ class LinggenCollections(Collections):
         self.permissions = permissions
         self.running = running
         self.session_refs = sessions  # session id → where it lives (for links)
+        self._by_folder: dict[Path, list] | None = None
         self._rows: dict[str, list[Row]] = {}
 
     def collections(self) -> list[Collection]:
@@ -93,9 +94,18 @@ class LinggenCollections(Collections):
             self._rows[cid] = build[cid]() if cid in build else []
         return self._rows[cid]
 
-    def _session_link(self, session_id: str) -> tuple[Link, ...]:
-        ref = self.session_refs.get(session_id)
+    def _session_link(self, session_id: str, folder: Path | None = None) -> tuple[Link, ...]:
+        """A link to the session of that id, in ``folder`` when it holds one (a project stored in two
+        folders may hold one session id in both: a run opens the copy beside it)."""
+        ref = next((s.ref for s in self._folder_sessions().get(folder, ()) if s.id == session_id), None) \
+            if folder is not None else None
+        ref = ref or self.session_refs.get(session_id)
         return (Link("session", ref, "Open the session"),) if ref else ()
+
+    def _folder_sessions(self) -> dict[Path, list]:
+        if self._by_folder is None:
+            self._by_folder = {p.folder: p.sessions for p in self.inv.projects}
+        return self._by_folder
 
     def _runs(self) -> list[Row]:
         runs = sorted(self.inv.runs, key=lambda r: (_num(r.data.get("started_at")), r.key))
@@ -125,8 +135,8 @@ class LinggenCollections(Collections):
         return Row(r.key, (text_of(d.get("run_id")) or r.path.stem, text_of(d.get("agent_id")),
                            text_of(d.get("agent_kind")), status, local_time(seconds_to_ms(started)), duration,
                            session, text_of(d.get("detail")), text_of(d.get("repo_path")) or r.project.path),
-                   parent=parent, raw=mask_secrets(d) or None, links=self._session_link(session), flag=flag,
-                   problem=r.problem)
+                   parent=parent, raw=mask_secrets(d) or None,
+                   links=self._session_link(session, r.project.folder), flag=flag, problem=r.problem)
 
     def _missions(self) -> list[Row]:
         out = []

@@ -30,24 +30,27 @@ class LinggenConversations(Conversations):
     def __init__(self, inv: Inventory, both_layouts: bool) -> None:
         self.inv = inv
         self.both = both_layouts
-        self._sessions: dict[SessionRef, Session] = {
-            SessionRef(s.thread_id, s.id): s for s in inv.sessions()
-        }
+        self._sessions: dict[SessionRef, Session] = {s.ref: s for s in inv.sessions()}
         self._indexes: OrderedDict[Path, LineIndex] = OrderedDict()
 
     # -- threads and sessions -------------------------------------------------------------------------
 
     def threads(self) -> list[ThreadRecord]:
         out = []
-        for p in self.inv.projects:
+        for p in self.inv.listed_projects():  # a folder naming the path of another is listed with it
             sessions = p.all_sessions
             last = max((s.stats.last_ms or s.created_ms or 0 for s in sessions), default=0) or None
-            flags = ", ".join(p.flags)
+            flags = ", ".join(dict.fromkeys(f for q in (p, *p.other_folders) for f in q.flags))
+            problem = p.problem or next((q.problem for q in p.other_folders if q.problem), None)
+            flagged = "; ".join(x for x in (p.stored_in, f"flagged: {flags}" if flags else "") if x)
+            folders = ("folders", ", ".join(str(f) for f in p.folders)) if p.other_folders else \
+                ("folder", str(p.folder))
             out.append(ThreadRecord(
-                p.thread_id, p.title, f"{self._layouts(p)} · {p.path or p.folder.name}{self._stale(p)}", last,
+                p.thread_id, p.title, f"{self._layouts(p)} · {p.path or p.folder.name}{self._stale(p)}"
+                + (f" · in {len(p.folders)} folders" if p.other_folders else ""), last,
                 len(sessions),
-                meta=tuple(x for x in (("path", p.path), ("folder", str(p.folder)), ("flags", flags)) if x[1]),
-                raw=p.info, problem=p.problem or (f"flagged: {flags}" if flags else None)))
+                meta=tuple(x for x in (("path", p.path), folders, ("flags", flags)) if x[1]),
+                raw=p.info, problem="; ".join(x for x in (problem, flagged) if x) or None))
         for t in self.inv.flat_threads:
             if t.merged:  # listed with its project's folder above
                 continue
@@ -58,12 +61,12 @@ class LinggenConversations(Conversations):
 
     @staticmethod
     def _layouts(p) -> str:
-        if p.flat_sessions and p.sessions:
+        if p.flat_sessions and p.per_project_sessions:
             return "per-project and flat layouts"
         return "flat layout" if p.flat_sessions else "per-project layout"
 
     def _stale(self, p) -> str:
-        if not (self.both and p.sessions):
+        if not (self.both and p.per_project_sessions):
             return ""
         if p.flat_sessions:
             return " — its per-project sessions are not read by Linggen since the flat layout"
@@ -86,7 +89,7 @@ class LinggenConversations(Conversations):
         if s.layout == FLAT and (s.folder / "permission.json").exists():
             meta.append(("permission.json", str(s.folder / "permission.json")))
         entries = s.stats.messages + s.stats.bad_lines
-        return SessionRecord(SessionRef(s.thread_id, s.id), s.title, s.created_ms, s.stats.last_ms, entries, "",
+        return SessionRecord(s.ref, s.title, s.created_ms, s.stats.last_ms, entries, "",
                              tuple(meta), raw=s.meta, problem=s.problem)
 
     # -- messages ---------------------------------------------------------------------------------------
@@ -149,9 +152,11 @@ class LinggenSearch(SearchSource):
         self.conversations = conversations
 
     def identity(self) -> str:
-        # "/2": flat sessions of a project folder's path moved into that folder's thread (their refs
-        # changed), so an index built before keeps no refs that open nothing: it is built afresh.
-        return f"linggen/2:{self.home}"
+        # "/2": flat sessions of a project folder's path moved into that folder's thread; "/3": so did the
+        # sessions of a second folder naming the same path, and a copied session became "<id>@<folder>".
+        # Refs changed each time, so an index built before (which would keep refs that open nothing) is
+        # built afresh.
+        return f"linggen/3:{self.home}"
 
     def messages(self, after: str | None) -> Iterator[tuple[str, SessionRef, Message]]:
         after_key = _parse_cursor(after)
@@ -162,7 +167,7 @@ class LinggenSearch(SearchSource):
             yield _cursor(key), ref, message
 
     def _stream(self, s: Session):
-        ref = SessionRef(s.thread_id, s.id)
+        ref = s.ref
         skey = _session_key(s)
         floor = 0
         try:

@@ -24,6 +24,7 @@ from daycare_gui.stores.linggen.readers import (
     text_of,
 )
 from daycare_gui.stores.linggen.scanning import MessageStats, scan_messages
+from daycare_gui.stores.records import SessionRef
 
 PER_PROJECT = "per-project"
 FLAT = "flat"
@@ -41,10 +42,17 @@ class Session:
     created_ms: int | None
     stats: MessageStats
     problem: str | None = None
+    # The session's id within its thread when it differs from ``id``: a project stored in two folders
+    # (or in a folder and the flat layout) may hold one id twice, e.g. after a folder was copied.
+    key: str = ""
 
     @property
     def messages_path(self) -> Path:
         return self.folder / "messages.jsonl"
+
+    @property
+    def ref(self) -> SessionRef:
+        return SessionRef(self.thread_id, self.key or self.id)
 
 
 @dataclass
@@ -58,14 +66,38 @@ class Project:
     flags: list[str] = field(default_factory=list)
     sessions: list[Session] = field(default_factory=list)
     flat_sessions: list[Session] = field(default_factory=list)  # flat-layout sessions naming this path
+    # Two folders naming one path are one project: the others are listed with the first (see
+    # _merge_same_path_folders), which holds them in ``other_folders``; each of them names it here.
+    merged_into: Project | None = field(default=None, repr=False, compare=False)  # a cycle otherwise
+    other_folders: list[Project] = field(default_factory=list)
 
     @property
     def thread_id(self) -> str:
         return f"{PER_PROJECT}:{self.folder.name}"
 
     @property
+    def per_project_sessions(self) -> list[Session]:
+        """This project's sessions in the per-project layout, from every folder that holds it."""
+        return self.sessions + [s for other in self.other_folders for s in other.sessions]
+
+    @property
     def all_sessions(self) -> list[Session]:
-        return self.sessions + self.flat_sessions
+        return self.per_project_sessions + self.flat_sessions
+
+    @property
+    def folders(self) -> list[Path]:
+        return [self.folder] + [other.folder for other in self.other_folders]
+
+    @property
+    def stored_in(self) -> str:
+        """Said wherever the project is listed when more than one folder holds it ("" otherwise)."""
+        if not self.other_folders:
+            return ""
+        names = [f.name for f in self.folders]
+        read = encode_project_path(self.path)
+        where = (f"Linggen reads sessions and runs only from {read}" if read in names
+                 else f"Linggen reads neither (it looks in {read})")
+        return f"stored in {len(names)} folders: {', '.join(names)}; {where}"
 
     @property
     def title(self) -> str:
@@ -126,10 +158,16 @@ class Inventory:
         for thread in self.flat_threads:
             yield from thread.sessions
 
+    def listed_projects(self) -> list[Project]:
+        """The project folders as the user knows them, one per project: a folder naming the path of one
+        listed before it is part of that one (its sessions are listed there)."""
+        return [p for p in self.projects if p.merged_into is None]
+
     def project_count(self) -> int:
-        """Projects as the user knows them, one per project: every project folder, and each path flat
-        sessions name that has no folder. Sessions without a project are not a project."""
-        return len(self.projects) + sum(1 for t in self.flat_threads if t.project and not t.merged)
+        """Projects as the user knows them, one per project: every project folder (two naming one path
+        count once), and each path flat sessions name that has no folder. Sessions without a project are
+        not a project."""
+        return len(self.listed_projects()) + sum(1 for t in self.flat_threads if t.project and not t.merged)
 
 
 def scan(home: HomePaths, problems: ProblemLog) -> Inventory:
@@ -138,6 +176,7 @@ def scan(home: HomePaths, problems: ProblemLog) -> Inventory:
         inv.projects.append(_scan_project(folder, problems, inv))
     _scan_flat_sessions(inv, problems)
     _flag_collisions(inv, problems)
+    _merge_same_path_folders(inv)
     _merge_flat_sessions(inv)
     return inv
 
@@ -203,10 +242,11 @@ def _flag_collisions(inv: Inventory, problems: ProblemLog) -> None:
             problems.add(project.folder, msg, severity="warning")
     for path, group in by_path.items():
         if len(group) > 1:
+            names = ", ".join(p.folder.name for p in group)
             for project in group:
                 project.flags.append("duplicate")
-                problems.add(project.folder, f"{len(group)} project folders name the same path {path}",
-                             severity="warning")
+                problems.add(project.folder, f"{len(group)} project folders name the same path {path} "
+                             f"({names}); they are listed as one project", severity="warning")
     for project in inv.projects:
         seen = {text_of(r.data.get("repo_path")) for r in inv.runs if r.project is project}
         seen |= {t.project for t in inv.flat_threads}
@@ -250,20 +290,48 @@ def _scan_flat_sessions(inv: Inventory, problems: ProblemLog) -> None:
     inv.flat_threads = sorted(threads.values(), key=lambda t: (t.project == "", t.title.lower()))
 
 
-def _merge_flat_sessions(inv: Inventory) -> None:
-    """A project is one thing to the user, whichever layout its sessions were written in: flat sessions
-    naming a project folder's path are listed in that folder's thread (each session keeps its layout).
-    Two folders naming one path are a flagged hazard; the first takes them. When a flat session has the
-    id of one already in that folder (a copied folder), the two would be one ref: those stay apart."""
-    by_path: dict[str, Project] = {}
+def _merge_same_path_folders(inv: Inventory) -> None:
+    """A project is one thing to the user, however many folders hold it: two folders naming one path (a
+    copied folder, one renamed, an older encoding) are listed as one project with the sessions of both.
+    The folder Linggen reads (the encoding of the path) lists them, else the first by name. Runs,
+    missions and overrides stay with the folder that holds them (their keys name it)."""
+    by_path: dict[str, list[Project]] = {}
     for project in inv.projects:
         if project.path:
-            by_path.setdefault(project.path, project)
+            by_path.setdefault(project.path, []).append(project)
+    for path, group in by_path.items():
+        if len(group) < 2:
+            continue
+        first = next((p for p in group if p.folder.name == encode_project_path(path)), group[0])
+        for other in group:
+            if other is first:
+                continue
+            other.merged_into = first
+            first.other_folders.append(other)
+            _join(first, other.sessions, other.folder.name)
+
+
+def _join(project: Project, sessions: list[Session], where: str) -> None:
+    """List ``sessions`` in ``project``'s thread. One that has the id of a session already there (a copy)
+    is told apart by where it is stored (``<id>@<folder>``), so each stays one ref that opens it."""
+    joining = {id(s) for s in sessions}
+    taken = {s.ref.session_id for s in project.all_sessions if id(s) not in joining}
+    for session in sessions:
+        session.thread_id = project.thread_id
+        if session.id in taken:
+            session.key = f"{session.id}@{where}"
+        taken.add(session.key or session.id)
+
+
+def _merge_flat_sessions(inv: Inventory) -> None:
+    """A project is one thing to the user, whichever layout its sessions were written in: flat sessions
+    naming a project's path are listed in that project's thread (each session keeps its layout); one whose
+    id is already there (a copied folder) is told apart as ``<id>@flat``."""
+    by_path = {p.path: p for p in inv.listed_projects() if p.path}
     for thread in inv.flat_threads:
         project = by_path.get(thread.project) if thread.project else None
-        if project is None or {s.id for s in project.sessions} & {s.id for s in thread.sessions}:
+        if project is None:
             continue
-        for session in thread.sessions:
-            session.thread_id = project.thread_id
         project.flat_sessions.extend(thread.sessions)
+        _join(project, thread.sessions, FLAT)
         thread.merged = True

@@ -60,7 +60,9 @@ class LinggenStore(OpenedStore):
         report_and_clean(p, [d.path.parent for d in self.docs if d.path is not None]
                          + [permissions_path(w).parent for w, _ in self.permission_files.workspaces])
         self.conversations = LinggenConversations(inv, self.generation == "per-project+flat")
-        refs = {s.id: SessionRef(s.thread_id, s.id) for s in inv.sessions()}
+        refs: dict[str, SessionRef] = {}
+        for session in inv.sessions():  # a copied session's id is in two folders: the one listed first wins
+            refs.setdefault(session.id, session.ref)
         self.offer(Conversations, self.conversations)
         self.offer(SearchSource, LinggenSearch(self.home.root, self.conversations))
         self.offer(Charts, LinggenCharts(inv))
@@ -92,6 +94,9 @@ class LinggenStore(OpenedStore):
                          "per-project sessions (projects/<folder>/sessions/)")
         if any("collision" in pr.flags for pr in self.inventory.projects):
             notes.append("some project folders hold more than one project (the folder name encoding is lossy)")
+        if any(pr.other_folders for pr in self.inventory.projects):
+            notes.append("some projects are stored in more than one folder (each is listed once, with the "
+                         "sessions of every folder; Linggen reads only the folder its path encodes to)")
         if any(m.layout != FLAT for m in self.missions):
             notes.append("mission files are named by the second they were set: two set within one second keep "
                          "only the last, without a trace")
@@ -143,10 +148,12 @@ class LinggenStore(OpenedStore):
             "generation": self.generation,
             "engine": {"running": self.running, "pid": self.pid, "detail": self.engine_detail},
             "counts": self.counts(),
-            "projects": [
+            "projects": [  # as listed: one per project, with every folder that holds it
                 {"folder": pr.folder.name, "path": pr.path or None, "name": pr.name or None,
-                 "sessions": len(pr.sessions), "flags": pr.flags, "problem": pr.problem}
-                for pr in inv.projects
+                 "sessions": len(pr.per_project_sessions), "flags": pr.flags, "problem": pr.problem,
+                 **({"folders": [f.name for f in pr.folders], "stored_in": pr.stored_in}
+                    if pr.other_folders else {})}
+                for pr in inv.listed_projects()
             ],
             "flat_projects": [{"path": t.project or None, "sessions": len(t.sessions)}
                               for t in inv.flat_threads],

@@ -130,7 +130,7 @@ def test_search_source_yields_every_message_in_cursor_order_and_resumes(tmp_path
     flat = h.flat_session("sess-f", "Flat", T0, line("user", "ling", "flat words", T0 + 2))
     store = KIND.open(h.root)
     search = store.capability(SearchSource)
-    assert search.identity() == f"linggen/2:{h.root}"
+    assert search.identity() == f"linggen/3:{h.root}"
     items = list(search.messages(None))
     assert len(items) == 5
     cursors = [c for c, _, _ in items]
