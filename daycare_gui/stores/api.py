@@ -375,6 +375,11 @@ class SearchSource(Capability):
     @abstractmethod
     def identity(self) -> str: ...
 
+    def former_identities(self) -> tuple[str, ...]:
+        """The identities this store had in earlier versions of the kind (a kind changes its identity to
+        have its index built afresh): their index files are this store's old ones and are removed."""
+        return ()
+
     @abstractmethod
     def messages(self, after: str | None) -> Iterator[tuple[str, SessionRef, Message]]: ...
 

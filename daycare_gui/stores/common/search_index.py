@@ -14,6 +14,10 @@ index is rebuilt from scratch. A change further back (a message deleted or edite
 noticed that way: "Rebuild" (``rebuild=True``) starts over. Each batch commits its messages together with
 the new cursors, so a cancelled or interrupted build keeps what it did and the next one continues.
 
+A rebuild reuses the same file (a new :data:`INDEX_VERSION` too). A new ``identity()`` means a new file: the
+source names its former identities (``SearchSource.former_identities``) and each build removes their files,
+with their ``-wal``/``-shm``, and nothing else (:func:`remove_former_indexes`).
+
 Rows: one FTS5 row per message (``rowid`` grows in cursor order, so "newest first" is rowid order), with
 its session (a small ``sessions`` table maps it to the neutral ``SessionRef``), id, role, kind, time and
 its place among the session's indexed messages (a hint for opening the conversation at it). The ``tags``
@@ -24,7 +28,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
+import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -41,6 +47,7 @@ INDEX_VERSION = 1
 BATCH = 2000
 BODY_LIMIT = 200_000  # characters of one message indexed (a huge tool output is cut, not skipped)
 SUBDIR = "sources"
+log = logging.getLogger(__name__)
 
 Progress = Callable[[int, int], None]  # (done, total); total 0: unknown
 Cancel = Callable[[], bool]
@@ -69,9 +76,52 @@ def thread_tag(thread_id: str) -> str:
     return "th" + hashlib.sha1(thread_id.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
+def _key(identity: str) -> str:
+    return hashlib.sha256(identity.encode("utf-8", "surrogatepass")).hexdigest()[:24]
+
+
 def index_file(identity: str, cache_dir: str | os.PathLike | None = None) -> Path:
-    key = hashlib.sha256(identity.encode("utf-8", "surrogatepass")).hexdigest()[:24]
-    return Path(cache_dir or default_dir()) / SUBDIR / f"{key}.sqlite"
+    return Path(cache_dir or default_dir()) / SUBDIR / f"{_key(identity)}.sqlite"
+
+
+def remove_former_indexes(source: SearchSource, current: Path) -> list[Path]:
+    """Delete the index files of ``source``'s former identities beside ``current`` (with their -wal, -shm
+    and -journal); returns those removed. A file is this source's when its name is the key of a former
+    identity and it does not record another identity. One that cannot be removed (in use on a platform
+    that locks open files) is logged and tried again at the next build: the cache never blocks a search."""
+    removed = []
+    for identity in dict.fromkeys(_utf8(i) for i in getattr(source, "former_identities", tuple)()):
+        old = current.with_name(f"{_key(identity)}.sqlite")
+        parts = [old] + [Path(f"{old}{suffix}") for suffix in ("-wal", "-shm", "-journal")]
+        if old == current or not any(part.exists() for part in parts):
+            continue
+        if _recorded_identity(old) not in (None, identity):
+            continue  # another index under that name (it cannot be ours): left alone
+        failed = False
+        for part in parts:  # a -wal left behind alone is still found (and removed) next time
+            try:
+                part.unlink(missing_ok=True)
+            except OSError as exc:
+                log.info("could not remove the former search index %s: %s", part, exc)
+                failed = True
+        if not failed:
+            removed.append(old)
+    return removed
+
+
+def _recorded_identity(path: Path) -> str | None:
+    """The identity an index file records, or None when it records none or cannot be read."""
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=0.5)
+    except sqlite3.Error:
+        return None
+    try:
+        row = conn.execute("SELECT value FROM meta WHERE key = 'identity'").fetchone()
+    except sqlite3.Error:
+        return None
+    finally:
+        conn.close()
+    return row[0] if row and isinstance(row[0], str) else None
 
 
 def searchable_text(m: Message) -> str:
@@ -216,6 +266,7 @@ def update_source_index(source: SearchSource, index: SourceIndex, *, progress: P
     """Index the messages ``source`` has that the index lacks (rebuilding first when its history changed)."""
     started = time.perf_counter()
     identity = _utf8(source.identity())
+    remove_former_indexes(source, index.path)
     st = index.state()
     reason = ""
     if rebuild:

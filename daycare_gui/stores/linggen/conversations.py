@@ -158,6 +158,9 @@ class LinggenSearch(SearchSource):
         # built afresh.
         return f"linggen/3:{self.home}"
 
+    def former_identities(self) -> tuple[str, ...]:
+        return f"linggen:{self.home}", f"linggen/2:{self.home}"  # their index files are removed
+
     def messages(self, after: str | None) -> Iterator[tuple[str, SessionRef, Message]]:
         after_key = _parse_cursor(after)
         streams = [self._stream(s) for s in sorted(self.conversations.all_sessions(), key=_session_key)]

@@ -5,6 +5,7 @@ its end, can be cancelled and continued, filters by role, thread and time, and n
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -208,3 +209,61 @@ def test_the_index_knows_which_roles_it_holds(chatlog, index_dir):
     with registry.open_store(chatlog) as store:
         with SourceIndex.for_source(store.capability(SearchSource)) as index:
             assert index.state().roles == ("assistant", "observer", "tool", "user")
+
+
+def _old_index(identity: str, *, records: str | None = None) -> list:
+    """An index file (with a -wal and -shm beside it) as an earlier version left it under ``identity``."""
+    path = index_file(identity)
+    with SourceIndex(path) as index:
+        index.set_meta(version=1, identity=records or identity, rows=0)
+    for suffix in ("-wal", "-shm"):
+        Path(f"{path}{suffix}").write_bytes(b"left over")
+    return [path, Path(f"{path}-wal"), Path(f"{path}-shm")]
+
+
+def test_a_linggen_index_of_a_former_identity_is_removed_and_nothing_else(tmp_path, index_dir):
+    from daycare_gui.stores.linggen.demo import write_demo
+
+    home = write_demo(tmp_path / "home")
+    other = write_demo(tmp_path / "other")
+    old_files = _old_index(f"linggen:{home}") + _old_index(f"linggen/2:{home}")
+    kept = _old_index(f"linggen/2:{other}")  # another home's old index: not this store's to remove
+    unrelated = index_dir / "sources" / "notes.txt"
+    unrelated.write_text("mine")
+    built = _build(home)
+    assert built.rows > 0
+    assert [p for p in old_files if p.exists()] == []
+    assert all(p.exists() for p in kept) and unrelated.read_text() == "mine"
+    with registry.open_store(home) as store:
+        current = index_file(store.capability(SearchSource).identity())
+    assert sorted(p.name for p in (index_dir / "sources").glob("*.sqlite")) == sorted([current.name, kept[0].name])
+
+
+def test_a_file_under_a_former_name_that_records_another_store_is_left_alone(tmp_path, index_dir):
+    from daycare_gui.stores.linggen.demo import write_demo
+
+    home = write_demo(tmp_path / "home")
+    foreign = _old_index(f"linggen/2:{home}", records="chatlog:/somewhere/else")
+    _build(home)
+    assert all(p.exists() for p in foreign)
+
+
+def test_a_former_index_that_cannot_be_removed_does_not_stop_the_build(tmp_path, index_dir, monkeypatch):
+    from daycare_gui.stores.linggen.demo import write_demo
+
+    home = write_demo(tmp_path / "home")
+    old = _old_index(f"linggen/2:{home}")
+    real_unlink = Path.unlink
+
+    def locked(self, *args, **kwargs):
+        if self in old:
+            raise PermissionError(13, "in use")
+        return real_unlink(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "unlink", locked)
+    built = _build(home)
+    assert built.rows > 0  # indexed as ever
+    assert all(p.exists() for p in old)
+    monkeypatch.setattr(Path, "unlink", real_unlink)
+    _build(home)  # tried again at the next build
+    assert not any(p.exists() for p in old)
