@@ -14,6 +14,7 @@ import os
 import sqlite3
 import time
 from pathlib import Path
+from urllib.parse import quote
 
 from daycare_gui.core.search.index import store_key
 
@@ -24,12 +25,18 @@ STORE_META = "store"  # the meta key holding the indexed database's resolved pat
 
 def recorded_store(index_file: Path) -> str | None:
     """The database path an index file was built from, or None when it does not say (or cannot be read)."""
+    return recorded_meta(index_file, STORE_META)
+
+
+def recorded_meta(index_file: Path, key: str) -> str | None:
+    """The text an index file records under ``key`` in its ``meta`` table, or None when it records none or
+    cannot be read (opened read-only: looking never changes a cache file)."""
     try:
-        conn = sqlite3.connect(f"file:{index_file}?mode=ro", uri=True, timeout=0.5)
+        conn = sqlite3.connect(f"file:{quote(str(index_file))}?mode=ro", uri=True, timeout=0.5)
     except sqlite3.Error:
         return None
     try:
-        row = conn.execute("SELECT value FROM meta WHERE key = ?", (STORE_META,)).fetchone()
+        row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
     except sqlite3.Error:
         return None
     finally:

@@ -30,7 +30,6 @@ import hashlib
 import json
 import logging
 import os
-import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -38,6 +37,7 @@ from functools import lru_cache
 from itertools import islice
 from pathlib import Path
 
+from daycare_gui.core.search.prune import recorded_meta
 from daycare_gui.stores.api import SearchSource
 from daycare_gui.stores.common.fts import TOKENIZER, connect, default_dir
 from daycare_gui.stores.records import Message, SessionRef
@@ -95,7 +95,7 @@ def remove_former_indexes(source: SearchSource, current: Path) -> list[Path]:
         parts = [old] + [Path(f"{old}{suffix}") for suffix in ("-wal", "-shm", "-journal")]
         if old == current or not any(part.exists() for part in parts):
             continue
-        if _recorded_identity(old) not in (None, identity):
+        if recorded_meta(old, "identity") not in (None, identity):
             continue  # another index under that name (it cannot be ours): left alone
         failed = False
         for part in parts:  # a -wal left behind alone is still found (and removed) next time
@@ -107,21 +107,6 @@ def remove_former_indexes(source: SearchSource, current: Path) -> list[Path]:
         if not failed:
             removed.append(old)
     return removed
-
-
-def _recorded_identity(path: Path) -> str | None:
-    """The identity an index file records, or None when it records none or cannot be read."""
-    try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=0.5)
-    except sqlite3.Error:
-        return None
-    try:
-        row = conn.execute("SELECT value FROM meta WHERE key = 'identity'").fetchone()
-    except sqlite3.Error:
-        return None
-    finally:
-        conn.close()
-    return row[0] if row and isinstance(row[0], str) else None
 
 
 def searchable_text(m: Message) -> str:
