@@ -62,10 +62,14 @@ def as_text(value: Any) -> str:
 
 
 def spelled(value: Any) -> str:
-    """``repr(value)`` for quoting a value in a problem, with NaN and the infinities as :func:`as_text`."""
-    if isinstance(value, float) and not math.isfinite(value):
+    """A value quoted in a problem: a string as ``repr`` quotes it, anything else as the file spells it
+    (``null``, ``true``, ``NaN``, ``[1]``; Python would say None, True, nan)."""
+    if isinstance(value, str):
+        return repr(value)
+    try:
         return json.dumps(value)
-    return repr(value)
+    except (TypeError, ValueError, RecursionError):  # (not a value read from JSON, or nested too deep)
+        return repr(value)
 
 
 def json_safe(value: Any) -> Any:

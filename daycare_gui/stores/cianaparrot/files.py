@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from daycare_gui.core.files.jsonfile import type_name
 from daycare_gui.stores.cianaparrot.bot_json import (
     BOM_REASON,
     REMOVE_BOM,
@@ -24,6 +25,7 @@ from daycare_gui.stores.cianaparrot.bot_json import (
     python_only_values,
     starts_with_bom,
 )
+from daycare_gui.stores.cianaparrot.scheduler import STALLS, judge, named
 from daycare_gui.stores.common.jsonl import BadLine, iter_jsonl, read_json
 from daycare_gui.stores.common.problems import ProblemLog
 
@@ -157,9 +159,12 @@ def read_tasks(path: Path | None, problems: ProblemLog) -> list[dict] | None:
     _python_only_problem(path, problems)
     out = []
     for i, task in enumerate(value):
-        if not isinstance(task, dict):
-            problems.add(path, f"task #{i + 1} is not an object; skipped")
+        if not isinstance(task, dict):  # the bot's task.get raises AttributeError out of its poll
+            problems.add(path, f"task #{i + 1} is not an object ({type_name(task)}): {STALLS}; it is not listed")
             continue
+        # Said here as well as on the task: it stops every task, not only this one
+        if (verdict := judge(task)).stalls:
+            problems.add(path, f"{named(task, i)}: {verdict.problem}")
         out.append(task)
     return out
 

@@ -1,16 +1,17 @@
 """Scheduled tasks (``scheduled_tasks.json``): listed with their next run, edited faithfully.
 
-Next runs follow the bot's scheduler: a task that never ran is due at the next poll; a cron task runs at
-the next match after its last run (cron in UTC); an interval task ``value`` seconds after its last run; a
-``once`` task at its time (a naive time is UTC) and never again once it ran. Edits splice only the changed
+Next runs follow the bot's scheduler (``scheduler``): a task that never ran is due at the next poll; a
+cron task runs at the next match after its last run (in the offset last_run is written with: UTC, as the
+bot writes it); an interval task ``value`` seconds after its last run; a ``once`` task at its time (a naive
+time is UTC) and never again once it ran. A task the bot cannot use is either skipped by it or makes its
+every poll fail, which stops all tasks: the latter is said on every task and listed as a problem of the
+file (``files.read_tasks``). Edits splice only the changed
 values' text, refuse while the bot runs (its scheduler rewrites this file every time a task fires), back up
 first, and refuse if the task changed since it was read.
 """
 
 from __future__ import annotations
 
-import datetime as dt
-import time
 from collections import Counter
 from typing import Any
 
@@ -33,6 +34,7 @@ from daycare_gui.stores.cianaparrot.bot_json import (
 from daycare_gui.stores.cianaparrot.decode import masked
 from daycare_gui.stores.cianaparrot.files import iso_ms, task_state
 from daycare_gui.stores.cianaparrot.safe_write import current_bytes, replace_file
+from daycare_gui.stores.cianaparrot.scheduler import blocked_note, judge, named
 from daycare_gui.stores.common.atomic import sha256_of
 from daycare_gui.stores.records import TaskItem
 
@@ -44,47 +46,12 @@ FIELDS = (
     EditableField("active", "Active", "bool", default=True),  # (a task without "active" runs)
     EditableField("model_tier", "Model tier", "text", help="empty: the default tier"),
 )
-# What the bot's scheduler does with a value its checks do not catch (int() of an infinity, fromisoformat
-# of a number): the error leaves its poll before any task runs, and the next poll meets it again.
-STALLS = "the bot's scheduler fails on it at every poll, so no task runs until it is fixed"
 
 
 def next_run(task: dict, now_ms: int | None = None) -> tuple[int | None, str | None]:
-    """(when, problem) as the bot's scheduler would judge it."""
-    now_ms = int(time.time() * 1000) if now_ms is None else now_ms
-    if not task.get("active", True):
-        return None, None
-    kind, value, last = task.get("type"), task.get("value"), task.get("last_run")
-    last_ms = iso_ms(last)
-    if last and last_ms is None:
-        return None, f"last_run {spelled(last)} is not an ISO time"
-    if kind == "once":
-        if last:
-            return None, None
-        if not isinstance(value, str):
-            return None, f"{spelled(value)} is not an ISO time; {STALLS}"
-        at = iso_ms(value)
-        return (at, None) if at is not None else (None, f"{value!r} is not an ISO time; the task never runs")
-    if kind == "interval":
-        try:
-            seconds = int(value)
-        except ValueError:  # (int("soon"), int(NaN)) the bot's scheduler skips the task
-            return None, f"interval {spelled(value)} is not a whole number of seconds; the task never runs"
-        except (TypeError, OverflowError):  # (int(None), int(Infinity)) it does not catch these
-            return None, f"interval {spelled(value)} is not a whole number of seconds; {STALLS}"
-        return (now_ms if last_ms is None else last_ms + seconds * 1000), None
-    if kind == "cron":
-        if not isinstance(value, str) or not croniter.is_valid(value):
-            return None, f"{spelled(value)} is not a valid cron expression; the task never runs"
-        if last_ms is None:
-            return now_ms, None
-        start = dt.datetime.fromtimestamp(last_ms / 1000, dt.timezone.utc)
-        try:
-            nxt = croniter(value, start).get_next(dt.datetime)
-        except (ValueError, KeyError, TypeError) as exc:
-            return None, f"cron {value!r}: {exc}"
-        return int(nxt.timestamp() * 1000), None
-    return None, f"unknown task type {spelled(kind)}; the scheduler ignores it"
+    """(when, problem) as the bot's scheduler would judge it (see ``scheduler``)."""
+    verdict = judge(task, now_ms)
+    return verdict.when, verdict.problem
 
 
 def validate(kind: Any, value: Any) -> str | None:
@@ -111,8 +78,15 @@ class CianaTasks(Tasks):
         path = self.store.layout.tasks_file
         ids = Counter(task_id(task) for task in self.store.tasks or ())
         out = []
-        for task in self.store.tasks or ():
-            when, problem = next_run(task)
+        verdicts = [judge(task) for task in self.store.tasks or ()]
+        # A task the bot's scheduler fails on stops every other one: said on each, beside its own times
+        stallers = [(named(task, i), v.stalls) for i, (task, v) in enumerate(zip(self.store.tasks or (), verdicts))
+                    if v.stalls]
+        for i, (task, verdict) in enumerate(zip(self.store.tasks or (), verdicts)):
+            when, problem = verdict.when, verdict.problem
+            if stallers and not verdict.stalls and when is not None:  # (not one that never runs anyway)
+                blocked = blocked_note(stallers)
+                problem = f"{problem}; {blocked}" if problem else blocked
             tid = task_id(task)
             if ids[tid] > 1:
                 shared = f"the id {tid} is shared by {ids[tid]} tasks: an edit cannot tell them apart"

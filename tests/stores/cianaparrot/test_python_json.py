@@ -77,14 +77,19 @@ def test_a_tasks_file_holding_nan_lists_its_tasks_as_the_bot_sees_them(deploymen
         assert list(tasks) == ids
         assert [tasks[i].schedule for i in ids[1:]] == ["NaN", "Infinity", "NaN"]
         assert "NaN" in json.dumps(tasks["nan00002"].raw)  # the raw view spells it as the file does
-        assert "interval NaN is not a whole number of seconds; the task never runs" in tasks["nan00002"].problem
+        assert tasks["nan00002"].problem == ("interval NaN is not a whole number of seconds; the scheduler skips "
+                                             "it, so the task never runs")
         # what the bot's scheduler does not catch (int(Infinity): OverflowError; fromisoformat(NaN): TypeError)
         assert f"interval Infinity is not a whole number of seconds; {stalls}" in tasks["inf00003"].problem
-        assert f"NaN is not an ISO time; {stalls}" in tasks["once0004"].problem
-        assert tasks["plain001"].problem is None
-        assert _messages(store, "scheduled_tasks.json") == [(
-            "scheduled_tasks.json holds NaN, Infinity and -Infinity, 5 values only Python's JSON reader "
-            "accepts: the bot reads them as numbers, but other JSON tools reject the file", 16, "warning")]
+        assert f"NaN is not an ISO time (not text); {stalls}" in tasks["once0004"].problem
+        # ... stops every task: the one that would run says so, and the file lists both
+        assert tasks["plain001"].problem == ("task inf00003 and task once0004 make the bot's scheduler fail at "
+                                             "every poll, so this task does not run until that is fixed")
+        assert _messages(store, "scheduled_tasks.json") == [
+            ("scheduled_tasks.json holds NaN, Infinity and -Infinity, 5 values only Python's JSON reader "
+             "accepts: the bot reads them as numbers, but other JSON tools reject the file", 16, "warning"),
+            (f"task inf00003: interval Infinity is not a whole number of seconds; {stalls}", None, "error"),
+            (f"task once0004: NaN is not an ISO time (not text); {stalls}", None, "error")]
 
 
 def test_edits_beside_nan_keep_its_bytes_and_change_only_the_edited_value(deployment):
