@@ -57,3 +57,14 @@ def test_a_once_task_whose_time_passed_is_overdue_and_a_disabled_task_never_is()
     assert once.overdue == dt.datetime(2026, 11, 1, 9, tzinfo=UTC) and once.next_runs == ()
     off = task_times(_task("cron", "0 8 * * *", _ms(2026, 2, 26, 8), enabled=False), now=NOW)
     assert off.overdue is None and off.next_runs == ()
+
+
+def test_schedules_whose_runs_cannot_be_counted_say_so_instead_of_raising():
+    # a cron that matches no date (croniter gives up); times past year 9999 (an interval of 1e300 seconds,
+    # a run due at the end of 9999): the page and its table call this for every row
+    end_of_9999 = _ms(9999, 12, 31, 23, 59)
+    for task in (_task("cron", "0 0 31 2 *"), _task("cron", "0 0 31 2 *", _ms(2026, 2, 26, 8)),
+                 _task("interval", "1e+300", _ms(2026, 2, 26, 8)), _task("cron", "0 8 * * *", end_of_9999),
+                 _task("interval", "60", end_of_9999)):
+        times = task_times(task, now=NOW)
+        assert times.error.startswith("its next runs cannot be counted (") and times.next_runs == ()

@@ -39,6 +39,14 @@ def _every(seconds: float) -> str:
 
 def task_times(task: TaskItem, n: int = 5, now: _dt.datetime | None = None) -> TaskTimes:
     """Never raises: a schedule that does not parse says why in ``error``."""
+    try:
+        return _task_times(task, n, now)
+    except (ValueError, OverflowError) as exc:  # (a cron that matches no date: croniter gives up; a time
+        # past year 9999, from an interval of 1e300 seconds or a run due at the end of 9999)
+        return TaskTimes("", (), f"its next runs cannot be counted ({exc})")
+
+
+def _task_times(task: TaskItem, n: int, now: _dt.datetime | None) -> TaskTimes:
     zone = _zone(task.timezone)
     tz_note = f" ({task.timezone})" if task.timezone else ""
     if task.timezone and zone is None:
