@@ -271,6 +271,16 @@ class Tasks(Capability):
         """Fields of ``task`` the user may change (names are keys of ``update``'s ``changes``)."""
         return ()
 
+    def form_values(self, task: TaskItem) -> dict[str, Any]:
+        """What the edit form shows in each editable field (None: no value; the field's default is shown):
+        by default the listed title, schedule, timezone, enabled and body, else the raw value. A kind whose
+        raw values a form would show wrongly (Python's ``nan`` for a file's ``NaN``) gives its own; the form
+        writes a field only if the user changes what it showed."""
+        listed = {"title": task.title, "schedule": task.schedule, "timezone": task.timezone,
+                  "enabled": task.enabled, "body": task.body}
+        raw = task.raw if isinstance(task.raw, dict) else {}
+        return {f.name: listed.get(f.name, raw.get(f.name)) for f in self.editable(task)}
+
     def update(self, task: TaskItem, changes: dict[str, Any], *, force: bool = False) -> TaskItem:
         """Write ``changes`` if the task still is as ``task`` says (else WriteConflict); atomic, backed up."""
         raise WriteRefused("these tasks cannot be edited")

@@ -95,6 +95,46 @@ def test_editing_only_a_cianaparrot_tasks_prompt_leaves_it_active(qtbot, window,
                                              "channel": "telegram", "chat_id": "1"}]
 
 
+def test_a_cianaparrot_tasks_nan_value_shows_as_the_file_spells_it_and_is_kept(qtbot, window, tmp_path,
+                                                                               monkeypatch):
+    """Through the real Tasks page: an interval task whose value is NaN (the bot's Python json reads and
+    writes it). The form showed Python's "nan"; it shows "NaN", and changing only the prompt leaves the
+    value's bytes as they were."""
+    from PySide6.QtWidgets import QLineEdit
+
+    from daycare_gui.ui.panes.generic import tasks as tasks_page
+    from tests.stores.cianaparrot.builder import make_deployment
+    from tests.ui.conftest import open_and_wait
+
+    root = make_deployment(tmp_path / "cp")
+    path = root / "data" / "scheduled_tasks.json"
+    text = ('[{"id": "t1", "prompt": "Hello", "type": "interval", "value": NaN, "model_tier": Infinity, '
+            '"channel": "telegram", "chat_id": "1"}]')
+    path.write_text(text)
+    open_and_wait(qtbot, window, root)
+    section = next(s for s in window._sections if "task" in s)
+    window.show_section(section)
+    pane = window.panes[section]
+    qtbot.waitUntil(lambda: pane.list.select_key("t1") and pane.list.current() is not None, timeout=5000)
+
+    shown = []
+    monkeypatch.setattr(tasks_page.EditDialog, "exec", lambda dialog: shown.append(dialog) or True)
+    pane._edit()  # Save, nothing changed
+    assert [e.text() for e in shown[0].findChildren(QLineEdit)] == ["NaN", "Infinity"]  # Schedule, Model tier
+    assert shown[0].changes() == {}
+    qtbot.wait(200)
+    assert path.read_text() == text
+
+    def user_types_a_prompt(dialog) -> bool:
+        dialog.findChildren(QPlainTextEdit)[0].setPlainText("Hello there")
+        return True
+
+    monkeypatch.setattr(tasks_page.EditDialog, "exec", user_types_a_prompt)
+    pane._edit()
+    qtbot.waitUntil(lambda: path.read_text() != text, timeout=5000)
+    assert path.read_text() == text.replace('"Hello"', '"Hello there"')
+
+
 # --- each line of a multi-line text keeps its own ending (QA) ---------------------------------------------
 
 MIXED = "one\r\ntwo\nold mac\rline\u2028sep\r\nlast"

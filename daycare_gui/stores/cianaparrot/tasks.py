@@ -12,6 +12,7 @@ first, and refuse if the task changed since it was read.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from typing import Any
 
@@ -116,6 +117,12 @@ class CianaTasks(Tasks):
     def editable(self, task: TaskItem) -> tuple[EditableField, ...]:
         return FIELDS if self.store.tasks_ok and self.store.layout.tasks_file else ()
 
+    def form_values(self, task: TaskItem) -> dict[str, Any]:
+        # NaN and the infinities as the file spells them, not as Python's str() does (nan, inf): left as
+        # shown, the form writes nothing, so the file keeps its bytes
+        raw = task.raw if isinstance(task.raw, dict) else {}
+        return {f.name: _as_spelled(raw.get(f.name)) for f in self.editable(task)}
+
     def update(self, task: TaskItem, changes: dict[str, Any], *, force: bool = False) -> TaskItem:
         path = self.store.layout.tasks_file
         unknown = set(changes) - {f.name for f in FIELDS}
@@ -173,6 +180,10 @@ class CianaTasks(Tasks):
         self.store.tasks = json.loads(text)
         self.store.task_repeats = task_repeats(text)
         return next(t for t in self.tasks() if t.id == task.id)
+
+
+def _as_spelled(value: Any) -> Any:
+    return as_text(value) if isinstance(value, float) and not math.isfinite(value) else value
 
 
 def _splice(text: str, obj, index: int, task: dict, merged: dict, changes: dict[str, Any]) -> str:

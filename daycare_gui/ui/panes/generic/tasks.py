@@ -121,12 +121,7 @@ class TasksPane(Pane):
         task = self.list.current()
         if task is None:
             return
-        fields = self.cap.editable(task)
-        values = {"title": task.title, "schedule": task.schedule, "timezone": task.timezone,
-                  "enabled": task.enabled, "body": task.body}
-        raw = task.raw if isinstance(task.raw, dict) else {}
-        dialog = EditDialog(f"Edit {task.title}", fields,
-                            {f.name: values.get(f.name, raw.get(f.name)) for f in fields}, self)
+        dialog = EditDialog(f"Edit {task.title}", self.cap.editable(task), self.cap.form_values(task), self)
         if not dialog.exec() or not dialog.changes():
             return
         cap, changes = self.cap, dialog.changes()
