@@ -1,17 +1,18 @@
 """Where a CianaParrot deployment keeps things, from a folder, its config.yaml, its data dir or a lone db.
 
 Paths in ``config.yaml`` (deep-merged with ``config.local.yaml``, as the bot does) are relative to the bot's
-working directory, which is the folder holding the config. A path that does not exist on this machine
-(``/app/data`` inside the container) falls back to the default beside the config, and a note says so.
+working directory, which is the folder holding the config; their ``${VAR}`` are filled in as the bot does
+(``config_env``). A path that does not exist on this machine (``/app/data`` inside the container) falls back
+to the default beside the config, and a note says so.
 """
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from daycare_gui.stores.cianaparrot.config_env import BotEnvironment
 from daycare_gui.stores.common.yaml_guard import too_deep
 
 DB_NAME = "checkpoints.db"
@@ -102,14 +103,18 @@ def _get(config: dict, *keys: str) -> Any:
     return config
 
 
-def _place(root: Path, configured: Any, default: str, what: str, notes: list[str]) -> Path:
+def _place(root: Path, configured: Any, default: str, what: str, notes: list[str], env: BotEnvironment) -> Path:
     fallback = root / default
     if not isinstance(configured, str) or not configured.strip():
         return fallback
-    path = Path(os.path.expandvars(os.path.expanduser(configured.strip())))
+    # ${VAR} only, as the bot's loader does (not $VAR, not ~), each use noted with where its value came from
+    text, said = env.expand(configured.strip(), what)
+    notes.extend(said)
+    path = Path(text)
     path = path if path.is_absolute() else root / path
     if not path.exists() and fallback.exists() and path != fallback:
-        notes.append(f"{what} is configured as {configured}, which does not exist here; using {fallback}")
+        here = f" ({path} here)" if text != configured.strip() else ""
+        notes.append(f"{what} is configured as {configured}{here}, which does not exist here; using {fallback}")
         return fallback
     return path
 
@@ -126,14 +131,15 @@ def _folder(path: Path, what: str, problems: list) -> Path | None:
 def deployment(root: Path) -> Layout:
     config, files, problems = read_config(root)
     notes: list[str] = []
-    data = _folder(_place(root, _get(config, "agent", "data_dir"), "data", "agent.data_dir", notes),
+    env = BotEnvironment(root)
+    data = _folder(_place(root, _get(config, "agent", "data_dir"), "data", "agent.data_dir", notes, env),
                    "agent.data_dir", problems)
     workspace = _folder(_place(root, _get(config, "agent", "workspace"), "workspace", "agent.workspace",
-                               notes), "agent.workspace", problems)
+                               notes, env), "agent.workspace", problems)
     tasks = _place(root, _get(config, "scheduler", "data_file"), "data/scheduled_tasks.json",
-                   "scheduler.data_file", notes)
+                   "scheduler.data_file", notes, env)
     cc = _place(root, _get(config, "claude_code", "state_file"), "data/cc_user_states.json",
-                "claude_code.state_file", notes)
+                "claude_code.state_file", notes, env)
     return Layout(root, data, workspace if workspace and workspace.is_dir() else None,
                   data / DB_NAME if data else None, tasks, cc, files, notes, problems,
                   tuple(str(k) for k in config))
