@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from daycare_gui.core.files.jsonfile import type_name
 from daycare_gui.stores.cianaparrot.bot_json import (
     BOM_REASON,
     REMOVE_BOM,
@@ -26,7 +25,7 @@ from daycare_gui.stores.cianaparrot.bot_json import (
     starts_with_bom,
 )
 from daycare_gui.stores.cianaparrot.scheduler import STALLS, judge, named
-from daycare_gui.stores.common.jsonl import BadLine, iter_jsonl, read_json
+from daycare_gui.stores.common.jsonl import BadLine, iter_jsonl, read_json, type_name
 from daycare_gui.stores.common.problems import ProblemLog
 
 SCHEDULER_FAILS = "the scheduler fails on every poll until it is fixed"
