@@ -41,14 +41,23 @@ def _expected_folders(L: Layout) -> list[tuple[Path, str, str]]:
     return out
 
 
+def _kind_of(path: Path) -> str | None:
+    """What is at ``path``: "folder", "file", or None when nothing is, or it cannot be looked at (a folder on the way we
+    may not enter: that is said where the path is read, not guessed here)."""
+    try:
+        return "folder" if path.is_dir() else "file" if path.exists() else None
+    except OSError:
+        return None
+
+
 def wrong_kind(L: Layout) -> dict[Path, str]:
     """path → the problem to list, for each path the kind reads that is a folder where a file belongs or a
     file where a folder belongs. (A missing path is not wrong: the bot has not written it yet.)"""
     out: dict[Path, str] = {}
     for path, what, then in _expected_files(L):
-        if path is not None and path.is_dir():
+        if path is not None and _kind_of(path) == "folder":
             out.setdefault(path, f"{what} a folder, not a file: {path} — {then}")
     for path, what, then in _expected_folders(L):
-        if path.exists() and not path.is_dir():
+        if _kind_of(path) == "file":
             out.setdefault(path, f"{what} a file, not a folder: {path} — {then}")
     return out

@@ -94,3 +94,23 @@ def test_a_tasks_file_turned_into_a_folder_after_listing_is_refused_plainly(depl
         with pytest.raises(WriteRefused, match=f"^{path} is a folder, not a file; nothing was written$"):
             tasks.update(task, {"prompt": "changed"})
     assert list(path.iterdir()) == [] and not (deployment / "data" / ".daycare-gui-backups").exists()
+
+
+def test_a_path_that_cannot_be_looked_at_is_not_called_the_wrong_kind(deployment, monkeypatch):
+    """A folder on the way the user may not enter (EACCES from stat, which Path.is_dir does not swallow):
+    opening still works, and nothing is called a folder or a file that was never seen."""
+    from pathlib import Path
+
+    from daycare_gui.stores.cianaparrot.places import wrong_kind
+
+    real_is_dir = Path.is_dir
+
+    def is_dir(self):
+        if self.name == "scheduled_tasks.json":
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_is_dir(self)
+
+    monkeypatch.setattr(Path, "is_dir", is_dir)
+    with KIND.open(deployment) as opened:
+        assert not any(p.name == "scheduled_tasks.json" for p in wrong_kind(opened.layout))
+        assert opened.capability(Tasks) is not None
