@@ -137,18 +137,13 @@ def _search(args, store) -> int:
     else:
         path = index_path(store.paths.db_path, args.index_dir)
     with SearchIndex(path) as index:
-        try:
-            if legacy is None:
-                built = update_index(store.db, index, progress=_progress_line)
-            else:
-                built = update_legacy_index(inventory, store.paths, index, progress=_progress_line)
-        except KeyboardInterrupt:
-            print("\ndaycare-gui: indexing interrupted; what was indexed is kept", file=sys.stderr)
+        if legacy is None:
+            built = search_kinds.build_index(lambda: update_index(store.db, index, progress=_progress_line))
+        else:
+            built = search_kinds.build_index(
+                lambda: update_legacy_index(inventory, store.paths, index, progress=_progress_line))
+        if built is None:
             return 130
-        if sys.stderr.isatty() and built.added:
-            sys.stderr.write("\n")
-        if built.reason:
-            print(f"rebuilt the index: {built.reason}", file=sys.stderr)
         flt = SearchFilter(kinds=tuple(args.kind or ()), lifecycles=tuple(args.lifecycle or ()),
                            user_id=args.user, record_types=tuple(args.record_types or ()))
         results = search(index, store.db, query, flt, limit=args.limit, newest_first=args.newest,

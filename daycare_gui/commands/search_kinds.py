@@ -93,6 +93,21 @@ def _daycare_on_postgres(path: str) -> bool:
         return False
 
 
+def build_index(build):
+    """``build()`` (an index update) as both search commands run it: Ctrl+C keeps what was indexed and
+    gives None (exit 130); the progress line is ended; a rebuild's reason is said."""
+    try:
+        built = build()
+    except KeyboardInterrupt:
+        print("\ndaycare-gui: indexing interrupted; what was indexed is kept", file=sys.stderr)
+        return None
+    if sys.stderr.isatty() and built.added:
+        sys.stderr.write("\n")
+    if built.reason:
+        print(f"rebuilt the index: {built.reason}", file=sys.stderr)
+    return built
+
+
 def _progress_line(done: int, _total: int) -> None:
     if sys.stderr.isatty() and done:
         sys.stderr.write(f"\rindexing… {done:,} messages")
@@ -122,17 +137,12 @@ def run(args, kind: str) -> int:
             print(f"daycare-gui: this {title} store offers no messages to search", file=sys.stderr)
             return 2
         with SourceIndex.for_source(source, args.index_dir) as index:
-            try:
-                built = update_source_index(source, index, progress=_progress_line, rebuild=args.rebuild)
-            except KeyboardInterrupt:
-                print("\ndaycare-gui: indexing interrupted; what was indexed is kept", file=sys.stderr)
+            built = build_index(lambda: update_source_index(source, index, progress=_progress_line,
+                                                            rebuild=args.rebuild))
+            if built is None:
                 return 130
-            if sys.stderr.isatty() and built.added:
-                sys.stderr.write("\n")
             if built.added:
                 print(f"indexed {built.added:,} messages ({built.rows:,} in the index)", file=sys.stderr)
-            if built.reason:
-                print(f"rebuilt the index: {built.reason}", file=sys.stderr)
             flt = SourceFilter(roles=tuple(args.roles or ()), since=args.since, until=args.until)
             results = search_source(index, _query(args), flt, limit=args.limit, newest_first=args.newest,
                                     titles=_titles(store.capability(Conversations)))

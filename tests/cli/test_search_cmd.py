@@ -150,3 +150,14 @@ def test_snippets_printed_mask_secrets_as_every_view_does(tmp_path, capsys):
         assert main(["search", str(dest), "key is", *extra]) == 0
         out = capsys.readouterr().out
         assert "QAsecret" not in out and "hunter2pass" not in out and "••••" in out
+
+
+def test_ctrl_c_while_indexing_keeps_what_was_indexed_and_exits_130(demo, capsys, monkeypatch):
+    import daycare_gui.commands.search as command
+
+    def interrupted(*_args, **_kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(command, "update_index", interrupted)
+    assert main(["search", str(demo), "lisbon"]) == 130
+    assert "indexing interrupted; what was indexed is kept" in capsys.readouterr().err

@@ -90,3 +90,14 @@ def test_daycare_sqlite_keeps_its_own_search(tmp_path, capsys):
 def test_not_a_store_still_says_so(tmp_path, capsys):
     assert main(["search", str(tmp_path / "nope"), "x"]) == 2
     assert "daycare-gui" in capsys.readouterr().err
+
+
+def test_ctrl_c_while_indexing_another_kind_exits_130_and_says_so(home, capsys, monkeypatch):
+    import daycare_gui.stores.common.search_index as search_index
+
+    def interrupted(*_args, **_kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(search_index, "update_source_index", interrupted)
+    assert main(["search", str(home), "payment"]) == 130
+    assert "indexing interrupted; what was indexed is kept" in capsys.readouterr().err
