@@ -146,16 +146,20 @@ def _window_shots(window, out: Path, suffix: str) -> None:
         print(out / name)
 
 
+def _open_at(window, path: Path, section: str) -> None:
+    """Open ``path`` and wait (10 s at most) until the store is read and offers ``section``."""
+    window.open_path(str(path))
+    for _ in range(100):
+        if window.opened is not None and section in window._sections:
+            break
+        _wait(100)
+
+
 def _agentstack_shots(window, out: Path, palettes, light, work: Path) -> None:
     """AgentStack's memory, searched through its own FTS5 index in the shared collection pane."""
     from daycare_gui.stores.agentstack.demo import write_demo as write_agentstack
 
-    project = write_agentstack(work / "agentstack" / "shop")
-    window.open_path(str(project))
-    for _ in range(100):
-        if window.opened is not None and "collection:memory" in window._sections:
-            break
-        _wait(100)
+    _open_at(window, write_agentstack(work / "agentstack" / "shop"), "collection:memory")
     app = QApplication.instance()
     for palette in palettes:
         _use_palette(app, palette, light)
@@ -174,12 +178,7 @@ def _linggen_shot(window, out: Path, work: Path) -> None:
     """A Linggen home in the shared conversation pane: the first project, its oldest session."""
     from daycare_gui.stores.linggen.demo import write_demo as write_linggen
 
-    home = write_linggen(work / "linggen" / "home")
-    window.open_path(str(home))
-    for _ in range(100):
-        if window.opened is not None and "conversations" in window._sections:
-            break
-        _wait(100)
+    _open_at(window, write_linggen(work / "linggen" / "home"), "conversations")
     window.show_section("conversations")
     _wait(900)
     pane = window.panes["conversations"]
