@@ -92,13 +92,11 @@ def fixture_copy(tmp_path):
 def pglite_store(tmp_path):
     """A data dir holding only the real ``daycare.pglite/`` of Daycare 7c3c466c, unpacked fresh for each test
     (PGlite writes into any folder it opens, so no test may share one)."""
-    tarball = FIXTURES / "daycare-pglite-7c3c466c.tar.gz"
-    if not tarball.is_file():
-        pytest.skip(f"fixture {tarball.name} not found in {FIXTURES}")
+    tarball = fixture_source("daycare-pglite-7c3c466c.tar.gz")
     dest = tmp_path / "daycare-pglite"
     dest.mkdir()
-    with tarfile.open(tarball) as tar:
-        tar.extractall(dest, filter="data")
+    with tarfile.open(tarball) as tar:  # not filter="data": Debian 12's Python 3.11.2 predates it
+        tar.extractall(dest, members=_plain_members(tar, tarball.name))
     return dest
 
 
