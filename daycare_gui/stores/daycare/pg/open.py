@@ -77,7 +77,7 @@ def open_pglite(paths, problems: ProblemLog | None = None, progress=None, cancel
     if engine is not None and engine.running:
         notes.append("Daycare's engine is running: this is a copy taken now and may be a moment behind; "
                      "edits are refused unless you insist")
-    runtime = ensure_runtime(paths.pglite_path.parent, progress, cancelled)
+    runtime = ensure_runtime(progress=progress, cancelled=cancelled)
     notes.append(f"PGlite {runtime.pglite_version} from {runtime.source} reads a private copy of "
                  f"{paths.pglite_path}; the folder itself is never opened")
     if cancelled():

@@ -173,7 +173,7 @@ class PgliteServer:
             raise
 
     def _start(self, runtime: PgliteRuntime, cancelled=lambda: False) -> None:
-        env = dict(os.environ, PGLITE_MODULES=str(runtime.pglite_modules))
+        env = dict(os.environ, PGLITE_ENTRY=str(runtime.entry))
         # stderr goes to a file and stdout is drained after READY: a pipe nobody reads fills up and
         # blocks the sidecar mid-query once PGlite has printed 64 KB of notices.
         self.log_path = self.workdir / "sidecar.log"

@@ -1,13 +1,12 @@
 // Serve one PGlite data folder over the PostgreSQL wire protocol on a unix socket, for daycare-gui.
 //
 // Usage: node sidecar.mjs <data folder (a private copy)> <socket folder>
+// Environment: PGLITE_ENTRY, the absolute path of PGlite's module file (dist/index.js of a package
+// daycare-gui checked, see runtime.py); it is imported by that path, never looked up by package name.
 // Prints one line "READY <socket path>" when it accepts connections, or "ERROR <message>" and exits 1.
 // It exits when its standard input closes, so it never outlives the application that started it.
-import { createRequire } from "node:module";
 import path from "node:path";
-
-// PGLITE_MODULES: a node_modules folder with @electric-sql/pglite (the user's Daycare install, or the cache).
-const fromPglite = createRequire(path.join(process.env.PGLITE_MODULES || process.cwd(), "noop.js"));
+import { pathToFileURL } from "node:url";
 
 // One client at a time (PGlite is a single session); others wait in line until it leaves. Bytes are cut into
 // whole protocol messages before PGlite sees them: pglite-socket 0.0.20 handed it each socket read as it came,
@@ -57,7 +56,9 @@ function serve(db, socket, done) {
 
 async function main() {
   const [dataDir, socketDir] = process.argv.slice(2);
-  const { PGlite } = await import(fromPglite.resolve("@electric-sql/pglite"));
+  const entry = process.env.PGLITE_ENTRY;
+  if (!entry || !path.isAbsolute(entry)) throw new Error("PGLITE_ENTRY is not an absolute path");
+  const { PGlite } = await import(pathToFileURL(entry).href);
   const net = await import("node:net");
   const db = new PGlite(dataDir);
   await db.waitReady;
