@@ -1,0 +1,32 @@
+"""The PGlite sidecar lets in only who knows this start's password (issue #32): PGlite itself takes any
+password, and the socket is open to every process of the user. The password never shows in the sidecar's
+command line or environment, which other processes can read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from daycare_gui.stores.daycare.pg.pglite_copy import PgliteServer
+from daycare_gui.stores.daycare.pg.runtime import ensure_runtime
+
+
+def test_a_wrong_password_is_refused_and_the_right_one_reads(tmp_path):
+    folder = tmp_path / "db"
+    folder.mkdir()
+    server = PgliteServer(folder, ensure_runtime(), copy=False)
+    try:
+        url = server.url.replace("postgresql+psycopg://", "postgresql://")
+        assert server.password and server.password in url
+        for wrong in ("pglite", "any", server.password[:-1]):  # "pglite": what every client gave before
+            with pytest.raises(psycopg.OperationalError, match="password authentication failed"):
+                psycopg.connect(url.replace(f":{server.password}@", f":{wrong}@"), connect_timeout=10)
+        with psycopg.connect(url, autocommit=True) as conn:  # a refused client did not spoil the next one
+            assert conn.execute("SELECT 41 + 1").fetchone() == (42,)
+        proc = Path("/proc") / str(server.proc.pid)
+        assert server.password.encode() not in (proc / "cmdline").read_bytes()
+        assert server.password.encode() not in (proc / "environ").read_bytes()
+    finally:
+        server.close()
