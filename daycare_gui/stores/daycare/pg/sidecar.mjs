@@ -116,6 +116,18 @@ function readPassword() {
   });
 }
 
+// PGlite stops at an internal check ("unreachable", "Aborted()") when a file it starts from is damaged:
+// words for the user instead of the engine's.
+function describe(err) {
+  const text = String((err && err.message) || err);
+  if ((typeof WebAssembly !== "undefined" && err instanceof WebAssembly.RuntimeError)
+      || /unreachable|Aborted\(/.test(text)) {
+    return "PGlite's engine stopped while starting on it, as PostgreSQL does on a damaged data folder; " +
+      "the folder is damaged and Daycare would not start on it either";
+  }
+  return text.replace(/\n/g, " ");
+}
+
 async function main() {
   const [dataDir, socketDir] = process.argv.slice(2);
   const password = await readPassword();
@@ -153,6 +165,6 @@ async function main() {
 }
 
 main().catch((err) => {
-  process.stdout.write(`ERROR ${String(err && err.message || err).replace(/\n/g, " ")}\n`);
+  process.stdout.write(`ERROR ${describe(err)}\n`);
   process.exit(1);
 });
