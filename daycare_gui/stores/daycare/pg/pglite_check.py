@@ -101,7 +101,7 @@ def _check_version(path: Path) -> None:
     what = f'the text "{PG_VERSION}" (the PostgreSQL version inside PGlite 0.3)'
     data = _read(path, what)
     if data.strip() != PG_VERSION.encode():
-        shown = data[:20].decode("utf-8", "replace").strip()
+        shown = "".join(c if c.isprintable() else "?" for c in data[:20].decode("utf-8", "replace").strip())
         raise DamagedPglite(f'{path} says "{shown}" where a PGlite folder of Daycare says "{PG_VERSION}" '
                             f"(the PostgreSQL version inside PGlite 0.3); {NOT_DAYCARE}")
 

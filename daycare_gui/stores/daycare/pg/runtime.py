@@ -104,7 +104,10 @@ def package_tree_sha256(package: Path) -> str | None:
             return False
         for entry in entries:
             path = f"{rel}{entry.name}"
-            st = entry.stat(follow_symlinks=False)
+            try:
+                st = entry.stat(follow_symlinks=False)
+            except OSError:  # gone meanwhile: not the release as pinned
+                return False
             if stat.S_ISDIR(st.st_mode):
                 if not walk(Path(entry.path), f"{path}/"):
                     return False
