@@ -62,7 +62,7 @@ def main() -> int:
     from daycare_gui.stores.daycare.pg.runtime import ensure_runtime
     from daycare_gui.stores.records import SessionRef
 
-    runtime = ensure_runtime(store)
+    runtime = ensure_runtime()
     figures: dict[str, float] = {}
 
     def baseline_open():

@@ -5,6 +5,7 @@ folder (initdb, loopback, a password), and the pinned PGlite that tools/install_
 from __future__ import annotations
 
 import glob
+import json
 import os
 import pwd
 import shutil
@@ -21,11 +22,30 @@ PASSWORD = "s3cret-Pa55"
 
 
 def use_test_pglite(monkeypatch_env=os.environ) -> Path:
-    modules = PGLITE_CACHE / "node_modules" / "@electric-sql" / "pglite" / "package.json"
-    if not modules.is_file():
-        raise RuntimeError(f"PGlite is not installed for the tests: run tools/install_test_deps.sh ({modules} missing)")
+    """The test cache, if it is what the application itself accepts (the pinned release, file for file)."""
+    from daycare_gui.stores.daycare.pg.runtime import PACKAGE, is_pinned_release
+
+    if not is_pinned_release(PGLITE_CACHE / PACKAGE):
+        raise RuntimeError(f"the pinned PGlite is not installed for the tests in {PGLITE_CACHE}, or its files "
+                           "differ from the pinned release: run tools/install_test_deps.sh")
     monkeypatch_env["DAYCARE_GUI_PGLITE_DIR"] = str(PGLITE_CACHE)
     return PGLITE_CACHE
+
+
+def plant_pglite(folder: Path, marker: Path) -> Path:
+    """A ``node_modules/@electric-sql/pglite`` in ``folder`` that passes for the pinned release by its
+    package.json and would write ``marker`` when Node loads it: a store's folder must never run it."""
+    package = folder / "node_modules" / "@electric-sql" / "pglite"
+    package.mkdir(parents=True)
+    (package / "package.json").write_text(
+        '{"name": "@electric-sql/pglite", "version": "0.3.15", "main": "index.mjs", "type": "module", '
+        '"exports": {".": {"import": "./index.mjs", "require": "./index.mjs"}}}')
+    code = f'import fs from "node:fs"; fs.writeFileSync({json.dumps(str(marker))}, "ran"); export class PGlite {{}}\n'
+    for name in ("index.mjs", "index.js"):
+        (package / name).write_text(code)
+    (package / "dist").mkdir()
+    (package / "dist" / "index.js").write_text(code)
+    return package
 
 
 def pg_bindir() -> Path:

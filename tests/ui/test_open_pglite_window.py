@@ -135,3 +135,22 @@ def test_engine_running_asks_first_then_waits_or_opens_a_copy_now(qtbot, window,
     window.close_store()
     qtbot.waitUntil(lambda: not _copies(private_tmp), timeout=OPEN_TIMEOUT)
     assert snapshot_tree(pglite_store / "daycare.pglite") == before
+
+
+def test_a_pglite_planted_beside_the_store_never_runs_in_the_window(qtbot, window, pglite_store, private_tmp,
+                                                                    no_modal_warnings):
+    """Issue #32: node_modules/@electric-sql/pglite in the store's folder or its parent is never loaded; the
+    store opens with the application's own PGlite."""
+    from tests.pg_helpers import plant_pglite
+
+    marker = private_tmp / "planted-code-ran"
+    plant_pglite(pglite_store, marker)
+    plant_pglite(pglite_store.parent, marker)
+    window.open_path(str(pglite_store))
+    qtbot.waitUntil(lambda: window.opened is not None or bool(no_modal_warnings), timeout=OPEN_TIMEOUT)
+    assert not no_modal_warnings
+    assert window.opened.generation == "pglite"
+    assert any(m.startswith("Starting PGlite 0.3.15") for m in window.opener.messages)
+    window.close_store()
+    qtbot.waitUntil(lambda: not _copies(private_tmp), timeout=OPEN_TIMEOUT)
+    assert not marker.exists()

@@ -23,7 +23,7 @@ def _plant(folder) -> None:
     from daycare_gui.stores.daycare.pg.pglite_copy import PgliteServer
     from daycare_gui.stores.daycare.pg.runtime import ensure_runtime
 
-    server = PgliteServer(folder, ensure_runtime(folder.parent), copy=False)
+    server = PgliteServer(folder, ensure_runtime(), copy=False)
     try:
         engine = create_engine(server.url)
         env = {"OPENAI_API_KEY": SECRETS[0], "DATABASE_URL": f"postgres://app:{SECRETS[1]}@db.test/app"}

@@ -58,6 +58,7 @@ def open_pglite(paths, problems: ProblemLog | None = None, progress=None, cancel
     from daycare_gui.stores.api import CannotOpen
     from daycare_gui.stores.common import opening
     from daycare_gui.stores.daycare.pg.database import PgDatabase
+    from daycare_gui.stores.daycare.pg.pglite_check import check_pglite_folder
     from daycare_gui.stores.daycare.pg.pglite_copy import PgliteServer
     from daycare_gui.stores.daycare.pg.runtime import ensure_runtime
     from daycare_gui.stores.daycare.pg.store import DaycarePgStore
@@ -68,6 +69,7 @@ def open_pglite(paths, problems: ProblemLog | None = None, progress=None, cancel
     if not is_pglite_folder(paths.pglite_path):
         raise CannotOpen(f"{paths.pglite_path} is not a PGlite data folder (no PG_VERSION or global/ inside); "
                          "Daycare has not initialised it, or it is damaged")
+    check_pglite_folder(paths.pglite_path)  # a damaged file named in a sentence, not PGlite's trap
     engine = _engine(paths)
     problems = problems if problems is not None else ProblemLog()
     _report_leftovers(problems, paths.root, paths.pglite_path.parent, read_copies=True)
@@ -77,7 +79,7 @@ def open_pglite(paths, problems: ProblemLog | None = None, progress=None, cancel
     if engine is not None and engine.running:
         notes.append("Daycare's engine is running: this is a copy taken now and may be a moment behind; "
                      "edits are refused unless you insist")
-    runtime = ensure_runtime(paths.pglite_path.parent, progress, cancelled)
+    runtime = ensure_runtime(progress=progress, cancelled=cancelled)
     notes.append(f"PGlite {runtime.pglite_version} from {runtime.source} reads a private copy of "
                  f"{paths.pglite_path}; the folder itself is never opened")
     if cancelled():

@@ -9,6 +9,7 @@ running as root, owner): an edit swaps the copy in as the store, which must stay
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 import stat
 import subprocess
@@ -173,7 +174,10 @@ class PgliteServer:
             raise
 
     def _start(self, runtime: PgliteRuntime, cancelled=lambda: False) -> None:
-        env = dict(os.environ, PGLITE_MODULES=str(runtime.pglite_modules))
+        env = dict(os.environ, PGLITE_ENTRY=str(runtime.entry))
+        # A password of this start's own, on the sidecar's stdin (not its command line or environment,
+        # which other processes can read): only who holds it reaches the copy through the socket.
+        self.password = secrets.token_urlsafe(24)
         # stderr goes to a file and stdout is drained after READY: a pipe nobody reads fills up and
         # blocks the sidecar mid-query once PGlite has printed 64 KB of notices.
         self.log_path = self.workdir / "sidecar.log"
@@ -181,6 +185,11 @@ class PgliteServer:
             self.proc = subprocess.Popen([runtime.node, str(SIDECAR), str(self.data), str(self.socket_dir)],
                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
                                          env=env, text=True)
+        try:
+            self.proc.stdin.write(self.password + "\n")
+            self.proc.stdin.flush()
+        except OSError:
+            pass  # it stopped already: its ERROR line (or none) says why below
         line: list[str] = []
         reader = threading.Thread(target=lambda: line.append(self.proc.stdout.readline()), daemon=True)
         reader.start()
@@ -212,8 +221,9 @@ class PgliteServer:
 
     @property
     def url(self) -> str:
-        # libpq wants a password even though the sidecar takes any; the tables live in template1.
-        return f"postgresql+psycopg://postgres:pglite@/template1?host={self.socket_dir}&sslmode=disable"
+        # The tables live in template1.
+        return (f"postgresql+psycopg://postgres:{self.password}@/template1?host={self.socket_dir}"
+                "&sslmode=disable")
 
     def close(self, *, kill: bool = False) -> None:
         """Stop PGlite (it flushes the folder it served) and remove the temporary folder: the private

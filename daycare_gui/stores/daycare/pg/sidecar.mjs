@@ -1,50 +1,95 @@
 // Serve one PGlite data folder over the PostgreSQL wire protocol on a unix socket, for daycare-gui.
 //
 // Usage: node sidecar.mjs <data folder (a private copy)> <socket folder>
+// Environment: PGLITE_ENTRY, the absolute path of PGlite's module file (dist/index.js of a package
+// daycare-gui checked, see runtime.py); it is imported by that path, never looked up by package name.
+// Standard input: the first line is the password clients must give; its end stops the sidecar, so it
+// never outlives the application that started it. (Not an argument or an environment variable: other
+// processes can read those in ps and /proc.)
 // Prints one line "READY <socket path>" when it accepts connections, or "ERROR <message>" and exits 1.
-// It exits when its standard input closes, so it never outlives the application that started it.
-import { createRequire } from "node:module";
+import { createHash, timingSafeEqual } from "node:crypto";
 import path from "node:path";
-
-// PGLITE_MODULES: a node_modules folder with @electric-sql/pglite (the user's Daycare install, or the cache).
-const fromPglite = createRequire(path.join(process.env.PGLITE_MODULES || process.cwd(), "noop.js"));
+import { pathToFileURL } from "node:url";
 
 // One client at a time (PGlite is a single session); others wait in line until it leaves. Bytes are cut into
 // whole protocol messages before PGlite sees them: pglite-socket 0.0.20 handed it each socket read as it came,
 // so a message split across two reads (a busy machine, a large Bind) made PGlite drop the connection, and two
 // reads in flight could run at once.
 const STARTUP_CODES_THEN_STARTUP = new Set([80877103, 80877104]); // SSLRequest, GSSENCRequest
+const PROTOCOL_3 = 196608;
 
-function serve(db, socket, done) {
+// PGlite asks every client for a password and takes any, so the sidecar asks first: a cleartext password
+// (AuthenticationCleartextPassword), which is enough on a unix socket in a folder only this user can enter
+// (the bytes never leave the kernel); then it logs in to PGlite itself.
+function message(type, body) {
+  const head = Buffer.alloc(5);
+  head.write(type, 0, "latin1");
+  head.writeInt32BE(body.length + 4, 1);
+  return Buffer.concat([head, body]);
+}
+const askPassword = () => { const b = Buffer.alloc(4); b.writeInt32BE(3); return message("R", b); };
+const passwordMessage = (text) => message("p", Buffer.from(`${text}\0`));
+const fatal = (code, text) => message("E", Buffer.from(`SFATAL\0VFATAL\0C${code}\0M${text}\0\0`));
+const digest = (bytes) => createHash("sha256").update(bytes).digest();
+const samePassword = (given, expected) => timingSafeEqual(digest(given), digest(expected));
+
+function serve(db, socket, password, done) {
   let pending = Buffer.alloc(0);
-  let startup = true; // the first message has no type byte
+  let phase = "startup"; // then "password", then "ready"
+  let startup = null; // the client's startup message, given to PGlite once the password is right
   let chain = Promise.resolve();
   let closed = false;
   const finish = () => { if (!closed) { closed = true; chain.finally(done); } };
+  const refuse = (code, text) => { closed = true; socket.end(fatal(code, text)); chain.finally(done); };
   socket.on("data", (chunk) => {
+    if (closed) return;
     pending = Buffer.concat([pending, chunk]);
     let used = 0;
+    let forward = null; // [start, end) of the whole messages for PGlite in this read
     for (;;) {
-      const head = startup ? 0 : 1;
+      const head = phase === "startup" ? 0 : 1;
       if (pending.length - used < head + 4) break;
       const length = pending.readInt32BE(used + head);
       if (length < 4) { socket.destroy(); return; }
       const end = used + head + length;
       if (pending.length < end) break;
-      if (startup) {
+      if (phase === "startup") {
         const code = length >= 8 ? pending.readInt32BE(used + 4) : 0;
         if (STARTUP_CODES_THEN_STARTUP.has(code)) {
           socket.write("N"); // no SSL or GSS here: the client goes on in plain text with a startup message
-          used = end;
-          continue;
+        } else if (code !== PROTOCOL_3) { // a cancel request, or a protocol we do not speak
+          refuse("08P01", "unsupported startup request");
+          return;
+        } else {
+          startup = Buffer.from(pending.subarray(used, end));
+          phase = "password";
+          socket.write(askPassword());
         }
-        startup = false;
+      } else if (phase === "password") {
+        const given = pending.subarray(used + 5, Math.max(used + 5, end - 1)); // without its closing NUL
+        if (pending[used] !== 0x70 || !samePassword(given, password)) { // 'p'
+          refuse("28P01", "password authentication failed for user \"postgres\"");
+          return;
+        }
+        phase = "ready";
+        const first = startup;
+        chain = chain.then(async () => {
+          if (closed) return;
+          let reply = Buffer.from(await db.execProtocolRaw(new Uint8Array(first)));
+          if (reply.length >= 9 && reply[0] === 0x52 && reply.readInt32BE(5) !== 0) { // PGlite's own ask
+            reply = Buffer.from(await db.execProtocolRaw(new Uint8Array(passwordMessage("pglite"))));
+          }
+          if (reply.length > 0 && socket.writable) socket.write(reply);
+        }).catch(() => socket.destroy());
+      } else {
+        forward = forward ? [forward[0], end] : [used, end];
       }
       used = end;
     }
     if (used === 0) return;
-    const whole = pending.subarray(0, used);
+    const whole = forward ? Buffer.from(pending.subarray(forward[0], forward[1])) : null;
     pending = Buffer.from(pending.subarray(used));
+    if (!whole) return;
     chain = chain.then(async () => {
       if (closed) return;
       const reply = await db.execProtocolRaw(new Uint8Array(whole));
@@ -55,9 +100,41 @@ function serve(db, socket, done) {
   socket.on("error", finish);
 }
 
+function readPassword() {
+  return new Promise((resolve, reject) => {
+    let got = Buffer.alloc(0);
+    const onData = (chunk) => {
+      got = Buffer.concat([got, chunk]);
+      const newline = got.indexOf(10);
+      if (newline < 0) return;
+      process.stdin.off("data", onData);
+      process.stdin.pause();
+      resolve(Buffer.from(got.subarray(0, newline)));
+    };
+    process.stdin.on("data", onData);
+    process.stdin.once("end", () => reject(new Error("no password on standard input")));
+  });
+}
+
+// PGlite stops at an internal check ("unreachable", "Aborted()") when a file it starts from is damaged:
+// words for the user instead of the engine's.
+function describe(err) {
+  const text = String((err && err.message) || err);
+  if ((typeof WebAssembly !== "undefined" && err instanceof WebAssembly.RuntimeError)
+      || /unreachable|Aborted\(/.test(text)) {
+    return "PGlite's engine stopped while starting on it, as PostgreSQL does on a damaged data folder; " +
+      "the folder is damaged and Daycare would not start on it either";
+  }
+  return text.replace(/\n/g, " ");
+}
+
 async function main() {
   const [dataDir, socketDir] = process.argv.slice(2);
-  const { PGlite } = await import(fromPglite.resolve("@electric-sql/pglite"));
+  const password = await readPassword();
+  if (password.length === 0) throw new Error("an empty password on standard input");
+  const entry = process.env.PGLITE_ENTRY;
+  if (!entry || !path.isAbsolute(entry)) throw new Error("PGLITE_ENTRY is not an absolute path");
+  const { PGlite } = await import(pathToFileURL(entry).href);
   const net = await import("node:net");
   const db = new PGlite(dataDir);
   await db.waitReady;
@@ -69,7 +146,7 @@ async function main() {
     if (!socket) { busy = false; return; }
     if (socket.destroyed) { next(); return; }
     busy = true;
-    serve(db, socket, next);
+    serve(db, socket, password, next);
     socket.resume();
   };
   const server = net.createServer({ pauseOnConnect: true }, (socket) => {
@@ -88,6 +165,6 @@ async function main() {
 }
 
 main().catch((err) => {
-  process.stdout.write(`ERROR ${String(err && err.message || err).replace(/\n/g, " ")}\n`);
+  process.stdout.write(`ERROR ${describe(err)}\n`);
   process.exit(1);
 });

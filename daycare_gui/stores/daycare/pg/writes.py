@@ -172,7 +172,7 @@ def _write_pglite(store, edit, *, force: bool = False) -> None:
     leftovers.clean(leftovers.in_folder(original.parent), only=(leftovers.PGLITE_EDIT,))
     work = original.parent / f"{WORK_PREFIX}{os.getpid()}-{_now()}{original.suffix}"
     backup = original.parent / f"{BACKUP_PREFIX}{_now()}-{original.name}"
-    runtime = ensure_runtime(original.parent)
+    runtime = ensure_runtime()
     try:
         racy_since = time.time_ns() - RACY_NS
         before = fingerprint(original, racy_since)  # before the copy: a later change is one the copy may lack
