@@ -61,8 +61,16 @@ def results_summary(expression: str | None, shown: int, total: int, capped: bool
 
 
 def plain_snippet(snippet: str, open_: str = "[", close: str = "]") -> str:
-    """A snippet on one line with its match markers as ``[`` ``]`` (or nothing), for terminals and tooltips."""
-    return " ".join(snippet.replace(MARK_OPEN, open_).replace(MARK_CLOSE, close).split())
+    """A snippet on one line with its match markers as ``[`` ``]`` (or nothing), secrets masked (masked
+    before the marks are put in: see :func:`~daycare_gui.stores.common.secrets.mask_marked_snippet`)."""
+    return " ".join(marked_snippet(snippet, open_, close).split())
+
+
+def marked_snippet(snippet: str, open_: str = MARK_OPEN, close: str = MARK_CLOSE) -> str:
+    """A snippet with its secrets masked and its matches between ``open_`` and ``close``."""
+    from daycare_gui.stores.common.secrets import mask_marked_snippet
+
+    return mask_marked_snippet(snippet, MARK_OPEN, MARK_CLOSE, open_, close)
 
 
 # -- the query language ------------------------------------------------------------------------------
