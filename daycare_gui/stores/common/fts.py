@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import re
 import sqlite3
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,18 +27,85 @@ SNIPPET_TOKENS = 16
 ENV_DIR = "DAYCARE_GUI_SEARCH_DIR"  # moves every index (tests use it to stay out of the real cache)
 
 
+def _cache_dir() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("daycare-gui"))
+
+
 def default_dir() -> Path:
     """Where indexes live: ``$DAYCARE_GUI_SEARCH_DIR``, else ``<user cache>/daycare-gui/search``."""
     override = os.environ.get(ENV_DIR)
     if override:
         return Path(override)
-    import platformdirs
+    return _cache_dir() / "search"
 
-    return Path(platformdirs.user_cache_dir("daycare-gui")) / "search"
+
+# An index holds the text of every history it was built from: only its owner may read it. Folders made for
+# indexes are 0700 and index files 0600; SQLite gives a database's -wal, -shm and -journal the mode of the
+# database file itself, so creating that file 0600 before SQLite opens it covers them from their first byte.
+PRIVATE_DIR = 0o700
+PRIVATE_FILE = 0o600
+SIDECARS = ("-wal", "-shm", "-journal")
+
+
+def private_index_file(path: str | os.PathLike) -> Path:
+    """Make ``path`` ready for SQLite to open as an index: its missing folders made 0700, the file made
+    0600 if missing, and an existing one (with its sidecars) and the cache's own folders tightened to those
+    modes. A folder named with ``$DAYCARE_GUI_SEARCH_DIR`` or ``--index-dir`` that already existed keeps its
+    mode (it may be any folder of the user's); the files in it do not."""
+    path = Path(path)
+    _private_folders(path.parent)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE)
+        os.close(fd)
+    except FileExistsError:
+        pass
+    for part in (path, *(Path(f"{path}{suffix}") for suffix in SIDECARS)):
+        _tighten(part, PRIVATE_FILE)
+    return path
+
+
+def _private_folders(folder: Path) -> None:
+    missing = []
+    while not os.path.lexists(folder) and folder.parent != folder:
+        missing.append(folder)
+        folder = folder.parent
+    for made in reversed(missing):
+        made.mkdir(mode=PRIVATE_DIR, exist_ok=True)
+        _tighten(made, PRIVATE_DIR)  # (mkdir's mode passes through the umask, which may add nothing back)
+    cache = _cache_dir()
+    for ours in (cache, cache / "search", cache / "search" / "sources"):
+        _tighten(ours, PRIVATE_DIR)
+
+
+def _tighten(path: Path, mode: int) -> None:
+    """``path`` (if it exists and is ours) no more open than ``mode``."""
+    try:
+        st = os.stat(path, follow_symlinks=False)
+        if stat.S_ISLNK(st.st_mode) or st.st_uid != getattr(os, "getuid", lambda: st.st_uid)():
+            return  # a link, or another user's file: not ours to change
+        if stat.S_IMODE(st.st_mode) & ~mode:
+            os.chmod(path, stat.S_IMODE(st.st_mode) & mode)
+    except OSError:
+        pass  # (a file system without modes, a race with a removal: the index still opens)
+
+
+def scrub_files(conn: sqlite3.Connection) -> None:
+    """After an index's tables were dropped: VACUUM rewrites its file without the free pages (which still
+    hold the dropped text) and the checkpoint empties its -wal. Skipped while another connection reads (a
+    search in the window): the pages are reused by the rebuild anyway."""
+    try:
+        conn.execute("VACUUM")
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    except sqlite3.OperationalError:
+        pass
 
 
 def connect(path: str | os.PathLike) -> sqlite3.Connection:
-    """An index connection in autocommit; WAL so searches keep reading while a build writes."""
+    """An index connection in autocommit; WAL so searches keep reading while a build writes. The file is
+    made private first (:func:`private_index_file`)."""
+    private_index_file(path)
     conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=NORMAL")
