@@ -20,7 +20,8 @@ MASK = "••••••••"
 # accepted too: a URL that went through path normalisation (a db path setting holding a URL) loses one.
 _URL_PASSWORD = re.compile(r"(?P<head>\b[A-Za-z][A-Za-z0-9+.-]*:/{1,2}[^\s/?#@:]*:)(?P<password>[^\s/?#]*)(?P<at>@)")
 # key=value pairs of libpq connection strings and query strings: password=..., sslpassword=...
-_KV_PASSWORD = re.compile(r"(?P<head>\b(?:ssl)?password=)(?P<password>[^\s&;]+)", re.IGNORECASE)
+# A value masked already is left as it is (masking twice must not eat the ": reason" after a URL's mask).
+_KV_PASSWORD = re.compile(rf"(?P<head>\b(?:ssl)?password=)(?P<password>{MASK}|[^\s&;]+)", re.IGNORECASE)
 # "some_token": "value" in JSON text (a diff line, an error message quoting the file).
 _JSON_SECRET_PAIR = re.compile(r'"(?P<key>[^"\\]{1,80})"(?P<sep>\s*:\s*)"(?P<value>(?:[^"\\]|\\.)*)"')
 
