@@ -14,9 +14,10 @@ from __future__ import annotations
 import os
 import re
 import sqlite3
-import stat
 from dataclasses import dataclass
 from pathlib import Path
+
+from daycare_gui.stores.common.private_files import make_private_file, make_private_folders
 
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 # snippet() wraps matched terms in these (private-use code points never produced by the tokenizer),
@@ -41,11 +42,9 @@ def default_dir() -> Path:
     return _cache_dir() / "search"
 
 
-# An index holds the text of every history it was built from: only its owner may read it. Folders made for
-# indexes are 0700 and index files 0600; SQLite gives a database's -wal, -shm and -journal the mode of the
-# database file itself, so creating that file 0600 before SQLite opens it covers them from their first byte.
-PRIVATE_DIR = 0o700
-PRIVATE_FILE = 0o600
+# An index holds the text of every history it was built from: only its owner may read it. SQLite gives a
+# database's -wal, -shm and -journal the mode of the database file itself, so creating that file 0600 before
+# SQLite opens it covers them from their first byte.
 SIDECARS = ("-wal", "-shm", "-journal")
 
 
@@ -55,40 +54,9 @@ def private_index_file(path: str | os.PathLike) -> Path:
     modes. A folder named with ``$DAYCARE_GUI_SEARCH_DIR`` or ``--index-dir`` that already existed keeps its
     mode (it may be any folder of the user's); the files in it do not."""
     path = Path(path)
-    _private_folders(path.parent)
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE)
-        os.close(fd)
-    except FileExistsError:
-        pass
-    for part in (path, *(Path(f"{path}{suffix}") for suffix in SIDECARS)):
-        _tighten(part, PRIVATE_FILE)
-    return path
-
-
-def _private_folders(folder: Path) -> None:
-    missing = []
-    while not os.path.lexists(folder) and folder.parent != folder:
-        missing.append(folder)
-        folder = folder.parent
-    for made in reversed(missing):
-        made.mkdir(mode=PRIVATE_DIR, exist_ok=True)
-        _tighten(made, PRIVATE_DIR)  # (mkdir's mode passes through the umask, which may add nothing back)
     cache = _cache_dir()
-    for ours in (cache, cache / "search", cache / "search" / "sources"):
-        _tighten(ours, PRIVATE_DIR)
-
-
-def _tighten(path: Path, mode: int) -> None:
-    """``path`` (if it exists and is ours) no more open than ``mode``."""
-    try:
-        st = os.stat(path, follow_symlinks=False)
-        if stat.S_ISLNK(st.st_mode) or st.st_uid != getattr(os, "getuid", lambda: st.st_uid)():
-            return  # a link, or another user's file: not ours to change
-        if stat.S_IMODE(st.st_mode) & ~mode:
-            os.chmod(path, stat.S_IMODE(st.st_mode) & mode)
-    except OSError:
-        pass  # (a file system without modes, a race with a removal: the index still opens)
+    make_private_folders(path.parent, ours=(cache, cache / "search", cache / "search" / "sources"))
+    return make_private_file(path, SIDECARS)
 
 
 def scrub_files(conn: sqlite3.Connection) -> None:
