@@ -147,3 +147,19 @@ def test_the_default_cache_folders_and_an_old_index_are_tightened_at_open(plante
     assert stat.S_IMODE(search.stat().st_mode) == 0o700
     assert {p.name: stat.S_IMODE(p.stat().st_mode) for p in _index_files(search)} == {
         p.name: 0o600 for p in _index_files(search)}
+
+
+def test_a_legacy_stores_index_and_snippets_too(fixture_copy, index_dir, capsys):
+    store = fixture_copy("daycare-808af509", with_db=False)
+    history = store / "agents" / "agentusr1" / "history.jsonl"
+    history.chmod(0o644)
+    with history.open("a") as fh:
+        for i, s in enumerate(SAMPLES):
+            fh.write(json.dumps({"type": "note", "at": 1739999009000 + i, "text": s.text}) + "\n")
+    for sample in SAMPLES:
+        assert leaked(_search(capsys, store, sample.query, "--limit", 200)) == []
+    out = _search(capsys, store, "planted", "--limit", 200)
+    assert leaked(out) == [] and out.count("••••••••") >= len(SAMPLES)
+    files = _index_files(index_dir)
+    assert files and all(leaked(p.read_bytes().decode("utf-8", "replace")) == [] for p in files)
+    assert all(stat.S_IMODE(p.stat().st_mode) == 0o600 for p in files)
