@@ -9,7 +9,7 @@ import os
 import stat
 
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QMessageBox
 
 from tests.pg_helpers import PASSWORD, PgServer
