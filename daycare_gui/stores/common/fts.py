@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from daycare_gui.stores.common.private_files import make_private_file, make_private_folders
+from daycare_gui.stores.common.secrets import mask_marked_snippet
 
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 # snippet() wraps matched terms in these (private-use code points never produced by the tokenizer),
@@ -104,8 +105,6 @@ def plain_snippet(snippet: str, open_: str = "[", close: str = "]") -> str:
 
 def marked_snippet(snippet: str, open_: str = MARK_OPEN, close: str = MARK_CLOSE) -> str:
     """A snippet with its secrets masked and its matches between ``open_`` and ``close``."""
-    from daycare_gui.stores.common.secrets import mask_marked_snippet
-
     return mask_marked_snippet(snippet, MARK_OPEN, MARK_CLOSE, open_, close)
 
 

@@ -125,7 +125,8 @@ def searchable_text(m: Message) -> str:
         parts += [m.tool_result.name or "", m.tool_result.text or ""]
     parts += list(m.attachments)
     text = "\n".join(p for p in parts if p)
-    return _utf8(mask_free_text(text[:BODY_LIMIT]))
+    # masked with some text beyond the cut, so that a secret the cut runs through is still recognised
+    return _utf8(mask_free_text(text[:BODY_LIMIT + 1000])[:BODY_LIMIT])
 
 
 def _utf8(text) -> str:

@@ -117,8 +117,8 @@ def mask_marked_snippet(snippet: str, mark_open: str, mark_close: str, open_: st
 
 
 def _tracked(step: MaskStep, text: str, origin: list[tuple[int, int]]) -> tuple[str, list[tuple[int, int]]]:
-    """``step`` run on ``text`` (what :meth:`MaskStep.run` returns), and where each character of the result
-    came from: a kept one from its own place, each one of a mask from the whole span it replaced."""
+    """``step`` run on ``text`` (as :func:`run_steps` runs it), and where each character of the result came
+    from: a kept one from its own place, each one of a mask from the whole span it replaced."""
     pieces: list[str] = []
     where: list[tuple[int, int]] = []
     pos = 0
