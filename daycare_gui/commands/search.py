@@ -21,8 +21,6 @@ from daycare_gui.core.db import DatabaseError
 from daycare_gui.core.paths import NotADaycareDirectory
 from daycare_gui.core.records import DESCRIPTOR_KINDS, HISTORY_KINDS
 from daycare_gui.core.search import (
-    MARK_CLOSE,
-    MARK_OPEN,
     SearchFilter,
     SearchIndex,
     index_path,
@@ -32,7 +30,7 @@ from daycare_gui.core.search import (
 from daycare_gui.core.search.legacy import LegacySource, update_legacy_index
 from daycare_gui.core.secrets import mask_url_credentials as mask_url
 from daycare_gui.core.store import open_store
-from daycare_gui.stores.common.secrets import mask_snippet
+from daycare_gui.stores.common.fts import plain_snippet
 
 _FLAGS = ("--newest", "--json", "--help")
 _VALUE_OPTIONS = ("--kind", "--lifecycle", "--user", "--type", "--limit", "--index-dir", *search_kinds.VALUE_OPTIONS)
@@ -157,7 +155,7 @@ def _search(args, store) -> int:
 
 def _plain(snippet: str) -> str:
     """A hit's snippet on one line, its matches in brackets, secrets masked (as every view masks them)."""
-    return mask_snippet(" ".join(snippet.replace(MARK_OPEN, "[").replace(MARK_CLOSE, "]").split()))
+    return plain_snippet(snippet)
 
 
 def _as_json(results, index_file: str) -> dict:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from typing import Any
 
 # Keys whose values are secrets wherever they appear (auth.json entries, provider options, env maps).
@@ -19,7 +20,8 @@ MASK = "••••••••"
 # accepted too: a URL that went through path normalisation (a db path setting holding a URL) loses one.
 _URL_PASSWORD = re.compile(r"(?P<head>\b[A-Za-z][A-Za-z0-9+.-]*:/{1,2}[^\s/?#@:]*:)(?P<password>[^\s/?#]*)(?P<at>@)")
 # key=value pairs of libpq connection strings and query strings: password=..., sslpassword=...
-_KV_PASSWORD = re.compile(r"(?P<head>\b(?:ssl)?password=)(?P<password>[^\s&;]+)", re.IGNORECASE)
+# A value masked already is left as it is (masking twice must not eat the ": reason" after a URL's mask).
+_KV_PASSWORD = re.compile(rf"(?P<head>\b(?:ssl)?password=)(?P<password>{MASK}|[^\s&;]+)", re.IGNORECASE)
 # "some_token": "value" in JSON text (a diff line, an error message quoting the file).
 _JSON_SECRET_PAIR = re.compile(r'"(?P<key>[^"\\]{1,80})"(?P<sep>\s*:\s*)"(?P<value>(?:[^"\\]|\\.)*)"')
 
@@ -31,29 +33,106 @@ def is_secret_key(key: str) -> bool:
     return bool(_SECRET_KEY.search(k))
 
 
-def mask_url_credentials(text: str) -> str:
-    """``postgresql://user:secret@host/db`` → ``postgresql://user:••••••••@host/db``, anywhere in ``text``;
-    also ``password=…`` of a connection string."""
-    if ":/" in text and "@" in text:
-        text = _URL_PASSWORD.sub(lambda m: m.group("head") + (MASK if m.group("password") else "") + m.group("at"),
-                                 text)
-    if "=" in text and "password=" in text.lower():
-        text = _KV_PASSWORD.sub(lambda m: m.group("head") + MASK, text)
+class MaskStep:
+    """One rule of the masker: ``pattern``'s matches become ``replace(match)`` in texts that pass the cheap
+    ``applies(text, text.lower())`` test (substring tests: most texts hold no secret, and the search index
+    masks every record it indexes). Every masking function runs a sequence of these, so one that must keep
+    track of where each character came from (a search snippet's highlights,
+    :mod:`daycare_gui.stores.common.secrets`) runs exactly the same rules."""
+
+    __slots__ = ("pattern", "replace", "applies")
+
+    def __init__(self, pattern: re.Pattern, replace: Callable[[re.Match], str],
+                 applies: Callable[[str, str], bool]) -> None:
+        self.pattern, self.replace, self.applies = pattern, replace, applies
+
+
+def run_steps(steps: Sequence[MaskStep], text: str) -> str:
+    lowered = text.lower()
+    for step in steps:
+        if step.applies(text, lowered):
+            masked = step.pattern.sub(step.replace, text)
+            if masked != text:
+                text, lowered = masked, masked.lower()
     return text
 
 
+def contains_any(lowered: str, words: Sequence[str]) -> bool:
+    for word in words:  # (a loop: cheaper than any() over a generator, on every record indexed)
+        if word in lowered:
+            return True
+    return False
+
+
+def _json_pair(m: re.Match) -> str:
+    if not is_secret_key(m.group("key")):
+        return m.group(0)
+    return f'"{m.group("key")}"{m.group("sep")}"{mask_value(m.group("value"))}"'
+
+
+def _masked_group(m: re.Match, group: str, masked: str) -> str:
+    """The match with only ``group`` replaced by ``masked``."""
+    start, end = m.span(group)
+    whole = m.group(0)
+    return whole[:start - m.start()] + masked + whole[end - m.start():]
+
+
+def _free_pair(m: re.Match) -> str:
+    key = m.group("key")
+    if not is_secret_key(key) or key.lower().endswith("tokens"):  # (prompt_tokens: 12 is a count)
+        return m.group(0)
+    group = "quoted" if m.group("quoted") is not None else "bare"
+    if MASK in m.group(group):  # masked already (by a rule before this one): its hint stays
+        return m.group(0)
+    return _masked_group(m, group, mask_value(m.group(group)))
+
+
+# A secret-looking key followed by ``:`` or ``=`` and a value, in free text: ``secret: xyz``, ``token=abc``,
+# ``OPENAI_API_KEY=sk-…``, ``"client_secret": "abc`` (a JSON pair cut before its closing quote, as an
+# excerpt's end cuts it), ``\"password\": \"x\"`` (JSON quoted inside a JSON string). A value in quotes
+# runs to its quote, a line's end or an ellipsis; a bare one to a space or a delimiter; an HTTP auth scheme
+# (``Authorization: Bearer …``) goes with its credential. null, true and false are not secrets.
+_FREE_SECRET_PAIR = re.compile(
+    r"""(?<![A-Za-z0-9_.\-])(?P<kq>\\?["']?)(?P<key>[A-Za-z0-9_.-]{0,60}?"""
+    r"""(?:api[_-]?key|token|secret|passw(?:or)?d|credential|authorization|private[_-]?key|cookie|session[_-]?key)"""
+    r"""[A-Za-z0-9_.-]{0,60}?)(?P=kq)[ \t]*[:=][ \t]*"""
+    r"""(?:\\?["'](?P<quoted>[^"'\\\n…]+)"""
+    r"""|(?P<bare>(?!(?:null|true|false)\b)(?:(?:Bearer|Basic|Token|Bot|Digest)[ ]+)?[^\s"'\\,;&=<>(){}\[\]…]+))""",
+    re.IGNORECASE,
+)
+_KEY_WORDS = ("api", "token", "secret", "passw", "credential", "authorization", "private", "cookie", "session")
+
+
+def has_secret_pair(text: str) -> bool:
+    """Whether ``text`` holds a value after a secret-looking key that :func:`mask_text` would mask."""
+    return (contains_any(text.lower(), _KEY_WORDS)
+            and any(_free_pair(m) != m.group(0) for m in _FREE_SECRET_PAIR.finditer(text)))
+
+
+URL_STEPS = (
+    MaskStep(_URL_PASSWORD, lambda m: m.group("head") + (MASK if m.group("password") else "") + m.group("at"),
+             lambda text, lowered: ":/" in text and "@" in text),
+    MaskStep(_KV_PASSWORD, lambda m: m.group("head") + MASK, lambda text, lowered: "password=" in lowered),
+)
+# Complete JSON pairs first (their value may hold spaces), then pairs in any other spelling. A secret key
+# holds one of the key words (is_secret_key), so a text without any has no pair to mask.
+TEXT_STEPS = (
+    *URL_STEPS,
+    MaskStep(_JSON_SECRET_PAIR, _json_pair, lambda text, lowered: '"' in text and contains_any(lowered, _KEY_WORDS)),
+    MaskStep(_FREE_SECRET_PAIR, _free_pair, lambda text, lowered: contains_any(lowered, _KEY_WORDS)),
+)
+
+
+def mask_url_credentials(text: str) -> str:
+    """``postgresql://user:secret@host/db`` → ``postgresql://user:••••••••@host/db``, anywhere in ``text``;
+    also ``password=…`` of a connection string."""
+    return run_steps(URL_STEPS, text)
+
+
 def mask_text(text: str) -> str:
-    """Mask what looks secret in free text: passwords inside URLs and ``"secret_key": "value"`` pairs."""
-    text = mask_url_credentials(text)
-    if '"' not in text:
-        return text
-
-    def pair(m: re.Match) -> str:
-        if not is_secret_key(m.group("key")):
-            return m.group(0)
-        return f'"{m.group("key")}"{m.group("sep")}"{mask_value(m.group("value"))}"'
-
-    return _JSON_SECRET_PAIR.sub(pair, text)
+    """Mask what looks secret in free text: passwords inside URLs, ``"secret_key": "value"`` pairs and a
+    value after a secret-looking key in any other spelling (``secret: xyz``, ``api_key=…``)."""
+    return run_steps(TEXT_STEPS, text)
 
 
 def mask_value(value: Any) -> str:

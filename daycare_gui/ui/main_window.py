@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from daycare_gui import __version__
+from daycare_gui.stores.common.locations import cleaned, is_url, remembered
 from daycare_gui.stores.common.secrets import mask_url
 from daycare_gui.stores.registry import NoKindRecognised
 from daycare_gui.ui.actions import ActionRegistry
@@ -37,6 +38,7 @@ from daycare_gui.ui.keyboard import cycle_focus
 from daycare_gui.ui.open_progress import OpenProgress
 from daycare_gui.ui.panes.registry import PANES, pane_class
 from daycare_gui.ui.preload import Preloader
+from daycare_gui.ui.settings_file import private_settings
 from daycare_gui.ui.store_opener import open_in_worker
 from daycare_gui.ui.store_watcher import StoreWatcher
 from daycare_gui.ui.widgets.banner import Banner
@@ -64,6 +66,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("daycare-gui")
         self.setAcceptDrops(True)
         self.settings = settings or QSettings()
+        private_settings(self.settings)  # the stores opened are the user's business: 0600 in a 0700 folder
         self.worker = DbWorker("db-worker", self)  # pages and lists the user is looking at
         self.bg_worker = DbWorker("db-background", self)  # whole-store aggregates: counts, charts
         # What the first page does not need is imported after it is shown; the aggregates wait for it.
@@ -166,6 +169,7 @@ class MainWindow(QMainWindow):
         self._stale: set[str] = set()  # sections whose page cannot follow a change it was told of
 
         self._restore_geometry()
+        self._clean_remembered()
         self._refresh_recent()
         self.actions_.set_store_open(False)
         self.resize(self.size().expandedTo(self.minimumSizeHint()))
@@ -173,7 +177,9 @@ class MainWindow(QMainWindow):
 
     # -- opening --------------------------------------------------------------------------------------
     def choose_and_open(self) -> None:
-        start = self.settings.value("last_path", str(Path.home()))
+        start = str(self.settings.value("last_path", str(Path.home())))
+        if is_url(start):  # a server: the folder dialog starts at home
+            start = str(Path.home())
         path = QFileDialog.getExistingDirectory(
             self, "Open a store folder (Daycare, Linggen, AgentStack or CianaParrot)", start)
         if path:
@@ -620,7 +626,7 @@ class MainWindow(QMainWindow):
 
     # -- settings, recent, drag and drop ---------------------------------------------------------------
     def _remember(self, path: str) -> None:
-        path = str(Path(path).resolve())
+        path = remembered(path)  # a server URL stays a URL, without its password
         self.settings.setValue("last_path", path)
         recent = [p for p in self._recent() if p != path]
         self.settings.setValue("recent", [path, *recent][:MAX_RECENT])
@@ -632,11 +638,22 @@ class MainWindow(QMainWindow):
             value = [value]
         return [str(v) for v in value or []]
 
+    def _clean_remembered(self) -> None:
+        """An earlier version wrote a server's password into the settings (and its URL as a path under the
+        working folder): such entries are rewritten as this version writes them, the password gone."""
+        recent = self._recent()
+        fixed = list(dict.fromkeys(cleaned(p) for p in recent))
+        if fixed != recent:
+            self.settings.setValue("recent", fixed)
+        last = self.settings.value("last_path")
+        if last and cleaned(str(last)) != str(last):
+            self.settings.setValue("last_path", cleaned(str(last)))
+
     def _refresh_recent(self) -> None:
         self.recent_menu.clear()
         recent = self._recent()
         for path in recent:
-            self.recent_menu.addAction(path, lambda p=path: self.open_path(p))
+            self.recent_menu.addAction(mask_url(path), lambda p=path: self.open_path(p))
         self.recent_menu.setEnabled(bool(recent))
         self.welcome.set_recent(recent)
 
@@ -705,7 +722,7 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(0, lambda: self.open_path(path, kind))
             return
         last = self.settings.value("last_path")
-        if last and Path(str(last)).exists():
+        if last and (is_url(str(last)) or Path(str(last)).exists()):  # (a server: libpq finds its password)
             QTimer.singleShot(0, lambda: self.open_path(str(last)))
             return
         from daycare_gui.core.paths import default_root

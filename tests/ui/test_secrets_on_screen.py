@@ -88,3 +88,14 @@ def test_agentstack_metadata_masks_tokens_under_ordinary_keys():
 
     shown = shown_json('{"note": "use %s", "tokens": ["%s"], "url": "%s"}' % (TOKEN, KEY, URL))
     assert _hidden(shown) and '"note"' in shown
+
+
+def test_a_snippet_whose_match_splits_a_secret_is_masked_before_it_is_drawn_bold(qapp):
+    """Issue #32: the marks of a search for sk* or postgresql split the secret before the masker saw it."""
+    from daycare_gui.ui.widgets.snippet import snippet_html, snippet_plain
+
+    for snippet in (f"key {MARK_OPEN}sk{MARK_CLOSE}-ant-api03-QAsecretQAsecretQAsecret0123 ok",
+                    f"db {MARK_OPEN}postgresql{MARK_CLOSE}://bob:hunter2pass@db.example.com/x",
+                    f"{MARK_OPEN}ghp{MARK_CLOSE}_QAsecretQAsecretQAsecret0123456789"):
+        assert _hidden(snippet_html(snippet)) and _hidden(snippet_plain(snippet))
+        assert "<b>" in snippet_html(snippet)

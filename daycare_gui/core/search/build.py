@@ -73,7 +73,7 @@ END"""
 # into Python and encoded back. Tags are made by a Python function, once per type and agent.
 ATTACHED_AS = "daycare_store"
 _INSERT_SQL = (f"INSERT INTO records(rowid, body, tags, session_id, agent_id, type, at) "
-               f"SELECT h.id, {BODY_SQL}, index_tags(h.type, s.agent_id), h.session_id, s.agent_id, h.type, h.at "
+               f"SELECT h.id, masked_body({BODY_SQL}), index_tags(h.type, s.agent_id), h.session_id, s.agent_id, h.type, h.at "
                f"FROM {ATTACHED_AS}.session_history AS h "
                f"LEFT JOIN {ATTACHED_AS}.sessions AS s ON s.id = h.session_id "
                "WHERE h.id > :after AND h.id <= :last ORDER BY h.id")
@@ -191,9 +191,12 @@ def update_index(db: ReadOnlyDatabase, index: SearchIndex, *, progress: Progress
     store = {STORE_META: str(Path(db.path).resolve())}  # lets a later prune tell whether the store is gone
     if not has_history(db):
         return BuildResult("no history", 0, 0, 0, 0.0)
+    older_format = index.state().version != INDEX_VERSION
     verdict, reason = staleness(db, index)
     if verdict != "incremental":
         index.clear()
+        if older_format:
+            index.scrub()
     st = index.state()
     first_id = int(db.scalar("SELECT min(id) FROM session_history") or 0)
     last_id, rows = st.last_id, st.rows

@@ -25,10 +25,20 @@ from pathlib import Path
 from urllib.parse import quote
 
 # The tokenizer, the match markers and the cache folder are shared with every other index.
-from daycare_gui.stores.common.fts import ENV_DIR, MARK_CLOSE, MARK_OPEN, TOKENIZER, default_dir  # noqa: F401
+from daycare_gui.stores.common.fts import (  # noqa: F401
+    ENV_DIR,
+    MARK_CLOSE,
+    MARK_OPEN,
+    TOKENIZER,
+    default_dir,
+    private_index_file,
+    scrub_files,
+)
+from daycare_gui.stores.common.secrets import mask_free_text
 
 # Bump when the extracted text or the table layout changes: an index of another version is rebuilt.
-INDEX_VERSION = 2
+# 3: secrets are masked before they are indexed (an index of version 2 holds them in clear: rebuilt).
+INDEX_VERSION = 3
 
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -37,6 +47,16 @@ CREATE VIRTUAL TABLE IF NOT EXISTS records USING fts5(
     tokenize = '{TOKENIZER}'
 );
 """
+
+
+def masked_body(text: str | None) -> str | None:
+    """A record's searchable text as it is indexed: secrets masked (the SQL function ``masked_body``)."""
+    return text if text is None else mask_free_text(text)
+
+
+def add_masking(conn: sqlite3.Connection) -> None:
+    """Let ``conn``'s SQL call :func:`masked_body` (the build extracts each record's text in SQL)."""
+    conn.create_function("masked_body", 1, masked_body, deterministic=True)
 
 
 def type_tag(record_type: str) -> str:
@@ -83,10 +103,9 @@ class SearchIndex:
 
     def __init__(self, path: str | os.PathLike, *, create: bool = True) -> None:
         self.path = Path(path)
-        if create:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        elif not self.path.exists():
+        if not create and not self.path.exists():
             raise FileNotFoundError(self.path)
+        private_index_file(self.path)  # 0600 in a 0700 folder before SQLite writes a byte (or tightened)
         # A URI connection, so that the build can ATTACH the store by its read-only URI (core/search/build.py).
         self.conn = sqlite3.connect(f"file:{quote(str(self.path))}", uri=True, isolation_level=None,
                                     check_same_thread=False)
@@ -95,6 +114,7 @@ class SearchIndex:
         self.conn.execute("PRAGMA synchronous=NORMAL")
         self.conn.execute("PRAGMA busy_timeout=5000")
         self.conn.executescript(_SCHEMA)
+        add_masking(self.conn)
 
     # -- meta --------------------------------------------------------------------------------------
     def meta(self) -> dict[str, str]:
@@ -123,6 +143,11 @@ class SearchIndex:
         self.conn.execute("DELETE FROM meta")
         self.conn.execute("DROP TABLE IF EXISTS records")
         self.conn.executescript(_SCHEMA)
+
+    def scrub(self) -> None:
+        """Leave no byte of the dropped records in the files (an older index held secrets in clear, and
+        dropping a table only frees its pages). Skipped while another connection reads: tried next time."""
+        scrub_files(self.conn)
 
     def add(self, rows) -> None:
         """``rows``: (record id, body, session id, agent id, type, at). Call inside a transaction."""

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from daycare_gui.core.records import LEGACY_MARKERS
 from daycare_gui.core.search.build import BATCH, BODY_SQL, BuildResult
-from daycare_gui.core.search.index import INDEX_VERSION, SearchIndex
+from daycare_gui.core.search.index import INDEX_VERSION, SearchIndex, add_masking
 from daycare_gui.core.search.prune import STORE_META, prune_indexes
 
 LINE_BITS = 32
@@ -32,7 +32,7 @@ _SCRATCH = """
 CREATE TABLE session_history (id INTEGER PRIMARY KEY, session_id TEXT, type TEXT, at INTEGER, data TEXT);
 CREATE TABLE sessions (id TEXT PRIMARY KEY, agent_id TEXT);
 """
-_EXTRACT = (f"SELECT h.id, {BODY_SQL}, h.session_id, s.agent_id, h.type, h.at "
+_EXTRACT = (f"SELECT h.id, masked_body({BODY_SQL}), h.session_id, s.agent_id, h.type, h.at "
             "FROM session_history AS h LEFT JOIN sessions AS s ON s.id = h.session_id ORDER BY h.id")
 
 
@@ -89,11 +89,14 @@ def update_legacy_index(inventory, paths, index: SearchIndex, *, progress: Calla
         return BuildResult("up to date", 0, st.rows, st.last_id, time.perf_counter() - started)
     reason = "the legacy history files changed" if st.exists else ""
     index.clear()
+    if st.exists and st.version != INDEX_VERSION:
+        index.scrub()
     total = sum(s.record_count for a in agents for s in a.sessions)
     if progress is not None:
         progress(0, total)
     scratch = sqlite3.connect(":memory:")
     scratch.executescript(_SCRATCH)
+    add_masking(scratch)
     done, last_id, status = 0, 0, "rebuilt" if reason else "updated"
     try:
         for ordinal, agent in enumerate(agents, start=1):

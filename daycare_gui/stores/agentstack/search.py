@@ -23,6 +23,7 @@ from daycare_gui.stores.agentstack import values as v
 from daycare_gui.stores.agentstack.database import DatabaseError, uri_of
 from daycare_gui.stores.agentstack.memory import ns_label
 from daycare_gui.stores.common.leftovers import snapshot_prefix
+from daycare_gui.stores.common.secrets import mask_marked_snippet
 from daycare_gui.stores.common.wording import count
 from daycare_gui.stores.records import Link, Row
 
@@ -95,6 +96,8 @@ def _run(store, match: str, limit: int, namespace: str | None, *, original: str)
         score = normalised_score(float(r["bm25"]))
         raw = {"id": r["id"], "key": r["key"], "namespace": r["namespace"], "rowid": r["rowid"],
                "bm25": r["bm25"], "score": score, "query": original, "match": match}
+        # Masked before the highlights go in: «sk»-proj-… would no longer look like a key to the masker.
+        snippet = mask_marked_snippet(snippet, OPEN, CLOSE, OPEN, CLOSE)
         shown = snippet.replace(OPEN, "«").replace(CLOSE, "»")
         markdown = f"**{r['key']}** · `{ns_label(r['namespace'])}` · score {score}\n\n" + \
             _escape(snippet).replace(OPEN, "**").replace(CLOSE, "**")

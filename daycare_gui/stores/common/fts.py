@@ -17,6 +17,9 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
+from daycare_gui.stores.common.private_files import make_private_file, make_private_folders
+from daycare_gui.stores.common.secrets import mask_marked_snippet
+
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 # snippet() wraps matched terms in these (private-use code points never produced by the tokenizer),
 # so a UI can escape everything and only then turn them into markup.
@@ -26,18 +29,52 @@ SNIPPET_TOKENS = 16
 ENV_DIR = "DAYCARE_GUI_SEARCH_DIR"  # moves every index (tests use it to stay out of the real cache)
 
 
+def _cache_dir() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("daycare-gui"))
+
+
 def default_dir() -> Path:
     """Where indexes live: ``$DAYCARE_GUI_SEARCH_DIR``, else ``<user cache>/daycare-gui/search``."""
     override = os.environ.get(ENV_DIR)
     if override:
         return Path(override)
-    import platformdirs
+    return _cache_dir() / "search"
 
-    return Path(platformdirs.user_cache_dir("daycare-gui")) / "search"
+
+# An index holds the text of every history it was built from: only its owner may read it. SQLite gives a
+# database's -wal, -shm and -journal the mode of the database file itself, so creating that file 0600 before
+# SQLite opens it covers them from their first byte.
+SIDECARS = ("-wal", "-shm", "-journal")
+
+
+def private_index_file(path: str | os.PathLike) -> Path:
+    """Make ``path`` ready for SQLite to open as an index: its missing folders made 0700, the file made
+    0600 if missing, and an existing one (with its sidecars) and the cache's own folders tightened to those
+    modes. A folder named with ``$DAYCARE_GUI_SEARCH_DIR`` or ``--index-dir`` that already existed keeps its
+    mode (it may be any folder of the user's); the files in it do not."""
+    path = Path(path)
+    cache = _cache_dir()
+    make_private_folders(path.parent, ours=(cache, cache / "search", cache / "search" / "sources"))
+    return make_private_file(path, SIDECARS)
+
+
+def scrub_files(conn: sqlite3.Connection) -> None:
+    """After an index's tables were dropped: VACUUM rewrites its file without the free pages (which still
+    hold the dropped text) and the checkpoint empties its -wal. Skipped while another connection reads (a
+    search in the window): the pages are reused by the rebuild anyway."""
+    try:
+        conn.execute("VACUUM")
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    except sqlite3.OperationalError:
+        pass
 
 
 def connect(path: str | os.PathLike) -> sqlite3.Connection:
-    """An index connection in autocommit; WAL so searches keep reading while a build writes."""
+    """An index connection in autocommit; WAL so searches keep reading while a build writes. The file is
+    made private first (:func:`private_index_file`)."""
+    private_index_file(path)
     conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=NORMAL")
@@ -61,8 +98,14 @@ def results_summary(expression: str | None, shown: int, total: int, capped: bool
 
 
 def plain_snippet(snippet: str, open_: str = "[", close: str = "]") -> str:
-    """A snippet on one line with its match markers as ``[`` ``]`` (or nothing), for terminals and tooltips."""
-    return " ".join(snippet.replace(MARK_OPEN, open_).replace(MARK_CLOSE, close).split())
+    """A snippet on one line with its match markers as ``[`` ``]`` (or nothing), secrets masked (masked
+    before the marks are put in: see :func:`~daycare_gui.stores.common.secrets.mask_marked_snippet`)."""
+    return " ".join(marked_snippet(snippet, open_, close).split())
+
+
+def marked_snippet(snippet: str, open_: str = MARK_OPEN, close: str = MARK_CLOSE) -> str:
+    """A snippet with its secrets masked and its matches between ``open_`` and ``close``."""
+    return mask_marked_snippet(snippet, MARK_OPEN, MARK_CLOSE, open_, close)
 
 
 # -- the query language ------------------------------------------------------------------------------

@@ -39,11 +39,13 @@ from pathlib import Path
 
 from daycare_gui.core.search.prune import recorded_meta
 from daycare_gui.stores.api import SearchSource
-from daycare_gui.stores.common.fts import TOKENIZER, connect, default_dir
+from daycare_gui.stores.common.fts import TOKENIZER, connect, default_dir, scrub_files
+from daycare_gui.stores.common.secrets import mask_free_text, mask_tree
 from daycare_gui.stores.records import Message, SessionRef
 
 # Bump when the indexed text or the layout changes: an index of another version is rebuilt.
-INDEX_VERSION = 1
+# 2: secrets are masked before they are indexed (an index of version 1 holds them in clear: rebuilt).
+INDEX_VERSION = 2
 BATCH = 2000
 BODY_LIMIT = 200_000  # characters of one message indexed (a huge tool output is cut, not skipped)
 SUBDIR = "sources"
@@ -110,18 +112,21 @@ def remove_former_indexes(source: SearchSource, current: Path) -> list[Path]:
 
 
 def searchable_text(m: Message) -> str:
-    """What a search finds a message by: its text, tool calls (names and arguments), tool results, files."""
+    """What a search finds a message by: its text, tool calls (names and arguments), tool results, files;
+    secrets masked (the index is a copy of the history kept on disk, and its snippets are shown)."""
     parts = [m.text or ""]
     for call in m.tool_calls:
         parts.append(call.name or "")
         if call.arguments is not None:
             args = call.arguments
-            parts.append(args if isinstance(args, str) else json.dumps(args, ensure_ascii=False, default=str))
+            parts.append(args if isinstance(args, str)
+                         else json.dumps(mask_tree(args), ensure_ascii=False, default=str))
     if m.tool_result is not None:
         parts += [m.tool_result.name or "", m.tool_result.text or ""]
     parts += list(m.attachments)
     text = "\n".join(p for p in parts if p)
-    return _utf8(text[:BODY_LIMIT])
+    # masked with some text beyond the cut, so that a secret the cut runs through is still recognised
+    return _utf8(mask_free_text(text[:BODY_LIMIT + 1000])[:BODY_LIMIT])
 
 
 def _utf8(text) -> str:
@@ -161,8 +166,7 @@ class SourceIndex:
 
     def __init__(self, path: str | os.PathLike) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.conn = connect(self.path)
+        self.conn = connect(self.path)  # (0600 in a 0700 folder before SQLite writes a byte)
         self.conn.executescript(_SCHEMA)
 
     @classmethod
@@ -193,6 +197,10 @@ class SourceIndex:
         old index or an empty one, never missing tables. Dropping is much faster than deleting rows."""
         self.conn.executescript("BEGIN IMMEDIATE; DELETE FROM meta; DROP TABLE IF EXISTS messages; "
                                 f"DROP TABLE IF EXISTS sessions; {_SCHEMA} COMMIT;")
+
+    def scrub(self) -> None:
+        """Leave no byte of dropped messages in the files (an older index held secrets in clear)."""
+        scrub_files(self.conn)
 
     def optimize(self) -> None:
         self.conn.execute("INSERT INTO messages(messages) VALUES ('optimize')")
@@ -261,7 +269,10 @@ def update_source_index(source: SearchSource, index: SourceIndex, *, progress: P
     elif st.exists and st.identity != identity:
         reason = "the index belonged to another store"
     if reason:
+        older_format = st.exists and st.version != INDEX_VERSION
         index.clear()
+        if older_format:
+            index.scrub()
         st = index.state()
     stream: Iterator = iter(source.messages(st.check if st.rows else None))
     if st.rows:

@@ -7,11 +7,15 @@ from typing import Any
 
 from daycare_gui.core.secrets import (
     MASK,
+    TEXT_STEPS,
+    MaskStep,
+    contains_any,
+    has_secret_pair,
     is_secret_key,
     mask_secrets,
-    mask_text,
     mask_url_credentials,
     mask_value,
+    run_steps,
 )
 
 # Credentials recognisable by their shape alone, wherever they appear in free text (a key pasted into a
@@ -21,15 +25,17 @@ _TOKEN = re.compile(
     r"|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}"  # GitHub
     r"|glpat-[A-Za-z0-9_-]{20,}"  # GitLab
     r"|xox[abposr]-[A-Za-z0-9-]{10,}"  # Slack
-    r"|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35})"  # AWS access key id, Google API key
+    r"|(?:AKIA|ASIA)[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35}"  # AWS access key id (long-term, temporary), Google
+    r"|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})"  # a JWT: header.payload.signature
     r"|(?<=Bearer )[A-Za-z0-9._~+/-]{16,}=*"
 )
 
 
 # Literal pieces every token above starts with, and words every secret key (``is_secret_key``) contains:
 # substring tests on them are far cheaper than the regular expressions they guard.
-_TOKEN_HINTS = ("sk-", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xox", "AKIA", "AIza",
-                "Bearer ")
+_TOKEN_HINTS = ("sk-", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xox", "AKIA", "ASIA",
+                "AIza", "eyJ", "Bearer ")
+_LOWER_HINTS = tuple(dict.fromkeys(hint.lower() for hint in _TOKEN_HINTS))
 _KEY_WORDS = ("api", "token", "secret", "password", "passwd", "credential", "authorization", "private",
               "cookie", "session")
 
@@ -45,26 +51,98 @@ def mask_url(text: str) -> str:
     return mask_url_credentials(text)
 
 
+# Every rule of the masker for free text, in order: the core's (URL passwords, secret pairs), then tokens
+# recognisable by their shape.
+FREE_TEXT_STEPS = (*TEXT_STEPS, MaskStep(_TOKEN, lambda m: mask_value(m.group(0)),
+                                         lambda text, lowered: contains_any(lowered, _LOWER_HINTS)))
+
+
 def mask_free_text(text: str) -> str:
-    """Mask every secret recognisable in free text: passwords in URLs, ``"api_key": "…"`` pairs and tokens
-    with a provider's prefix (``sk-…``, ``ghp_…``). For text leaving the application (exports, copies)."""
-    text = mask_text(text)
-    if _has_token_hint(text):
-        text = _TOKEN.sub(lambda m: mask_value(m.group(0)), text)
-    return text
+    """Mask every secret recognisable in free text: passwords in URLs, ``"api_key": "…"`` pairs, ``secret: …``
+    and ``token=…`` pairs, and tokens with a provider's prefix (``sk-…``, ``ghp_…``, ``AKIA…``, JWTs). The one
+    masking function for text leaving the application (screen, exports, copies, search snippets and index)."""
+    return run_steps(FREE_TEXT_STEPS, text)
 
 
 # A URL cut short before its host, as an excerpt's end cuts it ("…" or the end): "scheme://user:secret"
 _CUT_URL_PASSWORD = re.compile(r"(\b[A-Za-z][A-Za-z0-9+.-]*:/{1,2}[^\s/?#@:]*:)([^\s/?#@:…]+)(?=…|$)")
+SNIPPET_STEPS = (*FREE_TEXT_STEPS,
+                 MaskStep(_CUT_URL_PASSWORD, lambda m: m.group(0) if m.group(2).isdigit() else m.group(1) + MASK,
+                          lambda text, lowered: ":/" in text))
 
 
 def mask_snippet(text: str) -> str:
     """:func:`mask_free_text` for an excerpt (a search hit's snippet), whose end may cut a URL before its
     host: a password left just before the cut is masked too (a port, all digits, is not)."""
-    text = mask_free_text(text)
-    if ":/" in text:
-        text = _CUT_URL_PASSWORD.sub(lambda m: m.group(0) if m.group(2).isdigit() else m.group(1) + MASK, text)
-    return text
+    return run_steps(SNIPPET_STEPS, text)
+
+
+def mask_marked_snippet(snippet: str, mark_open: str, mark_close: str, open_: str, close: str) -> str:
+    """A search snippet whose matches are wrapped in ``mark_open``/``mark_close`` (the index's markers),
+    masked as :func:`mask_snippet` masks it and its matches then wrapped in ``open_``/``close``.
+
+    The masker reads the text without the markers (a marker inside ``sk-proj-…`` or between a key and its
+    value would hide the secret from it); the marks are then put back where their text still is. A match
+    inside a masked secret marks the whole mask: a mark never splits a mask, nor shows what it hides."""
+    raw: list[str] = []
+    marked: list[tuple[int, int]] = []  # [start, end) of each match in the unmarked text
+    start = None
+    for ch in snippet:
+        if ch == mark_open:
+            start = len(raw) if start is None else start
+        elif ch == mark_close:
+            if start is not None:
+                marked.append((start, len(raw)))
+            start = None
+        else:
+            raw.append(ch)
+    if start is not None:
+        marked.append((start, len(raw)))
+    text = "".join(raw)
+    origin = [(i, i + 1) for i in range(len(text))]  # where each character of the masked text came from
+    for step in SNIPPET_STEPS:
+        if step.applies(text, text.lower()):
+            text, origin = _tracked(step, text, origin)
+    out: list[str] = []
+    inside = False
+    for ch, (a, b) in zip(text, origin):
+        hit = any(a < end and start < b for start, end in marked)  # (a mask's own characters: a < b)
+        if hit != inside:
+            out.append(open_ if hit else close)
+            inside = hit
+        out.append(ch)
+    if inside:
+        out.append(close)
+    return "".join(out)
+
+
+def _tracked(step: MaskStep, text: str, origin: list[tuple[int, int]]) -> tuple[str, list[tuple[int, int]]]:
+    """``step`` run on ``text`` (as :func:`run_steps` runs it), and where each character of the result came
+    from: a kept one from its own place, each one of a mask from the whole span it replaced."""
+    pieces: list[str] = []
+    where: list[tuple[int, int]] = []
+    pos = 0
+    for m in step.pattern.finditer(text):
+        old, new = m.group(0), step.replace(m)
+        pieces.append(text[pos:m.start()])
+        where.extend(origin[pos:m.start()])
+        head = 0  # the replacement keeps the match's start and end as they were (a key, a provider prefix)
+        while head < min(len(old), len(new)) and old[head] == new[head]:
+            head += 1
+        tail = 0
+        while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
+            tail += 1
+        gone = origin[m.start() + head:m.end() - tail]
+        at = origin[m.start() + head][0] if m.start() + head < len(origin) else (origin[-1][1] if origin else 0)
+        span = (gone[0][0], gone[-1][1]) if gone else (at, at)
+        pieces.append(new)
+        where.extend(origin[m.start():m.start() + head])
+        where.extend([span] * (len(new) - head - tail))
+        where.extend(origin[m.end() - tail:m.end()])
+        pos = m.end()
+    pieces.append(text[pos:])
+    where.extend(origin[pos:])
+    return "".join(pieces), where
 
 
 # In JSON text: every object key (`"key":`), and keys of JSON quoted inside a string (`\"key\":`).
@@ -85,7 +163,7 @@ def may_hold_secret(json_text: str) -> bool:
         return False
     if '\\"' in json_text and any(is_secret_key(k) for k in _QUOTED_KEY.findall(json_text)):
         return True
-    return any(is_secret_key(k) for k in _JSON_KEY.findall(json_text))
+    return any(is_secret_key(k) for k in _JSON_KEY.findall(json_text)) or has_secret_pair(json_text)
 
 
 def mask_tree(value: Any) -> Any:
@@ -102,5 +180,5 @@ def mask_tree(value: Any) -> Any:
     return value
 
 
-__all__ = ["MASK", "is_secret_key", "mask_free_text", "mask_secrets", "mask_snippet", "mask_tree", "mask_url",
-           "mask_value", "may_hold_secret"]
+__all__ = ["MASK", "is_secret_key", "mask_free_text", "mask_marked_snippet", "mask_secrets", "mask_snippet",
+           "mask_tree", "mask_url", "mask_value", "may_hold_secret"]

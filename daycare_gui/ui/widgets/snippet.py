@@ -13,17 +13,16 @@ from PySide6.QtCore import QSize
 from PySide6.QtGui import QAbstractTextDocumentLayout, QPalette, QTextDocument
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
-from daycare_gui.stores.common.fts import MARK_CLOSE, MARK_OPEN, plain_snippet
-from daycare_gui.stores.common.secrets import mask_snippet
+from daycare_gui.stores.common.fts import MARK_CLOSE, MARK_OPEN, marked_snippet, plain_snippet
 
 
 def snippet_plain(snippet: str) -> str:
-    return mask_snippet(plain_snippet(snippet, "", ""))
+    return plain_snippet(snippet, "", "")
 
 
 def snippet_html(snippet: str) -> str:
-    """Escaped text on one line with the matched terms in bold."""
-    text = html.escape(mask_snippet(" ".join(snippet.split())), quote=False)
+    """Escaped text on one line with the matched terms in bold (secrets masked before they are marked)."""
+    text = html.escape(" ".join(marked_snippet(snippet).split()), quote=False)
     # Markers come in pairs from snippet(); a stray one in stored text is dropped rather than left open.
     out, open_ = [], False
     for ch in text:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QLabel, QListWidget, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget
+
+from daycare_gui.stores.common.secrets import mask_url
 
 
 class WelcomePage(QWidget):
@@ -29,7 +31,8 @@ class WelcomePage(QWidget):
         self.recent_label = QLabel("Recent")
         self.recent = QListWidget()
         self.recent.setMaximumWidth(520)
-        self.recent.itemActivated.connect(lambda item: self.recent_requested.emit(item.text()))
+        self.recent.itemActivated.connect(
+            lambda item: self.recent_requested.emit(item.data(Qt.ItemDataRole.UserRole)))
         layout.addWidget(self.recent_label, 0, Qt.AlignmentFlag.AlignHCenter)
         layout.addWidget(self.recent, 0, Qt.AlignmentFlag.AlignHCenter)
         # Why the last path did not open: every kind tried and why each declined.
@@ -49,7 +52,11 @@ class WelcomePage(QWidget):
         self.declined.setVisible(bool(text))
 
     def set_recent(self, paths: list[str]) -> None:
+        """Each store shown with any password in it masked; activating one opens it as remembered."""
         self.recent.clear()
-        self.recent.addItems(paths)
+        for path in paths:
+            item = QListWidgetItem(mask_url(path))
+            item.setData(Qt.ItemDataRole.UserRole, path)
+            self.recent.addItem(item)
         self.recent_label.setVisible(bool(paths))
         self.recent.setVisible(bool(paths))

@@ -249,3 +249,17 @@ def test_a_failed_index_check_is_remembered_by_every_search(build, opened):
 
 def test_an_index_in_step_gives_no_warning(store):
     assert all(r.key and not r.flag for r in search_memory(store, "deploy OR modules OR run", 50))
+
+
+@pytest.mark.parametrize("sample", __import__("tests.secret_samples", fromlist=["SAMPLES"]).SAMPLES,
+                         ids=lambda s: s.name)
+def test_a_memory_snippet_found_by_a_secrets_visible_part_shows_it_masked(build, opened, sample):
+    """The snippet is masked before its highlights go in (issue #32): «sk»-proj-… printed the whole key."""
+    from tests.secret_samples import leaked
+
+    b = build()
+    b.memory("planted", sample.text)
+    b.close()
+    rows = search_memory(opened(b.path), sample.query) + search_memory(opened(b.path), f"planted {sample.name}")
+    shown = " ".join(str(r.values[3]) + (r.markdown or "") for r in rows)
+    assert any(r.values[0] == "planted" for r in rows) and leaked(shown) == []

@@ -39,16 +39,44 @@ def masked(exc: BaseException) -> str:
     return mask_url(str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__)
 
 
+NEEDS_PASSWORD = "this server needs a password: set PGPASSWORD or add it to ~/.pgpass"
+
+
+def connect_failure(url: str, exc: BaseException) -> str:
+    """Why ``url`` did not connect, in one sentence without its password."""
+    reason = str(exc)
+    if "no password supplied" in reason:  # libpq's words when the server asks for a password it was not given
+        return f"cannot connect to {mask_url(url)}: {NEEDS_PASSWORD}"
+    return f"cannot connect to {mask_url(url)}: {masked(exc)}"
+
+
+def libpq_url(url: str) -> str:
+    """``url`` as libpq reads it (``postgresql+psycopg://`` is SQLAlchemy's spelling)."""
+    scheme, sep, rest = url.strip().partition("://")
+    return f"postgresql://{rest}" if sep and scheme.lower().startswith("postgres") else url
+
+
+def make_engine(url: str, **kwargs):
+    """An SQLAlchemy engine whose connections libpq makes from ``url`` itself: libpq, not SQLAlchemy's URL
+    parser, reads the URL, so a list of hosts (``h1:5432,h2:5433``) works, a bad port is refused in libpq's
+    words, and a password missing from the URL is looked up in PGPASSWORD and ~/.pgpass."""
+    import psycopg
+    from sqlalchemy import create_engine
+
+    dsn = libpq_url(url)
+    return create_engine("postgresql+psycopg://", creator=lambda: psycopg.connect(dsn, connect_timeout=10),
+                         **kwargs)
+
+
 class PgDatabase:
     def __init__(self, url: str, *, read_only: bool = True) -> None:
-        from sqlalchemy import create_engine, event
+        from sqlalchemy import event
         from sqlalchemy.pool import StaticPool
 
         self.url = url
         self.read_only = read_only
         self._lock = threading.RLock()
-        self.engine = create_engine(url, poolclass=StaticPool, isolation_level="AUTOCOMMIT",
-                                    connect_args={"connect_timeout": 10})
+        self.engine = make_engine(url, poolclass=StaticPool, isolation_level="AUTOCOMMIT")
 
         @event.listens_for(self.engine, "connect")
         def _session_setup(dbapi_conn, _record):
@@ -65,7 +93,7 @@ class PgDatabase:
                 conn.exec_driver_sql("SELECT 1")
         except Exception as exc:  # OperationalError with the server's words: say it without the password
             self.engine.dispose()
-            raise PgError(f"cannot connect to {mask_url(url)}: {masked(exc)}") from None
+            raise PgError(connect_failure(url, exc)) from None
 
     def rows(self, sql: str, params: dict | None = None) -> list[tuple]:
         from sqlalchemy import text

@@ -43,7 +43,7 @@ def open_server(url: str, paths=None, problems: ProblemLog | None = None):
     from daycare_gui.stores.daycare.pg.store import DaycarePgStore
 
     engine = _engine(paths)
-    db = PgDatabase(sqlalchemy_url(url))
+    db = PgDatabase(url.strip())  # libpq reads the URL as given (hosts, ports, options: see make_engine)
     problems = problems if problems is not None else ProblemLog()
     if paths is not None:
         _report_leftovers(problems, paths.root)

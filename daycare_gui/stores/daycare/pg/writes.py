@@ -143,12 +143,12 @@ def write(store, edit, *, force: bool = False) -> None:
 
 
 def _transaction(url: str, edit) -> None:
-    from sqlalchemy import create_engine, text
+    from sqlalchemy import text
     from sqlalchemy.pool import NullPool
 
-    from daycare_gui.stores.daycare.pg.database import masked
+    from daycare_gui.stores.daycare.pg.database import make_engine, masked
 
-    engine = create_engine(url, poolclass=NullPool)
+    engine = make_engine(url, poolclass=NullPool)
     try:
         with engine.begin() as conn:
             conn.execute(text("SET LOCAL lock_timeout = '3s'"))
