@@ -29,9 +29,16 @@ from pathlib import Path
 
 from daycare_gui.core.edit import yaml_text
 from daycare_gui.core.edit.app_state import AppStateDoc, is_app_state
-from daycare_gui.core.edit.atomic import ConflictError, ReadOnlyError, load_for_edit, save_atomic
+from daycare_gui.core.edit.atomic import (
+    ConflictError,
+    OutsideStoreError,
+    ReadOnlyError,
+    load_for_edit,
+    refuse_outside,
+    save_atomic,
+)
 from daycare_gui.core.edit.document import FrontmatterDocument
-from daycare_gui.core.edit.engine_guard import engine_running_reason
+from daycare_gui.core.edit.engine_guard import engine_running_reason, store_folders
 from daycare_gui.core.edit.errors import DocumentError, InvalidValue
 from daycare_gui.core.edit.permissions_doc import PermissionsDoc
 from daycare_gui.core.edit.settings_doc import SettingsDoc
@@ -157,6 +164,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"daycare-gui edit: refused, {path} left unchanged: this command edits Markdown files with "
               "frontmatter, an app's state.json and settings.json, not this file", file=sys.stderr)
         return EXIT_REFUSED
+    folders = store_folders(path)
+    try:
+        refuse_outside(path, folders)  # a store's file linked to one of the user's (cron/x/TASK.md → ~/notes.md)
+    except OutsideStoreError as exc:
+        print(f"daycare-gui edit: refused: {exc}", file=sys.stderr)
+        return EXIT_REFUSED
     try:
         loaded = load_for_edit(path)
     except OSError as exc:
@@ -194,11 +207,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"daycare-gui edit: refused, {path} left unchanged (add --force to write it anyway)", file=sys.stderr)
         return EXIT_REFUSED
     try:
-        save_atomic(path, after, expected_sha256=loaded.sha256)
+        save_atomic(path, after, expected_sha256=loaded.sha256, within=folders)
     except ConflictError as exc:
         print(f"daycare-gui edit: {exc}; nothing written. Run the command again to edit the new version.", file=sys.stderr)
         return EXIT_CONFLICT
-    except ReadOnlyError as exc:  # the user marked the file read-only: said as such, in a line
+    except (ReadOnlyError, OutsideStoreError) as exc:  # marked read-only, or linked out meanwhile: in a line
         print(f"daycare-gui edit: refused: {exc.strerror}", file=sys.stderr)
         return EXIT_REFUSED
     except OSError as exc:
