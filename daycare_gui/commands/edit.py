@@ -12,6 +12,10 @@ Only the edited values change (see core.edit.document and core.edit.json_doc). F
 While Daycare's engine runs on the file's store (a live pid in ``engine.pid`` or an answering socket), any
 write is refused without ``--force``: the engine may overwrite the change or not see it until it restarts.
 
+A document of another kind's store (a Linggen agent or skill, a CianaParrot workspace file or skill) is
+saved through that kind, as the window saves it: refused while its program runs (without ``--force``), its
+old text backed up first (see commands.edit_kinds); that store's other files are refused.
+
 Anything else is refused. VALUE is YAML (``--set enabled=false``, ``--set allow='["@network"]'``).
 Prints a unified diff of the change (secrets masked).
 
@@ -164,6 +168,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"daycare-gui edit: refused, {path} left unchanged: this command edits Markdown files with "
               "frontmatter, an app's state.json and settings.json, not this file", file=sys.stderr)
         return EXIT_REFUSED
+    from daycare_gui.commands.edit_kinds import edit_kind_file, store_of
+
+    other = store_of(path)  # a file of Linggen, CianaParrot, …: saved as that kind's window saves it
+    if other is not None:
+        try:
+            return edit_kind_file(args, path, other)
+        finally:
+            if other.store is not None:
+                other.store.close()
     folders = store_folders(path)
     try:
         refuse_outside(path, folders)  # a store's file linked to one of the user's (cron/x/TASK.md → ~/notes.md)
