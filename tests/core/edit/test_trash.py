@@ -363,3 +363,12 @@ def test_a_store_folder_turned_into_a_link_out_is_not_restored_through(store, ho
     with pytest.raises(TrashError, match="outside the store"):
         restore(entry)
     assert list(home.joinpath("autostart").iterdir()) == [] and entry.stored.read_bytes() == data
+
+
+def test_a_trash_folder_that_is_a_link_out_of_the_store_is_not_used(store, home):
+    trash_dir(store).symlink_to(home / "autostart", target_is_directory=True)
+    path = store.root / "heartbeat" / "check-inbox.md"
+    with pytest.raises(TrashError, match="is a symlink"):
+        move_to_trash(store, path)
+    assert path.exists() and list((home / "autostart").iterdir()) == []
+    assert list_trash(store) == [] and "symlink" in scan_trash(store)[1][0].reason
