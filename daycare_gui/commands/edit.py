@@ -12,6 +12,10 @@ Only the edited values change (see core.edit.document and core.edit.json_doc). F
 While Daycare's engine runs on the file's store (a live pid in ``engine.pid`` or an answering socket), any
 write is refused without ``--force``: the engine may overwrite the change or not see it until it restarts.
 
+A document of another kind's store (a Linggen agent or skill, a CianaParrot workspace file or skill) is
+saved through that kind, as the window saves it: refused while its program runs (without ``--force``), its
+old text backed up first (see commands.edit_kinds); that store's other files are refused.
+
 Anything else is refused. VALUE is YAML (``--set enabled=false``, ``--set allow='["@network"]'``).
 Prints a unified diff of the change (secrets masked).
 
@@ -29,9 +33,16 @@ from pathlib import Path
 
 from daycare_gui.core.edit import yaml_text
 from daycare_gui.core.edit.app_state import AppStateDoc, is_app_state
-from daycare_gui.core.edit.atomic import ConflictError, ReadOnlyError, load_for_edit, save_atomic
+from daycare_gui.core.edit.atomic import (
+    ConflictError,
+    OutsideStoreError,
+    ReadOnlyError,
+    load_for_edit,
+    refuse_outside,
+    save_atomic,
+)
 from daycare_gui.core.edit.document import FrontmatterDocument
-from daycare_gui.core.edit.engine_guard import engine_running_reason
+from daycare_gui.core.edit.engine_guard import engine_running_reason, store_folders
 from daycare_gui.core.edit.errors import DocumentError, InvalidValue
 from daycare_gui.core.edit.permissions_doc import PermissionsDoc
 from daycare_gui.core.edit.settings_doc import SettingsDoc
@@ -157,6 +168,21 @@ def run(args: argparse.Namespace) -> int:
         print(f"daycare-gui edit: refused, {path} left unchanged: this command edits Markdown files with "
               "frontmatter, an app's state.json and settings.json, not this file", file=sys.stderr)
         return EXIT_REFUSED
+    from daycare_gui.commands.edit_kinds import edit_kind_file, store_of
+
+    other = store_of(path)  # a file of Linggen, CianaParrot, …: saved as that kind's window saves it
+    if other is not None:
+        try:
+            return edit_kind_file(args, path, other)
+        finally:
+            if other.store is not None:
+                other.store.close()
+    folders = store_folders(path)
+    try:
+        refuse_outside(path, folders)  # a store's file linked to one of the user's (cron/x/TASK.md → ~/notes.md)
+    except OutsideStoreError as exc:
+        print(f"daycare-gui edit: refused: {exc}", file=sys.stderr)
+        return EXIT_REFUSED
     try:
         loaded = load_for_edit(path)
     except OSError as exc:
@@ -194,11 +220,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"daycare-gui edit: refused, {path} left unchanged (add --force to write it anyway)", file=sys.stderr)
         return EXIT_REFUSED
     try:
-        save_atomic(path, after, expected_sha256=loaded.sha256)
+        save_atomic(path, after, expected_sha256=loaded.sha256, within=folders)
     except ConflictError as exc:
         print(f"daycare-gui edit: {exc}; nothing written. Run the command again to edit the new version.", file=sys.stderr)
         return EXIT_CONFLICT
-    except ReadOnlyError as exc:  # the user marked the file read-only: said as such, in a line
+    except (ReadOnlyError, OutsideStoreError) as exc:  # marked read-only, or linked out meanwhile: in a line
         print(f"daycare-gui edit: refused: {exc.strerror}", file=sys.stderr)
         return EXIT_REFUSED
     except OSError as exc:

@@ -1,14 +1,19 @@
 """``daycare-gui export PATH session:<id> [--format md|html|jsonl] [--out FILE]`` — one conversation of any
 store kind that offers conversations, as Markdown, a self-contained HTML page or JSONL (records as stored).
 
-Streams to stdout, or writes FILE atomically. Never writes a byte into the store. Exit 2 with one clear
-line for an unrecognised store, a store without conversations, an unknown session or a bad target.
+Streams to stdout, or writes FILE atomically (a temporary file beside it, renamed), for its owner only
+(mode 0600: an export holds a conversation). An existing FILE is kept unless ``--force``; a symlink is never
+written through and a read-only file (no owner write bit) never replaced, even with ``--force``. Never writes
+a byte into the store. Exit 2 with one clear line for an unrecognised store, a store without conversations,
+an unknown session or a bad target.
 """
 
 from __future__ import annotations
 
 import io
+import os
 import sqlite3
+import stat
 import sys
 
 from daycare_gui.core.db import DatabaseError
@@ -24,6 +29,8 @@ from daycare_gui.stores.common.export import (
 )
 from daycare_gui.stores.common.secrets import mask_url
 
+EXPORT_MODE = 0o600  # an export holds a whole conversation: its owner's to share
+
 
 def add_arguments(parser) -> None:
     parser.add_argument("path", help="a store: Daycare root, data dir or settings.json, or another kind's folder")
@@ -31,7 +38,10 @@ def add_arguments(parser) -> None:
     parser.add_argument("--format", choices=list(FORMATS), default=None,
                         help="md (readable Markdown), html (one self-contained page) or jsonl (the records as "
                              "stored, one per line); default: from --out's suffix, else md")
-    parser.add_argument("--out", metavar="FILE", help="write FILE (atomically) instead of standard output")
+    parser.add_argument("--out", metavar="FILE", help="write FILE (atomically, mode 0600) instead of standard "
+                                                      "output; an existing FILE is kept unless --force")
+    parser.add_argument("--force", action="store_true",
+                        help="replace an existing --out FILE (never a symlink, never a read-only file)")
     parser.add_argument("--records", metavar="ID,ID…", help="only these records (ids as shown in raw views)")
     parser.add_argument("--kind", help=f"open as this kind ({', '.join(registry.kind_names())}) "
                                        "instead of detecting it")
@@ -51,6 +61,9 @@ def run(args) -> int:
     if kind != "session" or not session_id:
         return _fail(f"cannot export {args.target!r}: name a session as session:<id>")
     fmt = args.format or (format_for_path(args.out) if args.out else "md")
+    refusal = _out_refused(args.out, args.force) if args.out else None
+    if refusal:
+        return _fail(refusal)
     # the records named, each once, in the order given
     ids = list(dict.fromkeys(i.strip() for i in args.records.split(",") if i.strip())) if args.records else None
     try:
@@ -78,9 +91,13 @@ def _export(args, store, session_id: str, fmt: str, ids: list[str] | None) -> in
     if args.out:
         try:
             # (with records named, the file is written only if every one of them is in the session)
-            written = export_to_file(cap, ref, fmt, args.out, expect=None if ids is None else len(ids), **options)
+            written = export_to_file(cap, ref, fmt, args.out, expect=None if ids is None else len(ids),
+                                     replace=args.force, through_links=False, mode=EXPORT_MODE, **options)
         except ExportIncomplete as exc:
             return _missing(exc.written, ids)
+        except FileExistsError:  # it appeared while the export ran
+            return _fail(f"{args.out} appeared meanwhile and was kept; nothing was written (add --force to "
+                         "replace it)")
         except OSError as exc:
             return _fail(f"cannot write {args.out}: {exc.strerror or exc}", 1)
         print(f"wrote {written:,} messages to {args.out}", file=sys.stderr)
@@ -92,6 +109,26 @@ def _export(args, store, session_id: str, fmt: str, ids: list[str] | None) -> in
             return _missing(written, ids)
         return 0 if _to_stdout(lambda out: (out.write(held.getvalue()), written)[1]) is not None else 1
     return 0 if _to_stdout(lambda out: export_session(cap, ref, fmt, out, **options)) is not None else 1
+
+
+def _out_refused(out: str, force: bool) -> str | None:
+    """Why ``--out`` must not be written, in one sentence, or None."""
+    try:
+        st = os.lstat(out)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"cannot write {out}: {exc.strerror or exc}; nothing was written"
+    if stat.S_ISLNK(st.st_mode):
+        return (f"{out} is a symlink (to {os.path.realpath(out)}); an export is never written through one, "
+                "nothing was written")
+    if not stat.S_ISREG(st.st_mode):
+        return f"{out} exists and is not a regular file; nothing was written"
+    if not force:
+        return f"{out} exists; nothing was written (add --force to replace it)"
+    if not st.st_mode & stat.S_IWUSR:
+        return f"{out} is read-only (mode {stat.S_IMODE(st.st_mode):04o}); nothing was written"
+    return None
 
 
 def _missing(written: int, ids: list[str]) -> int:

@@ -245,11 +245,14 @@ class Documents(Capability):
     def read(self, ref: DocRef) -> bytes:
         return Path(ref.path).read_bytes() if ref.path else b""
 
-    def save(self, ref: DocRef, data: bytes, expected_sha256: str | None, *, force: bool = False) -> None:
+    def save(self, ref: DocRef, data: bytes, expected_sha256: str | None, *,
+             force: bool = False) -> Path | None:
         """Atomically replace the document if it still holds what was read (sha256 of those bytes).
-        Kinds override this to refuse while their engine runs (WriteRefused) or to write elsewhere.
+        Kinds override this to refuse while their engine runs (WriteRefused), to keep a backup of the old
+        bytes first (returning the copy's path; None when none was made) or to write elsewhere.
         ``force`` insists past such a refusal; it never skips the check for a change made meanwhile (to
-        write over one, save again with the sha256 of the bytes now there)."""
+        write over one, save again with the sha256 of the bytes now there). ``daycare-gui edit`` saves a
+        kind's document through here too, so the window and the command refuse alike."""
         from daycare_gui.stores.common.atomic import ConflictError, save_atomic
 
         if not ref.editable or ref.path is None:
@@ -258,6 +261,7 @@ class Documents(Capability):
             save_atomic(ref.path, data, expected_sha256=expected_sha256)
         except ConflictError as exc:
             raise WriteConflict(str(exc)) from exc
+        return None
 
     def count(self) -> int | None:
         return len(self.documents())

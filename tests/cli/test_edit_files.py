@@ -216,3 +216,45 @@ def test_settings_json_parent_keys_cannot_smuggle_in_a_value_daycare_refuses(tmp
     assert cli.main(["edit", str(path), "--set", assignment]) == 2
     assert path.read_bytes() == SETTINGS
     assert says in capsys.readouterr().err
+
+
+# --- a store's file that is a symlink to one of the user's is never written through ------------------------
+
+
+@pytest.fixture
+def linked_task(tmp_path):
+    """cron/x/TASK.md of a store, planted as a link to the user's own notes."""
+    from daycare_gui.core.demo import write_demo
+
+    root = tmp_path / "daycare"
+    write_demo(root)
+    notes = tmp_path / "home" / "notes.md"
+    notes.parent.mkdir()
+    notes.write_bytes(b"---\ntitle: My notes\n---\nPrivate.\n")
+    task = root / "cron" / "x" / "TASK.md"
+    task.parent.mkdir()
+    task.symlink_to(notes)
+    return task, notes
+
+
+@pytest.mark.parametrize("force", [(), ("--force",)])
+def test_edit_refuses_a_store_file_linked_outside_the_store(linked_task, capsys, force):
+    task, notes = linked_task
+    assert cli.main(["edit", str(task), "--set", "schedule=0 9 * * *", *force]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == (f"daycare-gui edit: refused: {task} leads to {notes}, outside the store's folders; "
+                           "nothing was written")
+    assert notes.read_bytes() == b"---\ntitle: My notes\n---\nPrivate.\n" and task.is_symlink()
+
+
+def test_edit_follows_a_link_that_stays_in_the_store(tmp_path):
+    from daycare_gui.core.demo import write_demo
+
+    root = tmp_path / "daycare"
+    write_demo(root)
+    real = root / "skills" / "shared.md"
+    real.write_bytes(b"---\nname: shared\n---\nBody.\n")
+    link = root / "skills" / "alias.md"
+    link.symlink_to(real)
+    assert cli.main(["edit", str(link), "--set", "name=renamed"]) == 0
+    assert link.is_symlink() and real.read_bytes() == b"---\nname: renamed\n---\nBody.\n"

@@ -750,3 +750,22 @@ def test_memory_record_edit_keeps_every_other_lines_ending(qtbot, tmp_path):
     assert editor.save()
     assert path.read_bytes() == RECORDS_MIXED.replace(b"last\n", b"last!\n").replace(
         b"line two", b"line 2").replace(b"other\r\n", b"other, edited\r\n")
+
+
+def test_an_editor_never_saves_through_a_link_out_of_the_store(qtbot, root, tmp_path, monkeypatch):
+    from daycare_gui.ui.editors import base
+
+    notes = tmp_path / "notes.md"
+    notes.write_bytes(b"---\ntitle: My notes\n---\nPrivate.\n")
+    task = root / "cron" / "x" / "TASK.md"
+    task.parent.mkdir()
+    task.symlink_to(notes)
+    told = []
+    monkeypatch.setattr(base.QMessageBox, "critical", lambda _parent, title, text: told.append((title, text)))
+    editor = _editor(qtbot, DocumentEditor, task, store_paths=resolve_paths(root))
+    editor.confirm_engine_running = lambda reason: True
+    editor.raw.setPlainText("---\ntitle: My notes\nenabled: false\n---\nPrivate.\n")
+    assert not editor.save()
+    assert notes.read_bytes() == b"---\ntitle: My notes\n---\nPrivate.\n"
+    ((title, text),) = told
+    assert title == "Cannot save" and f"leads to {notes}, outside the store's folders" in text

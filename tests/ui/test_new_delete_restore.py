@@ -317,3 +317,21 @@ def test_new_task_on_a_store_that_reads_the_database_says_so_before_creating(qtb
     (shown, note), = dialogs
     assert shown and note.startswith("Daycare will ignore this file:")
     assert snapshot_tree(store) == before
+
+
+def test_the_trash_dialog_shows_a_planted_entry_as_not_restorable(qtbot, store, tmp_path):
+    from daycare_gui.core.edit.trash import MANIFEST_NAME
+    from daycare_gui.core.paths import resolve_paths
+
+    outside = tmp_path / "autostart" / "evil.desktop"
+    entry = store / TRASH_NAME / "20260101-000000-000000"
+    entry.mkdir(parents=True)
+    (entry / "evil.desktop").write_text("[Desktop Entry]\n")
+    (entry / MANIFEST_NAME).write_text(json.dumps({"original": str(outside), "relative": "evil.desktop"}))
+    dialog = TrashDialog(resolve_paths(store))
+    qtbot.addWidget(dialog)
+    (row,) = [dialog.list.item(i) for i in range(dialog.list.count())]
+    assert row.text().startswith("Not restorable: 20260101-000000-000000:") and "evil.desktop" in row.text()
+    assert not row.flags() and not dialog.restore_button.isEnabled()
+    dialog.restore_selected()
+    assert not outside.exists()

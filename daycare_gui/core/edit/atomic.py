@@ -7,6 +7,10 @@ mtime), and refuses with :class:`ConflictError` when they differ, so the caller 
 A file whose owner may not write it (mode 0444) is refused with :class:`ReadOnlyError`: the user marked
 it read-only, and a rename needs only the folder's permission, so it would otherwise be replaced anyway.
 
+A save names the folders it must stay in (``within``: the store's): a file of the store that is a symlink
+to one outside it (``cron/x/TASK.md → ~/notes.md``, planted by whoever filled the store) is refused with
+:class:`OutsideStoreError` rather than written through.
+
 The write itself goes to a temporary file in the same directory (same filesystem, so ``os.replace``
 is atomic), which is fsynced, given the original file's mode, moved over the target, and then the
 directory is fsynced so the rename survives a crash.
@@ -19,6 +23,7 @@ import hashlib
 import os
 import stat
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -83,6 +88,32 @@ class ReadOnlyError(PermissionError):
         return self.strerror
 
 
+class OutsideStoreError(PermissionError):
+    """The file, links resolved, is not in any of the folders the save must stay in. Nothing was written."""
+
+    def __init__(self, path: str | os.PathLike, real: str | os.PathLike) -> None:
+        self.path = Path(path)
+        self.real = Path(real)
+        super().__init__(errno.EACCES, f"{self.path} leads to {self.real}, outside the store's folders; "
+                                       "nothing was written", str(self.path))
+
+    def __str__(self) -> str:
+        return self.strerror
+
+
+def refuse_outside(path: str | os.PathLike, within: Iterable[str | os.PathLike] | None) -> None:
+    """Raise :class:`OutsideStoreError` when ``path``, symlinks resolved, lies in none of the folders
+    ``within`` (also resolved). ``within=None``: no such limit (a file that belongs to no store)."""
+    if within is None:
+        return
+    real = Path(os.path.realpath(path))
+    for folder in within:
+        base = Path(os.path.realpath(folder))
+        if real == base or base in real.parents:
+            return
+    raise OutsideStoreError(path, real)
+
+
 def refuse_read_only(path: str | os.PathLike) -> None:
     """Raise :class:`ReadOnlyError` when ``path`` (a symlink: its target) exists without write permission for
     its owner. Callers may ask this early, before other questions, so the user hears it first."""
@@ -139,6 +170,7 @@ def save_atomic(
     expected_sha256: str | None,
     force: bool = False,
     new_mode: int | None = None,
+    within: Iterable[str | os.PathLike] | None = None,
 ) -> Loaded:
     """Replace ``path`` with ``data`` if it still holds the bytes whose hash is ``expected_sha256``.
 
@@ -147,9 +179,12 @@ def save_atomic(
     ``new_mode``: the permission bits of a file that does not exist yet (default: what the umask gives);
     a backup passes its original's, so the copy is no more readable than the file it copies.
     A read-only file (no owner write bit) raises :class:`ReadOnlyError`, forced or not.
+    ``within``: the folders the file (links resolved) must lie in, else :class:`OutsideStoreError`.
     Returns the :class:`Loaded` state of the saved file, ready for the next save.
     """
-    # Edit the file a symlink points to, not the link itself (os.replace would swap the link for a file).
+    # Edit the file a symlink points to, not the link itself (os.replace would swap the link for a file),
+    # as long as that file is in the store.
+    refuse_outside(path, within)
     target = Path(os.path.realpath(path))
     current = _read_current(target)
     if not force:

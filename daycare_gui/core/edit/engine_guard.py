@@ -51,6 +51,19 @@ def _stores_around(file: Path) -> list[DaycarePaths]:
     return found
 
 
+def store_folders(file: str | os.PathLike, paths: DaycarePaths | None = None) -> list[Path] | None:
+    """The folders a write to ``file`` must stay in: those of the store the window opened (``paths``) and
+    of every store found around ``file`` as it is named (links not followed: a link's own place is what
+    makes it the store's). None when the file belongs to no store (a loose file: no such limit)."""
+    stores = ([paths] if paths is not None else []) + _stores_around(Path(os.path.abspath(file)))
+    if not stores:
+        return None
+    folders: list[Path] = []
+    for s in stores:
+        folders += [s.root, s.config_dir, s.data_dir, s.workspace_dir, *s.users_dirs, *s.legacy_dirs]
+    return folders
+
+
 def engine_running_reason(*, file: str | os.PathLike | None = None, paths: DaycarePaths | None = None) -> str | None:
     """Why writing now is risky — ``"Daycare's engine is running (process 42 from …/engine.pid is alive); it
     may overwrite or miss this change"`` — or None when no engine runs on the store of ``file`` / ``paths``."""

@@ -5,6 +5,12 @@ the store folder that held it) with a small manifest (``.trash-manifest.json``) 
 location. :func:`restore` moves it back, refusing to overwrite anything that appeared there meanwhile.
 Only paths inside the store are accepted, never a store folder itself, the database or the trash.
 
+The trash lives in the store, so its manifests are as untrusted as the rest of it: an entry is offered for
+restore only when its item lies inside its own entry folder (no ``..``, no symlinked folder on the way, no
+link pointing out of the store) and its place is rebuilt from a store folder and the relative path (the
+recorded ``original`` only says which store folder; it is never used as given). Other entries are listed by
+:func:`scan_trash` as refused, with the reason, and are never moved.
+
 A move is one ``os.rename`` when both places share a file system. Across file systems (a workspace on
 another disk) the item is copied, the copy compared with the original (every path, type, size and SHA-256),
 and only then is the original removed: the copy is never deleted once the original has started to go, so
@@ -50,10 +56,21 @@ class TrashIncomplete(TrashError):
 @dataclass(frozen=True)
 class TrashEntry:
     folder: Path  # <trash>/<timestamp>
-    original: Path  # where the item lived
+    original: Path  # where the item lived: one of ``bases`` joined with the relative path
     stored: Path  # where it is now
     deleted_at: str  # ISO time
     kind: str  # "file" | "folder"
+    base: Path | None = None  # the store folder (resolved) the item is restored into
+    bases: tuple[Path, ...] = ()  # every folder of the store (resolved): where a restored link may point
+
+
+@dataclass(frozen=True)
+class RefusedEntry:
+    """A trash folder not offered for restore: ``reason`` says why (a manifest naming a place outside the
+    store, a path leaving its entry folder, a symlink pointing out)."""
+
+    folder: Path
+    reason: str
 
 
 def trash_dir(paths) -> Path:
@@ -75,11 +92,11 @@ def _protected(paths) -> set[Path]:
     return {Path(os.path.realpath(p)) for p in names} | set(_store_bases(paths))
 
 
-def _relative_in_store(paths, real: Path) -> Path:
-    """``real`` relative to the store folder holding it (the data dir preferred)."""
+def _relative_in_store(paths, real: Path) -> tuple[Path, Path]:
+    """The store folder holding ``real`` (the data dir preferred) and ``real`` relative to it."""
     for base in _store_bases(paths):
         if base in real.parents:
-            return real.relative_to(base)
+            return base, real.relative_to(base)
     raise TrashError(f"{real} is not inside the Daycare store; refusing to delete it")
 
 
@@ -94,7 +111,9 @@ def move_to_trash(paths, target: str | os.PathLike, *, now: _dt.datetime | None 
     trash = Path(os.path.realpath(trash_dir(paths)))
     if real == trash or trash in real.parents:
         raise TrashError(f"{target} is already in the trash")
-    relative = _relative_in_store(paths, real)
+    base, relative = _relative_in_store(paths, real)
+    if trash_dir(paths).is_symlink():  # the store's items would leave the store through it
+        raise TrashError(f"the trash ({trash_dir(paths)}) is a symlink to {trash}; refusing to move {target} there")
     stamp = (now or _dt.datetime.now()).strftime("%Y%m%d-%H%M%S-%f")
     folder = trash / stamp
     suffix = 0
@@ -121,7 +140,7 @@ def move_to_trash(paths, target: str | os.PathLike, *, now: _dt.datetime | None 
     manifest_text = json.dumps(manifest, indent=2) + "\n"
     # The manifest first: if the move fails, an orphan manifest is harmless; a moved item without one is not.
     manifest_path.write_text(manifest_text, encoding="utf-8")
-    entry = TrashEntry(folder, real, stored, deleted_at, kind)
+    entry = TrashEntry(folder, real, stored, deleted_at, kind, base, tuple(_store_bases(paths)))
     try:
         os.rename(real, stored)  # atomic: on failure nothing moved, the trash folder holds only the manifest
         return entry
@@ -295,27 +314,111 @@ def _remove_tree(root: Path, *, own: bool = False) -> tuple[list[Path], str]:
     return sorted(remaining) or [root], errors[0] if errors else "it is still there"
 
 
-def _entry(folder: Path) -> TrashEntry | None:
-    try:
-        manifest = json.loads((folder / MANIFEST_NAME).read_text(encoding="utf-8"))
-        return TrashEntry(
-            folder,
-            Path(manifest["original"]),
-            folder / manifest["relative"],
-            str(manifest.get("deleted_at", "")),
-            str(manifest.get("kind", "file")),
-        )
-    except (OSError, ValueError, KeyError, TypeError):
+def _inside(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+def _real_inside(path: Path, folders) -> bool:
+    real = Path(os.path.realpath(path))
+    return any(_inside(real, f) for f in folders)
+
+
+def _safe_relative(value) -> Path | None:
+    """The manifest's ``relative`` as a path that stays below the folder it is joined to, else None."""
+    if not isinstance(value, str) or not value or "\0" in value:
         return None
+    relative = Path(value)
+    if relative.is_absolute() or not relative.parts or any(part in ("..", ".") for part in relative.parts):
+        return None
+    return relative
+
+
+def _item_problem(folder: Path, relative: Path, target: Path, bases: tuple[Path, ...]) -> str | None:
+    """Why the item ``folder/relative`` must not be moved back to ``target``, or None. Asked when the
+    trash is listed and again just before the move (the store may have changed meanwhile)."""
+    if folder.is_symlink():
+        return f"the entry folder is a symlink (to {os.path.realpath(folder)}), not a folder of the trash"
+    at = folder
+    for part in relative.parts[:-1]:  # every folder between the entry folder and the item: real folders
+        at = at / part
+        if at.is_symlink():
+            return f"{at} is a symlink (to {os.path.realpath(at)}), so the item is not in the trash"
+    stored = folder / relative
+    if stored.is_symlink():  # the link itself goes back; where it would then point must be in the store
+        pointed = Path(os.path.realpath(target.parent / os.readlink(stored)))
+        if not any(_inside(pointed, b) for b in bases):
+            return f"the item is a symlink to {pointed}, outside the store"
+    # The place it goes back to: its nearest existing folder must lie (links resolved) in the store.
+    existing = target.parent
+    while not (existing.exists() or existing.is_symlink()) and existing != existing.parent:
+        existing = existing.parent
+    if not _real_inside(existing, bases):
+        return f"{existing} leads to {os.path.realpath(existing)}, outside the store"
+    return None
+
+
+def _entry(folder: Path, paths) -> TrashEntry | RefusedEntry | None:
+    """The entry of trash folder ``folder``, refused with a reason when it would restore outside its
+    entry folder or the store; None when it holds no manifest (a move that did not finish)."""
+    manifest_path = folder / MANIFEST_NAME
+    if not (manifest_path.exists() or manifest_path.is_symlink()):
+        return None
+    if manifest_path.is_symlink() or not manifest_path.is_file():
+        return RefusedEntry(folder, f"its {MANIFEST_NAME} is not a plain file")
+    try:
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        return RefusedEntry(folder, f"its {MANIFEST_NAME} cannot be read: {exc}")
+    if not isinstance(manifest, dict):
+        return RefusedEntry(folder, f"its {MANIFEST_NAME} is not a JSON object")
+    relative = _safe_relative(manifest.get("relative"))
+    if relative is None:
+        return RefusedEntry(folder, f"its relative path {manifest.get('relative')!r} leaves the entry folder")
+    bases = tuple(_store_bases(paths))
+    original = manifest.get("original")
+    recorded = Path(os.path.normpath(original)) if isinstance(original, str) and original else None
+    # Rebuilt from a store folder and the relative path; the recorded place only chooses the folder.
+    base = next((b for b in bases if recorded == b / relative), None)
+    if base is None:
+        return RefusedEntry(folder, f"its recorded place {original!r} is not {relative} inside a folder of the store")
+    target = base / relative
+    trash = Path(os.path.realpath(trash_dir(paths)))
+    if target in _protected(paths) or _inside(target, trash):
+        return RefusedEntry(folder, f"{target} is a part of the store that is not restored from the trash")
+    problem = _item_problem(folder, relative, target, bases)
+    if problem:
+        return RefusedEntry(folder, problem)
+    return TrashEntry(folder, target, folder / relative, str(manifest.get("deleted_at", "")),
+                      "folder" if manifest.get("kind") == "folder" else "file", base, bases)
+
+
+def scan_trash(paths) -> tuple[list[TrashEntry], list[RefusedEntry]]:
+    """Restorable entries, newest first, and the entries refused (never restored), each with its reason."""
+    trash = trash_dir(paths)
+    if trash.is_symlink():
+        return [], [RefusedEntry(trash, f"the trash is a symlink to {os.path.realpath(trash)}, outside the store")]
+    if not trash.is_dir():
+        return [], []
+    entries: list[TrashEntry] = []
+    refused: list[RefusedEntry] = []
+    for folder in sorted(trash.iterdir(), reverse=True):
+        if folder.is_symlink():
+            refused.append(RefusedEntry(folder, f"it is a symlink (to {os.path.realpath(folder)}), "
+                                                "not a folder of the trash"))
+            continue
+        if not folder.is_dir():
+            continue
+        entry = _entry(folder, paths)
+        if isinstance(entry, RefusedEntry):
+            refused.append(entry)
+        elif entry is not None and (entry.stored.exists() or entry.stored.is_symlink()):
+            entries.append(entry)
+    return entries, refused
 
 
 def list_trash(paths) -> list[TrashEntry]:
-    """Restorable entries, newest first."""
-    trash = trash_dir(paths)
-    if not trash.is_dir():
-        return []
-    entries = [_entry(folder) for folder in sorted(trash.iterdir(), reverse=True) if folder.is_dir()]
-    return [e for e in entries if e is not None and (e.stored.exists() or e.stored.is_symlink())]
+    """Restorable entries, newest first (:func:`scan_trash` also says which were refused, and why)."""
+    return scan_trash(paths)[0]
 
 
 def restore(entry: TrashEntry) -> Path:
@@ -323,6 +426,15 @@ def restore(entry: TrashEntry) -> Path:
     Every failure is a TrashError that says where the item is (still in the trash, unless it was restored)."""
     if not (entry.stored.exists() or entry.stored.is_symlink()):
         raise TrashError(f"{entry.stored} is no longer in the trash")
+    try:
+        relative = entry.stored.relative_to(entry.folder)
+    except ValueError:
+        relative = None
+    problem = ("the item is not inside its trash folder" if relative is None or _safe_relative(str(relative)) is None
+               or entry.base is None or entry.original != entry.base / relative
+               else _item_problem(entry.folder, relative, entry.original, entry.bases))
+    if problem:
+        raise TrashError(f"{entry.original} was not restored: {problem}")
     if entry.original.exists() or entry.original.is_symlink():
         raise TrashError(f"{entry.original} exists again; move it away first, nothing was restored")
     kept = f"; it is still in the trash ({entry.stored})"

@@ -66,12 +66,12 @@ class CianaDocuments(Documents):
         except (OSError, TypeError, ValueError):
             return False
 
-    def save(self, ref: DocRef, data: bytes, expected_sha256: str | None, *, force: bool = False) -> None:
+    def save(self, ref: DocRef, data: bytes, expected_sha256: str | None, *, force: bool = False) -> Path | None:
         if ref.path is None or not ref.editable:
             raise WriteRefused(ref.readonly_reason or f"{ref.title} cannot be edited")
         if not self._is_ours(ref):
             raise WriteRefused(f"{ref.path} is not one of this deployment's documents ({ref.id}); "
                                "nothing was written")
         L = self.store.layout
-        replace_file(Path(ref.path), data, expected_sha256, blocked=self.store.writes_blocked(), force=force,
-                     data_dir=L.data_dir, root=L.root)
+        return replace_file(Path(ref.path), data, expected_sha256, blocked=self.store.writes_blocked(),
+                            force=force, data_dir=L.data_dir, root=L.root)

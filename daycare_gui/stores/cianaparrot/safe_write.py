@@ -9,20 +9,11 @@ each copy keeps its original's permission bits.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 from daycare_gui.stores.api import WriteConflict, WriteRefused
-from daycare_gui.stores.common.atomic import (
-    ConflictError,
-    permission_bits,
-    private_folder,
-    refuse_read_only,
-    save_atomic,
-    sha256_of,
-)
-
-BACKUP_DIR = ".daycare-gui-backups"
+from daycare_gui.stores.common.atomic import ConflictError, refuse_read_only, save_atomic, sha256_of
+from daycare_gui.stores.common.backups import BACKUP_DIR, backup_copy
 
 
 def backup_dir(data_dir: Path | None, target: Path) -> Path:
@@ -31,19 +22,11 @@ def backup_dir(data_dir: Path | None, target: Path) -> Path:
 
 def backup(current: bytes, target: Path, data_dir: Path | None, root: Path | None) -> Path:
     """Copy ``current`` (the bytes being replaced) to a new, uniquely named backup file, atomically."""
-    folder = private_folder(backup_dir(data_dir, target))  # the copies may be private (MEMORY.md)
-    mode = permission_bits(target)  # a 0600 original must not get a world-readable copy
     try:
         name = "__".join(target.relative_to(root).parts) if root is not None else target.name
     except ValueError:
         name = target.name
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    for n in range(1000):
-        path = folder / (f"{name}.{stamp}" + (f".{n}" if n else "") + ".bak")
-        if not path.exists():
-            save_atomic(path, current, expected_sha256=None, new_mode=mode)
-            return path
-    raise WriteRefused(f"could not choose a backup name in {folder}")
+    return backup_copy(current, target, backup_dir(data_dir, target), name)
 
 
 def current_bytes(target: Path) -> bytes | None:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from daycare_gui.stores.api import Documents, WriteConflict, WriteRefused
 from daycare_gui.stores.common.atomic import ConflictError, refuse_read_only, save_atomic, sha256_of
+from daycare_gui.stores.common.backups import BACKUP_DIR, backup_copy
 from daycare_gui.stores.common.markdown import parse_markdown
 from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.linggen.byte_order_mark import (
@@ -80,9 +81,10 @@ def check_frontmatter(docs: list[DocRef], problems: ProblemLog) -> int:
 
 
 class LinggenDocuments(Documents):
-    def __init__(self, docs: list[DocRef], blocked: Callable[[], str | None]) -> None:
+    def __init__(self, docs: list[DocRef], blocked: Callable[[], str | None], home: Path | None = None) -> None:
         self.docs = docs
         self.blocked = blocked
+        self.home = home  # where the backups go (<home>/.daycare-gui-backups)
 
     def documents(self) -> list[DocRef]:
         return list(self.docs)
@@ -93,7 +95,7 @@ class LinggenDocuments(Documents):
         except OSError:
             return b""
 
-    def save(self, ref: DocRef, data: bytes, expected_sha256: str | None, *, force: bool = False) -> None:
+    def save(self, ref: DocRef, data: bytes, expected_sha256: str | None, *, force: bool = False) -> Path | None:
         known = next((d for d in self.docs if d.id == ref.id), None)
         if known is None or known.path != ref.path:
             raise WriteRefused(f"{ref.title} is not a document of this store")
@@ -107,7 +109,7 @@ class LinggenDocuments(Documents):
         except OSError as exc:
             raise WriteRefused(f"cannot read {path}: {exc.strerror or exc}") from exc
         if current is not None and current == data and expected_sha256 == sha256_of(current):
-            return  # unchanged: not a byte is written
+            return None  # unchanged: not a byte is written
         refuse_read_only(path)  # before the questions below: no "save anyway" could write it
         if not force:
             # Every reason at once: one "save anyway" skips all of them, so the user must have heard all.
@@ -116,10 +118,27 @@ class LinggenDocuments(Documents):
             reasons = [r for r in (self.blocked(), _bom_kept(data, known.group), skipped) if r]
             if reasons:
                 raise WriteRefused("\n\n".join(reasons))
+        if expected_sha256 is not None and (current is None or sha256_of(current) != expected_sha256):
+            raise WriteConflict(str(ConflictError(path, current)))  # (before a backup of bytes not replaced)
+        # Linggen keeps no copies: the old text is kept before it is replaced.
+        try:
+            saved = self._backup(current, path) if current is not None else None
+        except OSError as exc:
+            raise WriteRefused(f"could not back up {path.name} ({exc.strerror or exc}); nothing was written") from exc
         try:
             save_atomic(path, data, expected_sha256=expected_sha256)
         except ConflictError as exc:
             raise WriteConflict(str(exc)) from exc
+        return saved
+
+    def _backup(self, current: bytes, path: Path) -> Path | None:
+        if self.home is None:
+            return None
+        try:
+            name = "__".join(path.relative_to(self.home).parts)
+        except ValueError:
+            name = path.name
+        return backup_copy(current, path, self.home / BACKUP_DIR, name)
 
 
 def _bom_kept(data: bytes, group: str) -> str | None:

@@ -66,7 +66,7 @@ class LinggenStore(OpenedStore):
         self.offer(Conversations, self.conversations)
         self.offer(SearchSource, LinggenSearch(self.home.root, self.conversations))
         self.offer(Charts, LinggenCharts(inv))
-        self.offer(Documents, LinggenDocuments(self.docs, self.writes_blocked))
+        self.offer(Documents, LinggenDocuments(self.docs, self.writes_blocked, self.home.root))
         self.offer(Collections, LinggenCollections(inv, self.missions, self.plans, p, self.permission_files,
                                                    self.running, refs))
 

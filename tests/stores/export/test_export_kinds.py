@@ -150,3 +150,78 @@ def test_a_damaged_database_is_one_line_not_a_traceback(fixture_copy, capsys, tm
         assert code == 1 and out == "" and len(err.strip().splitlines()) == 1, (argv, err)
         assert "Traceback" not in err and ("damaged" in err or "malformed" in err), err
     assert snapshot_tree(root) == before
+
+
+# --- export --out: never over a file the user keeps, never through a link, private to its owner ------------
+
+
+def _export_out(daycare_demo, out, *more):
+    ref, _messages = _largest(daycare_demo)
+    return main(["export", str(daycare_demo), f"session:{ref.session_id}", "--out", str(out), *more])
+
+
+def _no_temp_left(folder):
+    assert [p.name for p in folder.iterdir() if p.name.endswith(".export-tmp")] == []
+
+
+def test_out_keeps_an_existing_file_unless_forced(daycare_demo, tmp_path, capsys):
+    out = tmp_path / "talk.md"
+    out.write_bytes(b"my notes\n")
+    assert _export_out(daycare_demo, out) == 2
+    assert capsys.readouterr().err.strip() == (f"daycare-gui export: {out} exists; nothing was written "
+                                               "(add --force to replace it)")
+    assert out.read_bytes() == b"my notes\n"
+    assert _export_out(daycare_demo, out, "--force") == 0
+    assert out.read_bytes().startswith(b"# ") and (out.stat().st_mode & 0o777) == 0o600
+    _no_temp_left(tmp_path)
+
+
+def test_out_is_written_for_its_owner_only(daycare_demo, tmp_path):
+    out = tmp_path / "talk.html"
+    assert _export_out(daycare_demo, out) == 0
+    assert (out.stat().st_mode & 0o777) == 0o600  # the umask would have made it 0644
+    _no_temp_left(tmp_path)
+
+
+@pytest.mark.parametrize("force", [(), ("--force",)])
+def test_out_never_writes_through_a_symlink(daycare_demo, tmp_path, capsys, force):
+    kept = tmp_path / "bashrc"
+    kept.write_bytes(b"export PATH=/usr/bin\n")
+    out = tmp_path / "talk.md"
+    out.symlink_to(kept)
+    dangling = tmp_path / "new.md"
+    dangling.symlink_to(tmp_path / "autostart.desktop")  # a link to a file not there yet
+    assert _export_out(daycare_demo, out, *force) == 2
+    assert f"{out} is a symlink (to {kept})" in capsys.readouterr().err
+    assert _export_out(daycare_demo, dangling, *force) == 2
+    assert out.is_symlink() and kept.read_bytes() == b"export PATH=/usr/bin\n"
+    assert dangling.is_symlink() and not (tmp_path / "autostart.desktop").exists()
+    _no_temp_left(tmp_path)
+
+
+def test_out_never_replaces_a_read_only_file_even_forced(daycare_demo, tmp_path, capsys):
+    out = tmp_path / "talk.md"
+    out.write_bytes(b"frozen\n")
+    out.chmod(0o444)
+    assert _export_out(daycare_demo, out, "--force") == 2
+    assert capsys.readouterr().err.strip() == f"daycare-gui export: {out} is read-only (mode 0444); nothing was written"
+    assert out.read_bytes() == b"frozen\n" and (out.stat().st_mode & 0o777) == 0o444
+    _no_temp_left(tmp_path)
+
+
+def test_a_file_appearing_during_the_export_is_kept(daycare_demo, tmp_path, capsys, monkeypatch):
+    from daycare_gui.stores.common.export import stream
+
+    out = tmp_path / "talk.md"
+    real = stream.export_session
+
+    def slow(*args, **kwargs):
+        written = real(*args, **kwargs)
+        out.write_bytes(b"written meanwhile\n")
+        return written
+
+    monkeypatch.setattr(stream, "export_session", slow)
+    assert _export_out(daycare_demo, out) == 2
+    assert "appeared meanwhile and was kept" in capsys.readouterr().err
+    assert out.read_bytes() == b"written meanwhile\n"
+    _no_temp_left(tmp_path)

@@ -3,6 +3,7 @@ atomic file write (a temporary file beside the target, renamed over it only when
 
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
 from collections.abc import Callable, Iterable
@@ -100,11 +101,17 @@ class ExportIncomplete(Exception):
 
 
 def export_to_file(cap: Conversations, ref: SessionRef, fmt: str, path: str | os.PathLike, *,
-                   expect: int | None = None, **options) -> int:
+                   expect: int | None = None, replace: bool = True, through_links: bool = True,
+                   mode: int | None = None, **options) -> int:
     """:func:`export_session` into ``path``, atomically: a half-written export (an error, a cancel, a full
     disk) never replaces what was there, and no temporary file is left behind. With ``expect``, an export
-    of fewer messages is not written either (:class:`ExportIncomplete`)."""
-    target = Path(os.path.realpath(path))
+    of fewer messages is not written either (:class:`ExportIncomplete`).
+
+    ``replace=False``: a file that appears at ``path`` meanwhile is kept (FileExistsError, nothing written).
+    ``through_links=False``: the file goes to ``path`` itself, never to where a symlink there points (a link
+    that appears meanwhile is replaced, its target untouched). ``mode``: the new file's permission bits
+    (default: what the umask gives)."""
+    target = Path(os.path.realpath(path)) if through_links else Path(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".export-tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
@@ -113,8 +120,11 @@ def export_to_file(cap: Conversations, ref: SessionRef, fmt: str, path: str | os
                 raise ExportIncomplete(written)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(tmp, _new_file_mode())
-        os.replace(tmp, target)
+        os.chmod(tmp, _new_file_mode() if mode is None else mode)
+        if replace:
+            os.replace(tmp, target)
+        else:
+            _move_new(tmp, target)
     except BaseException:
         try:
             os.unlink(tmp)
@@ -122,6 +132,21 @@ def export_to_file(cap: Conversations, ref: SessionRef, fmt: str, path: str | os
             pass
         raise
     return written
+
+
+def _move_new(tmp: str, target: Path) -> None:
+    """Rename ``tmp`` to ``target`` only if nothing is there: a hard link cannot replace a file, so what
+    appeared meanwhile is never overwritten. A file system without hard links gets a check, then a rename."""
+    try:
+        os.link(tmp, target)  # (tmp is our own regular file)
+    except FileExistsError:
+        raise
+    except OSError:
+        if os.path.lexists(target):
+            raise FileExistsError(errno.EEXIST, "File exists", str(target)) from None
+        os.replace(tmp, target)
+        return
+    os.unlink(tmp)
 
 
 def _new_file_mode() -> int:
