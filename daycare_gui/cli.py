@@ -62,6 +62,9 @@ def _version() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    from daycare_gui.core.leftovers import sweep_private_copies
+
+    sweep_private_copies()  # private copies of killed instances, whatever this start opens
     if argv and argv[0] in SUBCOMMANDS:
         module = importlib.import_module(f"daycare_gui.commands.{argv[0]}")
         rest = argv[1:]
