@@ -9,7 +9,6 @@ from __future__ import annotations
 import logging
 import shutil
 import tempfile
-import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -43,7 +42,7 @@ from daycare_gui.ui.widgets.banner import Banner
 from daycare_gui.ui.widgets.busy_label import BusyLabel
 from daycare_gui.ui.widgets.navigation import NavigationTree
 from daycare_gui.ui.widgets.welcome import WelcomePage
-from daycare_gui.ui.worker import DbWorker
+from daycare_gui.ui.worker import DbWorker, close_in_background
 
 if TYPE_CHECKING:
     from daycare_gui.core.store import Store
@@ -722,4 +721,4 @@ def _close_without_waiting(opened) -> None:
     core = getattr(opened, "core", None)
     if core is not None:
         core.close()
-    threading.Thread(target=opened.close, name="store-close", daemon=True).start()
+    close_in_background(opened.close)  # waited for at exit (run_app): the copy must go before the process
