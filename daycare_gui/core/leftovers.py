@@ -41,7 +41,7 @@ SNAPSHOT = "private snapshot copy"
 
 # Prefixes of the temporary folders other kinds read through (the pid follows the prefix).
 SNAPSHOT_PREFIXES = ("daycare-gui-snapshot-", "daycare-gui-agentstack-", "daycare-gui-cianaparrot-",
-                     "daycare-gui-fts-check-")
+                     "daycare-gui-fts-check-", "daycare-gui-demo-")  # (the last: the window's demo stores)
 PGLITE_READ_PREFIX = "daycare-gui-pglite-"
 
 _UPGRADE_RE = re.compile(r"^\.(?P<target>.+)\.upgrade-(?P<pid>\d+)-\d+(?:-wal|-shm|-journal)?$")
@@ -114,7 +114,7 @@ class Leftover:
 
 
 _NEXT_RUN = {UPGRADE: "upgrade", SAVE: "save in this folder", PGLITE_EDIT: "PGlite edit",
-             PGLITE_READ: "opening of a PGlite store", SNAPSHOT: "opening of such a store"}
+             PGLITE_READ: "start of daycare-gui", SNAPSHOT: "start of daycare-gui"}
 
 
 def pid_alive(pid: int) -> bool:

@@ -7,8 +7,6 @@ It owns no SQL and no parsing: it opens stores through the core on the worker, h
 from __future__ import annotations
 
 import logging
-import shutil
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -46,6 +44,7 @@ from daycare_gui.ui.worker import DbWorker, close_in_background
 
 if TYPE_CHECKING:
     from daycare_gui.core.store import Store
+    from daycare_gui.stores.common.private_copies import PrivateFolder
 
 log = logging.getLogger(__name__)
 MAX_RECENT = 10
@@ -77,7 +76,7 @@ class MainWindow(QMainWindow):
         self._opened_path: str | None = None
         self.panes: dict = {}
         self._history: list[tuple[str, object]] = []
-        self._demo_dirs: list[Path] = []
+        self._demo_dirs: list[PrivateFolder] = []
         self._current_section: str | None = None
         self._waiting_page = None  # a page shown once its item is read (see _show_when_ready)
         self._wait_timer = QTimer(self, singleShot=True, timeout=self._show_waiting)
@@ -196,8 +195,11 @@ class MainWindow(QMainWindow):
 
         if not self.may_discard_unsaved():
             return
-        dest = Path(tempfile.mkdtemp(prefix="daycare-demo-")) / "daycare"
-        self._demo_dirs.append(dest.parent)  # ours to remove when the window closes
+        from daycare_gui.core.leftovers import private_folder
+
+        folder = private_folder("daycare-gui-demo-")  # named and locked as ours: a kill leaves it to the sweep
+        self._demo_dirs.append(folder)  # ours to remove when the window closes
+        dest = folder.path / "daycare"
         self.status_store.setText("Writing a demo store…")
         self.opener.open("a demo store",
                          lambda submit_open, on_error: open_in_worker(
@@ -678,7 +680,7 @@ class MainWindow(QMainWindow):
         self.worker.shutdown()
         self.bg_worker.shutdown()
         for folder in self._demo_dirs:  # demo stores live in temporary folders this window made
-            shutil.rmtree(folder, ignore_errors=True)
+            folder.remove()
         super().closeEvent(event)
 
     def dragEnterEvent(self, event) -> None:  # noqa: N802

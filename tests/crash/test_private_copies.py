@@ -9,6 +9,7 @@ import os
 import stat
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -22,6 +23,7 @@ from tests.stores.agentstack.builder import Builder
 # Opens the three kinds of store that are read from a private copy, says what it reads, then waits.
 HOLDER = """
 import sys
+import time
 from pathlib import Path
 from daycare_gui.core.db import ReadOnlyDatabase
 from daycare_gui.stores import registry
@@ -161,3 +163,22 @@ def test_a_folder_without_its_lock_goes_by_its_name_once_its_owner_has_ended(tmp
         proc.stdin.close()
         proc.wait(30)
     assert leftovers.sweep_private_copies() == [folder]
+
+
+def test_a_killed_window_s_demo_store_goes_at_the_next_start(tmp_path):
+    unrelated = Builder(tmp_path / "unrelated" / "aistack.db").close()
+    with short_tmp() as tmp:
+        env = child_env(tmp)
+        window = subprocess.Popen([sys.executable, "-m", "daycare_gui", "--demo"], env=env,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            deadline = time.monotonic() + 120
+            while not list(tmp.glob("daycare-gui-demo-*/daycare/daycare.db")) and time.monotonic() < deadline:
+                time.sleep(0.05)
+        finally:
+            window.kill()
+            window.wait(30)
+        assert [n for n in ours(tmp) if n.startswith(f"daycare-gui-demo-{window.pid}-")] == ours(tmp) != []
+        subprocess.run([sys.executable, "-m", "daycare_gui", "inspect", str(unrelated)], env=env,
+                       capture_output=True, timeout=120, check=True)
+        assert ours(tmp) == []
