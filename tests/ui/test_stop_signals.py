@@ -4,6 +4,7 @@ of the store it was reading (a PGlite copy, an AgentStack snapshot) is gone from
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -28,17 +29,21 @@ def test_a_stop_signal_closes_the_window_and_removes_its_copy(kind, signum, tmp_
     store = pglite_store if kind == "pglite" else agentstack_with_wal(tmp_path)
     with short_tmp() as tmp:
         proc = subprocess.Popen([sys.executable, "-m", "daycare_gui", str(store)], env=child_env(tmp),
-                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                start_new_session=True)
         try:
             deadline = time.monotonic() + WAIT_S
             while not _copy_ready(tmp, kind) and proc.poll() is None and time.monotonic() < deadline:
                 time.sleep(0.05)
             assert _copy_ready(tmp, kind), f"no copy of the store appeared: {ours(tmp)}"
-            proc.send_signal(signum)
+            if signum == signal.SIGTERM:  # a desktop or `timeout`: to the app alone
+                proc.send_signal(signum)
+            else:  # the terminal: to its whole foreground group, the PGlite helper included
+                os.killpg(proc.pid, signum)
             _out, err = proc.communicate(timeout=WAIT_S)
         finally:
             if proc.poll() is None:
-                proc.kill()
+                os.killpg(proc.pid, signal.SIGKILL)
                 proc.communicate()
         assert proc.returncode == 0, err
         assert "Traceback" not in err, err
