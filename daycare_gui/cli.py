@@ -10,7 +10,10 @@ import argparse
 import difflib
 import importlib
 import os
+import signal
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 # name → one-line help. Order is the order shown in --help.
 SUBCOMMANDS = {
@@ -60,15 +63,68 @@ def _version() -> str:
     return f"daycare-gui {__version__}"
 
 
+class Stopped(KeyboardInterrupt):
+    """SIGTERM or SIGHUP ended a command. A KeyboardInterrupt, so it unwinds as Ctrl+C does: every ``with``
+    and ``finally`` runs (stores close, their private copies go) and what handles Ctrl+C handles it."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextmanager
+def _stop_signals_end_the_command(received: list[int]) -> Iterator[None]:
+    """SIGTERM (``timeout``, a logout) and SIGHUP (a closed terminal) raise :class:`Stopped` in the command;
+    by default they would end the process on the spot and leave its private copies in the temporary folder.
+    Only the first raises: a second one must not cut the clean-up short. A signal the process was started
+    ignoring (``nohup``) stays ignored. ``received`` gets the signals; the former handlers come back after."""
+
+    def stop(signum, _frame) -> None:
+        received.append(signum)
+        if len(received) == 1:
+            raise Stopped(signum)
+
+    previous = {}
+    for name in ("SIGTERM", "SIGHUP"):
+        signum = getattr(signal, name, None)
+        try:
+            if signum is not None and signal.getsignal(signum) is signal.SIG_DFL:
+                previous[signum] = signal.signal(signum, stop)
+        except ValueError:  # not the main thread (main() called from a thread): signals stay as they are
+            break
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+def _run_command(args) -> int:
+    received: list[int] = []
+    code = 1
+    try:
+        with _stop_signals_end_the_command(received):
+            code = int(args._run(args) or 0)
+    except Stopped:
+        pass
+    if received:  # (a command that handled the interrupt itself, as search does, returned 130)
+        print(f"daycare-gui: stopped by {signal.Signals(received[0]).name}", file=sys.stderr)
+        return 128 + received[0]
+    return code
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    from daycare_gui.core.leftovers import sweep_private_copies
+
+    sweep_private_copies()  # private copies of killed instances, whatever this start opens
     if argv and argv[0] in SUBCOMMANDS:
         module = importlib.import_module(f"daycare_gui.commands.{argv[0]}")
         rest = argv[1:]
         if hasattr(module, "prepare_argv"):  # a subcommand whose positionals may start with '-'
             rest = module.prepare_argv(rest)
         args = _subcommand_parser(argv[0]).parse_args(rest)
-        return int(args._run(args) or 0)
+        return _run_command(args)
     parser = _gui_parser()
     args = parser.parse_args(argv)
     if args.path is not None and "://" not in args.path and not os.path.exists(os.path.expanduser(args.path)):

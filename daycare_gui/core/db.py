@@ -19,9 +19,7 @@ Rules this module keeps (see reference §9):
 from __future__ import annotations
 
 import os
-import shutil
 import sqlite3
-import tempfile
 import threading
 import time
 import weakref
@@ -31,7 +29,9 @@ from pathlib import Path
 from typing import Callable, Iterator
 from urllib.parse import quote
 
+from daycare_gui.core.leftovers import private_folder
 from daycare_gui.core.sqlite_copy import copy_for_reading, journal_present, wal_has_data
+from daycare_gui.stores.common.private_copies import PrivateFolder
 
 BUSY_TIMEOUT_MS = 2000
 IDLE_CONNECTIONS = 3  # kept open between requests: the GUI thread and the workers each take their own
@@ -190,7 +190,7 @@ class ReadOnlyDatabase:
 
     def __init__(self, db_path: str | os.PathLike, *, live: bool = True) -> None:
         self.path = Path(db_path)
-        self._snapshot_dir: Path | None = None
+        self._snapshot_dir: PrivateFolder | None = None
         self._closed = threading.Event()
         self._connections: weakref.WeakSet = weakref.WeakSet()
         self._connections_lock = threading.Lock()
@@ -229,11 +229,12 @@ class ReadOnlyDatabase:
         return self._snapshot(reason="the write-ahead log holds data not yet in the database file")
 
     def _snapshot(self, reason: str) -> tuple[OpenMode, str]:
-        self._snapshot_dir = Path(tempfile.mkdtemp(prefix="daycare-gui-snapshot-"))
+        # named for this process and locked as its own: a kill leaves it to the next start's sweep
+        self._snapshot_dir = private_folder("daycare-gui-snapshot-")
         try:
-            target = copy_for_reading(self.path, self._snapshot_dir)
+            target = copy_for_reading(self.path, self._snapshot_dir.path)
         except (OSError, sqlite3.Error) as exc:
-            shutil.rmtree(self._snapshot_dir, ignore_errors=True)
+            self._snapshot_dir.remove()
             self._snapshot_dir = None
             raise DatabaseError(_explain(exc, self.path)) from exc
         stamp = time.strftime("%H:%M:%S")
@@ -357,7 +358,7 @@ class ReadOnlyDatabase:
         self.interrupt()
         self._pool.dispose()
         if self._snapshot_dir is not None:
-            shutil.rmtree(self._snapshot_dir, ignore_errors=True)
+            self._snapshot_dir.remove()
             self._snapshot_dir = None
 
     def __enter__(self):

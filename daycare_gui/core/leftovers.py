@@ -13,8 +13,10 @@ Names recognised (``<pid>`` is the writer's process id):
   pid: it is reported when ``<name>`` is beside it, never removed automatically
 * ``.daycare-gui-edit-<pid>-<ms>.<suffix>`` PGlite working copies (stores.daycare.pg.writes)
 * ``<tmp>/daycare-gui-pglite-<pid>-*`` private read copies (stores.daycare.pg.pglite_copy)
-* ``<tmp>/daycare-gui-<kind>-<pid>-*`` private snapshot copies of another kind's SQLite database
-  (AgentStack, CianaParrot) and AgentStack's FTS check folder, removed by the next opening of such a store
+* ``<tmp>/daycare-gui-<kind>-<pid>-*`` private snapshot copies of a SQLite database (Daycare's, AgentStack's,
+  CianaParrot's) and AgentStack's FTS check folder
+* the private folders (these two kinds) are named ``<prefix><pid>-t<start>-*`` and locked by their owner
+  (stores.common.private_copies); :func:`sweep_private_copies` removes those of gone processes at every start
 * ``.daycare-gui-backup-<ms>-<name>`` PGlite backups beyond the newest ``BACKUPS_KEPT`` (no pid: they are
   finished backups, old ones are removed by the next PGlite edit)
 """
@@ -27,6 +29,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from daycare_gui.stores.common import private_copies
 from daycare_gui.stores.common.processes import process_exists
 
 UPGRADE = "upgrade working copy"
@@ -37,14 +40,18 @@ PGLITE_BACKUP = "PGlite backup beyond the kept ones"
 SNAPSHOT = "private snapshot copy"
 
 # Prefixes of the temporary folders other kinds read through (the pid follows the prefix).
-SNAPSHOT_PREFIXES = ("daycare-gui-agentstack-", "daycare-gui-cianaparrot-", "daycare-gui-fts-check-")
+SNAPSHOT_PREFIXES = ("daycare-gui-snapshot-", "daycare-gui-agentstack-", "daycare-gui-cianaparrot-",
+                     "daycare-gui-fts-check-", "daycare-gui-demo-")  # (the last: the window's demo stores)
+PGLITE_READ_PREFIX = "daycare-gui-pglite-"
 
 _UPGRADE_RE = re.compile(r"^\.(?P<target>.+)\.upgrade-(?P<pid>\d+)-\d+(?:-wal|-shm|-journal)?$")
 _SAVE_RE = re.compile(r"^\.(?P<target>.+)\.(?P<pid>\d+)-[A-Za-z0-9_]+\.tmp$")
 _OLD_SAVE_RE = re.compile(r"^\.(?P<target>.+)\.[A-Za-z0-9_]{8}\.tmp$")  # tempfile.mkstemp's 8 random chars
 _PGLITE_EDIT_RE = re.compile(r"^\.daycare-gui-edit-(?P<pid>\d+)-\d+(?:\..*)?$")
-_PGLITE_READ_RE = re.compile(r"^daycare-gui-pglite-(?P<pid>\d+)-.*$")
-_SNAPSHOT_RE = re.compile(r"^(?:" + "|".join(re.escape(p) for p in SNAPSHOT_PREFIXES) + r")(?P<pid>\d+)-.*$")
+# <pid>-t<start>-XXXXXXXX, or <pid>-XXXXXXXX as made before the start time was added (mkdtemp's part has no '-')
+_OWNER = r"(?P<pid>\d+)-(?:t(?P<start>\d+)-)?[^-]*$"
+_PGLITE_READ_RE = re.compile(r"^" + re.escape(PGLITE_READ_PREFIX) + _OWNER)
+_SNAPSHOT_RE = re.compile(r"^(?:" + "|".join(re.escape(p) for p in SNAPSHOT_PREFIXES) + r")" + _OWNER)
 _PGLITE_BACKUP_RE = re.compile(r"^\.daycare-gui-backup-(?P<ms>\d+)-(?P<target>.+)$")
 
 # Folders never descended into when looking for leftovers across a store: data folders of a database
@@ -54,9 +61,14 @@ _MAX_ENTRIES = 200_000  # a walk of a store stops here rather than take minutes
 
 
 def snapshot_prefix(prefix: str) -> str:
-    """``tempfile.mkdtemp``'s prefix for a private snapshot folder: the pid makes it attributable."""
-    assert prefix in SNAPSHOT_PREFIXES, prefix
-    return f"{prefix}{os.getpid()}-"
+    """``tempfile.mkdtemp``'s prefix for a private folder: the pid and start time make it attributable."""
+    assert prefix in SNAPSHOT_PREFIXES or prefix == PGLITE_READ_PREFIX, prefix
+    return f"{prefix}{private_copies.owner_tag()}-"
+
+
+def private_folder(prefix: str) -> private_copies.PrivateFolder:
+    """A new private folder for a copy (``prefix``: one of ours), locked as this process's until removed."""
+    return private_copies.PrivateFolder(snapshot_prefix(prefix))
 
 
 def save_temp_prefix(target_name: str) -> str:
@@ -71,6 +83,7 @@ class Leftover:
     size: int
     pid: int | None  # None: the name carries no pid (old save temp files, backups)
     alive: bool | None
+    start: int | None = None  # a private folder's owner's start time, from its name
 
     @property
     def removable(self) -> bool:
@@ -101,7 +114,7 @@ class Leftover:
 
 
 _NEXT_RUN = {UPGRADE: "upgrade", SAVE: "save in this folder", PGLITE_EDIT: "PGlite edit",
-             PGLITE_READ: "opening of a PGlite store", SNAPSHOT: "opening of such a store"}
+             PGLITE_READ: "start of daycare-gui", SNAPSHOT: "start of daycare-gui"}
 
 
 def pid_alive(pid: int) -> bool:
@@ -172,22 +185,45 @@ def in_folder(folder: str | os.PathLike, *, backups_kept: int = 3) -> list[Lefto
     return found
 
 
-def read_copies(tmp_dir: str | os.PathLike | None = None) -> list[Leftover]:
-    """Private PGlite read copies in the temporary folder (every app instance shares it)."""
+def _private_folders(tmp_dir, pattern: re.Pattern) -> list[tuple[Path, int, int | None]]:
+    """(path, pid, start) of the folders of ours in the temporary folder whose name matches ``pattern``:
+    real folders of this user, never a symbolic link or another user's."""
     import tempfile
 
     folder = Path(tmp_dir or tempfile.gettempdir())
-    return [_make(folder / n, PGLITE_READ, int(m["pid"])) for n in _names(folder)
-            if (m := _PGLITE_READ_RE.match(n)) and (folder / n).is_dir()]
+    found = []
+    for name in _names(folder):
+        if (m := pattern.match(name)) and private_copies.is_ours(folder / name):
+            found.append((folder / name, int(m["pid"]), int(m["start"]) if m["start"] else None))
+    return found
+
+
+def _private(tmp_dir, pattern: re.Pattern, what: str) -> list[Leftover]:
+    return [Leftover(path, what, _size(path), pid, private_copies.owner_alive(path, pid, start), start)
+            for path, pid, start in _private_folders(tmp_dir, pattern)]
+
+
+def read_copies(tmp_dir: str | os.PathLike | None = None) -> list[Leftover]:
+    """Private PGlite read copies in the temporary folder (every app instance shares it)."""
+    return _private(tmp_dir, _PGLITE_READ_RE, PGLITE_READ)
 
 
 def snapshot_copies(tmp_dir: str | os.PathLike | None = None) -> list[Leftover]:
-    """Private snapshot folders of AgentStack and CianaParrot databases in the temporary folder."""
-    import tempfile
+    """Private snapshot folders of SQLite databases (Daycare's, AgentStack's, CianaParrot's) in the
+    temporary folder."""
+    return _private(tmp_dir, _SNAPSHOT_RE, SNAPSHOT)
 
-    folder = Path(tmp_dir or tempfile.gettempdir())
-    return [_make(folder / n, SNAPSHOT, int(m["pid"])) for n in _names(folder)
-            if (m := _SNAPSHOT_RE.match(n)) and (folder / n).is_dir()]
+
+def sweep_private_copies(tmp_dir: str | os.PathLike | None = None) -> list[Path]:
+    """Remove the private copies of every kind whose process is gone; run at every start, whatever is
+    opened, so a killed instance's copy of a user's data does not wait for the next opening of its kind.
+    Those of processes still running are theirs and stay. Never raises; returns what it removed."""
+    removed = []
+    for pattern in (_PGLITE_READ_RE, _SNAPSHOT_RE):
+        for path, pid, start in _private_folders(tmp_dir, pattern):
+            if private_copies.remove_if_abandoned(path, pid, start):
+                removed.append(path)
+    return removed
 
 
 def in_tree(root: str | os.PathLike) -> list[Leftover]:
@@ -215,6 +251,8 @@ def remove(leftover: Leftover) -> bool:
     """Delete a removable leftover; re-checks the pid just before. Returns whether it is gone."""
     if not leftover.removable:
         return False
+    if leftover.pid is not None and leftover.what in (PGLITE_READ, SNAPSHOT):
+        return private_copies.remove_if_abandoned(leftover.path, leftover.pid, leftover.start)
     if leftover.pid is not None and pid_alive(leftover.pid):
         return False
     path = leftover.path

@@ -9,6 +9,7 @@ read from a private copy with the journal rolled back there; the user's files ar
 
 from __future__ import annotations
 
+import os
 import shutil
 import sqlite3
 import urllib.parse
@@ -33,16 +34,23 @@ def wal_has_data(db: Path) -> bool:
     return _has_data(db, "-wal")
 
 
+def _private_copy(source: Path, target: Path) -> None:
+    # made 0600 first: copyfile then writes into it (keeping the mode) with the kernel's fast copy
+    os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600))
+    shutil.copyfile(source, target)
+
+
 def copy_for_reading(db: Path, folder: Path) -> Path:
     """Copy ``db`` with its ``-wal`` and ``-journal`` into ``folder``; a hot journal is rolled back in the
     copy (a read-write open of the copy does that). Returns the copy's path. Raises OSError or
-    sqlite3.Error; the caller removes ``folder`` then."""
+    sqlite3.Error; the caller removes ``folder`` then. The copies are readable by this user only, as their
+    private folder is: they hold the user's data."""
     target = folder / db.name
-    shutil.copyfile(db, target)
+    _private_copy(db, target)
     for suffix in ("-wal", "-journal"):
         extra = Path(str(db) + suffix)
         if extra.exists():
-            shutil.copyfile(extra, str(target) + suffix)
+            _private_copy(extra, Path(str(target) + suffix))
     if Path(str(target) + "-journal").exists():
         uri = f"file:{urllib.parse.quote(str(target.resolve()))}?mode=rw"
         conn = sqlite3.connect(uri, uri=True, isolation_level=None)

@@ -13,7 +13,9 @@ from PySide6.QtWidgets import QApplication
 from daycare_gui import __version__
 from daycare_gui.ui import gc_guard, scrollbar_style
 from daycare_gui.ui.fonts import install_cjk_fallback, install_emoji_fallback
+from daycare_gui.ui.stop_signals import StopSignals
 from daycare_gui.ui.theme import PaletteFollower
+from daycare_gui.ui.worker import wait_for_background_work
 
 ORG = "daycare-gui"
 APP = "daycare-gui"
@@ -87,6 +89,9 @@ def make_application(argv: list[str] | None = None) -> QApplication:
     return app
 
 
+EXIT_WAIT_S = 20.0  # a PGlite close waits 5 s for its process, then kills it and waits 5 s more
+
+
 def run_app(path: str | None = None, demo: bool = False, self_test: bool = False, kind: str | None = None,
             open_target: str | None = None) -> int:
     app = make_application()
@@ -95,9 +100,30 @@ def run_app(path: str | None = None, demo: bool = False, self_test: bool = False
     from daycare_gui.ui.main_window import MainWindow
 
     window = MainWindow(QSettings())
-    window.show()
-    window.open_initial(path, demo, kind=kind, open_target=open_target)
-    return app.exec()
+    stops = StopSignals(lambda _signum: _quit_as_ctrl_q(app, window, stops), app)
+    try:
+        window.show()
+        window.open_initial(path, demo, kind=kind, open_target=open_target)
+        return app.exec()
+    finally:
+        stops.uninstall()
+        # The store closed on a thread of its own: its private copy goes before the process does.
+        wait_for_background_work(EXIT_WAIT_S)
+
+
+def _quit_as_ctrl_q(app: QApplication, window, stops: StopSignals) -> None:
+    """A stop signal: close the window as Ctrl+Q does (unsaved changes are asked about the same way); once
+    it has closed, end the event loop even if a dialog is still up, so nothing keeps the process. A signal
+    that comes while the question is up is not asked twice."""
+    if stops.busy or not window.isVisible():
+        return
+    stops.busy = True
+    try:
+        closed = window.close()
+    finally:
+        stops.busy = False
+    if closed:
+        app.quit()
 
 
 SELF_TEST_TIMEOUT_MS = 20_000

@@ -7,9 +7,6 @@ It owns no SQL and no parsing: it opens stores through the core on the worker, h
 from __future__ import annotations
 
 import logging
-import shutil
-import tempfile
-import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -45,10 +42,11 @@ from daycare_gui.ui.widgets.banner import Banner
 from daycare_gui.ui.widgets.busy_label import BusyLabel
 from daycare_gui.ui.widgets.navigation import NavigationTree
 from daycare_gui.ui.widgets.welcome import WelcomePage
-from daycare_gui.ui.worker import DbWorker
+from daycare_gui.ui.worker import DbWorker, close_in_background
 
 if TYPE_CHECKING:
     from daycare_gui.core.store import Store
+    from daycare_gui.stores.common.private_copies import PrivateFolder
 
 log = logging.getLogger(__name__)
 MAX_RECENT = 10
@@ -81,7 +79,7 @@ class MainWindow(QMainWindow):
         self._opened_path: str | None = None
         self.panes: dict = {}
         self._history: list[tuple[str, object]] = []
-        self._demo_dirs: list[Path] = []
+        self._demo_dirs: list[PrivateFolder] = []
         self._current_section: str | None = None
         self._waiting_page = None  # a page shown once its item is read (see _show_when_ready)
         self._wait_timer = QTimer(self, singleShot=True, timeout=self._show_waiting)
@@ -203,8 +201,11 @@ class MainWindow(QMainWindow):
 
         if not self.may_discard_unsaved():
             return
-        dest = Path(tempfile.mkdtemp(prefix="daycare-demo-")) / "daycare"
-        self._demo_dirs.append(dest.parent)  # ours to remove when the window closes
+        from daycare_gui.core.leftovers import private_folder
+
+        folder = private_folder("daycare-gui-demo-")  # named and locked as ours: a kill leaves it to the sweep
+        self._demo_dirs.append(folder)  # ours to remove when the window closes
+        dest = folder.path / "daycare"
         self.status_store.setText("Writing a demo store…")
         self.opener.open("a demo store",
                          lambda submit_open, on_error: open_in_worker(
@@ -696,7 +697,7 @@ class MainWindow(QMainWindow):
         self.worker.shutdown()
         self.bg_worker.shutdown()
         for folder in self._demo_dirs:  # demo stores live in temporary folders this window made
-            shutil.rmtree(folder, ignore_errors=True)
+            folder.remove()
         super().closeEvent(event)
 
     def dragEnterEvent(self, event) -> None:  # noqa: N802
@@ -739,4 +740,4 @@ def _close_without_waiting(opened) -> None:
     core = getattr(opened, "core", None)
     if core is not None:
         core.close()
-    threading.Thread(target=opened.close, name="store-close", daemon=True).start()
+    close_in_background(opened.close)  # waited for at exit (run_app): the copy must go before the process

@@ -22,6 +22,7 @@ from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QMessageBox, QProgressDialog, QPushButton, QWidget
 
 from daycare_gui.stores.common import opening
+from daycare_gui.ui.worker import close_in_background
 
 SHOW_AFTER_MS = 400  # an open faster than this shows no dialog at all
 
@@ -103,7 +104,7 @@ class OpenProgress(QObject):
     # -- answers (GUI thread) -----------------------------------------------------------------------
     def _opened(self, attempt: _Attempt, store, on_opened) -> None:
         if attempt is not self._current:  # superseded or cancelled while it finished: nobody wants it
-            threading.Thread(target=store.close, name="store-close", daemon=True).start()
+            close_in_background(store.close)
             return
         self._current = None
         self._close_dialog()

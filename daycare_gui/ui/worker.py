@@ -24,6 +24,7 @@ import itertools
 import logging
 import queue
 import threading
+import time
 import traceback
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -274,6 +275,28 @@ def _reap() -> None:
     _reaping = bool(_retired)
     if _reaping:
         QTimer.singleShot(50, _reap)
+
+
+# Stores closing on threads of their own (a PGlite process to stop, a private copy to delete).
+_closing: list[threading.Thread] = []
+
+
+def close_in_background(close: Callable[[], None]) -> None:
+    """Run a store's ``close`` on a thread of its own, so the GUI thread waits for nothing."""
+    thread = threading.Thread(target=close, name="store-close", daemon=True)
+    _closing[:] = [t for t in _closing if t.is_alive()] + [thread]
+    thread.start()
+
+
+def wait_for_background_work(timeout: float) -> bool:
+    """At exit, after the event loop: wait (``timeout`` seconds at most in all) for stores still closing and
+    shut-down workers still finishing a job. Both are daemon threads, which the interpreter cuts short at
+    exit: a store's close would then leave its private copy in the temporary folder, a cancelled open the
+    copy it was making. True when all have ended."""
+    deadline = time.monotonic() + timeout
+    for thread in [*_closing, *(thread for thread, _keep in _retired)]:
+        thread.join(max(0.0, deadline - time.monotonic()))
+    return not any(t.is_alive() for t in _closing) and retired_threads_running() == 0
 
 
 def retired_threads_running() -> int:

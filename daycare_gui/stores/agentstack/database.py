@@ -13,9 +13,7 @@ first and reopened after, because an immutable reader must not outlive a change 
 
 from __future__ import annotations
 
-import shutil
 import sqlite3
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -24,7 +22,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import quote
 
-from daycare_gui.stores.common.leftovers import snapshot_prefix
+from daycare_gui.stores.common.leftovers import private_folder
+from daycare_gui.stores.common.private_copies import PrivateFolder
 from daycare_gui.stores.common.sqlite_copy import copy_for_reading, journal_present, wal_has_data
 
 T = TypeVar("T")
@@ -79,7 +78,7 @@ class Database:
         self.live = live
         self.mode = ""  # "immutable", "read-only", "snapshot"
         self.note: str | None = None
-        self._snapshot_dir: Path | None = None
+        self._snapshot_dir: PrivateFolder | None = None
         self._uri = ""
         self._idle: list[sqlite3.Connection] = []
         self._lent = 0
@@ -113,11 +112,11 @@ class Database:
 
     def _snapshot(self, reason: str) -> None:
         self._drop_snapshot()
-        folder = Path(tempfile.mkdtemp(prefix=snapshot_prefix("daycare-gui-agentstack-")))
+        folder = private_folder("daycare-gui-agentstack-")  # this process's: see stores.common.private_copies
         try:
-            target = copy_for_reading(self.path, folder)  # a hot journal is rolled back in the copy
+            target = copy_for_reading(self.path, folder.path)  # a hot journal is rolled back in the copy
         except (OSError, sqlite3.Error) as exc:
-            shutil.rmtree(folder, ignore_errors=True)
+            folder.remove()
             raise DatabaseError(explain(exc, self.path)) from exc
         self._snapshot_dir = folder
         self.mode, self._uri = "snapshot", uri_of(target, mode="ro")
@@ -126,7 +125,7 @@ class Database:
 
     def _drop_snapshot(self) -> None:
         if self._snapshot_dir is not None:
-            shutil.rmtree(self._snapshot_dir, ignore_errors=True)
+            self._snapshot_dir.remove()
             self._snapshot_dir = None
 
     # -- reading ------------------------------------------------------------------------------------

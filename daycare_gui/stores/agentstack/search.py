@@ -13,16 +13,13 @@ private copy made with SQLite's backup API: the user's file is only read.
 from __future__ import annotations
 
 import re
-import shutil
 import sqlite3
-import tempfile
-from pathlib import Path
 
 from daycare_gui.stores.agentstack import fts_sync
 from daycare_gui.stores.agentstack import values as v
 from daycare_gui.stores.agentstack.database import DatabaseError, uri_of
 from daycare_gui.stores.agentstack.memory import ns_label
-from daycare_gui.stores.common.leftovers import snapshot_prefix
+from daycare_gui.stores.common.leftovers import private_folder
 from daycare_gui.stores.common.secrets import mask_marked_snippet
 from daycare_gui.stores.common.wording import count
 from daycare_gui.stores.records import Link, Row
@@ -139,9 +136,9 @@ def integrity_check(store) -> tuple[bool | None, str]:
     copy, deleted after."""
     if "memory_fts" not in store.virtual:
         return None, "This database has no memory_fts index to check."
-    folder = Path(tempfile.mkdtemp(prefix=snapshot_prefix("daycare-gui-fts-check-")))
+    private = private_folder("daycare-gui-fts-check-")
     try:
-        copy = folder / "check.db"
+        copy = private.path / "check.db"
         try:
             source = store.db.open_reader()
             try:
@@ -171,4 +168,4 @@ def integrity_check(store) -> tuple[bool | None, str]:
                    if indexed is not None else "")
         return True, f"The FTS5 integrity check passed: memory_fts matches the memory table{counted}."
     finally:
-        shutil.rmtree(folder, ignore_errors=True)
+        private.remove()

@@ -15,14 +15,13 @@ blocked for long (its own busy timeout is 5 s).
 
 from __future__ import annotations
 
-import shutil
 import sqlite3
-import tempfile
 import time
 import urllib.parse
 from pathlib import Path
 
-from daycare_gui.stores.common.leftovers import snapshot_prefix
+from daycare_gui.stores.common.leftovers import private_folder
+from daycare_gui.stores.common.private_copies import PrivateFolder
 from daycare_gui.stores.common.sqlite_copy import copy_for_reading, journal_present
 
 BUSY_TIMEOUT_MS = 2000
@@ -52,7 +51,7 @@ class ReadOnlyDB:
 
     def __init__(self, path: Path, *, live: bool = True) -> None:
         self.path = path
-        self._tmp: Path | None = None
+        self._tmp: PrivateFolder | None = None
         self.note = ""
         if journal_present(path):  # a hot journal: only a copy can be rolled back (stores.common.sqlite_copy)
             self._snapshot("a write was under way or interrupted (its rollback journal is beside the database)")
@@ -73,11 +72,11 @@ class ReadOnlyDB:
             self._snapshot("the write-ahead log holds data not yet in the database file")
 
     def _snapshot(self, reason: str) -> None:
-        self._tmp = Path(tempfile.mkdtemp(prefix=snapshot_prefix("daycare-gui-cianaparrot-")))
+        self._tmp = private_folder("daycare-gui-cianaparrot-")  # this process's: see stores.common.private_copies
         try:
-            target = copy_for_reading(self.path, self._tmp)
+            target = copy_for_reading(self.path, self._tmp.path)
         except (OSError, sqlite3.Error):
-            shutil.rmtree(self._tmp, ignore_errors=True)
+            self._tmp.remove()
             self._tmp = None
             raise
         self.mode = "snapshot copy"
@@ -89,7 +88,7 @@ class ReadOnlyDB:
         if conn is not None:
             conn.close()
         if self._tmp is not None:
-            shutil.rmtree(self._tmp, ignore_errors=True)
+            self._tmp.remove()
             self._tmp = None
 
 

@@ -17,13 +17,14 @@ from daycare_gui.core.leftovers import (
     clean,
     in_folder,
     in_tree,
+    private_folder,
     report,
     snapshot_copies,
     snapshot_prefix,
 )
 
-__all__ = ["SAVE", "SNAPSHOT", "Leftover", "clean", "in_folder", "in_tree", "report", "report_and_clean",
-           "snapshot_copies", "snapshot_prefix"]
+__all__ = ["SAVE", "SNAPSHOT", "Leftover", "clean", "in_folder", "in_tree", "private_folder", "report",
+           "report_and_clean", "snapshot_copies", "snapshot_prefix"]
 
 
 def report_and_clean(problems, folders: Iterable[Path | None], *, snapshots: bool = False) -> list[Leftover]:

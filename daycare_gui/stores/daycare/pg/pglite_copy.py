@@ -10,18 +10,17 @@ from __future__ import annotations
 
 import os
 import secrets
-import shutil
 import stat
 import subprocess
-import tempfile
 import threading
 import time
 from pathlib import Path
 
+from daycare_gui.core import leftovers
 from daycare_gui.stores.common.opening import OpenCancelled
 from daycare_gui.stores.daycare.pg.runtime import SIDECAR, PgliteRuntime, PgliteUnavailable
 
-COPY_PREFIX = "daycare-gui-pglite-"  # temporary folders: <tmp>/daycare-gui-pglite-<pid>-XXXX
+COPY_PREFIX = leftovers.PGLITE_READ_PREFIX  # temporary folders: <tmp>/daycare-gui-pglite-<pid>-t<start>-XXXX
 READY_TIMEOUT = 60.0
 
 
@@ -156,7 +155,10 @@ class PgliteServer:
                  cancelled=lambda: False) -> None:
         self.original = Path(folder)
         self.runtime = runtime
-        self.workdir = Path(tempfile.mkdtemp(prefix=f"{COPY_PREFIX}{os.getpid()}-"))
+        # named for this process and locked as its own (stores.common.private_copies): a kill leaves it to
+        # the next start's sweep, which never takes a running instance's
+        self._private = leftovers.private_folder(COPY_PREFIX)
+        self.workdir = self._private.path
         self.proc: subprocess.Popen | None = None
         try:
             if copy:
@@ -247,8 +249,4 @@ class PgliteServer:
                 proc.wait(5)
 
     def _remove(self) -> None:
-        for _ in range(3):
-            shutil.rmtree(self.workdir, ignore_errors=True)
-            if not self.workdir.exists():
-                break
-            time.sleep(0.1)
+        self._private.remove(attempts=3)
