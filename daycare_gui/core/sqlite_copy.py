@@ -5,14 +5,18 @@ it: the file already holds some of the transaction's pages, the journal the page
 rolls the journal back on the next read-write open. A reader that must not write cannot: an ``immutable``
 open ignores the journal and shows half a transaction, and a ``mode=ro`` open fails. So such a store is
 read from a private copy with the journal rolled back there; the user's files are not touched.
+
+The copy takes regular files only and stops at a size the file could have (:mod:`daycare_gui.core.regular_copy`):
+a ``-wal`` that is a link to ``/dev/zero`` or a named pipe makes a clear error, not a full disk or a hang.
 """
 
 from __future__ import annotations
 
-import shutil
 import sqlite3
 import urllib.parse
 from pathlib import Path
+
+from daycare_gui.core.regular_copy import copy_regular
 
 
 def _has_data(db: Path, suffix: str) -> bool:
@@ -38,11 +42,11 @@ def copy_for_reading(db: Path, folder: Path) -> Path:
     copy (a read-write open of the copy does that). Returns the copy's path. Raises OSError or
     sqlite3.Error; the caller removes ``folder`` then."""
     target = folder / db.name
-    shutil.copyfile(db, target)
+    copy_regular(db, target)
     for suffix in ("-wal", "-journal"):
         extra = Path(str(db) + suffix)
         if extra.exists():
-            shutil.copyfile(extra, str(target) + suffix)
+            copy_regular(extra, str(target) + suffix)
     if Path(str(target) + "-journal").exists():
         uri = f"file:{urllib.parse.quote(str(target.resolve()))}?mode=rw"
         conn = sqlite3.connect(uri, uri=True, isolation_level=None)

@@ -21,6 +21,7 @@ from daycare_gui.stores.common.atomic import (
     save_atomic,
     sha256_of,
 )
+from daycare_gui.stores.common.regular_files import read_regular
 
 BACKUP_DIR = ".daycare-gui-backups"
 
@@ -50,7 +51,7 @@ def current_bytes(target: Path) -> bytes | None:
     """What a write would replace: the file's bytes, or None when there is no file yet. A folder in the
     file's place, or a file that cannot be read, is refused (nothing was written)."""
     try:
-        return target.read_bytes()
+        return read_regular(target)
     except FileNotFoundError:
         return None
     except IsADirectoryError as exc:

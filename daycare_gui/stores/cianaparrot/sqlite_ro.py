@@ -23,6 +23,7 @@ import urllib.parse
 from pathlib import Path
 
 from daycare_gui.stores.common.leftovers import snapshot_prefix
+from daycare_gui.stores.common.regular_files import open_regular
 from daycare_gui.stores.common.sqlite_copy import copy_for_reading, journal_present
 
 BUSY_TIMEOUT_MS = 2000
@@ -107,7 +108,7 @@ def emptiness(conn: sqlite3.Connection, path: Path) -> str | None:
 def peek_tables(path: Path) -> dict[str, list[str]] | None:
     """Table → columns of a SQLite file, read immutably (cheap, writes nothing); None if not SQLite."""
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:
             if fh.read(16) != b"SQLite format 3\x00":
                 return None
     except OSError:
