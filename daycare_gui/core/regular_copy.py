@@ -15,7 +15,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from daycare_gui.core.files.read import open_regular
+from daycare_gui.core.regular_files import open_regular
 
 CHUNK = 4 << 20  # 4 MB steps: a cancel or a limit is noticed within one step
 GROWTH_SLACK = 64 << 20  # what a file may grow by while it is copied, beyond doubling

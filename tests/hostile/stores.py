@@ -61,7 +61,7 @@ def _pglite(dest: Path) -> tuple[Path, str]:
     from tests.pg_helpers import unpack_pglite_fixture
 
     unpack_pglite_fixture(FIXTURES / "daycare-pglite-7c3c466c.tar.gz", dest)
-    return dest, ""
+    return dest, "s1"  # (named: looking it up would start PGlite once more)
 
 
 def _daycare_sqlite(dest: Path) -> tuple[Path, str]:

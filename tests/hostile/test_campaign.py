@@ -70,7 +70,6 @@ def tree_state(folder: Path) -> dict[str, tuple]:
 
 @pytest.fixture(scope="module")
 def templates(tmp_path_factory):
-    use_test_pglite()  # the pinned PGlite (the PGlite store's template reads its first session through it)
     return tmp_path_factory.mktemp("hostile-templates")
 
 

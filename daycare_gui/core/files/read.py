@@ -7,7 +7,7 @@ Every reader in :mod:`daycare_gui.core.files` goes through here, so three rules 
   crafted data dir cannot make the GUI display (or later edit) arbitrary files;
 - decoding errors and permission errors become :class:`Problem` values; the text is still returned
   (decoded with replacement characters) so nothing is hidden from the user;
-- only regular files are opened (:func:`open_regular`): a named pipe would block the read for ever and a
+- only regular files are opened (:func:`daycare_gui.core.regular_files.open_regular`): a named pipe would block the read for ever and a
   device (``/dev/zero``) never ends, so either is refused with a Problem that names what it is.
 
 ``root`` arguments accept a :class:`DaycarePaths` (its ``contains`` decides), one folder, several folders,
@@ -16,7 +16,6 @@ or ``None`` (no containment check: used for explicit user requests such as ``~/.
 
 from __future__ import annotations
 
-import errno
 import os
 import stat
 from collections.abc import Iterable, Iterator, Sequence
@@ -25,69 +24,11 @@ from pathlib import Path
 
 from daycare_gui.core.paths import DaycarePaths
 from daycare_gui.core.problems import Problem
+from daycare_gui.core.regular_files import open_regular
 
 Root = DaycarePaths | str | os.PathLike | Sequence[str | os.PathLike] | None
 
 LEAVES_MESSAGE = "path leaves the data directory"
-
-
-_NOT_REGULAR = (  # what a path can be instead of a regular file, in the words a user reads
-    (stat.S_ISFIFO, "a named pipe (FIFO)"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-    (stat.S_ISSOCK, "a socket"),
-    (stat.S_ISLNK, "a symbolic link"),
-)
-
-
-class NotRegularFile(OSError):
-    """Something that is not a regular file stands where a file is read; it was not read. An OSError, so
-    every reader that turns OSError into a Problem ("cannot read file: …") says this one too."""
-
-
-def what_is(mode: int) -> str:
-    """'a named pipe (FIFO)', 'a character device', … for a mode that is not a regular file's."""
-    for test, words in _NOT_REGULAR:
-        if test(mode):
-            return words
-    return "not a regular file"
-
-
-def _refuse_unless_regular(st: os.stat_result, path) -> None:
-    if stat.S_ISREG(st.st_mode):
-        return
-    if stat.S_ISDIR(st.st_mode):
-        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
-    raise NotRegularFile(errno.EINVAL, f"{what_is(st.st_mode)}, not a regular file; not read", str(path))
-
-
-def open_regular(path: str | os.PathLike, *, follow: bool = True):
-    """``path`` opened for reading in binary mode, if it is a regular file; else IsADirectoryError (a folder)
-    or :class:`NotRegularFile` (a named pipe, a device, a socket; a symlink when ``follow`` is False).
-
-    Never blocks and never opens a device: the path is stat-ed first, so a device (whose open may do
-    something, e.g. a watchdog or a tape) is refused unopened; the open itself is non-blocking (a named pipe
-    swapped in after the check returns at once) and the descriptor's own fstat decides, so what is read is
-    what was checked. ``follow=False`` opens with O_NOFOLLOW: a copy that must not leave its folder."""
-    _refuse_unless_regular(os.stat(path, follow_symlinks=follow), path)
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
-    if not follow:
-        flags |= getattr(os, "O_NOFOLLOW", 0)
-    fd = os.open(path, flags)
-    try:
-        _refuse_unless_regular(os.fstat(fd), path)
-        if hasattr(os, "set_blocking"):
-            os.set_blocking(fd, True)  # a regular file ignores the flag; cleared so nothing downstream sees it
-        return os.fdopen(fd, "rb")
-    except BaseException:
-        os.close(fd)
-        raise
-
-
-def read_regular(path: str | os.PathLike, *, follow: bool = True) -> bytes:
-    """The bytes of ``path`` through :func:`open_regular` (the same errors)."""
-    with open_regular(path, follow=follow) as fh:
-        return fh.read()
 
 
 def open_binary(path: Path):
