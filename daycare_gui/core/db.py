@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 from urllib.parse import quote
 
-from daycare_gui.core.sqlite_copy import copy_for_reading, journal_present, wal_has_data
+from daycare_gui.core.sqlite_copy import check_regular, copy_for_reading, journal_present, wal_has_data
 
 BUSY_TIMEOUT_MS = 2000
 IDLE_CONNECTIONS = 3  # kept open between requests: the GUI thread and the workers each take their own
@@ -217,6 +217,10 @@ class ReadOnlyDatabase:
 
     # -- opening -----------------------------------------------------------------------------------
     def _choose(self, live: bool) -> tuple[OpenMode, str]:
+        try:
+            check_regular(self.path)  # a named pipe would hang SQLite's own open
+        except OSError as exc:
+            raise DatabaseError(_explain(exc, self.path)) from exc
         if journal_present(self.path):
             # A hot journal: an immutable read would show half a transaction, a read-only one cannot roll
             # it back (see core.sqlite_copy).

@@ -25,6 +25,9 @@ class NotRegularFile(OSError):
     """Something that is not a regular file stands where a file is read; it was not read. An OSError, so
     every reader that turns OSError into a Problem ("cannot read file: …") says this one too."""
 
+    def __str__(self) -> str:  # what it is, in words (not "[Errno 22] …: '/path'": callers name the path)
+        return self.strerror or super().__str__()
+
 
 def what_is(mode: int) -> str:
     """'a named pipe (FIFO)', 'a character device', … for a mode that is not a regular file's."""

@@ -17,6 +17,20 @@ import urllib.parse
 from pathlib import Path
 
 from daycare_gui.core.regular_copy import copy_regular
+from daycare_gui.core.regular_files import NotRegularFile, open_regular
+
+
+def check_regular(db: Path) -> None:
+    """Raise NotRegularFile (an OSError) unless ``db`` is a regular file: SQLite opens its file blocking,
+    so a named pipe in its place would hang the open for ever. (SQLite opens the path itself after this
+    check; a pipe swapped in between is a race this cannot close, a folder left as it was found is not.)
+    Anything else (missing, a folder, unreadable) is left to SQLite's open, which says it as before."""
+    try:
+        open_regular(db).close()
+    except NotRegularFile:
+        raise
+    except OSError:
+        pass
 
 
 def _has_data(db: Path, suffix: str) -> bool:

@@ -129,3 +129,18 @@ def test_agentstack_snapshot_does_not_copy_a_device_beside_the_database(tmp_path
     assert "character device" in out + err, (out + err)[-1000:]
     assert os.listdir(private_tmp) == []
     sqlite3.connect(f"file:{live / 'aistack.db'}?mode=ro&immutable=1", uri=True).close()
+
+
+def test_cianaparrot_checkpoints_database_as_a_pipe_is_said_not_waited_on(tmp_path, private_tmp):
+    """SQLite opens its file blocking: a named pipe in checkpoints.db's place hung inspect."""
+    from tests.stores.cianaparrot.builder import make_deployment
+
+    root = make_deployment(tmp_path / "ciana")
+    db = root / "data" / "checkpoints.db"
+    db.unlink()
+    os.mkfifo(db)
+    code, out, err = run_command(["inspect", "--json", str(root)], _env(tmp_path, private_tmp), timeout=HANG_S)
+    assert code == 0, f"inspect hung or failed ({code}): {err[-500:]}"
+    problems = {p["path"]: p["message"] for p in json.loads(out)["problems"]}
+    assert problems[str(db)] == ("cannot read the checkpoints database (a named pipe (FIFO), not a regular file; "
+                                 "not read)")

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from daycare_gui.stores.common.leftovers import snapshot_prefix
 from daycare_gui.stores.common.regular_files import open_regular
-from daycare_gui.stores.common.sqlite_copy import copy_for_reading, journal_present
+from daycare_gui.stores.common.sqlite_copy import check_regular, copy_for_reading, journal_present
 
 BUSY_TIMEOUT_MS = 2000
 
@@ -55,6 +55,7 @@ class ReadOnlyDB:
         self.path = path
         self._tmp: Path | None = None
         self.note = ""
+        check_regular(path)  # a named pipe would hang SQLite's own open
         if journal_present(path):  # a hot journal: only a copy can be rolled back (stores.common.sqlite_copy)
             self._snapshot("a write was under way or interrupted (its rollback journal is beside the database)")
         elif wal_size(path) == 0:
