@@ -30,7 +30,7 @@ from typing import Callable, Iterator
 from urllib.parse import quote
 
 from daycare_gui.core.leftovers import private_folder
-from daycare_gui.core.sqlite_copy import copy_for_reading, journal_present, wal_has_data
+from daycare_gui.core.sqlite_copy import check_regular, copy_for_reading, journal_present, wal_has_data
 from daycare_gui.stores.common.private_copies import PrivateFolder
 
 BUSY_TIMEOUT_MS = 2000
@@ -78,6 +78,11 @@ def _file_state(db_path: Path) -> tuple[int, int] | None:
     except OSError:
         return None
     return st.st_mtime_ns, st.st_size
+
+
+def _has_shm(db_path: Path) -> bool:
+    """A writer's -shm file is beside the database (mode=ro would otherwise create one there)."""
+    return os.path.lexists(str(db_path) + "-shm")
 
 
 def _explain(exc: Exception, db_path: Path) -> str:
@@ -217,6 +222,10 @@ class ReadOnlyDatabase:
 
     # -- opening -----------------------------------------------------------------------------------
     def _choose(self, live: bool) -> tuple[OpenMode, str]:
+        try:
+            check_regular(self.path)  # a named pipe would hang SQLite's own open
+        except OSError as exc:
+            raise DatabaseError(_explain(exc, self.path)) from exc
         if journal_present(self.path):
             # A hot journal: an immutable read would show half a transaction, a read-only one cannot roll
             # it back (see core.sqlite_copy).
@@ -224,7 +233,9 @@ class ReadOnlyDatabase:
                                          "beside the database)")
         if not wal_has_data(self.path):
             return OpenMode("immutable", None), _uri(self.path, mode="ro", immutable="1")
-        if live and os.access(self.path.parent, os.W_OK):
+        # mode=ro creates a missing -shm beside the store: only when a writer has one there (it runs) is a
+        # live read taken; a WAL left without one (a stopped engine, or garbage) is read from a snapshot.
+        if live and _has_shm(self.path) and os.access(self.path.parent, os.W_OK):
             return OpenMode("read-only", None), _uri(self.path, mode="ro")
         return self._snapshot(reason="the write-ahead log holds data not yet in the database file")
 
@@ -266,7 +277,7 @@ class ReadOnlyDatabase:
         a snapshot (it is what the user was told they are reading)."""
         if self.closed or self.mode.name != "immutable":
             return False
-        if wal_has_data(self.path) and os.access(self.path.parent, os.W_OK):  # mode=ro needs the -shm file
+        if wal_has_data(self.path) and _has_shm(self.path) and os.access(self.path.parent, os.W_OK):
             self._swap_engine(OpenMode("read-only", None), _uri(self.path, mode="ro"))
             return True
         if _file_state(self.path) != self._file_state:

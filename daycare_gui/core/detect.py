@@ -12,6 +12,7 @@ from pathlib import Path
 
 from daycare_gui.core.display import count
 from daycare_gui.core.paths import DB_NAME, PGLITE_SUFFIX, DaycarePaths, NotADaycareDirectory
+from daycare_gui.core.regular_files import open_regular
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
@@ -36,7 +37,7 @@ class Detection:
 
 def _sqlite_header(path: Path) -> bytes | None:
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:
             return fh.read(100)
     except OSError:
         return None

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from daycare_gui.core.paths import DaycarePaths
+from daycare_gui.core.regular_files import read_regular
 from daycare_gui.stores.common.processes import process_exists
 
 
@@ -36,7 +37,7 @@ class EngineStatus:
 
 def _read_pid(path: Path) -> int | None:
     try:
-        text = path.read_text(encoding="ascii", errors="replace").strip()
+        text = read_regular(path).decode("ascii", errors="replace").strip()
     except OSError:
         return None
     return int(text) if text.isdigit() else None

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from daycare_gui.core.problems import Problem
+from daycare_gui.core.regular_files import read_regular
 from daycare_gui.core.secrets import mask_url_credentials
 
 SETTINGS_NAME = "settings.json"
@@ -106,7 +107,7 @@ def _load_settings(path: Path) -> tuple[dict, list[Problem]]:
     if not path.is_file():
         return {}, []
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path)
     except OSError as exc:
         return {}, [Problem(str(path), None, f"cannot read settings: {exc.strerror or exc}")]
     try:

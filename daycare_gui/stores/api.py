@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from daycare_gui.stores.common.problems import ProblemLog
+from daycare_gui.stores.common.regular_files import read_regular
 from daycare_gui.stores.records import (
     Collection,
     DayCount,
@@ -243,7 +244,7 @@ class Documents(Capability):
     def documents(self) -> list[DocRef]: ...
 
     def read(self, ref: DocRef) -> bytes:
-        return Path(ref.path).read_bytes() if ref.path else b""
+        return read_regular(ref.path) if ref.path else b""
 
     def save(self, ref: DocRef, data: bytes, expected_sha256: str | None, *,
              force: bool = False) -> Path | None:

@@ -86,3 +86,33 @@ def wait_gone(*needles: str, timeout: float = 60) -> None:
 class Tally(Counter):
     def line(self, name: str) -> str:
         return f"{name}: " + ", ".join(f"{k}={v}" for k, v in sorted(self.items()))
+
+
+# -- running a command against a damaged store (tests/hostile) -----------------------------------------
+
+COMMAND_TIMEOUT_S = 180  # generous: a hang is caught, a slow machine is not failed
+FILE_SIZE_LIMIT = 512 << 20  # a child writing a file larger than this dies (SIGXFSZ): a copy ran away
+
+CLI = "import sys\nfrom daycare_gui.cli import main\nsys.exit(main(sys.argv[1:]))\n"
+
+
+def _limit_file_size() -> None:  # in the child, before exec
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_SIZE_LIMIT, FILE_SIZE_LIMIT))
+
+
+def run_command(args: list[str], env: dict[str, str], timeout: float = COMMAND_TIMEOUT_S) -> tuple[int | None, str, str]:
+    """``daycare-gui ARGS`` in a child with ``env``: (exit code, stdout, stderr); the code is None when it was
+    still running after ``timeout`` seconds (it is killed, with its process group: a PGlite sidecar too).
+    No file the child writes may pass :data:`FILE_SIZE_LIMIT`, so a copy of an endless device stops there."""
+    env = dict(env, PYTHONPATH=str(REPO) + os.pathsep + env.get("PYTHONPATH", ""))
+    proc = subprocess.Popen([sys.executable, "-c", CLI, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            stdin=subprocess.DEVNULL, env=env, start_new_session=True, preexec_fn=_limit_file_size)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+        return None, out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
+    return proc.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace")

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from daycare_gui.core import leftovers
+from daycare_gui.core.regular_files import open_regular, read_regular
 
 
 def sha256_of(data: bytes) -> str:
@@ -37,7 +38,7 @@ def sha256_of(data: bytes) -> str:
 def sha256_of_file(path: str | os.PathLike) -> str:
     """The SHA-256 of a file's bytes, read a megabyte at a time (a store's files may be large)."""
     h = hashlib.sha256()
-    with open(path, "rb") as f:
+    with open_regular(path) as f:
         for block in iter(lambda: f.read(1 << 20), b""):
             h.update(block)
     return h.hexdigest()
@@ -126,7 +127,7 @@ def refuse_read_only(path: str | os.PathLike) -> None:
 
 
 def load_for_edit(path: str | os.PathLike) -> Loaded:
-    with open(path, "rb") as handle:
+    with open_regular(path) as handle:
         st = os.fstat(handle.fileno())
         data = handle.read()
     return Loaded(data=data, sha256=sha256_of(data), mode=stat.S_IMODE(st.st_mode), mtime=st.st_mtime)
@@ -134,7 +135,7 @@ def load_for_edit(path: str | os.PathLike) -> Loaded:
 
 def _read_current(path: Path) -> bytes | None:
     try:
-        return path.read_bytes()
+        return read_regular(path)
     except FileNotFoundError:
         return None
 

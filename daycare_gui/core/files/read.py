@@ -6,7 +6,9 @@ Every reader in :mod:`daycare_gui.core.files` goes through here, so three rules 
 - a file or folder reached through a symlink that resolves outside the store's folders is refused, so a
   crafted data dir cannot make the GUI display (or later edit) arbitrary files;
 - decoding errors and permission errors become :class:`Problem` values; the text is still returned
-  (decoded with replacement characters) so nothing is hidden from the user.
+  (decoded with replacement characters) so nothing is hidden from the user;
+- only regular files are opened (:func:`daycare_gui.core.regular_files.open_regular`): a named pipe would block the read for ever and a
+  device (``/dev/zero``) never ends, so either is refused with a Problem that names what it is.
 
 ``root`` arguments accept a :class:`DaycarePaths` (its ``contains`` decides), one folder, several folders,
 or ``None`` (no containment check: used for explicit user requests such as ``~/.agents/skills``).
@@ -22,6 +24,7 @@ from pathlib import Path
 
 from daycare_gui.core.paths import DaycarePaths
 from daycare_gui.core.problems import Problem
+from daycare_gui.core.regular_files import open_regular
 
 Root = DaycarePaths | str | os.PathLike | Sequence[str | os.PathLike] | None
 
@@ -29,8 +32,9 @@ LEAVES_MESSAGE = "path leaves the data directory"
 
 
 def open_binary(path: Path):
-    """The one place files are opened; tests monkeypatch it to simulate unreadable files when run as root."""
-    return open(path, "rb")
+    """The one place files are opened (through :func:`open_regular`); tests monkeypatch it to simulate
+    unreadable files when run as root."""
+    return open_regular(path)
 
 
 def scandir(path: Path):

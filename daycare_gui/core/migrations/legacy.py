@@ -19,6 +19,7 @@ from pathlib import Path
 import yaml
 
 from daycare_gui.core.problems import Problem
+from daycare_gui.core.regular_files import read_regular
 
 # Characters JavaScript's String.prototype.trim removes (WhiteSpace + LineTerminator).
 _JS_WHITESPACE = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
@@ -78,7 +79,7 @@ def to_json(value) -> str:
 
 def read_text(path: Path) -> str:
     """``readFileSync(path, "utf8")``: invalid bytes become U+FFFD, a BOM is kept."""
-    return path.read_bytes().decode("utf-8", errors="replace")
+    return read_regular(path).decode("utf-8", errors="replace")
 
 
 def read_json_file(path: Path):

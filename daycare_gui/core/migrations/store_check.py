@@ -12,6 +12,7 @@ from daycare_gui.core.engine import engine_status
 from daycare_gui.core.migrations.backup import hot_journal, open_readonly
 from daycare_gui.core.migrations.runner import applied_names
 from daycare_gui.core.paths import DaycarePaths, resolve_paths
+from daycare_gui.core.regular_files import open_regular
 from daycare_gui.core.schema_sql import MIGRATIONS_808AF509, MIGRATIONS_B8A8D807
 
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -30,7 +31,7 @@ class StoreCheck:
 
 
 def _is_sqlite_file(path: Path) -> bool:
-    with path.open("rb") as fh:
+    with open_regular(path) as fh:
         head = fh.read(16)
     return head == SQLITE_HEADER or head == b""  # an empty file is an empty SQLite database
 

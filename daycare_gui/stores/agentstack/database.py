@@ -24,7 +24,12 @@ from urllib.parse import quote
 
 from daycare_gui.stores.common.leftovers import private_folder
 from daycare_gui.stores.common.private_copies import PrivateFolder
-from daycare_gui.stores.common.sqlite_copy import copy_for_reading, journal_present, wal_has_data
+from daycare_gui.stores.common.sqlite_copy import (
+    check_regular,
+    copy_for_reading,
+    journal_present,
+    wal_has_data,
+)
 
 T = TypeVar("T")
 
@@ -90,6 +95,10 @@ class Database:
 
     # -- opening ------------------------------------------------------------------------------------
     def _choose(self) -> None:
+        try:
+            check_regular(self.path)  # a named pipe would hang SQLite's own open
+        except OSError as exc:
+            raise DatabaseError(f"{self.path.name}: {exc.strerror or exc}") from exc
         if journal_present(self.path):
             # A rollback journal: a write is under way or was killed midway (a hot journal). An immutable
             # read would ignore it and could see half a transaction; a read-only one cannot roll it back.

@@ -14,7 +14,6 @@ from daycare_gui.stores.api import Candidate, NotRecognised, OpenedStore, StoreK
 from daycare_gui.stores.common.secrets import mask_url
 from daycare_gui.stores.records import StoreSummary
 
-
 EMPTY = "empty (0 bytes)"
 NOT_WRITTEN = "AgentStack has not written to it yet (it creates its tables when it opens the database)"
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from daycare_gui.stores.agentstack.schema import CONFIG_NAMES, DB_NAMES, SIGNATURE
+from daycare_gui.stores.common.regular_files import open_regular, read_regular
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 MAX_CONFIG_BYTES = 1 << 20
@@ -45,7 +46,7 @@ def read_config(path: Path) -> tuple[dict | None, str | None]:
     try:
         if path.stat().st_size > MAX_CONFIG_BYTES:
             return None, f"{path.name} is larger than 1 MiB; not read"
-        data = json.loads(path.read_bytes().decode("utf-8"))
+        data = json.loads(read_regular(path).decode("utf-8"))
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
         return None, f"{path.name} could not be read as JSON ({type(exc).__name__}: {exc})"
     if not isinstance(data, dict):
@@ -134,7 +135,7 @@ class FileCheck:
 def check_file(db: Path) -> FileCheck:
     """Is ``db`` SQLite, and which tables does it list? Reads the header and the schema only, immutably."""
     try:
-        with db.open("rb") as fh:
+        with open_regular(db) as fh:
             head = fh.read(16)
     except OSError as exc:
         return FileCheck(False, error=f"cannot read it ({exc.strerror or exc})")

@@ -23,6 +23,7 @@ from typing import Any
 from daycare_gui.stores.cianaparrot import json_splice
 from daycare_gui.stores.cianaparrot.json_splice import RepeatedKey
 from daycare_gui.stores.common.json_repeats import repeated_keys
+from daycare_gui.stores.common.regular_files import open_regular, read_regular
 
 LAST_WINS = "the bot reads only the last one"
 BOM = b"\xef\xbb\xbf"
@@ -32,7 +33,7 @@ REMOVE_BOM = "remove the mark (the file's first 3 bytes, often an editor's \"UTF
 
 def starts_with_bom(path: Path | None) -> bool:
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:
             return fh.read(len(BOM)) == BOM
     except (OSError, TypeError):
         return False
@@ -45,7 +46,7 @@ def bom_refusal(name: str) -> str:
 def file_text(path: Path | None) -> str | None:
     """The file as the bot's json would see its characters (None when missing or not UTF-8)."""
     try:
-        return path.read_bytes().decode("utf-8-sig") if path is not None else None
+        return read_regular(path).decode("utf-8-sig") if path is not None else None
     except (OSError, UnicodeDecodeError):
         return None  # the readers report an unreadable file
 

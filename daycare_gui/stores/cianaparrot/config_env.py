@@ -18,6 +18,8 @@ import os
 import re
 from pathlib import Path
 
+from daycare_gui.stores.common.regular_files import read_regular
+
 BOT_VAR = re.compile(r"\$\{([^}]+)\}")  # the bot's own pattern
 OTHER_VAR = re.compile(r"\$[A-Za-z_][A-Za-z0-9_]*")  # what a shell would expand and the bot does not
 MAX_ENV_FILE = 1 << 20
@@ -31,7 +33,7 @@ def read_env_file(path: Path) -> tuple[dict[str, str] | None, str | None]:
             return None, None
         if path.stat().st_size > MAX_ENV_FILE:
             return None, f"{path} is larger than 1 MiB; not read"
-        text = path.read_bytes().decode("utf-8-sig")
+        text = read_regular(path).decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         return None, f"{path} could not be read ({type(exc).__name__})"
     out: dict[str, str] = {}

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from daycare_gui.stores.cianaparrot.config_env import BotEnvironment
+from daycare_gui.stores.common.regular_files import read_regular
 from daycare_gui.stores.common.yaml_guard import too_deep
 
 DB_NAME = "checkpoints.db"
@@ -78,7 +79,7 @@ def read_config(root: Path) -> tuple[dict, tuple[Path, ...], list[tuple[Path, st
         # both loaders build plain data only (no Python objects)
         loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
         try:
-            text = path.read_text(encoding="utf-8")
+            text = read_regular(path).decode("utf-8")
             if reason := too_deep(text):  # libyaml would take minutes, then crash the process
                 problems.append((path, f"cannot read the configuration (YAML {reason}); defaults used",
                                  "warning"))

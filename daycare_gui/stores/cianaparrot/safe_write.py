@@ -14,6 +14,7 @@ from pathlib import Path
 from daycare_gui.stores.api import WriteConflict, WriteRefused
 from daycare_gui.stores.common.atomic import ConflictError, refuse_read_only, save_atomic, sha256_of
 from daycare_gui.stores.common.backups import BACKUP_DIR, backup_copy
+from daycare_gui.stores.common.regular_files import read_regular
 
 
 def backup_dir(data_dir: Path | None, target: Path) -> Path:
@@ -33,7 +34,7 @@ def current_bytes(target: Path) -> bytes | None:
     """What a write would replace: the file's bytes, or None when there is no file yet. A folder in the
     file's place, or a file that cannot be read, is refused (nothing was written)."""
     try:
-        return target.read_bytes()
+        return read_regular(target)
     except FileNotFoundError:
         return None
     except IsADirectoryError as exc:

@@ -22,7 +22,8 @@ from pathlib import Path
 
 from daycare_gui.stores.common.leftovers import private_folder
 from daycare_gui.stores.common.private_copies import PrivateFolder
-from daycare_gui.stores.common.sqlite_copy import copy_for_reading, journal_present
+from daycare_gui.stores.common.regular_files import open_regular
+from daycare_gui.stores.common.sqlite_copy import check_regular, copy_for_reading, journal_present
 
 BUSY_TIMEOUT_MS = 2000
 
@@ -53,6 +54,7 @@ class ReadOnlyDB:
         self.path = path
         self._tmp: PrivateFolder | None = None
         self.note = ""
+        check_regular(path)  # a named pipe would hang SQLite's own open
         if journal_present(path):  # a hot journal: only a copy can be rolled back (stores.common.sqlite_copy)
             self._snapshot("a write was under way or interrupted (its rollback journal is beside the database)")
         elif wal_size(path) == 0:
@@ -106,7 +108,7 @@ def emptiness(conn: sqlite3.Connection, path: Path) -> str | None:
 def peek_tables(path: Path) -> dict[str, list[str]] | None:
     """Table → columns of a SQLite file, read immutably (cheap, writes nothing); None if not SQLite."""
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:
             if fh.read(16) != b"SQLite format 3\x00":
                 return None
     except OSError:

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from daycare_gui.stores.common.regular_files import open_regular
+
 BOM = b"\xef\xbb\xbf"
 BOM_CHAR = "\ufeff"
 
@@ -48,7 +50,7 @@ def file_starts_with_bom(path: Path | None) -> bool:
     if path is None:
         return False
     try:
-        with open(path, "rb") as handle:
+        with open_regular(path) as handle:
             return handle.read(len(BOM)) == BOM
     except OSError:
         return False

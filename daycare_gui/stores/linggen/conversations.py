@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from daycare_gui.stores.api import Charts, Conversations, SearchSource
+from daycare_gui.stores.common.regular_files import open_regular
 from daycare_gui.stores.linggen.inventory import FLAT, Inventory, Session
 from daycare_gui.stores.linggen.messages import LineIndex, build_index, parse_line, read_entries
 from daycare_gui.stores.records import DayCount, Message, SessionRecord, SessionRef, ThreadRecord
@@ -174,7 +175,7 @@ class LinggenSearch(SearchSource):
         skey = _session_key(s)
         floor = 0
         try:
-            handle = open(s.messages_path, "rb")
+            handle = open_regular(s.messages_path)
         except OSError:
             return
         with handle:

@@ -19,6 +19,7 @@ from daycare_gui.stores.common.atomic import ConflictError, refuse_read_only, sa
 from daycare_gui.stores.common.backups import BACKUP_DIR, backup_copy
 from daycare_gui.stores.common.markdown import parse_markdown
 from daycare_gui.stores.common.problems import ProblemLog
+from daycare_gui.stores.common.regular_files import read_regular
 from daycare_gui.stores.linggen.byte_order_mark import (
     AGENT_UNREAD,
     BOM,
@@ -66,7 +67,7 @@ def check_frontmatter(docs: list[DocRef], problems: ProblemLog) -> int:
         if doc.group in (PLANS, MISSIONS) or doc.path is None:
             continue
         try:
-            data = doc.path.read_bytes()
+            data = read_regular(doc.path)
         except OSError as exc:
             problems.add(doc.path, f"cannot read file: {exc.strerror or exc}")
             continue
@@ -91,7 +92,7 @@ class LinggenDocuments(Documents):
 
     def read(self, ref: DocRef) -> bytes:
         try:
-            return Path(ref.path).read_bytes() if ref.path else b""
+            return read_regular(ref.path) if ref.path else b""
         except OSError:
             return b""
 
@@ -103,7 +104,7 @@ class LinggenDocuments(Documents):
             raise WriteRefused(known.readonly_reason or f"{known.title} cannot be edited")
         path = known.path
         try:
-            current = path.read_bytes()
+            current = read_regular(path)
         except FileNotFoundError:
             current = None
         except OSError as exc:

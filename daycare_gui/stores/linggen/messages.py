@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from daycare_gui.stores.common.regular_files import open_regular
 from daycare_gui.stores.common.secrets import mask_secrets, mask_url
 from daycare_gui.stores.linggen.byte_order_mark import BOM, JSONL_LINE_UNREAD
 from daycare_gui.stores.linggen.plans import json_plan_markdown
@@ -118,7 +119,7 @@ def build_index(path: Path) -> LineIndex:
     offsets, numbers = array("q"), array("q")
     try:
         st = os.stat(path)
-        with open(path, "rb") as handle:
+        with open_regular(path) as handle:
             pos, number = 0, 0
             for chunk in handle:
                 number += 1
@@ -138,7 +139,7 @@ def read_entries(path: Path, index: LineIndex, start: int, limit: int) -> list[M
     if start >= stop:
         return out
     try:
-        handle = open(path, "rb")
+        handle = open_regular(path)
     except OSError:
         return out
     with handle:

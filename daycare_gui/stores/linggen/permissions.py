@@ -21,6 +21,7 @@ from typing import Any
 from daycare_gui.stores.api import WriteConflict, WriteRefused
 from daycare_gui.stores.common.atomic import ConflictError, refuse_read_only, save_atomic
 from daycare_gui.stores.common.problems import ProblemLog
+from daycare_gui.stores.common.regular_files import read_regular
 from daycare_gui.stores.linggen.byte_order_mark import BOM
 from daycare_gui.stores.linggen.jsonsplice import SpliceError, splice_value
 from daycare_gui.stores.linggen.readers import parse_json_text
@@ -56,7 +57,7 @@ class PermissionFiles:
               ) -> tuple[bytes | None, list[str] | None, str | None]:
         """(bytes, tools, problem). Missing file: (None, [], None). ``bad`` as in ``readers.load_json``."""
         try:
-            data = path.read_bytes()
+            data = read_regular(path)
         except FileNotFoundError:
             return None, [], None
         except OSError as exc:
@@ -109,7 +110,7 @@ class PermissionFiles:
             raise WriteRefused(reason)
         expected = raw.get("sha256")
         try:
-            current = path.read_bytes()
+            current = read_regular(path)
         except FileNotFoundError:
             current = None
         except OSError as exc:

@@ -24,6 +24,7 @@ from daycare_gui.stores.common import json_brackets as brackets
 from daycare_gui.stores.common.jsonl import parse_json
 from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.common.processes import process_exists
+from daycare_gui.stores.common.regular_files import open_regular, read_regular
 from daycare_gui.stores.common.wording import count
 from daycare_gui.stores.common.yaml_guard import too_deep
 from daycare_gui.stores.linggen.byte_order_mark import BOM, JSON_UNREAD, REMOVE_BOM
@@ -49,7 +50,7 @@ def read_bytes(path: Path, problems: ProblemLog, *, limit: int = MAX_SMALL_FILE)
         if size > limit:
             problems.add(path, f"file is {size:,} bytes; larger than {limit:,}, not read")
             return None
-        with open(path, "rb") as handle:
+        with open_regular(path) as handle:
             return handle.read()
     except FileNotFoundError:
         return None
@@ -281,7 +282,7 @@ _PID = re.compile(r"^\s*(\d+)\s*$")
 def pid_status(pid_path: Path) -> tuple[int | None, bool, str]:
     """(pid, alive, detail) for ``ling.pid``. Nothing is written; a stale file is only reported."""
     try:
-        text = pid_path.read_bytes()[:64].decode("ascii", errors="replace")
+        text = read_regular(pid_path)[:64].decode("ascii", errors="replace")
     except FileNotFoundError:
         return None, False, "no ling.pid"
     except OSError as exc:

@@ -14,6 +14,7 @@ from datetime import date
 from pathlib import Path
 
 from daycare_gui.stores.common.problems import ProblemLog
+from daycare_gui.stores.common.regular_files import open_regular
 from daycare_gui.stores.common.secrets import mask_url
 from daycare_gui.stores.linggen.byte_order_mark import BOM_CHAR, JSONL_LINE_UNREAD, REMOVE_BOM
 from daycare_gui.stores.linggen.messages import content_kind
@@ -45,7 +46,7 @@ def _preview(raw: str) -> str:
 def scan_messages(path: Path, problems: ProblemLog) -> MessageStats:
     stats = MessageStats()
     try:
-        handle = open(path, "rb")
+        handle = open_regular(path)
     except FileNotFoundError:
         return stats
     except OSError as exc:

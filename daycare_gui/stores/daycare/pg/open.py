@@ -85,6 +85,8 @@ def open_pglite(paths, problems: ProblemLog | None = None, progress=None, cancel
     if cancelled():
         raise opening.OpenCancelled("cancelled before copying the store")
     server = PgliteServer(paths.pglite_path, runtime, progress=progress, cancelled=cancelled)
+    for rel, why in server.skipped:
+        problems.add(paths.pglite_path / rel, why)
     try:
         if INDEX_COPY:
             _index_copy(server.url, progress)

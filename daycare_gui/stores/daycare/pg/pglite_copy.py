@@ -18,6 +18,7 @@ from pathlib import Path
 
 from daycare_gui.core import leftovers
 from daycare_gui.stores.common.opening import OpenCancelled
+from daycare_gui.stores.common.regular_files import NotRegularFile, copy_stream, open_regular, what_is
 from daycare_gui.stores.daycare.pg.runtime import SIDECAR, PgliteRuntime, PgliteUnavailable
 
 COPY_PREFIX = leftovers.PGLITE_READ_PREFIX  # temporary folders: <tmp>/daycare-gui-pglite-<pid>-t<start>-XXXX
@@ -28,18 +29,17 @@ CHUNK = 4 << 20  # copied in 4 MB steps: a cancel stops a 1 GB segment within on
 MB = 1 << 20
 
 
-def copy_pglite(src: Path, dest: Path, progress=None, cancelled=lambda: False) -> int:
+def copy_pglite(src: Path, dest: Path, progress=None, cancelled=lambda: False,
+                skipped: list[tuple[str, str]] | None = None) -> int:
     """Copy ``src`` into ``dest`` (a new folder); returns the bytes copied. Never writes into ``src``.
 
     ``progress(done_mb, total_mb, "Copying the store (12 of 61 MB)…")`` follows the bytes; when
-    ``cancelled()`` turns true the copy stops between two steps (the caller removes ``dest``)."""
-    files = []
-    for dirpath, _dirs, names in os.walk(src):
-        for name in names:
-            rel = Path(dirpath, name).relative_to(src)
-            if rel.name == "postmaster.pid":
-                continue
-            files.append(rel)
+    ``cancelled()`` turns true the copy stops between two steps (the caller removes ``dest``).
+
+    Only regular files are copied (see :func:`_plan`): what else the folder holds is left out and named in
+    ``skipped`` as (relative path, why), and each file stops at a size it could have (``FileGrew``)."""
+    skipped = skipped if skipped is not None else []
+    files, links = _plan(src, skipped)
 
     def order(rel: Path) -> tuple[int, str]:
         if rel.as_posix() == "global/pg_control":
@@ -47,7 +47,7 @@ def copy_pglite(src: Path, dest: Path, progress=None, cancelled=lambda: False) -
         return (2 if rel.parts[0] == "pg_wal" else 1, rel.as_posix())
 
     files.sort(key=order)
-    total = sum(_size(src / rel) for rel in files)
+    total = sum(_size(links.get(rel, src / rel)) for rel in files)
     total_mb = max(1, -(-total // MB))
     size = 0
     last_report = -1
@@ -65,28 +65,90 @@ def copy_pglite(src: Path, dest: Path, progress=None, cancelled=lambda: False) -
     dest.mkdir(mode=0o700, parents=True, exist_ok=True)
     for dirpath, dirs, _names in os.walk(src):  # every folder, also the empty ones PostgreSQL expects
         for d in dirs:
-            (dest / Path(dirpath, d).relative_to(src)).mkdir(mode=0o700, exist_ok=True)
+            if not os.path.islink(os.path.join(dirpath, d)):  # a linked folder is not followed (_plan)
+                (dest / Path(dirpath, d).relative_to(src)).mkdir(mode=0o700, exist_ok=True)
     for rel in files:
         target = dest / rel
         target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        with open(src / rel, "rb") as fin, open(target, "wb", opener=_private) as fout:
-            while True:
+        try:
+            # O_NOFOLLOW: a file swapped for a link after the listing is refused, not followed; a link is
+            # opened at the real path it was checked to have.
+            fin = open_regular(links.get(rel, src / rel), follow=False)
+        except FileNotFoundError:
+            continue  # gone since the listing (PostgreSQL removes old WAL segments): nothing to copy
+        except NotRegularFile as exc:
+            skipped.append((rel.as_posix(), exc.strerror.replace("not read", "not copied")))
+            continue
+        with fin, open(target, "wb", opener=_private) as fout:
+            before = size
+
+            def step(done: int, before=before) -> None:
+                nonlocal size
                 if cancelled():
                     raise OpenCancelled("cancelled while copying the store")
-                block = fin.read(CHUNK)
-                if not block:
-                    break
-                fout.write(block)
-                size += len(block)
+                size = before + done
                 report()
+
+            size = before + copy_stream(fin, fout, os.fstat(fin.fileno()).st_size, rel.as_posix(), step=step,
+                                        chunk=CHUNK)
             fout.flush()
             _same_access(os.fstat(fin.fileno()), fout.fileno(), None)
     for dirpath, _dirs, _names in os.walk(src, topdown=False):  # deepest first: a parent never blocks a child
         rel = Path(dirpath).relative_to(src)
-        _same_access(os.stat(dirpath), None, dest / rel)
+        if (dest / rel).is_dir():
+            _same_access(os.stat(dirpath), None, dest / rel)
     if progress:
         progress(total_mb, total_mb, f"Copying the store ({total_mb:,} of {total_mb:,} MB)…")
     return size
+
+
+def _plan(src: Path, skipped: list[tuple[str, str]]) -> tuple[list[Path], dict[Path, str]]:
+    """The files to copy (relative paths), and the real path of those that are symlinks copied as their
+    target.
+
+    PGlite writes regular files and folders only. Anything else in the folder is not its own: a named pipe
+    would block the copy for ever, a device (``/dev/zero``) would fill the disk, a link may lead out of the
+    store. So: a regular file is copied; a symlink is copied as its target's bytes when it resolves to a
+    regular file inside the store (PGlite would read through it, and those bytes are the store's own);
+    every other entry — a link leaving the store, a dangling or looping link, a link to a folder (not
+    followed: a loop or a way out), a pipe, a device, a socket — is left out and named in ``skipped``."""
+    base = os.path.realpath(src)
+    files: list[Path] = []
+    links: dict[Path, str] = {}
+    for dirpath, dirs, names in os.walk(src):
+        for name in sorted(dirs) + sorted(names):
+            path = Path(dirpath, name)
+            rel = path.relative_to(src)
+            if rel.name == "postmaster.pid":
+                continue
+            try:
+                st = os.lstat(path)
+            except OSError:
+                continue  # gone since the listing
+            if stat.S_ISDIR(st.st_mode):
+                continue
+            if stat.S_ISREG(st.st_mode):
+                files.append(rel)
+                continue
+            if not stat.S_ISLNK(st.st_mode):
+                skipped.append((rel.as_posix(), f"{what_is(st.st_mode)}, not a regular file; not copied"))
+                continue
+            real = os.path.realpath(path)
+            if os.path.commonpath([base, real]) != base:
+                skipped.append((rel.as_posix(), f"a link out of the store (to {real}); not copied"))
+                continue
+            try:
+                target = os.stat(path)
+            except OSError as exc:
+                skipped.append((rel.as_posix(), f"a link that leads nowhere ({exc.strerror}); not copied"))
+                continue
+            if stat.S_ISREG(target.st_mode):
+                files.append(rel)
+                links[rel] = real
+            else:
+                kind = "a folder" if stat.S_ISDIR(target.st_mode) else what_is(target.st_mode)
+                skipped.append((rel.as_posix(), f"a link to {kind}, not a regular file; not copied"))
+    return files, links
 
 
 def keep_access(src: Path, copy: Path) -> None:
@@ -140,9 +202,9 @@ def _same_access(st: os.stat_result, fd: int | None, path: Path | None) -> None:
     os.chmod(target, stat.S_IMODE(st.st_mode) | (0o700 if stat.S_ISDIR(st.st_mode) else 0o600))
 
 
-def _size(path: Path) -> int:
+def _size(path) -> int:
     try:
-        return path.stat().st_size
+        return os.lstat(path).st_size
     except OSError:
         return 0
 
@@ -160,10 +222,11 @@ class PgliteServer:
         self._private = leftovers.private_folder(COPY_PREFIX)
         self.workdir = self._private.path
         self.proc: subprocess.Popen | None = None
+        self.skipped: list[tuple[str, str]] = []  # what the copy left out (copy_pglite): the store reports it
         try:
             if copy:
                 self.data = self.workdir / "data"
-                self.copied_bytes = copy_pglite(self.original, self.data, progress, cancelled)
+                self.copied_bytes = copy_pglite(self.original, self.data, progress, cancelled, self.skipped)
             else:  # writing: the caller already made the working copy it wants served
                 self.data, self.copied_bytes = self.original, 0
             self.socket_dir = self.workdir / "socket"
@@ -171,6 +234,12 @@ class PgliteServer:
             if progress:
                 progress(0, 0, f"Starting PGlite {runtime.pglite_version}…")
             self._start(runtime, cancelled)
+        except PgliteUnavailable as exc:
+            self.close(kill=True)
+            if not self.skipped:
+                raise
+            left_out = "; ".join(f"{rel}: {why}" for rel, why in self.skipped[:3])
+            raise PgliteUnavailable(f"{exc} (the copy left out what is not a regular file — {left_out})") from None
         except BaseException:
             self.close(kill=True)
             raise

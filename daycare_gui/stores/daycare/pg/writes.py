@@ -176,7 +176,12 @@ def _write_pglite(store, edit, *, force: bool = False) -> None:
     try:
         racy_since = time.time_ns() - RACY_NS
         before = fingerprint(original, racy_since)  # before the copy: a later change is one the copy may lack
-        copy_pglite(original, work)
+        skipped: list[tuple[str, str]] = []
+        copy_pglite(original, work, skipped=skipped)
+        if skipped:  # swapped in, the edited copy would lose what the copy left out
+            rel, why = skipped[0]
+            raise WriteRefused(f"{original} holds {rel}, {why.removesuffix('; not copied')}; an edit would "
+                               "lose it, so nothing was written")
         server = PgliteServer(work, runtime, copy=False)
         try:
             _transaction(server.url, edit)
