@@ -59,6 +59,11 @@ class LinggenConversations(Conversations):
                                     len(t.sessions), meta=(("path", t.project),) if t.project else ()))
         return out
 
+    def thread_place(self, thread: ThreadRecord) -> str:
+        """The project's path: a thread id names an encoded folder (``per-project:-work-shop``) or a layout,
+        which search headings would otherwise show."""
+        return dict(thread.meta).get("path") or thread.title
+
     @staticmethod
     def _layouts(p) -> str:
         if p.flat_sessions and p.per_project_sessions:
