@@ -18,7 +18,12 @@ _MODES = {"read": "may read", "edit": "may edit", "write": "may edit", "admin": 
 
 
 def settings_in_words(meta: dict) -> list[str]:
-    """Markdown bullets for the settings a user should see without opening the raw view."""
+    """Markdown bullets for the settings a user should see without opening the raw view, as Linggen 1.7
+    reads them."""
+    if is_legacy(meta):
+        return ["- **Agent:** ling (a mission in the legacy shape always runs as ling)",
+                "- **Catch-up:** none (only the schedule starts it)",
+                "- **Permission:** none granted (the legacy permission_tier or mode is no longer honoured)"]
     out: list[str] = []
     agent = text_of(meta.get("agent"))
     out.append(f"- **Agent:** {agent}" if agent else "- **Agent:** ling (the default)")
@@ -66,22 +71,32 @@ def _texts(value: Any) -> list[str]:
     return [text_of(value)] if value not in (None, "") else []
 
 
+# Linggen's migration notes map each tier to the mode to give every path instead.
+_TIER_MODES = {"readonly": "read", "standard": "edit", "full": "admin"}
+
+
+def is_legacy(meta: dict) -> bool:
+    """Linggen 1.7 reads the frontmatter in its legacy shape (``permission_tier`` or a top-level ``mode``)."""
+    return "permission_tier" in meta or "mode" in meta
+
+
 def legacy_problem(meta: dict) -> tuple[str, bool] | None:
     """What Linggen 1.7 does with a mission in a shape before 1.7, and what to do, with whether 1.7 still
     runs it; None for the 1.7 shape."""
     top_mode = text_of(meta.get("mode"))
     if top_mode == "app":
         return ("legacy mode: app: Linggen 1.7 no longer supports app missions and does not load this one; "
-                "turn it into a script-only or agent mission, or remove it"), False
-    if "permission_tier" not in meta and "mode" not in meta:
+                "it has no replacement for them: remove the mission"), False
+    if not is_legacy(meta):
         old = _old_permission_problem(meta.get("permission"))
         return (old, False) if old else None
-    what = (f"permission_tier: {text_of(meta.get('permission_tier'))}" if "permission_tier" in meta
-            else f"mode: {top_mode}")
+    tier = text_of(meta.get("permission_tier"))
+    what = f"permission_tier: {tier}" if "permission_tier" in meta else f"mode: {top_mode}"
+    mode = _TIER_MODES.get(tier, "read, edit or admin")
     return (f"legacy {what}: Linggen 1.7 no longer honours it and runs this mission with no permission grants "
-            "(it also ignores name, description, cwd, allowed-tools and kickoff in this shape); replace it "
-            "with a permission block, e.g. permission: {paths: [{path: ~/project, mode: edit}]}, "
-            "and remove permission_tier and mode"), True
+            "(in this shape it also ignores name, description, cwd, allowed-tools and kickoff); replace it with "
+            f"a permission block naming each path the mission may use, e.g. permission: {{paths: [{{path: "
+            f"~/project, mode: {mode}}}]}}, and remove permission_tier and mode"), True
 
 
 def _old_permission_problem(permission: Any) -> str | None:

@@ -123,7 +123,8 @@ def test_a_legacy_permission_tier_mission_is_a_problem_that_says_what_to_do(tmp_
     assert row.flag == "legacy: no permission grants"
     assert row.problem.startswith("legacy permission_tier: readonly: Linggen 1.7 no longer honours it and runs "
                                   "this mission with no permission grants")
-    assert "replace it with a permission block" in row.problem
+    assert "replace it with a permission block" in row.problem and "mode: read}" in row.problem  # as readonly was
+    assert "- **Permission:** none granted (the legacy permission_tier or mode is no longer honoured)" in row.markdown
     problem = next(p for p in _inspect(h.root, capsys)["problems"] if p["path"].endswith("hourly/mission.md"))
     assert "no permission grants" in problem["message"] and problem["severity"] == "warning"
 
@@ -135,6 +136,15 @@ def test_a_legacy_app_mission_is_one_linggen_17_does_not_run(tmp_path, capsys):
     assert row.values[1] == "disabled" and row.flag == "skipped by Linggen 1.7"
     assert "does not load this one" in row.problem
     assert "flat/site" not in _inspect(h.root, capsys)["active_missions"]
+
+
+def test_a_mission_with_permission_paths_in_the_shape_before_17_is_one_linggen_17_skips(tmp_path):
+    h = home17(tmp_path / "home")
+    h.mission17("tidy", "schedule: 0 * * * *\nenabled: true\npermission:\n  mode: admin\n  paths:\n  - ~/notes\n")
+    row = {r.key: r for r in _rows(h.root, "missions")}["flat/tidy"]
+    assert row.values[1] == "disabled" and row.flag == "skipped by Linggen 1.7"
+    assert "cannot read this frontmatter and skips the mission; give each path its own mode" in row.problem
+    assert "  - ~/notes (mode admin; a plain path is the shape before Linggen 1.7)" in row.markdown
 
 
 # -- sessions ---------------------------------------------------------------------------------------------
