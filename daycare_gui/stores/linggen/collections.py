@@ -42,7 +42,8 @@ RUNS = Collection("runs", "Runs", ("Run", "Agent", "Kind", "Status", "Started", 
                                    "Project"), tree=True, group="Activity")
 MISSIONS = Collection("missions", "Missions", ("Mission", "State", "Project", "Created", "Schedule",
                                                "Agents / runs", "Layout"), group="Activity")
-MISSION_RUNS = Collection("mission_runs", "Mission runs", columns_for(()), group="Activity")  # see _mission_runs
+# Its columns are those of the run formats present (see collections()); these are Linggen 1.7's.
+MISSION_RUNS = Collection("mission_runs", "Mission runs", columns_for(()), group="Activity")
 OVERRIDES = Collection("agent_overrides", "Agent overrides",
                        ("Agent", "Project", "Idle prompt", "Idle interval"), group="Configuration")
 PLANS = Collection("plans", "Plans", ("Plan", "Status", "Done", "In progress", "Pending", "Skipped", "File"),

@@ -142,8 +142,6 @@ class LinggenStore(OpenedStore):
             "missions_active": sum(1 for m in self.missions if m.state in ("active", "enabled")),
             "mission_runs": sum(mission_runs.values()),
             **{f"mission_runs_{status}": mission_runs.get(status, 0) for status in STATUS_MEANINGS},
-            **({"mission_runs_other": other} if (other := sum(
-                n for st, n in mission_runs.items() if st not in STATUS_MEANINGS)) else {}),
             "plans": len(self.plans),
             "agents": sum(1 for d in self.docs if d.group == AGENTS),
             "skills": sum(1 for d in self.docs if d.group == SKILLS),
@@ -154,6 +152,9 @@ class LinggenStore(OpenedStore):
             "bad_yaml_files": inv.bad_files["yaml"],
             "bad_jsonl_lines": sum(s.stats.bad_lines for s in sessions),
         })
+        other_mission_runs = sum(n for status, n in mission_runs.items() if status not in STATUS_MEANINGS)
+        if other_mission_runs:  # a status Linggen does not write (a newer version's, or a hand edit)
+            out["mission_runs_other"] = other_mission_runs
         return out
 
     def report(self, **_options) -> dict:
