@@ -146,11 +146,12 @@ def run(args, kind: str) -> int:
             flt = SourceFilter(roles=tuple(args.roles or ()), since=args.since, until=args.until)
             results = search_source(index, _query(args), flt, limit=args.limit, newest_first=args.newest,
                                     titles=_titles(store.capability(Conversations)))
+            places = _places(store.capability(Conversations))
             index_path = str(index.path)
     if args.json:
         print(json.dumps(_as_json(results, index_path, store.kind), ensure_ascii=False, indent=2))
     else:
-        print(_human(results))
+        print(_human(results, places))
     return 0
 
 
@@ -160,6 +161,14 @@ def _titles(conversations) -> dict[str, str]:
     try:
         return {t.id: t.title for t in conversations.threads()}
     except Exception:  # names are a courtesy: ids stand in
+        return {}
+
+
+def _places(conversations) -> dict[str, str]:
+    """Thread id → what tells the thread apart after its title (its id unless the kind says otherwise)."""
+    try:
+        return {t.id: conversations.thread_place(t) for t in conversations.threads()} if conversations else {}
+    except Exception:  # a courtesy, as the titles are: ids stand in
         return {}
 
 
@@ -177,10 +186,11 @@ def _as_json(results, index_file: str, kind: str) -> dict:
     }
 
 
-def _human(results) -> str:
+def _human(results, places: dict[str, str]) -> str:
     lines = [results.summary]
     for g in results.groups:
-        lines.append(f"\n{g.title}" + (f"  {g.thread_id}" if g.thread_id != g.title else ""))
+        place = places.get(g.thread_id, g.thread_id)
+        lines.append(f"\n{g.title}" + (f"  {place}" if place != g.title else ""))
         for s in g.sessions:
             lines.append(f"  session {s.ref.session_id}")
             for h in s.hits:

@@ -191,6 +191,11 @@ class Conversations(Capability):
     @abstractmethod
     def threads(self) -> list[ThreadRecord]: ...
 
+    def thread_place(self, thread: ThreadRecord) -> str:
+        """What tells the thread apart after its title where search results head its group in plain text
+        (the search command): its id. A kind whose ids are keys no person reads says where it is instead."""
+        return thread.id
+
     @abstractmethod
     def sessions(self, thread_id: str) -> list[SessionRecord]: ...
 

@@ -34,7 +34,9 @@ def test_linggen_home_human_output(home, capsys, index_dir):
     out, err = capsys.readouterr()
     assert "indexed" in err and "messages" in err
     assert out.startswith("17 matches; showing 17 in 2 threads")  # shop (both layouts) and blog
-    assert "\nshop  per-project:" in out and "  session sess-" in out
+    shop = next(line for line in out.splitlines() if line.startswith("shop"))
+    assert shop.endswith("/demo-workspaces/shop")  # the project's path, not its encoded folder name
+    assert "per-project:" not in out and "  session sess-" in out
     assert "    #L6 " in out and "assistant: Fixed; all [tests] pass now." in out
     assert snapshot_tree(home) == before
     assert list((index_dir / "sources").glob("*.sqlite"))

@@ -3,6 +3,7 @@ plans, credentials (masked) and tool permissions (editable: see :mod:`.permissio
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,16 @@ from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.common.secrets import MASK, mask_secrets
 from daycare_gui.stores.common.wording import count
 from daycare_gui.stores.linggen.byte_order_mark import PLAN_TITLE_UNSEEN, file_starts_with_bom
+from daycare_gui.stores.linggen.data_files import DATA_FILES, DataFile, data_file_rows
 from daycare_gui.stores.linggen.inventory import FLAT, Inventory, Run
+from daycare_gui.stores.linggen.mission_runs import (
+    columns_for,
+    run_flag,
+    run_format,
+    run_markdown,
+    run_values,
+)
+from daycare_gui.stores.linggen.mission_settings import settings_in_words
 from daycare_gui.stores.linggen.missions import Mission, run_line_unread
 from daycare_gui.stores.linggen.permissions import PermissionFiles
 from daycare_gui.stores.linggen.plans import parse_plan, plan_markdown
@@ -32,8 +42,8 @@ RUNS = Collection("runs", "Runs", ("Run", "Agent", "Kind", "Status", "Started", 
                                    "Project"), tree=True, group="Activity")
 MISSIONS = Collection("missions", "Missions", ("Mission", "State", "Project", "Created", "Schedule",
                                                "Agents / runs", "Layout"), group="Activity")
-MISSION_RUNS = Collection("mission_runs", "Mission runs", ("Mission", "Run", "Triggered", "Status", "Skipped",
-                                                           "Exit code", "Session"), group="Activity")
+# Its columns are those of the run formats present (see collections()); these are Linggen 1.7's.
+MISSION_RUNS = Collection("mission_runs", "Mission runs", columns_for(()), group="Activity")
 OVERRIDES = Collection("agent_overrides", "Agent overrides",
                        ("Agent", "Project", "Idle prompt", "Idle interval"), group="Configuration")
 PLANS = Collection("plans", "Plans", ("Plan", "Status", "Done", "In progress", "Pending", "Skipped", "File"),
@@ -45,16 +55,21 @@ PERMISSIONS = Collection("permissions", "Tool permissions", ("Project", "Allowed
 
 class LinggenCollections(Collections):
     def __init__(self, inv: Inventory, missions: list[Mission], plans: list[Path], problems: ProblemLog,
-                 permissions: PermissionFiles, running: bool, sessions: dict[str, SessionRef]) -> None:
+                 permissions: PermissionFiles, running: bool, sessions: dict[str, SessionRef],
+                 data_files: list[DataFile] | None = None) -> None:
         self.inv, self.missions, self.plan_paths, self.problems = inv, missions, plans, problems
+        self.data_files = list(data_files or ())  # the activity log and memory backups (Linggen 1.7)
         self.permissions = permissions
         self.running = running
         self.session_refs = sessions  # session id → where it lives (for links)
         self._by_folder: dict[Path, list] | None = None
         self._rows: dict[str, list[Row]] = {}
+        self._run_lines: list[tuple[Mission, int, dict, str | None]] | None = None
 
     def collections(self) -> list[Collection]:
-        return [RUNS, MISSIONS, MISSION_RUNS, PLANS, OVERRIDES, PERMISSIONS, CREDENTIALS]
+        mission_runs = replace(MISSION_RUNS, columns=self._mission_run_columns())
+        data = [DATA_FILES] if self.data_files else []
+        return [RUNS, MISSIONS, mission_runs, *data, PLANS, OVERRIDES, PERMISSIONS, CREDENTIALS]
 
     def size(self, collection_id: str) -> int:
         return len(self._all(collection_id))
@@ -90,7 +105,8 @@ class LinggenCollections(Collections):
             return self.permissions.rows()
         if cid not in self._rows:
             build = {RUNS.id: self._runs, MISSIONS.id: self._missions, MISSION_RUNS.id: self._mission_runs,
-                     OVERRIDES.id: self._overrides, PLANS.id: self._plans, CREDENTIALS.id: self._credentials}
+                     OVERRIDES.id: self._overrides, PLANS.id: self._plans, CREDENTIALS.id: self._credentials,
+                     DATA_FILES.id: lambda: data_file_rows(self.data_files)}
             self._rows[cid] = build[cid]() if cid in build else []
         return self._rows[cid]
 
@@ -146,7 +162,7 @@ class LinggenCollections(Collections):
                 schedule = text_of(m.data.get("schedule"))
                 doc = DocRef(f"mission:{m.path.parent.name}", m.title, m.path, group="Missions")
                 links = (Link("doc", doc, "Edit mission.md"),)
-                detail = m.text or None
+                detail = "\n".join(settings_in_words(m.data)) + (f"\n\n{m.text}" if m.text else "")
             else:
                 agents = m.data.get("agents") if isinstance(m.data.get("agents"), list) else []
                 extra, schedule, links = count(len(agents), "agent"), "", ()
@@ -158,23 +174,32 @@ class LinggenCollections(Collections):
                            flag=", ".join(m.flags), problem=m.problem))
         return out
 
+    def _mission_run_lines(self) -> list[tuple[Mission, int, dict, str | None]]:
+        """(mission, line number, run, why Linggen skips the line) of every flat mission's runs.jsonl."""
+        if self._run_lines is None:
+            self._run_lines = []
+            for m in self.missions:
+                if m.layout != FLAT:
+                    continue
+                runs = m.path.parent / "runs.jsonl"
+                first_unread = run_line_unread(runs)  # shown as it is, though Linggen skips it
+                for n, run in iter_jsonl(runs, None):
+                    self._run_lines.append((m, n, plain(run), first_unread if n == 1 else None))
+        return self._run_lines
+
+    def _mission_run_columns(self) -> tuple[str, ...]:
+        """The columns of the run formats present: before 1.7 a run had an exit code, since then none."""
+        return columns_for({run_format(run) for _m, _n, run, _u in self._mission_run_lines()})
+
     def _mission_runs(self) -> list[Row]:
         out = []
-        for m in self.missions:
-            if m.layout != FLAT:
-                continue
-            runs = m.path.parent / "runs.jsonl"
-            first_unread = run_line_unread(runs)  # shown as it is, though Linggen skips it
-            for n, run in iter_jsonl(runs, None):
-                run = plain(run)
-                session = text_of(run.get("session_id"))
-                out.append(Row(f"{m.key}#{n}", (m.title, text_of(run.get("run_id")),
-                                                local_time(seconds_to_ms(run.get("triggered_at"))),
-                                                text_of(run.get("status")), _flag_of(run.get("skipped")),
-                                                text_of(run.get("entry_exit_code")), session),
-                               raw=mask_secrets(run), links=(Link("row", ("missions", m.key), "Mission"),
-                                                             *self._session_link(session)),
-                               problem=f"line 1 {first_unread}" if n == 1 and first_unread else None))
+        columns = self._mission_run_columns()
+        for m, n, run, unread in self._mission_run_lines():
+            session = text_of(run.get("session_id"))
+            out.append(Row(f"{m.key}#{n}", run_values(columns, m.title, run),
+                           raw=mask_secrets(run), markdown=run_markdown(run, self.running),
+                           links=(Link("row", ("missions", m.key), "Mission"), *self._session_link(session)),
+                           flag=run_flag(run, self.running), problem=f"line 1 {unread}" if unread else None))
         return out
 
     def _overrides(self) -> list[Row]:
@@ -235,11 +260,6 @@ def _mission_detail(text: str, agents: list) -> str | None:
     if lines:
         text = (text + "\n\n" if text else "") + "**While idle**\n\n" + "\n".join(lines)
     return text or None
-
-
-def _flag_of(value: Any) -> bool | None:
-    """A true/false field as a boolean, which the lists show as yes/no; blank when the run does not say."""
-    return value if isinstance(value, bool) else None
 
 
 def _is_num(value: Any) -> bool:

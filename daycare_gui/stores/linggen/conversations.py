@@ -19,8 +19,8 @@ from daycare_gui.stores.linggen.messages import LineIndex, build_index, parse_li
 from daycare_gui.stores.records import DayCount, Message, SessionRecord, SessionRef, ThreadRecord
 
 _INDEX_CACHE = 8  # sessions whose line index is kept (a few MB for very long histories)
-_SESSION_META = ("creator", "model_id", "skill", "cwd", "project", "project_name", "mission_id", "user_id",
-                 "consumer_user_id")
+_SESSION_META = ("creator", "model_id", "skill", "cwd", "project", "project_name", "mission_id", "agent_id",
+                 "user_id", "consumer_user_id", "compact_threshold", "compact_focus")
 
 
 class LinggenConversations(Conversations):
@@ -60,6 +60,11 @@ class LinggenConversations(Conversations):
                                     len(t.sessions), meta=(("path", t.project),) if t.project else ()))
         return out
 
+    def thread_place(self, thread: ThreadRecord) -> str:
+        """The project's path: a thread id names an encoded folder (``per-project:-work-shop``) or a layout,
+        which search headings would otherwise show."""
+        return dict(thread.meta).get("path") or thread.title
+
     @staticmethod
     def _layouts(p) -> str:
         if p.flat_sessions and p.per_project_sessions:
@@ -80,7 +85,9 @@ class LinggenConversations(Conversations):
 
     def _record(self, s: Session) -> SessionRecord:
         meta = [("id", s.id), ("layout", s.layout), ("folder", str(s.folder))]
-        meta += [(k, str(s.meta[k])) for k in _SESSION_META if s.meta.get(k) not in (None, "")]
+        meta += [(k, _meta_text(k, s.meta[k])) for k in _SESSION_META if s.meta.get(k) not in (None, "")]
+        if s.layout == FLAT or "title_locked" in s.meta:  # Linggen reads (and writes) it in flat sessions only
+            meta.append(("title_locked", _title_locked(s.meta)))
         if s.stats.observations:
             meta.append(("observations", str(s.stats.observations)))
         if s.stats.plans:
@@ -138,6 +145,25 @@ class LinggenConversations(Conversations):
 
     def all_sessions(self) -> list[Session]:
         return list(self._sessions.values())
+
+
+def _meta_text(key: str, value) -> str:
+    if key == "compact_threshold" and isinstance(value, (int, float)) and not isinstance(value, bool):
+        return f"{value} (Linggen compacts the history at {value:.0%} of the model's context window)"
+    return str(value)
+
+
+def _title_locked(meta: dict) -> str:
+    """Linggen 1.7 renames a session from what the user types only while its title is not locked; a
+    session.yaml without the field (written before 1.7) counts as locked."""
+    value = meta.get("title_locked", True)
+    if "title_locked" not in meta:
+        return "yes (not written; Linggen takes a missing value as yes): the title stays"
+    if value is True:
+        return "yes: the title stays"
+    if value is False:
+        return "no: Linggen may rename the session from what you type"
+    return f"{value!r} (not true or false: Linggen cannot read this session.yaml)"
 
 
 class LinggenSearch(SearchSource):

@@ -26,6 +26,7 @@ from daycare_gui.stores.linggen.byte_order_mark import (
     file_starts_with_bom,
 )
 from daycare_gui.stores.linggen.inventory import FLAT, PER_PROJECT, Inventory, Project
+from daycare_gui.stores.linggen.mission_settings import legacy_problem
 from daycare_gui.stores.linggen.readers import (
     first_line,
     list_dirs,
@@ -170,9 +171,17 @@ def _flat_missions(inv: Inventory, problems: ProblemLog) -> list[Mission]:
             problem, state = f"mission.md {MISSION_UNREAD}", "disabled"  # as Linggen runs it: not at all
         else:
             problem, state = None, "enabled" if meta.get("enabled") is True else "disabled"
+        legacy, still_runs = (legacy_problem(meta) if problem is None else None) or (None, True)
+        if legacy:  # a problem: Linggen 1.7 gives the mission no grants, or does not load it at all
+            problems.add(md, legacy, severity="warning" if still_runs else "error")
+            problem = legacy
+            if not still_runs:
+                state = "disabled"  # as Linggen 1.7 runs it: not at all
         project = text_of(meta.get("project") or meta.get("cwd"))
         mission = Mission(key, md, FLAT, project, meta, doc.body.strip(), seconds_to_ms(meta.get("created_at")),
                           state, problem=problem)
+        if legacy:
+            mission.flags.append("legacy: no permission grants" if still_runs else "skipped by Linggen 1.7")
         runs = folder / "runs.jsonl"
         first_unread = run_line_unread(runs)
         if first_unread:

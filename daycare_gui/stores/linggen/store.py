@@ -16,9 +16,11 @@ from daycare_gui.stores.api import (
 from daycare_gui.stores.common.leftovers import report_and_clean
 from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.common.secrets import mask_url
+from daycare_gui.stores.common.wording import count
 from daycare_gui.stores.linggen import layout
 from daycare_gui.stores.linggen.collections import LinggenCollections, plan_files
 from daycare_gui.stores.linggen.conversations import LinggenCharts, LinggenConversations, LinggenSearch
+from daycare_gui.stores.linggen.data_files import find_data_files, not_user_data
 from daycare_gui.stores.linggen.documents import (
     AGENTS,
     SKILLS,
@@ -27,6 +29,7 @@ from daycare_gui.stores.linggen.documents import (
     find_documents,
 )
 from daycare_gui.stores.linggen.inventory import FLAT, RUN_STATUSES, scan
+from daycare_gui.stores.linggen.mission_runs import STATUS_MEANINGS
 from daycare_gui.stores.linggen.missions import scan_missions
 from daycare_gui.stores.linggen.permissions import PermissionFiles, permissions_path, workspace_exists
 from daycare_gui.stores.linggen.readers import load_json, pid_status
@@ -46,6 +49,7 @@ class LinggenStore(OpenedStore):
         self.missions = scan_missions(inv, p)
         self.plans = plan_files(self.home.plans, p)
         self.docs = find_documents(self.home, p)
+        self.data_files = find_data_files(root, p)
         inv.bad_files["yaml"] += check_frontmatter(self.docs, p)
         self._credentials_check()
         self.pid, self.running, self.engine_detail = pid_status(self.home.pid)
@@ -68,7 +72,7 @@ class LinggenStore(OpenedStore):
         self.offer(Charts, LinggenCharts(inv))
         self.offer(Documents, LinggenDocuments(self.docs, self.writes_blocked, self.home.root))
         self.offer(Collections, LinggenCollections(inv, self.missions, self.plans, p, self.permission_files,
-                                                   self.running, refs))
+                                                   self.running, refs, self.data_files))
 
     def _credentials_check(self) -> None:
         if self.home.credentials.exists():
@@ -90,17 +94,22 @@ class LinggenStore(OpenedStore):
     def summary(self) -> StoreSummary:
         notes = []
         if self.generation == "per-project+flat":
-            notes.append("both layouts side by side: Linggen since the flat layout no longer reads the "
-                         "per-project sessions (projects/<folder>/sessions/)")
+            notes.append("both layouts side by side: since the flat layout, Linggen no longer reads the "
+                         "per-project sessions (projects/<folder>/sessions/); they are listed here, marked "
+                         "with their layout")
         if any("collision" in pr.flags for pr in self.inventory.projects):
             notes.append("some project folders hold more than one project (the folder name encoding is lossy)")
         if any(pr.other_folders for pr in self.inventory.projects):
             notes.append("some projects are stored in more than one folder (each is listed once, with the "
                          "sessions of every folder; Linggen reads only the folder its path encodes to)")
-        if any(m.layout != FLAT for m in self.missions):
+        if any("same second" in f for m in self.missions for f in m.flags):  # said only where it happened
             notes.append("mission files are named by the second they were set: two set within one second keep "
                          "only the last, without a trace")
         c = self.counts()
+        stale = c["mission_runs_running"] if not self.running else 0
+        if stale:
+            notes.append(f"{count(stale, 'mission run')} still marked running though Linggen is not running: "
+                         f"Linggen will mark {'it' if stale == 1 else 'them'} interrupted when it next starts")
         facts = (("Projects", str(c["projects"])), ("Sessions", str(c["sessions"])),
                  ("Messages", str(c["messages"])), ("Runs", str(c["runs"])), ("Missions", str(c["missions"])))
         return StoreSummary(self.kind, self.generation, self.title, self.running, self.engine_detail,
@@ -110,7 +119,9 @@ class LinggenStore(OpenedStore):
         inv = self.inventory
         sessions = list(inv.sessions())
         runs = Counter(r.status for r in inv.runs if r.problem is None)
-        mission_runs = sum(sum(m.runs.values()) for m in self.missions)
+        mission_runs = Counter()
+        for m in self.missions:
+            mission_runs.update(m.runs)
         out = {
             "projects": inv.project_count(),  # the number the navigation shows beside "Projects"
             "sessions": len(sessions),
@@ -129,15 +140,21 @@ class LinggenStore(OpenedStore):
         out.update({
             "missions": len(self.missions),
             "missions_active": sum(1 for m in self.missions if m.state in ("active", "enabled")),
-            "mission_runs": mission_runs,
+            "mission_runs": sum(mission_runs.values()),
+            **{f"mission_runs_{status}": mission_runs.get(status, 0) for status in STATUS_MEANINGS},
             "plans": len(self.plans),
             "agents": sum(1 for d in self.docs if d.group == AGENTS),
             "skills": sum(1 for d in self.docs if d.group == SKILLS),
             "agent_overrides": len(inv.overrides),
+            "activity_log_days": sum(1 for f in self.data_files if f.path.suffix == ".jsonl"),
+            "memory_backups": sum(1 for f in self.data_files if f.path.suffix == ".ndjson"),
             "bad_json_files": inv.bad_files["json"],
             "bad_yaml_files": inv.bad_files["yaml"],
             "bad_jsonl_lines": sum(s.stats.bad_lines for s in sessions),
         })
+        other_mission_runs = sum(n for status, n in mission_runs.items() if status not in STATUS_MEANINGS)
+        if other_mission_runs:  # a status Linggen does not write (a newer version's, or a hand edit)
+            out["mission_runs_other"] = other_mission_runs
         return out
 
     def report(self, **_options) -> dict:
@@ -157,8 +174,10 @@ class LinggenStore(OpenedStore):
             ],
             "flat_projects": [{"path": t.project or None, "sessions": len(t.sessions)}
                               for t in inv.flat_threads],
-            "active_missions": [m.key for m in self.missions if m.state == "active"],
+            # as counted in missions_active: the active per-project mission and every enabled flat one
+            "active_missions": [m.key for m in self.missions if m.state in ("active", "enabled")],
             "flagged_missions": {m.key: m.flags for m in self.missions if m.flags},
+            "not_user_data": not_user_data(self.home.root),  # Linggen's own files: named, not read
         }
 
     def writes_blocked(self) -> str | None:
