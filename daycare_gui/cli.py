@@ -66,6 +66,9 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()  # inside the try: a reader gone by now is met here, not at interpreter exit
     except BrokenPipeError:
         return _reader_gone()
+    except KeyboardInterrupt:  # Ctrl+C where a command has nothing of its own to say: no traceback
+        print("\ndaycare-gui: interrupted", file=sys.stderr)
+        return 130
     return code
 
 

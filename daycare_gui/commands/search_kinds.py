@@ -12,7 +12,9 @@ import argparse
 import datetime as _dt
 import json
 import os
+import signal
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -114,12 +116,47 @@ def _daycare_on_postgres(path: str) -> bool:
         return False
 
 
+class _CtrlC:
+    """While the index is built, Ctrl+C is noted in a flag as well as raised. Raised inside one of SQLite's
+    calls into Python (a user-defined function) a KeyboardInterrupt comes out as sqlite3.OperationalError
+    ("user-defined function raised exception"), which would read as an unreadable store: the flag tells
+    an interrupt from a damaged database whatever the exception's type."""
+
+    def __init__(self) -> None:
+        self.pressed = False
+        self._before = None
+
+    def _handler(self, signum, frame) -> None:
+        self.pressed = True
+        raise KeyboardInterrupt
+
+    def __enter__(self) -> _CtrlC:
+        if threading.current_thread() is threading.main_thread():
+            before = signal.getsignal(signal.SIGINT)
+            if before is not signal.SIG_IGN:  # (ignored, as under nohup: stays ignored)
+                self._before = before
+                signal.signal(signal.SIGINT, self._handler)
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        if self._before is not None:
+            signal.signal(signal.SIGINT, self._before)
+
+
 def build_index(build):
     """``build()`` (an index update) as both search commands run it: Ctrl+C keeps what was indexed and
     gives None (exit 130); the progress line is ended; a rebuild's reason is said."""
     try:
-        built = build()
+        with _CtrlC() as ctrl_c:
+            try:
+                built = build()
+            except Exception:
+                if not ctrl_c.pressed:
+                    raise
+                built = None  # what Ctrl+C became on its way out of SQLite
     except KeyboardInterrupt:
+        built = None
+    if built is None:
         print("\ndaycare-gui: indexing interrupted; what was indexed is kept", file=sys.stderr)
         return None
     if sys.stderr.isatty() and built.added:

@@ -61,3 +61,18 @@ def test_a_mistyped_kind_for_the_window_is_the_sentence_the_commands_say(tmp_pat
     assert capsys.readouterr().err == window_says
     assert window_says.startswith("daycare-gui: unknown store kind 'lingen'; known: daycare, ")
     assert "UnknownKind" not in window_says
+
+
+def test_ctrl_c_in_any_command_is_a_quiet_exit_130(tmp_path, capsys, monkeypatch):
+    from daycare_gui.commands import inspect
+
+    def interrupted(_args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(inspect, "run", interrupted)
+    try:
+        code = main(["inspect", str(tmp_path)])
+    except KeyboardInterrupt:
+        pytest.fail("Ctrl+C left the command as a KeyboardInterrupt traceback")
+    assert code == 130
+    assert capsys.readouterr().err == "\ndaycare-gui: interrupted\n"
