@@ -7,6 +7,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from daycare_gui.stores.demos import OTHER_KINDS as DEMOS
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("dir", type=Path, help="destination folder (must be missing or empty)")
@@ -27,8 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
 
 
-# kind → its package's demo writer, called as write_demo(dir, now_ms=…)
-OTHER_KINDS = ("linggen", "agentstack", "cianaparrot")
+OTHER_KINDS = tuple(DEMOS)  # besides Daycare's
 
 
 def _now(text: str) -> int | None:
@@ -95,10 +96,9 @@ def _pglite(args: argparse.Namespace, progress) -> int:
 
 def _other_kind(args: argparse.Namespace) -> int:
     """Another kind's demo, from its package: small, dated relative to ``--now``."""
-    import importlib
-
     from daycare_gui.core.demo.ids import NOW_MS
     from daycare_gui.stores import registry
+    from daycare_gui.stores.demos import write_kind_demo
 
     given = [flag for flag, changed in (("--scale", args.scale != "small"), ("--generation", args.generation != "sqlite"))
              if changed]
@@ -110,9 +110,8 @@ def _other_kind(args: argparse.Namespace) -> int:
         print(f"daycare-gui demo: {args.dir} is not an empty folder", file=sys.stderr)
         return 2
     created = not args.dir.exists()
-    demo = importlib.import_module(f"daycare_gui.stores.{args.kind}.demo")
     try:
-        demo.write_demo(args.dir, now_ms=args.now if args.now is not None else NOW_MS)
+        write_kind_demo(args.kind, args.dir, args.now if args.now is not None else NOW_MS)
     except BaseException as exc:  # what was written is removed, as Daycare's demo does
         _remove_partial(args.dir, created)
         if isinstance(exc, OSError):
