@@ -25,7 +25,7 @@ def stores(tmp_path_factory):
     return root, summary
 
 
-def _run_into_closed_pipe(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
+def run_into_closed_pipe(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
     read_end, write_end = os.pipe()
     os.close(read_end)  # the reader has gone before the first line is written
     try:
@@ -60,7 +60,7 @@ def _commands(root: Path, summary) -> dict[str, list[str]]:
 def test_a_closed_pipe_is_a_quiet_exit(name, stores, tmp_path):
     root, summary = stores
     args = _commands(root, summary)[name]
-    done = _run_into_closed_pipe(args, tmp_path)
+    done = run_into_closed_pipe(args, tmp_path)
     assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr, done.stderr
     assert "BrokenPipe" not in done.stderr and "Broken pipe" not in done.stderr
     assert done.returncode == 0, done.stderr
