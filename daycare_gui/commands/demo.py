@@ -9,6 +9,8 @@ from pathlib import Path
 
 from daycare_gui.stores.demos import OTHER_KINDS as DEMOS
 
+OTHER_KINDS = tuple(DEMOS)  # the kinds besides Daycare whose demo this writes
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("dir", type=Path, help="destination folder (must be missing or empty)")
@@ -27,9 +29,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="sqlite (the default): legacy files and daycare.db; pglite: today's Daycare, a "
                              "daycare.pglite/ folder written by PGlite itself (needs Node.js)")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
-
-
-OTHER_KINDS = tuple(DEMOS)  # besides Daycare's
 
 
 def _now(text: str) -> int | None:
@@ -84,10 +83,14 @@ def _pglite(args: argparse.Namespace, progress) -> int:
     if args.dir.exists() and (not args.dir.is_dir() or any(args.dir.iterdir())):
         print(f"daycare-gui demo: {args.dir} is not an empty folder", file=sys.stderr)
         return 2
+    created = not args.dir.exists()
     try:
         counts = write_pglite_demo(folder, now_ms=args.now if args.now is not None else NOW_MS,
                                    scale=args.scale, progress=progress)
-    except (CannotOpen, OSError) as exc:
+    except BaseException as exc:  # (Ctrl+C too) a half-written PGlite folder is no store: it goes
+        _remove_partial(args.dir, created)
+        if not isinstance(exc, (CannotOpen, OSError)):
+            raise
         print(f"daycare-gui demo: {exc}", file=sys.stderr)
         return 2
     print(f"Wrote a PGlite demo store in {folder}: " + ", ".join(f"{v:,} {k}" for k, v in counts.items()))
@@ -100,10 +103,11 @@ def _other_kind(args: argparse.Namespace) -> int:
     from daycare_gui.stores import registry
     from daycare_gui.stores.demos import write_kind_demo
 
-    given = [flag for flag, changed in (("--scale", args.scale != "small"), ("--generation", args.generation != "sqlite"))
-             if changed]
+    given = [flag for flag, changed in (("--scale", args.scale != "small"),
+                                        ("--generation", args.generation != "sqlite")) if changed]
     if given:
-        print(f"daycare-gui demo: {' and '.join(given)} apply to Daycare's demo, not to --kind {args.kind}",
+        verb = "applies" if len(given) == 1 else "apply"
+        print(f"daycare-gui demo: {' and '.join(given)} {verb} only to Daycare's demo, not to --kind {args.kind}",
               file=sys.stderr)
         return 2
     if args.dir.exists() and (not args.dir.is_dir() or any(args.dir.iterdir())):

@@ -79,7 +79,7 @@ def test_agentstack_demo_records_end_shortly_before_now(tmp_path, capsys):
 
 def test_daycare_options_are_refused_for_another_kind(tmp_path, capsys):
     assert main(["demo", str(tmp_path / "x"), "--kind", "linggen", "--scale", "large"]) == 2
-    assert capsys.readouterr().err == ("daycare-gui demo: --scale apply to Daycare's demo, not to --kind linggen\n")
+    assert capsys.readouterr().err == ("daycare-gui demo: --scale applies only to Daycare's demo, not to --kind linggen\n")
     assert not (tmp_path / "x").exists()
 
 
@@ -106,4 +106,23 @@ def test_ctrl_c_while_writing_the_large_demo_is_a_quiet_exit_130(tmp_path, capsy
     assert code == 130
     err = capsys.readouterr().err
     assert "interrupted" in err and "Traceback" not in err
+    assert not dest.exists()
+
+
+def test_ctrl_c_while_writing_the_pglite_demo_removes_the_half_written_folder(tmp_path, capsys, monkeypatch):
+    from daycare_gui.stores.daycare.pg import demo as pg_demo
+
+    def interrupted(folder, **_kwargs):
+        folder.mkdir(parents=True)
+        (folder / "PG_VERSION").write_text("17\n")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(pg_demo, "write_pglite_demo", interrupted)
+    dest = tmp_path / "store"
+    try:
+        code = main(["demo", str(dest), "--generation", "pglite", "--quiet"])
+    except KeyboardInterrupt:
+        pytest.fail("Ctrl+C left the command as a KeyboardInterrupt traceback")
+    assert code == 130
+    assert "interrupted" in capsys.readouterr().err
     assert not dest.exists()
