@@ -4,12 +4,14 @@ window's search box on that list finds, through the same ``Collections.search_ro
 
 ``--json`` has the shape of the other kinds' (query, kind, total, groups → sessions → hits with
 ``message_id``, ``role``, ``kind``, ``at``, ``snippet``): a group is a list, its one "session" the hits, a
-hit's ``message_id`` the row's key and ``values`` the list's search columns (key, namespace, score …).
+hit's ``message_id`` the row's key and ``values`` the list's search columns by name (AgentStack: ``key``,
+``namespace``, ``score``).
 """
 
 from __future__ import annotations
 
 import json
+import re
 import sys
 
 from daycare_gui.stores.api import Collections
@@ -38,6 +40,11 @@ def _snippet(row, columns: tuple[str, ...]) -> str:
     return mask_snippet(" ".join(text.split()))
 
 
+def _name(column: str) -> str:
+    """A column's heading as a JSON key: ``Score (lower = better)`` → ``score``."""
+    return re.sub(r"\W+", "_", column.split("(")[0].strip().lower()).strip("_") or "value"
+
+
 def search_lists(args, store, lists, query: str) -> int:
     from daycare_gui.stores import registry
 
@@ -54,7 +61,7 @@ def search_lists(args, store, lists, query: str) -> int:
             seen.add(row.key)
             hits.append({"message_id": row.key, "role": "", "kind": collection.id, "at": None,
                          "snippet": _snippet(row, columns),
-                         "values": {c: v for c, v in zip(columns, row.values) if c.lower() != "snippet"}})
+                         "values": {_name(c): v for c, v in zip(columns, row.values) if c.lower() != "snippet"}})
         if hits:
             groups.append({"thread_id": collection.id, "thread": collection.title,
                            "sessions": [{"session_id": "", "hits": hits}]})

@@ -103,6 +103,7 @@ def test_agentstack_memory_is_searched_as_the_window_searches_it(stores, capsys)
     assert main(["search", str(stores / "agentstack"), "migration"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("1 match for 'migration'") and "db-migrations" in out
+    assert set(hits[0]["values"]) == {"key", "namespace", "score"} and hits[0]["values"]["key"] == "db-migrations"
 
 
 def test_json_has_the_same_shape_for_every_kind(stores, capsys):
