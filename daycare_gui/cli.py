@@ -114,6 +114,47 @@ def _run_command(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        code = _dispatch(argv)
+        sys.stdout.flush()  # inside the try: a reader gone by now is met here, not at interpreter exit
+    except BrokenPipeError:
+        return _reader_gone()
+    except KeyboardInterrupt:  # Ctrl+C where a command has nothing of its own to say: no traceback
+        print("\ndaycare-gui: interrupted", file=sys.stderr)
+        return 130
+    return code
+
+
+def _reader_gone() -> int:
+    """``| head`` closed the pipe: the reader has what it wanted, so a quiet exit 0 for every command.
+
+    Standard output is pointed at the null device so that the flush at interpreter exit does not fail
+    again and print "Exception ignored …"."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # a stdout with no descriptor (a test's capture)
+        pass
+    return 0
+
+
+def _no_display_reason() -> str | None:
+    """Why the window cannot start here, decided before Qt starts (Qt aborts the process, blaming a
+    platform plug-in's libraries, when it simply has no display to open a window on); None when it can."""
+    if not sys.platform.startswith("linux"):
+        return None
+    platform = os.environ.get("QT_QPA_PLATFORM", "").split(":")[0].strip().lower()
+    if platform and platform not in ("xcb", "wayland", "wayland-egl"):
+        return None  # offscreen, minimal, vnc, eglfs, linuxfb …: needs no display server
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        return None
+    return ("there is no display to open the window on (neither DISPLAY nor WAYLAND_DISPLAY is set); "
+            "run it in a desktop session, or with QT_QPA_PLATFORM=offscreen to start it without one, "
+            "or use a subcommand (inspect, search, export)")
+
+
+def _dispatch(argv: list[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     from daycare_gui.core.leftovers import sweep_private_copies
 
@@ -134,10 +175,22 @@ def main(argv: list[str] | None = None) -> int:
         if guess:
             parser.error(f"{args.path!r} is not a subcommand (did you mean {guess[0]!r}?) nor an existing path")
         parser.error(f"{args.path} does not exist (subcommands: {', '.join(SUBCOMMANDS)})")
-    from daycare_gui.ui.app import run_app  # imported late: subcommands must work without Qt libraries
-
     if args.open_target is not None and ":" not in args.open_target:
         parser.error(f"--open {args.open_target!r}: expected KIND:ID, e.g. session:<id>")
+    if args.kind is not None:
+        from daycare_gui.stores import registry
+
+        try:
+            registry.load_kind(args.kind)
+        except registry.UnknownKind as exc:  # the sentence the subcommands say, before any window opens
+            print(f"daycare-gui: {exc}", file=sys.stderr)
+            return 2
+    reason = _no_display_reason()
+    if reason is not None:
+        print(f"daycare-gui: {reason}", file=sys.stderr)
+        return 2
+    from daycare_gui.ui.app import run_app  # imported late: subcommands must work without Qt libraries
+
     return run_app(path=args.path, demo=args.demo, self_test=args.self_test, kind=args.kind,
                    open_target=args.open_target)
 

@@ -74,6 +74,8 @@ def run(args) -> int:
     try:
         with store:
             return _export(args, store, session_id, fmt, ids)
+    except BrokenPipeError:  # (an OSError) the reader went away, not the store: main ends quietly
+        raise
     except READ_ERRORS as exc:  # a damaged database: what is wrong, in one line, and nothing written
         return _fail(f"cannot read this store: {exc}", 1)
 
@@ -107,8 +109,10 @@ def _export(args, store, session_id: str, fmt: str, ids: list[str] | None) -> in
         written = export_session(cap, ref, fmt, held, **options)
         if written < len(ids):
             return _missing(written, ids)
-        return 0 if _to_stdout(lambda out: (out.write(held.getvalue()), written)[1]) is not None else 1
-    return 0 if _to_stdout(lambda out: export_session(cap, ref, fmt, out, **options)) is not None else 1
+        _to_stdout(lambda out: (out.write(held.getvalue()), written)[1])
+        return 0
+    _to_stdout(lambda out: export_session(cap, ref, fmt, out, **options))
+    return 0
 
 
 def _out_refused(out: str, force: bool) -> str | None:
@@ -136,9 +140,10 @@ def _missing(written: int, ids: list[str]) -> int:
                  "nothing was written")
 
 
-def _to_stdout(produce) -> int | None:
-    """``produce(out)`` (it returns how many messages it wrote) on standard output, as UTF-8; None when the
-    reader went away."""
+def _to_stdout(produce) -> int:
+    """``produce(out)`` (it returns how many messages it wrote) on standard output, as UTF-8. A reader that
+    went away (``| head``) raises BrokenPipeError, which the command line's main ends quietly, as for
+    every command."""
     out = sys.stdout
     wrapped = None
     if (getattr(out, "encoding", "") or "").lower().replace("-", "") != "utf8" and hasattr(out, "buffer"):
@@ -147,8 +152,6 @@ def _to_stdout(produce) -> int | None:
     try:
         written = produce(out)
         out.flush()
-    except BrokenPipeError:  # `| head`: the reader has what it wanted
-        return None
     finally:
         if wrapped is not None:
             wrapped.detach()

@@ -33,7 +33,7 @@ from daycare_gui.core.store import open_store
 from daycare_gui.stores.common.fts import plain_snippet
 
 _FLAGS = ("--newest", "--json", "--help")
-_VALUE_OPTIONS = ("--kind", "--lifecycle", "--user", "--type", "--limit", "--index-dir", *search_kinds.VALUE_OPTIONS)
+_VALUE_OPTIONS = ("--kind", "--agent-kind", "--lifecycle", "--user", "--type", "--limit", "--index-dir", *search_kinds.VALUE_OPTIONS)
 
 
 def _takes_value(option: str) -> bool:
@@ -83,15 +83,20 @@ def add_arguments(parser) -> None:
     parser.add_argument("path", help="a store: Daycare root, data dir or settings.json, or another kind's folder")
     parser.add_argument("query", nargs="+",
                         help='words, "exact phrases", prefix*, OR, -excluded (a leading -word is a query word)')
-    parser.add_argument("--kind", action="append", choices=DESCRIPTOR_KINDS, help="only agents of this kind")
-    parser.add_argument("--lifecycle", action="append", choices=("active", "sleeping", "dead"))
-    parser.add_argument("--user", help="only agents of this user id")
-    parser.add_argument("--type", action="append", choices=HISTORY_KINDS, dest="record_types",
-                        help="only records of this type")
+    parser.add_argument("--kind", help="open PATH as this store kind (daycare, linggen, agentstack, cianaparrot, "
+                                       "…) instead of detecting it, as in inspect and export")
     parser.add_argument("--limit", type=positive_int, default=50, help="matches to show (default 50)")
     parser.add_argument("--newest", action="store_true", help="newest first instead of best match first")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--index-dir", help="where the index lives (default: the user's cache directory)")
+    group = parser.add_argument_group("Daycare stores in SQLite or legacy files (their own index)")
+    group.add_argument("--agent-kind", action="append", choices=DESCRIPTOR_KINDS, dest="agent_kinds",
+                       help="only agents of this kind")
+    group.add_argument("--lifecycle", action="append", choices=("active", "sleeping", "dead"), dest="lifecycles",
+                       help="only agents in this lifecycle")
+    group.add_argument("--user", help="only agents of this user id")
+    group.add_argument("--type", action="append", choices=HISTORY_KINDS, dest="record_types",
+                       help="only records of this type")
     search_kinds.add_arguments(parser)
 
 
@@ -142,7 +147,7 @@ def _search(args, store) -> int:
                 lambda: update_legacy_index(inventory, store.paths, index, progress=_progress_line))
         if built is None:
             return 130
-        flt = SearchFilter(kinds=tuple(args.kind or ()), lifecycles=tuple(args.lifecycle or ()),
+        flt = SearchFilter(kinds=tuple(args.agent_kinds or ()), lifecycles=tuple(args.lifecycles or ()),
                            user_id=args.user, record_types=tuple(args.record_types or ()))
         results = search(index, store.db, query, flt, limit=args.limit, newest_first=args.newest,
                          legacy=legacy)

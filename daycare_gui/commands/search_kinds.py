@@ -8,26 +8,35 @@ runs the search itself for any other.
 
 from __future__ import annotations
 
+import argparse
 import datetime as _dt
 import json
 import os
+import signal
 import sys
+import threading
 import time
 from pathlib import Path
 
 from daycare_gui.stores.common.fts import plain_snippet
 from daycare_gui.stores.common.secrets import mask_url
 
-# what Daycare's own search does not take: (argument name, option)
-_OWN_OPTIONS = (("roles", "--role"), ("since", "--since"), ("until", "--until"), ("rebuild", "--rebuild"))
+# Every filter of the search command: (argument name, option). Each way of searching takes some of them;
+# the others are refused in one sentence, the same for every kind (refuse_filters).
+FILTERS = (("agent_kinds", "--agent-kind"), ("lifecycles", "--lifecycle"), ("user", "--user"),
+           ("record_types", "--type"), ("roles", "--role"), ("since", "--since"), ("until", "--until"),
+           ("rebuild", "--rebuild"), ("newest", "--newest"))
+DAYCARE_FILTERS = ("--agent-kind", "--lifecycle", "--user", "--type", "--newest")  # Daycare's own index
+SHARED_FILTERS = ("--role", "--since", "--until", "--rebuild", "--newest")  # the shared index
+LIST_FILTERS = ()  # a kind's own full-text index of a list (AgentStack's memory)
 VALUE_OPTIONS = ("--store-kind", "--role", "--since", "--until")  # options added here that take a value
 
 
 def add_arguments(parser) -> None:
-    group = parser.add_argument_group("other store kinds (searched through the shared index)")
-    group.add_argument("--store-kind", metavar="NAME",
-                       help="open PATH as this store kind (daycare, linggen, …) instead of detecting it; "
-                            "--kind filters Daycare agents by their kind")
+    group = parser.add_argument_group("stores searched through the shared index (Linggen, CianaParrot, "
+                                      "Daycare on PGlite or PostgreSQL, …)")
+    # the name --kind had before it meant the store kind in every command (as in inspect and export)
+    group.add_argument("--store-kind", dest="kind", help=argparse.SUPPRESS)
     group.add_argument("--role", action="append", dest="roles", metavar="ROLE",
                        help="only messages of this role (user, assistant, tool, system, …)")
     group.add_argument("--since", type=_date, metavar="YYYY-MM-DD", help="only messages from this day on (UTC)")
@@ -36,8 +45,6 @@ def add_arguments(parser) -> None:
 
 
 def _date(text: str) -> int:
-    import argparse
-
     try:
         day = _dt.date.fromisoformat(text)
     except ValueError:
@@ -49,11 +56,29 @@ def _query(args) -> str:
     return args.query if isinstance(args.query, str) else " ".join(args.query)
 
 
+def _listed(flags) -> str:
+    flags = list(flags)
+    return flags[0] if len(flags) == 1 else ", ".join(flags[:-1]) + " and " + flags[-1]
+
+
+def refuse_filters(args, accepted: tuple[str, ...], store: str) -> int | None:
+    """Exit 2 with one sentence when a filter given does not apply to how ``store`` ("this Linggen store")
+    is searched; None when every filter given does."""
+    given = [flag for name, flag in FILTERS if getattr(args, name, None) and flag not in accepted]
+    if not given:
+        return None
+    takes = f"its search takes {_listed(accepted)}" if accepted else "its search takes no filters"
+    verb = "does" if len(given) == 1 else "do"
+    print(f"daycare-gui: {_listed(given)} {verb} not apply to {store}; {takes}", file=sys.stderr)
+    return 2
+
+
 def dispatch(args) -> int | None:
     """Search PATH here unless it is a Daycare SQLite or legacy store (then None: Daycare's search runs)."""
+    from daycare_gui.core.records import DESCRIPTOR_KINDS
     from daycare_gui.stores import registry
 
-    kind = getattr(args, "store_kind", None)
+    kind = getattr(args, "kind", None)
     try:
         if not kind:
             candidates = registry.probe(args.path)
@@ -61,15 +86,13 @@ def dispatch(args) -> int | None:
                 return None  # Daycare's search says why this is not a store, as it always has
             kind = candidates[0].kind
         if kind == "daycare" and not _daycare_on_postgres(args.path):
-            extra = [flag for name, flag in _OWN_OPTIONS if getattr(args, name, None)]
-            if extra:
-                print(f"daycare-gui: {', '.join(extra)} apply to stores searched through the shared index; "
-                      "this Daycare store has its own (see --type, --kind, --lifecycle, --user)", file=sys.stderr)
-                return 2
-            return None
+            return refuse_filters(args, DAYCARE_FILTERS, "this Daycare store")
         registry.load_kind(kind)
     except registry.UnknownKind as exc:
-        print(f"daycare-gui: {exc}", file=sys.stderr)
+        hint = ""
+        if kind in DESCRIPTOR_KINDS:  # --kind named Daycare's agent kinds here before
+            hint = f" (--kind names the store kind; for Daycare agents of kind {kind!r} use --agent-kind {kind})"
+        print(f"daycare-gui: {exc}{hint}", file=sys.stderr)
         return 2
     return run(args, kind)
 
@@ -93,12 +116,47 @@ def _daycare_on_postgres(path: str) -> bool:
         return False
 
 
+class _CtrlC:
+    """While the index is built, Ctrl+C is noted in a flag as well as raised. Raised inside one of SQLite's
+    calls into Python (a user-defined function) a KeyboardInterrupt comes out as sqlite3.OperationalError
+    ("user-defined function raised exception"), which would read as an unreadable store: the flag tells
+    an interrupt from a damaged database whatever the exception's type."""
+
+    def __init__(self) -> None:
+        self.pressed = False
+        self._before = None
+
+    def _handler(self, signum, frame) -> None:
+        self.pressed = True
+        raise KeyboardInterrupt
+
+    def __enter__(self) -> _CtrlC:
+        if threading.current_thread() is threading.main_thread():
+            before = signal.getsignal(signal.SIGINT)
+            if before is not signal.SIG_IGN:  # (ignored, as under nohup: stays ignored)
+                self._before = before
+                signal.signal(signal.SIGINT, self._handler)
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        if self._before is not None:
+            signal.signal(signal.SIGINT, self._before)
+
+
 def build_index(build):
     """``build()`` (an index update) as both search commands run it: Ctrl+C keeps what was indexed and
     gives None (exit 130); the progress line is ended; a rebuild's reason is said."""
     try:
-        built = build()
+        with _CtrlC() as ctrl_c:
+            try:
+                built = build()
+            except Exception:
+                if not ctrl_c.pressed:
+                    raise
+                built = None  # what Ctrl+C became on its way out of SQLite
     except KeyboardInterrupt:
+        built = None
+    if built is None:
         print("\ndaycare-gui: indexing interrupted; what was indexed is kept", file=sys.stderr)
         return None
     if sys.stderr.isatty() and built.added:
@@ -134,8 +192,19 @@ def run(args, kind: str) -> int:
         source = store.capability(SearchSource)
         title = registry.load_kind(store.kind).title or store.kind
         if source is None:
-            print(f"daycare-gui: this {title} store offers no messages to search", file=sys.stderr)
-            return 2
+            from daycare_gui.commands.search_lists import search_lists, searchable_lists
+
+            lists = searchable_lists(store)
+            if not lists:
+                print(f"daycare-gui: this {title} store offers nothing to search", file=sys.stderr)
+                return 2
+            refused = refuse_filters(args, LIST_FILTERS, f"this {title} store")
+            if refused is not None:
+                return refused
+            return search_lists(args, store, lists, _query(args))
+        refused = refuse_filters(args, SHARED_FILTERS, f"this {title} store")
+        if refused is not None:
+            return refused
         with SourceIndex.for_source(source, args.index_dir) as index:
             built = build_index(lambda: update_source_index(source, index, progress=_progress_line,
                                                             rebuild=args.rebuild))

@@ -31,6 +31,10 @@ ACTION_SPECS: tuple[ActionSpec, ...] = (
                needs_store=False),
     ActionSpec("open_demo", "Open &Demo Store", "&File", None, "Write a demo store to a temporary folder and open it",
                needs_store=False),
+    # the other kinds' demos (stores.demos); the folder goes when the window closes, as Daycare's does
+    *(ActionSpec(f"open_demo_{kind}", f"Open {title} Demo", "&File", None,
+                 f"Write a demo {title} store to a temporary folder and open it", needs_store=False)
+      for kind, title in (("linggen", "Linggen"), ("agentstack", "AgentStack"), ("cianaparrot", "CianaParrot"))),
     ActionSpec("refresh", "&Refresh", "&File", QKeySequence.StandardKey.Refresh, "Reload everything from disk"),
     ActionSpec("export_conversation", "&Export Conversation…", "&File", "Ctrl+Shift+E",
                "Write the conversation shown, or its selected records, as Markdown, HTML or JSONL",

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from daycare_gui import __version__
 from daycare_gui.stores.common.locations import cleaned, is_url, remembered
 from daycare_gui.stores.common.secrets import mask_url
+from daycare_gui.stores.demos import OTHER_KINDS as OTHER_DEMOS
 from daycare_gui.stores.registry import NoKindRecognised
 from daycare_gui.ui.actions import ActionRegistry
 from daycare_gui.ui.context import DetailItem, PaneContext
@@ -91,6 +92,7 @@ class MainWindow(QMainWindow):
         self.menus["&File"].insertMenu(self.actions_.actions["refresh"], self.recent_menu)
         self.actions_.bind({
             "open": self.choose_and_open, "open_demo": self.open_demo, "refresh": self.refresh,
+            **{f"open_demo_{k}": (lambda k=k: self.open_demo(k)) for k in OTHER_DEMOS},
             "close_store": self.close_store, "quit": self.close, "filter": self.focus_filter,
             "search": self.open_search, "toggle_detail": lambda: self.details.toggle(),
             "focus_nav": lambda: self.nav.setFocus(), "back": self.go_back, "upgrade": self.open_upgrade,
@@ -195,9 +197,11 @@ class MainWindow(QMainWindow):
                          on_opened=lambda s: self._store_opened(s, path),
                          on_failed=lambda msg: self._open_failed(path, msg))
 
-    def open_demo(self) -> None:
+    def open_demo(self, kind: str = "daycare") -> None:
+        """Write ``kind``'s demo store (Daycare's, or one of ``stores.demos``) to a temporary folder, open it."""
         from daycare_gui.core.demo import write_demo
         from daycare_gui.core.demo.ids import current_minute_ms
+        from daycare_gui.stores.demos import write_kind_demo
 
         if not self.may_discard_unsaved():
             return
@@ -205,11 +209,17 @@ class MainWindow(QMainWindow):
 
         folder = private_folder("daycare-gui-demo-")  # named and locked as ours: a kill leaves it to the sweep
         self._demo_dirs.append(folder)  # ours to remove when the window closes
-        dest = folder.path / "daycare"
+        dest = folder.path / kind
         self.status_store.setText("Writing a demo store…")
+        if kind == "daycare":
+            def first():
+                write_demo(dest, now_ms=current_minute_ms())
+        else:
+            def first():
+                write_kind_demo(kind, dest, current_minute_ms())
         self.opener.open("a demo store",
                          lambda submit_open, on_error: open_in_worker(
-                             self.worker, str(dest), first=lambda: write_demo(dest, now_ms=current_minute_ms()),
+                             self.worker, str(dest), kind=None if kind == "daycare" else kind, first=first,
                              submit_open=submit_open, on_error=on_error),
                          on_opened=lambda s: self._store_opened(s, str(dest), remember=False),
                          on_failed=lambda msg: self._open_failed(str(dest), msg))

@@ -37,7 +37,7 @@ def test_human_output_groups_by_agent_and_session(demo, capsys, index_dir):
 
 
 def test_json_output_and_filters(demo, capsys):
-    assert main(["search", str(demo), "lisbon", "--json", "--kind", "subagent"]) == 0
+    assert main(["search", str(demo), "lisbon", "--json", "--agent-kind", "subagent"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["total"] >= 1 and {g["kind"] for g in data["groups"]} == {"subagent"}
     hit = data["groups"][0]["sessions"][0]["hits"][0]
@@ -117,7 +117,7 @@ def test_legacy_store_is_searched_from_its_history_files(fixture_copy, capsys, i
     out, err = capsys.readouterr()
     assert "agentusr1#2" in out and "#5 " in out and "note" in out
     assert "indexed" not in err  # the second run found the index up to date
-    assert main(["search", str(store), "hello", "--kind", "cron", "--json"]) == 0
+    assert main(["search", str(store), "hello", "--agent-kind", "cron", "--json"]) == 0
     assert _json(capsys)["total"] == 0
     assert snapshot_tree(store) == before
 

@@ -86,7 +86,8 @@ def test_daycare_sqlite_keeps_its_own_search(tmp_path, capsys):
     assert main(["search", str(store), "Lisbon"]) == 0
     assert capsys.readouterr().out.startswith("9 matches")  # Daycare's output, unchanged
     assert main(["search", str(store), "Lisbon", "--role", "user", "--rebuild"]) == 2
-    assert "--role, --rebuild apply to stores searched through the shared index" in capsys.readouterr().err
+    assert capsys.readouterr().err == ("daycare-gui: --role and --rebuild do not apply to this Daycare store; its "
+                                       "search takes --agent-kind, --lifecycle, --user, --type and --newest\n")
 
 
 def test_not_a_store_still_says_so(tmp_path, capsys):

@@ -18,11 +18,11 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def write_demo(folder):
+def write_demo(folder, *, now_ms=None):
     """Write a small AgentStack project (config + data/aistack.db) into ``folder``; returns the db path."""
     from daycare_gui.stores.agentstack.demo import write_demo as _write
 
-    return _write(folder)
+    return _write(folder, now_ms=now_ms)
 
 
 __all__ = ["KIND", "SEARCH_COLUMNS", "AgentStackKind", "AgentStackStore", "search_memory", "write_demo"]

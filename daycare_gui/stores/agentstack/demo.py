@@ -7,12 +7,14 @@ import json
 import math
 import sqlite3
 import struct
+import time
 import uuid
 from pathlib import Path
 
 from daycare_gui.stores.agentstack.ddl import create
 
 BASE = 1_769_904_000_000  # 2026-02-01 00:00 UTC, ms
+SPAN = 2 * 3_600_000  # how long before "now" the demo starts: its last record is an hour old
 
 
 def _id(name: str) -> str:
@@ -25,8 +27,11 @@ def _vector(seed: int, dims: int = 384) -> bytes:
     return struct.pack(f"<{dims}f", *(x / norm for x in values))
 
 
-def write_demo(folder) -> Path:
+def write_demo(folder, *, now_ms: int | None = None) -> Path:
+    """Write the demo project into ``folder``; ``now_ms`` dates it relative to that moment (its records
+    start :data:`SPAN` before it), else it starts at :data:`BASE`, the same bytes every time."""
     folder = Path(folder)
+    base = BASE if now_ms is None else now_ms - SPAN
     (folder / "data").mkdir(parents=True, exist_ok=True)
     config = {"version": "1.6.1", "memory": {"path": "./data/aistack.db", "defaultNamespace": "default",
                                              "vectorSearch": {"enabled": True, "provider": "ollama",
@@ -39,7 +44,7 @@ def write_demo(folder) -> Path:
     try:
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute("BEGIN")
-        _fill(conn)
+        _fill(conn, base)
         conn.execute("COMMIT")
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     finally:
@@ -47,8 +52,12 @@ def write_demo(folder) -> Path:
     return db
 
 
-def _fill(c: sqlite3.Connection) -> None:
-    t = BASE
+def _iso(ms: int, millis: bool = False) -> str:
+    text = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ms // 1000))
+    return text + (f".{ms % 1000:03d}Z" if millis else "Z")
+
+
+def _fill(c: sqlite3.Connection, t: int) -> None:
     sessions = [("s-active", "active", None), ("s-ended", "ended", t + 3_600_000), ("s-error", "error", t + 90_000)]
     for i, (name, status, ended) in enumerate(sessions):
         c.execute("INSERT INTO sessions VALUES (?, ?, ?, ?, ?)",
@@ -122,9 +131,9 @@ def _fill(c: sqlite3.Connection) -> None:
                    t + 10_000 + i * 30_000))
     reviews = [{"reviewId": "r1", "verdict": "REJECT", "summary": "Retries are not idempotent.",
                 "issues": [{"id": "i1", "severity": "high", "title": "Double charge", "requiredFix": "Use an "
-                            "idempotency key"}], "timestamp": "2026-02-01T00:05:00Z"},
+                            "idempotency key"}], "timestamp": _iso(t + 300_000)},
                {"reviewId": "r2", "verdict": "APPROVE", "summary": "Idempotency key added.", "issues": [],
-                "timestamp": "2026-02-01T00:09:00Z"}]
+                "timestamp": _iso(t + 540_000)}]
     c.execute("INSERT INTO review_loops VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
               (_id("loop"), "agent-coder", "agent-adversarial", _id("s-active"), "approved", 2, 3,
                "def retry(pay):\n    return pay()", "def retry(pay, key):\n    return pay(idempotency_key=key)",
@@ -167,4 +176,4 @@ def _fill(c: sqlite3.Connection) -> None:
     c.execute("INSERT INTO plugins VALUES (?, ?, ?, ?, ?)", ("slack-notify", "1.0.0", 0, None, t))
     c.execute("INSERT INTO users VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
               (_id("u-admin"), "admin@aistack.local", "admin", "$2b$10$" + "x" * 53, "admin",
-               "2026-02-01T00:00:00.000Z", "2026-02-01T00:00:00.000Z", None))
+               _iso(t, millis=True), _iso(t, millis=True), None))

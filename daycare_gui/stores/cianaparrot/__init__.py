@@ -8,10 +8,10 @@ revived. ``write_demo(dir)`` writes a small realistic deployment.
 from daycare_gui.stores.cianaparrot.kind import KIND, CianaParrotKind
 
 
-def write_demo(directory):
+def write_demo(directory, *, now_ms=None):
     from daycare_gui.stores.cianaparrot.demo import write_demo as _write
 
-    return _write(directory)
+    return _write(directory, now_ms=now_ms)
 
 
 __all__ = ["KIND", "CianaParrotKind", "write_demo"]

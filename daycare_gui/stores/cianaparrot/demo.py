@@ -1,11 +1,14 @@
 """``write_demo(dir)``: a small, realistic CianaParrot deployment for screenshots and benchmarks.
 
 The checkpoints are written in LangGraph's SQLite layout and MessagePack format (extension code 5 for
-messages) by hand, so the demo needs no LangGraph. Times are fixed: the demo is the same every time.
+messages) by hand, so the demo needs no LangGraph. Without ``now_ms`` its times are fixed (the same bytes
+every time); with it (``daycare-gui demo --kind cianaparrot --now``) every time moves with that moment, and
+the tasks are due after it, as a bot running now would have them.
 """
 
 from __future__ import annotations
 
+import datetime as _dt
 import json
 import sqlite3
 import uuid
@@ -15,6 +18,7 @@ import msgpack
 
 _EPOCH = 0x01B21DD213814000
 _START_MS = 1_771_900_000_000  # 2026-02-24
+_NOW_MS = 1_772_011_800_000  # 2026-02-25 09:30 UTC: "now" for the fixed times below
 
 
 def _cid(ms: int, seq: int) -> str:
@@ -43,7 +47,22 @@ CONVERSATIONS = {
 }
 
 
-def _write_db(db: Path) -> None:
+def _iso(text: str, shift_ms: int) -> str:
+    """A fixed time of the demo, moved by ``shift_ms``, in the bot's spelling (isoformat, UTC offset)."""
+    moved = _dt.datetime.fromisoformat(text) + _dt.timedelta(milliseconds=shift_ms)
+    return moved.isoformat()
+
+
+def _last_cron_run(now_ms: int) -> str:
+    """When a daily 08:00 UTC task last ran (12 s late) before ``now_ms``: its next run is still ahead."""
+    now = _dt.datetime.fromtimestamp(now_ms / 1000, tz=_dt.timezone.utc)
+    ran = now.replace(hour=8, minute=0, second=12, microsecond=0)
+    if ran > now:
+        ran -= _dt.timedelta(days=1)
+    return ran.isoformat()
+
+
+def _write_db(db: Path, shift_ms: int = 0) -> None:
     conn = sqlite3.connect(db)
     conn.executescript("""
         PRAGMA journal_mode=WAL;
@@ -55,7 +74,7 @@ def _write_db(db: Path) -> None:
             idx INTEGER NOT NULL, channel TEXT NOT NULL, type TEXT, value BLOB,
             PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id, idx));
     """)
-    ms, seq = _START_MS, 0
+    ms, seq = _START_MS + shift_ms, 0
     for t, (thread, turns) in enumerate(CONVERSATIONS.items()):
         messages: list = []
         parent = None
@@ -78,7 +97,7 @@ def _write_db(db: Path) -> None:
                 source = "input" if i == 0 else "loop"
                 cid = _cid(ms, seq)
                 messages.append(item)
-                checkpoint = {"v": 4, "ts": f"2026-02-24T12:00:{seq % 60:02d}+00:00", "id": cid,
+                checkpoint = {"v": 4, "ts": _iso(f"2026-02-24T12:00:{seq % 60:02d}+00:00", shift_ms), "id": cid,
                               "channel_values": {"messages": list(messages)},
                               "channel_versions": {"messages": f"{seq:032d}.0.5"}, "versions_seen": {},
                               "updated_channels": ["messages"]}
@@ -98,8 +117,13 @@ def _write_db(db: Path) -> None:
         Path(str(db) + suffix).unlink(missing_ok=True)
 
 
-def write_demo(directory) -> Path:
+def write_demo(directory, *, now_ms: int | None = None) -> Path:
     root = Path(directory)
+    shift = 0 if now_ms is None else now_ms - _NOW_MS
+
+    def at(text: str) -> str:
+        return text if now_ms is None else _iso(text, shift)
+
     data, ws = root / "data", root / "workspace"
     (ws / "sessions").mkdir(parents=True, exist_ok=True)
     (ws / "skills" / "weather").mkdir(parents=True, exist_ok=True)
@@ -107,17 +131,17 @@ def write_demo(directory) -> Path:
     (root / "config.yaml").write_text('agent:\n  workspace: "./workspace"\n  data_dir: "./data"\n'
                                       'scheduler:\n  enabled: true\n  data_file: "./data/scheduled_tasks.json"\n',
                                       encoding="utf-8")
-    _write_db(data / "checkpoints.db")
+    _write_db(data / "checkpoints.db", shift)
     (data / "session_counters.json").write_text(json.dumps({"telegram_123456": 1}, indent=2))
     tasks = [
         {"id": "a1b2c3d4", "prompt": "Check the weather forecast and send me a summary", "type": "cron",
-         "value": "0 8 * * *", "channel": "telegram", "chat_id": "123456", "created_at": "2026-02-24T10:00:00+00:00",
-         "last_run": "2026-02-25T08:00:12+00:00", "active": True},
+         "value": "0 8 * * *", "channel": "telegram", "chat_id": "123456", "created_at": at("2026-02-24T10:00:00+00:00"),
+         "last_run": "2026-02-25T08:00:12+00:00" if now_ms is None else _last_cron_run(now_ms), "active": True},
         {"id": "e5f6a7b8", "prompt": "Remind me to stretch", "type": "interval", "value": "3600",
-         "channel": "telegram", "chat_id": "123456", "created_at": "2026-02-24T10:05:00+00:00",
-         "last_run": "2026-02-25T09:00:00+00:00", "active": True, "model_tier": "lite"},
-        {"id": "c9d0e1f2", "prompt": "Call mum", "type": "once", "value": "2026-03-01T18:00:00+00:00",
-         "channel": "telegram", "chat_id": "789012", "created_at": "2026-02-24T10:10:00+00:00", "last_run": None,
+         "channel": "telegram", "chat_id": "123456", "created_at": at("2026-02-24T10:05:00+00:00"),
+         "last_run": at("2026-02-25T09:00:00+00:00"), "active": True, "model_tier": "lite"},
+        {"id": "c9d0e1f2", "prompt": "Call mum", "type": "once", "value": at("2026-03-01T18:00:00+00:00"),
+         "channel": "telegram", "chat_id": "789012", "created_at": at("2026-02-24T10:10:00+00:00"), "last_run": None,
          "active": True},
     ]
     (data / "scheduled_tasks.json").write_text(json.dumps(tasks, indent=2))
@@ -130,13 +154,14 @@ def write_demo(directory) -> Path:
     (data / "sessions").mkdir(exist_ok=True)
     (data / "sessions" / "telegram_123456.jsonl").write_text("".join(
         json.dumps({"role": r, "content": c, "ts": ts, "channel": "telegram",
-                    "user_id": "123456" if r == "user" else None}, ensure_ascii=False) + "\n" for r, c, ts in lines),
+                    "user_id": "123456" if r == "user" else None}, ensure_ascii=False) + "\n" for r, c, ts in
+        ((r, c, at(ts)) for r, c, ts in lines)),
         encoding="utf-8")
     (ws / "sessions" / "telegram_123456_s1.jsonl").write_text("".join(
         json.dumps({"role": r, "content": c, "ts": ts, "channel": "telegram",
                     "user_id": "123456" if r == "user" else None}, ensure_ascii=False) + "\n" for r, c, ts in [
-            ("user", "Find me a pasta recipe", "2026-02-24T12:01:00+00:00"),
-            ("assistant", "Try cacio e pepe: pecorino and black pepper.", "2026-02-24T12:01:09+00:00")]),
+            ("user", "Find me a pasta recipe", at("2026-02-24T12:01:00+00:00")),
+            ("assistant", "Try cacio e pepe: pecorino and black pepper.", at("2026-02-24T12:01:09+00:00"))]),
         encoding="utf-8")
     (ws / "IDENTITY.md").write_text("# Ciana\n\nYou are Ciana, a cheerful parrot who helps with everyday tasks.\n")
     (ws / "AGENT.md").write_text("# Capabilities\n\n- web_search\n- schedule_task, list_tasks, cancel_task\n")

@@ -33,13 +33,22 @@ def message_of(rec: HistoryRecord) -> Message:
     text = rec.text or ""
     if not text and rec.type not in ("tool_result",):
         text = rec.code or rec.output or rec.error or rec.reset_message or ""
+    if rec.type == "rlm_complete" and rec.is_error and rec.error and rec.error not in text:
+        text = "\n\n".join(t for t in (text, rec.error) if t)
+    if rec.type == "assistant_rewrite" and rec.reason:  # why Daycare rewrote the message is part of it
+        text = "\n\n".join(t for t in (text, f"*Rewritten: {rec.reason}*") if t)
+    if rec.print_output:  # what the Python run printed (so far, for a call inside it)
+        text = "\n\n".join(t for t in (text, "Printed:\n\n" + "\n".join(rec.print_output)) if t)
+    calls = tuple(ToolCallRecord(c.id, c.name, c.arguments) for c in rec.tool_calls)
+    if rec.type == "rlm_tool_call":  # a tool the Python code called: its name and arguments
+        calls = (ToolCallRecord(rec.tool_call_id or "", rec.tool_name or "tool", rec.data.get("toolArgs")),)
     return Message(
         id=str(rec.id) if rec.id is not None else "",
         role=_ROLE.get(rec.type, "tool" if rec.is_rlm else "event"),
         text=text,
         at=rec.at,
         kind=rec.type,
-        tool_calls=tuple(ToolCallRecord(c.id, c.name, c.arguments) for c in rec.tool_calls),
+        tool_calls=calls,
         tool_result=result,
         attachments=tuple(f.name for f in rec.files),
         raw=rec.data,

@@ -9,11 +9,14 @@ outside ``dest``.
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 from daycare_gui.stores.linggen.layout import encode_project_path
 
 T0 = 1_767_261_600  # 2026-01-01 10:00 UTC, in seconds as Linggen stores time
+# how long before "now" the demo starts: its last mission run is a day before it (t0 + 33 days)
+SPAN = 34 * 86400
 
 
 def _write(path: Path, text: str) -> None:
@@ -30,15 +33,22 @@ def _line(sender: str, to: str, content: str, ts: int, *, agent: str = "ling", o
                        "is_observation": obs}, separators=(",", ":"), ensure_ascii=False) + "\n"
 
 
-def write_demo(dest: str | Path, *, t0: int = T0) -> Path:
-    """Write the demo home into ``dest`` (created; must be empty or absent). Returns ``dest``."""
+def write_demo(dest: str | Path, *, t0: int = T0, now_ms: int | None = None) -> Path:
+    """Write the demo home into ``dest`` (created; must be empty or absent). Returns ``dest``.
+
+    ``now_ms`` dates the demo relative to that moment (``daycare-gui demo --kind linggen --now``): it
+    starts :data:`SPAN` before it, so its newest session and mission runs are recent."""
+    if now_ms is not None:
+        t0 = now_ms // 1000 - SPAN
+    day = time.strftime("%Y-%m-%d", time.gmtime(t0))
     home = Path(dest)
     home.mkdir(parents=True, exist_ok=True)
     if any(home.iterdir()):
         raise FileExistsError(f"{home} is not empty")
     ws = home / "demo-workspaces"
     _write(home / "config" / "linggen.runtime.toml", '[routing]\ndefault_models = ["gemini-flash"]\n')
-    _write(home / "logs" / "linggen.2026-01-01", "2026-01-01T10:00:00Z INFO linggen: server started\n")
+    _write(home / "logs" / f"linggen.{day}",
+           time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t0)) + " INFO linggen: server started\n")
     _write(home / "credentials.json", _pretty({"gemini-flash": {"api_key": "AIzaDemoDemoDemoDemoDemo"},
                                                "groq-llama": {"api_key": "gsk_demo_demo_demo_demo"}}))
     _write(home / "agents" / "ling.md", "---\nname: ling\ndescription: The main agent\ntools: [Read, Write, "
