@@ -104,7 +104,8 @@ class CianaActions(Actions):
             text = json.dumps({c: t for c, _, t in found}, indent=2)
             expected = None
         backup = replace_file(path, text.encode("utf-8"), expected, blocked=blocked, force=True,
-                              data_dir=self.store.layout.data_dir, root=self.store.layout.root)
+                              data_dir=self.store.layout.data_dir, root=self.store.layout.root,
+                              within=(self.store.layout.workspace,))
         self.store.counters = json.loads(text)
         done = ", ".join(f"{c} {v}→{t}" for c, v, t in found)
         return f"Raised {len(found)} counter(s): {done}." + (f" Backup: {backup}" if backup else "")

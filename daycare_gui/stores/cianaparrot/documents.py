@@ -74,4 +74,4 @@ class CianaDocuments(Documents):
                                "nothing was written")
         L = self.store.layout
         return replace_file(Path(ref.path), data, expected_sha256, blocked=self.store.writes_blocked(),
-                            force=force, data_dir=L.data_dir, root=L.root)
+                            force=force, data_dir=L.data_dir, root=L.root, within=(L.workspace,))

@@ -12,7 +12,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from daycare_gui.stores.api import WriteConflict, WriteRefused
-from daycare_gui.stores.common.atomic import ConflictError, refuse_read_only, save_atomic, sha256_of
+from daycare_gui.stores.common.atomic import (
+    ConflictError,
+    OutsideStoreError,
+    refuse_outside,
+    refuse_read_only,
+    save_atomic,
+    sha256_of,
+)
 from daycare_gui.stores.common.backups import BACKUP_DIR, backup_copy
 from daycare_gui.stores.common.regular_files import read_regular
 
@@ -44,9 +51,16 @@ def current_bytes(target: Path) -> bytes | None:
 
 
 def replace_file(target: Path, data: bytes, expected_sha256: str | None, *, blocked: str | None, force: bool,
-                 data_dir: Path | None, root: Path | None) -> Path | None:
+                 data_dir: Path | None, root: Path | None, within: tuple[Path | None, ...] = ()) -> Path | None:
     """Write ``data`` to ``target`` if it still has ``expected_sha256`` (None: it must not exist yet).
+    ``within``: the deployment's folders; a file that a symbolic link leads out of them is refused, forced
+    or not (a link planted in a folder we were sent must not make us write into the user's own files).
     Returns the backup's path (None when there was nothing to back up)."""
+    folders = [f for f in (root, data_dir, *within) if f is not None]
+    try:
+        refuse_outside(target, folders or None)
+    except OutsideStoreError as exc:
+        raise WriteRefused(str(exc)) from exc
     # First: a file the user marked read-only is refused whatever the answer to a question (no backup).
     refuse_read_only(target)
     if blocked and not force:

@@ -176,7 +176,8 @@ class CianaTasks(Tasks):
         except json_splice.RepeatedKey as exc:
             raise WriteRefused(repeat_refusal(f"task {task.id} in scheduled_tasks.json", exc)) from exc
         replace_file(path, text.encode("utf-8"), sha256_of(data), blocked=blocked, force=True,
-                     data_dir=self.store.layout.data_dir, root=self.store.layout.root)
+                     data_dir=self.store.layout.data_dir, root=self.store.layout.root,
+                              within=(self.store.layout.workspace,))
         self.store.tasks = json.loads(text)
         self.store.task_repeats = task_repeats(text)
         return next(t for t in self.tasks() if t.id == task.id)

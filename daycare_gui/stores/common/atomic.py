@@ -4,13 +4,15 @@ no more open than their original."""
 from daycare_gui.core.edit.atomic import (
     ConflictError,
     Loaded,
+    OutsideStoreError,
     ReadOnlyError,
     load_for_edit,
+    refuse_outside,
     refuse_read_only,
     save_atomic,
     sha256_of,
 )
 from daycare_gui.core.edit.copies import permission_bits, private_folder
 
-__all__ = ["ConflictError", "Loaded", "ReadOnlyError", "load_for_edit", "permission_bits", "private_folder",
-           "refuse_read_only", "save_atomic", "sha256_of"]
+__all__ = ["ConflictError", "Loaded", "OutsideStoreError", "ReadOnlyError", "load_for_edit", "permission_bits", "private_folder",
+           "refuse_outside", "refuse_read_only", "save_atomic", "sha256_of"]

@@ -15,7 +15,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 from daycare_gui.stores.api import Documents, WriteConflict, WriteRefused
-from daycare_gui.stores.common.atomic import ConflictError, refuse_read_only, save_atomic, sha256_of
+from daycare_gui.stores.common.atomic import (
+    ConflictError,
+    OutsideStoreError,
+    refuse_outside,
+    refuse_read_only,
+    save_atomic,
+    sha256_of,
+)
 from daycare_gui.stores.common.backups import BACKUP_DIR, backup_copy
 from daycare_gui.stores.common.markdown import parse_markdown
 from daycare_gui.stores.common.problems import ProblemLog
@@ -103,6 +110,11 @@ class LinggenDocuments(Documents):
         if not known.editable or known.path is None:
             raise WriteRefused(known.readonly_reason or f"{known.title} cannot be edited")
         path = known.path
+        if self.home is not None:  # a link planted in the home must not lead a save into the user's own files
+            try:
+                refuse_outside(path, [self.home])
+            except OutsideStoreError as exc:
+                raise WriteRefused(str(exc)) from exc
         try:
             current = read_regular(path)
         except FileNotFoundError:

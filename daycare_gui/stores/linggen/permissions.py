@@ -19,7 +19,13 @@ from pathlib import Path
 from typing import Any
 
 from daycare_gui.stores.api import WriteConflict, WriteRefused
-from daycare_gui.stores.common.atomic import ConflictError, refuse_read_only, save_atomic
+from daycare_gui.stores.common.atomic import (
+    ConflictError,
+    OutsideStoreError,
+    refuse_outside,
+    refuse_read_only,
+    save_atomic,
+)
 from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.common.regular_files import read_regular
 from daycare_gui.stores.linggen.byte_order_mark import BOM
@@ -102,6 +108,10 @@ class PermissionFiles:
         tools = _clean(changes.get(KEY))
         raw = row.raw if isinstance(row.raw, dict) else {}
         path = Path(raw.get("path") or permissions_path(row.key))
+        try:  # the project's folder is where Linggen reads it; a link leading out of it is not followed
+            refuse_outside(path, [row.key])
+        except OutsideStoreError as exc:
+            raise WriteRefused(str(exc)) from exc
         if not any(w == row.key for w, _ in self.workspaces):
             raise WriteRefused(f"{row.key} is not a project of this store")
         refuse_read_only(path)  # before the running question: no "save anyway" could write it

@@ -224,3 +224,23 @@ def test_a_file_starting_with_a_bom_is_a_problem_and_its_save_says_why(deploymen
             store.capability(Actions).run("counters-repair")
     assert tasks_file.read_bytes() == b"\xef\xbb\xbf" + TASK.encode()
     assert counters.read_bytes() == b'\xef\xbb\xbf{"telegram_123456": 0}' and _backups(deployment) == []
+
+
+def test_a_document_that_is_a_link_out_of_the_deployment_is_not_written_through(deployment, tmp_path):
+    """A skill folder we were sent may hold SKILL.md as a link to a file of the user's: the window's save
+    must not write there (issue 32), forced or not."""
+    outside = tmp_path / "notes.md"
+    outside.write_bytes(b"my own notes\n")
+    skill = deployment / "workspace" / "IDENTITY.md"
+    skill.unlink()
+    skill.symlink_to(outside)
+    store = KIND.open(deployment)
+    try:
+        docs = store.capability(Documents)
+        ref = next(d for d in docs.documents() if d.title == "IDENTITY.md")
+        for force in (False, True):
+            with pytest.raises(WriteRefused, match=f"leads to {outside}, outside the store"):
+                docs.save(ref, b"---\ninjected: true\n---\n", sha256_of(outside.read_bytes()), force=force)
+    finally:
+        store.close()
+    assert outside.read_bytes() == b"my own notes\n" and _backups(deployment) == []

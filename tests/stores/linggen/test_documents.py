@@ -184,3 +184,21 @@ def test_a_broken_flat_mission_counts_as_one_bad_yaml_file(tmp_path):
     store = KIND.open(h.root)
     assert store.counts()["bad_yaml_files"] == 1
     assert store.report()["counts"]["bad_yaml_files"] == 1
+
+
+def test_a_document_that_is_a_link_out_of_the_home_is_not_written_through(home, tmp_path):
+    """A skill planted as a link to a file of the user's (issue 32): the save is refused, forced or not, and
+    the file keeps its bytes; nothing is backed up from it either."""
+    outside = tmp_path / "notes.md"
+    outside.write_bytes(b"my own notes\n")
+    docs = _docs(home.root)
+    ref = _doc(docs, "agent:ling")
+    os.unlink(ref.path)
+    os.symlink(outside, ref.path)
+    docs = _docs(home.root)
+    ref = _doc(docs, "agent:ling")
+    for force in (False, True):
+        with pytest.raises(WriteRefused, match=f"leads to {outside}, outside the store"):
+            docs.save(ref, b"---\nname: x\n---\n", _sha(outside.read_bytes()), force=force)
+    assert outside.read_bytes() == b"my own notes\n"
+    assert not (home.root / ".daycare-gui-backups").exists()
