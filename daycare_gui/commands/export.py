@@ -48,7 +48,7 @@ def add_arguments(parser) -> None:
 
 
 # What reading a damaged store raises (a Daycare database that is not one any more, an unreadable file)
-READ_ERRORS = (sqlite3.Error, DatabaseError, OSError)
+READ_ERRORS = (sqlite3.Error, DatabaseError, OSError, CannotOpen)  # (a PGlite store's PgError is one)
 
 
 def _fail(message: str, code: int = 2) -> int:

@@ -147,3 +147,18 @@ def test_cianaparrot_checkpoints_database_as_a_pipe_is_said_not_waited_on(tmp_pa
     problems = {p["path"]: p["message"] for p in json.loads(out)["problems"]}
     assert problems[str(db)] == ("cannot read the checkpoints database (a named pipe (FIFO), not a regular file; "
                                  "not read)")
+
+
+def test_pglite_table_file_left_out_of_the_copy_is_a_message_not_a_traceback(pglite_folder, tmp_path, private_tmp):
+    """The copy leaves out a catalog file that is a link to a named pipe; PGlite starts, and reading then
+    fails: search and export say so in one line (they printed a traceback)."""
+    os.mkfifo(tmp_path / "pipe")
+    for name in ("2658", "16617"):  # a catalog index, and the table of the messages search reads
+        (pglite_folder / "base" / "1" / name).unlink()
+        (pglite_folder / "base" / "1" / name).symlink_to(tmp_path / "pipe")
+    env = _env(tmp_path, private_tmp)
+    for args in (["export", str(pglite_folder.parent), "session:s1"], ["search", str(pglite_folder.parent), "the"]):
+        code, out, err = run_command(args, env, timeout=HANG_S * 2)
+        assert "Traceback" not in err, err[-2000:]
+        assert code == 1 and "cannot read this store" in err and "could not open file" in err, (code, err[-500:])
+    assert os.listdir(private_tmp) == []
