@@ -44,6 +44,8 @@ def test_linggen_messages_linked_to_a_pipe_inspect_search_export_end(tmp_path, p
     assert code == 0, f"search hung or failed: {err[-500:]}"
     code, out, err = run_command(["export", str(home), "session:sess-1700000000-aaaa0001"], env, timeout=HANG_S)
     assert code == 0 and "Fix login bug" in out, f"export hung or failed: {err[-500:]}"
+    # the session's messages could not be read: the export says so rather than look complete
+    assert "could not be read" in err and str(messages) in err and "not in the export" in err
     assert os.listdir(private_tmp) == []
 
 
