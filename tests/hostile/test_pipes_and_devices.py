@@ -164,3 +164,16 @@ def test_pglite_table_file_left_out_of_the_copy_is_a_message_not_a_traceback(pgl
         assert "Traceback" not in err, err[-2000:]
         assert code == 1 and "cannot read this store" in err and "could not open file" in err, (code, err[-500:])
     assert os.listdir(private_tmp) == []
+
+
+def test_a_database_that_is_a_pipe_is_called_a_pipe_not_missing(tmp_path, private_tmp):
+    """Opened by its own path, an aistack.db or checkpoints.db that is a named pipe is said to be one: "does
+    not exist" sent the user looking for a file that is there."""
+    (tmp_path / "data").mkdir()
+    for name in ("aistack.db", "checkpoints.db"):
+        db = tmp_path / "data" / name
+        os.mkfifo(db)
+        code, out, err = run_command(["inspect", str(db)], _env(tmp_path, private_tmp), timeout=HANG_S)
+        assert code == 2 and "Traceback" not in err
+        assert "named pipe (FIFO)" in err and "does not exist" not in err and "no such file" not in err
+        db.unlink()
