@@ -34,6 +34,7 @@ class NavigationTree(QTreeView):
         # of times while the window opens, and measuring every label each time cost more than the rest.
         self._labels_changed = 0
         self._widths: tuple[tuple, int, int] | None = None
+        self._selecting = False  # select() marks the page shown: not a choice of the user's to emit
         self.setModel(self.nav_model)
         self.set_sections(PANES)
         self.selectionModel().currentChanged.connect(self._current_changed)
@@ -103,24 +104,28 @@ class NavigationTree(QTreeView):
             QGuiApplication.inputMethod().hide()  # the rest of what QWidget's handler does
 
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if self._selecting:
+            return
         if current.isValid() and current.data(NavIdRole):
             self.section_selected.emit(current.data(NavIdRole))
 
     def select(self, nav_id: str) -> None:
-        """Highlight ``nav_id``'s node without emitting a new selection; a page outside the tree
-        (e.g. Search) clears the highlight."""
+        """Mark ``nav_id``'s node as the page shown, without emitting a new selection; a page outside the
+        tree (e.g. Search) clears the mark. The selection model's signals still reach the view, so the
+        rows whose mark changed are repainted (blocked, the old page stayed drawn marked)."""
         item = self._items.get(nav_id)
-        self.blockSignals(True)
-        self.selectionModel().blockSignals(True)
+        self._selecting = True
         try:
             if item is None:
                 self.selectionModel().clearSelection()
                 self.setCurrentIndex(self.nav_model.index(-1, -1))
             elif self.currentIndex() != item.index():
+                parent = item.index().parent()
+                if parent.isValid():
+                    self.expand(parent)  # a page inside a folder: its row is seen
                 self.setCurrentIndex(item.index())
         finally:
-            self.selectionModel().blockSignals(False)
-            self.blockSignals(False)
+            self._selecting = False
 
     def set_count(self, nav_id: str, count: int | None) -> None:
         item = self._items.get(nav_id)

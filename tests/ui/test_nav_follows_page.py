@@ -1,0 +1,63 @@
+"""Issue #34: the navigation marks the page shown, however the page was reached — Jump To (Ctrl+K), a deep
+link (--open session:…), a click — and what the screen shows is that mark, not the one left from before."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint, QRect
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+
+from tests.ui.conftest import open_and_wait
+
+
+def _nav_on_screen(window):
+    """The navigation's pixels as last painted (the platform's copy, not a fresh rendering)."""
+    for _ in range(5):
+        QApplication.processEvents()
+        QTest.qWait(10)
+    nav = window.nav
+    where = QRect(nav.mapTo(window, QPoint(0, 0)), nav.size())
+    return window.screen().grabWindow(window.winId()).toImage().copy(where)
+
+
+def _nav_repainted(window):
+    window.nav.viewport().repaint()
+    return _nav_on_screen(window)
+
+
+def _marked(window) -> list[str]:
+    return [i.data() for i in window.nav.selectionModel().selectedIndexes()]
+
+
+def _settled(qtbot, window, store):
+    open_and_wait(qtbot, window, store)
+    qtbot.waitUntil(lambda: window.jump.index is not None, timeout=15000)
+    qtbot.waitUntil(lambda: not window.worker.is_busy() and not window.bg_worker.is_busy(), timeout=15000)
+
+
+def test_jump_to_a_task_marks_its_page_on_screen(qtbot, window, demo_store):
+    _settled(qtbot, window, demo_store)
+    window.show_section("agents")
+    agents_marked = _nav_on_screen(window)
+    task = next(e for e in window.jump.index.entries if e.kind == "task")
+    window.jump.open_entry(task)  # as choosing it in Ctrl+K does
+    qtbot.waitUntil(lambda: window._current_section == task.ref[0], timeout=5000)
+    shown = window.pane_stack.currentWidget()
+    assert shown is window.panes[task.ref[0]]
+    assert _marked(window) == [window.nav.text_of(task.ref[0])]
+    on_screen = _nav_on_screen(window)
+    assert on_screen != agents_marked  # Agents is no longer the row drawn marked
+    assert on_screen == _nav_repainted(window)  # what is drawn is the mark a full repaint draws
+
+
+def test_deep_link_to_a_session_marks_agents_not_overview(qtbot, window, demo_store):
+    _settled(qtbot, window, demo_store)
+    assert window._current_section == "overview"
+    overview_marked = _nav_on_screen(window)
+    session = next(e for e in window.jump.index.entries if e.kind == "session")
+    window.jump.open_link(f"session:{session.key}")
+    qtbot.waitUntil(lambda: window.pane_stack.currentWidget() is window.panes.get("history"), timeout=5000)
+    assert _marked(window) == [window.nav.text_of("agents")]
+    on_screen = _nav_on_screen(window)
+    assert on_screen != overview_marked
+    assert on_screen == _nav_repainted(window)
