@@ -3,7 +3,8 @@ link (--open session:…), a click — and what the screen shows is that mark, n
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, QRect
+import pytest
+from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
@@ -61,3 +62,22 @@ def test_deep_link_to_a_session_marks_agents_not_overview(qtbot, window, demo_st
     on_screen = _nav_on_screen(window)
     assert on_screen != overview_marked
     assert on_screen == _nav_repainted(window)
+
+
+@pytest.mark.parametrize("kind", ["agentstack", "cianaparrot"])
+def test_a_click_on_a_folder_opens_it_and_shows_its_first_page(kind, qtbot, window, tmp_path):
+    from daycare_gui.stores.demos import write_kind_demo
+    from daycare_gui.ui.widgets.navigation import NavIdRole
+
+    write_kind_demo(kind, tmp_path / kind, 1_760_000_000_000)
+    open_and_wait(qtbot, window, tmp_path / kind)
+    nav = window.nav
+    model = nav.model()
+    folder = next(model.index(r, 0) for r in range(model.rowCount()) if model.hasChildren(model.index(r, 0)))
+    first = model.index(0, 0, folder)
+    assert not nav.isExpanded(folder)
+    qtbot.mouseClick(nav.viewport(), Qt.MouseButton.LeftButton, pos=nav.visualRect(folder).center())
+    assert nav.isExpanded(folder)  # its pages are in view
+    section = first.data(NavIdRole)
+    qtbot.waitUntil(lambda: window.pane_stack.currentWidget() is window.panes.get(section), timeout=5000)
+    assert _marked(window) == [first.data()]

@@ -38,6 +38,10 @@ class NavigationTree(QTreeView):
         self.setModel(self.nav_model)
         self.set_sections(PANES)
         self.selectionModel().currentChanged.connect(self._current_changed)
+        # A folder is no page: a click (or Enter) on it opens it and shows its first page, so the user need
+        # not find the small arrow. (A click on the arrow itself only opens or closes it, as in any tree.)
+        self.clicked.connect(self._open_folder)
+        self.activated.connect(self._open_folder)
         follow_palette(self, self._recolour_icons)  # monochrome icons drawn in the palette's text colour
 
     def _item(self, icon: str, title: str) -> QStandardItem:
@@ -108,6 +112,12 @@ class NavigationTree(QTreeView):
             return
         if current.isValid() and current.data(NavIdRole):
             self.section_selected.emit(current.data(NavIdRole))
+
+    def _open_folder(self, index: QModelIndex) -> None:
+        if not index.isValid() or index.data(NavIdRole) or not self.nav_model.hasChildren(index):
+            return
+        self.expand(index)
+        self.setCurrentIndex(self.nav_model.index(0, 0, index))  # emits section_selected for that page
 
     def select(self, nav_id: str) -> None:
         """Mark ``nav_id``'s node as the page shown, without emitting a new selection; a page outside the
