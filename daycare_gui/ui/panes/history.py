@@ -162,9 +162,12 @@ class HistoryPane(LegacySessions, SessionExport, Pane):
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(self.list)
         split.addWidget(self.conversation)
-        split.setStretchFactor(0, 2)
-        split.setStretchFactor(1, 3)
-        split.setSizes([360, 560])
+        # As much to the list as to the conversation: the list's time and kind columns take ~250 px before
+        # any of a record's summary shows (two fifths left previews of 3 or 4 characters at 1280 px).
+        split.setStretchFactor(0, 1)
+        split.setStretchFactor(1, 1)
+        split.setChildrenCollapsible(False)
+        split.setSizes([460, 460])
         layout.addWidget(split, 1)
         self.export_status = QLabel()
         self.export_status.setWordWrap(True)

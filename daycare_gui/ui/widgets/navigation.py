@@ -146,6 +146,7 @@ class NavigationTree(QTreeView):
         if text != item.text():
             item.setText(text)
             self._labels_changed += 1
+            self.updateGeometry()  # its minimum (every label whole) may have grown
         needed = self.needed_width()
         if needed > self.width():
             self.width_needed.emit(needed)
@@ -176,6 +177,11 @@ class NavigationTree(QTreeView):
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt override)
         return QSize(self.preferred_width(), super().sizeHint().height())
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt override)
+        """Never narrower than its labels: a smaller window, or a page that asks for more room, takes it
+        from the page or the Details dock, not by cutting "Overview" to "Overvi"."""
+        return QSize(self.needed_width(), super().minimumSizeHint().height())
 
     def clear_counts(self) -> None:
         for nav_id in self._items:
