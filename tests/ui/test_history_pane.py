@@ -59,7 +59,7 @@ def test_open_from_agents_and_read_the_conversation(qtbot, window, demo_store, m
     # the attached file
     assert "text/csv" in text and "downloads/" in text
     # the rewrite shows the original message and the reason
-    assert "Assistant message rewritten" in text and "run_python_say_after_trim" in text
+    assert "Assistant message rewritten" in text and "Run python say after trim" in text
     assert "Original (record id " in text and "I'll total it up from the export." in text
 
     # the Python run is one block, collapsed, and expands to code and printed output

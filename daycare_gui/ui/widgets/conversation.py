@@ -15,6 +15,7 @@ from urllib.parse import quote, unquote
 from daycare_gui.core.queries.history_pages import ConversationWindow
 from daycare_gui.core.records import HistoryRecord, ToolCall
 from daycare_gui.stores.common.secrets import mask_free_text
+from daycare_gui.stores.common.wording import words_of
 from daycare_gui.ui.formats import count, data_size
 from daycare_gui.ui.models.columns import fmt_time
 from daycare_gui.ui.models.history_model import kind_of
@@ -163,7 +164,7 @@ class ConversationRenderer:
         rewrite = self.w.rewrites.get(rec.at) if rec.type == "assistant_message" else None
         if rewrite is not None:
             out += (f"<p style='color:{self.c.family('rewrite')[1]}'>✎ Rewritten later "
-                    f"({escape(rewrite.reason or 'no reason given')}, record id {rewrite.id}) to:</p>"
+                    f"({escape(words_of(rewrite.reason or '') or 'no reason given')}, record id {rewrite.id}) to:</p>"
                     + markdown_html(rewrite.text or ""))
         for call in rec.tool_calls:
             out += self.tool_call(call)
@@ -227,7 +228,7 @@ class ConversationRenderer:
 
     def rewrite(self, rec: HistoryRecord) -> str:
         original = self.w.rewritten.get(rec.id)
-        head = self._head(rec, "Assistant message rewritten", f" · reason: {escape(rec.reason or 'none given')}")
+        head = self._head(rec, "Assistant message rewritten", f" · reason: {escape(words_of(rec.reason or '') or 'none given')}")  # "run_python_say_after_trim" in words
         if original is None:
             orig = (f"<p class='meta'>The message it rewrote (at {fmt_time(rec.assistant_at)}) is not near this "
                     "record.</p>")
