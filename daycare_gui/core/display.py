@@ -90,7 +90,9 @@ def nice_ticks(maximum: float, target: int = 5) -> list[float]:
         return [0.0, 1.0]
     raw = maximum / max(1, target)
     power = 10 ** math.floor(math.log10(raw))
-    step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
+    # counts (a maximum of 1 or more): whole-number steps only, so no 2.5 or 7.5 on an axis of records
+    steps = (1, 2, 2.5, 5, 10) if maximum < 1 or power >= 10 else (1, 2, 5, 10)
+    step = next(m * power for m in steps if m * power >= raw)
     if step < 1 and maximum >= 1:
         step = 1.0  # counts: no fractional ticks
     ticks = [0.0]
