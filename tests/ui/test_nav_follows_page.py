@@ -81,3 +81,21 @@ def test_a_click_on_a_folder_opens_it_and_shows_its_first_page(kind, qtbot, wind
     section = first.data(NavIdRole)
     qtbot.waitUntil(lambda: window.pane_stack.currentWidget() is window.panes.get(section), timeout=5000)
     assert _marked(window) == [first.data()]
+
+
+def test_jump_to_nothing_matches_offers_to_search_the_conversations(qtbot, window, demo_store, tmp_path,
+                                                                     monkeypatch):
+    monkeypatch.setenv("DAYCARE_GUI_SEARCH_DIR", str(tmp_path / "index"))
+    _settled(qtbot, window, demo_store)
+    qtbot.keyClick(window, Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
+    palette = window.jump.palette
+    qtbot.waitUntil(lambda: palette is not None and palette.isVisible() and palette.query.hasFocus(), timeout=5000)
+    qtbot.keyClicks(palette.query, "groceries total")  # words of a conversation, no item's name
+    assert "Nothing matches" in palette.note.text()
+    assert "search the conversations" in palette.note.text()  # not a dead end: what to do next
+    qtbot.keyClick(palette.query, Qt.Key.Key_Return)
+    assert not palette.isVisible()
+    search = window.panes["search"]
+    qtbot.waitUntil(lambda: window.pane_stack.currentWidget() is search, timeout=5000)
+    assert search.query_box.text() == "groceries total"
+    assert _marked(window) == []  # a page outside the tree: no section marked
