@@ -42,10 +42,21 @@ def test_inspect_lists_only_paths_that_exist(fixture_copy, capsys):
     root = fixture_copy("daycare-newer")
     assert main(["inspect", str(root)]) == 0
     out = capsys.readouterr().out
-    block = out.split("  paths:\n", 1)[1].split("\n  migrations:", 1)[0]
-    listed = [line.split(None, 1)[1] for line in block.splitlines() if line.startswith("    ")]
-    assert listed, block
-    for value in listed:
-        for path in value.split(", "):
-            assert Path(path).exists(), f"inspect lists {path}, which is not there"
+    listed = _listed_paths(out)
+    assert listed
+    for path in listed:
+        assert Path(path).exists(), f"inspect lists {path}, which is not there"
     assert "daycare.pglite" not in out
+
+
+def test_inspect_of_a_pglite_store_lists_no_daycare_db(pglite_store, capsys):
+    assert main(["inspect", str(pglite_store)]) == 0
+    out = capsys.readouterr().out
+    assert _listed_paths(out) and all(Path(p).exists() for p in _listed_paths(out)), _listed_paths(out)
+    assert "daycare.db" not in out and "7c62680a" not in out
+
+
+def _listed_paths(out: str) -> list[str]:
+    block = out.split("  paths:\n", 1)[1].split("\n  migrations:", 1)[0]
+    lines = [line.split(None, 1)[1] for line in block.splitlines() if line.startswith("    ")]
+    return [p for value in lines for p in value.split(", ")]
