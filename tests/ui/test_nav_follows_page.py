@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
@@ -81,6 +82,14 @@ def test_a_click_on_a_folder_opens_it_and_shows_its_first_page(kind, qtbot, wind
     section = first.data(NavIdRole)
     qtbot.waitUntil(lambda: window.pane_stack.currentWidget() is window.panes.get(section), timeout=5000)
     assert _marked(window) == [first.data()]
+    total = sum(window.splitter.sizes())
+    window.splitter.setSizes([0, total])  # as narrow as it goes: its minimum, as in a small window
+    qtbot.waitUntil(lambda: nav.width() < total // 3, timeout=2000)
+    metrics = QFontMetrics(nav.font())
+    for row in range(model.rowCount(folder)):  # the opened folder's pages are read whole ("Memory by namespac…")
+        index = model.index(row, 0, folder)
+        right = nav.visualRect(index).left() + nav.iconSize().width() + 4 + metrics.horizontalAdvance(index.data())
+        assert right <= nav.viewport().width(), f"{index.data()!r} is cut"
 
 
 def test_jump_to_nothing_matches_offers_to_search_the_conversations(qtbot, window, demo_store, tmp_path,

@@ -163,14 +163,23 @@ class NavigationTree(QTreeView):
     def _measured(self) -> tuple[int, int]:
         bar = self.verticalScrollBar()
         key = (self._labels_changed, self.font().key(), self.iconSize().width(), self.frameWidth(),
-               bar.isVisible())
+               bar.isVisible(), self.indentation(), self.rootIsDecorated())
         if self._widths is None or self._widths[0] != key:
             metrics = QFontMetrics(self.font())
-            texts = max((metrics.horizontalAdvance(item.text()) for item in self._items.values()), default=0)
+            # a page inside a folder starts an indentation further in (and every row does once folders
+            # bring their arrows): measured without it, "Memory by namespace" was cut
+            root = self.indentation() if self.rootIsDecorated() else 0
+
+            def indent(item) -> int:
+                return root + (self.indentation() if item.parent() is not None else 0)
+
+            texts = max((metrics.horizontalAdvance(item.text()) + indent(item) for item in self._items.values()),
+                        default=0)
             icon = self.iconSize().width() + 4 if any(not i.icon().isNull() for i in self._items.values()) else 0
             scrollbar = bar.sizeHint().width() if bar.isVisible() else 0
             needed = texts + icon + 2 * self.frameWidth() + scrollbar + 16
-            titles = max((metrics.horizontalAdvance(t) for t in self._titles.values()), default=0)
+            titles = max((metrics.horizontalAdvance(self._titles[i]) + indent(item) for i, item in self._items.items()),
+                         default=0)
             preferred = max(needed, needed - texts + titles + metrics.horizontalAdvance("  (9,999)"))
             self._widths = (key, needed, preferred)
         return self._widths[1], self._widths[2]
