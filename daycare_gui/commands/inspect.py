@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 from daycare_gui.stores import registry
 from daycare_gui.stores.api import CannotOpen, NotRecognised
@@ -53,6 +54,12 @@ def _refuse(args, exc: Exception) -> int:
     return 2
 
 
+def _existing(value) -> list[str]:
+    """Of a path (or a list of them) from the report, those that exist — or a server's URL, as it is."""
+    values = value if isinstance(value, list) else [value]
+    return [v for v in values if isinstance(v, str) and v and ("://" in v or Path(v).exists())]
+
+
 def _human(r: dict, title: str) -> str:
     lines = [f"{title} store: {r['path']}", f"  generation:   {r['generation']}"]
     for note in r.get("notes", []):
@@ -62,10 +69,11 @@ def _human(r: dict, title: str) -> str:
     lines.append(f"  engine:       {engine}" + (f" ({detail})" if detail else ""))
     if r.get("open_mode"):
         lines.append(f"  opened:       {r['open_mode']}")
-    if r.get("paths"):
-        lines.append("  paths:")
-        for key, value in r["paths"].items():
-            lines.append(f"    {key:<14}{', '.join(value) if isinstance(value, list) else value}")
+    paths = {key: shown for key, value in (r.get("paths") or {}).items() if (shown := _existing(value))}
+    if paths:
+        lines.append("  paths:")  # only what is there: a SQLite store has no daycare.pglite to name
+        for key, value in paths.items():
+            lines.append(f"    {key:<14}{', '.join(value)}")
     m = r.get("migrations")
     if m:
         lines.append(f"  migrations:   {len(m['applied'])} applied, {len(m['pending'])} pending, "

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from daycare_gui.stores.common.fts import plain_snippet
 from daycare_gui.stores.common.secrets import mask_url
+from daycare_gui.stores.common.wording import words_of
 
 # Every filter of the search command: (argument name, option). Each way of searching takes some of them;
 # the others are refused in one sentence, the same for every kind (refuse_filters).
@@ -267,7 +268,10 @@ def _human(results, places: dict[str, str]) -> str:
         for s in g.sessions:
             lines.append(f"  session {s.ref.session_id}")
             for h in s.hits:
-                when = time.strftime("%Y-%m-%d %H:%M", time.localtime(h.at / 1000)) if h.at else "?"
-                role = h.role + (f" ({h.kind})" if h.kind and h.kind != h.role else "")
-                lines.append(f"    #{h.message_id} {when} {role}: {plain_snippet(h.snippet)}")
+                when = time.strftime("%Y-%m-%d %H:%M", time.localtime(h.at / 1000)) if h.at else "time unknown"
+                # (the stored kind is a class name, "HumanMessage": shown as words)
+                kind = words_of(h.kind or "")
+                kind = kind[:1].lower() + kind[1:] if kind[1:2].islower() else kind  # "human message", "AI message"
+                role = h.role + (f" ({kind})" if h.kind and h.kind != h.role else "")
+                lines.append(f"    #{h.message_id} · {when} · {role}: {plain_snippet(h.snippet)}")
     return "\n".join(lines)

@@ -41,7 +41,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"daycare-gui upgrade: refused, nothing written: {empty}", file=sys.stderr)
         return EXIT_REFUSED
     print("daycare upgrade", file=out)
-    print(f"Database: {paths.db_path}", file=out)
+    # the store the upgrade looked at: a path that is there (a PGlite store has no daycare.db to name)
+    if paths.db_path.exists():
+        print(f"Database: {paths.db_path}", file=out)
+    elif paths.pglite_path.exists():
+        print(f"Database: {paths.pglite_path} (PGlite)", file=out)
     if args.dry_run:
         plan = plan_upgrade(paths.db_path, paths)
         for line in plan.lines():

@@ -104,7 +104,7 @@ def detect(paths: DaycarePaths) -> Detection:
     if has_pglite:
         generation = "pglite"
         notes.append(
-            f"{paths.pglite_path} is a PGlite (embedded PostgreSQL) store, used by Daycare since 7c62680a; "
+            f"{paths.pglite_path} is a PGlite (embedded PostgreSQL) store, the kind newer Daycare versions keep; "
             "daycare-gui reads a copy of it, never the folder itself"
         )
         if has_sqlite:

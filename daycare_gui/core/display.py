@@ -6,10 +6,32 @@ Pure functions, no Qt: the window, the command line and the reports all use them
 from __future__ import annotations
 
 import math
+import re
 import time as _time
 
 # Nouns whose plural the rules in plural_of would get wrong.
 _IRREGULAR = {"child": "children", "person": "people", "status": "statuses", "index": "indexes"}
+
+
+_KEY = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+)*")
+_KEY_PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+_SHOUTED = {"id": "ID", "ai": "AI", "ids": "IDs", "url": "URL", "urls": "URLs", "api": "API", "json": "JSON", "llm": "LLM",
+            "fts": "FTS", "ui": "UI", "mcp": "MCP", "ms": "ms"}
+
+
+def words_of(key: str) -> str:
+    """A stored key as words a person reads: ``sessions_per_project_layout`` → "Sessions per project layout",
+    ``model_id`` → "Model ID", ``createdAt`` → "Created at". Text that is not such a key ("Record id",
+    "Kind", "3 agents") comes back as it is: one humaniser for every place that shows a store's keys."""
+    if not _KEY.fullmatch(key or ""):
+        return key
+    if not re.search(r"[_.-]|[a-z][A-Z]|[A-Z][A-Z][a-z]", key) and not key.islower():
+        return key  # one word, already written for people ("Kind", "URL")
+    words = [w.lower() for w in _KEY_PARTS.findall(key)]
+    if not words:
+        return key
+    words = [_SHOUTED.get(w, w) for w in words]
+    return words[0][:1].upper() + words[0][1:] + "".join(" " + w for w in words[1:])
 
 
 def plural_of(noun: str) -> str:
@@ -68,7 +90,9 @@ def nice_ticks(maximum: float, target: int = 5) -> list[float]:
         return [0.0, 1.0]
     raw = maximum / max(1, target)
     power = 10 ** math.floor(math.log10(raw))
-    step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
+    # counts (a maximum of 1 or more): whole-number steps only, so no 2.5 or 7.5 on an axis of records
+    steps = (1, 2, 2.5, 5, 10) if maximum < 1 or power >= 10 else (1, 2, 5, 10)
+    step = next(m * power for m in steps if m * power >= raw)
     if step < 1 and maximum >= 1:
         step = 1.0  # counts: no fractional ticks
     ticks = [0.0]

@@ -522,9 +522,32 @@ class InboxItem:
                 text = v["text"]
                 break
         if text is None and isinstance(p.get("signal"), dict):
-            text = f"signal {p['signal'].get('type', '?')}"
-        s = " ".join((text or json.dumps(p, ensure_ascii=False)).split())
+            kind = p["signal"].get("type")
+            text = f"signal {kind}" if isinstance(kind, str) and kind else "signal of unknown type"
+        s = " ".join((text or payload_in_words(p)).split())
         return s if len(s) <= limit else s[: limit - 1] + "…"
+
+
+def payload_in_words(payload: dict) -> str:
+    """A payload without text, in words rather than JSON: ``{"type": "restore"}`` → "Restore",
+    ``{"type": "compact", "keep": 3}`` → "Compact · keep 3"."""
+    from daycare_gui.core.display import words_of
+
+    parts = []
+    kind = payload.get("type")
+    if isinstance(kind, str) and kind:
+        parts.append(words_of(kind) if "_" in kind or kind.islower() else kind)
+    for key, value in payload.items():
+        if key == "type":
+            continue
+        name = words_of(str(key)).lower()
+        if isinstance(value, bool):
+            parts.append(f"{name} {'yes' if value else 'no'}")
+        elif isinstance(value, (int, float, str)) and str(value):
+            parts.append(f"{name} {value}")
+        elif isinstance(value, (dict, list)):
+            parts.append(f"{name} ({len(value)} {'item' if len(value) == 1 else 'items'})")
+    return " · ".join(parts) or "(no details)"
 
 
 @dataclass(frozen=True)

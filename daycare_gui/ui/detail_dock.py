@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable
 
 import shiboken6
-from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, QSettings, Qt, QTimer
 from PySide6.QtWidgets import QDockWidget, QWidget
 
 from daycare_gui.ui.widgets.detail_pane import DetailPane
@@ -38,6 +38,7 @@ class DetailDock:
         self._syncing = False  # the dock shown or hidden by this class, not by the user
         self.sized = False  # set once sized, or when a saved window layout holds its width
         self.dock.visibilityChanged.connect(self._visibility_changed)
+        self._resizes = _OnResize(window, self._yield)
 
     def remember(self, settings: QSettings) -> None:
         settings.setValue(self.SETTING, self.wanted)
@@ -84,11 +85,40 @@ class DetailDock:
         if not self._syncing and self._window.isVisible() and not visible and self._has_details(None):
             self.wanted = False
 
+    @staticmethod
+    def share(window_width: int) -> int:
+        """The dock's width for a window this wide: a sixth, 180 to 320 pixels — room to read fields
+        without starving the page (a fifth, at least 200, left a 1024 px window's page too little)."""
+        return max(180, min(320, window_width // 6))
+
+    def _yield(self) -> None:
+        """The window narrowed: the dock gives way first, down to its share, before the page is squeezed
+        (a dock keeps its width in a QMainWindow, and the page and the navigation took all the loss)."""
+        if self.dock.isHidden() or self.dock.isFloating():
+            return
+        most = max(self.share(self._window.width()), self._window.width() // 5)  # a user's wider dock, within reason
+        if self.dock.width() > most:
+            self._window.resizeDocks([self.dock], [self.share(self._window.width())], Qt.Orientation.Horizontal)
+
     def _size_once(self) -> None:
-        """A fifth of the window, 200 to 360 pixels: room to read fields without starving the page."""
+        """The dock's share of the window, once (a saved layout's width is kept)."""
         if self.dock.isFloating():
             return
-        width = max(200, min(360, self._window.width() // 5))
+        width = self.share(self._window.width())
         if abs(self.dock.width() - width) > 40 and not self.sized:
             self._window.resizeDocks([self.dock], [width], Qt.Orientation.Horizontal)
             self.sized = True
+
+
+class _OnResize(QObject):
+    """Calls ``then`` each time ``watched`` is resized."""
+
+    def __init__(self, watched: QWidget, then: Callable[[], None]) -> None:
+        super().__init__(watched)
+        self._then = then
+        watched.installEventFilter(self)
+
+    def eventFilter(self, _obj, event) -> bool:  # noqa: N802 (Qt override)
+        if event.type() == QEvent.Type.Resize:
+            self._then()
+        return False

@@ -75,6 +75,8 @@ class JumpController(QObject):
 
             self.palette = QuickOpenDialog(self.link_of, self.window)
             self.palette.chosen.connect(self.open_entry)
+            self.palette.search_requested.connect(self.search_for)
+        self.palette.search_offered = "search" in self.window._sections
         self.palette.set_index(self.index, f"Could not list this store's items: {self._failed}" if self._failed else "")
         geometry = self.window.geometry()
         self.palette.move(geometry.x() + (geometry.width() - self.palette.width()) // 2, geometry.y() + 80)
@@ -94,6 +96,10 @@ class JumpController(QObject):
             self._say(f"{entry.label} has no page to open it in")
             return
         w.show_section(section, target)
+
+    def search_for(self, words: str) -> None:
+        """Words no item matched: the Search page (Ctrl+Shift+F) with them filled in and searched."""
+        self.window.show_section("search", words)
 
     # -- deep links ---------------------------------------------------------------------------------------
     def open_when_ready(self, text: str | None) -> None:

@@ -10,7 +10,7 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtCore import QSettings, QSize, Qt, QTimer
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
@@ -125,6 +125,7 @@ class MainWindow(QMainWindow):
         self.splitter.addWidget(self.nav)
         self.splitter.addWidget(right)
         self.splitter.setStretchFactor(1, 1)
+        self.splitter.setCollapsible(0, False)  # the navigation keeps its labels whole (its minimum size)
         self.splitter.setSizes([220, 900])
         self.central = QStackedWidget()
         self.central.addWidget(self.welcome)
@@ -673,7 +674,7 @@ class MainWindow(QMainWindow):
         if geometry is not None:
             self.restoreGeometry(geometry)
         else:
-            self.resize(1280, 800)
+            self.resize(first_size(self.screen().availableGeometry().size()))
         state = self.settings.value("window_state")
         if state is not None:
             self.restoreState(state)
@@ -741,6 +742,15 @@ class MainWindow(QMainWindow):
         root = default_root()
         if root.exists():
             QTimer.singleShot(0, lambda: self.open_path(str(root)))
+
+
+def first_size(available: QSize) -> QSize:
+    """The window's size at a first start: nine tenths of the screen's free area (a fixed 1280×800 ran off
+    a small screen), at most 1600×1000, at least 960×640 — or the whole area of a screen smaller than that."""
+    def fit(room: int, least: int, most: int) -> int:
+        return max(min(least, room), min(most, round(room * 0.9)))
+
+    return QSize(fit(available.width(), 960, 1600), fit(available.height(), 640, 1000))
 
 
 def _close_without_waiting(opened, after=()) -> None:

@@ -61,6 +61,7 @@ def window(qtbot, settings):
 
     make_application()
     w = MainWindow(settings)
+    w.resize(1280, 800)  # the size the tests are written at (a first start fits the small offscreen screen)
     qtbot.addWidget(w)
     w.show()
     yield w

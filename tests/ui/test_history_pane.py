@@ -59,8 +59,8 @@ def test_open_from_agents_and_read_the_conversation(qtbot, window, demo_store, m
     # the attached file
     assert "text/csv" in text and "downloads/" in text
     # the rewrite shows the original message and the reason
-    assert "Assistant message rewritten" in text and "run_python_say_after_trim" in text
-    assert "Original (record #" in text and "I'll total it up from the export." in text
+    assert "Assistant message rewritten" in text and "Run python say after trim" in text
+    assert "Original (record id " in text and "I'll total it up from the export." in text
 
     # the Python run is one block, collapsed, and expands to code and printed output
     assert "Python run" in text and "expand" in text and "Printed output" not in text
@@ -72,7 +72,7 @@ def test_open_from_agents_and_read_the_conversation(qtbot, window, demo_store, m
 
     # one click on "raw JSON" shows the full stored data, snapshot included, in the detail pane
     pane.conversation.anchorClicked.emit(QUrl(f"raw:{snapshot_record}"))
-    qtbot.waitUntil(lambda: window.detail.item is not None and f"#{snapshot_record}" in window.detail.item.title,
+    qtbot.waitUntil(lambda: window.detail.item is not None and f"record id {snapshot_record}" in window.detail.item.title,
                     timeout=5000)
     assert '"snapshot"' in window.detail.item.raw
     assert window.detail.tabs.currentWidget() is window.detail.raw  # the raw view is what is shown

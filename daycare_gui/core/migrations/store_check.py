@@ -138,11 +138,11 @@ def check_store(db_path: Path, paths: DaycarePaths | None = None, *, check_engin
     # where the SQLite file should be is damage, whatever it holds.
     pglite = db_path if db_path.suffix == ".pglite" else db_path.with_suffix(".pglite")
     if is_pglite_folder(pglite):
-        return StoreCheck(db_path, "pglite", refusal=f"{pglite} is a PGlite (PostgreSQL) store, used by Daycare since "
-                          "7c62680a; its migrations are Daycare's own and this SQLite upgrade does not apply.")
+        return StoreCheck(db_path, "pglite", refusal=f"{pglite} is a PGlite (PostgreSQL) store, the kind newer "
+                          "Daycare versions keep; its migrations are Daycare's own and this SQLite upgrade does not apply.")
     if pglite.is_dir():
         return StoreCheck(db_path, "pglite", refusal=f"{pglite} is a folder but not a PGlite data folder (no "
-                          "PG_VERSION or global/ inside); a Daycare since 7c62680a would make its store there, "
+                          "PG_VERSION or global/ inside); a newer Daycare would make its store there, "
                           "so this SQLite upgrade does not run beside it.")
     folder = database_folder_note(db_path)
     if folder:

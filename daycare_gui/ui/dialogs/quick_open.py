@@ -8,6 +8,7 @@ arrives the palette says so and searches what was typed as soon as it does.
 from __future__ import annotations
 
 import time
+from html import escape
 from typing import Callable
 
 from PySide6.QtCore import QEvent, Qt, Signal
@@ -34,6 +35,7 @@ _MOVE_KEYS = {Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_Page
 
 class QuickOpenDialog(QDialog):
     chosen = Signal(object)  # the JumpEntry to open
+    search_requested = Signal(str)  # words no item matched, to look for in the conversations (Search page)
 
     def __init__(self, link_of: Callable[[JumpEntry], str], parent=None) -> None:
         super().__init__(parent)
@@ -42,6 +44,7 @@ class QuickOpenDialog(QDialog):
         self._link_of = link_of
         self._index: JumpIndex | None = None
         self._entries: list[JumpEntry] = []
+        self.search_offered = False  # whether the store has a Search page to send unmatched words to
         self.last_ms: float | None = None  # how long the last search took (shown, and read by the bench)
         layout = QVBoxLayout(self)
         self.query = QLineEdit()
@@ -68,6 +71,8 @@ class QuickOpenDialog(QDialog):
         self.results.itemActivated.connect(lambda _item, _col: self.open_current())
         self.note = QLabel("Reading the store's items…")
         self.note.setObjectName("quickOpenNote")
+        self.note.setTextFormat(Qt.TextFormat.RichText)
+        self.note.linkActivated.connect(lambda _link: self.search_conversations())
         layout.addWidget(self.query)
         layout.addWidget(self.results, 1)
         layout.addWidget(self.note)
@@ -79,7 +84,7 @@ class QuickOpenDialog(QDialog):
     def set_index(self, index: JumpIndex | None, note: str = "") -> None:
         self._index = index
         if index is None:
-            self.note.setText(note or "Reading the store's items…")
+            self.note.setText(escape(note or "Reading the store's items…"))  # (the note is rich text)
             self.results.clear()
             return
         self._search(self.query.text())
@@ -110,7 +115,11 @@ class QuickOpenDialog(QDialog):
         if not text.strip():
             self.note.setText(f"{total} — type part of a name, id, @nametag or path")
         elif not entries:
-            self.note.setText(f"Nothing matches “{text.strip()}” among {total}")
+            words = escape(text.strip())
+            # not a dead end: the words may be in what was said rather than in a name (Enter searches them)
+            offer = (f" — <a href='search'>search the conversations for “{words}”</a> (Enter)"
+                     if self.search_offered else "")
+            self.note.setText(f"Nothing matches “{words}” among {escape(total)}{offer}")
         else:
             more = "first " if len(entries) == LIMIT else ""
             self.note.setText(f"{more}{count(len(entries), 'match', 'matches')} of {total} · {self.last_ms:.0f} ms"
@@ -125,12 +134,21 @@ class QuickOpenDialog(QDialog):
         if entry is not None:
             self.accept()
             self.chosen.emit(entry)
+        elif self.query.text().strip() and self._index is not None and not self._entries:
+            self.search_conversations()
+
+    def search_conversations(self) -> None:
+        """The words that matched no item, looked for in the conversations: the Search page, filled in."""
+        words = self.query.text().strip()
+        if words and self.search_offered:
+            self.accept()
+            self.search_requested.emit(words)
 
     def copy_link(self) -> None:
         entry = self.current_entry()
         if entry is not None:
             QGuiApplication.clipboard().setText(self._link_of(entry))
-            self.note.setText(f"Copied the link to {entry.label}")
+            self.note.setText(escape(f"Copied the link to {entry.label}"))
 
     # -- keys -------------------------------------------------------------------------------------------
     def eventFilter(self, watched, event) -> bool:  # noqa: N802 (Qt override)

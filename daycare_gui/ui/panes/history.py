@@ -74,7 +74,7 @@ def record_detail(rec, problem: str | None, size: int | None) -> DetailItem:
         fields.append(("Problem", problem))
     if rec.type == "rlm_tool_call":
         fields.append(("Note", "the VM snapshot is left out here; the raw JSON link shows it"))
-    return DetailItem(f"{kind_of(rec.type)[1]} · record #{rec.id}", tuple(fields), rec.data,
+    return DetailItem(f"{kind_of(rec.type)[1]} · record id {rec.id}", tuple(fields), rec.data,
                       markdown=rec.text if rec.text else None)
 
 
@@ -102,9 +102,12 @@ class HistoryPane(LegacySessions, SessionExport, Pane):
         self.home_button = QPushButton("⇤ First (Ctrl+Home)")
         self.end_button = QPushButton("Last ⇥ (Ctrl+End)")
         self.goto_box = QSpinBox()
-        self.goto_box.setPrefix("Record # ")
+        # A place in the session, named so: the message headers show each record's id, another number
+        # ("record id 24" may be the 11th record), and a bare "Record #" box read as that id.
+        self.goto_box.setPrefix("Position ")
         self.goto_box.setRange(0, 0)
-        self.goto_box.setToolTip("Position in the session (1 = first record); Enter jumps there")
+        self.goto_box.setToolTip("Go to a position in the session (1 = first record; not the record id the "
+                                 "messages show); Enter jumps there")
         self.goto_button = QPushButton("Go")
         self.raw_button = QPushButton("Raw JSON")
         self.raw_button.setToolTip("The stored JSON of the current record, snapshot included (Enter on a row)")
@@ -159,9 +162,12 @@ class HistoryPane(LegacySessions, SessionExport, Pane):
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(self.list)
         split.addWidget(self.conversation)
-        split.setStretchFactor(0, 2)
-        split.setStretchFactor(1, 3)
-        split.setSizes([360, 560])
+        # As much to the list as to the conversation: the list's time and kind columns take ~250 px before
+        # any of a record's summary shows (two fifths left previews of 3 or 4 characters at 1280 px).
+        split.setStretchFactor(0, 1)
+        split.setStretchFactor(1, 1)
+        split.setChildrenCollapsible(False)
+        split.setSizes([460, 460])
         layout.addWidget(split, 1)
         self.export_status = QLabel()
         self.export_status.setWordWrap(True)
@@ -300,7 +306,7 @@ class HistoryPane(LegacySessions, SessionExport, Pane):
             # Counted once the list has painted the page: counting a long session is ~20 ms of work on the
             # other core, which slowed that paint by half on two cores (measured).
             self.list.after_paint(lambda sid=header.session_id: self._count(sid))
-        self.goto_box.setRange(1 if header.record_count else 0, header.record_count)
+        self._goto_range(header.record_count)
         self._enable(header.record_count > 0)
         if header.record_count == 0:
             self.conversation.setHtml("<p>This session has no records.</p>")
@@ -339,7 +345,7 @@ class HistoryPane(LegacySessions, SessionExport, Pane):
         if last_rows:
             self.model.seed_page((count - 1) // self.model.page_size, last_rows)
         self._set_heading(header)
-        self.goto_box.setRange(1 if count else 0, count)
+        self._goto_range(count)
         row = self.current_row()
         if row >= 0:
             self.position.setText(f"{row + 1:,} of {count:,}")
@@ -369,8 +375,7 @@ class HistoryPane(LegacySessions, SessionExport, Pane):
 
     def _grown(self, first: int, last: int) -> None:
         count = self.model.rowCount()
-        self.goto_box.setMaximum(count)
-        self.goto_box.setMinimum(1)
+        self._goto_range(count)
         self._enable(True)
         if self._header is not None:
             self._header = replace(self._header, record_count=count)
@@ -431,6 +436,10 @@ class HistoryPane(LegacySessions, SessionExport, Pane):
             self._last_when_counted = True  # the session's end, not the end of what is counted so far
             return
         self.go_to_row(self.model.rowCount() - 1)
+
+    def _goto_range(self, count: int) -> None:
+        self.goto_box.setRange(1 if count else 0, count)
+        self.goto_box.setSuffix(f" of {count:,}")
 
     def _goto_typed(self) -> None:
         self.go_to_row(self.goto_box.value() - 1)
@@ -573,11 +582,11 @@ class HistoryPane(LegacySessions, SessionExport, Pane):
 
         def shown(text) -> None:
             if text is None:
-                self.ctx.show_detail(DetailItem(f"Record #{record_id}", (("Problem", "no such record any more"),)))
+                self.ctx.show_detail(DetailItem(f"Record id {record_id}", (("Problem", "no such record any more"),)))
                 return
             fields = (("Record id", str(record_id)), ("Stored size", f"{len(text):,} characters"),
                       ("Shown", "the stored data column, exactly (Raw JSON tab)"))
-            self.ctx.show_detail(DetailItem(f"Raw JSON · record #{record_id}", fields, text, prefer_raw=True))
+            self.ctx.show_detail(DetailItem(f"Raw JSON · record id {record_id}", fields, text, prefer_raw=True))
 
         self.ctx.worker.submit("history-raw", lambda: full_data(db, record_id), on_result=shown)
 

@@ -71,7 +71,7 @@ class SessionExport:
         if rec is None:
             return None
         text = copy_markdown(message_of(rec))
-        self._say(f"Copied record #{rec.id} as Markdown.")
+        self._say(f"Copied record id {rec.id} as Markdown.")
         return text
 
     def _context_menu(self, pos) -> None:

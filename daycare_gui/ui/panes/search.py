@@ -136,6 +136,6 @@ class SearchPane(SearchPage):
             fields = (("Agent", f"{agent.name} ({item.agent_id})" if agent else str(item.agent_id)),
                       ("Session", item.session_id), ("Record id", str(item.record_id)), ("Type", item.type),
                       ("Time", fmt_time(item.at)), ("Match", snippet_plain(item.snippet)))
-            self.ctx.show_detail(DetailItem(f"Match in record #{item.record_id}", fields,
+            self.ctx.show_detail(DetailItem(f"Match in record id {item.record_id}", fields,
                                             {"record_id": item.record_id, "session_id": item.session_id,
                                              "agent_id": item.agent_id, "type": item.type, "at": item.at}))

@@ -124,6 +124,9 @@ class SearchPage(Pane):
 
         status = QHBoxLayout()
         self.index_label = QLabel("Search index: checking…")
+        # A long status (a rebuild's reason) wraps instead of widening the page, and the window with it:
+        # as one line it squeezed the navigation for good.
+        self.index_label.setWordWrap(True)
         self.progress = QProgressBar()
         self.progress.setMaximumWidth(self.progress_width)
         self.progress.hide()
@@ -159,6 +162,7 @@ class SearchPage(Pane):
         self.tree.selectionModel().currentChanged.connect(self._current_changed)
         layout.addWidget(self.tree, 1)
         self.summary = QLabel(self.hint)
+        self.summary.setWordWrap(True)
         layout.addWidget(self.summary)
 
         self.query_box.changed.connect(lambda _t: self.run_search())
@@ -268,6 +272,8 @@ class SearchPage(Pane):
                 self.tree.scrollTo(again)
             else:
                 self.tree.scrollTo(first)
+        if not self.tree.currentIndex().isValid():
+            self.ctx.show_detail(None)  # Details showed a hit of the results replaced: none is selected now
         self._focus_results = False
 
     # -- pane API --------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from urllib.parse import quote, unquote
 from daycare_gui.core.queries.history_pages import ConversationWindow
 from daycare_gui.core.records import HistoryRecord, ToolCall
 from daycare_gui.stores.common.secrets import mask_free_text
+from daycare_gui.stores.common.wording import words_of
 from daycare_gui.ui.formats import count, data_size
 from daycare_gui.ui.models.columns import fmt_time
 from daycare_gui.ui.models.history_model import kind_of
@@ -78,7 +79,7 @@ def _head(c: Colours, rec: HistoryRecord, label: str | None = None, extra: str =
     family, default = kind_of(rec.type)
     accent = c.family(family)[1]
     return (f'<a name="rec-{rec.id}"></a><span style="color:{accent}; font-weight:bold">{escape(label or default)}</span> '
-            f'<span class="meta">· {fmt_time(rec.at)} · #{rec.id}{extra} · </span>{raw_link(rec.id)}')
+            f'<span class="meta">· {fmt_time(rec.at)} · record id {rec.id}{extra} · </span>{raw_link(rec.id)}')
 
 
 def _files(rec: HistoryRecord) -> str:
@@ -163,7 +164,7 @@ class ConversationRenderer:
         rewrite = self.w.rewrites.get(rec.at) if rec.type == "assistant_message" else None
         if rewrite is not None:
             out += (f"<p style='color:{self.c.family('rewrite')[1]}'>✎ Rewritten later "
-                    f"({escape(rewrite.reason or 'no reason given')}, record #{rewrite.id}) to:</p>"
+                    f"({escape(words_of(rewrite.reason or '') or 'no reason given')}, record id {rewrite.id}) to:</p>"
                     + markdown_html(rewrite.text or ""))
         for call in rec.tool_calls:
             out += self.tool_call(call)
@@ -227,11 +228,11 @@ class ConversationRenderer:
 
     def rewrite(self, rec: HistoryRecord) -> str:
         original = self.w.rewritten.get(rec.id)
-        head = self._head(rec, "Assistant message rewritten", f" · reason: {escape(rec.reason or 'none given')}")
+        head = self._head(rec, "Assistant message rewritten", f" · reason: {escape(words_of(rec.reason or '') or 'none given')}")  # "run_python_say_after_trim" in words
         if original is None:
             orig = (f"<p class='meta'>The message it rewrote (at {fmt_time(rec.assistant_at)}) is not near this "
                     "record.</p>")
         else:
-            orig = (f"<p class='meta'>Original (record #{original.id}, {fmt_time(original.at)}):</p>"
+            orig = (f"<p class='meta'>Original (record id {original.id}, {fmt_time(original.at)}):</p>"
                     f"<div class='meta'>{markdown_html(original.text or '')}</div>")
         return head + orig + "<p class='meta'>Rewritten to:</p>" + markdown_html(rec.text or "")

@@ -138,7 +138,9 @@ class DayChart(PaintedChart):
         hues = self.series_colours()
         p.save()
         p.setClipRect(plot.adjusted(-4, -4, 4, 4))  # a negative value (a store's odd count) stays in the plot
-        for k, values in enumerate(self.series.values()):
+        if n == 1:  # one day: a bar for each series, above the day's label (a line of one point was a lone dot)
+            self._paint_one_day(p, plot, top, hues)
+        for k, values in enumerate(self.series.values() if n > 1 else ()):
             colour = QColor(hues[k % len(hues)])
             ys = [plot.bottom() - v / top * plot.height() for v in values]
             path = QPainterPath(QPointF(self._xs[0], ys[0]))
@@ -163,6 +165,16 @@ class DayChart(PaintedChart):
         if legend_h:
             draw_legend(p, fm, QRectF(area.left(), area.bottom() - line, area.width(), line), c.text,
                         [(name or self.unit, hues[k % len(hues)]) for k, name in enumerate(self.series)])
+
+    def _paint_one_day(self, p: QPainter, plot: QRectF, top: float, hues) -> None:
+        count_ = len(self.series)
+        width = min(48.0, plot.width() / 3) / max(1, count_)
+        left = self._xs[0] - width * count_ / 2
+        p.setPen(Qt.PenStyle.NoPen)
+        for k, values in enumerate(self.series.values()):
+            height = max(0.0, values[0]) / top * plot.height()
+            p.setBrush(QColor(hues[k % len(hues)]))
+            p.drawRect(QRectF(left + k * width, plot.bottom() - height, width - 2, height))
 
     def _paint_dates(self, p: QPainter, fm: QFontMetrics, area: QRectF, plot: QRectF, step: float,
                      c: Colours) -> None:

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from daycare_gui.stores.common.secrets import mask_free_text, mask_tree
+from daycare_gui.stores.common.wording import words_of
 from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.theme import take_app_style
 from daycare_gui.ui.widgets.json_view import pretty_json
@@ -139,7 +140,7 @@ class DetailPane(QWidget):
         fields = item.fields if item is not None else ()
         self.fields.setRowCount(len(fields))
         for row, (key, value) in enumerate(fields):
-            self.fields.setItem(row, 0, QTableWidgetItem(key))
+            self.fields.setItem(row, 0, QTableWidgetItem(words_of(key)))  # "model_id" read as "Model ID"
             self.fields.setItem(row, 1, QTableWidgetItem(mask_free_text(value or "")))
         if fields:
             self.fitter.fit()

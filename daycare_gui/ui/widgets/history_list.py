@@ -10,7 +10,7 @@ hover and what to repaint when data changes).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QTimer
+from PySide6.QtCore import QEvent, QSize, QTimer
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QTableView
 
@@ -29,6 +29,15 @@ class HistoryList(QTableView):
         # so that the row under it is still right after the wheel scrolled the list
         self._hover_y: int | None = None
         self._after_paint: list = []
+
+    PREVIEW_CHARS = 16  # the least of each record's summary the list keeps in view, however narrow the page
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt override)
+        """Room for each row's time, kind and a readable start of its summary (without it a 1024 px window
+        left the time and kind only)."""
+        width = (self.rows.width_for(self.font(), self.PREVIEW_CHARS) + self.verticalScrollBar().sizeHint().width()
+                 + 2 * self.frameWidth())
+        return QSize(width, super().minimumSizeHint().height())
 
     AFTER_PAINT_MS = 100  # the longest after_paint waits for a paint (the list may not be on screen)
 

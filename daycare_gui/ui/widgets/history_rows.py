@@ -113,6 +113,15 @@ class HistoryRowDelegate(QStyledItemDelegate):
             self._placeholders.clear()
         return self._metrics
 
+    def summary_left(self, font) -> int:
+        """Where a row's summary starts: after its time and its kind."""
+        _fm, time_w, badge_w = self._measure(font)
+        return 6 + time_w + badge_w + 8
+
+    def width_for(self, font, summary_chars: int) -> int:
+        """A row's width that shows its time, its kind and ``summary_chars`` average characters of summary."""
+        return self.summary_left(font) + 4 + summary_chars * self._measure(font)[0].averageCharWidth()
+
     def _theme(self, palette):
         """The palette's colours, worked out again only when the palette changes (light ↔ dark)."""
         key = palette.cacheKey()
@@ -182,7 +191,7 @@ class HistoryRowDelegate(QStyledItemDelegate):
         fm, time_w, badge_w = self._measure(font)
         left = 6
         offset = round((height - fm.height()) / 2) + fm.ascent()  # a row's text baseline below its top
-        x = left + time_w + badge_w + 8
+        x = self.summary_left(font)
         room = max(0, width - 4 - x)
         # Eliding shapes the whole string: cut it first to what the room could hold at half the average
         # glyph width (no line of narrower glyphs exists in practice), so a long summary costs no more.

@@ -34,9 +34,14 @@ class NavigationTree(QTreeView):
         # of times while the window opens, and measuring every label each time cost more than the rest.
         self._labels_changed = 0
         self._widths: tuple[tuple, int, int] | None = None
+        self._selecting = False  # select() marks the page shown: not a choice of the user's to emit
         self.setModel(self.nav_model)
         self.set_sections(PANES)
         self.selectionModel().currentChanged.connect(self._current_changed)
+        # A folder is no page: a click (or Enter) on it opens it and shows its first page, so the user need
+        # not find the small arrow. (A click on the arrow itself only opens or closes it, as in any tree.)
+        self.clicked.connect(self._open_folder)
+        self.activated.connect(self._open_folder)
         follow_palette(self, self._recolour_icons)  # monochrome icons drawn in the palette's text colour
 
     def _item(self, icon: str, title: str) -> QStandardItem:
@@ -103,24 +108,34 @@ class NavigationTree(QTreeView):
             QGuiApplication.inputMethod().hide()  # the rest of what QWidget's handler does
 
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if self._selecting:
+            return
         if current.isValid() and current.data(NavIdRole):
             self.section_selected.emit(current.data(NavIdRole))
 
+    def _open_folder(self, index: QModelIndex) -> None:
+        if not index.isValid() or index.data(NavIdRole) or not self.nav_model.hasChildren(index):
+            return
+        self.expand(index)
+        self.setCurrentIndex(self.nav_model.index(0, 0, index))  # emits section_selected for that page
+
     def select(self, nav_id: str) -> None:
-        """Highlight ``nav_id``'s node without emitting a new selection; a page outside the tree
-        (e.g. Search) clears the highlight."""
+        """Mark ``nav_id``'s node as the page shown, without emitting a new selection; a page outside the
+        tree (e.g. Search) clears the mark. The selection model's signals still reach the view, so the
+        rows whose mark changed are repainted (blocked, the old page stayed drawn marked)."""
         item = self._items.get(nav_id)
-        self.blockSignals(True)
-        self.selectionModel().blockSignals(True)
+        self._selecting = True
         try:
             if item is None:
                 self.selectionModel().clearSelection()
                 self.setCurrentIndex(self.nav_model.index(-1, -1))
             elif self.currentIndex() != item.index():
+                parent = item.index().parent()
+                if parent.isValid():
+                    self.expand(parent)  # a page inside a folder: its row is seen
                 self.setCurrentIndex(item.index())
         finally:
-            self.selectionModel().blockSignals(False)
-            self.blockSignals(False)
+            self._selecting = False
 
     def set_count(self, nav_id: str, count: int | None) -> None:
         item = self._items.get(nav_id)
@@ -131,6 +146,7 @@ class NavigationTree(QTreeView):
         if text != item.text():
             item.setText(text)
             self._labels_changed += 1
+            self.updateGeometry()  # its minimum (every label whole) may have grown
         needed = self.needed_width()
         if needed > self.width():
             self.width_needed.emit(needed)
@@ -147,20 +163,34 @@ class NavigationTree(QTreeView):
     def _measured(self) -> tuple[int, int]:
         bar = self.verticalScrollBar()
         key = (self._labels_changed, self.font().key(), self.iconSize().width(), self.frameWidth(),
-               bar.isVisible())
+               bar.isVisible(), self.indentation(), self.rootIsDecorated())
         if self._widths is None or self._widths[0] != key:
             metrics = QFontMetrics(self.font())
-            texts = max((metrics.horizontalAdvance(item.text()) for item in self._items.values()), default=0)
+            # a page inside a folder starts an indentation further in (and every row does once folders
+            # bring their arrows): measured without it, "Memory by namespace" was cut
+            root = self.indentation() if self.rootIsDecorated() else 0
+
+            def indent(item) -> int:
+                return root + (self.indentation() if item.parent() is not None else 0)
+
+            texts = max((metrics.horizontalAdvance(item.text()) + indent(item) for item in self._items.values()),
+                        default=0)
             icon = self.iconSize().width() + 4 if any(not i.icon().isNull() for i in self._items.values()) else 0
             scrollbar = bar.sizeHint().width() if bar.isVisible() else 0
             needed = texts + icon + 2 * self.frameWidth() + scrollbar + 16
-            titles = max((metrics.horizontalAdvance(t) for t in self._titles.values()), default=0)
+            titles = max((metrics.horizontalAdvance(self._titles[i]) + indent(item) for i, item in self._items.items()),
+                         default=0)
             preferred = max(needed, needed - texts + titles + metrics.horizontalAdvance("  (9,999)"))
             self._widths = (key, needed, preferred)
         return self._widths[1], self._widths[2]
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt override)
         return QSize(self.preferred_width(), super().sizeHint().height())
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt override)
+        """Never narrower than its labels: a smaller window, or a page that asks for more room, takes it
+        from the page or the Details dock, not by cutting "Overview" to "Overvi"."""
+        return QSize(self.needed_width(), super().minimumSizeHint().height())
 
     def clear_counts(self) -> None:
         for nav_id in self._items:

@@ -9,6 +9,7 @@ from collections import defaultdict
 from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout
 
 from daycare_gui.stores import api
+from daycare_gui.stores.common.wording import words_of
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.widgets.charts import ActivityChart
 from daycare_gui.ui.widgets.day_chart import DayChart
@@ -93,14 +94,14 @@ class StoreOverviewPane(Pane):
                 ("Engine", ("RUNNING — edits are refused unless you insist" if s.engine_running else "not running")
                  + (f" ({s.engine_detail})" if s.engine_detail else "")), *s.facts]
         html = [f"<h2>{escape(s.title)}</h2><table cellpadding='3'>"]
-        html += [f"<tr><td><b>{escape(k)}</b></td><td>{escape(str(v))}</td></tr>" for k, v in rows]
+        html += [f"<tr><td><b>{escape(words_of(k))}</b></td><td>{escape(str(v))}</td></tr>" for k, v in rows]
         html.append("</table>")
         for note in s.notes:
             html.append(f"<p><i>{escape(note)}</i></p>")
         counts = facts["counts"]
         if counts:
             html.append("<h3>What it holds</h3><table cellpadding='2'>")
-            html += [f"<tr><td>{escape(str(k))}</td><td align='right'>{_num(v)}</td></tr>"
+            html += [f"<tr><td>{escape(words_of(str(k)))}</td><td align='right'>{_num(v)}</td></tr>"
                      for k, v in counts.items()]
             html.append("</table>")
         self.activity_chart.set_days(day_totals(facts["activity"]))
