@@ -180,21 +180,40 @@ class PgTasks(_OnStore, api.Tasks):
 
 
 class PgDocuments(_OnStore, api.Documents):
-    def __init__(self, store) -> None:
-        self.store = store
+    """The ``documents`` table, and the files beside the store (skills, agents' prompt files) when the
+    store was opened from its folder: one Documents section, each document routed to where it lives."""
 
-    def documents(self) -> list[DocRef]:
+    def __init__(self, store, files=None) -> None:
+        self.store = store
+        self.files = files  # datadir.documents.DataDirDocuments, or None
+
+    def _table_docs(self) -> list[DocRef]:
+        if not self.store.has("documents"):
+            return []
         rows = self.db.rows("SELECT user_id, id, coalesce(title, slug, id), slug FROM documents "
                             "WHERE valid_to IS NULL ORDER BY slug, id")
         return [DocRef(f"{u}/{i}", title, None, group=(slug or "").split("/")[0] or "documents") for u, i, title, slug in rows]
 
+    def documents(self) -> list[DocRef]:
+        return self._table_docs() + (self.files.documents() if self.files is not None else [])
+
+    def count(self) -> int | None:
+        return len(self._table_docs()) + (self.files.count() if self.files is not None else 0)
+
+    def _file(self, ref: DocRef) -> bool:
+        return self.files is not None and self.files.owns(ref)
+
     def read(self, ref: DocRef) -> bytes:
+        if self._file(ref):
+            return self.files.read(ref)
         user_id, _, doc_id = ref.id.partition("/")
         body = self.db.scalar("SELECT body FROM documents WHERE user_id = :u AND id = :i AND valid_to IS NULL",
                               {"u": user_id, "i": doc_id})
         return (body or "").encode("utf-8")
 
-    def save(self, ref: DocRef, data: bytes, expected_sha256: str | None, *, force: bool = False) -> None:
+    def save(self, ref: DocRef, data: bytes, expected_sha256: str | None, *, force: bool = False):
+        if self._file(ref):
+            return self.files.save(ref, data, expected_sha256, force=force)
         from daycare_gui.stores.daycare.pg.writes import update_document
 
         update_document(self.store, ref, data.decode("utf-8"), expected_sha256, force=force)
@@ -398,8 +417,9 @@ def offer_pg_capabilities(store) -> None:
         store.offer(api.Charts, PgCharts(store))
     if store.has("tasks_cron") or store.has("tasks_webhook"):
         store.offer(api.Tasks, PgTasks(store))
-    if store.has("documents"):
-        store.offer(api.Documents, PgDocuments(store))
+    files = store.data_dir_documents()
+    if store.has("documents") or files is not None:
+        store.offer(api.Documents, PgDocuments(store, files))
     store.offer(api.Collections, PgCollections(store))
     store.offer(api.Tables, PgTables(store))
     from daycare_gui.stores.daycare.pg.directory import PgDirectory

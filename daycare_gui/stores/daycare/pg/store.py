@@ -32,9 +32,27 @@ class DaycarePgStore(api.OpenedStore):
         self.notes = notes
         self._tables = set(db.tables())
         self._counts: dict[str, int] | None = None
+        self._files = None  # datadir.documents.DataDirDocuments, made on first use
         from daycare_gui.stores.daycare.pg.capabilities import offer_pg_capabilities
 
         offer_pg_capabilities(self)
+
+    def data_dir_documents(self):
+        """Skills and agents' prompt files beside the store (None when opened from a server URL alone)."""
+        if self.paths is None:
+            return None
+        if self._files is None:
+            from daycare_gui.stores.daycare.datadir.documents import DataDirDocuments
+
+            self._files = DataDirDocuments(self.paths, self.problems, self._engine_blocked, Path.home())
+        return self._files
+
+    def _engine_blocked(self) -> str | None:
+        """Files are Daycare's, not the database's: only a running engine stands in a file save's way."""
+        self.refresh_engine()
+        if self.engine is not None and self.engine.running:
+            return f"Daycare's engine is running ({self.engine.detail}); it may overwrite or miss this change"
+        return None
 
     # -- facts ----------------------------------------------------------------------------------------
     def has(self, table: str) -> bool:
