@@ -10,7 +10,7 @@ SECRETS = {
     "db": "pgpass-PLANTED-1", "jwt": "jwt-PLANTED-2", "sandbox": "osb-PLANTED-3", "smtp": "smtppw-PLANTED-4",
     "plugin": "tg-PLANTED-5", "auth_key": "sk-ant-PLANTEDauthkey0000000006", "auth_token": "oauth-PLANTED-7",
     "user_secret": "ghp_PLANTEDusersecret00000000000008", "user_secret2": "plain-PLANTED-9",
-    "log": "logpw-PLANTED-10", "mount": "mount-PLANTED-11",
+    "log": "logpw-PLANTED-10",
 }
 
 
@@ -69,7 +69,7 @@ def plant_data_dir(root: Path, home: Path, *, db_url: bool = False) -> None:
     proc = root / "processes" / "proc-1"
     _write(proc / "sandbox.json", json.dumps({
         "backend": "sandbox", "processUserId": "process-proc-1", "controlPath": "/process/control.fifo",
-        "mounts": [{"hostPath": f"/srv/{s['mount']}", "mappedPath": "/data", "readOnly": True}],
+        "mounts": [{"hostPath": "/srv/shared", "mappedPath": "/data", "readOnly": True}],
         "env": {"DATABASE_URL": f"postgres://u:{s['log']}@h/db"}}, indent=4))
     _write(proc / "process.log", "".join(f"line {i}\n" for i in range(20000))
            + f"export PASSWORD={s['log']}\nserver listening\n")

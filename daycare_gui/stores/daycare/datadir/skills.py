@@ -98,7 +98,7 @@ def _user_skills(user: Path, uid: str, problems: ProblemLog) -> list[SkillDoc]:
         versions = subfolders(skill / "versions", problems)
         for version in sorted(versions, key=lambda v: (not v.name.isdigit(), int(v.name) if v.name.isdigit()
                                                        else 0, v.name)):
-            for path, rel, data in _skills_below(version, problems):
+            for path, rel, _data in _skills_below(version, problems):
                 where = f"/{rel}" if rel else ""
                 ref = DocRef(f"skill-version:{uid}/{skill.name}/{version.name}{where}",
                              f"{skill.name} version {version.name}{where}", path,

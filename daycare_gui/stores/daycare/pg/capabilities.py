@@ -239,8 +239,9 @@ LISTS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
 
 
 class PgCollections(_OnStore, api.Collections):
-    def __init__(self, store) -> None:
+    def __init__(self, store, files=None) -> None:
         self.store = store
+        self.files = files  # datadir.collections.DataDirLists (ids "files:…"), or None
 
     def _lists(self) -> dict:
         return {k: v for k, v in LISTS.items() if self.store.has(v[1])}
@@ -253,9 +254,11 @@ class PgCollections(_OnStore, api.Collections):
                 out.append(Collection(f"versions:{table}", table.replace("_", " "),
                                       ("id", "version", "valid from", "valid to", "what changed"), tree=True,
                                       group="Versions"))
-        return out
+        return out + (self.files.collections() if self.files is not None else [])
 
     def size(self, collection_id: str) -> int:
+        if self.files is not None and self.files.owns(collection_id):
+            return self.files.size(collection_id)
         if collection_id.startswith("versions:"):
             table = collection_id.split(":", 1)[1]
             return int(self.db.scalar(f'SELECT count(*) FROM "{table}"') or 0)
@@ -265,6 +268,8 @@ class PgCollections(_OnStore, api.Collections):
     def rows(self, collection_id: str, offset: int, limit: int) -> list[Row]:
         from daycare_gui.stores.daycare.pg.store import masked_row
 
+        if self.files is not None and self.files.owns(collection_id):
+            return self.files.rows(collection_id, offset, limit)
         if collection_id.startswith("versions:"):
             return self._versions(collection_id.split(":", 1)[1], offset, limit)
         _title, table, order, cols = self._lists()[collection_id]
@@ -303,6 +308,9 @@ class PgCollections(_OnStore, api.Collections):
         return out
 
     def row(self, collection_id: str, key: str):
+        if self.files is not None and self.files.owns(collection_id):
+            return next((r for r in self.files.rows(collection_id, 0, self.files.size(collection_id))
+                         if r.key == key), None)
         return None
 
 
@@ -420,7 +428,7 @@ def offer_pg_capabilities(store) -> None:
     files = store.data_dir_documents()
     if store.has("documents") or files is not None:
         store.offer(api.Documents, PgDocuments(store, files))
-    store.offer(api.Collections, PgCollections(store))
+    store.offer(api.Collections, PgCollections(store, store.data_dir_lists()))
     store.offer(api.Tables, PgTables(store))
     from daycare_gui.stores.daycare.pg.directory import PgDirectory
 

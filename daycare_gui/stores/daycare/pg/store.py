@@ -33,6 +33,7 @@ class DaycarePgStore(api.OpenedStore):
         self._tables = set(db.tables())
         self._counts: dict[str, int] | None = None
         self._files = None  # datadir.documents.DataDirDocuments, made on first use
+        self._lists = None  # datadir.collections.DataDirLists, made on first use
         from daycare_gui.stores.daycare.pg.capabilities import offer_pg_capabilities
 
         offer_pg_capabilities(self)
@@ -46,6 +47,16 @@ class DaycarePgStore(api.OpenedStore):
 
             self._files = DataDirDocuments(self.paths, self.problems, self._engine_blocked, Path.home())
         return self._files
+
+    def data_dir_lists(self):
+        """Settings, auth, users' secrets, processes, apps and databases beside the store (None: no folder)."""
+        if self.paths is None:
+            return None
+        if self._lists is None:
+            from daycare_gui.stores.daycare.datadir.collections import DataDirLists
+
+            self._lists = DataDirLists(self, self.problems)
+        return self._lists
 
     def _engine_blocked(self) -> str | None:
         """Files are Daycare's, not the database's: only a running engine stands in a file save's way."""
