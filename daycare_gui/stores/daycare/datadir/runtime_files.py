@@ -14,7 +14,13 @@ from pathlib import Path
 from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.common.secrets import MASK, mask_free_text, mask_secrets, mask_tree
 from daycare_gui.stores.daycare.datadir.config import Entry
-from daycare_gui.stores.daycare.datadir.reading import folder_size, read_capped, read_tail, subfolders, text_of
+from daycare_gui.stores.daycare.datadir.reading import (
+    folder_size,
+    read_capped,
+    read_tail,
+    subfolders,
+    text_of,
+)
 from daycare_gui.stores.daycare.datadir.skills import user_label
 
 
