@@ -98,6 +98,10 @@ def test_inspect_json_holds_no_planted_secret(store_dir, capsys):
 
     assert main(["inspect", str(store_dir), "--json"]) == 0
     out = capsys.readouterr().out
-    json.loads(out)
+    files = json.loads(out)["data_dir"]
+    assert files["skills"] == {"config": 1, "personal": 1, "agents": 1}
+    assert (files["skill_activation_copies"], files["skill_earlier_versions"]) == (2, 1)
+    assert (files["agents_with_prompt_files"], files["processes"], files["user_databases"],
+            files["apps_with_code_folders"]) == (1, 1, 1, 1)
     for value in SECRETS.values():
         assert value not in out

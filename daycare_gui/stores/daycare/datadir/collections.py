@@ -88,3 +88,24 @@ class DataDirLists:
 
     def counts(self) -> dict[str, int]:
         return {name: len(self.entries(name)) for name in LISTS}
+
+
+def data_dir_counts(documents, lists: DataDirLists) -> dict:
+    """What ``inspect --json`` says of the files beside the store: skills per source (derived copies apart,
+    never counted as skills), agents with prompt files, processes, user databases, apps with code folders."""
+    from daycare_gui.stores.daycare.datadir.agent_files import PROMPT
+    from daycare_gui.stores.daycare.datadir.skills import ACTIVE, HISTORY, SOURCES
+
+    files = documents.files()
+    per_source = {s: sum(1 for d in files if d.source == s) for s in SOURCES}
+    return {
+        "skills": per_source,
+        "skill_activation_copies": sum(1 for d in files if d.source == ACTIVE),
+        "skill_earlier_versions": sum(1 for d in files if d.source == HISTORY),
+        "agents_with_prompt_files": len({d.folder for d in files if d.source == PROMPT}),
+        "processes": len(lists.entries("processes")),
+        "user_databases": len(lists.entries("databases")),
+        "apps_with_code_folders": len({e.raw["user"] + "/" + e.raw["app"] for e in lists.entries("apps")}),
+        "auth_providers": len(lists.entries("auth")),
+        "user_secrets": len(lists.entries("user_secrets")),
+    }

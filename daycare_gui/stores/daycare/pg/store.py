@@ -115,6 +115,10 @@ class DaycarePgStore(api.OpenedStore):
         out["open_mode"] = "read-only copy" if self.server is not None else "read-only transactions"
         out["migrations"] = m.to_dict()
         out["counts"] = self.counts()
+        if self.paths is not None:  # the files Daycare keeps beside its database (no values: counts only)
+            from daycare_gui.stores.daycare.datadir.collections import data_dir_counts
+
+            out["data_dir"] = data_dir_counts(self.data_dir_documents(), self.data_dir_lists())
         if m.unknown:
             self.problems.add(self.title, f"{count(len(m.unknown), 'migration')} this version does not know "
                               f"({', '.join(m.unknown)}): a newer Daycare wrote this store; nothing will be written",
