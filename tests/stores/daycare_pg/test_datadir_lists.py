@@ -105,3 +105,18 @@ def test_inspect_json_holds_no_planted_secret(store_dir, capsys):
             files["apps_with_code_folders"]) == (1, 1, 1, 1)
     for value in SECRETS.values():
         assert value not in out
+
+
+@pytest.mark.parametrize("word,where", [("quillfeather", "skill:user:user/1/trip-planner"),
+                                        ("zephyrwind", "skill:config:research/weather"),
+                                        ("marmalogy", "agent-file:agent-1/SYSTEM.md")])
+def test_search_finds_a_word_only_in_a_skill_or_a_system_prompt(store_dir, tmp_path, capsys, word, where):
+    from daycare_gui.cli import main
+
+    assert main(["search", str(store_dir), word, "--json", "--index-dir", str(tmp_path / "index")]) == 0
+    out = capsys.readouterr().out
+    ids = {d["id"] for d in json.loads(out)["documents"]}
+    assert where in ids
+    for value in SECRETS.values():
+        assert value not in out
+
