@@ -120,3 +120,17 @@ def test_search_finds_a_word_only_in_a_skill_or_a_system_prompt(store_dir, tmp_p
     for value in SECRETS.values():
         assert value not in out
 
+
+
+def test_a_process_environment_value_is_masked_in_its_log_whatever_it_looks_like(tmp_path):
+    from daycare_gui.stores.common.problems import ProblemLog
+    from daycare_gui.stores.daycare.datadir.runtime_files import process_entries
+
+    folder = tmp_path / "processes" / "p1"
+    folder.mkdir(parents=True)
+    (folder / "sandbox.json").write_text(json.dumps({"backend": "sandbox", "note": "uses plainvalue99"}))
+    (folder / "process.log").write_text("connecting with plainvalue99\nready\n")
+    (entry,) = process_entries(tmp_path, {"p1": {"name": "web", "status": "running",
+                                                 "env": {"WEIRD": "plainvalue99"}}}, ProblemLog())
+    shown = repr(entry)
+    assert "plainvalue99" not in shown and "ready" in entry.markdown and entry.values[1:3] == ("web", "running")
