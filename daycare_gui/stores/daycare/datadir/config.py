@@ -56,7 +56,8 @@ def masked_settings(data: dict) -> dict:
             node = node.get(key) if isinstance(node, dict) else None
         if isinstance(node, dict) and node.get(keys[-1]) not in (None, ""):
             node[keys[-1]] = mask_value(node[keys[-1]])
-    for plugin in out.get("plugins") or [] if isinstance(out.get("plugins"), list) else []:
+    plugins = out.get("plugins") if isinstance(out.get("plugins"), list) else []
+    for plugin in plugins:
         if isinstance(plugin, dict) and plugin.get("settings") is not None:
             plugin["settings"] = _mask_all(plugin["settings"])
     return out
