@@ -39,6 +39,7 @@ from daycare_gui.core.edit.atomic import (
     ReadOnlyError,
     load_for_edit,
     refuse_outside,
+    refuse_read_only,
     save_atomic,
 )
 from daycare_gui.core.edit.document import FrontmatterDocument
@@ -161,6 +162,30 @@ def ignored_task_warning(path: Path) -> str | None:
     return f"Daycare does not read {path}: {source.reason}. Pass --force to change the file anyway."
 
 
+def check_verdict(path: Path, reasons: list[str | None], force: bool) -> int:
+    """What ``--check`` says: the edit is valid and would be written (exit 0), or the real run would refuse
+    it — a reason that needs --force, a file marked read-only — and --check says so and exits 2 as it would."""
+    try:
+        refuse_read_only(path)
+    except ReadOnlyError as exc:
+        print(f"daycare-gui edit: {path} would be refused (--check): {exc.strerror}", file=sys.stderr)
+        return EXIT_REFUSED
+    reasons = [r for r in reasons if r]
+    if reasons and not force:
+        print(f"daycare-gui edit: {path} would be refused (--check): {' '.join(_sentence(r) for r in reasons)} "
+              "Add --force to write it anyway.", file=sys.stderr)
+        return EXIT_REFUSED
+    for reason in reasons:
+        print(f"daycare-gui edit: warning: {reason}; it would be written anyway (--force)", file=sys.stderr)
+    print(f"{path}: valid; not written (--check)", file=sys.stderr)
+    return EXIT_OK
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text if text.endswith((".", ")")) else f"{text}."
+
+
 def run(args: argparse.Namespace) -> int:
     path = Path(args.file)
     kind = file_kind(path)
@@ -200,16 +225,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"{path}: nothing to change")
         return EXIT_OK
     warning = ignored_task_warning(path) if kind == "markdown" else None
-    if warning:
-        print(f"daycare-gui edit: warning: {warning}", file=sys.stderr)
     engine = engine_running_reason(file=path)
     diff = unified_diff(path, loaded.data, after)
-    if args.check:
-        if engine:
-            print(f"daycare-gui edit: warning: {engine}; writing it would need --force", file=sys.stderr)
+    if args.check:  # the verdict the real run would give, without writing: "valid" only when it would write
         sys.stdout.write(diff)
-        print(f"{path}: valid; not written (--check)", file=sys.stderr)
-        return EXIT_OK
+        return check_verdict(path, [warning, engine], args.force)
+    if warning:
+        print(f"daycare-gui edit: warning: {warning}", file=sys.stderr)
     if engine and not args.force:
         print(f"daycare-gui edit: refused, {path} left unchanged: {engine}. Stop the engine first, or add --force "
               "to write it anyway", file=sys.stderr)

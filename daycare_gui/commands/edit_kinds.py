@@ -103,13 +103,11 @@ def edit_kind_file(args, path: Path, found: KindStore) -> int:
         print(f"{path}: nothing to change")
         return EXIT_OK
     diff = unified_diff(path, loaded.data, after)
-    if args.check:
-        blocked = found.store.writes_blocked()
-        if blocked:
-            print(f"daycare-gui edit: warning: {blocked}; writing it would need --force", file=sys.stderr)
+    if args.check:  # the real run's verdict: refused while the program runs (without --force), exit 2
+        from daycare_gui.commands.edit import check_verdict
+
         sys.stdout.write(diff)
-        print(f"{path}: valid; not written (--check)", file=sys.stderr)
-        return EXIT_OK
+        return check_verdict(path, [found.store.writes_blocked()], args.force)
     try:
         # The kind's own save: refused while its program runs (unless --force), the old bytes backed up
         # first, then the atomic, conflict-checked write; the window's editor saves the same way.

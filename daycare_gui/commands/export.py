@@ -48,7 +48,7 @@ def add_arguments(parser) -> None:
 
 
 # What reading a damaged store raises (a Daycare database that is not one any more, an unreadable file)
-READ_ERRORS = (sqlite3.Error, DatabaseError, OSError)
+READ_ERRORS = (sqlite3.Error, DatabaseError, OSError, CannotOpen)  # (a PGlite store's PgError is one)
 
 
 def _fail(message: str, code: int = 2) -> int:
@@ -73,11 +73,27 @@ def run(args) -> int:
         return _fail(str(exc))
     try:
         with store:
-            return _export(args, store, session_id, fmt, ids)
+            code = _export(args, store, session_id, fmt, ids)
+            if code == 0:
+                _note_problems(store, args.path)
+            return code
     except BrokenPipeError:  # (an OSError) the reader went away, not the store: main ends quietly
         raise
     except READ_ERRORS as exc:  # a damaged database: what is wrong, in one line, and nothing written
         return _fail(f"cannot read this store: {exc}", 1)
+
+
+def _note_problems(store, path) -> None:
+    """What the store could not read may be missing from the export (a session log that is a named pipe
+    exports as no messages): said on stderr, never silently — the export itself stays as it was asked."""
+    errors = [p for p in store.problems if getattr(p, "severity", "error") == "error"]
+    if not errors:
+        return
+    first = errors[0]
+    more = f" and {len(errors) - 1:,} more" if len(errors) > 1 else ""
+    print(f"daycare-gui export: note: part of this store could not be read ({first.path}: {first.message}"
+          f"{more}); what it holds is not in the export. 'daycare-gui inspect {path}' lists every problem.",
+          file=sys.stderr)
 
 
 def _export(args, store, session_id: str, fmt: str, ids: list[str] | None) -> int:

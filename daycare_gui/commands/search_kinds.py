@@ -188,38 +188,42 @@ def run(args, kind: str) -> int:
         stages.finish()
         print(f"daycare-gui: {mask_url(str(exc))}", file=sys.stderr)
         return 2
-    with store:
-        source = store.capability(SearchSource)
-        title = registry.load_kind(store.kind).title or store.kind
-        if source is None:
-            from daycare_gui.commands.search_lists import search_lists, searchable_lists
+    try:
+        with store:
+            source = store.capability(SearchSource)
+            title = registry.load_kind(store.kind).title or store.kind
+            if source is None:
+                from daycare_gui.commands.search_lists import search_lists, searchable_lists
 
-            lists = searchable_lists(store)
-            if not lists:
-                print(f"daycare-gui: this {title} store offers nothing to search", file=sys.stderr)
-                return 2
-            refused = refuse_filters(args, LIST_FILTERS, f"this {title} store")
+                lists = searchable_lists(store)
+                if not lists:
+                    print(f"daycare-gui: this {title} store offers nothing to search", file=sys.stderr)
+                    return 2
+                refused = refuse_filters(args, LIST_FILTERS, f"this {title} store")
+                if refused is not None:
+                    return refused
+                return search_lists(args, store, lists, _query(args))
+            refused = refuse_filters(args, SHARED_FILTERS, f"this {title} store")
             if refused is not None:
                 return refused
-            return search_lists(args, store, lists, _query(args))
-        refused = refuse_filters(args, SHARED_FILTERS, f"this {title} store")
-        if refused is not None:
-            return refused
-        with SourceIndex.for_source(source, args.index_dir) as index:
-            built = build_index(lambda: update_source_index(source, index, progress=_progress_line,
-                                                            rebuild=args.rebuild))
-            if built is None:
-                return 130
-            if built.added:
-                print(f"indexed {built.added:,} messages ({built.rows:,} in the index)", file=sys.stderr)
-            flt = SourceFilter(roles=tuple(args.roles or ()), since=args.since, until=args.until)
-            results = search_source(index, _query(args), flt, limit=args.limit, newest_first=args.newest,
-                                    titles=_titles(store.capability(Conversations)))
-            places = _places(store.capability(Conversations))
-            index_path = str(index.path)
-        from daycare_gui.commands.search_documents import describe, document_hits
+            with SourceIndex.for_source(source, args.index_dir) as index:
+                built = build_index(lambda: update_source_index(source, index, progress=_progress_line,
+                                                                rebuild=args.rebuild))
+                if built is None:
+                    return 130
+                if built.added:
+                    print(f"indexed {built.added:,} messages ({built.rows:,} in the index)", file=sys.stderr)
+                flt = SourceFilter(roles=tuple(args.roles or ()), since=args.since, until=args.until)
+                results = search_source(index, _query(args), flt, limit=args.limit, newest_first=args.newest,
+                                        titles=_titles(store.capability(Conversations)))
+                places = _places(store.capability(Conversations))
+                index_path = str(index.path)
+            from daycare_gui.commands.search_documents import describe, document_hits
 
-        documents = document_hits(store, _query(args))  # skills, prompt files: not in the message index
+            documents = document_hits(store, _query(args))  # skills, prompt files: not in the message index
+    except CannotOpen as exc:  # a store damaged past its open (a PGlite table file gone): said, no traceback
+        print(f"daycare-gui: cannot read this store: {mask_url(str(exc))}", file=sys.stderr)
+        return 1
     if args.json:
         out = {**_as_json(results, index_path, store.kind), "documents": documents}
         print(json.dumps(out, ensure_ascii=False, indent=2))

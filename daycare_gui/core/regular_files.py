@@ -37,6 +37,17 @@ def what_is(mode: int) -> str:
     return "not a regular file"
 
 
+def missing_or_what(path: str | os.PathLike) -> str:
+    """Why ``path`` is neither a file nor a folder to open, in words that follow its name: "does not exist",
+    or "is a named pipe (FIFO), not a regular file" — a pipe where a database is expected is not missing,
+    and saying so would send the user looking for the wrong thing."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return "does not exist"
+    return f"is {what_is(st.st_mode)}, not a regular file"
+
+
 def _refuse_unless_regular(st: os.stat_result, path) -> None:
     if stat.S_ISREG(st.st_mode):
         return

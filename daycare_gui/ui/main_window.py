@@ -360,7 +360,7 @@ class MainWindow(QMainWindow):
         self.watcher.watch(None)
         if self.opened is not None:
             opened, self.opened, self.store = self.opened, None, None
-            _close_without_waiting(opened)
+            _close_without_waiting(opened, (self.worker.barrier(), self.bg_worker.barrier()))
         self.central.setCurrentWidget(self.welcome)
         self.details.sync()
         self.actions_.set_store_open(False)
@@ -743,11 +743,12 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(0, lambda: self.open_path(str(root)))
 
 
-def _close_without_waiting(opened) -> None:
+def _close_without_waiting(opened, after=()) -> None:
     """Close a store without the GUI thread waiting for anything: a Daycare store's database closes at
     once (its running queries are interrupted, so the workers are free again); whatever else the store
-    holds (a PGlite process to stop, a private copy to delete) is released on a thread of its own."""
+    holds (a PGlite process to stop, a private copy to delete) is released on a thread of its own, once
+    the jobs running when it was closed (``after``: the workers' barriers) have ended."""
     core = getattr(opened, "core", None)
     if core is not None:
         core.close()
-    close_in_background(opened.close)  # waited for at exit (run_app): the copy must go before the process
+    close_in_background(opened.close, after)  # waited for at exit (run_app): the copy must go before the process

@@ -121,6 +121,19 @@ class DbWorker(QObject):
     def is_busy(self) -> bool:
         return bool(self._jobs)
 
+    def barrier(self) -> threading.Event:
+        """An event set once the job running now (if any) has ended: a store may be closed only then, as
+        closing it under a query still reading it can crash the process (a SQLite or PGlite connection
+        freed beneath its user). Queued ahead of everything; jobs queued before it are stale after
+        :meth:`cancel_all` and are skipped without running."""
+        done = threading.Event()
+        if self._closed.is_set() or not self._thread.is_alive():
+            done.set()
+            return done
+        # job id 0 is never a delivered job: its answer is dropped by _finish
+        self._queue.put((-1, next(self._sequence), 0, done.set, False, threading.Event()))
+        return done
+
     def hold(self) -> None:
         """Queue jobs without running them until :meth:`release` (one already running finishes)."""
         self._open.clear()
@@ -231,6 +244,10 @@ def _serve(jobs: queue.PriorityQueue, bridge: _Bridge, closed: threading.Event, 
         _priority, _seq, job_id, fn, long, cancelled = jobs.get()
         if fn is None:
             return
+        if job_id == 0:  # a barrier: everything before it has ended (held or closed, it still answers)
+            fn()
+            fn = None
+            continue
         gate.wait()  # a held worker keeps its queue until released
         value, message = _STALE, None
         if not cancelled.is_set() and not closed.is_set():  # a stale request is skipped, reported as done
@@ -281,9 +298,22 @@ def _reap() -> None:
 _closing: list[threading.Thread] = []
 
 
-def close_in_background(close: Callable[[], None]) -> None:
-    """Run a store's ``close`` on a thread of its own, so the GUI thread waits for nothing."""
-    thread = threading.Thread(target=close, name="store-close", daemon=True)
+BARRIER_WAIT_S = 30.0  # a job cancelled at close stops its queries at once; one that cannot is waited for
+
+
+def close_in_background(close: Callable[[], None], after: tuple[threading.Event, ...] = ()) -> None:
+    """Run a store's ``close`` on a thread of its own, so the GUI thread waits for nothing; it starts once
+    every event in ``after`` is set (the workers' :meth:`DbWorker.barrier`), so no job still reads the
+    store while it closes."""
+    def run() -> None:
+        deadline = time.monotonic() + BARRIER_WAIT_S
+        for event in after:
+            if not event.wait(max(0.0, deadline - time.monotonic())):
+                log.warning("a background job still reads the store after %.0f s; closing it anyway", BARRIER_WAIT_S)
+                break
+        close()
+
+    thread = threading.Thread(target=run, name="store-close", daemon=True)
     _closing[:] = [t for t in _closing if t.is_alive()] + [thread]
     thread.start()
 

@@ -143,3 +143,10 @@ def test_a_read_only_folder_is_refused_with_exit_2(task, capsys):
         assert "Permission denied" in capsys.readouterr().err
     finally:
         os.chmod(task.parent, 0o755)
+
+
+def test_check_of_a_read_only_file_says_it_would_be_refused(task, capsys):
+    os.chmod(task, 0o444)
+    assert cli.main(["edit", str(task), "--set", "name=Nightly", "--check"]) == 2
+    assert "would be refused (--check)" in capsys.readouterr().err
+    assert task.read_bytes() == TASK

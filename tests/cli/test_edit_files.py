@@ -99,12 +99,16 @@ def test_imported_task_file_is_refused_without_force_and_names_the_row(imported_
     assert "--force" in err
 
 
-def test_imported_task_check_warns_and_force_writes(imported_task, capsys):
+def test_imported_task_check_says_it_would_be_refused_and_force_writes(imported_task, capsys):
+    """--check gives the real run's verdict (issue 34): "valid" for an edit the run refuses misled."""
     _store, task = imported_task
     before = task.read_bytes()
-    assert cli.main(["edit", str(task), "--set", "name=Nightly cleanup", "--check"]) == 0
+    assert cli.main(["edit", str(task), "--set", "name=Nightly cleanup", "--check"]) == 2
     assert task.read_bytes() == before
-    assert "does not read" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "would be refused (--check)" in err and "does not read" in err and "valid" not in err
+    assert cli.main(["edit", str(task), "--set", "name=Nightly cleanup", "--check", "--force"]) == 0
+    assert "valid; not written" in capsys.readouterr().err and task.read_bytes() == before
     assert cli.main(["edit", str(task), "--set", "name=Nightly cleanup", "--force"]) == 0
     assert task.read_bytes() == before.replace(b"name: Daily cleanup", b"name: Nightly cleanup")
     assert "does not read" in capsys.readouterr().err
@@ -188,12 +192,13 @@ def test_force_writes_while_the_engine_runs_and_still_warns(live_store, capsys, 
     assert "engine is running" in capsys.readouterr().err
 
 
-def test_check_while_the_engine_runs_warns_and_writes_nothing(live_store, capsys):
+def test_check_while_the_engine_runs_says_it_would_be_refused_and_writes_nothing(live_store, capsys):
     path = live_store / "skills" / "review" / "SKILL.md"
     before = path.read_bytes()
-    assert cli.main(["edit", str(path), "--set", "description=new", "--check"]) == 0
+    assert cli.main(["edit", str(path), "--set", "description=new", "--check"]) == 2  # as the real run
     assert path.read_bytes() == before
-    assert "engine is running" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "engine is running" in err and "would be refused (--check)" in err
 
 
 def test_a_stale_pid_file_does_not_block_the_write(live_store):

@@ -44,6 +44,8 @@ def test_linggen_messages_linked_to_a_pipe_inspect_search_export_end(tmp_path, p
     assert code == 0, f"search hung or failed: {err[-500:]}"
     code, out, err = run_command(["export", str(home), "session:sess-1700000000-aaaa0001"], env, timeout=HANG_S)
     assert code == 0 and "Fix login bug" in out, f"export hung or failed: {err[-500:]}"
+    # the session's messages could not be read: the export says so rather than look complete
+    assert "could not be read" in err and str(messages) in err and "not in the export" in err
     assert os.listdir(private_tmp) == []
 
 
@@ -147,3 +149,31 @@ def test_cianaparrot_checkpoints_database_as_a_pipe_is_said_not_waited_on(tmp_pa
     problems = {p["path"]: p["message"] for p in json.loads(out)["problems"]}
     assert problems[str(db)] == ("cannot read the checkpoints database (a named pipe (FIFO), not a regular file; "
                                  "not read)")
+
+
+def test_pglite_table_file_left_out_of_the_copy_is_a_message_not_a_traceback(pglite_folder, tmp_path, private_tmp):
+    """The copy leaves out a catalog file that is a link to a named pipe; PGlite starts, and reading then
+    fails: search and export say so in one line (they printed a traceback)."""
+    os.mkfifo(tmp_path / "pipe")
+    for name in ("2658", "16617"):  # a catalog index, and the table of the messages search reads
+        (pglite_folder / "base" / "1" / name).unlink()
+        (pglite_folder / "base" / "1" / name).symlink_to(tmp_path / "pipe")
+    env = _env(tmp_path, private_tmp)
+    for args in (["export", str(pglite_folder.parent), "session:s1"], ["search", str(pglite_folder.parent), "the"]):
+        code, out, err = run_command(args, env, timeout=HANG_S * 2)
+        assert "Traceback" not in err, err[-2000:]
+        assert code == 1 and "cannot read this store" in err and "could not open file" in err, (code, err[-500:])
+    assert os.listdir(private_tmp) == []
+
+
+def test_a_database_that_is_a_pipe_is_called_a_pipe_not_missing(tmp_path, private_tmp):
+    """Opened by its own path, an aistack.db or checkpoints.db that is a named pipe is said to be one: "does
+    not exist" sent the user looking for a file that is there."""
+    (tmp_path / "data").mkdir()
+    for name in ("aistack.db", "checkpoints.db"):
+        db = tmp_path / "data" / name
+        os.mkfifo(db)
+        code, out, err = run_command(["inspect", str(db)], _env(tmp_path, private_tmp), timeout=HANG_S)
+        assert code == 2 and "Traceback" not in err
+        assert "named pipe (FIFO)" in err and "does not exist" not in err and "no such file" not in err
+        db.unlink()

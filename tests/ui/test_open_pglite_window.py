@@ -65,7 +65,7 @@ def test_cancel_mid_copy_leaves_no_copy_and_the_folder_untouched(qtbot, window, 
 
     real_copy = pglite_copy.copy_pglite
 
-    def copy_held_after_a_few_steps(src, dest, progress=None, cancelled=lambda: False):
+    def copy_held_after_a_few_steps(src, dest, progress=None, cancelled=lambda: False, skipped=None):
         # The copy of a small store ends in a blink; hold it after three steps until the user cancels,
         # as a copy of a large store would still be running then.
         steps = [0]
@@ -78,7 +78,7 @@ def test_cancel_mid_copy_leaves_no_copy_and_the_folder_untouched(qtbot, window, 
                     time.sleep(0.01)
             return cancelled()
 
-        return real_copy(src, dest, progress, gate)
+        return real_copy(src, dest, progress, gate, skipped)
 
     monkeypatch.setattr(pglite_copy, "CHUNK", 1 << 20)
     monkeypatch.setattr(pglite_copy, "copy_pglite", copy_held_after_a_few_steps)

@@ -11,6 +11,7 @@ from daycare_gui.stores.agentstack.database import Database, DatabaseError, wal_
 from daycare_gui.stores.agentstack.locate import Located, check_file, locate
 from daycare_gui.stores.agentstack.schema import DB_NAMES, Generation, infer_generation, is_shadow
 from daycare_gui.stores.api import Candidate, NotRecognised, OpenedStore, StoreKind, StorePath
+from daycare_gui.stores.common.regular_files import missing_or_what
 from daycare_gui.stores.common.secrets import mask_url
 from daycare_gui.stores.records import StoreSummary
 
@@ -34,7 +35,7 @@ class AgentStackKind(StoreKind):
         if loc.db is None:
             if loc.config is not None:
                 return Candidate(self.name, 0.2, f"an AgentStack config ({loc.config.name}), but "
-                                                 f"{loc.memory_path} does not exist")
+                                                 f"{loc.memory_path} {missing_or_what(loc.memory_path)}")
             return Candidate(self.name, 0.0, "; ".join(loc.notes) or "no AgentStack database")
         check = check_file(loc.db)
         named = loc.db.name in DB_NAMES

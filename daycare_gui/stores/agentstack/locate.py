@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from daycare_gui.stores.agentstack.schema import CONFIG_NAMES, DB_NAMES, SIGNATURE
-from daycare_gui.stores.common.regular_files import open_regular, read_regular
+from daycare_gui.stores.common.regular_files import missing_or_what, open_regular, read_regular
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 MAX_CONFIG_BYTES = 1 << 20
@@ -80,7 +80,7 @@ def locate(path: str | os.PathLike) -> Located:
             return _via_config(given, cwd=given.parent, via="config")
         return Located(given, "file")
     if not given.is_dir():
-        return Located(None, "missing", notes=[f"{given} does not exist"])
+        return Located(None, "missing", notes=[f"{given} {missing_or_what(given)}"])
     config = find_config(given)
     if config is not None:
         found = _via_config(config, cwd=given, via="config" if config.parent == given else "parent config")

@@ -8,12 +8,13 @@ to the default beside the config, and a note says so.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from daycare_gui.stores.cianaparrot.config_env import BotEnvironment
-from daycare_gui.stores.common.regular_files import read_regular
+from daycare_gui.stores.common.regular_files import missing_or_what, read_regular
 from daycare_gui.stores.common.yaml_guard import too_deep
 
 DB_NAME = "checkpoints.db"
@@ -170,7 +171,7 @@ def resolve(path: Path) -> tuple[Layout | None, str, float]:
                 return layout, reason, conf
         return lone_database(path), "a database file", -1.0  # the caller checks its tables
     if not path.is_dir():
-        return None, "no such file or folder", 0.0
+        return None, ("no such file or folder" if not os.path.lexists(path) else f"{path} {missing_or_what(path)}"), 0.0
     if _looks_like_root(path):
         return _judge(path)
     if _is_data_dir(path):

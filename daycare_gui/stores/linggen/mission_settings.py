@@ -48,11 +48,12 @@ def settings_in_words(meta: dict) -> list[str]:
 
 def _permission_lines(permission: Any) -> list[str]:
     if permission is None:
-        return ["- **Permission:** none granted beyond the session's own"]
+        return ["- **Permission:** none granted (no permission block)"]
     if not isinstance(permission, dict):
         return [f"- **Permission:** {text_of(permission)!r} (not the shape Linggen reads)"]
     lines = []
-    for grant in permission.get("paths") or []:
+    paths = permission.get("paths")
+    for grant in paths if isinstance(paths, list) else []:
         if isinstance(grant, dict):
             mode = text_of(grant.get("mode"))
             lines.append(f"  - {_MODES.get(mode, f'mode {mode!r} on')} {text_of(grant.get('path'))}")

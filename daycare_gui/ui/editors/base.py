@@ -32,6 +32,7 @@ from daycare_gui.core.edit.atomic import ConflictError, load_for_edit, save_atom
 from daycare_gui.core.edit.document import FrontmatterDocument
 from daycare_gui.core.edit.engine_guard import engine_running_reason, store_folders
 from daycare_gui.core.edit.errors import DocumentError, InvalidValue
+from daycare_gui.core.regular_files import read_regular
 from daycare_gui.ui.theme import follow_palette, set_tone, take_app_style
 from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, markdown_html
 from daycare_gui.ui.widgets.plain_text import text_of
@@ -338,9 +339,12 @@ class FileEditorBase(QWidget):
 
     def show_disk_diff(self) -> None:
         try:
-            disk = self.path.read_bytes()
+            disk = read_regular(self.path)
         except FileNotFoundError:
             disk = None
+        except OSError as exc:  # (a named pipe swapped in is refused at once, not waited on)
+            self.status.setText(f"Cannot read {self.path.name} from disk: {exc.strerror or exc}")
+            return
         DiffDialog(f"{self.path.name}: disk vs. yours", unified_diff(disk, self._current, self.path.name), self).exec()
 
     def ask_unsaved(self) -> str:
@@ -377,7 +381,7 @@ class FileEditorBase(QWidget):
         """Compare the file with what was loaded: reload a clean editor; warn a dirty one."""
         self._watch()
         try:
-            data = self.path.read_bytes()
+            data = read_regular(self.path)
         except FileNotFoundError:
             data = None
         except OSError:

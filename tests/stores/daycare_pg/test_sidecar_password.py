@@ -32,3 +32,28 @@ def test_a_wrong_password_is_refused_and_the_right_one_reads(tmp_path):
         assert password.encode() not in (proc / "environ").read_bytes()
     finally:
         server.close()
+
+
+def test_a_long_temporary_folder_still_serves_the_copy(tmp_path, monkeypatch):
+    """A unix socket's path has at most 107 bytes: under a long TMPDIR (macOS's /var/folders/…, a test
+    runner's) the sidecar could not listen at all. Its socket then goes to a short folder in /tmp of this
+    user's own, which goes with the copy."""
+    import tempfile
+
+    long_tmp = tmp_path / ("t" * 70)
+    long_tmp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(long_tmp))
+    monkeypatch.setattr(tempfile, "tempdir", None)  # read TMPDIR afresh
+    folder = tmp_path / "db"
+    folder.mkdir()
+    server = PgliteServer(folder, ensure_runtime(), copy=False)
+    try:
+        assert str(server.workdir).startswith(str(long_tmp))  # the private folder stays where TMPDIR says
+        short = server.socket_dir
+        assert str(short).startswith("/tmp/daycare-gui-sock-") and oct(short.stat().st_mode & 0o777) == "0o700"
+        url = server.url.replace("postgresql+psycopg://", "postgresql://")
+        with psycopg.connect(url, autocommit=True) as conn:
+            assert conn.execute("SELECT 1").fetchone() == (1,)
+    finally:
+        server.close()
+    assert not short.exists()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import shutil
 import stat
 import subprocess
 import threading
@@ -23,6 +24,7 @@ from daycare_gui.stores.daycare.pg.runtime import SIDECAR, PgliteRuntime, Pglite
 
 COPY_PREFIX = leftovers.PGLITE_READ_PREFIX  # temporary folders: <tmp>/daycare-gui-pglite-<pid>-t<start>-XXXX
 READY_TIMEOUT = 60.0
+SOCKET_PATH_MAX = 100  # sun_path holds 108 bytes with its NUL (104 on macOS): kept well below
 
 
 CHUNK = 4 << 20  # copied in 4 MB steps: a cancel stops a 1 GB segment within one step
@@ -222,6 +224,7 @@ class PgliteServer:
         self._private = leftovers.private_folder(COPY_PREFIX)
         self.workdir = self._private.path
         self.proc: subprocess.Popen | None = None
+        self._short_socket_dir: Path | None = None
         self.skipped: list[tuple[str, str]] = []  # what the copy left out (copy_pglite): the store reports it
         try:
             if copy:
@@ -229,8 +232,7 @@ class PgliteServer:
                 self.copied_bytes = copy_pglite(self.original, self.data, progress, cancelled, self.skipped)
             else:  # writing: the caller already made the working copy it wants served
                 self.data, self.copied_bytes = self.original, 0
-            self.socket_dir = self.workdir / "socket"
-            self.socket_dir.mkdir()
+            self.socket_dir = self._socket_folder()
             if progress:
                 progress(0, 0, f"Starting PGlite {runtime.pglite_version}…")
             self._start(runtime, cancelled)
@@ -243,6 +245,19 @@ class PgliteServer:
         except BaseException:
             self.close(kill=True)
             raise
+
+    def _socket_folder(self) -> Path:
+        """Where the sidecar's socket goes: in the private folder, unless its path would pass the 107 bytes
+        a unix socket's path may have (a long TMPDIR, macOS's /var/folders/…): then a short folder of
+        this user's own in /tmp (mkdtemp makes it 0700), removed with the copy."""
+        folder = self.workdir / "socket"
+        if len(os.fsencode(folder / ".s.PGSQL.5432")) <= SOCKET_PATH_MAX:
+            folder.mkdir()
+            return folder
+        import tempfile
+
+        self._short_socket_dir = Path(tempfile.mkdtemp(prefix="daycare-gui-sock-", dir="/tmp"))
+        return self._short_socket_dir
 
     def _start(self, runtime: PgliteRuntime, cancelled=lambda: False) -> None:
         env = dict(os.environ, PGLITE_ENTRY=str(runtime.entry))
@@ -318,4 +333,6 @@ class PgliteServer:
                 proc.wait(5)
 
     def _remove(self) -> None:
+        if self._short_socket_dir is not None:
+            shutil.rmtree(self._short_socket_dir, ignore_errors=True)
         self._private.remove(attempts=3)
