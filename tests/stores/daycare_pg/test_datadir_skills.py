@@ -96,3 +96,11 @@ def test_a_skill_that_is_a_pipe_or_links_out_is_not_read(store_dir, tmp_path):
         texts = b"".join(docs.read(d) for d in docs.documents())
         assert b"the-outside-words" not in texts
         assert any("linked" in str(p.path) for p in store.problems)
+
+
+def test_an_earlier_version_shows_what_changed_since(store_dir):
+    with registry.open_store(store_dir) as store:
+        colls = store.capability(api.Collections)
+        (row,) = colls.rows("files:skill_versions", 0, 10)
+        assert row.values == ("user/1", "trip-planner", "1", "+1 −1 lines")
+        assert "-An older checklist." in row.markdown and "+Pack the quillfeather checklist." in row.markdown

@@ -5,7 +5,7 @@ rows in the database where it has some; every value has been masked by the modul
 from __future__ import annotations
 
 from daycare_gui.stores.common.problems import ProblemLog
-from daycare_gui.stores.daycare.datadir import config, runtime_files
+from daycare_gui.stores.daycare.datadir import config, runtime_files, skill_versions
 from daycare_gui.stores.daycare.datadir.config import Entry
 from daycare_gui.stores.records import Collection, Row
 
@@ -14,6 +14,7 @@ GROUP = "Data directory"
 
 # id → (title, columns)
 LISTS = {
+    "skill_versions": ("Skill versions", ("user", "skill", "version", "changed since")),
     "settings": ("settings.json", ("key", "value")),
     "auth": ("auth.json providers", ("provider", "type", "keys (values never shown)")),
     "user_secrets": ("User secrets", ("user", "name", "display name", "description",
@@ -50,6 +51,9 @@ class DataDirLists:
 
     def _read(self, name: str) -> list[Entry]:
         p, problems = self.store.paths, self.problems
+        if name == "skill_versions":
+            docs = self.store.data_dir_documents()
+            return skill_versions.version_entries(docs.files(), problems) if docs is not None else []
         if name == "settings":
             return config.settings_entries(p.config_dir, problems)
         if name == "auth":
