@@ -134,3 +134,24 @@ def test_a_process_environment_value_is_masked_in_its_log_whatever_it_looks_like
                                                  "env": {"WEIRD": "plainvalue99"}}}, ProblemLog())
     shown = repr(entry)
     assert "plainvalue99" not in shown and "ready" in entry.markdown and entry.values[1:3] == ("web", "running")
+
+
+def test_pipes_and_links_out_in_the_data_directory_are_never_opened(store_dir, tmp_path):
+    import os
+
+    outside = tmp_path / "outside.json"
+    outside.write_text(json.dumps([{"name": "leaked-name-outside", "variables": {"K": "v"}}]))
+    for rel in ("settings.json", "auth.json", "processes/proc-1/process.log", "processes/proc-1/sandbox.json"):
+        (store_dir / rel).unlink()
+        os.mkfifo(store_dir / rel)  # a read would block for ever
+    secrets = store_dir / "users" / "user%2F1" / "secrets.json"
+    secrets.unlink()
+    secrets.symlink_to(outside)
+    with registry.open_store(store_dir) as store:
+        text = _everything(store)  # returns: nothing waited on a pipe
+        colls = store.capability(api.Collections)
+        assert colls.size("files:settings") == 0 and colls.size("files:user_secrets") == 0
+        (proc,) = _rows(colls, "files:processes")
+        assert proc.values[-1] == "no"  # its log is not read
+    assert "leaked-name-outside" not in text
+    assert any("a named pipe" in p.message or "not a regular file" in p.message for p in store.problems)
