@@ -219,13 +219,17 @@ def run(args, kind: str) -> int:
                                         titles=_titles(store.capability(Conversations)))
                 places = _places(store.capability(Conversations))
                 index_path = str(index.path)
+            from daycare_gui.commands.search_documents import describe, document_hits
+
+            documents = document_hits(store, _query(args))  # skills, prompt files: not in the message index
     except CannotOpen as exc:  # a store damaged past its open (a PGlite table file gone): said, no traceback
         print(f"daycare-gui: cannot read this store: {mask_url(str(exc))}", file=sys.stderr)
         return 1
     if args.json:
-        print(json.dumps(_as_json(results, index_path, store.kind), ensure_ascii=False, indent=2))
+        out = {**_as_json(results, index_path, store.kind), "documents": documents}
+        print(json.dumps(out, ensure_ascii=False, indent=2))
     else:
-        print(_human(results, places))
+        print(_human(results, places) + (describe(documents) if documents else ""))
     return 0
 
 

@@ -74,10 +74,13 @@ def search_lists(args, store, lists, query: str) -> int:
     total = len(seen)
     summary = (f"{total:,} match{'es' if total != 1 else ''} for {query!r} in {title}'s own index "
                f"({', '.join(c.title for c, _ in lists)}), best first")
+    from daycare_gui.commands.search_documents import describe, document_hits
+
+    documents = document_hits(store, query)  # the same key as every kind's search (search_kinds)
     if args.json:
         print(json.dumps({"query": query, "expression": query, "index": f"{title}'s own", "kind": store.kind,
-                          "total": total, "total_capped": False, "ranked_within": None, "groups": groups},
-                         ensure_ascii=False, indent=2))
+                          "total": total, "total_capped": False, "ranked_within": None, "groups": groups,
+                          "documents": documents}, ensure_ascii=False, indent=2))
         return 0
     lines = [summary]
     for g in groups:
@@ -85,5 +88,5 @@ def search_lists(args, store, lists, query: str) -> int:
         for h in g["sessions"][0]["hits"]:
             facts = "  ".join(str(v) for v in h["values"].values() if v not in (None, ""))
             lines.append(f"    {facts}: {h['snippet']}")
-    print("\n".join(lines))
+    print("\n".join(lines) + (describe(documents) if documents else ""))
     return 0

@@ -180,21 +180,40 @@ class PgTasks(_OnStore, api.Tasks):
 
 
 class PgDocuments(_OnStore, api.Documents):
-    def __init__(self, store) -> None:
-        self.store = store
+    """The ``documents`` table, and the files beside the store (skills, agents' prompt files) when the
+    store was opened from its folder: one Documents section, each document routed to where it lives."""
 
-    def documents(self) -> list[DocRef]:
+    def __init__(self, store, files=None) -> None:
+        self.store = store
+        self.files = files  # datadir.documents.DataDirDocuments, or None
+
+    def _table_docs(self) -> list[DocRef]:
+        if not self.store.has("documents"):
+            return []
         rows = self.db.rows("SELECT user_id, id, coalesce(title, slug, id), slug FROM documents "
                             "WHERE valid_to IS NULL ORDER BY slug, id")
         return [DocRef(f"{u}/{i}", title, None, group=(slug or "").split("/")[0] or "documents") for u, i, title, slug in rows]
 
+    def documents(self) -> list[DocRef]:
+        return self._table_docs() + (self.files.documents() if self.files is not None else [])
+
+    def count(self) -> int | None:
+        return len(self._table_docs()) + (self.files.count() if self.files is not None else 0)
+
+    def _file(self, ref: DocRef) -> bool:
+        return self.files is not None and self.files.owns(ref)
+
     def read(self, ref: DocRef) -> bytes:
+        if self._file(ref):
+            return self.files.read(ref)
         user_id, _, doc_id = ref.id.partition("/")
         body = self.db.scalar("SELECT body FROM documents WHERE user_id = :u AND id = :i AND valid_to IS NULL",
                               {"u": user_id, "i": doc_id})
         return (body or "").encode("utf-8")
 
-    def save(self, ref: DocRef, data: bytes, expected_sha256: str | None, *, force: bool = False) -> None:
+    def save(self, ref: DocRef, data: bytes, expected_sha256: str | None, *, force: bool = False):
+        if self._file(ref):
+            return self.files.save(ref, data, expected_sha256, force=force)
         from daycare_gui.stores.daycare.pg.writes import update_document
 
         update_document(self.store, ref, data.decode("utf-8"), expected_sha256, force=force)
@@ -220,8 +239,9 @@ LISTS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
 
 
 class PgCollections(_OnStore, api.Collections):
-    def __init__(self, store) -> None:
+    def __init__(self, store, files=None) -> None:
         self.store = store
+        self.files = files  # datadir.collections.DataDirLists (ids "files:…"), or None
 
     def _lists(self) -> dict:
         return {k: v for k, v in LISTS.items() if self.store.has(v[1])}
@@ -234,9 +254,11 @@ class PgCollections(_OnStore, api.Collections):
                 out.append(Collection(f"versions:{table}", table.replace("_", " "),
                                       ("id", "version", "valid from", "valid to", "what changed"), tree=True,
                                       group="Versions"))
-        return out
+        return out + (self.files.collections() if self.files is not None else [])
 
     def size(self, collection_id: str) -> int:
+        if self.files is not None and self.files.owns(collection_id):
+            return self.files.size(collection_id)
         if collection_id.startswith("versions:"):
             table = collection_id.split(":", 1)[1]
             return int(self.db.scalar(f'SELECT count(*) FROM "{table}"') or 0)
@@ -246,6 +268,8 @@ class PgCollections(_OnStore, api.Collections):
     def rows(self, collection_id: str, offset: int, limit: int) -> list[Row]:
         from daycare_gui.stores.daycare.pg.store import masked_row
 
+        if self.files is not None and self.files.owns(collection_id):
+            return self.files.rows(collection_id, offset, limit)
         if collection_id.startswith("versions:"):
             return self._versions(collection_id.split(":", 1)[1], offset, limit)
         _title, table, order, cols = self._lists()[collection_id]
@@ -284,6 +308,9 @@ class PgCollections(_OnStore, api.Collections):
         return out
 
     def row(self, collection_id: str, key: str):
+        if self.files is not None and self.files.owns(collection_id):
+            return next((r for r in self.files.rows(collection_id, 0, self.files.size(collection_id))
+                         if r.key == key), None)
         return None
 
 
@@ -398,9 +425,10 @@ def offer_pg_capabilities(store) -> None:
         store.offer(api.Charts, PgCharts(store))
     if store.has("tasks_cron") or store.has("tasks_webhook"):
         store.offer(api.Tasks, PgTasks(store))
-    if store.has("documents"):
-        store.offer(api.Documents, PgDocuments(store))
-    store.offer(api.Collections, PgCollections(store))
+    files = store.data_dir_documents()
+    if store.has("documents") or files is not None:
+        store.offer(api.Documents, PgDocuments(store, files))
+    store.offer(api.Collections, PgCollections(store, store.data_dir_lists()))
     store.offer(api.Tables, PgTables(store))
     from daycare_gui.stores.daycare.pg.directory import PgDirectory
 

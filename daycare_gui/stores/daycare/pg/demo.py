@@ -58,6 +58,9 @@ def _versioned(now: int, **row) -> dict:
     return {"version": 1, "valid_from": now, "valid_to": None, **row}
 
 
+DEMO_PROCESS_ENV = {"API_TOKEN": "sk-live-demo-secret-1234"}
+
+
 def write_pg_demo(conninfo: str, *, now_ms: int, scale: str = "small", progress=None) -> dict:
     """Write the demo into an empty database (``conninfo``: a libpq URL). Returns counts written."""
     import psycopg
@@ -149,7 +152,7 @@ def _subsystems(cur, now: int, owner: str, agent_id: str, sessions: list[dict]) 
     _ins(cur, "inbox", [{"id": "in1", "agent_id": agent_id, "posted_at": now - 3600_000, "type": "message",
                          "data": {"text": "Are we still on for Friday?"}}])
     _ins(cur, "processes", [_versioned(now - DAY, id="proc-blog", user_id=owner, name="blog preview", command="npm run dev",
-                                       cwd="/home/alex/blog", home="/home/alex", env={"API_TOKEN": "sk-live-demo-secret-1234"},
+                                       cwd="/home/alex/blog", home="/home/alex", env=DEMO_PROCESS_ENV,
                                        package_managers=["npm"], allowed_domains=["registry.npmjs.org"],
                                        allow_local_binding=True, permissions={}, owner=None, keep_alive=True,
                                        desired_state="running", status="running", pid=4242, boot_time_ms=now - DAY,
@@ -213,7 +216,13 @@ def write_pglite_demo(folder: Path, *, now_ms: int, scale: str = "small", progre
     folder.parent.mkdir(parents=True, exist_ok=True)
     server = PgliteServer(folder, ensure_runtime(), copy=False)
     try:
-        return write_pg_demo(server.url.replace("postgresql+psycopg://", "postgresql://"), now_ms=now_ms, scale=scale,
-                             progress=progress)
+        counts = write_pg_demo(server.url.replace("postgresql+psycopg://", "postgresql://"), now_ms=now_ms,
+                               scale=scale, progress=progress)
     finally:
         server.close()
+    from daycare_gui.stores.daycare.datadir.demo import write_data_dir_demo
+
+    # The files Daycare keeps beside its database (skills, settings, prompt files, ...), as the SQLite demo has.
+    counts["data directory files"] = write_data_dir_demo(
+        folder.parent, owner="u1owner", agent_id="ag00trip", process_id="proc-blog", process_env=DEMO_PROCESS_ENV)
+    return counts

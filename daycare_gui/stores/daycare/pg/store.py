@@ -32,9 +32,38 @@ class DaycarePgStore(api.OpenedStore):
         self.notes = notes
         self._tables = set(db.tables())
         self._counts: dict[str, int] | None = None
+        self._files = None  # datadir.documents.DataDirDocuments, made on first use
+        self._lists = None  # datadir.collections.DataDirLists, made on first use
         from daycare_gui.stores.daycare.pg.capabilities import offer_pg_capabilities
 
         offer_pg_capabilities(self)
+
+    def data_dir_documents(self):
+        """Skills and agents' prompt files beside the store (None when opened from a server URL alone)."""
+        if self.paths is None:
+            return None
+        if self._files is None:
+            from daycare_gui.stores.daycare.datadir.documents import DataDirDocuments
+
+            self._files = DataDirDocuments(self.paths, self.problems, self._engine_blocked, Path.home())
+        return self._files
+
+    def data_dir_lists(self):
+        """Settings, auth, users' secrets, processes, apps and databases beside the store (None: no folder)."""
+        if self.paths is None:
+            return None
+        if self._lists is None:
+            from daycare_gui.stores.daycare.datadir.collections import DataDirLists
+
+            self._lists = DataDirLists(self, self.problems)
+        return self._lists
+
+    def _engine_blocked(self) -> str | None:
+        """Files are Daycare's, not the database's: only a running engine stands in a file save's way."""
+        self.refresh_engine()
+        if self.engine is not None and self.engine.running:
+            return f"Daycare's engine is running ({self.engine.detail}); it may overwrite or miss this change"
+        return None
 
     # -- facts ----------------------------------------------------------------------------------------
     def has(self, table: str) -> bool:
@@ -86,6 +115,10 @@ class DaycarePgStore(api.OpenedStore):
         out["open_mode"] = "read-only copy" if self.server is not None else "read-only transactions"
         out["migrations"] = m.to_dict()
         out["counts"] = self.counts()
+        if self.paths is not None:  # the files Daycare keeps beside its database (no values: counts only)
+            from daycare_gui.stores.daycare.datadir.collections import data_dir_counts
+
+            out["data_dir"] = data_dir_counts(self.data_dir_documents(), self.data_dir_lists())
         if m.unknown:
             self.problems.add(self.title, f"{count(len(m.unknown), 'migration')} this version does not know "
                               f"({', '.join(m.unknown)}): a newer Daycare wrote this store; nothing will be written",

@@ -1,0 +1,128 @@
+"""Skills and agents' prompt files as documents; config and personal skills saved as Daycare reads them.
+
+A save writes nothing when the bytes are unchanged; unless forced it refuses while Daycare's engine runs
+(it reads skills before each inference and may replace a personal one) and when the frontmatter is broken
+(Daycare would skip the skill); it refuses when the file changed since it was read, keeps the old bytes
+in ``<dataDir>/.daycare-gui-backups`` (outside every skills folder, so Daycare never lists a backup as a
+skill) and replaces the file atomically, inside its skills folder.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from daycare_gui.stores.api import Documents, WriteConflict, WriteRefused
+from daycare_gui.stores.common.atomic import (
+    ConflictError,
+    OutsideStoreError,
+    ReadOnlyError,
+    refuse_read_only,
+    save_atomic,
+    sha256_of,
+)
+from daycare_gui.stores.common.backups import BACKUP_DIR, backup_copy
+from daycare_gui.stores.common.markdown import parse_markdown
+from daycare_gui.stores.common.problems import ProblemLog
+from daycare_gui.stores.daycare.datadir.agent_files import find_agent_files
+from daycare_gui.stores.daycare.datadir.reading import inside, read_capped
+from daycare_gui.stores.daycare.datadir.skills import ACTIVE, HISTORY, SkillDoc, find_skills
+from daycare_gui.stores.records import DocRef
+
+PREFIXES = ("skill:", "skill-active:", "skill-version:", "agent-file:")
+
+
+class DataDirDocuments(Documents):
+    def __init__(self, paths, problems: ProblemLog, engine_blocked: Callable[[], str | None],
+                 home: Path | None) -> None:
+        self.paths = paths  # DaycarePaths
+        self.problems = problems
+        self.engine_blocked = engine_blocked
+        self.home = home  # where ~/.agents/skills is looked for (None: not looked for)
+        self._docs: list[SkillDoc] | None = None
+
+    @staticmethod
+    def owns(ref: DocRef) -> bool:
+        return ref.id.startswith(PREFIXES)
+
+    def files(self) -> list[SkillDoc]:
+        if self._docs is None:
+            p = self.paths
+            users = tuple(d for d in p.users_dirs if d.parent == p.data_dir) or p.users_dirs
+            self._docs = (find_skills(p.config_dir, users, self.home, self.problems)
+                          + find_agent_files(p.agents_dir, self.problems))
+        return self._docs
+
+    def refresh(self) -> None:
+        self._docs = None
+
+    def documents(self) -> list[DocRef]:
+        return [d.ref for d in self.files()]
+
+    def count(self) -> int | None:
+        # Activation copies and earlier versions are Daycare's derived copies of skills already listed.
+        return sum(1 for d in self.files() if d.source not in (ACTIVE, HISTORY))
+
+    def _known(self, ref: DocRef) -> SkillDoc | None:
+        return next((d for d in self.files() if d.ref.id == ref.id and d.ref.path == ref.path), None)
+
+    def read(self, ref: DocRef) -> bytes:
+        known = self._known(ref)
+        if known is None or known.ref.path is None:
+            return b""
+        return read_capped(known.ref.path, known.folder, self.problems) or b""
+
+    def save(self, ref: DocRef, data: bytes, expected_sha256: str | None, *, force: bool = False) -> Path | None:
+        known = self._known(ref)
+        if known is None:
+            raise WriteRefused(f"{ref.title} is not a document of this store")
+        if not known.ref.editable or known.ref.path is None:
+            raise WriteRefused(known.ref.readonly_reason or f"{known.ref.title} cannot be edited")
+        path = known.ref.path
+        if not inside(path, known.folder):  # a link planted since the listing: nothing is written through it
+            raise WriteRefused(f"{path} leads out of its skills folder; nothing was written")
+        current = read_capped(path, known.folder)
+        if current is not None and current == data and expected_sha256 == sha256_of(current):
+            return None  # unchanged: not a byte is written
+        try:
+            refuse_read_only(path)
+        except ReadOnlyError as exc:
+            raise WriteRefused(str(exc)) from exc
+        if not force:
+            reasons = [r for r in (self.engine_blocked(), _frontmatter_problem(data, path)) if r]
+            if reasons:
+                raise WriteRefused("\n\n".join(reasons))
+        if expected_sha256 is not None and (current is None or sha256_of(current) != expected_sha256):
+            raise WriteConflict(str(ConflictError(path, current)))
+        saved = None
+        if current is not None:
+            try:
+                name = "__".join(path.relative_to(self.paths.data_dir).parts)
+            except ValueError:
+                name = "__".join(path.parts[-4:])
+            try:
+                saved = backup_copy(current, path, self.paths.data_dir / BACKUP_DIR, name)
+            except OSError as exc:
+                raise WriteRefused(f"could not back up {path.name} ({exc.strerror or exc}); nothing was written") \
+                    from exc
+        try:
+            save_atomic(path, data, expected_sha256=expected_sha256, within=[known.folder])
+        except ConflictError as exc:
+            raise WriteConflict(str(exc)) from exc
+        except (OutsideStoreError, ReadOnlyError) as exc:
+            raise WriteRefused(str(exc)) from exc
+        self.refresh()
+        return saved
+
+
+def _frontmatter_problem(data: bytes, path: Path) -> str | None:
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        return f"the text is not UTF-8 (byte {exc.start})"
+    parsed = parse_markdown(text, path)
+    if parsed.problems:
+        p = parsed.problems[0]
+        where = f"line {p.line}: " if p.line else ""
+        return f"{where}{p.message}; Daycare would skip this skill until that is fixed"
+    return None
