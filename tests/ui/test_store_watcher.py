@@ -8,7 +8,7 @@ import sqlite3
 
 import pytest
 
-from daycare_gui.core.paths import resolve_paths
+from daycare_gui.stores import registry
 from daycare_gui.ui.store_watcher import DEBOUNCE_MS, StoreWatcher
 
 
@@ -21,10 +21,12 @@ def store(tmp_path, demo_store):
 
 @pytest.fixture
 def watcher(qtbot, store):
+    opened = registry.open_store(store, kind="daycare")  # the watcher follows what the store names
     w = StoreWatcher()
-    w.watch(resolve_paths(store))
+    w.watch(opened)
     yield w
     w.watch(None)
+    opened.close()
 
 
 def test_a_burst_of_changes_is_one_message_and_one_scan(qtbot, watcher, store):
