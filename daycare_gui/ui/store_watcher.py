@@ -53,6 +53,15 @@ class Watched(Protocol):
     def watch_paths(self) -> Iterable[Path]: ...
 
 
+def _signature(path: str) -> tuple | None:
+    """What a file looks like from outside (no read): a change another program makes changes it."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_ino, st.st_size, st.st_mtime_ns
+
+
 def _watchable(path: Path) -> bool:
     """A regular file or a folder (after links): never a pipe, socket or device, and nothing missing."""
     try:
@@ -85,6 +94,8 @@ class StoreWatcher(QObject):
         self.last_paths: frozenset[str] = frozenset()  # what the last burst reported by ``changed`` touched
         self._rescan = False
         self._listings: dict[str, frozenset] = {}
+        self._signatures: dict[str, tuple | None] = {}  # each watched file as last seen
+        self._own = False  # a write of the window's own is under way: what it changes is not news
         self._store: Watched | None = None
         self._database: frozenset[Path] = frozenset()  # each database listed with its -wal, and that -wal
         self.suspended = False
@@ -104,8 +115,26 @@ class StoreWatcher(QObject):
         self._store = store
         self._database = frozenset()
         self._listings = {}
+        self._signatures = {}
+        self._own = False
         if store is not None:
             self._add_all()
+
+    # The window's own saves: a page that wrote shows what it wrote, so the watcher takes the store as it is
+    # once the write is done for what it has seen. Events of the write, however late they come, then find
+    # nothing new; another program's change after it still does.
+    # (A flag, not a count: a save superseded on the worker never reports back, and must not leave the watcher
+    # deaf; the end of any save ends them all, at worst letting an overlapping one's change bring the banner.)
+    def own_write_started(self) -> None:
+        self._own = True
+
+    def own_write_done(self) -> None:
+        self._own = False
+        if self._store is None:
+            return
+        self._add_all()  # an atomic save replaced a watched file: watch the new one
+        self._signatures = {path: _signature(path) for path in self._watcher.files()}
+        self._listings = {folder: _listing(folder) for folder in self._watcher.directories()}
 
     def _database_files(self) -> frozenset[Path]:
         return self._database
@@ -131,6 +160,9 @@ class StoreWatcher(QObject):
         new = [str(x) for x in self._candidates() if str(x) not in have]
         if new:
             self._watcher.addPaths(new)
+        for path in self._watcher.files():
+            if path not in self._signatures:
+                self._signatures[path] = _signature(path)
         for folder in self._watcher.directories():
             if folder not in self._listings:
                 self._listings[folder] = _listing(folder)
@@ -149,15 +181,23 @@ class StoreWatcher(QObject):
     def _on_change(self, path: str) -> None:
         if self.suspended or self._store is None:
             return
-        if path.endswith(NOISE):
+        if path.endswith(NOISE) or self._own:
             self.ignored += 1
             return
+        seen, now = self._signatures.get(path), _signature(path)
+        if now is not None and now == seen:  # news already taken (a late event of the window's own write)
+            self.ignored += 1
+            return
+        self._signatures[path] = now
         if Path(path) not in self._database_files():
             self._rescan = True  # a replaced document must be watched again
         self._note(path)
 
     def _on_folder_change(self, folder: str) -> None:
         if self.suspended or self._store is None:
+            return
+        if self._own:
+            self.ignored += 1
             return
         listing = _listing(folder)
         if listing == self._listings.get(folder):

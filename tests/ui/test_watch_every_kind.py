@@ -155,3 +155,34 @@ def test_pglite_a_write_into_pg_wal_brings_the_reload_banner(qtbot, window, pgli
         window.close_store()
         qtbot.waitUntil(lambda: not list(tmp.glob("daycare-gui-pglite-*")), timeout=OPEN_TIMEOUT)
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def test_a_task_saved_through_the_window_brings_no_changed_on_disk_banner(qtbot, window, tmp_path, monkeypatch):
+    """The window's own save is shown by the page that made it: the watcher must not take it for another
+    program's change and offer a Reload; a change by another program right after still brings it."""
+    from PySide6.QtWidgets import QPlainTextEdit
+
+    from daycare_gui.ui.panes.generic import tasks as tasks_page
+    from tests.stores.cianaparrot.builder import make_deployment
+
+    root = make_deployment(tmp_path / "cp")
+    path = root / "data" / "scheduled_tasks.json"
+    open_and_wait(qtbot, window, root)
+    section = next(s for s in window._sections if "task" in s)
+    pane = _show(qtbot, window, section)
+    qtbot.waitUntil(lambda: pane.list.select_key("a1b2c3d4") and pane.list.current() is not None, timeout=5000)
+
+    def user_types_a_prompt(dialog) -> bool:
+        dialog.findChildren(QPlainTextEdit)[0].setPlainText("Check the weather, briefly")
+        return True
+
+    monkeypatch.setattr(tasks_page.EditDialog, "exec", user_types_a_prompt)
+    before = path.read_text()
+    pane._edit()
+    qtbot.waitUntil(lambda: path.read_text() != before, timeout=5000)
+    qtbot.wait(1500)  # longer than the watcher's debounce: our own write must not raise the banner
+    assert not _banner_says_changed(window)
+
+    counters = root / "data" / "session_counters.json"
+    counters.write_text('{"telegram_123456": 3}')  # the bot, a moment later
+    qtbot.waitUntil(lambda: _banner_says_changed(window), timeout=10000)
