@@ -79,3 +79,50 @@ def test_a_new_task_folder_is_noticed_and_then_watched(qtbot, watcher, store):
     with qtbot.waitSignal(watcher.changed, timeout=5000) as blocker:  # the new file is watched now
         (folder / "TASK.md").write_text("---\nname: Newer\nschedule: 0 9 * * *\n---\nHi\n")
     assert blocker.args == ["TASK.md changed on disk."]
+
+
+class _Listed:
+    """A store that names these paths (the watcher asks only ``watch_paths()``)."""
+
+    def __init__(self, *paths) -> None:
+        self.paths = paths
+
+    def watch_paths(self):
+        return self.paths
+
+
+def test_a_pipe_or_device_among_the_paths_is_never_watched(qtbot, tmp_path):
+    import os
+
+    real = tmp_path / "tasks.json"
+    real.write_text("[]")
+    fifo = tmp_path / "messages.jsonl"
+    os.mkfifo(fifo)  # a hostile store: a pipe where a log should be (a watch must not follow it)
+    link = tmp_path / "checkpoints.db"
+    link.symlink_to("/dev/null")  # a link to a device
+    w = StoreWatcher()
+    w.watch(_Listed(real, fifo, link, tmp_path))
+    try:
+        assert w._watcher.files() == [str(real)] and w._watcher.directories() == [str(tmp_path)]
+    finally:
+        w.watch(None)
+
+
+def test_a_file_replaced_by_an_atomic_rename_is_watched_again(qtbot, tmp_path):
+    import os
+
+    tasks = tmp_path / "data" / "tasks.json"
+    tasks.parent.mkdir()
+    tasks.write_text("[]")
+    w = StoreWatcher()
+    w.watch(_Listed(tasks))  # the file alone, not its folder: only re-adding it sees the second save
+    try:
+        for n in range(2):
+            with qtbot.waitSignal(w.changed, timeout=5000) as blocker:
+                tmp = tasks.with_name(f".tasks.{n}.tmp")
+                tmp.write_text(f"[{n}]")
+                os.replace(tmp, tasks)
+            assert blocker.args == ["tasks.json changed on disk."]
+            assert w._watcher.files() == [str(tasks)]
+    finally:
+        w.watch(None)
