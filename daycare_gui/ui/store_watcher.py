@@ -132,9 +132,12 @@ class StoreWatcher(QObject):
         self._own = False
         if self._store is None:
             return
-        self._add_all()  # an atomic save replaced a watched file: watch the new one
-        self._signatures = {path: _signature(path) for path in self._watcher.files()}
-        self._listings = {folder: _listing(folder) for folder in self._watcher.directories()}
+        # Watched afresh: a save may have swapped whole files or folders (a watch would stay on the old inode).
+        existing = self._watcher.files() + self._watcher.directories()
+        if existing:
+            self._watcher.removePaths(existing)
+        self._signatures, self._listings = {}, {}
+        self._add_all()
 
     def _database_files(self) -> frozenset[Path]:
         return self._database
