@@ -126,3 +126,32 @@ def test_a_file_replaced_by_an_atomic_rename_is_watched_again(qtbot, tmp_path):
             assert w._watcher.files() == [str(tasks)]
     finally:
         w.watch(None)
+
+
+def test_a_folder_swapped_in_by_the_windows_own_save_is_watched_afresh(qtbot, tmp_path):
+    """A PGlite edit renames the store's folder to a backup and renames the edited copy in: its own events are
+    no news, and a write into the new folder afterwards is (the watch must not stay on the backup)."""
+    import os
+
+    def pglite(folder):
+        (folder / "pg_wal").mkdir(parents=True)
+        (folder / "pg_wal" / "000000010000000000000001").write_bytes(b"\0" * 64)
+        return folder
+
+    data = pglite(tmp_path / "daycare.pglite")
+    segment = data / "pg_wal" / "000000010000000000000001"
+    w = StoreWatcher()
+    w.watch(_Listed(data, data / "pg_wal", segment))
+    try:
+        w.own_write_started()
+        work = pglite(tmp_path / "work.pglite")
+        (work / "pg_wal" / "000000010000000000000001").write_bytes(b"\1" * 64)
+        os.rename(data, tmp_path / "backup.pglite")
+        os.rename(work, data)
+        w.own_write_done()
+        qtbot.assertNotEmitted(w.changed, wait=DEBOUNCE_MS + 300)
+        with qtbot.waitSignal(w.changed, timeout=5000) as blocker:
+            os.utime(segment)  # the engine writes into the new folder's WAL
+        assert blocker.args == ["000000010000000000000001 changed on disk."]
+    finally:
+        w.watch(None)
