@@ -165,7 +165,7 @@ class MainWindow(QMainWindow):
         self.watcher.changed.connect(self._disk_changed)
         self.watcher.database_changed.connect(self._database_changed)
         # Sections that missed a database change while hidden: a live one catches up when shown, another
-        # one gets the Refresh banner then.
+        # one gets the Reload banner then.
         self._missed: set[str] = set()
         self._stale: set[str] = set()  # sections whose page cannot follow a change it was told of
 
@@ -234,8 +234,8 @@ class MainWindow(QMainWindow):
 
     def _open_failed(self, path: str, message: str) -> None:
         self.status_store.setText("No store open" if self.opened is None else self.opened.title)
-        if self.store is not None:  # a failed Refresh: keep watching the store still shown
-            self.watcher.watch(self.store.paths)
+        if self.opened is not None:  # a failed Reload: keep watching the store still shown
+            self.watcher.watch(self.opened)
         kind, _, text = message.partition(": ")
         if kind == NoKindRecognised.__name__ and self.opened is None:
             # The welcome page says which kinds were tried and why each declined.
@@ -251,6 +251,7 @@ class MainWindow(QMainWindow):
         self.opened = opened
         self._opened_path = path
         self.welcome.show_declined("")
+        self.watcher.watch(opened)  # every kind names what changes on disk when its program writes
         if getattr(opened, "core", None) is None:
             self._generic_opened(opened, path, remember)
             return
@@ -264,7 +265,6 @@ class MainWindow(QMainWindow):
         self._size_navigation()
         self.actions_.set_store_open(True)
         self._update_status()
-        self.watcher.watch(store.paths)
         self.banner.hide()
         if store.engine.running:
             self.banner.show_message(
@@ -388,7 +388,7 @@ class MainWindow(QMainWindow):
         if self.store is None:
             return
         db = getattr(self.store, "db", None)
-        if db is not None:
+        if hasattr(db, "follow_live"):
             db.follow_live()  # an immutable open (the WAL was empty) would never see the new rows
         if db is not None and getattr(self.opened, "core", None) is not None:  # (Daycare's own store)
             store = self.store
@@ -411,7 +411,15 @@ class MainWindow(QMainWindow):
     def _disk_changed(self, message: str) -> None:
         if self.watcher.database_only and self._current_section not in self._stale:
             return  # the page shown follows the database by itself
-        self.banner.show_message(f"{message} Refresh to see it.")
+        pane = self.panes.get(self._current_section)
+        if pane is not None and pane.follows_change(self.watcher.last_paths):
+            return  # e.g. the conversation shown grew, and the page added the new messages itself
+        self._show_store_changed(message)
+
+    def _show_store_changed(self, detail: str) -> None:
+        """The same non-modal banner for every kind; Reload reopens the store on the page shown."""
+        self.banner.show_message("The store changed on disk — Reload to see it.", action="Reload")
+        self.banner.setToolTip(detail)
 
     # -- sections ---------------------------------------------------------------------------------
     def _context(self) -> PaneContext:
@@ -450,7 +458,7 @@ class MainWindow(QMainWindow):
         if section in self._missed:
             self._tell_pane(section)
             if section in self._stale:
-                self.banner.show_message("The database changed on disk. Refresh to see it.")
+                self._show_store_changed("The database changed on disk.")
         self._waiting_page = None  # a newer choice replaces a page still waiting for its item
         if target is not None and pane.opens_before_shown:
             if self.isVisible() and self.pane_stack.currentWidget() is not pane:

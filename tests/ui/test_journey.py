@@ -132,15 +132,15 @@ def test_dropping_a_folder_opens_it(qtbot, window, fixture_copy):
     assert window.store.migrations.next_later == "20260227_require_cron_task_id"
 
 
-def test_a_change_on_disk_shows_the_refresh_banner(qtbot, window, fixture_copy):
+def test_a_change_on_disk_shows_the_reload_banner(qtbot, window, fixture_copy):
     root = fixture_copy("daycare-808af509")
     open_and_wait(qtbot, window, root)
     assert not window.banner.isVisible()
     task = root / "cron" / "dailycleanup" / "TASK.md"
     task.write_text(task.read_text() + "\nMore.\n")
     qtbot.waitUntil(lambda: window.banner.isVisible(), timeout=5000)
-    assert "Refresh" in window.banner.label.text() and window.banner.button.text() == "Refresh"
-    window.banner.button.click()  # Refresh reopens the store; nothing reloaded before that
+    assert "changed on disk" in window.banner.label.text() and window.banner.button.text() == "Reload"
+    window.banner.button.click()  # Reload reopens the store; nothing reloaded before that
     qtbot.waitUntil(lambda: not window.banner.isVisible(), timeout=5000)
 
 

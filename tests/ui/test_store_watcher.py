@@ -8,7 +8,7 @@ import sqlite3
 
 import pytest
 
-from daycare_gui.core.paths import resolve_paths
+from daycare_gui.stores import registry
 from daycare_gui.ui.store_watcher import DEBOUNCE_MS, StoreWatcher
 
 
@@ -21,10 +21,12 @@ def store(tmp_path, demo_store):
 
 @pytest.fixture
 def watcher(qtbot, store):
+    opened = registry.open_store(store, kind="daycare")  # the watcher follows what the store names
     w = StoreWatcher()
-    w.watch(resolve_paths(store))
+    w.watch(opened)
     yield w
     w.watch(None)
+    opened.close()
 
 
 def test_a_burst_of_changes_is_one_message_and_one_scan(qtbot, watcher, store):
@@ -77,3 +79,79 @@ def test_a_new_task_folder_is_noticed_and_then_watched(qtbot, watcher, store):
     with qtbot.waitSignal(watcher.changed, timeout=5000) as blocker:  # the new file is watched now
         (folder / "TASK.md").write_text("---\nname: Newer\nschedule: 0 9 * * *\n---\nHi\n")
     assert blocker.args == ["TASK.md changed on disk."]
+
+
+class _Listed:
+    """A store that names these paths (the watcher asks only ``watch_paths()``)."""
+
+    def __init__(self, *paths) -> None:
+        self.paths = paths
+
+    def watch_paths(self):
+        return self.paths
+
+
+def test_a_pipe_or_device_among_the_paths_is_never_watched(qtbot, tmp_path):
+    import os
+
+    real = tmp_path / "tasks.json"
+    real.write_text("[]")
+    fifo = tmp_path / "messages.jsonl"
+    os.mkfifo(fifo)  # a hostile store: a pipe where a log should be (a watch must not follow it)
+    link = tmp_path / "checkpoints.db"
+    link.symlink_to("/dev/null")  # a link to a device
+    w = StoreWatcher()
+    w.watch(_Listed(real, fifo, link, tmp_path))
+    try:
+        assert w._watcher.files() == [str(real)] and w._watcher.directories() == [str(tmp_path)]
+    finally:
+        w.watch(None)
+
+
+def test_a_file_replaced_by_an_atomic_rename_is_watched_again(qtbot, tmp_path):
+    import os
+
+    tasks = tmp_path / "data" / "tasks.json"
+    tasks.parent.mkdir()
+    tasks.write_text("[]")
+    w = StoreWatcher()
+    w.watch(_Listed(tasks))  # the file alone, not its folder: only re-adding it sees the second save
+    try:
+        for n in range(2):
+            with qtbot.waitSignal(w.changed, timeout=5000) as blocker:
+                tmp = tasks.with_name(f".tasks.{n}.tmp")
+                tmp.write_text(f"[{n}]")
+                os.replace(tmp, tasks)
+            assert blocker.args == ["tasks.json changed on disk."]
+            assert w._watcher.files() == [str(tasks)]
+    finally:
+        w.watch(None)
+
+
+def test_a_folder_swapped_in_by_the_windows_own_save_is_watched_afresh(qtbot, tmp_path):
+    """A PGlite edit renames the store's folder to a backup and renames the edited copy in: its own events are
+    no news, and a write into the new folder afterwards is (the watch must not stay on the backup)."""
+    import os
+
+    def pglite(folder):
+        (folder / "pg_wal").mkdir(parents=True)
+        (folder / "pg_wal" / "000000010000000000000001").write_bytes(b"\0" * 64)
+        return folder
+
+    data = pglite(tmp_path / "daycare.pglite")
+    segment = data / "pg_wal" / "000000010000000000000001"
+    w = StoreWatcher()
+    w.watch(_Listed(data, data / "pg_wal", segment))
+    try:
+        w.own_write_started()
+        work = pglite(tmp_path / "work.pglite")
+        (work / "pg_wal" / "000000010000000000000001").write_bytes(b"\1" * 64)
+        os.rename(data, tmp_path / "backup.pglite")
+        os.rename(work, data)
+        w.own_write_done()
+        qtbot.assertNotEmitted(w.changed, wait=DEBOUNCE_MS + 300)
+        with qtbot.waitSignal(w.changed, timeout=5000) as blocker:
+            os.utime(segment)  # the engine writes into the new folder's WAL
+        assert blocker.args == ["000000010000000000000001 changed on disk."]
+    finally:
+        w.watch(None)

@@ -224,7 +224,9 @@ class AgentStackStore(OpenedStore):
         return None
 
     def watch_paths(self) -> tuple[Path, ...]:
-        paths = [self.path, Path(str(self.path) + "-wal")]
+        # The database beside its -wal (AgentStack commits into the WAL) and their folder: a WAL that appears
+        # after a checkpoint removed it is seen there.
+        paths = [self.path, Path(str(self.path) + "-wal"), self.path.parent]
         if self.located.config is not None:
             paths.append(self.located.config)
         return tuple(paths)

@@ -30,7 +30,7 @@ from daycare_gui.stores.cianaparrot.files import (
     read_tasks,
     split_thread,
 )
-from daycare_gui.stores.cianaparrot.layout import Layout
+from daycare_gui.stores.cianaparrot.layout import WORKSPACE_DOCS, Layout
 from daycare_gui.stores.cianaparrot.liveness import BotStatus, bot_status
 from daycare_gui.stores.cianaparrot.places import wrong_kind
 from daycare_gui.stores.cianaparrot.sqlite_ro import ReadOnlyDB, emptiness
@@ -275,9 +275,15 @@ class CianaStore(OpenedStore):
         return report_of(self)
 
     def watch_paths(self) -> tuple[Path, ...]:
+        # The checkpoints database beside its -wal (the bot commits into the WAL: the watcher takes the pair
+        # for a database), the bot's JSON files, the session logs' folders and the workspace's documents
+        # (edited in place, which a folder watch does not see). The database's folder shows a WAL that appears.
         L = self.layout
-        paths = [L.db, L.counters_file, L.tasks_file, L.cc_states_file, L.workspace,
-                 *(p for _, p in L.session_dirs())]
+        wal = Path(str(L.db) + "-wal") if L.db is not None else None
+        docs = [L.workspace / name for name in WORKSPACE_DOCS] if L.workspace is not None else []
+        folder = L.db.parent if L.db is not None else None
+        paths = [L.db, wal, folder, L.counters_file, L.tasks_file, L.cc_states_file, L.workspace,
+                 *(p for _, p in L.session_dirs()), *docs]
         return tuple(p for p in paths if p is not None)
 
     def close(self) -> None:

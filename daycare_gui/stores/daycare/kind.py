@@ -124,8 +124,9 @@ class DaycareStore(OpenedStore):
         return None
 
     def watch_paths(self) -> tuple[Path, ...]:
-        p = self.core.paths
-        return (p.db_path, p.settings_path, p.data_dir)
+        from daycare_gui.stores.daycare.watch import sqlite_watch_paths
+
+        return sqlite_watch_paths(self.core.paths)
 
     def close(self) -> None:
         self.core.close()

@@ -188,5 +188,10 @@ class LinggenStore(OpenedStore):
         return None
 
     def watch_paths(self) -> tuple[Path, ...]:
+        # Linggen appends to each session's messages.jsonl and adds session folders: the folders that list
+        # sessions (flat and per project), every session's folder and its messages file. What was read when
+        # the store opened; a new folder makes the watcher ask again.
         h = self.home
-        return (h.root, h.projects, h.sessions, h.missions, h.agents, h.skills, h.plans, h.pid)
+        lists = [folder / "sessions" for project in self.inventory.projects for folder in project.folders]
+        sessions = [path for s in self.inventory.sessions() for path in (s.folder, s.messages_path)]
+        return (h.root, h.projects, h.sessions, h.missions, h.agents, h.skills, h.plans, h.pid, *lists, *sessions)

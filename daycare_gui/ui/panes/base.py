@@ -55,5 +55,10 @@ class Pane(QWidget):
         inserted, changed rows repainted) does so and returns True; the default asks for Refresh."""
         return False
 
+    def follows_change(self, paths: frozenset[str]) -> bool:
+        """True when the page already shows what changed in ``paths`` (the files of a burst on disk) by itself,
+        so the window need not offer a Reload; the default: it does not."""
+        return False
+
     def shutdown(self) -> None:
         """Called before the store closes."""

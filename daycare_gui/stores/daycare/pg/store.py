@@ -142,7 +142,11 @@ class DaycarePgStore(api.OpenedStore):
         return None
 
     def watch_paths(self) -> tuple[Path, ...]:
-        return (self.paths.pglite_path,) if self.paths is not None and self.generation == "pglite" else ()
+        if self.paths is None or self.generation != "pglite":
+            return ()  # a server: nothing on this machine to watch
+        from daycare_gui.stores.daycare.watch import pglite_watch_paths
+
+        return pglite_watch_paths(self.paths)
 
     def reload(self) -> None:
         """Serve a fresh private copy (after an edit was swapped into the user's folder)."""

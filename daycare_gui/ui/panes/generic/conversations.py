@@ -380,6 +380,11 @@ class ConversationsPane(Pane):
     def shutdown(self) -> None:
         self.exporter.shutdown()
 
+    def follows_change(self, paths: frozenset[str]) -> bool:
+        # The session shown is followed live: a burst that only grew its files is already on screen.
+        followed = set(self._live.watcher.files())
+        return bool(paths) and bool(followed) and paths <= followed
+
     # -- pane API --------------------------------------------------------------------------------------
     def shown_text(self) -> str:
         return self.view.toPlainText()

@@ -102,6 +102,26 @@ def save_with_consent(parent, worker, channel: str, write, on_saved, on_conflict
     The question is the refusal's own text: the one Yes skips every reason the kind gave (an engine
     running, a file the system would skip), so each must be said, and none that does not apply."""
 
+    # The window's store watcher (kind-blind): what this save writes is shown by the page, not news from disk.
+    watcher = getattr(parent.window(), "watcher", None)
+    own = hasattr(watcher, "own_write_started")
+
+    def submit(force: bool, on_error) -> None:
+        if own:
+            watcher.own_write_started()
+
+        def saved(result) -> None:
+            if own:
+                watcher.own_write_done()
+            on_saved(result)
+
+        def not_saved(message: str) -> None:
+            if own:
+                watcher.own_write_done()
+            on_error(message)
+
+        worker.submit(channel, lambda: write(force), on_result=saved, on_error=not_saved)
+
     def failed(message: str, forced: bool = False) -> None:
         kind, _, text = message.partition(": ")
         if kind == WriteRefused.__name__ and not forced:
@@ -109,8 +129,7 @@ def save_with_consent(parent, worker, channel: str, write, on_saved, on_conflict
                 parent, "Write refused", f"{text}\n\nWrite anyway?",
                 QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
             if answer == QMessageBox.StandardButton.Yes:
-                worker.submit(channel, lambda: write(True), on_result=on_saved,
-                              on_error=lambda m: failed(m, True))
+                submit(True, lambda m: failed(m, True))
             return
         if kind == WriteConflict.__name__ and on_conflict is not None:
             on_conflict(text or message)
@@ -118,4 +137,4 @@ def save_with_consent(parent, worker, channel: str, write, on_saved, on_conflict
         title = "Changed elsewhere" if kind == WriteConflict.__name__ else "Could not save"
         QMessageBox.warning(parent, title, text or message)
 
-    worker.submit(channel, lambda: write(False), on_result=on_saved, on_error=failed)
+    submit(False, failed)
