@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from daycare_gui import __version__
+from daycare_gui.stores.api import CannotOpen, NotRecognised
 from daycare_gui.stores.common.locations import cleaned, is_url, remembered
 from daycare_gui.stores.common.secrets import mask_url
 from daycare_gui.stores.demos import OTHER_KINDS as OTHER_DEMOS
@@ -241,8 +242,7 @@ class MainWindow(QMainWindow):
             # The welcome page says which kinds were tried and why each declined.
             self.welcome.show_declined(mask_url(text))
             return
-        if kind not in ("NotADaycareDirectory", NoKindRecognised.__name__, "NotRecognised", "CannotOpen",
-                        "PgError", "PgliteUnavailable", "OpenCancelled"):
+        if not _said_in_a_sentence(kind):
             text = message
         QMessageBox.warning(self, "Cannot open", f"{mask_url(path)}\n\n{mask_url(text)}")
 
@@ -750,6 +750,18 @@ class MainWindow(QMainWindow):
         root = default_root()
         if root.exists():
             QTimer.singleShot(0, lambda: self.open_path(str(root)))
+
+
+def _said_in_a_sentence(error_class: str) -> bool:
+    """An error whose message is a whole sentence for people (every kind's refusals and failures to open
+    derive from the contract's two): shown without its class name, as the command line shows it."""
+    names = {"NotADaycareDirectory", "PgError", "OpenCancelled"}
+    todo: list[type] = [NotRecognised, CannotOpen]
+    while todo:
+        cls = todo.pop()
+        names.add(cls.__name__)
+        todo.extend(cls.__subclasses__())
+    return error_class in names
 
 
 def first_size(available: QSize) -> QSize:
