@@ -228,8 +228,19 @@ def _import_all(modules) -> None:
             pass
 
 
+def absolute(path: StorePath) -> StorePath:
+    """PATH as every kind is given it: a folder or file made absolute against the working folder (links
+    kept as they are: the path the user named), a server URL as it is. So every kind names its store the
+    same way in the window and in the commands, whatever was typed."""
+    from daycare_gui.stores.common.locations import is_url
+
+    text = os.fspath(path)
+    return text if is_url(text) else os.path.abspath(os.path.expanduser(text))
+
+
 def open_store(path: StorePath, *, kind: str | None = None, live: bool = True) -> OpenedStore:
     """Open PATH read-only with the kind that recognises it (or the one named)."""
+    path = absolute(path)
     return choose(path, kind).open(path, live=live)
 
 

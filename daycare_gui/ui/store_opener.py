@@ -28,6 +28,8 @@ def open_in_worker(worker, path: str, *, kind: str | None = None, live: bool = T
     ``submit_open(fn)``, when given, runs the step that opens the store instead (``ui/open_progress.py``:
     progress and cancel for a slow open) and delivers its answer itself."""
 
+    path = kinds.absolute(path)  # every kind names its store by an absolute path, as the commands do
+
     def open_step(fn: Callable[[], object]) -> None:
         if submit_open is not None:
             submit_open(fn)
