@@ -13,6 +13,9 @@ from daycare_gui.ui.theme import follow_palette, take_app_style
 
 NavIdRole = Qt.ItemDataRole.UserRole + 10
 IconNameRole = Qt.ItemDataRole.UserRole + 11  # which drawing, to recolour it for a new palette
+EMPTY = "Empty"
+# Pages that are never "empty": the store's front page, the search box, and Problems, whose (0) is news.
+NEVER_FOLDED = frozenset({"overview", "search", "problems", "actions"})
 
 
 class NavigationTree(QTreeView):
@@ -33,6 +36,10 @@ class NavigationTree(QTreeView):
         # Widths measured for one set of labels, font and scroll bar: layouts ask for the size hint dozens
         # of times while the window opens, and measuring every label each time cost more than the rest.
         self._labels_changed = 0
+        # Where each section lives when it has something (its group, its place in the list): a section whose
+        # count arrives as 0 folds into one "Empty" folder, and goes back there when rows arrive.
+        self._homes: dict[str, tuple[QStandardItem | None, int]] = {}
+        self._empty: QStandardItem | None = None
         self._widths: tuple[tuple, int, int] | None = None
         self._selecting = False  # select() marks the page shown: not a choice of the user's to emit
         self.setModel(self.nav_model)
@@ -66,8 +73,10 @@ class NavigationTree(QTreeView):
             self.nav_model.clear()
             self._items.clear()
             self._titles.clear()
+            self._homes.clear()
+            self._empty = None
             groups: dict[str, QStandardItem] = {}
-            for spec in specs:
+            for order, spec in enumerate(specs):
                 if not spec.in_nav:
                     continue
                 item = self._item(spec.icon, spec.title)
@@ -82,8 +91,10 @@ class NavigationTree(QTreeView):
                         groups[group].setSelectable(False)
                         self.nav_model.appendRow(groups[group])
                     groups[group].appendRow(item)
+                    self._homes[spec.id] = (groups[group], order)
                 else:
                     self.nav_model.appendRow(item)
+                    self._homes[spec.id] = (None, order)
             self.setRootIsDecorated(bool(groups))
         finally:
             self.blockSignals(False)
@@ -147,9 +158,82 @@ class NavigationTree(QTreeView):
             item.setText(text)
             self._labels_changed += 1
             self.updateGeometry()  # its minimum (every label whole) may have grown
+        if nav_id not in NEVER_FOLDED and count is not None:
+            self._fold(nav_id, count == 0)
         needed = self.needed_width()
         if needed > self.width():
             self.width_needed.emit(needed)
+
+    def _fold(self, nav_id: str, empty: bool) -> None:
+        """Move a section into the "Empty" folder (nothing in it: one line for all such, not a column of
+        "(0)") or back to its own place among its siblings once something arrives. The page shown stays
+        marked, and no move is taken for the user's choice of another page."""
+        item = self._items[nav_id]
+        folded = self._empty is not None and item.parent() is self._empty
+        if empty == folded or nav_id not in self._homes:
+            return
+        shown = self.currentIndex().data(NavIdRole)
+        self._selecting = True
+        try:
+            self._take(item)
+            if empty:
+                self._empty_folder().appendRow(item)
+            else:
+                home, order = self._homes[nav_id]
+                parent = home if home is not None else self.nav_model.invisibleRootItem()
+                row = 0
+                while row < parent.rowCount() and self._order_of(parent.child(row)) < order:
+                    row += 1
+                parent.insertRow(row, item)
+            self._tidy_folders()
+        finally:
+            self._selecting = False
+        self._labels_changed += 1
+        if shown:
+            self.select(shown)
+
+    def _take(self, item: QStandardItem) -> None:
+        parent = item.parent() or self.nav_model.invisibleRootItem()
+        parent.takeRow(item.row())
+
+    def _order_of(self, item: QStandardItem) -> float:
+        """A row's place in the section list; a group node sits where its first section does; the Empty
+        folder goes last but for Problems."""
+        if item is self._empty:
+            return self._homes.get("problems", (None, 10**6))[1] - 0.5
+        nav_id = item.data(NavIdRole)
+        if nav_id in self._homes:
+            return self._homes[nav_id][1]
+        orders = [o for home, o in self._homes.values() if home is item]
+        return min(orders, default=10**6)
+
+    def _empty_folder(self) -> QStandardItem:
+        if self._empty is None:
+            self._empty = self._item("folder", EMPTY)
+            self._empty.setSelectable(False)
+            self._empty.setToolTip("Sections with nothing in them")
+            root = self.nav_model.invisibleRootItem()
+            row = 0
+            while row < root.rowCount() and self._order_of(root.child(row)) < self._order_of(self._empty):
+                row += 1
+            root.insertRow(row, self._empty)
+            self.setRootIsDecorated(True)
+        return self._empty
+
+    def _tidy_folders(self) -> None:
+        """The Empty folder says how many sections it holds, and goes when it holds none; a group whose
+        sections all folded away is hidden rather than shown as a folder with nothing in it."""
+        if self._empty is not None:
+            if self._empty.rowCount() == 0:
+                self.nav_model.invisibleRootItem().takeRow(self._empty.row())
+                self._empty = None
+            else:
+                self._empty.setText(f"{EMPTY}  ({number(self._empty.rowCount())})")
+        root = self.nav_model.invisibleRootItem()
+        for row in range(root.rowCount()):
+            node = root.child(row)
+            if node is not self._empty and not node.data(NavIdRole):
+                self.setRowHidden(row, QModelIndex(), node.rowCount() == 0)
 
     def needed_width(self) -> int:
         """Pixels that show every label whole: the longest text, its icon, the item padding, a scroll bar."""

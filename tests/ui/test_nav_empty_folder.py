@@ -1,0 +1,60 @@
+"""Sections with nothing in them fold into one "Empty" line instead of a column of "(0)" (issue 33), and come
+back to their own place when rows arrive; the page shown stays marked through both moves."""
+
+from daycare_gui.ui.panes.registry import PaneSpec
+from daycare_gui.ui.widgets.navigation import NavIdRole, NavigationTree
+
+SPECS = (
+    PaneSpec("overview", "Overview", "m", "C"),
+    PaneSpec("users", "Users", "m", "C"),
+    PaneSpec("inbox", "Inbox", "m", "C"),
+    PaneSpec("channels", "Channels", "m", "C"),
+    PaneSpec("v:a", "Versions of A", "m", "C", group="Versions"),
+    PaneSpec("v:b", "Versions of B", "m", "C", group="Versions"),
+    PaneSpec("problems", "Problems", "m", "C"),
+)
+
+
+def _top(nav) -> list[str]:
+    root = nav.nav_model.invisibleRootItem()
+    rows = [root.child(r) for r in range(root.rowCount())]
+    return [(i.data(NavIdRole) or i.text()) for r, i in enumerate(rows) if not nav.isRowHidden(r, root.index())]
+
+
+def _in_empty(nav) -> list[str]:
+    root = nav.nav_model.invisibleRootItem()
+    for r in range(root.rowCount()):
+        if root.child(r).text().startswith("Empty"):
+            folder = root.child(r)
+            return [folder.child(c).data(NavIdRole) for c in range(folder.rowCount())]
+    return []
+
+
+def test_empty_sections_fold_into_one_line_and_come_back(qtbot):
+    nav = NavigationTree()
+    qtbot.addWidget(nav)
+    nav.set_sections(SPECS)
+    nav.select("channels")
+    for nav_id, count in {"users": 2, "inbox": 0, "channels": 0, "v:a": 0, "v:b": 0, "problems": 0}.items():
+        nav.set_count(nav_id, count)
+    assert _top(nav) == ["overview", "users", "Empty  (4)", "problems"]  # Problems (0) stays: it is news
+    assert _in_empty(nav) == ["inbox", "channels", "v:a", "v:b"]  # a group all empty goes with its sections
+    assert nav.currentIndex().data(NavIdRole) == "channels"  # the page shown is still the one marked
+    nav.set_count("channels", 3)  # rows arrived (live follow): back in its own place
+    nav.set_count("v:b", 1)
+    assert _top(nav) == ["overview", "users", "channels", "Versions", "Empty  (2)", "problems"]
+    assert _in_empty(nav) == ["inbox", "v:a"]
+    assert nav.currentIndex().data(NavIdRole) == "channels"
+    nav.set_count("inbox", 1)
+    nav.set_count("v:a", 5)
+    assert _top(nav) == ["overview", "users", "inbox", "channels", "Versions", "problems"]  # no Empty left
+
+
+def test_choosing_a_folded_section_still_opens_it(qtbot):
+    nav = NavigationTree()
+    qtbot.addWidget(nav)
+    nav.set_sections(SPECS)
+    nav.set_count("inbox", 0)
+    with qtbot.waitSignal(nav.section_selected) as chosen:
+        nav.setCurrentIndex(nav._items["inbox"].index())
+    assert chosen.args == ["inbox"]
