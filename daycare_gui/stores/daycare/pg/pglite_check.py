@@ -9,12 +9,11 @@ as PGlite 0.3 builds it (checked against the store Daycare 7c3c466c wrote and th
 from __future__ import annotations
 
 import errno
-import os
-import stat
 import struct
 from pathlib import Path
 
 from daycare_gui.stores.api import CannotOpen
+from daycare_gui.stores.common.regular_files import NotRegularFile, open_regular
 
 PG_VERSION = "17"  # the PostgreSQL inside PGlite 0.3
 CONTROL_SIZE = 8192  # PG_CONTROL_FILE_SIZE
@@ -83,14 +82,11 @@ def _check_folder(path: Path, holds: str) -> None:
 
 
 def _read(path: Path, what: str) -> bytes:
-    try:
-        st = os.stat(path)
-        if not stat.S_ISREG(st.st_mode):
-            raise DamagedPglite(f"{path} is not a file: it should be {what}; {NOT_DAYCARE}")
-        with open(path, "rb") as f:
+    try:  # the shared safe open: a pipe or device swapped in after a check would hang or never end a read
+        with open_regular(path) as f:
             return f.read(max(CONTROL_SIZE, MAP_SIZE) + 1)
-    except DamagedPglite:
-        raise
+    except (NotRegularFile, IsADirectoryError):
+        raise DamagedPglite(f"{path} is not a file: it should be {what}; {NOT_DAYCARE}") from None
     except OSError as exc:
         reason = "a symbolic link that loops back on itself" if exc.errno == errno.ELOOP else (
             "missing" if isinstance(exc, FileNotFoundError) else f"unreadable ({exc.strerror})")
