@@ -166,6 +166,34 @@ class Row:
     problem: str | None = None
 
 
+@dataclass(frozen=True)
+class FilterSpec:
+    """A filter a list offers, done by the store: ``kind`` is "text" (words in the row), "choice" (one of
+    ``choices``), "flag" (only rows whose ``Row.flag`` is ``name``: "stuck only") or "time" (since/until)."""
+
+    name: str
+    label: str
+    kind: str = "text"
+    choices: tuple[tuple[str, str], ...] = ()  # (value, label)
+
+
+@dataclass(frozen=True)
+class Query:
+    """What a keyed list is asked for: filtered and sorted by the store, never by the window."""
+
+    text: str = ""
+    choices: tuple[tuple[str, str], ...] = ()  # (filter name, chosen value)
+    flags: frozenset[str] = frozenset()
+    since: int | None = None  # ms since the epoch
+    until: int | None = None
+    parent: str | None = None  # a detail list's selected parent key (a channel's members)
+    sort: str = ""  # one of the list's sorts(); "" = the list's own order
+    descending: bool = False
+
+    def choice(self, name: str) -> str | None:
+        return dict(self.choices).get(name)
+
+
 @dataclass(frozen=True, slots=True)  # slots: a large store lists tens of thousands
 class JumpEntry:
     """One item the quick-open palette can find and a deep link can name: keys and short labels only.
