@@ -1,0 +1,1 @@
+"""Daycare's legacy (files-only) generation offered through the shared capabilities."""
