@@ -26,6 +26,7 @@ from daycare_gui.stores.common.regular_files import read_regular
 from daycare_gui.stores.records import (
     Collection,
     DayCount,
+    DeletedItem,
     DocRef,
     FilterSpec,
     JumpEntry,
@@ -521,6 +522,29 @@ class Actions(Capability):
         ``writes_blocked()`` says why, unless ``force``."""
 
 
+class Trash(Capability):
+    """What this app deleted from the store and kept aside, newest first, each restorable to its place."""
+
+    @abstractmethod
+    def where(self) -> str:
+        """Where deleted items are kept, in words (a folder inside the store)."""
+
+    @abstractmethod
+    def deleted(self) -> list[DeletedItem]: ...
+
+    def restore_blocked(self, item: DeletedItem) -> str | None:
+        """Why putting ``item`` back now is risky (the system's engine runs), or None."""
+        return None
+
+    @abstractmethod
+    def restore(self, item: DeletedItem, *, force: bool = False) -> str:
+        """Put it back; says where in a sentence. Raises WriteRefused (``restore_blocked`` and not
+        ``force``; or something is at its place again: nothing moved, the item stays kept)."""
+
+    def count(self) -> int | None:
+        return sum(1 for item in self.deleted() if item.problem is None)
+
+
 def raw_of(value: Any) -> Any:
     """Records keep raw values as plain data; kinds may call this to drop anything not JSON-like."""
     if isinstance(value, (str, int, float, bool)) or value is None:
@@ -538,5 +562,5 @@ __all__ = [
     "Actions", "CannotOpen", "Candidate", "Capability", "Charts", "Collections", "Conversations", "Directory",
     "Documents",
     "EditableField", "Listing", "NotRecognised", "WriteConflict", "WriteRefused", "OpenedStore", "SearchSource", "StoreAction", "StoreKind", "StorePath", "Tables",
-    "Tasks", "raw_of",
+    "Tasks", "Trash", "raw_of",
 ]

@@ -264,6 +264,7 @@ class MainWindow(QMainWindow):
         self.central.setCurrentWidget(self.splitter)
         self._size_navigation()
         self.actions_.set_store_open(True)
+        self.actions_.set_offered(self._offered_actions(opened))
         self._update_status()
         self.banner.hide()
         if store.engine.running:
@@ -320,8 +321,7 @@ class MainWindow(QMainWindow):
         self.central.setCurrentWidget(self.splitter)
         self._size_navigation()
         self.actions_.set_store_open(True)
-        self.actions_.set_daycare_only_enabled(False)
-        self.actions_.actions["search"].setEnabled("search" in self._sections)  # the shared Search section
+        self.actions_.set_offered(self._offered_actions(opened))
         self._update_status()
         self.banner.hide()
         self._load_counts()
@@ -331,6 +331,18 @@ class MainWindow(QMainWindow):
         summary_engine = self._generic_engine_note(opened)
         if summary_engine:
             self.banner.show_message(summary_engine, action="", kind="warning")
+
+    def _offered_actions(self, opened) -> set[str]:
+        """The store's own actions it offers: Search when it has a Search section, Deleted Items when it
+        keeps a trash, Upgrade Storage when it has migrations to run."""
+        from daycare_gui.stores.api import Trash
+
+        offered = {"search"} if "search" in self._sections else set()
+        if opened.capability(Trash) is not None:
+            offered.add("trash")
+        if getattr(opened, "core", None) is not None:  # TODO(one window): the Storage capability
+            offered.add("upgrade")
+        return offered
 
     def _generic_engine_note(self, opened) -> str:
         reason = opened.writes_blocked()
@@ -578,9 +590,12 @@ class MainWindow(QMainWindow):
             self.refresh()
 
     def open_trash(self) -> None:
-        from daycare_gui.ui.editors.new_item import TrashDialog
+        from daycare_gui.stores.api import Trash
+        from daycare_gui.ui.dialogs.trash import TrashDialog
 
-        TrashDialog(self.store.paths, self, on_restored=self.refresh).exec()
+        trash = self.opened.capability(Trash) if self.opened is not None else None
+        if trash is not None:
+            TrashDialog(trash, self, on_restored=self.refresh).exec()
 
     def about(self) -> None:
         QMessageBox.about(self, "About daycare-gui",

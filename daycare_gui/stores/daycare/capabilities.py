@@ -162,6 +162,10 @@ def offer_capabilities(store) -> None:
 
     core = store.core
     store.offer(Directory, DaycareDirectory(core))  # legacy folders too: their agents and sessions
+    from daycare_gui.stores.api import Trash
+    from daycare_gui.stores.daycare.trash import DaycareTrash
+
+    store.offer(Trash, DaycareTrash(core.paths))  # what the editors deleted, in every generation
     if core.db is None:
         if core.generation == "legacy-files":  # conversations straight from the agents' history.jsonl
             from daycare_gui.stores.daycare.legacy_conversations import LegacyConversations

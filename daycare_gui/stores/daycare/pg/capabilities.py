@@ -433,3 +433,7 @@ def offer_pg_capabilities(store) -> None:
     from daycare_gui.stores.daycare.pg.directory import PgDirectory
 
     store.offer(api.Directory, PgDirectory(store))  # quick open without a sessions() call per agent
+    if store.paths is not None:  # what the editors deleted from the data directory beside the store
+        from daycare_gui.stores.daycare.trash import DaycareTrash
+
+        store.offer(api.Trash, DaycareTrash(store.paths))
