@@ -137,7 +137,8 @@ class OpenedStore(ABC):
     def engine_state(self) -> tuple[str, str]:
         """What the status bar says of the system's own engine or bot: ``(state, why)``, the state one of
         ``"running"`` (seen running), ``"maybe"`` (not seen, but writes ask first: a kind that cannot see
-        every sign says so) or ``""`` (nothing seen). Asked when the status bar is drawn: keep it cheap.
+        every sign says so), ``"stopped"`` (a kind that can tell for sure saw it is not running) or ``""``
+        (nothing seen). Asked when the status bar is drawn: keep it cheap.
         By default, whatever blocks writes is a running engine."""
         blocked = self.writes_blocked()
         return ("running", blocked) if blocked else ("", "")
@@ -145,6 +146,14 @@ class OpenedStore(ABC):
     def watch_paths(self) -> tuple[Path, ...]:
         """Files and folders whose change means the view is stale."""
         return ()
+
+    def follow_live(self) -> None:  # noqa: B027 (optional hook)
+        """Its files changed on disk: make the next reads see what was written (a database opened
+        immutable because its WAL was empty switches to a live open). Cheap; called on the GUI thread."""
+
+    def interrupt(self) -> None:  # noqa: B027 (optional hook)
+        """The window closes the store: stop what runs now (cancel a running query) so the workers come
+        free at once. Called on the GUI thread before ``close`` runs on a thread of its own: never wait."""
 
     def close(self) -> None:  # noqa: B027 (optional hook: a store holding nothing has nothing to close)
         """Release handles and delete any private copy. Safe to call twice."""
@@ -169,6 +178,11 @@ class StoreKind(ABC):
     # or opens, because a worker must never be the first to import a module.
     probe_modules: tuple[str, ...] = ()
     open_modules: tuple[str, ...] = ()
+
+    def default_location(self) -> Path | None:
+        """Where the system keeps its store when nothing says otherwise (``~/.daycare``): the window
+        opens it at a first start when it exists. None: the kind has no such place."""
+        return None
 
     @abstractmethod
     def probe(self, path: StorePath) -> Candidate:
