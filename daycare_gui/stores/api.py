@@ -178,6 +178,10 @@ class StoreKind(ABC):
     # or opens, because a worker must never be the first to import a module.
     probe_modules: tuple[str, ...] = ()
     open_modules: tuple[str, ...] = ()
+    # Optional: modules the opened store's capabilities import lazily on the worker (file readers, count
+    # queries). The window imports them on its GUI thread in idle moments after the first page is shown,
+    # and holds its background worker until then, for the reason above.
+    idle_modules: tuple[str, ...] = ()
 
     def default_location(self) -> Path | None:
         """Where the system keeps its store when nothing says otherwise (``~/.daycare``): the window

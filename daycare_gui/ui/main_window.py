@@ -262,6 +262,7 @@ class MainWindow(QMainWindow):
         self.actions_.set_offered(self._offered_actions(opened))
         self._update_status()
         self.banner.hide()
+        self._idle_imports(opened)
         self._load_counts()
         self.preloader.start()
         self.jump.store_opened()  # on the background worker, held until start-up's imports are done
@@ -303,6 +304,15 @@ class MainWindow(QMainWindow):
         from daycare_gui.ui.keyboard import ShortcutsDialog
 
         ShortcutsDialog(self.actions_.texts(), self).exec()
+
+    def _idle_imports(self, opened) -> None:
+        """The modules this kind's capabilities import lazily, imported on the GUI thread after the first
+        page; the background worker waits for them (a worker must never be the first to import)."""
+        from daycare_gui.stores.registry import load_kind
+
+        if self.preloader.add(getattr(load_kind(opened.kind), "idle_modules", ())):
+            self.bg_worker.hold()
+            self.preloader.when_done(self.bg_worker.release)
 
     def _offered_actions(self, opened) -> set[str]:
         """The store's own actions it offers: Search when it has a Search section, Deleted Items when it

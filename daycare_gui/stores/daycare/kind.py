@@ -20,6 +20,11 @@ class DaycareKind(StoreKind):
     probe_modules = ("daycare_gui.core.detect", "daycare_gui.core.paths", "daycare_gui.stores.daycare.pg.open")
     open_modules = (*probe_modules, "daycare_gui.core.store", "daycare_gui.core.leftovers",
                     "daycare_gui.stores.daycare.capabilities", "daycare_gui.stores.daycare.directory")
+    idle_modules = tuple(f"daycare_gui.core.{m}" for m in (
+        "files.read", "files.jsonl", "files.frontmatter", "files.tasks", "files.legacy_agents",
+        "files.subsystems", "files.apps", "files.skills", "files.plugins", "files.homes", "files.config_files",
+        "files.collections", "queries.tasks", "queries.overview", "counts",
+        "task_overview"))  # (the tasks' next runs)
 
     def default_location(self) -> Path | None:
         from daycare_gui.core.paths import default_root
