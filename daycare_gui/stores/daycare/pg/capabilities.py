@@ -142,8 +142,14 @@ def _message(id_, type_, at, data, *, session_id: str) -> Message:
 
 
 class PgTasks(_OnStore, api.Tasks):
+    reader = "Daycare"
+
     def __init__(self, store) -> None:
         self.store = store
+
+    def groups(self) -> tuple[tuple[str, str], ...]:
+        # Today's Daycare keeps no heartbeat tasks: cron rows, and webhooks that run a task when called
+        return (("cron", "Cron tasks"), ("webhook", "Webhooks"))
 
     def tasks(self) -> list[TaskItem]:
         out = []
