@@ -37,7 +37,6 @@ from daycare_gui.stores.records import (
     SessionRef,
     StoreSummary,
     TableRef,
-    TaskCopy,
     TaskItem,
     ThreadRecord,
 )
@@ -74,7 +73,8 @@ class WritePartial(Exception):
 
 @dataclass(frozen=True)
 class EditableField:
-    """A field the shared form can edit: ``kind`` is "text", "markdown", "bool", "choice", "int" or "list"."""
+    """A field the shared form can edit: ``kind`` is "text", "markdown", "bool", "choice", "int", "list" or
+    "schedule" (a cron expression, said in words as it is typed)."""
 
     name: str
     label: str
@@ -401,16 +401,6 @@ class Tasks(Capability):
         """``(schedule_kind, title)`` of each group the list is shown in ("cron", "Cron tasks"), in order;
         () = one list. A group may be empty: it still says where new tasks of that kind go."""
         return ()
-
-    def read_copy(self, task: TaskItem, copy: TaskCopy) -> bytes:
-        """The bytes of a copy with ``text`` set (a task's file), for the text editor."""
-        raise WriteRefused(f"{copy.where} cannot be read as text")
-
-    def save_copy(self, task: TaskItem, copy: TaskCopy, data: bytes, expected_sha256: str, *,
-                  force: bool = False) -> None:
-        """Replace a text copy atomically if it still holds the bytes read (sha256), keeping a backup;
-        WriteRefused while the system runs (unless ``force``), WriteConflict when it changed meanwhile."""
-        raise WriteRefused(f"{copy.where} cannot be edited")
 
     def create_fields(self, kind: str) -> tuple[EditableField, ...]:
         """What New… asks for a task of group ``kind``; () = new tasks cannot be made here."""

@@ -117,7 +117,7 @@ class TaskCopy:
     ref: str = ""  # the path, or "<table> id <id>"
     read: bool = True  # the system reads this copy
     reason: str = ""  # why it reads it (or ignores it), in one sentence
-    text: bool = False  # Tasks.read_copy/save_copy edit it as text (a file)
+    file: bool = False  # ``ref`` is a file of the store that the shared document editor may open and save
     fields: bool = False  # Tasks.editable/update edit this copy's fields (a row)
 
 

@@ -174,7 +174,7 @@ class PgTasks(_OnStore, api.Tasks):
     def editable(self, task: TaskItem) -> tuple[api.EditableField, ...]:
         if task.schedule_kind != "cron":
             return ()
-        return (api.EditableField("title", "Title"), api.EditableField("schedule", "Schedule (cron)"),
+        return (api.EditableField("title", "Title"), api.EditableField("schedule", "Schedule (cron)", "schedule"),
                 api.EditableField("timezone", "Timezone", help="An IANA name such as Europe/Berlin"),
                 api.EditableField("enabled", "Enabled", "bool"), api.EditableField("body", "Code", "markdown"))
 

@@ -3,7 +3,7 @@
 A task may be kept twice: its file (``cron/<id>/TASK.md``, ``heartbeat/<id>.md``) and its imported row
 (``tasks_cron``/``tasks_heartbeat``). :mod:`daycare_gui.core.task_overview` pairs them and says which one
 Daycare reads; here each becomes a :class:`TaskItem` with both copies, the row edited through its fields
-(one transaction, conflict-checked) and the file as text (atomic, backed up first). New tasks are files made
+(one transaction, conflict-checked); the file is opened by the shared document editor. New tasks are files made
 from Daycare's templates; a delete moves the file into the store's trash, whence ``restore`` brings it back.
 Every write is refused while Daycare's engine runs on the store, unless the user insists (``force``).
 """
@@ -56,7 +56,7 @@ class DaycareTasks(api.Tasks):
         if e.file is not None:
             read = e.reads == "file"
             copies.append(TaskCopy("file", e.path or "", read, e.reason if read else f"not read: {e.reason}",
-                                   text=self._inside(e.path)))
+                                   file=self._inside(e.path)))
         if e.row is not None:
             read = e.reads == "row"
             copies.append(TaskCopy("database row", f"{TABLES[e.kind]} id {e.row.id}", read,
@@ -120,7 +120,8 @@ class DaycareTasks(api.Tasks):
         for column in EDITABLE_COLUMNS[TABLES[task.schedule_kind]]:
             if column not in row and not (column == "code" and "prompt" in row):
                 continue
-            kind = "bool" if column in BOOLEAN_COLUMNS else "markdown" if column == "code" else "text"
+            kind = ("bool" if column in BOOLEAN_COLUMNS else "markdown" if column == "code"
+                    else "schedule" if column == "schedule" else "text")
             out.append(api.EditableField(column, _LABELS.get(column, column), kind))
         return tuple(out)
 
@@ -157,56 +158,6 @@ class DaycareTasks(api.Tasks):
         except (InvalidValue, RowEditError) as exc:
             raise ValueError(str(exc)) from exc
         return self._refreshed(task)
-
-    # -- the file as text ------------------------------------------------------------------------------
-    def _text_path(self, copy: TaskCopy) -> Path:
-        if not copy.text or not self._inside(copy.ref):
-            raise api.WriteRefused(f"{copy.ref or copy.where} is not a file of this store")
-        return Path(copy.ref)
-
-    def read_copy(self, task: TaskItem, copy: TaskCopy) -> bytes:
-        from daycare_gui.stores.common.regular_files import read_regular
-
-        return read_regular(self._text_path(copy))
-
-    def save_copy(self, task: TaskItem, copy: TaskCopy, data: bytes, expected_sha256: str, *,
-                  force: bool = False) -> None:
-        from daycare_gui.core.edit.atomic import (
-            ConflictError,
-            OutsideStoreError,
-            ReadOnlyError,
-            save_atomic,
-            sha256_of,
-        )
-        from daycare_gui.core.edit.engine_guard import store_folders
-        from daycare_gui.stores.common.backups import BACKUP_DIR, backup_copy
-        from daycare_gui.stores.common.regular_files import read_regular
-
-        path = self._text_path(copy)
-        current = read_regular(path)
-        if current == data and sha256_of(current) == expected_sha256:
-            return  # unchanged: not a byte is written
-        if sha256_of(current) != expected_sha256:
-            raise api.WriteConflict(str(ConflictError(path, current)))
-        if not force:
-            reason = self._engine(path)
-            if reason:
-                raise api.WriteRefused(reason)
-        try:
-            name = "__".join(path.relative_to(self.core.paths.data_dir).parts)
-        except ValueError:
-            name = "__".join(path.parts[-3:])
-        try:
-            backup_copy(current, path, self.core.paths.data_dir / BACKUP_DIR, name)
-            save_atomic(path, data, expected_sha256=expected_sha256,
-                        within=store_folders(path, self.core.paths))
-        except ConflictError as exc:
-            raise api.WriteConflict(str(exc)) from exc
-        except (OutsideStoreError, ReadOnlyError) as exc:
-            raise api.WriteRefused(str(exc)) from exc
-        except OSError as exc:
-            raise ValueError(f"could not write {path.name} ({exc.strerror or exc}); nothing was written") from exc
-        self._forget()
 
     # -- new tasks -------------------------------------------------------------------------------------
     def create_fields(self, kind: str) -> tuple[api.EditableField, ...]:
