@@ -366,3 +366,27 @@ def test_cianaparrot_tasks_list_their_next_runs_in_the_tasks_timezone(qtbot, win
     select_where(pane, 0, "Check the weather forecast and send me a summary")
     assert "At 08:00 AM (UTC)" in pane.shown_text() and "UTC" in pane.shown_text()
     assert not pane.new_button.isVisible() and not pane.file_button.isVisible()
+
+
+def test_linggen_missions_are_tasks_with_their_schedule_in_words_and_the_document_to_edit(qtbot, window, tmp_path):
+    from daycare_gui.stores.linggen.demo import write_demo
+    from tests.ui.conftest import open_and_wait
+
+    root = write_demo(tmp_path / "lg", now_ms=NOW_MS)
+    open_and_wait(qtbot, window, root)
+    window.show_section("tasks")
+    pane = window.panes["tasks"]
+    shown(pane, 1, qtbot)
+    proxy = pane.records.proxy
+    assert texts(proxy, 0) == ["Daily review"]
+    assert texts(proxy, column(proxy, "In words")) == ["At 09:00 AM, Monday through Friday"]
+    assert texts(proxy, column(proxy, "Next run"))[0] and texts(proxy, column(proxy, "Last run"))[0]
+    assert texts(proxy, column(proxy, "Linggen reads")) == ["mission.md"]
+    select_where(pane, 0, "Daily review")
+    assert "Review yesterday's commits" in pane.shown_text() and "Next runs" in pane.shown_text()
+    assert pane.file_button.isEnabled() and not pane.edit_button.isEnabled()
+    assert not pane.new_button.isVisible() and not pane.delete_button.isVisible()
+    pane.edit_file()  # the mission.md on the Documents page, where Linggen's own save asks first
+    qtbot.waitUntil(lambda: window._current_section == "documents", timeout=5000)
+    docs = window.panes["documents"]
+    qtbot.waitUntil(lambda: docs.ref is not None and docs.ref.id == "mission:daily-review", timeout=10000)

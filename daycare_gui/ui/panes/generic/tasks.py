@@ -351,8 +351,9 @@ class TasksPane(Pane):
         task = s.task if s is not None else None
         row = task is not None and bool(self.cap.editable(task))
         self.edit_button.setEnabled(row)
-        self.file_button.setEnabled(task is not None and self._text_copy(task) is not None)
-        self.file_button.setVisible(any(s.task.copies for s in self._all))
+        self.file_button.setEnabled(task is not None and (self._text_copy(task) is not None
+                                                          or task.document is not None))
+        self.file_button.setVisible(any(s.task.copies or s.task.document for s in self._all))
         self.delete_button.setEnabled(task is not None and self.cap.delete_reason(task) is None)
         if task is not None:
             self.delete_button.setToolTip(self.cap.delete_reason(task) or
@@ -398,7 +399,8 @@ class TasksPane(Pane):
                 f"file</span>: {escape(other.reason)}. Edit the row to change what runs.")
 
     def edit_file(self):
-        """The task's file in the document editor (its own window, owned by the main window)."""
+        """The task's file in the document editor (its own window, owned by the main window), or the
+        task's document on the Documents page."""
         from pathlib import Path
 
         from daycare_gui.ui.editors.window import open_file_editor  # (the editors load only when needed)
@@ -406,9 +408,21 @@ class TasksPane(Pane):
         s = self.list.current()
         copy = self._text_copy(s.task) if s is not None else None
         if copy is None:
+            if s is not None and s.task.document is not None:  # the kind's own Documents page edits it
+                return self._open_document(s.task.document)
             return None
         return open_file_editor(Path(copy.ref), parent=self.window(), on_saved=lambda _path: self._read_again(),
                                 source_note=self.source_note(s.task, copy))
+
+    def _open_document(self, doc):
+        """A task that is a document of the store's Documents page (a Linggen mission.md): edited there,
+        where the kind's own save asks first while its system runs."""
+        from daycare_gui.ui.panes.generic import route_for
+
+        section, target = route_for(self.ctx.opened, JumpEntry("doc", doc.id, doc.title))
+        if section:
+            self.ctx.navigate(section, target)
+        return section or None
 
     def _read_again(self) -> None:
         """After a save in the file editor: the whole store is read again (as after any save of a file
