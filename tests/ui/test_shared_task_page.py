@@ -366,6 +366,8 @@ def test_cianaparrot_tasks_list_their_next_runs_in_the_tasks_timezone(qtbot, win
     select_where(pane, 0, "Check the weather forecast and send me a summary")
     assert "At 08:00 AM (UTC)" in pane.shown_text() and "UTC" in pane.shown_text()
     assert not pane.new_button.isVisible() and not pane.file_button.isVisible()
+    pane.group_box.setCurrentIndex(pane.group_box.findText("Once"))  # one kind of schedule at a time
+    assert texts(proxy, 0) == ["Call mum"] and texts(proxy, column(proxy, "In words"))[0].startswith("once at")
 
 
 def test_linggen_missions_are_tasks_with_their_schedule_in_words_and_the_document_to_edit(qtbot, window, tmp_path):
