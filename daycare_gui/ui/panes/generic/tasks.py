@@ -323,6 +323,8 @@ class TasksPane(Pane):
             fields.append(("User", f"{task.user} ({task.user_id})" if task.user else task.user_id))
         fields += [("Last run", when(task.last_run_at)), ("Source", task.source)]
         fields += [(f"Copy: {c.where}", f"{c.ref} — {'read' if c.read else 'not read'}") for c in task.copies]
+        if not task.schedule:  # (a heartbeat, a webhook: no schedule of its own, so no runs to list)
+            fields = [(k, v) for k, v in fields if k not in ("Schedule", "Next runs", "Timezone")]
         return detail_of(f"{self.groups.get(task.schedule_kind, 'Task')}: {task.title}", task,
                          fields=tuple(fields), markdown=task.body or None)
 
