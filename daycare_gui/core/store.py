@@ -98,6 +98,11 @@ class Store:
                 self.problems.extend(self._files.problems)
             return self._files
 
+    def forget_files(self) -> None:
+        """Scan the files again on the next ``files()`` (after the window's own write of a task file)."""
+        with self._once:
+            self._files = None
+
     def check_json_columns(self, limit_per_column: int = 20) -> list[Problem]:
         """Report stored JSON values that do not parse, found in SQL without loading the tables.
 

@@ -27,6 +27,7 @@ from daycare_gui.stores.records import (
     Collection,
     DayCount,
     DeletedItem,
+    DeletedTask,
     DocRef,
     FilterSpec,
     JumpEntry,
@@ -62,9 +63,19 @@ class WriteConflict(Exception):
     """What was edited changed in the store since it was read; nothing was written."""
 
 
+class WritePartial(Exception):
+    """A write stopped half-way and said so: part of it happened (a delete copied the whole item into the
+    trash but could not remove all of the original). The message says what is where; ``token`` restores."""
+
+    def __init__(self, message: str, token: str = "") -> None:
+        super().__init__(message)
+        self.token = token
+
+
 @dataclass(frozen=True)
 class EditableField:
-    """A field the shared form can edit: ``kind`` is "text", "markdown", "bool", "choice", "int" or "list"."""
+    """A field the shared form can edit: ``kind`` is "text", "markdown", "bool", "choice", "int", "list" or
+    "schedule" (a cron expression, said in words as it is typed)."""
 
     name: str
     label: str
@@ -401,6 +412,50 @@ class Tasks(Capability):
     def count(self) -> int | None:
         return len(self.tasks())
 
+    # -- groups, copies, new and delete (issue #33): every default leaves a kind as it was ------------------
+    # Who reads the tasks, for the "<reader> reads" column beside a task's copies ("Daycare reads").
+    reader = "The system"
+
+    def groups(self) -> tuple[tuple[str, str], ...]:
+        """``(schedule_kind, title)`` of each group the list is shown in ("cron", "Cron tasks"), in order;
+        () = one list. A group may be empty: it still says where new tasks of that kind go."""
+        return ()
+
+    def create_fields(self, kind: str) -> tuple[EditableField, ...]:
+        """What New… asks for a task of group ``kind``; () = new tasks cannot be made here."""
+        return ()
+
+    def create_warning(self, kind: str) -> str | None:
+        """Why a new task of group ``kind`` would not run (the system reads its tasks elsewhere), said
+        before anything is typed; None when it would."""
+        return None
+
+    def create(self, kind: str, values: dict[str, Any], *, force: bool = False) -> TaskItem:
+        """Make a task of group ``kind`` from ``values``; never replaces one (WriteConflict). Refused while
+        the system runs, or where it would ignore the new task (the refusal says so), unless ``force``."""
+        raise WriteRefused("new tasks cannot be made here")
+
+    def delete_reason(self, task: TaskItem) -> str | None:
+        """Why ``task`` cannot be deleted here, or None when it can."""
+        return "these tasks cannot be deleted here"
+
+    def delete_note(self, task: TaskItem) -> str:
+        """What a delete moves where, and what stays, for the question before it."""
+        return ""
+
+    def delete(self, task: TaskItem, *, force: bool = False) -> str:
+        """Move the task to the store's trash; returns the token :meth:`restore` takes. Refused while the
+        system runs unless ``force``; WritePartial when part of it could not be removed."""
+        raise WriteRefused(self.delete_reason(task) or "these tasks cannot be deleted here")
+
+    def deleted(self) -> list[DeletedTask]:
+        """What was deleted and can be restored, newest first (and entries never restorable, with why)."""
+        return []
+
+    def restore(self, token: str, *, force: bool = False) -> str:
+        """Put a deleted task back where it was (refused when something took its place); says where."""
+        raise WriteRefused("nothing can be restored here")
+
 
 class Tables(Capability):
     """A raw table browser: every table, paged."""
@@ -579,6 +634,6 @@ def raw_of(value: Any) -> Any:
 __all__ = [
     "Actions", "CannotOpen", "Candidate", "Capability", "Charts", "Collections", "Conversations", "Directory",
     "Documents",
-    "EditableField", "Listing", "NotRecognised", "WriteConflict", "WriteRefused", "OpenedStore", "SearchSource", "StoreAction", "StoreKind", "StorePath", "Tables",
-    "Tasks", "Trash", "raw_of",
+    "EditableField", "Listing", "NotRecognised", "WriteConflict", "WritePartial", "WriteRefused", "OpenedStore",
+    "SearchSource", "StoreAction", "StoreKind", "StorePath", "Tables", "Tasks", "Trash", "raw_of",
 ]

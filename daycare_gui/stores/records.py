@@ -107,6 +107,31 @@ class DocRef:
 
 
 @dataclass(frozen=True)
+class TaskCopy:
+    """One place a task is stored (a file, a database row): whether the store's system reads it, and why.
+
+    A task kept twice (Daycare's ``cron/<id>/TASK.md`` beside its imported ``tasks_cron`` row) lists both,
+    so an edit to the copy the system no longer reads is not mistaken for a change."""
+
+    where: str  # what it is, in words: "file", "database row", "mission.md"
+    ref: str = ""  # the path, or "<table> id <id>"
+    read: bool = True  # the system reads this copy
+    reason: str = ""  # why it reads it (or ignores it), in one sentence
+    file: bool = False  # ``ref`` is a file of the store that the shared document editor may open and save
+    fields: bool = False  # Tasks.editable/update edit this copy's fields (a row)
+
+
+@dataclass(frozen=True)
+class DeletedTask:
+    """A task deleted from the window and kept in the store's trash: ``token`` restores it."""
+
+    token: str
+    label: str  # what it was and where, in one line
+    deleted_at: str = ""  # ISO time
+    refused: str = ""  # why it can never be restored (a planted entry): shown, never offered
+
+
+@dataclass(frozen=True)
 class TaskItem:
     """Scheduled work. Shared code says the schedule in words and computes next runs for ``cron``."""
 
@@ -124,6 +149,17 @@ class TaskItem:
     meta: tuple[tuple[str, str], ...] = ()
     raw: Any = None
     problem: str | None = None
+    # Where it is stored, when more than one place may hold it (a file and a row); () = one place, ``source``
+    copies: tuple[TaskCopy, ...] = ()
+    agent_id: str = ""  # the agent that runs it, where the store says
+    agent: str = ""  # that agent's name
+    user_id: str = ""
+    user: str = ""  # the owner's name
+
+    @property
+    def ignored(self) -> bool:
+        """Stored, but in no copy the system reads (a file left beside imported rows): it never runs."""
+        return bool(self.copies) and not any(c.read for c in self.copies)
 
 
 @dataclass(frozen=True)

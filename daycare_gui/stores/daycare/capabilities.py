@@ -7,7 +7,7 @@ the neutral conversation view, other kinds' tests of the seam) read a Daycare st
 from __future__ import annotations
 
 from daycare_gui.core.records import HistoryRecord
-from daycare_gui.stores.api import Conversations, Tables, Trash
+from daycare_gui.stores.api import Conversations, Tables, Tasks, Trash
 from daycare_gui.stores.daycare.trash import DaycareTrash
 from daycare_gui.stores.records import (
     Message,
@@ -157,6 +157,16 @@ def _with_problem(msg: Message, problem: str) -> Message:
     return replace(msg, problem=problem)
 
 
+def _tasks(core):
+    if core.db is None:
+        from daycare_gui.stores.daycare.legacy.tasks import LegacyTasks
+
+        return LegacyTasks(core)
+    from daycare_gui.stores.daycare.sqlite.tasks import DaycareTasks
+
+    return DaycareTasks(core)
+
+
 def offer_capabilities(store) -> None:
     from daycare_gui.stores.api import Directory
     from daycare_gui.stores.daycare.directory import DaycareDirectory
@@ -164,6 +174,7 @@ def offer_capabilities(store) -> None:
     core = store.core
     store.offer(Directory, DaycareDirectory(core))  # legacy folders too: their agents and sessions
     store.offer(Trash, DaycareTrash(core.paths))  # what the editors deleted, in every generation
+    store.offer(Tasks, _tasks(core))  # cron and heartbeat: their files and rows
     if core.db is None:
         if core.generation == "legacy-files":  # conversations straight from the agents' history.jsonl
             from daycare_gui.stores.daycare.legacy_conversations import LegacyConversations

@@ -19,7 +19,8 @@ class DaycareKind(StoreKind):
     ui_module = "daycare_gui.ui.panes.registry"
     probe_modules = ("daycare_gui.core.detect", "daycare_gui.core.paths", "daycare_gui.stores.daycare.pg.open")
     open_modules = (*probe_modules, "daycare_gui.core.store", "daycare_gui.core.leftovers",
-                    "daycare_gui.stores.daycare.capabilities", "daycare_gui.stores.daycare.directory")
+                    "daycare_gui.stores.daycare.capabilities", "daycare_gui.stores.daycare.directory",
+                    "daycare_gui.stores.daycare.sqlite.tasks", "daycare_gui.stores.daycare.legacy.tasks")
     idle_modules = tuple(f"daycare_gui.core.{m}" for m in (
         "files.read", "files.jsonl", "files.frontmatter", "files.tasks", "files.legacy_agents",
         "files.subsystems", "files.apps", "files.skills", "files.plugins", "files.homes", "files.config_files",

@@ -28,8 +28,9 @@ PANES: tuple[PaneSpec, ...] = (
     PaneSpec("history", "Conversation", "history", "HistoryPane", in_nav=False),
     PaneSpec("search", "Search", "search", "SearchPane", in_nav=False),
     PaneSpec("inbox", "Inbox", "inbox", "InboxPane", icon="mail-message"),
-    PaneSpec("cron", "Cron tasks", "tasks", "CronTasksPane", icon="appointment-new"),
-    PaneSpec("heartbeat", "Heartbeat tasks", "tasks", "HeartbeatTasksPane", icon="view-refresh"),
+    # the shared tasks page, one group each (jump routes stay ("cron" | "heartbeat", id))
+    PaneSpec("cron", "Cron tasks", "generic.tasks", "TasksPane", icon="appointment-new", arg="cron"),
+    PaneSpec("heartbeat", "Heartbeat tasks", "generic.tasks", "TasksPane", icon="view-refresh", arg="heartbeat"),
     PaneSpec("apps", "Apps", "apps", "AppsPane", icon="applications-other"),
     PaneSpec("skills", "Skills", "skills", "SkillsPane", icon="applications-science"),
     PaneSpec("memory", "Memory", "memory", "MemoryPane", icon="accessories-text-editor"),

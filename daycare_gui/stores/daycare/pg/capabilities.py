@@ -143,8 +143,14 @@ def _message(id_, type_, at, data, *, session_id: str) -> Message:
 
 
 class PgTasks(_OnStore, api.Tasks):
+    reader = "Daycare"
+
     def __init__(self, store) -> None:
         self.store = store
+
+    def groups(self) -> tuple[tuple[str, str], ...]:
+        # Today's Daycare keeps no heartbeat tasks: cron rows, and webhooks that run a task when called
+        return (("cron", "Cron tasks"), ("webhook", "Webhooks"))
 
     def tasks(self) -> list[TaskItem]:
         out = []
@@ -169,7 +175,7 @@ class PgTasks(_OnStore, api.Tasks):
     def editable(self, task: TaskItem) -> tuple[api.EditableField, ...]:
         if task.schedule_kind != "cron":
             return ()
-        return (api.EditableField("title", "Title"), api.EditableField("schedule", "Schedule (cron)"),
+        return (api.EditableField("title", "Title"), api.EditableField("schedule", "Schedule (cron)", "schedule"),
                 api.EditableField("timezone", "Timezone", help="An IANA name such as Europe/Berlin"),
                 api.EditableField("enabled", "Enabled", "bool"), api.EditableField("body", "Code", "markdown"))
 
