@@ -48,7 +48,7 @@ from daycare_gui.core.edit.errors import DocumentError, InvalidValue
 from daycare_gui.core.edit.permissions_doc import PermissionsDoc
 from daycare_gui.core.edit.settings_doc import SettingsDoc
 from daycare_gui.core.edit.views import CronTaskDoc
-from daycare_gui.core.secrets import mask_text
+from daycare_gui.stores.common.masking import mask_text
 
 EXIT_OK, EXIT_REFUSED, EXIT_CONFLICT = 0, 2, 3
 PERMISSION_KEYS = ("intent", "allow", "deny")

@@ -28,9 +28,9 @@ from daycare_gui.core.search import (
     update_index,
 )
 from daycare_gui.core.search.legacy import LegacySource, update_legacy_index
-from daycare_gui.core.secrets import mask_url_credentials as mask_url
 from daycare_gui.core.store import open_store
 from daycare_gui.stores.common.fts import plain_snippet
+from daycare_gui.stores.common.masking import mask_url_credentials as mask_url
 
 _FLAGS = ("--newest", "--json", "--help")
 _VALUE_OPTIONS = ("--kind", "--agent-kind", "--lifecycle", "--user", "--type", "--limit", "--index-dir", *search_kinds.VALUE_OPTIONS)

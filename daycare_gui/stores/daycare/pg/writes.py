@@ -20,8 +20,8 @@ import time
 from pathlib import Path
 
 from daycare_gui.core.edit.atomic import sha256_of_file
-from daycare_gui.core.fs_swap import exchange
 from daycare_gui.stores.api import WriteConflict, WriteRefused
+from daycare_gui.stores.common.fs_swap import exchange
 from daycare_gui.stores.common.schedule import schedule_info
 
 BACKUPS_KEPT = 3
