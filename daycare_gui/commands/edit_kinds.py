@@ -14,8 +14,6 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from daycare_gui.core.edit.atomic import OutsideStoreError, load_for_edit, refuse_outside
-from daycare_gui.core.edit.errors import DocumentError, InvalidValue
 from daycare_gui.stores import registry
 from daycare_gui.stores.api import (
     CannotOpen,
@@ -25,6 +23,8 @@ from daycare_gui.stores.api import (
     WriteConflict,
     WriteRefused,
 )
+from daycare_gui.stores.common.edit.atomic import OutsideStoreError, load_for_edit, refuse_outside
+from daycare_gui.stores.common.edit.errors import DocumentError, InvalidValue
 from daycare_gui.stores.common.masking import mask_text
 
 DAYCARE = "daycare"
