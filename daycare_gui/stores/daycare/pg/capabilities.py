@@ -433,3 +433,6 @@ def offer_pg_capabilities(store) -> None:
     from daycare_gui.stores.daycare.pg.directory import PgDirectory
 
     store.offer(api.Directory, PgDirectory(store))  # quick open without a sessions() call per agent
+    from daycare_gui.stores.daycare.pg.before_pglite import offer_earlier_history
+
+    offer_earlier_history(store)  # the old daycare.db's conversations, when the data dir still has it
