@@ -17,6 +17,7 @@ import sys
 import time
 
 from daycare_gui.commands import search_kinds  # other kinds, and Daycare on PGlite or PostgreSQL
+from daycare_gui.core.db import DatabaseError
 from daycare_gui.core.paths import NotADaycareDirectory
 from daycare_gui.core.records import DESCRIPTOR_KINDS, HISTORY_KINDS
 from daycare_gui.core.search import (
@@ -27,10 +28,9 @@ from daycare_gui.core.search import (
     update_index,
 )
 from daycare_gui.core.search.legacy import LegacySource, update_legacy_index
+from daycare_gui.core.secrets import mask_url_credentials as mask_url
 from daycare_gui.core.store import open_store
 from daycare_gui.stores.common.fts import plain_snippet
-from daycare_gui.stores.common.masking import mask_url_credentials as mask_url
-from daycare_gui.stores.common.sqlite_ro import DatabaseError
 
 _FLAGS = ("--newest", "--json", "--help")
 _VALUE_OPTIONS = ("--kind", "--agent-kind", "--lifecycle", "--user", "--type", "--limit", "--index-dir", *search_kinds.VALUE_OPTIONS)

@@ -18,7 +18,7 @@ class DaycareKind(StoreKind):
     title = "Daycare"
     ui_module = "daycare_gui.ui.panes.registry"
     probe_modules = ("daycare_gui.core.detect", "daycare_gui.core.paths", "daycare_gui.stores.daycare.pg.open")
-    open_modules = (*probe_modules, "daycare_gui.core.store", "daycare_gui.stores.common.leftovers",
+    open_modules = (*probe_modules, "daycare_gui.core.store", "daycare_gui.core.leftovers",
                     "daycare_gui.stores.daycare.capabilities", "daycare_gui.stores.daycare.directory")
 
     def probe(self, path: StorePath) -> Candidate:
