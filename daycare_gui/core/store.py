@@ -199,7 +199,7 @@ def open_store(path: str | os.PathLike | None = None, *, live: bool = True) -> S
     db = None
     if detection.has_sqlite and detection.generation == "sqlite":
         try:
-            db = ReadOnlyDatabase(paths.db_path, live=live)
+            db = ReadOnlyDatabase(paths.db_path, live=live, writer="the Daycare engine")
             if db.mode.note:
                 problems.add(paths.db_path, db.mode.note, severity="warning")
         except DatabaseError as exc:

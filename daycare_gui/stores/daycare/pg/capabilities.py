@@ -442,3 +442,6 @@ def offer_pg_capabilities(store) -> None:
     store.offer(api.Directory, PgDirectory(store))  # quick open without a sessions() call per agent
     if store.paths is not None:  # what the editors deleted from the data directory beside the store
         store.offer(api.Trash, DaycareTrash(store.paths))
+    from daycare_gui.stores.daycare.pg.before_pglite import offer_earlier_history
+
+    offer_earlier_history(store)  # the old daycare.db's conversations, when the data dir still has it
