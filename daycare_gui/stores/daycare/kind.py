@@ -97,7 +97,10 @@ class DaycareStore(OpenedStore):
         offer_capabilities(self)
 
     def summary(self) -> StoreSummary:
+        from daycare_gui.core.queries.overview import GENERATION_EXPLANATION, GENERATION_TEXT
+
         c = self.core
+        explained = GENERATION_EXPLANATION.get(c.generation)  # a store that is not plain SQLite says why
         return StoreSummary(
             kind=self.kind,
             generation=c.generation,
@@ -105,8 +108,13 @@ class DaycareStore(OpenedStore):
             engine_running=c.engine.running,
             engine_detail=c.engine.detail,
             open_mode=c.db.mode.name if c.db is not None else "",
-            notes=tuple(c.detection.notes),
+            notes=tuple(c.detection.notes) + ((explained,) if explained else ()),
+            facts=(("Storage", GENERATION_TEXT.get(c.generation, c.generation)),
+                   ("Migrations", c.migrations.generation_label)),
         )
+
+    def scan(self, progress=None, cancelled=None) -> None:
+        self.core.files()  # reads every file collection once; what does not read joins the problem log
 
     def counts(self) -> dict[str, int]:
         return dict(self.report()["counts"])

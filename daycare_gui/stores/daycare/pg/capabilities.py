@@ -10,6 +10,7 @@ from daycare_gui.stores import api
 from daycare_gui.stores.daycare.capabilities import message_of
 from daycare_gui.stores.daycare.pg.catalog import VERSIONED
 from daycare_gui.stores.daycare.pg.database import UnreadableJson
+from daycare_gui.stores.daycare.pg.storage import PgStorage
 from daycare_gui.stores.records import (
     Collection,
     DayCount,
@@ -430,6 +431,7 @@ def offer_pg_capabilities(store) -> None:
         store.offer(api.Documents, PgDocuments(store, files))
     store.offer(api.Collections, PgCollections(store, store.data_dir_lists()))
     store.offer(api.Tables, PgTables(store))
+    store.offer(api.Storage, PgStorage(store))
     from daycare_gui.stores.daycare.pg.directory import PgDirectory
 
     store.offer(api.Directory, PgDirectory(store))  # quick open without a sessions() call per agent
