@@ -300,8 +300,12 @@ class UpgradeResult:
     warnings: tuple[str, ...] = ()
 
     @property
+    def ok(self) -> bool:
+        return not (self.refusal or self.failure or self.cancelled)
+
+    @property
     def changed(self) -> bool:
-        return bool(self.applied) and not (self.refusal or self.failure or self.cancelled)
+        return self.ok and bool(self.applied)
 
     def summary(self) -> str:
         if self.refusal:
