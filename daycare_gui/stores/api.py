@@ -519,6 +519,12 @@ class Charts(Capability):
         """What the tokens cost per day (the system's own figure, e.g. USD); ``series`` is the model."""
         return []
 
+    def tokens_by_model(self) -> list[tuple[str, float]]:
+        """Tokens per model over the store's whole life, largest first, for a store that keeps totals but
+        no days (an older Daycare's per-agent stats): the Overview lists them when ``tokens_per_day`` is
+        empty. The default: none."""
+        return []
+
 
 class SearchSource(Capability):
     """Feeds the shared full-text index, incrementally.

@@ -18,8 +18,10 @@ class DaycareKind(StoreKind):
     title = "Daycare"
     ui_module = "daycare_gui.ui.panes.registry"
     probe_modules = ("daycare_gui.core.detect", "daycare_gui.core.paths", "daycare_gui.stores.daycare.pg.open")
+    # (core.report: the shared Overview's counts ask it on the background worker)
     open_modules = (*probe_modules, "daycare_gui.core.store", "daycare_gui.core.leftovers",
-                    "daycare_gui.stores.daycare.capabilities", "daycare_gui.stores.daycare.directory")
+                    "daycare_gui.stores.daycare.capabilities", "daycare_gui.stores.daycare.directory",
+                    "daycare_gui.core.report")
 
     def probe(self, path: StorePath) -> Candidate:
         from daycare_gui.core.detect import detect

@@ -1,5 +1,6 @@
 """Daycare's SQLite store through ``api.Charts``: history records per day (``core/queries/overview``'s
-activity), and tokens per model per day from the usage each assistant message records."""
+activity), tokens per model per day from the usage each assistant message records, and each model's
+total from the agents' stats (what a store whose messages record no usage still says)."""
 
 from __future__ import annotations
 
@@ -40,3 +41,9 @@ class DaycareCharts(Charts):
             return []
         return [DayCount(_day(int(d) * 86400000), str(m), float(v)) for d, m, v in self.core.db.rows(_TOKENS_SQL)
                 if d is not None]
+
+    def tokens_by_model(self) -> list[tuple[str, float]]:
+        from daycare_gui.core.queries.agents import token_usage_by_model
+
+        totals = token_usage_by_model(self.core.db, self.core.cols)  # largest first
+        return [(f"{provider} / {model}", float(size.input + size.output)) for (provider, model), size in totals.items()]
