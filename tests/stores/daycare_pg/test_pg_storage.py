@@ -16,7 +16,7 @@ def test_migrations_are_read_against_the_known_list_and_upgrade_says_why_not(pg_
     assert all(m.applied_at for m in lines)
     assert summary.startswith(f"{len(MIGRATIONS)} applied of Daycare 7c3c466c's {len(MIGRATIONS)}")
     assert isinstance(plan, str) and "never migrates it" in plan
-    assert tables["_migrations"].count == len(MIGRATIONS)
+    assert tables["_migrations"].count == len(MIGRATIONS) and "user_id" in tables["agents"].columns
 
 
 def test_a_pending_and_an_unknown_migration_are_named(pg_fresh_url):

@@ -361,7 +361,12 @@ class PgTables(_OnStore, api.Tables):
 
     def tables(self) -> list[TableRef]:
         counts = self.store.counts()
-        return [TableRef(t, counts.get(t)) for t in sorted(self.store._tables)]
+        columns: dict[str, list[str]] = {}
+        for table, column in self.db.rows(  # every table's columns in one query, for the table list
+                "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'public' "
+                "ORDER BY table_name, ordinal_position"):
+            columns.setdefault(table, []).append(column)
+        return [TableRef(t, counts.get(t), columns=tuple(columns.get(t, ()))) for t in sorted(self.store._tables)]
 
     def columns(self, table: str) -> list[str]:
         return self.db.columns(table)
