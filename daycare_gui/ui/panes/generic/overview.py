@@ -30,6 +30,8 @@ class CountRow:
 
 
 COUNT_COLUMNS = [Column("Name", lambda r: r.id), Column("Count", lambda r: r.count, fmt_int, align_right=True)]
+# A kind's other counts are named in words (a table keeps its own name: it is what Storage lists)
+OTHER_COLUMNS = [Column("Name", lambda r: words_of(r.id), tooltip=lambda r: r.id), COUNT_COLUMNS[1]]
 
 
 def _counted(ask) -> tuple[list, str | None]:
@@ -107,7 +109,7 @@ class StoreOverviewPane(Pane):
         # What it holds: the database's tables (Enter browses one in Storage), then the kind's other counts.
         counts = QVBoxLayout()
         self.tables_model = RecordListModel(COUNT_COLUMNS)
-        self.other_model = RecordListModel(COUNT_COLUMNS)
+        self.other_model = RecordListModel(OTHER_COLUMNS)
         self.tables_view = make_table(self.tables_model, row_height=22)
         self.tables_view.setToolTip("Press Enter to browse a table in Storage")
         self.tables_view.activated.connect(self._open_table)
@@ -207,7 +209,14 @@ class StoreOverviewPane(Pane):
         self.tables_view.setFocus()
 
     def shown_text(self) -> str:
-        return self.view.toPlainText()
+        """What the page says, as text: the summary, then what it holds (a cell per line)."""
+        lines = [self.view.toPlainText()]
+        if self.facts is not None:
+            lines.append("What it holds")
+            for model in (self.other_model, self.tables_model):
+                for r in range(model.rowCount()):
+                    lines += [model.index(r, 0).data(), model.index(r, 1).data()]
+        return "\n".join(lines) + "\n"
 
 
 def _models_table(tokens, cost) -> str:
