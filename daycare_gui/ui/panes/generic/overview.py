@@ -8,7 +8,7 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass
 
-from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
+from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QHeaderView, QLabel, QPushButton, QVBoxLayout
 
 from daycare_gui.stores import api
 from daycare_gui.stores.common.wording import words_of
@@ -197,8 +197,11 @@ class StoreOverviewPane(Pane):
         self.tables_box.setVisible(bool(tables))
         self.other_box.setTitle(f"Other items ({self.other_model.rowCount()} with a count)")
         self.other_box.setVisible(self.other_model.rowCount() > 0)
-        for view in (self.tables_view, self.other_view):
-            view.resizeColumnToContents(0)
+        for view in (self.tables_view, self.other_view):  # names take the width; counts fit their numbers
+            header = view.horizontalHeader()
+            header.setStretchLastSection(False)
+            header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+            header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
 
     def _open_table(self, index) -> None:
         row = self.tables_model.record(index.row())
