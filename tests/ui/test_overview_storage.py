@@ -248,6 +248,18 @@ def test_storage_names_the_migration_the_stuck_store_stopped_before(qtbot, windo
     assert "trigger dailycleanup has no task_id" in pane.upgrade_reason.text()
 
 
+def test_storage_of_a_legacy_folder_has_no_tables_and_offers_the_upgrade(qtbot, window, fixture_copy):
+    """Before Daycare used a database: nothing to browse, and Upgrade… creates daycare.db from the files."""
+    folder = fixture_copy("daycare-808af509", with_db=False)
+    open_and_wait(qtbot, window, folder)
+    window.show_section("storage")
+    pane = window.panes["storage"]
+    qtbot.waitUntil(lambda: pane.plan is not None and pane.tabs.tabText(0) == "Tables (none)", timeout=30000)
+    assert "no database tables" in pane.browser.caption.text()
+    assert pane.upgrade_button.isEnabled() and pane.upgrade_reason.text().startswith("26 migrations to run")
+    assert not (folder / "daycare.db").exists()  # the dry run wrote nothing
+
+
 def test_storage_upgrade_is_disabled_on_an_up_to_date_store_and_says_so(qtbot, window, demo_store):
     pane = _storage(qtbot, window, demo_store)
     assert not pane.upgrade_button.isEnabled()

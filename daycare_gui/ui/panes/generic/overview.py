@@ -49,7 +49,8 @@ def overview_facts(opened) -> dict:
     activity, activity_failure = _counted(lambda: charts.activity_per_day()[-DAYS:] if charts is not None else [])
     tokens, token_failure = _counted(lambda: _last_days(charts.tokens_per_day()) if charts is not None else [])
     cost, _ = _counted(lambda: _last_days(charts.cost_per_day()) if charts is not None else [])
-    totals, _ = _counted(lambda: charts.tokens_by_model() if charts is not None and not tokens else [])
+    totals, totals_failure = _counted(lambda: charts.tokens_by_model() if charts is not None and not tokens else [])
+    token_failure = token_failure or totals_failure
     counts = opened.counts()
     tables_cap = opened.capability(api.Tables)
     names = {t.name for t in tables_cap.tables() if not t.hidden} if tables_cap is not None else set()
