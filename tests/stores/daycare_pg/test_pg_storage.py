@@ -31,3 +31,28 @@ def test_a_pending_and_an_unknown_migration_are_named(pg_fresh_url):
     statuses = {m.name: m.status for m in lines}
     assert statuses[MIGRATIONS[-1]] == "pending" and statuses["20270101000000_from_later"] == "unknown"
     assert isinstance(plan, str) and plan.startswith("1 migration pending.")
+
+
+def test_rows_after_walks_a_table_by_its_row_places_with_no_offset(pg_demo_url):
+    import psycopg
+
+    with psycopg.connect(pg_demo_url) as conn:
+        ids = sorted(r[0] for r in conn.execute("SELECT id FROM session_history"))
+        envs = [r[0] for r in conn.execute("SELECT env::text FROM processes")]
+    statements, seen, key = [], [], None
+    with registry.open_store(pg_demo_url) as opened:
+        tables = opened.capability(api.Tables)
+        db, real = opened.db, opened.db.mappings
+        db.mappings = lambda sql, params=None: statements.append(sql) or real(sql, params)  # (what it asks)
+        while True:
+            page = tables.rows_after("session_history", key, 10)
+            seen += [r.raw["id"] for r in page]
+            if len(page) < 10:
+                break
+            key = page[-1].key
+        processes = tables.rows_after("processes", None, 10)
+    assert sorted(seen) == ids and len(seen) == len(set(seen))  # every row once, however deep
+    assert statements and not [s for s in statements if "OFFSET" in s.upper()]
+    shown = repr([r.raw for r in processes])
+    planted = [v for e in envs if e for v in __import__("json").loads(e).values() if isinstance(v, str) and len(v) > 3]
+    assert planted and not any(v in shown for v in planted) and "••••••••" in shown  # environments masked

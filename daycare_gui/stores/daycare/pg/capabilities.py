@@ -379,6 +379,24 @@ class PgTables(_OnStore, api.Tables):
         rows = self.db.mappings(f'SELECT * FROM "{table}" LIMIT :n OFFSET :o', {"n": int(limit), "o": int(offset)})
         return [tuple(masked_row(_plain(r), table).values()) for r in rows]
 
+    def rows_after(self, table: str, key: str | None, n: int) -> list[Row]:
+        """Keyed by each row's place in the table (its ctid, PostgreSQL's rowid): a TID range scan, so a page
+        deep in session_history costs what the first does. (An update moves a row; the private copy a
+        PGlite store is read from does not change, and OFFSET pages on a live server shift alike.)"""
+        from daycare_gui.stores.daycare.pg.store import masked_row
+
+        if not self.store.has(table):
+            return []
+        after = "WHERE ctid > CAST(:k AS tid) " if key is not None else ""
+        rows = self.db.mappings(f'SELECT ctid::text AS "ctid  place", * FROM "{table}" {after}ORDER BY ctid LIMIT :n',
+                                {"k": key, "n": int(n)})
+        out = []
+        for r in rows:
+            place = str(r.pop("ctid  place"))
+            values = masked_row(_plain(r), table)
+            out.append(Row(place, tuple(values.values()), raw=values))
+        return out
+
 
 class PgCharts(_OnStore, api.Charts):
     def __init__(self, store) -> None:
