@@ -1,9 +1,8 @@
 """The pages of the Upgrade storage dialog: busy, message (refusal / up to date), plan, running, result.
 
-Each page only shows what it is given (the neutral ``UpgradePlan`` or ``UpgradeResult`` a store's ``Storage``
-answers); the dialog
-decides which page is current and which buttons exist. Paths are shown as selectable text so they can be
-copied into a terminal.
+Each page only shows what it is given (the neutral ``UpgradePlan`` or ``UpgradeResult`` a store's
+``Storage`` answers); the dialog decides which page is current and which buttons exist. Paths are shown as
+selectable text so they can be copied into a terminal.
 """
 
 from __future__ import annotations

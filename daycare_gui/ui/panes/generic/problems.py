@@ -37,7 +37,9 @@ class ProblemModel(RecordListModel):
     """Problems with errors in red, so they stand out from warnings."""
 
     def __init__(self, parent=None) -> None:
-        super().__init__(PROBLEM_COLUMNS, key=location, state=lambda p: p.severity, parent=parent)
+        # (two problems may share a line: the message tells them apart)
+        super().__init__(PROBLEM_COLUMNS, key=lambda p: f"{location(p)}:{p.message}", state=lambda p: p.severity,
+                         parent=parent)
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         if role == Qt.ItemDataRole.ForegroundRole and index.isValid() and index.column() == 0:
