@@ -70,6 +70,7 @@ def test_a_pglite_store_gets_the_same_pages_and_is_not_upgraded_here(qtbot, wind
     expected = _table_counts(opened)
     assert _counts_of(overview.tables_model) == expected and "_migrations" in expected
     assert "Layout\npglite" in overview.shown_text()
+    assert "Storage\nPGlite (embedded PostgreSQL) store" in overview.shown_text()  # said as SQLite's is
 
     assert storage.tables_model.rowCount() == len(expected)
     agents = next(storage.tables_model.record(r) for r in range(storage.tables_model.rowCount())
