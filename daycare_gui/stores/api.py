@@ -32,6 +32,7 @@ from daycare_gui.stores.records import (
     FilterSpec,
     JumpEntry,
     Message,
+    MigrationLine,
     Query,
     Row,
     SessionRecord,
@@ -40,6 +41,8 @@ from daycare_gui.stores.records import (
     TableRef,
     TaskItem,
     ThreadRecord,
+    UpgradePlan,
+    UpgradeResult,
 )
 
 StorePath = str | os.PathLike
@@ -165,6 +168,11 @@ class OpenedStore(ABC):
     def interrupt(self) -> None:  # noqa: B027 (optional hook)
         """The window closes the store: stop what runs now (cancel a running query) so the workers come
         free at once. Called on the GUI thread before ``close`` runs on a thread of its own: never wait."""
+
+    def scan(self, progress=None, cancelled=None) -> None:  # noqa: B027 (optional: most kinds find all at open)
+        """Optional deep pass (every file read once) that adds what it finds to ``problems``; the
+        Problems page runs it on its worker before listing. ``progress(done, total, what)`` and
+        ``cancelled()`` may be None. The default finds nothing more than opening did."""
 
     def close(self) -> None:  # noqa: B027 (optional hook: a store holding nothing has nothing to close)
         """Release handles and delete any private copy. Safe to call twice."""
@@ -469,8 +477,52 @@ class Tables(Capability):
     @abstractmethod
     def rows(self, table: str, offset: int, limit: int) -> list[tuple]: ...
 
+    def rows_after(self, table: str, key: str | None, n: int) -> list[Row]:
+        """Up to ``n`` rows after the row keyed ``key`` (None: from the first), in the table's own order:
+        ``Row.values`` in ``columns`` order, ``Row.raw`` a dict of them for the detail view (JSON parsed,
+        secrets masked where the kind knows them). A kind with keys (SQLite's rowid) overrides this so a
+        page deep in a big table is no OFFSET; the default pages by position, the key being it."""
+        start = int(key) + 1 if key is not None and str(key).isdigit() else 0
+        columns = self.columns(table)
+        return [Row(str(start + i), tuple(r), raw=dict(zip(columns, r)))
+                for i, r in enumerate(self.rows(table, start, n))]
+
     def count(self) -> int | None:
         return sum(1 for t in self.tables() if not t.hidden)
+
+
+class Storage(Capability):
+    """How the store's schema stands against the migrations its system knows, and the upgrade that
+    would bring it up to date. A kind whose store has no migrations list does not offer it.
+
+    ``upgrade_plan`` is a dry run (it writes nothing); it answers a sentence instead of a plan when the
+    store will not be upgraded here (the engine runs, a later version's store, a server). ``upgrade``
+    runs a plan: on a copy, swapped in only when every step and check passed, backed up first unless
+    ``backup`` is False (True: the default name, taken now; a path: that file, never overwritten).
+    """
+
+    # Modules the methods below import lazily: the window imports them on its GUI thread first (a
+    # worker must never be the first to import a module).
+    modules: tuple[str, ...] = ()
+
+    def migrations(self) -> list[MigrationLine]:
+        """Applied migrations in the order they ran, then pending ones, then a later version's."""
+        return []
+
+    def migration_summary(self) -> str:
+        """One paragraph a person can act on (what is applied, what is pending, what stopped)."""
+        return ""
+
+    def upgrade_plan(self) -> UpgradePlan | str:
+        return "daycare-gui does not upgrade this kind of store."
+
+    def default_backup(self, plan: UpgradePlan) -> Path | None:
+        """Where the backup goes unless the user chooses, named now (None: the plan has nothing to back up)."""
+        return None
+
+    def upgrade(self, plan: UpgradePlan, backup: bool | Path, progress=None, cancelled=None) -> UpgradeResult:
+        """``progress(done, total, step name)``; ``cancelled()`` is asked between steps."""
+        return UpgradeResult(plan.target, refusal="daycare-gui does not upgrade this kind of store.")
 
 
 class Collections(Capability):
@@ -539,6 +591,12 @@ class Charts(Capability):
 
     def cost_per_day(self) -> list[DayCount]:
         """What the tokens cost per day (the system's own figure, e.g. USD); ``series`` is the model."""
+        return []
+
+    def tokens_by_model(self) -> list[tuple[str, float]]:
+        """Tokens per model over the store's whole life, largest first, for a store that keeps totals but
+        no days (an older Daycare's per-agent stats): the Overview lists them when ``tokens_per_day`` is
+        empty. The default: none."""
         return []
 
 
@@ -635,5 +693,5 @@ __all__ = [
     "Actions", "CannotOpen", "Candidate", "Capability", "Charts", "Collections", "Conversations", "Directory",
     "Documents",
     "EditableField", "Listing", "NotRecognised", "WriteConflict", "WritePartial", "WriteRefused", "OpenedStore",
-    "SearchSource", "StoreAction", "StoreKind", "StorePath", "Tables", "Tasks", "Trash", "raw_of",
+    "SearchSource", "Storage", "StoreAction", "StoreKind", "StorePath", "Tables", "Tasks", "Trash", "raw_of",
 ]

@@ -167,6 +167,7 @@ class TableRef:
     name: str
     count: int | None = None
     hidden: bool = False  # shadow/internal tables (FTS5 shadows): counted in reports, not listed
+    columns: tuple[str, ...] = ()  # its column names, where listing them is cheap (the table list shows them)
 
 
 @dataclass(frozen=True)
@@ -279,3 +280,85 @@ class StoreSummary:
     notes: tuple[str, ...] = ()
     facts: tuple[tuple[str, str], ...] = ()  # labelled lines for the overview
     extra: dict = field(default_factory=dict, compare=False)
+
+
+# -- Storage: migrations and the upgrade (api.Storage) ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MigrationLine:
+    """One migration of the store against the list its system knows: ``status`` is "applied", "pending",
+    "unknown" (applied, but not in the list this application knows) or "later pending" (of a later
+    version's list, not applied)."""
+
+    status: str
+    name: str
+    applied_at: int | None = None
+    note: str = ""
+
+    @property
+    def id(self) -> str:  # the key the list models use
+        return f"{self.status}:{self.name}"
+
+
+@dataclass(frozen=True)
+class UpgradeStep:
+    """One step an upgrade would run, as its dry run saw it."""
+
+    name: str
+    description: str = ""
+    imports: str = ""  # what it reads from older files ("" when it reads none)
+    rows: str = ""  # the dry run's row changes ("agents +2, sessions +3")
+    detail: tuple[str, ...] = ()  # every line the dry run said about it (a tooltip)
+
+
+@dataclass(frozen=True)
+class UpgradePlan:
+    """A dry run: what an upgrade would do to ``target`` (the file it replaces, or creates when
+    ``exists`` is False: then there is nothing to back up). No steps: the store is up to date, and
+    ``up_to_date`` says so. ``native`` is the kind's own plan, handed back to ``Storage.upgrade``."""
+
+    target: Path
+    exists: bool
+    steps: tuple[UpgradeStep, ...] = ()
+    up_to_date: str = ""
+    skipped: tuple[str, ...] = ()  # "path:line — why" of every old line the steps would skip
+    notes: tuple[str, ...] = ()
+    predicted_failure: tuple[str, str] | None = None  # (step, why): running it would change nothing
+    warnings: tuple[str, ...] = ()
+    native: Any = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class UpgradeResult:
+    """What an upgrade did. Unless ``changed``, the store is as it was (``unchanged`` says so in words,
+    or why it may not be)."""
+
+    target: Path
+    applied: tuple[str, ...] = ()
+    cancelled: bool = False
+    refusal: str = ""
+    failure: str = ""  # why it stopped, in a sentence ("" when it did not)
+    failure_headline: str = ""
+    unchanged: str = ""
+    backup_path: Path | None = None
+    done: str = ""  # said after a successful run
+    checks: tuple[str, ...] = ()  # integrity and foreign key checks, one line each
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return not (self.refusal or self.failure or self.cancelled)
+
+    @property
+    def changed(self) -> bool:
+        return self.ok and bool(self.applied)
+
+    def summary(self) -> str:
+        if self.refusal:
+            return f"refused: {self.refusal}"
+        if self.failure:
+            return f"{self.failure_headline}: {self.failure}"
+        if self.cancelled:
+            return "cancelled"
+        return f"{len(self.applied)} applied"

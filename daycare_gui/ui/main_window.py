@@ -548,11 +548,11 @@ class MainWindow(QMainWindow):
 
     def open_upgrade(self) -> None:
         try:
-            from daycare_gui.ui.dialogs.upgrade import UpgradeDialog
+            from daycare_gui.ui.dialogs.upgrade import UpgradeDialog, upgrade_storage
         except ImportError:
             QMessageBox.information(self, "Upgrade storage", "Use 'daycare-gui upgrade PATH' from a terminal.")
             return
-        dialog = UpgradeDialog(self.store, self)
+        dialog = UpgradeDialog(upgrade_storage(self.opened), self)
         if dialog.exec() and dialog.changed:
             self.refresh()
 

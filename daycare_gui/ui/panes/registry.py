@@ -22,7 +22,7 @@ class PaneSpec:
 
 
 PANES: tuple[PaneSpec, ...] = (
-    PaneSpec("overview", "Overview", "overview", "OverviewPane", icon="go-home"),
+    PaneSpec("overview", "Overview", "generic.overview", "StoreOverviewPane", icon="go-home"),
     PaneSpec("users", "Users", "users", "UsersPane", icon="system-users"),
     PaneSpec("agents", "Agents", "agents", "AgentsPane", icon="applications-system"),
     PaneSpec("history", "Conversation", "history", "HistoryPane", in_nav=False),
@@ -41,8 +41,8 @@ PANES: tuple[PaneSpec, ...] = (
     PaneSpec("system_prompts", "System prompts", "subsystems", "SystemPromptsPane", icon="document-properties"),
     PaneSpec("settings", "Settings and auth", "settings", "SettingsPane", icon="preferences-system"),
     PaneSpec("files", "Files", "files", "FilesPane", icon="folder"),
-    PaneSpec("storage", "Storage", "storage", "StoragePane", icon="drive-harddisk"),
-    PaneSpec("problems", "Problems", "problems", "ProblemsPane", icon="dialog-warning"),
+    PaneSpec("storage", "Storage", "generic.storage", "StoragePane", icon="drive-harddisk"),
+    PaneSpec("problems", "Problems", "generic.problems", "ProblemsPane", icon="dialog-warning"),
 )
 
 BY_ID = {p.id: p for p in PANES}

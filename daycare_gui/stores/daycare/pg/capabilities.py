@@ -10,6 +10,7 @@ from daycare_gui.stores import api
 from daycare_gui.stores.daycare.capabilities import message_of
 from daycare_gui.stores.daycare.pg.catalog import VERSIONED
 from daycare_gui.stores.daycare.pg.database import UnreadableJson
+from daycare_gui.stores.daycare.pg.storage import PgStorage
 from daycare_gui.stores.daycare.trash import DaycareTrash
 from daycare_gui.stores.records import (
     Collection,
@@ -367,7 +368,12 @@ class PgTables(_OnStore, api.Tables):
 
     def tables(self) -> list[TableRef]:
         counts = self.store.counts()
-        return [TableRef(t, counts.get(t)) for t in sorted(self.store._tables)]
+        columns: dict[str, list[str]] = {}
+        for table, column in self.db.rows(  # every table's columns in one query, for the table list
+                "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'public' "
+                "ORDER BY table_name, ordinal_position"):
+            columns.setdefault(table, []).append(column)
+        return [TableRef(t, counts.get(t), columns=tuple(columns.get(t, ()))) for t in sorted(self.store._tables)]
 
     def columns(self, table: str) -> list[str]:
         return self.db.columns(table)
@@ -379,6 +385,24 @@ class PgTables(_OnStore, api.Tables):
             return []
         rows = self.db.mappings(f'SELECT * FROM "{table}" LIMIT :n OFFSET :o', {"n": int(limit), "o": int(offset)})
         return [tuple(masked_row(_plain(r), table).values()) for r in rows]
+
+    def rows_after(self, table: str, key: str | None, n: int) -> list[Row]:
+        """Keyed by each row's place in the table (its ctid, PostgreSQL's rowid): a TID range scan, so a page
+        deep in session_history costs what the first does. (An update moves a row; the private copy a
+        PGlite store is read from does not change, and OFFSET pages on a live server shift alike.)"""
+        from daycare_gui.stores.daycare.pg.store import masked_row
+
+        if not self.store.has(table):
+            return []
+        after = "WHERE ctid > CAST(:k AS tid) " if key is not None else ""
+        rows = self.db.mappings(f'SELECT ctid::text AS "ctid  place", * FROM "{table}" {after}ORDER BY ctid LIMIT :n',
+                                {"k": key, "n": int(n)})
+        out = []
+        for r in rows:
+            place = str(r.pop("ctid  place"))
+            values = masked_row(_plain(r), table)
+            out.append(Row(place, tuple(values.values()), raw=values))
+        return out
 
 
 class PgCharts(_OnStore, api.Charts):
@@ -437,6 +461,7 @@ def offer_pg_capabilities(store) -> None:
         store.offer(api.Documents, PgDocuments(store, files))
     store.offer(api.Collections, PgCollections(store, store.data_dir_lists()))
     store.offer(api.Tables, PgTables(store))
+    store.offer(api.Storage, PgStorage(store))
     from daycare_gui.stores.daycare.pg.directory import PgDirectory
 
     store.offer(api.Directory, PgDirectory(store))  # quick open without a sessions() call per agent

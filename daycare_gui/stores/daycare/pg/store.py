@@ -83,7 +83,9 @@ class DaycarePgStore(api.OpenedStore):
     def summary(self) -> StoreSummary:
         running = bool(self.engine and self.engine.running)
         m = self.migrations()
-        facts = (("Migrations", f"{len(m.applied)} applied, {len(m.pending)} pending, {len(m.unknown)} unknown"),)
+        storage = "PGlite (embedded PostgreSQL) store" if self.generation == "pglite" else "PostgreSQL database"
+        facts = (("Storage", storage),  # (as a SQLite store's Overview says "SQLite database (daycare.db)")
+                 ("Migrations", f"{len(m.applied)} applied, {len(m.pending)} pending, {len(m.unknown)} unknown"))
         if self.server is not None:
             facts += (("Read from", "a private copy (deleted when the store closes)"),)
         if self.earlier is not None:
