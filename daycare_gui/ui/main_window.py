@@ -316,13 +316,13 @@ class MainWindow(QMainWindow):
 
     def _offered_actions(self, opened) -> set[str]:
         """The store's own actions it offers: Search when it has a Search section, Deleted Items when it
-        keeps a trash, Upgrade Storage when it has migrations to run."""
-        from daycare_gui.stores.api import Trash
+        keeps a trash, Upgrade Storage when it keeps migrations (the dialog says why when none can run)."""
+        from daycare_gui.stores.api import Storage, Trash
 
         offered = {"search"} if "search" in self._sections else set()
         if opened.capability(Trash) is not None:
             offered.add("trash")
-        if getattr(opened, "core", None) is not None:  # TODO(one window): the Storage capability
+        if opened.capability(Storage) is not None:
             offered.add("upgrade")
         return offered
 
