@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.common.regular_files import read_regular
 from daycare_gui.stores.records import (
+    Automation,
     Collection,
     DayCount,
     DeletedItem,
@@ -35,6 +36,7 @@ from daycare_gui.stores.records import (
     MigrationLine,
     Query,
     Row,
+    Run,
     SessionRecord,
     SessionRef,
     StoreSummary,
@@ -491,6 +493,32 @@ class Tables(Capability):
         return sum(1 for t in self.tables() if not t.hidden)
 
 
+class Automations(Capability):
+    """Scheduled work and its runs: what ran when, how it ended, and the records it left.
+
+    ``automations()`` is cheap (the tasks and triggers, no runs); ``runs`` reconstructs one automation's
+    runs, newest first, and may be slow (the window calls it on its worker). Never invent a run: an
+    automation whose runs cannot be told apart says so (``Automation.runs_told``/``why``) and lists none.
+    Health (success rate, a task that stopped firing, a run stuck "running") is worked out by shared code
+    from the runs and the task's schedule, the same way for every kind.
+    """
+
+    @abstractmethod
+    def automations(self) -> list[Automation]: ...
+
+    @abstractmethod
+    def runs(self, automation_id: str, *, since: int | None = None, limit: int | None = None) -> list[Run]:
+        """Runs of one automation started at or after ``since`` (ms), newest first, at most ``limit``."""
+
+    def run_sessions(self) -> frozenset[SessionRef]:
+        """Sessions that hold only scheduled runs, so the conversations list can hide them ("hide
+        scheduled runs"). Empty: the kind cannot tell them apart from conversations."""
+        return frozenset()
+
+    def count(self) -> int | None:
+        return len(self.automations())
+
+
 class Storage(Capability):
     """How the store's schema stands against the migrations its system knows, and the upgrade that
     would bring it up to date. A kind whose store has no migrations list does not offer it.
@@ -690,7 +718,7 @@ def raw_of(value: Any) -> Any:
 
 
 __all__ = [
-    "Actions", "CannotOpen", "Candidate", "Capability", "Charts", "Collections", "Conversations", "Directory",
+    "Actions", "Automations", "CannotOpen", "Candidate", "Capability", "Charts", "Collections", "Conversations", "Directory",
     "Documents",
     "EditableField", "Listing", "NotRecognised", "WriteConflict", "WritePartial", "WriteRefused", "OpenedStore",
     "SearchSource", "Storage", "StoreAction", "StoreKind", "StorePath", "Tables", "Tasks", "Trash", "raw_of",

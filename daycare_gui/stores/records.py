@@ -214,6 +214,48 @@ class DeletedItem:
     problem: str | None = None  # set when it is listed but can never be restored (and why)
 
 
+# How a run ended, in the automations page's words; "unknown" when the store keeps nothing to tell.
+RUN_OUTCOMES = ("worked", "failed", "skipped", "interrupted", "running", "unknown")
+
+
+@dataclass(frozen=True)
+class Run:
+    """One time scheduled work ran (or was due and skipped), as the store lets it be told.
+
+    Few systems log runs: most are *reconstructed* from the records a run leaves (a system message that
+    started it, a completion record with its error). ``evidence`` says in words what this run was told
+    from, and ``certainty`` how sure that is: "logged" (the system's own run log), "reconstructed" (its
+    records, start and end seen) or "partial" (only some of them: an outcome "unknown" says why).
+    """
+
+    id: str  # stable within its automation (a log line, the first record's id)
+    automation_id: str
+    started_at: int | None
+    finished_at: int | None = None
+    outcome: str = "unknown"  # one of RUN_OUTCOMES
+    error: str = ""  # the error text, when the store keeps one
+    evidence: str = ""
+    certainty: str = "reconstructed"
+    session: SessionRef | None = None  # where its conversation records are
+    message_id: str = ""  # the record the run starts at (the conversation opens there)
+    tokens: int | None = None  # tokens its records used, where they say
+    meta: tuple[tuple[str, str], ...] = ()
+    raw: Any = None
+
+
+@dataclass(frozen=True)
+class Automation:
+    """A scheduled task or trigger whose runs can be listed: a task (``task``) or a kind's own trigger."""
+
+    id: str
+    title: str
+    task: TaskItem | None = None  # schedule, timezone, enabled, next runs come from it when set
+    runs_told: bool = True  # False: the store cannot tell this task's runs apart (``why`` says why)
+    why: str = ""
+    deleted: bool = False  # gone from the store's tasks, its runs remain (a delete-after-run task)
+    notes: tuple[str, ...] = ()  # what a person must know to read its runs right (a heartbeat batch)
+
+
 @dataclass(frozen=True)
 class FilterSpec:
     """A filter a list offers, done by the store: ``kind`` is "text" (words in the row), "choice" (one of
