@@ -232,3 +232,35 @@ class StoreSummary:
     notes: tuple[str, ...] = ()
     facts: tuple[tuple[str, str], ...] = ()  # labelled lines for the overview
     extra: dict = field(default_factory=dict, compare=False)
+
+
+class PendingMessage:
+    """One message of a keyed page (see ``api.KeyedPages``): its ``key`` now, the :class:`Message` when
+    asked (``message()``), decoded once.
+
+    A list shows a few dozen rows of a 200-row page, and decoding a stored record (JSON, then the neutral
+    message) costs ten times reading it; the worker that reads pages would hold the interpreter lock while
+    it decoded, and the GUI thread painting meanwhile would wait. So a kind may hand undecoded rows (a
+    ``decode`` function and its ``data``), and the view decodes only the rows it shows."""
+
+    __slots__ = ("key", "_decode", "_data", "_message")
+
+    def __init__(self, key: int, message: Message | None = None, *, decode=None, data=None) -> None:
+        self.key = key  # an int, ascending within the session (a row id, a line number, a position)
+        self._message = message
+        self._decode = decode
+        self._data = data
+
+    def message(self) -> Message:
+        found = self._message
+        if found is None:
+            found = self._message = self._decode(self._data)
+            self._decode = self._data = None  # the stored row is not kept twice
+        return found
+
+    @property
+    def decoded(self) -> bool:
+        return self._message is not None
+
+    def __repr__(self) -> str:
+        return f"PendingMessage({self.key!r}, decoded={self.decoded})"

@@ -24,8 +24,34 @@ _ROLE = {
 }
 
 
-def message_of(rec: HistoryRecord) -> Message:
-    """A Daycare history record as a neutral message (``kind`` keeps Daycare's record type)."""
+def _utc(ms: int) -> str:
+    import datetime as _dt
+
+    try:
+        return _dt.datetime.fromtimestamp(ms / 1000, _dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+    except (OverflowError, OSError, ValueError):
+        return str(ms)
+
+
+def _facts(rec: HistoryRecord, size: int | None) -> tuple[tuple[str, str], ...]:
+    """What the detail pane lists beside a record (the old History pane's fields), as labelled text."""
+    facts = [(label, value) for label, value in (
+        ("Session", rec.session_id or ""), ("Tool call id", rec.tool_call_id), ("Tool", rec.tool_name),
+        ("Reason", rec.reason), ("Rewrites message at", _utc(rec.assistant_at) if rec.assistant_at else None))
+        if value]
+    if size is not None:
+        facts.append(("Stored size", f"{size:,} bytes"))
+    if rec.tokens is not None:
+        facts += [("Model", f"{rec.tokens.provider} / {rec.tokens.model}"), ("Tokens", f"{rec.tokens.size.total:,}")]
+    facts += [("File", f"{f.name} · {f.mime_type} · {f.size:,} bytes · {f.path}") for f in rec.files]
+    if rec.type == "rlm_tool_call":
+        facts.append(("Note", "the VM snapshot is left out here; Raw JSON shows it"))
+    return tuple(facts)
+
+
+def message_of(rec: HistoryRecord, problem: str | None = None, size: int | None = None) -> Message:
+    """A Daycare history record as a neutral message (``kind`` keeps Daycare's record type). ``problem``:
+    why its stored data did not parse; ``size``: how big it is as stored (the detail pane says both)."""
     result = None
     if rec.type in ("tool_result", "rlm_tool_result") and rec.tool_call_id:
         result = ToolResultRecord(rec.tool_call_id, rec.tool_name or "", rec.tool_output_text or rec.output or "",
@@ -51,8 +77,9 @@ def message_of(rec: HistoryRecord) -> Message:
         tool_calls=calls,
         tool_result=result,
         attachments=tuple(f.name for f in rec.files),
+        meta=_facts(rec, size),
         raw=rec.data,
-        problem=None if rec.known_kind else f"unknown record type {rec.type!r}",
+        problem=problem or (None if rec.known_kind else f"unknown record type {rec.type!r}"),
     )
 
 
@@ -164,10 +191,12 @@ def offer_capabilities(store) -> None:
     store.offer(Directory, DaycareDirectory(core))  # legacy folders too: their agents and sessions
     if core.db is None:
         if core.generation == "legacy-files":  # conversations straight from the agents' history.jsonl
-            from daycare_gui.stores.daycare.legacy_conversations import LegacyConversations
+            from daycare_gui.stores.daycare.legacy.conversations import KeyedLegacyConversations
 
-            store.offer(Conversations, LegacyConversations(core))
+            store.offer(Conversations, KeyedLegacyConversations(core))  # keyed by history.jsonl line
         return
     store.offer(Tables, DaycareTables(core))
     if core.has_table("agents") and core.has_table("session_history"):
-        store.offer(Conversations, DaycareConversations(core))
+        from daycare_gui.stores.daycare.sqlite.conversations import SqliteConversations
+
+        store.offer(Conversations, SqliteConversations(core))  # keyed pages by session_history.id
