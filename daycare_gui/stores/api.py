@@ -337,6 +337,19 @@ class KeyedPages:
         return found[0].message().raw
 
 
+    def session_heading(self, ref: SessionRef) -> tuple[str, SessionRecord | None]:
+        """The title of the session's thread and the session's record, for the line above its messages
+        (None: no such session). The default looks through ``threads()``; kinds override it with a read
+        of one row each."""
+        title = next((t.title for t in self.threads() if t.id == ref.thread_id), ref.thread_id)
+        return title, next((s for s in self.sessions(ref.thread_id) if s.ref == ref), None)
+
+    def follows_writes(self) -> bool:
+        """Whether a change on disk shows in what these pages read (False for a private snapshot copy: the
+        view then leaves the change to the window's Reload banner)."""
+        return True
+
+
 def _positioned(messages: list[Message], start: int) -> list[PendingMessage]:
     return [PendingMessage(start + i, m) for i, m in enumerate(messages)]
 

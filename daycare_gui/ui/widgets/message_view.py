@@ -14,11 +14,14 @@ from PySide6.QtGui import QColor, QPalette
 from daycare_gui.stores.common.secrets import mask_free_text
 from daycare_gui.stores.records import Message
 from daycare_gui.ui.models.columns import fmt_time
+from daycare_gui.ui.models.message_pages import KINDS
 from daycare_gui.ui.theme import colours
 from daycare_gui.ui.widgets.markdown_view import escape, markdown_html
 
 ACCENTS = {"user": "#1d6fd6", "assistant": "#888888", "tool": "#2e9d47", "system": "#a86b00",
-           "note": "#b59f00", "event": "#777777", "other": "#777777"}
+           "note": "#b59f00", "event": "#777777", "other": "#777777",
+           # families of a store's own record types (message_pages.KINDS): a Python run, a rewrite, a marker
+           "rlm": "#6a3fa0", "rewrite": "#a86b00", "marker": "#777777"}
 
 
 def _mix(base: QColor, accent: str, amount: float) -> str:
@@ -42,12 +45,15 @@ def _pre(text: str, limit: int = 20_000) -> str:
     return f"<pre>{escape(mask_free_text(text))}</pre>"
 
 
-def messages_html(messages: list[Message], palette: QPalette, *, focus: str | None = None) -> str:
+def messages_html(messages: list[Message], palette: QPalette, *, focus: str | None = None,
+                  partners: dict[str, Message] | None = None) -> str:
+    """``partners``: tool results (by call id) read beyond the messages drawn, shown under their calls."""
     c = colours(palette)  # secondary text and errors readable (WCAG AA) on the base and every tint
     base = palette.color(QPalette.ColorRole.Base)
     text = c.text
     muted = c.meta
-    results = {m.tool_result.call_id: m for m in messages if m.tool_result is not None}
+    results = dict(partners or {})
+    results.update((m.tool_result.call_id, m) for m in messages if m.tool_result is not None)
     drawn: set[str] = set()
     parts = [f"<html><head><style>pre {{ white-space: pre-wrap; margin: 2px 0; }} "
              f".meta {{ color: {muted}; }} .err {{ color: {c.error}; }} a {{ text-decoration: none; }}"
@@ -67,14 +73,17 @@ def _head(m: Message) -> str:
     who = m.role
     if m.author or m.recipient:
         who = f"{m.author or m.role} → {m.recipient}" if m.recipient else (m.author or m.role)
-    kind = f" · {escape(m.kind)}" if m.kind and m.kind != m.role else ""
+    # a record type the list names ("Python → tool") reads the same here; others as the store says them
+    kind = f" · {escape(KINDS[m.kind][1] if m.kind in KINDS else m.kind)}" if m.kind and m.kind != m.role else ""
     when = f" · {fmt_time(m.at)}" if m.at is not None else ""
-    return (f"<a name='m{escape(m.id)}'></a><span class='meta'><b>{escape(who)}</b>{kind}{when} · "
+    # the store's id, named so: a bare number would read as the message's place in the session
+    ident = f" · id {escape(m.id)}" if m.id else ""
+    return (f"<a name='m{escape(m.id)}'></a><span class='meta'><b>{escape(who)}</b>{kind}{when}{ident} · "
             f"<a href='raw:{escape(m.id)}'>raw</a></span>")
 
 
 def _message(m: Message, base: QColor, results: dict, drawn: set, muted: str, *, focus: bool) -> str:
-    accent = ACCENTS.get(m.role, ACCENTS["other"])
+    accent = ACCENTS.get(KINDS[m.kind][0] if m.kind in KINDS else m.role, ACCENTS["other"])
     bg = _mix(base, accent, 0.12)
     inner = [_head(m)]
     if m.problem:

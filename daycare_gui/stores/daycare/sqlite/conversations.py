@@ -17,7 +17,7 @@ from daycare_gui.core.queries.history import (
 )
 from daycare_gui.core.queries.history_pages import id_chunk, page_at_offset
 from daycare_gui.stores.daycare.capabilities import DaycareConversations, message_of
-from daycare_gui.stores.records import PendingMessage, SessionRef
+from daycare_gui.stores.records import PendingMessage, SessionRecord, SessionRef
 
 
 def _decoded(entry) -> PendingMessage:
@@ -72,3 +72,18 @@ class SqliteConversations(DaycareConversations):
     def raw(self, ref: SessionRef, key: int):
         """The stored ``data`` text exactly (a VM snapshot included), as Daycare wrote it."""
         return full_data(self.core.db, int(key))
+
+    def session_heading(self, ref: SessionRef):
+        from daycare_gui.core.queries.agents import get_agent
+
+        db = self.core.db
+        agent = get_agent(db, ref.thread_id) if ref.thread_id else None
+        rows = db.rows("SELECT created_at, ended_at FROM sessions WHERE id = :s", {"s": ref.session_id})
+        title = agent.name if agent is not None else (ref.thread_id or "?")
+        if not rows:
+            return title, None
+        created, ended = rows[0][0], rows[0][1]
+        return title, SessionRecord(ref, ref.session_id, created, ended, None, "ended" if ended else "")
+
+    def follows_writes(self) -> bool:
+        return self.core.db.mode.name != "snapshot"  # a private copy never changes
