@@ -34,16 +34,23 @@ def _utc(ms: int) -> str:
 
 
 def _facts(rec: HistoryRecord, size: int | None) -> tuple[tuple[str, str], ...]:
-    """What the detail pane lists beside a record (the old History pane's fields), as labelled text."""
-    facts = [(label, value) for label, value in (
-        ("Session", rec.session_id or ""), ("Tool call id", rec.tool_call_id), ("Tool", rec.tool_name),
-        ("Reason", rec.reason), ("Rewrites message at", _utc(rec.assistant_at) if rec.assistant_at else None))
-        if value]
+    """What the detail pane lists beside a record (the old History pane's fields), as labelled text. Made
+    for every record a list paints: plain ifs, most records have two or three of these."""
+    facts = [("Session", rec.session_id)] if rec.session_id else []
+    if rec.tool_call_id:
+        facts.append(("Tool call id", rec.tool_call_id))
+    if rec.tool_name:
+        facts.append(("Tool", rec.tool_name))
+    if rec.reason:
+        facts.append(("Reason", rec.reason))
+    if rec.assistant_at:
+        facts.append(("Rewrites message at", _utc(rec.assistant_at)))
     if size is not None:
         facts.append(("Stored size", f"{size:,} bytes"))
     if rec.tokens is not None:
         facts += [("Model", f"{rec.tokens.provider} / {rec.tokens.model}"), ("Tokens", f"{rec.tokens.size.total:,}")]
-    facts += [("File", f"{f.name} · {f.mime_type} · {f.size:,} bytes · {f.path}") for f in rec.files]
+    if rec.files:
+        facts += [("File", f"{f.name} · {f.mime_type} · {f.size:,} bytes · {f.path}") for f in rec.files]
     if rec.type == "rlm_tool_call":
         facts.append(("Note", "the VM snapshot is left out here; Raw JSON shows it"))
     return tuple(facts)

@@ -18,7 +18,7 @@ import os
 from dataclasses import dataclass
 
 from PySide6.QtCore import QFileSystemWatcher, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QImage, QKeySequence, QShortcut
+from PySide6.QtGui import QImage, QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -541,30 +541,41 @@ class ConversationView(QWidget):
         self._conversation_for = key
         cap, ref = self.cap, self.ref
         markdown_html("")  # the Markdown renderer is made (and imported) here, on the GUI thread
+        palette = QPalette(self.conversation.palette())  # a copy: a value, safe on the worker
+        key_of_palette = palette.cacheKey()
+
+        def work():  # the HTML too is pure string building: made on the worker, only set on this thread
+            window = conversation_window(cap, ref, key)
+            return window, messages_html(window.messages, palette, focus=window.focus_id,
+                                         partners=window.partners), key_of_palette
+
         # On the background worker: the page worker stays free for the list's pages, which the user scrolls.
-        self.ctx.slow_worker.submit("conversation-window", lambda: conversation_window(cap, ref, key),
-                                    on_result=lambda w, r=ref: self._conversation_arrived(r, w),
+        self.ctx.slow_worker.submit("conversation-window", work,
+                                    on_result=lambda answer, r=ref: self._conversation_arrived(r, *answer),
                                     on_error=self._conversation_failed)
 
     def _conversation_failed(self, msg: str) -> None:
         self.conversation.setHtml(f"<p>Cannot read: {escape(msg)}</p>")
         self._owed_ready()
 
-    def _conversation_arrived(self, ref: SessionRef, window: ConversationWindow) -> None:
+    def _conversation_arrived(self, ref: SessionRef, window: ConversationWindow, html: str, palette_key) -> None:
         if ref != self.ref:
             return
         self._window = window
-        self._render(scroll_to_focus=True)
+        # drawn for the palette shown still (the desktop may have switched light ↔ dark meanwhile)
+        self._render(scroll_to_focus=True, html=html if palette_key == self.conversation.palette().cacheKey() else None)
         self._owed_ready()
 
-    def _render(self, scroll_to_focus: bool) -> None:
+    def _render(self, scroll_to_focus: bool, html: str | None = None) -> None:
         window = self._window
         if window is None:
             return
         bar = self.conversation.verticalScrollBar()
         keep = bar.value()
-        self.conversation.setHtml(messages_html(window.messages, self.conversation.palette(),
-                                                focus=window.focus_id, partners=window.partners))
+        if html is None:  # the palette changed: drawn again here, in its colours
+            html = messages_html(window.messages, self.conversation.palette(), focus=window.focus_id,
+                                 partners=window.partners)
+        self.conversation.setHtml(html)
         if scroll_to_focus and window.focus_id is not None:
             self.conversation.scrollToAnchor(f"m{window.focus_id}")
         else:
