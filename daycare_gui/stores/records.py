@@ -48,6 +48,9 @@ class Message:
     meta: tuple[tuple[str, str], ...] = ()  # extra labelled facts for the detail pane
     raw: Any = None
     problem: str | None = None
+    # The id of the tool call whose run this message is a step of (code the call ran, and the tools that
+    # code called in turn): the conversation view draws the steps inside that call, folded. "" for none.
+    part_of: str = ""
 
     def summary(self, limit: int = 160) -> str:
         """One line for lists, tooltips and search results."""

@@ -4,6 +4,7 @@ JSON in the detail pane, and a 200,000-record session paged by key."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import sqlite3
 
@@ -60,18 +61,26 @@ def test_open_from_agents_and_read_the_conversation(qtbot, window, demo_store, m
     assert "📎" in text and ".csv" in text
     # the rewrite says why, and its text
     assert "Rewrite" in text and "Rewritten: run_python_say_after_trim" in text
-    # the Python run: its steps, named as the list names them, with the code and what it printed
-    assert "Python start" in text and "Python done" in text
-    assert "import csv, io" in text and "Printed:" in text
+    # the Python run is one block under its call, folded, and opens to its steps: the code, the tools it
+    # called and what it printed
+    assert "Run · 6 steps · 2 tool calls" in text and "expand" in text and "import csv, io" not in text
+    run_link = re.search(r'href="(run:[^"]+)"', pane.conversation.toHtml()).group(1)  # its "expand" link
+    pane.conversation.anchorClicked.emit(QUrl(run_link))
+    text = _text(pane)
+    assert "Python start" in text and "Python done" in text and "collapse" in text
+    assert "import csv, io" in text and "Printed:" in text and "→ say" in text
+    assert text.count("23 grocery payments, total 486.73 EUR [(") <= 3  # the run's output, not the call's result again
 
-    # one click on "raw" shows the full stored data, snapshot included, in the detail pane
-    qtbot.waitUntil(lambda: f"raw:{snapshot_record}" in pane.conversation.toHtml(), timeout=5000)
+    # one click on a step's "raw" shows the full stored data, snapshot included, in the detail pane
+    assert f"raw:{snapshot_record}" in pane.conversation.toHtml()
     pane.conversation.anchorClicked.emit(QUrl(f"raw:{snapshot_record}"))
     qtbot.waitUntil(lambda: window.detail.item is not None and f"id {snapshot_record}" in window.detail.item.title,
                     timeout=5000)
     assert '"snapshot"' in window.detail.item.raw
     assert window.detail.tabs.currentWidget() is window.detail.raw  # the raw view is what is shown
     qtbot.waitUntil(lambda: '"snapshot"' in window.detail.raw.toPlainText(), timeout=5000)
+    pane.conversation.anchorClicked.emit(QUrl(run_link))  # folded again
+    assert "import csv, io" not in _text(pane)
 
     # Home goes to the first record (the user's question), and the detail pane follows the selection
     qtbot.keyClick(pane.list, Qt.Key.Key_Home, Qt.KeyboardModifier.ControlModifier)
@@ -88,8 +97,8 @@ def test_open_at_a_record_and_unknown_session(qtbot, window, demo_store):
     pane = window.panes["history"]
     qtbot.waitUntil(lambda: pane.model.record(max(pane.current_row(), 0)) is not None
                     and pane.model.record(pane.current_row()).id == str(snapshot_record), timeout=5000)
-    # the conversation is drawn around that step of the Python run
-    qtbot.waitUntil(lambda: "Python → tool" in _text(pane) and f"id {snapshot_record}" in _text(pane), timeout=5000)
+    # a step inside a Python run opens with its run expanded
+    qtbot.waitUntil(lambda: "Python → tool" in _text(pane) and "collapse" in _text(pane), timeout=5000)
     window.navigate("history", (agent_id, "no-such-session", None))
     qtbot.waitUntil(lambda: "No session" in pane.heading.text(), timeout=5000)
     assert pane.model.rowCount() == 0

@@ -73,8 +73,11 @@ def message_of(rec: HistoryRecord, problem: str | None = None, size: int | None 
     if rec.print_output:  # what the Python run printed (so far, for a call inside it)
         text = "\n\n".join(t for t in (text, "Printed:\n\n" + "\n".join(rec.print_output)) if t)
     calls = tuple(ToolCallRecord(c.id, c.name, c.arguments) for c in rec.tool_calls)
-    if rec.type == "rlm_tool_call":  # a tool the Python code called: its name and arguments
-        calls = (ToolCallRecord(rec.tool_call_id or "", rec.tool_name or "tool", rec.data.get("toolArgs")),)
+    if rec.type == "rlm_tool_call":  # a tool the Python code called: its name and arguments. The id the
+        # record carries is the run's (the run_python call's), not this call's: it pairs with no result.
+        calls = (ToolCallRecord("", rec.tool_name or "tool", rec.data.get("toolArgs")),)
+    if rec.type == "rlm_tool_result" and result is not None:  # likewise: the step after its call, unpaired
+        result = ToolResultRecord("", result.name, result.text, result.is_error)
     return Message(
         id=str(rec.id) if rec.id is not None else "",
         role=_ROLE.get(rec.type, "tool" if rec.is_rlm else "event"),
@@ -85,6 +88,7 @@ def message_of(rec: HistoryRecord, problem: str | None = None, size: int | None 
         tool_result=result,
         attachments=tuple(f.name for f in rec.files),
         meta=_facts(rec, size),
+        part_of=(rec.tool_call_id or "") if rec.is_rlm else "",  # a step of the Python run its call started
         raw=rec.data,
         problem=problem or (None if rec.known_kind else f"unknown record type {rec.type!r}"),
     )

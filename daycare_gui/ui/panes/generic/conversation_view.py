@@ -15,7 +15,7 @@ itself and reads on when ``growth_token`` moved.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from PySide6.QtCore import QFileSystemWatcher, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QImage, QKeySequence, QPalette, QShortcut
@@ -40,7 +40,7 @@ from daycare_gui.ui.theme import follow_palette
 from daycare_gui.ui.widgets.export import COPY_SHORTCUT, ConversationExporter, copy_markdown
 from daycare_gui.ui.widgets.history_list import HistoryList
 from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, escape, markdown_html
-from daycare_gui.ui.widgets.message_view import messages_html
+from daycare_gui.ui.widgets.message_view import call_id_of_run_url, messages_html
 
 CONVERSATION_DELAY_MS = 120  # let keyboard scrolling settle before the conversation is re-read
 # While the selection rides a live tail, the details and conversation are redrawn at most this often: a
@@ -70,6 +70,7 @@ class ConversationWindow:
     messages: list[Message]
     partners: dict[str, Message]
     keys: dict[str, int]  # message id → key, for the raw links of every message drawn
+    steps: list[Message] = field(default_factory=list)  # steps of the calls' runs beyond the messages
     more_before: bool = False
     more_after: bool = False
 
@@ -92,12 +93,21 @@ def conversation_window(cap, ref: SessionRef, key: int | None, *, before: int = 
     wanted = {c.id for m in messages for c in m.tool_calls if c.id} - answered
     ahead = cap.page_after(ref, pending[-1].key, span) if wanted else cap.page_after(ref, pending[-1].key, 1)
     window.more_after = bool(ahead)
-    for p in ahead if wanted else ():
+    for p in ahead if wanted else ():  # a call's result, and the steps of its run, a little further on
         m = p.message()
         if m.tool_result is not None and m.tool_result.call_id in wanted:
             window.partners.setdefault(m.tool_result.call_id, m)
             window.keys.setdefault(m.id, p.key)
+        elif m.part_of in wanted:
+            window.steps.append(m)
+            window.keys.setdefault(m.id, p.key)
     return window
+
+
+def _run_of_focus(window: ConversationWindow) -> frozenset[str]:
+    """The run whose step is the current message: shown open, not hidden in a fold."""
+    focus = next((m for m in (*window.messages, *window.steps) if m.id == window.focus_id), None)
+    return frozenset({focus.part_of}) if focus is not None and focus.part_of else frozenset()
 
 
 def message_detail(message: Message) -> DetailItem:
@@ -134,6 +144,7 @@ class ConversationView(QWidget):
         self._session: SessionRecord | None = None
         self._window: ConversationWindow | None = None
         self._conversation_for: int | None = None  # the key the conversation was last asked for
+        self._expanded: set[str] = set()  # call ids whose run is shown open
         self._pending_focus: str | None = None
 
         layout = QVBoxLayout(self)
@@ -269,6 +280,7 @@ class ConversationView(QWidget):
         title and the session's record are read when not given."""
         self.cap, self.ref = cap, ref
         self._window = None
+        self._expanded.clear()
         self._conversation_for = None
         self._last_when_counted = False
         self._clear_marker()
@@ -542,12 +554,13 @@ class ConversationView(QWidget):
         cap, ref = self.cap, self.ref
         markdown_html("")  # the Markdown renderer is made (and imported) here, on the GUI thread
         palette = QPalette(self.conversation.palette())  # a copy: a value, safe on the worker
-        key_of_palette = palette.cacheKey()
+        expanded = frozenset(self._expanded)
 
         def work():  # the HTML too is pure string building: made on the worker, only set on this thread
             window = conversation_window(cap, ref, key)
-            return window, messages_html(window.messages, palette, focus=window.focus_id,
-                                         partners=window.partners), key_of_palette
+            shown_open = expanded | _run_of_focus(window)
+            return window, messages_html(window.messages, palette, focus=window.focus_id, partners=window.partners,
+                                         expanded=shown_open, steps=window.steps), (palette.cacheKey(), shown_open)
 
         # On the background worker: the page worker stays free for the list's pages, which the user scrolls.
         self.ctx.slow_worker.submit("conversation-window", work,
@@ -558,12 +571,15 @@ class ConversationView(QWidget):
         self.conversation.setHtml(f"<p>Cannot read: {escape(msg)}</p>")
         self._owed_ready()
 
-    def _conversation_arrived(self, ref: SessionRef, window: ConversationWindow, html: str, palette_key) -> None:
+    def _conversation_arrived(self, ref: SessionRef, window: ConversationWindow, html: str, made_with) -> None:
         if ref != self.ref:
             return
         self._window = window
-        # drawn for the palette shown still (the desktop may have switched light ↔ dark meanwhile)
-        self._render(scroll_to_focus=True, html=html if palette_key == self.conversation.palette().cacheKey() else None)
+        self._expanded |= _run_of_focus(window)  # a step the user picked is shown open, not in a fold
+        # drawn for the palette shown still (the desktop may have switched light ↔ dark meanwhile), and the
+        # runs the user opened or closed meanwhile
+        current = (self.conversation.palette().cacheKey(), frozenset(self._expanded))
+        self._render(scroll_to_focus=True, html=html if made_with == current else None)
         self._owed_ready()
 
     def _render(self, scroll_to_focus: bool, html: str | None = None) -> None:
@@ -572,9 +588,9 @@ class ConversationView(QWidget):
             return
         bar = self.conversation.verticalScrollBar()
         keep = bar.value()
-        if html is None:  # the palette changed: drawn again here, in its colours
+        if html is None:  # a run opened or closed, or the palette changed: drawn again here
             html = messages_html(window.messages, self.conversation.palette(), focus=window.focus_id,
-                                 partners=window.partners)
+                                 partners=window.partners, expanded=frozenset(self._expanded), steps=window.steps)
         self.conversation.setHtml(html)
         if scroll_to_focus and window.focus_id is not None:
             self.conversation.scrollToAnchor(f"m{window.focus_id}")
@@ -590,6 +606,9 @@ class ConversationView(QWidget):
 
     # -- raw view and links ---------------------------------------------------------------------------
     def _anchor_clicked(self, url) -> None:
+        if url.scheme() == "run":
+            self.toggle_run(call_id_of_run_url(url.path()))
+            return
         if url.scheme() != "raw" or self._window is None:
             return
         message_id = url.path()
@@ -598,6 +617,14 @@ class ConversationView(QWidget):
             if m.id == message_id:
                 self.show_raw(window.keys.get(message_id), m)
                 return
+
+    def toggle_run(self, call_id: str) -> None:
+        """Open or close the steps of one call's run (the ``run:`` link)."""
+        if call_id in self._expanded:
+            self._expanded.discard(call_id)
+        else:
+            self._expanded.add(call_id)
+        self._render(scroll_to_focus=False)
 
     def show_raw_row(self, row: int) -> None:
         message = self.model.record(row)
