@@ -235,7 +235,7 @@ class MessagePagesModel(QAbstractListModel):
 
     def paint_entry(self, row: int) -> tuple[Message | None, str]:
         """What the row painter paints, in one Python call instead of several item-data round trips:
-        ``(message, state)``, or ``(None, placeholder text)`` while the row's page is on its way (asked
+        ``(the message's line, state)`` (see ``PendingMessage.line``), or ``(None, placeholder text)`` while the row's page is on its way (asked
         for here)."""
         entry = self._entry(row)
         if entry is None:
@@ -243,8 +243,8 @@ class MessagePagesModel(QAbstractListModel):
                 self._request(row // self.page_size)
                 return None, PLACEHOLDER
             return None, "(message no longer there — refresh)"
-        message = entry.message()
-        return message, "problem" if message.problem else kind_of(message)[0]
+        line = entry.line()  # (what the row shows: a kind may make it for less than the whole message)
+        return line, "problem" if line.problem else kind_of(line)[0]
 
     badge = staticmethod(kind_of)  # (family, label) the row painter draws for a message
 

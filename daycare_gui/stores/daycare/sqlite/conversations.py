@@ -16,7 +16,7 @@ from daycare_gui.core.queries.history import (
     session_growth,
 )
 from daycare_gui.core.queries.history_pages import id_chunk, page_at_offset
-from daycare_gui.stores.daycare.capabilities import DaycareConversations, message_of
+from daycare_gui.stores.daycare.capabilities import _ROLE, DaycareConversations, message_of
 from daycare_gui.stores.records import PendingMessage, SessionRecord, SessionRef
 
 
@@ -29,8 +29,39 @@ def _decode(pending: PendingRecord):
     return message_of(*pending.decode())
 
 
+class _RecordLine:
+    """What the message list paints of a record, straight from Daycare's typed record: a neutral message
+    costs as much again to make, and a list paints thousands of rows while it scrolls."""
+
+    __slots__ = ("rec", "problem", "role")
+
+    def __init__(self, rec, problem) -> None:
+        self.rec, self.problem = rec, problem
+        self.role = _ROLE.get(rec.type, "tool" if rec.is_rlm else "event")
+
+    @property
+    def id(self) -> str:
+        return str(self.rec.id)
+
+    @property
+    def kind(self) -> str:
+        return self.rec.type
+
+    @property
+    def at(self):
+        return self.rec.at
+
+    def summary(self, limit: int = 160) -> str:
+        return self.rec.summary(limit)
+
+
+def _line(pending: PendingRecord) -> _RecordLine:
+    rec, problem, _size = pending.decode()
+    return _RecordLine(rec, problem or (None if rec.known_kind else f"unknown record type {rec.type!r}"))
+
+
 def _pending(entries) -> list[PendingMessage]:
-    return [PendingMessage(e.id, decode=_decode, data=e) if type(e) is PendingRecord else _decoded(e)
+    return [PendingMessage(e.id, decode=_decode, data=e, line=_line) if type(e) is PendingRecord else _decoded(e)
             for e in entries]
 
 
