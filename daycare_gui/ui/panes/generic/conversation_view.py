@@ -145,6 +145,7 @@ class ConversationView(QWidget):
         self._window: ConversationWindow | None = None
         self._conversation_for: int | None = None  # the key the conversation was last asked for
         self._expanded: set[str] = set()  # call ids whose run is shown open
+        self._detail_for: int | None = None  # the key whose details the detail pane shows
         self._pending_focus: str | None = None
 
         layout = QVBoxLayout(self)
@@ -281,6 +282,7 @@ class ConversationView(QWidget):
         self.cap, self.ref = cap, ref
         self._window = None
         self._expanded.clear()
+        self._detail_for = None
         self._conversation_for = None
         self._last_when_counted = False
         self._clear_marker()
@@ -516,7 +518,8 @@ class ConversationView(QWidget):
     def _rows_loaded(self, first: int, last: int) -> None:
         row = self.current_row()
         if first <= row <= last:
-            self._detail_timer.start()
+            if self._detail_for != self.model.key_of(row):  # (a page read again leaves a Raw view shown)
+                self._detail_timer.start()
             if self._conversation_for is None or self._conversation_for != self.model.key_of(row):
                 self._timer.start()
 
@@ -541,6 +544,7 @@ class ConversationView(QWidget):
         row = self.current_row()
         message = self.model.record(row)
         if message is not None:
+            self._detail_for = self.model.key_of(row)
             self.ctx.show_detail(message_detail(message))
 
     def _request_conversation(self) -> None:
