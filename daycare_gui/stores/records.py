@@ -232,3 +232,18 @@ class StoreSummary:
     notes: tuple[str, ...] = ()
     facts: tuple[tuple[str, str], ...] = ()  # labelled lines for the overview
     extra: dict = field(default_factory=dict, compare=False)
+
+
+@dataclass(frozen=True)
+class SearchDocument:
+    """A document the shared search index holds beside the messages: ``key`` opens it where the store's
+    quick open (``Directory``, kind "doc") or its Documents section lists it; ``where`` says where it lives
+    in words ("config skill · skills/deploy/SKILL.md"); ``text`` is what is searched (secrets are masked by
+    the index, and a settings file gives its keys, never its values)."""
+
+    key: str
+    title: str
+    group: str  # "Skills", "Memory", "Agents' prompt files", "Settings", ...
+    where: str
+    text: str
+    at: int | None = None  # when it last changed (ms), where known

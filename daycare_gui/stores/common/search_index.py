@@ -21,7 +21,16 @@ with their ``-wal``/``-shm``, and nothing else (:func:`remove_former_indexes`).
 Rows: one FTS5 row per message (``rowid`` grows in cursor order, so "newest first" is rowid order), with
 its session (a small ``sessions`` table maps it to the neutral ``SessionRef``), id, role, kind, time and
 its place among the session's indexed messages (a hint for opening the conversation at it). The ``tags``
-column holds one token for the role and one for the thread, so those filters intersect posting lists.
+column holds one token for the role, one for the thread and one per facet value the source tags the message
+with (``SearchSource.tags``: Daycare's record type), so those filters intersect posting lists.
+
+A source that can fingerprint its history (``SearchSource.fingerprint``: a count and sampled rows up to the
+cursor) has it stored with each batch; when it no longer matches, the history was rewritten in the middle
+and the index is rebuilt. Index files of an earlier layout the source names
+(``SearchSource.former_index_files``) are removed like a former identity's.
+
+Documents (skills, prompt files, memory, settings keys: :mod:`.search_docs` gathers them) live in a second
+FTS5 table of the same file, replaced whole when what they say changed (:func:`update_documents`).
 """
 
 from __future__ import annotations
@@ -45,7 +54,8 @@ from daycare_gui.stores.records import Message, SessionRef
 
 # Bump when the indexed text or the layout changes: an index of another version is rebuilt.
 # 2: secrets are masked before they are indexed (an index of version 1 holds them in clear: rebuilt).
-INDEX_VERSION = 2
+# 3: facet tags (SearchSource.tags) and the documents table.
+INDEX_VERSION = 3
 BATCH = 2000
 BODY_LIMIT = 200_000  # characters of one message indexed (a huge tool output is cut, not skipped)
 SUBDIR = "sources"
@@ -64,6 +74,10 @@ CREATE VIRTUAL TABLE IF NOT EXISTS messages USING fts5(
     body, tags, session UNINDEXED, message_id UNINDEXED, role UNINDEXED, kind UNINDEXED, at UNINDEXED,
     position UNINDEXED, tokenize = '{TOKENIZER}'
 );
+CREATE VIRTUAL TABLE IF NOT EXISTS documents USING fts5(
+    body, title, doc_key UNINDEXED, doc_group UNINDEXED, place UNINDEXED, at UNINDEXED,
+    tokenize = '{TOKENIZER}'
+);
 """
 
 
@@ -76,6 +90,12 @@ def role_tag(role: str) -> str:
 def thread_tag(thread_id: str) -> str:
     # a hash: thread ids are any text (paths, ids with dashes) and must become one token
     return "th" + hashlib.sha1(thread_id.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+@lru_cache(maxsize=4096)
+def facet_tag(name: str, value: str) -> str:
+    # a hash, as for threads: a facet's value is any text and must become one token
+    return "fa" + hashlib.sha1(f"{name}\0{value}".encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 def _key(identity: str) -> str:
@@ -92,12 +112,15 @@ def remove_former_indexes(source: SearchSource, current: Path) -> list[Path]:
     identity and it does not record another identity. One that cannot be removed (in use on a platform
     that locks open files) is logged and tried again at the next build: the cache never blocks a search."""
     removed = []
-    for identity in dict.fromkeys(_utf8(i) for i in getattr(source, "former_identities", tuple)()):
-        old = current.with_name(f"{_key(identity)}.sqlite")
+    olds = [(current.with_name(f"{_key(identity)}.sqlite"), identity)
+            for identity in dict.fromkeys(_utf8(i) for i in getattr(source, "former_identities", tuple)())]
+    # (the folder above ``sources/``: where Daycare's own index kept its files; a source checks they are its own)
+    olds += [(Path(f), None) for f in getattr(source, "former_index_files", lambda _d: ())(current.parent.parent)]
+    for old, identity in olds:
         parts = [old] + [Path(f"{old}{suffix}") for suffix in ("-wal", "-shm", "-journal")]
         if old == current or not any(part.exists() for part in parts):
             continue
-        if recorded_meta(old, "identity") not in (None, identity):
+        if identity is not None and recorded_meta(old, "identity") not in (None, identity):
             continue  # another index under that name (it cannot be ours): left alone
         failed = False
         for part in parts:  # a -wal left behind alone is still found (and removed) next time
@@ -150,6 +173,8 @@ class IndexState:
     last: tuple[str, str, str] | None = None  # (thread id, session id, message id) stored last
     rows: int = 0
     roles: tuple[str, ...] = ()  # every role indexed, for a filter to offer
+    fingerprint: str | None = None  # the source's fingerprint of the history up to ``cursor``
+    documents: int = 0  # documents indexed
 
 
 @dataclass(frozen=True)
@@ -185,7 +210,8 @@ class SourceIndex:
             self.path, True, int(meta.get("version", 0)), meta.get("identity", ""),
             meta.get("cursor") or None, meta.get("check") or None,
             tuple(last) if isinstance(last, list) and len(last) == 3 else None, int(meta.get("rows", 0)),
-            tuple(json.loads(meta.get("roles", "[]"))))
+            tuple(json.loads(meta.get("roles", "[]"))), meta.get("fingerprint") or None,
+            int(meta.get("documents", 0)))
 
     def set_meta(self, **values) -> None:
         for key, value in values.items():
@@ -196,7 +222,8 @@ class SourceIndex:
         """Forget everything (a rebuild starts here), in one transaction: a search running meanwhile sees the
         old index or an empty one, never missing tables. Dropping is much faster than deleting rows."""
         self.conn.executescript("BEGIN IMMEDIATE; DELETE FROM meta; DROP TABLE IF EXISTS messages; "
-                                f"DROP TABLE IF EXISTS sessions; {_SCHEMA} COMMIT;")
+                                "DROP TABLE IF EXISTS sessions; DROP TABLE IF EXISTS documents; "
+                                f"{_SCHEMA} COMMIT;")
 
     def scrub(self) -> None:
         """Leave no byte of dropped messages in the files (an older index held secrets in clear)."""
@@ -268,6 +295,8 @@ def update_source_index(source: SearchSource, index: SourceIndex, *, progress: P
         reason = f"index format {st.version} is not {INDEX_VERSION}"
     elif st.exists and st.identity != identity:
         reason = "the index belonged to another store"
+    elif st.rows and st.fingerprint and st.cursor and source.fingerprint(st.cursor) != st.fingerprint:
+        reason = "indexed messages were changed or removed"
     if reason:
         older_format = st.exists and st.version != INDEX_VERSION
         index.clear()
@@ -307,6 +336,9 @@ def update_source_index(source: SearchSource, index: SourceIndex, *, progress: P
                     role = _utf8(message.role)
                     roles.add(role)
                     tags = f"{role_tag(role)} {thread_tag(_utf8(ref.thread_id))}"
+                    facets = source.tags(ref, message)
+                    if facets:
+                        tags += " " + " ".join(facet_tag(_utf8(n), _utf8(v)) for n, v in facets)
                     records.append((rows, searchable_text(message), tags, session_row, _utf8(message.id), role,
                                     _utf8(message.kind), _as_ms(message.at), position))
                     check, cursor = cursor, _utf8(item_cursor)
@@ -317,7 +349,7 @@ def update_source_index(source: SearchSource, index: SourceIndex, *, progress: P
                 last = chunk[-1]
                 index.set_meta(version=INDEX_VERSION, identity=identity, cursor=cursor, check=check or "",
                                last=[_utf8(last[1].thread_id), _utf8(last[1].session_id), _utf8(last[2].id)],
-                               rows=rows, roles=sorted(roles))
+                               rows=rows, roles=sorted(roles), fingerprint=source.fingerprint(cursor) or "")
                 index.conn.execute("COMMIT")
             except BaseException:
                 index.conn.execute("ROLLBACK")
@@ -341,3 +373,33 @@ def _close(stream) -> None:
     close = getattr(stream, "close", None)
     if close is not None:
         close()  # a generator's finally (open files, cursors) runs now, not at garbage collection
+
+
+def update_documents(index: SourceIndex, documents, *, cancel: Cancel | None = None) -> int | None:
+    """Replace the indexed documents with ``documents`` (:class:`~daycare_gui.stores.records.SearchDocument`)
+    when what they say changed (a digest of them all, kept in ``meta``); returns how many are indexed now,
+    or None when cancelled (the documents indexed before stay). Secrets are masked before they are stored."""
+    rows = []
+    digest = hashlib.sha256()
+    for doc in documents:
+        if cancel is not None and cancel():
+            return None
+        body = _utf8(mask_free_text(doc.text[:BODY_LIMIT + 1000])[:BODY_LIMIT])
+        row = (body, _utf8(mask_free_text(doc.title)), _utf8(doc.key), _utf8(doc.group),
+               _utf8(mask_free_text(doc.where)), _as_ms(doc.at))
+        digest.update(json.dumps(row, ensure_ascii=False).encode("utf-8"))
+        rows.append(row)
+    seal = digest.hexdigest()
+    if index.meta().get("documents_digest") == seal:
+        return len(rows)
+    index.conn.execute("BEGIN IMMEDIATE")
+    try:
+        index.conn.execute("DELETE FROM documents")
+        index.conn.executemany("INSERT INTO documents(body, title, doc_key, doc_group, place, at) "
+                               "VALUES (?, ?, ?, ?, ?, ?)", rows)
+        index.set_meta(documents_digest=seal, documents=len(rows))
+        index.conn.execute("COMMIT")
+    except BaseException:
+        index.conn.execute("ROLLBACK")
+        raise
+    return len(rows)
