@@ -32,12 +32,12 @@ from daycare_gui.stores.records import (
     Message,
     Query,
     Row,
+    SearchDocument,
     SessionRecord,
     SessionRef,
     StoreSummary,
     TableRef,
     TaskItem,
-    SearchDocument,
     ThreadRecord,
 )
 
