@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from daycare_gui.core.records import HistoryRecord
 from daycare_gui.stores.api import Conversations, SearchSource, Tables
+from daycare_gui.stores.daycare.legacy.search import DaycareLegacySearch
+from daycare_gui.stores.daycare.sqlite.search import DaycareSqliteSearch
 from daycare_gui.stores.records import (
     Message,
     SessionRecord,
@@ -164,7 +166,6 @@ def offer_capabilities(store) -> None:
     store.offer(Directory, DaycareDirectory(core))  # legacy folders too: their agents and sessions
     if core.db is None:
         if core.generation == "legacy-files":  # conversations straight from the agents' history.jsonl
-            from daycare_gui.stores.daycare.legacy.search import DaycareLegacySearch
             from daycare_gui.stores.daycare.legacy_conversations import LegacyConversations
 
             store.offer(Conversations, LegacyConversations(core))
@@ -172,7 +173,5 @@ def offer_capabilities(store) -> None:
         return
     store.offer(Tables, DaycareTables(core))
     if core.has_table("agents") and core.has_table("session_history"):
-        from daycare_gui.stores.daycare.sqlite.search import DaycareSqliteSearch
-
         store.offer(Conversations, DaycareConversations(core))
         store.offer(SearchSource, DaycareSqliteSearch(core))

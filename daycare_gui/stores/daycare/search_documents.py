@@ -12,6 +12,10 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
+# (imported with the Directory, on the GUI thread before a store opens: never first on a worker)
+from daycare_gui.stores.common.problems import ProblemLog
+from daycare_gui.stores.daycare.datadir.agent_files import find_agent_files
+from daycare_gui.stores.daycare.datadir.reading import read_capped
 from daycare_gui.stores.records import JumpEntry, SearchDocument
 
 SETTINGS_KEY = "settings:settings.json"
@@ -19,8 +23,6 @@ AUTH_KEY = "settings:auth.json"
 
 
 def _text(path: Path, folder: Path) -> str | None:
-    from daycare_gui.stores.daycare.datadir.reading import read_capped
-
     data = read_capped(Path(path), Path(folder))
     return None if data is None else data.decode("utf-8", "replace")
 
@@ -48,9 +50,6 @@ def _settings_files(paths) -> list[tuple[str, str, Path]]:
 
 def prompt_files(paths):
     """Agents' prompt files (``datadir.agent_files``), or none when the agents folder cannot be listed."""
-    from daycare_gui.stores.common.problems import ProblemLog
-    from daycare_gui.stores.daycare.datadir.agent_files import find_agent_files
-
     return find_agent_files(Path(paths.agents_dir), ProblemLog())
 
 

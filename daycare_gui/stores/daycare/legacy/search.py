@@ -18,7 +18,12 @@ import sqlite3
 from itertools import islice
 from pathlib import Path
 
+# (imported with the capabilities, on the GUI thread before a store opens: never first on a worker)
+from daycare_gui.core.search.build import BODY_SQL
+from daycare_gui.core.search.index import store_key
+from daycare_gui.core.search.legacy import LINE_MASK, LegacySource, _ordered, _records
 from daycare_gui.stores.api import SearchSource
+from daycare_gui.stores.daycare.search_documents import daycare_documents
 from daycare_gui.stores.daycare.sqlite.search import RECORD_TYPE, record_facets, role_of
 from daycare_gui.stores.records import Message, SessionRef
 
@@ -41,29 +46,20 @@ class DaycareLegacySearch(SearchSource):
         return f"daycare-legacy:{Path(self.core.paths.agents_dir).resolve()}"
 
     def former_index_files(self, cache_dir: Path) -> tuple[Path, ...]:
-        from daycare_gui.core.search.index import store_key
-
         return (Path(cache_dir) / f"{store_key(self.core.paths.agents_dir)}.sqlite",)
 
     def _inventory(self):
         return self.core.files()
 
     def _ordered(self) -> list:
-        from daycare_gui.core.search.legacy import _ordered
-
         return _ordered(self._inventory())
 
     def agents(self) -> dict:
         if self._agents is None:
-            from daycare_gui.core.search.legacy import LegacySource
-
             self._agents = LegacySource.from_inventory(self._inventory()).agents
         return self._agents
 
     def messages(self, after: str | None):
-        from daycare_gui.core.search.build import BODY_SQL
-        from daycare_gui.core.search.legacy import LINE_MASK, _records
-
         start = tuple(int(p) for p in after.split(":")) if after else (0, -1)
         scratch = sqlite3.connect(":memory:")
         scratch.executescript(_SCRATCH)
@@ -114,6 +110,4 @@ class DaycareLegacySearch(SearchSource):
         return json.dumps(out)
 
     def documents(self):
-        from daycare_gui.stores.daycare.search_documents import daycare_documents
-
         return daycare_documents(self.core)

@@ -16,7 +16,15 @@ import json
 import sqlite3
 from pathlib import Path
 
+# (imported with the capabilities, on the GUI thread before a store opens: never first on a worker)
+from daycare_gui.core.queries.agents import AgentFilter, distinct_values
+from daycare_gui.core.queries.names import user_names
+from daycare_gui.core.records import DESCRIPTOR_KINDS, HISTORY_KINDS
+from daycare_gui.core.search.build import _VALID_GUARD, BODY_SQL, fingerprint
+from daycare_gui.core.search.index import store_key
+from daycare_gui.core.search.prune import recorded_store
 from daycare_gui.stores.api import SearchSource
+from daycare_gui.stores.daycare.search_documents import daycare_documents
 from daycare_gui.stores.records import FilterSpec, Message, SessionRef
 
 BATCH = 5000
@@ -37,8 +45,6 @@ def role_of(record_type: str) -> str:
 
 
 def _select(guarded: bool) -> str:
-    from daycare_gui.core.search.build import _VALID_GUARD, BODY_SQL
-
     body = BODY_SQL if guarded else BODY_SQL.replace(_VALID_GUARD, "")
     return (f"SELECT h.id, h.session_id, s.agent_id, h.type, h.at, {body} FROM session_history AS h "
             "LEFT JOIN sessions AS s ON s.id = h.session_id WHERE h.id > :after ORDER BY h.id LIMIT :n")
@@ -46,9 +52,6 @@ def _select(guarded: bool) -> str:
 
 def record_facets(db, has_users: bool, user_names: dict[str, str]) -> tuple[FilterSpec, ...]:
     """Agent kind, lifecycle, user (when agents have owners) and record type, as Daycare's search offered."""
-    from daycare_gui.core.queries.agents import distinct_values
-    from daycare_gui.core.records import DESCRIPTOR_KINDS, HISTORY_KINDS
-
     out = [FilterSpec("agent_kind", "All agent kinds", "choice", tuple((k, k) for k in DESCRIPTOR_KINDS)),
            FilterSpec("lifecycle", "Any lifecycle", "choice", tuple((v, v) for v in LIFECYCLES))]
     if has_users and db is not None:
@@ -71,9 +74,6 @@ class DaycareSqliteSearch(SearchSource):
 
     def former_index_files(self, cache_dir: Path) -> tuple[Path, ...]:
         """Daycare's own index of this database (``core.search``, keyed on its path and file identity)."""
-        from daycare_gui.core.search.index import store_key
-        from daycare_gui.core.search.prune import recorded_store
-
         db_path = Path(self.core.paths.db_path).resolve()
         old = Path(cache_dir) / f"{store_key(db_path)}.sqlite"
         if old.exists() and recorded_store(old) not in (None, str(db_path)):
@@ -104,14 +104,10 @@ class DaycareSqliteSearch(SearchSource):
         return ((RECORD_TYPE, message.kind),)
 
     def facets(self):
-        from daycare_gui.core.queries.names import user_names
-
         has_users = "user_id" in self.db.columns("agents")
         return record_facets(self.db, has_users, user_names(self.core) if has_users else {})
 
     def facet_threads(self, name: str, value: str) -> frozenset[str] | None:
-        from daycare_gui.core.queries.agents import AgentFilter
-
         if name not in ("agent_kind", "lifecycle", "user"):
             return None
         if name == "user" and "user_id" not in self.db.columns("agents"):
@@ -123,8 +119,6 @@ class DaycareSqliteSearch(SearchSource):
         return frozenset(str(r[0]) for r in self.db.rows(f"SELECT id FROM agents{where}", params))
 
     def fingerprint(self, cursor: str) -> str | None:
-        from daycare_gui.core.search.build import fingerprint
-
         try:
             last = int(cursor)
         except ValueError:
@@ -134,6 +128,4 @@ class DaycareSqliteSearch(SearchSource):
         return json.dumps([have, fingerprint(self.db, first, last)])
 
     def documents(self):
-        from daycare_gui.stores.daycare.search_documents import daycare_documents
-
         return daycare_documents(self.core)
