@@ -35,6 +35,7 @@ from daycare_gui.stores.records import (
     SearchDocument,
     SessionRecord,
     SessionRef,
+    SqliteFeed,
     StoreSummary,
     TableRef,
     TaskItem,
@@ -516,6 +517,12 @@ class SearchSource(Capability):
         """Index files an earlier search of this store left in ``cache_dir`` under another layout (Daycare's
         own index before it fed the shared one); removed at the next build, with their -wal and -shm."""
         return ()
+
+    def sqlite_feed(self) -> SqliteFeed | None:
+        """Optional, for a store kept in SQLite: its messages copied into the index inside SQLite, as fast as
+        a plain FTS5 build (the cursors are the integers the feed names; ``messages`` stays the reference,
+        and must give the same messages, cursors and text). None: ``messages`` feeds the index."""
+        return None
 
     def documents(self) -> Iterator[SearchDocument]:
         """What people look for beside the conversations: skills, prompt files, memory, notes, settings

@@ -39,8 +39,10 @@ import hashlib
 import json
 import logging
 import os
+import sqlite3
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import islice
@@ -50,13 +52,14 @@ from daycare_gui.core.search.prune import recorded_meta
 from daycare_gui.stores.api import SearchSource
 from daycare_gui.stores.common.fts import TOKENIZER, connect, default_dir, scrub_files
 from daycare_gui.stores.common.secrets import mask_free_text, mask_tree
-from daycare_gui.stores.records import Message, SessionRef
+from daycare_gui.stores.records import Message, SessionRef, SqliteFeed
 
 # Bump when the indexed text or the layout changes: an index of another version is rebuilt.
 # 2: secrets are masked before they are indexed (an index of version 1 holds them in clear: rebuilt).
 # 3: facet tags (SearchSource.tags) and the documents table.
 INDEX_VERSION = 3
 BATCH = 2000
+FEED_BATCH = 20_000  # a batch copied inside SQLite is a few statements: bigger ones cost nothing per row
 BODY_LIMIT = 200_000  # characters of one message indexed (a huge tool output is cut, not skipped)
 SUBDIR = "sources"
 log = logging.getLogger(__name__)
@@ -281,7 +284,7 @@ def _same(item, st: IndexState) -> bool:
 
 
 def update_source_index(source: SearchSource, index: SourceIndex, *, progress: Progress | None = None,
-                        cancel: Cancel | None = None, batch: int = BATCH, rebuild: bool = False,
+                        cancel: Cancel | None = None, batch: int | None = None, rebuild: bool = False,
                         optimize: bool = True) -> BuildResult:
     """Index the messages ``source`` has that the index lacks (rebuilding first when its history changed)."""
     started = time.perf_counter()
@@ -303,6 +306,16 @@ def update_source_index(source: SearchSource, index: SourceIndex, *, progress: P
         if older_format:
             index.scrub()
         st = index.state()
+    feed = source.sqlite_feed()
+    if feed is not None:
+        with _attached(index, source, feed):
+            if st.rows and not _feed_still_ends_at(index, feed, st):
+                reason = "the message indexed last is no longer where it was (the history was shortened or changed)"
+                index.clear()
+                st = index.state()
+            return _build_from_feed(source, feed, index, st, identity, reason, started, progress=progress,
+                                    cancel=cancel, batch=batch or FEED_BATCH, optimize=optimize)
+    batch = batch or BATCH
     stream: Iterator = iter(source.messages(st.check if st.rows else None))
     if st.rows:
         first = next(stream, None)
@@ -366,6 +379,151 @@ def update_source_index(source: SearchSource, index: SourceIndex, *, progress: P
         index.set_meta(version=INDEX_VERSION, identity=identity, rows=0)
     if optimize and done >= 5 * batch and status != "cancelled" and not (cancel is not None and cancel()):
         index.optimize()  # fewer segments: later queries read fewer b-trees
+    return BuildResult(status, done, rows, time.perf_counter() - started, reason)
+
+
+# -- the copy inside SQLite (SearchSource.sqlite_feed) --------------------------------------------------
+FEED_SCHEMA = "feed"
+
+
+@contextmanager
+def _attached(index: SourceIndex, source: SearchSource, feed: SqliteFeed):
+    """The store attached read-only to the index's connection as ``feed``, with the SQL functions a batch
+    uses: ``masked_text`` (what :func:`searchable_text` makes of a message's text) and ``index_tags``."""
+    made: dict[tuple, str] = {}
+
+    def index_tags(role, thread_id, session_id, message_id, kind):
+        key = (role, thread_id, kind)
+        tags = made.get(key)
+        if tags is None:
+            message = Message(_utf8(message_id), _utf8(role), kind=_utf8(kind))
+            facets = source.tags(SessionRef(_utf8(thread_id), _utf8(session_id)), message)
+            tags = f"{role_tag(_utf8(role))} {thread_tag(_utf8(thread_id))}"
+            if facets:
+                tags += " " + " ".join(facet_tag(_utf8(n), _utf8(v)) for n, v in facets)
+            made[key] = tags  # (tags depend on the role, thread and kind only: a source's contract)
+        return tags
+
+    def masked_text(text):
+        text = "" if text is None else str(text)
+        return _utf8(mask_free_text(text[:BODY_LIMIT + 1000])[:BODY_LIMIT])
+
+    conn = index.conn
+    conn.create_function("index_tags", 5, index_tags)
+    conn.create_function("masked_text", 1, masked_text, deterministic=True)
+    conn.execute(f"ATTACH DATABASE ? AS {FEED_SCHEMA}", (feed.uri,))
+    try:
+        yield
+    finally:
+        conn.execute(f"DETACH DATABASE {FEED_SCHEMA}")
+
+
+def _feed_still_ends_at(index: SourceIndex, feed: SqliteFeed, st: IndexState) -> bool:
+    """Whether the message indexed last is still the feed's message at that cursor."""
+    try:
+        last = int(st.cursor or "")
+    except ValueError:
+        return False
+    rows = _feed_rows(index, feed, {"after": last - 1, "last": last})  # (integer cursors: just that one)
+    if not rows or str(rows[-1][0]) != st.cursor:
+        return False
+    row = rows[-1]
+    return (_utf8(row[1]), _utf8(row[2]), _utf8(row[3])) == st.last
+
+
+def _feed_rows(index: SourceIndex, feed: SqliteFeed, params: dict) -> list:
+    try:
+        return index.conn.execute(feed.rows_sql, params).fetchall()
+    except sqlite3.OperationalError as exc:
+        if not feed.guarded_sql or "malformed JSON" not in str(exc):
+            raise
+        return index.conn.execute(feed.guarded_sql, params).fetchall()
+
+
+_FEED_INSERT = """
+INSERT INTO messages(rowid, body, tags, session, message_id, role, kind, at, position)
+SELECT :rows + row_number() OVER (ORDER BY b.cursor), masked_text(b.body),
+       index_tags(b.role, b.thread_id, b.session_id, b.message_id, b.kind), s.id, b.message_id, b.role, b.kind,
+       b.at, s.messages + row_number() OVER (PARTITION BY s.id ORDER BY b.cursor) - 1
+FROM temp.feed_batch AS b JOIN sessions AS s ON s.thread_id = b.thread_id AND s.session_id = b.session_id
+ORDER BY b.cursor
+"""
+
+
+def _copy_batch(index: SourceIndex, feed: SqliteFeed, after: int, last: int, rows: int) -> tuple[int, list]:
+    """One batch copied into the index (inside the caller's transaction): (messages added, the last row)."""
+    conn = index.conn
+    conn.execute("DROP TABLE IF EXISTS temp.feed_batch")
+    select = feed.rows_sql
+    for sql in (select, feed.guarded_sql):
+        try:
+            conn.execute(f"CREATE TEMP TABLE feed_batch AS {sql}", {"after": after, "last": last})
+            break
+        except sqlite3.OperationalError as exc:
+            if not feed.guarded_sql or sql == feed.guarded_sql or "malformed JSON" not in str(exc):
+                raise
+    conn.execute("UPDATE temp.feed_batch SET thread_id = coalesce(thread_id, ''), session_id = coalesce(session_id, ''), "
+                 "message_id = CAST(message_id AS TEXT), role = coalesce(role, ''), kind = coalesce(kind, ''), "
+                 "at = CASE WHEN typeof(at) = 'integer' THEN at END")
+    conn.execute("INSERT OR IGNORE INTO sessions(thread_id, session_id) "
+                 "SELECT DISTINCT thread_id, session_id FROM temp.feed_batch")
+    added = conn.execute(_FEED_INSERT, {"rows": rows}).rowcount
+    conn.execute("UPDATE sessions SET messages = messages + (SELECT count(*) FROM temp.feed_batch AS b "
+                 "WHERE b.thread_id = sessions.thread_id AND b.session_id = sessions.session_id) "
+                 "WHERE id IN (SELECT s.id FROM sessions AS s JOIN temp.feed_batch AS b "
+                 "ON s.thread_id = b.thread_id AND s.session_id = b.session_id)")
+    tail = conn.execute("SELECT cursor, thread_id, session_id, message_id FROM temp.feed_batch "
+                        "ORDER BY cursor DESC LIMIT 2").fetchall()
+    conn.execute("DROP TABLE temp.feed_batch")
+    return added, tail
+
+
+def _build_from_feed(source: SearchSource, feed: SqliteFeed, index: SourceIndex, st: IndexState, identity: str,
+                     reason: str, started: float, *, progress, cancel, batch: int, optimize: bool) -> BuildResult:
+    conn = index.conn
+    rows, done = st.rows, 0
+    cursor, check = st.cursor, st.check
+    last_row = list(st.last) if st.last else None
+    roles = set(st.roles)
+    status = "rebuilt" if reason else "updated"
+    after = int(cursor) if cursor else -(1 << 62)
+    if progress is not None:
+        progress(0, 0)
+    while True:
+        if cancel is not None and cancel():
+            status = "cancelled"
+            break
+        end = conn.execute(feed.next_sql, {"after": after, "n": batch}).fetchone()
+        if not end or end[0] is None:
+            break
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            added, tail = _copy_batch(index, feed, after, int(end[0]), rows)
+            if not tail:
+                conn.execute("ROLLBACK")
+                break
+            rows += added
+            roles.update(r[0] for r in conn.execute(
+                "SELECT DISTINCT role FROM messages WHERE rowid > ?", (rows - added,)))
+            check = str(tail[1][0]) if len(tail) > 1 else cursor
+            cursor = str(tail[0][0])
+            last_row = [_utf8(tail[0][1]), _utf8(tail[0][2]), _utf8(tail[0][3])]
+            index.set_meta(version=INDEX_VERSION, identity=identity, cursor=cursor, check=check or "",
+                           last=last_row, rows=rows, roles=sorted(roles), fingerprint=source.fingerprint(cursor) or "")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        after = int(cursor)
+        done += added
+        if progress is not None:
+            progress(done, 0)
+    if done == 0 and status == "updated":
+        status = "up to date"
+    if not index.state().exists:
+        index.set_meta(version=INDEX_VERSION, identity=identity, rows=0)
+    if optimize and done >= 5 * BATCH and status != "cancelled" and not (cancel is not None and cancel()):
+        index.optimize()
     return BuildResult(status, done, rows, time.perf_counter() - started, reason)
 
 

@@ -116,8 +116,11 @@ def _where(match: str, flt: SourceFilter, threads: frozenset[str] | None = None)
         expr += " AND tags : " + tags_any([role_tag(r) for r in flt.roles])
     if flt.thread_id is not None:
         expr += " AND tags : " + tags_any([thread_tag(flt.thread_id)])
-    for name, value in flt.choices:
-        expr += " AND tags : " + tags_any([facet_tag(name, value)])
+    by_name: dict[str, list[str]] = {}
+    for name, value in flt.choices:  # values of one facet: any of them; facets: all of them
+        by_name.setdefault(name, []).append(facet_tag(name, value))
+    for tags in by_name.values():
+        expr += " AND tags : " + tags_any(tags)
     if threads is not None and len(threads) <= THREAD_TAGS_MAX:
         expr += " AND tags : " + tags_any([thread_tag(t) for t in sorted(threads)])
         threads = None
@@ -131,13 +134,16 @@ def _where(match: str, flt: SourceFilter, threads: frozenset[str] | None = None)
 def split_choices(source, flt: SourceFilter) -> tuple[SourceFilter, frozenset[str] | None]:
     """The filter with only tagged facets left, and the threads the thread facets narrow to (None: no
     thread facet chosen). Asks the store (``facet_threads``): call it on a worker."""
-    tagged, threads = [], None
-    for name, value in flt.choices:
+    tagged, by_name = [], {}
+    for name, value in flt.choices:  # values of one facet: any of them; facets: all of them
         found = source.facet_threads(name, value) if source is not None else None
         if found is None:
             tagged.append((name, value))
         else:
-            threads = frozenset(found) if threads is None else threads & frozenset(found)
+            by_name[name] = by_name.get(name, frozenset()) | frozenset(found)
+    threads = None
+    for found in by_name.values():
+        threads = found if threads is None else threads & found
     return replace(flt, choices=tuple(tagged)), threads
 
 

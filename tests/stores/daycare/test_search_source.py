@@ -194,3 +194,30 @@ def test_documents_are_found_where_they_live_and_secrets_stay_out(tmp_path, inde
     assert _new(dest, "hunter2")[1].documents == [] and _new(dest, "plainvalue")[1].documents == []
     files = list((index_dir / "sources").glob("*.sqlite*"))
     assert files and not any(b"QAsecret" in f.read_bytes() for f in files)
+
+
+def test_the_copy_inside_sqlite_indexes_what_the_messages_say(demo, tmp_path, monkeypatch):
+    """``sqlite_feed`` (the batch copy inside SQLite, for speed) and ``messages`` (the reference) make the
+    same index: the same text, tags, ids, roles, kinds, times and places in the session."""
+    from daycare_gui.stores.daycare.sqlite.search import DaycareSqliteSearch
+
+    def table(folder, feed: bool):
+        monkeypatch.setenv("DAYCARE_GUI_SEARCH_DIR", str(tmp_path / folder))
+        if not feed:
+            monkeypatch.setattr(DaycareSqliteSearch, "sqlite_feed", lambda self: None)
+        with registry.open_store(demo) as store:
+            source = store.capability(SearchSource)
+            assert (source.sqlite_feed() is not None) == feed
+            with SourceIndex.for_source(source) as index:
+                update_source_index(source, index, batch=50)  # several batches
+                assert update_source_index(source, index).status == "up to date"
+                rows = index.conn.execute(
+                    "SELECT m.rowid, body, tags, s.thread_id, s.session_id, message_id, role, kind, at, position "
+                    "FROM messages AS m JOIN sessions AS s ON s.id = m.session ORDER BY m.rowid").fetchall()
+                meta = {k: v for k, v in index.meta().items() if k in ("cursor", "check", "last", "rows", "roles")}
+        monkeypatch.undo()
+        return rows, meta
+
+    fed, fed_meta = table("fed", True)
+    streamed, streamed_meta = table("streamed", False)
+    assert len(fed) == 172 and fed == streamed and fed_meta == streamed_meta
