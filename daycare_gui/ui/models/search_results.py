@@ -231,6 +231,8 @@ class SourceResultsModel(GroupedResultsModel):
             return fmt_time(item.at) if item.at is not None else ""
         if col == 0:
             return snippet_plain(item.snippet)
-        if col == 1:
+        if col == 1:  # the role, and the store's own record type unless it already says the role
+            if item.kind and item.role and item.role in item.kind:
+                return item.kind  # Daycare's "user_message", "tool_result"
             return item.role + (f" · {item.kind}" if item.kind and item.kind != item.role else "")
         return fmt_time(item.at) if item.at is not None else ""
