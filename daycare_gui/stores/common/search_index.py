@@ -404,11 +404,16 @@ def _attached(index: SourceIndex, source: SearchSource, feed: SqliteFeed):
             made[key] = tags  # (tags depend on the role, thread and kind only: a source's contract)
         return tags
 
-    def masked_text(text):
-        text = "" if text is None else str(text)
-        return _utf8(mask_free_text(text[:BODY_LIMIT + 1000])[:BODY_LIMIT])
+    def masked_text(text):  # (text from SQLite is UTF-8 already: no _utf8 round trip per message)
+        if text is None:
+            return ""
+        text = str(text)
+        if len(text) > BODY_LIMIT:
+            return mask_free_text(text[:BODY_LIMIT + 1000])[:BODY_LIMIT]
+        return mask_free_text(text)
 
     conn = index.conn
+    conn.execute("PRAGMA temp_store = MEMORY")  # each batch's rows pass through a temporary table
     conn.create_function("index_tags", 5, index_tags)
     conn.create_function("masked_text", 1, masked_text, deterministic=True)
     conn.execute(f"ATTACH DATABASE ? AS {FEED_SCHEMA}", (feed.uri,))
@@ -442,11 +447,11 @@ def _feed_rows(index: SourceIndex, feed: SqliteFeed, params: dict) -> list:
 
 _FEED_INSERT = """
 INSERT INTO messages(rowid, body, tags, session, message_id, role, kind, at, position)
-SELECT :rows + row_number() OVER (ORDER BY b.cursor), masked_text(b.body),
+SELECT :rows + row_number() OVER (ORDER BY b.rowid), b.body,
        index_tags(b.role, b.thread_id, b.session_id, b.message_id, b.kind), s.id, b.message_id, b.role, b.kind,
-       b.at, s.messages + row_number() OVER (PARTITION BY s.id ORDER BY b.cursor) - 1
+       b.at, s.messages + row_number() OVER (PARTITION BY s.id ORDER BY b.rowid) - 1
 FROM temp.feed_batch AS b JOIN sessions AS s ON s.thread_id = b.thread_id AND s.session_id = b.session_id
-ORDER BY b.cursor
+ORDER BY b.rowid
 """
 
 
@@ -454,28 +459,35 @@ def _copy_batch(index: SourceIndex, feed: SqliteFeed, after: int, last: int, row
     """One batch copied into the index (inside the caller's transaction): (messages added, the last row)."""
     conn = index.conn
     conn.execute("DROP TABLE IF EXISTS temp.feed_batch")
-    select = feed.rows_sql
-    for sql in (select, feed.guarded_sql):
-        try:
-            conn.execute(f"CREATE TEMP TABLE feed_batch AS {sql}", {"after": after, "last": last})
+    conn.execute("DROP TABLE IF EXISTS temp.feed_counts")
+    for sql in (feed.rows_sql, feed.guarded_sql):
+        try:  # the text made index-ready once, here (masked): the insert below only moves it
+            conn.execute("CREATE TEMP TABLE feed_batch AS SELECT cursor, coalesce(thread_id, '') AS thread_id, "
+                         "coalesce(session_id, '') AS session_id, CAST(message_id AS TEXT) AS message_id, "
+                         "coalesce(role, '') AS role, coalesce(kind, '') AS kind, "
+                         "CASE WHEN typeof(at) = 'integer' THEN at END AS at, masked_text(body) AS body "
+                         f"FROM ({sql})", {"after": after, "last": last})
             break
         except sqlite3.OperationalError as exc:
             if not feed.guarded_sql or sql == feed.guarded_sql or "malformed JSON" not in str(exc):
                 raise
-    conn.execute("UPDATE temp.feed_batch SET thread_id = coalesce(thread_id, ''), session_id = coalesce(session_id, ''), "
-                 "message_id = CAST(message_id AS TEXT), role = coalesce(role, ''), kind = coalesce(kind, ''), "
-                 "at = CASE WHEN typeof(at) = 'integer' THEN at END")
+    conn.execute("CREATE TEMP TABLE feed_counts (thread_id TEXT, session_id TEXT, n INTEGER, "
+                 "PRIMARY KEY (thread_id, session_id)) WITHOUT ROWID")
+    conn.execute("INSERT INTO temp.feed_counts SELECT thread_id, session_id, count(*) FROM temp.feed_batch "
+                 "GROUP BY thread_id, session_id")
     conn.execute("INSERT OR IGNORE INTO sessions(thread_id, session_id) "
-                 "SELECT DISTINCT thread_id, session_id FROM temp.feed_batch")
+                 "SELECT thread_id, session_id FROM temp.feed_counts")
     added = conn.execute(_FEED_INSERT, {"rows": rows}).rowcount
-    conn.execute("UPDATE sessions SET messages = messages + (SELECT count(*) FROM temp.feed_batch AS b "
-                 "WHERE b.thread_id = sessions.thread_id AND b.session_id = sessions.session_id) "
-                 "WHERE id IN (SELECT s.id FROM sessions AS s JOIN temp.feed_batch AS b "
-                 "ON s.thread_id = b.thread_id AND s.session_id = b.session_id)")
+    conn.execute("UPDATE sessions SET messages = messages + (SELECT n FROM temp.feed_counts AS c "
+                 "WHERE c.thread_id = sessions.thread_id AND c.session_id = sessions.session_id) "
+                 "WHERE id IN (SELECT s.id FROM temp.feed_counts AS c JOIN sessions AS s "
+                 "ON s.thread_id = c.thread_id AND s.session_id = c.session_id)")
     tail = conn.execute("SELECT cursor, thread_id, session_id, message_id FROM temp.feed_batch "
-                        "ORDER BY cursor DESC LIMIT 2").fetchall()
+                        "ORDER BY rowid DESC LIMIT 2").fetchall()
+    roles = [r[0] for r in conn.execute("SELECT DISTINCT role FROM temp.feed_batch")]
     conn.execute("DROP TABLE temp.feed_batch")
-    return added, tail
+    conn.execute("DROP TABLE temp.feed_counts")
+    return added, tail, roles
 
 
 def _build_from_feed(source: SearchSource, feed: SqliteFeed, index: SourceIndex, st: IndexState, identity: str,
@@ -498,13 +510,12 @@ def _build_from_feed(source: SearchSource, feed: SqliteFeed, index: SourceIndex,
             break
         conn.execute("BEGIN IMMEDIATE")
         try:
-            added, tail = _copy_batch(index, feed, after, int(end[0]), rows)
+            added, tail, batch_roles = _copy_batch(index, feed, after, int(end[0]), rows)
             if not tail:
                 conn.execute("ROLLBACK")
                 break
             rows += added
-            roles.update(r[0] for r in conn.execute(
-                "SELECT DISTINCT role FROM messages WHERE rowid > ?", (rows - added,)))
+            roles.update(batch_roles)
             check = str(tail[1][0]) if len(tail) > 1 else cursor
             cursor = str(tail[0][0])
             last_row = [_utf8(tail[0][1]), _utf8(tail[0][2]), _utf8(tail[0][3])]
