@@ -131,6 +131,16 @@ def test_legacy_store_gives_the_same_hits(fixture_copy):
     assert found.total == 2 and built.status == "rebuilt"
 
 
+def test_the_former_legacy_index_file_is_removed(fixture_copy, index_dir):
+    store = fixture_copy("daycare-808af509", with_db=False)
+    _old_hits(store, "hello")  # Daycare's former index of the legacy folder
+    with open_store(store) as core:
+        old = index_path(core.paths.agents_dir)
+    assert old.exists()
+    _new(store, "hello")
+    assert not old.exists()
+
+
 def test_a_history_rewritten_in_the_middle_rebuilds_the_index(tmp_path):
     dest = tmp_path / "daycare"
     write_demo(dest)
