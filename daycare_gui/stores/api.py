@@ -521,7 +521,8 @@ class SearchSource(Capability):
     def sqlite_feed(self) -> SqliteFeed | None:
         """Optional, for a store kept in SQLite: its messages copied into the index inside SQLite, as fast as
         a plain FTS5 build (the cursors are the integers the feed names; ``messages`` stays the reference,
-        and must give the same messages, cursors and text). None: ``messages`` feeds the index."""
+        and must give the same messages, cursors and text; :meth:`tags` is then asked with the role, the
+        thread and the kind only, once for each). None: ``messages`` feeds the index."""
         return None
 
     def documents(self) -> Iterator[SearchDocument]:

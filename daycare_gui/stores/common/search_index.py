@@ -25,8 +25,9 @@ column holds one token for the role, one for the thread and one per facet value 
 with (``SearchSource.tags``: Daycare's record type), so those filters intersect posting lists.
 
 A source that can fingerprint its history (``SearchSource.fingerprint``: a count and sampled rows up to the
-cursor) has it stored with each batch; when it no longer matches, the history was rewritten in the middle
-and the index is rebuilt. Index files of an earlier layout the source names
+cursor) has it stored once a build ends, with the cursor it is for; when the next build finds it no longer
+matching at that cursor, the history was rewritten in the middle and the index is rebuilt. (A build that
+died before storing it leaves the fingerprint of an earlier cursor: that one is not compared.) Index files of an earlier layout the source names
 (``SearchSource.former_index_files``) are removed like a former identity's.
 
 Documents (skills, prompt files, memory, settings keys: :mod:`.search_docs` gathers them) live in a second
@@ -298,7 +299,8 @@ def update_source_index(source: SearchSource, index: SourceIndex, *, progress: P
         reason = f"index format {st.version} is not {INDEX_VERSION}"
     elif st.exists and st.identity != identity:
         reason = "the index belonged to another store"
-    elif st.rows and st.fingerprint and st.cursor and source.fingerprint(st.cursor) != st.fingerprint:
+    elif (st.rows and st.fingerprint and st.cursor and index.meta().get("fingerprint_at") == st.cursor
+          and source.fingerprint(st.cursor) != st.fingerprint):
         reason = "indexed messages were changed or removed"
     if reason:
         older_format = st.exists and st.version != INDEX_VERSION
@@ -362,7 +364,7 @@ def update_source_index(source: SearchSource, index: SourceIndex, *, progress: P
                 last = chunk[-1]
                 index.set_meta(version=INDEX_VERSION, identity=identity, cursor=cursor, check=check or "",
                                last=[_utf8(last[1].thread_id), _utf8(last[1].session_id), _utf8(last[2].id)],
-                               rows=rows, roles=sorted(roles), fingerprint=source.fingerprint(cursor) or "")
+                               rows=rows, roles=sorted(roles))
                 index.conn.execute("COMMIT")
             except BaseException:
                 index.conn.execute("ROLLBACK")
@@ -377,9 +379,19 @@ def update_source_index(source: SearchSource, index: SourceIndex, *, progress: P
         status = "up to date"
     if not index.state().exists:  # an empty history: remember that it was looked at
         index.set_meta(version=INDEX_VERSION, identity=identity, rows=0)
+    _seal(source, index, done)
     if optimize and done >= 5 * batch and status != "cancelled" and not (cancel is not None and cancel()):
         index.optimize()  # fewer segments: later queries read fewer b-trees
     return BuildResult(status, done, rows, time.perf_counter() - started, reason)
+
+
+def _seal(source: SearchSource, index: SourceIndex, added: int) -> None:
+    """Store the source's fingerprint at the cursor indexed last (once per build: a count up to the cursor
+    costs a scan, too much for every batch)."""
+    cursor = index.meta().get("cursor")
+    if not cursor or (not added and index.meta().get("fingerprint_at") == cursor):
+        return
+    index.set_meta(fingerprint=source.fingerprint(cursor) or "", fingerprint_at=cursor)
 
 
 # -- the copy inside SQLite (SearchSource.sqlite_feed) --------------------------------------------------
@@ -392,12 +404,12 @@ def _attached(index: SourceIndex, source: SearchSource, feed: SqliteFeed):
     uses: ``masked_text`` (what :func:`searchable_text` makes of a message's text) and ``index_tags``."""
     made: dict[tuple, str] = {}
 
-    def index_tags(role, thread_id, session_id, message_id, kind):
+    def index_tags(role, thread_id, kind):
         key = (role, thread_id, kind)
         tags = made.get(key)
-        if tags is None:
-            message = Message(_utf8(message_id), _utf8(role), kind=_utf8(kind))
-            facets = source.tags(SessionRef(_utf8(thread_id), _utf8(session_id)), message)
+        if tags is None:  # (what a source tags may depend on the role, the thread and the kind only)
+            message = Message("", _utf8(role), kind=_utf8(kind))
+            facets = source.tags(SessionRef(_utf8(thread_id), ""), message)
             tags = f"{role_tag(_utf8(role))} {thread_tag(_utf8(thread_id))}"
             if facets:
                 tags += " " + " ".join(facet_tag(_utf8(n), _utf8(v)) for n, v in facets)
@@ -414,7 +426,7 @@ def _attached(index: SourceIndex, source: SearchSource, feed: SqliteFeed):
 
     conn = index.conn
     conn.execute("PRAGMA temp_store = MEMORY")  # each batch's rows pass through a temporary table
-    conn.create_function("index_tags", 5, index_tags)
+    conn.create_function("index_tags", 3, index_tags)
     conn.create_function("masked_text", 1, masked_text, deterministic=True)
     conn.execute(f"ATTACH DATABASE ? AS {FEED_SCHEMA}", (feed.uri,))
     try:
@@ -448,7 +460,7 @@ def _feed_rows(index: SourceIndex, feed: SqliteFeed, params: dict) -> list:
 _FEED_INSERT = """
 INSERT INTO messages(rowid, body, tags, session, message_id, role, kind, at, position)
 SELECT :rows + row_number() OVER (ORDER BY b.rowid), b.body,
-       index_tags(b.role, b.thread_id, b.session_id, b.message_id, b.kind), s.id, b.message_id, b.role, b.kind,
+       index_tags(b.role, b.thread_id, b.kind), s.id, b.message_id, b.role, b.kind,
        b.at, s.messages + row_number() OVER (PARTITION BY s.id ORDER BY b.rowid) - 1
 FROM temp.feed_batch AS b JOIN sessions AS s ON s.thread_id = b.thread_id AND s.session_id = b.session_id
 ORDER BY b.rowid
@@ -520,7 +532,7 @@ def _build_from_feed(source: SearchSource, feed: SqliteFeed, index: SourceIndex,
             cursor = str(tail[0][0])
             last_row = [_utf8(tail[0][1]), _utf8(tail[0][2]), _utf8(tail[0][3])]
             index.set_meta(version=INDEX_VERSION, identity=identity, cursor=cursor, check=check or "",
-                           last=last_row, rows=rows, roles=sorted(roles), fingerprint=source.fingerprint(cursor) or "")
+                           last=last_row, rows=rows, roles=sorted(roles))
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
@@ -533,6 +545,7 @@ def _build_from_feed(source: SearchSource, feed: SqliteFeed, index: SourceIndex,
         status = "up to date"
     if not index.state().exists:
         index.set_meta(version=INDEX_VERSION, identity=identity, rows=0)
+    _seal(source, index, done)
     if optimize and done >= 5 * BATCH and status != "cancelled" and not (cancel is not None and cancel()):
         index.optimize()
     return BuildResult(status, done, rows, time.perf_counter() - started, reason)
