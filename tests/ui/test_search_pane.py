@@ -155,6 +155,19 @@ def test_a_skill_matched_opens_at_the_skill(qtbot, window, demo_store):
     assert section == "skills" and "sql-migration-helper" in target
 
 
+def test_a_legacy_store_is_searched_too_and_a_match_opens_its_session(qtbot, window, fixture_copy):
+    """Daycare's own page said a store without a database had nothing to search: its history.jsonl files are."""
+    store = fixture_copy("daycare-808af509", with_db=False)
+    pane = _open_search(qtbot, window, store)
+    _search(qtbot, pane, "booted")
+    hit = next(h for h in pane.last_results.hits if h.ref.session_id == "agentusr1#2")
+    assert hit.message_id == "5" and hit.kind == "note"
+    index = next(i for i in _leaves(pane.model) if pane.model.item(i) == hit)
+    calls = _navigations(pane)
+    _enter_on(qtbot, pane, index)
+    assert calls == [("history", ("legacy", "agentusr1", 1))]  # its second legacy session
+
+
 def test_snippet_html_escapes_stored_text():
     html = snippet_html("<script>x</script> \ue000café\ue001 & \ue000more")
     assert "<script>" not in html and "&lt;script&gt;" in html

@@ -103,11 +103,13 @@ class SourceResults(GroupedResults):
 
     @property
     def summary(self) -> str:
-        text = super().summary
-        if self.documents:
-            n = len(self.documents)
-            text += f" · {n} document{'s' if n != 1 else ''}"
-        return text
+        if not self.documents:
+            return super().summary
+        n = len(self.documents)
+        documents = f"{n} document{'s' if n != 1 else ''}"
+        if not self.hits:
+            return f"{documents} match; no message does." if n > 1 else f"{documents} matches; no message does."
+        return f"{super().summary} · {documents}"
 
 
 def _where(match: str, flt: SourceFilter, threads: frozenset[str] | None = None) -> tuple[str, list]:
