@@ -162,6 +162,9 @@ def offer_capabilities(store) -> None:
 
     core = store.core
     store.offer(Directory, DaycareDirectory(core))  # legacy folders too: their agents and sessions
+    from daycare_gui.stores.daycare.sqlite.documents import offer_documents_and_files
+
+    offer_documents_and_files(store)  # skills, memory, settings, prompts and homes: both generations
     if core.db is None:
         if core.generation == "legacy-files":  # conversations straight from the agents' history.jsonl
             from daycare_gui.stores.daycare.legacy_conversations import LegacyConversations
