@@ -39,7 +39,7 @@ PANES: tuple[PaneSpec, ...] = (
     PaneSpec("expose", "Expose", "subsystems", "ExposePane", icon="network-server"),
     PaneSpec("system_prompts", "System prompts", "subsystems", "SystemPromptsPane", icon="document-properties"),
     PaneSpec("settings", "Settings and auth", "settings", "SettingsPane", icon="preferences-system"),
-    PaneSpec("files", "Files", "files", "FilesPane", icon="folder"),
+    PaneSpec("files", "Files", "generic.files", "FilesPane", icon="folder"),
     PaneSpec("storage", "Storage", "storage", "StoragePane", icon="drive-harddisk"),
     PaneSpec("problems", "Problems", "problems", "ProblemsPane", icon="dialog-warning"),
 )
