@@ -40,6 +40,7 @@ MODULES: tuple[str, ...] = (
     "daycare_gui.core.queries.overview",
     "daycare_gui.core.counts",
     "daycare_gui.core.task_overview",  # the Tasks page's next runs (read on the worker)
+    "daycare_gui.stores.daycare.datadir.doc_fields",  # a document's outline and fields (read on the worker)
     "markdown_it",
     "daycare_gui.ui.widgets.markdown_view",
     "warm_up_item_delegates",  # a step below, not a module

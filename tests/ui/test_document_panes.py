@@ -1,5 +1,5 @@
-"""Cron, heartbeat, apps, skills and memory pages over the demo store (and a real Daycare fixture); the Files page's
-tests are in test_files_pane.py."""
+"""Cron, heartbeat, apps and skills pages over the demo store (and a real Daycare fixture); the Memory and
+Settings sections' tests are in test_document_shelves.py, the Files page's in test_files_pane.py."""
 
 from __future__ import annotations
 
@@ -144,14 +144,3 @@ def test_skills_show_source_and_body(qtbot, window, demo_store, model_tester):
     assert dict(window.detail.item.fields)["Source"].startswith("config")
     qtbot.waitUntil(lambda: pane.viewer.path == skill.path and pane.viewer.shown_text() != "Reading…", timeout=5000)
     assert "name:" not in pane.viewer.shown_text()  # frontmatter is not rendered as Markdown
-
-
-def test_memory_shows_records_and_index_status(qtbot, window, demo_store, model_tester):
-    pane = open_at(qtbot, window, demo_store, "memory")
-    model_tester(pane.records.model, pane.records.proxy)
-    qtbot.waitUntil(lambda: pane.records.proxy.rowCount() == 3, timeout=5000)
-    assert set(texts(pane.records.proxy, 3)) == {"listed"}
-    entity = select_where(pane, 0, "incidents")
-    shown = pane.viewer.shown_text()
-    assert entity.records and all(r.title in shown and r.body.replace("`", "") in shown for r in entity.records)
-    assert [v for k, v in window.detail.item.fields if k == "Record"] == [r.title for r in entity.records]

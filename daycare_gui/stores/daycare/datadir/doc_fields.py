@@ -6,7 +6,6 @@ can be edited by — each edit a splice of that value's span (core.edit), checke
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 from daycare_gui.core.edit.errors import DocumentError, InvalidValue
@@ -16,27 +15,12 @@ from daycare_gui.core.edit.views import SkillDoc as SkillView
 from daycare_gui.stores.api import EditableField, WriteRefused
 from daycare_gui.stores.common.secrets import mask_free_text
 from daycare_gui.stores.daycare.datadir.config import masked_settings
+from daycare_gui.stores.daycare.datadir.config_docs import AUTH, MEMORY, SETTINGS
 from daycare_gui.stores.daycare.datadir.reading import text_of
 from daycare_gui.stores.daycare.datadir.skills import SkillDoc
-from daycare_gui.stores.records import DocRef, Row
+from daycare_gui.stores.records import Row
 
-SETTINGS, AUTH, MEMORY = "settings", "auth", "memory"
 SETTINGS_FIELDS = 500  # a settings file with more editable leaves than this is edited as... not at all here
-AUTH_REASON = "credentials: only which fields are set is shown, never their values"
-SETTINGS_REASON = "edited one value at a time (select a key, then Edit value…): its text is never shown"
-
-
-def config_docs(config_dir: Path, settings_path: Path, auth_path: Path) -> list[SkillDoc]:
-    out = []
-    if settings_path.is_file():
-        out.append(SkillDoc(DocRef("config:settings.json", "settings.json", settings_path, "Settings",
-                                   editable=True, frontmatter=False, readonly_reason=SETTINGS_REASON,
-                                   source=SETTINGS, format="json", secret=True), SETTINGS, settings_path.parent))
-    if auth_path.is_file():
-        out.append(SkillDoc(DocRef("config:auth.json", "auth.json", auth_path, "Settings", editable=False,
-                                   frontmatter=False, readonly_reason=AUTH_REASON, source=AUTH, format="json",
-                                   secret=True), AUTH, auth_path.parent))
-    return out
 
 
 def _json(data: bytes | None):

@@ -53,7 +53,7 @@ class DataDirDocuments(Documents):
     def _find(self) -> list[SkillDoc]:
         """Today's layout (skills/personal, skills/active, skills-history); the SQLite and legacy
         generations' adapter finds its skills and memory through the core's inventory instead."""
-        from daycare_gui.stores.daycare.datadir.doc_fields import config_docs
+        from daycare_gui.stores.daycare.datadir.config_docs import config_docs
 
         p = self.paths
         users = tuple(d for d in p.users_dirs if d.parent == p.data_dir) or p.users_dirs

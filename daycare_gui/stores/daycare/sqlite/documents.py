@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from daycare_gui.stores.daycare.datadir.agent_files import find_agent_files
-from daycare_gui.stores.daycare.datadir.doc_fields import MEMORY, config_docs
+from daycare_gui.stores.daycare.datadir.config_docs import MEMORY, config_docs
 from daycare_gui.stores.daycare.datadir.documents import DataDirDocuments
 from daycare_gui.stores.daycare.datadir.files import daycare_files
 from daycare_gui.stores.daycare.datadir.skills import SkillDoc
