@@ -112,3 +112,13 @@ def test_outlines_versions_and_files_show_and_no_credential_is_on_screen(qtbot, 
     seen.append(_screen_text())
     text = "\n".join(seen)
     assert not [v for v in SECRETS.values() if v in text]
+
+
+def test_every_skill_file_beside_the_store_keeps_its_bytes(qtbot, window, store, monkeypatch):
+    """Config and personal skills with a BOM, CRLF and a no-break space: opened and saved unchanged they
+    are not written; an edit changes its line only (the PGlite store itself is never written)."""
+    from tests.ui.test_document_text_fidelity import _every_document_keeps_its_bytes
+
+    window.open_path(str(store))
+    qtbot.waitUntil(lambda: window.opened is not None and "documents" in window._sections, timeout=OPEN_TIMEOUT)
+    _every_document_keeps_its_bytes(qtbot, window, store, "documents", monkeypatch, opened=True)

@@ -72,7 +72,8 @@ def _variant(data: bytes) -> bytes:
     return b"\xef\xbb\xbf" + body + "tail\u00a0line\r\n".encode()
 
 
-def _every_document_keeps_its_bytes(qtbot, window, root, section, monkeypatch):
+def _every_document_keeps_its_bytes(qtbot, window, root, section, monkeypatch, *, opened=False):
+    """Every editable file document of ``section`` (``opened``: the store is open in ``window`` already)."""
     from PySide6.QtWidgets import QMessageBox
 
     from tests.conftest import snapshot_tree
@@ -81,7 +82,11 @@ def _every_document_keeps_its_bytes(qtbot, window, root, section, monkeypatch):
     refused = []
     monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: refused.append(a[2]) or QMessageBox.StandardButton.No)
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: refused.append(a[2]) or QMessageBox.StandardButton.Cancel)
-    pane = open_at(qtbot, window, root, section)
+    if opened:
+        window.show_section(section)
+        pane = window.panes[section]
+    else:
+        pane = open_at(qtbot, window, root, section)
     qtbot.waitUntil(lambda: pane.list.records.model.rowCount() > 0, timeout=10000)
     docs = [d for d in pane.list.records.model.records() if d.editable and not d.secret and d.path is not None]
     assert docs

@@ -33,6 +33,7 @@ def test_outlines_versions_and_files_beside_a_pglite_store(store_dir):
         assert b"An older checklist" in docs.read_version(personal, versions[0].id)
         active = [r for r in refs.values() if r.source == "active"]
         assert active and all(r.derived_from and not r.editable for r in active)
+        assert {r.title for r in docs.of_thread("agent-1")} == {"SYSTEM.md", "INFERENCE.md", "compaction_20261117.md"}
         assert docs.count() == sum(1 for r in refs.values() if not r.derived_from and r.source != "history")
 
         files = store.capability(api.Files)
