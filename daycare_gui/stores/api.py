@@ -26,6 +26,7 @@ from daycare_gui.stores.common.regular_files import read_regular
 from daycare_gui.stores.records import (
     Collection,
     DayCount,
+    DeletedItem,
     DocRef,
     DocVersion,
     FileEntry,
@@ -140,7 +141,8 @@ class OpenedStore(ABC):
     def engine_state(self) -> tuple[str, str]:
         """What the status bar says of the system's own engine or bot: ``(state, why)``, the state one of
         ``"running"`` (seen running), ``"maybe"`` (not seen, but writes ask first: a kind that cannot see
-        every sign says so) or ``""`` (nothing seen). Asked when the status bar is drawn: keep it cheap.
+        every sign says so), ``"stopped"`` (a kind that can tell for sure saw it is not running) or ``""``
+        (nothing seen). Asked when the status bar is drawn: keep it cheap.
         By default, whatever blocks writes is a running engine."""
         blocked = self.writes_blocked()
         return ("running", blocked) if blocked else ("", "")
@@ -148,6 +150,14 @@ class OpenedStore(ABC):
     def watch_paths(self) -> tuple[Path, ...]:
         """Files and folders whose change means the view is stale."""
         return ()
+
+    def follow_live(self) -> None:  # noqa: B027 (optional hook)
+        """Its files changed on disk: make the next reads see what was written (a database opened
+        immutable because its WAL was empty switches to a live open). Cheap; called on the GUI thread."""
+
+    def interrupt(self) -> None:  # noqa: B027 (optional hook)
+        """The window closes the store: stop what runs now (cancel a running query) so the workers come
+        free at once. Called on the GUI thread before ``close`` runs on a thread of its own: never wait."""
 
     def close(self) -> None:  # noqa: B027 (optional hook: a store holding nothing has nothing to close)
         """Release handles and delete any private copy. Safe to call twice."""
@@ -172,6 +182,15 @@ class StoreKind(ABC):
     # or opens, because a worker must never be the first to import a module.
     probe_modules: tuple[str, ...] = ()
     open_modules: tuple[str, ...] = ()
+    # Optional: modules the opened store's capabilities import lazily on the worker (file readers, count
+    # queries). The window imports them on its GUI thread in idle moments after the first page is shown,
+    # and holds its background worker until then, for the reason above.
+    idle_modules: tuple[str, ...] = ()
+
+    def default_location(self) -> Path | None:
+        """Where the system keeps its store when nothing says otherwise (``~/.daycare``): the window
+        opens it at a first start when it exists. None: the kind has no such place."""
+        return None
 
     @abstractmethod
     def probe(self, path: StorePath) -> Candidate:
@@ -574,6 +593,29 @@ class Actions(Capability):
         ``writes_blocked()`` says why, unless ``force``."""
 
 
+class Trash(Capability):
+    """What this app deleted from the store and kept aside, newest first, each restorable to its place."""
+
+    @abstractmethod
+    def where(self) -> str:
+        """Where deleted items are kept, in words (a folder inside the store)."""
+
+    @abstractmethod
+    def deleted(self) -> list[DeletedItem]: ...
+
+    def restore_blocked(self, item: DeletedItem) -> str | None:
+        """Why putting ``item`` back now is risky (the system's engine runs), or None."""
+        return None
+
+    @abstractmethod
+    def restore(self, item: DeletedItem, *, force: bool = False) -> str:
+        """Put it back; says where in a sentence. Raises WriteRefused (``restore_blocked`` and not
+        ``force``; or something is at its place again: nothing moved, the item stays kept)."""
+
+    def count(self) -> int | None:
+        return sum(1 for item in self.deleted() if item.problem is None)
+
+
 def raw_of(value: Any) -> Any:
     """Records keep raw values as plain data; kinds may call this to drop anything not JSON-like."""
     if isinstance(value, (str, int, float, bool)) or value is None:
@@ -591,5 +633,5 @@ __all__ = [
     "Actions", "CannotOpen", "Candidate", "Capability", "Charts", "Collections", "Conversations", "Directory",
     "Documents",
     "EditableField", "Files", "Listing", "NotRecognised", "WriteConflict", "WriteRefused", "OpenedStore", "SearchSource", "StoreAction", "StoreKind", "StorePath", "Tables",
-    "Tasks", "raw_of",
+    "Tasks", "Trash", "raw_of",
 ]

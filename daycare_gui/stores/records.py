@@ -185,6 +185,17 @@ class Row:
 
 
 @dataclass(frozen=True)
+class DeletedItem:
+    """Something deleted through this app and kept aside so it can be put back (a task file, a skill)."""
+
+    key: str  # what restore() is given back
+    title: str  # where it lived, as the person knows it
+    deleted_at: str = ""  # ISO time
+    what: str = ""  # "file" | "folder" | a kind's word
+    problem: str | None = None  # set when it is listed but can never be restored (and why)
+
+
+@dataclass(frozen=True)
 class FilterSpec:
     """A filter a list offers, done by the store: ``kind`` is "text" (words in the row), "choice" (one of
     ``choices``), "flag" (only rows whose ``Row.flag`` is ``name``: "stuck only") or "time" (since/until)."""

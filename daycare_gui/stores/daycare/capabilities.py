@@ -7,7 +7,8 @@ the neutral conversation view, other kinds' tests of the seam) read a Daycare st
 from __future__ import annotations
 
 from daycare_gui.core.records import HistoryRecord
-from daycare_gui.stores.api import Conversations, Tables
+from daycare_gui.stores.api import Conversations, Tables, Trash
+from daycare_gui.stores.daycare.trash import DaycareTrash
 from daycare_gui.stores.records import (
     Message,
     SessionRecord,
@@ -162,6 +163,7 @@ def offer_capabilities(store) -> None:
 
     core = store.core
     store.offer(Directory, DaycareDirectory(core))  # legacy folders too: their agents and sessions
+    store.offer(Trash, DaycareTrash(core.paths))  # what the editors deleted, in every generation
     from daycare_gui.stores.daycare.sqlite.documents import offer_documents_and_files
 
     offer_documents_and_files(store)  # skills, memory, settings, prompts and homes: both generations

@@ -21,6 +21,16 @@ class DaycareKind(StoreKind):
     open_modules = (*probe_modules, "daycare_gui.core.store", "daycare_gui.core.leftovers",
                     "daycare_gui.stores.daycare.capabilities", "daycare_gui.stores.daycare.directory",
                     "daycare_gui.stores.daycare.sqlite.documents", "daycare_gui.stores.daycare.datadir.files")
+    idle_modules = tuple(f"daycare_gui.core.{m}" for m in (
+        "files.read", "files.jsonl", "files.frontmatter", "files.tasks", "files.legacy_agents",
+        "files.subsystems", "files.apps", "files.skills", "files.plugins", "files.homes", "files.config_files",
+        "files.collections", "queries.tasks", "queries.overview", "counts",
+        "task_overview")) + ("daycare_gui.stores.daycare.datadir.doc_fields",)  # (next runs; a document's fields)
+
+    def default_location(self) -> Path | None:
+        from daycare_gui.core.paths import default_root
+
+        return default_root()  # $DAYCARE_ROOT_DIR or ~/.daycare, as Daycare resolves it
 
     def probe(self, path: StorePath) -> Candidate:
         from daycare_gui.core.detect import detect
@@ -124,10 +134,22 @@ class DaycareStore(OpenedStore):
             return f"Daycare's engine is running ({self.core.engine.detail}); it may overwrite changes"
         return None
 
+    def engine_state(self) -> tuple[str, str]:
+        engine = self.core.engine  # Daycare's pid file and socket tell for sure
+        return ("running" if engine.running else "stopped"), engine.detail
+
     def watch_paths(self) -> tuple[Path, ...]:
         from daycare_gui.stores.daycare.watch import sqlite_watch_paths
 
         return sqlite_watch_paths(self.core.paths)
+
+    def follow_live(self) -> None:
+        db = self.core.db
+        if db is not None:
+            db.follow_live()
+
+    def interrupt(self) -> None:
+        self.core.close()  # closing the database interrupts the query running on it
 
     def close(self) -> None:
         self.core.close()

@@ -79,6 +79,18 @@ def jump_route(opened, entry) -> tuple[str, object]:
     return _JUMP_SECTIONS.get(entry.kind, ""), entry.ref if entry.ref is not None else entry.key
 
 
+def section_counts(opened, specs) -> dict[str, int | None]:
+    """Counts for Daycare's own sections (table counts); the shared panes' from their capabilities."""
+    if getattr(opened, "core", None) is None:
+        from daycare_gui.ui.panes.generic import section_counts as shared
+
+        return shared(opened, specs)
+    from daycare_gui.core.counts import nav_counts
+    from daycare_gui.ui.panes.generic import section_counts as shared
+
+    return {**shared(opened, specs), **nav_counts(opened.core)}
+
+
 def pane_class(spec: PaneSpec):
     """The pane class, or a placeholder when its module is not there (keeps the window usable)."""
     try:

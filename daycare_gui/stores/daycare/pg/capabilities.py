@@ -10,6 +10,7 @@ from daycare_gui.stores import api
 from daycare_gui.stores.daycare.capabilities import message_of
 from daycare_gui.stores.daycare.pg.catalog import VERSIONED
 from daycare_gui.stores.daycare.pg.database import UnreadableJson
+from daycare_gui.stores.daycare.trash import DaycareTrash
 from daycare_gui.stores.records import (
     Collection,
     DayCount,
@@ -455,3 +456,5 @@ def offer_pg_capabilities(store) -> None:
     from daycare_gui.stores.daycare.pg.directory import PgDirectory
 
     store.offer(api.Directory, PgDirectory(store))  # quick open without a sessions() call per agent
+    if store.paths is not None:  # what the editors deleted from the data directory beside the store
+        store.offer(api.Trash, DaycareTrash(store.paths))

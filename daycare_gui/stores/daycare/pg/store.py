@@ -141,6 +141,11 @@ class DaycarePgStore(api.OpenedStore):
             return "a newer Daycare wrote this store (unknown migrations)"
         return None
 
+    def engine_state(self) -> tuple[str, str]:
+        if self.engine is None:  # a server without a data directory: its engine cannot be seen from here
+            return super().engine_state()
+        return ("running" if self.engine.running else "stopped"), self.engine.detail
+
     def watch_paths(self) -> tuple[Path, ...]:
         if self.paths is None or self.generation != "pglite":
             return ()  # a server: nothing on this machine to watch

@@ -27,6 +27,20 @@ def sections_for(opened) -> tuple[PaneSpec, ...]:
     return generic_sections(opened)
 
 
+def counts_for(opened, specs) -> dict[str, int | None]:
+    """The navigation's counts (on the background worker): a kind with its own UI module counts its own
+    sections (``section_counts``), and the shared ones are counted from capabilities."""
+    from daycare_gui.stores.registry import load_kind
+
+    module_name = getattr(load_kind(opened.kind), "ui_module", None)
+    if module_name:
+        try:
+            return importlib.import_module(module_name).section_counts(opened, specs)
+        except (ImportError, AttributeError):
+            pass
+    return section_counts(opened, specs)
+
+
 def route_for(opened, entry) -> tuple[str, object]:
     """Where a quick-open entry (or a deep link) opens: (section id, the target its pane opens). A kind
     with its own UI module routes its entries there (``jump_route``); the shared panes route by kind."""
