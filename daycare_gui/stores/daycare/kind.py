@@ -24,7 +24,7 @@ class DaycareKind(StoreKind):
     idle_modules = tuple(f"daycare_gui.core.{m}" for m in (
         "files.read", "files.jsonl", "files.frontmatter", "files.tasks", "files.legacy_agents",
         "files.subsystems", "files.apps", "files.skills", "files.plugins", "files.homes", "files.config_files",
-        "files.collections", "queries.tasks", "queries.overview", "counts",
+        "files.collections", "queries.tasks", "queries.overview", "queries.names", "counts",
         "task_overview")) + ("daycare_gui.stores.daycare.datadir.doc_fields",)  # (next runs; a document's fields)
 
     def default_location(self) -> Path | None:
