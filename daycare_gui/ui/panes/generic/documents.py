@@ -249,9 +249,6 @@ class DocumentsPane(Pane):
     def _show(self, ref: DocRef | None, opened) -> None:
         if ref is None or opened is None:
             return
-        if isinstance(opened, LoadedText):  # (a save hands back the text it wrote)
-            self.opened.loaded = opened
-            opened = self.opened
         self.ref, self.opened, self.loaded = ref, opened, opened.loaded
         self.save_button.setEnabled(False)
         self.revert_button.setEnabled(False)
@@ -286,7 +283,10 @@ class DocumentsPane(Pane):
     # -- fields, outline values and versions ------------------------------------------------------------
     def _edit_fields(self) -> None:
         """The document's fields in a form; only what the user changed is written, each value spliced in."""
-        if self.ref is None or self.opened is None or not self.opened.fields or self.is_dirty():
+        if self.ref is None or self.opened is None or not self.opened.fields:
+            return
+        if self.is_dirty():  # one edit at a time: the form would write over the text being edited
+            self.note.setText("Save or revert the text first, then edit its fields.")
             return
         fields = tuple(f for f, _v in self.opened.fields)
         values = {f.name: v for f, v in self.opened.fields}
