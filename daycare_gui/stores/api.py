@@ -409,6 +409,23 @@ class Documents(Capability):
         """The documents of one thread (an agent's prompt files)."""
         return [d for d in self.documents() if d.thread_id == thread_id]
 
+    def creatable(self, group: str) -> tuple[EditableField, ...]:
+        """What a new document of ``group`` asks for (a skill's place, name and description); empty: none
+        can be made there. ``create`` takes the names."""
+        return ()
+
+    def create(self, group: str, values: dict[str, Any], *, force: bool = False) -> Path:
+        """Make a new document of ``group`` from the system's template, never over an existing one; the
+        path written. WriteRefused says why not (a running engine, unless ``force``; a bad name)."""
+        raise WriteRefused(f"new {group or 'documents'} cannot be made here")
+
+    def deletable(self, ref: DocRef) -> bool:
+        return False
+
+    def delete(self, ref: DocRef, *, force: bool = False) -> str:
+        """Move the document (a skill: its folder) aside, where the store's Trash restores it; says where."""
+        raise WriteRefused(f"{ref.title} cannot be deleted")
+
 
 class Files(Capability):
     """Folders beside the store, browsed lazily: a folder is listed only when opened, a file read bounded.

@@ -1,4 +1,4 @@
-"""Cron, heartbeat, apps and skills pages over the demo store (and a real Daycare fixture); the Memory and
+"""Cron, heartbeat and apps pages over the demo store (and a real Daycare fixture); the Skills, Memory and
 Settings sections' tests are in test_document_shelves.py, the Files page's in test_files_pane.py."""
 
 from __future__ import annotations
@@ -132,15 +132,3 @@ def test_apps_show_allow_and_deny_rules(qtbot, window, demo_store, model_tester)
     assert allow == [r.text for r in app.permissions.allow] and allow
     assert deny == [r.text for r in app.permissions.deny]
     assert all(rule in shown for rule in deny)
-
-
-def test_skills_show_source_and_body(qtbot, window, demo_store, model_tester):
-    pane = open_at(qtbot, window, demo_store, "skills")
-    model_tester(pane.records.model, pane.records.proxy)
-    qtbot.waitUntil(lambda: pane.records.proxy.rowCount() == 5, timeout=5000)
-    sources = texts(pane.records.proxy, 1)
-    assert "config" in sources and any(s.startswith("user ") for s in sources)
-    skill = select_where(pane, 1, "config")
-    assert dict(window.detail.item.fields)["Source"].startswith("config")
-    qtbot.waitUntil(lambda: pane.viewer.path == skill.path and pane.viewer.shown_text() != "Reading…", timeout=5000)
-    assert "name:" not in pane.viewer.shown_text()  # frontmatter is not rendered as Markdown

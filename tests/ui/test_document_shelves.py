@@ -165,3 +165,95 @@ def test_a_broken_auth_json_is_said_to_be_unreadable_not_empty(qtbot, window, de
     _open(qtbot, pane, "auth.json")
     items = _outline_items(pane)
     assert len(items) == 1 and "not valid JSON" in items[0].text(1)
+
+
+# -- Skills ---------------------------------------------------------------------------------------------
+
+
+def test_skills_show_source_and_body(qtbot, window, demo_store, model_tester):
+    pane = _shelf(qtbot, window, demo_store, "skills", 5)
+    model_tester(pane.list.records.model, pane.list.records.proxy)
+    sources = texts(pane.list.records.proxy, 1)
+    assert "config" in sources and any(s.startswith("user ") for s in sources)
+    skill = next(d for d in pane.list.records.model.records() if d.source == "config")
+    _open(qtbot, pane, skill.title)
+    assert dict(window.detail.item.fields)["Source"].startswith("config")
+    shown = pane.preview.toPlainText()
+    assert shown.strip() and "name:" not in shown  # frontmatter is not rendered as Markdown
+    assert dict((f.name, v) for f, v in pane.opened.fields)["name"] == skill.title
+
+
+def _answer_form(monkeypatch, values: dict, answers: list | None = None):
+    """What a user types in the form the next button opens (EditDialog): ``values`` by field name."""
+    from daycare_gui.ui.panes.generic import edit_form
+
+    def exec_(dialog):
+        dialog._getters = {**dialog._getters, **{k: (lambda v=v: v) for k, v in values.items()}}
+        return QDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(edit_form.EditDialog, "exec", exec_)
+
+
+def _fresh(qtbot, window, section, old, rows):
+    def rebuilt() -> bool:  # the refresh reopens the store; the section's page is made again when shown
+        if window.store is not None and window.panes.get(section) is None:
+            window.show_section(section)
+        return window.panes.get(section) is not None and window.panes[section] is not old
+
+    qtbot.waitUntil(rebuilt, timeout=10000)
+    pane = window.panes[section]
+    qtbot.waitUntil(lambda: pane.list.records.proxy.rowCount() == rows, timeout=10000)
+    return pane
+
+
+def test_a_new_skill_comes_from_the_template_and_delete_moves_it_to_the_trash(qtbot, window, demo_store, tmp_path,
+                                                                                monkeypatch):
+    from tests.conftest import snapshot_tree
+
+    store = tmp_path / "daycare"
+    shutil.copytree(demo_store, store)
+    pane = _shelf(qtbot, window, store, "skills", 5)
+    assert pane.new_button.isVisible() and pane.new_button.text() == "New skill…"
+    before = snapshot_tree(store)
+    _answer_form(monkeypatch, {"name": "Plant care", "description": "How to water plants"})
+    pane.new_button.click()
+    pane = _fresh(qtbot, window, "skills", pane, 6)
+    after = snapshot_tree(store)
+    assert {k: v for k, v in after.items() if k not in before} == {
+        "skills/plant-care/SKILL.md": b"---\nname: Plant care\ndescription: How to water plants\n---\n"
+                                      b"Describe when and how to use this skill.\n"}
+    assert {k: v for k, v in after.items() if k in before} == before
+
+    _open(qtbot, pane, "Plant care")
+    assert pane.delete_button.isEnabled()
+    monkeypatch.setattr(type(pane), "confirm_delete", lambda self, ref: True)
+    pane.delete_button.click()
+    pane = _fresh(qtbot, window, "skills", pane, 5)
+    assert not (store / "skills" / "plant-care").exists()
+    assert any(k.startswith(".daycare-gui-trash/") and k.endswith("SKILL.md") for k in snapshot_tree(store))
+
+
+def test_new_and_delete_ask_while_the_engine_runs_and_write_nothing_when_declined(qtbot, window, demo_store,
+                                                                                    tmp_path, monkeypatch):
+    import os
+
+    from PySide6.QtWidgets import QMessageBox
+
+    from tests.conftest import snapshot_tree
+
+    store = tmp_path / "daycare"
+    shutil.copytree(demo_store, store)
+    (store / "engine.pid").write_text(f"{os.getpid()}\n")
+    asked = []
+    answers = [QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes]
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: asked.append(a[2]) or answers.pop(0))
+    pane = _shelf(qtbot, window, store, "skills", 5)
+    before = snapshot_tree(store)
+    _answer_form(monkeypatch, {"name": "gardening", "description": "Keeps the garden"})
+    pane.new_button.click()  # refused, asked, declined: nothing written
+    qtbot.waitUntil(lambda: len(asked) == 1, timeout=10000)
+    assert "engine is running" in asked[0] and snapshot_tree(store) == before
+    pane.new_button.click()  # asked again, and this time the user insists
+    pane = _fresh(qtbot, window, "skills", pane, 6)
+    assert "engine is running" in asked[1]
+    assert (store / "skills" / "gardening" / "SKILL.md").is_file()

@@ -96,8 +96,8 @@ def _every_document_keeps_its_bytes(qtbot, window, root, section, monkeypatch, *
     for doc in docs:
         data = doc.path.read_bytes()
         pane.list.select_key(doc.id)
-        qtbot.waitUntil(lambda d=doc: pane.ref is not None and pane.ref.id == d.id and pane.loaded is not None
-                        and pane.loaded.data == data, timeout=10000)
+        qtbot.waitUntil(lambda d=doc, b=data: pane.ref is not None and pane.ref.id == d.id and pane.loaded is not None
+                        and pane.loaded.data == b, timeout=10000)
         before = snapshot_tree(root)
         pane.edit_button.click()
         assert not pane.save_button.isEnabled()  # opened and left alone: nothing to save, nothing written
@@ -107,7 +107,7 @@ def _every_document_keeps_its_bytes(qtbot, window, root, section, monkeypatch, *
         pane.edit_button.click()
         pane.editor.setPlainText(pane.loaded.text.replace("tail\u00a0line", "tail\u00a0line, edited"))
         pane.save_button.click()
-        qtbot.waitUntil(lambda d=doc: d.path.read_bytes() != data or bool(refused), timeout=10000)
+        qtbot.waitUntil(lambda d=doc, b=data: d.path.read_bytes() != b or bool(refused), timeout=10000)
         assert not refused, refused
         qtbot.waitUntil(lambda: pane.stack.currentWidget() is pane.preview, timeout=10000)  # saved, shown again
         assert doc.path.read_bytes() == data.replace("tail\u00a0line".encode(), "tail\u00a0line, edited".encode())

@@ -83,8 +83,8 @@ def test_apps_skills_and_tasks_name_their_users(qtbot, window, nameless_store):
 
     window.show_section("skills")
     skills = window.panes["skills"]
-    qtbot.waitUntil(lambda: skills.records.proxy.rowCount() == 5, timeout=5000)
-    sources = texts(skills.records.proxy, 1)
+    qtbot.waitUntil(lambda: skills.list.records.proxy.rowCount() == 5, timeout=5000)
+    sources = texts(skills.list.records.proxy, 1)
     assert "user Alex Rivera" in sources and "user @brave-lynx-208" in sources
     assert not any(OWNER in s or SAM in s for s in sources)
 

@@ -145,3 +145,27 @@ def test_the_legacy_generation_offers_documents_and_files(fixture_copy):
         inventory = store.core.files()
         assert sum(1 for r in docs.documents() if r.group == "Skills") == len(inventory.items("skills"))
         assert len(files.roots()) >= len(inventory.items("user_homes"))
+
+
+def test_a_skill_is_made_from_the_template_never_over_another_and_deleted_into_the_trash(demo):
+    store, docs = _docs(demo)
+    with store:
+        fields = {f.name: f for f in docs.creatable("Skills")}
+        assert set(fields) == {"location", "name", "description"} and fields["location"].choices[0] == "config skills"
+        assert docs.creatable("Memory") == ()
+        with pytest.raises(api.WriteRefused):
+            docs.create("Skills", {"name": " "})
+        path = docs.create("Skills", {"name": "Plant care", "description": "How to water plants"})
+        assert path == demo / "skills" / "plant-care" / "SKILL.md"
+        before = snapshot_tree(demo)
+        with pytest.raises(api.WriteRefused):  # the same name again: nothing replaced
+            docs.create("Skills", {"name": "Plant care", "description": "Other"})
+        assert snapshot_tree(demo) == before
+        ref = next(r for r in docs.documents() if r.path == path)
+        assert docs.deletable(ref)
+        memory = next(r for r in docs.documents() if r.group == "Memory")
+        assert not docs.deletable(memory)
+        said = docs.delete(ref)
+        assert "trash" in said and not path.parent.exists()
+        trash = store.capability(api.Trash)
+        assert [d.title for d in trash.deleted()] == [str(path.parent)]

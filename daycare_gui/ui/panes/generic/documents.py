@@ -67,6 +67,7 @@ class Opened:
         self.outline = cap.outline(ref) if ref.secret else []
         self.fields = tuple(cap.fields(ref))
         self.versions = cap.versions(ref) if not ref.secret else []
+        self.deletable = cap.deletable(ref)
 BOM = b"\xef\xbb\xbf"
 
 
@@ -118,6 +119,12 @@ class DocumentsPane(Pane):
         self.versions_box = QComboBox()
         self.versions_box.setToolTip("An earlier version, shown as what changed from it to the document now")
         self.versions_box.hide()
+        self.new_button = QPushButton(f"New {self.shelf.rstrip('s').lower()}…" if self.shelf else "New…")
+        self.new_button.setToolTip("Make a new document here from the system's template")
+        self.new_button.hide()
+        self.delete_button = QPushButton("Delete…")
+        self.delete_button.setToolTip("Move the document aside; Deleted Items restores it")
+        self.delete_button.hide()
         self.fields_button = QPushButton("Edit fields…")
         self.value_button = QPushButton("Edit value…")
         self.edit_button = QPushButton("Edit")
@@ -126,6 +133,8 @@ class DocumentsPane(Pane):
         self.save_button.setShortcut("Ctrl+S")
         bar.addWidget(self.note, 1)
         bar.addWidget(self.versions_box)
+        bar.addWidget(self.new_button)
+        bar.addWidget(self.delete_button)
         for b in (self.fields_button, self.value_button, self.edit_button, self.save_button, self.revert_button):
             b.setEnabled(False)
             bar.addWidget(b)
@@ -151,6 +160,9 @@ class DocumentsPane(Pane):
         self.revert_button.clicked.connect(self._revert)
         self.editor.textChanged.connect(self._changed)
         self.fields_button.clicked.connect(self._edit_fields)
+        self.new_button.clicked.connect(self._new)
+        self.delete_button.clicked.connect(self._delete)
+        self.creatable: tuple = ()
         self.value_button.clicked.connect(self._edit_value)
         self.versions_box.activated.connect(self._version_chosen)
         self.outline.tree.currentItemChanged.connect(self._outline_selected)
@@ -160,8 +172,15 @@ class DocumentsPane(Pane):
 
     def load(self) -> None:
         cap, shelf = self.cap, self.shelf
-        self.ctx.worker.submit(f"generic-documents-{self.pane_id}",
-                               lambda: [d for d in cap.documents() if _in_shelf(d, shelf)], on_result=self._arrived)
+        def listed():
+            return [d for d in cap.documents() if _in_shelf(d, shelf)], tuple(cap.creatable(shelf or ""))
+
+        self.ctx.worker.submit(f"generic-documents-{self.pane_id}", listed, on_result=self._listed)
+
+    def _listed(self, answer) -> None:
+        docs, self.creatable = answer
+        self.new_button.setVisible(bool(self.creatable))
+        self._arrived(docs)
 
     def link_target(self, _view=None) -> tuple[str, str] | None:
         doc = self.list.current()
@@ -250,6 +269,8 @@ class DocumentsPane(Pane):
         if ref is None or opened is None:
             return
         self.ref, self.opened, self.loaded = ref, opened, opened.loaded
+        self.delete_button.setVisible(opened.deletable or bool(self.creatable))
+        self.delete_button.setEnabled(opened.deletable)
         self.save_button.setEnabled(False)
         self.revert_button.setEnabled(False)
         self.fields_button.setEnabled(bool(opened.fields) and ref.editable and not ref.secret)
@@ -324,6 +345,41 @@ class DocumentsPane(Pane):
 
         save_with_consent(self, self.ctx.worker, "generic-document-save", write,
                           lambda fresh, r=ref: (self._show(r, fresh), self.note.setText(f"Saved {r.path}")))
+
+    # -- New… and Delete… (the store says what it can make and delete; Deleted Items restores) ----------
+    def _refresh_store(self) -> None:
+        """A new or deleted document changes what the store lists: the window reads it again."""
+        refresh = getattr(self.window(), "refresh", None)
+        if refresh is not None:
+            refresh()
+        else:
+            self.load()
+
+    def _new(self) -> None:
+        if not self.creatable:
+            return
+        defaults = {f.name: f.default for f in self.creatable}
+        dialog = EditDialog(self.new_button.text().rstrip("…"), self.creatable, defaults, self)
+        if not dialog.exec():
+            return
+        values, cap, shelf = {**defaults, **dialog.changes()}, self.cap, self.shelf or ""
+        save_with_consent(self, self.ctx.worker, "generic-document-save",
+                          lambda force: cap.create(shelf, values, force=force),
+                          lambda path: (self.note.setText(f"Created {path}"), self._refresh_store()))
+
+    def confirm_delete(self, ref: DocRef) -> bool:
+        """Asked before a delete (tests answer it)."""
+        answer = QMessageBox.question(self, "Delete", f"Move {ref.title} ({ref.path}) aside?\n\nDeleted Items "
+                                      "restores it.", QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+                                      QMessageBox.StandardButton.Cancel)
+        return answer == QMessageBox.StandardButton.Yes
+
+    def _delete(self) -> None:
+        ref, cap = self.ref, self.cap
+        if ref is None or self.opened is None or not self.opened.deletable or not self.confirm_delete(ref):
+            return
+        save_with_consent(self, self.ctx.worker, "generic-document-save", lambda force: cap.delete(ref, force=force),
+                          lambda said: (self.note.setText(said), self._refresh_store()))
 
     def _version_chosen(self, index: int) -> None:
         vid = self.versions_box.itemData(index)
