@@ -131,7 +131,7 @@ class DocumentsPane(Pane):
         self.save_button = QPushButton("Save")
         self.revert_button = QPushButton("Revert")
         self.save_button.setShortcut("Ctrl+S")
-        bar.addWidget(self.note, 1)
+        bar.addStretch(1)  # the note has a line of its own above: a long path never squeezes the buttons
         bar.addWidget(self.versions_box)
         bar.addWidget(self.new_button)
         bar.addWidget(self.delete_button)
@@ -147,6 +147,7 @@ class DocumentsPane(Pane):
         self.stack.addWidget(self.preview)
         self.stack.addWidget(self.editor)
         self.stack.addWidget(self.outline)
+        rl.addWidget(self.note)
         rl.addLayout(bar)
         rl.addWidget(self.stack, 1)
         split = QSplitter(Qt.Orientation.Horizontal)
