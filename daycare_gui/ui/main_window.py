@@ -316,13 +316,13 @@ class MainWindow(QMainWindow):
 
     def _offered_actions(self, opened) -> set[str]:
         """The store's own actions it offers: Search when it has a Search section, Deleted Items when it
-        keeps a trash, Upgrade Storage when it has migrations to run."""
-        from daycare_gui.stores.api import Trash
+        keeps a trash, Upgrade Storage when it keeps migrations (the dialog says why when none can run)."""
+        from daycare_gui.stores.api import Storage, Trash
 
         offered = {"search"} if "search" in self._sections else set()
         if opened.capability(Trash) is not None:
             offered.add("trash")
-        if getattr(opened, "core", None) is not None:  # TODO(one window): the Storage capability
+        if opened.capability(Storage) is not None:
             offered.add("upgrade")
         return offered
 
@@ -548,11 +548,11 @@ class MainWindow(QMainWindow):
 
     def open_upgrade(self) -> None:
         try:
-            from daycare_gui.ui.dialogs.upgrade import UpgradeDialog
+            from daycare_gui.ui.dialogs.upgrade import UpgradeDialog, upgrade_storage
         except ImportError:
             QMessageBox.information(self, "Upgrade storage", "Use 'daycare-gui upgrade PATH' from a terminal.")
             return
-        dialog = UpgradeDialog(self.store, self)
+        dialog = UpgradeDialog(upgrade_storage(self.opened), self)
         if dialog.exec() and dialog.changed:
             self.refresh()
 

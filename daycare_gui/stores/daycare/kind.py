@@ -18,9 +18,12 @@ class DaycareKind(StoreKind):
     title = "Daycare"
     ui_module = "daycare_gui.ui.panes.registry"
     probe_modules = ("daycare_gui.core.detect", "daycare_gui.core.paths", "daycare_gui.stores.daycare.pg.open")
+    # (core.report: the shared Overview's counts ask it on the background worker)
     open_modules = (*probe_modules, "daycare_gui.core.store", "daycare_gui.core.leftovers",
                     "daycare_gui.stores.daycare.capabilities", "daycare_gui.stores.daycare.directory",
-                    "daycare_gui.stores.daycare.sqlite.documents", "daycare_gui.stores.daycare.datadir.files")
+                    "daycare_gui.stores.daycare.sqlite.tasks", "daycare_gui.stores.daycare.legacy.tasks",
+                    "daycare_gui.core.report", "daycare_gui.stores.daycare.sqlite.documents",
+                    "daycare_gui.stores.daycare.datadir.files")
     idle_modules = tuple(f"daycare_gui.core.{m}" for m in (
         "files.read", "files.jsonl", "files.frontmatter", "files.tasks", "files.legacy_agents",
         "files.subsystems", "files.apps", "files.skills", "files.plugins", "files.homes", "files.config_files",
@@ -108,7 +111,10 @@ class DaycareStore(OpenedStore):
         offer_capabilities(self)
 
     def summary(self) -> StoreSummary:
+        from daycare_gui.core.queries.overview import GENERATION_EXPLANATION, GENERATION_TEXT
+
         c = self.core
+        explained = GENERATION_EXPLANATION.get(c.generation)  # a store that is not plain SQLite says why
         return StoreSummary(
             kind=self.kind,
             generation=c.generation,
@@ -116,8 +122,13 @@ class DaycareStore(OpenedStore):
             engine_running=c.engine.running,
             engine_detail=c.engine.detail,
             open_mode=c.db.mode.name if c.db is not None else "",
-            notes=tuple(c.detection.notes),
+            notes=tuple(c.detection.notes) + ((explained,) if explained else ()),
+            facts=(("Storage", GENERATION_TEXT.get(c.generation, c.generation)),
+                   ("Migrations", c.migrations.generation_label)),
         )
+
+    def scan(self, progress=None, cancelled=None) -> None:
+        self.core.files()  # reads every file collection once; what does not read joins the problem log
 
     def counts(self) -> dict[str, int]:
         return dict(self.report()["counts"])

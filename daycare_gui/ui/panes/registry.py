@@ -22,14 +22,15 @@ class PaneSpec:
 
 
 PANES: tuple[PaneSpec, ...] = (
-    PaneSpec("overview", "Overview", "overview", "OverviewPane", icon="go-home"),
+    PaneSpec("overview", "Overview", "generic.overview", "StoreOverviewPane", icon="go-home"),
     PaneSpec("users", "Users", "users", "UsersPane", icon="system-users"),
     PaneSpec("agents", "Agents", "agents", "AgentsPane", icon="applications-system"),
     PaneSpec("history", "Conversation", "history", "HistoryPane", in_nav=False),
     PaneSpec("search", "Search", "search", "SearchPane", in_nav=False),
     PaneSpec("inbox", "Inbox", "inbox", "InboxPane", icon="mail-message"),
-    PaneSpec("cron", "Cron tasks", "tasks", "CronTasksPane", icon="appointment-new"),
-    PaneSpec("heartbeat", "Heartbeat tasks", "tasks", "HeartbeatTasksPane", icon="view-refresh"),
+    # the shared tasks page, one group each (jump routes stay ("cron" | "heartbeat", id))
+    PaneSpec("cron", "Cron tasks", "generic.tasks", "TasksPane", icon="appointment-new", arg="cron"),
+    PaneSpec("heartbeat", "Heartbeat tasks", "generic.tasks", "TasksPane", icon="view-refresh", arg="heartbeat"),
     PaneSpec("apps", "Apps", "apps", "AppsPane", icon="applications-other"),
     PaneSpec("skills", "Skills", "generic.documents", "DocumentsPane", icon="applications-science",
              arg=("skills", "Skills")),
@@ -43,8 +44,8 @@ PANES: tuple[PaneSpec, ...] = (
     PaneSpec("settings", "Settings and auth", "generic.documents", "DocumentsPane", icon="preferences-system",
              arg=("settings", "Settings")),
     PaneSpec("files", "Files", "generic.files", "FilesPane", icon="folder"),
-    PaneSpec("storage", "Storage", "storage", "StoragePane", icon="drive-harddisk"),
-    PaneSpec("problems", "Problems", "problems", "ProblemsPane", icon="dialog-warning"),
+    PaneSpec("storage", "Storage", "generic.storage", "StoragePane", icon="drive-harddisk"),
+    PaneSpec("problems", "Problems", "generic.problems", "ProblemsPane", icon="dialog-warning"),
 )
 
 BY_ID = {p.id: p for p in PANES}

@@ -1,7 +1,8 @@
 """Shared panes bound to capabilities, for any store kind, and the navigation built from them.
 
 A kind without a UI module of its own gets exactly the sections its opened store offers: Overview and
-Problems always, then Conversations, Search, Tasks, Documents, one section per Collection, and Tables.
+Problems always, then Conversations, Search, Tasks, Documents, one section per Collection, and Storage
+(tables and migrations).
 Nothing here asks which kind it has.
 """
 
@@ -56,7 +57,7 @@ def route_for(opened, entry) -> tuple[str, object]:
 
 
 GENERIC_SECTIONS = {"agent": "conversations", "session": "conversations", "task": "tasks", "doc": "documents",
-                    "table": "tables", "files": "files"}
+                    "table": "storage", "files": "files"}
 
 
 def generic_route(entry) -> tuple[str, object]:
@@ -92,19 +93,19 @@ def generic_sections(opened) -> tuple[PaneSpec, ...]:
         for c in listed:
             out.append(PaneSpec(f"collection:{c.id}", c.title, "generic.collection", "CollectionPane",
                                 icon=c.icon or "view-list-details", arg=c, group=c.group))
-    if opened.capability(api.Tables) is not None:
-        out.append(PaneSpec("tables", "Tables", "generic.tables", "TablesPane", icon="drive-harddisk"))
+    if opened.capability(api.Tables) is not None or opened.capability(api.Storage) is not None:
+        out.append(PaneSpec("storage", "Storage", "generic.storage", "StoragePane", icon="drive-harddisk"))
     if opened.capability(api.Actions) is not None:
         out.append(PaneSpec("actions", "Checks and repairs", "generic.actions", "ActionsPane",
                             icon="preferences-system"))
-    out.append(PaneSpec("problems", "Problems", "generic.problems", "StoreProblemsPane", icon="dialog-warning"))
+    out.append(PaneSpec("problems", "Problems", "generic.problems", "ProblemsPane", icon="dialog-warning"))
     return tuple(out)
 
 
 def section_counts(opened, specs: tuple[PaneSpec, ...]) -> dict[str, int | None]:
     """Counts for the navigation, computed on the background worker."""
     caps = {"conversations": api.Conversations, "tasks": api.Tasks, "documents": api.Documents,
-            "tables": api.Tables, "files": api.Files}
+            "storage": api.Tables, "files": api.Files}
     out: dict[str, int | None] = {}
     for spec in specs:
         try:
