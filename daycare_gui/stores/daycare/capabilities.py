@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from daycare_gui.core.records import HistoryRecord
 from daycare_gui.stores.api import Conversations, Tables
+from daycare_gui.stores.daycare.sqlite.threads import SqliteThreadListing
 from daycare_gui.stores.records import (
     Message,
     SessionRecord,
@@ -94,7 +95,7 @@ class DaycareTables(Tables):
         return len(self.core.db.tables())
 
 
-class DaycareConversations(Conversations):
+class DaycareConversations(SqliteThreadListing, Conversations):  # the thread list keyed in SQL
     thread_label = "Agents"
 
     def __init__(self, core) -> None:

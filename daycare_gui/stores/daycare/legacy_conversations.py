@@ -13,10 +13,11 @@ from daycare_gui.core.queries.legacy_history import legacy_agents_as_records
 from daycare_gui.core.records import LEGACY_MARKERS, history_record_from
 from daycare_gui.stores.api import Conversations
 from daycare_gui.stores.daycare.capabilities import message_of
+from daycare_gui.stores.daycare.legacy.threads import LegacyThreadListing
 from daycare_gui.stores.records import Message, SessionRecord, SessionRef, ThreadRecord
 
 
-class LegacyConversations(Conversations):
+class LegacyConversations(LegacyThreadListing, Conversations):  # its thread list: legacy/threads
     thread_label = "Agents"
 
     def __init__(self, core) -> None:

@@ -10,6 +10,7 @@ from daycare_gui.stores import api
 from daycare_gui.stores.daycare.capabilities import message_of
 from daycare_gui.stores.daycare.pg.catalog import VERSIONED
 from daycare_gui.stores.daycare.pg.database import UnreadableJson
+from daycare_gui.stores.daycare.pg.threads import PgThreadListing
 from daycare_gui.stores.records import (
     Collection,
     DayCount,
@@ -38,7 +39,7 @@ def _ms_day(ms: int) -> str:
     return _dt.datetime.fromtimestamp(ms / 1000, _dt.timezone.utc).strftime("%Y-%m-%d")
 
 
-class PgConversations(_OnStore, api.Conversations):
+class PgConversations(PgThreadListing, _OnStore, api.Conversations):  # thread list: pg/threads
     thread_label = "Agents"
 
     def __init__(self, store) -> None:
