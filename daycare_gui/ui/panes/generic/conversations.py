@@ -19,10 +19,11 @@ from PySide6.QtCore import QFileSystemWatcher, Qt, QTimer
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QMenu, QPushButton, QSplitter, QVBoxLayout, QWidget
 
 from daycare_gui.stores import api
-from daycare_gui.stores.records import SessionRecord, SessionRef, ThreadRecord
+from daycare_gui.stores.records import Query, Row, SessionRecord, SessionRef
 from daycare_gui.ui.models.columns import Column
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.panes.generic.common import RecordList, detail_of, plural, when
+from daycare_gui.ui.panes.generic.thread_list import ThreadList, cell_text
 from daycare_gui.ui.theme import follow_palette
 from daycare_gui.ui.widgets.export import COPY_SHORTCUT, ConversationExporter, copy_markdown
 from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser
@@ -60,26 +61,12 @@ def find_message(cap: api.Conversations, ref: SessionRef, message_id: str, total
                 return start + offset
     return None
 
-THREAD_COLUMNS = [
-    Column("Name", lambda t: t.title, tooltip=lambda t: t.id),
-    Column("About", lambda t: t.subtitle),
-    Column("Sessions", lambda t: t.session_count, align_right=True),
-    Column("Updated", lambda t: t.updated_at, display=when),
-]
 SESSION_COLUMNS = [
     Column("Session", lambda s: s.title, tooltip=lambda s: s.ref.session_id),
     Column("Status", lambda s: s.status),
     Column("Messages", lambda s: s.message_count, align_right=True),
     Column("Started", lambda s: s.started_at, display=when),
 ]
-
-
-def _threads_and_count(cap: api.Conversations) -> tuple[list[ThreadRecord], int | None]:
-    """The threads, and the number the navigation shows for them (the kind's own count when it has one:
-    the default would only list the threads a second time)."""
-    threads = cap.threads()
-    own = type(cap).count is not api.Conversations.count
-    return threads, cap.count() if own else len(threads)
 
 
 class ConversationsPane(Pane):
@@ -92,8 +79,7 @@ class ConversationsPane(Pane):
         super().__init__(ctx, parent)
         self.cap: api.Conversations = ctx.opened.capability(api.Conversations)
         layout = QVBoxLayout(self)
-        self.threads = RecordList(self.cap.thread_label, THREAD_COLUMNS, key=lambda t: t.id,
-                                  state=lambda t: "error" if t.problem else None)
+        self.threads = ThreadList(ctx, self.cap)  # keyed, filtered and sorted by the store
         self.has_status = self.cap.has_session_status
         columns = SESSION_COLUMNS if self.has_status else [c for c in SESSION_COLUMNS if c.title != "Status"]
         self.sessions = RecordList(self.cap.session_label, columns, key=lambda s: s.ref.session_id,
@@ -153,7 +139,9 @@ class ConversationsPane(Pane):
         split.setSizes([420, 700])
         layout.addWidget(split)
 
-        self.threads.table.selectionModel().currentRowChanged.connect(self._thread_selected)
+        self.threads.current_changed.connect(self._thread_selected)
+        self.threads.current_row_arrived.connect(self._thread_described)
+        self.threads.missing.connect(lambda _key: self.item_ready.emit())  # no such thread: nothing to wait for
         self.sessions.table.selectionModel().currentRowChanged.connect(self._session_selected)
         self.first_button.clicked.connect(lambda: self._go(0))
         self.earlier_button.clicked.connect(lambda: self._go(self.start - PAGE))
@@ -165,7 +153,6 @@ class ConversationsPane(Pane):
         self.start = 0
         self.messages: list = []
         self._anchors: list[tuple[int, str]] = []  # (document position, message id) of the page shown
-        self._pending = None
         self._focus: MessageTarget | None = None  # a message to open the session at, once it is selected
         self.focus_id: str | None = None  # the message drawn highlighted
         self._note = ""  # said after the position (a message asked for that is not there any more)
@@ -180,31 +167,39 @@ class ConversationsPane(Pane):
             bar.setValue(keep)
 
     def load(self) -> None:
-        cap = self.cap
-        self.ctx.worker.submit("conversations-threads", lambda: _threads_and_count(cap),
-                               on_result=self._threads_arrived,
-                               on_error=lambda m: self.position.setText(f"Could not read: {m}"))
+        self.threads.load()  # the filters, then the keys and the first screen of rows
 
-    def _threads_arrived(self, answer: tuple[list[ThreadRecord], int | None]) -> None:
-        threads, counted = answer
-        self.threads.set_records(threads)
-        # The kind's count, as the navigation shows it: a list may hold a row that is no thread of its own
-        # (Linggen's "Sessions without a project" is not a project).
-        shown = counted if counted is not None else len(threads)
-        self.threads.caption.setText(f"<b>{self.cap.thread_label}</b> ({shown:,})")
-        target, self._pending = self._pending, None
-        if target is not None:
-            self.open_item(target)
-        elif threads:
-            self.threads.table.selectRow(0)
+    def store_changed(self) -> bool:
+        """A live engine wrote: the thread list reads its keys again in place (selection kept) and the
+        selected thread's sessions likewise; the session shown follows its own files (growth_paths)."""
+        self.threads.refresh()
+        key = self.threads.current_key()
+        if key is not None:
+            cap = self.cap
+            self.ctx.worker.submit("conversations-sessions-live", lambda: cap.sessions(key),
+                                   on_result=self._sessions_refreshed)
+        return True
 
-    def _thread_selected(self, current, _previous) -> None:
-        thread = self.threads.records.record_at(current)
-        if thread is None:
+    def _sessions_refreshed(self, sessions: list[SessionRecord]) -> None:
+        keep = self.sessions.current()
+        self.sessions.set_records(sessions)
+        self.sessions.caption.setText(f"<b>{self.cap.session_label}</b> ({len(sessions):,})")
+        if keep is not None:
+            self.sessions.select_key(keep.ref.session_id)
+
+    def _thread_described(self, row: Row) -> None:
+        """The selected thread's row arrived: its columns, its notes and its raw row in the detail pane."""
+        titles = self.threads.columns_titles
+        name = cell_text(row.values[0]) if row.values else row.key
+        noun = self.cap.thread_label.rstrip("s") or "Thread"
+        fields = tuple((t, cell_text(v)) for t, v in zip(titles, row.values)) + (("Id", row.key),)
+        self.ctx.show_detail(detail_of(f"{noun} {name}", row, fields=fields, markdown=row.markdown))
+
+    def _thread_selected(self, thread_id: str | None) -> None:
+        if thread_id is None:
             return
-        self.ctx.show_detail(detail_of(thread.title, thread, fields=(("Id", thread.id), ("About", thread.subtitle))))
         cap = self.cap
-        self.ctx.worker.submit("conversations-sessions", lambda: cap.sessions(thread.id),
+        self.ctx.worker.submit("conversations-sessions", lambda: cap.sessions(thread_id),
                                on_result=self._sessions_arrived)
 
     def _sessions_arrived(self, sessions: list[SessionRecord]) -> None:
@@ -354,8 +349,8 @@ class ConversationsPane(Pane):
                                  ids=ids, start=self.start, stop=self.start + len(self.messages))
 
     def _thread_title(self) -> str:
-        thread = self.threads.current()
-        return thread.title if thread is not None else ""
+        row = self.threads.current_row()
+        return cell_text(row.values[0]) if row is not None and row.values else ""
 
     def _context_menu(self, pos) -> None:
         menu = self.view.createStandardContextMenu(pos)
@@ -397,27 +392,24 @@ class ConversationsPane(Pane):
                 return "session", session.ref.session_id
             if view is self.sessions.table:
                 return None
-        thread = self.threads.current()
-        return ("agent", thread.id) if thread is not None else None
+        thread_id = self.threads.current_key()
+        return ("agent", thread_id) if thread_id is not None else None
 
     def open_item(self, target, focus: str | None = None) -> None:
-        """``target``: a thread id, a SessionRef, or a MessageTarget (the session at one message; also
-        ``focus``, a message id, with a SessionRef)."""
+        """``target``: a thread id, a SessionRef, a MessageTarget (the session at one message; also
+        ``focus``, a message id, with a SessionRef), or a Query (the threads it picks: a user's agents)."""
+        if isinstance(target, Query):
+            self.threads.filter_to(target)
+            self.item_ready.emit()
+            return
         if isinstance(target, SessionRef) and focus is not None:
             target = MessageTarget(target, focus)
-        if self.threads.records.model.rowCount() == 0:
-            self._pending = target
-            return
         if isinstance(target, MessageTarget):
             self._focus, target = target, target.ref
         thread_id = target.thread_id if isinstance(target, SessionRef) else str(target)
         self._want_session = target.session_id if isinstance(target, SessionRef) else None
-        row = self.threads.records.proxy_row_of_key(thread_id)
-        if row < 0:
-            self.item_ready.emit()  # no such thread: nothing to wait for
-            return
-        thread = self.threads.current()
-        if thread is not None and thread.id == thread_id and self._want_session is not None:
+        current = self.threads.current_key()
+        if current == thread_id and self._want_session is not None:
             # the thread is already selected, so no new session list comes: pick the session in this one
             session_row = self.sessions.records.proxy_row_of_key(self._want_session)
             shown = self.sessions.current()
@@ -431,10 +423,10 @@ class ConversationsPane(Pane):
             else:
                 self.item_ready.emit()
             return
-        if thread is not None and thread.id == thread_id:
+        if current == thread_id:
             self.item_ready.emit()  # the thread shown already: no new read comes
             return
-        self.threads.table.selectRow(row)
+        self.threads.select_key(thread_id)  # (clears a filter that hides it; missing → item_ready)
 
 
 class _LiveSession:
