@@ -129,8 +129,8 @@ def _open_conversation(qtbot, window, home):
     open_and_wait(qtbot, window, home)
     window.show_section("conversations")
     pane = window.pane("conversations")
-    threads = QAbstractItemModelTester(pane.threads.records.model)
-    qtbot.waitUntil(lambda: pane.threads.records.model.rowCount() > 0 and len(pane.messages) >= 3, timeout=10000)
+    threads = QAbstractItemModelTester(pane.threads.model)
+    qtbot.waitUntil(lambda: pane.threads.model.rowCount() > 0 and len(pane.messages) >= 3, timeout=10000)
     return pane, threads
 
 

@@ -49,6 +49,11 @@ def _cell(index: int):
     return lambda row: row.values[index] if index < len(row.values) else None
 
 
+def _own_count(cap: api.Conversations) -> int | None:
+    """The kind's own count of its threads, when it has one (the default would list them again)."""
+    return cap.count() if type(cap).count is not api.Conversations.count else None
+
+
 def _state(row: Row) -> str | None:
     return "error" if row.problem else (row.flag or None)
 
@@ -114,16 +119,21 @@ class ThreadList(QWidget):
         self._wanted_row: str | None = None  # the current key whose row is on its way
         self._wanted_choices: dict[str, str] = {}  # a filter asked for before the filters arrived
         self.total: int | None = None
+        self._own_total = False  # the kind counts its threads itself (total is that count)
 
     # -- the filter bar ---------------------------------------------------------------------------
     def load(self) -> None:
         """Read the filters and the keys (both on the worker)."""
         cap = self.cap
-        self.ctx.worker.submit("thread-filters", lambda: tuple(cap.filters(THREADS)),
+        self.ctx.worker.submit("thread-filters", lambda: (tuple(cap.filters(THREADS)), _own_count(cap)),
                                on_result=self._filters_arrived, on_error=lambda _m: None)
         self.reload()
 
-    def _filters_arrived(self, specs: tuple[FilterSpec, ...]) -> None:
+    def _filters_arrived(self, answer: tuple[tuple[FilterSpec, ...], int | None]) -> None:
+        specs, own = answer
+        if own is not None:
+            self.total, self._own_total = own, True
+            self._say_count(self.model.rowCount())
         for spec in specs:
             if spec.kind == "choice" and spec.name not in self.choice_boxes:
                 box = QComboBox()
@@ -219,22 +229,25 @@ class ThreadList(QWidget):
     def refresh(self) -> None:
         """The store changed: the keys again (same filter and sort), rows updated in place, selection kept."""
         cap, query = self.cap, self.query()
-        self.ctx.worker.submit("thread-keys", lambda: cap.keys(THREADS, query), on_result=self._keys_refreshed,
-                               on_error=self._keys_failed)
+        self.ctx.worker.submit("thread-keys", lambda: (cap.keys(THREADS, query), _own_count(cap)),
+                               on_result=lambda answer: self._keys_refreshed(*answer), on_error=self._keys_failed)
 
     def _keys_failed(self, message: str) -> None:
         self.summary.setText(f"Could not read the {self.label.lower()}: {mask_url_credentials(message)}")
 
     def _say_count(self, shown: int) -> None:
+        """The caption counts the threads as the navigation does (the kind's own count: a list may hold a
+        row that is no thread, as Linggen's "Sessions without a project"); a filter says what it left."""
+        total = self.total if self.total is not None else shown
+        self.caption.setText(f"<b>{self.label}</b> ({total:,})")
         noun = self.label.lower().rstrip("s") or "thread"
-        if self.total is not None and self.filtered() and shown != self.total:
-            self.summary.setText(f"{shown:,} of {count(self.total, noun)}")
-        else:
-            self.summary.setText(count(shown, noun))
+        self.summary.setText(count(shown, noun) if self.filtered() else "")
 
-    def _keys_refreshed(self, keys: list[str]) -> None:
+    def _keys_refreshed(self, keys: list[str], own: int | None) -> None:
         self.model.update_keys(keys)
-        if not self.filtered():
+        if own is not None:
+            self.total = own
+        if not self.filtered() and not self._own_total:
             self.total = len(keys)
         self._say_count(len(keys))
 
@@ -246,7 +259,7 @@ class ThreadList(QWidget):
         # first paint with rows, instead of just after it (every row painted twice).
         self.table.doItemsLayout()
         QCoreApplication.sendPostedEvents(self.table, QEvent.Type.LayoutRequest)
-        if not self.filtered():
+        if not self.filtered() and not self._own_total:
             self.total = len(keys)
         self._say_count(len(keys))
         self.loaded = True
