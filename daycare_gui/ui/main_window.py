@@ -36,6 +36,7 @@ from daycare_gui.ui.jump_controller import JumpController
 from daycare_gui.ui.keyboard import cycle_focus
 from daycare_gui.ui.open_progress import OpenProgress
 from daycare_gui.ui.panes.registry import PANES, pane_class
+from daycare_gui.ui.panes.registry import sections as daycare_sections
 from daycare_gui.ui.preload import Preloader
 from daycare_gui.ui.settings_file import private_settings
 from daycare_gui.ui.store_opener import open_in_worker
@@ -257,7 +258,7 @@ class MainWindow(QMainWindow):
             return
         store = opened.core
         self.store = store
-        self._set_sections(PANES)
+        self._set_sections(daycare_sections(opened))  # its own panes and the shared ones it lists (users)
         if remember:
             self._remember(path)
         self.setWindowTitle(f"{store.title} — daycare-gui")

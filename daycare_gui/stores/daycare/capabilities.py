@@ -172,3 +172,8 @@ def offer_capabilities(store) -> None:
     store.offer(Tables, DaycareTables(core))
     if core.has_table("agents") and core.has_table("session_history"):
         store.offer(Conversations, DaycareConversations(core))
+    if core.has_table("users"):  # (the users list: stores/daycare/sqlite/users.py)
+        from daycare_gui.stores.api import Collections
+        from daycare_gui.stores.daycare.sqlite.users import SqliteUsers
+
+        store.offer(Collections, SqliteUsers(core))

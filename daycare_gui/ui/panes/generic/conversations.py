@@ -205,21 +205,32 @@ class ConversationsPane(Pane):
     def _sessions_arrived(self, sessions: list[SessionRecord]) -> None:
         self.sessions.set_records(sessions)
         self.sessions.caption.setText(f"<b>{self.cap.session_label}</b> ({len(sessions):,})")
-        want = self._want_session
+        # the session asked for, else the one the thread is in now (Daycare's active session), else the last
+        active = next((s.ref.session_id for s in sessions if s.status == "active"), None)
+        want = self._want_session or active
         row = self.sessions.records.proxy_row_of_key(want) if want else -1
-        self.sessions.table.selectRow(row if row >= 0 else max(0, len(sessions) - 1))
+        # Ready to read, but the detail pane keeps describing the thread the user picked: only a session
+        # the user moves to describes itself there.
+        self._picked_session = True
+        try:
+            self.sessions.table.selectRow(row if row >= 0 else max(0, len(sessions) - 1))
+        finally:
+            self._picked_session = False
         if not sessions:
             self.item_ready.emit()  # nothing more to read
 
     _want_session: str | None = None
+    _picked_session = False  # the pane, not the user, is selecting a session
 
     def _session_selected(self, current, _previous) -> None:
         session = self.sessions.records.record_at(current)
         if session is None:
             return
         status = (("Status", session.status),) if self.has_status else ()
-        self.ctx.show_detail(detail_of(session.title, session, fields=(
-            ("Session", session.ref.session_id), *status, ("Started", when(session.started_at)))))
+        if not self._picked_session:
+            noun = self.cap.session_label.rstrip("s") or "Session"
+            self.ctx.show_detail(detail_of(f"{noun} {session.title}", session, fields=(
+                ("Session", session.ref.session_id), *status, ("Started", when(session.started_at)))))
         self.session = session.ref
         self._live.follow(session.ref)
         if self._focus is not None and self._focus.ref != session.ref:
@@ -386,6 +397,8 @@ class ConversationsPane(Pane):
 
     def link_target(self, view=None) -> tuple[str, str] | None:
         """A thread ("agent:") when its list was clicked, else the session selected or shown."""
+        if view is None and self.threads.table.hasFocus():
+            view = self.threads.table  # Ctrl+Shift+L in the thread list: the thread
         if view is not self.threads.table:
             session = self.sessions.current()
             if session is not None:
