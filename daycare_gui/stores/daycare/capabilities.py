@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from daycare_gui.core.records import HistoryRecord
 from daycare_gui.stores.api import Conversations, Tables
-from daycare_gui.stores.daycare.sqlite.threads import SqliteThreadListing
+from daycare_gui.stores.daycare.sqlite.threads import SqliteThreadListing, session_meta
 from daycare_gui.stores.records import (
     Message,
     SessionRecord,
@@ -113,7 +113,8 @@ class DaycareConversations(SqliteThreadListing, Conversations):  # the thread li
         from daycare_gui.core.queries.sessions import list_sessions
 
         return [SessionRecord(SessionRef(thread_id, s.id), s.id, s.created_at, s.ended_at, s.record_count,
-                              "active" if s.is_active else ("ended" if s.ended_at else ""), raw=s.raw)
+                              "active" if s.is_active else ("ended" if s.ended_at else ""), raw=s.raw,
+                              meta=session_meta(s))
                 for s in list_sessions(self.core.db, thread_id, cols=self.core.cols)]
 
     def message_count(self, ref: SessionRef) -> int:

@@ -62,6 +62,14 @@ def agent_row(agent, user_label: str, sessions: int | None) -> Row:
                problem="; ".join(agent.problems()) or None)
 
 
+def session_meta(s) -> tuple[tuple[str, str], ...]:
+    """A session's facts beyond the shared columns, for the detail pane (as the old Sessions table had)."""
+    facts = (("Reset message", s.reset_message), ("Inference session", s.inference_session_id),
+             ("Invalidated at record", getattr(s, "invalidated_at", None)),
+             ("Processed until record", getattr(s, "processed_until", None)))
+    return tuple((label, str(value)) for label, value in facts if value not in (None, ""))
+
+
 class SqliteThreadListing:
     """Mixed into the SQLite store's Conversations (``self.core`` is its ``core.store.Store``)."""
 
