@@ -6,9 +6,15 @@ the neutral conversation view, other kinds' tests of the seam) read a Daycare st
 
 from __future__ import annotations
 
+# Imported here, on the GUI thread that opens the store: the shared conversations pane reads through them
+# on its worker, and a worker must never be the first to import a module (ui/preload.py).
+import daycare_gui.core.queries.history  # noqa: F401
+import daycare_gui.core.queries.history_pages  # noqa: F401
+import daycare_gui.core.queries.sessions  # noqa: F401
 from daycare_gui.core.records import HistoryRecord
-from daycare_gui.stores.api import Conversations, Tables
+from daycare_gui.stores.api import Collections, Conversations, Tables
 from daycare_gui.stores.daycare.sqlite.threads import SqliteThreadListing, session_meta
+from daycare_gui.stores.daycare.sqlite.users import SqliteUsers
 from daycare_gui.stores.records import (
     Message,
     SessionRecord,
@@ -174,7 +180,4 @@ def offer_capabilities(store) -> None:
     if core.has_table("agents") and core.has_table("session_history"):
         store.offer(Conversations, DaycareConversations(core))
     if core.has_table("users"):  # (the users list: stores/daycare/sqlite/users.py)
-        from daycare_gui.stores.api import Collections
-        from daycare_gui.stores.daycare.sqlite.users import SqliteUsers
-
         store.offer(Collections, SqliteUsers(core))

@@ -8,6 +8,9 @@ a store of 100,000 agents is never scanned in Python.
 
 from __future__ import annotations
 
+from daycare_gui.core.display import person_label
+from daycare_gui.core.queries.agents import AgentFilter, distinct_values, fetch_agents, list_agent_ids
+from daycare_gui.core.records import DESCRIPTOR_KINDS, Unparsed
 from daycare_gui.stores.api import THREADS, when_utc
 from daycare_gui.stores.records import FilterSpec, Query, Row
 
@@ -20,8 +23,6 @@ LIFECYCLES = ("active", "sleeping", "dead")
 
 def agent_filter(query: Query):
     """The shared query as the agents' SQL filter (``core.queries.agents.AgentFilter``)."""
-    from daycare_gui.core.queries.agents import AgentFilter
-
     kind, life = query.choice("kind"), query.choice("lifecycle")
     return AgentFilter(kinds=(kind,) if kind else (), lifecycles=(life,) if life else (),
                        user_id=query.choice("user") or None, text=query.text,
@@ -31,8 +32,6 @@ def agent_filter(query: Query):
 def agent_markdown(agent) -> str:
     """What the detail pane says of an agent beyond its columns: descriptor and permission facts, the
     problems of its row, then its system prompt."""
-    from daycare_gui.core.records import Unparsed
-
     facts: list[tuple[str, str]] = [("Id", agent.id), ("Active session", agent.active_session_id or "")]
     d = agent.descriptor
     if not isinstance(d, Unparsed):
@@ -82,9 +81,6 @@ class SqliteThreadListing:
         return tuple(AGENT_SORTS) if list_id == THREADS else ()
 
     def filters(self, list_id: str) -> tuple[FilterSpec, ...]:
-        from daycare_gui.core.queries.agents import distinct_values
-        from daycare_gui.core.records import DESCRIPTOR_KINDS
-
         if list_id != THREADS:
             return ()
         db, cols = self.core.db, self.core.cols
@@ -99,8 +95,6 @@ class SqliteThreadListing:
         return (*out, FilterSpec("updated", "Updated", "time"))
 
     def keys(self, list_id: str, query: Query) -> list[str]:
-        from daycare_gui.core.queries.agents import list_agent_ids
-
         if list_id != THREADS:
             return []
         sort = AGENT_SORTS.get(query.sort, "updated_at")
@@ -109,8 +103,6 @@ class SqliteThreadListing:
                               cols=self.core.cols)
 
     def fetch(self, list_id: str, keys: list[str]) -> list[Row]:
-        from daycare_gui.core.queries.agents import fetch_agents
-
         if list_id != THREADS or not keys:
             return []
         db, cols = self.core.db, self.core.cols
@@ -127,8 +119,6 @@ class SqliteThreadListing:
 
 def _user_labels(db, cols, ids: set[str] | None) -> dict[str, str]:
     """Owner id → what the User column calls them (name, else @nametag, else the id); only ``ids``."""
-    from daycare_gui.core.display import person_label
-
     if not cols.has_table("users") or ids is not None and not ids:
         return {}
     select = cols.select_list("users", ["id", "name", "nametag"])

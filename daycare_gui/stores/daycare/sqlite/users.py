@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
+from daycare_gui.core.queries.users import list_users
 from daycare_gui.stores.api import Collections, Listing
 from daycare_gui.stores.daycare.user_rows import USERS, UserFacts, UserListing, user_rows, users_collection
 from daycare_gui.stores.records import Collection, Row
 
 
 def sqlite_users(core) -> list[UserFacts]:
-    from daycare_gui.core.queries.users import list_users
-
     return [UserFacts(u.id, u.name, u.nametag, "★ owner" if u.is_owner else "", u.parent_user_id, u.connector_keys,
                       u.agent_count, u.created_at, u.updated_at, u.raw)
             for u in list_users(core.db, core.cols)]
