@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import Qt
 
 from daycare_gui.core.demo.ids import NOW_MS
 from daycare_gui.ui.models.roles import StateRole
