@@ -279,7 +279,7 @@ def test_linggen_projects_list_sorts_and_filters_by_words(qtbot, window, tmp_pat
     window.show_section("conversations")
     pane = window.panes["conversations"]
     qtbot.waitUntil(lambda: pane.threads.model.rowCount() > 1, timeout=10000)
-    assert pane.threads.columns_titles == ("Name", "About", "Sessions", "Updated")
+    assert pane.threads.columns_titles == ("Name", "Workspace", "Sessions", "Updated")
     names = [r.values[NAME] for r in _all(qtbot, pane)]
     _assert_header_clicks_sort(qtbot, pane, ((NAME, False), (2, True)))
     pane.filter_box.setText(names[0])

@@ -210,8 +210,8 @@ class ConversationsPane(Pane):
         want = self._want_session or active
         row = self.sessions.records.proxy_row_of_key(want) if want else -1
         # Ready to read, but the detail pane keeps describing the thread the user picked: only a session
-        # the user moves to describes itself there.
-        self._picked_session = True
+        # the user moves to (or one asked for by name: a link, a search hit) describes itself there.
+        self._picked_session = not self._want_session
         try:
             self.sessions.table.selectRow(row if row >= 0 else max(0, len(sessions) - 1))
         finally:
