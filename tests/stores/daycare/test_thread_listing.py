@@ -133,3 +133,21 @@ def test_legacy_agents_list_with_the_same_columns_and_filters(fixture_copy):
         assert names == sorted(names)
         sessions = {t.id: t.session_count for t in cap.threads()}
         assert {r.key: r.values[4] for r in rows} == sessions
+
+
+def test_sqlite_users_owner_first_with_what_the_old_users_page_showed(demo):
+    from daycare_gui.core.queries.users import list_users
+
+    with open_store(demo) as store:
+        users = store.capability(api.Collections)
+        rows = users.rows("users", 0, 100)
+        old = list_users(store.core.db, store.core.cols)  # what the old Users page listed, in its order
+        assert [r.key for r in rows] == [u.id for u in old] and old[0].is_owner
+        assert rows[0].values[1] == "★ owner" and all(r.values[1] == "" for r in rows[1:])
+        assert [r.values[3] for r in rows] == [", ".join(u.connector_keys) for u in old]
+        assert [r.values[5] for r in rows] == [u.agent_count for u in old]
+        threads = store.capability(api.Conversations)
+        for row in rows:
+            assert len(threads.keys(api.THREADS, row.links[0].value)) == row.values[5]  # the link lists them
+        mia = next(r for r in rows if r.values[0] == "Mia Rivera")
+        assert mia.values[4] == "Alex Rivera" and mia.links[1].value == ("users", rows[0].key)
