@@ -262,6 +262,8 @@ class ThreadList(QWidget):
         if not self.filtered() and not self._own_total:
             self.total = len(keys)
         self._say_count(len(keys))
+        if not self.loaded and first:  # the columns fitted once, to the first screen's rows
+            self._fit_columns()
         self.loaded = True
         target, self._pending = self._pending, None
         if target is not None and self.model.row_of_key(target) < 0 and self.filtered():
@@ -276,6 +278,15 @@ class ThreadList(QWidget):
             self.missing.emit(target)
         elif current is None and keys:
             self._select_row(0)
+
+    def _fit_columns(self) -> None:
+        """Each column as wide as the first screen's cells, none wider than a third of the list: the names
+        readable, and the later columns reachable without scrolling far."""
+        self.table.resizeColumnsToContents()
+        widest = max(120, self.table.viewport().width() // 3)
+        for column in range(self.model.columnCount()):
+            if self.table.columnWidth(column) > widest:
+                self.table.setColumnWidth(column, widest)
 
     def _select_row(self, row: int) -> None:
         self.table.selectRow(row)
