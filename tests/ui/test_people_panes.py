@@ -66,6 +66,8 @@ def _follow_agents_link(qtbot, window, pane, name, section):
 
 
 def test_user_navigates_to_their_agents(qtbot, window, demo_store):
+    from PySide6.QtCore import Qt
+
     pane = _users(qtbot, window, demo_store, 4)
     sam_id, agents = _follow_agents_link(qtbot, window, pane, "Sam Okafor", "agents")
     qtbot.waitUntil(lambda: "user" in agents.threads.choice_boxes
@@ -73,6 +75,16 @@ def test_user_navigates_to_their_agents(qtbot, window, demo_store):
     qtbot.waitUntil(lambda: agents.threads.model.rowCount() == 3, timeout=5000)
     assert {r.raw["user_id"] for r in thread_rows(qtbot, agents)} == {sam_id}
     assert agents.threads.summary.text() == "3 agents"
+
+    # Enter on a user follows the same link
+    window.show_section("collection:users")
+    jordan = next(pane.tree.topLevelItem(i) for i in range(4) if pane.tree.topLevelItem(i).text(0) == "Jordan Lee")
+    pane.tree.setCurrentItem(jordan)
+    pane.tree.setFocus()
+    qtbot.keyClick(pane.tree, Qt.Key.Key_Return)
+    assert window.pane_stack.currentWidget() is agents
+    qtbot.waitUntil(lambda: agents.threads.choice_boxes["user"].currentData() == pane.current_row().key, timeout=5000)
+    qtbot.waitUntil(lambda: agents.threads.model.rowCount() == 1, timeout=5000)
     # (No "home files" link yet: it comes with the Files capability.)
 
 

@@ -112,6 +112,7 @@ class CollectionPane(Pane):
         bottom.addWidget(self.more_button)
         layout.addLayout(bottom)
         self.tree.currentItemChanged.connect(self._selected)
+        self.tree.itemActivated.connect(lambda _item, _column: self._follow(0))  # Enter: the row's first link
         self.filter_box.changed.connect(self._filter)
         self.more_button.clicked.connect(self._more)
         self.edit_button.clicked.connect(self._edit)
@@ -254,10 +255,14 @@ class CollectionPane(Pane):
             self.edit_button.setEnabled(False)
 
     def _link(self, url) -> None:
+        if url.scheme() == "link":
+            self._follow(int(url.path()))
+
+    def _follow(self, index: int) -> None:
         row = self.current_row()
-        if row is None or url.scheme() != "link":
+        if row is None or not 0 <= index < len(row.links):
             return
-        link = row.links[int(url.path())]
+        link = row.links[index]
         if link.target == "session":
             self.ctx.navigate("conversations", link.value)
         elif link.target == "threads":  # the thread list filtered (a user's agents), wherever it is
