@@ -382,7 +382,6 @@ class KeyedPages:
             return None
         return found[0].message().raw
 
-
     def session_heading(self, ref: SessionRef) -> tuple[str, SessionRecord | None]:
         """The title of the session's thread and the session's record, for the line above its messages
         (None: no such session). The default looks through ``threads()``; kinds override it with a read
@@ -400,8 +399,35 @@ def _positioned(messages: list[Message], start: int) -> list[PendingMessage]:
     return [PendingMessage(start + i, m) for i, m in enumerate(messages)]
 
 
-class Conversations(KeyedPages, Capability):
-    """Threads (agents, projects, chats) → sessions → messages, paged by position."""
+THREADS = "threads"  # the list_id of a Conversations' thread list (Listing)
+THREAD_COLUMNS = ("Name", "About", "Sessions", "Updated")
+
+
+def thread_row(thread: ThreadRecord) -> Row:
+    """A thread as a row of the default thread list (``THREAD_COLUMNS``). A time is a UTC ``datetime``, so
+    the window says it as a time and the default sort orders it."""
+    return Row(thread.id, (thread.title, thread.subtitle, thread.session_count, when_utc(thread.updated_at)),
+               raw=thread.raw, problem=thread.problem)
+
+
+def when_utc(ms: int | None):
+    """Milliseconds since the epoch as a UTC ``datetime`` for a row's cell (None stays None)."""
+    import datetime as _dt
+
+    if ms is None or isinstance(ms, bool):
+        return None
+    try:
+        return _dt.datetime.fromtimestamp(int(ms) / 1000, _dt.timezone.utc)
+    except (OverflowError, OSError, ValueError, TypeError):
+        return None
+
+
+class Conversations(Listing, KeyedPages, Capability):
+    """Threads (agents, projects, chats) → sessions → messages, paged by position.
+
+    The thread list is a :class:`Listing` with ``list_id`` ``"threads"``: by default its rows come from
+    ``threads()`` with ``thread_columns()`` as titles, filtered and sorted here; a kind with many threads
+    answers ``keys``/``fetch`` with its own queries, and offers its filters and sorts."""
 
     thread_label = "Agents"
     session_label = "Sessions"
@@ -448,6 +474,19 @@ class Conversations(KeyedPages, Capability):
 
     def count(self) -> int | None:
         return len(self.threads())
+
+    def thread_columns(self) -> tuple[str, ...]:
+        """The column titles of the thread list (values of each thread's row, in this order)."""
+        return THREAD_COLUMNS
+
+    def list_columns(self, list_id: str) -> tuple[str, ...]:
+        return self.thread_columns() if list_id == THREADS else ()
+
+    def list_rows(self, list_id: str) -> list[Row]:
+        return [thread_row(t) for t in self.threads()] if list_id == THREADS else []
+
+    def sorts(self, list_id: str) -> tuple[str, ...]:
+        return self.thread_columns() if list_id == THREADS else ()
 
     # Optional: following a session that grows while it is shown (a live agent appending). A kind that
     # can say cheaply when a session may have grown offers both; the view then watches those paths and,
@@ -927,7 +966,6 @@ __all__ = [
     "Actions", "Automations", "CannotOpen", "Candidate", "Capability", "Charts", "Collections", "Conversations", "Directory",
     "Documents",
     "EditableField", "Files", "KeyedPages", "Listing", "NotRecognised", "WriteConflict", "WritePartial",
-    "WriteRefused",
-    "OpenedStore", "SearchSource", "Storage", "StoreAction", "StoreKind", "StorePath", "Tables", "Tasks", "Trash",
-    "raw_of",
+    "WriteRefused", "OpenedStore", "SearchSource", "Storage", "StoreAction", "StoreKind", "StorePath", "Tables",
+    "Tasks", "THREADS", "Trash", "raw_of", "thread_row", "when_utc",
 ]

@@ -6,13 +6,29 @@ the neutral conversation view, other kinds' tests of the seam) read a Daycare st
 
 from __future__ import annotations
 
+# Imported here, on the GUI thread that opens the store: the shared conversations pane reads through them
+# on its worker, and a worker must never be the first to import a module (ui/preload.py).
+import daycare_gui.core.queries.history  # noqa: F401
+import daycare_gui.core.queries.history_pages  # noqa: F401
+import daycare_gui.core.queries.sessions  # noqa: F401
 from daycare_gui.core.records import HistoryRecord
-from daycare_gui.stores.api import Charts, Conversations, SearchSource, Storage, Tables, Tasks, Trash
+from daycare_gui.stores.api import (
+    Charts,
+    Collections,
+    Conversations,
+    SearchSource,
+    Storage,
+    Tables,
+    Tasks,
+    Trash,
+)
 from daycare_gui.stores.daycare.legacy.search import DaycareLegacySearch
 from daycare_gui.stores.daycare.sqlite.charts import DaycareCharts
 from daycare_gui.stores.daycare.sqlite.search import DaycareSqliteSearch
 from daycare_gui.stores.daycare.sqlite.storage import DaycareStorage
 from daycare_gui.stores.daycare.sqlite.tables import DaycareTables
+from daycare_gui.stores.daycare.sqlite.threads import SqliteThreadListing, session_meta
+from daycare_gui.stores.daycare.sqlite.users import SqliteUsers
 from daycare_gui.stores.daycare.trash import DaycareTrash
 from daycare_gui.stores.records import (
     Message,
@@ -99,7 +115,7 @@ def message_of(rec: HistoryRecord, problem: str | None = None, size: int | None 
     )
 
 
-class DaycareConversations(Conversations):
+class DaycareConversations(SqliteThreadListing, Conversations):  # the thread list keyed in SQL
     thread_label = "Agents"
 
     def __init__(self, core) -> None:
@@ -117,7 +133,8 @@ class DaycareConversations(Conversations):
         from daycare_gui.core.queries.sessions import list_sessions
 
         return [SessionRecord(SessionRef(thread_id, s.id), s.id, s.created_at, s.ended_at, s.record_count,
-                              "active" if s.is_active else ("ended" if s.ended_at else ""), raw=s.raw)
+                              "active" if s.is_active else ("ended" if s.ended_at else ""), raw=s.raw,
+                              meta=session_meta(s))
                 for s in list_sessions(self.core.db, thread_id, cols=self.core.cols)]
 
     def message_count(self, ref: SessionRef) -> int:
@@ -197,3 +214,5 @@ def offer_capabilities(store) -> None:
 
         store.offer(Conversations, SqliteConversations(core))  # keyed pages by session_history.id
         store.offer(SearchSource, DaycareSqliteSearch(core))
+    if core.has_table("users"):  # (the users list: stores/daycare/sqlite/users.py)
+        store.offer(Collections, SqliteUsers(core))

@@ -11,7 +11,10 @@ from daycare_gui.stores.daycare.capabilities import message_of
 from daycare_gui.stores.daycare.pg.catalog import VERSIONED
 from daycare_gui.stores.daycare.pg.database import UnreadableJson
 from daycare_gui.stores.daycare.pg.storage import PgStorage
+from daycare_gui.stores.daycare.pg.threads import PgThreadListing
+from daycare_gui.stores.daycare.pg.users import pg_user_rows
 from daycare_gui.stores.daycare.trash import DaycareTrash
+from daycare_gui.stores.daycare.user_rows import USERS, users_collection
 from daycare_gui.stores.records import (
     Collection,
     DayCount,
@@ -42,7 +45,7 @@ def _ms_day(ms: int) -> str:
     return _dt.datetime.fromtimestamp(ms / 1000, _dt.timezone.utc).strftime("%Y-%m-%d")
 
 
-class PgConversations(_OnStore, api.Conversations):
+class PgConversations(PgThreadListing, _OnStore, api.Conversations):  # thread list: pg/threads
     thread_label = "Agents"
 
     def __init__(self, store) -> None:
@@ -328,7 +331,7 @@ class PgCollections(_OnStore, api.Collections):
         return {k: v for k, v in LISTS.items() if self.store.has(v[1])}
 
     def collections(self) -> list[Collection]:
-        out = [Collection(k, title, tuple(c for c in cols if c in self.db.columns(table)))
+        out = [users_collection() if k == USERS else Collection(k, title, tuple(c for c in cols if c in self.db.columns(table)))
                for k, (title, table, _o, cols) in self._lists().items()]
         for table in VERSIONED:
             if self.store.has(table) and "valid_to" in self.db.columns(table):
@@ -353,6 +356,8 @@ class PgCollections(_OnStore, api.Collections):
             return self.files.rows(collection_id, offset, limit)
         if collection_id.startswith("versions:"):
             return self._versions(collection_id.split(":", 1)[1], offset, limit)
+        if collection_id == USERS and self.store.has("users"):  # owner first, keys, agents: pg/users.py
+            return pg_user_rows(self.store)[offset:offset + limit]
         _title, table, order, cols = self._lists()[collection_id]
         shown = [c for c in cols if c in self.db.columns(table)]
         rows = self.db.mappings(f'SELECT * FROM "{table}"{self.store.current(table)} ORDER BY {order} '
@@ -392,6 +397,8 @@ class PgCollections(_OnStore, api.Collections):
         if self.files is not None and self.files.owns(collection_id):
             return next((r for r in self.files.rows(collection_id, 0, self.files.size(collection_id))
                          if r.key == key), None)
+        if collection_id == USERS and self.store.has("users"):
+            return next((r for r in pg_user_rows(self.store) if r.key == key), None)
         return None
 
 
