@@ -7,7 +7,7 @@ the neutral conversation view, other kinds' tests of the seam) read a Daycare st
 from __future__ import annotations
 
 from daycare_gui.core.records import HistoryRecord
-from daycare_gui.stores.api import Conversations, Tables
+from daycare_gui.stores.api import Collections, Conversations, Tables
 from daycare_gui.stores.records import (
     Message,
     SessionRecord,
@@ -167,7 +167,13 @@ def offer_capabilities(store) -> None:
             from daycare_gui.stores.daycare.legacy_conversations import LegacyConversations
 
             store.offer(Conversations, LegacyConversations(core))
+        from daycare_gui.stores.daycare.legacy.collections import LegacyLists
+
+        store.offer(Collections, LegacyLists(core))
         return
     store.offer(Tables, DaycareTables(core))
+    from daycare_gui.stores.daycare.sqlite.collections import DaycareLists
+
+    store.offer(Collections, DaycareLists(core))  # inbox, channels, signals, processes, expose, prompts, apps
     if core.has_table("agents") and core.has_table("session_history"):
         store.offer(Conversations, DaycareConversations(core))

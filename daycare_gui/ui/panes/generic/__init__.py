@@ -73,8 +73,13 @@ def generic_sections(opened) -> tuple[PaneSpec, ...]:
             listed = collections.collections()
         except Exception:  # a kind's bug must not stop the window from opening
             listed = []
+        keyed = isinstance(collections, api.Listing)  # filtered by the store: the keyed list pane
         for c in listed:
-            out.append(PaneSpec(f"collection:{c.id}", c.title, "generic.collection", "CollectionPane",
+            if c.detail:  # a child list: shown under its parent's rows
+                continue
+            module, cls = ("generic.listing", "ListingPane") if keyed and not c.tree else \
+                ("generic.collection", "CollectionPane")
+            out.append(PaneSpec(f"collection:{c.id}", c.title, module, cls,
                                 icon=c.icon or "view-list-details", arg=c, group=c.group))
     if opened.capability(api.Tables) is not None:
         out.append(PaneSpec("tables", "Tables", "generic.tables", "TablesPane", icon="drive-harddisk"))
