@@ -450,6 +450,16 @@ class Collections(Capability):
         and keeps a backup where the kind keeps one."""
         raise WriteRefused("this row has no such action")
 
+    def create_fields(self, collection_id: str) -> tuple[EditableField, ...]:
+        """What a new row of the list is made from (New app…); ``()``: the list takes no new rows."""
+        return ()
+
+    def create(self, collection_id: str, values: dict[str, Any], *, force: bool = False) -> str:
+        """Add a row from ``values`` (keys of ``create_fields``) and return its key. Never replaces what is
+        there; refused while ``writes_blocked()`` says why unless ``force``; a value that cannot be used
+        raises ValueError with the sentence to show."""
+        raise WriteRefused("this list takes no new rows")
+
     def row(self, collection_id: str, key: str) -> Row | None:
         """One row by key (to follow a link). The default scans; kinds with an index override it."""
         n = self.size(collection_id)

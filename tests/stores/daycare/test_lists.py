@@ -92,7 +92,9 @@ def test_apps_with_rules_grants_and_revoke_actions(lists, demo):
     assert len(rows) == 3
     deploy = next(r for r in rows if r.values[0] == "deploy-check")
     assert deploy.values[4] == "3 allow / 2 deny" and "## Granted permissions" in deploy.markdown
-    assert [a.id for a in lists.row_actions("apps", deploy)] == [f"revoke:{t}" for t in deploy.raw["granted"]]
+    assert [a.id for a in lists.row_actions("apps", deploy)] == [f"revoke:{t}" for t in deploy.raw["granted"]] + [
+        "delete"]
+    assert all(a.writes for a in lists.row_actions("apps", deploy))
     assert any(lk.label == "Edit PERMISSIONS.md" for lk in deploy.links)
 
 

@@ -16,6 +16,7 @@ from daycare_gui.stores.records import DocRef, Link, Row
 
 APP_COLUMNS = ("Name", "Title", "Scope", "Model", "Rules", "Problems", "Description")
 REVOKE = "revoke:"  # action ids: "revoke:<tag>"
+DELETE = "delete"
 
 
 def app_problems(app) -> list[str]:
@@ -96,6 +97,81 @@ def _state_file(paths, row: Row) -> Path | None:
     return path if paths.contains(path) and path.is_file() and not path.is_symlink() else None
 
 
+def _engine_check(paths, target: Path, force: bool) -> None:
+    from daycare_gui.core.edit.engine_guard import engine_running_reason
+
+    reason = None if force else engine_running_reason(file=target, paths=paths)
+    if reason:
+        raise WriteRefused(reason)
+
+
+def _app_folder(paths, row: Row) -> Path | None:
+    folder = Path(row.key)
+    return folder if paths.contains(folder) and folder.is_dir() and not folder.is_symlink() else None
+
+
+def app_actions(paths, row: Row) -> tuple[StoreAction, ...]:
+    """Revoke each granted tag, and Delete (to the store's trash, restored from File ▸ Trash…)."""
+    folder = _app_folder(paths, row)
+    delete = (StoreAction(DELETE, "Delete", f"Move {folder} to the trash? It is kept in "
+                          f"{paths.data_dir}/.daycare-gui-trash and can be restored with Trash… (File menu).",
+                          writes=True),) if folder is not None else ()
+    return revoke_actions(paths, row) + delete
+
+
+def run_app_action(paths, row: Row, action_id: str, *, force: bool = False) -> str:
+    if action_id != DELETE:
+        return run_revoke(paths, row, action_id, force=force)
+    from daycare_gui.core.edit.trash import TrashError, TrashIncomplete, move_to_trash
+
+    folder = _app_folder(paths, row)
+    if folder is None:
+        raise ValueError(f"{row.key} is not an app folder of this store")
+    _engine_check(paths, folder, force)
+    try:
+        move_to_trash(paths, folder)
+    except TrashIncomplete as exc:  # whole in the trash, part of the original still there: both shown
+        return f"Partly deleted: {exc}"
+    except TrashError as exc:
+        raise ValueError(str(exc)) from exc
+    return f"{folder.name} was moved to the trash (restore it with Trash… in the File menu)."
+
+
+def new_app_places(paths) -> list[tuple[str, Path]]:
+    """Where a new app may go: the workspace's apps and every user's."""
+    places = [("workspace apps", paths.workspace_dir / "apps")]
+    for users_dir in paths.users_dirs:
+        if users_dir.is_dir():
+            places += [(f"user {u.name}", u / "apps") for u in sorted(p for p in users_dir.iterdir() if p.is_dir())]
+    return places
+
+
+def new_app_fields(paths) -> tuple:
+    from daycare_gui.stores.api import EditableField
+
+    places = tuple(label for label, _p in new_app_places(paths))
+    return (EditableField("name", "Name (folder)"), EditableField("title", "Title"),
+            EditableField("description", "Description"),
+            EditableField("location", "Where", "choice", places, default=places[0]))
+
+
+def create_app(paths, values: dict, *, force: bool = False) -> str:
+    from daycare_gui.core.edit import create
+    from daycare_gui.core.edit.errors import InvalidValue
+
+    places = dict(new_app_places(paths))
+    place = places.get(values.get("location") or "workspace apps")
+    name = str(values.get("name") or "").strip()
+    if place is None or not name:
+        raise ValueError("an app needs a name and a place")
+    _engine_check(paths, place, force)
+    try:
+        folder = create.create_app(place, name, str(values.get("title") or ""), str(values.get("description") or ""))
+    except (InvalidValue, OSError) as exc:
+        raise ValueError(str(exc)) from exc
+    return str(folder)
+
+
 def revoke_actions(paths, row: Row) -> tuple[StoreAction, ...]:
     path = _state_file(paths, row)
     if path is None:
@@ -113,30 +189,26 @@ def run_revoke(paths, row: Row, action_id: str, *, force: bool = False) -> str:
     ``force``), refused as a conflict when state.json no longer grants what the row showed."""
     from daycare_gui.core.edit.app_state import AppStateDoc, revoke_grant
     from daycare_gui.core.edit.atomic import ConflictError, load_for_edit, sha256_of
-    from daycare_gui.core.edit.engine_guard import engine_running_reason
     from daycare_gui.core.edit.errors import DocumentError, InvalidValue
     from daycare_gui.stores.common.backups import BACKUP_DIR, backup_copy
 
     path = _state_file(paths, row)
     tag = action_id[len(REVOKE):] if action_id.startswith(REVOKE) else ""
     if path is None or not tag:
-        raise WriteRefused("this app has no granted permission to revoke")
-    if not force:
-        # The engine writes state.json itself when it grants a permission: it may put the tag back.
-        reason = engine_running_reason(file=path, paths=paths)
-        if reason:
-            raise WriteRefused(reason)
+        raise ValueError("this app has no granted permission to revoke")
+    # The engine writes state.json itself when it grants a permission: it may put the tag back.
+    _engine_check(paths, path, force)
     try:
         seen = load_for_edit(path)
         granted = AppStateDoc.parse(seen.data).permissions
     except (OSError, DocumentError) as exc:
-        raise WriteRefused(f"{path} cannot be edited: {exc}") from exc
+        raise ValueError(f"{path} cannot be edited: {exc}") from exc
     shown = row.raw.get("granted") if isinstance(row.raw, dict) else None
     if granted != shown:
         raise WriteConflict(f"{path} changed on disk since it was shown; nothing was written. Look at it again "
                             "and retry.")
     if tag not in granted:
-        raise WriteRefused(f"{tag} is not granted to this app")
+        raise ValueError(f"{tag} is not granted to this app")
     try:
         backup_copy(seen.data, path, paths.data_dir / BACKUP_DIR, f"{Path(row.key).name}-state.json")
         revoke_grant(path, tag, expected_sha256=sha256_of(seen.data))
@@ -144,5 +216,5 @@ def run_revoke(paths, row: Row, action_id: str, *, force: bool = False) -> str:
         raise WriteConflict(f"{path} changed on disk meanwhile; nothing was written. Look at it again and "
                             "retry.") from exc
     except (OSError, DocumentError, InvalidValue) as exc:
-        raise WriteRefused(f"{path} was left unchanged: {exc}") from exc
+        raise ValueError(f"{path} was left unchanged: {exc}") from exc
     return f"{tag} is no longer granted to {os.path.basename(row.key)}."

@@ -21,7 +21,7 @@ from daycare_gui.stores.api import (
     WriteRefused,
     _row_matches,
 )
-from daycare_gui.stores.daycare.sqlite.app_rows import APP_COLUMNS, app_row, revoke_actions, run_revoke
+from daycare_gui.stores.daycare.sqlite.app_rows import APP_COLUMNS, app_actions, app_row, create_app, new_app_fields, run_app_action
 from daycare_gui.stores.records import Collection, FilterSpec, Link, Query, Row
 
 # id → (title, table, columns when the store has no database (legacy files), key column for a link)
@@ -147,7 +147,7 @@ class DaycareLists(Collections, Listing):
     def keys(self, list_id: str, query: Query) -> list[str]:
         db = self.core.db
         if db is None and list_id in DETAILS:
-            return [f"{query.parent}|{r.key}" for r in self._legacy_details(list_id, query.parent)
+            return [r.key for r in self._legacy_details(list_id, query.parent)
                     if _row_matches(r, Query(text=query.text))]
         if list_id == "apps" or db is None:
             return super().keys(list_id, query)
@@ -181,7 +181,7 @@ class DaycareLists(Collections, Listing):
         db = self.core.db
         if db is None and list_id in DETAILS:
             parents = {k.split("|", 1)[0] for k in keys}
-            rows = {f"{p}|{r.key}": r for p in parents for r in self._legacy_details(list_id, p)}
+            rows = {r.key: r for p in parents for r in self._legacy_details(list_id, p)}
             return [rows[k] for k in keys if k in rows]
         if list_id == "apps" or db is None:
             return super().fetch(list_id, keys)
@@ -210,7 +210,7 @@ class DaycareLists(Collections, Listing):
             label = names.of_column(column, value) if names is not None else None
             values.append(label or _cell(value))
         prompt = shown.values.get("prompt") if list_id == "system_prompts" else None
-        return Row(str(shown.key), tuple(values), raw={**shown.values, "source": shown.source},
+        return Row(str(shown.key), tuple(values), raw={**shown.values, "read from": shown.source},
                    markdown=prompt if isinstance(prompt, str) else None,
                    problem="; ".join(shown.problems) or None)
 
@@ -262,7 +262,7 @@ class DaycareLists(Collections, Listing):
             return []
         rowset = subsystem_rows(self.core, table)
         return [Row(str(r.key), tuple(_cell(r.values.get(c)) for c in self.columns_of(list_id)),
-                    raw={k: v for k, v in r.values.items() if k != "raw"} | {"source": r.source},
+                    raw={k: v for k, v in r.values.items() if k != "raw"} | {"read from": r.source},
                     problem="; ".join(r.problems) or None) for r in rowset.rows] if rowset.source == "files" else []
 
     def _legacy_details(self, list_id: str, parent: str | None) -> list[Row]:
@@ -274,8 +274,8 @@ class DaycareLists(Collections, Listing):
             return []
         contents = channel_contents(self.core, channel)
         rowset = contents.messages if list_id == "channel_messages" else contents.members
-        return [Row(str(r.key), tuple(_cell(r.values.get(c)) for c in self.columns_of(list_id)),
-                    raw=dict(r.values) | {"source": r.source}) for r in rowset.rows]
+        return [Row(f"{parent}|{r.key}", tuple(_cell(r.values.get(c)) for c in self.columns_of(list_id)),
+                    raw=dict(r.values) | {"read from": r.source}) for r in rowset.rows]
 
     # -- the base Collections, through the keys --------------------------------------------------------
     def size(self, collection_id: str) -> int:
@@ -291,12 +291,21 @@ class DaycareLists(Collections, Listing):
 
     # -- Revoke grant… ------------------------------------------------------------------------------------
     def row_actions(self, collection_id: str, row: Row) -> tuple[StoreAction, ...]:
-        return revoke_actions(self.core.paths, row) if collection_id == "apps" else ()
+        return app_actions(self.core.paths, row) if collection_id == "apps" else ()
 
     def run_row_action(self, collection_id: str, row: Row, action_id: str, *, force: bool = False) -> str:
         if collection_id != "apps":
             raise WriteRefused("this row has no such action")
-        return run_revoke(self.core.paths, row, action_id, force=force)
+        return run_app_action(self.core.paths, row, action_id, force=force)
+
+    # -- New app… ------------------------------------------------------------------------------------------
+    def create_fields(self, collection_id: str) -> tuple:
+        return new_app_fields(self.core.paths) if collection_id == "apps" else ()
+
+    def create(self, collection_id: str, values: dict, *, force: bool = False) -> str:
+        if collection_id != "apps":
+            raise WriteRefused("this list takes no new rows")
+        return create_app(self.core.paths, values, force=force)
 
 
 __all__ = ["DaycareLists", "WriteConflict", "fmt_age"]

@@ -84,6 +84,11 @@ class ListView(QWidget):
         self.filter_box.changed.connect(lambda _t: self.reload())
         self.filter_box.returnPressed.connect(lambda: self.table.setFocus())
         bar.addWidget(self.filter_box, 1)
+        self.new_button = QPushButton("New…")
+        self.new_button.setVisible(False)
+        self.new_button.clicked.connect(lambda: self.new_item())
+        self.new_fields: tuple = ()
+        bar.addWidget(self.new_button)
         self.choices: dict[str, QComboBox] = {}
         self.flags: dict[str, QCheckBox] = {}
         self.filter_bar = bar
@@ -136,11 +141,13 @@ class ListView(QWidget):
         if not self._filters_asked and not self.child:
             self._filters_asked = True
             cap, cid = self.cap, self.spec.id
-            self.ctx.worker.submit(f"{self.channel}:filters", lambda: cap.filters(cid),
+            self.ctx.worker.submit(f"{self.channel}:filters", lambda: (cap.filters(cid), cap.create_fields(cid)),
                                    on_result=self._filters_arrived)
         self.reload()
 
-    def _filters_arrived(self, specs) -> None:
+    def _filters_arrived(self, answer) -> None:
+        specs, self.new_fields = answer
+        self.new_button.setVisible(bool(self.new_fields))
         for spec in specs:
             if spec.kind == "choice" and spec.name not in self.choices:
                 box = QComboBox()
@@ -194,8 +201,10 @@ class ListView(QWidget):
         self.pane.list_counted(self, len(keys))
         if self._pending is not None:
             self.open_item(self._pending)
-        elif not keep and keys and self.table.currentIndex().row() < 0:
-            self._select(0, quiet=self.pane.current_view() is not self and not self.child)
+        elif not keep and keys and not self.child and self.table.currentIndex().row() < 0:
+            # a hidden tab keeps its row quietly: the detail pane shows what is in view (a child list's
+            # rows wait for a click: its parent's row stays in the detail pane)
+            self._select(0, quiet=self.pane.current_view() is not self)
 
     # -- selection -----------------------------------------------------------------------------------------
     def current_row(self) -> Row | None:
@@ -279,15 +288,39 @@ class ListView(QWidget):
         if row is None or (action.writes and not self.confirm_action(action)):
             return
         cap, cid = self.cap, self.spec.id
+        self._write(lambda force: cap.run_row_action(cid, row, action.id, force=force),
+                    action.title.split(" ")[0], on_done)
+
+    def ask_new_values(self) -> dict | None:
+        """The new row's values from a form (tests replace this); None: cancelled."""
+        from daycare_gui.ui.panes.generic.edit_form import EditDialog
+
+        dialog = EditDialog(f"New in {self.spec.title}", self.new_fields, {}, self)
+        return dialog.values() if dialog.exec() else None
+
+    def new_item(self, *, on_done=None) -> None:
+        values = self.ask_new_values() if self.new_fields else None
+        if values is None:
+            return
+        cap, cid = self.cap, self.spec.id
+
+        def created(key) -> None:
+            self._pending = key  # selected once the keys are read again
+            if on_done is not None:
+                on_done(key)
+
+        self._write(lambda force: cap.create(cid, values, force=force), "Create", created)
+
+    def _write(self, call, verb: str, on_done=None) -> None:
+        """Run ``call(force)`` on the worker: a refusal (the engine runs) asks the window's one question and
+        runs again forced; a conflict or a value that cannot be used is said in a sentence."""
         watcher = getattr(self.window(), "watcher", None)  # our own write is no news from disk
         own = hasattr(watcher, "own_write_started")
-        verb = action.title.split(" ")[0]
 
         def submit(force: bool) -> None:
             if own:
                 watcher.own_write_started()
-            self.ctx.worker.submit(f"{self.channel}:action", lambda: cap.run_row_action(cid, row, action.id,
-                                                                                        force=force),
+            self.ctx.worker.submit(f"{self.channel}:write", lambda: call(force),
                                    on_result=lambda said: finished(said, None),
                                    on_error=lambda message: finished(None, (message, force)))
 
@@ -295,11 +328,13 @@ class ListView(QWidget):
             if own:
                 watcher.own_write_done()
             if failure is None:
-                self.totals.setText(said)
-                self.reload(keep=True)
+                if isinstance(said, str) and " " in said:
+                    self.totals.setText(said)
                 refresh = getattr(self.window(), "refresh", None)  # problems and counts read afresh
                 if callable(refresh):
                     refresh()
+                else:
+                    self.reload(keep=True)
             else:
                 message, forced = failure
                 kind, _, text = message.partition(": ")
