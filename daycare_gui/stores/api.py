@@ -61,6 +61,11 @@ class WriteConflict(Exception):
     """What was edited changed in the store since it was read; nothing was written."""
 
 
+class PartlyDone(Exception):
+    """A write did part of its work and could not undo it (an item whole in the trash, part of the original
+    still in place): the message says what is where. The window warns, then reads the store again."""
+
+
 @dataclass(frozen=True)
 class EditableField:
     """A field the shared form can edit: ``kind`` is "text", "markdown", "bool", "choice", "int" or "list"."""
@@ -560,6 +565,6 @@ def raw_of(value: Any) -> Any:
 __all__ = [
     "Actions", "CannotOpen", "Candidate", "Capability", "Charts", "Collections", "Conversations", "Directory",
     "Documents",
-    "EditableField", "Listing", "NotRecognised", "WriteConflict", "WriteRefused", "OpenedStore", "SearchSource", "StoreAction", "StoreKind", "StorePath", "Tables",
+    "EditableField", "Listing", "NotRecognised", "PartlyDone", "WriteConflict", "WriteRefused", "OpenedStore", "SearchSource", "StoreAction", "StoreKind", "StorePath", "Tables",
     "Tasks", "raw_of",
 ]

@@ -47,16 +47,28 @@ def _is_time(column: str, value) -> bool:
             and (name in ("posted", "at", "when") or name.endswith(("_at", " at"))))
 
 
-def cell_text(column: str, value) -> str:
-    return fmt_time(value) if _is_time(column, value) else _text(value)
+def cell_text(column: str, value, *, seconds: bool = True) -> str:
+    return fmt_time(value, seconds=seconds) if _is_time(column, value) else _text(value)
+
+
+def stored_behind(row: Row, column: str, value):
+    """The stored value behind a label the store put in the cell (a user's id behind their name), or None."""
+    raw = row.raw.get(column) if isinstance(row.raw, dict) else None
+    if isinstance(raw, (str, int)) and not isinstance(raw, bool) and isinstance(value, str) and raw != value:
+        return raw
+    return None
+
+
+def _tooltip(row: Row, i: int, title: str) -> str:
+    value = row.values[i] if i < len(row.values) else None
+    behind = stored_behind(row, title, value)
+    return (row.problem or row.flag) or (str(behind) if behind is not None else cell_text(title, value))
 
 
 def _columns(titles: tuple[str, ...]) -> list[Column]:
     return [Column(t, (lambda r, i=i: r.values[i] if i < len(r.values) else None),
-                   (lambda v, t=t: cell_text(t, v)),
-                   tooltip=(lambda r, i=i, t=t: (r.problem or r.flag) or
-                            cell_text(t, r.values[i] if i < len(r.values) else None)),
-                   align_right=False) for i, t in enumerate(titles)]
+                   (lambda v, t=t: cell_text(t, v, seconds=False)),  # (to the second in the tooltip)
+                   tooltip=(lambda r, i=i, t=t: _tooltip(r, i, t))) for i, t in enumerate(titles)]
 
 
 def totals_text(count: int, totals: dict[str, int], narrowed: bool) -> str:
@@ -97,7 +109,9 @@ class ListView(QWidget):
                                      channel=f"{self.channel}:rows",
                                      state=lambda r: "stuck" if r.flag else ("error" if r.problem else None))
         self.table = make_table(self.model)
-        self.fitter = ColumnFitter(self.table, cap=320)
+        # short columns held at 160 px (the whole value in the tooltip): the key columns stay in view in a
+        # 1024 px window; the last, long column takes the rest
+        self.fitter = ColumnFitter(self.table, cap=160)
         self.table.selectionModel().currentRowChanged.connect(self._current_changed)
         self.table.activated.connect(lambda _i: self._follow_first_link())
         self.totals = QLabel("Loading…")
@@ -229,7 +243,8 @@ class ListView(QWidget):
         self._actions_for(row)
 
     def show_row(self, row: Row) -> None:
-        fields = tuple((c, cell_text(c, v)) for c, v in zip(self.spec.columns, row.values))
+        fields = tuple((c, cell_text(c, v) + (f" ({b})" if (b := stored_behind(row, c, v)) is not None else ""))
+                       for c, v in zip(self.spec.columns, row.values))
         if row.flag:
             fields += (("Flag", row.flag),)
         if row.problem:
@@ -327,9 +342,13 @@ class ListView(QWidget):
         def finished(said, failure) -> None:
             if own:
                 watcher.own_write_done()
-            if failure is None:
-                if isinstance(said, str) and " " in said:
-                    self.totals.setText(said)
+            partly = failure is not None and failure[0].startswith(api.PartlyDone.__name__ + ":")
+            if partly:  # part written and kept: said, then shown as it now is
+                QMessageBox.warning(self, "Partly done", failure[0].partition(": ")[2])
+            if failure is None or partly:
+                status = getattr(self.window(), "statusBar", None)
+                if isinstance(said, str) and " " in said and callable(status):
+                    status().showMessage(said, 10000)  # (the page itself is read again below)
                 refresh = getattr(self.window(), "refresh", None)  # problems and counts read afresh
                 if callable(refresh):
                     refresh()
@@ -338,11 +357,15 @@ class ListView(QWidget):
             else:
                 message, forced = failure
                 kind, _, text = message.partition(": ")
-                if kind == api.WriteRefused.__name__ and not forced and self.confirm_engine_running(text, verb):
-                    submit(True)
-                    return
+                text = text or message
+                if kind == api.WriteRefused.__name__ and not forced:
+                    if self.confirm_engine_running(text, verb):
+                        submit(True)
+                        return
+                    text = ""  # the person said no: nothing more to say
                 title = "Changed on disk" if kind == api.WriteConflict.__name__ else "Not done"
-                QMessageBox.warning(self, title, text or message)
+                if text:
+                    QMessageBox.warning(self, title, text)
             if on_done is not None:
                 on_done(said)
 
@@ -408,6 +431,12 @@ class ListingPane(Pane):
     def filter_box(self):  # Ctrl+F reaches the filter of the list shown
         view = self.current_view()
         return view.filter_box if view is not None else None
+
+    @property
+    def table(self):
+        """The table of the list shown."""
+        view = self.current_view()
+        return view.table if view is not None else None
 
     def current_view(self) -> ListView | None:
         if self.tabs is not None:
