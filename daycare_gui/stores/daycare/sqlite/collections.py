@@ -21,7 +21,14 @@ from daycare_gui.stores.api import (
     WriteRefused,
     _row_matches,
 )
-from daycare_gui.stores.daycare.sqlite.app_rows import APP_COLUMNS, app_actions, app_row, create_app, new_app_fields, run_app_action
+from daycare_gui.stores.daycare.sqlite.app_rows import (
+    APP_COLUMNS,
+    app_actions,
+    app_row,
+    create_app,
+    new_app_fields,
+    run_app_action,
+)
 from daycare_gui.stores.records import Collection, FilterSpec, Link, Query, Row
 
 # id → (title, table, columns when the store has no database (legacy files), key column for a link)
