@@ -19,7 +19,8 @@ class DaycareKind(StoreKind):
     ui_module = "daycare_gui.ui.panes.registry"
     probe_modules = ("daycare_gui.core.detect", "daycare_gui.core.paths", "daycare_gui.stores.daycare.pg.open")
     open_modules = (*probe_modules, "daycare_gui.core.store", "daycare_gui.core.leftovers",
-                    "daycare_gui.stores.daycare.capabilities", "daycare_gui.stores.daycare.directory")
+                    "daycare_gui.stores.daycare.capabilities", "daycare_gui.stores.daycare.directory",
+                    "daycare_gui.stores.daycare.sqlite.collections", "daycare_gui.stores.daycare.legacy.collections")
 
     def probe(self, path: StorePath) -> Candidate:
         from daycare_gui.core.detect import detect

@@ -34,6 +34,7 @@ from daycare_gui.ui.models.keyed_model import KeyedTableModel
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.panes.generic.collection import _text
 from daycare_gui.ui.widgets.filter_bar import FilterBox
+from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, markdown_html
 from daycare_gui.ui.widgets.record_table import make_table, select_row
 from daycare_gui.ui.widgets.tables import ColumnFitter
 
@@ -131,9 +132,22 @@ class ListView(QWidget):
             split.addWidget(self.table)
             split.addWidget(self.detail_tabs)
             split.setSizes([240, 400])
-            layout.addWidget(split, 1)
+            rows = split
         else:
-            layout.addWidget(self.table, 1)
+            rows = self.table
+        # The row's long text (an app's rules and grants, a process's log, a prompt) beside the list, as
+        # the kinds' own pages showed it; a list whose rows have none shows none.
+        self.viewer = SafeTextBrowser()
+        self.viewer.setObjectName("listRowText")
+        self.viewer.setVisible(False)
+        if child:
+            layout.addWidget(rows, 1)
+        else:
+            beside = QSplitter(Qt.Orientation.Horizontal)
+            beside.addWidget(rows)
+            beside.addWidget(self.viewer)
+            beside.setSizes([700, 400])
+            layout.addWidget(beside, 1)
         layout.addWidget(self.totals)
         if not child:
             layout.addLayout(self.actions_bar)
@@ -237,6 +251,8 @@ class ListView(QWidget):
         self.show_row(row)
         if self.child:
             return
+        self.viewer.setVisible(bool(row.markdown))
+        self.viewer.setHtml(markdown_html(row.markdown) if row.markdown else "")
         for view in self.details.values():
             view.parent_key = row.key
             view.reload()
