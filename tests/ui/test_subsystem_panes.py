@@ -183,3 +183,41 @@ def test_a_long_list_reads_only_the_rows_shown(qtbot, window, demo_store, monkey
     qtbot.waitUntil(lambda: loaded(events, total), timeout=10000)  # the view asked for the rest it shows
     keys = [int(events.model.record(r).key) for r in range(total)]
     assert keys == sorted(keys) and len(set(keys)) == total  # rowid order, none twice, none missed
+
+
+# -- today's Daycare (PGlite): the same pane over the same kind of lists --------------------------------------
+@pytest.fixture(scope="module")
+def pglite_demo_dir(tmp_path_factory):
+    from daycare_gui.cli import main
+    from tests.pg_helpers import use_test_pglite
+
+    use_test_pglite()
+    root = tmp_path_factory.mktemp("pglite-demo") / "store"
+    assert main(["demo", str(root), "--generation", "pglite", "--now", "2026-11-18T00:00Z", "--quiet"]) == 0
+    return root
+
+
+def test_pglite_inbox_and_processes_on_the_shared_list_pane(qtbot, window, pglite_demo_dir, monkeypatch):
+    from daycare_gui.stores.daycare.pg.demo import DEMO_PROCESS_ENV
+    from daycare_gui.stores.daycare.pg.lists import PgListing
+    from tests.pg_helpers import use_test_pglite
+
+    use_test_pglite()
+    monkeypatch.setattr(PgListing, "clock", staticmethod(lambda: 1_794_960_000_000))  # the demo's "now"
+    window.open_path(str(pglite_demo_dir))
+    qtbot.waitUntil(lambda: window.opened is not None and "collection:inbox" in window._sections, timeout=120_000)
+    inbox = show(qtbot, window, "collection:inbox").views["inbox"]
+    qtbot.waitUntil(lambda: loaded(inbox, 1), timeout=10000)
+    assert inbox.model.record(0).flag == "stuck" and column(inbox, "Age") == ["1h"]
+    assert inbox.totals.text() == "1 item, 1 stuck"
+    qtbot.waitUntil(lambda: "stuck" in inbox.flags and "agent" in inbox.choices, timeout=10000)
+    inbox.filter_box.setText("no such words")
+    qtbot.waitUntil(lambda: inbox.model.rowCount() == 0, timeout=10000)
+
+    processes = show(qtbot, window, "collection:processes").current_view()
+    qtbot.waitUntil(lambda: loaded(processes, 1), timeout=10000)
+    processes.table.selectRow(0)
+    shown = processes.viewer.toPlainText()
+    assert "sandbox.json" in shown and "process.log" in shown
+    secrets = [v for v in DEMO_PROCESS_ENV.values() if isinstance(v, str) and len(v) > 4]
+    assert not [v for v in secrets if v in shown or v in window.detail.raw.toPlainText()]

@@ -150,7 +150,6 @@ class PgListing(api.Listing):
             out.append(Row(key, (posted, fmt_age(now - posted), "stuck" if stuck else "waiting", r["type"], agent,
                                  _summary(raw.get("data"))),
                            raw=raw, flag="stuck" if stuck else "",
-                           markdown=f"**{r['type']}** for {agent}\n\n{_summary(raw.get('data'), 2000)}",
                            links=(Link("thread", r["agent_id"], f"Open agent {agent}"),)))
         return out
 

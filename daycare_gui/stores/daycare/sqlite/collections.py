@@ -244,7 +244,6 @@ class DaycareLists(Collections, Listing):
             out.append(Row(item.id, (item.posted_at, fmt_age(now - item.posted_at), "stuck" if stuck else "waiting",
                                      item.type, agent, item.summary()),
                            raw=raw, flag="stuck" if stuck else "",
-                           markdown=f"**{item.type}** for {agent}\n\n{item.summary(2000)}",
                            links=(Link("thread", item.agent_id, f"Open agent {agent}"),)))
         return out
 

@@ -74,7 +74,7 @@ def _columns(titles: tuple[str, ...]) -> list[Column]:
 
 def totals_text(count: int, totals: dict[str, int], narrowed: bool) -> str:
     """"9 items, 5 stuck": the store's totals, after the number of rows unless one of them says it."""
-    parts = [f"{v:,} {k}" for k, v in totals.items()]
+    parts = [f"{v:,} {k[:-1] if v == 1 and k.endswith('s') else k}" for k, v in totals.items()]  # 1 item
     if count not in totals.values():
         parts.insert(0, f"{count:,} {'row' if count == 1 else 'rows'}")
     return ", ".join(parts) + (" (filtered)" if narrowed else "")
@@ -118,6 +118,7 @@ class ListView(QWidget):
         self.totals = QLabel("Loading…")
         self.totals.setObjectName("listTotals")
         self.actions_bar = QHBoxLayout()
+        self.actions_bar.addStretch(1)  # the row's links and actions at the right, each its own width
         self.details: dict[str, ListView] = {}
         self.detail_tabs: QTabWidget | None = None
         if not child and spec.details:
@@ -181,7 +182,7 @@ class ListView(QWidget):
                 box = QComboBox()
                 box.setAccessibleName(spec.label)
                 box.setMinimumContentsLength(20)
-                box.addItem(f"All ({spec.label.lower()})", None)
+                box.addItem(f"{spec.label}: all", None)
                 for value, label in spec.choices:
                     box.addItem(label, value)
                 box.currentIndexChanged.connect(lambda _i: self.reload())
