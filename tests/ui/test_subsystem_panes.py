@@ -211,6 +211,10 @@ def test_pglite_inbox_and_processes_on_the_shared_list_pane(qtbot, window, pglit
     assert inbox.model.record(0).flag == "stuck" and column(inbox, "Age") == ["1h"]
     assert inbox.totals.text() == "1 item, 1 stuck"
     qtbot.waitUntil(lambda: "stuck" in inbox.flags and "agent" in inbox.choices, timeout=10000)
+    inbox.table.selectRow(0)
+    inbox.table.activated.emit(inbox.table.currentIndex())  # Enter: the item's agent, on the shared page
+    qtbot.waitUntil(lambda: window.pane_stack.currentWidget() is window.panes.get("conversations"), timeout=10000)
+    window.show_section("collection:inbox")
     inbox.filter_box.setText("no such words")
     qtbot.waitUntil(lambda: inbox.model.rowCount() == 0, timeout=10000)
 

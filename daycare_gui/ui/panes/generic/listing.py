@@ -513,9 +513,9 @@ class ListingPane(Pane):
             cid, key = link.value
             self.ctx.navigate(f"collection:{cid}", key)
         elif link.target == "thread":
-            # Daycare's own Agents page while it has one, else the shared conversations
-            self.ctx.navigate("agents" if getattr(self.ctx, "store", None) is not None else "conversations",
-                              link.value)
+            # the store's threads page: Daycare's own Agents page while the window has one, else the shared one
+            sections = getattr(self.window(), "_sections", {})
+            self.ctx.navigate("agents" if "agents" in sections else "conversations", link.value)
         elif link.target == "doc" and getattr(link.value, "path", None) is not None:
             from daycare_gui.ui.editors.window import open_file_editor
 
