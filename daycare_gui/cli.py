@@ -156,7 +156,7 @@ def _no_display_reason() -> str | None:
 
 def _dispatch(argv: list[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    from daycare_gui.core.leftovers import sweep_private_copies
+    from daycare_gui.stores.common.leftovers import sweep_private_copies
 
     sweep_private_copies()  # private copies of killed instances, whatever this start opens
     if argv and argv[0] in SUBCOMMANDS:

@@ -31,9 +31,13 @@ import difflib
 import sys
 from pathlib import Path
 
-from daycare_gui.core.edit import yaml_text
 from daycare_gui.core.edit.app_state import AppStateDoc, is_app_state
-from daycare_gui.core.edit.atomic import (
+from daycare_gui.core.edit.engine_guard import engine_running_reason, store_folders
+from daycare_gui.core.edit.permissions_doc import PermissionsDoc
+from daycare_gui.core.edit.settings_doc import SettingsDoc
+from daycare_gui.core.edit.views import CronTaskDoc
+from daycare_gui.stores.common.edit import yaml_text
+from daycare_gui.stores.common.edit.atomic import (
     ConflictError,
     OutsideStoreError,
     ReadOnlyError,
@@ -42,13 +46,9 @@ from daycare_gui.core.edit.atomic import (
     refuse_read_only,
     save_atomic,
 )
-from daycare_gui.core.edit.document import FrontmatterDocument
-from daycare_gui.core.edit.engine_guard import engine_running_reason, store_folders
-from daycare_gui.core.edit.errors import DocumentError, InvalidValue
-from daycare_gui.core.edit.permissions_doc import PermissionsDoc
-from daycare_gui.core.edit.settings_doc import SettingsDoc
-from daycare_gui.core.edit.views import CronTaskDoc
-from daycare_gui.core.secrets import mask_text
+from daycare_gui.stores.common.edit.document import FrontmatterDocument
+from daycare_gui.stores.common.edit.errors import DocumentError, InvalidValue
+from daycare_gui.stores.common.masking import mask_text
 
 EXIT_OK, EXIT_REFUSED, EXIT_CONFLICT = 0, 2, 3
 PERMISSION_KEYS = ("intent", "allow", "deny")

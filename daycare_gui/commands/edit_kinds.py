@@ -14,9 +14,6 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from daycare_gui.core.edit.atomic import OutsideStoreError, load_for_edit, refuse_outside
-from daycare_gui.core.edit.errors import DocumentError, InvalidValue
-from daycare_gui.core.secrets import mask_text
 from daycare_gui.stores import registry
 from daycare_gui.stores.api import (
     CannotOpen,
@@ -26,6 +23,9 @@ from daycare_gui.stores.api import (
     WriteConflict,
     WriteRefused,
 )
+from daycare_gui.stores.common.edit.atomic import OutsideStoreError, load_for_edit, refuse_outside
+from daycare_gui.stores.common.edit.errors import DocumentError, InvalidValue
+from daycare_gui.stores.common.masking import mask_text
 
 DAYCARE = "daycare"
 SURE = 0.8  # a kind this sure is the store's; below it a folder may only hold one (a home with .linggen/)

@@ -16,7 +16,6 @@ import sqlite3
 import stat
 import sys
 
-from daycare_gui.core.db import DatabaseError
 from daycare_gui.stores import registry
 from daycare_gui.stores.api import CannotOpen, Conversations, NotRecognised
 from daycare_gui.stores.common.export import (
@@ -28,6 +27,7 @@ from daycare_gui.stores.common.export import (
     header_for,
 )
 from daycare_gui.stores.common.secrets import mask_url
+from daycare_gui.stores.common.sqlite_ro import DatabaseError
 
 EXPORT_MODE = 0o600  # an export holds a whole conversation: its owner's to share
 

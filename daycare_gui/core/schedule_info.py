@@ -1,49 +1,18 @@
-"""A cron schedule summarised for display: valid or not, in words, and the next run times (none when the
-task is disabled: Daycare skips it, so listing times it "would" run misleads).
-
-The rules (what Daycare accepts) live in :mod:`daycare_gui.core.edit.schedule`; this only bundles them.
-"""
+"""A cron schedule summarised for display, as Daycare runs it (the code is kind-neutral and lives in
+:mod:`daycare_gui.stores.common.schedule`; this name stays so older imports keep working, and names Daycare
+as the task's runner)."""
 
 from __future__ import annotations
 
 import datetime as _dt
-from dataclasses import dataclass
 
-from daycare_gui.core.edit.schedule import describe_schedule, next_runs, validate_schedule
+from daycare_gui.stores.common.schedule import ScheduleInfo
+from daycare_gui.stores.common.schedule import schedule_info as _schedule_info
 
-
-@dataclass(frozen=True)
-class ScheduleInfo:
-    expr: str
-    error: str | None  # why Daycare cannot run it; None when valid
-    words: str  # "At 07:00 AM"; empty when invalid
-    next_runs: tuple[_dt.datetime, ...]  # empty when invalid or disabled: Daycare will not run it
-    enabled: bool = True
-
-    @property
-    def valid(self) -> bool:
-        return self.error is None
-
-    def summary(self) -> str:
-        """One line: the words, or the error; a disabled task says so first."""
-        text = self.words if self.valid else f"invalid: {self.error}"
-        return text if self.enabled else f"disabled ({text})"
-
-    def runs_note(self) -> str:
-        """Why there are no next runs, or "" when there are."""
-        if not self.enabled:
-            return "none: the task is disabled, so Daycare does not run it"
-        if not self.valid:
-            return "none: Daycare cannot run this schedule"
-        return ""
+__all__ = ["ScheduleInfo", "schedule_info"]
 
 
 def schedule_info(expr: str | None, n: int = 5, now: _dt.datetime | None = None, *,
                   enabled: bool = True) -> ScheduleInfo:
-    """``enabled=False`` (the task's ``enabled`` flag) keeps the words but lists no next runs."""
-    text = (expr or "").strip()
-    error = validate_schedule(text)
-    if error:
-        return ScheduleInfo(text, error, "", (), enabled)
-    runs = tuple(next_runs(text, n, now)) if enabled else ()
-    return ScheduleInfo(text, None, describe_schedule(text), runs, enabled)
+    """See :func:`daycare_gui.stores.common.schedule.schedule_info`; the notes say Daycare runs the task."""
+    return _schedule_info(expr, n, now, enabled=enabled, runner="Daycare")

@@ -98,6 +98,11 @@ class Store:
                 self.problems.extend(self._files.problems)
             return self._files
 
+    def forget_files(self) -> None:
+        """Scan the files again on the next ``files()`` (after the window's own write of a task file)."""
+        with self._once:
+            self._files = None
+
     def check_json_columns(self, limit_per_column: int = 20) -> list[Problem]:
         """Report stored JSON values that do not parse, found in SQL without loading the tables.
 
@@ -194,7 +199,7 @@ def open_store(path: str | os.PathLike | None = None, *, live: bool = True) -> S
     db = None
     if detection.has_sqlite and detection.generation == "sqlite":
         try:
-            db = ReadOnlyDatabase(paths.db_path, live=live)
+            db = ReadOnlyDatabase(paths.db_path, live=live, writer="the Daycare engine")
             if db.mode.note:
                 problems.add(paths.db_path, db.mode.note, severity="warning")
         except DatabaseError as exc:

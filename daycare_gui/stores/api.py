@@ -24,20 +24,27 @@ from typing import Any, TypeVar
 from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.common.regular_files import read_regular
 from daycare_gui.stores.records import (
+    Automation,
     Collection,
     DayCount,
+    DeletedItem,
+    DeletedTask,
     DocRef,
     FilterSpec,
     JumpEntry,
     Message,
+    MigrationLine,
     Query,
     Row,
+    Run,
     SessionRecord,
     SessionRef,
     StoreSummary,
     TableRef,
     TaskItem,
     ThreadRecord,
+    UpgradePlan,
+    UpgradeResult,
 )
 
 StorePath = str | os.PathLike
@@ -61,14 +68,19 @@ class WriteConflict(Exception):
     """What was edited changed in the store since it was read; nothing was written."""
 
 
-class PartlyDone(Exception):
-    """A write did part of its work and could not undo it (an item whole in the trash, part of the original
-    still in place): the message says what is where. The window warns, then reads the store again."""
+class WritePartial(Exception):
+    """A write stopped half-way and said so: part of it happened (a delete copied the whole item into the
+    trash but could not remove all of the original). The message says what is where; ``token`` restores."""
+
+    def __init__(self, message: str, token: str = "") -> None:
+        super().__init__(message)
+        self.token = token
 
 
 @dataclass(frozen=True)
 class EditableField:
-    """A field the shared form can edit: ``kind`` is "text", "markdown", "bool", "choice", "int" or "list"."""
+    """A field the shared form can edit: ``kind`` is "text", "markdown", "bool", "choice", "int", "list" or
+    "schedule" (a cron expression, said in words as it is typed)."""
 
     name: str
     label: str
@@ -141,7 +153,8 @@ class OpenedStore(ABC):
     def engine_state(self) -> tuple[str, str]:
         """What the status bar says of the system's own engine or bot: ``(state, why)``, the state one of
         ``"running"`` (seen running), ``"maybe"`` (not seen, but writes ask first: a kind that cannot see
-        every sign says so) or ``""`` (nothing seen). Asked when the status bar is drawn: keep it cheap.
+        every sign says so), ``"stopped"`` (a kind that can tell for sure saw it is not running) or ``""``
+        (nothing seen). Asked when the status bar is drawn: keep it cheap.
         By default, whatever blocks writes is a running engine."""
         blocked = self.writes_blocked()
         return ("running", blocked) if blocked else ("", "")
@@ -149,6 +162,19 @@ class OpenedStore(ABC):
     def watch_paths(self) -> tuple[Path, ...]:
         """Files and folders whose change means the view is stale."""
         return ()
+
+    def follow_live(self) -> None:  # noqa: B027 (optional hook)
+        """Its files changed on disk: make the next reads see what was written (a database opened
+        immutable because its WAL was empty switches to a live open). Cheap; called on the GUI thread."""
+
+    def interrupt(self) -> None:  # noqa: B027 (optional hook)
+        """The window closes the store: stop what runs now (cancel a running query) so the workers come
+        free at once. Called on the GUI thread before ``close`` runs on a thread of its own: never wait."""
+
+    def scan(self, progress=None, cancelled=None) -> None:  # noqa: B027 (optional: most kinds find all at open)
+        """Optional deep pass (every file read once) that adds what it finds to ``problems``; the
+        Problems page runs it on its worker before listing. ``progress(done, total, what)`` and
+        ``cancelled()`` may be None. The default finds nothing more than opening did."""
 
     def close(self) -> None:  # noqa: B027 (optional hook: a store holding nothing has nothing to close)
         """Release handles and delete any private copy. Safe to call twice."""
@@ -173,6 +199,15 @@ class StoreKind(ABC):
     # or opens, because a worker must never be the first to import a module.
     probe_modules: tuple[str, ...] = ()
     open_modules: tuple[str, ...] = ()
+    # Optional: modules the opened store's capabilities import lazily on the worker (file readers, count
+    # queries). The window imports them on its GUI thread in idle moments after the first page is shown,
+    # and holds its background worker until then, for the reason above.
+    idle_modules: tuple[str, ...] = ()
+
+    def default_location(self) -> Path | None:
+        """Where the system keeps its store when nothing says otherwise (``~/.daycare``): the window
+        opens it at a first start when it exists. None: the kind has no such place."""
+        return None
 
     @abstractmethod
     def probe(self, path: StorePath) -> Candidate:
@@ -387,6 +422,50 @@ class Tasks(Capability):
     def count(self) -> int | None:
         return len(self.tasks())
 
+    # -- groups, copies, new and delete (issue #33): every default leaves a kind as it was ------------------
+    # Who reads the tasks, for the "<reader> reads" column beside a task's copies ("Daycare reads").
+    reader = "The system"
+
+    def groups(self) -> tuple[tuple[str, str], ...]:
+        """``(schedule_kind, title)`` of each group the list is shown in ("cron", "Cron tasks"), in order;
+        () = one list. A group may be empty: it still says where new tasks of that kind go."""
+        return ()
+
+    def create_fields(self, kind: str) -> tuple[EditableField, ...]:
+        """What New… asks for a task of group ``kind``; () = new tasks cannot be made here."""
+        return ()
+
+    def create_warning(self, kind: str) -> str | None:
+        """Why a new task of group ``kind`` would not run (the system reads its tasks elsewhere), said
+        before anything is typed; None when it would."""
+        return None
+
+    def create(self, kind: str, values: dict[str, Any], *, force: bool = False) -> TaskItem:
+        """Make a task of group ``kind`` from ``values``; never replaces one (WriteConflict). Refused while
+        the system runs, or where it would ignore the new task (the refusal says so), unless ``force``."""
+        raise WriteRefused("new tasks cannot be made here")
+
+    def delete_reason(self, task: TaskItem) -> str | None:
+        """Why ``task`` cannot be deleted here, or None when it can."""
+        return "these tasks cannot be deleted here"
+
+    def delete_note(self, task: TaskItem) -> str:
+        """What a delete moves where, and what stays, for the question before it."""
+        return ""
+
+    def delete(self, task: TaskItem, *, force: bool = False) -> str:
+        """Move the task to the store's trash; returns the token :meth:`restore` takes. Refused while the
+        system runs unless ``force``; WritePartial when part of it could not be removed."""
+        raise WriteRefused(self.delete_reason(task) or "these tasks cannot be deleted here")
+
+    def deleted(self) -> list[DeletedTask]:
+        """What was deleted and can be restored, newest first (and entries never restorable, with why)."""
+        return []
+
+    def restore(self, token: str, *, force: bool = False) -> str:
+        """Put a deleted task back where it was (refused when something took its place); says where."""
+        raise WriteRefused("nothing can be restored here")
+
 
 class Tables(Capability):
     """A raw table browser: every table, paged."""
@@ -400,8 +479,78 @@ class Tables(Capability):
     @abstractmethod
     def rows(self, table: str, offset: int, limit: int) -> list[tuple]: ...
 
+    def rows_after(self, table: str, key: str | None, n: int) -> list[Row]:
+        """Up to ``n`` rows after the row keyed ``key`` (None: from the first), in the table's own order:
+        ``Row.values`` in ``columns`` order, ``Row.raw`` a dict of them for the detail view (JSON parsed,
+        secrets masked where the kind knows them). A kind with keys (SQLite's rowid) overrides this so a
+        page deep in a big table is no OFFSET; the default pages by position, the key being it."""
+        start = int(key) + 1 if key is not None and str(key).isdigit() else 0
+        columns = self.columns(table)
+        return [Row(str(start + i), tuple(r), raw=dict(zip(columns, r)))
+                for i, r in enumerate(self.rows(table, start, n))]
+
     def count(self) -> int | None:
         return sum(1 for t in self.tables() if not t.hidden)
+
+
+class Automations(Capability):
+    """Scheduled work and its runs: what ran when, how it ended, and the records it left.
+
+    ``automations()`` is cheap (the tasks and triggers, no runs); ``runs`` reconstructs one automation's
+    runs, newest first, and may be slow (the window calls it on its worker). Never invent a run: an
+    automation whose runs cannot be told apart says so (``Automation.runs_told``/``why``) and lists none.
+    Health (success rate, a task that stopped firing, a run stuck "running") is worked out by shared code
+    from the runs and the task's schedule, the same way for every kind.
+    """
+
+    @abstractmethod
+    def automations(self) -> list[Automation]: ...
+
+    @abstractmethod
+    def runs(self, automation_id: str, *, since: int | None = None, limit: int | None = None) -> list[Run]:
+        """Runs of one automation started at or after ``since`` (ms), newest first, at most ``limit``."""
+
+    def run_sessions(self) -> frozenset[SessionRef]:
+        """Sessions that hold only scheduled runs, so the conversations list can hide them ("hide
+        scheduled runs"). Empty: the kind cannot tell them apart from conversations."""
+        return frozenset()
+
+    def count(self) -> int | None:
+        return len(self.automations())
+
+
+class Storage(Capability):
+    """How the store's schema stands against the migrations its system knows, and the upgrade that
+    would bring it up to date. A kind whose store has no migrations list does not offer it.
+
+    ``upgrade_plan`` is a dry run (it writes nothing); it answers a sentence instead of a plan when the
+    store will not be upgraded here (the engine runs, a later version's store, a server). ``upgrade``
+    runs a plan: on a copy, swapped in only when every step and check passed, backed up first unless
+    ``backup`` is False (True: the default name, taken now; a path: that file, never overwritten).
+    """
+
+    # Modules the methods below import lazily: the window imports them on its GUI thread first (a
+    # worker must never be the first to import a module).
+    modules: tuple[str, ...] = ()
+
+    def migrations(self) -> list[MigrationLine]:
+        """Applied migrations in the order they ran, then pending ones, then a later version's."""
+        return []
+
+    def migration_summary(self) -> str:
+        """One paragraph a person can act on (what is applied, what is pending, what stopped)."""
+        return ""
+
+    def upgrade_plan(self) -> UpgradePlan | str:
+        return "daycare-gui does not upgrade this kind of store."
+
+    def default_backup(self, plan: UpgradePlan) -> Path | None:
+        """Where the backup goes unless the user chooses, named now (None: the plan has nothing to back up)."""
+        return None
+
+    def upgrade(self, plan: UpgradePlan, backup: bool | Path, progress=None, cancelled=None) -> UpgradeResult:
+        """``progress(done, total, step name)``; ``cancelled()`` is asked between steps."""
+        return UpgradeResult(plan.target, refusal="daycare-gui does not upgrade this kind of store.")
 
 
 class Collections(Capability):
@@ -495,6 +644,12 @@ class Charts(Capability):
         """What the tokens cost per day (the system's own figure, e.g. USD); ``series`` is the model."""
         return []
 
+    def tokens_by_model(self) -> list[tuple[str, float]]:
+        """Tokens per model over the store's whole life, largest first, for a store that keeps totals but
+        no days (an older Daycare's per-agent stats): the Overview lists them when ``tokens_per_day`` is
+        empty. The default: none."""
+        return []
+
 
 class SearchSource(Capability):
     """Feeds the shared full-text index, incrementally.
@@ -549,6 +704,29 @@ class Actions(Capability):
         ``writes_blocked()`` says why, unless ``force``."""
 
 
+class Trash(Capability):
+    """What this app deleted from the store and kept aside, newest first, each restorable to its place."""
+
+    @abstractmethod
+    def where(self) -> str:
+        """Where deleted items are kept, in words (a folder inside the store)."""
+
+    @abstractmethod
+    def deleted(self) -> list[DeletedItem]: ...
+
+    def restore_blocked(self, item: DeletedItem) -> str | None:
+        """Why putting ``item`` back now is risky (the system's engine runs), or None."""
+        return None
+
+    @abstractmethod
+    def restore(self, item: DeletedItem, *, force: bool = False) -> str:
+        """Put it back; says where in a sentence. Raises WriteRefused (``restore_blocked`` and not
+        ``force``; or something is at its place again: nothing moved, the item stays kept)."""
+
+    def count(self) -> int | None:
+        return sum(1 for item in self.deleted() if item.problem is None)
+
+
 def raw_of(value: Any) -> Any:
     """Records keep raw values as plain data; kinds may call this to drop anything not JSON-like."""
     if isinstance(value, (str, int, float, bool)) or value is None:
@@ -563,8 +741,8 @@ def raw_of(value: Any) -> Any:
 
 
 __all__ = [
-    "Actions", "CannotOpen", "Candidate", "Capability", "Charts", "Collections", "Conversations", "Directory",
+    "Actions", "Automations", "CannotOpen", "Candidate", "Capability", "Charts", "Collections", "Conversations", "Directory",
     "Documents",
-    "EditableField", "Listing", "NotRecognised", "PartlyDone", "WriteConflict", "WriteRefused", "OpenedStore", "SearchSource", "StoreAction", "StoreKind", "StorePath", "Tables",
-    "Tasks", "raw_of",
+    "EditableField", "Listing", "NotRecognised", "WriteConflict", "WritePartial", "WriteRefused", "OpenedStore",
+    "SearchSource", "Storage", "StoreAction", "StoreKind", "StorePath", "Tables", "Tasks", "Trash", "raw_of",
 ]

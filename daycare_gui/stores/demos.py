@@ -18,6 +18,19 @@ OTHER_KINDS = {
 }
 
 
+# Daycare's small demo (files and SQLite), as the window's Open Demo writes it; its other generations and
+# sizes are the command line's options.
+DAYCARE_DEMO = "daycare_gui.core.demo"
+
+
 def write_kind_demo(kind: str, dest: Path, now_ms: int) -> None:
     """Write ``kind``'s demo into ``dest``, dated relative to ``now_ms``."""
-    importlib.import_module(OTHER_KINDS[kind]).write_demo(dest, now_ms=now_ms)
+    module = DAYCARE_DEMO if kind == "daycare" else OTHER_KINDS[kind]
+    importlib.import_module(module).write_demo(dest, now_ms=now_ms)
+
+
+def current_minute_ms() -> int:
+    """The wall clock floored to the minute, in ms: a ``now_ms`` that makes a demo look fresh today."""
+    import time
+
+    return time.time_ns() // 60_000_000_000 * 60_000

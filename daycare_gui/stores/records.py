@@ -107,6 +107,31 @@ class DocRef:
 
 
 @dataclass(frozen=True)
+class TaskCopy:
+    """One place a task is stored (a file, a database row): whether the store's system reads it, and why.
+
+    A task kept twice (Daycare's ``cron/<id>/TASK.md`` beside its imported ``tasks_cron`` row) lists both,
+    so an edit to the copy the system no longer reads is not mistaken for a change."""
+
+    where: str  # what it is, in words: "file", "database row", "mission.md"
+    ref: str = ""  # the path, or "<table> id <id>"
+    read: bool = True  # the system reads this copy
+    reason: str = ""  # why it reads it (or ignores it), in one sentence
+    file: bool = False  # ``ref`` is a file of the store that the shared document editor may open and save
+    fields: bool = False  # Tasks.editable/update edit this copy's fields (a row)
+
+
+@dataclass(frozen=True)
+class DeletedTask:
+    """A task deleted from the window and kept in the store's trash: ``token`` restores it."""
+
+    token: str
+    label: str  # what it was and where, in one line
+    deleted_at: str = ""  # ISO time
+    refused: str = ""  # why it can never be restored (a planted entry): shown, never offered
+
+
+@dataclass(frozen=True)
 class TaskItem:
     """Scheduled work. Shared code says the schedule in words and computes next runs for ``cron``."""
 
@@ -124,6 +149,17 @@ class TaskItem:
     meta: tuple[tuple[str, str], ...] = ()
     raw: Any = None
     problem: str | None = None
+    # Where it is stored, when more than one place may hold it (a file and a row); () = one place, ``source``
+    copies: tuple[TaskCopy, ...] = ()
+    agent_id: str = ""  # the agent that runs it, where the store says
+    agent: str = ""  # that agent's name
+    user_id: str = ""
+    user: str = ""  # the owner's name
+
+    @property
+    def ignored(self) -> bool:
+        """Stored, but in no copy the system reads (a file left beside imported rows): it never runs."""
+        return bool(self.copies) and not any(c.read for c in self.copies)
 
 
 @dataclass(frozen=True)
@@ -131,6 +167,7 @@ class TableRef:
     name: str
     count: int | None = None
     hidden: bool = False  # shadow/internal tables (FTS5 shadows): counted in reports, not listed
+    columns: tuple[str, ...] = ()  # its column names, where listing them is cheap (the table list shows them)
 
 
 @dataclass(frozen=True)
@@ -169,6 +206,59 @@ class Row:
     links: tuple[Link, ...] = ()
     flag: str = ""  # a short warning shown on the row ("stuck", "lost", "security")
     problem: str | None = None
+
+
+@dataclass(frozen=True)
+class DeletedItem:
+    """Something deleted through this app and kept aside so it can be put back (a task file, a skill)."""
+
+    key: str  # what restore() is given back
+    title: str  # where it lived, as the person knows it
+    deleted_at: str = ""  # ISO time
+    what: str = ""  # "file" | "folder" | a kind's word
+    problem: str | None = None  # set when it is listed but can never be restored (and why)
+
+
+# How a run ended, in the automations page's words; "unknown" when the store keeps nothing to tell.
+RUN_OUTCOMES = ("worked", "failed", "skipped", "interrupted", "running", "unknown")
+
+
+@dataclass(frozen=True)
+class Run:
+    """One time scheduled work ran (or was due and skipped), as the store lets it be told.
+
+    Few systems log runs: most are *reconstructed* from the records a run leaves (a system message that
+    started it, a completion record with its error). ``evidence`` says in words what this run was told
+    from, and ``certainty`` how sure that is: "logged" (the system's own run log), "reconstructed" (its
+    records, start and end seen) or "partial" (only some of them: an outcome "unknown" says why).
+    """
+
+    id: str  # stable within its automation (a log line, the first record's id)
+    automation_id: str
+    started_at: int | None
+    finished_at: int | None = None
+    outcome: str = "unknown"  # one of RUN_OUTCOMES
+    error: str = ""  # the error text, when the store keeps one
+    evidence: str = ""
+    certainty: str = "reconstructed"
+    session: SessionRef | None = None  # where its conversation records are
+    message_id: str = ""  # the record the run starts at (the conversation opens there)
+    tokens: int | None = None  # tokens its records used, where they say
+    meta: tuple[tuple[str, str], ...] = ()
+    raw: Any = None
+
+
+@dataclass(frozen=True)
+class Automation:
+    """A scheduled task or trigger whose runs can be listed: a task (``task``) or a kind's own trigger."""
+
+    id: str
+    title: str
+    task: TaskItem | None = None  # schedule, timezone, enabled, next runs come from it when set
+    runs_told: bool = True  # False: the store cannot tell this task's runs apart (``why`` says why)
+    why: str = ""
+    deleted: bool = False  # gone from the store's tasks, its runs remain (a delete-after-run task)
+    notes: tuple[str, ...] = ()  # what a person must know to read its runs right (a heartbeat batch)
 
 
 @dataclass(frozen=True)
@@ -237,3 +327,85 @@ class StoreSummary:
     notes: tuple[str, ...] = ()
     facts: tuple[tuple[str, str], ...] = ()  # labelled lines for the overview
     extra: dict = field(default_factory=dict, compare=False)
+
+
+# -- Storage: migrations and the upgrade (api.Storage) ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MigrationLine:
+    """One migration of the store against the list its system knows: ``status`` is "applied", "pending",
+    "unknown" (applied, but not in the list this application knows) or "later pending" (of a later
+    version's list, not applied)."""
+
+    status: str
+    name: str
+    applied_at: int | None = None
+    note: str = ""
+
+    @property
+    def id(self) -> str:  # the key the list models use
+        return f"{self.status}:{self.name}"
+
+
+@dataclass(frozen=True)
+class UpgradeStep:
+    """One step an upgrade would run, as its dry run saw it."""
+
+    name: str
+    description: str = ""
+    imports: str = ""  # what it reads from older files ("" when it reads none)
+    rows: str = ""  # the dry run's row changes ("agents +2, sessions +3")
+    detail: tuple[str, ...] = ()  # every line the dry run said about it (a tooltip)
+
+
+@dataclass(frozen=True)
+class UpgradePlan:
+    """A dry run: what an upgrade would do to ``target`` (the file it replaces, or creates when
+    ``exists`` is False: then there is nothing to back up). No steps: the store is up to date, and
+    ``up_to_date`` says so. ``native`` is the kind's own plan, handed back to ``Storage.upgrade``."""
+
+    target: Path
+    exists: bool
+    steps: tuple[UpgradeStep, ...] = ()
+    up_to_date: str = ""
+    skipped: tuple[str, ...] = ()  # "path:line — why" of every old line the steps would skip
+    notes: tuple[str, ...] = ()
+    predicted_failure: tuple[str, str] | None = None  # (step, why): running it would change nothing
+    warnings: tuple[str, ...] = ()
+    native: Any = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class UpgradeResult:
+    """What an upgrade did. Unless ``changed``, the store is as it was (``unchanged`` says so in words,
+    or why it may not be)."""
+
+    target: Path
+    applied: tuple[str, ...] = ()
+    cancelled: bool = False
+    refusal: str = ""
+    failure: str = ""  # why it stopped, in a sentence ("" when it did not)
+    failure_headline: str = ""
+    unchanged: str = ""
+    backup_path: Path | None = None
+    done: str = ""  # said after a successful run
+    checks: tuple[str, ...] = ()  # integrity and foreign key checks, one line each
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return not (self.refusal or self.failure or self.cancelled)
+
+    @property
+    def changed(self) -> bool:
+        return self.ok and bool(self.applied)
+
+    def summary(self) -> str:
+        if self.refusal:
+            return f"refused: {self.refusal}"
+        if self.failure:
+            return f"{self.failure_headline}: {self.failure}"
+        if self.cancelled:
+            return "cancelled"
+        return f"{len(self.applied)} applied"

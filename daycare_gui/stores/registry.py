@@ -18,6 +18,7 @@ import importlib
 import os
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 from daycare_gui.stores.api import Candidate, NotRecognised, OpenedStore, StoreKind, StorePath
 
@@ -139,6 +140,18 @@ def load_kind(name: str) -> StoreKind:
             kind = _Broken(name, f"{type(exc).__name__}: {exc}")
     _loaded[name] = kind
     return kind
+
+
+def default_location() -> Path | None:
+    """The first built-in kind's usual store that exists (Daycare's ``~/.daycare``), else None."""
+    for name in BUILTIN:
+        try:
+            place = load_kind(name).default_location()
+        except Exception:  # a kind's bug must not stop the window from starting
+            continue
+        if place is not None and place.exists():
+            return place
+    return None
 
 
 def _probe_one(name: str, path: StorePath) -> Candidate:

@@ -22,7 +22,9 @@ class ActionSpec:
     tip: str = ""
     needs_store: bool = True
     separator_before: bool = False
-    daycare_only: bool = False  # acts on Daycare's own storage (its migrations, its trash)
+    # Enabled only when the open store offers what it acts on (a search index, migrations, a trash):
+    # ``set_offered`` names those the store offers.
+    offered_by_store: bool = False
 
 
 ACTION_SPECS: tuple[ActionSpec, ...] = (
@@ -45,7 +47,7 @@ ACTION_SPECS: tuple[ActionSpec, ...] = (
     ActionSpec("quit", "&Quit", "&File", QKeySequence.StandardKey.Quit, needs_store=False, separator_before=True),
     ActionSpec("filter", "&Filter Current Pane", "&View", QKeySequence.StandardKey.Find),
     ActionSpec("search", "&Search Histories…", "&View", "Ctrl+Shift+F", "Full-text search across every session",
-               daycare_only=True),
+               offered_by_store=True),
     ActionSpec("toggle_detail", "&Detail Pane", "&View", "F9", needs_store=False),
     ActionSpec("focus_nav", "&Navigation", "&View", "Ctrl+L", "Move the keyboard focus to the navigation tree"),
     ActionSpec("back", "&Back", "&View", QKeySequence.StandardKey.Back),
@@ -57,10 +59,10 @@ ACTION_SPECS: tuple[ActionSpec, ...] = (
                "Copy a command that reopens this store at the selected item"),
     *(ActionSpec(f"section_{n}", f"Section {n}", "&Go", f"Ctrl+{n}", separator_before=n == 1) for n in range(1, 10)),
     ActionSpec("upgrade", "&Upgrade Storage…", "&Storage", None, "Run Daycare's migrations on this store",
-               daycare_only=True),
+               offered_by_store=True),
     ActionSpec("problems", "&Problems", "&Storage", "Ctrl+Shift+P"),
     ActionSpec("trash", "Deleted &Items (Trash)…", "&Storage", None, "Restore files deleted from daycare-gui",
-               daycare_only=True),
+               offered_by_store=True),
     ActionSpec("shortcuts", "&Keyboard Shortcuts", "&Help", "F1", "Every shortcut of the window", needs_store=False),
     ActionSpec("about", "&About daycare-gui", "&Help", None, needs_store=False),
 )
@@ -151,11 +153,11 @@ class ActionRegistry:
             if spec.needs_store:
                 self.actions[spec.id].setEnabled(is_open)
 
-    def set_daycare_only_enabled(self, enabled: bool) -> None:
-        """A store of another kind has no Daycare migrations or trash to offer."""
+    def set_offered(self, offered: set[str]) -> None:
+        """Enable the store's own actions it offers (by action id), disable the rest."""
         for spec in ACTION_SPECS:
-            if spec.daycare_only:
-                self.actions[spec.id].setEnabled(enabled)
+            if spec.offered_by_store:
+                self.actions[spec.id].setEnabled(spec.id in offered)
 
     def name_sections(self, titles: list[str]) -> None:
         """Ctrl+1…9 go to the open store's first nine sections: each action is named after its section,

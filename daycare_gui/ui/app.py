@@ -142,7 +142,7 @@ def _self_test(app: QApplication) -> int:
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QMessageBox
 
-    from daycare_gui.core.demo import write_demo
+    from daycare_gui.stores.demos import current_minute_ms, write_kind_demo
     from daycare_gui.ui.icons import available as available_icons
     from daycare_gui.ui.main_window import MainWindow
 
@@ -173,7 +173,7 @@ def _self_test(app: QApplication) -> int:
 
     with tempfile.TemporaryDirectory(prefix="daycare-gui-self-test-") as tmp:
         store = Path(tmp) / "daycare"
-        write_demo(store)
+        write_kind_demo("daycare", store, current_minute_ms())
         settings = QSettings(str(Path(tmp) / "settings.ini"), QSettings.Format.IniFormat)
         window = MainWindow(settings)
         previous_hook, sys.excepthook = sys.excepthook, on_exception

@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
-if TYPE_CHECKING:  # a type only: the window imports the store module when it opens one
-    from daycare_gui.core.store import Store
+if TYPE_CHECKING:  # a type only
     from daycare_gui.ui.worker import DbWorker
 
 
@@ -26,7 +25,7 @@ class DetailItem:
 
 @dataclass
 class PaneContext:
-    store: Store
+    store: Any  # what the pane reads: the opened store
     worker: DbWorker
     # navigate("agent", agent_id) / navigate("session", (agent_id, session_id, record_id|None)) / ...
     navigate: Callable[[str, Any], None]

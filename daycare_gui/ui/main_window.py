@@ -35,7 +35,7 @@ from daycare_gui.ui.detail_dock import DetailDock
 from daycare_gui.ui.jump_controller import JumpController
 from daycare_gui.ui.keyboard import cycle_focus
 from daycare_gui.ui.open_progress import OpenProgress
-from daycare_gui.ui.panes.registry import PANES, pane_class
+from daycare_gui.ui.panes.registry import pane_class
 from daycare_gui.ui.preload import Preloader
 from daycare_gui.ui.settings_file import private_settings
 from daycare_gui.ui.store_opener import open_in_worker
@@ -47,16 +47,17 @@ from daycare_gui.ui.widgets.welcome import WelcomePage
 from daycare_gui.ui.worker import DbWorker, close_in_background
 
 if TYPE_CHECKING:
-    from daycare_gui.core.store import Store
     from daycare_gui.stores.common.private_copies import PrivateFolder
 
 log = logging.getLogger(__name__)
 MAX_RECENT = 10
 # Store.engine_state() → the status bar's words ("maybe": not seen running, yet writes ask first)
-ENGINE_LABELS = {"running": "engine RUNNING", "maybe": "engine may be running"}
+ENGINE_LABELS = {"running": "engine RUNNING", "maybe": "engine may be running", "stopped": "engine not running"}
 # Pages that can be on screen before the preloader is done: everything their jobs run is imported with
 # them. Any other page finishes the preloading first (ui/preload.py says why).
 STARTUP_PAGES = frozenset({"overview", "agents", "history"})
+# The conversation page, built ahead while the first page is read (the first of these the store has).
+PRELOADED_PAGES = ("conversations", "history")
 
 
 class MainWindow(QMainWindow):
@@ -76,8 +77,8 @@ class MainWindow(QMainWindow):
         # ``opened``: the store of any kind; ``store``: what its panes read (Daycare's core Store for a
         # Daycare store, the opened store itself for other kinds). Both are None when nothing is open.
         self.opened = None
-        self.store: Store | None = None
-        self._sections: dict = {p.id: p for p in PANES}
+        self.store = None
+        self._sections: dict = {}  # the open store's sections by id
         self._opened_path: str | None = None
         self.panes: dict = {}
         self._history: list[tuple[str, object]] = []
@@ -200,28 +201,23 @@ class MainWindow(QMainWindow):
                          on_failed=lambda msg: self._open_failed(path, msg))
 
     def open_demo(self, kind: str = "daycare") -> None:
-        """Write ``kind``'s demo store (Daycare's, or one of ``stores.demos``) to a temporary folder, open it."""
-        from daycare_gui.core.demo import write_demo
-        from daycare_gui.core.demo.ids import current_minute_ms
-        from daycare_gui.stores.demos import write_kind_demo
+        """Write ``kind``'s demo store (``stores.demos``) to a temporary folder and open it."""
+        from daycare_gui.stores.common.leftovers import private_folder
+        from daycare_gui.stores.demos import current_minute_ms, write_kind_demo
 
         if not self.may_discard_unsaved():
             return
-        from daycare_gui.core.leftovers import private_folder
-
         folder = private_folder("daycare-gui-demo-")  # named and locked as ours: a kill leaves it to the sweep
         self._demo_dirs.append(folder)  # ours to remove when the window closes
         dest = folder.path / kind
         self.status_store.setText("Writing a demo store…")
-        if kind == "daycare":
-            def first():
-                write_demo(dest, now_ms=current_minute_ms())
-        else:
-            def first():
-                write_kind_demo(kind, dest, current_minute_ms())
+
+        def first():
+            write_kind_demo(kind, dest, current_minute_ms())
+
         self.opener.open("a demo store",
                          lambda submit_open, on_error: open_in_worker(
-                             self.worker, str(dest), kind=None if kind == "daycare" else kind, first=first,
+                             self.worker, str(dest), kind=kind, first=first,
                              submit_open=submit_open, on_error=on_error),
                          on_opened=lambda s: self._store_opened(s, str(dest), remember=False),
                          on_failed=lambda msg: self._open_failed(str(dest), msg))
@@ -247,39 +243,40 @@ class MainWindow(QMainWindow):
         QMessageBox.warning(self, "Cannot open", f"{mask_url(path)}\n\n{mask_url(text)}")
 
     def _store_opened(self, opened, path: str, remember: bool = True) -> None:
+        """Any kind, any generation: the navigation is what the store's capabilities offer."""
+        from daycare_gui.ui.panes.generic import sections_for
+
         self.close_store()
         self.opened = opened
+        self.store = _pane_store(opened)
         self._opened_path = path
         self.welcome.show_declined("")
         self.watcher.watch(opened)  # every kind names what changes on disk when its program writes
-        if getattr(opened, "core", None) is None:
-            self._generic_opened(opened, path, remember)
-            return
-        store = opened.core
-        self.store = store
-        self._set_sections(PANES)
+        self._set_sections(sections_for(opened))
         if remember:
             self._remember(path)
-        self.setWindowTitle(f"{store.title} — daycare-gui")
+        self.setWindowTitle(f"{opened.title} — daycare-gui")
         self.central.setCurrentWidget(self.splitter)
         self._size_navigation()
         self.actions_.set_store_open(True)
+        self.actions_.set_offered(self._offered_actions(opened))
         self._update_status()
         self.banner.hide()
-        if store.engine.running:
-            self.banner.show_message(
-                f"Daycare's engine is running ({store.engine.detail}). Browsing is safe; an edit to a "
-                "database row asks first, because the engine may overwrite it from its caches.",
-                action="", kind="warning")
+        self._idle_imports(opened)
         self._load_counts()
         self.preloader.start()
         self.jump.store_opened()  # on the background worker, held until start-up's imports are done
         self.show_section(self._current_section or "overview")
+        note = self._engine_note(opened)
+        if note:
+            self.banner.show_message(note, action="", kind="warning")
         # Build the conversation page while the user is still reading the first one, so opening the
         # first session does not pay for its widgets; after start-up's imports, which wait until the
         # page worker is idle, so that it never delays the first page's rows.
-        QTimer.singleShot(400, lambda s=store: self.preloader.when_done(
-            lambda: self.store is s and self.pane("history")))
+        conversation = next((s for s in PRELOADED_PAGES if s in self._sections), None)
+        if conversation is not None:
+            QTimer.singleShot(400, lambda o=opened: self.preloader.when_done(
+                lambda: self.opened is o and self.pane(conversation)))
 
     def _set_sections(self, specs) -> None:
         self._sections = {p.id: p for p in specs}
@@ -308,31 +305,28 @@ class MainWindow(QMainWindow):
 
         ShortcutsDialog(self.actions_.texts(), self).exec()
 
-    def _generic_opened(self, opened, path: str, remember: bool) -> None:
-        """A store of another kind: the navigation is what its capabilities offer."""
-        from daycare_gui.ui.panes.generic import sections_for
+    def _idle_imports(self, opened) -> None:
+        """The modules this kind's capabilities import lazily, imported on the GUI thread after the first
+        page; the background worker waits for them (a worker must never be the first to import)."""
+        from daycare_gui.stores.registry import load_kind
 
-        self.store = opened
-        self._set_sections(sections_for(opened))
-        if remember:
-            self._remember(path)
-        self.setWindowTitle(f"{opened.title} — daycare-gui")
-        self.central.setCurrentWidget(self.splitter)
-        self._size_navigation()
-        self.actions_.set_store_open(True)
-        self.actions_.set_daycare_only_enabled(False)
-        self.actions_.actions["search"].setEnabled("search" in self._sections)  # the shared Search section
-        self._update_status()
-        self.banner.hide()
-        self._load_counts()
-        self.preloader.start()
-        self.jump.store_opened()  # on the background worker, held until start-up's imports are done
-        self.show_section(self._current_section or "overview")
-        summary_engine = self._generic_engine_note(opened)
-        if summary_engine:
-            self.banner.show_message(summary_engine, action="", kind="warning")
+        if self.preloader.add(getattr(load_kind(opened.kind), "idle_modules", ())):
+            self.bg_worker.hold()
+            self.preloader.when_done(self.bg_worker.release)
 
-    def _generic_engine_note(self, opened) -> str:
+    def _offered_actions(self, opened) -> set[str]:
+        """The store's own actions it offers: Search when it has a Search section, Deleted Items when it
+        keeps a trash, Upgrade Storage when it keeps migrations (the dialog says why when none can run)."""
+        from daycare_gui.stores.api import Storage, Trash
+
+        offered = {"search"} if "search" in self._sections else set()
+        if opened.capability(Trash) is not None:
+            offered.add("trash")
+        if opened.capability(Storage) is not None:
+            offered.add("upgrade")
+        return offered
+
+    def _engine_note(self, opened) -> str:
         reason = opened.writes_blocked()
         if not reason:
             return ""
@@ -369,36 +363,21 @@ class MainWindow(QMainWindow):
         self._update_status()
 
     def refresh(self) -> None:
-        if self.store is None or not self.may_discard_unsaved():
+        if self.opened is None or not self.may_discard_unsaved():
             return
         self.banner.hide()
         self.watcher.watch(None)  # what changes until the store is read again is in what is read
-        section = self._current_section
-        self._current_section = section
-        if self.opened is not None and getattr(self.opened, "core", None) is None:
-            self._open_path(self._opened_path, self.opened.kind)
-            return
-        self._open_path(str(self.store.paths.settings_path if self.store.paths.settings_path.exists()
-                            else self.store.paths.root))
+        self._open_path(self._opened_path, self.opened.kind)
 
     # -- a store that changes while it is shown -----------------------------------------------------
     def _database_changed(self) -> None:
         """A write to the database (debounced by the watcher): the page shown reads what is new; hidden
         pages catch up when they are shown, so nothing polls for a page nobody looks at."""
-        if self.store is None:
+        if self.opened is None:
             return
-        db = getattr(self.store, "db", None)
-        if hasattr(db, "follow_live"):
-            db.follow_live()  # an immutable open (the WAL was empty) would never see the new rows
-        if db is not None and getattr(self.opened, "core", None) is not None:  # (Daycare's own store)
-            store = self.store
-
-            def counts():  # the navigation's table counts follow too (a new agent, a new inbox item)
-                from daycare_gui.core.counts import table_counts
-
-                return table_counts(store)
-
-            self.bg_worker.submit("nav-counts-live", counts, on_result=self._counts_arrived)
+        self.opened.follow_live()  # an immutable open (the WAL was empty) would never see the new rows
+        # the navigation's counts follow too (a new agent, a new inbox item)
+        self.bg_worker.submit("nav-counts-live", self._counts_job(), on_result=self._counts_arrived)
         self._missed.update(s for s in self.panes if s != self._current_section)
         if self._current_section in self.panes:
             self._tell_pane(self._current_section)
@@ -569,18 +548,21 @@ class MainWindow(QMainWindow):
 
     def open_upgrade(self) -> None:
         try:
-            from daycare_gui.ui.dialogs.upgrade import UpgradeDialog
+            from daycare_gui.ui.dialogs.upgrade import UpgradeDialog, upgrade_storage
         except ImportError:
             QMessageBox.information(self, "Upgrade storage", "Use 'daycare-gui upgrade PATH' from a terminal.")
             return
-        dialog = UpgradeDialog(self.store, self)
+        dialog = UpgradeDialog(upgrade_storage(self.opened), self)
         if dialog.exec() and dialog.changed:
             self.refresh()
 
     def open_trash(self) -> None:
-        from daycare_gui.ui.editors.new_item import TrashDialog
+        from daycare_gui.stores.api import Trash
+        from daycare_gui.ui.dialogs.trash import TrashDialog
 
-        TrashDialog(self.store.paths, self, on_restored=self.refresh).exec()
+        trash = self.opened.capability(Trash) if self.opened is not None else None
+        if trash is not None:
+            TrashDialog(trash, self, on_restored=self.refresh).exec()
 
     def about(self) -> None:
         QMessageBox.about(self, "About daycare-gui",
@@ -589,21 +571,14 @@ class MainWindow(QMainWindow):
 
     # -- counts, status ----------------------------------------------------------------------------
     def _load_counts(self) -> None:
-        store = self.store
-        if self.opened is not None and getattr(self.opened, "core", None) is None:
-            from daycare_gui.ui.panes.generic import section_counts
+        # on the background worker, which runs only once the preloader has imported what counting needs
+        self.bg_worker.submit("nav-counts", self._counts_job(), on_result=self._counts_arrived)
 
-            opened, specs = self.opened, tuple(self._sections.values())
-            self.bg_worker.submit("nav-counts", lambda: section_counts(opened, specs),
-                                  on_result=self._counts_arrived)
-            return
+    def _counts_job(self):
+        from daycare_gui.ui.panes.generic import counts_for
 
-        def counts():  # on the background worker, which runs only once the preloader has imported this
-            from daycare_gui.core.counts import nav_counts
-
-            return nav_counts(store)
-
-        self.bg_worker.submit("nav-counts", counts, on_result=self._counts_arrived)
+        opened, specs = self.opened, tuple(self._sections.values())
+        return lambda: counts_for(opened, specs)
 
     def _worker_busy(self, busy: bool) -> None:
         if not busy:
@@ -611,38 +586,33 @@ class MainWindow(QMainWindow):
 
     def _count_problems(self) -> None:
         """The navigation's Problems count, as the store's problem log holds it now (one len())."""
-        holder = self.store if getattr(self.opened, "core", None) is not None else self.opened
-        problems = getattr(holder, "problems", None)
-        if problems is not None:
-            self.nav.set_count("problems", len(problems))
+        if self.opened is not None:
+            self.nav.set_count("problems", len(self.opened.problems))
 
     def _counts_arrived(self, counts: dict) -> None:
         for nav_id, count in counts.items():
             self.nav.set_count(nav_id, count)
 
     def _update_status(self) -> None:
-        s = self.store
-        if s is None:
+        opened = self.opened
+        if opened is None:
             self.status_store.setText("No store open")
             self.status_mode.setText("")
             self.status_engine.setText("")
             return
-        if getattr(self.opened, "core", None) is None:
-            self._update_generic_status()
-            return
-        self.status_store.setText(f"{s.title}  ·  {s.generation}")
-        mode = s.db.mode.name if s.db is not None else "files only"
-        self.status_mode.setText(f"read-only ({mode})")
-        self.status_engine.setText("engine RUNNING" if s.engine.running else "engine not running")
-        self.status_engine.setToolTip(s.engine.detail)
-
-    def _update_generic_status(self) -> None:
-        opened = self.opened
         self.status_store.setText(f"{opened.title}  ·  {opened.kind}")
         self.status_mode.setText("read-only")
         state, why = opened.engine_state()
         self.status_engine.setText(ENGINE_LABELS.get(state, ""))
         self.status_engine.setToolTip(why)
+        # the generation and how the store was opened: a summary may count rows, so off the GUI thread
+        self.bg_worker.submit("status-summary", opened.summary, on_result=self._summary_arrived)
+
+    def _summary_arrived(self, summary) -> None:
+        if self.opened is None or summary.title != self.opened.title:
+            return
+        self.status_store.setText(f"{summary.title}  ·  {self.opened.kind} {summary.generation}".rstrip())
+        self.status_mode.setText(f"read-only ({summary.open_mode})" if summary.open_mode else "read-only")
 
     # -- settings, recent, drag and drop ---------------------------------------------------------------
     def _remember(self, path: str) -> None:
@@ -745,10 +715,10 @@ class MainWindow(QMainWindow):
         if last and (is_url(str(last)) or Path(str(last)).exists()):  # (a server: libpq finds its password)
             QTimer.singleShot(0, lambda: self.open_path(str(last)))
             return
-        from daycare_gui.core.paths import default_root
+        from daycare_gui.stores.registry import default_location
 
-        root = default_root()
-        if root.exists():
+        root = default_location()
+        if root is not None:
             QTimer.singleShot(0, lambda: self.open_path(str(root)))
 
 
@@ -774,11 +744,14 @@ def first_size(available: QSize) -> QSize:
 
 
 def _close_without_waiting(opened, after=()) -> None:
-    """Close a store without the GUI thread waiting for anything: a Daycare store's database closes at
-    once (its running queries are interrupted, so the workers are free again); whatever else the store
-    holds (a PGlite process to stop, a private copy to delete) is released on a thread of its own, once
-    the jobs running when it was closed (``after``: the workers' barriers) have ended."""
-    core = getattr(opened, "core", None)
-    if core is not None:
-        core.close()
+    """Close a store without the GUI thread waiting for anything: the store stops what it runs at once
+    (its running queries are interrupted, so the workers are free again); whatever else it holds (a
+    PGlite process to stop, a private copy to delete) is released on a thread of its own, once the jobs
+    running when it was closed (``after``: the workers' barriers) have ended."""
+    opened.interrupt()
     close_in_background(opened.close, after)  # waited for at exit (run_app): the copy must go before the process
+
+
+def _pane_store(opened):
+    """What the panes read as ``ctx.store``: the opened store itself."""
+    return getattr(opened, "core", opened)  # TODO(one window): Daycare's own panes until they are shared

@@ -22,24 +22,9 @@ from PySide6.QtCore import QObject, QTimer
 log = logging.getLogger(__name__)
 
 # Leaves first, so each turn imports little. Order matters only for how long one turn takes.
+# The open store's kind adds the modules its capabilities import lazily (``StoreKind.idle_modules``).
 MODULES: tuple[str, ...] = (
     "yaml",
-    "daycare_gui.core.files.read",
-    "daycare_gui.core.files.jsonl",
-    "daycare_gui.core.files.frontmatter",
-    "daycare_gui.core.files.tasks",
-    "daycare_gui.core.files.legacy_agents",
-    "daycare_gui.core.files.subsystems",
-    "daycare_gui.core.files.apps",
-    "daycare_gui.core.files.skills",
-    "daycare_gui.core.files.plugins",
-    "daycare_gui.core.files.homes",
-    "daycare_gui.core.files.config_files",
-    "daycare_gui.core.files.collections",
-    "daycare_gui.core.queries.tasks",
-    "daycare_gui.core.queries.overview",
-    "daycare_gui.core.counts",
-    "daycare_gui.core.task_overview",  # the Tasks page's next runs (read on the worker)
     "markdown_it",
     "daycare_gui.ui.widgets.markdown_view",
     "warm_up_item_delegates",  # a step below, not a module
@@ -75,6 +60,13 @@ class Preloader(QObject):
             fn()
         else:
             self._then.append(fn)
+
+    def add(self, modules: Sequence[str]) -> bool:
+        """Also import ``modules`` (a store of another kind was opened); True when any is still to come,
+        and then whoever waits for :meth:`when_done` waits for them too."""
+        new = [m for m in modules if m not in sys.modules and m not in self._todo]
+        self._todo[:0] = new  # before the Markdown and delegates: the worker's jobs need these first
+        return bool(new)
 
     def start(self) -> None:
         if self.done:

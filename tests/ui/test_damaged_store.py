@@ -20,8 +20,8 @@ def test_a_daycare_db_folder_is_named_as_damage_on_the_overview(qtbot, window, t
     open_and_wait(qtbot, window, store)
     window.show_section("overview")
     pane = window.panes["overview"]
-    qtbot.waitUntil(lambda: pane.summary is not None, timeout=10000)
-    notes = pane.notes_label.text()
+    qtbot.waitUntil(lambda: pane.facts is not None, timeout=10000)
+    notes = pane.shown_text()
     assert f"{store / 'daycare.db'} is a folder, not a database file" in notes
     assert "PGlite" not in notes and "database yet" not in notes
     window.close_store()
@@ -42,19 +42,22 @@ def _damage_table(db_path, table: str) -> None:
         fh.write(b"\xff" * page)
 
 
-def test_a_token_usage_failure_is_said_once_in_its_chart(qtbot, window, demo_store, tmp_path):
+def test_a_token_usage_failure_is_said_once_in_its_chart(qtbot, window, demo_store, tmp_path, monkeypatch):
     """QA: the failure was drawn in the token chart and listed again under the count tables."""
+    from daycare_gui.stores.daycare.sqlite import charts
+
     store = tmp_path / "daycare"
     shutil.copytree(demo_store, store)
     db = store / "daycare.db"
-    _damage_table(db, "agents")  # token usage is summed from agents.stats
+    _damage_table(db, "agents")  # each model's total is summed from agents.stats
+    monkeypatch.setattr(charts.DaycareCharts, "tokens_per_day", lambda self: [])  # (so the totals are asked)
     open_and_wait(qtbot, window, store)
     window.show_section("overview")
     pane = window.panes["overview"]
-    qtbot.waitUntil(lambda: pane.summary is not None, timeout=10000)
+    qtbot.waitUntil(lambda: pane.facts is not None, timeout=10000)
     cause = f"{db} is damaged or not a SQLite database: database disk image is malformed"
-    assert pane.token_chart.message == f"Could not count token usage: {cause}"
-    shown = [pane.token_chart.message, pane.activity_chart.message]
+    assert pane.tokens_chart.message == f"Could not count token usage: {cause}"
+    shown = [pane.tokens_chart.message, pane.activity_chart.message, pane.shown_text()]
     shown += [label.text() for label in pane.findChildren(QLabel) if label.isVisibleTo(pane)]
     assert sum(text.count(cause) for text in shown) == 1, shown
     assert not pane.activity_chart.is_empty()  # the other chart is still drawn

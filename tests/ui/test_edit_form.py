@@ -89,7 +89,7 @@ def test_editing_only_a_cianaparrot_tasks_prompt_leaves_it_active(qtbot, window,
 
     monkeypatch.setattr(tasks_page.EditDialog, "exec", user_types_a_prompt)
     before = path.read_text()
-    pane._edit()
+    pane.edit()
     qtbot.waitUntil(lambda: path.read_text() != before, timeout=5000)
     assert json.loads(path.read_text()) == [{"id": "t1", "prompt": "Hello there", "type": "interval", "value": 60,
                                              "channel": "telegram", "chat_id": "1"}]
@@ -119,7 +119,7 @@ def test_a_cianaparrot_tasks_nan_value_shows_as_the_file_spells_it_and_is_kept(q
 
     shown = []
     monkeypatch.setattr(tasks_page.EditDialog, "exec", lambda dialog: shown.append(dialog) or True)
-    pane._edit()  # Save, nothing changed
+    pane.edit()  # Save, nothing changed
     assert [e.text() for e in shown[0].findChildren(QLineEdit)] == ["NaN", "Infinity"]  # Schedule, Model tier
     assert shown[0].changes() == {}
     qtbot.wait(200)
@@ -130,7 +130,7 @@ def test_a_cianaparrot_tasks_nan_value_shows_as_the_file_spells_it_and_is_kept(q
         return True
 
     monkeypatch.setattr(tasks_page.EditDialog, "exec", user_types_a_prompt)
-    pane._edit()
+    pane.edit()
     qtbot.waitUntil(lambda: path.read_text() != text, timeout=5000)
     assert path.read_text() == text.replace('"Hello"', '"Hello there"')
 

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QApplication
 from daycare_gui.core.demo import write_demo
 from daycare_gui.core.edit.atomic import save_atomic, sha256_of
 from daycare_gui.core.paths import resolve_paths
-from daycare_gui.ui.editors import DocumentEditor, PermissionsEditor, RowEditor, document_kind
+from daycare_gui.ui.editors import DocumentEditor, PermissionsEditor, document_kind
 from daycare_gui.ui.editors.conflict import ConflictDialog
 
 
@@ -77,14 +77,7 @@ def test_disabled_cron_task_form_lists_no_next_runs(qtbot, root):
     assert "07:00" in schedule.words.text()  # the schedule itself is still explained
     editor.undo_stack.undo()
     assert schedule.runs.text().startswith("Next runs:")
-
-    paths = resolve_paths(root)
-    row_editor = RowEditor(paths, "tasks_cron", "backup-photos")  # enabled = 0 in the demo database
-    qtbot.addWidget(row_editor)
-    row_schedule = row_editor.widgets["schedule"]
-    assert "Disabled" in row_schedule.runs.text() and "Next runs" not in row_schedule.runs.text()
-    row_editor.set_value("enabled", True)
-    assert row_schedule.runs.text().startswith("Next runs:")
+    # (a row's form: tests/ui/test_shared_task_page.py, the schedule field of a disabled task)
 
 
 def test_invalid_schedule_is_shown_and_not_written(qtbot, root):
@@ -419,61 +412,6 @@ def test_header_says_which_copy_daycare_reads(qtbot, root):
     assert "database row" in editor.header.text()
 
 
-def test_row_editor_writes_in_one_transaction_and_refreshes(qtbot, root):
-    import sqlite3
-
-    paths = resolve_paths(root)
-    refreshed = []
-    editor = RowEditor(paths, "tasks_cron", "daily-digest", on_written=lambda: refreshed.append(True))
-    qtbot.addWidget(editor)
-    assert "Database row" in editor.findChildren(type(editor.status))[0].text()
-    editor.set_value("schedule", "0 6 * * *")
-    editor.set_value("enabled", False)
-    assert editor.title().endswith("*")
-    assert editor.save()
-    row = sqlite3.connect(paths.db_path).execute(
-        "SELECT schedule, enabled FROM tasks_cron WHERE id = 'daily-digest'").fetchone()
-    assert row == ("0 6 * * *", 0) and refreshed == [True]
-    assert not editor.is_dirty()
-
-
-def test_row_editor_warns_and_needs_confirmation_when_the_engine_runs(qtbot, root):
-    import sqlite3
-
-    paths = resolve_paths(root)
-    paths.pid_path.write_text(str(os.getpid()))
-    editor = RowEditor(paths, "tasks_cron", "daily-digest")
-    qtbot.addWidget(editor)
-    assert "engine is running" in editor.engine_label.text() and "caches" in editor.engine_label.text()
-    asked = []
-    editor.confirm_engine_running = lambda detail: asked.append(detail) or False
-    editor.set_value("name", "Changed")
-    assert editor.save() is False and asked
-    query = "SELECT name FROM tasks_cron WHERE id = 'daily-digest'"
-    assert sqlite3.connect(paths.db_path).execute(query).fetchone() == ("Daily digest",)
-    editor.confirm_engine_running = lambda detail: True
-    assert editor.save() is True
-    assert sqlite3.connect(paths.db_path).execute(query).fetchone() == ("Changed",)
-
-
-def test_row_editor_refuses_a_row_changed_meanwhile(qtbot, root):
-    import sqlite3
-
-    paths = resolve_paths(root)
-    editor = RowEditor(paths, "tasks_cron", "daily-digest")
-    qtbot.addWidget(editor)
-    conn = sqlite3.connect(paths.db_path)
-    conn.execute("UPDATE tasks_cron SET last_run_at = 1 WHERE id = 'daily-digest'")
-    conn.commit()
-    conn.close()
-    editor.set_value("name", "Mine")
-    assert editor.save() is False
-    assert "changed since it was loaded" in editor.error.text()
-    editor.reload()
-    editor.set_value("name", "Mine")
-    assert editor.save() is True
-
-
 def test_save_atomic_from_outside_keeps_hash_semantics(root):
     # The editors rely on save_atomic refusing a stale hash; a sanity check with the demo file.
     path = root / "heartbeat" / "check-inbox.md"
@@ -503,37 +441,42 @@ def _select(pane, text):
 
 
 def test_cron_page_opens_file_and_row_editors(qtbot, window, root):
+    from daycare_gui.ui.panes.generic.edit_form import EditDialog
+    from tests.ui.test_new_delete_restore import on_next_dialog
+
     pane = _pane_at(qtbot, window, root, "cron", 6)
-    actions = pane.edit_actions
     _select(pane, "Daily digest")
-    assert actions.edit_button.isEnabled() and actions.second_button.isEnabled()
-    editor_window = actions.edit_file()
+    assert pane.file_button.isEnabled() and pane.edit_button.isEnabled()
+    editor_window = pane.edit_file()
     qtbot.addWidget(editor_window)
     assert isinstance(editor_window.editor, DocumentEditor)
     assert editor_window.editor.path == root / "cron/daily-digest/TASK.md"
-    assert "database row" in editor_window.editor.header.text()
-    assert actions.edit_file() is editor_window  # the same file opens once
-    row_window = actions.edit_row()
-    qtbot.addWidget(row_window)
-    assert isinstance(row_window.editor, RowEditor) and row_window.editor.row_id == "daily-digest"
+    assert "database row" in editor_window.editor.header.text()  # Daycare reads the row, not this file
+    assert pane.edit_file() is editor_window  # the same file opens once
+    seen = []
+    on_next_dialog(lambda d: (seen.append(d.windowTitle()), d.reject()), kind=EditDialog)
+    pane.edit()
+    assert seen == ["Edit database row: Daily digest"]
     _select(pane, "Stand-up notes")  # a row without a file
-    assert not actions.edit_button.isEnabled() and actions.second_button.isEnabled()
-    for w in (editor_window, row_window):
-        w.close()
+    assert not pane.file_button.isEnabled() and pane.edit_button.isEnabled()
+    _select(pane, "Plant photo diary")  # a file without a row: nothing to edit as a row, Delete… moves it
+    assert pane.file_button.isEnabled() and not pane.edit_button.isEnabled() and pane.delete_button.isEnabled()
+    editor_window.close()
 
 
 def test_cron_page_new_and_delete_to_trash(qtbot, window, root):
     from daycare_gui.core.edit.trash import list_trash, restore
 
     pane = _pane_at(qtbot, window, root, "cron", 6)
-    actions = pane.edit_actions
-    created = actions.create({"name": "Water plants", "schedule": "0 8 * * *"})
-    assert created == root / "cron/water-plants/TASK.md" and created.is_file()
+    created = pane.cap.create("cron", {"name": "Water plants", "schedule": "0 8 * * *"})
+    assert [c.ref for c in created.copies] == [str(root / "cron/water-plants/TASK.md")]
+    assert (root / "cron/water-plants/TASK.md").is_file()
     _select(pane, "Daily digest")
-    entry = actions.delete(confirm=lambda target: target == root / "cron/daily-digest")
-    assert entry is not None and not (root / "cron/daily-digest").exists()
+    asked = []
+    token = pane.delete(confirm=lambda task: asked.append(task.id) or True)
+    assert asked == ["daily-digest"] and token is not None and not (root / "cron/daily-digest").exists()
     assert [e.original for e in list_trash(resolve_paths(root))] == [root / "cron/daily-digest"]
-    restore(entry)
+    restore(list_trash(resolve_paths(root))[0])
     assert (root / "cron/daily-digest/TASK.md").is_file()
 
 
@@ -560,7 +503,7 @@ def test_a_save_in_the_file_editor_shows_on_the_page_without_a_changed_on_disk_b
 
     pane = _pane_at(qtbot, window, root, "cron", 6)
     _select(pane, "Plant photo diary")
-    editor_window = pane.edit_actions.edit_file()
+    editor_window = pane.edit_file()
     qtbot.addWidget(editor_window)
     editor = editor_window.editor
     editor.widgets["name"].selectAll()
@@ -613,63 +556,6 @@ def test_line_separators_in_a_body_survive_typing_in_it(qtbot, tmp_path):
     assert editor.save()
     assert path.read_bytes() == data + b"more"
     assert editor.body_edit.textCursor().position() == len(editor.body_edit.toPlainText())  # typing was not reset
-
-
-# --- the row editor writes only what the user changed (QA) ------------------------------------------------
-
-CODE = "line1\r\nline2\r\n\tindented\u2028sep\r\n"
-
-
-def _row_with_code(root, code: str):
-    import sqlite3
-
-    paths = resolve_paths(root)
-    conn = sqlite3.connect(paths.db_path)
-    conn.execute("UPDATE tasks_cron SET code = ? WHERE id = 'daily-digest'", (code,))
-    conn.commit()
-    conn.close()
-    return paths
-
-
-def _stored(paths, columns: str):
-    import sqlite3
-
-    conn = sqlite3.connect(paths.db_path)
-    try:
-        return conn.execute(f"SELECT {columns} FROM tasks_cron WHERE id = 'daily-digest'").fetchone()
-    finally:
-        conn.close()
-
-
-def test_row_editor_toggling_enabled_leaves_crlf_code_with_a_line_separator_untouched(qtbot, root):
-    """QA: the editor was dirty on opening, and saving a toggled Enabled rewrote the code with LF endings
-    and its U+2028 turned into a line feed."""
-    paths = _row_with_code(root, CODE)
-    editor = RowEditor(paths, "tasks_cron", "daily-digest")
-    qtbot.addWidget(editor)
-    assert not editor.is_dirty() and editor.changes() == {} and not editor.title().endswith("*")
-    editor.widgets["enabled"].click()
-    assert editor.changes() == {"enabled": False}
-    assert editor.save()
-    assert _stored(paths, "code, enabled") == (CODE, 0)
-
-
-def test_row_editor_edited_code_keeps_crlf_and_its_line_separator(qtbot, root):
-    paths = _row_with_code(root, CODE)
-    editor = RowEditor(paths, "tasks_cron", "daily-digest")
-    qtbot.addWidget(editor)
-    code = editor.widgets["code"]
-    code.setFocus()
-    cursor = code.textCursor()
-    cursor.movePosition(cursor.MoveOperation.End)
-    code.setTextCursor(cursor)
-    qtbot.keyClicks(code, "added")
-    assert set(editor.changes()) == {"code"}
-    assert editor.save()
-    assert _stored(paths, "code") == (CODE + "added",)
-    editor.set_value("code", editor.value("code").replace("\r\n", "\n").replace("\u2028", "\n") + "\nmore")
-    assert editor.save()
-    assert _stored(paths, "code") == ("line1\r\nline2\r\n\tindented\u2028sep\r\nadded\r\nmore",)
 
 
 # --- the permissions intent and memory records keep each line's own ending (QA) ---------------------------

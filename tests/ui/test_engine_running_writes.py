@@ -83,17 +83,42 @@ def test_file_editor_overwriting_a_conflict_does_not_ask_about_the_engine_twice(
 
 
 def test_delete_create_and_restore_each_ask_before_writing(qtbot, window, store):
+    from daycare_gui.ui.panes.generic.task_dialogs import NewTaskDialog, RestoreDialog
+
     pane = open_at(qtbot, window, store, "cron")
     qtbot.waitUntil(lambda: pane.records.proxy.rowCount() == 6, timeout=5000)
-    actions = pane.edit_actions
     start_engine(store)
     before = snapshot_tree(store)
 
+    # the shared tasks page: Delete…, New… and the trash's Restore each ask, and write only when told
     pane.table.selectRow(texts(pane.records.proxy, 0).index("Daily digest"))
-    actions.confirm_engine_running = answers = Answers(False)
-    assert actions.delete(confirm=lambda target: True) is None
+    pane.confirm_engine_running = answers = Answers(False)
+    assert pane.delete(confirm=lambda task: True) is None
     assert snapshot_tree(store) == before
     assert answers.asked[0][1] == "Delete" and "engine is running" in answers.asked[0][0]
+    pane.confirm_engine_running = answers = Answers(False, True)
+    pane.confirm_ignored = lambda warning: True  # (the demo reads its tasks from the database)
+    made = []
+
+    def new_task_twice(dialog: NewTaskDialog):
+        dialog.inputs["name"].setText("Water plants")
+        assert dialog.try_create() is False and "engine is running" in dialog.error.text()
+        assert snapshot_tree(store) == before
+        made.append(dialog.try_create())
+
+    on_next_dialog(new_task_twice, kind=NewTaskDialog)
+    assert pane.ask_new("cron") is not None
+    assert made == [True] and [a[1] for a in answers.asked] == ["Create", "Create"]
+    task_dir = store / "cron" / "water-plants"
+    assert (task_dir / "TASK.md").is_file()
+    move_to_trash(resolve_paths(store), task_dir)
+    restore_dialog = RestoreDialog(pane.cap, ask=(answers := Answers(False, True)))
+    qtbot.addWidget(restore_dialog)
+    restore_dialog.restore_selected()
+    assert not task_dir.exists() and answers.asked[0][0].startswith("Daycare's engine is running")
+    restore_dialog.restore_selected()
+    assert (task_dir / "TASK.md").is_file() and len(answers.asked) == 2
+    before = snapshot_tree(store)
 
     # New…: the answer comes when Create is clicked; declining keeps the dialog open and writes nothing
     window.show_section("skills")

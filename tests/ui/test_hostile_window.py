@@ -23,7 +23,7 @@ def test_a_piped_session_log_opens_and_is_listed_as_a_problem(qtbot, window, tmp
         open_and_wait(qtbot, window, home, timeout=30000)
         window.show_section("problems")
         problems = window.pane("problems")
-        model = problems.list.records.model
+        model = problems.model
 
         def said() -> list[str]:
             return [model.record(i).message for i in range(model.rowCount())

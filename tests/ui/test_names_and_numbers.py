@@ -101,7 +101,7 @@ def test_apps_skills_and_tasks_name_their_users(qtbot, window, nameless_store):
     cron.table.selectRow(row)
     user = dict(window.detail.item.fields)["User"]
     assert user == f"@brave-lynx-208 ({SAM})" and user != f"{SAM} ({SAM})"
-    assert cron.summary.text().startswith("6 tasks")
+    assert cron.list.caption.text() == "<b>Cron tasks</b> (6)"
 
     window.show_section("memory")
     memory = window.panes["memory"]

@@ -1,5 +1,6 @@
 """New…, Delete… and Trash… on the task, app and skill pages, driven through their buttons and dialogs as a
-user would, with the exact bytes on disk checked after each step."""
+user would, with the exact bytes on disk checked after each step. The task pages are the shared tasks page
+(over Daycare's ``Tasks`` capability); the app and skill pages are Daycare's own."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from PySide6.QtWidgets import QApplication, QDialogButtonBox, QMessageBox, QPush
 
 from daycare_gui.core.edit.trash import TRASH_NAME
 from daycare_gui.ui.editors.new_item import NewItemDialog, TrashDialog
+from daycare_gui.ui.panes.generic.task_dialogs import NewTaskDialog, RestoreDialog
 from tests.conftest import snapshot_tree
 from tests.ui.conftest import open_and_wait
 from tests.ui.test_people_panes import texts
@@ -39,7 +41,7 @@ def on_next_dialog(act, *, kind=None, tries=500):
 
 
 def fill_and_create(values: dict):
-    def act(dialog: NewItemDialog):
+    def act(dialog: NewItemDialog | NewTaskDialog):
         for key, text in values.items():
             dialog.inputs[key].setText(text)
         dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok).click()
@@ -66,6 +68,19 @@ def show_fresh(qtbot, window, section, old=None, rows=None):
     return pane
 
 
+def listed(qtbot, pane, rows):
+    """The shared tasks page reads its list again in place after its own write: ``rows`` tasks listed."""
+    qtbot.waitUntil(lambda: pane.records.proxy.rowCount() == rows, timeout=10000)
+    return pane
+
+
+def id_column(pane) -> int:
+    from PySide6.QtCore import Qt
+
+    model = pane.records.proxy
+    return next(c for c in range(model.columnCount()) if model.headerData(c, Qt.Orientation.Horizontal) == "Id")
+
+
 def trash_button(pane) -> QPushButton:
     return next(b for b in pane.findChildren(QPushButton) if b.text() == "Trash…")
 
@@ -81,8 +96,16 @@ def test_new_cron_task_then_delete_it_then_restore_it(qtbot, window, store):
 
     # New cron task…: the dialog explains the schedule and creates the file from the template
     on_next_dialog(create_file_anyway(), kind=QMessageBox)
-    on_next_dialog(fill_and_create({"name": "Water the plants", "schedule": "30 7 * * 1"}), kind=NewItemDialog)
-    pane.edit_actions.new_button.click()
+    said = []
+
+    def fill(dialog: NewTaskDialog):
+        dialog.inputs["schedule"].setText("30 7 * * 1")
+        said.append(dialog.hint.text())
+        fill_and_create({"name": "Water the plants", "schedule": "30 7 * * 1"})(dialog)
+
+    on_next_dialog(fill, kind=NewTaskDialog)
+    pane.new_button.click()
+    assert said == ["At 07:30 AM, only on Monday"]
     task = store / "cron" / "water-the-plants" / "TASK.md"
     assert task.is_file()
     task_id = re.search(rb"^taskId: ([a-z0-9]{24})$", task.read_bytes(), re.M).group(1).decode()
@@ -90,14 +113,15 @@ def test_new_cron_task_then_delete_it_then_restore_it(qtbot, window, store):
                                  b"taskId: " + task_id.encode() + b"\n---\nDescribe what the task should do.\n")
     created = snapshot_tree(store)
     assert without(created, "cron/water-the-plants") == before  # nothing else was touched
-    pane = show_fresh(qtbot, window, "cron", old=pane, rows=7)  # the window refreshed and lists it
+    listed(qtbot, pane, 7)  # the page read its tasks again, and selected the new one
     assert "Water the plants" in texts(pane.records.proxy, 0)
+    assert pane.current_record().task.title == "Water the plants"
 
     # Delete…: confirmed, the folder moves into the store's trash with a manifest saying where it was
     pane.table.selectRow(texts(pane.records.proxy, 0).index("Water the plants"))
-    assert pane.edit_actions.delete_button.isEnabled()
+    assert pane.delete_button.isEnabled()
     on_next_dialog(lambda box: box.button(QMessageBox.StandardButton.Yes).click(), kind=QMessageBox)
-    pane.edit_actions.delete_button.click()
+    pane.delete_button.click()
     assert not task.parent.exists()
     trashed = without(snapshot_tree(store), "cron/")
     entries = {k: v for k, v in trashed.items() if k.startswith(TRASH_NAME)}
@@ -106,20 +130,22 @@ def test_new_cron_task_then_delete_it_then_restore_it(qtbot, window, store):
     manifest = json.loads(entries[f"{TRASH_NAME}/{stamp}/.trash-manifest.json"])
     assert manifest["original"] == str(task.parent.resolve()) and manifest["kind"] == "folder"
     assert len(entries) == 2 and snapshot_tree(store).keys() - entries.keys() == before.keys()
-    pane = show_fresh(qtbot, window, "cron", old=pane, rows=6)
+    listed(qtbot, pane, 6)
 
     # Trash…: the entry is listed newest first; Restore puts the folder back byte for byte
-    def restore(dialog: TrashDialog):
+    def restore(dialog: RestoreDialog):
         assert dialog.list.count() == 1 and str(task.parent.resolve()) in dialog.list.item(0).text()
         dialog.restore_button.click()
         assert dialog.list.count() == 0 and not dialog.restore_button.isEnabled()
         dialog.reject()
 
-    on_next_dialog(restore, kind=TrashDialog)
+    on_next_dialog(restore, kind=RestoreDialog)
     trash_button(pane).click()
     assert snapshot_tree(store) == created  # exactly as before the delete; the trash holds nothing
-    pane = show_fresh(qtbot, window, "cron", old=pane, rows=7)
+    listed(qtbot, pane, 7)
     assert "Water the plants" in texts(pane.records.proxy, 0)
+    qtbot.wait(1500)  # longer than the watcher's debounce: the page's own writes raise no banner
+    assert not window.banner.isVisible()
 
 
 @pytest.mark.parametrize("section, values, files", [
@@ -137,12 +163,18 @@ def test_new_items_come_from_the_templates(qtbot, window, store, section, values
     before = snapshot_tree(store)
     if section == "heartbeat":
         on_next_dialog(create_file_anyway(), kind=QMessageBox)
-    on_next_dialog(fill_and_create(values), kind=NewItemDialog)
-    pane.edit_actions.new_button.click()
+        on_next_dialog(fill_and_create(values), kind=NewTaskDialog)
+        pane.new_button.click()
+    else:
+        on_next_dialog(fill_and_create(values), kind=NewItemDialog)
+        pane.edit_actions.new_button.click()
     after = snapshot_tree(store)
     assert {k: v for k, v in after.items() if k not in before} == files  # first location: workspace / config
     assert {k: v for k, v in after.items() if k in before} == before
-    show_fresh(qtbot, window, section, old=pane, rows=count + 1)
+    if section == "heartbeat":
+        listed(qtbot, pane, count + 1)
+    else:
+        show_fresh(qtbot, window, section, old=pane, rows=count + 1)
 
 
 APP_FILES = {"workspace/apps/garden/APP.md": b"---\nname: garden\ntitle: Garden\ndescription: Keeps the garden log\n"
@@ -192,15 +224,15 @@ def test_new_item_never_replaces_an_existing_one(qtbot, window, store):
     before = snapshot_tree(store)
     seen = []
 
-    def try_existing(dialog: NewItemDialog):
+    def try_existing(dialog: NewTaskDialog):
         dialog.inputs["title"].setText("Check inbox")  # slugs to check-inbox.md, which exists
         dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok).click()
         seen.append((dialog.isVisible(), dialog.error.text()))
         dialog.reject()
 
     on_next_dialog(create_file_anyway(), kind=QMessageBox)
-    on_next_dialog(try_existing, kind=NewItemDialog)
-    pane.edit_actions.new_button.click()
+    on_next_dialog(try_existing, kind=NewTaskDialog)
+    pane.new_button.click()
     (still_open, message), = seen
     assert still_open and "already exists" in message and str(existing) in message
     assert snapshot_tree(store) == before
@@ -211,15 +243,14 @@ def test_restore_refuses_when_the_place_is_taken_again(qtbot, window, store):
     pane = show_fresh(qtbot, window, "heartbeat", rows=4)
     target = store / "heartbeat" / "budget-watch.md"
     original = target.read_bytes()
-    pane.table.selectRow(texts(pane.records.proxy, 5).index("budget-watch"))
+    pane.table.selectRow(texts(pane.records.proxy, id_column(pane)).index("budget-watch"))
     on_next_dialog(lambda box: box.button(QMessageBox.StandardButton.Yes).click(), kind=QMessageBox)
-    pane.edit_actions.delete_button.click()
+    pane.delete_button.click()
     assert not target.exists()
     target.write_bytes(b"---\ntitle: Written meanwhile\n---\nNew.\n")  # something new took its place
-    pane = show_fresh(qtbot, window, "heartbeat", old=pane)
     warnings = []
 
-    def restore(dialog: TrashDialog):
+    def restore(dialog: RestoreDialog):
         def refuse(box: QMessageBox):
             warnings.append((box.windowTitle(), box.text()))
             box.accept()
@@ -229,7 +260,7 @@ def test_restore_refuses_when_the_place_is_taken_again(qtbot, window, store):
         assert dialog.list.count() == 1  # still in the trash
         dialog.reject()
 
-    on_next_dialog(restore, kind=TrashDialog)
+    on_next_dialog(restore, kind=RestoreDialog)
     trash_button(pane).click()
     (title, text), = warnings
     assert title == "Not restored" and "exists again" in text and "nothing was restored" in text
@@ -245,14 +276,14 @@ def test_restore_into_a_read_only_folder_is_a_message_not_a_crash(qtbot, window,
     pane = show_fresh(qtbot, window, "heartbeat", rows=4)
     target = store / "heartbeat" / "budget-watch.md"
     original = target.read_bytes()
-    pane.table.selectRow(texts(pane.records.proxy, 5).index("budget-watch"))
+    pane.table.selectRow(texts(pane.records.proxy, id_column(pane)).index("budget-watch"))
     on_next_dialog(lambda box: box.button(QMessageBox.StandardButton.Yes).click(), kind=QMessageBox)
-    pane.edit_actions.delete_button.click()
+    pane.delete_button.click()
     assert not target.exists()
-    pane = show_fresh(qtbot, window, "heartbeat", old=pane)
+    listed(qtbot, pane, 3)
     warnings = []
 
-    def restore(dialog: TrashDialog):
+    def restore(dialog: RestoreDialog):
         def refuse(box: QMessageBox):
             warnings.append((box.windowTitle(), box.text()))
             box.accept()
@@ -264,7 +295,7 @@ def test_restore_into_a_read_only_folder_is_a_message_not_a_crash(qtbot, window,
         assert dialog.list.count() == 1  # still listed, still restorable
         dialog.reject()
 
-    on_next_dialog(restore, kind=TrashDialog)
+    on_next_dialog(restore, kind=RestoreDialog)
     trash_button(pane).click()
     (title, text), = warnings
     assert title == "Not restored" and "Permission denied" in text and "still in the trash" in text
@@ -336,7 +367,7 @@ def test_new_task_on_a_store_that_reads_the_database_says_so_before_creating(qtb
         box.button(QMessageBox.StandardButton.Cancel).click()
 
     on_next_dialog(decline)
-    pane.edit_actions.new_button.click()
+    pane.new_button.click()
     (title, text, cancel_is_default), = told
     assert title == "Daycare will ignore a new task file" and cancel_is_default
     assert "reads its tasks from the database" in text and "20260220_import_tasks" in text
@@ -345,15 +376,15 @@ def test_new_task_on_a_store_that_reads_the_database_says_so_before_creating(qtb
     assert QApplication.activeModalWidget() is None and snapshot_tree(store) == before  # no dialog, no file
 
     # Creating it anyway: the dialog keeps the warning in sight while the values are typed
-    def look_and_cancel(dialog: NewItemDialog):
+    def look_and_cancel(dialog: NewTaskDialog):
         dialogs.append((dialog.note.isVisibleTo(dialog), dialog.note.text()))
         dialog.reject()
 
     on_next_dialog(create_file_anyway(), kind=QMessageBox)
-    on_next_dialog(look_and_cancel, kind=NewItemDialog)
-    pane.edit_actions.new_button.click()
+    on_next_dialog(look_and_cancel, kind=NewTaskDialog)
+    pane.new_button.click()
     (shown, note), = dialogs
-    assert shown and note.startswith("Daycare will ignore this file:")
+    assert shown and note.startswith("Daycare will ignore this task:")
     assert snapshot_tree(store) == before
 
 
@@ -372,4 +403,26 @@ def test_the_trash_dialog_shows_a_planted_entry_as_not_restorable(qtbot, store, 
     assert row.text().startswith("Not restorable: 20260101-000000-000000:") and "evil.desktop" in row.text()
     assert not row.flags() and not dialog.restore_button.isEnabled()
     dialog.restore_selected()
+    assert not outside.exists()
+
+
+def test_the_tasks_trash_shows_a_planted_entry_as_not_restorable(qtbot, store, tmp_path):
+    """The shared tasks page's Trash… lists what the store's ``Tasks`` says is deleted: a planted entry
+    naming a place outside the store is shown greyed with its reason, and never restored."""
+    from daycare_gui.core.edit.trash import MANIFEST_NAME
+    from daycare_gui.stores import api
+    from daycare_gui.stores.registry import open_store
+
+    outside = tmp_path / "autostart" / "evil.desktop"
+    entry = store / TRASH_NAME / "20260101-000000-000000"
+    entry.mkdir(parents=True)
+    (entry / "evil.desktop").write_text("[Desktop Entry]\n")
+    (entry / MANIFEST_NAME).write_text(json.dumps({"original": str(outside), "relative": "evil.desktop"}))
+    with open_store(store) as opened:
+        dialog = RestoreDialog(opened.capability(api.Tasks))
+        qtbot.addWidget(dialog)
+        (row,) = [dialog.list.item(i) for i in range(dialog.list.count())]
+        assert row.text().startswith("Not restorable: 20260101-000000-000000:") and "evil.desktop" in row.text()
+        assert not row.flags() and not dialog.restore_button.isEnabled()
+        dialog.restore_selected()
     assert not outside.exists()

@@ -78,35 +78,47 @@ def _detail_texts(qtbot, detail):
 
 
 # -- Overview ------------------------------------------------------------------------------------------------
+# The shared Overview (generic/overview.py) on Daycare's SQLite and legacy generations; the PGlite store and
+# another kind are in test_shared_storage_pages.py.
+
+
+def _overview(qtbot, window, path):
+    open_and_wait(qtbot, window, path)
+    window.show_section("overview")
+    pane = window.panes["overview"]
+    qtbot.waitUntil(lambda: pane.facts is not None, timeout=10000)
+    return pane
+
+
+def _counts_of(model):
+    return {model.index(r, 0).data(): model.index(r, 1).data() for r in range(model.rowCount())}
 
 
 def test_overview_on_the_demo_store(qtbot, window, demo_store, model_tester):
     open_and_wait(qtbot, window, demo_store)
     window.show_section("overview")
     pane = window.panes["overview"]
-    model_tester(pane.tables_model, pane.files_model)  # through the summary arriving
-    qtbot.waitUntil(lambda: pane.summary is not None, timeout=5000)
-    assert "SQLite" in pane.generation_label.text() and "sqlite" in pane.generation_label.text()
-    assert pane.engine_label.text() == "not running — no pid file and no socket"
-    assert "immutable" in pane.mode_label.text() and "read-only" in pane.mode_label.text()
-    assert pane.migrations_label.text() == "up to date (808af509)"
-    assert "legacy agent folder" in pane.notes_label.text()
-    assert not pane.explanation_label.isVisible()  # a plain SQLite store needs no explaining
-    assert "found while loading" in pane.problems_label.text()
-    counts = {pane.tables_model.index(r, 0).data(): pane.tables_model.index(r, 1).data()
-              for r in range(pane.tables_model.rowCount())}
+    model_tester(pane.tables_model, pane.other_model)  # through the facts arriving
+    qtbot.waitUntil(lambda: pane.facts is not None, timeout=10000)
+    text = pane.shown_text()
+    assert "Layout\nsqlite" in text and "SQLite database (daycare.db)" in text
+    assert "not running (no pid file and no socket)" in text
+    assert "Opened\nimmutable" in text
+    assert "Migrations\nup to date (808af509)" in text
+    assert "legacy agent folder" in text
+    assert "imports these files" not in text  # a plain SQLite store needs no explaining
+    assert "found while opening" in pane.problems_label.text()
     expected = _sqlite_counts(demo_store / "daycare.db")
-    assert counts == {t: f"{n:,}" for t, n in expected.items()}
-    assert pane.files_model.rowCount() > 10
-    assert window.nav.text_of("problems").endswith(f"({pane.summary.problems})")
+    assert _counts_of(pane.tables_model) == {t: f"{n:,}" for t, n in expected.items()}
+    assert pane.other_model.rowCount() > 10  # the files beside the database, counted
+    # (the navigation's count follows when a worker falls idle: wait for it rather than race it)
+    qtbot.waitUntil(lambda: window.nav.text_of("problems").endswith(f"({pane.facts['problems']})"), timeout=5000)
 
-    # the charts carry the numbers: a bar per provider/model in the summary's order, a point per day
-    assert [label for label, _v in pane.token_chart.rows] == [f"{u.provider} / {u.model}" for u in pane.summary.tokens]
-    assert pane.token_chart.rows[0] == ("anthropic / claude-sonnet-4-5", tuple(
-        getattr(pane.summary.tokens[0].size, a) for a in ("input", "output", "cache_read", "cache_write")))
+    # the charts carry the numbers: records per day, and tokens per day with each model's total in words
     points = pane.activity_chart.points
-    assert len(points) >= len(pane.summary.activity) > 0
-    assert sum(n for _day, n in points) == expected["session_history"]
+    assert len(points) > 0 and sum(n for _day, n in points) == expected["session_history"]
+    assert pane.tokens_chart.isVisible() and sum(n for _d, n in pane.tokens_chart.points) > 0
+    assert "Tokens by model, " in text and "claude-sonnet-4-5" in text
 
     # the problems button and Enter on a table row navigate
     pane.problems_button.click()
@@ -126,31 +138,36 @@ def test_overview_on_the_demo_store(qtbot, window, demo_store, model_tester):
     ("daycare-stuck", "b8a8d807 (newer than this application's 808af509 pipeline)"),
 ])
 def test_overview_on_the_fixtures(qtbot, window, fixture_copy, name, label):
-    open_and_wait(qtbot, window, fixture_copy(name))
-    window.show_section("overview")
-    pane = window.panes["overview"]
-    qtbot.waitUntil(lambda: pane.summary is not None, timeout=5000)
-    assert pane.migrations_label.text() == label
-    assert "sqlite" in pane.generation_label.text() and "not running" in pane.engine_label.text()
+    pane = _overview(qtbot, window, fixture_copy(name))
+    text = pane.shown_text()
+    assert f"Migrations\n{label}" in text
+    assert "Layout\nsqlite" in text and "not running" in text
+    assert not pane.tokens_chart.isVisible()  # their messages record no usage per day
     if name == "daycare-newer":  # no agents, no history: a sentence instead of an empty chart
-        assert pane.token_chart.is_empty() and pane.activity_chart.is_empty()
-    else:
-        assert pane.token_chart.rows[0][1][0] == 100  # gpt-5 input of agentusr1
+        assert pane.activity_chart.is_empty() and "Tokens by model" not in text
+    else:  # the agents' own totals still say what was used: gpt-5's 100 in and 40 out of agentusr1
+        assert "Tokens by model, all time\nModel\nTokens\nopenai / gpt-5\n140" in text
 
 
 def test_overview_of_a_legacy_only_store_explains_it(qtbot, window, fixture_copy):
-    open_and_wait(qtbot, window, fixture_copy("daycare-808af509", with_db=False))
-    window.show_section("overview")
-    pane = window.panes["overview"]
-    qtbot.waitUntil(lambda: pane.summary is not None, timeout=5000)
-    assert "Legacy files only" in pane.generation_label.text()
-    assert "no SQLite database" in pane.mode_label.text()
-    assert pane.tables_box.title() == "Database tables — no database"
-    assert pane.explanation_label.isVisible() and "imports these files" in pane.explanation_label.text()
+    pane = _overview(qtbot, window, fixture_copy("daycare-808af509", with_db=False))
+    text = pane.shown_text()
+    assert "Legacy files only" in text
+    assert not pane.tables_box.isVisible() and pane.tables_box.title() == "Database tables — none"
+    assert "imports these files" in text
     assert "1 error," in pane.problems_label.text()
 
 
 # -- Storage -------------------------------------------------------------------------------------------------
+# The shared Storage page (generic/storage.py) over Tables and Storage.
+
+
+def _storage(qtbot, window, path):
+    open_and_wait(qtbot, window, path)
+    window.show_section("storage")
+    pane = window.panes["storage"]
+    qtbot.waitUntil(lambda: pane.tables_model.rowCount() > 0 and pane.plan is not None, timeout=15000)
+    return pane
 
 
 def test_storage_lists_the_808af509_tables_and_browses_rows(qtbot, window, fixture_copy, model_tester):
@@ -162,7 +179,7 @@ def test_storage_lists_the_808af509_tables_and_browses_rows(qtbot, window, fixtu
     qtbot.waitUntil(lambda: pane.tables_model.rowCount() > 0, timeout=5000)
     expected = _sqlite_counts(path / "daycare.db")
     assert pane.tables_model.rowCount() == 20
-    shown = {pane.tables_model.record(r).name: pane.tables_model.record(r).rows
+    shown = {pane.tables_model.record(r).name: pane.tables_model.record(r).count
              for r in range(pane.tables_model.rowCount())}
     assert shown == expected
     assert "20 tables" in pane.summary.text()
@@ -185,7 +202,7 @@ def test_storage_lists_the_808af509_tables_and_browses_rows(qtbot, window, fixtu
 
 
 def test_storage_pages_rows_and_masks_process_env(qtbot, window, demo_store, monkeypatch, model_tester):
-    from daycare_gui.ui.panes import storage as storage_module
+    from daycare_gui.ui.panes.generic import storage as storage_module
 
     monkeypatch.setattr(storage_module, "PAGE", 50)
     open_and_wait(qtbot, window, demo_store)
@@ -205,8 +222,8 @@ def test_storage_pages_rows_and_masks_process_env(qtbot, window, demo_store, mon
                         or (pane.browser.model.rowCount() == total and not pane.more_button.isEnabled()),
                         timeout=5000)
     assert pane.browser.model.rowCount() == total
-    keys = [pane.browser.model.record(r).key for r in range(total)]
-    assert keys == sorted(set(keys))
+    keys = [int(pane.browser.model.record(r).key) for r in range(total)]
+    assert keys == sorted(set(keys))  # by rowid, each row once
 
     pane.open_item("processes")
     qtbot.waitUntil(lambda: "env" in pane.browser.model.columns, timeout=5000)
@@ -216,9 +233,7 @@ def test_storage_pages_rows_and_masks_process_env(qtbot, window, demo_store, mon
 
 
 def test_storage_names_the_migration_the_stuck_store_stopped_before(qtbot, window, fixture_copy):
-    open_and_wait(qtbot, window, fixture_copy("daycare-stuck"))
-    window.show_section("storage")
-    pane = window.panes["storage"]
+    pane = _storage(qtbot, window, fixture_copy("daycare-stuck"))
     pane.open_item("migrations")
     assert pane.tabs.currentIndex() == 1
     assert "stopped before 20260227_require_cron_task_id" in pane.migration_text.text()
@@ -229,9 +244,59 @@ def test_storage_names_the_migration_the_stuck_store_stopped_before(qtbot, windo
     assert pane.tabs.tabText(1) == "Migrations (27 applied, 6 later pending)"
     pane.migrations_view.selectRow(27)
     assert window.detail.item.title == "Migration 20260227_require_cron_task_id"
+    # refused, and why: the store's own sentence beside the disabled button
+    assert not pane.upgrade_button.isEnabled()
+    assert "trigger dailycleanup has no task_id" in pane.upgrade_reason.text()
+
+
+def test_storage_of_a_legacy_folder_has_no_tables_and_offers_the_upgrade(qtbot, window, fixture_copy):
+    """Before Daycare used a database: nothing to browse, and Upgrade… creates daycare.db from the files."""
+    folder = fixture_copy("daycare-808af509", with_db=False)
+    open_and_wait(qtbot, window, folder)
+    window.show_section("storage")
+    pane = window.panes["storage"]
+    qtbot.waitUntil(lambda: pane.plan is not None and pane.tabs.tabText(0) == "Tables (none)", timeout=30000)
+    assert "no database tables" in pane.browser.caption.text()
+    assert pane.upgrade_button.isEnabled() and pane.upgrade_reason.text().startswith("26 migrations to run")
+    assert not (folder / "daycare.db").exists()  # the dry run wrote nothing
+
+
+def test_storage_upgrade_is_disabled_on_an_up_to_date_store_and_says_so(qtbot, window, demo_store):
+    pane = _storage(qtbot, window, demo_store)
+    assert not pane.upgrade_button.isEnabled()
+    assert pane.upgrade_reason.text().startswith("Up to date: ")
+    assert "records every migration of Daycare 808af509" in pane.upgrade_reason.text()
+
+
+def test_storage_upgrade_button_opens_the_dialog_and_the_window_reloads(qtbot, window, fixture_copy):
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from daycare_gui.ui.dialogs.upgrade import UpgradeDialog
+    from tests.ui.test_upgrade_dialog import partial_store, run_and_wait, wait_planned
+
+    pane = _storage(qtbot, window, partial_store(fixture_copy))
+    assert pane.upgrade_button.isEnabled() and pane.upgrade_reason.text().startswith("16 migrations to run")
+    assert pane.tabs.tabText(1) == "Migrations (10 applied, 16 pending)"
+    old_store, seen = window.store, {}
+
+    def drive():
+        dialog = QApplication.activeModalWidget()
+        assert isinstance(dialog, UpgradeDialog)
+        wait_planned(qtbot, dialog)
+        seen["plan"] = dialog.plan_page.headline.text()
+        run_and_wait(qtbot, dialog)
+        qtbot.mouseClick(dialog.close_button, Qt.MouseButton.LeftButton)
+
+    QTimer.singleShot(0, drive)
+    pane.upgrade_button.click()  # modal: returns when drive() pressed Close
+    assert seen["plan"] == "16 pending migrations"
+    qtbot.waitUntil(lambda: window.store is not old_store and window.store is not None, timeout=10000)
+    assert window.store.migrations.pending == ()
 
 
 # -- Problems ------------------------------------------------------------------------------------------------
+# The shared Problems page (generic/problems.py) reads opened.problems after the store's deep scan.
 
 
 def test_problems_pane_lists_the_bad_history_line(qtbot, window, fixture_copy, model_tester):
@@ -326,55 +391,39 @@ def test_overview_says_loading_until_the_answer_says_otherwise(qtbot, window, de
     """A large store takes a while to count: until then the charts say so, never "no history"."""
     import threading
 
-    from daycare_gui.core.queries import overview as overview_module  # read by the pane's job when it runs
+    from daycare_gui.stores.daycare.sqlite.charts import DaycareCharts  # asked by the pane's job when it runs
 
     release = threading.Event()
-    real = overview_module.store_summary
+    real = DaycareCharts.activity_per_day
 
-    def slow_summary(store):
+    def slow_activity(self):
         release.wait(10)
-        return real(store)
+        return real(self)
 
-    monkeypatch.setattr(overview_module, "store_summary", slow_summary)
+    monkeypatch.setattr(DaycareCharts, "activity_per_day", slow_activity)
     try:
         open_and_wait(qtbot, window, demo_store)
         window.show_section("overview")
         pane = window.panes["overview"]
-        for chart in (pane.token_chart, pane.activity_chart):
+        for chart in (pane.tokens_chart, pane.activity_chart):
             assert chart.message == "Loading…"
     finally:
         release.set()
-    qtbot.waitUntil(lambda: pane.summary is not None, timeout=10000)
+    qtbot.waitUntil(lambda: pane.facts is not None, timeout=10000)
     assert pane.activity_chart.message == "" and not pane.activity_chart.is_empty()
 
 
 def test_overview_names_a_count_that_failed_instead_of_saying_no_history(qtbot, window, demo_store, monkeypatch):
-    import dataclasses
+    from daycare_gui.core.db import DatabaseError
+    from daycare_gui.stores.daycare.sqlite.charts import DaycareCharts
 
-    from daycare_gui.core.queries import overview as overview_module  # read by the pane's job when it runs
+    def locked(self):
+        raise DatabaseError("database is locked")
 
-    real = overview_module.store_summary
-    monkeypatch.setattr(overview_module, "store_summary", lambda store: dataclasses.replace(
-        real(store), activity=(), activity_failure="database is locked"))
-    open_and_wait(qtbot, window, demo_store)
-    window.show_section("overview")
-    pane = window.panes["overview"]
-    qtbot.waitUntil(lambda: pane.summary is not None, timeout=10000)
+    monkeypatch.setattr(DaycareCharts, "activity_per_day", locked)
+    pane = _overview(qtbot, window, demo_store)
     assert pane.activity_chart.message == "Could not count activity: database is locked"
-    assert pane.token_chart.message == "" and not pane.token_chart.is_empty()  # the other chart is drawn
-
-
-def test_storage_sends_the_user_to_the_menu_that_exists(qtbot, window, demo_store):
-    """Issue 18 #11: the Migrations tab named "Tools → Upgrade storage…"; the menu is Storage → Upgrade Storage…."""
-    open_and_wait(qtbot, window, demo_store)
-    window.show_section("storage")
-    pane = window.panes["storage"]
-    hint = pane.upgrade_hint.text()
-    menu_title, _, action_text = hint.split("use ", 1)[1].split(" (", 1)[0].partition(" → ")
-    menus = {m.title().replace("&", ""): m for m in (a.menu() for a in window.menuBar().actions()) if m is not None}
-    assert menu_title in menus, f"{menu_title!r} is not a menu ({sorted(menus)})"
-    assert action_text in [a.text().replace("&", "") for a in menus[menu_title].actions()]
-    assert "Tools" not in hint
+    assert pane.tokens_chart.message == "" and not pane.tokens_chart.is_empty()  # the other chart is drawn
 
 
 def test_settings_pane_masks_a_password_inside_a_url(qtbot, window, demo_store, tmp_path):

@@ -18,8 +18,8 @@ def test_what_it_holds_names_its_counts_in_words(qtbot, window, tmp_path):
 
     open_and_wait(qtbot, window, write_demo(tmp_path / "linggen"))
     overview = window.panes["overview"]
-    qtbot.waitUntil(lambda: "What it holds" in overview.view.toPlainText(), timeout=10000)
-    text = overview.view.toPlainText()
+    qtbot.waitUntil(lambda: "What it holds" in overview.shown_text(), timeout=10000)
+    text = overview.shown_text()
     assert "Sessions per project layout" in text
     assert not RAW_KEY.findall(text), RAW_KEY.findall(text)
 

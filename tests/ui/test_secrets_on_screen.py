@@ -45,7 +45,7 @@ def test_shared_conversation_view_masks_text_results_and_problems(qapp):
 
 def test_record_list_search_snippets_and_cells_mask_what_they_show(qapp):
     from daycare_gui.ui.panes.generic.collection import _text as collection_cell
-    from daycare_gui.ui.panes.generic.tables import _cell as table_cell
+    from daycare_gui.ui.panes.generic.storage import shown_value as table_cell
     from daycare_gui.ui.widgets.history_rows import HistoryRowDelegate
     from daycare_gui.ui.widgets.snippet import snippet_html, snippet_plain
 

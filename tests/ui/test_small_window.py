@@ -83,7 +83,7 @@ def test_navigation_labels_fit(qtbot, small_window, demo_store):
 
 
 @pytest.mark.parametrize("section, view_name, titles", [
-    ("cron", "table", ("Name", "Enabled")),
+    ("cron", "table", ("Task", "Enabled")),
     ("inbox", "table", ("Posted", "Agent", "Summary")),
     ("files", "tree", ("Name", "Size", "Modified")),
 ])

@@ -56,8 +56,8 @@ def test_outside_kind_problems_page_lists_the_bad_line(qtbot, window, chatlog):
     qtbot.waitUntil(lambda: "again" in pane.shown_text(), timeout=5000)
     window.show_section("problems")
     problems = window.pane("problems")
-    qtbot.waitUntil(lambda: problems.list.records.model.rowCount() >= 1, timeout=5000)
-    shown = problems.list.records.model.record(0)
+    qtbot.waitUntil(lambda: problems.model.rowCount() >= 1, timeout=5000)
+    shown = problems.model.record(0)
     assert shown.path.endswith("b.jsonl") and shown.line == 2
 
 

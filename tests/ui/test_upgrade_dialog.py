@@ -18,7 +18,8 @@ from daycare_gui.core.migrations.catalog import MIGRATIONS
 from daycare_gui.core.migrations.upgrade import run_upgrade
 from daycare_gui.core.schema_sql import MIGRATIONS_808AF509
 from daycare_gui.core.store import open_store
-from daycare_gui.ui.dialogs import upgrade as upgrade_module
+from daycare_gui.stores.daycare.sqlite import storage as upgrade_module  # where the dialog's upgrade runs
+from daycare_gui.stores.daycare.sqlite.storage import DaycareStorage
 from daycare_gui.ui.dialogs.upgrade import UpgradeDialog
 from tests.conftest import snapshot_tree
 
@@ -32,7 +33,7 @@ def make_dialog(qtbot):
     made = []
 
     def make(store):
-        dialog = UpgradeDialog(store)
+        dialog = UpgradeDialog(DaycareStorage(store) if store is not None else None)
         qtbot.addWidget(dialog)
         dialog.show()
         made.append(dialog)

@@ -178,7 +178,7 @@ def test_a_task_saved_through_the_window_brings_no_changed_on_disk_banner(qtbot,
 
     monkeypatch.setattr(tasks_page.EditDialog, "exec", user_types_a_prompt)
     before = path.read_text()
-    pane._edit()
+    pane.edit()
     qtbot.waitUntil(lambda: path.read_text() != before, timeout=5000)
     qtbot.wait(1500)  # longer than the watcher's debounce: our own write must not raise the banner
     assert not _banner_says_changed(window)

@@ -1,16 +1,9 @@
-"""Errors raised by the document model. Both carry a message meant for the person editing."""
+"""Moved to :mod:`daycare_gui.stores.common.edit.errors` (it names no store kind); this name stays so older imports keep working.
 
-from __future__ import annotations
+The old name is the same module object, so a patch through either name reaches the code."""
 
+import sys
 
-class DocumentError(Exception):
-    """The document cannot be edited this way (broken frontmatter, not UTF-8, an edit that would not stay faithful)."""
+from daycare_gui.stores.common.edit import errors as _moved
 
-    def __init__(self, message: str, line: int | None = None) -> None:
-        self.message = message
-        self.line = line
-        super().__init__(f"line {line}: {message}" if line is not None else message)
-
-
-class InvalidValue(ValueError):
-    """A value was refused before anything was changed (bad cron expression, bad rule, bad task id)."""
+sys.modules[__name__] = _moved

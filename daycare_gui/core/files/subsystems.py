@@ -15,7 +15,8 @@ from pathlib import Path
 from daycare_gui.core.files.base import Loaded, RecordMixin, as_int, as_str, loaded, nonblank, split_known
 from daycare_gui.core.files.jsonfile import read_json, type_name
 from daycare_gui.core.files.jsonl import JsonlSummary, iter_jsonl, summarize_jsonl
-from daycare_gui.core.files.read import Root, file_info, legacy_folders, legacy_subfolders, list_dir
+from daycare_gui.core.files.legacy_dirs import legacy_folders, legacy_subfolders
+from daycare_gui.core.files.read import Root, file_info, list_dir
 from daycare_gui.core.paths import DaycarePaths
 from daycare_gui.core.problems import Problem
 from daycare_gui.core.secrets import mask_secrets

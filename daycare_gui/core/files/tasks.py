@@ -15,7 +15,8 @@ from typing import Any
 from daycare_gui.core.files.base import Loaded, RecordMixin, iso_to_ms, loaded, nonblank, split_known
 from daycare_gui.core.files.frontmatter import read_markdown
 from daycare_gui.core.files.jsonfile import read_json
-from daycare_gui.core.files.read import Root, legacy_folders, legacy_subfolders, list_dir
+from daycare_gui.core.files.legacy_dirs import legacy_folders, legacy_subfolders
+from daycare_gui.core.files.read import Root, list_dir
 from daycare_gui.core.paths import DaycarePaths
 from daycare_gui.core.problems import Problem
 

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import logging
 import os
-import sqlite3
 import time
 from pathlib import Path
-from urllib.parse import quote
 
 from daycare_gui.core.search.index import store_key
+from daycare_gui.stores.common.fts import recorded_meta
 
 log = logging.getLogger(__name__)
 UNRECORDED_DAYS = 30
@@ -26,22 +25,6 @@ STORE_META = "store"  # the meta key holding the indexed database's resolved pat
 def recorded_store(index_file: Path) -> str | None:
     """The database path an index file was built from, or None when it does not say (or cannot be read)."""
     return recorded_meta(index_file, STORE_META)
-
-
-def recorded_meta(index_file: Path, key: str) -> str | None:
-    """The text an index file records under ``key`` in its ``meta`` table, or None when it records none or
-    cannot be read (opened read-only: looking never changes a cache file)."""
-    try:
-        conn = sqlite3.connect(f"file:{quote(str(index_file))}?mode=ro", uri=True, timeout=0.5)
-    except sqlite3.Error:
-        return None
-    try:
-        row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-    except sqlite3.Error:
-        return None
-    finally:
-        conn.close()
-    return row[0] if row and isinstance(row[0], str) else None
 
 
 def _is_orphan(index_file: Path, now: float) -> bool:

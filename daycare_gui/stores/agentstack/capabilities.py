@@ -120,7 +120,7 @@ class AgentStackTables(Tables):
     def tables(self) -> list[TableRef]:
         counts = self.store.counts()
         shadow = self.store.shadow_counts()
-        listed = [TableRef(t, counts.get(t)) for t in sorted(self.store.columns)]
+        listed = [TableRef(t, counts.get(t), columns=tuple(self.columns(t))) for t in sorted(self.store.columns)]
         return listed + [TableRef(t, shadow.get(t), hidden=True) for t in self.store.shadows]
 
     def _known(self, table: str) -> bool:

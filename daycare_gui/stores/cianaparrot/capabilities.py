@@ -35,7 +35,7 @@ class CianaTables(Tables):
                 n = self.store.db.conn.execute(f'SELECT count(*) FROM "{name}"').fetchone()[0]
             except sqlite3.Error:
                 n = None
-            out.append(TableRef(name, n))
+            out.append(TableRef(name, n, columns=tuple(self.columns(name))))
         return out
 
     def columns(self, table: str) -> list[str]:

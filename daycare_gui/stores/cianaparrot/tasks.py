@@ -72,8 +72,14 @@ def validate(kind: Any, value: Any) -> str | None:
 
 
 class CianaTasks(Tasks):
+    reader = "CianaParrot"
+
     def __init__(self, store) -> None:
         self.store = store
+
+    def groups(self) -> tuple[tuple[str, str], ...]:
+        # the three kinds of schedule the bot's scheduler runs: the tasks page can show one at a time
+        return (("cron", "Cron"), ("interval", "Every few minutes"), ("once", "Once"))
 
     def tasks(self) -> list[TaskItem]:
         path = self.store.layout.tasks_file

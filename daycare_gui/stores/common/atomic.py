@@ -1,7 +1,7 @@
 """Atomic, conflict-checked file saves (temporary file in the same folder, fsync, rename), and backup copies
 no more open than their original."""
 
-from daycare_gui.core.edit.atomic import (
+from daycare_gui.stores.common.edit.atomic import (
     ConflictError,
     Loaded,
     OutsideStoreError,
@@ -12,7 +12,7 @@ from daycare_gui.core.edit.atomic import (
     save_atomic,
     sha256_of,
 )
-from daycare_gui.core.edit.copies import permission_bits, private_folder
+from daycare_gui.stores.common.edit.copies import permission_bits, private_folder
 
 __all__ = ["ConflictError", "Loaded", "OutsideStoreError", "ReadOnlyError", "load_for_edit", "permission_bits", "private_folder",
            "refuse_outside", "refuse_read_only", "save_atomic", "sha256_of"]

@@ -9,9 +9,9 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from daycare_gui.core.edit.atomic import save_atomic
-from daycare_gui.core.edit.copies import permission_bits, private_folder
 from daycare_gui.stores.api import WriteRefused
+from daycare_gui.stores.common.edit.atomic import save_atomic
+from daycare_gui.stores.common.edit.copies import permission_bits, private_folder
 
 BACKUP_DIR = ".daycare-gui-backups"
 

@@ -16,6 +16,7 @@ import re
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
 from daycare_gui.stores.common.private_files import make_private_file, make_private_folders
 from daycare_gui.stores.common.secrets import mask_marked_snippet
@@ -183,3 +184,19 @@ def match_expression(text: str) -> str | None:
     for neg in negatives:
         expr = f"({expr}) NOT {neg.fts()}"
     return expr
+
+
+def recorded_meta(index_file: Path, key: str) -> str | None:
+    """The text an index file records under ``key`` in its ``meta`` table, or None when it records none or
+    cannot be read (opened read-only: looking never changes a cache file)."""
+    try:
+        conn = sqlite3.connect(f"file:{quote(str(index_file))}?mode=ro", uri=True, timeout=0.5)
+    except sqlite3.Error:
+        return None
+    try:
+        row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    except sqlite3.Error:
+        return None
+    finally:
+        conn.close()
+    return row[0] if row and isinstance(row[0], str) else None

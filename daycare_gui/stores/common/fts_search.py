@@ -16,8 +16,8 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from daycare_gui.core.display import count
 from daycare_gui.stores.common.fts import MARK_CLOSE, MARK_OPEN, SNIPPET_TOKENS, results_summary
+from daycare_gui.stores.common.wording import count
 
 
 def tags_any(tags: list[str]) -> str:

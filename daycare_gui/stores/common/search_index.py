@@ -37,9 +37,8 @@ from functools import lru_cache
 from itertools import islice
 from pathlib import Path
 
-from daycare_gui.core.search.prune import recorded_meta
 from daycare_gui.stores.api import SearchSource
-from daycare_gui.stores.common.fts import TOKENIZER, connect, default_dir, scrub_files
+from daycare_gui.stores.common.fts import TOKENIZER, connect, default_dir, recorded_meta, scrub_files
 from daycare_gui.stores.common.secrets import mask_free_text, mask_tree
 from daycare_gui.stores.records import Message, SessionRef
 

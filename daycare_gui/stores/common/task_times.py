@@ -84,4 +84,11 @@ def _task_times(task: TaskItem, n: int, now: _dt.datetime | None) -> TaskTimes:
         words = f"once at {due:%Y-%m-%d %H:%M}{tz_note}" if due else f"once ({task.schedule or 'time unknown'})"
         runs = (due,) if task.enabled and due is not None and due > start else ()
         return TaskTimes(words, runs, overdue=overdue)
+    if not task.schedule and task.schedule_kind in _WITHOUT_SCHEDULE:
+        return TaskTimes(_WITHOUT_SCHEDULE[task.schedule_kind], ())
     return TaskTimes(task.schedule or task.schedule_kind, ())
+
+
+# What a task that names no schedule of its own does, in words: a heartbeat task runs each time the system's
+# heartbeat fires (Daycare's interval, not the task's), a webhook when it is called.
+_WITHOUT_SCHEDULE = {"heartbeat": "on every heartbeat", "webhook": "when its webhook is called"}

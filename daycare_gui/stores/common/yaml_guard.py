@@ -1,5 +1,5 @@
-"""The YAML depth guard for every store kind: the same check Daycare's readers use (one copy, in the core)."""
+"""The YAML depth guard for every store kind: the same check every reader uses (one copy, in files.yaml_guard)."""
 
-from daycare_gui.core.files.yaml_guard import LIMIT, too_deep
+from daycare_gui.stores.common.files.yaml_guard import LIMIT, too_deep
 
 __all__ = ["LIMIT", "too_deep"]

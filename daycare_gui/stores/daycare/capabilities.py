@@ -7,12 +7,15 @@ the neutral conversation view, other kinds' tests of the seam) read a Daycare st
 from __future__ import annotations
 
 from daycare_gui.core.records import HistoryRecord
-from daycare_gui.stores.api import Collections, Conversations, Tables
+from daycare_gui.stores.api import Charts, Collections, Conversations, Storage, Tables, Tasks, Trash
+from daycare_gui.stores.daycare.sqlite.charts import DaycareCharts
+from daycare_gui.stores.daycare.sqlite.storage import DaycareStorage
+from daycare_gui.stores.daycare.sqlite.tables import DaycareTables
+from daycare_gui.stores.daycare.trash import DaycareTrash
 from daycare_gui.stores.records import (
     Message,
     SessionRecord,
     SessionRef,
-    TableRef,
     ThreadRecord,
     ToolCallRecord,
     ToolResultRecord,
@@ -54,44 +57,6 @@ def message_of(rec: HistoryRecord) -> Message:
         raw=rec.data,
         problem=None if rec.known_kind else f"unknown record type {rec.type!r}",
     )
-
-
-def _mask_column(table: str, column: str, value):
-    """Process environments and endpoint auth hold credentials: the raw table browser shows them masked too."""
-    import json
-
-    from daycare_gui.core.queries.tables import SENSITIVE_COLUMNS
-    from daycare_gui.stores.common.secrets import MASK, mask_secrets
-
-    if (table, column) not in SENSITIVE_COLUMNS or value in (None, ""):
-        return value
-    try:
-        parsed = json.loads(value)
-    except (TypeError, ValueError):
-        return MASK
-    return json.dumps(mask_secrets(parsed, all_strings=(table, column) == ("processes", "env")))
-
-
-class DaycareTables(Tables):
-    def __init__(self, core) -> None:
-        self.core = core
-
-    def tables(self) -> list[TableRef]:
-        return [TableRef(t) for t in self.core.db.tables()]
-
-    def columns(self, table: str) -> list[str]:
-        return self.core.db.columns(table)
-
-    def rows(self, table: str, offset: int, limit: int) -> list[tuple]:
-        if table not in self.core.db.tables():
-            return []
-        columns = self.core.db.columns(table)
-        return [tuple(_mask_column(table, c, v) for c, v in zip(columns, r))
-                for r in self.core.db.rows(f'SELECT * FROM "{table}" LIMIT :n OFFSET :o',
-                                           {"n": int(limit), "o": int(offset)})]
-
-    def count(self) -> int | None:
-        return len(self.core.db.tables())
 
 
 class DaycareConversations(Conversations):
@@ -156,12 +121,25 @@ def _with_problem(msg: Message, problem: str) -> Message:
     return replace(msg, problem=problem)
 
 
+def _tasks(core):
+    if core.db is None:
+        from daycare_gui.stores.daycare.legacy.tasks import LegacyTasks
+
+        return LegacyTasks(core)
+    from daycare_gui.stores.daycare.sqlite.tasks import DaycareTasks
+
+    return DaycareTasks(core)
+
+
 def offer_capabilities(store) -> None:
     from daycare_gui.stores.api import Directory
     from daycare_gui.stores.daycare.directory import DaycareDirectory
 
     core = store.core
     store.offer(Directory, DaycareDirectory(core))  # legacy folders too: their agents and sessions
+    store.offer(Trash, DaycareTrash(core.paths))  # what the editors deleted, in every generation
+    store.offer(Tasks, _tasks(core))  # cron and heartbeat: their files and rows
+    store.offer(Storage, DaycareStorage(core))  # legacy folders too: their upgrade creates daycare.db
     if core.db is None:
         if core.generation == "legacy-files":  # conversations straight from the agents' history.jsonl
             from daycare_gui.stores.daycare.legacy_conversations import LegacyConversations
@@ -175,5 +153,6 @@ def offer_capabilities(store) -> None:
     from daycare_gui.stores.daycare.sqlite.collections import DaycareLists
 
     store.offer(Collections, DaycareLists(core))  # inbox, channels, signals, processes, expose, prompts, apps
+    store.offer(Charts, DaycareCharts(core))
     if core.has_table("agents") and core.has_table("session_history"):
         store.offer(Conversations, DaycareConversations(core))

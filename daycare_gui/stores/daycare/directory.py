@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from daycare_gui.core.display import local_time, person_label
 from daycare_gui.stores.api import Directory
+from daycare_gui.stores.common.wording import local_time, person_label
 from daycare_gui.stores.records import JumpEntry
 
 

@@ -18,9 +18,22 @@ class DaycareKind(StoreKind):
     title = "Daycare"
     ui_module = "daycare_gui.ui.panes.registry"
     probe_modules = ("daycare_gui.core.detect", "daycare_gui.core.paths", "daycare_gui.stores.daycare.pg.open")
+    # (core.report: the shared Overview's counts ask it on the background worker)
     open_modules = (*probe_modules, "daycare_gui.core.store", "daycare_gui.core.leftovers",
                     "daycare_gui.stores.daycare.capabilities", "daycare_gui.stores.daycare.directory",
+                    "daycare_gui.stores.daycare.sqlite.tasks", "daycare_gui.stores.daycare.legacy.tasks",
+                    "daycare_gui.core.report",
                     "daycare_gui.stores.daycare.sqlite.collections", "daycare_gui.stores.daycare.legacy.collections")
+    idle_modules = tuple(f"daycare_gui.core.{m}" for m in (
+        "files.read", "files.jsonl", "files.frontmatter", "files.tasks", "files.legacy_agents",
+        "files.subsystems", "files.apps", "files.skills", "files.plugins", "files.homes", "files.config_files",
+        "files.collections", "queries.tasks", "queries.overview", "counts",
+        "task_overview"))  # (the tasks' next runs)
+
+    def default_location(self) -> Path | None:
+        from daycare_gui.core.paths import default_root
+
+        return default_root()  # $DAYCARE_ROOT_DIR or ~/.daycare, as Daycare resolves it
 
     def probe(self, path: StorePath) -> Candidate:
         from daycare_gui.core.detect import detect
@@ -98,7 +111,10 @@ class DaycareStore(OpenedStore):
         offer_capabilities(self)
 
     def summary(self) -> StoreSummary:
+        from daycare_gui.core.queries.overview import GENERATION_EXPLANATION, GENERATION_TEXT
+
         c = self.core
+        explained = GENERATION_EXPLANATION.get(c.generation)  # a store that is not plain SQLite says why
         return StoreSummary(
             kind=self.kind,
             generation=c.generation,
@@ -106,8 +122,13 @@ class DaycareStore(OpenedStore):
             engine_running=c.engine.running,
             engine_detail=c.engine.detail,
             open_mode=c.db.mode.name if c.db is not None else "",
-            notes=tuple(c.detection.notes),
+            notes=tuple(c.detection.notes) + ((explained,) if explained else ()),
+            facts=(("Storage", GENERATION_TEXT.get(c.generation, c.generation)),
+                   ("Migrations", c.migrations.generation_label)),
         )
+
+    def scan(self, progress=None, cancelled=None) -> None:
+        self.core.files()  # reads every file collection once; what does not read joins the problem log
 
     def counts(self) -> dict[str, int]:
         return dict(self.report()["counts"])
@@ -124,10 +145,22 @@ class DaycareStore(OpenedStore):
             return f"Daycare's engine is running ({self.core.engine.detail}); it may overwrite changes"
         return None
 
+    def engine_state(self) -> tuple[str, str]:
+        engine = self.core.engine  # Daycare's pid file and socket tell for sure
+        return ("running" if engine.running else "stopped"), engine.detail
+
     def watch_paths(self) -> tuple[Path, ...]:
         from daycare_gui.stores.daycare.watch import sqlite_watch_paths
 
         return sqlite_watch_paths(self.core.paths)
+
+    def follow_live(self) -> None:
+        db = self.core.db
+        if db is not None:
+            db.follow_live()
+
+    def interrupt(self) -> None:
+        self.core.close()  # closing the database interrupts the query running on it
 
     def close(self) -> None:
         self.core.close()

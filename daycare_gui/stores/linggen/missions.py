@@ -52,6 +52,7 @@ class Mission:
     flags: list[str] = field(default_factory=list)
     problem: str | None = None
     runs: Counter = field(default_factory=Counter)  # flat missions: run statuses from runs.jsonl
+    last_run_ms: int | None = None  # flat missions: the latest triggered_at in runs.jsonl
 
     @property
     def title(self) -> str:
@@ -191,6 +192,9 @@ def _flat_missions(inv: Inventory, problems: ProblemLog) -> list[Mission]:
                 continue  # Linggen's history lacks this run
             status = text_of(run.get("status")) or "unknown"
             mission.runs["skipped" if run.get("skipped") is True else status] += 1
+            at = seconds_to_ms(run.get("triggered_at"))
+            if at is not None and (mission.last_run_ms is None or at > mission.last_run_ms):
+                mission.last_run_ms = at
         out.append(mission)
     return out
 

@@ -12,6 +12,7 @@ from daycare_gui.stores.api import (
     Documents,
     OpenedStore,
     SearchSource,
+    Tasks,
 )
 from daycare_gui.stores.common.leftovers import report_and_clean
 from daycare_gui.stores.common.problems import ProblemLog
@@ -33,6 +34,7 @@ from daycare_gui.stores.linggen.mission_runs import STATUS_MEANINGS
 from daycare_gui.stores.linggen.missions import scan_missions
 from daycare_gui.stores.linggen.permissions import PermissionFiles, permissions_path, workspace_exists
 from daycare_gui.stores.linggen.readers import load_json, pid_status
+from daycare_gui.stores.linggen.tasks import LinggenTasks
 from daycare_gui.stores.records import SessionRef, StoreSummary
 
 
@@ -71,6 +73,8 @@ class LinggenStore(OpenedStore):
         self.offer(SearchSource, LinggenSearch(self.home.root, self.conversations))
         self.offer(Charts, LinggenCharts(inv))
         self.offer(Documents, LinggenDocuments(self.docs, self.writes_blocked, self.home.root))
+        if any(m.layout == FLAT for m in self.missions):  # scheduled missions: the shared tasks page
+            self.offer(Tasks, LinggenTasks(self.missions))
         self.offer(Collections, LinggenCollections(inv, self.missions, self.plans, p, self.permission_files,
                                                    self.running, refs, self.data_files))
 

@@ -1,35 +1,53 @@
-"""Storage → Upgrade storage…: plan (dry run), run with progress, result.
+"""Storage → Upgrade storage…: plan (dry run), run with progress, result, for any store offering ``Storage``.
 
-The work is the core's (:func:`plan_upgrade`, :func:`run_upgrade`); this dialog runs both on its own
-background thread and shows what they say. It never releases the main window's read connection: the core
-migrates a working copy and swaps it in with ``os.replace`` only on success, so the window's open read-only
-connection keeps reading the old file until ``changed`` makes the window reopen the store from disk.
+The work is the store's (``Storage.upgrade_plan``, ``Storage.upgrade``); this dialog runs both on its own
+background thread and shows what they say. It never releases the main window's read connection: the store
+migrates a working copy and swaps it in only on success, so the window's open read-only connection keeps
+reading the old file until ``changed`` makes the window reopen the store from disk.
 
-A store this application does not fully know (the engine running, migrations of a newer Daycare, a PGlite
-store, a file that is not SQLite) is never upgraded: the dialog says what the core found and offers only Close.
+A store the kind will not upgrade (the engine running, migrations of a newer Daycare, a PGlite or PostgreSQL
+store, a kind without migrations) is never upgraded: the dialog says why, in the store's words, and offers
+only Close.
 """
 
 from __future__ import annotations
 
+import importlib
 import threading
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QPushButton, QStackedWidget, QVBoxLayout
 
-from daycare_gui.core.migrations.plan import UpgradePlan
-from daycare_gui.core.migrations.upgrade import UpgradeResult, plan_upgrade, run_upgrade
-from daycare_gui.ui.dialogs.upgrade_pages import BusyPage, MessagePage, PlanPage, ResultPage, RunningPage
+from daycare_gui.stores import api
+from daycare_gui.stores.records import UpgradePlan, UpgradeResult
+from daycare_gui.ui.dialogs.upgrade_pages import (
+    UNCHANGED,
+    BusyPage,
+    MessagePage,
+    PlanPage,
+    ResultPage,
+    RunningPage,
+)
 from daycare_gui.ui.worker import DbWorker
 
 PLAN, RUN = "upgrade-plan", "upgrade-run"
 
 
+def upgrade_storage(opened) -> api.Storage | None:
+    """What the dialog upgrades through: the store's Storage, or the default that says why it is not
+    upgraded here (a kind without migrations); None when no store is open."""
+    if opened is None:
+        return None
+    return opened.capability(api.Storage) or api.Storage()
+
+
 class UpgradeDialog(QDialog):
     """``changed`` is True once migrations were applied to the store (the caller then reloads every pane)."""
 
-    def __init__(self, store, parent=None) -> None:
+    def __init__(self, storage, parent=None) -> None:
+        """``storage``: the opened store's ``api.Storage`` (None: no store open, or it offers none)."""
         super().__init__(parent)
-        self.store = store
+        self.storage = storage
         self.changed = False
         self.plan: UpgradePlan | None = None
         self.upgrade_result: UpgradeResult | None = None
@@ -82,29 +100,29 @@ class UpgradeDialog(QDialog):
 
     # -- plan ------------------------------------------------------------------------------------------
     def _start_plan(self) -> None:
-        if self.store is None:
+        if self.storage is None:
             self.message_page.show_message("No store is open.", "Open a Daycare folder first.")
             self._show(self.message_page, close=True)
             return
         self._show(self.busy_page, cancel=True)
-        db_path, paths = self.store.paths.db_path, self.store.paths
-        self.worker.submit(PLAN, lambda: plan_upgrade(db_path, paths), on_result=self._plan_ready,
-                           on_error=self._plan_failed)
+        storage = self.storage
+        for module in storage.modules:  # first imported here, on the GUI thread, never by the worker
+            importlib.import_module(module)
+        self.worker.submit(PLAN, storage.upgrade_plan, on_result=self._plan_ready, on_error=self._plan_failed)
 
-    def _plan_ready(self, plan: UpgradePlan) -> None:
-        self.plan = plan
-        if plan.refusal:
+    def _plan_ready(self, plan: UpgradePlan | str) -> None:
+        if isinstance(plan, str):
             self.message_page.show_message(
                 "This store will not be upgraded",
-                f"{plan.refusal}\n\nNothing was changed. daycare-gui only upgrades stores it fully knows.")
+                f"{plan}\n\nNothing was changed. daycare-gui only upgrades stores it fully knows.")
             self._show(self.message_page, close=True)
-        elif not plan.pending:
-            self.message_page.show_message(
-                "Storage already up to date.",
-                f"{plan.check.db_path} records every migration of Daycare 808af509; there is nothing to run.")
+            return
+        self.plan = plan
+        if not plan.steps:
+            self.message_page.show_message("Storage already up to date.", plan.up_to_date)
             self._show(self.message_page, close=True)
         else:
-            self.plan_page.show_plan(plan)
+            self.plan_page.show_plan(plan, lambda: self.storage.default_backup(plan))
             self.run_button.setEnabled(plan.predicted_failure is None)
             self._show(self.plan_page, run=True, cancel=True)
 
@@ -117,16 +135,16 @@ class UpgradeDialog(QDialog):
         if self.plan is None or self.running or not self.run_button.isEnabled():
             return
         backup_box = self.plan_page.backup
-        backup, backup_path = backup_box.wants_backup(), backup_box.backup_path()
-        db_path, paths, cancel = self.plan.check.db_path, self.store.paths, self._cancel
+        # the default name is taken now, when Run is pressed; False: no backup (the user chose so, or no file)
+        backup = (backup_box.backup_path() or True) if backup_box.wants_backup() else False
+        storage, plan, cancel = self.storage, self.plan, self._cancel
         self._cancel.clear()
         self.running = True
-        self.running_page.start(len(self.plan.pending), db_path)
+        self.running_page.start(len(plan.steps), plan.target)
         self._show(self.running_page, cancel=True)
 
         def job(progress, _stale):
-            return run_upgrade(db_path, paths=paths, backup=backup, backup_path=backup_path,
-                               progress=lambda i, n, m: progress(i, n, m.name), cancel=cancel.is_set)
+            return storage.upgrade(plan, backup, progress=progress, cancelled=cancel.is_set)
 
         self.worker.submit_long(RUN, job, on_result=self._run_finished, on_error=self._run_failed,
                                 on_progress=self.running_page.step)
@@ -134,18 +152,17 @@ class UpgradeDialog(QDialog):
     def _run_finished(self, result: UpgradeResult) -> None:
         self.running = False
         self.upgrade_result = result
-        self.changed = result.ok and bool(result.applied)
+        self.changed = result.changed
         if self.changed:
             self.running_page.bar.setValue(len(result.applied))
-        self.result_page.show_result(result, had_db=self.plan.check.kind == "sqlite")
+        self.result_page.show_result(result, had_db=self.plan.exists)
         self._show(self.result_page, close=True)
 
     def _run_failed(self, message: str) -> None:
-        # run_upgrade raised before it could report (e.g. the backup could not be written): the swap is its
-        # last step, so the store was not replaced.
-        result = UpgradeResult(self.plan.check.db_path, failure=("upgrade", message))
-        self._run_finished(result)
-        self.result_page.headline.setText("The upgrade stopped with an error")
+        # the upgrade raised before it could report: its swap is the last step, so the store was not replaced
+        target = self.plan.target
+        self._run_finished(UpgradeResult(target, failure=message, failure_headline="The upgrade stopped with an error",
+                                         unchanged=UNCHANGED.format(db=target)))
 
     def request_cancel(self) -> None:
         self._cancel.set()

@@ -1,12 +1,13 @@
 """The pages of the Upgrade storage dialog: busy, message (refusal / up to date), plan, running, result.
 
-Each page only shows what it is given (an ``UpgradePlan`` or an ``UpgradeResult`` from the core); the dialog
-decides which page is current and which buttons exist. Paths are shown as selectable text so they can be
-copied into a terminal.
+Each page only shows what it is given (the neutral ``UpgradePlan`` or ``UpgradeResult`` a store's
+``Storage`` answers); the dialog decides which page is current and which buttons exist. Paths are shown as
+selectable text so they can be copied into a terminal.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QUrl
@@ -30,9 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from daycare_gui.core.migrations.backup import default_backup_path
-from daycare_gui.core.migrations.plan import PlannedMigration, UpgradePlan
-from daycare_gui.core.migrations.upgrade import STAGES, UpgradeResult
+from daycare_gui.stores.records import UpgradePlan, UpgradeResult
 from daycare_gui.ui.formats import count
 from daycare_gui.ui.theme import set_tone
 
@@ -62,37 +61,6 @@ def _headline(text: str = "", name: str = "headline") -> QLabel:
     font.setBold(True)
     label.setFont(font)
     return label
-
-
-def import_text(planned: PlannedMigration) -> str:
-    """What an import migration would read from the legacy files ("" for schema migrations)."""
-    scan = planned.scan
-    if scan is None:
-        return ""
-    text = scan.summary()
-    if scan.skipped:
-        text += f"; skips {count(len(scan.skipped), 'line')}"
-    if scan.failure:
-        text += f"; would abort: {scan.failure}"
-    return text
-
-
-def rows_text(planned: PlannedMigration) -> str:
-    return ", ".join(f"{table} {n:+d}" for table, n in planned.row_changes.items())
-
-
-def skipped_lines(plan: UpgradePlan) -> list[str]:
-    """Every legacy line the imports would skip, as ``path:line — why``, in migration order."""
-    out: list[str] = []
-    for planned in plan.pending:
-        for problem in planned.scan.skipped if planned.scan is not None else ():
-            where = f"{problem.path}:{problem.line}" if problem.line is not None else problem.path
-            out.append(f"{where} — {problem.message}")
-    return out
-
-
-def import_notes(plan: UpgradePlan) -> list[str]:
-    return [f"{p.name}: {note}" for p in plan.pending if p.scan is not None for note in p.scan.notes]
 
 
 class BusyPage(QWidget):
@@ -133,6 +101,7 @@ class BackupBox(QGroupBox):
     def __init__(self, parent=None) -> None:
         super().__init__("Backup", parent)
         self.db_path: Path | None = None
+        self.default: Callable[[], Path | None] = lambda: None  # the store's own name for it, taken when asked
         self.has_db = False
         self.chosen: Path | None = None  # None: the default, named at the moment Run is pressed
         layout = QVBoxLayout(self)
@@ -150,8 +119,9 @@ class BackupBox(QGroupBox):
         set_tone(self.warning, "error")
         layout.addWidget(self.warning)
 
-    def set_database(self, db_path: Path, exists: bool) -> None:
+    def set_database(self, db_path: Path, exists: bool, default: Callable[[], Path | None]) -> None:
         self.db_path = db_path
+        self.default = default
         self.chosen = None
         self.skip.setChecked(False)
         self.has_db = exists
@@ -160,13 +130,13 @@ class BackupBox(QGroupBox):
     def shown_path(self) -> Path | None:
         if self.db_path is None or not self.has_db:
             return None
-        return self.chosen or default_backup_path(self.db_path)
+        return self.chosen or self.default()
 
     def backup_path(self) -> Path | None:
         """What to pass to ``run_upgrade``: a fresh default (timestamped now) unless the user chose one."""
         if not self.wants_backup():
             return None
-        return self.chosen or default_backup_path(self.db_path)
+        return self.chosen or self.default()
 
     def wants_backup(self) -> bool:
         return self.has_db and not self.skip.isChecked()
@@ -254,19 +224,18 @@ class PlanPage(QWidget):
                              "migration and the integrity check succeeded; until then the store is not touched.")
         layout.addWidget(self.safety)
 
-    def show_plan(self, plan: UpgradePlan) -> None:
-        db = plan.check.db_path
-        n = len(plan.pending)
+    def show_plan(self, plan: UpgradePlan, default_backup: Callable[[], Path | None]) -> None:
+        db = plan.target
+        n = len(plan.steps)
         self.headline.setText(count(n, "pending migration"))
-        self.db_label.setText(f"Database: {db}" + ("" if plan.check.kind == "sqlite" else "  (not created yet)"))
+        self.db_label.setText(f"Database: {db}" + ("" if plan.exists else "  (not created yet)"))
         self.table.setRowCount(n)
-        for row, planned in enumerate(plan.pending):
-            cells = (planned.name, planned.description, import_text(planned), rows_text(planned))
-            for col, text in enumerate(cells):
+        for row, step in enumerate(plan.steps):
+            for col, text in enumerate((step.name, step.description, step.imports, step.rows)):
                 item = QTableWidgetItem(text)
-                item.setToolTip("\n".join(planned.lines()))
+                item.setToolTip("\n".join(step.detail))
                 self.table.setItem(row, col, item)
-        skipped, notes = skipped_lines(plan), import_notes(plan)
+        skipped, notes = list(plan.skipped), list(plan.notes)
         title = (f"Legacy lines the imports will skip as unparseable: {len(skipped)}"
                  if skipped else "The imports skip no legacy lines")
         self.skipped_title.setText(title + (" (and notes on what is left out):" if notes else "."))
@@ -277,9 +246,9 @@ class PlanPage(QWidget):
             self.failure.setText(f"The dry run shows the upgrade would fail at {name}: {reason}\n"
                                  "Running it would change nothing. Fix the cause, then open this dialog again.")
         self.failure.setVisible(bool(plan.predicted_failure))
-        self.warnings.setText("\n".join(f"Warning: {w}" for w in plan.check.warnings))
-        self.warnings.setVisible(bool(plan.check.warnings))
-        self.backup.set_database(db, plan.check.kind == "sqlite")
+        self.warnings.setText("\n".join(f"Warning: {w}" for w in plan.warnings))
+        self.warnings.setVisible(bool(plan.warnings))
+        self.backup.set_database(db, plan.exists, default_backup)
 
 
 class RunningPage(QWidget):
@@ -340,17 +309,13 @@ class ResultPage(QWidget):
         layout.addWidget(self.warnings)
 
     def show_result(self, result: UpgradeResult, *, had_db: bool) -> None:
-        db = result.db_path
-        unchanged = UNCHANGED.format(db=db)
+        unchanged = result.unchanged or UNCHANGED.format(db=result.target)
         if result.refusal:
             self.headline.setText("The upgrade was refused")
             self.detail.setText(f"{result.refusal}\n{unchanged}")
         elif result.failure:
-            name, reason = result.failure
-            self.headline.setText(result.failure_headline())
-            if result.not_restored:
-                unchanged = result.not_restored
-            self.detail.setText(f"{reason if name in STAGES else f'{name}: {reason}'}\n{unchanged}")
+            self.headline.setText(result.failure_headline or "The upgrade stopped with an error")
+            self.detail.setText(f"{result.failure}\n{unchanged}")
         elif result.cancelled:
             self.headline.setText("Upgrade cancelled")
             self.detail.setText(f"The working copy was discarded. {unchanged}")
@@ -359,15 +324,14 @@ class ResultPage(QWidget):
             self.detail.setText("")
         else:
             self.headline.setText(f"Upgrade complete: {count(len(result.applied), 'migration')} applied")
-            self.detail.setText(f"{db} now records every migration of Daycare 808af509. Every pane reloads "
-                                "when this dialog closes.")
+            self.detail.setText(result.done or "Every pane reloads when this dialog closes.")
         self.applied.clear()
         self.applied.addItems(result.applied)
         self.applied_title.setText("Applied migrations:" if result.applied else "")
         self.applied_title.setVisible(bool(result.applied))
         self.applied.setVisible(bool(result.applied))
         self._show_backup(result, had_db)
-        self.checks.setText("\n".join(self._check_lines(result)))
+        self.checks.setText("\n".join(result.checks))
         self.warnings.setText("\n".join(f"Warning: {w}" for w in result.warnings))
         self.warnings.setVisible(bool(result.warnings))
 
@@ -382,23 +346,6 @@ class ResultPage(QWidget):
         else:
             self.backup_label.setText("Backup: none (you chose not to make one).")
         self.folder_button.setVisible(result.backup_path is not None)
-
-    @staticmethod
-    def _check_lines(result: UpgradeResult) -> list[str]:
-        lines = []
-        if result.integrity:
-            lines.append("Integrity check: " + "; ".join(result.integrity))
-        if result.applied and not result.failure and not result.cancelled:
-            fk = result.foreign_key_violations
-            if not fk:
-                lines.append("Foreign key check: ok")
-            else:
-                lines.append(f"Foreign key check: {count(len(fk), 'violation')}")
-                # PRAGMA foreign_key_check rows: (table, rowid, parent table, fk index)
-                lines.extend(f"  {v[0]} row {v[1]} → {v[2]}" for v in fk[:20])
-                if len(fk) > 20:
-                    lines.append(f"  … and {len(fk) - 20} more")
-        return lines
 
     def open_folder(self) -> None:
         if self.backup_file is not None:

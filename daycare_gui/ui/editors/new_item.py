@@ -1,4 +1,6 @@
-"""Small dialogs: name a new task/app/skill (created from the templates), and restore from the trash."""
+"""Small dialogs: name a new app/skill (created from the templates), and restore from the trash.
+
+(New tasks: the shared tasks page's own dialog, ui/panes/generic/task_dialogs.py.)"""
 
 from __future__ import annotations
 
@@ -21,7 +23,6 @@ from PySide6.QtWidgets import (
 )
 
 from daycare_gui.core.edit.engine_guard import engine_running_reason
-from daycare_gui.core.edit.schedule import describe_schedule
 from daycare_gui.core.edit.trash import TrashError, restore, scan_trash
 
 from .engine_prompt import ask_write_while_engine_runs
@@ -57,12 +58,6 @@ class NewItemDialog(QDialog):
                 self.location.addItem(f"{label} — {path}", str(path))
             form.addRow("Location", self.location)
         layout.addLayout(form)
-        self.hint = QLabel()
-        self.hint.setWordWrap(True)
-        layout.addWidget(self.hint)
-        if "schedule" in self.inputs:
-            self.inputs["schedule"].textChanged.connect(lambda text: self.hint.setText(describe_schedule(text)))
-            self.hint.setText(describe_schedule(self.inputs["schedule"].text()))
         self.error = message_label()
         layout.addWidget(self.error)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)

@@ -1,4 +1,6 @@
-"""Edit / New… / Delete… / Trash… buttons for the browse pages, so each page needs one line to offer them.
+"""Edit / New… / Delete… / Trash… buttons for Daycare's app and skill pages, so each needs one line to offer them.
+
+(The tasks page is the shared one, over the ``Tasks`` capability: ui/panes/generic/tasks.py.)
 
 ``EditActions(pane, kind)`` adds a button row to ``pane.head`` and follows the pane's selection. Editors
 open in their own windows (owned by the main window, so they outlive a refresh of the panes). Creating,
@@ -22,9 +24,9 @@ from daycare_gui.ui.widgets.flow_layout import FlowLayout
 
 from .engine_prompt import ask_write_while_engine_runs
 from .new_item import NewItemDialog, TrashDialog
-from .window import open_file_editor, open_row_editor
+from .window import open_file_editor
 
-NEW_LABELS = {"cron": "New cron task…", "heartbeat": "New heartbeat task…", "app": "New app…", "skill": "New skill…"}
+NEW_LABELS = {"app": "New app…", "skill": "New skill…"}
 
 
 class EditActions(QObject):
@@ -33,17 +35,12 @@ class EditActions(QObject):
         self.pane = pane
         self.kind = kind
         self.row = FlowLayout()  # wraps in a narrow window instead of squeezing the list beside it
-        self.edit_button = QPushButton("Edit APP.md" if kind == "app" else "Edit file" if kind in ("cron", "heartbeat")
-                                       else "Edit")
+        self.edit_button = QPushButton("Edit APP.md" if kind == "app" else "Edit")
         self.edit_button.setToolTip("Open an editor for the selected item's file (form, raw text, preview)")
         self.edit_button.clicked.connect(self.edit_file)
         self.row.addWidget(self.edit_button)
         self.second_button = None
-        if kind in ("cron", "heartbeat"):
-            self.second_button = QPushButton("Edit row")
-            self.second_button.setToolTip("Edit the task's database row (what Daycare reads once tasks were imported)")
-            self.second_button.clicked.connect(self.edit_row)
-        elif kind == "app":
+        if kind == "app":
             self.second_button = QPushButton("Edit permissions")
             self.second_button.clicked.connect(self.edit_permissions)
         if self.second_button is not None:
@@ -77,9 +74,7 @@ class EditActions(QObject):
         record = record if record is not None else self.pane.current_record()
         if record is None:
             return None
-        if self.kind in ("cron", "heartbeat"):
-            path = record.entry.path
-        elif self.kind == "app":
+        if self.kind == "app":
             path = str(Path(record.folder) / "APP.md")
         else:
             path = record.path
@@ -89,15 +84,12 @@ class EditActions(QObject):
         path = self.file_path(record)
         if path is None:
             return None
-        # A cron task, an app and a skill are folders; a heartbeat task is one file.
-        return path if self.kind == "heartbeat" else path.parent
+        return path.parent  # an app and a skill are folders
 
     def update(self) -> None:
         record = self.pane.current_record()
         self.edit_button.setEnabled(self.file_path(record) is not None)
-        if self.kind in ("cron", "heartbeat") and self.second_button is not None:
-            self.second_button.setEnabled(record is not None and record.entry.row is not None and self.store.db is not None)
-        elif self.kind == "app" and self.second_button is not None:
+        if self.kind == "app" and self.second_button is not None:
             permissions = Path(record.folder) / "PERMISSIONS.md" if record is not None else None
             self.second_button.setEnabled(self._inside(permissions))
         if self.delete_button is not None:
@@ -123,14 +115,6 @@ class EditActions(QObject):
         path = Path(record.folder) / "PERMISSIONS.md"
         return open_file_editor(path, store=self.store, parent=self.pane.window(),
                                 on_saved=lambda _path: self._refresh()) if self._inside(path) else None
-
-    def edit_row(self):
-        record = self.pane.current_record()
-        if record is None or record.entry.row is None:
-            return None
-        table = "tasks_cron" if self.kind == "cron" else "tasks_heartbeat"
-        return open_row_editor(self.store, table, record.entry.row.id, parent=self.pane.window(),
-                               on_written=self._refresh)
 
     def confirm_engine_running(self, reason: str, verb: str) -> bool:
         """Ask before writing while the engine runs (tests replace this)."""
@@ -190,44 +174,17 @@ class EditActions(QObject):
 
     def create(self, values: dict) -> Path:
         """Create the new item from the dialog's values; returns the file to open."""
-        paths = self.store.paths
-        if self.kind == "cron":
-            return create.create_cron_task(paths, values["name"], values["schedule"])
-        if self.kind == "heartbeat":
-            return create.create_heartbeat(paths, values["title"])
         if self.kind == "app":
             folder = create.create_app(values["location"], values["name"], values["title"], values["description"])
             return folder / "APP.md"
         return create.create_skill(values["location"], values["name"], values["description"])
 
-    def confirm_ignored_task_file(self, reason: str) -> bool:
-        """Ask before creating a task file Daycare will not read (tests replace this)."""
-        what = "cron task" if self.kind == "cron" else "heartbeat task"
-        box = QMessageBox(
-            QMessageBox.Icon.Warning, "Daycare will ignore a new task file",
-            f"On this store Daycare reads its tasks from the database, not from task files: {reason}.\n\n"
-            f"A new {what} file would never run: Daycare ignores it. This application cannot create task rows "
-            "(it edits existing ones with Edit row).\n\nCreate the file anyway?", parent=self.pane)
-        anyway = box.addButton("Create file anyway", QMessageBox.ButtonRole.DestructiveRole)
-        box.addButton(QMessageBox.StandardButton.Cancel)
-        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
-        box.setEscapeButton(QMessageBox.StandardButton.Cancel)
-        box.exec()
-        return box.clickedButton() is anyway
-
     def ask_new(self):
-        # Said before anything is typed: on a store whose tasks were imported into the database a new task
-        # file is dead weight, and the editor's note afterwards came too late.
-        ignored = self.store.task_files_ignored() if self.kind in ("cron", "heartbeat") else None
-        if ignored and not self.confirm_ignored_task_file(ignored):
-            return None
         fields = {
-            "cron": [("name", "Name", ""), ("schedule", "Schedule", "0 9 * * *")],
-            "heartbeat": [("title", "Title", "")],
             "app": [("name", "Name (folder)", ""), ("title", "Title", ""), ("description", "Description", "")],
             "skill": [("name", "Name", ""), ("description", "Description", "")],
         }[self.kind]
-        locations = self.new_locations() if self.kind in ("app", "skill") else None
+        locations = self.new_locations()
 
         def make(values: dict) -> Path:
             where = values.get("location") or self.store.paths.legacy_dir
@@ -238,9 +195,7 @@ class EditActions(QObject):
             except (InvalidValue, FileExistsError, OSError) as exc:
                 raise ValueError(str(exc)) from exc
 
-        note = f"Daycare will ignore this file: {ignored}." if ignored else None
-        dialog = NewItemDialog(NEW_LABELS[self.kind].rstrip("…"), fields, make, locations, self.pane.window(),
-                               note=note)
+        dialog = NewItemDialog(NEW_LABELS[self.kind].rstrip("…"), fields, make, locations, self.pane.window())
         if not dialog.exec() or dialog.created is None:
             return None
         window = open_file_editor(dialog.created, store=self.store, parent=self.pane.window())

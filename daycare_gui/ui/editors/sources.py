@@ -40,12 +40,3 @@ def source_note_for_file(store, path) -> str | None:
             return f"<span style='{_warn()}'>Daycare ignores this file</span>: {source.reason}."
         return f"Daycare reads <b>this file</b>: {source.reason}."
     return None
-
-
-def source_note_for_row(store, kind: str, row_id: str) -> str:
-    for source in store.task_sources() if store is not None else []:
-        if source.kind == kind and source.id == row_id:
-            if source.reads == "row":
-                return f"Daycare reads <b>this row</b>: {source.reason}."
-            return (f"<span style='{_warn()}'>Daycare reads the task file, not this row</span>: {source.reason}.")
-    return "Daycare reads this row."

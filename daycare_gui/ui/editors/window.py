@@ -10,8 +10,7 @@ from PySide6.QtWidgets import QMainWindow, QWidget
 
 from .document_editor import DocumentEditor, document_kind
 from .permissions_editor import PermissionsEditor
-from .row_editor import RowEditor
-from .sources import source_note_for_file, source_note_for_row
+from .sources import source_note_for_file
 
 _open: dict[str, EditorWindow] = {}
 
@@ -37,8 +36,10 @@ class EditorWindow(QMainWindow):
         event.accept()
 
 
-def make_file_editor(path, *, store=None, parent=None) -> QWidget:
-    note = source_note_for_file(store, path)
+def make_file_editor(path, *, store=None, parent=None, source_note: str | None = None) -> QWidget:
+    """``source_note``: what the header says of the file (which copy the system reads), when the caller
+    knows it already (the shared tasks page, from a task's copies); else worked out from ``store``."""
+    note = source_note if source_note is not None else source_note_for_file(store, path)
     paths = store.paths if store is not None else None
     if document_kind(path) == "permissions":
         return PermissionsEditor(path, source_note=note, store_paths=paths, parent=parent)
@@ -58,23 +59,15 @@ def _show(key: str, build: Callable[[], QWidget], parent) -> EditorWindow:
     return window
 
 
-def open_file_editor(path, *, store=None, parent=None, on_saved: Callable[[str], None] | None = None) -> EditorWindow:
+def open_file_editor(path, *, store=None, parent=None, on_saved: Callable[[str], None] | None = None,
+                     source_note: str | None = None) -> EditorWindow:
     """Open (or bring forward) the editor for a file of the store."""
     key = os.path.realpath(path)
 
     def build() -> QWidget:
-        editor = make_file_editor(path, store=store)
+        editor = make_file_editor(path, store=store, source_note=source_note)
         if on_saved is not None:
             editor.saved.connect(on_saved)
         return editor
 
     return _show(key, build, parent)
-
-
-def open_row_editor(store, table: str, row_id: str, *, parent=None,
-                    on_written: Callable[[], None] | None = None) -> EditorWindow:
-    """Open (or bring forward) the editor for a tasks_cron / tasks_heartbeat row."""
-    kind = "cron" if table == "tasks_cron" else "heartbeat"
-    key = f"{store.paths.db_path}#{table}/{row_id}"
-    note = source_note_for_row(store, kind, row_id)
-    return _show(key, lambda: RowEditor(store.paths, table, row_id, source_note=note, on_written=on_written), parent)

@@ -22,14 +22,15 @@ class PaneSpec:
 
 
 PANES: tuple[PaneSpec, ...] = (
-    PaneSpec("overview", "Overview", "overview", "OverviewPane", icon="go-home"),
+    PaneSpec("overview", "Overview", "generic.overview", "StoreOverviewPane", icon="go-home"),
     PaneSpec("users", "Users", "users", "UsersPane", icon="system-users"),
     PaneSpec("agents", "Agents", "agents", "AgentsPane", icon="applications-system"),
     PaneSpec("history", "Conversation", "history", "HistoryPane", in_nav=False),
     PaneSpec("search", "Search", "search", "SearchPane", in_nav=False),
     PaneSpec("inbox", "Inbox", "generic.listing", "ListingPane", icon="mail-message", arg="inbox"),
-    PaneSpec("cron", "Cron tasks", "tasks", "CronTasksPane", icon="appointment-new"),
-    PaneSpec("heartbeat", "Heartbeat tasks", "tasks", "HeartbeatTasksPane", icon="view-refresh"),
+    # the shared tasks page, one group each (jump routes stay ("cron" | "heartbeat", id))
+    PaneSpec("cron", "Cron tasks", "generic.tasks", "TasksPane", icon="appointment-new", arg="cron"),
+    PaneSpec("heartbeat", "Heartbeat tasks", "generic.tasks", "TasksPane", icon="view-refresh", arg="heartbeat"),
     PaneSpec("apps", "Apps", "generic.listing", "ListingPane", icon="applications-other", arg="apps"),
     PaneSpec("skills", "Skills", "skills", "SkillsPane", icon="applications-science"),
     PaneSpec("memory", "Memory", "memory", "MemoryPane", icon="accessories-text-editor"),
@@ -43,8 +44,8 @@ PANES: tuple[PaneSpec, ...] = (
              arg="system_prompts"),
     PaneSpec("settings", "Settings and auth", "settings", "SettingsPane", icon="preferences-system"),
     PaneSpec("files", "Files", "files", "FilesPane", icon="folder"),
-    PaneSpec("storage", "Storage", "storage", "StoragePane", icon="drive-harddisk"),
-    PaneSpec("problems", "Problems", "problems", "ProblemsPane", icon="dialog-warning"),
+    PaneSpec("storage", "Storage", "generic.storage", "StoragePane", icon="drive-harddisk"),
+    PaneSpec("problems", "Problems", "generic.problems", "ProblemsPane", icon="dialog-warning"),
 )
 
 BY_ID = {p.id: p for p in PANES}
@@ -78,6 +79,18 @@ def jump_route(opened, entry) -> tuple[str, object]:
     if entry.kind in ("task", "doc") and isinstance(entry.ref, tuple):
         return entry.ref  # ("cron" | "heartbeat" | "memory" | "skills", key)
     return _JUMP_SECTIONS.get(entry.kind, ""), entry.ref if entry.ref is not None else entry.key
+
+
+def section_counts(opened, specs) -> dict[str, int | None]:
+    """Counts for Daycare's own sections (table counts); the shared panes' from their capabilities."""
+    if getattr(opened, "core", None) is None:
+        from daycare_gui.ui.panes.generic import section_counts as shared
+
+        return shared(opened, specs)
+    from daycare_gui.core.counts import nav_counts
+    from daycare_gui.ui.panes.generic import section_counts as shared
+
+    return {**shared(opened, specs), **nav_counts(opened.core)}
 
 
 def pane_class(spec: PaneSpec):

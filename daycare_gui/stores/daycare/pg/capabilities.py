@@ -11,6 +11,8 @@ from daycare_gui.stores.daycare.capabilities import message_of
 from daycare_gui.stores.daycare.pg.catalog import VERSIONED
 from daycare_gui.stores.daycare.pg.database import UnreadableJson
 from daycare_gui.stores.daycare.pg.lists import DETAILS, PgListing
+from daycare_gui.stores.daycare.pg.storage import PgStorage
+from daycare_gui.stores.daycare.trash import DaycareTrash
 from daycare_gui.stores.records import (
     Collection,
     DayCount,
@@ -143,8 +145,14 @@ def _message(id_, type_, at, data, *, session_id: str) -> Message:
 
 
 class PgTasks(_OnStore, api.Tasks):
+    reader = "Daycare"
+
     def __init__(self, store) -> None:
         self.store = store
+
+    def groups(self) -> tuple[tuple[str, str], ...]:
+        # Today's Daycare keeps no heartbeat tasks: cron rows, and webhooks that run a task when called
+        return (("cron", "Cron tasks"), ("webhook", "Webhooks"))
 
     def tasks(self) -> list[TaskItem]:
         out = []
@@ -169,7 +177,7 @@ class PgTasks(_OnStore, api.Tasks):
     def editable(self, task: TaskItem) -> tuple[api.EditableField, ...]:
         if task.schedule_kind != "cron":
             return ()
-        return (api.EditableField("title", "Title"), api.EditableField("schedule", "Schedule (cron)"),
+        return (api.EditableField("title", "Title"), api.EditableField("schedule", "Schedule (cron)", "schedule"),
                 api.EditableField("timezone", "Timezone", help="An IANA name such as Europe/Berlin"),
                 api.EditableField("enabled", "Enabled", "bool"), api.EditableField("body", "Code", "markdown"))
 
@@ -370,7 +378,12 @@ class PgTables(_OnStore, api.Tables):
 
     def tables(self) -> list[TableRef]:
         counts = self.store.counts()
-        return [TableRef(t, counts.get(t)) for t in sorted(self.store._tables)]
+        columns: dict[str, list[str]] = {}
+        for table, column in self.db.rows(  # every table's columns in one query, for the table list
+                "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'public' "
+                "ORDER BY table_name, ordinal_position"):
+            columns.setdefault(table, []).append(column)
+        return [TableRef(t, counts.get(t), columns=tuple(columns.get(t, ()))) for t in sorted(self.store._tables)]
 
     def columns(self, table: str) -> list[str]:
         return self.db.columns(table)
@@ -382,6 +395,24 @@ class PgTables(_OnStore, api.Tables):
             return []
         rows = self.db.mappings(f'SELECT * FROM "{table}" LIMIT :n OFFSET :o', {"n": int(limit), "o": int(offset)})
         return [tuple(masked_row(_plain(r), table).values()) for r in rows]
+
+    def rows_after(self, table: str, key: str | None, n: int) -> list[Row]:
+        """Keyed by each row's place in the table (its ctid, PostgreSQL's rowid): a TID range scan, so a page
+        deep in session_history costs what the first does. (An update moves a row; the private copy a
+        PGlite store is read from does not change, and OFFSET pages on a live server shift alike.)"""
+        from daycare_gui.stores.daycare.pg.store import masked_row
+
+        if not self.store.has(table):
+            return []
+        after = "WHERE ctid > CAST(:k AS tid) " if key is not None else ""
+        rows = self.db.mappings(f'SELECT ctid::text AS "ctid  place", * FROM "{table}" {after}ORDER BY ctid LIMIT :n',
+                                {"k": key, "n": int(n)})
+        out = []
+        for r in rows:
+            place = str(r.pop("ctid  place"))
+            values = masked_row(_plain(r), table)
+            out.append(Row(place, tuple(values.values()), raw=values))
+        return out
 
 
 class PgCharts(_OnStore, api.Charts):
@@ -440,6 +471,12 @@ def offer_pg_capabilities(store) -> None:
         store.offer(api.Documents, PgDocuments(store, files))
     store.offer(api.Collections, PgCollections(store, store.data_dir_lists()))
     store.offer(api.Tables, PgTables(store))
+    store.offer(api.Storage, PgStorage(store))
     from daycare_gui.stores.daycare.pg.directory import PgDirectory
 
     store.offer(api.Directory, PgDirectory(store))  # quick open without a sessions() call per agent
+    if store.paths is not None:  # what the editors deleted from the data directory beside the store
+        store.offer(api.Trash, DaycareTrash(store.paths))
+    from daycare_gui.stores.daycare.pg.before_pglite import offer_earlier_history
+
+    offer_earlier_history(store)  # the old daycare.db's conversations, when the data dir still has it

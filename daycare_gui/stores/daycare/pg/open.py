@@ -161,7 +161,7 @@ def _engine_decision(paths, engine, policy: str, progress, cancelled):
 def _report_leftovers(problems: ProblemLog, *folders, read_copies: bool = False) -> None:
     """Leftovers of interrupted writes become problems; read copies of killed instances are removed now
     (opening a PGlite store is the operation that makes them)."""
-    from daycare_gui.core import leftovers
+    from daycare_gui.stores.common import leftovers
 
     found, seen = [], set()
     for folder in folders:

@@ -17,7 +17,7 @@ import threading
 import time
 from pathlib import Path
 
-from daycare_gui.core import leftovers
+from daycare_gui.stores.common import leftovers
 from daycare_gui.stores.common.opening import OpenCancelled
 from daycare_gui.stores.common.regular_files import NotRegularFile, copy_stream, open_regular, what_is
 from daycare_gui.stores.daycare.pg.runtime import SIDECAR, PgliteRuntime, PgliteUnavailable

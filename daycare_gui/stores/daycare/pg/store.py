@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from daycare_gui.core.display import count
 from daycare_gui.stores import api
 from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.common.secrets import mask_secrets, mask_url, mask_value
+from daycare_gui.stores.common.wording import count
 from daycare_gui.stores.daycare.pg.catalog import VERSIONED, migration_state
 from daycare_gui.stores.daycare.pg.database import PgDatabase, PgError
 from daycare_gui.stores.records import StoreSummary
@@ -34,6 +34,9 @@ class DaycarePgStore(api.OpenedStore):
         self._counts: dict[str, int] | None = None
         self._files = None  # datadir.documents.DataDirDocuments, made on first use
         self._lists = None  # datadir.collections.DataDirLists, made on first use
+        from daycare_gui.stores.daycare.pg.before_pglite import open_earlier_history
+
+        self.earlier = open_earlier_history(paths, self.problems)  # the old daycare.db beside it, read-only
         from daycare_gui.stores.daycare.pg.capabilities import offer_pg_capabilities
 
         offer_pg_capabilities(self)
@@ -80,9 +83,15 @@ class DaycarePgStore(api.OpenedStore):
     def summary(self) -> StoreSummary:
         running = bool(self.engine and self.engine.running)
         m = self.migrations()
-        facts = (("Migrations", f"{len(m.applied)} applied, {len(m.pending)} pending, {len(m.unknown)} unknown"),)
+        storage = "PGlite (embedded PostgreSQL) store" if self.generation == "pglite" else "PostgreSQL database"
+        facts = (("Storage", storage),  # (as a SQLite store's Overview says "SQLite database (daycare.db)")
+                 ("Migrations", f"{len(m.applied)} applied, {len(m.pending)} pending, {len(m.unknown)} unknown"))
         if self.server is not None:
             facts += (("Read from", "a private copy (deleted when the store closes)"),)
+        if self.earlier is not None:
+            old = self.earlier.counts()
+            facts += ((self.earlier.heading, f"{count(old.get('agents', 0), 'agent')}, "
+                       f"{count(old.get('session_history', 0), 'record')} in {self.earlier.path.name}, read-only"),)
         return StoreSummary(kind=self.kind, generation=self.generation, title=self.title,
                             engine_running=running, engine_detail=self.engine.detail if self.engine else "",
                             open_mode="read-only copy" if self.server is not None else "read-only transactions",
@@ -119,6 +128,8 @@ class DaycarePgStore(api.OpenedStore):
             from daycare_gui.stores.daycare.datadir.collections import data_dir_counts
 
             out["data_dir"] = data_dir_counts(self.data_dir_documents(), self.data_dir_lists())
+        if self.earlier is not None:  # the old daycare.db Daycare never imported: its counts and last date
+            out["before_pglite"] = self.earlier.report()
         if m.unknown:
             self.problems.add(self.title, f"{count(len(m.unknown), 'migration')} this version does not know "
                               f"({', '.join(m.unknown)}): a newer Daycare wrote this store; nothing will be written",
@@ -140,6 +151,11 @@ class DaycarePgStore(api.OpenedStore):
         if self.migrations().unknown:
             return "a newer Daycare wrote this store (unknown migrations)"
         return None
+
+    def engine_state(self) -> tuple[str, str]:
+        if self.engine is None:  # a server without a data directory: its engine cannot be seen from here
+            return super().engine_state()
+        return ("running" if self.engine.running else "stopped"), self.engine.detail
 
     def watch_paths(self) -> tuple[Path, ...]:
         if self.paths is None or self.generation != "pglite":
@@ -171,6 +187,8 @@ class DaycarePgStore(api.OpenedStore):
     def close(self) -> None:
         try:
             self.db.close()
+            if self.earlier is not None:
+                self.earlier.close()
         finally:  # the PGlite process and its private copy go whatever the connection did on its way out
             if self.server is not None:
                 server, self.server = self.server, None

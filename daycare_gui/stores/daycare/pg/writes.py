@@ -19,9 +19,9 @@ import stat
 import time
 from pathlib import Path
 
-from daycare_gui.core.edit.atomic import sha256_of_file
-from daycare_gui.core.fs_swap import exchange
 from daycare_gui.stores.api import WriteConflict, WriteRefused
+from daycare_gui.stores.common.edit.atomic import sha256_of_file
+from daycare_gui.stores.common.fs_swap import exchange
 from daycare_gui.stores.common.schedule import schedule_info
 
 BACKUPS_KEPT = 3
@@ -163,7 +163,7 @@ def _transaction(url: str, edit) -> None:
 
 
 def _write_pglite(store, edit, *, force: bool = False) -> None:
-    from daycare_gui.core import leftovers
+    from daycare_gui.stores.common import leftovers
     from daycare_gui.stores.daycare.pg.pglite_copy import PgliteServer, copy_pglite, keep_access
     from daycare_gui.stores.daycare.pg.runtime import ensure_runtime
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from daycare_gui.stores.api import PartlyDone, StoreAction, WriteConflict, WriteRefused
+from daycare_gui.stores.api import StoreAction, WriteConflict, WritePartial, WriteRefused
 from daycare_gui.stores.records import DocRef, Link, Row
 
 APP_COLUMNS = ("Name", "Title", "Scope", "Model", "Rules", "Problems", "Description")
@@ -131,7 +131,7 @@ def run_app_action(paths, row: Row, action_id: str, *, force: bool = False) -> s
     try:
         move_to_trash(paths, folder)
     except TrashIncomplete as exc:  # whole in the trash, part of the original still there: both shown
-        raise PartlyDone(str(exc)) from exc
+        raise WritePartial(str(exc)) from exc
     except TrashError as exc:
         raise ValueError(str(exc)) from exc
     return f"{folder.name} was moved to the trash (restore it with Trash… in the File menu)."

@@ -1,7 +1,8 @@
 """Shared panes bound to capabilities, for any store kind, and the navigation built from them.
 
 A kind without a UI module of its own gets exactly the sections its opened store offers: Overview and
-Problems always, then Conversations, Search, Tasks, Documents, one section per Collection, and Tables.
+Problems always, then Conversations, Search, Tasks, Documents, one section per Collection, and Storage
+(tables and migrations).
 Nothing here asks which kind it has.
 """
 
@@ -27,6 +28,20 @@ def sections_for(opened) -> tuple[PaneSpec, ...]:
     return generic_sections(opened)
 
 
+def counts_for(opened, specs) -> dict[str, int | None]:
+    """The navigation's counts (on the background worker): a kind with its own UI module counts its own
+    sections (``section_counts``), and the shared ones are counted from capabilities."""
+    from daycare_gui.stores.registry import load_kind
+
+    module_name = getattr(load_kind(opened.kind), "ui_module", None)
+    if module_name:
+        try:
+            return importlib.import_module(module_name).section_counts(opened, specs)
+        except (ImportError, AttributeError):
+            pass
+    return section_counts(opened, specs)
+
+
 def route_for(opened, entry) -> tuple[str, object]:
     """Where a quick-open entry (or a deep link) opens: (section id, the target its pane opens). A kind
     with its own UI module routes its entries there (``jump_route``); the shared panes route by kind."""
@@ -42,7 +57,7 @@ def route_for(opened, entry) -> tuple[str, object]:
 
 
 GENERIC_SECTIONS = {"agent": "conversations", "session": "conversations", "task": "tasks", "doc": "documents",
-                    "table": "tables"}
+                    "table": "storage"}
 
 
 def generic_route(entry) -> tuple[str, object]:
@@ -81,19 +96,19 @@ def generic_sections(opened) -> tuple[PaneSpec, ...]:
                 ("generic.collection", "CollectionPane")
             out.append(PaneSpec(f"collection:{c.id}", c.title, module, cls,
                                 icon=c.icon or "view-list-details", arg=c, group=c.group))
-    if opened.capability(api.Tables) is not None:
-        out.append(PaneSpec("tables", "Tables", "generic.tables", "TablesPane", icon="drive-harddisk"))
+    if opened.capability(api.Tables) is not None or opened.capability(api.Storage) is not None:
+        out.append(PaneSpec("storage", "Storage", "generic.storage", "StoragePane", icon="drive-harddisk"))
     if opened.capability(api.Actions) is not None:
         out.append(PaneSpec("actions", "Checks and repairs", "generic.actions", "ActionsPane",
                             icon="preferences-system"))
-    out.append(PaneSpec("problems", "Problems", "generic.problems", "StoreProblemsPane", icon="dialog-warning"))
+    out.append(PaneSpec("problems", "Problems", "generic.problems", "ProblemsPane", icon="dialog-warning"))
     return tuple(out)
 
 
 def section_counts(opened, specs: tuple[PaneSpec, ...]) -> dict[str, int | None]:
     """Counts for the navigation, computed on the background worker."""
     caps = {"conversations": api.Conversations, "tasks": api.Tasks, "documents": api.Documents,
-            "tables": api.Tables}
+            "storage": api.Tables}
     out: dict[str, int | None] = {}
     for spec in specs:
         try:

@@ -8,11 +8,13 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QLabel,
     QLineEdit,
     QMessageBox,
     QPlainTextEdit,
     QSpinBox,
     QVBoxLayout,
+    QWidget,
 )
 
 from daycare_gui.core.edit.line_breaks import EditorText
@@ -53,8 +55,49 @@ def _widget(field: EditableField, value):
         lines = EditorText("" if value is None else str(value))
         w = QPlainTextEdit(lines.shown)
         return w, lambda: lines.restore(text_of(w))
+    if field.kind == "schedule":
+        return _schedule_widget("" if value is None else str(value))
     w = QLineEdit("" if value is None else str(value))
     return w, w.text
+
+
+def _schedule_widget(value: str):
+    """A cron expression with what it means under it, said again at each key: in words and the next runs,
+    or why it cannot run."""
+    from daycare_gui.stores.common.task_times import task_times
+    from daycare_gui.stores.records import TaskItem
+
+    box = QWidget()
+    column = QVBoxLayout(box)
+    column.setContentsMargins(0, 0, 0, 0)
+    line = QLineEdit(value)
+    line.setObjectName("scheduleLine")
+    words = QLabel()
+    words.setObjectName("scheduleWords")
+    words.setWordWrap(True)
+
+    enabled = [True]
+
+    def say(text: str) -> None:
+        times = task_times(TaskItem(id="", title="", schedule_kind="cron", schedule=text.strip()), n=3)
+        if times.error:
+            words.setText(f"Invalid: {times.error}")
+        elif not enabled[0]:  # the system skips a disabled task: listing times it "would" run misleads
+            words.setText(f"{times.words} — disabled: it does not run")
+        else:
+            runs = ", ".join(f"{t:%a %Y-%m-%d %H:%M}" for t in times.next_runs)
+            words.setText(f"{times.words}" + (f" — next: {runs}" if runs else ""))
+
+    def set_task_enabled(on: bool) -> None:
+        enabled[0] = bool(on)
+        say(line.text())
+
+    line.textChanged.connect(say)
+    say(value)
+    box.set_task_enabled = set_task_enabled  # the form ties it to the task's Enabled box, when it has one
+    column.addWidget(line)
+    column.addWidget(words)
+    return box, line.text
 
 
 class EditDialog(QDialog):
@@ -68,13 +111,19 @@ class EditDialog(QDialog):
         self._getters = {}
         self._initial = dict(values)
         self._shown = {}  # what each editor held when the dialog opened
+        widgets = {}
         for f in fields:
             widget, getter = _widget(f, values.get(f.name))
             if f.help:
                 widget.setToolTip(f.help)
             form.addRow(f.label, widget)
+            widgets[f.name] = widget
             self._getters[f.name] = getter
             self._shown[f.name] = getter()
+        schedule, enabled = widgets.get("schedule"), widgets.get("enabled")
+        if hasattr(schedule, "set_task_enabled") and isinstance(enabled, QCheckBox):
+            enabled.toggled.connect(schedule.set_task_enabled)  # a disabled task lists no next runs
+            schedule.set_task_enabled(enabled.isChecked())
         layout.addLayout(form)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
                                    | QDialogButtonBox.StandardButton.Cancel)

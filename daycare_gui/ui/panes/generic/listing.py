@@ -359,7 +359,7 @@ class ListView(QWidget):
         def finished(said, failure) -> None:
             if own:
                 watcher.own_write_done()
-            partly = failure is not None and failure[0].startswith(api.PartlyDone.__name__ + ":")
+            partly = failure is not None and failure[0].startswith(api.WritePartial.__name__ + ":")
             if partly:  # part written and kept: said, then shown as it now is
                 QMessageBox.warning(self, "Partly done", failure[0].partition(": ")[2])
             if failure is None or partly:

@@ -1,32 +1,63 @@
-"""What any opened store is: its kind, layout, engine, counts, notes, and activity and tokens per day."""
+"""What any opened store is: its kind, layout, engine, notes; what it holds (tables with their rows, and
+the kind's other counts); activity and tokens per day, with tokens and cost per model."""
 
 from __future__ import annotations
 
 import datetime as _dt
 import math
 from collections import defaultdict
+from dataclasses import dataclass
 
-from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout
+from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QHeaderView, QLabel, QPushButton, QVBoxLayout
 
 from daycare_gui.stores import api
 from daycare_gui.stores.common.wording import words_of
+from daycare_gui.ui.models.columns import Column, fmt_int
+from daycare_gui.ui.models.record_list_model import RecordListModel
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.widgets.charts import ActivityChart
 from daycare_gui.ui.widgets.day_chart import DayChart
 from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, escape
+from daycare_gui.ui.widgets.tables import make_table
 
 DAYS = 30
 
 
+@dataclass(frozen=True)
+class CountRow:
+    id: str
+    count: int
+
+
+COUNT_COLUMNS = [Column("Name", lambda r: r.id), Column("Count", lambda r: r.count, fmt_int, align_right=True)]
+# A kind's other counts are named in words (a table keeps its own name: it is what Storage lists)
+OTHER_COLUMNS = [Column("Name", lambda r: words_of(r.id), tooltip=lambda r: r.id), COUNT_COLUMNS[1]]
+
+
+def _counted(ask) -> tuple[list, str | None]:
+    """A chart's days, or why they could not be counted: a failed count must not read as "nothing"."""
+    try:
+        return ask(), None
+    except Exception as exc:  # the store's own error (a locked database, a bad JSON value), said in the chart
+        return [], str(exc) or type(exc).__name__
+
+
 def overview_facts(opened) -> dict:
-    """Runs on the background worker: the summary, the counts, and the last 30 active days of records
-    and of tokens (with their cost) where the store keeps them."""
+    """Runs on the background worker: the summary, the counts (tables apart from the kind's other counts),
+    and the last 30 active days of records and of tokens (with their cost) where the store keeps them."""
     charts = opened.capability(api.Charts)
-    activity = charts.activity_per_day()[-DAYS:] if charts is not None else []
-    tokens = _last_days(charts.tokens_per_day()) if charts is not None else []
-    cost = _last_days(charts.cost_per_day()) if charts is not None else []
-    return {"summary": opened.summary(), "counts": opened.counts(), "activity": activity, "tokens": tokens,
-            "cost": cost, "problems": len(opened.problems)}
+    activity, activity_failure = _counted(lambda: charts.activity_per_day()[-DAYS:] if charts is not None else [])
+    tokens, token_failure = _counted(lambda: _last_days(charts.tokens_per_day()) if charts is not None else [])
+    cost, _ = _counted(lambda: _last_days(charts.cost_per_day()) if charts is not None else [])
+    totals, totals_failure = _counted(lambda: charts.tokens_by_model() if charts is not None and not tokens else [])
+    token_failure = token_failure or totals_failure
+    counts = opened.counts()
+    tables_cap = opened.capability(api.Tables)
+    names = {t.name for t in tables_cap.tables() if not t.hidden} if tables_cap is not None else set()
+    return {"summary": opened.summary(), "counts": counts, "tables": names, "activity": activity,
+            "activity_failure": activity_failure, "tokens": tokens, "token_failure": token_failure,
+            "cost": cost, "token_totals": totals, "problems": len(opened.problems),
+            "errors": sum(1 for p in opened.problems.as_list() if p.severity == "error")}
 
 
 def activity_words(charts: api.Charts | None) -> dict[str, str]:
@@ -69,11 +100,41 @@ class StoreOverviewPane(Pane):
 
     def __init__(self, ctx, parent=None) -> None:
         super().__init__(ctx, parent)
+        self.facts: dict | None = None
         layout = QVBoxLayout(self)
+        top = QHBoxLayout()
         self.view = SafeTextBrowser()
         self.view.setObjectName("storeOverview")
         self.view.setHtml("<p>Loading…</p>")
-        layout.addWidget(self.view, 1)
+        top.addWidget(self.view, 3)
+        # What it holds: the database's tables (Enter browses one in Storage), then the kind's other counts.
+        counts = QVBoxLayout()
+        self.tables_model = RecordListModel(COUNT_COLUMNS)
+        self.other_model = RecordListModel(OTHER_COLUMNS)
+        self.tables_view = make_table(self.tables_model, row_height=22)
+        self.tables_view.setToolTip("Press Enter to browse a table in Storage")
+        self.tables_view.activated.connect(self._open_table)
+        self.other_view = make_table(self.other_model, row_height=22)
+        self.tables_box = QGroupBox("Database tables")
+        self.other_box = QGroupBox("Other items")
+        for box, view in ((self.tables_box, self.tables_view), (self.other_box, self.other_view)):
+            inner = QVBoxLayout(box)
+            inner.addWidget(view)
+            counts.addWidget(box, 1)
+        top.addLayout(counts, 2)
+        layout.addLayout(top, 1)
+        problems_row = QHBoxLayout()
+        self.problems_label = QLabel("Counting problems…")
+        self.problems_label.setWordWrap(True)
+        self.problems_button = QPushButton("Show problems")
+        self.problems_button.setToolTip("Open the Problems page (every file, line and value that did not read)")
+        self.problems_button.clicked.connect(lambda: self.ctx.navigate("problems", None))
+        self.storage_button = QPushButton("Tables and migrations…")
+        self.storage_button.clicked.connect(lambda: self.ctx.navigate("storage", None))
+        problems_row.addWidget(self.problems_label, 1)
+        problems_row.addWidget(self.problems_button)
+        problems_row.addWidget(self.storage_button)
+        layout.addLayout(problems_row)
         charts = QHBoxLayout()
         self.activity_chart = ActivityChart(**activity_words(ctx.opened.capability(api.Charts)))
         self.tokens_chart = TokensPerDayChart()
@@ -81,14 +142,22 @@ class StoreOverviewPane(Pane):
         charts.addWidget(self.activity_chart, 1)
         charts.addWidget(self.tokens_chart, 1)
         layout.addLayout(charts)
+        self.setTabOrder(self.tables_view, self.other_view)
+        self.setTabOrder(self.other_view, self.problems_button)
+        self.setTabOrder(self.problems_button, self.storage_button)
 
     def load(self) -> None:
         opened = self.ctx.opened
         self.ctx.slow_worker.submit("generic-overview", lambda: overview_facts(opened),
-                                    on_result=self._arrived,
-                                    on_error=lambda m: self.view.setHtml(f"<p>Could not read: {escape(m)}</p>"))
+                                    on_result=self._arrived, on_error=self._failed)
+
+    def _failed(self, message: str) -> None:
+        self.view.setHtml(f"<p>Could not read: {escape(message)}</p>")
+        for chart in (self.activity_chart, self.tokens_chart):
+            chart.show_message("Not counted: the overview could not be loaded.")
 
     def _arrived(self, facts: dict) -> None:
+        self.facts = facts
         s = facts["summary"]
         rows = [("Kind", s.kind), ("Layout", s.generation), ("Opened", s.open_mode or "read-only"),
                 ("Engine", ("RUNNING — edits are refused unless you insist" if s.engine_running else "not running")
@@ -98,25 +167,60 @@ class StoreOverviewPane(Pane):
         html.append("</table>")
         for note in s.notes:
             html.append(f"<p><i>{escape(note)}</i></p>")
-        counts = facts["counts"]
-        if counts:
-            html.append("<h3>What it holds</h3><table cellpadding='2'>")
-            html += [f"<tr><td>{escape(words_of(str(k)))}</td><td align='right'>{_num(v)}</td></tr>"
-                     for k, v in counts.items()]
-            html.append("</table>")
-        self.activity_chart.set_days(day_totals(facts["activity"]))
-        self.tokens_chart.setVisible(bool(facts["tokens"]))
-        self.tokens_chart.set_days(day_totals(facts["tokens"]))
+        self._show_counts(facts["counts"], facts["tables"])
+        if facts["activity_failure"]:  # a count that failed is said once, in its chart, where its numbers would be
+            self.activity_chart.show_message(f"Could not count activity: {facts['activity_failure']}")
+        else:
+            self.activity_chart.set_days(day_totals(facts["activity"]))
+        self.tokens_chart.setVisible(bool(facts["tokens"] or facts["token_failure"]))
+        if facts["token_failure"]:
+            self.tokens_chart.show_message(f"Could not count token usage: {facts['token_failure']}")
+        else:
+            self.tokens_chart.set_days(day_totals(facts["tokens"]))
         if facts["tokens"]:
             html.append(_models_table(facts["tokens"], facts["cost"]))
-        n = facts["problems"]
-        # (as many as opening found: reading pages may find more, which the navigation's count follows)
-        html.append(f"<p>{n:,} problem{'s' if n != 1 else ''} found while opening the store; pages may find "
-                    "more as they are read (see Problems).</p>")
+        elif facts["token_totals"]:
+            html.append(_totals_table(facts["token_totals"]))
         self.view.setHtml("".join(html))
+        n, errors = facts["problems"], facts["errors"]
+        # (as many as opening found: reading pages may find more, which the navigation's count follows)
+        self.problems_label.setText(
+            f"{n:,} problem{'s' if n != 1 else ''} found while opening the store ({errors:,} error"
+            f"{'s' if errors != 1 else ''}, {n - errors:,} warning{'s' if n - errors != 1 else ''}); pages may "
+            "find more as they read (see Problems)." if n else
+            "No problems found while opening the store; pages may find some as they read (see Problems).")
+
+    def _show_counts(self, counts: dict, tables: set[str]) -> None:
+        numeric = {str(k): v for k, v in counts.items() if isinstance(v, int) and not isinstance(v, bool)}
+        self.tables_model.set_records([CountRow(k, v) for k, v in numeric.items() if k in tables])
+        self.other_model.set_records([CountRow(k, v) for k, v in numeric.items() if k not in tables])
+        self.tables_box.setTitle(f"Database tables ({len(tables)})" if tables else "Database tables — none")
+        self.tables_box.setVisible(bool(tables))
+        self.other_box.setTitle(f"Other items ({self.other_model.rowCount()} with a count)")
+        self.other_box.setVisible(self.other_model.rowCount() > 0)
+        for view in (self.tables_view, self.other_view):  # names take the width; counts fit their numbers
+            header = view.horizontalHeader()
+            header.setStretchLastSection(False)
+            header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+            header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+
+    def _open_table(self, index) -> None:
+        row = self.tables_model.record(index.row())
+        if row is not None:
+            self.ctx.navigate("storage", row.id)
+
+    def focus_filter(self) -> None:
+        self.tables_view.setFocus()
 
     def shown_text(self) -> str:
-        return self.view.toPlainText()
+        """What the page says, as text: the summary, then what it holds (a cell per line)."""
+        lines = [self.view.toPlainText()]
+        if self.facts is not None:
+            lines.append("What it holds")
+            for model in (self.other_model, self.tables_model):
+                for r in range(model.rowCount()):
+                    lines += [model.index(r, 0).data(), model.index(r, 1).data()]
+        return "\n".join(lines) + "\n"
 
 
 def _models_table(tokens, cost) -> str:
@@ -127,11 +231,22 @@ def _models_table(tokens, cost) -> str:
     for r in cost:
         by_model[r.series or "(no model)"][1] += r.value
     days = sorted({r.day for r in tokens})
+    priced = bool(cost)  # a store that records no cost shows none, rather than a column of 0.00
     html = [f"<h3>Tokens by model, {escape(days[0])} to {escape(days[-1])}</h3><table cellpadding='2'>",
-            "<tr><th align='left'>Model</th><th align='right'>Tokens</th><th align='right'>Cost</th></tr>"]
+            "<tr><th align='left'>Model</th><th align='right'>Tokens</th>"
+            + ("<th align='right'>Cost</th>" if priced else "") + "</tr>"]
     for model, (n, c) in sorted(by_model.items(), key=lambda kv: -kv[1][0]):
         html.append(f"<tr><td>{escape(model)}</td><td align='right'>{_num(n)}</td>"
-                    f"<td align='right'>{c:,.2f}</td></tr>")
+                    + (f"<td align='right'>{c:,.2f}</td>" if priced else "") + "</tr>")
+    html.append("</table>")
+    return "".join(html)
+
+
+def _totals_table(totals) -> str:
+    """Tokens per model over the store's life, where it keeps no days."""
+    html = ["<h3>Tokens by model, all time</h3><table cellpadding='2'>",
+            "<tr><th align='left'>Model</th><th align='right'>Tokens</th></tr>"]
+    html += [f"<tr><td>{escape(model)}</td><td align='right'>{_num(n)}</td></tr>" for model, n in totals]
     html.append("</table>")
     return "".join(html)
 

@@ -1,11 +1,17 @@
-"""Storage: every table with its row count and columns, a paged read-only table browser, and migrations.
+"""Storage of any opened store: every table with its row count and columns, a paged read-only table
+browser, the migrations against the list its system knows, and the upgrade (or why there is none).
 
-Rows are fetched by rowid, one page at a time, through the worker (more arrive when the view is scrolled to
-the end or "Load more" is pressed). JSON columns are shown parsed and masked where sensitive (the core does
-both). Upgrading is not here: the Storage menu has "Upgrade Storage…" (see ``actions.menu_path``).
+It reads only capabilities: ``Tables`` (the list, and pages through ``rows_after``: keyed by rowid where the
+kind has keys, so a page deep in a big table costs what the first does) and ``Storage`` (migrations, the
+upgrade plan). Cells are shown masked whatever the kind did: a key or token in any column stays hidden.
+Pages arrive through the worker (more when the view is scrolled to the end or "Load more rows" is pressed).
 """
 
 from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
@@ -20,20 +26,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from daycare_gui.core.queries.overview import (
-    MigrationLine,
-    TableInfo,
-    migration_lines,
-    migration_summary,
-    table_infos,
-)
-from daycare_gui.core.queries.subsystems import ShownRow, page_shown_rows
-from daycare_gui.ui.actions import menu_path
+from daycare_gui.stores import api
+from daycare_gui.stores.common.secrets import mask_free_text
+from daycare_gui.stores.records import MigrationLine, UpgradePlan
 from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.models.columns import Column, fmt_int, fmt_time
 from daycare_gui.ui.models.record_list_model import RecordListModel
 from daycare_gui.ui.panes.base import Pane
-from daycare_gui.ui.theme import colours
+from daycare_gui.ui.theme import colours, set_tone
 from daycare_gui.ui.widgets.filter_bar import FilterBox
 from daycare_gui.ui.widgets.row_table import RowTable, row_detail
 from daycare_gui.ui.widgets.tables import make_table
@@ -42,7 +42,8 @@ PAGE = 200
 
 TABLE_COLUMNS = [
     Column("Table", lambda t: t.name),
-    Column("Rows", lambda t: t.rows, fmt_int, align_right=True, sort_value=lambda t: -1 if t.rows is None else t.rows),
+    Column("Rows", lambda t: t.count, fmt_int, align_right=True,
+           sort_value=lambda t: -1 if t.count is None else t.count),
     Column("Columns", lambda t: ", ".join(t.columns), tooltip=lambda t: "\n".join(t.columns)),
 ]
 
@@ -54,6 +55,44 @@ MIGRATION_COLUMNS = [
     Column("Note", lambda m: m.line.note, tooltip=lambda m: m.line.note),
 ]
 STATUS_STATES = ("pending", "unknown", "later pending")  # coloured from the palette (theme.Colours.states)
+NO_MIGRATIONS = "This store keeps no list of migrations."
+
+
+def shown_value(value: Any) -> Any:
+    """A cell as the browser may show it: text masked (a key or token in any column), bytes by size,
+    JSON masked all the way down."""
+    if isinstance(value, str):
+        return mask_free_text(value)
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return f"<{len(bytes(value)):,} bytes>"
+    if isinstance(value, dict):
+        return {k: shown_value(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [shown_value(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True)
+class BrowsedRow:
+    """A table row as the row table shows it: ``values`` by column (the shape of the subsystem rows)."""
+
+    key: str
+    values: dict
+    source: str
+    problems: tuple[str, ...] = field(default=())
+
+    @property
+    def id(self) -> str:
+        return self.key
+
+
+def browsed_rows(table: str, columns, rows: list) -> list[BrowsedRow]:
+    out = []
+    for r in rows:
+        values = r.raw if isinstance(r.raw, dict) else dict(zip(columns, r.values))
+        out.append(BrowsedRow(r.key, {c: shown_value(v) for c, v in values.items()}, f"table {table}",
+                              (r.problem,) if r.problem else ()))
+    return out
 
 
 class _NumberedLine:
@@ -63,6 +102,25 @@ class _NumberedLine:
         self.order = order
         self.line = line
         self.id = line.id
+
+
+def numbered(lines: list[MigrationLine]) -> list[_NumberedLine]:
+    out, order = [], 0
+    for line in lines:
+        if line.applied_at is not None or line.status in ("applied", "unknown"):
+            order += 1
+            out.append(_NumberedLine(order, line))
+        else:
+            out.append(_NumberedLine(None, line))
+    return out
+
+
+def migrations_tab_text(lines: list[MigrationLine]) -> str:
+    by = {s: sum(1 for m in lines if m.status == s) for s in ("applied", "unknown", "pending", "later pending")}
+    text = f"Migrations ({by['applied'] + by['unknown']} applied"
+    text += f", {by['pending']} pending" if by["pending"] else ""
+    text += f", {by['later pending']} later pending" if by["later pending"] else ""
+    return text + ")"
 
 
 class MigrationModel(RecordListModel):
@@ -81,16 +139,24 @@ def _list_view(model) -> QTableView:
     return make_table(model, row_height=22)
 
 
+def _label(text: str = "") -> QLabel:
+    label = QLabel(text)
+    label.setWordWrap(True)
+    label.setTextFormat(Qt.TextFormat.PlainText)  # names and reasons are the store's data, never markup
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    return label
+
+
 class StoragePane(Pane):
     pane_id = "storage"
     title = "Storage"
 
     def __init__(self, ctx, parent=None) -> None:
         super().__init__(ctx, parent)
+        self.tables_cap: api.Tables | None = ctx.opened.capability(api.Tables)
+        self.storage: api.Storage | None = ctx.opened.capability(api.Storage)
         layout = QVBoxLayout(self)
-        self.summary = QLabel("Loading…")
-        self.summary.setWordWrap(True)
-        self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.summary = _label("Loading…")
         layout.addWidget(self.summary)
         self.tabs = QTabWidget()
         layout.addWidget(self.tabs, 1)
@@ -126,68 +192,96 @@ class StoragePane(Pane):
         self.tabs.addTab(tables_page, "Tables")
         self.browser.view.verticalScrollBar().valueChanged.connect(self._scrolled)
 
-        # -- migrations ---------------------------------------------------------------------------------
+        # -- migrations and the upgrade -------------------------------------------------------------------
         self.migration_model = MigrationModel(self)
         self.migrations_view = _list_view(self.migration_model)
         self.migrations_view.selectionModel().currentRowChanged.connect(self._migration_selected)
         migrations_page = QWidget()
         mig_box = QVBoxLayout(migrations_page)
-        self.migration_text = QLabel()
-        self.migration_text.setWordWrap(True)
-        self.migration_text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.migration_text = _label()
         mig_box.addWidget(self.migration_text)
         mig_box.addWidget(self.migrations_view, 1)
-        self.upgrade_hint = QLabel(f"To apply pending migrations use {menu_path('upgrade')} "
-                                   "(it makes a backup and works on a copy first).")
-        mig_box.addWidget(self.upgrade_hint)
+        upgrade_row = QHBoxLayout()
+        self.upgrade_reason = _label("Checking whether an upgrade is possible…")
+        self.upgrade_button = QPushButton("Upgrade Storage…")
+        self.upgrade_button.setToolTip("A dry run first; then the store's migrations run on a copy, "
+                                       "after a backup, and the copy replaces the store only if all passed")
+        self.upgrade_button.setEnabled(False)  # until the dry run says there is something to run
+        self.upgrade_button.clicked.connect(self._upgrade)
+        upgrade_row.addWidget(self.upgrade_reason, 1)
+        upgrade_row.addWidget(self.upgrade_button)
+        mig_box.addLayout(upgrade_row)
         self.tabs.addTab(migrations_page, "Migrations")
 
         self.filter_box.changed.connect(self._filter_tables)
         self.filter_box.returnPressed.connect(self.tables_view.setFocus)
-        self.infos: list[TableInfo] = []
+        self.infos: list = []
+        self.plan: UpgradePlan | str | None = None
         self._table: str | None = None
+        self._columns: tuple[str, ...] = ()
         self._exhausted = True
         self._loading = False
         self._pending_table: str | None = None
 
     # -- loading ---------------------------------------------------------------------------------
     def load(self) -> None:
-        store = self.ctx.store
-        state = store.migrations
-        lines = migration_lines(state)
-        numbered, order = [], 0
-        for line in lines:
-            if line.applied_at is not None or line.status in ("applied", "unknown"):
-                order += 1
-                numbered.append(_NumberedLine(order, line))
-            else:
-                numbered.append(_NumberedLine(None, line))
-        self.migration_model.set_records(numbered)
-        self.migrations_view.resizeColumnsToContents()
-        self.migration_text.setText(migration_summary(state))
-        self.tabs.setTabText(1, f"Migrations ({len(state.applied)} applied"
-                                + (f", {len(state.pending)} pending" if state.pending else "")
-                                + (f", {len(state.later_pending)} later pending" if state.later_pending else "")
-                                + ")")
-        if store.db is None:
-            self.summary.setText(f"No SQLite database is open ({store.generation}). "
-                                 + " ".join(store.detection.notes))
-            self.browser.caption.setText("Nothing to browse: this store has no database. Its files are under Files.")
-            return
-        db, cols = store.db, store.cols
-        self.ctx.worker.submit("storage-tables", lambda: table_infos(db, cols), on_result=self._tables_arrived,
-                               on_error=lambda msg: self.summary.setText(f"Cannot list tables: {msg}"))
+        tables, storage = self.tables_cap, self.storage
+        for module in storage.modules if storage is not None else ():
+            importlib.import_module(module)  # here on the GUI thread: a worker must never import first
 
-    def _tables_arrived(self, infos: list[TableInfo]) -> None:
-        self.infos = infos
-        store = self.ctx.store
-        rows = sum(t.rows or 0 for t in infos)
-        self.summary.setText(f"{store.paths.db_path} — {len(infos)} tables, {rows:,} rows; opened read-only "
-                             f"({store.db.mode.name}). Migrations: {store.migrations.generation_label}.")
-        self.tabs.setTabText(0, f"Tables ({len(infos)})")
+        def facts():
+            listed = [t for t in tables.tables() if not t.hidden] if tables is not None else None
+            if storage is None:
+                return listed, [], NO_MIGRATIONS
+            return listed, storage.migrations(), storage.migration_summary()
+
+        self.ctx.worker.submit("storage-tables", facts, on_result=self._facts_arrived,
+                               on_error=lambda msg: self.summary.setText(f"Cannot list tables: {msg}"))
+        # the dry run may read a lot (imports of older files): on the slow worker, after the lists
+        planner = storage if storage is not None else api.Storage()
+        self.ctx.slow_worker.submit("storage-upgrade-plan", planner.upgrade_plan, on_result=self._plan_arrived,
+                                    on_error=lambda msg: self._plan_arrived(f"The dry run could not be made: {msg}"))
+
+    def _facts_arrived(self, facts) -> None:
+        listed, lines, text = facts
+        self.migration_model.set_records(numbered(lines))
+        self.migrations_view.resizeColumnsToContents()
+        self.migration_text.setText(text or NO_MIGRATIONS)
+        self.tabs.setTabText(1, migrations_tab_text(lines) if lines else "Migrations")
+        if listed is None:
+            self.summary.setText(f"{self.ctx.opened.title}: no database tables to browse.")
+            self.browser.caption.setText("Nothing to browse: this store has no database tables.")
+            self.tabs.setTabText(0, "Tables (none)")
+            return
+        self.infos = listed
+        rows = sum(t.count or 0 for t in listed)
+        self.summary.setText(f"{self.ctx.opened.title} — {len(listed)} tables, {rows:,} rows; opened read-only."
+                             + (f" Migrations: {text}" if lines else ""))
+        self.tabs.setTabText(0, f"Tables ({len(listed)})")
+        self.ctx.set_count("storage", len(listed))
         self._filter_tables(self.filter_box.text())
         if self._pending_table:
             self.open_item(self._pending_table)
+
+    def _plan_arrived(self, plan: UpgradePlan | str) -> None:
+        self.plan = plan
+        if isinstance(plan, str):
+            reason = plan
+        elif not plan.steps:
+            reason = f"Up to date: {plan.up_to_date}" if plan.up_to_date else "Up to date: nothing to run."
+        else:
+            n = len(plan.steps)
+            reason = f"{n} migration{'' if n == 1 else 's'} to run (a dry run; nothing changed yet)."
+        runnable = isinstance(plan, UpgradePlan) and bool(plan.steps)
+        self.upgrade_button.setEnabled(runnable)
+        self.upgrade_reason.setText(reason)
+        set_tone(self.upgrade_reason, None if runnable or not isinstance(plan, str) else "note")
+
+    def _upgrade(self) -> None:
+        """The same dialog as Storage → Upgrade Storage…, through the window (which reopens the store after)."""
+        open_upgrade = getattr(self.window(), "open_upgrade", None)
+        if callable(open_upgrade):
+            open_upgrade()
 
     def _filter_tables(self, text: str) -> None:
         needle = text.strip().lower()
@@ -215,24 +309,28 @@ class StoragePane(Pane):
         self._exhausted = False
         self.browser.model.set_rows([], [])
         info = next((t for t in self.infos if t.name == table), None)
-        self._count = info.rows if info is not None else None
+        self._count = info.count if info is not None else None
+        self._columns = tuple(info.columns) if info is not None else ()
         self.browser.caption.setText(f"{table}: loading…")
         self._fetch(None)
 
-    def _fetch(self, after) -> None:
-        db, cols, table = self.ctx.store.db, self.ctx.store.cols, self._table
+    def _fetch(self, after: str | None) -> None:
+        cap, table, known = self.tables_cap, self._table, self._columns
         self._loading = True
         self.more_button.setEnabled(False)
-        self.ctx.worker.submit("storage-rows", lambda: page_shown_rows(db, table, after_rowid=after, limit=PAGE,
-                                                                        cols=cols),
-                               on_result=lambda rows: self._rows_arrived(table, after, rows),
+
+        def page():
+            columns = known or tuple(cap.columns(table))
+            return columns, browsed_rows(table, columns, cap.rows_after(table, after, PAGE))
+
+        self.ctx.worker.submit("storage-rows", page,
+                               on_result=lambda got: self._rows_arrived(table, after, *got),
                                on_error=lambda msg: self._rows_failed(table, msg))
 
-    def _rows_arrived(self, table: str, after, rows: list[ShownRow]) -> None:
+    def _rows_arrived(self, table: str, after, columns, rows: list[BrowsedRow]) -> None:
         if table != self._table:
             return
         self._loading = False
-        columns = next((t.columns for t in self.infos if t.name == table), ())
         if after is None:
             self.browser.model.set_rows(columns, rows)
             self.browser.view.resizeColumnsToContents()
@@ -244,8 +342,8 @@ class StoragePane(Pane):
         self.more_button.setEnabled(not self._exhausted)
         shown = self.browser.model.rowCount()
         total = f"{self._count:,}" if self._count is not None else "?"
-        self.browser.caption.setText(f"<b>{table}</b>: {shown:,} of {total} {'row' if self._count == 1 else 'rows'} loaded, in rowid order "
-                                     "(read-only; JSON shown parsed, secrets masked)")
+        self.browser.caption.setText(f"<b>{table}</b>: {shown:,} of {total} {'row' if self._count == 1 else 'rows'} "
+                                     "loaded, in the table's order (read-only; JSON shown parsed, secrets masked)")
 
     def _rows_failed(self, table: str, message: str) -> None:
         if table == self._table:
@@ -262,7 +360,7 @@ class StoragePane(Pane):
         if value >= self.browser.view.verticalScrollBar().maximum() - 2:
             self._load_more()
 
-    def _row_selected(self, row: ShownRow) -> None:
+    def _row_selected(self, row: BrowsedRow) -> None:
         self.ctx.show_detail(row_detail(f"{self._table} row {row.key}", row))
 
     def _migration_selected(self, current, _previous) -> None:

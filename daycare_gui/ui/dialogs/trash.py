@@ -1,0 +1,83 @@
+"""Deleted items (Storage → Deleted Items): what this app deleted from the store, each restorable to its
+place, for any kind that offers the Trash capability."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QMessageBox,
+    QPushButton,
+    QVBoxLayout,
+)
+
+from daycare_gui.stores.api import Trash, WriteRefused
+from daycare_gui.ui.editors.engine_prompt import ask_write_while_engine_runs
+
+
+class TrashDialog(QDialog):
+    """Items deleted from the GUI, newest first; ones that can never be restored are listed after them,
+    with why, and cannot be selected."""
+
+    def __init__(self, trash: Trash, parent=None, on_restored: Callable[[], None] | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Deleted items")
+        self.trash = trash
+        self.on_restored = on_restored
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel(f"Deleted items kept in {trash.where()}"))
+        self.list = QListWidget()
+        layout.addWidget(self.list, 1)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        self.restore_button = QPushButton("Restore")
+        buttons.addButton(self.restore_button, QDialogButtonBox.ButtonRole.ActionRole)
+        self.restore_button.clicked.connect(self.restore_selected)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.resize(640, 360)
+        self.reload()
+
+    def confirm_engine_running(self, reason: str) -> bool:
+        """Ask before restoring while the engine runs (tests replace this)."""
+        return ask_write_while_engine_runs(self, reason, "Restore")
+
+    def reload(self) -> None:
+        items = self.trash.deleted()
+        self.entries = [i for i in items if i.problem is None]
+        self.list.clear()
+        for item in self.entries:
+            self.list.addItem(f"{item.deleted_at}  {item.what}  {item.title}")
+        for bad in (i for i in items if i.problem is not None):  # after: a row still indexes self.entries
+            row = QListWidgetItem(f"Not restorable: {bad.title}: {bad.problem}")
+            row.setFlags(Qt.ItemFlag.NoItemFlags)
+            self.list.addItem(row)
+        if self.entries:
+            self.list.setCurrentRow(0)
+        self.restore_button.setEnabled(bool(self.entries))
+        if not items:
+            self.list.addItem(QListWidgetItem("Nothing deleted from daycare-gui is kept here."))
+            self.list.item(0).setFlags(Qt.ItemFlag.NoItemFlags)
+
+    def restore_selected(self) -> None:
+        row = self.list.currentRow()
+        if not 0 <= row < len(self.entries):
+            return
+        item = self.entries[row]
+        reason = self.trash.restore_blocked(item)
+        if reason and not self.confirm_engine_running(reason):
+            return
+        try:
+            self.trash.restore(item, force=bool(reason))
+        except WriteRefused as exc:
+            QMessageBox.warning(self, "Not restored", str(exc))
+            self.reload()
+            return
+        self.reload()
+        if self.on_restored is not None:
+            self.on_restored()
