@@ -46,3 +46,22 @@ def test_processes_with_their_sandbox_and_log_masked(pglite_lists):
     from daycare_gui.stores.daycare.pg.demo import DEMO_PROCESS_ENV
 
     assert not [v for v in DEMO_PROCESS_ENV.values() if isinstance(v, str) and len(v) > 4 and v in shown]
+
+
+def test_plain_lists_are_keyed_and_filtered_by_the_store(pglite_lists):
+    """A list is read by its keys and only the rows asked for (no whole read per page), filtered in SQL on
+    the columns shown, and gives the same rows as its pages."""
+    lists = pglite_lists
+    assert all(lists.size(cid) for cid in ("system_prompts", "processes", "observation_log"))
+    for cid in ("signals", "system_prompts", "processes", "observation_log"):
+        keys = lists.keys(cid, Query())
+        assert [r.key for r in lists.fetch(cid, keys)] == [r.key for r in lists.rows(cid, 0, lists.size(cid))] == keys
+        assert lists.fetch(cid, keys[-1:]) == (lists.rows(cid, len(keys) - 1, 1) if keys else [])
+        assert lists.keys(cid, Query(text="zzz-no-such-words")) == []
+    (prompt,) = lists.fetch("system_prompts", lists.keys("system_prompts", Query(text="METRIC units")))
+    assert prompt.markdown == "Answer briefly; use metric units."
+    assert lists.keys("processes", Query(text="npm RUN")) == ["proc-blog"]
+    from daycare_gui.stores.daycare.pg.demo import DEMO_PROCESS_ENV
+
+    secret = next(v for v in DEMO_PROCESS_ENV.values() if isinstance(v, str) and len(v) > 8)
+    assert lists.keys("processes", Query(text=secret)) == []  # the environment is never searched

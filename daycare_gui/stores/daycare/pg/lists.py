@@ -107,7 +107,34 @@ class PgListing(api.Listing):
         if list_id in DETAILS:
             return [r.key for r in self._detail_rows(list_id, query.parent)
                     if api._row_matches(r, Query(text=query.text))]
+        plain = self._plain_table(list_id)
+        if plain is not None and not query.flags and not query.sort:
+            table, order, shown = plain
+            where, params = self.store.current(table), {}
+            if query.text.strip():
+                words = " OR ".join(f'strpos(lower(CAST("{c}" AS TEXT)), :t) > 0' for c in self._searched(table))
+                where += (" AND " if where else " WHERE ") + f"({words})"
+                params["t"] = query.text.strip().lower()
+            keys = [str(r[0]) for r in self.db.rows(f'SELECT id FROM "{table}"{where} ORDER BY {order}', params)]
+            return keys[::-1] if query.descending else keys
         return super().keys(list_id, query)
+
+    def _searched(self, table: str) -> list[str]:
+        """Every column but those shown masked (a process's environment, a verification's value, a column
+        named for a secret): a filter must not become a way to guess a secret."""
+        from daycare_gui.stores.common.masking import is_secret_key
+
+        hidden = {"env"} if table == "processes" else {"value"} if table == "app_auth_verifications" else set()
+        return [c for c in self.db.columns(table) if c not in hidden and not is_secret_key(c)]
+
+    def _plain_table(self, list_id: str):
+        """(table, order, shown columns) of a list of LISTS keyed by its ``id``: keyed in SQL, so a big
+        table costs its keys and the rows shown, not a read of every row per page."""
+        spec = self._lists().get(list_id) if list_id not in ("inbox", *DETAILS) else None
+        if spec is None or "id" not in self.db.columns(spec[1]) or spec[1] == "key_values":
+            return None
+        _title, table, order, cols = spec
+        return table, order, [c for c in cols if c in self.db.columns(table)]
 
     def fetch(self, list_id: str, keys: list[str]) -> list[Row]:
         if list_id == "inbox":
@@ -116,7 +143,27 @@ class PgListing(api.Listing):
             parents = {k.split("|", 1)[0] for k in keys}
             rows = {r.key: r for p in parents for r in self._detail_rows(list_id, p)}
             return [rows[k] for k in keys if k in rows]
+        plain = self._plain_table(list_id)
+        if plain is not None:
+            return self._plain_rows(list_id, plain, keys)
         return super().fetch(list_id, keys)
+
+    def _plain_rows(self, list_id: str, plain, keys: list[str]) -> list[Row]:
+        from daycare_gui.stores.daycare.pg.capabilities import _markdown_of, _plain
+        from daycare_gui.stores.daycare.pg.store import masked_row
+
+        table, _order, shown = plain
+        if not keys:
+            return []
+        current = " AND valid_to IS NULL" if self.store.current(table) else ""
+        marks = ", ".join(f":k{i}" for i in range(len(keys)))
+        found = {}
+        for r in self.db.mappings(f'SELECT * FROM "{table}" WHERE CAST(id AS TEXT) IN ({marks}){current}',
+                                  {f"k{i}": k for i, k in enumerate(keys)}):
+            row = masked_row(_plain(r), table)
+            found[str(r.get("id"))] = Row(str(r.get("id")), tuple(row.get(c) for c in shown), raw=row,
+                                          markdown=_markdown_of(table, row))
+        return self.joined(list_id, [found[k] for k in keys if k in found])
 
     # -- the inbox ----------------------------------------------------------------------------------------
     def _agent_names(self, ids: list[str]) -> dict[str, str]:
