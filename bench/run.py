@@ -283,7 +283,8 @@ def child_browse(store: str, plan_json: str) -> None:
     heartbeat.disarm()
     out["gui_max_gap_ms"] = heartbeat.max_gap_ms
     out["peak_rss_mb"] = _rss_mb()
-    out["pages_via"] = "the real History pane (HistoryPane + HistoryModel on the window's DB worker)"
+    out["pages_via"] = ("the real history page (the shared ConversationView + MessagePagesModel over KeyedPages "
+                        "on the window's DB worker)")
     _emit(out)
     window.close()
 

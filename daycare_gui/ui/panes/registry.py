@@ -25,7 +25,7 @@ PANES: tuple[PaneSpec, ...] = (
     PaneSpec("overview", "Overview", "generic.overview", "StoreOverviewPane", icon="go-home"),
     PaneSpec("users", "Users", "users", "UsersPane", icon="system-users"),
     PaneSpec("agents", "Agents", "agents", "AgentsPane", icon="applications-system"),
-    PaneSpec("history", "Conversation", "history", "HistoryPane", in_nav=False),
+    PaneSpec("history", "Conversation", "generic.session", "SessionPane", in_nav=False),
     PaneSpec("search", "Search", "search", "SearchPane", in_nav=False),
     PaneSpec("inbox", "Inbox", "generic.listing", "ListingPane", icon="mail-message", arg="inbox"),
     # the shared tasks page, one group each (jump routes stay ("cron" | "heartbeat", id))
