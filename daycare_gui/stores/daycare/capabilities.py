@@ -7,8 +7,10 @@ the neutral conversation view, other kinds' tests of the seam) read a Daycare st
 from __future__ import annotations
 
 from daycare_gui.core.records import HistoryRecord
-from daycare_gui.stores.api import Charts, Collections, Conversations, Storage, Tables, Tasks, Trash
+from daycare_gui.stores.api import Charts, Collections, Conversations, SearchSource, Storage, Tables, Tasks, Trash
+from daycare_gui.stores.daycare.legacy.search import DaycareLegacySearch
 from daycare_gui.stores.daycare.sqlite.charts import DaycareCharts
+from daycare_gui.stores.daycare.sqlite.search import DaycareSqliteSearch
 from daycare_gui.stores.daycare.sqlite.storage import DaycareStorage
 from daycare_gui.stores.daycare.sqlite.tables import DaycareTables
 from daycare_gui.stores.daycare.trash import DaycareTrash
@@ -183,6 +185,7 @@ def offer_capabilities(store) -> None:
             from daycare_gui.stores.daycare.legacy.conversations import KeyedLegacyConversations
 
             store.offer(Conversations, KeyedLegacyConversations(core))  # keyed by history.jsonl line
+            store.offer(SearchSource, DaycareLegacySearch(core))
         from daycare_gui.stores.daycare.legacy.collections import LegacyLists
 
         store.offer(Collections, LegacyLists(core))
@@ -196,3 +199,4 @@ def offer_capabilities(store) -> None:
         from daycare_gui.stores.daycare.sqlite.conversations import SqliteConversations
 
         store.offer(Conversations, SqliteConversations(core))  # keyed pages by session_history.id
+        store.offer(SearchSource, DaycareSqliteSearch(core))

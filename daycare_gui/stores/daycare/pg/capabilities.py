@@ -17,6 +17,7 @@ from daycare_gui.stores.records import (
     Collection,
     DayCount,
     DocRef,
+    FilterSpec,
     Message,
     PendingMessage,
     Row,
@@ -511,6 +512,37 @@ class PgSearchSource(_OnStore, api.SearchSource):
             for id_, sid, agent, type_, at, data in rows:
                 yield str(id_), SessionRef(agent or "", sid), _message(id_, type_, at, data, session_id=sid)
             last = rows[-1][0]
+
+    # Daycare's filters, as its SQLite generation offers them: the record type tagged on each message; the
+    # agent's kind, lifecycle and user asked of its current row when searching (they change).
+    _AGENT_COLUMNS = {"agent_kind": "kind", "lifecycle": "lifecycle", "user": "user_id"}
+    _LABELS = {"agent_kind": "All agent kinds", "lifecycle": "Any lifecycle", "user": "All users"}
+
+    def tags(self, ref: SessionRef, message: Message):
+        return (("record_type", message.kind),)
+
+    def facets(self):
+        from daycare_gui.core.records import HISTORY_KINDS
+
+        out = []
+        have = set(self.db.columns("agents"))
+        for name, column in self._AGENT_COLUMNS.items():
+            if column in have:
+                values = [r[0] for r in self.db.rows(f"SELECT DISTINCT {column} FROM agents"
+                                                     f"{self.store.current('agents')} ORDER BY 1") if r[0]]
+                out.append(FilterSpec(name, self._LABELS[name], "choice", tuple((v, v) for v in values)))
+        out.append(FilterSpec("record_type", "All record types", "choice", tuple((t, t) for t in HISTORY_KINDS)))
+        return tuple(out)
+
+    def facet_threads(self, name: str, value: str):
+        column = self._AGENT_COLUMNS.get(name)
+        if column is None:
+            return None
+        if column not in self.db.columns("agents"):
+            return frozenset()
+        where = self.store.current("agents")
+        where = (where + " AND" if where else " WHERE") + f" {column} = :v"
+        return frozenset(str(r[0]) for r in self.db.rows(f"SELECT DISTINCT id FROM agents{where}", {"v": value}))
 
 
 def offer_pg_capabilities(store) -> None:
