@@ -4,9 +4,10 @@ users' secrets in the data directory's lists, with no planted credential anywher
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtWidgets import QApplication, QTableView, QTreeWidget
 
+from daycare_gui.ui.models.keyed_model import KeyedTableModel
 from tests.pg_helpers import use_test_pglite
 from tests.stores.daycare_pg.datadir_files import SECRETS, plant_data_dir
 
@@ -28,10 +29,10 @@ def _screen_text() -> str:
             for i in range(w.topLevelItemCount()):
                 item = w.topLevelItem(i)
                 texts += [item.text(c) for c in range(item.columnCount())]
-        elif isinstance(w, QTableView) and w.model() is not None:  # a keyed list's cells and their tooltips
-            m = w.model()
-            for r in range(m.rowCount()):
-                for c in range(m.columnCount()):
+        elif isinstance(w, QTableView) and isinstance(w.model(), KeyedTableModel):  # a list's cells, tooltips
+            m, top = w.model(), QModelIndex()
+            for r in range(m.rowCount(top)):
+                for c in range(m.columnCount(top)):
                     texts += [str(m.index(r, c).data() or ""), str(m.index(r, c).data(Qt.ItemDataRole.ToolTipRole) or "")]
         for name in ("text", "toPlainText", "placeholderText", "toolTip"):
             f = getattr(w, name, None)

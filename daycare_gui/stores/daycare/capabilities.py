@@ -7,7 +7,16 @@ the neutral conversation view, other kinds' tests of the seam) read a Daycare st
 from __future__ import annotations
 
 from daycare_gui.core.records import HistoryRecord
-from daycare_gui.stores.api import Charts, Collections, Conversations, SearchSource, Storage, Tables, Tasks, Trash
+from daycare_gui.stores.api import (
+    Charts,
+    Collections,
+    Conversations,
+    SearchSource,
+    Storage,
+    Tables,
+    Tasks,
+    Trash,
+)
 from daycare_gui.stores.daycare.legacy.search import DaycareLegacySearch
 from daycare_gui.stores.daycare.sqlite.charts import DaycareCharts
 from daycare_gui.stores.daycare.sqlite.search import DaycareSqliteSearch
