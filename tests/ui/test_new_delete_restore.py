@@ -151,9 +151,6 @@ def test_new_cron_task_then_delete_it_then_restore_it(qtbot, window, store):
 @pytest.mark.parametrize("section, values, files", [
     ("heartbeat", {"title": "Check the plants"},
      {"heartbeat/check-the-plants.md": b"---\ntitle: Check the plants\n---\nDescribe what to check on each heartbeat.\n"}),
-    ("skills", {"name": "Plant care", "description": "How to water plants"},
-     {"skills/plant-care/SKILL.md": b"---\nname: Plant care\ndescription: How to water plants\n---\n"
-                                    b"Describe when and how to use this skill.\n"}),
 ])
 def test_new_items_come_from_the_templates(qtbot, window, store, section, values, files):
     open_and_wait(qtbot, window, store)
