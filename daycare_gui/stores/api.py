@@ -793,6 +793,29 @@ class Collections(Capability):
         with the list): the window shows it as a line above them."""
         return []
 
+    # -- row actions (Revoke grant…): what a person may do to one row, beyond editing its fields --------
+    def row_actions(self, collection_id: str, row: Row) -> tuple[StoreAction, ...]:
+        """The actions offered on ``row`` (none by default). ``description`` is what the window asks the
+        person to confirm: what it changes on disk, in a sentence or two."""
+        return ()
+
+    def run_row_action(self, collection_id: str, row: Row, action_id: str, *, force: bool = False) -> str:
+        """Run one of ``row_actions`` and say what happened in a sentence. A write is refused
+        (:class:`WriteRefused`) while ``writes_blocked()`` says why unless ``force``; it checks that what
+        it changes is still as ``row`` showed it (else :class:`WriteConflict`, nothing written), is atomic,
+        and keeps a backup where the kind keeps one."""
+        raise WriteRefused("this row has no such action")
+
+    def create_fields(self, collection_id: str) -> tuple[EditableField, ...]:
+        """What a new row of the list is made from (New app…); ``()``: the list takes no new rows."""
+        return ()
+
+    def create(self, collection_id: str, values: dict[str, Any], *, force: bool = False) -> str:
+        """Add a row from ``values`` (keys of ``create_fields``) and return its key. Never replaces what is
+        there; refused while ``writes_blocked()`` says why unless ``force``; a value that cannot be used
+        raises ValueError with the sentence to show."""
+        raise WriteRefused("this list takes no new rows")
+
     def row(self, collection_id: str, key: str) -> Row | None:
         """One row by key (to follow a link). The default scans; kinds with an index override it."""
         n = self.size(collection_id)

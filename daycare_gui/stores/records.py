@@ -201,6 +201,14 @@ class Collection:
     tree: bool = False  # rows carry ``parent`` keys and are shown as a tree
     group: str = ""  # navigation group; empty puts it at the top level
     icon: str = ""
+    # Child collections shown as tabs under the selected row (a channel's members and messages): asked
+    # with ``Query.parent`` = the selected row's key. Listed by ``collections()`` only as details, never
+    # as sections of their own; see ``detail``.
+    details: tuple[str, ...] = ()
+    detail: bool = False  # a child list: shown under its parent's rows, not in the navigation
+    # False: a short list read whole and shown with each row's text and links beside it (the users), even
+    # where the kind's lists are keyed; True: keys only and rows on demand when the kind is a Listing.
+    keyed: bool = True
 
 
 @dataclass(frozen=True)

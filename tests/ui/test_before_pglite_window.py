@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import snapshot_tree
-from tests.ui.conftest import thread_rows
 from tests.pg_helpers import use_test_pglite
 from tests.stores.daycare_pg.before_pglite_dir import OLD_WORD, add_old_daycare_db
+from tests.ui.conftest import thread_rows
 
 OPEN_TIMEOUT = 120_000  # the copy and PGlite's start on a busy machine
 

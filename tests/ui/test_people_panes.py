@@ -118,65 +118,87 @@ def pglite_demo(tmp_path_factory):
     return root
 
 
-# -- inbox --------------------------------------------------------------------------------------------
+# -- inbox (the shared list pane) ---------------------------------------------------------------------
 @pytest.fixture
 def demo_clock(monkeypatch):
     """Ages and stuck flags against the demo's own 'now' (its items are posted relative to it)."""
-    from daycare_gui.ui.panes.inbox import InboxPane
+    from daycare_gui.stores.daycare.sqlite.collections import DaycareLists
 
-    monkeypatch.setattr(InboxPane, "clock", staticmethod(lambda: NOW_MS))
+    monkeypatch.setattr(DaycareLists, "clock", staticmethod(lambda: NOW_MS))
+
+
+def _inbox(qtbot, window, store):
+    pane = open_at(qtbot, window, store, "inbox")
+    view = pane.views["inbox"]
+    return pane, view
+
+
+def _loaded(view, n):
+    return view.model.rowCount() == n and all(view.model.record(r) is not None for r in range(n))
 
 
 def test_inbox_oldest_first_with_stuck_marked(qtbot, window, demo_store, demo_clock, model_tester):
-    pane = open_at(qtbot, window, demo_store, "inbox")
-    model_tester(pane.model)  # through loading, the stuck-only filter and the text filter
-    qtbot.waitUntil(lambda: pane.model.rowCount() == 9, timeout=5000)
-    records = pane.model.records()
-    assert [e.item.posted_at for e in records] == sorted(e.item.posted_at for e in records)
-    states = [pane.model.index(r, 0).data(StateRole) for r in range(9)]
+    pane, view = _inbox(qtbot, window, demo_store)
+    model_tester(view.model)  # through loading, the stuck-only filter and the text filter
+    qtbot.waitUntil(lambda: _loaded(view, 9), timeout=5000)
+    records = [view.model.record(r) for r in range(9)]
+    assert [r.values[0] for r in records] == sorted(r.values[0] for r in records)
+    states = [view.model.index(r, 0).data(StateRole) for r in range(9)]
     assert states.count("stuck") == 5 and states[:5] == ["stuck"] * 5
-    assert texts(pane.model, 1)[0] == "9d"
-    assert texts(pane.model, 2).count("stuck") == 5
-    assert all(name and "no such agent" not in name for name in texts(pane.model, 4))
-    assert pane.summary.text().startswith("9 items, 5 stuck")
+    assert texts(view.model, 1)[0] == "9d"
+    assert texts(view.model, 2).count("stuck") == 5
+    assert all(name and "no such agent" not in name for name in texts(view.model, 4))
+    assert view.totals.text() == "9 items, 5 stuck"
     assert isinstance(window.detail.item.raw, dict) and window.detail.item.raw["type"] == "reset"
 
-    pane.stuck_only.setChecked(True)  # runs in SQL
-    qtbot.waitUntil(lambda: pane.model.rowCount() == 5, timeout=5000)
-    assert all(e.stuck for e in pane.model.records())
-    assert pane.summary.text().startswith("5 matching items, 5 stuck")
-    pane.stuck_only.setChecked(False)
-    qtbot.waitUntil(lambda: pane.model.rowCount() == 9, timeout=5000)
+    qtbot.waitUntil(lambda: "stuck" in view.flags, timeout=5000)
+    view.flags["stuck"].setChecked(True)  # runs in SQL
+    qtbot.waitUntil(lambda: _loaded(view, 5), timeout=5000)
+    assert all(view.model.record(r).flag == "stuck" for r in range(5))
+    assert view.totals.text() == "5 items, 5 stuck (filtered)"
+    view.flags["stuck"].setChecked(False)
+    qtbot.waitUntil(lambda: view.model.rowCount() == 9, timeout=5000)
 
-    pane.filter_box.setText("leftover RICE")  # text inside one item
-    qtbot.waitUntil(lambda: pane.model.rowCount() == 1, timeout=5000)
-    assert "leftover rice" in texts(pane.model, 5)[0]
+    view.filter_box.setText("leftover RICE")  # text inside one item
+    qtbot.waitUntil(lambda: _loaded(view, 1), timeout=5000)
+    assert "leftover rice" in texts(view.model, 5)[0]
 
 
-def test_inbox_pages_by_key_as_it_scrolls(qtbot, window, demo_store, demo_clock, monkeypatch, model_tester):
-    from daycare_gui.ui.panes import inbox as inbox_module
+def test_inbox_reads_its_rows_in_chunks_as_the_view_asks(qtbot, window, demo_store, demo_clock, monkeypatch,
+                                                         model_tester):
+    from daycare_gui.ui.panes.generic import listing
 
-    monkeypatch.setattr(inbox_module, "PAGE", 4)
-    pane = open_at(qtbot, window, demo_store, "inbox")
-    model_tester(pane.model)  # through every page appended
-    pane.table.resize(pane.table.width(), 600)  # room for more rows than a page: the view asks for the rest
-    qtbot.waitUntil(lambda: pane.model.rowCount() == 9 and not pane.model.has_more(), timeout=5000)
-    posted = [(e.item.posted_at, e.item.id) for e in pane.model.records()]
+    monkeypatch.setattr(listing, "FIRST", 4)  # the rest come as the view shows them
+    pane, view = _inbox(qtbot, window, demo_store)
+    model_tester(view.model)
+    qtbot.waitUntil(lambda: _loaded(view, 9), timeout=5000)
+    posted = [(view.model.record(r).values[0], view.model.record(r).key) for r in range(9)]
     assert posted == sorted(posted) and len(set(posted)) == 9  # in order, none twice, none missed
-    assert pane.summary.text().startswith("9 items, 5 stuck")
+    assert view.totals.text() == "9 items, 5 stuck"
 
 
 def test_inbox_per_agent_and_open_agent(qtbot, window, demo_store, demo_clock):
-    pane = open_at(qtbot, window, demo_store, "inbox")
-    qtbot.waitUntil(lambda: pane.model.rowCount() == 9 and pane.agent_box.count() > 1, timeout=5000)
-    pane.agent_box.setCurrentIndex(1)
-    agent_id = pane.agent_box.currentData()
-    qtbot.waitUntil(lambda: pane.model.rowCount() < 9, timeout=5000)
-    assert {e.agent_id for e in pane.model.records()} == {agent_id}
+    pane, view = _inbox(qtbot, window, demo_store)
+    qtbot.waitUntil(lambda: _loaded(view, 9) and "agent" in view.choices, timeout=5000)
+    box = view.choices["agent"]
+    box.setCurrentIndex(1)
+    agent_id = box.currentData()
+    qtbot.waitUntil(lambda: 0 < view.model.rowCount() < 9 and view.model.record(0) is not None, timeout=5000)
+    assert {view.model.record(r).links[0].value for r in range(view.model.rowCount())} == {agent_id}
 
-    pane.table.selectRow(0)
-    pane.table.activated.emit(pane.table.currentIndex())  # double-click / Enter
+    view.table.selectRow(0)
+    view.table.activated.emit(view.table.currentIndex())  # double-click / Enter follows the row's first link
     agents = window.panes["agents"]
     # (the page is shown once the agent's conversation is ready to paint: Pane.opens_before_shown)
     qtbot.waitUntil(lambda: window.pane_stack.currentWidget() is agents, timeout=5000)
     assert agents.threads.current_key() == agent_id
+
+
+def test_inbox_opens_on_an_agents_items(qtbot, window, demo_store, demo_clock):
+    """A jump to the inbox with an agent id narrows it to that agent's items (the old deep link)."""
+    pane, view = _inbox(qtbot, window, demo_store)
+    qtbot.waitUntil(lambda: _loaded(view, 9), timeout=5000)
+    agent_id = view.model.record(0).links[0].value
+    pane.open_item(agent_id)
+    qtbot.waitUntil(lambda: view.model.rowCount() < 9 and view.model.record(0) is not None, timeout=5000)
+    assert view.choices["agent"].currentData() == agent_id

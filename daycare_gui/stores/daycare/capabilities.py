@@ -22,6 +22,7 @@ from daycare_gui.stores.api import (
     Tasks,
     Trash,
 )
+from daycare_gui.stores.common.collection_union import CollectionUnion
 from daycare_gui.stores.daycare.legacy.search import DaycareLegacySearch
 from daycare_gui.stores.daycare.sqlite.charts import DaycareCharts
 from daycare_gui.stores.daycare.sqlite.search import DaycareSqliteSearch
@@ -206,13 +207,19 @@ def offer_capabilities(store) -> None:
 
             store.offer(Conversations, KeyedLegacyConversations(core))  # keyed by history.jsonl line
             store.offer(SearchSource, DaycareLegacySearch(core))
+        from daycare_gui.stores.daycare.legacy.collections import LegacyLists
+
+        store.offer(Collections, LegacyLists(core))
         return
     store.offer(Tables, DaycareTables(core))
+    from daycare_gui.stores.daycare.sqlite.collections import DaycareLists
+
     store.offer(Charts, DaycareCharts(core))
     if core.has_table("agents") and core.has_table("session_history"):
         from daycare_gui.stores.daycare.sqlite.conversations import SqliteConversations
 
         store.offer(Conversations, SqliteConversations(core))  # keyed pages by session_history.id
         store.offer(SearchSource, DaycareSqliteSearch(core))
-    if core.has_table("users"):  # (the users list: stores/daycare/sqlite/users.py)
-        store.offer(Collections, SqliteUsers(core))
+    # inbox, channels, signals, processes, expose, prompts, apps; and the users (stores/daycare/sqlite/users.py)
+    lists = DaycareLists(core)
+    store.offer(Collections, CollectionUnion(lists, SqliteUsers(core)) if core.has_table("users") else lists)

@@ -18,7 +18,7 @@ USER_COLUMNS = ("Name", "Role", "Nametag", "Connector keys", "Parent user", "Age
 
 
 def users_collection() -> Collection:
-    return Collection(USERS, "Users", USER_COLUMNS, icon="system-users")
+    return Collection(USERS, "Users", USER_COLUMNS, icon="system-users", keyed=False)  # a few: read whole
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from daycare_gui.stores import api
 from daycare_gui.stores.daycare.capabilities import message_of
 from daycare_gui.stores.daycare.pg.catalog import VERSIONED
 from daycare_gui.stores.daycare.pg.database import UnreadableJson
+from daycare_gui.stores.daycare.pg.lists import DETAILS, PgListing
 from daycare_gui.stores.daycare.pg.storage import PgStorage
 from daycare_gui.stores.daycare.pg.threads import PgThreadListing
 from daycare_gui.stores.daycare.pg.users import pg_user_rows
@@ -322,7 +323,7 @@ LISTS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
 }
 
 
-class PgCollections(_OnStore, api.Collections):
+class PgCollections(_OnStore, PgListing, api.Collections):
     def __init__(self, store, files=None) -> None:
         self.store = store
         self.files = files  # datadir.collections.DataDirLists (ids "files:…"), or None
@@ -331,8 +332,9 @@ class PgCollections(_OnStore, api.Collections):
         return {k: v for k, v in LISTS.items() if self.store.has(v[1])}
 
     def collections(self) -> list[Collection]:
-        out = [users_collection() if k == USERS else Collection(k, title, tuple(c for c in cols if c in self.db.columns(table)))
+        out = [users_collection() if k == USERS else self.listed(Collection(k, title, tuple(c for c in cols if c in self.db.columns(table))))
                for k, (title, table, _o, cols) in self._lists().items()]
+        out += self.extra_collections()  # a channel's members and messages, shown under it
         for table in VERSIONED:
             if self.store.has(table) and "valid_to" in self.db.columns(table):
                 out.append(Collection(f"versions:{table}", table.replace("_", " "),
@@ -343,6 +345,8 @@ class PgCollections(_OnStore, api.Collections):
     def size(self, collection_id: str) -> int:
         if self.files is not None and self.files.owns(collection_id):
             return self.files.size(collection_id)
+        if collection_id in DETAILS:
+            return 0  # asked for one channel at a time (Query.parent)
         if collection_id.startswith("versions:"):
             table = collection_id.split(":", 1)[1]
             return int(self.db.scalar(f'SELECT count(*) FROM "{table}"') or 0)
@@ -358,6 +362,12 @@ class PgCollections(_OnStore, api.Collections):
             return self._versions(collection_id.split(":", 1)[1], offset, limit)
         if collection_id == USERS and self.store.has("users"):  # owner first, keys, agents: pg/users.py
             return pg_user_rows(self.store)[offset:offset + limit]
+        if collection_id in DETAILS:
+            return []
+        if collection_id == "inbox":  # age and the stuck flag, oldest first
+            from daycare_gui.stores.records import Query
+
+            return self.fetch("inbox", self.keys("inbox", Query())[max(0, offset): max(0, offset) + limit])
         _title, table, order, cols = self._lists()[collection_id]
         shown = [c for c in cols if c in self.db.columns(table)]
         rows = self.db.mappings(f'SELECT * FROM "{table}"{self.store.current(table)} ORDER BY {order} '
@@ -368,7 +378,7 @@ class PgCollections(_OnStore, api.Collections):
             key = "/".join(str(r.get(k)) for k in ("user_id", "key") if k in r) if table == "key_values" else str(r.get("id"))
             out.append(Row(key, tuple(shown_row.get(c) for c in shown), raw=shown_row,
                            markdown=_markdown_of(table, shown_row)))
-        return out
+        return self.joined(collection_id, out)
 
     def _versions(self, table: str, offset: int, limit: int) -> list[Row]:
         from daycare_gui.stores.daycare.pg.store import masked_row
