@@ -54,7 +54,7 @@ def test_linggen_a_project_copied_to_a_second_folder_is_listed_and_counted_once(
     threads = pane.threads.records.visible_records()
     assert sorted(t.title for t in threads) == ["blog", "shop"] and "(2)" in pane.threads.caption.text()
     listed = next(t for t in threads if t.title == "shop")
-    assert listed.session_count == 7  # three sessions in each folder, and the flat one
+    assert listed.session_count == 11  # three sessions in each folder, and the five flat ones
     assert f"stored in 2 folders: {shop.name}, {shop.name}-copy" in listed.problem
 
 
