@@ -15,6 +15,7 @@ from __future__ import annotations
 from daycare_gui.stores.agentstack import values as v
 from daycare_gui.stores.agentstack.database import DatabaseError
 from daycare_gui.stores.api import Automations
+from daycare_gui.stores.common.secrets import mask_free_text
 from daycare_gui.stores.records import Automation, Run
 
 _OUTCOMES = {"completed": "worked", "failed": "failed", "running": "running"}
@@ -71,7 +72,7 @@ def _run(aid: str, rec: dict) -> Run:
     certainty = "logged"
     error = ""
     if status == "failed":
-        error = v.short(rec["output"], 2000) if rec["output"] else ""
+        error = mask_free_text(v.short(rec["output"], 2000)) if rec["output"] else ""
         said.append("its output is shown as the error (AgentStack has no error column)" if error else
                     "AgentStack keeps no error text for it")
     elif status == "pending":
@@ -90,7 +91,7 @@ def _run(aid: str, rec: dict) -> Run:
     if rec["parent_task_id"] is not None:
         meta.append(("Parent task", str(rec["parent_task_id"])))
     if rec["input"]:
-        meta.append(("Input", v.short(rec["input"], 200)))
+        meta.append(("Input", mask_free_text(v.short(rec["input"], 200))))
     return Run(str(rec["id"]), aid, _ms(rec["created_at"]), _ms(rec["completed_at"]), outcome, error,
                "; ".join(said), certainty, meta=tuple(meta),
                raw={k: rec[k] for k in ("id", "session_id", "status", "created_at", "completed_at")})

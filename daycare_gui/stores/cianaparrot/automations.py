@@ -26,6 +26,7 @@ from daycare_gui.stores.cianaparrot.bot_json import task_id
 from daycare_gui.stores.cianaparrot.checkpoints import decode_metadata, id_time_ms
 from daycare_gui.stores.cianaparrot.decode import decode_typed, masked
 from daycare_gui.stores.cianaparrot.messages import as_text, message_fields, parts_text
+from daycare_gui.stores.common.secrets import mask_free_text
 from daycare_gui.stores.records import Automation, Run, SessionRef
 
 PREFIX = "scheduler_"
@@ -126,7 +127,8 @@ def _segments(reader, thread: str) -> list[_Segment]:
         if str(cid) == seg.ids[-1]:  # writes after the last checkpoint: a step began and none followed (the
             seg.pending = True       # input checkpoint's own __start__ writes too, when no step came after)
         if channel == "__error__":
-            seg.errors.append(as_text(masked(decode_typed(tag, value).value)) or "an error without text")
+            text = as_text(masked(decode_typed(tag, value).value))  # (an error may quote a key: masked)
+            seg.errors.append(mask_free_text(text) if text else "an error without text")
         elif channel == "messages":  # (a message written after the last checkpoint never reached the state)
             _messages(seg, str(path or ""), decode_typed(tag, value).value, applied=str(cid) != seg.ids[-1])
     return segments
@@ -175,7 +177,7 @@ def _run(aid: str, thread: str, seg: _Segment, *, newest: bool, bot_running: boo
                     "have stopped mid-run, or the error was only logged")
     meta = [("Thread", thread), ("First checkpoint", first), ("Last checkpoint", last)]
     if seg.prompt:
-        meta.append(("Prompt", seg.prompt))
+        meta.append(("Prompt", mask_free_text(seg.prompt)))
     return Run(first, aid, started, finished, outcome, error, "; ".join(said), certainty,
                SessionRef(thread, thread), seg.first_message, sum(seg.tokens.values()) if seg.tokens else None,
                tuple(meta))

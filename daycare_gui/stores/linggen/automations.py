@@ -23,6 +23,7 @@ from pathlib import Path
 
 from daycare_gui.stores import api
 from daycare_gui.stores.common.jsonl import iter_jsonl
+from daycare_gui.stores.common.secrets import mask_free_text, mask_secrets
 from daycare_gui.stores.linggen.inventory import FLAT, Inventory, Session
 from daycare_gui.stores.linggen.mission_runs import BEFORE_17, STALE, run_format
 from daycare_gui.stores.linggen.missions import Mission, run_line_unread
@@ -61,7 +62,8 @@ class LinggenAutomations(api.Automations):
                 aid = f"mission:{m.path.parent.name}"
                 out.append(Automation(aid, m.title, task=self._tasks.get(aid)))
             elif m.state == "active" and _idle_agents(m):
-                out.append(Automation(f"project-mission:{m.key}", m.title, runs_told=False, why=_PER_PROJECT_WHY))
+                out.append(Automation(f"project-mission:{m.key}", m.title, runs_told=False, why=_PER_PROJECT_WHY,
+                                      notes=(f"the mission of project {m.project}",)))
         return out
 
     def runs(self, automation_id: str, *, since: int | None = None, limit: int | None = None) -> list[Run]:
@@ -150,7 +152,7 @@ def _run(automation_id: str, rid: str, line_no: int, row: dict, ctx: _Context, u
     if unread:
         meta.append(("Problem", f"line 1 {unread}: Linggen's own history lacks this run"))
     return Run(rid, automation_id, started, finished, outcome, error, "; ".join(evidence), "logged",
-               session.ref if session is not None else None, tokens=None, meta=tuple(meta), raw=row)
+               session.ref if session is not None else None, tokens=None, meta=tuple(meta), raw=mask_secrets(row))
 
 
 def _ended_row(row: dict, session: Session | None) -> bool:
@@ -188,4 +190,4 @@ def _error_text(session: Session, started: int | None, finished: int | None) -> 
         if ts is not None and ((started is not None and ts < started) or (finished is not None and ts > finished)):
             continue
         found = content[len(_ERROR_PREFIX):].strip()
-    return found
+    return mask_free_text(found)  # an engine's error may quote a key it was given

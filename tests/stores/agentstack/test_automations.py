@@ -42,7 +42,8 @@ def test_runs_of_a_built_store_newest_first_with_since_and_limit(build, opened):
     first = b.task("lint", session=session, status="completed", agent_type="tester")
     second = b.task("unit tests", session=session, status="failed", agent_type="tester")
     third = b.task("e2e", session=session, status="running", agent_type="tester")
-    b.task("write code", session=session, agent_type="coder")
+    b.task("write code", session=session, agent_type="coder", status="failed",
+           output="Error: provider said 401 for api_key=sk-live-abcdefghijklmnop")
     b.sql("UPDATE tasks SET completed_at = created_at + 30000 WHERE id IN (?, ?)", (first, second))
     b.close()
     auto = opened(b.path).capability(Automations)
@@ -53,3 +54,5 @@ def test_runs_of_a_built_store_newest_first_with_since_and_limit(build, opened):
     assert runs[2].finished_at == runs[2].started_at + 30000
     assert [r.id for r in auto.runs("agent:tester", since=runs[1].started_at, limit=1)] == [third]
     assert auto.run_sessions() == frozenset()  # AgentStack keeps no conversations to hide
+    (coder,) = auto.runs("agent:coder")
+    assert coder.error.startswith("Error: provider said 401") and "abcdefghijklmnop" not in coder.error

@@ -109,3 +109,12 @@ def test_per_project_missions_say_their_runs_cannot_be_told_apart(tmp_path):
     (mission,) = auto.automations()
     assert not mission.runs_told and "cannot be told apart" in mission.why
     assert auto.runs(mission.id) == [] and auto.run_sessions() == frozenset()
+
+
+def test_an_error_quoting_a_key_shows_the_key_masked(tmp_path):
+    h = Home17(tmp_path / "home")
+    h.flat_session("s1", "Nightly", T17, line("ling", "user", "Error: 401 for key sk-ant-api03-abcdefghijklmnop", T17 + 5),
+                   creator="mission", mission_id="nightly")
+    h.mission17("nightly", NIGHTLY, runs=run_row("mission-run-1", "failed", T17, session="s1"))
+    (run,) = _automations(h.root).runs("mission:nightly")
+    assert run.error.startswith("401 for key ") and "abcdefghijklmnop" not in run.error
