@@ -117,8 +117,9 @@ def _segments(reader, thread: str) -> list[_Segment]:
         return segments
     wns = 'AND "checkpoint_ns" = \'\'' if w.get("checkpoint_ns") else ""
     col = {k: (f'"{w[k]}"' if w.get(k) else "''") for k in ("task_path", "channel", "type")}
+    value = '"value"' if w.get("value") else "NULL"  # (columns of older releases are looked up, not assumed)
     sql = (f'SELECT "{w["id"]}", {col["task_path"]}, {col["channel"]}, {col["type"]}, '
-           f"CASE WHEN {col['channel']} IN ('messages', '__error__') THEN \"value\" END "
+           f"CASE WHEN {col['channel']} IN ('messages', '__error__') THEN {value} END "
            f'FROM writes WHERE thread_id = ? {wns} ORDER BY 1')
     for cid, path, channel, tag, value in reader.conn.execute(sql, (thread,)):
         seg = index.get(str(cid))
