@@ -54,7 +54,7 @@ def test_linggen_a_project_copied_to_a_second_folder_is_listed_and_counted_once(
     threads = thread_rows(qtbot, pane)
     assert sorted(t.values[0] for t in threads) == ["blog", "shop"] and "(2)" in pane.threads.caption.text()
     listed = next(t for t in threads if t.values[0] == "shop")
-    assert listed.values[pane.threads.columns_titles.index("Sessions")] == 7  # three sessions in each folder, and the flat one
+    assert listed.values[pane.threads.columns_titles.index("Sessions")] == 11  # three sessions in each folder, and the five flat ones
     assert f"stored in 2 folders: {shop.name}, {shop.name}-copy" in listed.problem
 
 

@@ -22,6 +22,7 @@ from daycare_gui.stores.agentstack.search import FAILED_MEANS, SEARCH_COLUMNS, i
 from daycare_gui.stores.agentstack.spec import Spec
 from daycare_gui.stores.api import (
     Actions,
+    Automations,
     Charts,
     Collections,
     EditableField,
@@ -209,6 +210,10 @@ def offer_capabilities(store) -> None:
     store.offer(Collections, AgentStackCollections(store))
     store.offer(Actions, AgentStackActions(store))
     store.offer(Charts, AgentStackCharts(store))
+    if store.has("tasks", "agent_type"):  # its task queue: the one automated work AgentStack records
+        from daycare_gui.stores.agentstack.automations import AgentStackAutomations
+
+        store.offer(Automations, AgentStackAutomations(store))
     _startup_checks(store)
 
 

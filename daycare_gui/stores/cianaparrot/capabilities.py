@@ -8,6 +8,7 @@ from collections import Counter
 
 from daycare_gui.stores.api import (
     Actions,
+    Automations,
     Charts,
     Collections,
     Conversations,
@@ -103,6 +104,10 @@ def offer_all(store) -> None:
     if store.layout.root is not None or store.layout.data_dir is not None:
         store.offer(Tasks, CianaTasks(store))
         store.offer(Actions, CianaActions(store))
+    if store.tasks or any(t.startswith("scheduler_") for t in store.threads):
+        from daycare_gui.stores.cianaparrot.automations import CianaAutomations
+
+        store.offer(Automations, CianaAutomations(store))
     if store.layout.workspace is not None or store.layout.root is not None:
         store.offer(Documents, CianaDocuments(store))
     if store.layout.workspace is not None:
