@@ -46,6 +46,7 @@ from daycare_gui.stores.records import (
     UpgradePlan,
     UpgradeResult,
 )
+from daycare_gui.stores.records import StoredCost, UsageRecord  # the Usage block (#37)
 
 StorePath = str | os.PathLike
 
@@ -519,6 +520,27 @@ class Automations(Capability):
         return len(self.automations())
 
 
+class Usage(Capability):
+    """Tokens per model call, streamed (a store's whole history is never held in memory), for the costs
+    page and ``daycare-gui costs``; shared code prices and totals them (``stores/common/costs``).
+
+    ``source`` says in a sentence which records the usage comes from and what was left out so nothing is
+    counted twice (Daycare SQLite's per-agent totals beside its per-record tokens).
+    """
+
+    source: str = ""
+    # What the store's own cost figure (``stored_costs``) covers and misses, for the side-by-side.
+    stored_cost_note: str = ""
+
+    @abstractmethod
+    def records(self, since: int | None = None) -> Iterator[UsageRecord]:
+        """Every usage record at or after ``since`` (ms), each model call once."""
+
+    def stored_costs(self) -> list[StoredCost]:
+        """The cost the store keeps itself per day and model; empty where it keeps none."""
+        return []
+
+
 class Storage(Capability):
     """How the store's schema stands against the migrations its system knows, and the upgrade that
     would bring it up to date. A kind whose store has no migrations list does not offer it.
@@ -721,5 +743,5 @@ __all__ = [
     "Actions", "Automations", "CannotOpen", "Candidate", "Capability", "Charts", "Collections", "Conversations", "Directory",
     "Documents",
     "EditableField", "Listing", "NotRecognised", "WriteConflict", "WritePartial", "WriteRefused", "OpenedStore",
-    "SearchSource", "Storage", "StoreAction", "StoreKind", "StorePath", "Tables", "Tasks", "Trash", "raw_of",
+    "SearchSource", "Storage", "StoreAction", "StoreKind", "StorePath", "Tables", "Tasks", "Trash", "Usage", "raw_of",
 ]

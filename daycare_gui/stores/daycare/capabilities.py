@@ -148,5 +148,14 @@ def offer_capabilities(store) -> None:
         return
     store.offer(Tables, DaycareTables(core))
     store.offer(Charts, DaycareCharts(core))
+    _offer_usage(store, core)  # tokens per model call, for the costs page (#37)
     if core.has_table("agents") and core.has_table("session_history"):
         store.offer(Conversations, DaycareConversations(core))
+
+
+def _offer_usage(store, core) -> None:
+    from daycare_gui.stores.api import Usage
+    from daycare_gui.stores.daycare.sqlite.usage import DaycareSqliteUsage
+
+    if core.has_table("session_history") and core.has_table("sessions"):
+        store.offer(Usage, DaycareSqliteUsage(core))
