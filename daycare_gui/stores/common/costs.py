@@ -284,3 +284,11 @@ def money(usd: Decimal | None) -> str:
     from daycare_gui.stores.common.pricing import cents
 
     return f"${cents(usd):,}"
+
+
+def total_money(t: Total) -> str:
+    """A total's cost as the tables show it: never "$0.00" for tokens the price table could not price."""
+    if t.records and t.unpriced_records == t.records:
+        return "unpriced"
+    shown = money(t.usd)
+    return f"{shown} + unpriced" if t.unpriced_records else shown
