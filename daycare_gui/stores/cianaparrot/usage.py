@@ -29,7 +29,7 @@ def _int(value) -> int:
 def _found(value) -> tuple[str, dict, dict] | None:
     """(message id, usage, response metadata) of an AIMessage with usage, else None."""
     found = message_fields(value)
-    if found is None or not found[0].startswith("AIMessage"):
+    if found is None or not (found[0].startswith("AIMessage") or found[0] == "ai"):  # (a plain dict says "ai")
         return None
     fields = found[1]
     usage = plain(fields.get("usage_metadata"))
