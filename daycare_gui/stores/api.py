@@ -39,14 +39,15 @@ from daycare_gui.stores.records import (
     Run,
     SessionRecord,
     SessionRef,
+    StoredCost,
     StoreSummary,
     TableRef,
     TaskItem,
     ThreadRecord,
     UpgradePlan,
     UpgradeResult,
+    UsageRecord,
 )
-from daycare_gui.stores.records import StoredCost, UsageRecord  # the Usage block (#37)
 
 StorePath = str | os.PathLike
 
