@@ -41,6 +41,7 @@ PANES: tuple[PaneSpec, ...] = (
     PaneSpec("system_prompts", "System prompts", "subsystems", "SystemPromptsPane", icon="document-properties"),
     PaneSpec("settings", "Settings and auth", "settings", "SettingsPane", icon="preferences-system"),
     PaneSpec("files", "Files", "files", "FilesPane", icon="folder"),
+    PaneSpec("costs", "Costs", "generic.costs", "CostsPane", icon="view-list-details"),  # the shared page (#37)
     PaneSpec("storage", "Storage", "generic.storage", "StoragePane", icon="drive-harddisk"),
     PaneSpec("problems", "Problems", "generic.problems", "ProblemsPane", icon="dialog-warning"),
 )
