@@ -175,3 +175,36 @@ def test_costs_command_groups_and_since(sqlite_demo, capsys):
     assert [t["group"] for t in json.loads(capsys.readouterr().out)["totals"]] == [days[-1]]
     assert cli.main(["costs", str(sqlite_demo), "--since", "yesterday"]) == 2
     assert "--since" in capsys.readouterr().err
+
+
+def test_export_writes_the_costs_table_as_csv_with_the_totals(sqlite_demo, tmp_path, capsys):
+    import csv
+    import os
+
+    out = tmp_path / "costs.csv"
+    assert cli.main(["export", str(sqlite_demo), "costs:model", "--out", str(out)]) == 0
+    assert os.stat(out).st_mode & 0o777 == 0o600
+    rows = list(csv.DictReader(out.open(encoding="utf-8")))
+    with registry.open_store(sqlite_demo) as opened:
+        report = compute(opened.capability(api.Usage), "model")
+    assert [(r["label"], Decimal(r["usd"]), int(r["tokens"])) for r in rows[:-1]] == \
+        [(t.label, t.usd, t.tokens) for t in report.totals]
+    assert rows[-1]["label"] == "Total" and Decimal(rows[-1]["usd"]) == report.overall.usd
+    assert cli.main(["export", str(sqlite_demo), "costs", "--out", str(out)]) == 2  # kept without --force
+    assert "exists" in capsys.readouterr().err
+    assert cli.main(["export", str(sqlite_demo), "costs:colour"]) == 2
+
+
+def test_csv_never_hands_a_spreadsheet_a_formula_from_the_store():
+    import io
+
+    from daycare_gui.stores.common.export.costs_csv import write_costs_csv
+
+    class Fake(api.Usage):
+        def records(self, since=None):
+            yield UsageRecord("a", 1_770_000_000_000, "anthropic", "claude-sonnet-4-5", input=10, output=2,
+                              user="=HYPERLINK(\"http://x\")")
+
+    buf = io.StringIO()
+    write_costs_csv(compute(Fake(), "user"), buf)
+    assert "'=HYPERLINK" in buf.getvalue() and ",=HYPERLINK" not in buf.getvalue()
