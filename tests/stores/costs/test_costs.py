@@ -208,3 +208,30 @@ def test_csv_never_hands_a_spreadsheet_a_formula_from_the_store():
     buf = io.StringIO()
     write_costs_csv(compute(Fake(), "user"), buf)
     assert "'=HYPERLINK" in buf.getvalue() and ",=HYPERLINK" not in buf.getvalue()
+
+
+def test_the_measured_rates_give_exactly_the_tables_own_price_tiers_and_thresholds_included():
+    import random
+
+    from daycare_gui.stores.common import pricing
+
+    models = [("anthropic", "claude-sonnet-4-5"), ("anthropic", "claude-sonnet-4"), ("openai", "gpt-5"),
+              ("openrouter", "google/gemini-2.5-pro"), ("google", "gemini-2.5-pro"), ("openai", "gpt-4o")]
+    rng = random.Random(37)
+    calls = []
+    for _ in range(1500):
+        counts = [rng.choice([0, rng.randrange(300), rng.randrange(300_000)]) for _ in range(5)]
+        calls.append((rng.choice(models), 1_700_000_000_000 + rng.randrange(10**11), counts))
+    for edge in (128_000, 200_000):  # a call right at a long-context threshold and one token over it
+        for whole in (edge - 1, edge, edge + 1):
+            calls.append((("anthropic", "claude-sonnet-4-5"), 1_770_000_000_000, [whole - 30, 5, 10, 10, 10]))
+            calls.append((("google", "gemini-2.5-pro"), 1_770_000_000_000, [whole - 30, 5, 10, 10, 10]))
+    for (provider, model), at, (inp, out, read, w5, w1h) in calls:
+        ours = price(provider, model, at, input=inp, output=out, cache_read=read, cache_write_5m=w5,
+                     cache_write_1h=w1h).usd
+        usage = GUsage(input_tokens=inp + read + w5 + w1h, output_tokens=out, cache_read_tokens=read,
+                       cache_write_tokens=w5 + w1h, cache_write_1h_tokens=w1h)
+        theirs = calc_price(usage, model_ref=model, provider_id=provider,
+                            genai_request_timestamp=_dt.datetime.fromtimestamp(at / 1000, tz=_dt.timezone.utc))
+        assert ours == theirs.total_price, (provider, model, inp, out, read, w5, w1h)
+    assert any(r[1] is not None for r in pricing._rate_cache.values())  # the fast way was taken
