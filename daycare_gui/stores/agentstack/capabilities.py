@@ -209,6 +209,12 @@ def offer_capabilities(store) -> None:
     store.offer(Collections, AgentStackCollections(store))
     store.offer(Actions, AgentStackActions(store))
     store.offer(Charts, AgentStackCharts(store))
+    from daycare_gui.stores.agentstack.usage import AgentStackUsage, offers_usage
+
+    if offers_usage(store) and store.has("agent_resource_metrics", "updated_at"):
+        from daycare_gui.stores.api import Usage
+
+        store.offer(Usage, AgentStackUsage(store))  # its one token total per agent, unpriced (#37)
     _startup_checks(store)
 
 

@@ -235,3 +235,20 @@ def test_the_measured_rates_give_exactly_the_tables_own_price_tiers_and_threshol
                             genai_request_timestamp=_dt.datetime.fromtimestamp(at / 1000, tz=_dt.timezone.utc))
         assert ours == theirs.total_price, (provider, model, inp, out, read, w5, w1h)
     assert any(r[1] is not None for r in pricing._rate_cache.values())  # the fast way was taken
+
+
+def test_agentstack_offers_its_one_token_total_per_agent_unpriced(tmp_path):
+    from daycare_gui.stores.agentstack.demo import write_demo as write_agentstack
+
+    root = tmp_path / "as"
+    write_agentstack(root)
+    db = next(root.rglob("aistack.db"))
+    conn = sqlite3.connect(f"file:{db}?immutable=1", uri=True)
+    stored = dict(conn.execute("SELECT agent_id, tokens_consumed FROM agent_resource_metrics "
+                               "WHERE tokens_consumed > 0"))
+    conn.close()
+    with registry.open_store(root) as opened:
+        report = compute(opened.capability(api.Usage), "agent")
+    assert {t.label: t.tokens for t in report.totals} == stored and stored
+    assert report.overall.usd == 0 and report.overall.unpriced_tokens == sum(stored.values())
+    assert "tokens_consumed" in report.source
