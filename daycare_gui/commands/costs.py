@@ -64,7 +64,7 @@ def human(report) -> str:
         lines.append(report.empty)
         return "\n".join(lines)
     width = max([len(t.label) for t in report.totals] + [5]) + 2
-    lines.append(f"{report.by.capitalize():<{width}}{'calls':>7}{'tokens':>13}{'cost':>22}")
+    lines.append(f"{report.by.capitalize():<{width}}{'calls':>10} {'tokens':>16} {'cost':>20}")
     for t in report.totals + [report.overall]:
         flags = []
         if t.estimated_records:
@@ -72,7 +72,7 @@ def human(report) -> str:
         if t.unsure_records:
             flags.append("estimates cannot be told apart")
         note = f"  ({'; '.join(flags)})" if flags else ""
-        lines.append(f"{t.label:<{width}}{t.records:>7,}{t.tokens:>13,}{total_money(t):>22}{note}")
+        lines.append(f"{t.label:<{width}}{t.records:>10,} {t.tokens:>16,} {total_money(t):>20}{note}")
     if report.unpriced:
         lines.append("Unpriced (not in the price table; tokens kept, not counted as $0):")
         for model, (tokens, why) in report.unpriced.items():
