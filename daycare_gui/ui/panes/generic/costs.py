@@ -15,6 +15,7 @@ from daycare_gui.ui.models.columns import Column, fmt_int
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.panes.generic.common import RecordList, when
 
+DRILL_LIMIT = 5000
 GROUPINGS = (("model", "Model"), ("day", "Day"), ("agent", "Agent"), ("task", "Task"), ("user", "User"))
 
 
@@ -143,7 +144,12 @@ class CostsPane(Pane):
         self.ctx.show_detail(DetailItem(f"Total: {total.label}", tuple((k, str(v)) for k, v in total.as_dict().items()),
                                         raw=total.as_dict()))
         usage, keys = self.usage, list(total.keys)
-        self.ctx.worker.submit("costs-records", lambda: list(drill(usage, keys)), on_result=self.records.set_records)
+        shown = keys[:DRILL_LIMIT]  # a big total lists its first records only
+        self.records.caption.setText(
+            "<b>Records of the selected total</b> (double-click opens the conversation there)" if len(keys) <= DRILL_LIMIT
+            else f"<b>The first {fmt_int(DRILL_LIMIT)} of {fmt_int(len(keys))} records of the selected total</b> "
+                 "(double-click opens the conversation there)")
+        self.ctx.worker.submit("costs-records", lambda: list(drill(usage, shown)), on_result=self.records.set_records)
 
     # -- records ----------------------------------------------------------------------------------------
     def _record_selected(self, current, _previous) -> None:
