@@ -15,7 +15,7 @@ from daycare_gui.stores.common.secrets import mask_url
 def add_arguments(parser) -> None:
     parser.add_argument("path", help="a store of any kind: Daycare root, data dir or settings.json, or another "
                                      "kind's folder")
-    parser.add_argument("--by", choices=("day", "model", "agent", "task", "user"), default="model",
+    parser.add_argument("--by", choices=("day", "model", "agent", "task", "user", "session"), default="model",
                         help="what each line totals (default: model)")
     parser.add_argument("--since", metavar="DATE", help="only calls on or after this day (YYYY-MM-DD, UTC)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -64,7 +64,8 @@ def human(report) -> str:
         lines.append(report.empty)
         return "\n".join(lines)
     width = max([len(t.label) for t in report.totals] + [5]) + 2
-    lines.append(f"{report.by.capitalize():<{width}}{'calls':>10} {'tokens':>16} {'cost':>20}")
+    lines.append(f"{report.by.capitalize():<{width}}{'calls':>10} {'tokens':>16} {'cost':>20} {'cache':>6} "
+                 f"{'saved':>9}")
     for t in report.totals + [report.overall]:
         flags = []
         if t.estimated_records:
@@ -72,7 +73,10 @@ def human(report) -> str:
         if t.unsure_records:
             flags.append("estimates cannot be told apart")
         note = f"  ({'; '.join(flags)})" if flags else ""
-        lines.append(f"{t.label:<{width}}{t.records:>10,} {t.tokens:>16,} {total_money(t):>20}{note}")
+        share = "" if t.cache_read_share is None else f"{t.cache_read_share:.0%}"
+        saved = money(t.saved) if t.saved else ""
+        lines.append(f"{t.label:<{width}}{t.records:>10,} {t.tokens:>16,} {total_money(t):>20} {share:>6} "
+                     f"{saved:>9}{note}")
     if report.unpriced:
         lines.append("Unpriced (not in the price table; tokens kept, not counted as $0):")
         for model, (tokens, why) in report.unpriced.items():

@@ -252,3 +252,18 @@ def test_agentstack_offers_its_one_token_total_per_agent_unpriced(tmp_path):
     assert {t.label: t.tokens for t in report.totals} == stored and stored
     assert report.overall.usd == 0 and report.overall.unpriced_tokens == sum(stored.values())
     assert "tokens_consumed" in report.source
+
+
+def test_cache_efficiency_per_session_is_the_read_share_and_what_paying_them_as_input_would_have_cost(sqlite_demo):
+    with registry.open_store(sqlite_demo) as opened:
+        usage = opened.capability(api.Usage)
+        report = compute(usage, "session")
+        records = list(usage.records())
+    t = max(report.totals, key=lambda x: x.saved)
+    mine = [r for r in records if r.key in set(t.keys)]
+    read = sum(r.cache_read for r in mine)
+    seen = sum(r.input + r.cache_read + r.cache_write_5m + r.cache_write_1h for r in mine)
+    assert read and t.cache_read_share == read / seen
+    as_input = sum(price(r.provider, r.model, r.at, input=r.input + r.cache_read, output=r.output,
+                         cache_write_5m=r.cache_write_5m).usd for r in mine)
+    assert t.saved == as_input - t.usd > 0

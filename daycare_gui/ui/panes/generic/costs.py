@@ -16,7 +16,8 @@ from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.panes.generic.common import RecordList, when
 
 DRILL_LIMIT = 5000
-GROUPINGS = (("model", "Model"), ("day", "Day"), ("agent", "Agent"), ("task", "Task"), ("user", "User"))
+GROUPINGS = (("model", "Model"), ("day", "Day"), ("agent", "Agent"), ("task", "Task"), ("user", "User"),
+             ("session", "Session"))  # by session: each conversation's cache reads and what they saved
 
 
 def _flags(t) -> str:
