@@ -46,12 +46,14 @@ from daycare_gui.stores.records import (
     SessionRecord,
     SessionRef,
     SqliteFeed,
+    StoredCost,
     StoreSummary,
     TableRef,
     TaskItem,
     ThreadRecord,
     UpgradePlan,
     UpgradeResult,
+    UsageRecord,
 )
 
 StorePath = str | os.PathLike
@@ -721,6 +723,27 @@ class Automations(Capability):
         return len(self.automations())
 
 
+class Usage(Capability):
+    """Tokens per model call, streamed (a store's whole history is never held in memory), for the costs
+    page and ``daycare-gui costs``; shared code prices and totals them (``stores/common/costs``).
+
+    ``source`` says in a sentence which records the usage comes from and what was left out so nothing is
+    counted twice (Daycare SQLite's per-agent totals beside its per-record tokens).
+    """
+
+    source: str = ""
+    # What the store's own cost figure (``stored_costs``) covers and misses, for the side-by-side.
+    stored_cost_note: str = ""
+
+    @abstractmethod
+    def records(self, since: int | None = None) -> Iterator[UsageRecord]:
+        """Every usage record at or after ``since`` (ms), each model call once."""
+
+    def stored_costs(self) -> list[StoredCost]:
+        """The cost the store keeps itself per day and model; empty where it keeps none."""
+        return []
+
+
 class Storage(Capability):
     """How the store's schema stands against the migrations its system knows, and the upgrade that
     would bring it up to date. A kind whose store has no migrations list does not offer it.
@@ -990,5 +1013,5 @@ __all__ = [
     "Documents",
     "EditableField", "Files", "KeyedPages", "Listing", "NotRecognised", "WriteConflict", "WritePartial",
     "WriteRefused", "OpenedStore", "SearchSource", "Storage", "StoreAction", "StoreKind", "StorePath", "Tables",
-    "Tasks", "THREADS", "Trash", "raw_of", "thread_row", "when_utc",
+    "Tasks", "THREADS", "Trash", "Usage", "raw_of", "thread_row", "when_utc",
 ]

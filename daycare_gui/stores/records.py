@@ -547,3 +547,54 @@ class PendingMessage:
 
     def __repr__(self) -> str:
         return f"PendingMessage({self.key!r}, decoded={self.decoded})"
+
+
+
+
+# -- Usage: tokens per model call, and the store's own cost figures (api.Usage, issue #37) ------------------
+
+
+@dataclass(frozen=True, slots=True)  # slots: a large store streams hundreds of thousands
+class UsageRecord:
+    """The tokens of one model call, as the store recorded them.
+
+    Token counts are exclusive buckets that add up to the call's total: ``input`` is the input neither read
+    from nor written to the cache. A cache write whose duration the store does not say is a 5-minute one.
+    ``key`` is unique within the store: totals keep the keys of their records, so every figure drills down.
+    """
+
+    key: str
+    at: int | None
+    provider: str
+    model: str
+    input: int = 0
+    output: int = 0
+    cache_read: int = 0
+    cache_write_5m: int = 0
+    cache_write_1h: int = 0
+    ref: SessionRef | None = None  # the session holding the record, for "open the conversation here"
+    message_id: str = ""  # the Message.id of the record within that session
+    thread_title: str = ""  # the agent / chat, as the conversations list names it
+    user: str = ""
+    task: str = ""  # the scheduled task the call ran for, where the store says
+    estimated: bool | None = False  # True: the system estimated it; None: the store cannot tell
+    stored_cost: float | None = None  # what the store itself says the call cost (USD), where it keeps one
+
+    @property
+    def tokens(self) -> int:
+        return self.input + self.output + self.cache_read + self.cache_write_5m + self.cache_write_1h
+
+
+@dataclass(frozen=True)
+class StoredCost:
+    """A cost figure the store keeps itself (Daycare PGlite's hourly table), summed per day and model, for the
+    side-by-side with the cost recomputed from the records."""
+
+    day: str  # YYYY-MM-DD (UTC)
+    provider: str
+    model: str
+    usd: float
+    input: int = 0
+    output: int = 0
+    cache_read: int = 0
+    cache_write: int = 0

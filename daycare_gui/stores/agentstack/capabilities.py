@@ -214,6 +214,12 @@ def offer_capabilities(store) -> None:
         from daycare_gui.stores.agentstack.automations import AgentStackAutomations
 
         store.offer(Automations, AgentStackAutomations(store))
+    from daycare_gui.stores.agentstack.usage import AgentStackUsage, offers_usage
+
+    if offers_usage(store) and store.has("agent_resource_metrics", "updated_at"):
+        from daycare_gui.stores.api import Usage
+
+        store.offer(Usage, AgentStackUsage(store))  # its one token total per agent, unpriced (#37)
     _startup_checks(store)
 
 

@@ -101,6 +101,10 @@ def offer_all(store) -> None:
     store.offer(Charts, CianaCharts(store))
     if store.db is not None:
         store.offer(Tables, CianaTables(store))
+        from daycare_gui.stores.api import Usage
+        from daycare_gui.stores.cianaparrot.usage import CianaUsage
+
+        store.offer(Usage, CianaUsage(store))  # AIMessage usage, once per message id (#37)
     if store.layout.root is not None or store.layout.data_dir is not None:
         store.offer(Tasks, CianaTasks(store))
         store.offer(Actions, CianaActions(store))

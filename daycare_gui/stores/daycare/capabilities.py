@@ -21,6 +21,7 @@ from daycare_gui.stores.api import (
     Tables,
     Tasks,
     Trash,
+    Usage,
 )
 from daycare_gui.stores.common.collection_union import CollectionUnion
 from daycare_gui.stores.daycare.legacy.search import DaycareLegacySearch
@@ -29,6 +30,7 @@ from daycare_gui.stores.daycare.sqlite.search import DaycareSqliteSearch
 from daycare_gui.stores.daycare.sqlite.storage import DaycareStorage
 from daycare_gui.stores.daycare.sqlite.tables import DaycareTables
 from daycare_gui.stores.daycare.sqlite.threads import SqliteThreadListing, session_meta
+from daycare_gui.stores.daycare.sqlite.usage import DaycareSqliteUsage
 from daycare_gui.stores.daycare.sqlite.users import SqliteUsers
 from daycare_gui.stores.daycare.trash import DaycareTrash
 from daycare_gui.stores.records import (
@@ -215,6 +217,7 @@ def offer_capabilities(store) -> None:
     from daycare_gui.stores.daycare.sqlite.collections import DaycareLists
 
     store.offer(Charts, DaycareCharts(core))
+    _offer_usage(store, core)  # tokens per model call, for the costs page (#37)
     if core.has_table("agents") and core.has_table("session_history"):
         from daycare_gui.stores.daycare.sqlite.conversations import SqliteConversations
 
@@ -223,3 +226,8 @@ def offer_capabilities(store) -> None:
     # inbox, channels, signals, processes, expose, prompts, apps; and the users (stores/daycare/sqlite/users.py)
     lists = DaycareLists(core)
     store.offer(Collections, CollectionUnion(lists, SqliteUsers(core)) if core.has_table("users") else lists)
+
+
+def _offer_usage(store, core) -> None:
+    if core.has_table("session_history") and core.has_table("sessions"):
+        store.offer(Usage, DaycareSqliteUsage(core))

@@ -47,6 +47,7 @@ PANES: tuple[PaneSpec, ...] = (
     PaneSpec("settings", "Settings and auth", "generic.documents", "DocumentsPane", icon="preferences-system",
              arg=("settings", "Settings")),
     PaneSpec("files", "Files", "generic.files", "FilesPane", icon="folder"),
+    PaneSpec("costs", "Costs", "generic.costs", "CostsPane", icon="view-list-details"),  # the shared page (#37)
     PaneSpec("storage", "Storage", "generic.storage", "StoragePane", icon="drive-harddisk"),
     PaneSpec("problems", "Problems", "generic.problems", "ProblemsPane", icon="dialog-warning"),
 )

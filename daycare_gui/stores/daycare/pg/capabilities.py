@@ -575,6 +575,9 @@ def offer_pg_capabilities(store) -> None:
         store.offer(api.Conversations, PgConversations(store))
         store.offer(api.SearchSource, PgSearchSource(store))
         store.offer(api.Charts, PgCharts(store))
+        from daycare_gui.stores.daycare.pg.usage import DaycarePgUsage
+
+        store.offer(api.Usage, DaycarePgUsage(store))  # tokens per model call, for the costs page (#37)
     if store.has("tasks_cron") or store.has("tasks_webhook"):
         store.offer(api.Tasks, PgTasks(store))
     files = store.data_dir_documents()

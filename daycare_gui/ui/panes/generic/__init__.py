@@ -98,6 +98,8 @@ def generic_sections(opened) -> tuple[PaneSpec, ...]:
                 ("generic.collection", "CollectionPane")
             out.append(PaneSpec(f"collection:{c.id}", c.title, module, cls,
                                 icon=c.icon or "view-list-details", arg=c, group=c.group))
+    if opened.capability(api.Usage) is not None:
+        out.append(PaneSpec("costs", "Costs", "generic.costs", "CostsPane", icon="view-list-details"))
     if opened.capability(api.Tables) is not None or opened.capability(api.Storage) is not None:
         out.append(PaneSpec("storage", "Storage", "generic.storage", "StoragePane", icon="drive-harddisk"))
     if opened.capability(api.Actions) is not None:
