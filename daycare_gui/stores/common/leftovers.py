@@ -11,7 +11,8 @@ leave alone those of a process still running (it may be writing right now, in an
 
 Names recognised (``<pid>`` is the writer's process id):
 
-* ``.<db>.upgrade-<pid>-<ms>`` and its ``-wal``/``-shm``/``-journal`` (core.migrations.upgrade)
+* ``.<db>.upgrade-<pid>-<ms>`` and its ``-wal``/``-shm``/``-journal`` (core.migrations.upgrade), and
+  ``.<db>.prune-<pid>-<ms>`` the same way (stores.cianaparrot.prune)
 * ``.<name>.<pid>-<random>.tmp`` (core.edit.atomic); the older ``.<name>.<random>.tmp`` carries no
   pid: it is reported when ``<name>`` is beside it, never removed automatically
 * ``.daycare-gui-edit-<pid>-<ms>.<suffix>`` PGlite working copies (stores.daycare.pg.writes)
@@ -48,7 +49,7 @@ SNAPSHOT_PREFIXES = ("daycare-gui-snapshot-", "daycare-gui-agentstack-", "daycar
                      "daycare-gui-fts-check-", "daycare-gui-demo-")  # (the last: the window's demo stores)
 PGLITE_READ_PREFIX = "daycare-gui-pglite-"
 
-_UPGRADE_RE = re.compile(r"^\.(?P<target>.+)\.upgrade-(?P<pid>\d+)-\d+(?:-wal|-shm|-journal)?$")
+_UPGRADE_RE = re.compile(r"^\.(?P<target>.+)\.(?:upgrade|prune)-(?P<pid>\d+)-\d+(?:-wal|-shm|-journal)?$")
 _SAVE_RE = re.compile(r"^\.(?P<target>.+)\.(?P<pid>\d+)-[A-Za-z0-9_]+\.tmp$")
 _OLD_SAVE_RE = re.compile(r"^\.(?P<target>.+)\.[A-Za-z0-9_]{8}\.tmp$")  # tempfile.mkstemp's 8 random chars
 _PGLITE_EDIT_RE = re.compile(r"^\.daycare-gui-edit-(?P<pid>\d+)-\d+(?:\..*)?$")
