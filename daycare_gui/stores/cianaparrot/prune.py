@@ -31,6 +31,7 @@ from pathlib import Path
 from daycare_gui.stores.api import WriteRefused
 from daycare_gui.stores.cianaparrot.checkpoints import id_time_ms, schema_of
 from daycare_gui.stores.cianaparrot.decode import ExtRecord, decode_typed
+from daycare_gui.stores.common import leftovers
 from daycare_gui.stores.common.backups import BACKUP_DIR
 from daycare_gui.stores.common.edit.copies import private_folder
 from daycare_gui.stores.common.sqlite_copy import copy_for_reading
@@ -314,6 +315,14 @@ def backup_path(db: Path, data_dir: Path | None) -> Path:
     raise WriteRefused(f"could not choose a backup name in {folder}")
 
 
+def _remove_leftovers(db: Path, backups: Path) -> None:
+    """Working copies and partial backups of earlier prunes that were killed (their process is gone)."""
+    mine = (f".{db.name}{WORK_INFIX}", f".{db.name}.")
+    found = [lo for lo in leftovers.in_folder(db.parent) if lo.what == leftovers.PRUNE and lo.path.name.startswith(mine)]
+    found += [lo for lo in leftovers.in_folder(backups) if lo.what == leftovers.SAVE and lo.path.name.endswith("-prune.tmp")]
+    leftovers.clean(found)
+
+
 def prune(db: Path, keep: int, idle_days: float | None = None, *, blocked: str | None, force: bool = False,
           data_dir: Path | None = None, now_ms: int | None = None, step: Callable[[str], None] = _no_step,
           cancelled: Callable[[], bool] = lambda: False) -> PruneResult:
@@ -346,6 +355,7 @@ def prune(db: Path, keep: int, idle_days: float | None = None, *, blocked: str |
             raise WriteRefused("the store's write-ahead log filled again (the bot?); nothing was pruned")
         step("backing up")
         backup = backup_path(db, data_dir)
+        _remove_leftovers(db, backup.parent)
         partial = backup.with_name(f".{backup.name}.{os.getpid()}-prune.tmp")  # (a save's temp name)
         shutil.copyfile(db, partial)
         _fsync(partial)
