@@ -23,6 +23,8 @@ SUBCOMMANDS = {
     "edit": "set keys of a Daycare Markdown file, an app's state.json or settings.json, safely",
     "search": "full-text search across conversations, of any store kind",
     "export": "write a conversation as Markdown, HTML or JSONL (any store kind)",
+    "storage": "where a store's bytes go, with advice and what each safe action gives back (never writes)",
+    "prune": "give back the space of old checkpoints (CianaParrot), backed up first; --dry-run says what goes",
 }
 
 

@@ -34,11 +34,14 @@ from daycare_gui.stores.records import (
     JumpEntry,
     Message,
     MigrationLine,
+    PruneDone,
+    PrunePreview,
     Query,
     Row,
     Run,
     SessionRecord,
     SessionRef,
+    SpaceReport,
     StoreSummary,
     TableRef,
     TaskItem,
@@ -551,6 +554,25 @@ class Storage(Capability):
     def upgrade(self, plan: UpgradePlan, backup: bool | Path, progress=None, cancelled=None) -> UpgradeResult:
         """``progress(done, total, step name)``; ``cancelled()`` is asked between steps."""
         return UpgradeResult(plan.target, refusal="daycare-gui does not upgrade this kind of store.")
+
+    # -- space on disk and the safe ways to get it back (#38) ---------------------------------------------
+    def space(self, progress=None) -> SpaceReport | None:
+        """Where the bytes go (tables and indexes, threads/sessions/agents, folders, free pages, the log)
+        with advice and the safe actions; read-only. None: this kind does not measure it."""
+        return None
+
+    def prune_preview(self, keep: int, idle_days: float | None = None, progress=None) -> PrunePreview:
+        """The prune's dry run (writes nothing beside the store). ``progress(step name)``."""
+        return PrunePreview(refusal="daycare-gui does not prune this kind of store.")
+
+    def prune(self, keep: int, idle_days: float | None = None, *, force: bool = False, progress=None,
+              cancelled=None) -> PruneDone:
+        """Run the prune: backed up first, refused while the store's program runs unless ``force``."""
+        return PruneDone(refusal="daycare-gui does not prune this kind of store.")
+
+    def undo_prune(self, backup: Path, *, force: bool = False) -> PruneDone:
+        """Put a prune's backup back in place of the store."""
+        return PruneDone(refusal="daycare-gui does not prune this kind of store.")
 
 
 class Collections(Capability):

@@ -13,6 +13,7 @@ from daycare_gui.stores.api import (
     Conversations,
     Documents,
     SearchSource,
+    Storage,
     Tables,
     Tasks,
 )
@@ -99,6 +100,9 @@ def offer_all(store) -> None:
     store.offer(Charts, CianaCharts(store))
     if store.db is not None:
         store.offer(Tables, CianaTables(store))
+    from daycare_gui.stores.cianaparrot.space import CianaStorage
+
+    store.offer(Storage, CianaStorage(store))  # space by table, thread and folder; the prune
     if store.layout.root is not None or store.layout.data_dir is not None:
         store.offer(Tasks, CianaTasks(store))
         store.offer(Actions, CianaActions(store))
