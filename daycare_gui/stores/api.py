@@ -535,6 +535,7 @@ class Storage(Capability):
     # Modules the methods below import lazily: the window imports them on its GUI thread first (a
     # worker must never be the first to import a module).
     modules: tuple[str, ...] = ()
+    offers_upgrade = True  # False: the store keeps no migrations (it offers Storage for its space)
 
     def migrations(self) -> list[MigrationLine]:
         """Applied migrations in the order they ran, then pending ones, then a later version's."""

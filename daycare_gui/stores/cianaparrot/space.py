@@ -21,6 +21,7 @@ ADVICE_THREADS = 3  # the largest threads named in the advice
 
 class CianaStorage(Storage):
     modules = ("daycare_gui.stores.cianaparrot.prune", "daycare_gui.stores.common.space")
+    offers_upgrade = False  # (no migrations: Storage → Upgrade stays away, as before)
 
     def __init__(self, store) -> None:
         self.store = store
