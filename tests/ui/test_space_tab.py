@@ -61,6 +61,7 @@ def test_cianaparrot_space_dry_run_and_prune(qtbot, window, ciana_template, tmp_
     qtbot.waitUntil(lambda: tab.preview is not None, timeout=60000)
     assert tab.prune_text.text().startswith("Dry run (nothing written): Drops 78 checkpoints")
     assert (root / "data" / "checkpoints.db").stat().st_size == size and tab.prune_button.isEnabled()
+    assert sorted(_groups(tab)["Would go (dry run) (2 threads)"]) == sorted(TURNS)
     expected = tab.preview.size_after
 
     def agree():

@@ -40,7 +40,7 @@ def sqlite_tables(fetch: Fetch) -> tuple[list[SpaceLine], str]:
     except Exception:  # noqa: BLE001 — "no such table: dbstat" in a library built without it
         return [], "page counts"
     lines = [SpaceLine(name, int(size or 0), "index" if kind == "index" else "table", None,
-                       f"{pages:,} pages" + (f", index on {table}" if kind == "index" else ""))
+                       f"{pages:,} page{'' if pages == 1 else 's'}" + (f", index on {table}" if kind == "index" else ""))
              for name, kind, table, size, pages in rows]
     lines.sort(key=lambda line: (-line.bytes, line.name))
     return lines, "dbstat"

@@ -28,6 +28,7 @@ from daycare_gui.stores.records import PruneDone, PrunePreview, SpaceLine, Space
 
 SPACE, PREVIEW, PRUNE = "storage-space", "storage-prune-preview", "storage-prune"
 SHOWN = 200  # lines per group (the command's --json lists all)
+DROPPED = "Would go (dry run)"
 
 
 def human(size) -> str:
@@ -160,6 +161,7 @@ class SpaceTab(QWidget):
     def _options_changed(self, *_args) -> None:
         self.preview = None  # the dry run was for other options
         self.prune_button.setEnabled(False)
+        self._show_dropped(())
 
     def _busy(self, busy: bool) -> None:
         self.running = busy
@@ -191,11 +193,21 @@ class SpaceTab(QWidget):
         if preview.refusal:
             self.prune_text.setText(preview.refusal)
             return
-        lines = [f"{line.name}: {line.count:,} checkpoints, {human(line.bytes)} ({line.detail})"
-                 for line in preview.dropped[:10]]
-        more = [f"… and {len(preview.dropped) - 10} more threads"] if len(preview.dropped) > 10 else []
-        self.prune_text.setText("\n".join(["Dry run (nothing written): " + preview.summary, *lines, *more,
-                                           *preview.notes]))
+        self._show_dropped(preview.dropped)
+        self.prune_text.setText("\n".join(["Dry run (nothing written): " + preview.summary, *preview.notes]))
+
+    def _show_dropped(self, lines) -> None:
+        """What the dry run would drop, as a group of its own at the top of the list."""
+        for i in range(self.tree.topLevelItemCount()):
+            if self.tree.topLevelItem(i).text(0).startswith(DROPPED):
+                self.tree.takeTopLevelItem(i)
+                break
+        if not lines:
+            return
+        group = QTreeWidgetItem([f"{DROPPED} ({len(lines)} threads)", human(sum(x.bytes for x in lines))])
+        group.addChildren([QTreeWidgetItem(line_cells(line)) for line in lines[:SHOWN]])
+        self.tree.insertTopLevelItem(0, group)
+        group.setExpanded(True)
 
     def ask_prune(self) -> None:
         if self.preview is None or self.preview.refusal:
