@@ -209,6 +209,10 @@ def offer_capabilities(store) -> None:
     store.offer(Collections, AgentStackCollections(store))
     store.offer(Actions, AgentStackActions(store))
     store.offer(Charts, AgentStackCharts(store))
+    from daycare_gui.stores.agentstack.space import AgentStackStorage
+    from daycare_gui.stores.api import Storage
+
+    store.offer(Storage, AgentStackStorage(store))  # space only: no migrations
     _startup_checks(store)
 
 
