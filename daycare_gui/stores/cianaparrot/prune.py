@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import shutil
 import sqlite3
+import stat
 import tempfile
 import time
 import urllib.parse
@@ -333,6 +334,8 @@ def prune(db: Path, keep: int, idle_days: float | None = None, *, blocked: str |
     if blocked and not force:
         raise WriteRefused(f"not pruned: {blocked}; stop the bot first (or force it)")
     now_ms = int(time.time() * 1000) if now_ms is None else now_ms
+    db = Path(os.path.realpath(db))  # a linked database is pruned where it lies, and stays a link
+    mode = stat.S_IMODE(db.stat().st_mode)
     before = _stored_size(db)
     conn = sqlite3.connect(str(db), isolation_level=None, timeout=2)
     work = work_name(db)
@@ -358,12 +361,14 @@ def prune(db: Path, keep: int, idle_days: float | None = None, *, blocked: str |
         _remove_leftovers(db, backup.parent)
         partial = backup.with_name(f".{backup.name}.{os.getpid()}-prune.tmp")  # (a save's temp name)
         shutil.copyfile(db, partial)
+        os.chmod(partial, mode)
         _fsync(partial)
         os.replace(partial, backup)
         if cancelled():
             raise PruneCancelled()
         step("copying the store")
         shutil.copyfile(db, work)
+        os.chmod(work, mode)  # the pruned file keeps the store's permission bits (0600 stays 0600)
         threads, has_writes = _prune_copy(work, keep, idle_days, now_ms, step)
         if cancelled():
             raise PruneCancelled()
@@ -414,9 +419,11 @@ def restore(db: Path, backup: Path, *, blocked: str | None, force: bool = False)
         if _size(Path(str(db) + side)):
             raise WriteRefused(f"{db.name}{side} holds data newer than the file; open and close the store with the "
                                "bot first, or move it away")
+    db = Path(os.path.realpath(db))
     work = work_name(db)
     try:
         shutil.copyfile(backup, work)
+        os.chmod(work, stat.S_IMODE(db.stat().st_mode) if db.exists() else 0o600)
         _fsync(work)
         os.replace(work, db)
     finally:

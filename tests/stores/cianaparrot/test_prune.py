@@ -176,3 +176,14 @@ def test_a_checkpoint_it_cannot_read_makes_it_refuse_and_change_nothing(db):
         prune.prune(db, keep=1, blocked=None, data_dir=db.parent)
     assert _sha(db) == sha
     assert [p.name for p in db.parent.rglob("*") if p.is_file()] == ["checkpoints.db"]  # no backup, no copy
+
+
+def test_a_linked_private_database_stays_a_link_and_private(db):
+    real = db.with_name("real.db")
+    db.rename(real)
+    db.symlink_to(real.name)
+    real.chmod(0o600)
+    result = prune.prune(db, keep=1, blocked=None, data_dir=db.parent)
+    assert db.is_symlink() and db.resolve() == real.resolve()
+    assert real.stat().st_size == result.size_after and (real.stat().st_mode & 0o777) == 0o600
+    assert (result.backup.stat().st_mode & 0o777) == 0o600
