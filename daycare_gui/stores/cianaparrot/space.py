@@ -119,6 +119,8 @@ class CianaStorage(Storage):
             plan = prune.plan(self._db(), keep, idle_days, step=progress or prune._no_step)
         except WriteRefused as exc:
             return PrunePreview(refusal=str(exc))
+        except (OSError, sqlite3.Error) as exc:  # e.g. no room for the private copy
+            return PrunePreview(refusal=f"the dry run could not be made ({getattr(exc, 'strerror', None) or exc})")
         lines = tuple(SpaceLine(t.thread_id, t.bytes_dropped, "thread", t.checkpoints - t.kept,
                                 ("the whole thread (idle)" if t.idle else f"keeps {t.kept} of {t.checkpoints}")
                                 + f", {t.writes_dropped} writes") for t in plan.threads if t.kept < t.checkpoints)

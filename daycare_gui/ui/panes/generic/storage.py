@@ -243,11 +243,11 @@ class StoragePane(Pane):
 
         self.ctx.worker.submit("storage-tables", facts, on_result=self._facts_arrived,
                                on_error=lambda msg: self.summary.setText(f"Cannot list tables: {msg}"))
-        self.space_tab.load()
         # the dry run may read a lot (imports of older files): on the slow worker, after the lists
         planner = storage if storage is not None else api.Storage()
         self.ctx.slow_worker.submit("storage-upgrade-plan", planner.upgrade_plan, on_result=self._plan_arrived,
                                     on_error=lambda msg: self._plan_arrived(f"The dry run could not be made: {msg}"))
+        self.space_tab.load()  # (reads every page of the database: after the upgrade's dry run)
 
     def _facts_arrived(self, facts) -> None:
         listed, lines, text = facts
