@@ -30,18 +30,25 @@ from daycare_gui.stores.records import (
     DeletedItem,
     DeletedTask,
     DocRef,
+    DocVersion,
+    FileEntry,
+    FilePreview,
+    FileRoot,
     FilterSpec,
     JumpEntry,
     Message,
     MigrationLine,
+    PendingMessage,
     PruneDone,
     PrunePreview,
     Query,
     Row,
     Run,
+    SearchDocument,
     SessionRecord,
     SessionRef,
     SpaceReport,
+    SqliteFeed,
     StoreSummary,
     TableRef,
     TaskItem,
@@ -306,8 +313,124 @@ def _sort_value(value: Any) -> tuple:
     return (1, 0, str(value).casefold())
 
 
-class Conversations(Capability):
-    """Threads (agents, projects, chats) → sessions → messages, paged by position."""
+class KeyedPages:
+    """One session's messages by *key*: what the conversation view pages with, so that a jump to the end of a
+    100,000-message session reads one page, never an OFFSET over the session.
+
+    A key is an int that ascends within the session (a row id, a line number): pages are read after or
+    before a key, the view loads the session's keys in chunks to place any row, and it follows a live writer
+    from its last key. Pages hold :class:`PendingMessage` items, which a kind may leave undecoded until the
+    view paints them. A mixin of :class:`Conversations`; the defaults wrap the positional ``messages()``
+    with each message's position as its key, so a kind offering only positions pages unchanged.
+    """
+
+    def page_after(self, ref: SessionRef, key: int | None, n: int) -> list[PendingMessage]:
+        """The first ``n`` messages whose key is above ``key`` (None: from the start), in order."""
+        start = 0 if key is None else max(0, int(key) + 1)
+        return _positioned(self.messages(ref, start, n), start)
+
+    def page_before(self, ref: SessionRef, key: int | None, n: int) -> list[PendingMessage]:
+        """The last ``n`` messages whose key is below ``key`` (None: the session's last ``n``), in order."""
+        stop = self.message_count(ref) if key is None else max(0, int(key))
+        start = max(0, stop - max(0, n))
+        return _positioned(self.messages(ref, start, stop - start), start)
+
+    def page_at(self, ref: SessionRef, start: int, n: int) -> list[PendingMessage]:
+        """``n`` messages from position ``start``: a jump before the keys are known (may be slower)."""
+        start = max(0, int(start))
+        return _positioned(self.messages(ref, start, n), start)
+
+    def key_chunk(self, ref: SessionRef, after: int | None, n: int) -> list[int]:
+        """The next ``n`` keys above ``after`` (None: the first ones), cheap: no message is read."""
+        start = 0 if after is None else int(after) + 1
+        return list(range(start, min(self.message_count(ref), start + max(0, n))))
+
+    def tail(self, ref: SessionRef, after: int | None = None) -> tuple[int, int | None]:
+        """How many messages have a key above ``after`` (None: all), and the last one's key (None: none)."""
+        total = self.message_count(ref)
+        start = 0 if after is None else int(after) + 1
+        return max(0, total - start), (total - 1 if total > start else None)
+
+    def growth(self, ref: SessionRef, after: int | None, n: int) -> tuple[int, int | None, list[PendingMessage]]:
+        """What a live writer appended after ``after``: (how many, the last key, the newest ``n`` of them in
+        order), the page read up to that last key so it agrees with the count."""
+        added, last = self.tail(ref, after)
+        if not added or last is None:
+            return 0, after, []
+        return added, last, self.page_before(ref, last + 1, min(max(0, n), added))
+
+    def locate(self, ref: SessionRef, message_id: str, hint: int | None = None) -> int | None:
+        """The position of the message ``message_id`` in the session, or None when it is not there (any
+        more). ``hint`` is where the caller saw it; the default looks there first, then page by page from
+        the end (where a recent one most likely is)."""
+        total, page = self.message_count(ref), 100
+        starts = [max(0, hint - page // 2)] if hint is not None and 0 <= hint < total else []
+        starts += range(max(0, total - page), -page, -page)
+        seen: set[int] = set()
+        for start in starts:
+            start = max(0, start)
+            if start in seen:
+                continue
+            seen.add(start)
+            for offset, message in enumerate(self.messages(ref, start, page)):
+                if message.id == message_id:
+                    return start + offset
+        return None
+
+    def raw(self, ref: SessionRef, key: int) -> Any:
+        """The message of ``key`` as stored, whole (what a page may leave out, a VM snapshot), for the raw
+        view; None when it is gone."""
+        found = self.page_after(ref, int(key) - 1, 1)
+        if not found or found[0].key != key:
+            return None
+        return found[0].message().raw
+
+    def session_heading(self, ref: SessionRef) -> tuple[str, SessionRecord | None]:
+        """The title of the session's thread and the session's record, for the line above its messages
+        (None: no such session). The default looks through ``threads()``; kinds override it with a read
+        of one row each."""
+        title = next((t.title for t in self.threads() if t.id == ref.thread_id), ref.thread_id)
+        return title, next((s for s in self.sessions(ref.thread_id) if s.ref == ref), None)
+
+    def follows_writes(self) -> bool:
+        """Whether a change on disk shows in what these pages read (False for a private snapshot copy: the
+        view then leaves the change to the window's Reload banner)."""
+        return True
+
+
+def _positioned(messages: list[Message], start: int) -> list[PendingMessage]:
+    return [PendingMessage(start + i, m) for i, m in enumerate(messages)]
+
+
+THREADS = "threads"  # the list_id of a Conversations' thread list (Listing)
+THREAD_COLUMNS = ("Name", "About", "Sessions", "Updated")
+
+
+def thread_row(thread: ThreadRecord) -> Row:
+    """A thread as a row of the default thread list (``THREAD_COLUMNS``). A time is a UTC ``datetime``, so
+    the window says it as a time and the default sort orders it."""
+    return Row(thread.id, (thread.title, thread.subtitle, thread.session_count, when_utc(thread.updated_at)),
+               raw=thread.raw, problem=thread.problem)
+
+
+def when_utc(ms: int | None):
+    """Milliseconds since the epoch as a UTC ``datetime`` for a row's cell (None stays None)."""
+    import datetime as _dt
+
+    if ms is None or isinstance(ms, bool):
+        return None
+    try:
+        return _dt.datetime.fromtimestamp(int(ms) / 1000, _dt.timezone.utc)
+    except (OverflowError, OSError, ValueError, TypeError):
+        return None
+
+
+class Conversations(Listing, KeyedPages, Capability):
+    """Threads (agents, projects, chats) → sessions → messages, paged by position.
+
+    The thread list is a :class:`Listing` with ``list_id`` ``"threads"``: by default its rows come from
+    ``threads()`` with ``thread_columns()`` as titles, filtered and sorted here; a kind with many threads
+    answers ``keys``/``fetch`` with its own queries, and offers its filters and sorts."""
 
     thread_label = "Agents"
     session_label = "Sessions"
@@ -355,6 +478,19 @@ class Conversations(Capability):
     def count(self) -> int | None:
         return len(self.threads())
 
+    def thread_columns(self) -> tuple[str, ...]:
+        """The column titles of the thread list (values of each thread's row, in this order)."""
+        return THREAD_COLUMNS
+
+    def list_columns(self, list_id: str) -> tuple[str, ...]:
+        return self.thread_columns() if list_id == THREADS else ()
+
+    def list_rows(self, list_id: str) -> list[Row]:
+        return [thread_row(t) for t in self.threads()] if list_id == THREADS else []
+
+    def sorts(self, list_id: str) -> tuple[str, ...]:
+        return self.thread_columns() if list_id == THREADS else ()
+
     # Optional: following a session that grows while it is shown (a live agent appending). A kind that
     # can say cheaply when a session may have grown offers both; the view then watches those paths and,
     # after a change, re-counts only when the token moved and reads only the messages after its last one.
@@ -397,7 +533,73 @@ class Documents(Capability):
         return None
 
     def count(self) -> int | None:
-        return len(self.documents())
+        # A copy the system derives from another document (DocRef.derived_from) is not counted twice.
+        return sum(1 for d in self.documents() if not d.derived_from)
+
+    # -- optional, each with a default every kind passes with (#33) --------------------------------
+    def outline(self, ref: DocRef) -> list[Row]:
+        """A masked tree of a structured document (settings, credentials): ``Row.parent`` keys, values
+        ``(key, value)`` with every secret masked. Shown instead of the text when ``ref.secret``."""
+        return []
+
+    def fields(self, ref: DocRef) -> tuple[tuple[EditableField, Any], ...]:
+        """The document's editable fields (a skill's name, a setting) with their current values; empty when
+        it has none. ``update_fields`` takes the names."""
+        return ()
+
+    def update_fields(self, ref: DocRef, changes: dict[str, Any], expected_sha256: str | None, *,
+                      force: bool = False) -> Path | None:
+        """Write ``changes`` into the document as spliced edits (the bytes outside each value's span stay
+        as they were), checked first (WriteRefused says why a value is invalid), conflict-checked against
+        ``expected_sha256`` and saved like :meth:`save`."""
+        raise WriteRefused(f"{ref.title} has no fields to edit")
+
+    def versions(self, ref: DocRef) -> list[DocVersion]:
+        """Earlier versions the system keeps of the document, oldest first."""
+        return []
+
+    def read_version(self, ref: DocRef, version_id: str) -> bytes:
+        return b""
+
+    def of_thread(self, thread_id: str) -> list[DocRef]:
+        """The documents of one thread (an agent's prompt files)."""
+        return [d for d in self.documents() if d.thread_id == thread_id]
+
+    def creatable(self, group: str) -> tuple[EditableField, ...]:
+        """What a new document of ``group`` asks for (a skill's place, name and description); empty: none
+        can be made there. ``create`` takes the names."""
+        return ()
+
+    def create(self, group: str, values: dict[str, Any], *, force: bool = False) -> Path:
+        """Make a new document of ``group`` from the system's template, never over an existing one; the
+        path written. WriteRefused says why not (a running engine, unless ``force``; a bad name)."""
+        raise WriteRefused(f"new {group or 'documents'} cannot be made here")
+
+    def deletable(self, ref: DocRef) -> bool:
+        return False
+
+    def delete(self, ref: DocRef, *, force: bool = False) -> str:
+        """Move the document (a skill: its folder) aside, where the store's Trash restores it; says where."""
+        raise WriteRefused(f"{ref.title} cannot be deleted")
+
+
+class Files(Capability):
+    """Folders beside the store, browsed lazily: a folder is listed only when opened, a file read bounded.
+
+    Implementations never follow a link out of its root without saying so (``FileEntry.link``), open only
+    regular files, and read at most ``limit`` bytes (the head, or the end with ``tail``: a long log)."""
+
+    @abstractmethod
+    def roots(self) -> list[FileRoot]: ...
+
+    @abstractmethod
+    def children(self, root_id: str, rel: str) -> list[FileEntry]: ...
+
+    @abstractmethod
+    def preview(self, root_id: str, rel: str, limit: int = 262_144, tail: bool = False) -> FilePreview: ...
+
+    def count(self) -> int | None:
+        return len(self.roots())
 
 
 class Tasks(Capability):
@@ -670,6 +872,49 @@ class SearchSource(Capability):
     @abstractmethod
     def messages(self, after: str | None) -> Iterator[tuple[str, SessionRef, Message]]: ...
 
+    # -- optional: what the shared search offers beyond words, roles, a thread and a time range ----------
+    def facets(self) -> tuple[FilterSpec, ...]:
+        """The store's own filters (``kind`` "choice"): Daycare's agent kind, lifecycle, user and record
+        type. A facet is answered either by :meth:`tags` (a fact of the message that never changes: its
+        record type) or by :meth:`facet_threads` (a fact of its thread, asked when searching because it may
+        change: an agent's lifecycle). Called on a worker: it may query the store."""
+        return ()
+
+    def tags(self, ref: SessionRef, message: Message) -> tuple[tuple[str, str], ...]:
+        """``(facet name, value)`` pairs indexed with ``message`` (a word each in the index's tags column,
+        so a filter intersects posting lists). Changing what this answers needs a new index version."""
+        return ()
+
+    def facet_threads(self, name: str, value: str) -> frozenset[str] | None:
+        """The threads whose facet ``name`` is ``value`` now (a set, maybe empty), or None when the facet
+        is a message tag (:meth:`tags`)."""
+        return None
+
+    def fingerprint(self, cursor: str) -> str | None:
+        """A cheap digest of the history up to ``cursor`` (a count and a few sampled rows), stored with the
+        index and compared at its next update: a history rewritten in the middle is then indexed afresh,
+        which the check of the last message alone cannot see. None: the kind cannot tell."""
+        return None
+
+    def former_index_files(self, cache_dir: Path) -> tuple[Path, ...]:
+        """Index files an earlier search of this store left in ``cache_dir`` under another layout (Daycare's
+        own index before it fed the shared one); removed at the next build, with their -wal and -shm."""
+        return ()
+
+    def sqlite_feed(self) -> SqliteFeed | None:
+        """Optional, for a store kept in SQLite: its messages copied into the index inside SQLite, as fast as
+        a plain FTS5 build (the cursors are the integers the feed names; ``messages`` stays the reference,
+        and must give the same messages, cursors and text; :meth:`tags` is then asked with the role, the
+        thread and the kind only, once for each). None: ``messages`` feeds the index."""
+        return None
+
+    def documents(self) -> Iterator[SearchDocument]:
+        """What people look for beside the conversations: skills, prompt files, memory, notes, settings
+        (their keys, never their values), each with where it lives. Read whole at each index update (they
+        are few and small, and change in place where no cursor can follow them); the index masks secrets.
+        The default indexes nothing here: the index adds the store's ``Documents`` itself."""
+        return iter(())
+
 
 class Directory(Capability):
     """Optional: every item worth jumping to (agents, sessions, users, tasks, documents, apps, tables) as
@@ -743,6 +988,7 @@ def raw_of(value: Any) -> Any:
 __all__ = [
     "Actions", "Automations", "CannotOpen", "Candidate", "Capability", "Charts", "Collections", "Conversations", "Directory",
     "Documents",
-    "EditableField", "Listing", "NotRecognised", "WriteConflict", "WritePartial", "WriteRefused", "OpenedStore",
-    "SearchSource", "Storage", "StoreAction", "StoreKind", "StorePath", "Tables", "Tasks", "Trash", "raw_of",
+    "EditableField", "Files", "KeyedPages", "Listing", "NotRecognised", "WriteConflict", "WritePartial",
+    "WriteRefused", "OpenedStore", "SearchSource", "Storage", "StoreAction", "StoreKind", "StorePath", "Tables",
+    "Tasks", "THREADS", "Trash", "raw_of", "thread_row", "when_utc",
 ]

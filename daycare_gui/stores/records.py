@@ -48,6 +48,9 @@ class Message:
     meta: tuple[tuple[str, str], ...] = ()  # extra labelled facts for the detail pane
     raw: Any = None
     problem: str | None = None
+    # The id of the tool call whose run this message is a step of (code the call ran, and the tools that
+    # code called in turn): the conversation view draws the steps inside that call, folded. "" for none.
+    part_of: str = ""
 
     def summary(self, limit: int = 160) -> str:
         """One line for lists, tooltips and search results."""
@@ -104,6 +107,24 @@ class DocRef:
     editable: bool = True
     frontmatter: bool = True
     readonly_reason: str = ""  # said in the editor when not editable
+    # -- what the shared documents pane shows beside the text (#33); every kind may leave them empty --
+    source: str = ""  # where the system reads it from ("config", "personal", a plugin): a column
+    derived_from: str = ""  # the id of the document this is a copy of (an activation copy): read-only, never counted
+    format: str = "markdown"  # "markdown", "json" or "text": how the pane shows it
+    secret: bool = False  # its bytes are never shown: the pane shows ``Documents.outline(ref)`` instead
+    flag: str = ""  # a short warning shown on the row ("not in INDEX.md": the system ignores it)
+    thread_id: str = ""  # the thread (agent) it belongs to, for ``Documents.of_thread``
+    meta: tuple[tuple[str, str], ...] = ()  # labelled facts for the detail pane (a skill's description)
+
+
+@dataclass(frozen=True)
+class DocVersion:
+    """An earlier version the system keeps of a document (a skill's ``skills-history``), oldest first."""
+
+    id: str
+    title: str
+    at: int | None = None
+    note: str = ""  # what changed from it to the document as it is now ("+3 −1 lines")
 
 
 @dataclass(frozen=True)
@@ -324,6 +345,78 @@ class StoreSummary:
     extra: dict = field(default_factory=dict, compare=False)
 
 
+@dataclass(frozen=True)
+class SearchDocument:
+    """A document the shared search index holds beside the messages: ``key`` opens it where the store's
+    quick open (``Directory``, kind "doc") or its Documents section lists it; ``where`` says where it lives
+    in words ("config skill · skills/deploy/SKILL.md"); ``text`` is what is searched (secrets are masked by
+    the index, and a settings file gives its keys, never its values)."""
+
+    key: str
+    title: str
+    group: str  # "Skills", "Memory", "Agents' prompt files", "Settings", ...
+    where: str
+    text: str
+    at: int | None = None  # when it last changed (ms), where known
+
+
+@dataclass(frozen=True)
+class SqliteFeed:
+    """How a store kept in SQLite hands its messages to the search index inside SQLite (no row is decoded in
+    Python): the index attaches ``uri`` (read-only: writing through it fails) as ``feed`` and runs
+    ``rows_sql`` with ``:after`` and ``:last`` (integer cursors) for each batch. ``rows_sql`` selects, in cursor
+    order, ``cursor, thread_id, session_id, message_id, role, kind, at, body`` from ``feed.`` tables;
+    ``next_sql`` gives the cursor of the ``:n``-th message after ``:after`` (the end of a batch), or the
+    last one. ``guarded_sql``, when given, is ``rows_sql`` made safe for a malformed row (slower: tried for
+    a batch the fast one failed on)."""
+
+    uri: str
+    rows_sql: str
+    next_sql: str
+    guarded_sql: str = ""
+
+
+# -- files beside a store (the Files capability, #33) ----------------------------------------------
+
+
+@dataclass(frozen=True)
+class FileRoot:
+    """A folder the window may browse (a user's home, a workspace); nothing outside it is ever read."""
+
+    id: str
+    title: str
+    owner: str = ""  # whose it is, in words ("Alex Rivera")
+    path: Path | None = None
+    note: str = ""  # one line shown when it is selected
+
+
+@dataclass(frozen=True)
+class FileEntry:
+    """One name in a folder of a root; ``rel`` is its path from the root, with "/" between names."""
+
+    name: str
+    rel: str
+    is_dir: bool
+    size: int | None = None
+    mtime: float | None = None  # seconds since the epoch
+    opens_as: str | None = None  # a path the window can open as a store of its own (a user's database)
+    link: str = ""  # set for a link: "inside" (followed) or why it is not followed ("leads out of the folder")
+    note: str = ""  # "knowledge file: agents read it"
+    problem: str | None = None  # a line that is no entry: why the folder could not be listed whole
+
+
+@dataclass(frozen=True)
+class FilePreview:
+    """What a file holds, bounded: ``format`` is "markdown", "text", "binary" or "none" (not shown)."""
+
+    rel: str
+    format: str
+    text: str = ""
+    size: int | None = None
+    cut: bool = False  # only part was read (its head, or its end when asked for the tail)
+    note: str = ""  # why nothing is shown, or what was left out
+
+
 # -- Storage: migrations and the upgrade (api.Storage) ------------------------------------------------
 
 
@@ -404,6 +497,48 @@ class UpgradeResult:
         if self.cancelled:
             return "cancelled"
         return f"{len(self.applied)} applied"
+class PendingMessage:
+    """One message of a keyed page (see ``api.KeyedPages``): its ``key`` now, the :class:`Message` when
+    asked (``message()``), decoded once.
+
+    A list shows a few dozen rows of a 200-row page, and decoding a stored record (JSON, then the neutral
+    message) costs ten times reading it; the worker that reads pages would hold the interpreter lock while
+    it decoded, and the GUI thread painting meanwhile would wait. So a kind may hand undecoded rows (a
+    ``decode`` function and its ``data``), and the view decodes only the rows it shows. A kind whose
+    messages cost more to make than what a list row shows may also give ``line``: from ``data``, something
+    with a Message's ``id``, ``role``, ``kind``, ``at``, ``problem`` and ``summary(limit)`` (what the list
+    paints); ``line()`` answers with it, or with the message."""
+
+    __slots__ = ("key", "_decode", "_data", "_message", "_liner", "_line")
+
+    def __init__(self, key: int, message: Message | None = None, *, decode=None, data=None, line=None) -> None:
+        self.key = key  # an int, ascending within the session (a row id, a line number, a position)
+        self._message = message
+        self._decode = decode
+        self._data = data
+        self._liner = line
+        self._line = None
+
+    def message(self) -> Message:
+        found = self._message
+        if found is None:
+            found = self._message = self._decode(self._data)
+            self._decode = self._data = self._liner = self._line = None  # the stored row is not kept twice
+        return found
+
+    def line(self):
+        """What a list row shows of the message (the message itself unless the kind gave ``line``)."""
+        found = self._message or self._line
+        if found is None:
+            found = self._line = self._liner(self._data) if self._liner is not None else self.message()
+        return found
+
+    @property
+    def decoded(self) -> bool:
+        return self._message is not None or self._line is not None
+
+    def __repr__(self) -> str:
+        return f"PendingMessage({self.key!r}, decoded={self.decoded})"
 
 
 # -- Space: where the bytes of a store go, and what a safe action gives back (#38) ---------------------

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import snapshot_tree
+from tests.ui.conftest import thread_rows
 from tests.pg_helpers import use_test_pglite
 from tests.stores.daycare_pg.before_pglite_dir import OLD_WORD, add_old_daycare_db
 
@@ -31,14 +32,13 @@ def test_old_agents_are_listed_and_an_old_session_opens(qtbot, window, both):
     qtbot.waitUntil(lambda: window.opened is not None and "conversations" in window._sections, timeout=OPEN_TIMEOUT)
     window.show_section("conversations")
     pane = window.panes["conversations"]
-    qtbot.waitUntil(lambda: pane.threads.records.model.rowCount() > 13, timeout=20000)
-    records = pane.threads.records.visible_records()
-    old = [t for t in records if t.title.endswith("(before PGlite)")]
-    assert len(old) == len(records) - 13 and f"before-pglite:{agent}" in {t.id for t in old}
-    assert all(t.subtitle.startswith("Before PGlite (until ") for t in old)
+    records = thread_rows(qtbot, pane)
+    old = [r for r in records if str(r.values[0]).endswith("(before PGlite)")]
+    assert len(old) == len(records) - 13 and f"before-pglite:{agent}" in {r.key for r in old}
+    assert all(str(r.values[1]).startswith("Before PGlite (until ") for r in old)
     qtbot.waitUntil(lambda: window.jump.index is not None, timeout=20000)  # quick open has read the items
     window.jump.open_link(f"session:{session}")
-    qtbot.waitUntil(lambda: OLD_WORD in pane.view.toPlainText(), timeout=20000)
+    qtbot.waitUntil(lambda: OLD_WORD in pane.conversation.shown_text(), timeout=20000)
     window.close()  # the store closes: the old file was read, never written, and nothing was left beside it
     assert (folder / "daycare.db").read_bytes() == old_file
     assert not [p for p in snapshot_tree(folder) if p.startswith("daycare.db") and p != "daycare.db"]

@@ -15,7 +15,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QAbstractItemModelTester
 
-from tests.ui.conftest import open_and_wait
+from tests.ui.conftest import open_and_wait, thread_rows
 
 REPO = Path(__file__).resolve().parents[2]
 FATAL = QAbstractItemModelTester.FailureReportingMode.Fatal
@@ -89,7 +89,7 @@ def test_a_conversation_at_its_end_follows_the_writer(qtbot, window, live_store,
     assert at_end_after_each_growth and all(at_end_after_each_growth)  # the tail followed every time
     assert pane.at_end() and pane.current_row() == last  # the selection moved on with the tail
     qtbot.waitUntil(lambda: pane.model.record(last) is not None, timeout=5000)
-    assert pane.model.record(last).id == result["commits"][-1][0]
+    assert pane.model.record(last).id == str(result["commits"][-1][0])
     assert _text(pane.model.record(last)) == f"live record {added - 1} appended while the window reads"
     assert pane.new_records() == 0 and pane.new_marker.isHidden()
     assert f"{before + added:,}" in pane.heading.text() and pane.position.text() == f"{last + 1:,} of {last + 1:,}"
@@ -125,7 +125,7 @@ def test_scrolled_up_the_view_stays_and_a_marker_counts_new_records(qtbot, windo
 
     assert bar.value() == value and pane.list.rowAt(0) == top and pane.current_row() == current  # not moved
     assert pane.new_records() == added
-    assert not pane.new_marker.isHidden() and pane.new_marker.text() == f"↓ {added} new records"
+    assert not pane.new_marker.isHidden() and pane.new_marker.text() == f"↓ {added} new messages"
 
     if scroll_by_hand:  # dragging the scroll bar to the bottom shows them too: the marker goes
         bar.setValue(bar.maximum())
@@ -143,32 +143,30 @@ def test_lists_update_changed_rows_in_place_and_keep_the_selection(qtbot, window
     open_and_wait(qtbot, window, live_store)
     window.show_section("agents")
     agents = window.panes["agents"]
-    tester = QAbstractItemModelTester(agents.model, FATAL)  # noqa: F841
-    qtbot.waitUntil(lambda: agents.model.rowCount() > 6, timeout=10000)
+    threads = agents.threads
+    tester = QAbstractItemModelTester(threads.model, FATAL)  # noqa: F841
+    qtbot.waitUntil(lambda: threads.model.rowCount() > 6, timeout=10000)
     resets: list[str] = []
-    agents.model.modelReset.connect(lambda: resets.append("agents"))
-    for row in range(agents.model.rowCount()):
-        agents.model.index(row, 0).data()
-    qtbot.waitUntil(lambda: all(agents.model.record(r) is not None for r in range(agents.model.rowCount())),
-                    timeout=10000)
-    agents.table.selectRow(2)
-    selected = agents.model.key(2)
+    threads.model.modelReset.connect(lambda: resets.append("agents"))
+    rows = thread_rows(qtbot, agents)
+    threads.table.selectRow(2)
+    selected = threads.model.key(2)
     changed_row = 5
-    changed = agents.model.record(changed_row)
-    new_state = "dead" if changed.lifecycle != "dead" else "sleeping"
+    changed = rows[changed_row]
+    new_state = "dead" if changed.values[2] != "dead" else "sleeping"
 
     engine = _engine(live_store)
-    engine.execute("UPDATE agents SET lifecycle = ? WHERE id = ?", (new_state, changed.id))  # same order
-    qtbot.waitUntil(lambda: agents.model.index(changed_row, 2).data() == new_state, timeout=10000)
+    engine.execute("UPDATE agents SET lifecycle = ? WHERE id = ?", (new_state, changed.key))  # same order
+    qtbot.waitUntil(lambda: threads.model.index(changed_row, 2).data() == new_state, timeout=10000)
     assert resets == []  # updated in place, not reset
-    assert agents.model.key(agents.table.currentIndex().row()) == selected and agents.table.currentIndex().row() == 2
-    assert agents.model.key(changed_row) == changed.id
+    assert threads.current_key() == selected and threads.table.currentIndex().row() == 2
+    assert threads.model.key(changed_row) == changed.key
 
     # Updated now: sorted by "Updated" (newest first) it moves to the top; the selection follows its agent.
     engine.execute("UPDATE agents SET updated_at = ? WHERE id = ?", (int(time.time() * 1000), selected))
-    qtbot.waitUntil(lambda: agents.model.key(0) == selected, timeout=10000)
+    qtbot.waitUntil(lambda: threads.model.key(0) == selected, timeout=10000)
     assert resets == []
-    assert agents.table.currentIndex().row() == 0 and agents.model.key(agents.table.currentIndex().row()) == selected
+    assert threads.table.currentIndex().row() == 0 and threads.current_key() == selected
 
     window.show_section("inbox")
     inbox = window.panes["inbox"]
@@ -182,13 +180,13 @@ def test_lists_update_changed_rows_in_place_and_keep_the_selection(qtbot, window
     inbox.model.rowsInserted.connect(lambda _p, first, last: inserted.append((first, last)))
     data = {"type": "message", "message": {"text": "a message the engine just received", "files": []}}
     engine.execute("INSERT INTO inbox (id, agent_id, posted_at, type, data) VALUES (?, ?, ?, 'message', ?)",
-                   ("liveitem000000000000000a", changed.id, int(time.time() * 1000), json.dumps(data)))
+                   ("liveitem000000000000000a", changed.key, int(time.time() * 1000), json.dumps(data)))
     qtbot.waitUntil(lambda: inbox.model.rowCount() == count + 1, timeout=10000)
     # the navigation counts it too, and a new agent on a page not shown (read from tables, not files)
     qtbot.waitUntil(lambda: window.nav.text_of("inbox").endswith(f"({count + 1})"), timeout=10000)
-    agents_before = agents.model.rowCount()
+    agents_before = threads.model.rowCount()
     engine.execute("INSERT INTO agents SELECT 'liveagent00000000000000a', " + ", ".join(
-        c for c in _columns(engine, "agents") if c != "id") + " FROM agents WHERE id = ?", (changed.id,))
+        c for c in _columns(engine, "agents") if c != "id") + " FROM agents WHERE id = ?", (changed.key,))
     qtbot.waitUntil(lambda: window.nav.text_of("agents").endswith(f"({agents_before + 1})"), timeout=10000)
     engine.close()
     assert inserted == [(count, count)]  # the newest item, inserted at the end (oldest first)

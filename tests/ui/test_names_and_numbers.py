@@ -83,8 +83,8 @@ def test_apps_skills_and_tasks_name_their_users(qtbot, window, nameless_store):
 
     window.show_section("skills")
     skills = window.panes["skills"]
-    qtbot.waitUntil(lambda: skills.records.proxy.rowCount() == 5, timeout=5000)
-    sources = texts(skills.records.proxy, 1)
+    qtbot.waitUntil(lambda: skills.list.records.proxy.rowCount() == 5, timeout=5000)
+    sources = texts(skills.list.records.proxy, 1)
     assert "user Alex Rivera" in sources and "user @brave-lynx-208" in sources
     assert not any(OWNER in s or SAM in s for s in sources)
 
@@ -100,15 +100,16 @@ def test_apps_skills_and_tasks_name_their_users(qtbot, window, nameless_store):
 
     window.show_section("memory")
     memory = window.panes["memory"]
-    qtbot.waitUntil(lambda: memory.records.proxy.rowCount() > 0, timeout=5000)
-    assert memory.summary.text().startswith(f"{memory.records.proxy.rowCount()} entities")
+    qtbot.waitUntil(lambda: memory.list.records.proxy.rowCount() > 0, timeout=5000)
+    assert memory.list.caption.text() == f"<b>Memory</b> ({memory.list.records.proxy.rowCount()})"
 
 
 def test_users_page_names_a_user_without_a_name_by_nametag(qtbot, window, nameless_store):
-    pane = open_at(qtbot, window, nameless_store, "users")
-    qtbot.waitUntil(lambda: pane.records.proxy.rowCount() == 4, timeout=5000)
-    assert "@brave-lynx-208" in texts(pane.records.proxy, 0)
-    assert SAM not in texts(pane.records.proxy, 0)
+    pane = open_at(qtbot, window, nameless_store, "collection:users")
+    qtbot.waitUntil(lambda: pane.tree.topLevelItemCount() == 4, timeout=5000)
+    names = [pane.tree.topLevelItem(i).text(0) for i in range(4)]
+    assert "@brave-lynx-208" in names
+    assert SAM not in names
 
 
 def test_storage_shows_stored_times_as_dates(qtbot, window, demo_store):

@@ -1,13 +1,12 @@
-"""Users and Inbox pages over the demo store: what a user sees, and where the links lead."""
+"""Users and Inbox pages over the demo stores: what a user sees, and where the links lead."""
 
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import Qt
 
 from daycare_gui.core.demo.ids import NOW_MS
 from daycare_gui.ui.models.roles import StateRole
-from tests.ui.conftest import open_and_wait
+from tests.ui.conftest import open_and_wait, thread_rows
 
 
 def open_at(qtbot, window, path, section):
@@ -20,47 +19,103 @@ def texts(model, column):
     return [model.index(r, column).data() for r in range(model.rowCount())]
 
 
-# -- users --------------------------------------------------------------------------------------------
-def test_users_owner_first_with_connector_keys(qtbot, window, demo_store, model_tester):
-    pane = open_at(qtbot, window, demo_store, "users")
-    model_tester(pane.records.model, pane.records.proxy)  # through loading and filtering
-    qtbot.waitUntil(lambda: pane.records.proxy.rowCount() == 4, timeout=5000)
-    view = pane.records.proxy
-    assert texts(view, 0)[0] == "Alex Rivera"
-    assert texts(view, 1) == ["★ owner", "", "", ""]
-    assert texts(view, 3)[0] == "telegram:42, whatsapp:+15550104477"
-    assert texts(view, 4)[texts(view, 0).index("Mia Rivera")] == "Alex Rivera"  # parent shown by name
-    assert pane.summary.text().startswith("4 users")
-    assert window.detail.item is not None and window.detail.item.title == "User Alex Rivera (owner)"
-    assert pane.agents_button.text() == "Show agents (10)"
+# -- users (the shared list pane, on the SQLite demo and the PGlite demo) ------------------------------------
+def tree_texts(pane, column):
+    tree = pane.tree
+    return [tree.topLevelItem(i).text(column) for i in range(tree.topLevelItemCount())
+            if not tree.topLevelItem(i).isHidden()]
+
+
+def _users(qtbot, window, path, count):
+    open_and_wait(qtbot, window, path)
+    window.show_section("collection:users")
+    pane = window.panes["collection:users"]
+    qtbot.waitUntil(lambda: pane.tree.topLevelItemCount() == count, timeout=10000)
+    return pane
+
+
+def test_users_owner_first_with_connector_keys(qtbot, window, demo_store):
+    pane = _users(qtbot, window, demo_store, 4)
+    assert tree_texts(pane, 0)[0] == "Alex Rivera"  # the owner first, whatever the names
+    assert tree_texts(pane, 1) == ["★ owner", "", "", ""]
+    assert tree_texts(pane, 3)[0] == "telegram:42, whatsapp:+15550104477"
+    assert tree_texts(pane, 4)[tree_texts(pane, 0).index("Mia Rivera")] == "Alex Rivera"  # parent shown by name
+    assert tree_texts(pane, 5)[0] == "10"  # the owner's agents
+    assert pane.summary.text() == "4 rows"
+    assert window.nav.text_of("collection:users").endswith("(4)")
 
     pane.filter_box.setText("discord")
-    qtbot.waitUntil(lambda: pane.records.proxy.rowCount() == 1, timeout=2000)
-    assert texts(view, 0) == ["Jordan Lee"]
+    qtbot.waitUntil(lambda: len(tree_texts(pane, 0)) == 1, timeout=2000)
+    assert tree_texts(pane, 0) == ["Jordan Lee"]
 
 
-def test_user_navigates_to_their_agents_and_home(qtbot, window, demo_store):
-    pane = open_at(qtbot, window, demo_store, "users")
-    qtbot.waitUntil(lambda: pane.records.proxy.rowCount() == 4, timeout=5000)
-    sam = texts(pane.records.proxy, 0).index("Sam Okafor")
-    pane.table.selectRow(sam)
-    sam_id = pane.current_user().id
-    qtbot.keyClick(pane.table, Qt.Key.Key_Return)  # Enter = show this user's agents
-    agents = window.panes["agents"]
+def _follow_agents_link(qtbot, window, pane, name, section):
+    """Select ``name`` and follow its first link ("Agents of …"): the thread list filtered to them."""
+    from PySide6.QtCore import QUrl
+
+    pane.filter_box.clear()
+    item = next(pane.tree.topLevelItem(i) for i in range(pane.tree.topLevelItemCount())
+                if pane.tree.topLevelItem(i).text(0) == name)
+    pane.tree.setCurrentItem(item)
+    row = pane.current_row()
+    assert row.links[0].label.startswith(f"Agents of {name}")
+    pane._link(QUrl("link:0"))  # what a click on the link in the viewer does
+    agents = window.panes[section]
     assert window.pane_stack.currentWidget() is agents
-    assert agents.user_box.currentData() == sam_id
-    qtbot.waitUntil(lambda: agents.model.rowCount() == 3, timeout=5000)
-    for r in range(3):
-        agents.model.index(r, 0).data()  # rows are fetched when first shown
-    qtbot.waitUntil(lambda: all(agents.model.record(r) is not None for r in range(3)), timeout=5000)
-    assert {agents.model.record(r).user_id for r in range(3)} == {sam_id}
+    return row.key, agents
 
-    window.show_section("users")
-    pane.files_button.click()
-    files = window.panes["files"]
-    assert window.pane_stack.currentWidget() is files
-    qtbot.waitUntil(lambda: files.tree.currentIndex().isValid(), timeout=5000)
-    assert sam_id in files.tree.currentIndex().data()
+
+def test_user_navigates_to_their_agents(qtbot, window, demo_store):
+    from PySide6.QtCore import Qt
+
+    pane = _users(qtbot, window, demo_store, 4)
+    sam_id, agents = _follow_agents_link(qtbot, window, pane, "Sam Okafor", "agents")
+    qtbot.waitUntil(lambda: "user" in agents.threads.choice_boxes
+                    and agents.threads.choice_boxes["user"].currentData() == sam_id, timeout=5000)
+    qtbot.waitUntil(lambda: agents.threads.model.rowCount() == 3, timeout=5000)
+    assert {r.raw["user_id"] for r in thread_rows(qtbot, agents)} == {sam_id}
+    assert agents.threads.summary.text() == "3 agents"
+
+    # Enter on a user follows the same link
+    window.show_section("collection:users")
+    jordan = next(pane.tree.topLevelItem(i) for i in range(4) if pane.tree.topLevelItem(i).text(0) == "Jordan Lee")
+    pane.tree.setCurrentItem(jordan)
+    pane.tree.setFocus()
+    qtbot.keyClick(pane.tree, Qt.Key.Key_Return)
+    assert window.pane_stack.currentWidget() is agents
+    qtbot.waitUntil(lambda: agents.threads.choice_boxes["user"].currentData() == pane.current_row().key, timeout=5000)
+    qtbot.waitUntil(lambda: agents.threads.model.rowCount() == 1, timeout=5000)
+    # (No "home files" link yet: it comes with the Files capability.)
+
+
+def test_pglite_users_read_like_sqlite_ones_and_lead_to_their_agents(qtbot, window, pglite_demo):
+    from tests.pg_helpers import use_test_pglite
+
+    use_test_pglite()
+    window.open_path(str(pglite_demo))
+    qtbot.waitUntil(lambda: window.store is not None, timeout=120_000)
+    window.show_section("collection:users")
+    pane = window.panes["collection:users"]
+    qtbot.waitUntil(lambda: pane.tree.topLevelItemCount() == 2, timeout=30000)
+    headers = [pane.tree.headerItem().text(i) for i in range(pane.tree.columnCount())]
+    assert headers == ["Name", "Role", "Nametag", "Connector keys", "Parent user", "Agents", "Created", "Id"]
+    assert tree_texts(pane, 0) == ["Alex Rivera", "Sam"]  # created first, first (no owner flag any more)
+    assert tree_texts(pane, 3) == ["telegram:1001", "telegram:2002"]
+    assert tree_texts(pane, 5) == ["8", "5"]
+    sam_id, agents = _follow_agents_link(qtbot, window, pane, "Sam", "conversations")
+    qtbot.waitUntil(lambda: agents.threads.model.rowCount() == 5, timeout=30000)
+    assert {r.values[3] for r in thread_rows(qtbot, agents)} == {"Sam"}
+
+
+@pytest.fixture(scope="module")
+def pglite_demo(tmp_path_factory):
+    from daycare_gui.cli import main
+    from tests.pg_helpers import use_test_pglite
+
+    use_test_pglite()
+    root = tmp_path_factory.mktemp("pglite-users") / "store"
+    assert main(["demo", str(root), "--generation", "pglite", "--now", "2026-11-18T00:00Z", "--quiet"]) == 0
+    return root
 
 
 # -- inbox --------------------------------------------------------------------------------------------
@@ -122,5 +177,6 @@ def test_inbox_per_agent_and_open_agent(qtbot, window, demo_store, demo_clock):
     pane.table.selectRow(0)
     pane.table.activated.emit(pane.table.currentIndex())  # double-click / Enter
     agents = window.panes["agents"]
-    assert window.pane_stack.currentWidget() is agents
-    qtbot.waitUntil(lambda: agents.model.key(agents.table.currentIndex().row()) == agent_id, timeout=5000)
+    # (the page is shown once the agent's conversation is ready to paint: Pane.opens_before_shown)
+    qtbot.waitUntil(lambda: window.pane_stack.currentWidget() is agents, timeout=5000)
+    assert agents.threads.current_key() == agent_id

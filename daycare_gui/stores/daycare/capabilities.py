@@ -6,11 +6,29 @@ the neutral conversation view, other kinds' tests of the seam) read a Daycare st
 
 from __future__ import annotations
 
+# Imported here, on the GUI thread that opens the store: the shared conversations pane reads through them
+# on its worker, and a worker must never be the first to import a module (ui/preload.py).
+import daycare_gui.core.queries.history  # noqa: F401
+import daycare_gui.core.queries.history_pages  # noqa: F401
+import daycare_gui.core.queries.sessions  # noqa: F401
 from daycare_gui.core.records import HistoryRecord
-from daycare_gui.stores.api import Charts, Conversations, Storage, Tables, Tasks, Trash
+from daycare_gui.stores.api import (
+    Charts,
+    Collections,
+    Conversations,
+    SearchSource,
+    Storage,
+    Tables,
+    Tasks,
+    Trash,
+)
+from daycare_gui.stores.daycare.legacy.search import DaycareLegacySearch
 from daycare_gui.stores.daycare.sqlite.charts import DaycareCharts
+from daycare_gui.stores.daycare.sqlite.search import DaycareSqliteSearch
 from daycare_gui.stores.daycare.sqlite.storage import DaycareStorage
 from daycare_gui.stores.daycare.sqlite.tables import DaycareTables
+from daycare_gui.stores.daycare.sqlite.threads import SqliteThreadListing, session_meta
+from daycare_gui.stores.daycare.sqlite.users import SqliteUsers
 from daycare_gui.stores.daycare.trash import DaycareTrash
 from daycare_gui.stores.records import (
     Message,
@@ -27,8 +45,41 @@ _ROLE = {
 }
 
 
-def message_of(rec: HistoryRecord) -> Message:
-    """A Daycare history record as a neutral message (``kind`` keeps Daycare's record type)."""
+def _utc(ms: int) -> str:
+    import datetime as _dt
+
+    try:
+        return _dt.datetime.fromtimestamp(ms / 1000, _dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+    except (OverflowError, OSError, ValueError):
+        return str(ms)
+
+
+def _facts(rec: HistoryRecord, size: int | None) -> tuple[tuple[str, str], ...]:
+    """What the detail pane lists beside a record (the old History pane's fields), as labelled text. Made
+    for every record a list paints: plain ifs, most records have two or three of these."""
+    facts = [("Session", rec.session_id)] if rec.session_id else []
+    if rec.tool_call_id:
+        facts.append(("Tool call id", rec.tool_call_id))
+    if rec.tool_name:
+        facts.append(("Tool", rec.tool_name))
+    if rec.reason:
+        facts.append(("Reason", rec.reason))
+    if rec.assistant_at:
+        facts.append(("Rewrites message at", _utc(rec.assistant_at)))
+    if size is not None:
+        facts.append(("Stored size", f"{size:,} bytes"))
+    if rec.tokens is not None:
+        facts += [("Model", f"{rec.tokens.provider} / {rec.tokens.model}"), ("Tokens", f"{rec.tokens.size.total:,}")]
+    if rec.files:
+        facts += [("File", f"{f.name} · {f.mime_type} · {f.size:,} bytes · {f.path}") for f in rec.files]
+    if rec.type == "rlm_tool_call":
+        facts.append(("Note", "the VM snapshot is left out here; Raw JSON shows it"))
+    return tuple(facts)
+
+
+def message_of(rec: HistoryRecord, problem: str | None = None, size: int | None = None) -> Message:
+    """A Daycare history record as a neutral message (``kind`` keeps Daycare's record type). ``problem``:
+    why its stored data did not parse; ``size``: how big it is as stored (the detail pane says both)."""
     result = None
     if rec.type in ("tool_result", "rlm_tool_result") and rec.tool_call_id:
         result = ToolResultRecord(rec.tool_call_id, rec.tool_name or "", rec.tool_output_text or rec.output or "",
@@ -43,8 +94,11 @@ def message_of(rec: HistoryRecord) -> Message:
     if rec.print_output:  # what the Python run printed (so far, for a call inside it)
         text = "\n\n".join(t for t in (text, "Printed:\n\n" + "\n".join(rec.print_output)) if t)
     calls = tuple(ToolCallRecord(c.id, c.name, c.arguments) for c in rec.tool_calls)
-    if rec.type == "rlm_tool_call":  # a tool the Python code called: its name and arguments
-        calls = (ToolCallRecord(rec.tool_call_id or "", rec.tool_name or "tool", rec.data.get("toolArgs")),)
+    if rec.type == "rlm_tool_call":  # a tool the Python code called: its name and arguments. The id the
+        # record carries is the run's (the run_python call's), not this call's: it pairs with no result.
+        calls = (ToolCallRecord("", rec.tool_name or "tool", rec.data.get("toolArgs")),)
+    if rec.type == "rlm_tool_result" and result is not None:  # likewise: the step after its call, unpaired
+        result = ToolResultRecord("", result.name, result.text, result.is_error)
     return Message(
         id=str(rec.id) if rec.id is not None else "",
         role=_ROLE.get(rec.type, "tool" if rec.is_rlm else "event"),
@@ -54,12 +108,14 @@ def message_of(rec: HistoryRecord) -> Message:
         tool_calls=calls,
         tool_result=result,
         attachments=tuple(f.name for f in rec.files),
+        meta=_facts(rec, size),
+        part_of=(rec.tool_call_id or "") if rec.is_rlm else "",  # a step of the Python run its call started
         raw=rec.data,
-        problem=None if rec.known_kind else f"unknown record type {rec.type!r}",
+        problem=problem or (None if rec.known_kind else f"unknown record type {rec.type!r}"),
     )
 
 
-class DaycareConversations(Conversations):
+class DaycareConversations(SqliteThreadListing, Conversations):  # the thread list keyed in SQL
     thread_label = "Agents"
 
     def __init__(self, core) -> None:
@@ -77,7 +133,8 @@ class DaycareConversations(Conversations):
         from daycare_gui.core.queries.sessions import list_sessions
 
         return [SessionRecord(SessionRef(thread_id, s.id), s.id, s.created_at, s.ended_at, s.record_count,
-                              "active" if s.is_active else ("ended" if s.ended_at else ""), raw=s.raw)
+                              "active" if s.is_active else ("ended" if s.ended_at else ""), raw=s.raw,
+                              meta=session_meta(s))
                 for s in list_sessions(self.core.db, thread_id, cols=self.core.cols)]
 
     def message_count(self, ref: SessionRef) -> int:
@@ -140,13 +197,22 @@ def offer_capabilities(store) -> None:
     store.offer(Trash, DaycareTrash(core.paths))  # what the editors deleted, in every generation
     store.offer(Tasks, _tasks(core))  # cron and heartbeat: their files and rows
     store.offer(Storage, DaycareStorage(core))  # legacy folders too: their upgrade creates daycare.db
+    from daycare_gui.stores.daycare.sqlite.documents import offer_documents_and_files
+
+    offer_documents_and_files(store)  # skills, memory, settings, prompts and homes: both generations
     if core.db is None:
         if core.generation == "legacy-files":  # conversations straight from the agents' history.jsonl
-            from daycare_gui.stores.daycare.legacy_conversations import LegacyConversations
+            from daycare_gui.stores.daycare.legacy.conversations import KeyedLegacyConversations
 
-            store.offer(Conversations, LegacyConversations(core))
+            store.offer(Conversations, KeyedLegacyConversations(core))  # keyed by history.jsonl line
+            store.offer(SearchSource, DaycareLegacySearch(core))
         return
     store.offer(Tables, DaycareTables(core))
     store.offer(Charts, DaycareCharts(core))
     if core.has_table("agents") and core.has_table("session_history"):
-        store.offer(Conversations, DaycareConversations(core))
+        from daycare_gui.stores.daycare.sqlite.conversations import SqliteConversations
+
+        store.offer(Conversations, SqliteConversations(core))  # keyed pages by session_history.id
+        store.offer(SearchSource, DaycareSqliteSearch(core))
+    if core.has_table("users"):  # (the users list: stores/daycare/sqlite/users.py)
+        store.offer(Collections, SqliteUsers(core))

@@ -11,12 +11,17 @@ from daycare_gui.stores.daycare.capabilities import message_of
 from daycare_gui.stores.daycare.pg.catalog import VERSIONED
 from daycare_gui.stores.daycare.pg.database import UnreadableJson
 from daycare_gui.stores.daycare.pg.storage import PgStorage
+from daycare_gui.stores.daycare.pg.threads import PgThreadListing
+from daycare_gui.stores.daycare.pg.users import pg_user_rows
 from daycare_gui.stores.daycare.trash import DaycareTrash
+from daycare_gui.stores.daycare.user_rows import USERS, users_collection
 from daycare_gui.stores.records import (
     Collection,
     DayCount,
     DocRef,
+    FilterSpec,
     Message,
+    PendingMessage,
     Row,
     SessionRecord,
     SessionRef,
@@ -40,7 +45,7 @@ def _ms_day(ms: int) -> str:
     return _dt.datetime.fromtimestamp(ms / 1000, _dt.timezone.utc).strftime("%Y-%m-%d")
 
 
-class PgConversations(_OnStore, api.Conversations):
+class PgConversations(PgThreadListing, _OnStore, api.Conversations):  # thread list: pg/threads
     thread_label = "Agents"
 
     def __init__(self, store) -> None:
@@ -127,6 +132,59 @@ class PgConversations(_OnStore, api.Conversations):
 
     def count(self) -> int | None:
         return int(self.db.scalar(f"SELECT count(*) FROM agents{self.store.current('agents')}") or 0)
+
+    # -- keyed pages (api.KeyedPages): by session_history.id, never an OFFSET ----------------------------
+    def _keyed(self, where: str, params: dict, *, descending: bool = False) -> list[PendingMessage]:
+        rows = self.db.rows(f"SELECT id, type, at, data FROM session_history WHERE session_id = :s{where} "
+                            f"ORDER BY id{' DESC' if descending else ''} LIMIT :n", params)
+        if descending:
+            rows.reverse()
+        sid = params["s"]
+        return [PendingMessage(int(r[0]), decode=_decode_row, data=(*r, sid)) for r in rows]
+
+    def page_after(self, ref: SessionRef, key: int | None, n: int) -> list[PendingMessage]:
+        params = {"s": ref.session_id, "n": max(0, int(n))}
+        if key is None:
+            return self._keyed("", params)
+        return self._keyed(" AND id > :k", {**params, "k": int(key)})
+
+    def page_before(self, ref: SessionRef, key: int | None, n: int) -> list[PendingMessage]:
+        params = {"s": ref.session_id, "n": max(0, int(n))}
+        if key is None:
+            return self._keyed("", params, descending=True)
+        return self._keyed(" AND id < :k", {**params, "k": int(key)}, descending=True)
+
+    def key_chunk(self, ref: SessionRef, after: int | None, n: int) -> list[int]:
+        rows = self.db.rows("SELECT id FROM session_history WHERE session_id = :s AND id > :a ORDER BY id LIMIT :n",
+                            {"s": ref.session_id, "a": -1 if after is None else int(after), "n": max(0, int(n))})
+        return [int(r[0]) for r in rows]
+
+    def tail(self, ref: SessionRef, after: int | None = None) -> tuple[int, int | None]:
+        rows = self.db.rows("SELECT count(*), max(id) FROM session_history WHERE session_id = :s AND id > :a",
+                            {"s": ref.session_id, "a": -1 if after is None else int(after)})
+        count, last = (rows[0][0], rows[0][1]) if rows else (0, None)
+        return int(count or 0), None if last is None else int(last)
+
+    def locate(self, ref: SessionRef, message_id: str, hint: int | None = None) -> int | None:
+        try:
+            key = int(message_id)
+        except (TypeError, ValueError):
+            return None
+        if not self.db.scalar("SELECT count(*) FROM session_history WHERE id = :i AND session_id = :s",
+                              {"i": key, "s": ref.session_id}):
+            return None
+        return int(self.db.scalar("SELECT count(*) FROM session_history WHERE session_id = :s AND id < :i",
+                                  {"s": ref.session_id, "i": key}) or 0)
+
+    def raw(self, ref: SessionRef, key: int):
+        rows = self.db.rows("SELECT data FROM session_history WHERE id = :i AND session_id = :s",
+                            {"i": int(key), "s": ref.session_id})
+        return rows[0][0] if rows else None
+
+
+def _decode_row(row) -> Message:
+    id_, type_, at, data, session_id = row
+    return _message(id_, type_, at, data, session_id=session_id)
 
 
 def _message(id_, type_, at, data, *, session_id: str) -> Message:
@@ -226,6 +284,24 @@ class PgDocuments(_OnStore, api.Documents):
 
         update_document(self.store, ref, data.decode("utf-8"), expected_sha256, force=force)
 
+    # The files beside the store answer for their own documents (outlines, fields, skill versions).
+    def outline(self, ref: DocRef):
+        return self.files.outline(ref) if self._file(ref) else []
+
+    def fields(self, ref: DocRef):
+        return self.files.fields(ref) if self._file(ref) else ()
+
+    def update_fields(self, ref: DocRef, changes, expected_sha256, *, force: bool = False):
+        if self._file(ref):
+            return self.files.update_fields(ref, changes, expected_sha256, force=force)
+        return super().update_fields(ref, changes, expected_sha256, force=force)
+
+    def versions(self, ref: DocRef):
+        return self.files.versions(ref) if self._file(ref) else []
+
+    def read_version(self, ref: DocRef, version_id: str) -> bytes:
+        return self.files.read_version(ref, version_id) if self._file(ref) else b""
+
 
 # name → (title, table, order by, columns shown)
 LISTS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
@@ -255,7 +331,7 @@ class PgCollections(_OnStore, api.Collections):
         return {k: v for k, v in LISTS.items() if self.store.has(v[1])}
 
     def collections(self) -> list[Collection]:
-        out = [Collection(k, title, tuple(c for c in cols if c in self.db.columns(table)))
+        out = [users_collection() if k == USERS else Collection(k, title, tuple(c for c in cols if c in self.db.columns(table)))
                for k, (title, table, _o, cols) in self._lists().items()]
         for table in VERSIONED:
             if self.store.has(table) and "valid_to" in self.db.columns(table):
@@ -280,6 +356,8 @@ class PgCollections(_OnStore, api.Collections):
             return self.files.rows(collection_id, offset, limit)
         if collection_id.startswith("versions:"):
             return self._versions(collection_id.split(":", 1)[1], offset, limit)
+        if collection_id == USERS and self.store.has("users"):  # owner first, keys, agents: pg/users.py
+            return pg_user_rows(self.store)[offset:offset + limit]
         _title, table, order, cols = self._lists()[collection_id]
         shown = [c for c in cols if c in self.db.columns(table)]
         rows = self.db.mappings(f'SELECT * FROM "{table}"{self.store.current(table)} ORDER BY {order} '
@@ -319,6 +397,8 @@ class PgCollections(_OnStore, api.Collections):
         if self.files is not None and self.files.owns(collection_id):
             return next((r for r in self.files.rows(collection_id, 0, self.files.size(collection_id))
                          if r.key == key), None)
+        if collection_id == USERS and self.store.has("users"):
+            return next((r for r in pg_user_rows(self.store) if r.key == key), None)
         return None
 
 
@@ -448,6 +528,37 @@ class PgSearchSource(_OnStore, api.SearchSource):
                 yield str(id_), SessionRef(agent or "", sid), _message(id_, type_, at, data, session_id=sid)
             last = rows[-1][0]
 
+    # Daycare's filters, as its SQLite generation offers them: the record type tagged on each message; the
+    # agent's kind, lifecycle and user asked of its current row when searching (they change).
+    _AGENT_COLUMNS = {"agent_kind": "kind", "lifecycle": "lifecycle", "user": "user_id"}
+    _LABELS = {"agent_kind": "All agent kinds", "lifecycle": "Any lifecycle", "user": "All users"}
+
+    def tags(self, ref: SessionRef, message: Message):
+        return (("record_type", message.kind),)
+
+    def facets(self):
+        from daycare_gui.core.records import HISTORY_KINDS
+
+        out = []
+        have = set(self.db.columns("agents"))
+        for name, column in self._AGENT_COLUMNS.items():
+            if column in have:
+                values = [r[0] for r in self.db.rows(f"SELECT DISTINCT {column} FROM agents"
+                                                     f"{self.store.current('agents')} ORDER BY 1") if r[0]]
+                out.append(FilterSpec(name, self._LABELS[name], "choice", tuple((v, v) for v in values)))
+        out.append(FilterSpec("record_type", "All record types", "choice", tuple((t, t) for t in HISTORY_KINDS)))
+        return tuple(out)
+
+    def facet_threads(self, name: str, value: str):
+        column = self._AGENT_COLUMNS.get(name)
+        if column is None:
+            return None
+        if column not in self.db.columns("agents"):
+            return frozenset()
+        where = self.store.current("agents")
+        where = (where + " AND" if where else " WHERE") + f" {column} = :v"
+        return frozenset(str(r[0]) for r in self.db.rows(f"SELECT DISTINCT id FROM agents{where}", {"v": value}))
+
 
 def offer_pg_capabilities(store) -> None:
     if store.has("agents") and store.has("sessions") and store.has("session_history"):
@@ -460,6 +571,10 @@ def offer_pg_capabilities(store) -> None:
     if store.has("documents") or files is not None:
         store.offer(api.Documents, PgDocuments(store, files))
     store.offer(api.Collections, PgCollections(store, store.data_dir_lists()))
+    if store.paths is not None:  # users' homes and databases beside the store
+        from daycare_gui.stores.daycare.datadir.files import daycare_files
+
+        store.offer(api.Files, daycare_files(store.paths))
     store.offer(api.Tables, PgTables(store))
     store.offer(api.Storage, PgStorage(store))
     from daycare_gui.stores.daycare.pg.directory import PgDirectory
