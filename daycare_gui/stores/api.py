@@ -39,12 +39,15 @@ from daycare_gui.stores.records import (
     Message,
     MigrationLine,
     PendingMessage,
+    PruneDone,
+    PrunePreview,
     Query,
     Row,
     Run,
     SearchDocument,
     SessionRecord,
     SessionRef,
+    SpaceReport,
     SqliteFeed,
     StoredCost,
     StoreSummary,
@@ -757,6 +760,7 @@ class Storage(Capability):
     # Modules the methods below import lazily: the window imports them on its GUI thread first (a
     # worker must never be the first to import a module).
     modules: tuple[str, ...] = ()
+    offers_upgrade = True  # False: the store keeps no migrations (it offers Storage for its space)
 
     def migrations(self) -> list[MigrationLine]:
         """Applied migrations in the order they ran, then pending ones, then a later version's."""
@@ -776,6 +780,25 @@ class Storage(Capability):
     def upgrade(self, plan: UpgradePlan, backup: bool | Path, progress=None, cancelled=None) -> UpgradeResult:
         """``progress(done, total, step name)``; ``cancelled()`` is asked between steps."""
         return UpgradeResult(plan.target, refusal="daycare-gui does not upgrade this kind of store.")
+
+    # -- space on disk and the safe ways to get it back (#38) ---------------------------------------------
+    def space(self, progress=None) -> SpaceReport | None:
+        """Where the bytes go (tables and indexes, threads/sessions/agents, folders, free pages, the log)
+        with advice and the safe actions; read-only. None: this kind does not measure it."""
+        return None
+
+    def prune_preview(self, keep: int, idle_days: float | None = None, progress=None) -> PrunePreview:
+        """The prune's dry run (writes nothing beside the store). ``progress(step name)``."""
+        return PrunePreview(refusal="daycare-gui does not prune this kind of store.")
+
+    def prune(self, keep: int, idle_days: float | None = None, *, force: bool = False, progress=None,
+              cancelled=None) -> PruneDone:
+        """Run the prune: backed up first, refused while the store's program runs unless ``force``."""
+        return PruneDone(refusal="daycare-gui does not prune this kind of store.")
+
+    def undo_prune(self, backup: Path, *, force: bool = False) -> PruneDone:
+        """Put a prune's backup back in place of the store."""
+        return PruneDone(refusal="daycare-gui does not prune this kind of store.")
 
 
 class Collections(Capability):

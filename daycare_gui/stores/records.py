@@ -598,3 +598,77 @@ class StoredCost:
     output: int = 0
     cache_read: int = 0
     cache_write: int = 0
+# -- Space: where the bytes of a store go, and what a safe action gives back (#38) ---------------------
+
+@dataclass(frozen=True)
+class SpaceLine:
+    """One holder of bytes: a table or index, a thread/session/agent, a folder, the free pages or the log."""
+
+    name: str
+    bytes: int
+    kind: str = ""  # "table" | "index" | "thread" | "session" | "agent" | "folder" | "free" | "wal"
+    count: int | None = None  # rows, checkpoints, records or files in it
+    detail: str = ""
+    per_day: float | None = None  # bytes added per day, where times allow
+
+
+@dataclass(frozen=True)
+class SpaceAction:
+    """A safe action and what it would give back, computed from the store (``reclaim`` in bytes; None when
+    only its dry run can tell)."""
+
+    id: str  # "prune", …
+    title: str
+    reclaim: int | None
+    detail: str = ""
+
+
+@dataclass
+class SpaceReport:
+    total: int = 0  # bytes on disk the store takes (its files, or the database's size on the server)
+    tables: list[SpaceLine] = field(default_factory=list)  # tables and indexes, largest first
+    holders: list[SpaceLine] = field(default_factory=list)  # threads/sessions/agents, largest first
+    holders_title: str = ""  # "Threads", "Sessions" …
+    folders: list[SpaceLine] = field(default_factory=list)  # files beside the store, by folder
+    free: int | None = None  # free pages (SQLite), bytes
+    wal: int | None = None  # the write-ahead log beside a SQLite file, bytes
+    method: str = ""  # how the table sizes were measured: "dbstat", "page counts", "pg_total_relation_size"
+    advice: list[str] = field(default_factory=list)  # what to do and what it costs, one sentence each
+    actions: list[SpaceAction] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        def lines(items: list[SpaceLine]) -> list[dict]:
+            return [{k: v for k, v in vars(i).items() if v not in (None, "")} for i in items]
+
+        return {"total": self.total, "method": self.method, "free": self.free, "wal": self.wal,
+                "tables": lines(self.tables), "holders_title": self.holders_title, "holders": lines(self.holders),
+                "folders": lines(self.folders), "advice": list(self.advice),
+                "actions": [vars(a) for a in self.actions], "notes": list(self.notes)}
+
+
+@dataclass(frozen=True)
+class PrunePreview:
+    """A prune's dry run: what goes (one line per thread, largest first) and the sizes measured on a pruned
+    copy. ``refusal`` instead when it would not run."""
+
+    size_before: int = 0
+    size_after: int = 0
+    dropped: tuple[SpaceLine, ...] = ()
+    summary: str = ""
+    notes: tuple[str, ...] = ()
+    refusal: str = ""
+
+    @property
+    def reclaimed(self) -> int:
+        return max(0, self.size_before - self.size_after)
+
+
+@dataclass(frozen=True)
+class PruneDone:
+    size_before: int = 0
+    size_after: int = 0
+    backup: Path | None = None
+    summary: str = ""
+    refusal: str = ""  # nothing was changed: why
+    cancelled: bool = False

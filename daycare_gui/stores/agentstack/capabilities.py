@@ -220,6 +220,10 @@ def offer_capabilities(store) -> None:
         from daycare_gui.stores.api import Usage
 
         store.offer(Usage, AgentStackUsage(store))  # its one token total per agent, unpriced (#37)
+    from daycare_gui.stores.agentstack.space import AgentStackStorage
+    from daycare_gui.stores.api import Storage
+
+    store.offer(Storage, AgentStackStorage(store))  # space only: no migrations
     _startup_checks(store)
 
 

@@ -15,6 +15,7 @@ from daycare_gui.stores.api import (
     Documents,
     Files,
     SearchSource,
+    Storage,
     Tables,
     Tasks,
 )
@@ -105,6 +106,9 @@ def offer_all(store) -> None:
         from daycare_gui.stores.cianaparrot.usage import CianaUsage
 
         store.offer(Usage, CianaUsage(store))  # AIMessage usage, once per message id (#37)
+    from daycare_gui.stores.cianaparrot.space import CianaStorage
+
+    store.offer(Storage, CianaStorage(store))  # space by table, thread and folder; the prune
     if store.layout.root is not None or store.layout.data_dir is not None:
         store.offer(Tasks, CianaTasks(store))
         store.offer(Actions, CianaActions(store))

@@ -78,6 +78,10 @@ class LinggenStore(OpenedStore):
             self.offer(Files, workspace_files(self.permission_files.workspaces))
         self.offer(SearchSource, LinggenSearch(self.home.root, self.conversations))
         self.offer(Charts, LinggenCharts(inv))
+        from daycare_gui.stores.api import Storage
+        from daycare_gui.stores.linggen.space import LinggenStorage
+
+        self.offer(Storage, LinggenStorage(self.home))  # space only: no migrations
         self.offer(Documents, LinggenDocuments(self.docs, self.writes_blocked, self.home.root))
         if any(m.layout == FLAT for m in self.missions):  # scheduled missions: the shared tasks page
             self.offer(Tasks, LinggenTasks(self.missions))
