@@ -45,6 +45,7 @@ from daycare_gui.stores.records import (
     Row,
     Run,
     SearchDocument,
+    Section,
     SessionRecord,
     SessionRef,
     SpaceReport,
@@ -174,6 +175,16 @@ class OpenedStore(ABC):
     def watch_paths(self) -> tuple[Path, ...]:
         """Files and folders whose change means the view is stale."""
         return ()
+
+    def sections(self) -> tuple[Section, ...] | None:
+        """The window's sections as this kind names and orders them (ids its deep links have always used);
+        None, the default: one section per capability offered, in the shared order."""
+        return None
+
+    def route(self, entry: JumpEntry) -> tuple[str, Any] | None:
+        """Where a quick-open entry or a deep link opens, among :meth:`sections`: (section id, the target
+        its pane opens). None: the shared routes (by the entry's kind)."""
+        return None
 
     def follow_live(self) -> None:  # noqa: B027 (optional hook)
         """Its files changed on disk: make the next reads see what was written (a database opened

@@ -285,6 +285,27 @@ class Automation:
     notes: tuple[str, ...] = ()  # what a person must know to read its runs right (a heartbeat batch)
 
 
+# What a section of the window shows; the window picks the shared pane for each.
+SECTION_SHOWS = ("overview", "conversations", "session", "search", "tasks", "documents", "files", "collection",
+                 "automations", "costs", "storage", "actions", "problems")
+
+
+@dataclass(frozen=True)
+class Section:
+    """A section of the window as a kind names and orders it: the id deep links and routes use, its title,
+    and what it shows (one of ``SECTION_SHOWS``; the window picks the shared pane and skips a section whose
+    capability the store does not offer). ``arg`` narrows it: a task group ("cron"), a documents shelf
+    ``(section id, group)``, a collection id or a tuple of ids shown as tabs."""
+
+    id: str
+    title: str
+    shows: str
+    arg: Any = None
+    icon: str = ""
+    in_nav: bool = True  # False: reached only by following a link (one session on a page of its own)
+    group: str = ""
+
+
 @dataclass(frozen=True)
 class FilterSpec:
     """A filter a list offers, done by the store: ``kind`` is "text" (words in the row), "choice" (one of

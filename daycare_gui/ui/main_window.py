@@ -1,6 +1,6 @@
 """The main window: composition only — navigation, stacked panes, detail dock, banner, status bar.
 
-It owns no SQL and no parsing: it opens stores through the core on the worker, hands panes a
+It owns no SQL and no parsing: it opens stores through the registry on the worker, hands panes a
 :class:`PaneContext`, and routes navigation requests between them.
 """
 
@@ -74,8 +74,8 @@ class MainWindow(QMainWindow):
         self.preloader = Preloader(busy=self.worker.is_busy, parent=self)
         self.bg_worker.hold()
         self.preloader.when_done(self.bg_worker.release)
-        # ``opened``: the store of any kind; ``store``: what its panes read (Daycare's core Store for a
-        # Daycare store, the opened store itself for other kinds). Both are None when nothing is open.
+        # ``opened``: the store of any kind (``store``, what its panes read, is the same). Both are None
+        # when nothing is open.
         self.opened = None
         self.store = None
         self._sections: dict = {}  # the open store's sections by id
@@ -248,7 +248,7 @@ class MainWindow(QMainWindow):
 
         self.close_store()
         self.opened = opened
-        self.store = _pane_store(opened)
+        self.store = opened
         self._opened_path = path
         self.welcome.show_declined("")
         self.watcher.watch(opened)  # every kind names what changes on disk when its program writes
@@ -750,8 +750,3 @@ def _close_without_waiting(opened, after=()) -> None:
     running when it was closed (``after``: the workers' barriers) have ended."""
     opened.interrupt()
     close_in_background(opened.close, after)  # waited for at exit (run_app): the copy must go before the process
-
-
-def _pane_store(opened):
-    """What the panes read as ``ctx.store``: the opened store itself."""
-    return getattr(opened, "core", opened)  # TODO(one window): Daycare's own panes until they are shared

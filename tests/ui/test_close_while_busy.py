@@ -14,7 +14,7 @@ ENDLESS = ("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE
 
 def _start_endless_queries(window) -> list:
     """An endless query on each of the window's two workers; returns once both run."""
-    db = window.store.db
+    db = window.opened.core.db
     answers = []
     for worker in (window.worker, window.bg_worker):
         started = threading.Event()

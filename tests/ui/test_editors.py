@@ -402,10 +402,10 @@ def test_permissions_intent_edit(qtbot, root):
 
 
 def test_header_says_which_copy_daycare_reads(qtbot, root):
-    from daycare_gui.core.store import open_store
+    from daycare_gui.stores.registry import open_store
     from daycare_gui.ui.editors.sources import source_note_for_file
 
-    with open_store(root) as store:
+    with open_store(root) as store:  # the note comes from the store's Tasks: the copies and which is read
         note = source_note_for_file(store, root / "cron/daily-digest/TASK.md")
     editor = _editor(qtbot, DocumentEditor, root / "cron/daily-digest/TASK.md", source_note=note)
     assert "edits the file" in editor.header.text()

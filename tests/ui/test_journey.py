@@ -112,7 +112,7 @@ def test_welcome_recent_and_reopen_last(qtbot, settings, demo_store, fixture_cop
     w2.show()
     w2.open_initial(None, demo=False)  # no PATH: the last store comes back
     qtbot.waitUntil(lambda: w2.store is not None, timeout=10000)
-    assert w2.store.paths.root == demo_store.resolve() or w2.store.paths.root == demo_store
+    assert w2.opened.core.paths.root == demo_store.resolve() or w2.opened.core.paths.root == demo_store
     assert w2.welcome.recent.count() >= 1
     w2.close_store()
     w2.worker.shutdown()
@@ -127,7 +127,7 @@ def test_dropping_a_folder_opens_it(qtbot, window, fixture_copy):
                        Qt.KeyboardModifier.NoModifier)
     window.dropEvent(event)
     qtbot.waitUntil(lambda: window.store is not None, timeout=10000)
-    assert window.store.migrations.next_later == "20260227_require_cron_task_id"
+    assert window.opened.core.migrations.next_later == "20260227_require_cron_task_id"
 
 
 def test_a_change_on_disk_shows_the_reload_banner(qtbot, window, fixture_copy):
@@ -159,10 +159,8 @@ def test_status_bar_and_keyboard(qtbot, window, demo_store):
 
 
 def test_ctrl_f_reaches_the_filter_of_every_page_that_has_one(qtbot, window, demo_store):
-    from daycare_gui.ui.panes.registry import PANES
-
     open_and_wait(qtbot, window, demo_store)
-    for spec in PANES:
+    for spec in list(window._sections.values()):
         if spec.id in ("history",):
             continue
         window.show_section(spec.id)
@@ -241,8 +239,8 @@ def test_open_demo_writes_a_fresh_store_and_removes_it_on_close(qtbot, settings)
     w.show()
     w.open_demo()
     qtbot.waitUntil(lambda: w.store is not None, timeout=15000)
-    folder = w.store.paths.root.parent
-    assert folder.exists() and w.store.generation == "sqlite"
+    folder = w.opened.core.paths.root.parent
+    assert folder.exists() and w.opened.core.generation == "sqlite"
     assert settings.value("recent") in (None, [], "")  # a demo is not a store to remember
     w.close()
     assert not folder.exists()

@@ -69,7 +69,7 @@ def _text(rec) -> str:
 def test_a_conversation_at_its_end_follows_the_writer(qtbot, window, live_store, tmp_path):
     agent, sid, before = _session(live_store)
     open_and_wait(qtbot, window, live_store)
-    assert window.store.db.mode.name == "immutable"  # a quiet store: the writer's WAL comes later
+    assert window.opened.core.db.mode.name == "immutable"  # a quiet store: the writer's WAL comes later
     window.navigate("history", (agent, sid, None))
     pane = window.panes["history"]
     tester = QAbstractItemModelTester(pane.model, FATAL)  # noqa: F841 (checks every signal while alive)
@@ -84,7 +84,7 @@ def test_a_conversation_at_its_end_follows_the_writer(qtbot, window, live_store,
 
     assert result["busy"] == 0 and result["errors"] == []  # the window never made the engine fail
     assert result["written"] == added
-    assert window.store.db.mode.name == "read-only"  # it now reads through the WAL
+    assert window.opened.core.db.mode.name == "read-only"  # it now reads through the WAL
     last = before + added - 1
     assert at_end_after_each_growth and all(at_end_after_each_growth)  # the tail followed every time
     assert pane.at_end() and pane.current_row() == last  # the selection moved on with the tail

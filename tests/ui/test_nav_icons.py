@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from PySide6.QtGui import QPalette
 
+from daycare_gui.stores.daycare.sections import SECTIONS
 from daycare_gui.ui.icons import FALLBACK, available, nav_icon
-from daycare_gui.ui.panes.registry import PANES
 from daycare_gui.ui.theme import contrast, dark_palette
 from tests.stores.agentstack.builder import Builder
 from tests.ui.conftest import open_and_wait
@@ -21,7 +21,7 @@ def _ink(icon, size=32):
 
 
 def test_every_daycare_section_has_its_own_drawing():
-    names = {spec.icon for spec in PANES if spec.in_nav}
+    names = {section.icon for section in SECTIONS if section.in_nav}
     assert names <= set(available()), names - set(available())
 
 

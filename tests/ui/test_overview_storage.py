@@ -292,7 +292,7 @@ def test_storage_upgrade_button_opens_the_dialog_and_the_window_reloads(qtbot, w
     pane.upgrade_button.click()  # modal: returns when drive() pressed Close
     assert seen["plan"] == "16 pending migrations"
     qtbot.waitUntil(lambda: window.store is not old_store and window.store is not None, timeout=10000)
-    assert window.store.migrations.pending == ()
+    assert window.opened.core.migrations.pending == ()
 
 
 # -- Problems ------------------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from tests.ui.conftest import open_and_wait
 
 
 def _a_session(window):
-    return window.store.db.fetch("SELECT agent_id, id FROM sessions ORDER BY id LIMIT 1")[0]
+    return window.opened.core.db.fetch("SELECT agent_id, id FROM sessions ORDER BY id LIMIT 1")[0]
 
 
 def _on_the_overview(qtbot, window, store, monkeypatch, hold_ms: int) -> None:
@@ -121,7 +121,7 @@ def test_a_long_session_is_counted_after_its_first_page_is_painted(qtbot, window
     write_demo(root)
     agent_id = add_big_session(root, 1_000)
     open_and_wait(qtbot, window, root)
-    first_id = window.store.db.fetch("SELECT min(id) FROM session_history WHERE session_id = :s",
+    first_id = window.opened.core.db.fetch("SELECT min(id) FROM session_history WHERE session_id = :s",
                                      {"s": BIG_SESSION})[0][0]
     pane = window.pane("history")
     drawn_when_counted = []

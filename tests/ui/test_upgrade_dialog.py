@@ -365,7 +365,7 @@ def test_storage_menu_upgrade_reloads_the_window(qtbot, window, fixture_copy):
     folder = partial_store(fixture_copy)
     open_and_wait(qtbot, window, folder)
     old_store = window.store
-    assert len(old_store.migrations.pending) == 16
+    assert len(old_store.core.migrations.pending) == 16
     seen = {}
 
     def drive():
@@ -380,7 +380,7 @@ def test_storage_menu_upgrade_reloads_the_window(qtbot, window, fixture_copy):
     window.open_upgrade()  # modal: returns when drive() pressed Close
     assert seen["headline"] == "Upgrade complete: 16 migrations applied"
     qtbot.waitUntil(lambda: window.store is not old_store and window.store is not None, timeout=10000)
-    assert window.store.migrations.pending == ()
+    assert window.opened.core.migrations.pending == ()
     # the upgrade's own changes on disk are what was just reloaded: no "changed on disk" banner follows
     with qtbot.assertNotEmitted(window.watcher.changed, wait=1500):
         pass

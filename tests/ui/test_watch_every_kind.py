@@ -123,8 +123,8 @@ def test_linggen_the_conversation_shown_grows_by_itself_without_a_banner(qtbot, 
     open_and_wait(qtbot, window, linggen_home)
     pane = _show(qtbot, window, "conversations")
     qtbot.waitUntil(lambda: pane.threads.model.rowCount() > 0, timeout=10000)
-    qtbot.waitUntil(lambda: pane.session is not None and pane.total > 0, timeout=10000)
-    followed = [Path(p) for p in pane._live.watcher.files()]
+    qtbot.waitUntil(lambda: pane.session is not None and pane.conversation.model.rowCount() > 0, timeout=10000)
+    followed = [Path(p) for p in pane.conversation._watch.watcher.files()]
     assert followed, "the session shown is followed live"
     with followed[0].open("a", encoding="utf-8") as f:
         f.write(line("user", "ling", "appended while the window reads"))

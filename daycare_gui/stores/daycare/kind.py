@@ -16,11 +16,11 @@ _CONFIDENCE = {"sqlite": 1.0, "pglite": 1.0, "legacy-files": 0.9, "empty": 0.3}
 class DaycareKind(StoreKind):
     name = "daycare"
     title = "Daycare"
-    ui_module = "daycare_gui.ui.panes.registry"
     probe_modules = ("daycare_gui.core.detect", "daycare_gui.core.paths", "daycare_gui.stores.daycare.pg.open")
     # (core.report: the shared Overview's counts ask it on the background worker)
     open_modules = (*probe_modules, "daycare_gui.core.store", "daycare_gui.core.leftovers",
                     "daycare_gui.stores.daycare.capabilities", "daycare_gui.stores.daycare.directory",
+                    "daycare_gui.stores.daycare.sections", "daycare_gui.core.queries.inbox",
                     "daycare_gui.stores.daycare.sqlite.tasks", "daycare_gui.stores.daycare.legacy.tasks",
                     "daycare_gui.core.report", "daycare_gui.stores.daycare.sqlite.documents",
                     "daycare_gui.stores.daycare.datadir.files",
@@ -148,6 +148,22 @@ class DaycareStore(OpenedStore):
         if self.core.engine.running:
             return f"Daycare's engine is running ({self.core.engine.detail}); it may overwrite changes"
         return None
+
+    @property
+    def paths(self):
+        """Where Daycare keeps each file of this store (``DaycarePaths``), as a PGlite store's ``paths``:
+        the file editors read it to keep a write inside the store and to ask about a running engine."""
+        return self.core.paths
+
+    def sections(self):
+        from daycare_gui.stores.daycare.sections import SECTIONS
+
+        return SECTIONS  # the ids Daycare's deep links have always named, each shown by a shared pane
+
+    def route(self, entry):
+        from daycare_gui.stores.daycare.sections import route
+
+        return route(entry, legacy=self.core.db is None)
 
     def engine_state(self) -> tuple[str, str]:
         engine = self.core.engine  # Daycare's pid file and socket tell for sure

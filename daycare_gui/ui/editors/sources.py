@@ -1,4 +1,4 @@
-"""What an editor's header says about the copy it edits: which of file and database row Daycare reads."""
+"""What an editor's header says about the copy it edits: which of a task's copies its system reads."""
 
 from __future__ import annotations
 
@@ -21,22 +21,28 @@ def painted(note: str, palette=None) -> str:
 
 
 def source_note_for_file(store, path) -> str | None:
-    """For a cron/heartbeat task file: whether Daycare reads this file or the imported database row."""
-    if store is None:
+    """For a task's file: whether the store's system reads this file or another copy (a database row),
+    from the copies its ``Tasks`` capability lists. None when the file is no task's copy."""
+    from daycare_gui.stores.api import Tasks
+
+    cap = store.capability(Tasks) if store is not None and hasattr(store, "capability") else None
+    if cap is None:
         return None
     try:
-        sources = store.task_sources()
+        tasks = cap.tasks()
     except Exception:  # a damaged store must not keep the editor from opening
         return None
     real = os.path.realpath(path)
-    for source in sources:
-        if source.file_path is None or os.path.realpath(source.file_path) != real:
+    for task in tasks:
+        mine = next((c for c in task.copies if c.file and os.path.realpath(c.ref) == real), None)
+        if mine is None:
             continue
-        if source.reads == "row":
-            if source.has_row:
-                return (f"<span style='{_warn()}'>Daycare reads the <b>database row</b> "
-                        f"tasks_{source.kind}/{source.id}, not this file</span>: {source.reason}. "
-                        "Edit the row to change what runs.")
-            return f"<span style='{_warn()}'>Daycare ignores this file</span>: {source.reason}."
-        return f"Daycare reads <b>this file</b>: {source.reason}."
+        reason = mine.reason.removeprefix("not read: ")
+        if mine.read:
+            return f"{cap.reader} reads <b>this file</b>: {reason}."
+        other = next((c for c in task.copies if c.read and c is not mine), None)
+        if other is not None:
+            return (f"<span style='{_warn()}'>{cap.reader} reads the <b>{other.where}</b> {other.ref}, not this "
+                    f"file</span>: {reason}. Edit the {other.where} to change what runs.")
+        return f"<span style='{_warn()}'>{cap.reader} ignores this file</span>: {reason}."
     return None

@@ -8,7 +8,6 @@ from PySide6.QtWidgets import QApplication, QTreeView, QWidget
 
 from daycare_gui.ui.formats import number
 from daycare_gui.ui.icons import nav_icon
-from daycare_gui.ui.panes.registry import PANES
 from daycare_gui.ui.theme import follow_palette, take_app_style
 
 NavIdRole = Qt.ItemDataRole.UserRole + 10
@@ -43,7 +42,7 @@ class NavigationTree(QTreeView):
         self._widths: tuple[tuple, int, int] | None = None
         self._selecting = False  # select() marks the page shown: not a choice of the user's to emit
         self.setModel(self.nav_model)
-        self.set_sections(PANES)
+        self.set_sections(())  # the open store's sections come with it
         self.selectionModel().currentChanged.connect(self._current_changed)
         # A folder is no page: a click (or Enter) on it opens it and shows its first page, so the user need
         # not find the small arrow. (A click on the arrow itself only opens or closes it, as in any tree.)

@@ -1,59 +1,96 @@
 """Shared panes bound to capabilities, for any store kind, and the navigation built from them.
 
-A kind without a UI module of its own gets exactly the sections its opened store offers: Overview and
-Problems always, then Conversations, Search, Tasks, Documents, one section per Collection, and Storage
-(tables and migrations).
-Nothing here asks which kind it has.
+A kind may name and order its sections (``OpenedStore.sections``: Daycare keeps the ids its deep links have
+always used); each is shown by the shared pane for what it shows, and left out when the store does not
+offer its capability. A kind that names none gets one section per capability offered: Overview and
+Problems always, then Conversations, Search, Tasks, Automations, Documents, Files, one section per
+Collection, Costs, and Storage (tables, migrations and space). Nothing here asks which kind it has.
 """
 
 from __future__ import annotations
 
-import importlib
-
 from daycare_gui.stores import api
 from daycare_gui.ui.panes.registry import PaneSpec
 
+# What each kind of section shows: its shared pane, and the capability without which it is left out.
+PANES_FOR = {
+    "overview": ("generic.overview", "StoreOverviewPane", None),
+    "conversations": ("generic.conversations", "ConversationsPane", api.Conversations),
+    "session": ("generic.session", "SessionPane", api.Conversations),
+    "search": ("generic.search", "SourceSearchPane", api.SearchSource),
+    "tasks": ("generic.tasks", "TasksPane", api.Tasks),
+    "automations": ("generic.automations", "AutomationsPane", api.Automations),
+    "documents": ("generic.documents", "DocumentsPane", api.Documents),
+    "files": ("generic.files", "FilesPane", api.Files),
+    "costs": ("generic.costs", "CostsPane", api.Usage),
+    "actions": ("generic.actions", "ActionsPane", api.Actions),
+    "problems": ("generic.problems", "ProblemsPane", None),
+}
+
 
 def sections_for(opened) -> tuple[PaneSpec, ...]:
-    """The navigation for ``opened``: its kind's own sections when it registers a UI module, else the
-    shared ones its capabilities call for."""
-    from daycare_gui.stores.registry import load_kind
+    """The navigation for ``opened``: the sections its kind names (``OpenedStore.sections``), each shown by
+    the shared pane for what it shows, or else one section per capability offered."""
+    try:
+        named = opened.sections()
+    except Exception:  # a kind's bug must not stop the window from opening: the shared layout
+        named = None
+    return generic_sections(opened) if named is None else tuple(_specs_of(opened, named))
 
-    module_name = getattr(load_kind(opened.kind), "ui_module", None)
-    if module_name:
-        try:
-            return tuple(importlib.import_module(module_name).sections(opened))
-        except (ImportError, AttributeError):
-            pass  # a kind's UI that does not load still opens with the shared panes
-    return generic_sections(opened)
+
+def _specs_of(opened, sections):
+    listed = None
+    for section in sections:
+        if section.shows == "collection":
+            if listed is None:
+                cap = opened.capability(api.Collections)
+                try:
+                    listed = {c.id: c for c in cap.collections()} if cap is not None else {}
+                except Exception:
+                    listed = {}
+            spec = _collection_spec(opened, section, listed)
+        elif section.shows == "storage":
+            spec = (PaneSpec(section.id, section.title, "generic.storage", "StoragePane", section.in_nav,
+                             section.icon, section.arg, section.group, section.shows)
+                    if opened.capability(api.Tables) is not None or opened.capability(api.Storage) is not None
+                    else None)
+        else:
+            module, cls, needs = PANES_FOR[section.shows]
+            spec = (PaneSpec(section.id, section.title, module, cls, section.in_nav, section.icon, section.arg,
+                             section.group, section.shows)
+                    if needs is None or opened.capability(needs) is not None else None)
+        if spec is not None:
+            yield spec
+
+
+def _collection_spec(opened, section, listed: dict):
+    """A section over one list (or sibling lists as tabs): left out when the store has none of them (a
+    legacy store has no users); a list read whole gets the collection pane with its ``Collection``."""
+    ids = section.arg if isinstance(section.arg, tuple) else (section.arg,)
+    found = [listed[i] for i in ids if i in listed]
+    if not found:
+        return None
+    keyed = isinstance(opened.capability(api.Collections), api.Listing) and all(c.keyed and not c.tree
+                                                                               for c in found)
+    module, cls, arg = (("generic.listing", "ListingPane", section.arg) if keyed
+                        else ("generic.collection", "CollectionPane", found[0]))
+    return PaneSpec(section.id, section.title, module, cls, section.in_nav, section.icon or found[0].icon, arg,
+                    section.group, section.shows)
 
 
 def counts_for(opened, specs) -> dict[str, int | None]:
-    """The navigation's counts (on the background worker): a kind with its own UI module counts its own
-    sections (``section_counts``), and the shared ones are counted from capabilities."""
-    from daycare_gui.stores.registry import load_kind
-
-    module_name = getattr(load_kind(opened.kind), "ui_module", None)
-    if module_name:
-        try:
-            return importlib.import_module(module_name).section_counts(opened, specs)
-        except (ImportError, AttributeError):
-            pass
+    """The navigation's counts (on the background worker)."""
     return section_counts(opened, specs)
 
 
 def route_for(opened, entry) -> tuple[str, object]:
     """Where a quick-open entry (or a deep link) opens: (section id, the target its pane opens). A kind
-    with its own UI module routes its entries there (``jump_route``); the shared panes route by kind."""
-    from daycare_gui.stores.registry import load_kind
-
-    module_name = getattr(load_kind(opened.kind), "ui_module", None)
-    if module_name:
-        try:
-            return importlib.import_module(module_name).jump_route(opened, entry)
-        except (ImportError, AttributeError):
-            pass
-    return generic_route(entry)
+    that names its sections routes its entries among them (``OpenedStore.route``)."""
+    try:
+        found = opened.route(entry)
+    except Exception:
+        found = None
+    return found if found is not None else generic_route(entry)
 
 
 GENERIC_SECTIONS = {"agent": "conversations", "session": "conversations", "message": "conversations",
@@ -70,7 +107,8 @@ def generic_route(entry) -> tuple[str, object]:
 
 
 def generic_sections(opened) -> tuple[PaneSpec, ...]:
-    out = [PaneSpec("overview", "Overview", "generic.overview", "StoreOverviewPane", icon="go-home")]
+    out = [PaneSpec("overview", "Overview", "generic.overview", "StoreOverviewPane", icon="go-home",
+                    shows="overview")]
     conversations = opened.capability(api.Conversations)
     if conversations is not None:
         out.append(PaneSpec("conversations", conversations.thread_label, "generic.conversations",
@@ -110,19 +148,29 @@ def generic_sections(opened) -> tuple[PaneSpec, ...]:
 
 
 def section_counts(opened, specs: tuple[PaneSpec, ...]) -> dict[str, int | None]:
-    """Counts for the navigation, computed on the background worker."""
+    """Counts for the navigation, computed on the background worker: each section counts what it shows
+    (a task group's tasks, a documents shelf's documents, a list's items)."""
     caps = {"conversations": api.Conversations, "tasks": api.Tasks, "documents": api.Documents,
-            "storage": api.Tables, "files": api.Files}
+            "storage": api.Tables, "files": api.Files, "automations": api.Automations}
     out: dict[str, int | None] = {}
     for spec in specs:
+        shows = spec.shows or ("collection" if spec.id.startswith("collection:") else spec.id)
         try:
-            if spec.id in caps:
-                cap = opened.capability(caps[spec.id])
-                out[spec.id] = cap.count() if cap is not None else None
-            elif spec.id.startswith("collection:"):
+            if shows == "collection":
                 cap = opened.capability(api.Collections)
-                items = cap.items(spec.arg.id)  # (a tree's own items, not its group rows)
-                out[spec.id] = items if items is not None else cap.size(spec.arg.id)
+                cid = spec.arg.id if hasattr(spec.arg, "id") else (
+                    spec.arg[0] if isinstance(spec.arg, tuple) else spec.arg)
+                items = cap.items(cid)  # (a tree's own items, not its group rows)
+                out[spec.id] = items if items is not None else cap.size(cid)
+            elif shows == "tasks" and isinstance(spec.arg, str):
+                cap = opened.capability(api.Tasks)
+                out[spec.id] = sum(1 for t in cap.tasks() if t.schedule_kind == spec.arg)
+            elif shows == "documents" and isinstance(spec.arg, tuple):
+                cap = opened.capability(api.Documents)
+                out[spec.id] = sum(1 for d in cap.documents() if d.group == spec.arg[1])
+            elif shows in caps:
+                cap = opened.capability(caps[shows])
+                out[spec.id] = cap.count() if cap is not None else None
         except Exception:  # counts are a courtesy: a failing one stays blank
             out[spec.id] = None
     out["problems"] = len(opened.problems)
