@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from daycare_gui.core.edit.engine_guard import engine_running_reason
-from daycare_gui.core.edit.trash import TrashError, restore, scan_trash
+from daycare_gui.stores.common.edit.trash import TrashError, restore, scan_trash
 
 from .engine_prompt import ask_write_while_engine_runs
 from .fields import WARNING_TONE, message_label, show_message

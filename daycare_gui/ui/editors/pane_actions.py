@@ -18,8 +18,8 @@ from PySide6.QtWidgets import QMessageBox, QPushButton
 
 from daycare_gui.core.edit import create
 from daycare_gui.core.edit.engine_guard import engine_running_reason
-from daycare_gui.core.edit.errors import InvalidValue
-from daycare_gui.core.edit.trash import TrashError, TrashIncomplete, move_to_trash
+from daycare_gui.stores.common.edit.errors import InvalidValue
+from daycare_gui.stores.common.edit.trash import TrashError, TrashIncomplete, move_to_trash
 from daycare_gui.ui.widgets.flow_layout import FlowLayout
 
 from .engine_prompt import ask_write_while_engine_runs

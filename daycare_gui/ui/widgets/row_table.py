@@ -14,9 +14,9 @@ from typing import Any, Callable, Sequence
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-from daycare_gui.core.display import labelled, time_value
 from daycare_gui.core.queries.names import Names
 from daycare_gui.core.queries.subsystems import RowSet, ShownRow
+from daycare_gui.stores.common.wording import labelled, time_value
 from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.formats import count
 from daycare_gui.ui.models.columns import Column, fmt_time
