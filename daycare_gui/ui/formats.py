@@ -16,8 +16,8 @@ import time as _time
 
 from PySide6.QtCore import QDateTime, QLocale
 
-from daycare_gui.core import display
-from daycare_gui.core.display import local_time
+from daycare_gui.stores.common import wording as display
+from daycare_gui.stores.common.wording import local_time
 
 
 def _locale() -> QLocale | None:
@@ -45,7 +45,7 @@ def number(n: int | float | None, decimals: int | None = None) -> str:
 
 
 def count(n: int, noun: str, plural: str | None = None) -> str:
-    """``core.display.count`` with the number in the locale's grouping: "1.204 entities" in German."""
+    """``stores.common.wording.count`` with the number in the locale's grouping: "1.204 entities" in German."""
     return display.count(n, noun, plural, number=number)
 
 

@@ -5,7 +5,7 @@ makes older ones stale, and stale answers are dropped instead of delivered. A mo
 requests in flight (row chunks, pages) uses one channel with ``supersede=False`` and ``cancel``s it when
 its data changes. Answers arrive on the GUI thread through a queued Qt signal, so callbacks may touch
 widgets. Long jobs get ``progress`` and ``cancelled`` callables and stop between steps when asked; a SQLite
-query of a cancelled request stops too (every job runs inside :func:`daycare_gui.core.db.cancellable`).
+query of a cancelled request stops too (every job runs inside :func:`daycare_gui.stores.common.sqlite_ro.cancellable`).
 
 Nothing waits for the thread: :meth:`DbWorker.shutdown` returns at once. A job still running finishes (or
 is interrupted by closing its database) on its own, and the GUI thread keeps what that job references
@@ -31,7 +31,7 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from daycare_gui.core.db import cancellable
+from daycare_gui.stores.common.sqlite_ro import cancellable
 
 log = logging.getLogger(__name__)
 

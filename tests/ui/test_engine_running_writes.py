@@ -16,8 +16,9 @@ from PySide6.QtWidgets import QMessageBox
 
 from daycare_gui.core.edit.trash import list_trash, move_to_trash
 from daycare_gui.core.paths import resolve_paths
+from daycare_gui.stores import api
+from daycare_gui.ui.dialogs.trash import TrashDialog
 from daycare_gui.ui.editors import DocumentEditor
-from daycare_gui.ui.editors.new_item import TrashDialog
 from tests.conftest import snapshot_tree
 from tests.ui.test_new_delete_restore import on_next_dialog
 from tests.ui.test_people_panes import open_at, texts
@@ -127,7 +128,7 @@ def test_delete_create_and_restore_each_ask_before_writing(qtbot, window, store)
 
     # Trash restore: declined, the item stays in the trash
     entry = move_to_trash(resolve_paths(store), created.parent)
-    dialog = TrashDialog(resolve_paths(store))
+    dialog = TrashDialog(window.opened.capability(api.Trash))
     qtbot.addWidget(dialog)
     dialog.confirm_engine_running = answers = Answers(False, True)
     dialog.restore_selected()

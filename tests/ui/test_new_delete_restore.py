@@ -13,7 +13,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QDialogButtonBox, QMessageBox, QPushButton
 
 from daycare_gui.core.edit.trash import TRASH_NAME
-from daycare_gui.ui.editors.new_item import NewItemDialog, TrashDialog
+from daycare_gui.ui.dialogs.trash import TrashDialog
 from daycare_gui.ui.panes.generic.task_dialogs import NewTaskDialog, RestoreDialog
 from tests.conftest import snapshot_tree
 from tests.ui.conftest import open_and_wait
@@ -41,7 +41,7 @@ def on_next_dialog(act, *, kind=None, tries=500):
 
 
 def fill_and_create(values: dict):
-    def act(dialog: NewItemDialog | NewTaskDialog):
+    def act(dialog: NewTaskDialog):
         for key, text in values.items():
             dialog.inputs[key].setText(text)
         dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok).click()
@@ -158,20 +158,13 @@ def test_new_items_come_from_the_templates(qtbot, window, store, section, values
     qtbot.waitUntil(lambda: pane.records.proxy.rowCount() > 0, timeout=10000)
     count = pane.records.proxy.rowCount()
     before = snapshot_tree(store)
-    if section == "heartbeat":
-        on_next_dialog(create_file_anyway(), kind=QMessageBox)
-        on_next_dialog(fill_and_create(values), kind=NewTaskDialog)
-        pane.new_button.click()
-    else:
-        on_next_dialog(fill_and_create(values), kind=NewItemDialog)
-        pane.edit_actions.new_button.click()
+    on_next_dialog(create_file_anyway(), kind=QMessageBox)
+    on_next_dialog(fill_and_create(values), kind=NewTaskDialog)
+    pane.new_button.click()
     after = snapshot_tree(store)
     assert {k: v for k, v in after.items() if k not in before} == files  # first location: workspace / config
     assert {k: v for k, v in after.items() if k in before} == before
-    if section == "heartbeat":
-        listed(qtbot, pane, count + 1)
-    else:
-        show_fresh(qtbot, window, section, old=pane, rows=count + 1)
+    listed(qtbot, pane, count + 1)
 
 
 APP_FILES = {"workspace/apps/garden/APP.md": b"---\nname: garden\ntitle: Garden\ndescription: Keeps the garden log\n"
@@ -386,20 +379,24 @@ def test_new_task_on_a_store_that_reads_the_database_says_so_before_creating(qtb
 
 
 def test_the_trash_dialog_shows_a_planted_entry_as_not_restorable(qtbot, store, tmp_path):
+    """Storage → Deleted items lists what the store's ``Trash`` holds: a planted entry naming a place outside
+    the store is shown greyed with its reason, and never restored."""
     from daycare_gui.core.edit.trash import MANIFEST_NAME
-    from daycare_gui.core.paths import resolve_paths
+    from daycare_gui.stores import api
+    from daycare_gui.stores.registry import open_store
 
     outside = tmp_path / "autostart" / "evil.desktop"
     entry = store / TRASH_NAME / "20260101-000000-000000"
     entry.mkdir(parents=True)
     (entry / "evil.desktop").write_text("[Desktop Entry]\n")
     (entry / MANIFEST_NAME).write_text(json.dumps({"original": str(outside), "relative": "evil.desktop"}))
-    dialog = TrashDialog(resolve_paths(store))
-    qtbot.addWidget(dialog)
-    (row,) = [dialog.list.item(i) for i in range(dialog.list.count())]
-    assert row.text().startswith("Not restorable: 20260101-000000-000000:") and "evil.desktop" in row.text()
-    assert not row.flags() and not dialog.restore_button.isEnabled()
-    dialog.restore_selected()
+    with open_store(store) as opened:
+        dialog = TrashDialog(opened.capability(api.Trash))
+        qtbot.addWidget(dialog)
+        (row,) = [dialog.list.item(i) for i in range(dialog.list.count())]
+        assert row.text().startswith("Not restorable: 20260101-000000-000000:") and "evil.desktop" in row.text()
+        assert not row.flags() and not dialog.restore_button.isEnabled()
+        dialog.restore_selected()
     assert not outside.exists()
 
 

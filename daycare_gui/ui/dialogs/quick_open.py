@@ -25,8 +25,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from daycare_gui.core.display import count
 from daycare_gui.stores.common.jump import KIND_TITLES, JumpIndex
+from daycare_gui.stores.common.wording import count
 from daycare_gui.stores.records import JumpEntry
 
 LIMIT = 50

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from daycare_gui.core.edit.permissions_doc import rule_warning, validate_rule
-from daycare_gui.core.schedule_info import schedule_info
+from daycare_gui.stores.common.schedule import schedule_info
 from daycare_gui.ui.formats import date_time_of
 from daycare_gui.ui.theme import colours, set_tone
 from daycare_gui.ui.widgets.plain_text import text_of
@@ -106,7 +106,7 @@ class ScheduleField(QWidget):
             self.update_info(self.edit.text())
 
     def update_info(self, text: str) -> None:
-        info = schedule_info(text, 5, enabled=self._task_enabled)
+        info = schedule_info(text, 5, enabled=self._task_enabled, runner="Daycare")
         if not info.valid:
             set_tone(self.words, ERROR_TONE)
             self.words.setText(f"Daycare cannot run this schedule: {info.error}")

@@ -12,7 +12,7 @@ from typing import Sequence
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFontMetrics, QPainter
 
-from daycare_gui.core.display import compact_number, nice_ticks
+from daycare_gui.stores.common.wording import compact_number, nice_ticks
 from daycare_gui.ui.models.columns import fmt_int
 from daycare_gui.ui.theme import Colours
 from daycare_gui.ui.widgets.chart_base import LOADING_TEXT, PAD, PaintedChart, draw_legend

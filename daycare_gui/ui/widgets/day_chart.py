@@ -14,7 +14,7 @@ from typing import Iterable, Mapping, Sequence
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPainterPath, QPen
 
-from daycare_gui.core.display import compact_number, count, nice_ticks, plural_of
+from daycare_gui.stores.common.wording import compact_number, count, nice_ticks, plural_of
 from daycare_gui.ui.theme import Colours
 from daycare_gui.ui.widgets.chart_base import PAD, PaintedChart, draw_legend
 

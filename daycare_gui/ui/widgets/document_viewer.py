@@ -1,7 +1,6 @@
 """The right-hand side of the document pages: one document shown as Markdown, plain text or a note.
 
-Read-only for now. Panes keep it inside a ``QStackedWidget`` (``BrowsePane.viewer_stack``) so an editor
-can later be placed beside it and switched to without rebuilding the page.
+Read-only: the Files page fills it from the store's ``Files.preview``.
 """
 
 from __future__ import annotations
@@ -10,7 +9,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QStackedWidget, QVBoxLayout, QWidget
 
-from daycare_gui.core.file_preview import FilePreview
 from daycare_gui.ui.theme import set_tone
 from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, escape, set_markdown
 
@@ -68,15 +66,6 @@ class DocumentViewer(QWidget):
         self._head(title, note, path)
         self.message.setText(message)
         self.pages.setCurrentIndex(self.NOTE)
-
-    def show_preview(self, preview: FilePreview) -> None:
-        note = f"{preview.path} · {preview.note()}"
-        if preview.kind == "markdown":
-            self.show_markdown(preview.name, preview.text or "", note, preview.path)
-        elif preview.kind == "text":
-            self.show_text(preview.name, preview.text or "", note, preview.path)
-        else:
-            self.show_message(preview.name, preview.message or preview.kind, note, preview.path)
 
     def clear(self, message: str = "Select an item on the left to see it here.") -> None:
         self.show_message("", message)

@@ -27,8 +27,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from daycare_gui.core.edit.line_breaks import EditorText
 from daycare_gui.stores import api
+from daycare_gui.stores.common.edit.line_breaks import EditorText
 from daycare_gui.stores.records import DocRef
 from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.models.columns import Column

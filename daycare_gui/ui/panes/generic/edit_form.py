@@ -17,8 +17,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from daycare_gui.core.edit.line_breaks import EditorText
 from daycare_gui.stores.api import EditableField, WriteConflict, WriteRefused
+from daycare_gui.stores.common.edit.line_breaks import EditorText
 from daycare_gui.ui.widgets.plain_text import text_of
 
 
