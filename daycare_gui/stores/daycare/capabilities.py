@@ -147,6 +147,11 @@ def offer_capabilities(store) -> None:
             store.offer(Conversations, LegacyConversations(core))
         return
     store.offer(Tables, DaycareTables(core))
+    if core.has_table("session_history"):  # runs are told from the records they leave
+        from daycare_gui.stores.api import Automations
+        from daycare_gui.stores.daycare.sqlite.automations import DaycareAutomations
+
+        store.offer(Automations, DaycareAutomations(core, store.capability(Tasks)))
     store.offer(Charts, DaycareCharts(core))
     if core.has_table("agents") and core.has_table("session_history"):
         store.offer(Conversations, DaycareConversations(core))
