@@ -31,10 +31,10 @@ def test_old_agents_are_listed_and_an_old_session_opens(qtbot, window, both):
     qtbot.waitUntil(lambda: window.opened is not None and "conversations" in window._sections, timeout=OPEN_TIMEOUT)
     window.show_section("conversations")
     pane = window.panes["conversations"]
-    qtbot.waitUntil(lambda: pane.threads.records.model.rowCount() > 13, timeout=20000)
+    qtbot.waitUntil(lambda: pane.threads.records.model.rowCount() > 15, timeout=20000)
     records = pane.threads.records.visible_records()
     old = [t for t in records if t.title.endswith("(before PGlite)")]
-    assert len(old) == len(records) - 13 and f"before-pglite:{agent}" in {t.id for t in old}
+    assert len(old) == len(records) - 15 and f"before-pglite:{agent}" in {t.id for t in old}
     assert all(t.subtitle.startswith("Before PGlite (until ") for t in old)
     qtbot.waitUntil(lambda: window.jump.index is not None, timeout=20000)  # quick open has read the items
     window.jump.open_link(f"session:{session}")
