@@ -79,6 +79,9 @@ def generic_sections(opened) -> tuple[PaneSpec, ...]:
         out.append(PaneSpec("search", "Search", "generic.search", "SourceSearchPane", icon="edit-find"))
     if opened.capability(api.Tasks) is not None:
         out.append(PaneSpec("tasks", "Scheduled tasks", "generic.tasks", "TasksPane", icon="appointment-new"))
+    if opened.capability(api.Automations) is not None:  # scheduled runs: what ran, whether it worked
+        out.append(PaneSpec("automations", "Automations", "generic.automations", "AutomationsPane",
+                            icon="x-office-calendar"))
     if opened.capability(api.Documents) is not None:
         out.append(PaneSpec("documents", "Documents", "generic.documents", "DocumentsPane",
                             icon="accessories-text-editor"))
@@ -103,7 +106,7 @@ def generic_sections(opened) -> tuple[PaneSpec, ...]:
 def section_counts(opened, specs: tuple[PaneSpec, ...]) -> dict[str, int | None]:
     """Counts for the navigation, computed on the background worker."""
     caps = {"conversations": api.Conversations, "tasks": api.Tasks, "documents": api.Documents,
-            "storage": api.Tables}
+            "storage": api.Tables, "automations": api.Automations}
     out: dict[str, int | None] = {}
     for spec in specs:
         try:
