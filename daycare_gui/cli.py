@@ -23,6 +23,7 @@ SUBCOMMANDS = {
     "edit": "set keys of a Daycare Markdown file, an app's state.json or settings.json, safely",
     "search": "full-text search across conversations, of any store kind",
     "export": "write a conversation as Markdown, HTML or JSONL (any store kind)",
+    "automations": "list scheduled tasks and their runs: outcome, error, health (any store kind)",
 }
 
 

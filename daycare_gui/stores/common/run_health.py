@@ -52,8 +52,8 @@ class RunHealth:
         if self.stopped_firing:
             due = f"{self.missed_since_last}{'+' if self.missed_since_last >= DUE_CAP else ''}"
             since = f" (last run {_span(self.gap_ms)} ago)" if self.gap_ms is not None else " (it never ran)"
-            out.append(f"Stopped firing: {due} run{'s' if self.missed_since_last != 1 else ''} were due "
-                       f"since the last one{since}")
+            were = "run was" if self.missed_since_last == 1 else "runs were"
+            out.append(f"Stopped firing: {due} {were} due since the last one{since}")
         if self.last_failure is not None and self.failed:
             error = f": {_first_line(self.last_failure.error)}" if self.last_failure.error else ""
             out.append(f"{self.failed} of the last {self.window} runs failed{error}")

@@ -53,6 +53,20 @@ def test_pglite_demo_runs_are_the_runs_it_wrote(pglite_demo):
     assert health.stuck == () and health.failed == 1 and health.last_failure.error == RUN_ERROR
 
 
+def test_pglite_cli_json_and_inspect_summary(pglite_demo, capsys):
+    import json
+
+    from daycare_gui.cli import main
+
+    assert main(["automations", str(pglite_demo), "--task", "cron-digest", "--json"]) == 0
+    (digest,) = json.loads(capsys.readouterr().out)["automations"]
+    assert [(r["started_ms"], r["outcome"], r["error"]) for r in digest["runs"]] == expected(PGLITE_NOW)["cron:cron-digest"]
+    assert digest["schedule"]["timezone"] == "Europe/Lisbon"
+    assert main(["inspect", str(pglite_demo), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)["automations"]
+    assert (summary["count"], summary["runs"], summary["failures"]) == (5, 6, 1)
+
+
 def test_postgres_runs_and_a_python_call_in_a_reply_is_no_run(pg_fresh_url):
     with psycopg.connect(pg_fresh_url, autocommit=True) as conn:
         # the digest agent's reply calls run_python: it writes rlm_start/rlm_complete under the reply's call id
