@@ -81,9 +81,9 @@ def child_window(store: str, rate: float, records: int, out: str) -> None:
     def grown(first: int, last: int) -> None:
         now = time.time()
         for row in range(first, last + 1):
-            rec = model.record(row)
-            if rec is not None:
-                shown[rec.id] = now
+            key = model.key_of(row)  # the record's id (session_history.id): the view's key
+            if key is not None:
+                shown[key] = now
 
     model.grown.connect(grown)
     ticks: list[float] = []

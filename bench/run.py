@@ -283,7 +283,8 @@ def child_browse(store: str, plan_json: str) -> None:
     heartbeat.disarm()
     out["gui_max_gap_ms"] = heartbeat.max_gap_ms
     out["peak_rss_mb"] = _rss_mb()
-    out["pages_via"] = "the real History pane (HistoryPane + HistoryModel on the window's DB worker)"
+    out["pages_via"] = ("the real history page (the shared ConversationView + MessagePagesModel over KeyedPages "
+                        "on the window's DB worker)")
     _emit(out)
     window.close()
 
@@ -292,16 +293,18 @@ def child_search(store: str, plan_json: str) -> None:
     """Time to first results as the Search pane gets them (open the index, search, group), next to a plain
     FTS5 query of the same word on an index of the raw rows. Its own process: nothing else competes."""
     plan = json.loads(plan_json)
-    from daycare_gui.core.search import SearchIndex, search
-    from daycare_gui.core.store import open_store
+    from daycare_gui.stores import registry
+    from daycare_gui.stores.api import SearchSource
+    from daycare_gui.stores.common.search_index import SourceIndex
+    from daycare_gui.stores.common.search_query import search_source
 
     out: dict = {}
-    with open_store(store) as store_obj:
-        db = store_obj.db
+    with registry.open_store(store) as opened:
+        source = opened.capability(SearchSource)
         for key, word in (("search_rare_ms", RARE_WORD), ("search_common_ms", COMMON_WORD)):
             t = time.perf_counter()
-            with SearchIndex(plan["index_file"]) as index:
-                res = search(index, db, word, limit=200)
+            with SourceIndex(plan["index_file"]) as index:
+                res = search_source(index, word, limit=200, source=source)
             out[key] = (time.perf_counter() - t) * 1000
             out[key.replace("_ms", "_hits")] = res.total
     fts = sqlite3.connect(plan["baseline_fts"])
@@ -359,26 +362,27 @@ def _plan(db_path: Path) -> dict:
             "sessions": [[a, s] for a, s, _n in top], "store": store}
 
 
-def _build_indexes(db_path: Path, work: Path, reuse: bool) -> dict:
-    from daycare_gui.core.db import ReadOnlyDatabase
-    from daycare_gui.core.search import SearchIndex, update_index
+def _build_indexes(store: Path, db_path: Path, work: Path, reuse: bool) -> dict:
+    """The shared search index as the window and the command build it (Daycare's SQLite records copied
+    inside SQLite: ``SearchSource.sqlite_feed``), and a plain FTS5 index of the raw rows beside it."""
+    from daycare_gui.stores import registry
+    from daycare_gui.stores.api import SearchSource
+    from daycare_gui.stores.common.search_index import SourceIndex, update_source_index
 
     saved = work / "build.json"
     if reuse and saved.exists():
         data = json.loads(saved.read_text())
-        if data.get("db") == str(db_path):
+        if data.get("db") == str(db_path) and data.get("index") == "shared":  # (not Daycare's former index)
             return data
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     index_file = work / "index.sqlite"
-    db = ReadOnlyDatabase(db_path)
-    try:
-        with SearchIndex(index_file) as index:
+    with registry.open_store(store) as opened:
+        source = opened.capability(SearchSource)
+        with SourceIndex(index_file) as index:
             t = time.perf_counter()
-            built = update_index(db, index)
+            built = update_source_index(source, index)
             index_build_s = time.perf_counter() - t
-    finally:
-        db.close()
     baseline = work / "baseline_fts.sqlite"
     conn = sqlite3.connect(baseline)
     t = time.perf_counter()
@@ -391,7 +395,7 @@ def _build_indexes(db_path: Path, work: Path, reuse: bool) -> dict:
     baseline_s = time.perf_counter() - t
     conn.close()
     data = {"index_build_s": index_build_s, "baseline_fts_build_s": baseline_s, "index_file": str(index_file),
-            "baseline_fts": str(baseline), "indexed_rows": built.rows, "db": str(db_path)}
+            "baseline_fts": str(baseline), "indexed_rows": built.rows, "db": str(db_path), "index": "shared"}
     saved.write_text(json.dumps(data))
     return data
 
@@ -442,7 +446,7 @@ def _measure(args, cache: Path, tmp: str) -> int:
     print(f"store {store}: {plan['store']}; largest session {plan['largest']['records']:,} records",
           file=sys.stderr)
     print("building the search index and the plain FTS5 baseline (once; about a minute)…", file=sys.stderr)
-    plan.update(_build_indexes(db_path, cache / "index", args.reuse_index))
+    plan.update(_build_indexes(store, db_path, cache / "index", args.reuse_index))
     env = dict(os.environ, QT_QPA_PLATFORM=args.platform, PYTHONPATH=str(REPO), DAYCARE_BENCH_TMP=tmp)
     env["DAYCARE_GUI_SEARCH_DIR"] = str(Path(plan["index_file"]).parent / "unused")  # never the user cache
 

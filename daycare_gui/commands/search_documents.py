@@ -1,8 +1,9 @@
-"""The documents a store offers (skills, prompt files, notes), searched beside its indexed messages.
+"""The documents a search found (skills, prompt files, memory, settings keys), as the command prints them.
 
-The shared index holds messages only; a store's documents are few and small, so the command reads them
-(each through the kind's own bounded ``Documents.read``) and keeps those holding every word of the query,
-case-insensitively. Snippets are masked before they are printed, as the index's are.
+They come from the search index (``stores.common.search_index.update_documents``), which holds them masked
+beside the messages, for every store that offers ``SearchSource``. A store searched only through one of its
+own lists' indexes (AgentStack's memory) has no shared index: its few documents are read for the query
+(:func:`document_hits`), as the command did for every kind before.
 """
 
 from __future__ import annotations
@@ -10,10 +11,25 @@ from __future__ import annotations
 import re
 
 from daycare_gui.stores.api import Documents
+from daycare_gui.stores.common.fts import plain_snippet
 from daycare_gui.stores.common.secrets import mask_snippet
 
-MAX_DOCUMENTS = 2000  # a store listing more is searched in its first ones (said in the output)
+MAX_DOCUMENTS = 2000  # a store listing more is searched in its first ones
 _OPERATORS = {"and", "or", "not", "near"}
+
+
+def as_json(hits) -> list[dict]:
+    """``[{"id", "title", "group", "where", "snippet"}]`` for the document hits, best first."""
+    return [{"id": h.key, "title": h.title, "group": h.group, "where": h.where, "snippet": plain_snippet(h.snippet)}
+            for h in hits]
+
+
+def describe(hits: list[dict]) -> str:
+    lines = [f"\nDocuments ({len(hits)})"]
+    for h in hits:
+        lines.append(f"  {h['title']}  [{h['group']}]  {h.get('where', '')}".rstrip())
+        lines.append(f"    {h['snippet']}")
+    return "\n".join(lines)
 
 
 def _words(query: str) -> list[str]:
@@ -22,7 +38,7 @@ def _words(query: str) -> list[str]:
 
 
 def document_hits(store, query: str, limit: int = 50) -> list[dict]:
-    """``[{"id", "title", "group", "snippet"}]`` for the documents holding every word of ``query``."""
+    """For a store without a shared index: the documents holding every word of ``query``, read now."""
     docs = store.capability(Documents)
     words = _words(query)
     if docs is None or not words:
@@ -42,11 +58,3 @@ def document_hits(store, query: str, limit: int = 50) -> list[dict]:
         if len(hits) >= limit:
             break
     return hits
-
-
-def describe(hits: list[dict]) -> str:
-    lines = [f"\nDocuments ({len(hits)})"]
-    for h in hits:
-        lines.append(f"  {h['title']}  [{h['group']}]")
-        lines.append(f"    {h['snippet']}")
-    return "\n".join(lines)

@@ -87,7 +87,7 @@ def dispatch(args) -> int | None:
                 return None  # Daycare's search says why this is not a store, as it always has
             kind = candidates[0].kind
         if kind == "daycare" and not _daycare_on_postgres(args.path):
-            return refuse_filters(args, DAYCARE_FILTERS, "this Daycare store")
+            return refuse_filters(args, DAYCARE_FILTERS, "this Daycare store")  # (then its own search runs)
         registry.load_kind(kind)
     except registry.UnknownKind as exc:
         hint = ""
@@ -177,7 +177,8 @@ def run(args, kind: str) -> int:
     from daycare_gui.stores import registry
     from daycare_gui.stores.api import CannotOpen, Conversations, NotRecognised, SearchSource
     from daycare_gui.stores.common.opening import StderrProgress, reporting
-    from daycare_gui.stores.common.search_index import SourceIndex, update_source_index
+    from daycare_gui.stores.common.search_docs import store_documents
+    from daycare_gui.stores.common.search_index import SourceIndex, update_documents, update_source_index
     from daycare_gui.stores.common.search_query import SourceFilter, search_source
 
     stages = StderrProgress()  # a slow open (a PGlite copy) says what it is doing on stderr
@@ -204,7 +205,8 @@ def run(args, kind: str) -> int:
                 if refused is not None:
                     return refused
                 return search_lists(args, store, lists, _query(args))
-            refused = refuse_filters(args, SHARED_FILTERS, f"this {title} store")
+            facet_flags = _facet_flags(source)
+            refused = refuse_filters(args, SHARED_FILTERS + tuple(facet_flags.values()), f"this {title} store")
             if refused is not None:
                 return refused
             with SourceIndex.for_source(source, args.index_dir) as index:
@@ -214,14 +216,17 @@ def run(args, kind: str) -> int:
                     return 130
                 if built.added:
                     print(f"indexed {built.added:,} messages ({built.rows:,} in the index)", file=sys.stderr)
-                flt = SourceFilter(roles=tuple(args.roles or ()), since=args.since, until=args.until)
+                # skills, prompt files, memory, settings keys: indexed beside the messages, masked
+                update_documents(index, store_documents(store, source))
+                flt = SourceFilter(roles=tuple(args.roles or ()), since=args.since, until=args.until,
+                                   choices=_choices(args, facet_flags))
                 results = search_source(index, _query(args), flt, limit=args.limit, newest_first=args.newest,
-                                        titles=_titles(store.capability(Conversations)))
+                                        titles=_titles(store.capability(Conversations)), source=source)
                 places = _places(store.capability(Conversations))
                 index_path = str(index.path)
-            from daycare_gui.commands.search_documents import describe, document_hits
+            from daycare_gui.commands.search_documents import as_json, describe
 
-            documents = document_hits(store, _query(args))  # skills, prompt files: not in the message index
+            documents = as_json(results.documents)
     except CannotOpen as exc:  # a store damaged past its open (a PGlite table file gone): said, no traceback
         print(f"daycare-gui: cannot read this store: {mask_url(str(exc))}", file=sys.stderr)
         return 1
@@ -231,6 +236,30 @@ def run(args, kind: str) -> int:
     else:
         print(_human(results, places) + (describe(documents) if documents else ""))
     return 0
+
+
+# The search command's options for a store's facets (SearchSource.facets), as Daycare names them: a store
+# offering the facet takes the option (today's Daycare on PGlite or PostgreSQL, as its SQLite generation).
+FACET_OPTIONS = {"agent_kind": ("agent_kinds", "--agent-kind"), "lifecycle": ("lifecycles", "--lifecycle"),
+                 "user": ("user", "--user"), "record_type": ("record_types", "--type")}
+
+
+def _facet_flags(source) -> dict[str, str]:
+    """Facet name → its option, for the facets ``source`` offers."""
+    try:
+        names = {f.name for f in source.facets()}
+    except Exception:  # facets are a courtesy: without them the options are refused, as before
+        return {}
+    return {name: flag for name, (_arg, flag) in FACET_OPTIONS.items() if name in names}
+
+
+def _choices(args, facet_flags: dict[str, str]) -> tuple[tuple[str, str], ...]:
+    out = []
+    for name in facet_flags:
+        given = getattr(args, FACET_OPTIONS[name][0], None)
+        for value in ([given] if isinstance(given, str) else given or ()):
+            out.append((name, value))
+    return tuple(out)
 
 
 def _titles(conversations) -> dict[str, str]:

@@ -34,11 +34,14 @@ from daycare_gui.stores.records import (
     JumpEntry,
     Message,
     MigrationLine,
+    PendingMessage,
     Query,
     Row,
     Run,
+    SearchDocument,
     SessionRecord,
     SessionRef,
+    SqliteFeed,
     StoreSummary,
     TableRef,
     TaskItem,
@@ -303,7 +306,97 @@ def _sort_value(value: Any) -> tuple:
     return (1, 0, str(value).casefold())
 
 
-class Conversations(Capability):
+class KeyedPages:
+    """One session's messages by *key*: what the conversation view pages with, so that a jump to the end of a
+    100,000-message session reads one page, never an OFFSET over the session.
+
+    A key is an int that ascends within the session (a row id, a line number): pages are read after or
+    before a key, the view loads the session's keys in chunks to place any row, and it follows a live writer
+    from its last key. Pages hold :class:`PendingMessage` items, which a kind may leave undecoded until the
+    view paints them. A mixin of :class:`Conversations`; the defaults wrap the positional ``messages()``
+    with each message's position as its key, so a kind offering only positions pages unchanged.
+    """
+
+    def page_after(self, ref: SessionRef, key: int | None, n: int) -> list[PendingMessage]:
+        """The first ``n`` messages whose key is above ``key`` (None: from the start), in order."""
+        start = 0 if key is None else max(0, int(key) + 1)
+        return _positioned(self.messages(ref, start, n), start)
+
+    def page_before(self, ref: SessionRef, key: int | None, n: int) -> list[PendingMessage]:
+        """The last ``n`` messages whose key is below ``key`` (None: the session's last ``n``), in order."""
+        stop = self.message_count(ref) if key is None else max(0, int(key))
+        start = max(0, stop - max(0, n))
+        return _positioned(self.messages(ref, start, stop - start), start)
+
+    def page_at(self, ref: SessionRef, start: int, n: int) -> list[PendingMessage]:
+        """``n`` messages from position ``start``: a jump before the keys are known (may be slower)."""
+        start = max(0, int(start))
+        return _positioned(self.messages(ref, start, n), start)
+
+    def key_chunk(self, ref: SessionRef, after: int | None, n: int) -> list[int]:
+        """The next ``n`` keys above ``after`` (None: the first ones), cheap: no message is read."""
+        start = 0 if after is None else int(after) + 1
+        return list(range(start, min(self.message_count(ref), start + max(0, n))))
+
+    def tail(self, ref: SessionRef, after: int | None = None) -> tuple[int, int | None]:
+        """How many messages have a key above ``after`` (None: all), and the last one's key (None: none)."""
+        total = self.message_count(ref)
+        start = 0 if after is None else int(after) + 1
+        return max(0, total - start), (total - 1 if total > start else None)
+
+    def growth(self, ref: SessionRef, after: int | None, n: int) -> tuple[int, int | None, list[PendingMessage]]:
+        """What a live writer appended after ``after``: (how many, the last key, the newest ``n`` of them in
+        order), the page read up to that last key so it agrees with the count."""
+        added, last = self.tail(ref, after)
+        if not added or last is None:
+            return 0, after, []
+        return added, last, self.page_before(ref, last + 1, min(max(0, n), added))
+
+    def locate(self, ref: SessionRef, message_id: str, hint: int | None = None) -> int | None:
+        """The position of the message ``message_id`` in the session, or None when it is not there (any
+        more). ``hint`` is where the caller saw it; the default looks there first, then page by page from
+        the end (where a recent one most likely is)."""
+        total, page = self.message_count(ref), 100
+        starts = [max(0, hint - page // 2)] if hint is not None and 0 <= hint < total else []
+        starts += range(max(0, total - page), -page, -page)
+        seen: set[int] = set()
+        for start in starts:
+            start = max(0, start)
+            if start in seen:
+                continue
+            seen.add(start)
+            for offset, message in enumerate(self.messages(ref, start, page)):
+                if message.id == message_id:
+                    return start + offset
+        return None
+
+    def raw(self, ref: SessionRef, key: int) -> Any:
+        """The message of ``key`` as stored, whole (what a page may leave out, a VM snapshot), for the raw
+        view; None when it is gone."""
+        found = self.page_after(ref, int(key) - 1, 1)
+        if not found or found[0].key != key:
+            return None
+        return found[0].message().raw
+
+
+    def session_heading(self, ref: SessionRef) -> tuple[str, SessionRecord | None]:
+        """The title of the session's thread and the session's record, for the line above its messages
+        (None: no such session). The default looks through ``threads()``; kinds override it with a read
+        of one row each."""
+        title = next((t.title for t in self.threads() if t.id == ref.thread_id), ref.thread_id)
+        return title, next((s for s in self.sessions(ref.thread_id) if s.ref == ref), None)
+
+    def follows_writes(self) -> bool:
+        """Whether a change on disk shows in what these pages read (False for a private snapshot copy: the
+        view then leaves the change to the window's Reload banner)."""
+        return True
+
+
+def _positioned(messages: list[Message], start: int) -> list[PendingMessage]:
+    return [PendingMessage(start + i, m) for i, m in enumerate(messages)]
+
+
+class Conversations(KeyedPages, Capability):
     """Threads (agents, projects, chats) → sessions → messages, paged by position."""
 
     thread_label = "Agents"
@@ -647,6 +740,49 @@ class SearchSource(Capability):
     @abstractmethod
     def messages(self, after: str | None) -> Iterator[tuple[str, SessionRef, Message]]: ...
 
+    # -- optional: what the shared search offers beyond words, roles, a thread and a time range ----------
+    def facets(self) -> tuple[FilterSpec, ...]:
+        """The store's own filters (``kind`` "choice"): Daycare's agent kind, lifecycle, user and record
+        type. A facet is answered either by :meth:`tags` (a fact of the message that never changes: its
+        record type) or by :meth:`facet_threads` (a fact of its thread, asked when searching because it may
+        change: an agent's lifecycle). Called on a worker: it may query the store."""
+        return ()
+
+    def tags(self, ref: SessionRef, message: Message) -> tuple[tuple[str, str], ...]:
+        """``(facet name, value)`` pairs indexed with ``message`` (a word each in the index's tags column,
+        so a filter intersects posting lists). Changing what this answers needs a new index version."""
+        return ()
+
+    def facet_threads(self, name: str, value: str) -> frozenset[str] | None:
+        """The threads whose facet ``name`` is ``value`` now (a set, maybe empty), or None when the facet
+        is a message tag (:meth:`tags`)."""
+        return None
+
+    def fingerprint(self, cursor: str) -> str | None:
+        """A cheap digest of the history up to ``cursor`` (a count and a few sampled rows), stored with the
+        index and compared at its next update: a history rewritten in the middle is then indexed afresh,
+        which the check of the last message alone cannot see. None: the kind cannot tell."""
+        return None
+
+    def former_index_files(self, cache_dir: Path) -> tuple[Path, ...]:
+        """Index files an earlier search of this store left in ``cache_dir`` under another layout (Daycare's
+        own index before it fed the shared one); removed at the next build, with their -wal and -shm."""
+        return ()
+
+    def sqlite_feed(self) -> SqliteFeed | None:
+        """Optional, for a store kept in SQLite: its messages copied into the index inside SQLite, as fast as
+        a plain FTS5 build (the cursors are the integers the feed names; ``messages`` stays the reference,
+        and must give the same messages, cursors and text; :meth:`tags` is then asked with the role, the
+        thread and the kind only, once for each). None: ``messages`` feeds the index."""
+        return None
+
+    def documents(self) -> Iterator[SearchDocument]:
+        """What people look for beside the conversations: skills, prompt files, memory, notes, settings
+        (their keys, never their values), each with where it lives. Read whole at each index update (they
+        are few and small, and change in place where no cursor can follow them); the index masks secrets.
+        The default indexes nothing here: the index adds the store's ``Documents`` itself."""
+        return iter(())
+
 
 class Directory(Capability):
     """Optional: every item worth jumping to (agents, sessions, users, tasks, documents, apps, tables) as
@@ -720,6 +856,7 @@ def raw_of(value: Any) -> Any:
 __all__ = [
     "Actions", "Automations", "CannotOpen", "Candidate", "Capability", "Charts", "Collections", "Conversations", "Directory",
     "Documents",
-    "EditableField", "Listing", "NotRecognised", "WriteConflict", "WritePartial", "WriteRefused", "OpenedStore",
-    "SearchSource", "Storage", "StoreAction", "StoreKind", "StorePath", "Tables", "Tasks", "Trash", "raw_of",
+    "EditableField", "KeyedPages", "Listing", "NotRecognised", "WriteConflict", "WritePartial", "WriteRefused",
+    "OpenedStore", "SearchSource", "Storage", "StoreAction", "StoreKind", "StorePath", "Tables", "Tasks", "Trash",
+    "raw_of",
 ]

@@ -48,6 +48,9 @@ class Message:
     meta: tuple[tuple[str, str], ...] = ()  # extra labelled facts for the detail pane
     raw: Any = None
     problem: str | None = None
+    # The id of the tool call whose run this message is a step of (code the call ran, and the tools that
+    # code called in turn): the conversation view draws the steps inside that call, folded. "" for none.
+    part_of: str = ""
 
     def summary(self, limit: int = 160) -> str:
         """One line for lists, tooltips and search results."""
@@ -324,6 +327,36 @@ class StoreSummary:
     extra: dict = field(default_factory=dict, compare=False)
 
 
+@dataclass(frozen=True)
+class SearchDocument:
+    """A document the shared search index holds beside the messages: ``key`` opens it where the store's
+    quick open (``Directory``, kind "doc") or its Documents section lists it; ``where`` says where it lives
+    in words ("config skill · skills/deploy/SKILL.md"); ``text`` is what is searched (secrets are masked by
+    the index, and a settings file gives its keys, never its values)."""
+
+    key: str
+    title: str
+    group: str  # "Skills", "Memory", "Agents' prompt files", "Settings", ...
+    where: str
+    text: str
+    at: int | None = None  # when it last changed (ms), where known
+
+
+@dataclass(frozen=True)
+class SqliteFeed:
+    """How a store kept in SQLite hands its messages to the search index inside SQLite (no row is decoded in
+    Python): the index attaches ``uri`` (read-only: writing through it fails) as ``feed`` and runs
+    ``rows_sql`` with ``:after`` and ``:last`` (integer cursors) for each batch. ``rows_sql`` selects, in cursor
+    order, ``cursor, thread_id, session_id, message_id, role, kind, at, body`` from ``feed.`` tables;
+    ``next_sql`` gives the cursor of the ``:n``-th message after ``:after`` (the end of a batch), or the
+    last one. ``guarded_sql``, when given, is ``rows_sql`` made safe for a malformed row (slower: tried for
+    a batch the fast one failed on)."""
+
+    uri: str
+    rows_sql: str
+    next_sql: str
+    guarded_sql: str = ""
+
 # -- Storage: migrations and the upgrade (api.Storage) ------------------------------------------------
 
 
@@ -404,3 +437,45 @@ class UpgradeResult:
         if self.cancelled:
             return "cancelled"
         return f"{len(self.applied)} applied"
+class PendingMessage:
+    """One message of a keyed page (see ``api.KeyedPages``): its ``key`` now, the :class:`Message` when
+    asked (``message()``), decoded once.
+
+    A list shows a few dozen rows of a 200-row page, and decoding a stored record (JSON, then the neutral
+    message) costs ten times reading it; the worker that reads pages would hold the interpreter lock while
+    it decoded, and the GUI thread painting meanwhile would wait. So a kind may hand undecoded rows (a
+    ``decode`` function and its ``data``), and the view decodes only the rows it shows. A kind whose
+    messages cost more to make than what a list row shows may also give ``line``: from ``data``, something
+    with a Message's ``id``, ``role``, ``kind``, ``at``, ``problem`` and ``summary(limit)`` (what the list
+    paints); ``line()`` answers with it, or with the message."""
+
+    __slots__ = ("key", "_decode", "_data", "_message", "_liner", "_line")
+
+    def __init__(self, key: int, message: Message | None = None, *, decode=None, data=None, line=None) -> None:
+        self.key = key  # an int, ascending within the session (a row id, a line number, a position)
+        self._message = message
+        self._decode = decode
+        self._data = data
+        self._liner = line
+        self._line = None
+
+    def message(self) -> Message:
+        found = self._message
+        if found is None:
+            found = self._message = self._decode(self._data)
+            self._decode = self._data = self._liner = self._line = None  # the stored row is not kept twice
+        return found
+
+    def line(self):
+        """What a list row shows of the message (the message itself unless the kind gave ``line``)."""
+        found = self._message or self._line
+        if found is None:
+            found = self._line = self._liner(self._data) if self._liner is not None else self.message()
+        return found
+
+    @property
+    def decoded(self) -> bool:
+        return self._message is not None or self._line is not None
+
+    def __repr__(self) -> str:
+        return f"PendingMessage({self.key!r}, decoded={self.decoded})"

@@ -33,7 +33,7 @@ def test_human_output_groups_by_agent_and_session(demo, capsys, index_dir):
     assert out.startswith("9 matches")
     assert "[Lisbon]" in out and "  session " in out and "    #" in out
     assert snapshot_tree(demo) == before
-    assert list(index_dir.glob("*.sqlite"))
+    assert list(index_dir.rglob("*.sqlite"))  # the index is kept there, never in the store
 
 
 def test_json_output_and_filters(demo, capsys):

@@ -113,12 +113,10 @@ def test_another_kinds_index_and_snippets_too(monkeypatch, tmp_path, index_dir, 
 def test_an_index_made_before_masking_is_rebuilt_without_its_secrets(planted, index_dir, capsys, monkeypatch):
     """An index written by an earlier version holds the text in clear: the version stamp makes the next
     search rebuild it, and no byte of the old text stays in its files."""
-    import daycare_gui.core.search.build as build
-    import daycare_gui.core.search.index as index_module
+    import daycare_gui.stores.common.search_index as index_module
 
-    monkeypatch.setattr(build, "INDEX_VERSION", 2)  # an index of the version before: nothing masked
-    monkeypatch.setattr(index_module, "INDEX_VERSION", 2)
-    monkeypatch.setattr(index_module, "masked_body", lambda text: text)
+    monkeypatch.setattr(index_module, "INDEX_VERSION", 1)  # an index of a version before: nothing masked
+    monkeypatch.setattr(index_module, "mask_free_text", lambda text: text)
     _search(capsys, planted, "planted")
     assert any(leaked(p.read_bytes().decode("utf-8", "replace")) for p in _index_files(index_dir))
     monkeypatch.undo()
@@ -136,15 +134,16 @@ def test_the_default_cache_folders_and_an_old_index_are_tightened_at_open(plante
     monkeypatch.delenv("DAYCARE_GUI_SEARCH_DIR")
     search = cache / "daycare-gui" / "search"
     _search(capsys, planted, "planted")
-    old = [p for p in search.iterdir() if p.suffix == ".sqlite"]
+    old = [p for p in _index_files(search) if p.suffix == ".sqlite"]
     assert old
-    for folder in (cache / "daycare-gui", search):
+    for folder in (cache / "daycare-gui", search, search / "sources"):
         os.chmod(folder, 0o755)
     for p in _index_files(search):
         os.chmod(p, 0o644)
     _search(capsys, planted, "planted")
     assert stat.S_IMODE((cache / "daycare-gui").stat().st_mode) == 0o700
     assert stat.S_IMODE(search.stat().st_mode) == 0o700
+    assert stat.S_IMODE((search / "sources").stat().st_mode) == 0o700
     assert {p.name: stat.S_IMODE(p.stat().st_mode) for p in _index_files(search)} == {
         p.name: 0o600 for p in _index_files(search)}
 

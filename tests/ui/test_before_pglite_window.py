@@ -38,7 +38,7 @@ def test_old_agents_are_listed_and_an_old_session_opens(qtbot, window, both):
     assert all(t.subtitle.startswith("Before PGlite (until ") for t in old)
     qtbot.waitUntil(lambda: window.jump.index is not None, timeout=20000)  # quick open has read the items
     window.jump.open_link(f"session:{session}")
-    qtbot.waitUntil(lambda: OLD_WORD in pane.view.toPlainText(), timeout=20000)
+    qtbot.waitUntil(lambda: OLD_WORD in pane.conversation.shown_text(), timeout=20000)
     window.close()  # the store closes: the old file was read, never written, and nothing was left beside it
     assert (folder / "daycare.db").read_bytes() == old_file
     assert not [p for p in snapshot_tree(folder) if p.startswith("daycare.db") and p != "daycare.db"]

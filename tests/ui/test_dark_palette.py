@@ -67,19 +67,21 @@ def unreadable(runs) -> list[str]:
 
 
 def test_the_conversation_reads_in_a_dark_palette(qtbot, window, demo_store, dark):
+    from daycare_gui.ui.widgets.message_view import call_id_of_run_url
+
     agent_id, session_id, _snapshot = _rlm_session(demo_store)
     open_and_wait(qtbot, window, demo_store)
     window.show_section("history", (agent_id, session_id, None))
     pane = window.panes["history"]
     qtbot.waitUntil(lambda: "Groceries" in pane.conversation.toPlainText(), timeout=5000)
-    for call_id in list(pane._window.rlm_runs):  # open every Python run: its code and steps are drawn too
-        pane.toggle_run(call_id)
+    for link in re.findall(r'href="run:([^"]+)"', pane.conversation.toHtml()):  # open every run: its code and
+        pane.view.toggle_run(call_id_of_run_url(link))  # steps are drawn too
     base = pane.conversation.palette().color(QPalette.ColorRole.Base)
     assert contrast(base, dark.color(QPalette.ColorRole.Base)) == 1.0  # the view took the dark palette
     runs = text_on_background(pane.conversation.document(), base)
     shown = " ".join(text for text, _, _ in runs)
-    for part in ("ssistant", "⚙ Tool call", "esult of run_python", "ython run", "Rewritten to:", "raw JSON",
-                 "text/csv", "import csv"):  # messages, a tool call and result, a run, a rewrite, links, code
+    for part in ("ssistant", "→ run_python", "run_python result", "Python start", "Rewritten:", "raw",
+                 "📎", "import csv"):  # messages, a tool call and result, a run, a rewrite, links, a file, code
         assert part in shown
     backgrounds = {bg for _, _, bg in runs}
     assert len(backgrounds) >= 4  # the message kinds are still told apart by their tint

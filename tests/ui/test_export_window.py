@@ -101,8 +101,6 @@ def test_export_selected_records_from_the_history_pane(qtbot, window, demo_store
 
 
 def test_copy_a_record_as_markdown_with_the_shortcut(qtbot, window, demo_store):
-    from daycare_gui.stores.daycare.capabilities import message_of
-
     pane, _agent_id, _session_id = _open_history(qtbot, window, demo_store)
     tester = QAbstractItemModelTester(pane.model)
     QGuiApplication.clipboard().clear()
@@ -110,10 +108,10 @@ def test_copy_a_record_as_markdown_with_the_shortcut(qtbot, window, demo_store):
     qtbot.waitUntil(lambda: pane.model.record(1) is not None, timeout=5000)
     pane.list.setFocus()
     qtbot.keyClick(pane.list, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
-    expected = message_markdown(message_of(pane.model.record(1)))
+    expected = message_markdown(pane.model.record(1))
     qtbot.waitUntil(lambda: QGuiApplication.clipboard().text() == expected, timeout=3000)
     assert expected.startswith("## assistant · ")
-    assert "Copied record" in pane.export_status.text()
+    assert "Copied message" in pane.export_status.text()
     assert window.actions_.actions["copy_markdown"].shortcut().toString() == "Ctrl+Shift+C"
     assert tester is not None
 
@@ -130,7 +128,9 @@ def _open_conversation(qtbot, window, home):
     window.show_section("conversations")
     pane = window.pane("conversations")
     threads = QAbstractItemModelTester(pane.threads.records.model)
-    qtbot.waitUntil(lambda: pane.threads.records.model.rowCount() > 0 and len(pane.messages) >= 3, timeout=10000)
+    view = pane.conversation
+    qtbot.waitUntil(lambda: pane.threads.records.model.rowCount() > 0 and view.model.rowCount() >= 3
+                    and all(view.model.record(r) is not None for r in range(3)), timeout=10000)
     return pane, threads
 
 
@@ -139,23 +139,21 @@ def test_export_from_the_shared_conversation_view(qtbot, window, linggen_home, t
     ref = pane.session
     with registry.open_store(linggen_home) as opened:
         messages = opened.capability(api.Conversations).messages(ref, 0, 10_000)
+    view = pane.conversation
     save_as(tmp_path / "chat.md", "Markdown (*.md)")
-    assert pane.export_button.isEnabled()
-    pane.export_button.menu().actions()[0].trigger()  # Export… → Whole session…
-    qtbot.waitUntil(lambda: "Exported" in pane.export_status.text(), timeout=10000)
+    assert view.export_button.isEnabled()
+    view.export_button.menu().actions()[0].trigger()  # Export… → Whole session…
+    qtbot.waitUntil(lambda: "Exported" in view.export_status.text(), timeout=10000)
     assert_export_matches(messages, "md", (tmp_path / "chat.md").read_text(encoding="utf-8"))
 
-    # text selected across the second and third message: those two are "the selection"
-    anchors = dict((mid, pos) for pos, mid in pane._anchors)
-    shown = pane.messages
-    cursor = pane.view.textCursor()
-    cursor.setPosition(anchors[shown[1].id] + 1)
-    cursor.setPosition(anchors[shown[2].id] + 2, cursor.MoveMode.KeepAnchor)
-    pane.view.setTextCursor(cursor)
-    assert pane.selected_message_ids() == [shown[1].id, shown[2].id]
+    # the second and third message selected in the list: those two are "the selection"
+    shown = [view.model.record(r) for r in range(3)]
+    view.list.selectionModel().select(QItemSelection(view.model.index(1), view.model.index(2)),
+                                      QItemSelectionModel.SelectionFlag.ClearAndSelect)
+    assert view.selected_rows() == [1, 2]
     save_as(tmp_path / "two.jsonl", "JSON Lines, records as stored (*.jsonl)")
     window.actions_.actions["export_conversation"].trigger()  # Ctrl+Shift+E: the selection
-    qtbot.waitUntil(lambda: "two.jsonl" in pane.export_status.text(), timeout=10000)
+    qtbot.waitUntil(lambda: "two.jsonl" in view.export_status.text(), timeout=10000)
     assert_export_matches(shown[1:3], "jsonl", (tmp_path / "two.jsonl").read_text(encoding="utf-8"))
     assert threads is not None
 
@@ -163,10 +161,9 @@ def test_export_from_the_shared_conversation_view(qtbot, window, linggen_home, t
 def test_copy_as_markdown_from_the_shared_conversation_view(qtbot, window, linggen_home):
     pane, threads = _open_conversation(qtbot, window, linggen_home)
     QGuiApplication.clipboard().clear()
-    target = pane.messages[0]
-    cursor = pane.view.textCursor()
-    cursor.setPosition(dict((mid, pos) for pos, mid in pane._anchors)[target.id] + 3)
-    pane.view.setTextCursor(cursor)
+    view = pane.conversation
+    view.go_to_row(0)  # the message chosen in the list
+    target = view.model.record(0)
     window.actions_.actions["copy_markdown"].trigger()
     assert QGuiApplication.clipboard().text() == message_markdown(target)
     assert QGuiApplication.clipboard().text().startswith("## ")
@@ -224,7 +221,7 @@ def test_the_context_menus_offer_copy_and_export(qtbot, window, linggen_home):
         menu.close()
 
     QTimer.singleShot(0, read_and_close)
-    pane._context_menu(QPoint(10, 10))
+    pane.conversation._context_menu(QPoint(10, 10))
     assert offered[-3:] == ["Copy as Markdown\tCtrl+Shift+C", "Export selected messages…", "Export session…"]
     assert threads is not None
 
@@ -247,6 +244,6 @@ def test_export_a_legacy_session_and_one_of_its_records(qtbot, window, fixture_c
     pane.export_selected()
     qtbot.waitUntil(lambda: "one.jsonl" in pane.export_status.text(), timeout=10000)
     (line,) = (tmp_path / "one.jsonl").read_text(encoding="utf-8").splitlines()
-    assert json.loads(line) == pane._legacy.raw_by_line[pane.model.record(1).id]  # the history.jsonl line
+    assert json.loads(line) == pane.view.cap.raw(pane.view.ref, pane.model.key_of(1))  # the history.jsonl line
     assert snapshot_tree(root) == before
     assert tester is not None

@@ -120,7 +120,7 @@ def test_a_conversation_in_chinese_korean_japanese_and_emoji_draws_every_glyph(q
         qtbot.waitUntil(lambda: pane.threads.records.model.rowCount() == 3, timeout=5000)
         pane.open_item("intl")
         qtbot.waitUntil(lambda: "部署完成了吗" in pane.shown_text(), timeout=5000)
-        document = pane.view.document()
+        document = pane.conversation.conversation.document()
         families = _check_glyphs(document, MIXED)
         assert set(fonts.CJK_FAMILIES) & families, families  # the CJK glyphs from a CJK font
         assert set(fonts.EMOJI_FAMILIES) & families, families  # the rocket from the emoji font

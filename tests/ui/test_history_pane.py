@@ -1,5 +1,6 @@
-"""The History pane: opened from Agents with Enter, a conversation with paired tool results, foldable Python
-runs, rewrites against their original, raw JSON in the detail pane, and a 200,000-record session."""
+"""Daycare's "history" page, now the shared conversation view (generic/conversation_view.py): opened from
+Agents with Enter, a conversation with paired tool results, Python runs, rewrites with their reason, raw
+JSON in the detail pane, and a 200,000-record session paged by key."""
 
 from __future__ import annotations
 
@@ -50,33 +51,36 @@ def test_open_from_agents_and_read_the_conversation(qtbot, window, demo_store, m
     qtbot.waitUntil(lambda: pane.model.rowCount() > 0 and "Groceries" in _text(pane), timeout=5000)
     # opened at the session's last record
     assert pane.current_row() == pane.model.rowCount() - 1
-    assert "records" in pane.heading.text() and pane.position.text().startswith(f"{pane.model.rowCount()} of")
+    assert "messages" in pane.heading.text() and pane.position.text().startswith(f"{pane.model.rowCount()} of")
 
     text = _text(pane)
     # the run_python call with its tool_result text, under the assistant message that made it
-    assert "Tool call run_python" in text
-    assert "Result of run_python" in text and "23 grocery payments, total 486.73 EUR" in text
+    assert "→ run_python" in text
+    assert "run_python result" in text and "23 grocery payments, total 486.73 EUR" in text
     # the attached file
-    assert "text/csv" in text and "downloads/" in text
-    # the rewrite shows the original message and the reason
-    assert "Assistant message rewritten" in text and "Run python say after trim" in text
-    assert "Original (record id " in text and "I'll total it up from the export." in text
-
-    # the Python run is one block, collapsed, and expands to code and printed output
-    assert "Python run" in text and "expand" in text and "Printed output" not in text
-    run_link = re.search(r'href="(rlm:[^"]+)"', pane.conversation.toHtml()).group(1)  # its "expand" link
+    assert "📎" in text and ".csv" in text
+    # the rewrite says why, and its text
+    assert "Rewrite" in text and "Rewritten: run_python_say_after_trim" in text
+    # the Python run is one block under its call, folded, and opens to its steps: the code, the tools it
+    # called and what it printed
+    assert "Run · 6 steps · 2 tool calls" in text and "expand" in text and "import csv, io" not in text
+    run_link = re.search(r'href="(run:[^"]+)"', pane.conversation.toHtml()).group(1)  # its "expand" link
     pane.conversation.anchorClicked.emit(QUrl(run_link))
-    assert "Printed output" in _text(pane) and "import csv, io" in _text(pane) and "collapse" in _text(pane)
-    pane.conversation.anchorClicked.emit(QUrl(run_link))
-    assert "Printed output" not in _text(pane)
+    text = _text(pane)
+    assert "Python start" in text and "Python done" in text and "collapse" in text
+    assert "import csv, io" in text and "Printed:" in text and "→ say" in text
+    assert text.count("23 grocery payments, total 486.73 EUR [(") <= 3  # the run's output, not the call's result again
 
-    # one click on "raw JSON" shows the full stored data, snapshot included, in the detail pane
+    # one click on a step's "raw" shows the full stored data, snapshot included, in the detail pane
+    assert f"raw:{snapshot_record}" in pane.conversation.toHtml()
     pane.conversation.anchorClicked.emit(QUrl(f"raw:{snapshot_record}"))
-    qtbot.waitUntil(lambda: window.detail.item is not None and f"record id {snapshot_record}" in window.detail.item.title,
+    qtbot.waitUntil(lambda: window.detail.item is not None and f"id {snapshot_record}" in window.detail.item.title,
                     timeout=5000)
     assert '"snapshot"' in window.detail.item.raw
     assert window.detail.tabs.currentWidget() is window.detail.raw  # the raw view is what is shown
     qtbot.waitUntil(lambda: '"snapshot"' in window.detail.raw.toPlainText(), timeout=5000)
+    pane.conversation.anchorClicked.emit(QUrl(run_link))  # folded again
+    assert "import csv, io" not in _text(pane)
 
     # Home goes to the first record (the user's question), and the detail pane follows the selection
     qtbot.keyClick(pane.list, Qt.Key.Key_Home, Qt.KeyboardModifier.ControlModifier)
@@ -92,9 +96,9 @@ def test_open_at_a_record_and_unknown_session(qtbot, window, demo_store):
     window.navigate("history", (agent_id, session_id, snapshot_record))
     pane = window.panes["history"]
     qtbot.waitUntil(lambda: pane.model.record(max(pane.current_row(), 0)) is not None
-                    and pane.model.record(pane.current_row()).id == snapshot_record, timeout=5000)
+                    and pane.model.record(pane.current_row()).id == str(snapshot_record), timeout=5000)
     # a step inside a Python run opens with its run expanded
-    qtbot.waitUntil(lambda: "Printed output" in _text(pane) or "collapse" in _text(pane), timeout=5000)
+    qtbot.waitUntil(lambda: "Python → tool" in _text(pane) and "collapse" in _text(pane), timeout=5000)
     window.navigate("history", (agent_id, "no-such-session", None))
     qtbot.waitUntil(lambda: "No session" in pane.heading.text(), timeout=5000)
     assert pane.model.rowCount() == 0
@@ -153,21 +157,22 @@ def test_opening_at_the_first_record_shows_it_before_the_session_is_counted(qtbo
                                                                            monkeypatch, model_tester):
     import threading
 
-    from daycare_gui.ui.models import history_model
+    from daycare_gui.stores.daycare.sqlite.conversations import SqliteConversations
 
     path, agent_id = big_store
     open_and_wait(qtbot, window, path)
     first_id = sqlite3.connect(f"file:{path / 'daycare.db'}?mode=ro&immutable=1", uri=True).execute(
         "SELECT min(id) FROM session_history WHERE session_id = ?", (BIG_SESSION,)).fetchone()[0]
     counting = threading.Event()  # the count waits until the test has looked at the first page
-    real_count = history_model.session_end  # the count (and the last id, which a live view grows from)
-    monkeypatch.setattr(history_model, "session_end", lambda db, sid: (counting.wait(10), real_count(db, sid))[1])
+    real_tail = SqliteConversations.tail  # the count (and the last key, which a live view grows from)
+    monkeypatch.setattr(SqliteConversations, "tail",
+                        lambda cap, ref, after=None: (counting.wait(10), real_tail(cap, ref, after))[1])
     pane = window.pane("history")
     model = pane.model
     model_tester(model)  # through the first page, the count arriving and the jump
     window.navigate("history", (agent_id, BIG_SESSION, first_id))
     qtbot.waitUntil(lambda: model.session_id == BIG_SESSION and model.record(0) is not None, timeout=10000)
-    assert pane.current_row() == 0 and model.record(0).id == first_id and not model.counted
+    assert pane.current_row() == 0 and model.record(0).id == str(first_id) and not model.counted
     assert "counting" in pane.heading.text()
     pane.go_last()  # before the count: it goes to the session's end once that is known
     assert pane.current_row() == 0
@@ -176,7 +181,7 @@ def test_opening_at_the_first_record_shows_it_before_the_session_is_counted(qtbo
     assert f"{BIG:,}" in pane.heading.text() and pane.goto_box.maximum() == BIG
     assert model.record(BIG - 1) is not None  # the last page came with the count: End was ready at once
     pane.go_first()
-    qtbot.waitUntil(lambda: model.record(0) is not None and model.record(0).id == first_id, timeout=10000)
+    qtbot.waitUntil(lambda: model.record(0) is not None and model.record(0).id == str(first_id), timeout=10000)
     qtbot.waitUntil(model.ids_complete, timeout=20000)  # row keys load once the count is known
 
 
@@ -198,16 +203,6 @@ def test_scrolling_reads_the_next_screen_ahead_but_a_jump_does_not(qtbot, window
     assert not model.is_loaded(3 * model.page_size)
 
 
-def test_legacy_store_says_so(qtbot, window, fixture_copy):
-    path = fixture_copy("daycare-808af509", with_db=False)
-    open_and_wait(qtbot, window, path)
-    if window.store.db is not None:
-        pytest.skip("this fixture keeps a database")
-    window.navigate("history", ("a", "s", None))
-    pane = window.panes["history"]
-    assert "no database" in pane.heading.text()
-
-
 def test_a_legacy_session_lists_its_records(qtbot, window, fixture_copy, model_tester):
     from tests.ui.conftest import open_and_wait as _open
 
@@ -225,21 +220,21 @@ def test_a_legacy_session_lists_its_records(qtbot, window, fixture_copy, model_t
     qtbot.keyClick(pane.list, Qt.Key.Key_Up)
     # the record under the cursor, in the detail pane (which follows once the list has painted)
     qtbot.waitUntil(lambda: window.detail.item is not None and window.detail.item.markdown == "hello", timeout=5000)
-    qtbot.waitUntil(lambda: pane._window is not None and pane._window.focus_id == pane.model.record(0).id,
+    qtbot.waitUntil(lambda: pane.view._window is not None and pane.view._window.focus_id == pane.model.record(0).id,
                     timeout=5000)
     assert "hi!" in pane.conversation.toPlainText()
 
 
 def test_a_session_that_cannot_be_counted_says_so(qtbot, window, big_store, monkeypatch):
-    """A damaged index can make the count fail after the first page was shown: the heading says the records
-    were not counted and why, instead of "counting records…" for good; the page shown stays."""
+    """A damaged index can make the count fail after the first page was shown: the heading says the messages
+    were not counted and why, instead of "counting messages…" for good; the page shown stays."""
     from daycare_gui.core.db import DatabaseError
-    from daycare_gui.ui.models.history_model import HistoryModel
+    from daycare_gui.ui.models.message_pages import MessagePagesModel
 
-    def broken(db, sid, size):
+    def broken(cap, ref, size):
         raise DatabaseError("database disk image is malformed")
 
-    monkeypatch.setattr(HistoryModel, "count_with_last_page", staticmethod(broken))
+    monkeypatch.setattr(MessagePagesModel, "count_with_last_page", staticmethod(broken))
     path, agent_id = big_store
     open_and_wait(qtbot, window, path)
     first_id = sqlite3.connect(f"file:{path / 'daycare.db'}?mode=ro&immutable=1", uri=True).execute(
@@ -248,4 +243,4 @@ def test_a_session_that_cannot_be_counted_says_so(qtbot, window, big_store, monk
     pane = window.panes["history"]
     qtbot.waitUntil(lambda: "not counted" in pane.heading.text(), timeout=10000)
     assert "malformed" in pane.heading.text() and "counting" not in pane.heading.text()
-    assert pane.model.record(0) is not None and pane.model.record(0).id == first_id
+    assert pane.model.record(0) is not None and pane.model.record(0).id == str(first_id)

@@ -1,11 +1,12 @@
-"""The record list's rows: drawn once into images and blitted after that, so repainting (scrolling back,
-hovering, selecting) costs no text layout; the pixels are the same either way; only shown rows are decoded."""
+"""The shared conversation view's message list: rows drawn once into images and blitted after that, so
+repainting (scrolling back, hovering, selecting) costs no text layout; the pixels are the same either way;
+only shown rows are decoded (a Daycare SQLite store hands its pages undecoded)."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QItemSelectionModel
 
-from daycare_gui.core.queries.history import PendingRecord
+from daycare_gui.stores.records import Message
 from daycare_gui.ui.widgets.history_rows import HistoryRowDelegate
 from tests.core.test_history_pages import BIG_SESSION, add_big_session
 from tests.ui.conftest import open_and_wait
@@ -62,12 +63,12 @@ def test_only_the_rows_shown_are_decoded(qtbot, window, tmp_path_factory):
     _shot(pane)
     page = pane.model._pages[0]
     shown = pane.list.rowAt(pane.list.viewport().height() - 1) + 1
-    decoded = [type(e) is not PendingRecord for e in page]
+    decoded = [e.decoded for e in page]
     assert all(decoded[:shown])  # every row on screen was decoded to be drawn
     assert not all(decoded)  # the rest of the page waits until it is shown or asked for
     far = len(page) - 1
-    assert pane.model.record(far).id > pane.model.record(0).id  # asking decodes it
-    assert type(page[far]) is not PendingRecord
+    assert int(pane.model.record(far).id) > int(pane.model.record(0).id)  # asking decodes it
+    assert page[far].decoded
 
 
 def test_home_and_end_are_ready_before_they_are_pressed(qtbot, window, tmp_path_factory):
@@ -160,9 +161,7 @@ def _block_of(summaries, width: int = 700, height: int = 22):
     """The image of one block of rows with these summaries, as the record list draws it."""
     from PySide6.QtWidgets import QTableView
 
-    from daycare_gui.core.records import history_record_from
-
-    recs = [history_record_from("user_message", 1_700_000_000_000 + i, {"text": text}, id=i + 1, session_id="s")
+    recs = [Message(str(i + 1), "user", text, at=1_700_000_000_000 + i, kind="user_message")
             for i, text in enumerate(summaries)]
 
     class Rows:
@@ -213,12 +212,11 @@ def test_a_block_drawn_before_is_checked_once_against_its_pages_token(qtbot):
     was read again the token differs: the same records keep their images, other records are drawn anew."""
     from PySide6.QtCore import QAbstractListModel, QModelIndex
 
-    from daycare_gui.core.records import history_record_from
     from daycare_gui.ui.widgets.history_list import HistoryList
 
     def records(first_id, words):
-        return [history_record_from("user_message", 1_700_000_000_000 + i * 1000, {"text": f"{words} {i}"},
-                                    id=first_id + i, session_id="s") for i in range(40)]
+        return [Message(str(first_id + i), "user", f"{words} {i}", at=1_700_000_000_000 + i * 1000,
+                        kind="user_message") for i in range(40)]
 
     class Rows(QAbstractListModel):
         def __init__(self):

@@ -56,13 +56,13 @@ def test_user_to_agent_to_session_to_tool_result(qtbot, window, demo_store):
     for r in rows:
         history.model.request_row(r)
     qtbot.waitUntil(lambda: all(history.model.record(r) is not None for r in rows), timeout=5000)
-    result_row = next(r for r in rows if history.model.record(r).type == "tool_result")
+    result_row = next(r for r in rows if history.model.record(r).kind == "tool_result")
     history.go_to_row(result_row)
     result = history.model.record(result_row)
     qtbot.waitUntil(lambda: window.detail.item is not None and str(result.id) in window.detail.item.title, timeout=5000)
     # the conversation shows the call and its result text together
-    qtbot.waitUntil(lambda: "Result of" in history.conversation.toPlainText(), timeout=5000)
-    assert (result.tool_output_text or "").splitlines()[0][:30] in history.conversation.toPlainText()
+    qtbot.waitUntil(lambda: " result" in history.conversation.toPlainText(), timeout=5000)
+    assert (result.tool_result.text or "").splitlines()[0][:30] in history.conversation.toPlainText()
 
     # Back returns to the agents page, keeping its filter
     window.go_back()
@@ -224,9 +224,10 @@ def test_a_legacy_store_reads_its_sessions_as_conversations(qtbot, window, fixtu
     qtbot.keyClick(agents.sessions, Qt.Key.Key_Return)
     history = window.panes["history"]
     qtbot.waitUntil(lambda: "hello" in history.conversation.toPlainText(), timeout=5000)
-    assert "hi!" in history.conversation.toPlainText() and "legacy session 1 of 2" in history.heading.text()
-    history.show_raw_id(2)  # "raw JSON" of the record on line 2
-    assert window.detail.item.raw["text"] == "hello"
+    assert "hi!" in history.conversation.toPlainText() and "agentusr1#1" in history.heading.text()
+    history.show_raw_row(0)  # "raw JSON" of the record on line 2
+    qtbot.waitUntil(lambda: window.detail.item is not None and "Raw" in window.detail.item.title, timeout=5000)
+    assert window.detail.item.raw["text"] == "hello" and "id 2" in window.detail.item.title
     # the kind filter works without a database too
     window.show_section("agents")
     agents.kind_box.setCurrentIndex(agents.kind_box.findData("cron"))

@@ -89,7 +89,7 @@ def test_a_conversation_at_its_end_follows_the_writer(qtbot, window, live_store,
     assert at_end_after_each_growth and all(at_end_after_each_growth)  # the tail followed every time
     assert pane.at_end() and pane.current_row() == last  # the selection moved on with the tail
     qtbot.waitUntil(lambda: pane.model.record(last) is not None, timeout=5000)
-    assert pane.model.record(last).id == result["commits"][-1][0]
+    assert pane.model.record(last).id == str(result["commits"][-1][0])
     assert _text(pane.model.record(last)) == f"live record {added - 1} appended while the window reads"
     assert pane.new_records() == 0 and pane.new_marker.isHidden()
     assert f"{before + added:,}" in pane.heading.text() and pane.position.text() == f"{last + 1:,} of {last + 1:,}"
@@ -125,7 +125,7 @@ def test_scrolled_up_the_view_stays_and_a_marker_counts_new_records(qtbot, windo
 
     assert bar.value() == value and pane.list.rowAt(0) == top and pane.current_row() == current  # not moved
     assert pane.new_records() == added
-    assert not pane.new_marker.isHidden() and pane.new_marker.text() == f"↓ {added} new records"
+    assert not pane.new_marker.isHidden() and pane.new_marker.text() == f"↓ {added} new messages"
 
     if scroll_by_hand:  # dragging the scroll bar to the bottom shows them too: the marker goes
         bar.setValue(bar.maximum())

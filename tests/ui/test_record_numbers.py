@@ -1,6 +1,6 @@
 """Issue #34: the conversation page shows two numbers for a record — its place in the session and the id the
 store gave it — and a user must be able to tell them apart: the "go to" box says it takes a position, each
-message header says its number is the record's id, and nothing shows either as a bare "#N"."""
+message header says its number is the message's id, and nothing shows either as a bare "#N"."""
 
 from __future__ import annotations
 
@@ -30,11 +30,11 @@ def test_the_position_box_and_the_headers_say_which_number_they_show(qtbot, wind
     pane.go_to_row(1)
     qtbot.waitUntil(lambda: pane.model.record(1) is not None, timeout=5000)
     record = pane.model.record(1)
-    assert record.id != 2  # the second record's id is not its place: the case that misled
+    assert record.id != "2"  # the second record's id is not its place: the case that misled
     box = pane.goto_box.text()
     assert "position" in box.lower() and "#" not in box
     assert re.search(r"\b2\b", box) and str(record.id) not in box.replace(f"of {pane.model.rowCount()}", "")
-    qtbot.waitUntil(lambda: f"record id {record.id}" in pane.conversation.toPlainText(), timeout=5000)
+    qtbot.waitUntil(lambda: f"id {record.id} ·" in pane.conversation.toPlainText(), timeout=5000)
     assert not re.search(r"#\d", pane.conversation.toPlainText())  # no bare "#24" to take for a position
-    qtbot.waitUntil(lambda: window.detail.item is not None and f"record id {record.id}" in window.detail.item.title,
+    qtbot.waitUntil(lambda: window.detail.item is not None and f"id {record.id}" in window.detail.item.title,
                     timeout=5000)

@@ -4,7 +4,6 @@ record list, search snippets, the details dock and its raw JSON, collection and 
 
 from __future__ import annotations
 
-from daycare_gui.core.queries.history_pages import ConversationWindow
 from daycare_gui.core.records import history_record_from
 from daycare_gui.stores.common.fts import MARK_CLOSE, MARK_OPEN
 from daycare_gui.stores.records import Message, ToolResultRecord
@@ -22,12 +21,14 @@ def _hidden(text: str) -> bool:
 
 
 def test_daycare_conversation_masks_message_text_and_tool_output(qapp):
-    from daycare_gui.ui.widgets.conversation import ConversationRenderer
+    from PySide6.QtGui import QPalette
+
+    from daycare_gui.stores.daycare.capabilities import message_of
+    from daycare_gui.ui.widgets.message_view import messages_html
 
     said = history_record_from("user_message", 1_700_000_000_000, {"text": TEXT}, id=1, session_id="s")
     note = history_record_from("note", 1_700_000_000_001, {"text": TEXT}, id=2, session_id="s")
-    window = ConversationWindow("s", None, [said, note])
-    html = ConversationRenderer(window, set()).html()
+    html = messages_html([message_of(said), message_of(note)], QPalette())
     assert _hidden(html) and "my key is" in html
 
 
@@ -49,7 +50,7 @@ def test_record_list_search_snippets_and_cells_mask_what_they_show(qapp):
     from daycare_gui.ui.widgets.history_rows import HistoryRowDelegate
     from daycare_gui.ui.widgets.snippet import snippet_html, snippet_plain
 
-    rec = history_record_from("user_message", 1_700_000_000_000, {"text": TEXT}, id=1, session_id="s")
+    rec = Message("1", "user", TEXT, at=1_700_000_000_000, kind="user_message")
     _when, summary = HistoryRowDelegate()._text(1, rec, str)
     assert _hidden(summary)
     snippet = f"my {MARK_OPEN}key{MARK_CLOSE} is {KEY}, github {TOKEN} and db {URL}"

@@ -41,7 +41,7 @@ def test_outside_kind_conversation_in_the_shared_view(qtbot, window, chatlog):
     # the tool result is drawn under the call it answers, once
     assert text.index("deploy_status") < text.index("green: 42 pods") < text.index("Yes, prod is green.")
     assert text.count("green: 42 pods") == 1
-    assert "4 messages" in pane.position.text()
+    assert pane.conversation.model.rowCount() == 4 and "<b>4</b> messages" in pane.conversation.heading.text()
     assert threads_tester is not None and sessions_tester is not None
     window.close_store()
     assert snapshot_tree(chatlog) == before
@@ -116,21 +116,24 @@ def test_outside_kind_session_followed_live(qtbot, window, chatlog):
     sessions_tester = QAbstractItemModelTester(pane.sessions.records.model)  # noqa: F841
     qtbot.waitUntil(lambda: pane.threads.records.model.rowCount() == 2, timeout=5000)
     pane.open_item("ops")
-    qtbot.waitUntil(lambda: "4 messages" in pane.position.text(), timeout=5000)
+    view = pane.conversation
+    qtbot.waitUntil(lambda: view.model.rowCount() == 4 and "Yes, prod is green." in pane.shown_text(), timeout=5000)
     session = chatlog / "ops" / "s1.jsonl"
     _append(session, 0, 60)
-    qtbot.waitUntil(lambda: "64 messages" in pane.position.text(), timeout=10000)
-    assert "live line 59" in pane.shown_text() and "Yes, prod is green." in pane.shown_text()
-    bar = pane.view.verticalScrollBar()
-    assert bar.maximum() > 0 and bar.value() == bar.maximum()  # followed to the end
-    assert pane.new_marker.isHidden()
+    qtbot.waitUntil(lambda: view.model.rowCount() == 64, timeout=10000)
+    assert "<b>64</b> messages" in view.heading.text()
+    bar = view.list.verticalScrollBar()
+    assert bar.maximum() > 0 and bar.value() == bar.maximum() and view.current_row() == 63  # followed to the end
+    qtbot.waitUntil(lambda: "live line 59" in pane.shown_text(), timeout=10000)  # the conversation too
+    assert view.new_marker.isHidden()
 
     bar.setValue(0)  # the user scrolls up to read
     _append(session, 60, 5)
-    qtbot.waitUntil(lambda: not pane.new_marker.isHidden(), timeout=10000)
-    assert pane.new_marker.text() == "↓ 5 new messages"
-    assert bar.value() == 0 and "live line 60" not in pane.shown_text()  # not moved, not redrawn
-    qtbot.mouseClick(pane.new_marker, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not view.new_marker.isHidden(), timeout=10000)
+    assert view.new_marker.text() == "↓ 5 new messages"
+    assert bar.value() == 0 and view.current_row() == 63  # not moved
+    assert "live line 60" not in pane.shown_text()  # not redrawn
+    qtbot.mouseClick(view.new_marker, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: "live line 64" in pane.shown_text(), timeout=5000)
-    assert "69 messages" in pane.position.text() and pane.new_marker.isHidden()
+    assert view.model.rowCount() == 69 and view.current_row() == 68 and view.new_marker.isHidden()
     assert window.banner.isHidden()

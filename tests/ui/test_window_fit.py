@@ -80,7 +80,7 @@ def test_the_search_status_line_never_widens_the_page(size, qtbot, window, demo_
     open_and_wait(qtbot, window, demo_store)
     window.actions_.actions["search"].trigger()
     pane = window.panes["search"]
-    qtbot.waitUntil(lambda: "records" in pane.index_label.text() and pane.build_button.isEnabled(), timeout=10000)
+    qtbot.waitUntil(lambda: "messages" in pane.index_label.text() and pane.build_button.isEnabled(), timeout=10000)
     pane._set_building(True)  # the progress row, as an index build shows it, with a long status line
     pane.index_label.setText("Search index: 1,234,567 records (added 1,234,567 in 123.4 s). Rebuilt because "
                              "the index was written by another version of daycare-gui and could not be read")
@@ -96,7 +96,7 @@ def test_details_follow_the_selection_when_the_hits_change(qtbot, window, demo_s
     open_and_wait(qtbot, window, demo_store)
     window.actions_.actions["search"].trigger()
     pane = window.panes["search"]
-    qtbot.waitUntil(lambda: "records" in pane.index_label.text() and pane.build_button.isEnabled(), timeout=10000)
+    qtbot.waitUntil(lambda: "messages" in pane.index_label.text() and pane.build_button.isEnabled(), timeout=10000)
 
     def search(text):
         pane.last_results = None

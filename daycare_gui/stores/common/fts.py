@@ -76,7 +76,8 @@ def connect(path: str | os.PathLike) -> sqlite3.Connection:
     """An index connection in autocommit; WAL so searches keep reading while a build writes. The file is
     made private first (:func:`private_index_file`)."""
     private_index_file(path)
-    conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+    # a URI connection, so that a build can ATTACH a store by its read-only URI (SearchSource.sqlite_feed)
+    conn = sqlite3.connect(f"file:{quote(str(path))}", uri=True, isolation_level=None, check_same_thread=False)
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=NORMAL")
     conn.execute("PRAGMA busy_timeout=5000")

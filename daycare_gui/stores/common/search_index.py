@@ -21,7 +21,17 @@ with their ``-wal``/``-shm``, and nothing else (:func:`remove_former_indexes`).
 Rows: one FTS5 row per message (``rowid`` grows in cursor order, so "newest first" is rowid order), with
 its session (a small ``sessions`` table maps it to the neutral ``SessionRef``), id, role, kind, time and
 its place among the session's indexed messages (a hint for opening the conversation at it). The ``tags``
-column holds one token for the role and one for the thread, so those filters intersect posting lists.
+column holds one token for the role, one for the thread and one per facet value the source tags the message
+with (``SearchSource.tags``: Daycare's record type), so those filters intersect posting lists.
+
+A source that can fingerprint its history (``SearchSource.fingerprint``: a count and sampled rows up to the
+cursor) has it stored once a build ends, with the cursor it is for; when the next build finds it no longer
+matching at that cursor, the history was rewritten in the middle and the index is rebuilt. (A build that
+died before storing it leaves the fingerprint of an earlier cursor: that one is not compared.) Index files of an earlier layout the source names
+(``SearchSource.former_index_files``) are removed like a former identity's.
+
+Documents (skills, prompt files, memory, settings keys: :mod:`.search_docs` gathers them) live in a second
+FTS5 table of the same file, replaced whole when what they say changed (:func:`update_documents`).
 """
 
 from __future__ import annotations
@@ -30,8 +40,10 @@ import hashlib
 import json
 import logging
 import os
+import sqlite3
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import islice
@@ -40,12 +52,14 @@ from pathlib import Path
 from daycare_gui.stores.api import SearchSource
 from daycare_gui.stores.common.fts import TOKENIZER, connect, default_dir, recorded_meta, scrub_files
 from daycare_gui.stores.common.secrets import mask_free_text, mask_tree
-from daycare_gui.stores.records import Message, SessionRef
+from daycare_gui.stores.records import Message, SessionRef, SqliteFeed
 
 # Bump when the indexed text or the layout changes: an index of another version is rebuilt.
 # 2: secrets are masked before they are indexed (an index of version 1 holds them in clear: rebuilt).
-INDEX_VERSION = 2
+# 3: facet tags (SearchSource.tags) and the documents table.
+INDEX_VERSION = 3
 BATCH = 2000
+FEED_BATCH = 20_000  # a batch copied inside SQLite is a few statements: bigger ones cost nothing per row
 BODY_LIMIT = 200_000  # characters of one message indexed (a huge tool output is cut, not skipped)
 SUBDIR = "sources"
 log = logging.getLogger(__name__)
@@ -63,6 +77,10 @@ CREATE VIRTUAL TABLE IF NOT EXISTS messages USING fts5(
     body, tags, session UNINDEXED, message_id UNINDEXED, role UNINDEXED, kind UNINDEXED, at UNINDEXED,
     position UNINDEXED, tokenize = '{TOKENIZER}'
 );
+CREATE VIRTUAL TABLE IF NOT EXISTS documents USING fts5(
+    body, title, doc_key UNINDEXED, doc_group UNINDEXED, place UNINDEXED, at UNINDEXED,
+    tokenize = '{TOKENIZER}'
+);
 """
 
 
@@ -75,6 +93,12 @@ def role_tag(role: str) -> str:
 def thread_tag(thread_id: str) -> str:
     # a hash: thread ids are any text (paths, ids with dashes) and must become one token
     return "th" + hashlib.sha1(thread_id.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+@lru_cache(maxsize=4096)
+def facet_tag(name: str, value: str) -> str:
+    # a hash, as for threads: a facet's value is any text and must become one token
+    return "fa" + hashlib.sha1(f"{name}\0{value}".encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 def _key(identity: str) -> str:
@@ -91,12 +115,15 @@ def remove_former_indexes(source: SearchSource, current: Path) -> list[Path]:
     identity and it does not record another identity. One that cannot be removed (in use on a platform
     that locks open files) is logged and tried again at the next build: the cache never blocks a search."""
     removed = []
-    for identity in dict.fromkeys(_utf8(i) for i in getattr(source, "former_identities", tuple)()):
-        old = current.with_name(f"{_key(identity)}.sqlite")
+    olds = [(current.with_name(f"{_key(identity)}.sqlite"), identity)
+            for identity in dict.fromkeys(_utf8(i) for i in getattr(source, "former_identities", tuple)())]
+    # (the folder above ``sources/``: where Daycare's own index kept its files; a source checks they are its own)
+    olds += [(Path(f), None) for f in getattr(source, "former_index_files", lambda _d: ())(current.parent.parent)]
+    for old, identity in olds:
         parts = [old] + [Path(f"{old}{suffix}") for suffix in ("-wal", "-shm", "-journal")]
         if old == current or not any(part.exists() for part in parts):
             continue
-        if recorded_meta(old, "identity") not in (None, identity):
+        if identity is not None and recorded_meta(old, "identity") not in (None, identity):
             continue  # another index under that name (it cannot be ours): left alone
         failed = False
         for part in parts:  # a -wal left behind alone is still found (and removed) next time
@@ -149,6 +176,8 @@ class IndexState:
     last: tuple[str, str, str] | None = None  # (thread id, session id, message id) stored last
     rows: int = 0
     roles: tuple[str, ...] = ()  # every role indexed, for a filter to offer
+    fingerprint: str | None = None  # the source's fingerprint of the history up to ``cursor``
+    documents: int = 0  # documents indexed
 
 
 @dataclass(frozen=True)
@@ -184,7 +213,8 @@ class SourceIndex:
             self.path, True, int(meta.get("version", 0)), meta.get("identity", ""),
             meta.get("cursor") or None, meta.get("check") or None,
             tuple(last) if isinstance(last, list) and len(last) == 3 else None, int(meta.get("rows", 0)),
-            tuple(json.loads(meta.get("roles", "[]"))))
+            tuple(json.loads(meta.get("roles", "[]"))), meta.get("fingerprint") or None,
+            int(meta.get("documents", 0)))
 
     def set_meta(self, **values) -> None:
         for key, value in values.items():
@@ -195,7 +225,8 @@ class SourceIndex:
         """Forget everything (a rebuild starts here), in one transaction: a search running meanwhile sees the
         old index or an empty one, never missing tables. Dropping is much faster than deleting rows."""
         self.conn.executescript("BEGIN IMMEDIATE; DELETE FROM meta; DROP TABLE IF EXISTS messages; "
-                                f"DROP TABLE IF EXISTS sessions; {_SCHEMA} COMMIT;")
+                                "DROP TABLE IF EXISTS sessions; DROP TABLE IF EXISTS documents; "
+                                f"{_SCHEMA} COMMIT;")
 
     def scrub(self) -> None:
         """Leave no byte of dropped messages in the files (an older index held secrets in clear)."""
@@ -253,7 +284,7 @@ def _same(item, st: IndexState) -> bool:
 
 
 def update_source_index(source: SearchSource, index: SourceIndex, *, progress: Progress | None = None,
-                        cancel: Cancel | None = None, batch: int = BATCH, rebuild: bool = False,
+                        cancel: Cancel | None = None, batch: int | None = None, rebuild: bool = False,
                         optimize: bool = True) -> BuildResult:
     """Index the messages ``source`` has that the index lacks (rebuilding first when its history changed)."""
     started = time.perf_counter()
@@ -267,12 +298,25 @@ def update_source_index(source: SearchSource, index: SourceIndex, *, progress: P
         reason = f"index format {st.version} is not {INDEX_VERSION}"
     elif st.exists and st.identity != identity:
         reason = "the index belonged to another store"
+    elif (st.rows and st.fingerprint and st.cursor and index.meta().get("fingerprint_at") == st.cursor
+          and source.fingerprint(st.cursor) != st.fingerprint):
+        reason = "indexed messages were changed or removed"
     if reason:
         older_format = st.exists and st.version != INDEX_VERSION
         index.clear()
         if older_format:
             index.scrub()
         st = index.state()
+    feed = source.sqlite_feed()
+    if feed is not None:
+        with _attached(index, source, feed):
+            if st.rows and not _feed_still_ends_at(index, feed, st):
+                reason = "the message indexed last is no longer where it was (the history was shortened or changed)"
+                index.clear()
+                st = index.state()
+            return _build_from_feed(source, feed, index, st, identity, reason, started, progress=progress,
+                                    cancel=cancel, batch=batch or FEED_BATCH, optimize=optimize)
+    batch = batch or BATCH
     stream: Iterator = iter(source.messages(st.check if st.rows else None))
     if st.rows:
         first = next(stream, None)
@@ -306,6 +350,9 @@ def update_source_index(source: SearchSource, index: SourceIndex, *, progress: P
                     role = _utf8(message.role)
                     roles.add(role)
                     tags = f"{role_tag(role)} {thread_tag(_utf8(ref.thread_id))}"
+                    facets = source.tags(ref, message)
+                    if facets:
+                        tags += " " + " ".join(facet_tag(_utf8(n), _utf8(v)) for n, v in facets)
                     records.append((rows, searchable_text(message), tags, session_row, _utf8(message.id), role,
                                     _utf8(message.kind), _as_ms(message.at), position))
                     check, cursor = cursor, _utf8(item_cursor)
@@ -331,8 +378,175 @@ def update_source_index(source: SearchSource, index: SourceIndex, *, progress: P
         status = "up to date"
     if not index.state().exists:  # an empty history: remember that it was looked at
         index.set_meta(version=INDEX_VERSION, identity=identity, rows=0)
+    _seal(source, index, done)
     if optimize and done >= 5 * batch and status != "cancelled" and not (cancel is not None and cancel()):
         index.optimize()  # fewer segments: later queries read fewer b-trees
+    return BuildResult(status, done, rows, time.perf_counter() - started, reason)
+
+
+def _seal(source: SearchSource, index: SourceIndex, added: int) -> None:
+    """Store the source's fingerprint at the cursor indexed last (once per build: a count up to the cursor
+    costs a scan, too much for every batch)."""
+    cursor = index.meta().get("cursor")
+    if not cursor or (not added and index.meta().get("fingerprint_at") == cursor):
+        return
+    index.set_meta(fingerprint=source.fingerprint(cursor) or "", fingerprint_at=cursor)
+
+
+# -- the copy inside SQLite (SearchSource.sqlite_feed) --------------------------------------------------
+FEED_SCHEMA = "feed"
+
+
+@contextmanager
+def _attached(index: SourceIndex, source: SearchSource, feed: SqliteFeed):
+    """The store attached read-only to the index's connection as ``feed``, with the SQL functions a batch
+    uses: ``masked_text`` (what :func:`searchable_text` makes of a message's text) and ``index_tags``."""
+    made: dict[tuple, str] = {}
+
+    def index_tags(role, thread_id, kind):
+        key = (role, thread_id, kind)
+        tags = made.get(key)
+        if tags is None:  # (what a source tags may depend on the role, the thread and the kind only)
+            message = Message("", _utf8(role), kind=_utf8(kind))
+            facets = source.tags(SessionRef(_utf8(thread_id), ""), message)
+            tags = f"{role_tag(_utf8(role))} {thread_tag(_utf8(thread_id))}"
+            if facets:
+                tags += " " + " ".join(facet_tag(_utf8(n), _utf8(v)) for n, v in facets)
+            made[key] = tags  # (tags depend on the role, thread and kind only: a source's contract)
+        return tags
+
+    def masked_text(text):  # (text from SQLite is UTF-8 already: no _utf8 round trip per message)
+        if text is None:
+            return ""
+        text = str(text)
+        if len(text) > BODY_LIMIT:
+            return mask_free_text(text[:BODY_LIMIT + 1000])[:BODY_LIMIT]
+        return mask_free_text(text)
+
+    conn = index.conn
+    conn.execute("PRAGMA temp_store = MEMORY")  # each batch's rows pass through a temporary table
+    conn.create_function("index_tags", 3, index_tags)
+    conn.create_function("masked_text", 1, masked_text, deterministic=True)
+    conn.execute(f"ATTACH DATABASE ? AS {FEED_SCHEMA}", (feed.uri,))
+    try:
+        yield
+    finally:
+        conn.execute(f"DETACH DATABASE {FEED_SCHEMA}")
+
+
+def _feed_still_ends_at(index: SourceIndex, feed: SqliteFeed, st: IndexState) -> bool:
+    """Whether the message indexed last is still the feed's message at that cursor."""
+    try:
+        last = int(st.cursor or "")
+    except ValueError:
+        return False
+    rows = _feed_rows(index, feed, {"after": last - 1, "last": last})  # (integer cursors: just that one)
+    if not rows or str(rows[-1][0]) != st.cursor:
+        return False
+    row = rows[-1]
+    return (_utf8(row[1]), _utf8(row[2]), _utf8(row[3])) == st.last
+
+
+def _feed_rows(index: SourceIndex, feed: SqliteFeed, params: dict) -> list:
+    try:
+        return index.conn.execute(feed.rows_sql, params).fetchall()
+    except sqlite3.OperationalError as exc:
+        if not feed.guarded_sql or "malformed JSON" not in str(exc):
+            raise
+        return index.conn.execute(feed.guarded_sql, params).fetchall()
+
+
+_FEED_INSERT = """
+INSERT INTO messages(rowid, body, tags, session, message_id, role, kind, at, position)
+SELECT :rows + row_number() OVER (ORDER BY b.rowid), b.body,
+       index_tags(b.role, b.thread_id, b.kind), s.id, b.message_id, b.role, b.kind,
+       b.at, s.messages + row_number() OVER (PARTITION BY s.id ORDER BY b.rowid) - 1
+FROM temp.feed_batch AS b JOIN sessions AS s ON s.thread_id = b.thread_id AND s.session_id = b.session_id
+ORDER BY b.rowid
+"""
+
+
+def _copy_batch(index: SourceIndex, feed: SqliteFeed, after: int, last: int, rows: int) -> tuple[int, list]:
+    """One batch copied into the index (inside the caller's transaction): (messages added, the last row)."""
+    conn = index.conn
+    conn.execute("DROP TABLE IF EXISTS temp.feed_batch")
+    conn.execute("DROP TABLE IF EXISTS temp.feed_counts")
+    for sql in (feed.rows_sql, feed.guarded_sql):
+        try:  # the text made index-ready once, here (masked): the insert below only moves it
+            conn.execute("CREATE TEMP TABLE feed_batch AS SELECT cursor, coalesce(thread_id, '') AS thread_id, "
+                         "coalesce(session_id, '') AS session_id, CAST(message_id AS TEXT) AS message_id, "
+                         "coalesce(role, '') AS role, coalesce(kind, '') AS kind, "
+                         "CASE WHEN typeof(at) = 'integer' THEN at END AS at, masked_text(body) AS body "
+                         f"FROM ({sql})", {"after": after, "last": last})
+            break
+        except sqlite3.OperationalError as exc:
+            if not feed.guarded_sql or sql == feed.guarded_sql or "malformed JSON" not in str(exc):
+                raise
+    conn.execute("CREATE TEMP TABLE feed_counts (thread_id TEXT, session_id TEXT, n INTEGER, "
+                 "PRIMARY KEY (thread_id, session_id)) WITHOUT ROWID")
+    conn.execute("INSERT INTO temp.feed_counts SELECT thread_id, session_id, count(*) FROM temp.feed_batch "
+                 "GROUP BY thread_id, session_id")
+    conn.execute("INSERT OR IGNORE INTO sessions(thread_id, session_id) "
+                 "SELECT thread_id, session_id FROM temp.feed_counts")
+    added = conn.execute(_FEED_INSERT, {"rows": rows}).rowcount
+    conn.execute("UPDATE sessions SET messages = messages + (SELECT n FROM temp.feed_counts AS c "
+                 "WHERE c.thread_id = sessions.thread_id AND c.session_id = sessions.session_id) "
+                 "WHERE id IN (SELECT s.id FROM temp.feed_counts AS c JOIN sessions AS s "
+                 "ON s.thread_id = c.thread_id AND s.session_id = c.session_id)")
+    tail = conn.execute("SELECT cursor, thread_id, session_id, message_id FROM temp.feed_batch "
+                        "ORDER BY rowid DESC LIMIT 2").fetchall()
+    roles = [r[0] for r in conn.execute("SELECT DISTINCT role FROM temp.feed_batch")]
+    conn.execute("DROP TABLE temp.feed_batch")
+    conn.execute("DROP TABLE temp.feed_counts")
+    return added, tail, roles
+
+
+def _build_from_feed(source: SearchSource, feed: SqliteFeed, index: SourceIndex, st: IndexState, identity: str,
+                     reason: str, started: float, *, progress, cancel, batch: int, optimize: bool) -> BuildResult:
+    conn = index.conn
+    rows, done = st.rows, 0
+    cursor, check = st.cursor, st.check
+    last_row = list(st.last) if st.last else None
+    roles = set(st.roles)
+    status = "rebuilt" if reason else "updated"
+    after = int(cursor) if cursor else -(1 << 62)
+    if progress is not None:
+        progress(0, 0)
+    while True:
+        if cancel is not None and cancel():
+            status = "cancelled"
+            break
+        end = conn.execute(feed.next_sql, {"after": after, "n": batch}).fetchone()
+        if not end or end[0] is None:
+            break
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            added, tail, batch_roles = _copy_batch(index, feed, after, int(end[0]), rows)
+            if not tail:
+                conn.execute("ROLLBACK")
+                break
+            rows += added
+            roles.update(batch_roles)
+            check = str(tail[1][0]) if len(tail) > 1 else cursor
+            cursor = str(tail[0][0])
+            last_row = [_utf8(tail[0][1]), _utf8(tail[0][2]), _utf8(tail[0][3])]
+            index.set_meta(version=INDEX_VERSION, identity=identity, cursor=cursor, check=check or "",
+                           last=last_row, rows=rows, roles=sorted(roles))
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        after = int(cursor)
+        done += added
+        if progress is not None:
+            progress(done, 0)
+    if done == 0 and status == "updated":
+        status = "up to date"
+    if not index.state().exists:
+        index.set_meta(version=INDEX_VERSION, identity=identity, rows=0)
+    _seal(source, index, done)
+    if optimize and done >= 5 * BATCH and status != "cancelled" and not (cancel is not None and cancel()):
+        index.optimize()
     return BuildResult(status, done, rows, time.perf_counter() - started, reason)
 
 
@@ -340,3 +554,33 @@ def _close(stream) -> None:
     close = getattr(stream, "close", None)
     if close is not None:
         close()  # a generator's finally (open files, cursors) runs now, not at garbage collection
+
+
+def update_documents(index: SourceIndex, documents, *, cancel: Cancel | None = None) -> int | None:
+    """Replace the indexed documents with ``documents`` (:class:`~daycare_gui.stores.records.SearchDocument`)
+    when what they say changed (a digest of them all, kept in ``meta``); returns how many are indexed now,
+    or None when cancelled (the documents indexed before stay). Secrets are masked before they are stored."""
+    rows = []
+    digest = hashlib.sha256()
+    for doc in documents:
+        if cancel is not None and cancel():
+            return None
+        body = _utf8(mask_free_text(doc.text[:BODY_LIMIT + 1000])[:BODY_LIMIT])
+        row = (body, _utf8(mask_free_text(doc.title)), _utf8(doc.key), _utf8(doc.group),
+               _utf8(mask_free_text(doc.where)), _as_ms(doc.at))
+        digest.update(json.dumps(row, ensure_ascii=False).encode("utf-8"))
+        rows.append(row)
+    seal = digest.hexdigest()
+    if index.meta().get("documents_digest") == seal:
+        return len(rows)
+    index.conn.execute("BEGIN IMMEDIATE")
+    try:
+        index.conn.execute("DELETE FROM documents")
+        index.conn.executemany("INSERT INTO documents(body, title, doc_key, doc_group, place, at) "
+                               "VALUES (?, ?, ?, ?, ?, ?)", rows)
+        index.set_meta(documents_digest=seal, documents=len(rows))
+        index.conn.execute("COMMIT")
+    except BaseException:
+        index.conn.execute("ROLLBACK")
+        raise
+    return len(rows)

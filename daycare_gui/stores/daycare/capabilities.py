@@ -7,8 +7,10 @@ the neutral conversation view, other kinds' tests of the seam) read a Daycare st
 from __future__ import annotations
 
 from daycare_gui.core.records import HistoryRecord
-from daycare_gui.stores.api import Charts, Conversations, Storage, Tables, Tasks, Trash
+from daycare_gui.stores.api import Charts, Conversations, SearchSource, Storage, Tables, Tasks, Trash
+from daycare_gui.stores.daycare.legacy.search import DaycareLegacySearch
 from daycare_gui.stores.daycare.sqlite.charts import DaycareCharts
+from daycare_gui.stores.daycare.sqlite.search import DaycareSqliteSearch
 from daycare_gui.stores.daycare.sqlite.storage import DaycareStorage
 from daycare_gui.stores.daycare.sqlite.tables import DaycareTables
 from daycare_gui.stores.daycare.trash import DaycareTrash
@@ -27,8 +29,41 @@ _ROLE = {
 }
 
 
-def message_of(rec: HistoryRecord) -> Message:
-    """A Daycare history record as a neutral message (``kind`` keeps Daycare's record type)."""
+def _utc(ms: int) -> str:
+    import datetime as _dt
+
+    try:
+        return _dt.datetime.fromtimestamp(ms / 1000, _dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+    except (OverflowError, OSError, ValueError):
+        return str(ms)
+
+
+def _facts(rec: HistoryRecord, size: int | None) -> tuple[tuple[str, str], ...]:
+    """What the detail pane lists beside a record (the old History pane's fields), as labelled text. Made
+    for every record a list paints: plain ifs, most records have two or three of these."""
+    facts = [("Session", rec.session_id)] if rec.session_id else []
+    if rec.tool_call_id:
+        facts.append(("Tool call id", rec.tool_call_id))
+    if rec.tool_name:
+        facts.append(("Tool", rec.tool_name))
+    if rec.reason:
+        facts.append(("Reason", rec.reason))
+    if rec.assistant_at:
+        facts.append(("Rewrites message at", _utc(rec.assistant_at)))
+    if size is not None:
+        facts.append(("Stored size", f"{size:,} bytes"))
+    if rec.tokens is not None:
+        facts += [("Model", f"{rec.tokens.provider} / {rec.tokens.model}"), ("Tokens", f"{rec.tokens.size.total:,}")]
+    if rec.files:
+        facts += [("File", f"{f.name} · {f.mime_type} · {f.size:,} bytes · {f.path}") for f in rec.files]
+    if rec.type == "rlm_tool_call":
+        facts.append(("Note", "the VM snapshot is left out here; Raw JSON shows it"))
+    return tuple(facts)
+
+
+def message_of(rec: HistoryRecord, problem: str | None = None, size: int | None = None) -> Message:
+    """A Daycare history record as a neutral message (``kind`` keeps Daycare's record type). ``problem``:
+    why its stored data did not parse; ``size``: how big it is as stored (the detail pane says both)."""
     result = None
     if rec.type in ("tool_result", "rlm_tool_result") and rec.tool_call_id:
         result = ToolResultRecord(rec.tool_call_id, rec.tool_name or "", rec.tool_output_text or rec.output or "",
@@ -43,8 +78,11 @@ def message_of(rec: HistoryRecord) -> Message:
     if rec.print_output:  # what the Python run printed (so far, for a call inside it)
         text = "\n\n".join(t for t in (text, "Printed:\n\n" + "\n".join(rec.print_output)) if t)
     calls = tuple(ToolCallRecord(c.id, c.name, c.arguments) for c in rec.tool_calls)
-    if rec.type == "rlm_tool_call":  # a tool the Python code called: its name and arguments
-        calls = (ToolCallRecord(rec.tool_call_id or "", rec.tool_name or "tool", rec.data.get("toolArgs")),)
+    if rec.type == "rlm_tool_call":  # a tool the Python code called: its name and arguments. The id the
+        # record carries is the run's (the run_python call's), not this call's: it pairs with no result.
+        calls = (ToolCallRecord("", rec.tool_name or "tool", rec.data.get("toolArgs")),)
+    if rec.type == "rlm_tool_result" and result is not None:  # likewise: the step after its call, unpaired
+        result = ToolResultRecord("", result.name, result.text, result.is_error)
     return Message(
         id=str(rec.id) if rec.id is not None else "",
         role=_ROLE.get(rec.type, "tool" if rec.is_rlm else "event"),
@@ -54,8 +92,10 @@ def message_of(rec: HistoryRecord) -> Message:
         tool_calls=calls,
         tool_result=result,
         attachments=tuple(f.name for f in rec.files),
+        meta=_facts(rec, size),
+        part_of=(rec.tool_call_id or "") if rec.is_rlm else "",  # a step of the Python run its call started
         raw=rec.data,
-        problem=None if rec.known_kind else f"unknown record type {rec.type!r}",
+        problem=problem or (None if rec.known_kind else f"unknown record type {rec.type!r}"),
     )
 
 
@@ -142,9 +182,10 @@ def offer_capabilities(store) -> None:
     store.offer(Storage, DaycareStorage(core))  # legacy folders too: their upgrade creates daycare.db
     if core.db is None:
         if core.generation == "legacy-files":  # conversations straight from the agents' history.jsonl
-            from daycare_gui.stores.daycare.legacy_conversations import LegacyConversations
+            from daycare_gui.stores.daycare.legacy.conversations import KeyedLegacyConversations
 
-            store.offer(Conversations, LegacyConversations(core))
+            store.offer(Conversations, KeyedLegacyConversations(core))  # keyed by history.jsonl line
+            store.offer(SearchSource, DaycareLegacySearch(core))
         return
     store.offer(Tables, DaycareTables(core))
     if core.has_table("session_history"):  # runs are told from the records they leave
@@ -154,4 +195,7 @@ def offer_capabilities(store) -> None:
         store.offer(Automations, DaycareAutomations(core, store.capability(Tasks)))
     store.offer(Charts, DaycareCharts(core))
     if core.has_table("agents") and core.has_table("session_history"):
-        store.offer(Conversations, DaycareConversations(core))
+        from daycare_gui.stores.daycare.sqlite.conversations import SqliteConversations
+
+        store.offer(Conversations, SqliteConversations(core))  # keyed pages by session_history.id
+        store.offer(SearchSource, DaycareSqliteSearch(core))

@@ -22,7 +22,10 @@ class DaycareKind(StoreKind):
     open_modules = (*probe_modules, "daycare_gui.core.store", "daycare_gui.core.leftovers",
                     "daycare_gui.stores.daycare.capabilities", "daycare_gui.stores.daycare.directory",
                     "daycare_gui.stores.daycare.sqlite.tasks", "daycare_gui.stores.daycare.legacy.tasks",
-                    "daycare_gui.core.report")
+                    "daycare_gui.core.report",
+                    # the conversations' keyed pages, and what their session heading reads
+                    "daycare_gui.stores.daycare.sqlite.conversations", "daycare_gui.stores.daycare.legacy.conversations",
+                    "daycare_gui.core.queries.agents")
     idle_modules = tuple(f"daycare_gui.core.{m}" for m in (
         "files.read", "files.jsonl", "files.frontmatter", "files.tasks", "files.legacy_agents",
         "files.subsystems", "files.apps", "files.skills", "files.plugins", "files.homes", "files.config_files",

@@ -1,16 +1,33 @@
-"""Search results as a tree — group (an agent, a thread) → session → hit — for both Search pages.
+"""Search results as a tree — group (a thread) → session → hit, then the documents that matched — for the
+Search page.
 
-It adapts a results object with ``groups``, each with ``sessions``, each with ``hits``; it runs no query.
-A subclass names its columns (``HEADERS``) and its hit type, and says how a row reads (:meth:`text`), what
-identifies it across two searches (:meth:`result_key`) and how a hit sorts. :class:`SnippetDelegate`
-(``ui.widgets.snippet``) draws the hits' snippets through :meth:`snippet_at`.
+:class:`GroupedResultsModel` adapts a results object with ``groups``, each with ``sessions``, each with
+``hits``; it runs no query. A subclass names its columns (``HEADERS``) and its hit types, and says how a row
+reads (:meth:`text`), what identifies it across two searches (:meth:`result_key`) and how a hit sorts.
+:class:`SourceResultsModel` is the shared index's (``stores.common.search_query``): threads and their
+sessions, then one "Documents" group with a section per kind of document (skills, memory, prompt files,
+settings), each hit saying where the document lives. :class:`SnippetDelegate` (``ui.widgets.snippet``)
+draws the hits' snippets through :meth:`snippet_at`; it escapes everything and only then turns the index's
+match markers into ``<b>``, so text from a store can never become markup.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, Qt
 
+from daycare_gui.stores.common.search_query import (
+    DocumentGroup,
+    DocumentHit,
+    DocumentSection,
+    SessionHits,
+    SourceHit,
+    ThreadHits,
+    document_groups,
+)
+from daycare_gui.ui.formats import count
+from daycare_gui.ui.models.columns import fmt_time
 from daycare_gui.ui.models.roles import KeyRole, RecordRole, SortRole
+from daycare_gui.ui.widgets.snippet import snippet_plain
 
 
 class _Node:
@@ -25,7 +42,7 @@ class _Node:
 
 class GroupedResultsModel(QAbstractItemModel):
     HEADERS: tuple[str, ...] = ()
-    hit_type: type = object  # what a leaf row holds
+    hit_type: type | tuple[type, ...] = object  # what a leaf row holds
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -51,10 +68,15 @@ class GroupedResultsModel(QAbstractItemModel):
         return None
 
     # -- results ---------------------------------------------------------------------------------------
+    @staticmethod
+    def groups_of(results) -> list:
+        """The top-level rows for ``results`` (a subclass may add to its ``groups``)."""
+        return list(results.groups) if results is not None else []
+
     def set_results(self, results) -> None:
         self.beginResetModel()
         self._root = _Node(None, None, 0)
-        for group in (results.groups if results is not None else []):
+        for group in self.groups_of(results):
             g = _Node(group, self._root, len(self._root.children))
             self._root.children.append(g)
             for session in group.sessions:
@@ -139,3 +161,78 @@ class GroupedResultsModel(QAbstractItemModel):
         if role == SortRole and isinstance(item, self.hit_type):
             return self.sort_value(item, col)
         return None
+
+
+# -- the shared index's results ------------------------------------------------------------------------
+SOURCE_HEADERS = ("Match", "Role", "When")
+
+
+def result_key(item) -> tuple | None:
+    """What identifies a row across two searches (the objects themselves are new each time)."""
+    if isinstance(item, SourceHit):
+        return ("hit", item.ref, item.message_id)
+    if isinstance(item, SessionHits):
+        return ("session", item.ref)
+    if isinstance(item, ThreadHits):
+        return ("thread", item.thread_id)
+    if isinstance(item, DocumentHit):
+        return ("document", item.key)
+    if isinstance(item, DocumentSection):
+        return ("documents", item.group)
+    if isinstance(item, DocumentGroup):
+        return ("documents",)
+    return None
+
+
+class SourceResultsModel(GroupedResultsModel):
+    HEADERS = SOURCE_HEADERS
+    hit_type = (SourceHit, DocumentHit)
+    result_key = staticmethod(result_key)
+
+    @staticmethod
+    def groups_of(results) -> list:
+        if results is None:
+            return []
+        documents = document_groups(getattr(results, "documents", []))
+        return list(results.groups) + ([documents] if documents is not None else [])
+
+    def snippet_at(self, index: QModelIndex) -> str | None:
+        item = self.item(index)
+        if isinstance(item, DocumentHit) and index.column() == 0:
+            return f"{item.title} — {item.snippet}"  # (escaped by the delegate, the title with the rest)
+        return super().snippet_at(index)
+
+    @staticmethod
+    def sort_value(hit, col: int):
+        if isinstance(hit, DocumentHit):
+            return hit.at if col == 2 else hit.title
+        return hit.at if col == 2 else hit.seq
+
+    @staticmethod
+    def text(item, col: int, tooltip: bool) -> str | None:
+        if isinstance(item, ThreadHits):
+            if col != 0:
+                return None
+            label = (f"{item.title} — {count(item.hit_count, 'match')} in "
+                     f"{count(len(item.sessions), 'session')}")
+            return f"{label}\n{item.thread_id}" if tooltip else label
+        if isinstance(item, SessionHits):
+            return f"Session {item.ref.session_id} — {count(len(item.hits), 'match')}" if col == 0 else None
+        if isinstance(item, DocumentGroup):
+            return f"Documents — {count(item.hit_count, 'match')}" if col == 0 else None
+        if isinstance(item, DocumentSection):
+            return f"{item.group} — {count(len(item.hits), 'document')}" if col == 0 else None
+        if isinstance(item, DocumentHit):
+            if col == 0:
+                text = f"{item.title}: {snippet_plain(item.snippet)}"
+                return f"{text}\n{item.where}" if tooltip else text
+            if col == 1:
+                return item.where
+            return fmt_time(item.at) if item.at is not None else ""
+        if col == 0:
+            return snippet_plain(item.snippet)
+        if col == 1:  # the role, and the store's own record type unless it already says the role
+            if item.kind and item.role and item.role in item.kind:
+                return item.kind  # Daycare's "user_message", "tool_result"
+            return item.role + (f" · {item.kind}" if item.kind and item.kind != item.role else "")
+        return fmt_time(item.at) if item.at is not None else ""

@@ -25,8 +25,8 @@ PANES: tuple[PaneSpec, ...] = (
     PaneSpec("overview", "Overview", "generic.overview", "StoreOverviewPane", icon="go-home"),
     PaneSpec("users", "Users", "users", "UsersPane", icon="system-users"),
     PaneSpec("agents", "Agents", "agents", "AgentsPane", icon="applications-system"),
-    PaneSpec("history", "Conversation", "history", "HistoryPane", in_nav=False),
-    PaneSpec("search", "Search", "search", "SearchPane", in_nav=False),
+    PaneSpec("history", "Conversation", "generic.session", "SessionPane", in_nav=False),
+    PaneSpec("search", "Search", "generic.search", "SourceSearchPane", in_nav=False),
     PaneSpec("inbox", "Inbox", "inbox", "InboxPane", icon="mail-message"),
     # the shared tasks page, one group each (jump routes stay ("cron" | "heartbeat", id))
     PaneSpec("cron", "Cron tasks", "generic.tasks", "TasksPane", icon="appointment-new", arg="cron"),
@@ -74,6 +74,13 @@ def jump_route(opened, entry) -> tuple[str, object]:
         return entry.key, None
     if entry.kind == "session":
         return "history", entry.ref
+    if entry.kind == "message":  # a search hit: the history at that record (a legacy one: its session)
+        ref = entry.ref.ref
+        if opened.core.db is None:
+            number = ref.session_id.rpartition("#")[2]
+            return "history", ("legacy", ref.thread_id, int(number) - 1 if number.isdigit() else 0)
+        record = entry.ref.message_id
+        return "history", (ref.thread_id, ref.session_id, int(record) if record.isdigit() else None)
     if entry.kind in ("task", "doc") and isinstance(entry.ref, tuple):
         return entry.ref  # ("cron" | "heartbeat" | "memory" | "skills", key)
     return _JUMP_SECTIONS.get(entry.kind, ""), entry.ref if entry.ref is not None else entry.key

@@ -1,5 +1,4 @@
-"""What both Search pages (Ctrl+Shift+F) share: Daycare's (``panes.search``) and the one every other kind
-gets (``panes.generic.search``).
+"""The Search page (Ctrl+Shift+F) as every kind gets it (``panes.generic.search`` over the shared index).
 
 The page is a query box with the order and the kind's filters, an index status line (progress, Update
 index, Cancel), the results tree (group → session → hit, snippets in bold) and a summary line. The index is
@@ -168,7 +167,8 @@ class SearchPage(Pane):
         self.query_box.changed.connect(lambda _t: self.run_search())
         self.query_box.returnPressed.connect(self._search_and_focus)
         for combo_box in (self.order_box, *beside, *below):
-            combo_box.currentIndexChanged.connect(lambda _i: self.run_search())
+            if isinstance(combo_box, QComboBox):  # (a row a subclass fills later connects its own)
+                combo_box.currentIndexChanged.connect(lambda _i: self.run_search())
         self.build_button.clicked.connect(lambda: self.start_build())
         if self.rebuild_button is not None:
             self.rebuild_button.clicked.connect(lambda: self.start_build(rebuild=True))

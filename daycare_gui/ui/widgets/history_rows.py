@@ -1,4 +1,4 @@
-"""The record list's row painter: time, a coloured kind badge, the one-line summary.
+"""The message list's row painter: time, a coloured kind badge, the one-line summary (of a neutral Message).
 
 Rows have one fixed height so the list view can use uniform item sizes: Qt then asks only for the rows
 on screen, which is what keeps a million-record session instant.
@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from daycare_gui.stores.common.secrets import mask_free_text
 from daycare_gui.ui.formats import date_time_formatter
-from daycare_gui.ui.models.history_model import kind_of
+from daycare_gui.ui.models.message_pages import KINDS, ROLES, kind_of
 from daycare_gui.ui.theme import colours
 
 # Looked up once: every Qt enum or colour reached through its class costs a Python call per use, and a
@@ -167,11 +167,9 @@ class HistoryRowDelegate(QStyledItemDelegate):
     def warm_up(self, font, palette, row_height: int, ratio: float) -> None:
         """Make every kind's badge and lay out a line of text now (the first of each costs a few ms: glyph
         caches, antialiased painting), so the first page painted does not pay for them."""
-        from daycare_gui.ui.models.history_model import KINDS
-
         fm, time_w, badge_w = self._measure(font)
         self._theme(palette)
-        for family, label in KINDS.values():
+        for family, label in (*KINDS.values(), *ROLES.values()):
             for problem in (False, True):
                 self._badge(family, label, problem, badge_w, row_height - 6, font, ratio)
         image = QPixmap(max(1, round(400 * ratio)), max(1, round(row_height * ratio)))
@@ -202,7 +200,7 @@ class HistoryRowDelegate(QStyledItemDelegate):
         self._column(p, font, left, [when for when, _summary in texts], height, offset)
         badge = self._badge
         for i, (rec, _key, problem) in enumerate(rows):
-            family, label = kind_of(rec.type)
+            family, label = kind_of(rec)
             p.drawPixmap(left + time_w, i * height + 3, badge(family, label, problem, badge_w, height - 6, font, ratio))
         p.setPen(fg)
         self._column(p, font, x, [summary[:cut] for _when, summary in texts], height, offset, room)

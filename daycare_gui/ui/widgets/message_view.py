@@ -8,17 +8,21 @@ they answer when both are on the page; ``raw:<message id>`` links show the store
 from __future__ import annotations
 
 import json
+from urllib.parse import quote, unquote
 
 from PySide6.QtGui import QColor, QPalette
 
 from daycare_gui.stores.common.secrets import mask_free_text
 from daycare_gui.stores.records import Message
 from daycare_gui.ui.models.columns import fmt_time
+from daycare_gui.ui.models.message_pages import KINDS
 from daycare_gui.ui.theme import colours
 from daycare_gui.ui.widgets.markdown_view import escape, markdown_html
 
 ACCENTS = {"user": "#1d6fd6", "assistant": "#888888", "tool": "#2e9d47", "system": "#a86b00",
-           "note": "#b59f00", "event": "#777777", "other": "#777777"}
+           "note": "#b59f00", "event": "#777777", "other": "#777777",
+           # families of a store's own record types (message_pages.KINDS): a Python run, a rewrite, a marker
+           "rlm": "#6a3fa0", "rewrite": "#a86b00", "marker": "#777777"}
 
 
 def _mix(base: QColor, accent: str, amount: float) -> str:
@@ -42,40 +46,99 @@ def _pre(text: str, limit: int = 20_000) -> str:
     return f"<pre>{escape(mask_free_text(text))}</pre>"
 
 
-def messages_html(messages: list[Message], palette: QPalette, *, focus: str | None = None) -> str:
+def messages_html(messages: list[Message], palette: QPalette, *, focus: str | None = None,
+                  partners: dict[str, Message] | None = None, expanded=frozenset(),
+                  steps: list[Message] | tuple = ()) -> str:
+    """``partners``: tool results (by call id) read beyond the messages drawn, shown under their calls;
+    ``steps``: steps of the calls' runs read beyond them, likewise.
+    Steps of a call's run (``Message.part_of``) are drawn inside that call, folded unless the call's id is
+    in ``expanded`` (a ``run:<call id>`` link toggles it)."""
     c = colours(palette)  # secondary text and errors readable (WCAG AA) on the base and every tint
     base = palette.color(QPalette.ColorRole.Base)
     text = c.text
     muted = c.meta
-    results = {m.tool_result.call_id: m for m in messages if m.tool_result is not None}
-    drawn: set[str] = set()
+    results = dict(partners or {})
+    results.update((m.tool_result.call_id, m) for m in messages
+                   if m.tool_result is not None and m.tool_result.call_id)
+    runs: dict[str, list[Message]] = {}
+    for m in (*messages, *steps):
+        if m.part_of:
+            runs.setdefault(m.part_of, []).append(m)
+    calls_here = {c.id for m in messages for c in m.tool_calls if c.id}
+    page = _Page(base, results, runs, frozenset(expanded), muted, focus)
     parts = [f"<html><head><style>pre {{ white-space: pre-wrap; margin: 2px 0; }} "
              f".meta {{ color: {muted}; }} .err {{ color: {c.error}; }} a {{ text-decoration: none; }}"
              f"</style></head><body style='color: {text};'>"]
     for m in messages:
-        if m.tool_result is not None and m.tool_result.call_id in drawn:
+        if m.tool_result is not None and m.tool_result.call_id in page.drawn:
             continue  # already drawn under its call
+        if m.part_of:
+            if m.part_of in calls_here or m.part_of in page.drawn_runs:
+                continue  # drawn inside its call, or with the run's first step
+            page.drawn_runs.add(m.part_of)
+            parts.append(page.box(m, _run(page, m.part_of), focus=any(s.id == focus for s in runs[m.part_of])))
+            continue
         # a tool result drawn under its call highlights the call's block
         answers = (results[c.id].id for c in m.tool_calls if c.id in results)
-        parts.append(_message(m, base, results, drawn, muted, focus=focus is not None and (
-            focus == m.id or focus in answers)))
+        parts.append(_message(page, m, focus=focus is not None and (focus == m.id or focus in answers)))
     parts.append("</body></html>")
     return "".join(parts)
+
+
+class _Page:
+    """What drawing one page's messages shares: colours, pairs found, runs, and what was drawn already."""
+
+    def __init__(self, base: QColor, results: dict, runs: dict, expanded: frozenset, muted: str, focus) -> None:
+        self.base, self.results, self.runs, self.expanded, self.muted = base, results, runs, expanded, muted
+        self.focus = focus
+        self.drawn: set[str] = set()  # call ids whose result was drawn under them
+        self.drawn_runs: set[str] = set()
+
+    def box(self, m: Message, inner: str, *, focus: bool) -> str:
+        accent = ACCENTS.get(KINDS[m.kind][0] if m.kind in KINDS else m.role, ACCENTS["other"])
+        border = f" style='border: 2px solid {accent};'" if focus else ""
+        return (f"<table width='100%' cellspacing='0' cellpadding='6' bgcolor='{_mix(self.base, accent, 0.12)}'"
+                f"{border}><tr><td>{inner}</td></tr></table><p style='margin:2px'></p>")
+
+
+def run_url(call_id: str) -> str:
+    return "run:" + quote(call_id, safe="")
+
+
+def call_id_of_run_url(path: str) -> str:
+    return unquote(path)
+
+
+def _run(page: _Page, call_id: str) -> str:
+    """The steps of one call's run: a line saying how many and how it ended, and the steps when open."""
+    steps = page.runs.get(call_id, [])
+    calls = sum(len(s.tool_calls) for s in steps)
+    failed = any(s.problem or (s.tool_result is not None and s.tool_result.is_error) for s in steps)
+    open_ = call_id in page.expanded
+    anchors = "" if open_ else "".join(f"<a name='m{escape(s.id)}'></a>" for s in steps)
+    line = (f"{anchors}<span class='meta'><b>Run</b> · {len(steps):,} step{'s' if len(steps) != 1 else ''} · "
+            f"{calls:,} tool call{'s' if calls != 1 else ''}{' · failed' if failed else ''} · </span>"
+            f"<a href='{run_url(call_id)}'>{'collapse ▾' if open_ else 'expand ▸'}</a>")
+    if not open_:
+        last = steps[-1].summary(200) if steps else ""
+        return line + (f"<div class='meta'>{escape(mask_free_text(last))}</div>" if last else "")
+    return line + "".join(_message(page, s, focus=s.id == page.focus) for s in steps)
 
 
 def _head(m: Message) -> str:
     who = m.role
     if m.author or m.recipient:
         who = f"{m.author or m.role} → {m.recipient}" if m.recipient else (m.author or m.role)
-    kind = f" · {escape(m.kind)}" if m.kind and m.kind != m.role else ""
+    # a record type the list names ("Python → tool") reads the same here; others as the store says them
+    kind = f" · {escape(KINDS[m.kind][1] if m.kind in KINDS else m.kind)}" if m.kind and m.kind != m.role else ""
     when = f" · {fmt_time(m.at)}" if m.at is not None else ""
-    return (f"<a name='m{escape(m.id)}'></a><span class='meta'><b>{escape(who)}</b>{kind}{when} · "
+    # the store's id, named so: a bare number would read as the message's place in the session
+    ident = f" · id {escape(m.id)}" if m.id else ""
+    return (f"<a name='m{escape(m.id)}'></a><span class='meta'><b>{escape(who)}</b>{kind}{when}{ident} · "
             f"<a href='raw:{escape(m.id)}'>raw</a></span>")
 
 
-def _message(m: Message, base: QColor, results: dict, drawn: set, muted: str, *, focus: bool) -> str:
-    accent = ACCENTS.get(m.role, ACCENTS["other"])
-    bg = _mix(base, accent, 0.12)
+def _message(page: _Page, m: Message, *, focus: bool) -> str:
     inner = [_head(m)]
     if m.problem:
         inner.append(f"<div class='err'>{escape(mask_free_text(m.problem))}</div>")
@@ -86,16 +149,19 @@ def _message(m: Message, base: QColor, results: dict, drawn: set, muted: str, *,
     for name in m.attachments:
         inner.append(f"<div class='meta'>📎 {escape(name)}</div>")
     for call in m.tool_calls:
-        inner.append(f"<div><b>→ {escape(call.name)}</b>{_pre(_args(call.arguments))}</div>")
-        answer = results.get(call.id)
+        ran = bool(call.id) and call.id in page.runs
+        # a call that ran code shows it in its run's first step: its arguments are not repeated
+        inner.append(f"<div><b>→ {escape(call.name)}</b>{'' if ran else _pre(_args(call.arguments))}</div>")
+        if ran:  # the code this call ran, step by step
+            inner.append(page.box(page.runs[call.id][0], _run(page, call.id),
+                                  focus=any(s.id == page.focus for s in page.runs[call.id])))
+        answer = page.results.get(call.id) if call.id else None
         if answer is not None:
-            drawn.add(call.id)
+            page.drawn.add(call.id)
             inner.append(f"<div style='margin-left: 12px'>{_head(answer)}{_result(answer)}</div>")
-        else:
+        elif call.id:
             inner.append("<div class='meta'>no result on this page</div>")
-    border = f" style='border: 2px solid {accent};'" if focus else ""
-    return (f"<table width='100%' cellspacing='0' cellpadding='6' bgcolor='{bg}'{border}>"
-            f"<tr><td>{''.join(inner)}</td></tr></table><p style='margin:2px'></p>")
+    return page.box(m, "".join(inner), focus=focus)
 
 
 def _result(m: Message) -> str:
@@ -103,36 +169,3 @@ def _result(m: Message) -> str:
     label = "error" if r.is_error else "result"
     cls = " class='err'" if r.is_error else ""
     return f"<div{cls}><b>{escape(r.name or 'tool')} {label}</b>{_pre(r.text)}</div>"
-
-
-def message_anchors(document) -> list[tuple[int, str]]:
-    """Where each message starts in the rendered page, with its id, in document order.
-
-    A message starts at its ``m<id>`` anchor, or just before the table drawn around it when it is the first
-    anchor in that table (a selection across messages snaps to whole tables, so it starts there); a tool
-    result drawn inside its call's table starts at its own anchor.
-    """
-    from PySide6.QtGui import QTextCursor
-
-    found: list[tuple[int, str]] = []
-    block = document.begin()
-    while block.isValid():
-        it = block.begin()
-        while not it.atEnd():
-            fragment = it.fragment()
-            if fragment.isValid():
-                for name in fragment.charFormat().anchorNames():
-                    if name.startswith("m"):
-                        found.append((fragment.position(), name[1:]))
-            it += 1
-        block = block.next()
-    cursor = QTextCursor(document)
-    starts: list[tuple[int, str]] = []
-    for position, message_id in found:
-        cursor.setPosition(position)
-        table = cursor.currentTable()
-        start = position
-        if table is not None and not (starts and starts[-1][0] >= table.firstPosition() - 1):
-            start = min(position, table.firstPosition() - 1)
-        starts.append((start, message_id))
-    return starts

@@ -16,7 +16,9 @@ from daycare_gui.stores.records import (
     Collection,
     DayCount,
     DocRef,
+    FilterSpec,
     Message,
+    PendingMessage,
     Row,
     SessionRecord,
     SessionRef,
@@ -127,6 +129,59 @@ class PgConversations(_OnStore, api.Conversations):
 
     def count(self) -> int | None:
         return int(self.db.scalar(f"SELECT count(*) FROM agents{self.store.current('agents')}") or 0)
+
+    # -- keyed pages (api.KeyedPages): by session_history.id, never an OFFSET ----------------------------
+    def _keyed(self, where: str, params: dict, *, descending: bool = False) -> list[PendingMessage]:
+        rows = self.db.rows(f"SELECT id, type, at, data FROM session_history WHERE session_id = :s{where} "
+                            f"ORDER BY id{' DESC' if descending else ''} LIMIT :n", params)
+        if descending:
+            rows.reverse()
+        sid = params["s"]
+        return [PendingMessage(int(r[0]), decode=_decode_row, data=(*r, sid)) for r in rows]
+
+    def page_after(self, ref: SessionRef, key: int | None, n: int) -> list[PendingMessage]:
+        params = {"s": ref.session_id, "n": max(0, int(n))}
+        if key is None:
+            return self._keyed("", params)
+        return self._keyed(" AND id > :k", {**params, "k": int(key)})
+
+    def page_before(self, ref: SessionRef, key: int | None, n: int) -> list[PendingMessage]:
+        params = {"s": ref.session_id, "n": max(0, int(n))}
+        if key is None:
+            return self._keyed("", params, descending=True)
+        return self._keyed(" AND id < :k", {**params, "k": int(key)}, descending=True)
+
+    def key_chunk(self, ref: SessionRef, after: int | None, n: int) -> list[int]:
+        rows = self.db.rows("SELECT id FROM session_history WHERE session_id = :s AND id > :a ORDER BY id LIMIT :n",
+                            {"s": ref.session_id, "a": -1 if after is None else int(after), "n": max(0, int(n))})
+        return [int(r[0]) for r in rows]
+
+    def tail(self, ref: SessionRef, after: int | None = None) -> tuple[int, int | None]:
+        rows = self.db.rows("SELECT count(*), max(id) FROM session_history WHERE session_id = :s AND id > :a",
+                            {"s": ref.session_id, "a": -1 if after is None else int(after)})
+        count, last = (rows[0][0], rows[0][1]) if rows else (0, None)
+        return int(count or 0), None if last is None else int(last)
+
+    def locate(self, ref: SessionRef, message_id: str, hint: int | None = None) -> int | None:
+        try:
+            key = int(message_id)
+        except (TypeError, ValueError):
+            return None
+        if not self.db.scalar("SELECT count(*) FROM session_history WHERE id = :i AND session_id = :s",
+                              {"i": key, "s": ref.session_id}):
+            return None
+        return int(self.db.scalar("SELECT count(*) FROM session_history WHERE session_id = :s AND id < :i",
+                                  {"s": ref.session_id, "i": key}) or 0)
+
+    def raw(self, ref: SessionRef, key: int):
+        rows = self.db.rows("SELECT data FROM session_history WHERE id = :i AND session_id = :s",
+                            {"i": int(key), "s": ref.session_id})
+        return rows[0][0] if rows else None
+
+
+def _decode_row(row) -> Message:
+    id_, type_, at, data, session_id = row
+    return _message(id_, type_, at, data, session_id=session_id)
 
 
 def _message(id_, type_, at, data, *, session_id: str) -> Message:
@@ -447,6 +502,37 @@ class PgSearchSource(_OnStore, api.SearchSource):
             for id_, sid, agent, type_, at, data in rows:
                 yield str(id_), SessionRef(agent or "", sid), _message(id_, type_, at, data, session_id=sid)
             last = rows[-1][0]
+
+    # Daycare's filters, as its SQLite generation offers them: the record type tagged on each message; the
+    # agent's kind, lifecycle and user asked of its current row when searching (they change).
+    _AGENT_COLUMNS = {"agent_kind": "kind", "lifecycle": "lifecycle", "user": "user_id"}
+    _LABELS = {"agent_kind": "All agent kinds", "lifecycle": "Any lifecycle", "user": "All users"}
+
+    def tags(self, ref: SessionRef, message: Message):
+        return (("record_type", message.kind),)
+
+    def facets(self):
+        from daycare_gui.core.records import HISTORY_KINDS
+
+        out = []
+        have = set(self.db.columns("agents"))
+        for name, column in self._AGENT_COLUMNS.items():
+            if column in have:
+                values = [r[0] for r in self.db.rows(f"SELECT DISTINCT {column} FROM agents"
+                                                     f"{self.store.current('agents')} ORDER BY 1") if r[0]]
+                out.append(FilterSpec(name, self._LABELS[name], "choice", tuple((v, v) for v in values)))
+        out.append(FilterSpec("record_type", "All record types", "choice", tuple((t, t) for t in HISTORY_KINDS)))
+        return tuple(out)
+
+    def facet_threads(self, name: str, value: str):
+        column = self._AGENT_COLUMNS.get(name)
+        if column is None:
+            return None
+        if column not in self.db.columns("agents"):
+            return frozenset()
+        where = self.store.current("agents")
+        where = (where + " AND" if where else " WHERE") + f" {column} = :v"
+        return frozenset(str(r[0]) for r in self.db.rows(f"SELECT DISTINCT id FROM agents{where}", {"v": value}))
 
 
 def offer_pg_capabilities(store) -> None:

@@ -56,8 +56,8 @@ def route_for(opened, entry) -> tuple[str, object]:
     return generic_route(entry)
 
 
-GENERIC_SECTIONS = {"agent": "conversations", "session": "conversations", "task": "tasks", "doc": "documents",
-                    "table": "storage"}
+GENERIC_SECTIONS = {"agent": "conversations", "session": "conversations", "message": "conversations",
+                    "task": "tasks", "doc": "documents", "table": "storage"}
 
 
 def generic_route(entry) -> tuple[str, object]:

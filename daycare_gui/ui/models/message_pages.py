@@ -1,11 +1,12 @@
-"""One session's records as a list model that fetches pages by key and never holds the whole session.
+"""One session's messages as a list model that fetches pages by key and never holds the whole session.
 
-``rowCount`` is the session's record count (one ``count(*)``). A row that is not cached answers with a
-placeholder and asks the DB worker for its page; the page is fetched by key from a cached neighbour
-(``page_after``/``page_before``), from the row-key array once it has arrived (``id_chunk`` loads it in
-chunks between page fetches), or at an OFFSET for a random jump before that. The page cache is an LRU of
-``max_pages`` pages, so memory stays flat however far the user scrolls. Pages arrive undecoded (the worker
-only reads, see ``PendingRecord``); a row is decoded the first time it is shown or asked for.
+It reads any kind through the ``KeyedPages`` half of ``api.Conversations``: ``rowCount`` is the session's
+message count (``tail``). A row that is not cached answers with a placeholder and asks the DB worker for
+its page; the page is fetched by key from a cached neighbour (``page_after``/``page_before``), from the
+row-key array once it has arrived (``key_chunk`` loads it in chunks between page fetches), or at a
+position for a random jump before that (``page_at``). The page cache is an LRU of ``max_pages`` pages,
+so memory stays flat however far the user scrolls. Pages arrive as :class:`PendingMessage` items, which a
+kind may leave undecoded; a row is decoded the first time it is shown or asked for.
 """
 
 from __future__ import annotations
@@ -17,16 +18,7 @@ from collections import OrderedDict
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, Qt, QTimer, Signal
 
-from daycare_gui.core.queries.history import (
-    PendingRecord,
-    entry_id,
-    page_after,
-    page_before,
-    session_end,
-    session_growth,
-)
-from daycare_gui.core.queries.history_pages import id_chunk, page_at_offset
-from daycare_gui.core.records import HistoryRecord
+from daycare_gui.stores.records import Message, PendingMessage, SessionRef
 from daycare_gui.ui.models.columns import fmt_time
 from daycare_gui.ui.models.roles import KeyRole, RecordRole, StateRole
 from daycare_gui.ui.worker import LOW, NORMAL, DbWorker
@@ -35,7 +27,8 @@ PLACEHOLDER = "…"
 ID_CHUNK = 5_000  # ~4 ms a chunk: a page asked for meanwhile never waits long behind one
 _instances = itertools.count(1)
 
-# record type → (family used for styling, short label)
+# A message's kind (the store's own record type) → (family used for styling, short label). Record types
+# are data, not code: a kind not listed is drawn by its role below.
 KINDS = {
     "user_message": ("user", "User"),
     "assistant_message": ("assistant", "Assistant"),
@@ -49,30 +42,45 @@ KINDS = {
     "start": ("marker", "Start"),
     "reset": ("marker", "Reset"),
 }
+ROLES = {
+    "user": ("user", "User"),
+    "assistant": ("assistant", "Assistant"),
+    "tool": ("tool", "Tool result"),
+    "system": ("note", "System"),
+    "note": ("note", "Note"),
+    "event": ("marker", "Event"),
+}
 
 
-def kind_of(type_: str) -> tuple[str, str]:
-    return KINDS.get(type_, ("other", type_ or "?"))
+def kind_of(message: Message) -> tuple[str, str]:
+    """(family, label) of a message: by its kind's record type where it is a known one, else by role."""
+    found = KINDS.get(message.kind)
+    if found is None:
+        found = ROLES.get(message.role) or ("other", message.role or "?")
+    return found
 
 
-class HistoryModel(QAbstractListModel):
+def _key(entry: PendingMessage) -> int:
+    return entry.key
+
+
+class MessagePagesModel(QAbstractListModel):
     rows_loaded = Signal(int, int)  # first and last row of a page that arrived
-    ids_ready = Signal()  # every row key is known: row_of_id() answers for any record
+    ids_ready = Signal()  # every row key is known: row_of_key() answers for any message
     grown = Signal(int, int)  # first and last row a live writer appended (inserted already)
 
     def __init__(self, worker: DbWorker, *, page_size: int = 200, max_pages: int = 16, parent=None) -> None:
         super().__init__(parent)
         self._worker = worker
         # One worker channel for this model's pages (several in flight) and one for its row keys.
-        self._channel = f"history-pages-{next(_instances)}"
+        self._channel = f"message-pages-{next(_instances)}"
         self._ids_channel = f"{self._channel}-ids"
         self.page_size = page_size
         self.max_pages = max_pages
-        self._db = None
-        self._session_id: str | None = None
+        self._cap = None  # the api.Conversations read
+        self._ref: SessionRef | None = None
         self._count = 0
-        # page → [(record, problem, size) or PendingRecord], LRU order
-        self._pages: OrderedDict[int, list] = OrderedDict()
+        self._pages: OrderedDict[int, list[PendingMessage]] = OrderedDict()  # page → entries, LRU order
         # page → a number given when its list was stored, never given again (see paint_token)
         self._page_tokens: dict[int, int] = {}
         self._serial = itertools.count(1)
@@ -82,26 +90,26 @@ class HistoryModel(QAbstractListModel):
         self._ids_wanted = False
         self._epoch = 0  # bumps per session so late answers for another session are dropped
         self._counted = True  # False while the count is only the first page's (see set_session)
-        self._last_id: int | None = None  # the session's last record id as counted (None: cannot follow)
+        self._last_key: int | None = None  # the session's last key as counted (None: cannot follow)
         self._growing = False  # a read of what a writer appended is on its way
         self._grow_again = False  # the store changed again meanwhile
-        self.rows_fetched = 0  # records fetched and parsed so far (tests prove paging with it)
+        self.rows_fetched = 0  # messages fetched so far (tests prove paging with it)
         self.pages_fetched = 0
 
     # -- feeding ---------------------------------------------------------------------------------
-    def set_session(self, db, session_id: str | None, count: int, *, load_ids: bool = True,
-                    counted: bool = True, last_id: int | None = None) -> None:
+    def set_session(self, cap, ref: SessionRef | None, count: int, *, load_ids: bool = True,
+                    counted: bool = True, last_key: int | None = None) -> None:
         """``counted=False``: ``count`` is only what is known so far (the first page); :meth:`grow` follows.
-        ``last_id``: the id of the session's last record counted (-1 for none yet); with it the model can
-        :meth:`follow_writer` when a live writer appends."""
+        ``last_key``: the key of the session's last message counted (-1 for none yet); with it the model
+        can :meth:`follow_writer` when a live writer appends."""
         self._worker.cancel(self._channel)  # the old session's pages and keys: skipped or stopped
         self._worker.cancel(self._ids_channel)
         self._worker.cancel(f"{self._channel}-grow")
         self.beginResetModel()
         self._counted = counted
         self._epoch += 1
-        self._db, self._session_id, self._count = db, session_id, max(0, int(count))
-        self._last_id = last_id if db is not None and session_id is not None else None
+        self._cap, self._ref, self._count = cap, ref, max(0, int(count))
+        self._last_key = last_key if cap is not None and ref is not None else None
         self._growing = self._grow_again = False
         self._pages.clear()
         self._page_tokens.clear()
@@ -110,7 +118,7 @@ class HistoryModel(QAbstractListModel):
         self._ids_complete = False
         # Row keys are queued behind the first page a view asks for, so opening a session is one page
         # away; if no view asks soon, they start anyway.
-        self._ids_wanted = bool(load_ids and db is not None and session_id is not None and self._count)
+        self._ids_wanted = bool(load_ids and cap is not None and ref is not None and self._count)
         self.endResetModel()
         if self._ids_wanted:
             epoch = self._epoch
@@ -119,35 +127,18 @@ class HistoryModel(QAbstractListModel):
     def clear(self) -> None:
         self.set_session(None, None, 0)
 
-    def show_records(self, session_id: str, records: list[HistoryRecord]) -> None:
-        """A session read whole from a file (the bounded tail of a legacy ``history.jsonl``): every row
-        is here, in id order, so nothing is fetched and no page is ever evicted."""
-        self.beginResetModel()
-        self._epoch += 1
-        self._counted = True
-        self._db, self._session_id, self._count = None, session_id, len(records)
-        self._last_id = None
-        size = self.page_size
-        self._pages = OrderedDict((start // size, [(r, None, None) for r in records[start:start + size]])
-                                  for start in range(0, len(records), size))
-        self._page_tokens = {page: next(self._serial) for page in self._pages}
-        self._pending.clear()
-        self._ids = array("q", (r.id for r in records))
-        self._ids_complete, self._ids_wanted = True, False
-        self.endResetModel()
-
-    def grow(self, count: int, last_id: int | None = None) -> None:
+    def grow(self, count: int, last_key: int | None = None) -> None:
         """The session turned out longer than ``set_session`` was told (it was shown before it was
-        counted): append the rows, keep the pages, and start loading the row keys. ``last_id``: the last
-        record counted, from which :meth:`follow_writer` reads what a live writer appends."""
+        counted): append the rows, keep the pages, and start loading the row keys. ``last_key``: the last
+        message counted, from which :meth:`follow_writer` reads what a live writer appends."""
         self._counted = True
-        if last_id is not None:
-            self._last_id = last_id
+        if last_key is not None:
+            self._last_key = last_key
         if count > self._count:
             self.beginInsertRows(QModelIndex(), self._count, count - 1)
             self._count = count
             self.endInsertRows()
-        if self._db is not None and self._session_id is not None and not self._ids and not self._ids_wanted:
+        if self._cap is not None and self._ref is not None and not self._ids and not self._ids_wanted:
             self._ids_wanted = True
             epoch = self._epoch
             QTimer.singleShot(50, lambda: self._start_ids(epoch))
@@ -155,8 +146,12 @@ class HistoryModel(QAbstractListModel):
             self.follow_writer()
 
     @property
+    def ref(self) -> SessionRef | None:
+        return self._ref
+
+    @property
     def session_id(self) -> str | None:
-        return self._session_id
+        return self._ref.session_id if self._ref is not None else None
 
     @property
     def counted(self) -> bool:
@@ -169,75 +164,89 @@ class HistoryModel(QAbstractListModel):
     def ids_complete(self) -> bool:
         return self._ids_complete
 
-    def record(self, row: int) -> HistoryRecord | None:
+    def record(self, row: int) -> Message | None:
+        """The message of ``row`` (decoded now if it was not), or None while its page is on its way."""
         entry = self._entry(row)
-        return entry[0] if entry else None
+        return entry.message() if entry is not None else None
+
+    def key_of(self, row: int) -> int | None:
+        entry = self._entry(row)
+        if entry is not None:
+            return entry.key
+        return self._ids[row] if 0 <= row < len(self._ids) else None
 
     def problem(self, row: int) -> str | None:
-        entry = self._entry(row)
-        return entry[1] if entry else None
-
-    def stored_size(self, row: int) -> int | None:
-        entry = self._entry(row)
-        return entry[2] if entry else None
+        message = self.record(row)
+        return message.problem if message is not None else None
 
     def is_loaded(self, row: int) -> bool:
         return (row // self.page_size) in self._pages
 
-    def row_of_id(self, record_id: int) -> int:
-        """The row of a record id, or -1 while it cannot be told without a query."""
+    def row_of_key(self, key: int) -> int:
+        """The row of a message key, or -1 while it cannot be told without a query."""
         if self._ids:
-            i = bisect.bisect_left(self._ids, record_id)
-            if i < len(self._ids) and self._ids[i] == record_id:
+            i = bisect.bisect_left(self._ids, key)
+            if i < len(self._ids) and self._ids[i] == key:
                 return i
         for page, entries in self._pages.items():
             for offset, entry in enumerate(entries):
-                if entry_id(entry) == record_id:
+                if entry.key == key:
+                    return page * self.page_size + offset
+        return -1
+
+    def row_of_id(self, message_id: str) -> int:
+        """The row of a message id among the cached pages (or -1)."""
+        for page, entries in self._pages.items():
+            for offset, entry in enumerate(entries):
+                if entry.message().id == message_id:
                     return page * self.page_size + offset
         return -1
 
     @staticmethod
-    def fetch_page_without_keys(db, session_id: str, count: int, page: int, page_size: int = 200):
+    def fetch_page_without_keys(cap, ref: SessionRef, count: int, page: int, page_size: int = 200):
         """Worker-side: the rows of ``page`` when nothing is cached yet (the first page a session shows).
 
-        Lets the pane fetch its opening page in the same round trip as the session header."""
+        Lets the view fetch its opening page in the same round trip as the session's count."""
         start = page * page_size
         n = max(0, min(page_size, count - start))
         if n == 0:
             return []
         if start == 0:
-            return page_after(db, session_id, -1, n, lazy=True)
+            return cap.page_after(ref, None, n)
         if start + n >= count:
-            return page_before(db, session_id, None, n, lazy=True)
-        return page_at_offset(db, session_id, start, n, lazy=True)
+            return cap.page_before(ref, None, n)
+        return cap.page_at(ref, start, n)
 
     @staticmethod
-    def count_with_last_page(db, session_id: str, page_size: int = 200):
-        """Worker-side: ``(count, last id, the rows of the session's last page)`` in one round trip, so that
-        End is ready the moment the count is (the page is read by key, up to the last record counted;
-        none when the session fits on its first page, which is shown already)."""
-        count, last = session_end(db, session_id)
+    def count_with_last_page(cap, ref: SessionRef, page_size: int = 200):
+        """Worker-side: ``(count, last key, the rows of the session's last page)`` in one round trip, so
+        that End is ready the moment the count is (the page is read by key, up to the last message
+        counted; none when the session fits on its first page, which is shown already)."""
+        count, last = cap.tail(ref)
         if count <= page_size or last is None:
             return count, last, []
         n = count - (count - 1) // page_size * page_size
-        return count, last, page_before(db, session_id, int(last) + 1, n, lazy=True)
+        return count, last, cap.page_before(ref, int(last) + 1, n)
 
     def seed_page(self, page: int, rows: list) -> None:
-        """Install a page fetched together with the session header (see fetch_page_without_keys)."""
+        """Install a page fetched together with the session's count (see fetch_page_without_keys)."""
         if rows and page not in self._pages:
             self._arrived(self._epoch, page, rows)
 
-    def paint_entry(self, row: int) -> tuple[HistoryRecord | None, str]:
-        """What the row delegate paints, in one Python call instead of several item-data round trips:
-        ``(record, state)``, or ``(None, placeholder text)`` while the row's page is on its way (asked for here)."""
+    def paint_entry(self, row: int) -> tuple[Message | None, str]:
+        """What the row painter paints, in one Python call instead of several item-data round trips:
+        ``(the message's line, state)`` (see ``PendingMessage.line``), or ``(None, placeholder text)`` while the row's page is on its way (asked
+        for here)."""
         entry = self._entry(row)
         if entry is None:
             if 0 <= row < self._count and (row // self.page_size) not in self._pages:
                 self._request(row // self.page_size)
                 return None, PLACEHOLDER
-            return None, "(record no longer there — refresh)"
-        rec, problem, _size = entry
-        return rec, "problem" if problem else kind_of(rec.type)[0]
+            return None, "(message no longer there — refresh)"
+        line = entry.line()  # (what the row shows: a kind may make it for less than the whole message)
+        return line, "problem" if line.problem else kind_of(line)[0]
+
+    badge = staticmethod(kind_of)  # (family, label) the row painter draws for a message
 
     def request_row(self, row: int) -> None:
         """Make sure ``row``'s page is cached or on its way (views do this by asking for data)."""
@@ -245,7 +254,7 @@ class HistoryModel(QAbstractListModel):
             self._request(row // self.page_size)
 
     def read_ahead(self, row: int) -> None:
-        """Fetch ``row``'s page ahead of being asked (the pane asks for the page past the screen while the
+        """Fetch ``row``'s page ahead of being asked (the view asks for the page past the screen while the
         user scrolls, so the next screen is there when it is shown). As urgent as a page shown: behind the
         row-key chunks it would arrive after the user got there."""
         if 0 <= row < self._count:
@@ -260,8 +269,8 @@ class HistoryModel(QAbstractListModel):
 
     def paint_token(self, row: int) -> int | None:
         """What the row painter checks its images of ``row``'s rows against: a number that stays the same
-        for as long as the model holds the same records for the rows of ``row``'s page (rows appended after
-        its last may join them), or None while that page is not here. Counts as showing the page."""
+        for as long as the model holds the same messages for the rows of ``row``'s page (rows appended
+        after its last may join them), or None while that page is not here. Counts as showing the page."""
         page = row // self.page_size
         token = self._page_tokens.get(page)
         if token is not None:
@@ -280,7 +289,7 @@ class HistoryModel(QAbstractListModel):
             page, _rows = self._pages.popitem(last=False)
             del self._page_tokens[page]
 
-    def _entry(self, row: int):
+    def _entry(self, row: int) -> PendingMessage | None:
         if not (0 <= row < self._count):
             return None
         page = self._pages.get(row // self.page_size)
@@ -288,36 +297,31 @@ class HistoryModel(QAbstractListModel):
             return None
         self._pages.move_to_end(row // self.page_size)
         offset = row % self.page_size
-        if offset >= len(page):
-            return None
-        entry = page[offset]
-        if type(entry) is PendingRecord:  # shown or asked for the first time: decode it, once
-            entry = page[offset] = entry.decode()
-        return entry
+        return page[offset] if offset < len(page) else None
 
     def _page_fetcher(self, page: int):
         """A worker-thread callable for ``page``, by key wherever a key is known."""
-        db, sid, size = self._db, self._session_id, self.page_size
+        cap, ref, size = self._cap, self._ref, self.page_size
         start = page * size
         n = min(size, self._count - start)
         if start < len(self._ids):
             first = self._ids[start]
-            return lambda: page_after(db, sid, first - 1, n, lazy=True)
+            return lambda: cap.page_after(ref, first - 1, n)
         before = self._pages.get(page - 1)
         if before and len(before) == size:
-            last = entry_id(before[-1])
-            return lambda: page_after(db, sid, last, n, lazy=True)
+            last = before[-1].key
+            return lambda: cap.page_after(ref, last, n)
         after = self._pages.get(page + 1)
         if after:
-            first = entry_id(after[0])
-            return lambda: page_before(db, sid, first, n, lazy=True)
-        if start + n >= self._count and self._counted:  # the session's last page: newest records by key
-            before = None if self._last_id is None else self._last_id + 1  # up to the last one counted
-            return lambda: page_before(db, sid, before, n, lazy=True)
-        return lambda: page_at_offset(db, sid, start, n, lazy=True)
+            first = after[0].key
+            return lambda: cap.page_before(ref, first, n)
+        if start + n >= self._count and self._counted:  # the session's last page: newest messages by key
+            before_key = None if self._last_key is None else self._last_key + 1  # up to the last counted
+            return lambda: cap.page_before(ref, before_key, n)
+        return lambda: cap.page_at(ref, start, n)
 
     def _request(self, page: int, priority: int = NORMAL) -> None:
-        if page in self._pages or page in self._pending or self._db is None:
+        if page in self._pages or page in self._pending or self._cap is None:
             return
         self._pending.add(page)
         epoch, fetch = self._epoch, self._page_fetcher(page)
@@ -340,7 +344,7 @@ class HistoryModel(QAbstractListModel):
             return
         self.rows_fetched += len(rows)
         self.pages_fetched += 1
-        self._store_page(page, rows)
+        self._store_page(page, list(rows))
         self._evict()
         first = page * self.page_size
         last = min(self._count, first + self.page_size) - 1
@@ -348,21 +352,21 @@ class HistoryModel(QAbstractListModel):
             self.dataChanged.emit(self.index(first), self.index(last))
             self.rows_loaded.emit(first, last)
 
-
     # -- a live writer -----------------------------------------------------------------------------
     def follow_writer(self) -> bool:
-        """Read what was appended after the last record counted (the store changed on disk) and insert it.
+        """Read what was appended after the last message counted (the store changed on disk) and insert it.
 
-        Only records after the last key are read (their count and the newest page of them), never the
+        Only messages after the last key are read (their count and the newest page of them), never the
         session again; a change seen while a read is on its way reads once more when it is done."""
-        if self._db is None or self._session_id is None or self._last_id is None:
+        if self._cap is None or self._ref is None or self._last_key is None:
             return False
         if self._growing or not self._counted:  # (not counted yet: the count will include it)
             self._grow_again = True
             return True
         self._growing, self._grow_again = True, False
-        db, sid, after, size, epoch = self._db, self._session_id, self._last_id, self.page_size, self._epoch
-        self._worker.submit(f"{self._channel}-grow", lambda: session_growth(db, sid, after, size),
+        cap, ref, after, size, epoch = self._cap, self._ref, self._last_key, self.page_size, self._epoch
+        self._worker.submit(f"{self._channel}-grow",
+                            lambda: cap.growth(ref, None if after < 0 else after, size),
                             supersede=False, on_result=lambda result: self._grew(epoch, after, result),
                             on_error=lambda _msg: self._grew(epoch, after, (0, after, [])))
         return True
@@ -371,17 +375,17 @@ class HistoryModel(QAbstractListModel):
         if epoch != self._epoch:
             return
         self._growing = False
-        added, last_id, rows = result
-        if added and after == self._last_id:
-            self._append(added, last_id, rows)
+        added, last_key, rows = result
+        if added and after == self._last_key:
+            self._append(added, last_key, rows)
         if self._grow_again:
             self.follow_writer()
 
-    def _append(self, added: int, last_id: int, rows: list) -> None:
+    def _append(self, added: int, last_key: int, rows: list) -> None:
         old, size = self._count, self.page_size
-        first_new = old + added - len(rows)  # the row of rows[0]: the newest records are what was read
+        first_new = old + added - len(rows)  # the row of rows[0]: the newest messages are what was read
         self.beginInsertRows(QModelIndex(), old, old + added - 1)
-        self._count, self._last_id = old + added, last_id
+        self._count, self._last_key = old + added, last_key
         # Pages are cached whole from their first row: extend the old last page where the rows join it,
         # start new pages at page boundaries, and forget a partial page the rows do not reach.
         tail_page = (old - 1) // size if old else -1
@@ -402,10 +406,10 @@ class HistoryModel(QAbstractListModel):
         self._evict()
         if self._ids_complete and len(self._ids) == old:
             if first_new == old:
-                self._ids.extend(entry_id(entry) for entry in rows)
+                self._ids.extend(entry.key for entry in rows)
             else:  # a gap: its keys are read in chunks like the session's first ones
                 self._ids_complete = False
-                self._load_ids(self._ids[-1] if self._ids else -1)
+                self._load_ids(self._ids[-1] if self._ids else None)
         self.endInsertRows()
         self.rows_fetched += len(rows)
         self.grown.emit(old, self._count - 1)
@@ -414,20 +418,20 @@ class HistoryModel(QAbstractListModel):
     def _start_ids(self, epoch: int) -> None:
         if self._ids_wanted and epoch == self._epoch:
             self._ids_wanted = False
-            self._load_ids(-1)
+            self._load_ids(None)
 
-    def _load_ids(self, after_id: int) -> None:
-        db, sid, epoch = self._db, self._session_id, self._epoch
+    def _load_ids(self, after: int | None) -> None:
+        cap, ref, epoch = self._cap, self._ref, self._epoch
         # One chunk per job: pages the user is waiting for are served between chunks.
-        self._worker.submit(self._ids_channel, lambda: id_chunk(db, sid, after_id, ID_CHUNK),
+        self._worker.submit(self._ids_channel, lambda: array("q", cap.key_chunk(ref, after, ID_CHUNK)),
                             on_result=lambda chunk: self._ids_arrived(epoch, chunk), priority=LOW)
 
     def _ids_arrived(self, epoch: int, chunk: array) -> None:
         if epoch != self._epoch:
             return
-        if self._last_id is not None and chunk and chunk[-1] > self._last_id:
+        if self._last_key is not None and chunk and chunk[-1] > self._last_key:
             # A live writer appended after the count: those rows are not in the model yet (grow adds them).
-            chunk = array("q", (i for i in chunk if i <= self._last_id))
+            chunk = array("q", (i for i in chunk if i <= self._last_key))
         self._ids.extend(chunk)
         if len(chunk) == ID_CHUNK and len(self._ids) < self._count:
             self._load_ids(chunk[-1])
@@ -456,20 +460,20 @@ class HistoryModel(QAbstractListModel):
         entry = self._entry(row)
         if entry is None:  # the page came back short: the session changed since it was counted
             if role == Qt.ItemDataRole.DisplayRole:
-                return "(record no longer there — refresh)"
+                return "(message no longer there — refresh)"
             if role == StateRole:
                 return "missing"
             return None
-        rec, problem, _size = entry
-        if role == Qt.ItemDataRole.DisplayRole:
-            return f"{fmt_time(rec.at)}  {kind_of(rec.type)[1]}  {rec.summary(200)}"
-        if role == Qt.ItemDataRole.ToolTipRole:
-            tip = rec.summary(600)
-            return f"{tip}\n\nCould not parse: {problem}" if problem else tip
-        if role == RecordRole:
-            return rec
         if role == KeyRole:
-            return rec.id
+            return entry.key
+        message = entry.message()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return f"{fmt_time(message.at)}  {kind_of(message)[1]}  {message.summary(200)}"
+        if role == Qt.ItemDataRole.ToolTipRole:
+            tip = message.summary(600)
+            return f"{tip}\n\nProblem: {message.problem}" if message.problem else tip
+        if role == RecordRole:
+            return message
         if role == StateRole:
-            return "problem" if problem else kind_of(rec.type)[0]
+            return "problem" if message.problem else kind_of(message)[0]
         return None

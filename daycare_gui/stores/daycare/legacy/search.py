@@ -1,0 +1,113 @@
+"""Daycare's legacy generation (agents' ``history.jsonl``, no database) feeding the shared search index.
+
+Records are cut into sessions exactly as the window shows them (``core.files.legacy_agents``): a session's id
+is ``<agent id>#<n>`` and a record's id its line in the history file, so a hit opens the conversation at it.
+The searchable text is extracted by the same SQL as for a database (``core.search.build.BODY_SQL``), run over
+each batch in a private in-memory database. Agents are fed least recently updated first, so "newest first"
+lists the most recently active agents' records first (a legacy store has no global record order).
+
+Legacy stores are history: the fingerprint is the size and modification time of every history file, so
+any change rebuilds the index rather than patching it (the check of the last message would miss an edit).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from itertools import islice
+from pathlib import Path
+
+# (imported with the capabilities, on the GUI thread before a store opens: never first on a worker)
+from daycare_gui.core.search.build import BODY_SQL
+from daycare_gui.core.search.index import store_key
+from daycare_gui.core.search.legacy import LINE_MASK, LegacySource, _ordered, _records
+from daycare_gui.stores.api import SearchSource
+from daycare_gui.stores.daycare.search_documents import daycare_documents
+from daycare_gui.stores.daycare.sqlite.search import RECORD_TYPE, record_facets, role_of
+from daycare_gui.stores.records import Message, SessionRef
+
+BATCH = 2000
+_SCRATCH = """
+CREATE TABLE session_history (id INTEGER PRIMARY KEY, session_id TEXT, type TEXT, at INTEGER, data TEXT);
+"""
+
+
+def _cursor(ordinal: int, line: int) -> str:
+    return f"{ordinal:08d}:{line:010d}"
+
+
+class DaycareLegacySearch(SearchSource):
+    def __init__(self, core) -> None:
+        self.core = core  # core.store.Store without a database
+        self._agents = None
+
+    def identity(self) -> str:
+        return f"daycare-legacy:{Path(self.core.paths.agents_dir).resolve()}"
+
+    def former_index_files(self, cache_dir: Path) -> tuple[Path, ...]:
+        return (Path(cache_dir) / f"{store_key(self.core.paths.agents_dir)}.sqlite",)
+
+    def _inventory(self):
+        return self.core.files()
+
+    def _ordered(self) -> list:
+        return _ordered(self._inventory())
+
+    def agents(self) -> dict:
+        if self._agents is None:
+            self._agents = LegacySource.from_inventory(self._inventory()).agents
+        return self._agents
+
+    def messages(self, after: str | None):
+        start = tuple(int(p) for p in after.split(":")) if after else (0, -1)
+        scratch = sqlite3.connect(":memory:")
+        scratch.executescript(_SCRATCH)
+        extract = f"SELECT h.id, h.session_id, h.type, h.at, {BODY_SQL} FROM session_history AS h ORDER BY h.id"
+        try:
+            for ordinal, agent in enumerate(self._ordered(), start=1):
+                if ordinal < start[0]:
+                    continue
+                records = _records(agent, ordinal, self.core.paths)
+                while True:
+                    chunk = list(islice(records, BATCH))
+                    if not chunk:
+                        break
+                    pending = [r for r in chunk if (ordinal, r[0] & LINE_MASK) > start]
+                    if not pending:
+                        continue
+                    scratch.execute("DELETE FROM session_history")
+                    scratch.executemany("INSERT INTO session_history VALUES (?, ?, ?, ?, ?)", pending)
+                    for rowid, session_id, kind, at, body in scratch.execute(extract).fetchall():
+                        line = rowid & LINE_MASK
+                        yield _cursor(ordinal, line), SessionRef(agent.id, session_id), Message(
+                            str(line), role_of(kind or ""), body or "", at, kind or "")
+        finally:
+            scratch.close()
+
+    def tags(self, ref: SessionRef, message: Message):
+        return ((RECORD_TYPE, message.kind),)
+
+    def facets(self):
+        return record_facets(None, False, {})
+
+    def facet_threads(self, name: str, value: str) -> frozenset[str] | None:
+        if name == "user":
+            return frozenset()  # legacy agents belong to no user yet (the import creates the users)
+        if name not in ("agent_kind", "lifecycle"):
+            return None
+        return frozenset(a.id for a in self.agents().values()
+                         if (a.type if name == "agent_kind" else a.lifecycle) == value)
+
+    def fingerprint(self, cursor: str) -> str | None:
+        out = []
+        for agent in self._ordered():
+            try:
+                st = os.stat(agent.history_path)
+                out.append([agent.id, st.st_size, st.st_mtime_ns])
+            except OSError:
+                out.append([agent.id, None, None])
+        return json.dumps(out)
+
+    def documents(self):
+        return daycare_documents(self.core)

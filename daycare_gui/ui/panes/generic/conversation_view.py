@@ -1,0 +1,790 @@
+"""One session of any kind: the fast message list beside the messages around the current one.
+
+The list is a :class:`MessagePagesModel` over the store's ``KeyedPages`` (pages by key, a bounded cache,
+only the rows painted decoded) drawn by :class:`HistoryList`'s row painter; the conversation beside it is
+read on the worker for the current message (the messages around it, with tool results paired to their
+calls even a page away) and drawn by ``message_view``. First/Last, a position box, Raw JSON per message,
+export and copy, and live follow: a list at its end follows a writer (a selection on the last message
+moves on with it); a list scrolled up stays and a "N new" button counts what arrived below.
+
+The view follows a writer two ways: the window tells the page the store changed (``store_changed``, a
+Daycare SQLite store), or, for a kind that names them (``growth_paths``), it watches the session's files
+itself and reads on when ``growth_token`` moved.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import QFileSystemWatcher, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QImage, QKeySequence, QPalette, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QMenu,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from daycare_gui.stores.records import Message, SessionRecord, SessionRef
+from daycare_gui.ui.context import DetailItem
+from daycare_gui.ui.models.columns import fmt_int, fmt_time
+from daycare_gui.ui.models.message_pages import MessagePagesModel, kind_of
+from daycare_gui.ui.theme import follow_palette
+from daycare_gui.ui.widgets.export import COPY_SHORTCUT, ConversationExporter, copy_markdown
+from daycare_gui.ui.widgets.history_list import HistoryList
+from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, escape, markdown_html
+from daycare_gui.ui.widgets.message_view import call_id_of_run_url, messages_html
+
+CONVERSATION_DELAY_MS = 120  # let keyboard scrolling settle before the conversation is re-read
+# While the selection rides a live tail, the details and conversation are redrawn at most this often: a
+# writer at 100 messages a second would otherwise have the GUI thread laying out HTML all the time.
+FOLLOW_RENDER_MS = 1000
+LIVE_MS = 100  # a kind's growing session is re-checked at most this often, only after its files changed
+WINDOW_BEFORE = 30  # messages drawn before and after the current one
+WINDOW_AFTER = 30
+PARTNER_SPAN = 200  # how far past the drawn messages a tool call's result is looked for
+
+
+@dataclass(frozen=True)
+class MessageTarget:
+    """Open ``ref`` at the message ``message_id``; ``position`` (its place in the session) is only a hint."""
+
+    ref: SessionRef
+    message_id: str
+    position: int | None = None
+
+
+@dataclass
+class ConversationWindow:
+    """The messages drawn around ``focus_key``, and tool results beyond them paired with their calls."""
+
+    focus_key: int | None
+    focus_id: str | None
+    messages: list[Message]
+    partners: dict[str, Message]
+    keys: dict[str, int]  # message id → key, for the raw links of every message drawn
+    steps: list[Message] = field(default_factory=list)  # steps of the calls' runs beyond the messages
+    more_before: bool = False
+    more_after: bool = False
+
+
+def conversation_window(cap, ref: SessionRef, key: int | None, *, before: int = WINDOW_BEFORE,
+                        after: int = WINDOW_AFTER, span: int = PARTNER_SPAN) -> ConversationWindow:
+    """Worker-side: the messages around ``key`` (the session's end when None), read by key."""
+    if key is None:
+        head, tail = cap.page_before(ref, None, before + after + 1), []
+    else:
+        head, tail = cap.page_before(ref, key + 1, before + 1), cap.page_after(ref, key, after)
+    pending = head + tail
+    messages = [p.message() for p in pending]
+    focus = next((p.message().id for p in pending if p.key == key), None)
+    window = ConversationWindow(key, focus, messages, {}, {p.message().id: p.key for p in pending})
+    if not pending:
+        return window
+    window.more_before = bool(cap.page_before(ref, pending[0].key, 1))
+    answered = {m.tool_result.call_id for m in messages if m.tool_result is not None}
+    wanted = {c.id for m in messages for c in m.tool_calls if c.id} - answered
+    ahead = cap.page_after(ref, pending[-1].key, span) if wanted else cap.page_after(ref, pending[-1].key, 1)
+    window.more_after = bool(ahead)
+    for p in ahead if wanted else ():  # a call's result, and the steps of its run, a little further on
+        m = p.message()
+        if m.tool_result is not None and m.tool_result.call_id in wanted:
+            window.partners.setdefault(m.tool_result.call_id, m)
+            window.keys.setdefault(m.id, p.key)
+        elif m.part_of in wanted:
+            window.steps.append(m)
+            window.keys.setdefault(m.id, p.key)
+    return window
+
+
+def _run_of_focus(window: ConversationWindow) -> frozenset[str]:
+    """The run whose step is the current message: shown open, not hidden in a fold."""
+    focus = next((m for m in (*window.messages, *window.steps) if m.id == window.focus_id), None)
+    return frozenset({focus.part_of}) if focus is not None and focus.part_of else frozenset()
+
+
+def message_detail(message: Message) -> DetailItem:
+    """The detail pane's view of one message: its kind, time and id, and the facts its kind gave."""
+    label = kind_of(message)[1]
+    fields = [("Kind", message.kind or message.role), ("Time", fmt_time(message.at)), ("Message id", message.id)]
+    if message.author:
+        fields.append(("From", message.author))
+    if message.recipient:
+        fields.append(("To", message.recipient))
+    fields += list(message.meta)
+    if message.problem:
+        fields.append(("Problem", message.problem))
+    return DetailItem(f"{label} · id {message.id}", tuple(fields), message.raw,
+                      markdown=message.text if message.text else None)
+
+
+class ConversationView(QWidget):
+    """The message list and the conversation of one session; a pane hosts it and calls :meth:`open`."""
+
+    opened = Signal()  # the session asked for is shown (or said to be missing): the window may paint
+    said = Signal(str)
+
+    def __init__(self, ctx, parent=None, *, ready_with_conversation: bool = False) -> None:
+        """``ready_with_conversation``: ``opened`` waits until the conversation beside the list is drawn
+        too (a page the window switches to only when it is whole); otherwise it comes with the list."""
+        super().__init__(parent)
+        self.ctx = ctx
+        self._ready_with_conversation = ready_with_conversation
+        self._ready_waits = False  # ``opened`` is owed once the conversation arrives
+        self.cap = None
+        self.ref: SessionRef | None = None
+        self.thread_title = ""
+        self._session: SessionRecord | None = None
+        self._window: ConversationWindow | None = None
+        self._conversation_for: int | None = None  # the key the conversation was last asked for
+        self._expanded: set[str] = set()  # call ids whose run is shown open
+        self._detail_for: int | None = None  # the key whose details the detail pane shows
+        self._pending_focus: str | None = None
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.heading = QLabel("Select a session.")
+        self.heading.setTextFormat(Qt.TextFormat.RichText)
+        self.heading.setWordWrap(True)
+        layout.addWidget(self.heading)
+
+        bar = QHBoxLayout()
+        self.home_button = QPushButton("⇤ First (Ctrl+Home)")
+        self.end_button = QPushButton("Last ⇥ (Ctrl+End)")
+        self.goto_box = QSpinBox()
+        # A place in the session, named so: the messages show each one's id, another number ("id 24" may
+        # be the 11th message), and a bare "Record #" box read as that id.
+        self.goto_box.setPrefix("Position ")
+        self.goto_box.setRange(0, 0)
+        self.goto_box.setToolTip("Go to a position in the session (1 = first message; not the id the "
+                                 "messages show); Enter jumps there")
+        self.goto_button = QPushButton("Go")
+        self.raw_button = QPushButton("Raw JSON")
+        self.raw_button.setToolTip("The current message as stored, whole (Enter on a row)")
+        self.position = QLabel()
+        self.export_button = QPushButton("Export…")
+        self.export_button.setToolTip("Write this session, or the selected messages, as Markdown, HTML or JSONL")
+        export_menu = QMenu(self.export_button)
+        export_menu.addAction("Whole session…", self.export_session)
+        self.export_selected_action = export_menu.addAction("Selected messages…", self.export_selected)
+        export_menu.aboutToShow.connect(lambda: self.export_selected_action.setEnabled(bool(self.selected_rows())))
+        self.export_button.setMenu(export_menu)
+        self.new_marker = QPushButton()
+        self.new_marker.setObjectName("newRecordsMarker")
+        self.new_marker.setToolTip("Messages appended below; click to jump to the end")
+        self.new_marker.hide()
+        for w in (self.home_button, self.end_button, self.goto_box, self.goto_button, self.raw_button,
+                  self.export_button, self.new_marker):
+            bar.addWidget(w)
+        bar.addWidget(self.position, 1, Qt.AlignmentFlag.AlignRight)
+        layout.addLayout(bar)
+        self.exporter = ConversationExporter(self)
+        self.exporter.finished.connect(self._say)
+
+        self.model = MessagePagesModel(ctx.worker, parent=self)
+        self.list = HistoryList()
+        self.list.setModel(self.model)
+        self.list.setShowGrid(False)
+        self.list.horizontalHeader().hide()
+        self.list.horizontalHeader().setStretchLastSection(True)
+        vertical = self.list.verticalHeader()
+        vertical.hide()
+        vertical.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        vertical.setDefaultSectionSize(self.fontMetrics().height() + 8)
+        self.model.modelReset.connect(self.list.rows.clear_cache)  # another session's messages
+        self.list.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        # several messages (Shift/Ctrl+click) can be exported together
+        self.list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.list.customContextMenuRequested.connect(self._context_menu)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # The bar stays shown: rows are drawn once for the list's width, and a bar appearing when the
+        # session's count arrives would narrow the list and have every row on screen drawn again.
+        self.list.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
+        self.list.setWordWrap(False)
+        self.conversation = SafeTextBrowser()
+        self.conversation.setObjectName("conversation")
+        # A conversation nearly always scrolls: with the bar shown for good, a new one is laid out once.
+        self.conversation.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
+        follow_palette(self.conversation, lambda: self._render(scroll_to_focus=False))  # tints follow
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(self.list)
+        split.addWidget(self.conversation)
+        # As much to the list as to the conversation: the list's time and kind take ~250 px before any of
+        # a message's summary shows.
+        split.setStretchFactor(0, 1)
+        split.setStretchFactor(1, 1)
+        split.setChildrenCollapsible(False)
+        split.setSizes([460, 460])
+        layout.addWidget(split, 1)
+        self.export_status = QLabel()
+        self.export_status.setWordWrap(True)
+        self.export_status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.export_status.hide()
+        layout.addWidget(self.export_status)
+        self.setTabOrder(self.list, self.conversation)
+
+        self._timer = QTimer(self, singleShot=True, interval=CONVERSATION_DELAY_MS)
+        self._timer.timeout.connect(self._request_conversation)
+        # The detail pane follows the current message in the next turn of the event loop, after the list
+        # has painted: a page is on screen first, and holding an arrow key updates it once per turn.
+        self._detail_timer = QTimer(self, singleShot=True, interval=0)
+        self._detail_timer.timeout.connect(self._show_current_detail)
+        self._scroll_value = 0
+        self._jumping = False
+        self._last_when_counted = False  # "Last" pressed while the session was still being counted
+        self.list.verticalScrollBar().valueChanged.connect(self._scrolled)
+        self.list.selectionModel().currentRowChanged.connect(self._current_changed)
+        self.list.activated.connect(lambda index: self.show_raw_row(index.row()))
+        self.model.rows_loaded.connect(self._rows_loaded)
+        self._unseen = 0  # messages appended below while the list was scrolled up
+        self._follow = False  # the list was at its end when the last growth began
+        self._current_was_last = False
+        self._riding_tail = False  # the current row is being moved by a growth, not by the user
+        self._tail_render = QTimer(self, singleShot=True, interval=FOLLOW_RENDER_MS)
+        self._tail_render.timeout.connect(self._render_tail)
+        self.model.rowsAboutToBeInserted.connect(self._before_growth)
+        self.model.grown.connect(self._grown)
+        self.new_marker.clicked.connect(self.jump_to_new)
+        self.home_button.clicked.connect(self.go_first)
+        self.end_button.clicked.connect(self.go_last)
+        self.goto_button.clicked.connect(self._goto_typed)
+        self.goto_box.lineEdit().returnPressed.connect(self._goto_typed)
+        self.raw_button.clicked.connect(lambda: self.show_raw_row(self.current_row()))
+        self.conversation.anchorClicked.connect(self._anchor_clicked)
+        for keys, slot in (("Ctrl+Home", self.go_first), ("Ctrl+End", self.go_last)):
+            QShortcut(QKeySequence(keys), self, slot, context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self._watch = _GrowthWatch(self)
+        self._enable(False)
+        QTimer.singleShot(0, self._warm_up)
+
+    def _warm_up(self) -> None:
+        """Lay out and paint once off screen, so the first session opened does not pay for polishing,
+        fonts and glyphs (tens of ms, once)."""
+        size = self.size().expandedTo(QSize(800, 600))
+        self.render(QImage(size, QImage.Format.Format_ARGB32_Premultiplied))
+        self.list.rows.warm_up(self.list.font(), self.list.palette(),
+                               self.list.verticalHeader().defaultSectionSize(), self.devicePixelRatioF())
+
+    # -- opening ---------------------------------------------------------------------------------
+    def open(self, cap, ref: SessionRef, *, focus: str | None = None, position: int | None = None,
+             thread_title: str | None = None, session: SessionRecord | None = None) -> None:
+        """Show ``ref`` of ``cap`` (an ``api.Conversations``), at the message ``focus`` (its id; the
+        session's end when None or gone). ``position`` is where the caller saw it (a hint). The thread's
+        title and the session's record are read when not given."""
+        self.cap, self.ref = cap, ref
+        self._window = None
+        self._expanded.clear()
+        self._detail_for = None
+        self._conversation_for = None
+        self._last_when_counted = False
+        self._clear_marker()
+        self.model.clear()
+        self._enable(False)
+        self.conversation.setHtml("<p class='meta'>Loading…</p>")
+        self.heading.setText(f"Loading session {escape(ref.session_id)}…")
+        self._watch.follow(cap, ref)
+        size = self.model.page_size
+
+        def work():  # one round trip: the heading, the count, the row to open at, and that row's page
+            heading = (thread_title, session) if thread_title is not None else cap.session_heading(ref)
+            row = cap.locate(ref, focus, position) if focus is not None else None
+            if row is not None and row < size:
+                # On the first page: show it before counting the session (a long one's count takes longer).
+                return heading, None, row, 0, cap.page_after(ref, None, size)
+            count, last = cap.tail(ref)
+            target = count - 1 if row is None else min(row, count - 1)
+            page = max(0, target) // size
+            rows = MessagePagesModel.fetch_page_without_keys(cap, ref, count, page, size) if count else []
+            return heading, (count, last), row, page, rows
+
+        self.ctx.worker.submit("conversation-open", work, on_result=self._ready_after(self._opened),
+                               on_error=self._ready_after(self._open_failed))
+
+    def _ready_after(self, show):
+        def run(result) -> None:
+            self._ready_waits = False
+            try:
+                show(result)
+            finally:
+                if self._ready_with_conversation and self.model.rowCount() and self.current_row() >= 0:
+                    self._ready_waits = True  # said when the conversation is drawn (or cannot be)
+                else:
+                    self.opened.emit()
+        return run
+
+    def _owed_ready(self) -> None:
+        if self._ready_waits:
+            self._ready_waits = False
+            self.opened.emit()
+
+    def _open_failed(self, msg: str) -> None:
+        self.heading.setText(f"Cannot read this session: {escape(msg)}")
+
+    def _opened(self, result) -> None:
+        (title, session), counted_as, row, page, rows = result
+        counted = counted_as is not None or len(rows) < self.model.page_size
+        count, last = counted_as if counted_as is not None else (len(rows), None)
+        self.thread_title, self._session = title or "", session
+        if session is None and not count:
+            self.heading.setText(f"No session {escape(self.ref.session_id)} in this store.")
+            self.conversation.setHtml("")
+            return
+        self._set_heading(count, counted)
+        if last is None and counted:  # the first page is the whole session
+            last = rows[-1].key if rows else -1
+        self.model.set_session(self.cap, self.ref, count, load_ids=counted, counted=counted,
+                               last_key=-1 if counted and last is None else last)
+        self.model.seed_page(page, rows)
+        if not counted:
+            # Counted once the list has painted the page: counting a long session is work on the other
+            # core, which would slow that paint.
+            self.list.after_paint(lambda ref=self.ref: self._count(ref))
+        self._goto_range(count)
+        self._enable(count > 0)
+        if count == 0:
+            self.conversation.setHtml("<p>This session has no messages.</p>")
+            return
+        # Jump before the view first paints, so only the target's page is fetched.
+        self.go_to_row(count - 1 if row is None else min(row, count - 1))
+        self.list.setFocus()
+        if counted:
+            self.model.read_ends()
+
+    def _count(self, ref: SessionRef) -> None:
+        """Count the session shown and read its last page with it (unless another was opened meanwhile)."""
+        if self.model.ref != ref:
+            return
+        cap, size = self.cap, self.model.page_size
+        self.ctx.worker.submit(
+            "conversation-count", lambda: MessagePagesModel.count_with_last_page(cap, ref, size),
+            on_result=self._counted,
+            on_error=lambda msg: self._set_heading(self.model.rowCount(), True,
+                                                   f"messages not counted: {escape(msg)}"))
+
+    def _set_heading(self, count: int, counted: bool = True, messages: str | None = None) -> None:
+        s = self._session
+        parts = [f"<b>{escape(self.thread_title)}</b>", f"session <code>{escape(self.ref.session_id)}</code>"]
+        if s is not None:
+            if s.started_at:
+                parts.append(f"created {fmt_time(s.started_at)}")
+            if s.status == "ended" and s.updated_at:
+                parts.append(f"ended {fmt_time(s.updated_at)}")
+            elif s.status:
+                parts.append(escape(s.status))
+        if messages is None:
+            messages = f"<b>{fmt_int(count)}</b> messages" if counted else "counting messages…"
+        self.heading.setText(" · ".join(parts + [messages]))
+
+    def _counted(self, result) -> None:
+        count, last, last_rows = result
+        if self.model.ref != self.ref:
+            return
+        self.model.grow(count, -1 if last is None else int(last))
+        if last_rows:
+            self.model.seed_page((count - 1) // self.model.page_size, last_rows)
+        self._set_heading(count)
+        self._goto_range(count)
+        row = self.current_row()
+        if row >= 0:
+            self.position.setText(f"{row + 1:,} of {count:,}")
+        if self._last_when_counted:
+            self._last_when_counted = False
+            self.go_last()
+        self.model.read_ends()
+
+    # -- following a live writer --------------------------------------------------------------------
+    def store_changed(self) -> bool:
+        """The store changed on disk: read what the open session gained. True when the view follows
+        changes itself (no Reload needed); a private snapshot copy does not."""
+        if self.cap is None or self.ref is None or not self.cap.follows_writes():
+            return False
+        self.model.follow_writer()
+        return True
+
+    def follows_change(self, paths: frozenset[str]) -> bool:
+        """The change was only the shown session's files growing: already on screen."""
+        followed = set(self._watch.watcher.files())
+        return bool(paths) and bool(followed) and paths <= followed
+
+    def at_end(self) -> bool:
+        bar = self.list.verticalScrollBar()
+        return bar.value() >= bar.maximum()
+
+    def _before_growth(self, _parent, _first, _last) -> None:
+        self._follow = self.at_end() and not self._unseen
+        self._current_was_last = self.current_row() == self.model.rowCount() - 1
+
+    def _grown(self, first: int, last: int) -> None:
+        count = self.model.rowCount()
+        self._goto_range(count)
+        self._enable(True)
+        self._set_heading(count)
+        row = self.current_row()
+        if row >= 0:
+            self.position.setText(f"{row + 1:,} of {count:,}")
+        if self._follow:
+            if self._current_was_last or row < 0:
+                self._riding_tail = True  # the conversation moves on with the tail (redrawn now and then)
+                try:
+                    self.list.setCurrentIndex(self.model.index(last))
+                finally:
+                    self._riding_tail = False
+            self.list.scrollToBottom()
+            return
+        self._unseen += last - first + 1
+        self.new_marker.setText(f"↓ {self._unseen:,} new message{'s' if self._unseen != 1 else ''}")
+        self.new_marker.show()
+
+    def new_records(self) -> int:
+        """Messages appended below the view since the user scrolled up (what the marker says)."""
+        return self._unseen
+
+    def jump_to_new(self) -> None:
+        self._clear_marker()
+        self.go_last()
+        self.list.scrollToBottom()
+        self.list.setFocus()
+
+    def _clear_marker(self) -> None:
+        self._unseen = 0
+        self.new_marker.hide()
+
+    def _enable(self, on: bool) -> None:
+        for w in (self.home_button, self.end_button, self.goto_box, self.goto_button, self.raw_button,
+                  self.export_button):
+            w.setEnabled(on)
+
+    # -- moving ------------------------------------------------------------------------------------
+    def go_to_row(self, row: int) -> None:
+        if not (0 <= row < self.model.rowCount()):
+            return
+        index = self.model.index(row)
+        self._jumping = True  # a jump, not scrolling: nothing to read ahead of
+        try:
+            self.list.setCurrentIndex(index)
+            self.list.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
+        finally:
+            self._jumping = False
+        self._scroll_value = self.list.verticalScrollBar().value()
+
+    def go_first(self) -> None:
+        self.go_to_row(0)
+
+    def go_last(self) -> None:
+        if self.ref is not None and not self.model.counted:
+            self._last_when_counted = True  # the session's end, not the end of what is counted so far
+            return
+        self.go_to_row(self.model.rowCount() - 1)
+
+    def _goto_range(self, count: int) -> None:
+        self.goto_box.setRange(1 if count else 0, count)
+        self.goto_box.setSuffix(f" of {count:,}")
+
+    def _goto_typed(self) -> None:
+        self.go_to_row(self.goto_box.value() - 1)
+        self.list.setFocus()
+
+    def current_row(self) -> int:
+        return self.list.currentIndex().row()
+
+    # -- selection → detail and conversation ------------------------------------------------------
+    def _current_changed(self, current, _previous) -> None:
+        row = current.row()
+        if row >= 0:
+            self.position.setText(f"{row + 1:,} of {self.model.rowCount():,}")
+            if not self.goto_box.hasFocus():  # the box follows the selection unless the user is typing in it
+                self.goto_box.setValue(row + 1)
+            self.model.request_row(row)
+        if self._riding_tail:
+            if not self._tail_render.isActive():  # not restarted: a steady writer still gets a redraw
+                self._tail_render.start()
+            return
+        self._tail_render.stop()
+        self._detail_timer.start()
+        self._timer.start()
+
+    def _render_tail(self) -> None:
+        self._show_current_detail()
+        self._request_conversation()
+
+    def _rows_loaded(self, first: int, last: int) -> None:
+        row = self.current_row()
+        if first <= row <= last:
+            if self._detail_for != self.model.key_of(row):  # (a page read again leaves a Raw view shown)
+                self._detail_timer.start()
+            if self._conversation_for is None or self._conversation_for != self.model.key_of(row):
+                self._timer.start()
+
+    def _scrolled(self, value: int) -> None:
+        """While the user scrolls (steps up to a page, not a jump), read the pages past the screen ahead;
+        at the end, the messages that arrived below have been seen."""
+        if self._unseen and value >= self.list.verticalScrollBar().maximum():
+            self._clear_marker()  # the user scrolled down to them
+        step, self._scroll_value = value - self._scroll_value, value
+        size = self.model.page_size
+        if 0 < abs(step) <= size and not self._jumping:
+            height = max(1, self.list.verticalHeader().defaultSectionSize())
+            bottom = value + self.list.viewport().height() // height
+            self.model.request_row(value)  # the screen's own pages first: the paint would ask for them next
+            self.model.request_row(bottom)
+            # Two pages ahead: under a busy GUI thread a page read waits for the interpreter lock between
+            # rows, so one page ahead arrives after a fast scroll needs it.
+            for pages in (1, 2):
+                self.model.read_ahead(bottom + pages * size if step > 0 else value - pages * size)
+
+    def _show_current_detail(self) -> None:
+        row = self.current_row()
+        message = self.model.record(row)
+        if message is not None:
+            self._detail_for = self.model.key_of(row)
+            self.ctx.show_detail(message_detail(message))
+
+    def _request_conversation(self) -> None:
+        row = self.current_row()
+        key = self.model.key_of(row)
+        if self.model.record(row) is None or key is None or self.ref is None:
+            return  # its page is on the way; _rows_loaded asks again
+        if self._conversation_for == key and self._window is not None:
+            return
+        self._conversation_for = key
+        cap, ref = self.cap, self.ref
+        markdown_html("")  # the Markdown renderer is made (and imported) here, on the GUI thread
+        palette = QPalette(self.conversation.palette())  # a copy: a value, safe on the worker
+        expanded = frozenset(self._expanded)
+
+        def work():  # the HTML too is pure string building: made on the worker, only set on this thread
+            window = conversation_window(cap, ref, key)
+            shown_open = expanded | _run_of_focus(window)
+            return window, messages_html(window.messages, palette, focus=window.focus_id, partners=window.partners,
+                                         expanded=shown_open, steps=window.steps), (palette.cacheKey(), shown_open)
+
+        # On the background worker: the page worker stays free for the list's pages, which the user scrolls.
+        self.ctx.slow_worker.submit("conversation-window", work,
+                                    on_result=lambda answer, r=ref: self._conversation_arrived(r, *answer),
+                                    on_error=self._conversation_failed)
+
+    def _conversation_failed(self, msg: str) -> None:
+        self.conversation.setHtml(f"<p>Cannot read: {escape(msg)}</p>")
+        self._owed_ready()
+
+    def _conversation_arrived(self, ref: SessionRef, window: ConversationWindow, html: str, made_with) -> None:
+        if ref != self.ref:
+            return
+        self._window = window
+        self._expanded |= _run_of_focus(window)  # a step the user picked is shown open, not in a fold
+        # drawn for the palette shown still (the desktop may have switched light ↔ dark meanwhile), and the
+        # runs the user opened or closed meanwhile
+        current = (self.conversation.palette().cacheKey(), frozenset(self._expanded))
+        self._render(scroll_to_focus=True, html=html if made_with == current else None)
+        self._owed_ready()
+
+    def _render(self, scroll_to_focus: bool, html: str | None = None) -> None:
+        window = self._window
+        if window is None:
+            return
+        bar = self.conversation.verticalScrollBar()
+        keep = bar.value()
+        if html is None:  # a run opened or closed, or the palette changed: drawn again here
+            html = messages_html(window.messages, self.conversation.palette(), focus=window.focus_id,
+                                 partners=window.partners, expanded=frozenset(self._expanded), steps=window.steps)
+        self.conversation.setHtml(html)
+        if scroll_to_focus and window.focus_id is not None:
+            self.conversation.scrollToAnchor(f"m{window.focus_id}")
+        else:
+            bar.setValue(keep)
+
+    def conversation_html(self) -> str:
+        """The rendered conversation (tests and "copy" use it)."""
+        return self.conversation.toHtml()
+
+    def shown_text(self) -> str:
+        return self.conversation.toPlainText()
+
+    # -- raw view and links ---------------------------------------------------------------------------
+    def _anchor_clicked(self, url) -> None:
+        if url.scheme() == "run":
+            self.toggle_run(call_id_of_run_url(url.path()))
+            return
+        if url.scheme() != "raw" or self._window is None:
+            return
+        message_id = url.path()
+        window = self._window
+        for m in (*window.messages, *window.partners.values()):
+            if m.id == message_id:
+                self.show_raw(window.keys.get(message_id), m)
+                return
+
+    def toggle_run(self, call_id: str) -> None:
+        """Open or close the steps of one call's run (the ``run:`` link)."""
+        if call_id in self._expanded:
+            self._expanded.discard(call_id)
+        else:
+            self._expanded.add(call_id)
+        self._render(scroll_to_focus=False)
+
+    def show_raw_row(self, row: int) -> None:
+        message = self.model.record(row)
+        if message is not None:
+            self.show_raw(self.model.key_of(row), message)
+
+    def show_raw(self, key: int | None, message: Message) -> None:
+        """The message as stored, whole (a VM snapshot included), in the detail pane's Raw tab."""
+        cap, ref = self.cap, self.ref
+        fields = (("Message id", message.id), ("Kind", message.kind or message.role),
+                  ("Shown", "the message as the store keeps it (Raw JSON tab)"))
+        title = f"Raw JSON · id {message.id}"
+        if key is None or cap is None:
+            self.ctx.show_detail(DetailItem(title, fields, message.raw, prefer_raw=True))
+            return
+
+        def shown(raw) -> None:
+            if raw is None:
+                self.ctx.show_detail(DetailItem(f"Message id {message.id}", (("Problem", "no such message any more"),)))
+                return
+            extra = (("Stored size", f"{len(raw):,} characters"),) if isinstance(raw, str) else ()
+            self.ctx.show_detail(DetailItem(title, fields + extra, raw, prefer_raw=True))
+
+        self.ctx.worker.submit("conversation-raw", lambda: cap.raw(ref, key), on_result=shown)
+
+    # -- export and copy --------------------------------------------------------------------------------
+    def selected_rows(self) -> list[int]:
+        return sorted({i.row() for i in self.list.selectionModel().selectedRows()})
+
+    def export_conversation(self) -> None:
+        """Ctrl+Shift+E: the selected messages when several are selected, else the whole session."""
+        if len(self.selected_rows()) > 1:
+            self.export_selected()
+        else:
+            self.export_session()
+
+    def export_session(self) -> None:
+        self._export()
+
+    def export_selected(self) -> None:
+        rows = self.selected_rows()
+        if not rows:
+            return
+        if rows[-1] - rows[0] + 1 == len(rows):  # one run of rows: positions, loaded or not
+            self._export(start=rows[0], stop=rows[-1] + 1)
+        else:  # Ctrl+clicked rows were on screen, so their messages are loaded
+            ids = [m.id for m in map(self.model.record, rows) if m is not None]
+            self._export(ids=ids, start=rows[0], stop=rows[-1] + 1)
+
+    def _export(self, **selection) -> None:
+        if self.cap is None or self.ref is None:
+            self._say("This store offers no conversation to export.")
+            return
+        self.exporter.export(self.ctx.opened, self.cap, self.ref, thread_title=self.thread_title, **selection)
+
+    def copy_markdown(self, row: int | None = None) -> str | None:
+        """Ctrl+Shift+C: the current message to the clipboard as Markdown (secrets masked)."""
+        message = self.model.record(self.current_row() if row is None else row)
+        if message is None:
+            return None
+        text = copy_markdown(message)
+        self._say(f"Copied message {message.id} as Markdown.")
+        return text
+
+    def _context_menu(self, pos) -> None:
+        row = self.list.indexAt(pos).row()
+        menu = QMenu(self)
+        copy = menu.addAction(f"Copy as Markdown\t{COPY_SHORTCUT}", lambda: self.copy_markdown(row))
+        copy.setEnabled(self.model.record(row) is not None)
+        selected = menu.addAction("Export selected messages…", self.export_selected)
+        selected.setEnabled(bool(self.selected_rows()))
+        menu.addAction("Export session…", self.export_session).setEnabled(self.model.rowCount() > 0)
+        menu.exec(self.list.viewport().mapToGlobal(pos))
+        menu.deleteLater()
+
+    def _say(self, sentence: str) -> None:
+        self.export_status.setText(sentence)
+        self.export_status.show()
+        self.said.emit(sentence)
+
+    def focus_goto(self) -> None:
+        """Ctrl+F: the view has no filter; the position box is its search field."""
+        self.goto_box.setFocus()
+        self.goto_box.selectAll()
+
+    def shutdown(self) -> None:
+        self._timer.stop()
+        self._detail_timer.stop()
+        self._tail_render.stop()
+        self._watch.stop()
+        self.exporter.shutdown()
+        self.model.clear()
+
+
+class _GrowthWatch:
+    """Follows the session shown while its kind's files change (a kind with ``growth_paths``): after a
+    change (at most every LIVE_MS) it asks ``growth_token`` and, when that moved, has the model read on."""
+
+    def __init__(self, view: ConversationView) -> None:
+        self.view = view
+        self.cap = None
+        self.ref: SessionRef | None = None
+        self.token = None
+        self.busy = self.again = False
+        self.watcher = QFileSystemWatcher(view)
+        self.timer = QTimer(view, singleShot=True, interval=LIVE_MS)
+        self.watcher.fileChanged.connect(self._changed)
+        self.timer.timeout.connect(self.check)
+
+    def follow(self, cap, ref: SessionRef) -> None:
+        self.stop()
+        self.cap, self.ref, self.token, self.busy, self.again = cap, ref, None, False, False
+        paths = [str(p) for p in cap.growth_paths(ref) if p.exists()]
+        if paths:
+            self.watcher.addPaths(paths)
+            worker_cap = cap
+            self.view.ctx.worker.submit("conversation-token", lambda: worker_cap.growth_token(ref),
+                                        on_result=lambda t, r=ref: self._token(r, t))
+
+    def stop(self) -> None:
+        self.timer.stop()
+        if self.watcher.files():
+            self.watcher.removePaths(self.watcher.files())
+        self.ref = None
+
+    def _token(self, ref: SessionRef, token) -> None:
+        if ref == self.ref and self.token is None:
+            self.token = token
+
+    def _changed(self, path: str) -> None:
+        if path not in self.watcher.files() and self.ref is not None and os.path.exists(path):
+            self.watcher.addPath(path)  # replaced by an atomic save: watch the new file
+        if not self.timer.isActive():  # not restarted: a steady writer is still checked every LIVE_MS
+            self.timer.start()
+
+    def check(self) -> None:
+        ref, cap = self.ref, self.cap
+        if ref is None or ref != self.view.ref:
+            return
+        if self.busy:
+            self.again = True
+            return
+        self.busy = True
+        self.view.ctx.worker.submit("conversation-token", lambda: cap.growth_token(ref), supersede=False,
+                                    on_result=lambda t, r=ref: self._checked(r, t), on_error=lambda _m: self._done())
+
+    def _checked(self, ref: SessionRef, token) -> None:
+        moved = ref == self.ref and (token is None or token != self.token)
+        if ref == self.ref:
+            self.token = token
+        if moved:
+            self.view.model.follow_writer()
+        self._done()
+
+    def _done(self) -> None:
+        self.busy = False
+        if self.again:
+            self.again = False
+            self.check()

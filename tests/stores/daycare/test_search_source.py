@@ -1,0 +1,233 @@
+"""Daycare's SQLite and legacy generations feed the shared search index (``SearchSource``): the same hits as
+Daycare's own index gave for words and for its filters (agent kind, lifecycle, user, record type), a
+history rewritten in the middle is indexed afresh, the former index file is removed, and documents (skills,
+memory, prompt files, settings keys) are searched beside the messages, with secrets kept out."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+from daycare_gui.core.demo import write_demo
+from daycare_gui.core.search import SearchFilter, SearchIndex, index_path, search, update_index
+from daycare_gui.core.search.legacy import LegacySource, update_legacy_index
+from daycare_gui.core.store import open_store
+from daycare_gui.stores import registry
+from daycare_gui.stores.api import SearchSource
+from daycare_gui.stores.common.search_docs import store_documents
+from daycare_gui.stores.common.search_index import SourceIndex, update_documents, update_source_index
+from daycare_gui.stores.common.search_query import SourceFilter, search_source
+from tests.conftest import snapshot_tree
+
+QUERIES = ("lisbon", "the", "gmail", "flight*", "weather OR calendar", "report -draft")
+
+
+@pytest.fixture(autouse=True)
+def index_dir(tmp_path, monkeypatch):
+    d = tmp_path / "index"
+    monkeypatch.setenv("DAYCARE_GUI_SEARCH_DIR", str(d))
+    return d
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    dest = tmp_path_factory.mktemp("search-source") / "daycare"
+    write_demo(dest)
+    return dest
+
+
+def _old_hits(path, text, flt=SearchFilter()):
+    """Daycare's own index (core.search): {(session, record id)} of every match."""
+    with open_store(path) as core:
+        legacy = None
+        if core.db is None:
+            legacy = LegacySource.from_inventory(core.files())
+            target = index_path(core.paths.agents_dir)
+        else:
+            target = index_path(core.paths.db_path)
+        with SearchIndex(target) as index:
+            if legacy is None:
+                update_index(core.db, index)
+            else:
+                update_legacy_index(core.files(), core.paths, index)
+            found = search(index, core.db, text, flt, limit=10_000, legacy=legacy)
+    return {(h.session_id, str(h.record_id)) for h in found.hits}, found.total
+
+
+def _new(path, text, choices=(), **kw):
+    with registry.open_store(path) as store:
+        source = store.capability(SearchSource)
+        with SourceIndex.for_source(source) as index:
+            built = update_source_index(source, index)
+            update_documents(index, store_documents(store, source))
+            found = search_source(index, text, SourceFilter(choices=tuple(choices)), limit=10_000, source=source,
+                                  **kw)
+    return built, found
+
+
+def _hits(found):
+    return {(h.ref.session_id, h.message_id) for h in found.hits}
+
+
+def _users(path) -> list[str]:
+    conn = sqlite3.connect(f"file:{path / 'daycare.db'}?immutable=1", uri=True)
+    try:
+        return [r[0] for r in conn.execute("SELECT DISTINCT user_id FROM agents WHERE user_id IS NOT NULL")]
+    finally:
+        conn.close()
+
+
+def test_the_same_hits_as_daycares_own_index_for_words_and_filters(demo):
+    before = snapshot_tree(demo)
+    for text in QUERIES:
+        old, total = _old_hits(demo, text)
+        _built, found = _new(demo, text)
+        assert _hits(found) == old and found.total == total, text
+    assert _hits(_new(demo, "lisbon")[1]), "the demo has matches to compare"
+    cases = [("agent_kind", k, SearchFilter(kinds=(k,))) for k in ("subagent", "user", "cron")]
+    cases += [("lifecycle", v, SearchFilter(lifecycles=(v,))) for v in ("active", "sleeping", "dead")]
+    cases += [("user", u, SearchFilter(user_id=u)) for u in _users(demo)]
+    cases += [("record_type", t, SearchFilter(record_types=(t,))) for t in ("tool_result", "user_message", "note")]
+    some = 0
+    for name, value, old_filter in cases:
+        for text in ("lisbon", "the"):
+            old, _total = _old_hits(demo, text, old_filter)
+            _built, found = _new(demo, text, [(name, value)])
+            assert _hits(found) == old, (name, value, text)
+            some += bool(old)
+    assert some >= 6  # the filters were compared on matches, not only on empty answers
+    assert snapshot_tree(demo) == before
+
+
+def test_the_facets_are_daycares_filters(demo):
+    with registry.open_store(demo) as store:
+        facets = {f.name: f for f in store.capability(SearchSource).facets()}
+    assert list(facets) == ["agent_kind", "lifecycle", "user", "record_type"]
+    assert ("subagent", "subagent") in facets["agent_kind"].choices
+    assert {v for v, _label in facets["user"].choices} == set(_users(demo))
+    assert ("tool_result", "tool_result") in facets["record_type"].choices
+
+
+def test_legacy_store_gives_the_same_hits(fixture_copy):
+    store = fixture_copy("daycare-808af509", with_db=False)
+    for text in ("hello", "booted", "the"):
+        old, _total = _old_hits(store, text)
+        _built, found = _new(store, text)
+        assert _hits(found) == old, text
+    _built, found = _new(store, "hello")
+    assert [(h.ref.thread_id, h.ref.session_id, h.message_id) for h in found.hits] == [("agentusr1", "agentusr1#1", "2")]
+    assert _new(store, "hello", [("agent_kind", "cron")])[1].total == 0
+    assert _new(store, "hello", [("agent_kind", "user")])[1].total == 1
+    assert _new(store, "hello", [("user", "anyone")])[1].total == 0  # legacy agents have no user yet
+
+    # A history file that changed is indexed afresh (its fingerprint is the files' size and time).
+    history = store / "agents" / "agentusr1" / "history.jsonl"
+    history.chmod(0o644)
+    with history.open("a") as fh:
+        fh.write('{"type":"note","at":1739999009000,"text":"hello again"}\n')
+    built, found = _new(store, "hello")
+    assert found.total == 2 and built.status == "rebuilt"
+
+
+def test_the_former_legacy_index_file_is_removed(fixture_copy, index_dir):
+    store = fixture_copy("daycare-808af509", with_db=False)
+    _old_hits(store, "hello")  # Daycare's former index of the legacy folder
+    with open_store(store) as core:
+        old = index_path(core.paths.agents_dir)
+    assert old.exists()
+    _new(store, "hello")
+    assert not old.exists()
+
+
+def test_a_history_rewritten_in_the_middle_rebuilds_the_index(tmp_path):
+    dest = tmp_path / "daycare"
+    write_demo(dest)
+    built, found = _new(dest, "lisbon")
+    assert built.status == "updated" and found.total == 9
+    assert _new(dest, "lisbon")[0].status == "up to date"
+    conn = sqlite3.connect(dest / "daycare.db")
+    ids = [r[0] for r in conn.execute("SELECT id FROM session_history ORDER BY id")]
+    # the first record (always among the sampled ones) rewritten: the last one is where it was
+    conn.execute("UPDATE session_history SET data = ? WHERE id = ?",
+                 (json.dumps({"text": "a zanzibar rewrite", "files": []}), ids[0]))
+    conn.commit()
+    built, found = _new(dest, "zanzibar")
+    assert built.status == "rebuilt" and "changed" in built.reason
+    assert found.total == 1 and found.hits[0].message_id == str(ids[0])
+    # a record deleted in the middle: the count up to the cursor says so
+    conn.execute("DELETE FROM session_history WHERE id = ?", (ids[len(ids) // 2],))
+    conn.commit()
+    conn.close()
+    built, _found = _new(dest, "zanzibar")
+    assert built.status == "rebuilt" and built.rows == len(ids) - 1
+
+
+def test_the_former_daycare_index_file_is_removed(demo, index_dir):
+    with open_store(demo) as core:
+        old = index_path(core.paths.db_path)
+        with SearchIndex(old) as index:
+            update_index(core.db, index)
+    other = index_dir / ("0" * 24 + ".sqlite")  # another store's index: left alone
+    other.write_bytes(b"")
+    assert old.exists()
+    _new(demo, "lisbon")
+    assert not old.exists() and not (old.parent / f"{old.name}-wal").exists()
+    assert other.exists()
+    assert list((index_dir / "sources").glob("*.sqlite"))
+
+
+def test_documents_are_found_where_they_live_and_secrets_stay_out(tmp_path, index_dir):
+    dest = tmp_path / "daycare"
+    write_demo(dest)
+    skill = dest / "skills" / "weekly-review" / "SKILL.md"
+    skill.chmod(0o644)
+    skill.write_text(skill.read_text() + "\nUse the quokka token sk-ant-api03-QAsecretQAsecretQAsecret0123\n")
+    settings = json.loads((dest / "settings.json").read_text())
+    settings["quokkaProvider"] = {"apiKey": "plainvalue-hunter2-QAsecret"}
+    (dest / "settings.json").chmod(0o644)
+    (dest / "settings.json").write_text(json.dumps(settings))
+    agent = next(p for p in (dest / "agents").iterdir() if p.is_dir())
+    (agent / "SYSTEM.md").write_text("You are the quokka keeper.\n")
+
+    _built, found = _new(dest, "quokka*")
+    where = {d.group: d for d in found.documents}
+    assert set(where) == {"Skills", "Settings", "Agents' prompt files"}, where
+    assert str(skill) in where["Skills"].where and where["Skills"].key == str(skill)
+    assert where["Settings"].key == "settings:settings.json"
+    assert where["Agents' prompt files"].key == f"agent-file:{agent.name}/SYSTEM.md"
+    assert "documents" in found.summary
+    # only documents match: the message filters leave them out
+    assert _new(dest, "quokka*", [("record_type", "note")])[1].documents == []
+    # secrets: a key in a skill is masked, a settings value never indexed
+    assert _new(dest, "hunter2")[1].documents == [] and _new(dest, "plainvalue")[1].documents == []
+    files = list((index_dir / "sources").glob("*.sqlite*"))
+    assert files and not any(b"QAsecret" in f.read_bytes() for f in files)
+
+
+def test_the_copy_inside_sqlite_indexes_what_the_messages_say(demo, tmp_path, monkeypatch):
+    """``sqlite_feed`` (the batch copy inside SQLite, for speed) and ``messages`` (the reference) make the
+    same index: the same text, tags, ids, roles, kinds, times and places in the session."""
+    from daycare_gui.stores.daycare.sqlite.search import DaycareSqliteSearch
+
+    def table(folder, feed: bool):
+        monkeypatch.setenv("DAYCARE_GUI_SEARCH_DIR", str(tmp_path / folder))
+        if not feed:
+            monkeypatch.setattr(DaycareSqliteSearch, "sqlite_feed", lambda self: None)
+        with registry.open_store(demo) as store:
+            source = store.capability(SearchSource)
+            assert (source.sqlite_feed() is not None) == feed
+            with SourceIndex.for_source(source) as index:
+                update_source_index(source, index, batch=50)  # several batches
+                assert update_source_index(source, index).status == "up to date"
+                rows = index.conn.execute(
+                    "SELECT m.rowid, body, tags, s.thread_id, s.session_id, message_id, role, kind, at, position "
+                    "FROM messages AS m JOIN sessions AS s ON s.id = m.session ORDER BY m.rowid").fetchall()
+                meta = {k: v for k, v in index.meta().items() if k in ("cursor", "check", "last", "rows", "roles")}
+        monkeypatch.undo()
+        return rows, meta
+
+    fed, fed_meta = table("fed", True)
+    streamed, streamed_meta = table("streamed", False)
+    assert len(fed) == 172 and fed == streamed and fed_meta == streamed_meta
