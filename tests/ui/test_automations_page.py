@@ -15,6 +15,11 @@ from tests.ui.test_people_panes import open_at, texts
 PG_NOW = 1_795_000_000_000
 
 
+def focused(view, message_id) -> bool:
+    shown = view.model.record(max(0, view.current_row()))
+    return shown is not None and shown.id == message_id
+
+
 def column(model, title):
     return next(c for c in range(model.columnCount()) if model.headerData(c, Qt.Orientation.Horizontal) == title)
 
@@ -42,14 +47,15 @@ def test_sqlite_demo_lists_tasks_runs_and_opens_a_run_at_its_record(qtbot, windo
     # the failed run opens Daycare's conversation page at its system message
     pane.runs.table.selectRow(2)
     assert pane.open_button.isEnabled()
+    run = pane.runs.current()
     pane.open_run()
     assert window._current_section == "history"
-    history = window.panes["history"]
+    view = window.panes["history"].view
     failed = written[1]
-    # the page opens at the failed run's session and record
-    assert history._target[1] == failed["session_id"] and history._target[2] is not None
-    qtbot.waitUntil(lambda: failed["session_id"] in history.heading.text() or history._header is not None,
-                    timeout=20000)
+    qtbot.waitUntil(lambda: view.ref is not None and view.ref.session_id == failed["session_id"]
+                    and focused(view, run.message_id), timeout=20000)
+    qtbot.waitUntil(lambda: "gmail_search failed" in window.panes["history"].conversation.toPlainText(),
+                    timeout=20000)  # the run's error is in the message it opens at
     # a skipped run left no records: nothing to open
     pane_again = open_at(qtbot, window, demo_store, "automations")
     select(pane_again, qtbot, "Daily digest")
@@ -89,29 +95,27 @@ def test_pglite_demo_runs_and_open_in_the_shared_conversations(qtbot, window, pg
     assert [(r.started_at, r.outcome, r.error) for r in pane.runs.records.model.records()] == want
     assert texts(runs, column(runs, "Outcome"))[2] == f"failed: {RUN_ERROR}"
     pane.runs.table.selectRow(2)
+    run = pane.runs.current()
     pane.open_run()
     assert window._current_section == "conversations"
     conversations = window.panes["conversations"]
-    qtbot.waitUntil(lambda: conversations.session is not None and conversations.session.session_id == "staskdigest",
-                    timeout=20000)
+    qtbot.waitUntil(lambda: conversations.session is not None and conversations.session.session_id == "staskdigest"
+                    and focused(conversations.conversation, run.message_id), timeout=20000)
 
 
-def test_a_store_with_nothing_scheduled_says_so(qtbot, window, tmp_path):
+def test_a_store_with_nothing_scheduled_says_so(qtbot, window, demo_store, tmp_path):
+    import shutil
+    import sqlite3
+
     from tests.ui.conftest import open_and_wait
 
     store = tmp_path / "daycare"
-    from daycare_gui.core.demo import write_demo
-
-    write_demo(store)
-    import sqlite3
-
-    with sqlite3.connect(store / "daycare.db") as conn:  # a private copy: no tasks, no runs
+    shutil.copytree(demo_store, store)  # a private copy: no tasks, so no runs to tell
+    with sqlite3.connect(store / "daycare.db") as conn:
         conn.execute("DELETE FROM tasks_cron")
         conn.execute("DELETE FROM tasks_heartbeat")
-    for sub in ("cron", "heartbeat"):
-        import shutil
-
-        shutil.rmtree(store / sub, ignore_errors=True)
+    shutil.rmtree(store / "cron")
+    shutil.rmtree(store / "heartbeat")
     open_and_wait(qtbot, window, store)
     window.show_section("automations")
     pane = window.panes["automations"]

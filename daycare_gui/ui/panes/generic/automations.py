@@ -257,20 +257,18 @@ class AutomationsPane(Pane):
         return self.runs.current()
 
     def open_run(self) -> None:
-        """The run's conversation at the record it starts at, in whichever conversation page the window has."""
+        """The run's conversation at the record it starts at, routed as a search hit is (the window's
+        conversation page, whichever it is)."""
         r = self.runs.current()
         if r is None or r.session is None:
             return
         from daycare_gui.ui.panes.generic import route_for
+        from daycare_gui.ui.panes.generic.conversation_view import MessageTarget
 
-        section, target = route_for(self.ctx.opened, JumpEntry("session", r.session.session_id, r.id, ref=r.session))
-        if not section:
-            return
-        if section == "history":  # Daycare's own conversation page: (agent, session, record id)
-            record = int(r.message_id) if r.message_id.isdigit() else None
-            target = (r.session.thread_id, r.session.session_id, record)
-        elif r.message_id:
-            from daycare_gui.ui.panes.generic.conversations import MessageTarget
-
-            target = MessageTarget(r.session, r.message_id)
-        self.ctx.navigate(section, target)
+        if r.message_id:
+            entry = JumpEntry("message", r.message_id, r.id, ref=MessageTarget(r.session, r.message_id))
+        else:
+            entry = JumpEntry("session", r.session.session_id, r.id, ref=r.session)
+        section, target = route_for(self.ctx.opened, entry)
+        if section:
+            self.ctx.navigate(section, target)
