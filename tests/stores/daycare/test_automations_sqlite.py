@@ -113,3 +113,42 @@ def test_the_808af509_fixtures_cron_task_ran_without_records(fixture_copy):
         assert run_health(cleanup, runs, now_ms=1771466400000 + 3 * DAY + 10 * MINUTE).missed_since_last == 3
     finally:
         opened.close()
+
+
+def test_a_deleted_delete_after_run_task_keeps_its_runs_in_the_shared_cron_agent(tmp_path):
+    """Daycare hard-deletes a delete-after-run row after its run; the run it left in the user's shared cron agent
+    is still listed, under the task marked deleted."""
+    import json
+    import sqlite3
+
+    from daycare_gui.core.demo.db_rows import cron_run_text
+
+    root = tmp_path / "daycare"
+    write_demo(root)
+    m = build_small()
+    owner = m.users["owner"]
+    with sqlite3.connect(root / "daycare.db") as conn:
+        conn.execute("INSERT INTO agents (id, user_id, type, descriptor, active_session_id, permissions, lifecycle, "
+                     "created_at, updated_at) VALUES ('syscron', ?, 'system', ?, 'scron', '{}', 'active', ?, ?)",
+                     (owner, json.dumps({"type": "system", "tag": "cron"}), NOW_MS - DAY, NOW_MS - DAY))
+        conn.execute("INSERT INTO sessions (id, agent_id, created_at) VALUES ('scron', 'syscron', ?)", (NOW_MS - DAY,))
+        text = cron_run_text("pay-rent", "r3nt0000000000000000000a", "Pay the rent")
+        conn.execute("INSERT INTO session_history (session_id, type, at, data) VALUES ('scron', 'user_message', ?, ?)",
+                     (NOW_MS - DAY, json.dumps({"text": text, "files": []})))
+        conn.execute("INSERT INTO session_history (session_id, type, at, data) VALUES ('scron', 'assistant_message', "
+                     "?, ?)", (NOW_MS - DAY + 5000, json.dumps({"text": "Reminded Alex.", "toolCalls": [],
+                                                                 "tokens": None})))
+    opened = open_store(root)
+    try:
+        cap = autos(opened)
+        rent = by_title(cap, "Pay the rent")
+        assert rent.deleted and rent.id == "cron:pay-rent"
+        runs = cap.runs(rent.id)
+        assert [(r.started_at, r.outcome) for r in runs] == [(NOW_MS - DAY, "worked")]
+        assert runs[0].session.thread_id == "syscron"
+        assert "The task was deleted; 1 of its runs remain" in run_health(rent, runs, now_ms=NOW_MS).problems()
+        # the shared agent's run belongs to Stand-up notes only when it names it: none listed there
+        assert [r.outcome for r in cap.runs(by_title(cap, "Stand-up notes").id)] == ["skipped"]
+        assert any(ref.thread_id == "syscron" for ref in cap.run_sessions())  # hidden as scheduled runs
+    finally:
+        opened.close()
