@@ -151,28 +151,31 @@ class DaycareAutomations(api.Automations):
         return out[:limit] if limit is not None else out
 
     def _marked(self, automation_id, agent, origin, needle, since, limit) -> list[Run]:
-        """Runs that wrote records: their system message, then the span up to the next user message."""
+        """Runs that wrote records: their system message, then the span up to the session's next user message.
+        One statement: the agent's user messages (with the id of the next one), the ``limit`` newest that mark
+        this task's runs, and each one's span read by id range (the primary key), not by session."""
         prefix = _PREFIX.format(origin=origin)
         rows = self.db.rows(
-            f"SELECT id, session_id, at, t FROM (SELECT h.id, h.session_id, h.at, {_TEXT} AS t FROM session_history h "
-            "WHERE h.session_id IN (SELECT id FROM sessions WHERE agent_id = :a) AND h.type = 'user_message'"
-            + (" AND h.at >= :since" if since is not None else "") +
-            ") WHERE substr(t, 1, :n) = :p" + (" AND instr(t, :needle) > 0" if needle else "") +
-            " ORDER BY at DESC, id DESC" + (" LIMIT :limit" if limit is not None else ""),
+            f"WITH u AS (SELECT h.id, h.session_id, h.at, {_TEXT} AS t, LEAD(h.id) OVER (PARTITION BY h.session_id "
+            "ORDER BY h.id) AS stop FROM session_history h WHERE h.session_id IN (SELECT id FROM sessions WHERE "
+            "agent_id = :a) AND h.type = 'user_message'), "
+            "m AS (SELECT * FROM u WHERE substr(t, 1, :n) = :p" + (" AND instr(t, :needle) > 0" if needle else "")
+            + (" AND at >= :since" if since is not None else "") + " ORDER BY at DESC, id DESC"
+            + (" LIMIT :limit" if limit is not None else "") + ") "
+            "SELECT m.id, m.session_id, m.at, m.t, m.stop, count(h.id), max(h.at), "
+            "sum(h.type = 'assistant_message'), sum(CASE WHEN h.type = 'assistant_message' AND json_valid(h.data) "
+            "THEN json_extract(h.data, '$.tokens.size.total') END) FROM m LEFT JOIN session_history h "
+            # (+: the span by id range, not by walking the session's index once per run)
+            "ON h.id > m.id AND h.id < coalesce(m.stop, 9223372036854775807) AND +h.session_id = m.session_id "
+            "GROUP BY m.id ORDER BY m.at DESC, m.id DESC",
             {"a": agent, "p": prefix, "n": len(prefix), "needle": needle, "since": since, "limit": limit})
         active = self.db.scalar("SELECT active_session_id FROM agents WHERE id = :a", {"a": agent}) \
             if "active_session_id" in self.core.cols.of("agents") else None
-        return [self._run(automation_id, agent, r[0], r[1], r[2], r[3] or "", active) for r in rows]
+        return [self._run(automation_id, agent, r, active) for r in rows]
 
-    def _run(self, automation_id, agent, hid, session_id, at, text, active) -> Run:
-        stop = self.db.scalar("SELECT min(id) FROM session_history WHERE session_id = :s AND type = 'user_message' "
-                              "AND id > :i", {"s": session_id, "i": hid})
-        span = self.db.rows(
-            "SELECT count(*), max(at), sum(type = 'assistant_message'), sum(CASE WHEN type = 'assistant_message' "
-            "AND json_valid(data) THEN json_extract(data, '$.tokens.size.total') END) FROM session_history "
-            "WHERE session_id = :s AND id > :i" + (" AND id < :stop" if stop is not None else ""),
-            {"s": session_id, "i": hid, "stop": stop})[0]
-        after, last_at, replies, tokens = span[0], span[1], span[2] or 0, span[3]
+    def _run(self, automation_id, agent, row, active) -> Run:
+        hid, session_id, at, text, stop, after, last_at, replies, tokens = row
+        text, replies = text or "", replies or 0
         errors = _EXEC_ERROR.findall(text)
         origin = "heartbeat batch" if automation_id.startswith("heartbeat:") else "cron"
         if errors:
@@ -194,6 +197,7 @@ class DaycareAutomations(api.Automations):
                    evidence=evidence, certainty="reconstructed", session=SessionRef(agent, session_id),
                    message_id=str(hid), tokens=int(tokens) if tokens is not None else None,
                    meta=(("Records", str(after + 1)),) + meta)
+
 
     def _queued(self, automation_id, agent, origin, task_id, *, own_agent: bool) -> list[Run]:
         """A run posted and not handled yet: its inbox row (Daycare deletes it once handled)."""
