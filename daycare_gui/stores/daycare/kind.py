@@ -22,6 +22,7 @@ class DaycareKind(StoreKind):
     open_modules = (*probe_modules, "daycare_gui.core.store", "daycare_gui.core.leftovers",
                     "daycare_gui.stores.daycare.capabilities", "daycare_gui.stores.daycare.directory",
                     "daycare_gui.stores.daycare.sqlite.tasks", "daycare_gui.stores.daycare.legacy.tasks",
+                    "daycare_gui.stores.daycare.sqlite.automations", "daycare_gui.stores.daycare.pg.automations",
                     "daycare_gui.core.report",
                     # the conversations' keyed pages, and what their session heading reads
                     "daycare_gui.stores.daycare.sqlite.conversations", "daycare_gui.stores.daycare.legacy.conversations",

@@ -31,7 +31,7 @@ PANES: tuple[PaneSpec, ...] = (
     # the shared tasks page, one group each (jump routes stay ("cron" | "heartbeat", id))
     PaneSpec("cron", "Cron tasks", "generic.tasks", "TasksPane", icon="appointment-new", arg="cron"),
     PaneSpec("heartbeat", "Heartbeat tasks", "generic.tasks", "TasksPane", icon="view-refresh", arg="heartbeat"),
-    PaneSpec("automations", "Automations", "generic.automations", "AutomationsPane", icon="x-office-calendar"),
+    PaneSpec("automations", "Automations", "generic.automations", "AutomationsPane", icon="view-calendar-list"),
     PaneSpec("apps", "Apps", "apps", "AppsPane", icon="applications-other"),
     PaneSpec("skills", "Skills", "skills", "SkillsPane", icon="applications-science"),
     PaneSpec("memory", "Memory", "memory", "MemoryPane", icon="accessories-text-editor"),

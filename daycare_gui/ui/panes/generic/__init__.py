@@ -81,7 +81,7 @@ def generic_sections(opened) -> tuple[PaneSpec, ...]:
         out.append(PaneSpec("tasks", "Scheduled tasks", "generic.tasks", "TasksPane", icon="appointment-new"))
     if opened.capability(api.Automations) is not None:  # scheduled runs: what ran, whether it worked
         out.append(PaneSpec("automations", "Automations", "generic.automations", "AutomationsPane",
-                            icon="x-office-calendar"))
+                            icon="view-calendar-list"))
     if opened.capability(api.Documents) is not None:
         out.append(PaneSpec("documents", "Documents", "generic.documents", "DocumentsPane",
                             icon="accessories-text-editor"))
