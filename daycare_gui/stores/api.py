@@ -30,6 +30,10 @@ from daycare_gui.stores.records import (
     DeletedItem,
     DeletedTask,
     DocRef,
+    DocVersion,
+    FileEntry,
+    FilePreview,
+    FileRoot,
     FilterSpec,
     JumpEntry,
     Message,
@@ -487,7 +491,73 @@ class Documents(Capability):
         return None
 
     def count(self) -> int | None:
-        return len(self.documents())
+        # A copy the system derives from another document (DocRef.derived_from) is not counted twice.
+        return sum(1 for d in self.documents() if not d.derived_from)
+
+    # -- optional, each with a default every kind passes with (#33) --------------------------------
+    def outline(self, ref: DocRef) -> list[Row]:
+        """A masked tree of a structured document (settings, credentials): ``Row.parent`` keys, values
+        ``(key, value)`` with every secret masked. Shown instead of the text when ``ref.secret``."""
+        return []
+
+    def fields(self, ref: DocRef) -> tuple[tuple[EditableField, Any], ...]:
+        """The document's editable fields (a skill's name, a setting) with their current values; empty when
+        it has none. ``update_fields`` takes the names."""
+        return ()
+
+    def update_fields(self, ref: DocRef, changes: dict[str, Any], expected_sha256: str | None, *,
+                      force: bool = False) -> Path | None:
+        """Write ``changes`` into the document as spliced edits (the bytes outside each value's span stay
+        as they were), checked first (WriteRefused says why a value is invalid), conflict-checked against
+        ``expected_sha256`` and saved like :meth:`save`."""
+        raise WriteRefused(f"{ref.title} has no fields to edit")
+
+    def versions(self, ref: DocRef) -> list[DocVersion]:
+        """Earlier versions the system keeps of the document, oldest first."""
+        return []
+
+    def read_version(self, ref: DocRef, version_id: str) -> bytes:
+        return b""
+
+    def of_thread(self, thread_id: str) -> list[DocRef]:
+        """The documents of one thread (an agent's prompt files)."""
+        return [d for d in self.documents() if d.thread_id == thread_id]
+
+    def creatable(self, group: str) -> tuple[EditableField, ...]:
+        """What a new document of ``group`` asks for (a skill's place, name and description); empty: none
+        can be made there. ``create`` takes the names."""
+        return ()
+
+    def create(self, group: str, values: dict[str, Any], *, force: bool = False) -> Path:
+        """Make a new document of ``group`` from the system's template, never over an existing one; the
+        path written. WriteRefused says why not (a running engine, unless ``force``; a bad name)."""
+        raise WriteRefused(f"new {group or 'documents'} cannot be made here")
+
+    def deletable(self, ref: DocRef) -> bool:
+        return False
+
+    def delete(self, ref: DocRef, *, force: bool = False) -> str:
+        """Move the document (a skill: its folder) aside, where the store's Trash restores it; says where."""
+        raise WriteRefused(f"{ref.title} cannot be deleted")
+
+
+class Files(Capability):
+    """Folders beside the store, browsed lazily: a folder is listed only when opened, a file read bounded.
+
+    Implementations never follow a link out of its root without saying so (``FileEntry.link``), open only
+    regular files, and read at most ``limit`` bytes (the head, or the end with ``tail``: a long log)."""
+
+    @abstractmethod
+    def roots(self) -> list[FileRoot]: ...
+
+    @abstractmethod
+    def children(self, root_id: str, rel: str) -> list[FileEntry]: ...
+
+    @abstractmethod
+    def preview(self, root_id: str, rel: str, limit: int = 262_144, tail: bool = False) -> FilePreview: ...
+
+    def count(self) -> int | None:
+        return len(self.roots())
 
 
 class Tasks(Capability):
@@ -856,7 +926,8 @@ def raw_of(value: Any) -> Any:
 __all__ = [
     "Actions", "Automations", "CannotOpen", "Candidate", "Capability", "Charts", "Collections", "Conversations", "Directory",
     "Documents",
-    "EditableField", "KeyedPages", "Listing", "NotRecognised", "WriteConflict", "WritePartial", "WriteRefused",
+    "EditableField", "Files", "KeyedPages", "Listing", "NotRecognised", "WriteConflict", "WritePartial",
+    "WriteRefused",
     "OpenedStore", "SearchSource", "Storage", "StoreAction", "StoreKind", "StorePath", "Tables", "Tasks", "Trash",
     "raw_of",
 ]

@@ -107,6 +107,24 @@ class DocRef:
     editable: bool = True
     frontmatter: bool = True
     readonly_reason: str = ""  # said in the editor when not editable
+    # -- what the shared documents pane shows beside the text (#33); every kind may leave them empty --
+    source: str = ""  # where the system reads it from ("config", "personal", a plugin): a column
+    derived_from: str = ""  # the id of the document this is a copy of (an activation copy): read-only, never counted
+    format: str = "markdown"  # "markdown", "json" or "text": how the pane shows it
+    secret: bool = False  # its bytes are never shown: the pane shows ``Documents.outline(ref)`` instead
+    flag: str = ""  # a short warning shown on the row ("not in INDEX.md": the system ignores it)
+    thread_id: str = ""  # the thread (agent) it belongs to, for ``Documents.of_thread``
+    meta: tuple[tuple[str, str], ...] = ()  # labelled facts for the detail pane (a skill's description)
+
+
+@dataclass(frozen=True)
+class DocVersion:
+    """An earlier version the system keeps of a document (a skill's ``skills-history``), oldest first."""
+
+    id: str
+    title: str
+    at: int | None = None
+    note: str = ""  # what changed from it to the document as it is now ("+3 −1 lines")
 
 
 @dataclass(frozen=True)
@@ -356,6 +374,48 @@ class SqliteFeed:
     rows_sql: str
     next_sql: str
     guarded_sql: str = ""
+
+
+# -- files beside a store (the Files capability, #33) ----------------------------------------------
+
+
+@dataclass(frozen=True)
+class FileRoot:
+    """A folder the window may browse (a user's home, a workspace); nothing outside it is ever read."""
+
+    id: str
+    title: str
+    owner: str = ""  # whose it is, in words ("Alex Rivera")
+    path: Path | None = None
+    note: str = ""  # one line shown when it is selected
+
+
+@dataclass(frozen=True)
+class FileEntry:
+    """One name in a folder of a root; ``rel`` is its path from the root, with "/" between names."""
+
+    name: str
+    rel: str
+    is_dir: bool
+    size: int | None = None
+    mtime: float | None = None  # seconds since the epoch
+    opens_as: str | None = None  # a path the window can open as a store of its own (a user's database)
+    link: str = ""  # set for a link: "inside" (followed) or why it is not followed ("leads out of the folder")
+    note: str = ""  # "knowledge file: agents read it"
+    problem: str | None = None  # a line that is no entry: why the folder could not be listed whole
+
+
+@dataclass(frozen=True)
+class FilePreview:
+    """What a file holds, bounded: ``format`` is "markdown", "text", "binary" or "none" (not shown)."""
+
+    rel: str
+    format: str
+    text: str = ""
+    size: int | None = None
+    cut: bool = False  # only part was read (its head, or its end when asked for the tail)
+    note: str = ""  # why nothing is shown, or what was left out
+
 
 # -- Storage: migrations and the upgrade (api.Storage) ------------------------------------------------
 

@@ -100,9 +100,9 @@ def test_markdown_detail_and_editors_read_in_a_dark_palette(qtbot, window, demo_
     open_and_wait(qtbot, window, demo_store)
     window.show_section("skills")
     skills = window.panes["skills"]
-    qtbot.waitUntil(lambda: skills.records.proxy.rowCount() > 0, timeout=5000)
-    skills.table.selectRow(0)
-    viewer = skills.viewer.markdown
+    qtbot.waitUntil(lambda: skills.list.records.proxy.rowCount() > 0, timeout=5000)
+    skills.list.table.selectRow(0)
+    viewer = skills.preview
     qtbot.waitUntil(lambda: viewer.toPlainText().strip() != "", timeout=5000)
     base = viewer.palette().color(QPalette.ColorRole.Base)
     assert unreadable(text_on_background(viewer.document(), base)) == []

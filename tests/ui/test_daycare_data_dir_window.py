@@ -1,5 +1,6 @@
-"""The window on a PGlite store with its data directory: skills of each source in Documents, settings and
-users' secrets in the data directory's lists, with no planted credential anywhere on screen."""
+"""The window on a PGlite store with its data directory: skills of each source in Documents (a personal
+skill's earlier version as a diff), settings and auth as masked outlines, users' secrets and processes in
+the data directory's lists, users' homes and databases in Files — with no planted credential on screen."""
 
 from __future__ import annotations
 
@@ -65,3 +66,59 @@ def test_skills_and_settings_show_and_no_credential_is_on_screen(qtbot, window, 
             seen.append(text)
     assert any("server listening" in t for t in seen)  # the process log's end was on screen, masked
     assert any("GH_TOKEN" in t for t in seen)  # a user secret's variable name, never its value
+
+
+def _select(qtbot, docs, doc_id):
+    docs.list.select_key(doc_id)
+    qtbot.waitUntil(lambda: docs.ref is not None and docs.ref.id == doc_id and docs.opened is not None, timeout=10000)
+
+
+def test_outlines_versions_and_files_show_and_no_credential_is_on_screen(qtbot, window, store):
+    window.open_path(str(store))
+    qtbot.waitUntil(lambda: window.opened is not None and "files" in window._sections, timeout=OPEN_TIMEOUT)
+    window.show_section("documents")
+    docs = window.pane("documents")
+    qtbot.waitUntil(lambda: docs.list.records.model.rowCount() >= 6, timeout=10000)
+    seen = []
+    for doc_id in ("config:settings.json", "config:auth.json"):
+        _select(qtbot, docs, doc_id)
+        assert docs.stack.currentWidget() is docs.outline
+        tree = docs.outline.tree
+        stack = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]
+        while stack:
+            item = stack.pop()
+            tree.setCurrentItem(item)
+            QApplication.processEvents()
+            seen.append(_screen_text() + f"\n{item.text(0)}={item.text(1)}")
+            stack += [item.child(i) for i in range(item.childCount())]
+    assert any("jwtSecret=" in t for t in seen) and any("openai-codex" in t for t in seen)
+
+    _select(qtbot, docs, "skill:user:user/1/trip-planner")
+    assert docs.versions_box.isVisible() and docs.versions_box.count() == 2
+    docs.versions_box.setCurrentIndex(1)
+    docs.versions_box.activated.emit(1)
+    qtbot.waitUntil(lambda: "An older checklist" in docs.preview.toPlainText(), timeout=10000)
+    assert "quillfeather" in docs.preview.toPlainText()  # the diff: from the old version to the skill now
+
+    window.show_section("files")
+    files = window.pane("files")
+    assert files.__module__.endswith("generic.files")
+    qtbot.waitUntil(lambda: files.model.rowCount() >= 2, timeout=10000)
+    databases = files.model.find_root("databases:user/1")
+    files.tree.expand(files.proxy.mapFromSource(databases))
+    qtbot.waitUntil(lambda: files.model.is_listed(databases), timeout=10000)
+    files.tree.setCurrentIndex(files.proxy.mapFromSource(files.model.child_named(databases, "db-1")))
+    assert files.open_button.isEnabled()
+    seen.append(_screen_text())
+    text = "\n".join(seen)
+    assert not [v for v in SECRETS.values() if v in text]
+
+
+def test_every_skill_file_beside_the_store_keeps_its_bytes(qtbot, window, store, monkeypatch):
+    """Config and personal skills with a BOM, CRLF and a no-break space: opened and saved unchanged they
+    are not written; an edit changes its line only (the PGlite store itself is never written)."""
+    from tests.ui.test_document_text_fidelity import _every_document_keeps_its_bytes
+
+    window.open_path(str(store))
+    qtbot.waitUntil(lambda: window.opened is not None and "documents" in window._sections, timeout=OPEN_TIMEOUT)
+    _every_document_keeps_its_bytes(qtbot, window, store, "documents", monkeypatch, opened=True)

@@ -58,3 +58,76 @@ def test_no_break_spaces_survive_an_edit_elsewhere(qapp):
 
 def test_text_that_is_not_utf8_is_never_edited():
     assert LoadedText(b"caf\xe9\n").text is None
+
+
+# -- every document of a store, through the shared documents page (#33) ---------------------------------
+
+
+def _variant(data: bytes) -> bytes:
+    """The document with a byte-order mark, CRLF line endings and a last line holding a no-break space."""
+    body = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+    body = body.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+    if body and not body.endswith(b"\r\n"):
+        body += b"\r\n"
+    return b"\xef\xbb\xbf" + body + "tail\u00a0line\r\n".encode()
+
+
+def _every_document_keeps_its_bytes(qtbot, window, root, section, monkeypatch, *, opened=False):
+    """Every editable file document of ``section`` (``opened``: the store is open in ``window`` already)."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from tests.conftest import snapshot_tree
+    from tests.ui.test_people_panes import open_at
+
+    refused = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: refused.append(a[2]) or QMessageBox.StandardButton.No)
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: refused.append(a[2]) or QMessageBox.StandardButton.Cancel)
+    if opened:
+        window.show_section(section)
+        pane = window.panes[section]
+    else:
+        pane = open_at(qtbot, window, root, section)
+    qtbot.waitUntil(lambda: pane.list.records.model.rowCount() > 0, timeout=10000)
+    docs = [d for d in pane.list.records.model.records() if d.editable and not d.secret and d.path is not None]
+    assert docs
+    for doc in docs:
+        doc.path.write_bytes(_variant(doc.path.read_bytes()))
+    bad = next(doc for doc in docs)
+    for doc in docs:
+        data = doc.path.read_bytes()
+        pane.list.select_key(doc.id)
+        qtbot.waitUntil(lambda d=doc, b=data: pane.ref is not None and pane.ref.id == d.id and pane.loaded is not None
+                        and pane.loaded.data == b, timeout=10000)
+        before = snapshot_tree(root)
+        pane.edit_button.click()
+        assert not pane.save_button.isEnabled()  # opened and left alone: nothing to save, nothing written
+        pane.revert_button.click()
+        qtbot.waitUntil(lambda: pane.stack.currentWidget() is pane.preview, timeout=10000)
+        assert snapshot_tree(root) == before
+        pane.edit_button.click()
+        pane.editor.setPlainText(pane.loaded.text.replace("tail\u00a0line", "tail\u00a0line, edited"))
+        pane.save_button.click()
+        qtbot.waitUntil(lambda d=doc, b=data: d.path.read_bytes() != b or bool(refused), timeout=10000)
+        assert not refused, refused
+        qtbot.waitUntil(lambda: pane.stack.currentWidget() is pane.preview, timeout=10000)  # saved, shown again
+        assert doc.path.read_bytes() == data.replace("tail\u00a0line".encode(), "tail\u00a0line, edited".encode())
+    bad.path.write_bytes(b"caf\xe9\r\n")  # not UTF-8: shown, never edited
+    pane.list.select_key(next(d.id for d in docs if d.id != bad.id) if len(docs) > 1 else bad.id)
+    pane.list.select_key(bad.id)
+    pane._load(bad)
+    qtbot.waitUntil(lambda: pane.loaded is not None and pane.loaded.data == b"caf\xe9\r\n", timeout=10000)
+    assert not pane.edit_button.isEnabled()
+
+
+def test_every_memory_entity_of_the_sqlite_demo_keeps_its_bytes(qtbot, window, demo_store, tmp_path, monkeypatch):
+    import shutil
+
+    root = tmp_path / "daycare"
+    shutil.copytree(demo_store, root)
+    _every_document_keeps_its_bytes(qtbot, window, root, "memory", monkeypatch)
+
+
+def test_every_cianaparrot_document_keeps_its_bytes(qtbot, window, tmp_path, monkeypatch):
+    from daycare_gui.stores.cianaparrot.demo import write_demo
+
+    _every_document_keeps_its_bytes(qtbot, window, write_demo(tmp_path / "ciana"), "documents", monkeypatch)

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QMessageBox
 from daycare_gui.core.edit.trash import list_trash, move_to_trash
 from daycare_gui.core.paths import resolve_paths
 from daycare_gui.ui.editors import DocumentEditor
-from daycare_gui.ui.editors.new_item import NewItemDialog, TrashDialog
+from daycare_gui.ui.editors.new_item import TrashDialog
 from tests.conftest import snapshot_tree
 from tests.ui.test_new_delete_restore import on_next_dialog
 from tests.ui.test_people_panes import open_at, texts
@@ -120,26 +120,10 @@ def test_delete_create_and_restore_each_ask_before_writing(qtbot, window, store)
     assert (task_dir / "TASK.md").is_file() and len(answers.asked) == 2
     before = snapshot_tree(store)
 
-    # New…: the answer comes when Create is clicked; declining keeps the dialog open and writes nothing
-    window.show_section("skills")
-    skills = window.panes["skills"]
-    skills.edit_actions.confirm_engine_running = answers = Answers(False, True)
-    shown = []
-
-    def create_twice(dialog: NewItemDialog):
-        dialog.inputs["name"].setText("gardening")
-        dialog.inputs["description"].setText("Keeps the garden")
-        assert dialog.try_create() is False and "engine is running" in dialog.error.text()
-        assert snapshot_tree(store) == before
-        shown.append(dialog.try_create())
-
-    on_next_dialog(create_twice, kind=NewItemDialog)
-    editor_window = skills.edit_actions.ask_new()
-    assert shown == [True] and [a[1] for a in answers.asked] == ["Create", "Create"]
+    # (New… on the shared Skills page asks too: test_document_shelves.py)
     created = store / "skills" / "gardening" / "SKILL.md"
-    assert created.is_file()
-    if editor_window is not None:
-        editor_window.close()
+    created.parent.mkdir()
+    created.write_text("---\nname: gardening\n---\n")
 
     # Trash restore: declined, the item stays in the trash
     entry = move_to_trash(resolve_paths(store), created.parent)

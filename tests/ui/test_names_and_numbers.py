@@ -83,8 +83,8 @@ def test_apps_skills_and_tasks_name_their_users(qtbot, window, nameless_store):
 
     window.show_section("skills")
     skills = window.panes["skills"]
-    qtbot.waitUntil(lambda: skills.records.proxy.rowCount() == 5, timeout=5000)
-    sources = texts(skills.records.proxy, 1)
+    qtbot.waitUntil(lambda: skills.list.records.proxy.rowCount() == 5, timeout=5000)
+    sources = texts(skills.list.records.proxy, 1)
     assert "user Alex Rivera" in sources and "user @brave-lynx-208" in sources
     assert not any(OWNER in s or SAM in s for s in sources)
 
@@ -100,8 +100,8 @@ def test_apps_skills_and_tasks_name_their_users(qtbot, window, nameless_store):
 
     window.show_section("memory")
     memory = window.panes["memory"]
-    qtbot.waitUntil(lambda: memory.records.proxy.rowCount() > 0, timeout=5000)
-    assert memory.summary.text().startswith(f"{memory.records.proxy.rowCount()} entities")
+    qtbot.waitUntil(lambda: memory.list.records.proxy.rowCount() > 0, timeout=5000)
+    assert memory.list.caption.text() == f"<b>Memory</b> ({memory.list.records.proxy.rowCount()})"
 
 
 def test_users_page_names_a_user_without_a_name_by_nametag(qtbot, window, nameless_store):

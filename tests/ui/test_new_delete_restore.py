@@ -156,9 +156,6 @@ def test_new_cron_task_then_delete_it_then_restore_it(qtbot, window, store):
                                       b"You are a helpful assistant for this app.\n",
       "workspace/apps/garden/PERMISSIONS.md": b"## Source Intent\n\nDescribe what this app needs access to and why."
                                               b"\n\n## Rules\n\n### Allow\n\n### Deny\n"}),
-    ("skills", {"name": "Plant care", "description": "How to water plants"},
-     {"skills/plant-care/SKILL.md": b"---\nname: Plant care\ndescription: How to water plants\n---\n"
-                                    b"Describe when and how to use this skill.\n"}),
 ])
 def test_new_items_come_from_the_templates(qtbot, window, store, section, values, files):
     open_and_wait(qtbot, window, store)

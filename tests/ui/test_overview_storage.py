@@ -325,7 +325,7 @@ def test_problems_pane_lists_the_bad_history_line(qtbot, window, fixture_copy, m
     qtbot.waitUntil(lambda: pane.proxy.rowCount() == n, timeout=5000)
 
 
-# -- Settings and auth ---------------------------------------------------------------------------------------
+# -- Settings and auth: their tests are in test_document_shelves.py (the shared documents page) ----------------
 
 
 def _auth_secrets(path):
@@ -344,47 +344,6 @@ def _auth_secrets(path):
 
     walk(data)
     return out
-
-
-def test_settings_pane_shows_providers_but_no_secret(qtbot, window, demo_store, model_tester):
-    secrets = _auth_secrets(demo_store)
-    assert len(secrets) >= 5
-    open_and_wait(qtbot, window, demo_store)
-    window.show_section("settings")
-    pane = window.panes["settings"]
-    model_tester(pane.auth_model)
-    qtbot.waitUntil(lambda: pane.config is not None, timeout=5000)
-    providers = [pane.auth_model.index(r, 0).data() for r in range(pane.auth_model.rowCount())]
-    assert providers == ["anthropic", "openai", "openrouter", "github-copilot", "telegram"]
-    kinds = {pane.auth_model.index(r, 0).data(): pane.auth_model.index(r, 1).data()
-             for r in range(pane.auth_model.rowCount())}
-    assert kinds["github-copilot"] == "oauth" and kinds["anthropic"] == "apiKey"
-    copilot = providers.index("github-copilot")
-    assert "accessToken" in pane.auth_model.index(copilot, 2).data()
-    assert "Providers: anthropic, openai, openrouter" in pane.summary.text()
-    assert pane.tree.topLevelItemCount() > 3
-
-    # select every auth entry and every settings node, and read each of the detail pane's tabs for it
-    seen_detail = []
-    for r in range(pane.auth_model.rowCount()):
-        pane.auth_view.selectRow(r)
-        seen_detail.append(_detail_texts(qtbot, window.detail))
-    stack = [pane.tree.topLevelItem(i) for i in range(pane.tree.topLevelItemCount())]
-    while stack:
-        item = stack.pop()
-        pane.tree.setCurrentItem(item)
-        seen_detail.append(_detail_texts(qtbot, window.detail))
-        stack += [item.child(i) for i in range(item.childCount())]
-    everything = _widget_texts(pane) + "\n".join(seen_detail)
-    assert "••••••••" in everything and "socketPath" in everything and "refreshToken" in everything
-    for secret in secrets:
-        assert secret not in everything, "a secret from auth.json is visible"
-
-    pane.filter_box.setText("socketPath")
-    qtbot.waitUntil(lambda: pane.tree.topLevelItem(0).isHidden(), timeout=5000)
-    visible = [pane.tree.topLevelItem(i).text(0) for i in range(pane.tree.topLevelItemCount())
-               if not pane.tree.topLevelItem(i).isHidden()]
-    assert visible == ["engine"]
 
 
 def test_overview_says_loading_until_the_answer_says_otherwise(qtbot, window, demo_store, monkeypatch):
@@ -424,44 +383,3 @@ def test_overview_names_a_count_that_failed_instead_of_saying_no_history(qtbot, 
     pane = _overview(qtbot, window, demo_store)
     assert pane.activity_chart.message == "Could not count activity: database is locked"
     assert pane.tokens_chart.message == "" and not pane.tokens_chart.is_empty()  # the other chart is drawn
-
-
-def test_settings_pane_masks_a_password_inside_a_url(qtbot, window, demo_store, tmp_path):
-    """Issue 18, item 12: the settings tree and the detail pane show a URL with its password masked."""
-    import json
-    import shutil
-
-    store = tmp_path / "daycare"
-    shutil.copytree(demo_store, store)
-    settings = json.loads((store / "settings.json").read_text())
-    settings["proxy"] = "http://alex:hunter2-PASSWORD@proxy.local:3128"  # kept by Daycare as an unknown key
-    (store / "settings.json").write_text(json.dumps(settings, indent=2))
-    open_and_wait(qtbot, window, store)
-    window.show_section("settings")
-    pane = window.panes["settings"]
-    qtbot.waitUntil(lambda: pane.config is not None, timeout=5000)
-    shown, stack = [], [pane.tree.topLevelItem(i) for i in range(pane.tree.topLevelItemCount())]
-    while stack:
-        item = stack.pop()
-        pane.tree.setCurrentItem(item)
-        shown.append(f"{item.text(0)}={item.text(1)}\n{_widget_texts(window.detail)}")
-        stack += [item.child(i) for i in range(item.childCount())]
-    everything = "\n".join(shown) + _widget_texts(pane)
-    assert "PASSWORD" not in everything
-    assert "proxy=http://alex:••••••••@proxy.local:3128" in everything
-
-
-def test_a_broken_auth_json_is_said_to_be_unreadable_not_empty(qtbot, window, demo_store, tmp_path):
-    """A ':' missing from auth.json: the page said "auth.json: 0 providers — none", as if it were empty."""
-    import shutil
-
-    store = tmp_path / "daycare"
-    shutil.copytree(demo_store, store)
-    auth = store / "auth.json"
-    auth.write_text(auth.read_text().replace(":", "", 1))
-    open_and_wait(qtbot, window, store)
-    window.show_section("settings")
-    pane = window.panes["settings"]
-    qtbot.waitUntil(lambda: pane.config is not None, timeout=5000)
-    text = pane.summary.text()
-    assert "auth.json could not be read: not valid JSON" in text and "0 providers" not in text

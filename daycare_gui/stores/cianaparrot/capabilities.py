@@ -12,6 +12,7 @@ from daycare_gui.stores.api import (
     Collections,
     Conversations,
     Documents,
+    Files,
     SearchSource,
     Tables,
     Tasks,
@@ -104,3 +105,20 @@ def offer_all(store) -> None:
         store.offer(Actions, CianaActions(store))
     if store.layout.workspace is not None or store.layout.root is not None:
         store.offer(Documents, CianaDocuments(store))
+    if store.layout.workspace is not None:
+        store.offer(Files, workspace_files(store.layout.workspace))
+
+
+# Names in the workspace that may hold the bot's credentials: never listed, never read.
+WORKSPACE_HIDDEN = frozenset({".env", "config.env", "secrets.json", "credentials.json"})
+
+
+def workspace_files(workspace):
+    """The agent's workspace folder (its documents, skills and whatever the agent wrote) as a Files root."""
+    from daycare_gui.stores.common.folder_files import FolderFiles, FolderRoot
+    from daycare_gui.stores.records import FileRoot
+
+    root = FolderRoot(FileRoot("workspace", "Workspace", "", workspace,
+                               "The agent's workspace: its documents, skills and the files it wrote."),
+                      workspace, WORKSPACE_HIDDEN)
+    return FolderFiles(lambda: [root])

@@ -29,7 +29,7 @@ class CianaParrotKind(StoreKind):
     probe_modules = ("yaml",)  # a deployment's config.yaml is read to judge it
     open_modules = (*probe_modules, *(f"daycare_gui.stores.cianaparrot.{m}" for m in (
         "decode", "store", "capabilities", "actions", "collections", "conversations", "documents", "search",
-        "tasks", "report")))
+        "tasks", "report")), "daycare_gui.stores.common.folder_files")
 
     def probe(self, path: StorePath) -> Candidate:
         try:

@@ -180,6 +180,9 @@ def offer_capabilities(store) -> None:
     store.offer(Trash, DaycareTrash(core.paths))  # what the editors deleted, in every generation
     store.offer(Tasks, _tasks(core))  # cron and heartbeat: their files and rows
     store.offer(Storage, DaycareStorage(core))  # legacy folders too: their upgrade creates daycare.db
+    from daycare_gui.stores.daycare.sqlite.documents import offer_documents_and_files
+
+    offer_documents_and_files(store)  # skills, memory, settings, prompts and homes: both generations
     if core.db is None:
         if core.generation == "legacy-files":  # conversations straight from the agents' history.jsonl
             from daycare_gui.stores.daycare.legacy.conversations import KeyedLegacyConversations

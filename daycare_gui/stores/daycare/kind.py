@@ -23,15 +23,16 @@ class DaycareKind(StoreKind):
                     "daycare_gui.stores.daycare.capabilities", "daycare_gui.stores.daycare.directory",
                     "daycare_gui.stores.daycare.sqlite.tasks", "daycare_gui.stores.daycare.legacy.tasks",
                     "daycare_gui.stores.daycare.sqlite.automations", "daycare_gui.stores.daycare.pg.automations",
-                    "daycare_gui.core.report",
+                    "daycare_gui.core.report", "daycare_gui.stores.daycare.sqlite.documents",
+                    "daycare_gui.stores.daycare.datadir.files",
                     # the conversations' keyed pages, and what their session heading reads
                     "daycare_gui.stores.daycare.sqlite.conversations", "daycare_gui.stores.daycare.legacy.conversations",
                     "daycare_gui.core.queries.agents")
     idle_modules = tuple(f"daycare_gui.core.{m}" for m in (
         "files.read", "files.jsonl", "files.frontmatter", "files.tasks", "files.legacy_agents",
         "files.subsystems", "files.apps", "files.skills", "files.plugins", "files.homes", "files.config_files",
-        "files.collections", "queries.tasks", "queries.overview", "counts",
-        "task_overview"))  # (the tasks' next runs)
+        "files.collections", "queries.tasks", "queries.overview", "queries.names", "counts",
+        "task_overview")) + ("daycare_gui.stores.daycare.datadir.doc_fields",)  # (next runs; a document's fields)
 
     def default_location(self) -> Path | None:
         from daycare_gui.core.paths import default_root

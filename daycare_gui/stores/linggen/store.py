@@ -10,10 +10,12 @@ from daycare_gui.stores.api import (
     Collections,
     Conversations,
     Documents,
+    Files,
     OpenedStore,
     SearchSource,
     Tasks,
 )
+from daycare_gui.stores.common.folder_files import FolderFiles, FolderRoot
 from daycare_gui.stores.common.leftovers import report_and_clean
 from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.common.secrets import mask_url
@@ -35,7 +37,7 @@ from daycare_gui.stores.linggen.missions import scan_missions
 from daycare_gui.stores.linggen.permissions import PermissionFiles, permissions_path, workspace_exists
 from daycare_gui.stores.linggen.readers import load_json, pid_status
 from daycare_gui.stores.linggen.tasks import LinggenTasks
-from daycare_gui.stores.records import SessionRef, StoreSummary
+from daycare_gui.stores.records import FileRoot, SessionRef, StoreSummary
 
 
 class LinggenStore(OpenedStore):
@@ -70,6 +72,8 @@ class LinggenStore(OpenedStore):
         for session in inv.sessions():  # a copied session's id is in two folders: the one listed first wins
             refs.setdefault(session.id, session.ref)
         self.offer(Conversations, self.conversations)
+        if self.permission_files.workspaces:  # the projects' folders, browsed as Files
+            self.offer(Files, workspace_files(self.permission_files.workspaces))
         self.offer(SearchSource, LinggenSearch(self.home.root, self.conversations))
         self.offer(Charts, LinggenCharts(inv))
         self.offer(Documents, LinggenDocuments(self.docs, self.writes_blocked, self.home.root))
@@ -199,3 +203,19 @@ class LinggenStore(OpenedStore):
         lists = [folder / "sessions" for project in self.inventory.projects for folder in project.folders]
         sessions = [path for s in self.inventory.sessions() for path in (s.folder, s.messages_path)]
         return (h.root, h.projects, h.sessions, h.missions, h.agents, h.skills, h.plans, h.pid, *lists, *sessions)
+
+
+# Names in a project folder that may hold credentials: never listed, never read.
+WORKSPACE_HIDDEN = frozenset({".env", ".env.local", "credentials.json", ".netrc"})
+
+
+def workspace_files(workspaces: list[tuple[str, str]]) -> FolderFiles:
+    """Each project folder Linggen works in (where it exists on this machine) as a Files root."""
+    def roots() -> list[FolderRoot]:
+        out = []
+        for i, (path, _note) in enumerate(workspaces):
+            folder = Path(path)
+            out.append(FolderRoot(FileRoot(f"workspace:{i}", folder.name or path, "", folder,
+                                           "A project folder Linggen works in."), folder, WORKSPACE_HIDDEN))
+        return out
+    return FolderFiles(roots)

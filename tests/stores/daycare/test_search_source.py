@@ -194,7 +194,8 @@ def test_documents_are_found_where_they_live_and_secrets_stay_out(tmp_path, inde
     _built, found = _new(dest, "quokka*")
     where = {d.group: d for d in found.documents}
     assert set(where) == {"Skills", "Settings", "Agents' prompt files"}, where
-    assert str(skill) in where["Skills"].where and where["Skills"].key == str(skill)
+    # keyed as the Documents section lists it, so a hit opens the skill there
+    assert str(skill) in where["Skills"].where and where["Skills"].key == "config:weekly-review"
     assert where["Settings"].key == "settings:settings.json"
     assert where["Agents' prompt files"].key == f"agent-file:{agent.name}/SYSTEM.md"
     assert "documents" in found.summary

@@ -36,6 +36,7 @@ def find_agent_files(agents_dir: Path, problems: ProblemLog) -> list[SkillDoc]:
             if not path.is_file() or path.is_symlink():
                 continue
             ref = DocRef(f"agent-file:{agent.name}/{name}", name, path, f"Agent {agent.name}", editable=False,
-                         frontmatter=False, readonly_reason=_REASONS.get(name, _COMPACTION_REASON))
+                         frontmatter=False, readonly_reason=_REASONS.get(name, _COMPACTION_REASON), source=PROMPT,
+                         thread_id=agent.name)
             docs.append(SkillDoc(ref, PROMPT, agent))
     return docs

@@ -26,10 +26,10 @@ from daycare_gui.stores.common.markdown import parse_markdown
 from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.daycare.datadir.agent_files import find_agent_files
 from daycare_gui.stores.daycare.datadir.reading import inside, read_capped
-from daycare_gui.stores.daycare.datadir.skills import ACTIVE, HISTORY, SkillDoc, find_skills
-from daycare_gui.stores.records import DocRef
+from daycare_gui.stores.daycare.datadir.skills import ACTIVE, HISTORY, PERSONAL, SkillDoc, find_skills
+from daycare_gui.stores.records import DocRef, DocVersion, Row
 
-PREFIXES = ("skill:", "skill-active:", "skill-version:", "agent-file:")
+PREFIXES = ("skill:", "skill-active:", "skill-version:", "agent-file:", "config:", "memory:")
 
 
 class DataDirDocuments(Documents):
@@ -47,11 +47,19 @@ class DataDirDocuments(Documents):
 
     def files(self) -> list[SkillDoc]:
         if self._docs is None:
-            p = self.paths
-            users = tuple(d for d in p.users_dirs if d.parent == p.data_dir) or p.users_dirs
-            self._docs = (find_skills(p.config_dir, users, self.home, self.problems)
-                          + find_agent_files(p.agents_dir, self.problems))
+            self._docs = self._find()
         return self._docs
+
+    def _find(self) -> list[SkillDoc]:
+        """Today's layout (skills/personal, skills/active, skills-history); the SQLite and legacy
+        generations' adapter finds its skills and memory through the core's inventory instead."""
+        from daycare_gui.stores.daycare.datadir.config_docs import config_docs
+
+        p = self.paths
+        users = tuple(d for d in p.users_dirs if d.parent == p.data_dir) or p.users_dirs
+        return (find_skills(p.config_dir, users, self.home, self.problems)
+                + find_agent_files(p.agents_dir, self.problems)
+                + config_docs(p.config_dir, p.settings_path, p.auth_path))
 
     def refresh(self) -> None:
         self._docs = None
@@ -61,16 +69,63 @@ class DataDirDocuments(Documents):
 
     def count(self) -> int | None:
         # Activation copies and earlier versions are Daycare's derived copies of skills already listed.
-        return sum(1 for d in self.files() if d.source not in (ACTIVE, HISTORY))
+        return sum(1 for d in self.files() if d.source not in (ACTIVE, HISTORY) and not d.ref.derived_from)
 
     def _known(self, ref: DocRef) -> SkillDoc | None:
         return next((d for d in self.files() if d.ref.id == ref.id and d.ref.path == ref.path), None)
 
+    def _bytes(self, known: SkillDoc | None) -> bytes | None:
+        if known is None or known.ref.path is None:
+            return None
+        return read_capped(known.ref.path, known.folder, self.problems)
+
     def read(self, ref: DocRef) -> bytes:
         known = self._known(ref)
-        if known is None or known.ref.path is None:
+        if known is None or known.ref.secret:  # credentials: their bytes never leave this class
             return b""
-        return read_capped(known.ref.path, known.folder, self.problems) or b""
+        return self._bytes(known) or b""
+
+    def outline(self, ref: DocRef) -> list[Row]:
+        from daycare_gui.stores.daycare.datadir import doc_fields
+
+        known = self._known(ref)
+        return doc_fields.outline(known, self._bytes(known)) if known is not None and known.ref.secret else []
+
+    def fields(self, ref: DocRef):
+        from daycare_gui.stores.daycare.datadir import doc_fields
+
+        known = self._known(ref)
+        return doc_fields.fields(known, self._bytes(known)) if known is not None else ()
+
+    def update_fields(self, ref: DocRef, changes: dict, expected_sha256: str | None, *,
+                      force: bool = False) -> Path | None:
+        """Each change spliced into the bytes as they are; ``expected_sha256`` None (a settings file, whose
+        bytes the window never holds) means the bytes read here, so only a write in between conflicts."""
+        from daycare_gui.stores.daycare.datadir import doc_fields
+
+        known = self._known(ref)
+        current = self._bytes(known)
+        if known is None or current is None:
+            raise WriteRefused(f"{ref.title} cannot be read; nothing was written")
+        if expected_sha256 is not None and sha256_of(current) != expected_sha256:
+            raise WriteConflict(str(ConflictError(known.ref.path, current)))
+        data = doc_fields.spliced(known, current, changes)
+        return self.save(known.ref, data, sha256_of(current), force=force)
+
+    def versions(self, ref: DocRef) -> list[DocVersion]:
+        """A personal skill's earlier versions (skills-history), oldest first, each with what changed."""
+        from daycare_gui.stores.daycare.datadir.skill_versions import version_entries
+
+        known = self._known(ref)
+        if known is None or known.source not in (PERSONAL,):
+            return []
+        mine = [d for d in self.files() if d.ref.derived_from == ref.id and d.source == HISTORY]
+        notes = {e.key: e.values[3] for e in version_entries([known, *mine], self.problems)}
+        return [DocVersion(d.ref.id, d.ref.title, note=notes.get(d.ref.id, "")) for d in mine]
+
+    def read_version(self, ref: DocRef, version_id: str) -> bytes:
+        known = next((d for d in self.files() if d.ref.id == version_id and d.ref.derived_from == ref.id), None)
+        return self._bytes(known) or b""
 
     def save(self, ref: DocRef, data: bytes, expected_sha256: str | None, *, force: bool = False) -> Path | None:
         known = self._known(ref)
@@ -89,7 +144,8 @@ class DataDirDocuments(Documents):
         except ReadOnlyError as exc:
             raise WriteRefused(str(exc)) from exc
         if not force:
-            reasons = [r for r in (self.engine_blocked(), _frontmatter_problem(data, path)) if r]
+            shape = _frontmatter_problem(data, path) if known.ref.frontmatter else None
+            reasons = [r for r in (self.engine_blocked(), shape) if r]
             if reasons:
                 raise WriteRefused("\n\n".join(reasons))
         if expected_sha256 is not None and (current is None or sha256_of(current) != expected_sha256):

@@ -66,7 +66,8 @@ def find_skills(config_dir: Path, users_dirs: tuple[Path, ...], home: Path | Non
     docs: list[SkillDoc] = []
     root = config_dir / "skills"
     for path, rel, data in _skills_below(root, problems):
-        ref = DocRef(f"skill:config:{rel}", _title(data, path, root), path, f"Skills · config ({root})")
+        ref = DocRef(f"skill:config:{rel}", _title(data, path, root), path, f"Skills · config ({root})",
+                     source=CONFIG)
         docs.append(SkillDoc(ref, CONFIG, root))
     for users_dir in users_dirs:
         for user in subfolders(users_dir, problems):
@@ -77,7 +78,7 @@ def find_skills(config_dir: Path, users_dirs: tuple[Path, ...], home: Path | Non
         for path, rel, data in _skills_below(root, problems):
             ref = DocRef(f"skill:agents:{rel}", _title(data, path, root), path,
                          "Skills · ~/.agents/skills (outside the data directory)", editable=False,
-                         readonly_reason=AGENTS_REASON)
+                         readonly_reason=AGENTS_REASON, source=AGENTS)
             docs.append(SkillDoc(ref, AGENTS, root))
     return docs
 
@@ -86,12 +87,14 @@ def _user_skills(user: Path, uid: str, problems: ProblemLog) -> list[SkillDoc]:
     docs: list[SkillDoc] = []
     root = user / "skills" / "personal"
     for path, rel, data in _skills_below(root, problems):
-        ref = DocRef(f"skill:user:{uid}/{rel}", _title(data, path, root), path, f"Skills · personal ({uid})")
+        ref = DocRef(f"skill:user:{uid}/{rel}", _title(data, path, root), path, f"Skills · personal ({uid})",
+                     source=PERSONAL)
         docs.append(SkillDoc(ref, PERSONAL, root, uid))
     root = user / "skills" / "active"
     for path, rel, data in _skills_below(root, problems):
         ref = DocRef(f"skill-active:{uid}/{rel}", f"{_title(data, path, root)} ({rel})", path,
-                     f"Skills · activation copies ({uid})", editable=False, readonly_reason=ACTIVE_REASON)
+                     f"Skills · activation copies ({uid})", editable=False, readonly_reason=ACTIVE_REASON,
+                     source=ACTIVE, derived_from=f"skill:{rel}")
         docs.append(SkillDoc(ref, ACTIVE, root, uid))
     history = user / "skills-history"
     for skill in subfolders(history, problems):
@@ -102,6 +105,7 @@ def _user_skills(user: Path, uid: str, problems: ProblemLog) -> list[SkillDoc]:
                 where = f"/{rel}" if rel else ""
                 ref = DocRef(f"skill-version:{uid}/{skill.name}/{version.name}{where}",
                              f"{skill.name} version {version.name}{where}", path,
-                             f"Skills · earlier versions ({uid})", editable=False, readonly_reason=HISTORY_REASON)
+                             f"Skills · earlier versions ({uid})", editable=False, readonly_reason=HISTORY_REASON,
+                             source=HISTORY, derived_from=f"skill:user:{uid}/{skill.name}")
                 docs.append(SkillDoc(ref, HISTORY, version, uid))
     return docs

@@ -281,6 +281,24 @@ class PgDocuments(_OnStore, api.Documents):
 
         update_document(self.store, ref, data.decode("utf-8"), expected_sha256, force=force)
 
+    # The files beside the store answer for their own documents (outlines, fields, skill versions).
+    def outline(self, ref: DocRef):
+        return self.files.outline(ref) if self._file(ref) else []
+
+    def fields(self, ref: DocRef):
+        return self.files.fields(ref) if self._file(ref) else ()
+
+    def update_fields(self, ref: DocRef, changes, expected_sha256, *, force: bool = False):
+        if self._file(ref):
+            return self.files.update_fields(ref, changes, expected_sha256, force=force)
+        return super().update_fields(ref, changes, expected_sha256, force=force)
+
+    def versions(self, ref: DocRef):
+        return self.files.versions(ref) if self._file(ref) else []
+
+    def read_version(self, ref: DocRef, version_id: str) -> bytes:
+        return self.files.read_version(ref, version_id) if self._file(ref) else b""
+
 
 # name → (title, table, order by, columns shown)
 LISTS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
@@ -550,6 +568,10 @@ def offer_pg_capabilities(store) -> None:
     if store.has("documents") or files is not None:
         store.offer(api.Documents, PgDocuments(store, files))
     store.offer(api.Collections, PgCollections(store, store.data_dir_lists()))
+    if store.paths is not None:  # users' homes and databases beside the store
+        from daycare_gui.stores.daycare.datadir.files import daycare_files
+
+        store.offer(api.Files, daycare_files(store.paths))
     store.offer(api.Tables, PgTables(store))
     store.offer(api.Storage, PgStorage(store))
     from daycare_gui.stores.daycare.pg.directory import PgDirectory

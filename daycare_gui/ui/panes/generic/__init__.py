@@ -57,7 +57,7 @@ def route_for(opened, entry) -> tuple[str, object]:
 
 
 GENERIC_SECTIONS = {"agent": "conversations", "session": "conversations", "message": "conversations",
-                    "task": "tasks", "doc": "documents", "table": "storage"}
+                    "task": "tasks", "doc": "documents", "table": "storage", "files": "files"}
 
 
 def generic_route(entry) -> tuple[str, object]:
@@ -85,6 +85,8 @@ def generic_sections(opened) -> tuple[PaneSpec, ...]:
     if opened.capability(api.Documents) is not None:
         out.append(PaneSpec("documents", "Documents", "generic.documents", "DocumentsPane",
                             icon="accessories-text-editor"))
+    if opened.capability(api.Files) is not None:
+        out.append(PaneSpec("files", "Files", "generic.files", "FilesPane", icon="folder"))
     collections = opened.capability(api.Collections)
     if collections is not None:
         try:
@@ -106,7 +108,7 @@ def generic_sections(opened) -> tuple[PaneSpec, ...]:
 def section_counts(opened, specs: tuple[PaneSpec, ...]) -> dict[str, int | None]:
     """Counts for the navigation, computed on the background worker."""
     caps = {"conversations": api.Conversations, "tasks": api.Tasks, "documents": api.Documents,
-            "storage": api.Tables, "automations": api.Automations}
+            "storage": api.Tables, "files": api.Files, "automations": api.Automations}
     out: dict[str, int | None] = {}
     for spec in specs:
         try:

@@ -1,7 +1,7 @@
-"""A lazy tree over the users' home folders: a folder is listed (in the worker) only when expanded.
+"""A lazy tree over a store's Files roots: a folder is listed (on the worker) only when it is expanded.
 
-Homes can hold anything (downloads, checked-out code), so nothing below a home is read up front; each
-listing is capped by :func:`daycare_gui.core.file_preview.list_folder`.
+Roots can hold anything (downloads, checked-out code), so nothing below one is read up front; the store
+caps each listing and says so on a line of its own.
 """
 
 from __future__ import annotations
@@ -12,22 +12,23 @@ from dataclasses import dataclass, field
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, Qt
 from PySide6.QtWidgets import QApplication, QStyle
 
-from daycare_gui.core.file_preview import FolderListing, list_folder
-from daycare_gui.core.files.homes import HomeEntry
+from daycare_gui.stores.records import FileEntry, FileRoot
 from daycare_gui.ui.formats import date_time_of
 from daycare_gui.ui.models.columns import fmt_int
 from daycare_gui.ui.models.roles import KeyRole, RecordRole, SortRole, StateRole
 
 _ids = itertools.count(1)
+HEADERS = ("Name", "Size", "Modified")
 
 
 @dataclass(eq=False)
 class Node:
+    root_id: str
+    rel: str
     name: str
-    path: str
-    kind: str  # "home", "dir", "file" or "note" (a "… more" or error line)
+    kind: str  # "root", "dir", "file" or "note" (a "… more" or error line)
     parent: Node | None = None
-    entry: object = None  # HomeEntry for files and folders, UserHome for homes
+    entry: FileEntry | FileRoot | None = None
     children: list[Node] | None = None  # None until listed
     loading: bool = False
     label: str = ""
@@ -35,41 +36,24 @@ class Node:
 
     @property
     def is_folder(self) -> bool:
-        return self.kind in ("home", "dir")
+        return self.kind in ("root", "dir")
 
     def row(self) -> int:
         return self.parent.children.index(self) if self.parent is not None else 0
 
 
-HEADERS = ("Name", "Size", "Modified")
-
-
-class HomeTreeModel(QAbstractItemModel):
-    def __init__(self, worker, root, parent=None) -> None:
+class FileTreeModel(QAbstractItemModel):
+    def __init__(self, worker, files, parent=None) -> None:
         super().__init__(parent)
         self._worker = worker
-        self._channel = f"home-tree-{next(_ids)}"  # one worker channel for every listing of this model
-        self._root_guard = root  # DaycarePaths: listings never leave the data dir
+        self._files = files  # the store's Files capability
+        self._channel = f"file-tree-{next(_ids)}"  # one worker channel for every listing of this model
         self._top: list[Node] = []
 
-    # -- feeding -----------------------------------------------------------------------------------
-    def set_homes(self, homes, names: dict[str, str], global_knowledge=(), data_dir: str = "") -> None:
-        """``global_knowledge``: KnowledgeFile records of the legacy ``<dataDir>/<NAME>.md`` files, shown
-        under one already-listed node (the data dir itself is not browsed)."""
+    def set_roots(self, roots: list[FileRoot]) -> None:
         self._worker.cancel(self._channel)  # listings of the old nodes are not wanted any more
         self.beginResetModel()
-        self._top = []
-        for home in homes:
-            who = names.get(home.user_id)
-            label = f"{who} — {home.user_id}" if who else home.user_id
-            self._top.append(Node(home.user_id, home.home, "home", entry=home, label=label))
-        self._top.sort(key=lambda n: n.label.lower())
-        if global_knowledge:
-            group = Node("knowledge", data_dir, "dir", label="Data dir knowledge files (legacy, shared)", children=[])
-            for k in global_knowledge:
-                entry = HomeEntry(k.name, k.path, k.size, k.mtime, False, False)
-                group.children.append(Node(k.name, k.path, "file", group, entry))
-            self._top.append(group)
+        self._top = [Node(r.id, "", r.id, "root", entry=r, label=r.title) for r in roots]
         self.endResetModel()
 
     def node(self, index: QModelIndex) -> Node | None:
@@ -82,9 +66,11 @@ class HomeTreeModel(QAbstractItemModel):
     def top_nodes(self) -> list[Node]:
         return list(self._top)
 
-    def find_home(self, user_id: str) -> QModelIndex:
+    def find_root(self, target: str) -> QModelIndex:
+        """A root by id, owner, title or path (a user id names that user's home)."""
         for node in self._top:
-            if node.name == user_id or node.path == user_id:
+            r = node.entry
+            if target in (r.id, r.owner, r.title, str(r.path or "")) or r.id.endswith(f":{target}"):
                 return self.index_of(node)
         return QModelIndex()
 
@@ -105,29 +91,21 @@ class HomeTreeModel(QAbstractItemModel):
         if node is None or not self.canFetchMore(parent):
             return
         node.loading = True
-        path, root = node.path, self._root_guard
-        self._worker.submit(self._channel, lambda: list_folder(path, root=root), supersede=False,
-                            on_result=lambda listing: self._listed(node, listing),
-                            on_error=lambda msg: self._listed(node, None, msg))
+        files, root_id, rel = self._files, node.root_id, node.rel
+        self._worker.submit(self._channel, lambda: files.children(root_id, rel), supersede=False,
+                            on_result=lambda entries: self._listed(node, entries),
+                            on_error=lambda msg: self._listed(node, [FileEntry("", rel, False, problem=msg)]))
 
-    def _listed(self, node: Node, listing: FolderListing | None, error: str | None = None) -> None:
+    def _listed(self, node: Node, entries: list[FileEntry]) -> None:
         if node.children is not None:
             return  # listed already: replacing the children would leave Qt holding indexes of freed nodes
-        children: list[Node] = []
-        if listing is not None:
-            for e in listing.entries:
-                children.append(Node(e.name, e.path, "dir" if e.is_dir else "file", node, e))
-            if listing.more:
-                children.append(Node(f"… {listing.more:,} more entries not listed", node.path, "note", node))
-            for p in listing.problems:
-                children.append(Node(p.message, p.path, "note", node))
-        else:
-            children.append(Node(f"cannot list: {error}", node.path, "note", node))
+        children = [Node(node.root_id, e.rel, e.problem or e.name, "note" if e.problem else
+                         ("dir" if e.is_dir else "file"), node, e) for e in entries]
         if node.parent is None and node not in self._top:
             return  # the model was reset while listing
         parent_index = self.index_of(node)
-        # ``loading`` stays set until the children are in: views and proxies react to the insert signals,
-        # and a canFetchMore() asked meanwhile must not start a second listing of this folder.
+        # ``loading`` stays set until the children are in: a canFetchMore() asked meanwhile must not start
+        # a second listing of this folder.
         if children:
             self.beginInsertRows(parent_index, 0, len(children) - 1)
             node.children = children
@@ -196,20 +174,24 @@ class HomeTreeModel(QAbstractItemModel):
                 return date_time_of(datetime.fromtimestamp(entry.mtime))
             return "" if col else None
         if role == Qt.ItemDataRole.DecorationRole and col == 0:
-            icon = {"home": QStyle.StandardPixmap.SP_DirHomeIcon, "dir": QStyle.StandardPixmap.SP_DirIcon,
+            icon = {"root": QStyle.StandardPixmap.SP_DirHomeIcon, "dir": QStyle.StandardPixmap.SP_DirIcon,
                     "file": QStyle.StandardPixmap.SP_FileIcon,
                     "note": QStyle.StandardPixmap.SP_MessageBoxInformation}[node.kind]
             return QApplication.style().standardIcon(icon)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return node.path
+            if isinstance(entry, FileEntry) and entry.link and entry.link != "inside":
+                return f"{node.rel}: a link that {entry.link}"
+            return node.rel or node.label
         if role == Qt.ItemDataRole.TextAlignmentRole and col == 1:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == RecordRole:
             return node
         if role == KeyRole:
-            return node.path
+            return f"{node.root_id}/{node.rel}"
         if role == SortRole:
             return node.name.lower()
         if role == StateRole:
-            return "error" if node.kind == "note" else None
+            if node.kind == "note" or (isinstance(entry, FileEntry) and entry.link not in ("", "inside")):
+                return "error"
+            return None
         return None
