@@ -142,7 +142,7 @@ def _run(at: int, call_id: str, code: str, *, output: str = "", error: str | Non
     if reply is not None:
         out.append(("assistant_message", at + 9_000, {
             "text": reply, "files": [], "toolCalls": [],
-            "tokens": {"provider": "anthropic", "model": "claude-sonnet-4-5", "source": "usage",
+            "tokens": {"provider": "anthropic", "model": "claude-sonnet-4-5",
                        "size": {"input": 1800, "output": 140, "cacheRead": 0, "cacheWrite": 0, "total": 1940}}}))
     return out
 
