@@ -161,7 +161,8 @@ class AutomationsPane(Pane):
     # -- loading -----------------------------------------------------------------------------------------
     def load(self) -> None:
         cap = self.cap
-        if cap is None:
+        if cap is None:  # (a store whose scheduled work leaves no records to tell its runs from)
+            self.nothing.setText("No runs to show: this store keeps no records that scheduled runs can be told from.")
             self._arrived([])
             return
         self.ctx.worker.submit("automations", lambda: read_automations(cap), on_result=self._arrived)
