@@ -144,11 +144,11 @@ def child_startup(store: str) -> None:
     _wait(app, lambda: window.store is not None)
     phases["store_open"] = time.time()
     window.show_section("agents")
-    pane = window.panes["agents"]
-    _wait(app, lambda: pane.model.rowCount() > 0 and pane.model.is_loaded(0))
-    pane.table.viewport().repaint()
+    threads = window.panes["agents"].threads  # the shared thread list
+    _wait(app, lambda: threads.model.rowCount() > 0 and threads.model.is_loaded(0))
+    threads.table.viewport().repaint()
     app.processEvents()
-    _emit({"agents_shown": time.time(), "rows": pane.model.rowCount(), "phases": phases})
+    _emit({"agents_shown": time.time(), "rows": threads.model.rowCount(), "phases": phases})
     window.close()
 
 

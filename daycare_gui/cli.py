@@ -23,6 +23,9 @@ SUBCOMMANDS = {
     "edit": "set keys of a Daycare Markdown file, an app's state.json or settings.json, safely",
     "search": "full-text search across conversations, of any store kind",
     "export": "write a conversation as Markdown, HTML or JSONL (any store kind)",
+    "costs": "what a store's model calls cost, by day, model, agent, task or user (never writes)",
+    "storage": "where a store's bytes go, with advice and what each safe action gives back (never writes)",
+    "prune": "give back the space of old checkpoints (CianaParrot), backed up first; --dry-run says what goes",
     "automations": "list scheduled tasks and their runs: outcome, error, health (any store kind)",
 }
 

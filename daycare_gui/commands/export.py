@@ -34,10 +34,12 @@ EXPORT_MODE = 0o600  # an export holds a whole conversation: its owner's to shar
 
 def add_arguments(parser) -> None:
     parser.add_argument("path", help="a store: Daycare root, data dir or settings.json, or another kind's folder")
-    parser.add_argument("target", metavar="session:ID", help="what to export: session:<session id>")
-    parser.add_argument("--format", choices=list(FORMATS), default=None,
+    parser.add_argument("target", metavar="session:ID", help="what to export: session:<session id>, or "
+                                                               "costs[:day|model|agent|task|user] (a CSV table)")
+    parser.add_argument("--format", choices=[*FORMATS, "csv"], default=None,
                         help="md (readable Markdown), html (one self-contained page) or jsonl (the records as "
-                             "stored, one per line); default: from --out's suffix, else md")
+                             "stored, one per line); default: from --out's suffix, else md. csv: a costs table")
+    parser.add_argument("--since", metavar="DATE", help="costs only: calls on or after this day (YYYY-MM-DD, UTC)")
     parser.add_argument("--out", metavar="FILE", help="write FILE (atomically, mode 0600) instead of standard "
                                                       "output; an existing FILE is kept unless --force")
     parser.add_argument("--force", action="store_true",
@@ -58,6 +60,12 @@ def _fail(message: str, code: int = 2) -> int:
 
 def run(args) -> int:
     kind, _, session_id = args.target.partition(":")
+    if kind == "costs":
+        from daycare_gui.commands.costs_export import export_costs
+
+        return export_costs(args, session_id or "model", _fail, _out_refused, EXPORT_MODE)
+    if args.format == "csv" or args.since:
+        return _fail("--format csv and --since go with a costs table (costs:<grouping>)")
     if kind != "session" or not session_id:
         return _fail(f"cannot export {args.target!r}: name a session as session:<id>")
     fmt = args.format or (format_for_path(args.out) if args.out else "md")

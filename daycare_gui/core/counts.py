@@ -7,7 +7,7 @@ from daycare_gui.core.store import Store
 
 # navigation id → (tables summed, file collections summed when no table exists)
 NAV_SOURCES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "users": (("users",), ()),
+    "collection:users": (("users",), ()),  # the shared list pane's section
     "agents": (("agents",), ("legacy_agents",)),
     "inbox": (("inbox",), ()),
     "cron": (("tasks_cron",), ("cron_tasks",)),

@@ -39,19 +39,24 @@ from daycare_gui.stores.records import (
     Message,
     MigrationLine,
     PendingMessage,
+    PruneDone,
+    PrunePreview,
     Query,
     Row,
     Run,
     SearchDocument,
     SessionRecord,
     SessionRef,
+    SpaceReport,
     SqliteFeed,
+    StoredCost,
     StoreSummary,
     TableRef,
     TaskItem,
     ThreadRecord,
     UpgradePlan,
     UpgradeResult,
+    UsageRecord,
 )
 
 StorePath = str | os.PathLike
@@ -382,7 +387,6 @@ class KeyedPages:
             return None
         return found[0].message().raw
 
-
     def session_heading(self, ref: SessionRef) -> tuple[str, SessionRecord | None]:
         """The title of the session's thread and the session's record, for the line above its messages
         (None: no such session). The default looks through ``threads()``; kinds override it with a read
@@ -400,8 +404,35 @@ def _positioned(messages: list[Message], start: int) -> list[PendingMessage]:
     return [PendingMessage(start + i, m) for i, m in enumerate(messages)]
 
 
-class Conversations(KeyedPages, Capability):
-    """Threads (agents, projects, chats) → sessions → messages, paged by position."""
+THREADS = "threads"  # the list_id of a Conversations' thread list (Listing)
+THREAD_COLUMNS = ("Name", "About", "Sessions", "Updated")
+
+
+def thread_row(thread: ThreadRecord) -> Row:
+    """A thread as a row of the default thread list (``THREAD_COLUMNS``). A time is a UTC ``datetime``, so
+    the window says it as a time and the default sort orders it."""
+    return Row(thread.id, (thread.title, thread.subtitle, thread.session_count, when_utc(thread.updated_at)),
+               raw=thread.raw, problem=thread.problem)
+
+
+def when_utc(ms: int | None):
+    """Milliseconds since the epoch as a UTC ``datetime`` for a row's cell (None stays None)."""
+    import datetime as _dt
+
+    if ms is None or isinstance(ms, bool):
+        return None
+    try:
+        return _dt.datetime.fromtimestamp(int(ms) / 1000, _dt.timezone.utc)
+    except (OverflowError, OSError, ValueError, TypeError):
+        return None
+
+
+class Conversations(Listing, KeyedPages, Capability):
+    """Threads (agents, projects, chats) → sessions → messages, paged by position.
+
+    The thread list is a :class:`Listing` with ``list_id`` ``"threads"``: by default its rows come from
+    ``threads()`` with ``thread_columns()`` as titles, filtered and sorted here; a kind with many threads
+    answers ``keys``/``fetch`` with its own queries, and offers its filters and sorts."""
 
     thread_label = "Agents"
     session_label = "Sessions"
@@ -448,6 +479,19 @@ class Conversations(KeyedPages, Capability):
 
     def count(self) -> int | None:
         return len(self.threads())
+
+    def thread_columns(self) -> tuple[str, ...]:
+        """The column titles of the thread list (values of each thread's row, in this order)."""
+        return THREAD_COLUMNS
+
+    def list_columns(self, list_id: str) -> tuple[str, ...]:
+        return self.thread_columns() if list_id == THREADS else ()
+
+    def list_rows(self, list_id: str) -> list[Row]:
+        return [thread_row(t) for t in self.threads()] if list_id == THREADS else []
+
+    def sorts(self, list_id: str) -> tuple[str, ...]:
+        return self.thread_columns() if list_id == THREADS else ()
 
     # Optional: following a session that grows while it is shown (a live agent appending). A kind that
     # can say cheaply when a session may have grown offers both; the view then watches those paths and,
@@ -682,6 +726,27 @@ class Automations(Capability):
         return len(self.automations())
 
 
+class Usage(Capability):
+    """Tokens per model call, streamed (a store's whole history is never held in memory), for the costs
+    page and ``daycare-gui costs``; shared code prices and totals them (``stores/common/costs``).
+
+    ``source`` says in a sentence which records the usage comes from and what was left out so nothing is
+    counted twice (Daycare SQLite's per-agent totals beside its per-record tokens).
+    """
+
+    source: str = ""
+    # What the store's own cost figure (``stored_costs``) covers and misses, for the side-by-side.
+    stored_cost_note: str = ""
+
+    @abstractmethod
+    def records(self, since: int | None = None) -> Iterator[UsageRecord]:
+        """Every usage record at or after ``since`` (ms), each model call once."""
+
+    def stored_costs(self) -> list[StoredCost]:
+        """The cost the store keeps itself per day and model; empty where it keeps none."""
+        return []
+
+
 class Storage(Capability):
     """How the store's schema stands against the migrations its system knows, and the upgrade that
     would bring it up to date. A kind whose store has no migrations list does not offer it.
@@ -695,6 +760,7 @@ class Storage(Capability):
     # Modules the methods below import lazily: the window imports them on its GUI thread first (a
     # worker must never be the first to import a module).
     modules: tuple[str, ...] = ()
+    offers_upgrade = True  # False: the store keeps no migrations (it offers Storage for its space)
 
     def migrations(self) -> list[MigrationLine]:
         """Applied migrations in the order they ran, then pending ones, then a later version's."""
@@ -714,6 +780,25 @@ class Storage(Capability):
     def upgrade(self, plan: UpgradePlan, backup: bool | Path, progress=None, cancelled=None) -> UpgradeResult:
         """``progress(done, total, step name)``; ``cancelled()`` is asked between steps."""
         return UpgradeResult(plan.target, refusal="daycare-gui does not upgrade this kind of store.")
+
+    # -- space on disk and the safe ways to get it back (#38) ---------------------------------------------
+    def space(self, progress=None) -> SpaceReport | None:
+        """Where the bytes go (tables and indexes, threads/sessions/agents, folders, free pages, the log)
+        with advice and the safe actions; read-only. None: this kind does not measure it."""
+        return None
+
+    def prune_preview(self, keep: int, idle_days: float | None = None, progress=None) -> PrunePreview:
+        """The prune's dry run (writes nothing beside the store). ``progress(step name)``."""
+        return PrunePreview(refusal="daycare-gui does not prune this kind of store.")
+
+    def prune(self, keep: int, idle_days: float | None = None, *, force: bool = False, progress=None,
+              cancelled=None) -> PruneDone:
+        """Run the prune: backed up first, refused while the store's program runs unless ``force``."""
+        return PruneDone(refusal="daycare-gui does not prune this kind of store.")
+
+    def undo_prune(self, backup: Path, *, force: bool = False) -> PruneDone:
+        """Put a prune's backup back in place of the store."""
+        return PruneDone(refusal="daycare-gui does not prune this kind of store.")
 
 
 class Collections(Capability):
@@ -753,6 +838,29 @@ class Collections(Capability):
         without a key whose ``flag`` is set is no hit but a warning about the hits (an index out of step
         with the list): the window shows it as a line above them."""
         return []
+
+    # -- row actions (Revoke grant…): what a person may do to one row, beyond editing its fields --------
+    def row_actions(self, collection_id: str, row: Row) -> tuple[StoreAction, ...]:
+        """The actions offered on ``row`` (none by default). ``description`` is what the window asks the
+        person to confirm: what it changes on disk, in a sentence or two."""
+        return ()
+
+    def run_row_action(self, collection_id: str, row: Row, action_id: str, *, force: bool = False) -> str:
+        """Run one of ``row_actions`` and say what happened in a sentence. A write is refused
+        (:class:`WriteRefused`) while ``writes_blocked()`` says why unless ``force``; it checks that what
+        it changes is still as ``row`` showed it (else :class:`WriteConflict`, nothing written), is atomic,
+        and keeps a backup where the kind keeps one."""
+        raise WriteRefused("this row has no such action")
+
+    def create_fields(self, collection_id: str) -> tuple[EditableField, ...]:
+        """What a new row of the list is made from (New app…); ``()``: the list takes no new rows."""
+        return ()
+
+    def create(self, collection_id: str, values: dict[str, Any], *, force: bool = False) -> str:
+        """Add a row from ``values`` (keys of ``create_fields``) and return its key. Never replaces what is
+        there; refused while ``writes_blocked()`` says why unless ``force``; a value that cannot be used
+        raises ValueError with the sentence to show."""
+        raise WriteRefused("this list takes no new rows")
 
     def row(self, collection_id: str, key: str) -> Row | None:
         """One row by key (to follow a link). The default scans; kinds with an index override it."""
@@ -927,7 +1035,6 @@ __all__ = [
     "Actions", "Automations", "CannotOpen", "Candidate", "Capability", "Charts", "Collections", "Conversations", "Directory",
     "Documents",
     "EditableField", "Files", "KeyedPages", "Listing", "NotRecognised", "WriteConflict", "WritePartial",
-    "WriteRefused",
-    "OpenedStore", "SearchSource", "Storage", "StoreAction", "StoreKind", "StorePath", "Tables", "Tasks", "Trash",
-    "raw_of",
+    "WriteRefused", "OpenedStore", "SearchSource", "Storage", "StoreAction", "StoreKind", "StorePath", "Tables",
+    "Tasks", "THREADS", "Trash", "Usage", "raw_of", "thread_row", "when_utc",
 ]

@@ -201,6 +201,14 @@ class Collection:
     tree: bool = False  # rows carry ``parent`` keys and are shown as a tree
     group: str = ""  # navigation group; empty puts it at the top level
     icon: str = ""
+    # Child collections shown as tabs under the selected row (a channel's members and messages): asked
+    # with ``Query.parent`` = the selected row's key. Listed by ``collections()`` only as details, never
+    # as sections of their own; see ``detail``.
+    details: tuple[str, ...] = ()
+    detail: bool = False  # a child list: shown under its parent's rows, not in the navigation
+    # False: a short list read whole and shown with each row's text and links beside it (the users), even
+    # where the kind's lists are keyed; True: keys only and rows on demand when the kind is a Listing.
+    keyed: bool = True
 
 
 @dataclass(frozen=True)
@@ -539,3 +547,128 @@ class PendingMessage:
 
     def __repr__(self) -> str:
         return f"PendingMessage({self.key!r}, decoded={self.decoded})"
+
+
+
+
+# -- Usage: tokens per model call, and the store's own cost figures (api.Usage, issue #37) ------------------
+
+
+@dataclass(frozen=True, slots=True)  # slots: a large store streams hundreds of thousands
+class UsageRecord:
+    """The tokens of one model call, as the store recorded them.
+
+    Token counts are exclusive buckets that add up to the call's total: ``input`` is the input neither read
+    from nor written to the cache. A cache write whose duration the store does not say is a 5-minute one.
+    ``key`` is unique within the store: totals keep the keys of their records, so every figure drills down.
+    """
+
+    key: str
+    at: int | None
+    provider: str
+    model: str
+    input: int = 0
+    output: int = 0
+    cache_read: int = 0
+    cache_write_5m: int = 0
+    cache_write_1h: int = 0
+    ref: SessionRef | None = None  # the session holding the record, for "open the conversation here"
+    message_id: str = ""  # the Message.id of the record within that session
+    thread_title: str = ""  # the agent / chat, as the conversations list names it
+    user: str = ""
+    task: str = ""  # the scheduled task the call ran for, where the store says
+    estimated: bool | None = False  # True: the system estimated it; None: the store cannot tell
+    stored_cost: float | None = None  # what the store itself says the call cost (USD), where it keeps one
+
+    @property
+    def tokens(self) -> int:
+        return self.input + self.output + self.cache_read + self.cache_write_5m + self.cache_write_1h
+
+
+@dataclass(frozen=True)
+class StoredCost:
+    """A cost figure the store keeps itself (Daycare PGlite's hourly table), summed per day and model, for the
+    side-by-side with the cost recomputed from the records."""
+
+    day: str  # YYYY-MM-DD (UTC)
+    provider: str
+    model: str
+    usd: float
+    input: int = 0
+    output: int = 0
+    cache_read: int = 0
+    cache_write: int = 0
+# -- Space: where the bytes of a store go, and what a safe action gives back (#38) ---------------------
+
+@dataclass(frozen=True)
+class SpaceLine:
+    """One holder of bytes: a table or index, a thread/session/agent, a folder, the free pages or the log."""
+
+    name: str
+    bytes: int
+    kind: str = ""  # "table" | "index" | "thread" | "session" | "agent" | "folder" | "free" | "wal"
+    count: int | None = None  # rows, checkpoints, records or files in it
+    detail: str = ""
+    per_day: float | None = None  # bytes added per day, where times allow
+
+
+@dataclass(frozen=True)
+class SpaceAction:
+    """A safe action and what it would give back, computed from the store (``reclaim`` in bytes; None when
+    only its dry run can tell)."""
+
+    id: str  # "prune", …
+    title: str
+    reclaim: int | None
+    detail: str = ""
+
+
+@dataclass
+class SpaceReport:
+    total: int = 0  # bytes on disk the store takes (its files, or the database's size on the server)
+    tables: list[SpaceLine] = field(default_factory=list)  # tables and indexes, largest first
+    holders: list[SpaceLine] = field(default_factory=list)  # threads/sessions/agents, largest first
+    holders_title: str = ""  # "Threads", "Sessions" …
+    folders: list[SpaceLine] = field(default_factory=list)  # files beside the store, by folder
+    free: int | None = None  # free pages (SQLite), bytes
+    wal: int | None = None  # the write-ahead log beside a SQLite file, bytes
+    method: str = ""  # how the table sizes were measured: "dbstat", "page counts", "pg_total_relation_size"
+    advice: list[str] = field(default_factory=list)  # what to do and what it costs, one sentence each
+    actions: list[SpaceAction] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        def lines(items: list[SpaceLine]) -> list[dict]:
+            return [{k: v for k, v in vars(i).items() if v not in (None, "")} for i in items]
+
+        return {"total": self.total, "method": self.method, "free": self.free, "wal": self.wal,
+                "tables": lines(self.tables), "holders_title": self.holders_title, "holders": lines(self.holders),
+                "folders": lines(self.folders), "advice": list(self.advice),
+                "actions": [vars(a) for a in self.actions], "notes": list(self.notes)}
+
+
+@dataclass(frozen=True)
+class PrunePreview:
+    """A prune's dry run: what goes (one line per thread, largest first) and the sizes measured on a pruned
+    copy. ``refusal`` instead when it would not run."""
+
+    size_before: int = 0
+    size_after: int = 0
+    dropped: tuple[SpaceLine, ...] = ()
+    summary: str = ""
+    notes: tuple[str, ...] = ()
+    refusal: str = ""
+
+    @property
+    def reclaimed(self) -> int:
+        return max(0, self.size_before - self.size_after)
+
+
+@dataclass(frozen=True)
+class PruneDone:
+    size_before: int = 0
+    size_after: int = 0
+    backup: Path | None = None
+    summary: str = ""
+    refusal: str = ""  # nothing was changed: why
+    cancelled: bool = False

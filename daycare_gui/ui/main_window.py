@@ -322,7 +322,7 @@ class MainWindow(QMainWindow):
         offered = {"search"} if "search" in self._sections else set()
         if opened.capability(Trash) is not None:
             offered.add("trash")
-        if opened.capability(Storage) is not None:
+        if (storage := opened.capability(Storage)) is not None and storage.offers_upgrade:
             offered.add("upgrade")
         return offered
 

@@ -62,6 +62,14 @@ def _signature(path: str) -> tuple | None:
     return st.st_ino, st.st_size, st.st_mtime_ns
 
 
+def _size(path: Path) -> int:
+    """0 for a file gone meanwhile: a WAL vanishes when its last connection closes (the bot's, a prune's)."""
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
 def _watchable(path: Path) -> bool:
     """A regular file or a folder (after links): never a pipe, socket or device, and nothing missing."""
     try:
@@ -177,7 +185,7 @@ class StoreWatcher(QObject):
         for path in sorted(self._database_files()):
             if str(path) not in have and _watchable(path):
                 self._watcher.addPath(str(path))
-                if path.name.endswith("-wal") and path.stat().st_size > 0:
+                if path.name.endswith("-wal") and _size(path) > 0:
                     wal_with_data = True
         return wal_with_data
 

@@ -20,6 +20,7 @@ PROVIDES = {
     "platformdirs": {"platformdirs"},
     "psycopg": {"psycopg"},
     "msgpack": {"msgpack"},
+    "genai-prices": {"genai_prices"},
 }
 
 

@@ -33,7 +33,8 @@ def test_linggen_home_human_output(home, capsys, index_dir):
     assert main(["search", str(home), "tests"]) == 0
     out, err = capsys.readouterr()
     assert "indexed" in err and "messages" in err
-    assert out.startswith("17 matches; showing 17 in 2 threads")  # shop (both layouts) and blog
+    # shop (both layouts, its nightly tests mission's sessions too) and blog
+    assert out.startswith("28 matches; showing 28 in 2 threads")
     shop = next(line for line in out.splitlines() if line.startswith("shop"))
     assert shop.endswith("/demo-workspaces/shop")  # the project's path, not its encoded folder name
     assert "per-project:" not in out and "  session sess-" in out
@@ -57,7 +58,7 @@ def test_linggen_json_with_role_and_time_filters(home, capsys):
 
 def test_store_kind_option_and_its_mistakes(home, capsys):
     assert main(["search", str(home), "tests", "--store-kind", "linggen", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["total"] == 17
+    assert json.loads(capsys.readouterr().out)["total"] == 28  # (as in test_linggen_home_human_output)
     assert main(["search", str(home), "tests", "--store-kind", "nonesuch"]) == 2
     assert "unknown store kind 'nonesuch'" in capsys.readouterr().err
     with pytest.raises(SystemExit):

@@ -10,7 +10,7 @@ def test_nav_counts_of_the_demo_store(tmp_path):
     write_demo(root)
     with open_store(root) as store:
         counts = nav_counts(store)
-    assert counts["agents"] == 15 and counts["users"] == 4 and counts["inbox"] == 9
+    assert counts["agents"] == 15 and counts["collection:users"] == 4 and counts["inbox"] == 9  # (Users: the shared list)
     # 5 cron rows + one task that exists only as a file; 3 heartbeat rows + one file-only
     assert counts["cron"] == 6 and counts["heartbeat"] == 4
     assert counts["storage"] == 20

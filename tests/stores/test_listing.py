@@ -31,3 +31,19 @@ def test_words_flags_and_sorts_are_done_by_the_store():
 
 def test_fetch_keeps_the_asked_order_and_skips_rows_gone_meanwhile():
     assert [r.key for r in _People().fetch("people", ["u3", "gone", "u1"])] == ["u3", "u1"]
+
+
+def test_lists_from_two_readers_answer_as_one_capability():
+    from daycare_gui.stores.common.collection_union import CollectionUnion
+
+    class _Inbox(_People):
+        def collections(self):
+            return [Collection("inbox", "Inbox", ("Item",))]
+
+        def list_rows(self, list_id):
+            return [Row("i1", ("late",), flag="stuck")]
+
+    both = CollectionUnion(_Inbox(), _People())
+    assert [c.id for c in both.collections()] == ["inbox", "people"]
+    assert both.keys("people", Query(text="carl")) == ["u3"] and both.keys("inbox", Query()) == ["i1"]
+    assert both.size("people") == 3 and both.totals("inbox", Query()) == {"stuck": 1}

@@ -85,3 +85,13 @@ def chatlog(monkeypatch, tmp_path):
 
     yield write_chatlog(tmp_path / "store")
     registry.unregister("chatlog")
+
+
+def thread_rows(qtbot, pane) -> list:
+    """Every row of a conversations pane's thread list, once read (rows are fetched when a view asks)."""
+    model = pane.threads.model
+    qtbot.waitUntil(lambda: pane.threads.loaded, timeout=10000)
+    for row in range(model.rowCount()):
+        model.index(row, 0).data()
+    qtbot.waitUntil(lambda: all(model.is_loaded(r) for r in range(model.rowCount())), timeout=10000)
+    return [model.record(r) for r in range(model.rowCount())]

@@ -8,6 +8,7 @@ import pytest
 from tests.conftest import snapshot_tree
 from tests.pg_helpers import use_test_pglite
 from tests.stores.daycare_pg.before_pglite_dir import OLD_WORD, add_old_daycare_db
+from tests.ui.conftest import thread_rows
 
 OPEN_TIMEOUT = 120_000  # the copy and PGlite's start on a busy machine
 
@@ -31,11 +32,10 @@ def test_old_agents_are_listed_and_an_old_session_opens(qtbot, window, both):
     qtbot.waitUntil(lambda: window.opened is not None and "conversations" in window._sections, timeout=OPEN_TIMEOUT)
     window.show_section("conversations")
     pane = window.panes["conversations"]
-    qtbot.waitUntil(lambda: pane.threads.records.model.rowCount() > 15, timeout=20000)
-    records = pane.threads.records.visible_records()
-    old = [t for t in records if t.title.endswith("(before PGlite)")]
-    assert len(old) == len(records) - 15 and f"before-pglite:{agent}" in {t.id for t in old}
-    assert all(t.subtitle.startswith("Before PGlite (until ") for t in old)
+    records = thread_rows(qtbot, pane)
+    old = [r for r in records if str(r.values[0]).endswith("(before PGlite)")]
+    assert len(old) == len(records) - 15 and f"before-pglite:{agent}" in {r.key for r in old}
+    assert all(str(r.values[1]).startswith("Before PGlite (until ") for r in old)
     qtbot.waitUntil(lambda: window.jump.index is not None, timeout=20000)  # quick open has read the items
     window.jump.open_link(f"session:{session}")
     qtbot.waitUntil(lambda: OLD_WORD in pane.conversation.shown_text(), timeout=20000)

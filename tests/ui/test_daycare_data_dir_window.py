@@ -5,8 +5,10 @@ the data directory's lists, users' homes and databases in Files — with no plan
 from __future__ import annotations
 
 import pytest
-from PySide6.QtWidgets import QApplication, QTreeWidget
+from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtWidgets import QApplication, QTableView, QTreeWidget
 
+from daycare_gui.ui.models.keyed_model import KeyedTableModel
 from tests.pg_helpers import use_test_pglite
 from tests.stores.daycare_pg.datadir_files import SECRETS, plant_data_dir
 
@@ -28,6 +30,11 @@ def _screen_text() -> str:
             for i in range(w.topLevelItemCount()):
                 item = w.topLevelItem(i)
                 texts += [item.text(c) for c in range(item.columnCount())]
+        elif isinstance(w, QTableView) and isinstance(w.model(), KeyedTableModel):  # a list's cells, tooltips
+            m, top = w.model(), QModelIndex()
+            for r in range(m.rowCount(top)):
+                for c in range(m.columnCount(top)):
+                    texts += [str(m.index(r, c).data() or ""), str(m.index(r, c).data(Qt.ItemDataRole.ToolTipRole) or "")]
         for name in ("text", "toPlainText", "placeholderText", "toolTip"):
             f = getattr(w, name, None)
             if callable(f):
@@ -56,10 +63,11 @@ def test_skills_and_settings_show_and_no_credential_is_on_screen(qtbot, window, 
     for section in ("collection:files:settings", "collection:files:auth", "collection:files:user_secrets",
                     "collection:files:processes"):
         window.show_section(section)
-        pane = window.panes[section]
-        qtbot.waitUntil(lambda p=pane: p.loaded > 0, timeout=10000)
-        for i in range(pane.tree.topLevelItemCount()):
-            pane.tree.setCurrentItem(pane.tree.topLevelItem(i))
+        view = window.panes[section].current_view()  # the shared list pane (keyed rows)
+        qtbot.waitUntil(lambda v=view: v.model.rowCount() > 0 and all(v.model.record(r) for r in
+                                                                       range(v.model.rowCount())), timeout=10000)
+        for i in range(view.model.rowCount()):
+            view.table.selectRow(i)
             QApplication.processEvents()
             text = _screen_text()
             assert not [v for v in SECRETS.values() if v in text], section

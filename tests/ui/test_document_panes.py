@@ -3,6 +3,8 @@ Skills, Memory and Settings the shared documents page: test_document_shelves.py;
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import Qt
 
 from tests.ui.test_people_panes import open_at, texts
@@ -20,16 +22,17 @@ def select_where(pane, column, text):
 
 
 def test_apps_show_allow_and_deny_rules(qtbot, window, demo_store, model_tester):
+    from daycare_gui.core.files.apps import parse_permissions
+
     pane = open_at(qtbot, window, demo_store, "apps")
-    model_tester(pane.records.model, pane.records.proxy)
-    qtbot.waitUntil(lambda: pane.records.proxy.rowCount() == 3, timeout=5000)
-    pane.table.selectRow(texts(pane.records.proxy, 2).index("workspace"))
-    app = pane.current_record()
-    shown = pane.viewer.shown_text()
+    view = pane.views["apps"]
+    model_tester(view.model)
+    qtbot.waitUntil(lambda: view.model.rowCount() == 3 and all(view.model.record(r) for r in range(3)), timeout=5000)
+    view.table.selectRow(texts(view.model, 2).index("workspace"))
+    row = view.current_row()
+    shown = window.detail.item.markdown
     assert "System prompt" in shown and "Allow" in shown and "Deny" in shown
-    fields = window.detail.item.fields
-    allow = [v for k, v in fields if k == "Allow"]
-    deny = [v for k, v in fields if k == "Deny"]
-    assert allow == [r.text for r in app.permissions.allow] and allow
-    assert deny == [r.text for r in app.permissions.deny]
-    assert all(rule in shown for rule in deny)
+    permissions, _problems = parse_permissions(Path(row.key) / "PERMISSIONS.md")
+    assert permissions.allow and all(f"- {r.text}" in shown for r in permissions.allow)
+    assert all(f"- {r.text}" in shown for r in permissions.deny)
+    assert dict(window.detail.item.fields)["Rules"] == f"{len(permissions.allow)} allow / {len(permissions.deny)} deny"

@@ -481,9 +481,16 @@ def test_cron_page_new_and_delete_to_trash(qtbot, window, root):
 
 
 def test_apps_page_opens_the_permissions_editor(qtbot, window, root):
-    pane = _pane_at(qtbot, window, root, "apps", 3)
-    pane.table.selectRow(0)
-    editor_window = pane.edit_actions.edit_permissions()
+    from tests.ui.conftest import open_and_wait
+
+    open_and_wait(qtbot, window, root)
+    window.show_section("apps")
+    pane = window.pane("apps")
+    view = pane.views["apps"]
+    qtbot.waitUntil(lambda: view.model.rowCount() == 3 and view.model.record(0) is not None, timeout=5000)
+    view.table.selectRow(0)
+    link = next(lk for lk in view.current_row().links if lk.label == "Edit PERMISSIONS.md")
+    editor_window = pane.follow(link)
     qtbot.addWidget(editor_window)
     assert isinstance(editor_window.editor, PermissionsEditor)
     editor_window.close()

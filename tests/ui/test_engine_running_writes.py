@@ -138,17 +138,23 @@ def test_delete_create_and_restore_each_ask_before_writing(qtbot, window, store)
 
 def test_revoke_grant_asks_before_writing_state_json(qtbot, window, store):
     pane = open_at(qtbot, window, store, "apps")
-    qtbot.waitUntil(lambda: pane.records.proxy.rowCount() == 3, timeout=5000)
-    pane.table.selectRow(texts(pane.records.proxy, 0).index("deploy-check"))
+    view = pane.views["apps"]
+    qtbot.waitUntil(lambda: view.model.rowCount() == 3 and all(view.model.record(r) for r in range(3)), timeout=5000)
+    view.table.selectRow(texts(view.model, 0).index("deploy-check"))
+    qtbot.waitUntil(lambda: bool(view.row_actions()), timeout=5000)
     state = store / "workspace" / "apps" / "deploy-check" / "state.json"
     before = state.read_bytes()
     start_engine(store)
-    pane.confirm_engine_running = answers = Answers(False)
-    assert pane.revoke_grant(choose=lambda app, tags: "@network", confirm=lambda app, tag: True) is None
+    view.confirm_action = lambda action: True
+    view.confirm_engine_running = answers = Answers(False)
+    revoke = next(b for b in view.row_actions() if b.objectName() == "action:revoke:@network")
+    revoke.click()
+    qtbot.waitUntil(lambda: bool(answers.asked), timeout=5000)
     assert state.read_bytes() == before and "engine is running" in answers.asked[0][0]
-    pane.confirm_engine_running = Answers(True)
-    assert pane.revoke_grant(choose=lambda app, tags: "@network", confirm=lambda app, tag: True) == "@network"
-    assert b"@network" not in state.read_bytes()
+    assert answers.asked[0][1] == "Revoke"
+    view.confirm_engine_running = Answers(True)
+    revoke.click()
+    qtbot.waitUntil(lambda: b"@network" not in state.read_bytes(), timeout=5000)
 
 
 def test_the_question_names_the_engine_and_defaults_to_cancel(qtbot, store):

@@ -127,9 +127,9 @@ def _open_conversation(qtbot, window, home):
     open_and_wait(qtbot, window, home)
     window.show_section("conversations")
     pane = window.pane("conversations")
-    threads = QAbstractItemModelTester(pane.threads.records.model)
+    threads = QAbstractItemModelTester(pane.threads.model)
     view = pane.conversation
-    qtbot.waitUntil(lambda: pane.threads.records.model.rowCount() > 0 and view.model.rowCount() >= 3
+    qtbot.waitUntil(lambda: pane.threads.model.rowCount() > 0 and view.model.rowCount() >= 3
                     and all(view.model.record(r) is not None for r in range(3)), timeout=10000)
     return pane, threads
 

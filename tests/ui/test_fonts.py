@@ -117,7 +117,7 @@ def test_a_conversation_in_chinese_korean_japanese_and_emoji_draws_every_glyph(q
         open_and_wait(qtbot, window, store)
         window.show_section("conversations")
         pane = window.pane("conversations")
-        qtbot.waitUntil(lambda: pane.threads.records.model.rowCount() == 3, timeout=5000)
+        qtbot.waitUntil(lambda: pane.threads.model.rowCount() == 3, timeout=5000)
         pane.open_item("intl")
         qtbot.waitUntil(lambda: "部署完成了吗" in pane.shown_text(), timeout=5000)
         document = pane.conversation.conversation.document()

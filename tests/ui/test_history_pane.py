@@ -32,17 +32,10 @@ def _text(pane) -> str:
     return pane.conversation.toPlainText()
 
 
-def test_open_from_agents_and_read_the_conversation(qtbot, window, demo_store, model_tester):
+def test_open_a_session_and_read_the_conversation(qtbot, window, demo_store, model_tester):
     agent_id, session_id, snapshot_record = _rlm_session(demo_store)
     open_and_wait(qtbot, window, demo_store)
-    window.show_section("agents")
-    agents = window.panes["agents"]
-    qtbot.waitUntil(lambda: agents.model.row_of_key(agent_id) >= 0, timeout=5000)
-    agents.table.selectRow(agents.model.row_of_key(agent_id))
-    qtbot.waitUntil(lambda: agents.sessions_model.row_of_key(session_id) >= 0, timeout=5000)
-    agents.sessions.setCurrentIndex(agents.sessions_model.index(agents.sessions_model.row_of_key(session_id), 0))
-    agents.sessions.setFocus()
-    qtbot.keyClick(agents.sessions, Qt.Key.Key_Return)
+    window.navigate("history", (agent_id, session_id, None))  # (the Agents page reads a session beside its list)
 
     pane = window.panes.get("history")
     assert pane is not None  # shown once its first page is read (or after a moment at most)

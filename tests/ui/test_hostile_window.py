@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 
 from tests.hostile.guard import unblock
-from tests.ui.conftest import open_and_wait
+from tests.ui.conftest import open_and_wait, thread_rows
 
 
 def test_a_piped_session_log_opens_and_is_listed_as_a_problem(qtbot, window, tmp_path):
@@ -33,8 +33,8 @@ def test_a_piped_session_log_opens_and_is_listed_as_a_problem(qtbot, window, tmp
         assert said() == ["cannot read file: a named pipe (FIFO), not a regular file; not read"]
         window.show_section("conversations")
         pane = window.pane("conversations")
-        qtbot.waitUntil(lambda: pane.threads.records.model.rowCount() > 0, timeout=10000)
-        assert [t.title for t in pane.threads.records.visible_records()] == ["app"]  # the store is shown
+        qtbot.waitUntil(lambda: pane.threads.model.rowCount() > 0, timeout=10000)
+        assert [r.values[0] for r in thread_rows(qtbot, pane)] == ["app"]  # the store is shown
     finally:
         for _ in range(20):  # a reader still blocked on the pipe (the code before the fix) is let go
             unblock(pipe)

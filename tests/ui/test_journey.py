@@ -7,7 +7,7 @@ import sqlite3
 from PySide6.QtCore import QMimeData, QPoint, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 
-from tests.ui.conftest import open_and_wait
+from tests.ui.conftest import open_and_wait, thread_rows
 
 
 def _wait_rows(qtbot, model, n=None):
@@ -24,49 +24,44 @@ def test_user_to_agent_to_session_to_tool_result(qtbot, window, demo_store):
     conn.close()
     open_and_wait(qtbot, window, demo_store)
 
-    window.show_section("users")
-    users = window.panes["users"]
-    _wait_rows(qtbot, users.records.proxy, 4)
-    row = users.records.proxy_row_of_key(user_id)
-    users.table.selectRow(row)
-    users.table.setFocus()
-    qtbot.keyClick(users.table, Qt.Key.Key_Return)  # Enter: this user's agents
+    window.show_section("collection:users")
+    users = window.panes["collection:users"]
+    qtbot.waitUntil(lambda: users.tree.topLevelItemCount() == 4, timeout=5000)
+    users.open_item(user_id)
+    assert users.current_row().key == user_id
+    users._link(QUrl("link:0"))  # "Agents of …": this user's agents
 
     agents = window.panes["agents"]
     assert window.pane_stack.currentWidget() is agents
-    qtbot.waitUntil(lambda: agents.user_box.currentData() == user_id, timeout=5000)
-    qtbot.waitUntil(lambda: agents.model.row_of_key(agent_id) >= 0, timeout=5000)
+    threads = agents.threads
+    qtbot.waitUntil(lambda: "user" in threads.choice_boxes
+                    and threads.choice_boxes["user"].currentData() == user_id, timeout=5000)
+    qtbot.waitUntil(lambda: threads.model.row_of_key(agent_id) >= 0, timeout=5000)
     # every agent listed belongs to that user (the filter ran in SQL)
-    for r in range(agents.model.rowCount()):
-        agents.model.index(r, 0).data()
-    qtbot.waitUntil(lambda: all(agents.model.record(r) is not None for r in range(agents.model.rowCount())),
-                    timeout=5000)
-    assert {agents.model.record(r).user_id for r in range(agents.model.rowCount())} == {user_id}
+    assert {r.raw["user_id"] for r in thread_rows(qtbot, agents)} == {user_id}
 
-    agents.table.selectRow(agents.model.row_of_key(agent_id))
-    qtbot.waitUntil(lambda: agents.sessions_model.row_of_key(session_id) >= 0, timeout=5000)
-    agents.sessions.setCurrentIndex(agents.sessions_model.index(agents.sessions_model.row_of_key(session_id), 0))
-    agents.sessions.setFocus()
-    qtbot.keyClick(agents.sessions, Qt.Key.Key_Return)  # Enter: read the session
-
-    history = window.panes["history"]
-    qtbot.waitUntil(lambda: history.model.rowCount() > 0, timeout=5000)
+    threads.table.selectRow(threads.model.row_of_key(agent_id))
+    qtbot.waitUntil(lambda: agents.sessions.records.proxy_row_of_key(session_id) >= 0, timeout=5000)
+    agents.sessions.table.selectRow(agents.sessions.records.proxy_row_of_key(session_id))  # read it, beside
+    view = agents.conversation
+    qtbot.waitUntil(lambda: view.model.rowCount() > 0, timeout=5000)
     # find the tool result row and open it
-    rows = range(history.model.rowCount())
+    rows = range(view.model.rowCount())
     for r in rows:
-        history.model.request_row(r)
-    qtbot.waitUntil(lambda: all(history.model.record(r) is not None for r in rows), timeout=5000)
-    result_row = next(r for r in rows if history.model.record(r).kind == "tool_result")
-    history.go_to_row(result_row)
-    result = history.model.record(result_row)
+        view.model.request_row(r)
+    qtbot.waitUntil(lambda: all(view.model.record(r) is not None for r in rows), timeout=5000)
+    result_row = next(r for r in rows if view.model.record(r).kind == "tool_result")
+    view.go_to_row(result_row)
+    result = view.model.record(result_row)
     qtbot.waitUntil(lambda: window.detail.item is not None and str(result.id) in window.detail.item.title, timeout=5000)
     # the conversation shows the call and its result text together
-    qtbot.waitUntil(lambda: " result" in history.conversation.toPlainText(), timeout=5000)
-    assert (result.tool_result.text or "").splitlines()[0][:30] in history.conversation.toPlainText()
+    qtbot.waitUntil(lambda: " result" in view.conversation.toPlainText(), timeout=5000)
+    assert (result.tool_result.text or "").splitlines()[0][:30] in view.conversation.toPlainText()
 
-    # Back returns to the agents page, keeping its filter
+    # Back from another page returns to the agents page, keeping its filter
+    window.show_section("inbox")
     window.go_back()
-    assert window.pane_stack.currentWidget() is agents and agents.user_box.currentData() == user_id
+    assert window.pane_stack.currentWidget() is agents and threads.choice_boxes["user"].currentData() == user_id
 
 
 def test_fixture_store_journey(qtbot, window, fixture_copy):
@@ -74,16 +69,19 @@ def test_fixture_store_journey(qtbot, window, fixture_copy):
     open_and_wait(qtbot, window, root)
     window.show_section("agents")
     agents = window.panes["agents"]
-    _wait_rows(qtbot, agents.model, 2)
+    _wait_rows(qtbot, agents.threads.model, 2)
     agents.filter_box.setText("telegram")
-    qtbot.waitUntil(lambda: agents.model.rowCount() == 1, timeout=5000)
-    agents.table.selectRow(0)
-    qtbot.waitUntil(lambda: agents.sessions_model.rowCount() == 2, timeout=5000)
-    active = agents.sessions_model.record(1)
-    assert active.is_active and active.reset_message == "manual reset"
-    window.navigate("history", (active.agent_id, active.id, None))
+    qtbot.waitUntil(lambda: agents.threads.model.rowCount() == 1, timeout=5000)
+    agents.threads.table.selectRow(0)
+    qtbot.waitUntil(lambda: agents.sessions.records.model.rowCount() == 2, timeout=5000)
+    active = next(s for s in agents.sessions.records.visible_records() if s.status == "active")
+    assert active.status == "active" and ("Reset message", "manual reset") in active.meta
+    window.navigate("history", (active.ref.thread_id, active.ref.session_id, None))
     history = window.panes["history"]
     qtbot.waitUntil(lambda: "Agent booted" in history.conversation.toPlainText(), timeout=5000)
+    # the session the Agents page picked beside its list is drawn too: the two views' reads never cancel
+    # each other (they once shared one worker channel, and the Agents page stayed "Loading…")
+    qtbot.waitUntil(lambda: "Agent booted" in agents.conversation.conversation.toPlainText(), timeout=5000)
     # the bad legacy line is listed in Problems, with its file and line
     window.show_section("problems")
     problems = window.panes["problems"]
@@ -157,7 +155,7 @@ def test_status_bar_and_keyboard(qtbot, window, demo_store):
     # arrow keys in the tree change the page
     window.nav.select("overview")
     qtbot.keyClick(window.nav, Qt.Key.Key_Down)
-    qtbot.waitUntil(lambda: window.pane_stack.currentWidget() is window.panes.get("users"), timeout=5000)
+    qtbot.waitUntil(lambda: window.pane_stack.currentWidget() is window.panes.get("collection:users"), timeout=5000)
 
 
 def test_ctrl_f_reaches_the_filter_of_every_page_that_has_one(qtbot, window, demo_store):
@@ -203,7 +201,7 @@ def test_a_store_with_broken_files_opens_and_lists_them(qtbot, window, tmp_path)
     assert any(p.endswith("latin1/TASK.md") for p in paths)
     # and everything else still loads
     window.show_section("agents")
-    qtbot.waitUntil(lambda: window.panes["agents"].model.rowCount() == 15, timeout=5000)
+    qtbot.waitUntil(lambda: window.panes["agents"].threads.model.rowCount() == 15, timeout=5000)
 
 
 def test_a_legacy_store_reads_its_sessions_as_conversations(qtbot, window, fixture_copy):
@@ -211,27 +209,26 @@ def test_a_legacy_store_reads_its_sessions_as_conversations(qtbot, window, fixtu
     open_and_wait(qtbot, window, root)
     window.show_section("agents")
     agents = window.panes["agents"]
-    _wait_rows(qtbot, agents.model, 2)
-    row = agents.model.row_of_key("agentusr1")
-    agents.table.selectRow(row)
-    qtbot.waitUntil(lambda: agents.sessions_model.rowCount() == 2, timeout=5000)
-    qtbot.waitUntil(lambda: agents.model.record(row) is not None, timeout=5000)  # rows arrive on demand
-    assert agents.model.record(row).name == "telegram user 42 · chat-42"
-    second = agents.sessions_model.record(1)
-    assert second.is_active and second.reset_message == "manual reset" and second.record_count == 1
-    agents.sessions.setCurrentIndex(agents.sessions_model.index(0, 0))
-    agents.sessions.setFocus()
-    qtbot.keyClick(agents.sessions, Qt.Key.Key_Return)
-    history = window.panes["history"]
-    qtbot.waitUntil(lambda: "hello" in history.conversation.toPlainText(), timeout=5000)
-    assert "hi!" in history.conversation.toPlainText() and "agentusr1#1" in history.heading.text()
-    history.show_raw_row(0)  # "raw JSON" of the record on line 2
+    threads = agents.threads
+    _wait_rows(qtbot, threads.model, 2)
+    row = threads.model.row_of_key("agentusr1")
+    threads.table.selectRow(row)
+    qtbot.waitUntil(lambda: agents.sessions.records.model.rowCount() == 2, timeout=5000)
+    qtbot.waitUntil(lambda: threads.model.record(row) is not None, timeout=5000)  # rows arrive on demand
+    assert threads.model.record(row).values[0] == "telegram user 42 · chat-42"
+    first, second = sorted(agents.sessions.records.visible_records(), key=lambda s: s.started_at or 0)
+    assert second.status == "active" and ("Reset message", "manual reset") in second.meta and second.message_count == 1
+    agents.sessions.select_key(first.ref.session_id)  # the first session, read beside the list
+    view = agents.conversation
+    qtbot.waitUntil(lambda: "hello" in view.conversation.toPlainText(), timeout=5000)
+    assert "hi!" in view.conversation.toPlainText() and "agentusr1#1" in view.heading.text()
+    view.show_raw_row(0)  # "raw JSON" of the record on line 2
     qtbot.waitUntil(lambda: window.detail.item is not None and "Raw" in window.detail.item.title, timeout=5000)
     assert window.detail.item.raw["text"] == "hello" and "id 2" in window.detail.item.title
     # the kind filter works without a database too
-    window.show_section("agents")
-    agents.kind_box.setCurrentIndex(agents.kind_box.findData("cron"))
-    qtbot.waitUntil(lambda: agents.model.rowCount() == 1, timeout=5000)
+    qtbot.waitUntil(lambda: "kind" in threads.choice_boxes, timeout=5000)
+    threads.choice_boxes["kind"].setCurrentIndex(threads.choice_boxes["kind"].findData("cron"))
+    qtbot.waitUntil(lambda: threads.model.rowCount() == 1, timeout=5000)
 
 
 def test_open_demo_writes_a_fresh_store_and_removes_it_on_close(qtbot, settings):

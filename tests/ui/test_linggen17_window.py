@@ -66,7 +66,7 @@ def test_a_sessions_details_show_its_agent_compaction_and_title_lock(qtbot, wind
     open_and_wait(qtbot, window, home)
     window.show_section("conversations")
     pane = window.pane("conversations")
-    qtbot.waitUntil(lambda: pane.threads.records.model.rowCount() > 0, timeout=10000)
+    qtbot.waitUntil(lambda: pane.threads.model.rowCount() > 0, timeout=10000)
     pane.open_item(SessionRef("per-project:-work-shop", "sess-1784000000-aaaa0001"))
     qtbot.waitUntil(lambda: window.detail.item is not None
                     and ("agent_id", "reviewer") in window.detail.item.fields, timeout=10000)

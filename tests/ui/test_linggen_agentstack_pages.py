@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 
-from tests.ui.conftest import open_and_wait
+from tests.ui.conftest import open_and_wait, thread_rows
 
 
 @pytest.fixture
@@ -33,8 +33,8 @@ def test_linggen_projects_count_alike_in_the_overview_the_navigation_and_the_lis
     qtbot.waitUntil(lambda: "(2)" in window.nav.text_of("conversations"), timeout=5000)
     window.show_section("conversations")
     pane = window.pane("conversations")
-    qtbot.waitUntil(lambda: pane.threads.records.model.rowCount() > 0, timeout=5000)
-    titles = [t.title for t in pane.threads.records.visible_records()]
+    qtbot.waitUntil(lambda: pane.threads.model.rowCount() > 0, timeout=5000)
+    titles = [r.values[0] for r in thread_rows(qtbot, pane)]
     # shop once, though its sessions are in both layouts; the loose session's row is no project
     assert sorted(titles) == ["Sessions without a project", "blog", "shop"]
     assert "(2)" in pane.threads.caption.text()
@@ -50,11 +50,11 @@ def test_linggen_a_project_copied_to_a_second_folder_is_listed_and_counted_once(
     qtbot.waitUntil(lambda: "(2)" in window.nav.text_of("conversations"), timeout=5000)
     window.show_section("conversations")
     pane = window.pane("conversations")
-    qtbot.waitUntil(lambda: pane.threads.records.model.rowCount() > 0, timeout=5000)
-    threads = pane.threads.records.visible_records()
-    assert sorted(t.title for t in threads) == ["blog", "shop"] and "(2)" in pane.threads.caption.text()
-    listed = next(t for t in threads if t.title == "shop")
-    assert listed.session_count == 7  # three sessions in each folder, and the flat one
+    qtbot.waitUntil(lambda: pane.threads.model.rowCount() > 0, timeout=5000)
+    threads = thread_rows(qtbot, pane)
+    assert sorted(t.values[0] for t in threads) == ["blog", "shop"] and "(2)" in pane.threads.caption.text()
+    listed = next(t for t in threads if t.values[0] == "shop")
+    assert listed.values[pane.threads.columns_titles.index("Sessions")] == 11  # three sessions in each folder, and the five flat ones
     assert f"stored in 2 folders: {shop.name}, {shop.name}-copy" in listed.problem
 
 

@@ -15,7 +15,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QAbstractItemModelTester
 
-from tests.ui.conftest import open_and_wait
+from tests.ui.conftest import open_and_wait, thread_rows
 
 REPO = Path(__file__).resolve().parents[2]
 FATAL = QAbstractItemModelTester.FailureReportingMode.Fatal
@@ -143,59 +143,58 @@ def test_lists_update_changed_rows_in_place_and_keep_the_selection(qtbot, window
     open_and_wait(qtbot, window, live_store)
     window.show_section("agents")
     agents = window.panes["agents"]
-    tester = QAbstractItemModelTester(agents.model, FATAL)  # noqa: F841
-    qtbot.waitUntil(lambda: agents.model.rowCount() > 6, timeout=10000)
+    threads = agents.threads
+    tester = QAbstractItemModelTester(threads.model, FATAL)  # noqa: F841
+    qtbot.waitUntil(lambda: threads.model.rowCount() > 6, timeout=10000)
     resets: list[str] = []
-    agents.model.modelReset.connect(lambda: resets.append("agents"))
-    for row in range(agents.model.rowCount()):
-        agents.model.index(row, 0).data()
-    qtbot.waitUntil(lambda: all(agents.model.record(r) is not None for r in range(agents.model.rowCount())),
-                    timeout=10000)
-    agents.table.selectRow(2)
-    selected = agents.model.key(2)
+    threads.model.modelReset.connect(lambda: resets.append("agents"))
+    rows = thread_rows(qtbot, agents)
+    threads.table.selectRow(2)
+    selected = threads.model.key(2)
     changed_row = 5
-    changed = agents.model.record(changed_row)
-    new_state = "dead" if changed.lifecycle != "dead" else "sleeping"
+    changed = rows[changed_row]
+    new_state = "dead" if changed.values[2] != "dead" else "sleeping"
 
     engine = _engine(live_store)
-    engine.execute("UPDATE agents SET lifecycle = ? WHERE id = ?", (new_state, changed.id))  # same order
-    qtbot.waitUntil(lambda: agents.model.index(changed_row, 2).data() == new_state, timeout=10000)
+    engine.execute("UPDATE agents SET lifecycle = ? WHERE id = ?", (new_state, changed.key))  # same order
+    qtbot.waitUntil(lambda: threads.model.index(changed_row, 2).data() == new_state, timeout=10000)
     assert resets == []  # updated in place, not reset
-    assert agents.model.key(agents.table.currentIndex().row()) == selected and agents.table.currentIndex().row() == 2
-    assert agents.model.key(changed_row) == changed.id
+    assert threads.current_key() == selected and threads.table.currentIndex().row() == 2
+    assert threads.model.key(changed_row) == changed.key
 
     # Updated now: sorted by "Updated" (newest first) it moves to the top; the selection follows its agent.
     engine.execute("UPDATE agents SET updated_at = ? WHERE id = ?", (int(time.time() * 1000), selected))
-    qtbot.waitUntil(lambda: agents.model.key(0) == selected, timeout=10000)
+    qtbot.waitUntil(lambda: threads.model.key(0) == selected, timeout=10000)
     assert resets == []
-    assert agents.table.currentIndex().row() == 0 and agents.model.key(agents.table.currentIndex().row()) == selected
+    assert threads.table.currentIndex().row() == 0 and threads.current_key() == selected
 
     window.show_section("inbox")
-    inbox = window.panes["inbox"]
+    inbox = window.panes["inbox"].views["inbox"]  # the shared list pane's list
     inbox_tester = QAbstractItemModelTester(inbox.model, FATAL)  # noqa: F841
     qtbot.waitUntil(lambda: inbox.model.rowCount() > 1, timeout=10000)
     inbox.model.modelReset.connect(lambda: resets.append("inbox"))
     count = inbox.model.rowCount()
     inbox.table.selectRow(1)
-    selected_item = inbox.model.record(1).id
+    qtbot.waitUntil(lambda: inbox.model.record(1) is not None, timeout=10000)
+    selected_item = inbox.model.record(1).key
     inserted: list[tuple[int, int]] = []
     inbox.model.rowsInserted.connect(lambda _p, first, last: inserted.append((first, last)))
     data = {"type": "message", "message": {"text": "a message the engine just received", "files": []}}
     engine.execute("INSERT INTO inbox (id, agent_id, posted_at, type, data) VALUES (?, ?, ?, 'message', ?)",
-                   ("liveitem000000000000000a", changed.id, int(time.time() * 1000), json.dumps(data)))
+                   ("liveitem000000000000000a", changed.key, int(time.time() * 1000), json.dumps(data)))
     qtbot.waitUntil(lambda: inbox.model.rowCount() == count + 1, timeout=10000)
     # the navigation counts it too, and a new agent on a page not shown (read from tables, not files)
     qtbot.waitUntil(lambda: window.nav.text_of("inbox").endswith(f"({count + 1})"), timeout=10000)
-    agents_before = agents.model.rowCount()
+    agents_before = threads.model.rowCount()
     engine.execute("INSERT INTO agents SELECT 'liveagent00000000000000a', " + ", ".join(
-        c for c in _columns(engine, "agents") if c != "id") + " FROM agents WHERE id = ?", (changed.id,))
+        c for c in _columns(engine, "agents") if c != "id") + " FROM agents WHERE id = ?", (changed.key,))
     qtbot.waitUntil(lambda: window.nav.text_of("agents").endswith(f"({agents_before + 1})"), timeout=10000)
     engine.close()
     assert inserted == [(count, count)]  # the newest item, inserted at the end (oldest first)
     assert resets == []
-    assert inbox.model.record(count).id == "liveitem000000000000000a"
-    assert inbox.model.index(count, 5).data() == "a message the engine just received"
-    assert inbox.model.record(inbox.table.currentIndex().row()).id == selected_item
+    assert inbox.model.key(count) == "liveitem000000000000000a"
+    qtbot.waitUntil(lambda: inbox.model.index(count, 5).data() == "a message the engine just received", timeout=10000)
+    assert inbox.model.key(inbox.table.currentIndex().row()) == selected_item
 
 
 def _columns(conn, table: str) -> list[str]:

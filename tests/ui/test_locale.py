@@ -131,32 +131,34 @@ def test_a_german_window_shows_german_numbers_and_dates_and_sorts_by_raw_values(
     open_and_wait(qtbot, window, demo_store)
     window.show_section("agents")
     pane = window.panes["agents"]
-    model = pane.model
+    model, table = pane.threads.model, pane.threads.table
+    titles = pane.threads.columns_titles
+    tokens_at, created_at = titles.index("Tokens"), titles.index("Created")
     tester = QAbstractItemModelTester(model, QAbstractItemModelTester.FailureReportingMode.Warning)
     qtbot.waitUntil(lambda: model.rowCount() > 3, timeout=5000)
 
     def column(c):
         return [model.index(r, c).data() for r in range(model.rowCount())]
 
-    pane.table.sortByColumn(6, Qt.SortOrder.DescendingOrder)  # tokens, sorted in SQL by the number
-    qtbot.waitUntil(lambda: all(column(6)) and column(6) != [], timeout=5000)
+    table.sortByColumn(tokens_at, Qt.SortOrder.DescendingOrder)  # tokens, sorted in SQL by the number
+    qtbot.waitUntil(lambda: all(column(tokens_at)) and column(tokens_at) != [], timeout=5000)
 
     def tokens():
-        return [int(t.replace(".", "")) for t in column(6)]
+        return [int(t.replace(".", "")) for t in column(tokens_at)]
 
     qtbot.waitUntil(lambda: tokens() == sorted(tokens(), reverse=True), timeout=5000)
-    assert any("." in t for t in column(6))  # grouped the German way: 12.345
-    assert not any("," in t for t in column(6))
+    assert any("." in t for t in column(tokens_at))  # grouped the German way: 12.345
+    assert not any("," in t for t in column(tokens_at))
 
-    created = column(4)
+    created = column(created_at)
     assert created and all(GERMAN_DATE_TIME.match(t) for t in created), created[:3]
-    pane.table.sortByColumn(4, Qt.SortOrder.AscendingOrder)
+    table.sortByColumn(created_at, Qt.SortOrder.AscendingOrder)
 
     # the day-first text would sort 03.02. before 28.01.; the rows follow the stored times instead
     def stored():
         records = [model.index(r, 0).data(RecordRole) for r in range(model.rowCount())]
-        return [rec.created_at if rec is not None else None for rec in records]
+        return [rec.raw["created_at"] if rec is not None else None for rec in records]
 
     qtbot.waitUntil(lambda: None not in stored() and stored() == sorted(stored()), timeout=5000)
-    assert [fmt_time(ms) for ms in stored()] == column(4)
+    assert [fmt_time(ms) for ms in stored()] == column(created_at)
     del tester

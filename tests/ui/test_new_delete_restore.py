@@ -151,11 +151,6 @@ def test_new_cron_task_then_delete_it_then_restore_it(qtbot, window, store):
 @pytest.mark.parametrize("section, values, files", [
     ("heartbeat", {"title": "Check the plants"},
      {"heartbeat/check-the-plants.md": b"---\ntitle: Check the plants\n---\nDescribe what to check on each heartbeat.\n"}),
-    ("apps", {"name": "garden", "title": "Garden", "description": "Keeps the garden log"},
-     {"workspace/apps/garden/APP.md": b"---\nname: garden\ntitle: Garden\ndescription: Keeps the garden log\n---\n"
-                                      b"You are a helpful assistant for this app.\n",
-      "workspace/apps/garden/PERMISSIONS.md": b"## Source Intent\n\nDescribe what this app needs access to and why."
-                                              b"\n\n## Rules\n\n### Allow\n\n### Deny\n"}),
 ])
 def test_new_items_come_from_the_templates(qtbot, window, store, section, values, files):
     open_and_wait(qtbot, window, store)
@@ -177,6 +172,46 @@ def test_new_items_come_from_the_templates(qtbot, window, store, section, values
         listed(qtbot, pane, count + 1)
     else:
         show_fresh(qtbot, window, section, old=pane, rows=count + 1)
+
+
+APP_FILES = {"workspace/apps/garden/APP.md": b"---\nname: garden\ntitle: Garden\ndescription: Keeps the garden log\n"
+                                          b"---\nYou are a helpful assistant for this app.\n",
+             "workspace/apps/garden/PERMISSIONS.md": b"## Source Intent\n\nDescribe what this app needs access to and "
+                                                     b"why.\n\n## Rules\n\n### Allow\n\n### Deny\n"}
+
+
+def _apps_view(qtbot, window, old=None, rows=None):
+    window.show_section("apps")
+    qtbot.waitUntil(lambda: window.panes.get("apps") is not None and window.panes["apps"] is not old, timeout=10000)
+    view = window.panes["apps"].views["apps"]
+    qtbot.waitUntil(lambda: view.model.rowCount() > 0 and view.new_button.isVisible() if rows is None
+                    else view.model.rowCount() == rows, timeout=10000)
+    return view
+
+
+def test_new_app_comes_from_the_template_in_the_first_place(qtbot, window, store):
+    """The shared list pane's New… (the store's create_fields): the app from Daycare's template, nothing else
+    touched."""
+    from daycare_gui.ui.panes.generic.edit_form import EditDialog
+
+    open_and_wait(qtbot, window, store)
+    view = _apps_view(qtbot, window)
+    count = view.model.rowCount()
+    before = snapshot_tree(store)
+
+    def fill(dialog: EditDialog):
+        for name, text in {"name": "garden", "title": "Garden", "description": "Keeps the garden log"}.items():
+            dialog._getters[name].__self__.setText(text)
+        dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Save).click()
+
+    on_next_dialog(fill, kind=EditDialog)
+    old = window.panes["apps"]
+    view.new_button.click()
+    qtbot.waitUntil(lambda: (store / "workspace/apps/garden/PERMISSIONS.md").is_file(), timeout=10000)
+    after = snapshot_tree(store)
+    assert {k: v for k, v in after.items() if k not in before} == APP_FILES
+    assert {k: v for k, v in after.items() if k in before} == before
+    _apps_view(qtbot, window, old=old, rows=count + 1)
 
 
 def test_new_item_never_replaces_an_existing_one(qtbot, window, store):
@@ -271,13 +306,14 @@ def test_delete_across_file_systems_that_fails_midway_says_partly_deleted(qtbot,
     import os
 
     open_and_wait(qtbot, window, store)
-    pane = show_fresh(qtbot, window, "apps")
-    qtbot.waitUntil(lambda: pane.records.proxy.rowCount() > 0, timeout=10000)
+    view = _apps_view(qtbot, window)
+    qtbot.waitUntil(lambda: all(view.model.record(r) for r in range(view.model.rowCount())), timeout=10000)
     app = store / "workspace" / "apps" / "deploy-check"
     before = snapshot_tree(app)
     stuck = sorted(before)[-1]  # one file of the original cannot be removed
-    column = next(c for c in range(pane.records.proxy.columnCount()) if "deploy-check" in texts(pane.records.proxy, c))
-    pane.table.selectRow(texts(pane.records.proxy, column).index("deploy-check"))
+    view.table.selectRow(texts(view.model, 0).index("deploy-check"))
+    qtbot.waitUntil(lambda: any(b.objectName() == "action:delete" for b in view.row_actions()), timeout=5000)
+    delete = next(b for b in view.row_actions() if b.objectName() == "action:delete")
 
     def rename(src, dst, *args, **kwargs):
         raise OSError(errno.EXDEV, "Invalid cross-device link", str(src), None, str(dst))
@@ -293,16 +329,18 @@ def test_delete_across_file_systems_that_fails_midway_says_partly_deleted(qtbot,
 
     def answer(box: QMessageBox):
         if box.windowTitle() == "Delete":
-            on_next_dialog(lambda b: (warnings.append((b.windowTitle(), b.text())), b.accept()), kind=QMessageBox)
+            assert "to the trash" in box.text()
             box.button(QMessageBox.StandardButton.Yes).click()
 
     on_next_dialog(answer, kind=QMessageBox)
     with monkeypatch.context() as mp:
         mp.setattr(os, "rename", rename)
         mp.setattr(os, "unlink", unlink)
-        pane.edit_actions.delete_button.click()
+        mp.setattr(QMessageBox, "warning", staticmethod(lambda *a, **k: warnings.append(a[1:3])))
+        delete.click()
+        qtbot.waitUntil(lambda: bool(warnings), timeout=10000)
     (title, text), = warnings
-    assert title == "Partly deleted" and str(app / stuck) in text and "full copy is in the Trash" in text
+    assert title == "Partly done" and str(app / stuck) in text and "full copy is in the Trash" in text
     assert snapshot_tree(app) == {stuck: before[stuck]}  # only what could not be removed is left
     (copy,) = (store / TRASH_NAME).glob("*/workspace/apps/deploy-check")
     assert snapshot_tree(copy) == before  # the whole folder, byte for byte

@@ -36,7 +36,7 @@ def test_an_inbox_item_without_text_is_summarised_in_words(qtbot, window, demo_s
     open_and_wait(qtbot, window, demo_store)
     window.show_section("inbox")
     pane = window.panes["inbox"]
-    model = pane.model
+    model = pane.views["inbox"].model  # (the shared list pane; its rows are read as they are shown)
     summary = next(c for c in range(model.columnCount())
                    if model.headerData(c, Qt.Orientation.Horizontal) == "Summary")
     kind = next(c for c in range(model.columnCount()) if model.headerData(c, Qt.Orientation.Horizontal) == "Kind")

@@ -106,15 +106,18 @@ def test_copy_link_from_the_agents_sessions_and_reopen_it(qtbot, window, demo_st
     qtbot.waitUntil(lambda: window.jump.index is not None, timeout=15000)
     window.jump.open_link(f"agent:{agent_id}")
     agents = window.panes["agents"]
-    qtbot.waitUntil(lambda: agents.link_target() == ("agent", agent_id), timeout=10000)
+    qtbot.waitUntil(lambda: agents.link_target(agents.threads.table) == ("agent", agent_id), timeout=10000)
+    qtbot.waitUntil(lambda: window.pane_stack.currentWidget() is agents, timeout=10000)  # once its session is read
+    agents.threads.table.setFocus()
+    qtbot.waitUntil(agents.threads.table.hasFocus, timeout=2000)
     qtbot.keyClick(window, Qt.Key.Key_L, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     assert QGuiApplication.clipboard().text().endswith(f"--open agent:{agent_id}")
-    qtbot.waitUntil(lambda: agents.sessions_model.row_of_key(session_id) >= 0, timeout=10000)
-    agents.sessions.setCurrentIndex(agents.sessions_model.index(agents.sessions_model.row_of_key(session_id), 0))
-    assert agents.link_target(agents.sessions) == ("session", session_id)
+    qtbot.waitUntil(lambda: agents.sessions.records.proxy_row_of_key(session_id) >= 0, timeout=10000)
+    agents.sessions.table.selectRow(agents.sessions.records.proxy_row_of_key(session_id))
+    assert agents.link_target(agents.sessions.table) == ("session", session_id)
     # the lists offer it in a context menu
-    assert agents.sessions.contextMenuPolicy() == Qt.ContextMenuPolicy.CustomContextMenu
-    window.jump.copy_link(agents.link_target(agents.sessions))
+    assert agents.sessions.table.contextMenuPolicy() == Qt.ContextMenuPolicy.CustomContextMenu
+    window.jump.copy_link(agents.link_target(agents.sessions.table))
     link = QGuiApplication.clipboard().text()
     assert link == f"daycare-gui {demo_store.resolve()} --open session:{session_id}"
 
@@ -131,11 +134,11 @@ def test_ctrl_digits_reach_every_section_and_f6_cycles_areas(qtbot, window, demo
         qtbot.keyClick(window, getattr(Qt.Key, f"Key_{n}"), Qt.KeyboardModifier.ControlModifier)
         assert window._current_section == order[n - 1].id
     assert window.actions_.actions["section_3"].text().endswith(order[2].title)
-    window.show_section("users")
+    window.show_section("collection:users")
     window.nav.setFocus()
     qtbot.waitUntil(window.nav.hasFocus, timeout=2000)
     qtbot.keyClick(window, Qt.Key.Key_F6)
-    assert window.panes["users"].table.hasFocus()
+    assert window.panes["collection:users"].tree.hasFocus()
     qtbot.keyClick(window, Qt.Key.Key_F6, Qt.KeyboardModifier.ShiftModifier)
     assert window.nav.hasFocus() or window.nav.isAncestorOf(QApplication.focusWidget())
 

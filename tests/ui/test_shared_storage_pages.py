@@ -100,7 +100,7 @@ def test_another_kind_gets_the_same_pages_without_migrations(qtbot, window, tmp_
     db = write_demo(tmp_path / "agentstack")
     open_and_wait(qtbot, window, db, timeout=30000)
     opened, overview, storage, problems = _pages(qtbot, window)
-    assert opened.kind == "agentstack" and opened.capability(api.Storage) is None
+    assert opened.kind == "agentstack" and not opened.capability(api.Storage).offers_upgrade  # (space only)
 
     expected = _table_counts(opened)
     assert _counts_of(overview.tables_model) == expected

@@ -378,12 +378,13 @@ def test_linggen_missions_are_tasks_with_their_schedule_in_words_and_the_documen
     open_and_wait(qtbot, window, root)
     window.show_section("tasks")
     pane = window.panes["tasks"]
-    shown(pane, 1, qtbot)
+    shown(pane, 2, qtbot)  # the daily review and the nightly tests
     proxy = pane.records.proxy
-    assert texts(proxy, 0) == ["Daily review"]
-    assert texts(proxy, column(proxy, "In words")) == ["At 09:00 AM, Monday through Friday"]
-    assert texts(proxy, column(proxy, "Next run"))[0] and texts(proxy, column(proxy, "Last run"))[0]
-    assert texts(proxy, column(proxy, "Linggen reads")) == ["mission.md"]
+    assert sorted(texts(proxy, 0)) == ["Daily review", "Nightly tests"]
+    daily = texts(proxy, 0).index("Daily review")
+    assert texts(proxy, column(proxy, "In words"))[daily] == "At 09:00 AM, Monday through Friday"
+    assert texts(proxy, column(proxy, "Next run"))[daily] and texts(proxy, column(proxy, "Last run"))[daily]
+    assert texts(proxy, column(proxy, "Linggen reads")) == ["mission.md", "mission.md"]
     select_where(pane, 0, "Daily review")
     assert "Review yesterday's commits" in pane.shown_text() and "Next runs" in pane.shown_text()
     assert pane.file_button.isEnabled() and not pane.edit_button.isEnabled()

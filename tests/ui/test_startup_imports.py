@@ -59,7 +59,7 @@ def test_after_start_up_everything_was_first_imported_on_the_gui_thread(tmp_path
                 threading.Event().wait(0.001)
         until(lambda: window.store is not None)
         window.show_section("agents")
-        until(lambda: window.panes["agents"].model.is_loaded(0))
+        until(lambda: window.panes["agents"].threads.model.is_loaded(0))
         until(lambda: "(" in window.nav.text_of("agents"))  # the counts came from the held background worker
         until(lambda: window.preloader.done and not window.bg_worker.is_busy() and not window.worker.is_busy())
         window.close()

@@ -31,9 +31,9 @@ def test_outside_kind_conversation_in_the_shared_view(qtbot, window, chatlog):
     open_and_wait(qtbot, window, chatlog)
     window.show_section("conversations")
     pane = window.pane("conversations")
-    threads_tester = QAbstractItemModelTester(pane.threads.records.model)  # kept: watches the loading
+    threads_tester = QAbstractItemModelTester(pane.threads.model)  # kept: watches the loading
     sessions_tester = QAbstractItemModelTester(pane.sessions.records.model)
-    qtbot.waitUntil(lambda: pane.threads.records.model.rowCount() == 2, timeout=5000)
+    qtbot.waitUntil(lambda: pane.threads.model.rowCount() == 2, timeout=5000)
     pane.open_item("ops")
     qtbot.waitUntil(lambda: "Yes, prod is green." in pane.shown_text(), timeout=5000)
     text = pane.shown_text()
@@ -51,7 +51,7 @@ def test_outside_kind_problems_page_lists_the_bad_line(qtbot, window, chatlog):
     open_and_wait(qtbot, window, chatlog)
     window.show_section("conversations")
     pane = window.pane("conversations")
-    qtbot.waitUntil(lambda: pane.threads.records.model.rowCount() == 2, timeout=5000)
+    qtbot.waitUntil(lambda: pane.threads.model.rowCount() == 2, timeout=5000)
     pane.open_item(registry_ref("home", "b"))
     qtbot.waitUntil(lambda: "again" in pane.shown_text(), timeout=5000)
     window.show_section("problems")
@@ -69,7 +69,7 @@ def test_a_problem_found_while_reading_is_counted_in_the_navigation_at_once(qtbo
     qtbot.waitUntil(lambda: window.nav.text_of("problems") == "Problems  (1)", timeout=5000)  # b.jsonl's line 2
     window.show_section("conversations")
     pane = window.pane("conversations")
-    qtbot.waitUntil(lambda: pane.threads.records.model.rowCount() == 2, timeout=5000)
+    qtbot.waitUntil(lambda: pane.threads.model.rowCount() == 2, timeout=5000)
     pane.open_item(registry_ref("home", "b"))  # reads b.jsonl again: its bad line is not a second problem
     qtbot.waitUntil(lambda: "again" in pane.shown_text(), timeout=5000)
     opened = window.opened
@@ -114,7 +114,7 @@ def test_outside_kind_session_followed_live(qtbot, window, chatlog):
     window.show_section("conversations")
     pane = window.pane("conversations")
     sessions_tester = QAbstractItemModelTester(pane.sessions.records.model)  # noqa: F841
-    qtbot.waitUntil(lambda: pane.threads.records.model.rowCount() == 2, timeout=5000)
+    qtbot.waitUntil(lambda: pane.threads.model.rowCount() == 2, timeout=5000)
     pane.open_item("ops")
     view = pane.conversation
     qtbot.waitUntil(lambda: view.model.rowCount() == 4 and "Yes, prod is green." in pane.shown_text(), timeout=5000)

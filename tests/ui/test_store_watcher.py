@@ -155,3 +155,15 @@ def test_a_folder_swapped_in_by_the_windows_own_save_is_watched_afresh(qtbot, tm
         assert blocker.args == ["000000010000000000000001 changed on disk."]
     finally:
         w.watch(None)
+
+
+def test_a_wal_gone_between_two_looks_is_no_error(qtbot, watcher, store, monkeypatch):
+    """A WAL seen a moment ago and gone now (its last connection closed: the bot's, or a prune's) is no
+    change with data, and no exception in the watcher's slot."""
+    from daycare_gui.ui import store_watcher
+
+    gone = store / "daycare.db-wal"
+    assert not gone.exists()
+    monkeypatch.setattr(store_watcher, "_watchable", lambda _path: True)  # it was there when looked at
+    monkeypatch.setattr(watcher, "_database", frozenset({gone}))
+    assert watcher._watch_database_files() is False

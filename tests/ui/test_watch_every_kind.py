@@ -122,7 +122,7 @@ def test_linggen_the_conversation_shown_grows_by_itself_without_a_banner(qtbot, 
 
     open_and_wait(qtbot, window, linggen_home)
     pane = _show(qtbot, window, "conversations")
-    qtbot.waitUntil(lambda: pane.threads.records.model.rowCount() > 0, timeout=10000)
+    qtbot.waitUntil(lambda: pane.threads.model.rowCount() > 0, timeout=10000)
     qtbot.waitUntil(lambda: pane.session is not None and pane.total > 0, timeout=10000)
     followed = [Path(p) for p in pane._live.watcher.files()]
     assert followed, "the session shown is followed live"

@@ -22,6 +22,7 @@ from daycare_gui.stores.agentstack.search import FAILED_MEANS, SEARCH_COLUMNS, i
 from daycare_gui.stores.agentstack.spec import Spec
 from daycare_gui.stores.api import (
     Actions,
+    Automations,
     Charts,
     Collections,
     EditableField,
@@ -209,6 +210,20 @@ def offer_capabilities(store) -> None:
     store.offer(Collections, AgentStackCollections(store))
     store.offer(Actions, AgentStackActions(store))
     store.offer(Charts, AgentStackCharts(store))
+    if store.has("tasks", "agent_type"):  # its task queue: the one automated work AgentStack records
+        from daycare_gui.stores.agentstack.automations import AgentStackAutomations
+
+        store.offer(Automations, AgentStackAutomations(store))
+    from daycare_gui.stores.agentstack.usage import AgentStackUsage, offers_usage
+
+    if offers_usage(store) and store.has("agent_resource_metrics", "updated_at"):
+        from daycare_gui.stores.api import Usage
+
+        store.offer(Usage, AgentStackUsage(store))  # its one token total per agent, unpriced (#37)
+    from daycare_gui.stores.agentstack.space import AgentStackStorage
+    from daycare_gui.stores.api import Storage
+
+    store.offer(Storage, AgentStackStorage(store))  # space only: no migrations
     _startup_checks(store)
 
 

@@ -105,12 +105,15 @@ def _fill(c: sqlite3.Connection, t: int) -> None:
     tasks = [("root", None, "coordinator", "completed", "Ship the checkout fixes", "Done: 2 subtasks", None, 0),
              ("fix", "root", "coder", "completed", "Fix the flaky checkout test", "Made the clock injectable", "low", 1),
              ("review", "root", "reviewer", "running", "Review the payment retry logic", None, "high", 1),
-             ("lost", None, "researcher", "pending", "Compare payment providers", None, "medium", 0)]
+             ("lost", None, "researcher", "pending", "Compare payment providers", None, "medium", 0),
+             # a coder task that failed (AgentStack sets completed_at for failed ones too)
+             ("retry", "root", "coder", "failed", "Retry payments with backoff",
+              "Error: the payment sandbox refused the connection", "medium", 1)]
     for i, (name, parent, agent, status, inp, out, risk, depth) in enumerate(tasks):
         session = _id("s-error") if name == "lost" else _id("s-active")
         c.execute("INSERT INTO tasks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                   (_id("k-" + name), session, agent, status, inp, out, t + i * 5000,
-                   t + i * 5000 + 60_000 if status == "completed" else None, risk,
+                   t + i * 5000 + 60_000 if status in ("completed", "failed") else None, risk,
                    _id("k-" + parent) if parent else None, depth, None))
     cp = _id("cp-1")
     subtasks = [{"id": "st-1", "agentType": "coder", "input": "Retry payments with backoff",

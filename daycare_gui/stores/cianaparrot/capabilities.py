@@ -8,12 +8,14 @@ from collections import Counter
 
 from daycare_gui.stores.api import (
     Actions,
+    Automations,
     Charts,
     Collections,
     Conversations,
     Documents,
     Files,
     SearchSource,
+    Storage,
     Tables,
     Tasks,
 )
@@ -100,9 +102,20 @@ def offer_all(store) -> None:
     store.offer(Charts, CianaCharts(store))
     if store.db is not None:
         store.offer(Tables, CianaTables(store))
+        from daycare_gui.stores.api import Usage
+        from daycare_gui.stores.cianaparrot.usage import CianaUsage
+
+        store.offer(Usage, CianaUsage(store))  # AIMessage usage, once per message id (#37)
+    from daycare_gui.stores.cianaparrot.space import CianaStorage
+
+    store.offer(Storage, CianaStorage(store))  # space by table, thread and folder; the prune
     if store.layout.root is not None or store.layout.data_dir is not None:
         store.offer(Tasks, CianaTasks(store))
         store.offer(Actions, CianaActions(store))
+    if store.tasks or any(t.startswith("scheduler_") for t in store.threads):
+        from daycare_gui.stores.cianaparrot.automations import CianaAutomations
+
+        store.offer(Automations, CianaAutomations(store))
     if store.layout.workspace is not None or store.layout.root is not None:
         store.offer(Documents, CianaDocuments(store))
     if store.layout.workspace is not None:

@@ -10,9 +10,10 @@ is a second session beside it, each line marked with the folder it came from.
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import replace
 from itertools import islice
 
-from daycare_gui.stores.api import Conversations
+from daycare_gui.stores.api import THREADS, Conversations, when_utc
 from daycare_gui.stores.cianaparrot.checkpoints import id_time_ms
 from daycare_gui.stores.cianaparrot.decode import Opaque, masked
 from daycare_gui.stores.cianaparrot.files import LogEntry, merged_entries
@@ -24,7 +25,15 @@ from daycare_gui.stores.cianaparrot.messages import (
     role_text,
     to_message,
 )
-from daycare_gui.stores.records import Message, SessionRecord, SessionRef, ThreadRecord
+from daycare_gui.stores.records import (
+    FilterSpec,
+    Message,
+    Query,
+    Row,
+    SessionRecord,
+    SessionRef,
+    ThreadRecord,
+)
 
 LOG_PREFIX = "log:"
 CACHE_THREADS = 4
@@ -37,6 +46,14 @@ def _title(chat: str, task: dict | None) -> str:
         return f"{name}: {prompt[:60]}{'…' if len(prompt) > 60 else ''}" if prompt else name
     channel, _, chat_id = chat.partition("_")
     return f"{channel} {chat_id}" if chat_id else chat
+
+
+def _channel(chat: str) -> str:
+    """The channel a chat came through ("telegram"), or "scheduled task" for a task's own runs."""
+    if chat.startswith("scheduler_"):
+        return "scheduled task"
+    channel, sep, _chat_id = chat.partition("_")
+    return channel if sep else ""
 
 
 class CianaConversations(Conversations):
@@ -74,6 +91,30 @@ class CianaConversations(Conversations):
             out.append(ThreadRecord(chat, _title(chat, task), sub, updated, len(infos), tuple(meta),
                                     raw={"chat": chat, "threads": [i.id for i in infos]}, problem=problem))
         return out
+
+    # -- the thread list: each chat's channel and its threads (Listing "threads") -------------------------
+    def thread_columns(self) -> tuple[str, ...]:
+        return ("Name", "Channel", "Threads", "Updated")
+
+    def list_rows(self, list_id: str) -> list[Row]:
+        if list_id != THREADS:
+            return []
+        return [Row(t.id, (t.title, _channel(t.id), t.session_count, when_utc(t.updated_at)), raw=t.raw,
+                    markdown=t.subtitle, problem=t.problem) for t in self.threads()]
+
+    def filters(self, list_id: str) -> tuple[FilterSpec, ...]:
+        if list_id != THREADS:
+            return ()
+        channels = sorted({_channel(chat) for chat in self.store.chats()})
+        return (FilterSpec("channel", "channel", "choice", tuple((c, c) for c in channels)),)
+
+    def keys(self, list_id: str, query: Query) -> list[str]:
+        channel = query.choice("channel")
+        keys = super().keys(list_id, replace(query, choices=()))
+        if not channel:
+            return keys
+        keep = {r.key for r in self.list_rows(list_id) if r.values[1] == channel}
+        return [k for k in keys if k in keep]
 
     def sessions(self, thread_id: str) -> list[SessionRecord]:
         infos = self.store.chats().get(thread_id, [])

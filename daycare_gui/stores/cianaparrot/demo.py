@@ -42,9 +42,18 @@ CONVERSATIONS = {
                             "Try cacio e pepe: pecorino and black pepper."),
                            ("Add it to my reminders", "remindctl", "Reminder added", "Done, it's in Reminders.")],
     "telegram_789012": [("hello", None, None, "Hi! How can I help?")],
-    "scheduler_a1b2c3d4": [("Check the weather forecast and send me a summary", "web_search", "Rain after 3pm",
-                            "Rain is expected after 3pm; take an umbrella.")],
 }
+FORECAST = "Check the weather forecast and send me a summary"
+# The daily forecast task's runs, oldest first, the last at its last_run: (how it went, its answer). Each is
+# laid out as LangGraph's saver leaves an invocation: an "input" checkpoint whose __start__ writes carry the
+# scheduler's message, a checkpoint per step with the step's writes against the one it ran from, and a last
+# checkpoint with no writes when the graph reached its end.
+SCHEDULED_RUNS = (
+    ("worked", "Rain is expected after 3pm; take an umbrella."),
+    ("failed", "RateLimitError('Error code: 429 - rate limit reached for requests')"),
+    ("worked", "Sunny all day, 19°C at noon."),
+    ("cut off", None),  # the agent asked for a tool and nothing followed: the bot stopped mid-run
+)
 
 
 def _iso(text: str, shift_ms: int) -> str:
@@ -62,7 +71,7 @@ def _last_cron_run(now_ms: int) -> str:
     return ran.isoformat()
 
 
-def _write_db(db: Path, shift_ms: int = 0) -> None:
+def _write_db(db: Path, shift_ms: int, last_run_ms: int) -> None:
     conn = sqlite3.connect(db)
     conn.executescript("""
         PRAGMA journal_mode=WAL;
@@ -110,11 +119,66 @@ def _write_db(db: Path, shift_ms: int = 0) -> None:
                                  (thread, parent, f"task-{seq:04d}", "~__pregel_pull, agent",
                                   msgpack.packb([item], use_bin_type=True)))
                 parent, step = cid, step + 1
+    _scheduled_runs(conn, "scheduler_a1b2c3d4", last_run_ms)  # (its times follow last_run, moved already)
     conn.commit()
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     conn.close()
     for suffix in ("-wal", "-shm"):
         Path(str(db) + suffix).unlink(missing_ok=True)
+
+
+def _scheduled_runs(conn: sqlite3.Connection, thread: str, last_run_ms: int) -> None:
+    """The forecast task's runs, a day apart, the newest at its last_run (its thread as LangGraph writes it)."""
+    messages: list = []
+    parent, step, seq = None, -1, 1000
+
+    def checkpoint(ms: int, source: str, writes: list[tuple[str, str, object]]) -> None:
+        nonlocal parent, step, seq
+        seq += 1
+        cid = _cid(ms, seq)
+        ts = _dt.datetime.fromtimestamp(ms / 1000, _dt.timezone.utc).isoformat()
+        state = {"v": 4, "ts": ts, "id": cid, "channel_values": {"messages": list(messages)},
+                 "channel_versions": {"messages": f"{seq:032d}.0.5"}, "versions_seen": {},
+                 "updated_channels": ["messages"]}
+        conn.execute("INSERT INTO checkpoints VALUES (?, '', ?, ?, 'msgpack', ?, ?)",
+                     (thread, cid, parent, msgpack.packb(state, use_bin_type=True),
+                      json.dumps({"source": source, "step": step, "parents": {}}).encode()))
+        task = str(uuid.UUID(int=seq))
+        for idx, (channel, node, value) in enumerate(writes):
+            tag, blob = ("null", None) if value is None else ("msgpack", msgpack.packb(value, use_bin_type=True))
+            conn.execute("INSERT INTO writes VALUES (?, '', ?, ?, ?, ?, ?, ?, ?)",
+                         (thread, cid, task, f"~__pregel_pull, {node}", -1 if channel == "__error__" else idx,
+                          channel, tag, blob))
+        parent, step = cid, step + 1
+
+    for k, (how, answer) in enumerate(SCHEDULED_RUNS):
+        ms = last_run_ms - (len(SCHEDULED_RUNS) - 1 - k) * 86_400_000
+        checkpoint(ms, "input", [("messages", "__start__", [{"role": "user", "content": FORECAST}]),
+                                 ("branch:to:agent", "__start__", None)])
+        messages.append(_msg("HumanMessage", "human", content=FORECAST, type="human", id=f"sched-h-{k}"))
+        if how == "failed":
+            checkpoint(ms + 900, "loop", [("__error__", "agent", answer)])
+            continue
+        call = f"toolu_sched{k:02d}"
+        asked = _msg("AIMessage", "ai", content="", type="ai", id=f"sched-a-{k}", invalid_tool_calls=[],
+                     usage_metadata={"input_tokens": 180, "output_tokens": 20, "total_tokens": 200},
+                     tool_calls=[{"name": "web_search", "args": {"query": "weather forecast Rome"}, "id": call,
+                                  "type": "tool_call"}])
+        checkpoint(ms + 900, "loop", [("messages", "agent", [asked]), ("branch:to:tools", "agent", None)])
+        if how == "cut off":
+            continue
+        messages.append(asked)
+        result = _msg("ToolMessage", "tool", content="Rome: rain after 3pm" if k == 0 else "Rome: sunny, 19°C",
+                      type="tool", id=f"sched-t-{k}", tool_call_id=call, name="web_search", status="success",
+                      artifact=None)
+        checkpoint(ms + 2400, "loop", [("messages", "tools", [result]), ("branch:to:agent", "tools", None)])
+        messages.append(result)
+        reply = _msg("AIMessage", "ai", content=answer, type="ai", id=f"sched-b-{k}", tool_calls=[],
+                     invalid_tool_calls=[], usage_metadata={"input_tokens": 260, "output_tokens": 30,
+                                                            "total_tokens": 290})
+        checkpoint(ms + 4800, "loop", [("messages", "agent", [reply])])
+        messages.append(reply)
+        checkpoint(ms + 4900, "loop", [])
 
 
 def write_demo(directory, *, now_ms: int | None = None) -> Path:
@@ -131,12 +195,13 @@ def write_demo(directory, *, now_ms: int | None = None) -> Path:
     (root / "config.yaml").write_text('agent:\n  workspace: "./workspace"\n  data_dir: "./data"\n'
                                       'scheduler:\n  enabled: true\n  data_file: "./data/scheduled_tasks.json"\n',
                                       encoding="utf-8")
-    _write_db(data / "checkpoints.db", shift)
+    last_cron_run = "2026-02-25T08:00:12+00:00" if now_ms is None else _last_cron_run(now_ms)
+    _write_db(data / "checkpoints.db", shift, int(_dt.datetime.fromisoformat(last_cron_run).timestamp() * 1000))
     (data / "session_counters.json").write_text(json.dumps({"telegram_123456": 1}, indent=2))
     tasks = [
         {"id": "a1b2c3d4", "prompt": "Check the weather forecast and send me a summary", "type": "cron",
          "value": "0 8 * * *", "channel": "telegram", "chat_id": "123456", "created_at": at("2026-02-24T10:00:00+00:00"),
-         "last_run": "2026-02-25T08:00:12+00:00" if now_ms is None else _last_cron_run(now_ms), "active": True},
+         "last_run": last_cron_run, "active": True},
         {"id": "e5f6a7b8", "prompt": "Remind me to stretch", "type": "interval", "value": "3600",
          "channel": "telegram", "chat_id": "123456", "created_at": at("2026-02-24T10:05:00+00:00"),
          "last_run": at("2026-02-25T09:00:00+00:00"), "active": True, "model_tier": "lite"},

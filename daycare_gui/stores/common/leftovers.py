@@ -11,7 +11,8 @@ leave alone those of a process still running (it may be writing right now, in an
 
 Names recognised (``<pid>`` is the writer's process id):
 
-* ``.<db>.upgrade-<pid>-<ms>`` and its ``-wal``/``-shm``/``-journal`` (core.migrations.upgrade)
+* ``.<db>.upgrade-<pid>-<ms>`` and its ``-wal``/``-shm``/``-journal`` (core.migrations.upgrade), and
+  ``.<db>.prune-<pid>-<ms>`` the same way (stores.cianaparrot.prune; the next prune removes it)
 * ``.<name>.<pid>-<random>.tmp`` (core.edit.atomic); the older ``.<name>.<random>.tmp`` carries no
   pid: it is reported when ``<name>`` is beside it, never removed automatically
 * ``.daycare-gui-edit-<pid>-<ms>.<suffix>`` PGlite working copies (stores.daycare.pg.writes)
@@ -37,6 +38,7 @@ from daycare_gui.stores.common import private_copies
 from daycare_gui.stores.common.processes import process_exists
 
 UPGRADE = "upgrade working copy"
+PRUNE = "prune working copy"
 SAVE = "temporary file of a save"
 PGLITE_EDIT = "PGlite working copy"
 PGLITE_READ = "private PGlite read copy"
@@ -49,6 +51,7 @@ SNAPSHOT_PREFIXES = ("daycare-gui-snapshot-", "daycare-gui-agentstack-", "daycar
 PGLITE_READ_PREFIX = "daycare-gui-pglite-"
 
 _UPGRADE_RE = re.compile(r"^\.(?P<target>.+)\.upgrade-(?P<pid>\d+)-\d+(?:-wal|-shm|-journal)?$")
+_PRUNE_RE = re.compile(r"^\.(?P<target>.+)\.prune-(?P<pid>\d+)-\d+(?:-wal|-shm|-journal)?$")
 _SAVE_RE = re.compile(r"^\.(?P<target>.+)\.(?P<pid>\d+)-[A-Za-z0-9_]+\.tmp$")
 _OLD_SAVE_RE = re.compile(r"^\.(?P<target>.+)\.[A-Za-z0-9_]{8}\.tmp$")  # tempfile.mkstemp's 8 random chars
 _PGLITE_EDIT_RE = re.compile(r"^\.daycare-gui-edit-(?P<pid>\d+)-\d+(?:\..*)?$")
@@ -117,7 +120,7 @@ class Leftover:
         return f"leftover {self.what} ({size}), {owner}: {fate}"
 
 
-_NEXT_RUN = {UPGRADE: "upgrade", SAVE: "save in this folder", PGLITE_EDIT: "PGlite edit",
+_NEXT_RUN = {UPGRADE: "upgrade", PRUNE: "prune", SAVE: "save in this folder", PGLITE_EDIT: "PGlite edit",
              PGLITE_READ: "start of daycare-gui", SNAPSHOT: "start of daycare-gui"}
 
 
@@ -175,6 +178,8 @@ def in_folder(folder: str | os.PathLike, *, backups_kept: int = 3) -> list[Lefto
         path = folder / name
         if m := _UPGRADE_RE.match(name):
             found.append(_make(path, UPGRADE, int(m["pid"])))
+        elif m := _PRUNE_RE.match(name):
+            found.append(_make(path, PRUNE, int(m["pid"])))
         elif m := _SAVE_RE.match(name):
             found.append(_make(path, SAVE, int(m["pid"])))
         elif (m := _OLD_SAVE_RE.match(name)) and m["target"] in present:

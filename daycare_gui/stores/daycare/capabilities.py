@@ -6,13 +6,32 @@ the neutral conversation view, other kinds' tests of the seam) read a Daycare st
 
 from __future__ import annotations
 
+# Imported here, on the GUI thread that opens the store: the shared conversations pane reads through them
+# on its worker, and a worker must never be the first to import a module (ui/preload.py).
+import daycare_gui.core.queries.history  # noqa: F401
+import daycare_gui.core.queries.history_pages  # noqa: F401
+import daycare_gui.core.queries.sessions  # noqa: F401
 from daycare_gui.core.records import HistoryRecord
-from daycare_gui.stores.api import Charts, Conversations, SearchSource, Storage, Tables, Tasks, Trash
+from daycare_gui.stores.api import (
+    Charts,
+    Collections,
+    Conversations,
+    SearchSource,
+    Storage,
+    Tables,
+    Tasks,
+    Trash,
+    Usage,
+)
+from daycare_gui.stores.common.collection_union import CollectionUnion
 from daycare_gui.stores.daycare.legacy.search import DaycareLegacySearch
 from daycare_gui.stores.daycare.sqlite.charts import DaycareCharts
 from daycare_gui.stores.daycare.sqlite.search import DaycareSqliteSearch
 from daycare_gui.stores.daycare.sqlite.storage import DaycareStorage
 from daycare_gui.stores.daycare.sqlite.tables import DaycareTables
+from daycare_gui.stores.daycare.sqlite.threads import SqliteThreadListing, session_meta
+from daycare_gui.stores.daycare.sqlite.usage import DaycareSqliteUsage
+from daycare_gui.stores.daycare.sqlite.users import SqliteUsers
 from daycare_gui.stores.daycare.trash import DaycareTrash
 from daycare_gui.stores.records import (
     Message,
@@ -99,7 +118,7 @@ def message_of(rec: HistoryRecord, problem: str | None = None, size: int | None 
     )
 
 
-class DaycareConversations(Conversations):
+class DaycareConversations(SqliteThreadListing, Conversations):  # the thread list keyed in SQL
     thread_label = "Agents"
 
     def __init__(self, core) -> None:
@@ -117,7 +136,8 @@ class DaycareConversations(Conversations):
         from daycare_gui.core.queries.sessions import list_sessions
 
         return [SessionRecord(SessionRef(thread_id, s.id), s.id, s.created_at, s.ended_at, s.record_count,
-                              "active" if s.is_active else ("ended" if s.ended_at else ""), raw=s.raw)
+                              "active" if s.is_active else ("ended" if s.ended_at else ""), raw=s.raw,
+                              meta=session_meta(s))
                 for s in list_sessions(self.core.db, thread_id, cols=self.core.cols)]
 
     def message_count(self, ref: SessionRef) -> int:
@@ -189,6 +209,9 @@ def offer_capabilities(store) -> None:
 
             store.offer(Conversations, KeyedLegacyConversations(core))  # keyed by history.jsonl line
             store.offer(SearchSource, DaycareLegacySearch(core))
+        from daycare_gui.stores.daycare.legacy.collections import LegacyLists
+
+        store.offer(Collections, LegacyLists(core))
         return
     store.offer(Tables, DaycareTables(core))
     if core.has_table("session_history"):  # runs are told from the records they leave
@@ -196,9 +219,20 @@ def offer_capabilities(store) -> None:
         from daycare_gui.stores.daycare.sqlite.automations import DaycareAutomations
 
         store.offer(Automations, DaycareAutomations(core, store.capability(Tasks)))
+    from daycare_gui.stores.daycare.sqlite.collections import DaycareLists
+
     store.offer(Charts, DaycareCharts(core))
+    _offer_usage(store, core)  # tokens per model call, for the costs page (#37)
     if core.has_table("agents") and core.has_table("session_history"):
         from daycare_gui.stores.daycare.sqlite.conversations import SqliteConversations
 
         store.offer(Conversations, SqliteConversations(core))  # keyed pages by session_history.id
         store.offer(SearchSource, DaycareSqliteSearch(core))
+    # inbox, channels, signals, processes, expose, prompts, apps; and the users (stores/daycare/sqlite/users.py)
+    lists = DaycareLists(core)
+    store.offer(Collections, CollectionUnion(lists, SqliteUsers(core)) if core.has_table("users") else lists)
+
+
+def _offer_usage(store, core) -> None:
+    if core.has_table("session_history") and core.has_table("sessions"):
+        store.offer(Usage, DaycareSqliteUsage(core))

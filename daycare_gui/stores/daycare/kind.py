@@ -27,7 +27,8 @@ class DaycareKind(StoreKind):
                     "daycare_gui.stores.daycare.datadir.files",
                     # the conversations' keyed pages, and what their session heading reads
                     "daycare_gui.stores.daycare.sqlite.conversations", "daycare_gui.stores.daycare.legacy.conversations",
-                    "daycare_gui.core.queries.agents")
+                    "daycare_gui.core.queries.agents",
+                    "daycare_gui.stores.daycare.sqlite.collections", "daycare_gui.stores.daycare.legacy.collections")
     idle_modules = tuple(f"daycare_gui.core.{m}" for m in (
         "files.read", "files.jsonl", "files.frontmatter", "files.tasks", "files.legacy_agents",
         "files.subsystems", "files.apps", "files.skills", "files.plugins", "files.homes", "files.config_files",

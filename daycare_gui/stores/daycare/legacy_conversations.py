@@ -13,10 +13,12 @@ from daycare_gui.core.queries.legacy_history import legacy_agents_as_records
 from daycare_gui.core.records import LEGACY_MARKERS, history_record_from
 from daycare_gui.stores.api import Conversations
 from daycare_gui.stores.daycare.capabilities import message_of
+from daycare_gui.stores.daycare.legacy.threads import LegacyThreadListing
+from daycare_gui.stores.daycare.sqlite.threads import session_meta
 from daycare_gui.stores.records import Message, SessionRecord, SessionRef, ThreadRecord
 
 
-class LegacyConversations(Conversations):
+class LegacyConversations(LegacyThreadListing, Conversations):  # its thread list: legacy/threads
     thread_label = "Agents"
 
     def __init__(self, core) -> None:
@@ -35,7 +37,7 @@ class LegacyConversations(Conversations):
 
     def sessions(self, thread_id: str) -> list[SessionRecord]:
         return [SessionRecord(SessionRef(thread_id, s.id), s.id, s.created_at, None, s.record_count,
-                              "active" if s.is_active else "", raw=s.raw)
+                              "active" if s.is_active else "", raw=s.raw, meta=session_meta(s))
                 for s in self._agents()["sessions"].get(thread_id, ())]
 
     def _session(self, ref: SessionRef):

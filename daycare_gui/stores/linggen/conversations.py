@@ -12,11 +12,11 @@ from collections import Counter, OrderedDict
 from collections.abc import Iterator
 from pathlib import Path
 
-from daycare_gui.stores.api import Charts, Conversations, SearchSource
+from daycare_gui.stores.api import THREADS, Charts, Conversations, SearchSource, when_utc
 from daycare_gui.stores.common.regular_files import open_regular
 from daycare_gui.stores.linggen.inventory import FLAT, Inventory, Session
 from daycare_gui.stores.linggen.messages import LineIndex, build_index, parse_line, read_entries
-from daycare_gui.stores.records import DayCount, Message, SessionRecord, SessionRef, ThreadRecord
+from daycare_gui.stores.records import DayCount, Message, Row, SessionRecord, SessionRef, ThreadRecord
 
 _INDEX_CACHE = 8  # sessions whose line index is kept (a few MB for very long histories)
 _SESSION_META = ("creator", "model_id", "skill", "cwd", "project", "project_name", "mission_id", "agent_id",
@@ -59,6 +59,16 @@ class LinggenConversations(Conversations):
             out.append(ThreadRecord(t.thread_id, t.title, f"flat layout · {t.project or 'no project'}", last,
                                     len(t.sessions), meta=(("path", t.project),) if t.project else ()))
         return out
+
+    # -- the thread list: each project's workspace and its sessions (Listing "threads") ----------------
+    def thread_columns(self) -> tuple[str, ...]:
+        return ("Name", "Workspace", "Sessions", "Updated")
+
+    def list_rows(self, list_id: str) -> list[Row]:
+        if list_id != THREADS:
+            return []
+        return [Row(t.id, (t.title, dict(t.meta).get("path") or "", t.session_count, when_utc(t.updated_at)),
+                    raw=t.raw, markdown=t.subtitle, problem=t.problem) for t in self.threads()]
 
     def thread_place(self, thread: ThreadRecord) -> str:
         """The project's path: a thread id names an encoded folder (``per-project:-work-shop``) or a layout,

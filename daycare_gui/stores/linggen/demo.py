@@ -124,4 +124,42 @@ def write_demo(dest: str | Path, *, t0: int = T0, now_ms: int | None = None) -> 
         json.dumps({"run_id": f"mrun-{k}", "session_id": sid if k == 0 else None,
                     "triggered_at": flat_start + 86400 * k, "status": "completed" if k != 2 else "failed",
                     "skipped": False}) + "\n" for k in range(4)))
+    _nightly_tests(home, shop, flat_start)
     return home
+
+
+# The nightly mission's runs as Linggen 1.7 leaves them: (status, what its session holds); the last one is
+# still "running" though no Linggen runs (the demo has no ling.pid), so it is shown as cut off.
+_NIGHTLY_RUNS = (
+    ("completed", "All 212 tests pass."),
+    ("failed", "Error: the model provider refused the request (429 Too Many Requests)"),
+    ("skipped", None),
+    ("completed", "All 214 tests pass; one is slow (checkout, 9 s)."),
+    ("running", "Running the test suite…"),
+)
+
+
+def _nightly_tests(home: Path, shop: str, flat_start: int) -> None:
+    """A second flat mission whose runs worked, failed, were skipped and one that is still running, each
+    with the session Linggen made for it (``creator: mission``, ``mission_id``)."""
+    mission = home / "missions" / "nightly-tests"
+    _write(mission / "mission.md", f"---\nname: Nightly tests\nschedule: 0 2 * * *\nenabled: true\n"
+                                   f"project: {shop}\ncreated_at: {flat_start}\n---\n\n"
+                                   "Run the whole test suite and report what fails.\n")
+    rows = []
+    for k, (status, said) in enumerate(_NIGHTLY_RUNS):
+        start = flat_start + 86400 * k - 8 * 3600  # 02:00 when the demo's day starts at 10:00
+        row = {"run_id": f"mission-run-{start}-{k + 0xA0:08x}"}
+        if said is not None:
+            sid = f"sess-{start}-{k + 0xB0:08x}"
+            row["session_id"] = sid
+            _write(home / "sessions" / sid / "session.yaml",
+                   f'id: {sid}\ntitle: "Nightly tests"\ncreated_at: {start}\ncreator: mission\n'
+                   f"project: {shop}\nproject_name: shop\nmission_id: nightly-tests\n")
+            _write(home / "sessions" / sid / "messages.jsonl", "".join([
+                _line("user", "ling", "Run the whole test suite and report what fails.", start + 1),
+                _line("ling", "ling", "Tool Bash: cargo test", start + 30, obs=True),
+                _line("ling", "user", said, start + 240)]))
+        row.update({"triggered_at": start, "status": status, "skipped": status == "skipped"})
+        rows.append(json.dumps(row, separators=(",", ":")) + "\n")
+    _write(mission / "runs.jsonl", "".join(rows))

@@ -6,6 +6,7 @@ from collections import Counter
 from pathlib import Path
 
 from daycare_gui.stores.api import (
+    Automations,
     Charts,
     Collections,
     Conversations,
@@ -21,6 +22,7 @@ from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.common.secrets import mask_url
 from daycare_gui.stores.common.wording import count
 from daycare_gui.stores.linggen import layout
+from daycare_gui.stores.linggen.automations import LinggenAutomations
 from daycare_gui.stores.linggen.collections import LinggenCollections, plan_files
 from daycare_gui.stores.linggen.conversations import LinggenCharts, LinggenConversations, LinggenSearch
 from daycare_gui.stores.linggen.data_files import find_data_files, not_user_data
@@ -76,9 +78,16 @@ class LinggenStore(OpenedStore):
             self.offer(Files, workspace_files(self.permission_files.workspaces))
         self.offer(SearchSource, LinggenSearch(self.home.root, self.conversations))
         self.offer(Charts, LinggenCharts(inv))
+        from daycare_gui.stores.api import Storage
+        from daycare_gui.stores.linggen.space import LinggenStorage
+
+        self.offer(Storage, LinggenStorage(self.home))  # space only: no migrations
         self.offer(Documents, LinggenDocuments(self.docs, self.writes_blocked, self.home.root))
         if any(m.layout == FLAT for m in self.missions):  # scheduled missions: the shared tasks page
             self.offer(Tasks, LinggenTasks(self.missions))
+        automations = LinggenAutomations(self.missions, inv, self.running)
+        if automations.automations():  # flat missions (their runs.jsonl) or per-project ones steering agents
+            self.offer(Automations, automations)
         self.offer(Collections, LinggenCollections(inv, self.missions, self.plans, p, self.permission_files,
                                                    self.running, refs, self.data_files))
 

@@ -23,28 +23,32 @@ class PaneSpec:
 
 PANES: tuple[PaneSpec, ...] = (
     PaneSpec("overview", "Overview", "generic.overview", "StoreOverviewPane", icon="go-home"),
-    PaneSpec("users", "Users", "users", "UsersPane", icon="system-users"),
-    PaneSpec("agents", "Agents", "agents", "AgentsPane", icon="applications-system"),
+    PaneSpec("collection:users", "Users", "generic.collection", "CollectionPane", icon="system-users"),  # arg: _shared
+    PaneSpec("agents", "Agents", "generic.conversations", "ConversationsPane", icon="applications-system"),
     PaneSpec("history", "Conversation", "generic.session", "SessionPane", in_nav=False),
     PaneSpec("search", "Search", "generic.search", "SourceSearchPane", in_nav=False),
-    PaneSpec("inbox", "Inbox", "inbox", "InboxPane", icon="mail-message"),
+    PaneSpec("inbox", "Inbox", "generic.listing", "ListingPane", icon="mail-message", arg="inbox"),
     # the shared tasks page, one group each (jump routes stay ("cron" | "heartbeat", id))
     PaneSpec("cron", "Cron tasks", "generic.tasks", "TasksPane", icon="appointment-new", arg="cron"),
     PaneSpec("heartbeat", "Heartbeat tasks", "generic.tasks", "TasksPane", icon="view-refresh", arg="heartbeat"),
     PaneSpec("automations", "Automations", "generic.automations", "AutomationsPane", icon="view-calendar-list"),
-    PaneSpec("apps", "Apps", "apps", "AppsPane", icon="applications-other"),
+    PaneSpec("apps", "Apps", "generic.listing", "ListingPane", icon="applications-other", arg="apps"),
     PaneSpec("skills", "Skills", "generic.documents", "DocumentsPane", icon="applications-science",
              arg=("skills", "Skills")),
     PaneSpec("memory", "Memory", "generic.documents", "DocumentsPane", icon="accessories-text-editor",
              arg=("memory", "Memory")),
-    PaneSpec("channels", "Channels", "subsystems", "ChannelsPane", icon="internet-group-chat"),
-    PaneSpec("signals", "Signals", "subsystems", "SignalsPane", icon="dialog-information"),
-    PaneSpec("processes", "Processes", "subsystems", "ProcessesPane", icon="utilities-system-monitor"),
-    PaneSpec("expose", "Expose", "subsystems", "ExposePane", icon="network-server"),
-    PaneSpec("system_prompts", "System prompts", "subsystems", "SystemPromptsPane", icon="document-properties"),
+    PaneSpec("channels", "Channels", "generic.listing", "ListingPane", icon="internet-group-chat", arg="channels"),
+    PaneSpec("signals", "Signals", "generic.listing", "ListingPane", icon="dialog-information",
+             arg=("signals", "subscriptions", "delayed")),
+    PaneSpec("processes", "Processes", "generic.listing", "ListingPane", icon="utilities-system-monitor",
+             arg="processes"),
+    PaneSpec("expose", "Expose", "generic.listing", "ListingPane", icon="network-server", arg="expose"),
+    PaneSpec("system_prompts", "System prompts", "generic.listing", "ListingPane", icon="document-properties",
+             arg="system_prompts"),
     PaneSpec("settings", "Settings and auth", "generic.documents", "DocumentsPane", icon="preferences-system",
              arg=("settings", "Settings")),
     PaneSpec("files", "Files", "generic.files", "FilesPane", icon="folder"),
+    PaneSpec("costs", "Costs", "generic.costs", "CostsPane", icon="view-list-details"),  # the shared page (#37)
     PaneSpec("storage", "Storage", "generic.storage", "StoragePane", icon="drive-harddisk"),
     PaneSpec("problems", "Problems", "generic.problems", "ProblemsPane", icon="dialog-warning"),
 )
@@ -56,14 +60,29 @@ def sections(opened) -> tuple[PaneSpec, ...]:
     """Daycare's sections (this module is the Daycare kind's ``ui_module``): its own panes for the legacy
     and SQLite generations, the shared ones for a PGlite or PostgreSQL store."""
     if getattr(opened, "core", None) is not None:
-        return PANES
+        return tuple(s for s in (_shared(opened, spec) for spec in PANES) if s is not None)
     from daycare_gui.ui.panes.generic import generic_sections
 
     return generic_sections(opened)
 
 
+def _shared(opened, spec: PaneSpec) -> PaneSpec | None:
+    """A Daycare section a shared pane shows, with the collection it lists (None: the store has none, as a
+    legacy store has no users yet); every other section as it is."""
+    if spec.module != "generic.collection":
+        return spec
+    from dataclasses import replace
+
+    from daycare_gui.stores.api import Collections
+
+    cap = opened.capability(Collections)
+    wanted = spec.id.split(":", 1)[1]
+    found = next((c for c in (cap.collections() if cap is not None else []) if c.id == wanted), None)
+    return replace(spec, arg=found) if found is not None else None
+
+
 # Where Daycare's own panes open a quick-open entry of each kind (``stores.daycare.directory`` makes them).
-_JUMP_SECTIONS = {"agent": "agents", "user": "users", "app": "apps", "table": "storage"}
+_JUMP_SECTIONS = {"agent": "agents", "user": "collection:users", "app": "apps", "table": "storage"}
 
 
 def jump_route(opened, entry) -> tuple[str, object]:

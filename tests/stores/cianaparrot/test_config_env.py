@@ -34,7 +34,7 @@ def test_a_variable_set_in_the_env_file_beside_the_config_wins_over_this_session
     (bot / ".env").write_text(f"# the bot's keys\nANTHROPIC_API_KEY=sk-ant-secret\nexport CP_DATA=\"{data.parent}\"\n")
     _configure(bot, "${CP_DATA}/state")
     with KIND.open(bot) as store:
-        assert store.layout.data_dir == data and store.counts()["checkpoints"] == 18
+        assert store.layout.data_dir == data and store.counts()["checkpoints"] == 28
         notes = store.summary().notes
         assert f"agent.data_dir uses ${{CP_DATA}}, taken from {bot / '.env'} (the bot's docker-compose.yml " \
                "hands that file to the bot)" in notes

@@ -53,7 +53,7 @@ def test_config_yaml_moves_data_and_workspace(tmp_path):
     with KIND.open(root) as store:
         assert store.layout.db == root / "state" / "checkpoints.db" and store.layout.workspace == root / "ws"
         assert store.layout.cc_states_file == root / "state" / "cc_user_states.json"
-        assert len(store.capability(Tasks).tasks()) == 3 and store.counts()["checkpoints"] == 18
+        assert len(store.capability(Tasks).tasks()) == 3 and store.counts()["checkpoints"] == 28
 
 
 def test_container_paths_fall_back_to_the_folders_beside_the_config(tmp_path):

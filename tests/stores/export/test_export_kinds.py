@@ -112,7 +112,7 @@ def test_clear_messages_and_exit_2(daycare_demo, tmp_path, capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["export", str(daycare_demo), "session:x", "--format", "pdf"])
     assert exit_.value.code == 2
-    assert "invalid choice: 'pdf' (choose from 'md', 'html', 'jsonl')" in capsys.readouterr().err
+    assert "invalid choice: 'pdf' (choose from 'md', 'html', 'jsonl', 'csv')" in capsys.readouterr().err  # csv: costs (#37)
     ref, messages = _largest(daycare_demo)
     code, io = run(str(daycare_demo), f"session:{ref.session_id}", "--records", f"{messages[0].id},nope")
     assert code == 2 and "1 of the 2 records asked for are not in this session" in io.err

@@ -23,7 +23,7 @@ def test_flat_missions_are_tasks_and_per_project_ones_are_not(tmp_path):
         cap = store.capability(api.Tasks)
         assert cap.reader == "Linggen" and cap.groups() == (("cron", "Missions"),)
         tasks = {t.id: t for t in cap.tasks()}
-    assert set(tasks) == {"mission:daily-review", "mission:weekly-cleanup", "mission:broken"}
+    assert set(tasks) == {"mission:daily-review", "mission:nightly-tests", "mission:weekly-cleanup", "mission:broken"}
     daily = tasks["mission:daily-review"]
     assert daily.title == "Daily review" and daily.schedule == "0 9 * * 1-5" and daily.enabled
     assert daily.body.startswith("Review yesterday's commits")

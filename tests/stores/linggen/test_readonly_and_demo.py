@@ -44,7 +44,7 @@ def test_demo_home_has_every_kind_of_record(tmp_path, capsys):
     r = json.loads(capsys.readouterr().out)
     assert r["kind"] == "linggen" and r["generation"] == "per-project+flat" and r["problems"] == []
     c = r["counts"]
-    assert c["projects"] == 2 and c["sessions"] == 5 and c["plan_messages"] == 1 and c["runs_failed"] == 1
+    assert c["projects"] == 2 and c["sessions"] == 9 and c["plan_messages"] == 1 and c["runs_failed"] == 1
     assert c["missions_active"] >= 1 and c["agents"] == 2 and c["skills"] == 2 and c["plans"] == 1
     with KIND.open(home) as store:
         rows = store.capability(Collections).rows("permissions", 0, 10)
@@ -71,7 +71,8 @@ def test_the_demo_lists_each_project_once_and_every_count_agrees(tmp_path):
         threads = conv.threads()
         assert sorted(t.title for t in threads) == ["blog", "shop"]
         shop = next(t for t in threads if t.title == "shop")
-        assert shop.session_count == 4  # three per-project sessions and the flat "Plan the payment page"
+        # three per-project sessions, the flat "Plan the payment page" and the four its nightly mission made
+        assert shop.session_count == 8
         titles = [s.title for s in conv.sessions(shop.id)]
         assert "Plan the payment page" in titles and "Shop task 1" in titles
         assert dict(store.summary().facts)["Projects"] == "2" == str(conv.count())

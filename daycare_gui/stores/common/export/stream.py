@@ -111,13 +111,24 @@ def export_to_file(cap: Conversations, ref: SessionRef, fmt: str, path: str | os
     ``through_links=False``: the file goes to ``path`` itself, never to where a symlink there points (a link
     that appears meanwhile is replaced, its target untouched). ``mode``: the new file's permission bits
     (default: what the umask gives)."""
+    def produce(handle) -> int:
+        written = export_session(cap, ref, fmt, handle, **options)
+        if expect is not None and written < expect:
+            raise ExportIncomplete(written)
+        return written
+
+    return write_atomically(path, produce, replace=replace, through_links=through_links, mode=mode)
+
+
+def write_atomically(path: str | os.PathLike, produce, *, replace: bool = True, through_links: bool = True,
+                     mode: int | None = None):
+    """``produce(handle)`` into ``path`` as :func:`export_to_file` says (atomic, nothing left behind on an
+    error); returns what ``produce`` returned. The costs CSV is written by it too."""
     target = Path(os.path.realpath(path)) if through_links else Path(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".export-tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            written = export_session(cap, ref, fmt, handle, **options)
-            if expect is not None and written < expect:
-                raise ExportIncomplete(written)
+            written = produce(handle)
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp, _new_file_mode() if mode is None else mode)

@@ -10,8 +10,12 @@ from daycare_gui.stores import api
 from daycare_gui.stores.daycare.capabilities import message_of
 from daycare_gui.stores.daycare.pg.catalog import VERSIONED
 from daycare_gui.stores.daycare.pg.database import UnreadableJson
+from daycare_gui.stores.daycare.pg.lists import DETAILS, PgListing
 from daycare_gui.stores.daycare.pg.storage import PgStorage
+from daycare_gui.stores.daycare.pg.threads import PgThreadListing
+from daycare_gui.stores.daycare.pg.users import pg_user_rows
 from daycare_gui.stores.daycare.trash import DaycareTrash
+from daycare_gui.stores.daycare.user_rows import USERS, users_collection
 from daycare_gui.stores.records import (
     Collection,
     DayCount,
@@ -42,7 +46,7 @@ def _ms_day(ms: int) -> str:
     return _dt.datetime.fromtimestamp(ms / 1000, _dt.timezone.utc).strftime("%Y-%m-%d")
 
 
-class PgConversations(_OnStore, api.Conversations):
+class PgConversations(PgThreadListing, _OnStore, api.Conversations):  # thread list: pg/threads
     thread_label = "Agents"
 
     def __init__(self, store) -> None:
@@ -319,7 +323,7 @@ LISTS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
 }
 
 
-class PgCollections(_OnStore, api.Collections):
+class PgCollections(_OnStore, PgListing, api.Collections):
     def __init__(self, store, files=None) -> None:
         self.store = store
         self.files = files  # datadir.collections.DataDirLists (ids "files:…"), or None
@@ -328,8 +332,9 @@ class PgCollections(_OnStore, api.Collections):
         return {k: v for k, v in LISTS.items() if self.store.has(v[1])}
 
     def collections(self) -> list[Collection]:
-        out = [Collection(k, title, tuple(c for c in cols if c in self.db.columns(table)))
+        out = [users_collection() if k == USERS else self.listed(Collection(k, title, tuple(c for c in cols if c in self.db.columns(table))))
                for k, (title, table, _o, cols) in self._lists().items()]
+        out += self.extra_collections()  # a channel's members and messages, shown under it
         for table in VERSIONED:
             if self.store.has(table) and "valid_to" in self.db.columns(table):
                 out.append(Collection(f"versions:{table}", table.replace("_", " "),
@@ -340,6 +345,8 @@ class PgCollections(_OnStore, api.Collections):
     def size(self, collection_id: str) -> int:
         if self.files is not None and self.files.owns(collection_id):
             return self.files.size(collection_id)
+        if collection_id in DETAILS:
+            return 0  # asked for one channel at a time (Query.parent)
         if collection_id.startswith("versions:"):
             table = collection_id.split(":", 1)[1]
             return int(self.db.scalar(f'SELECT count(*) FROM "{table}"') or 0)
@@ -353,6 +360,14 @@ class PgCollections(_OnStore, api.Collections):
             return self.files.rows(collection_id, offset, limit)
         if collection_id.startswith("versions:"):
             return self._versions(collection_id.split(":", 1)[1], offset, limit)
+        if collection_id == USERS and self.store.has("users"):  # owner first, keys, agents: pg/users.py
+            return pg_user_rows(self.store)[offset:offset + limit]
+        if collection_id in DETAILS:
+            return []
+        if collection_id == "inbox":  # age and the stuck flag, oldest first
+            from daycare_gui.stores.records import Query
+
+            return self.fetch("inbox", self.keys("inbox", Query())[max(0, offset): max(0, offset) + limit])
         _title, table, order, cols = self._lists()[collection_id]
         shown = [c for c in cols if c in self.db.columns(table)]
         rows = self.db.mappings(f'SELECT * FROM "{table}"{self.store.current(table)} ORDER BY {order} '
@@ -363,7 +378,7 @@ class PgCollections(_OnStore, api.Collections):
             key = "/".join(str(r.get(k)) for k in ("user_id", "key") if k in r) if table == "key_values" else str(r.get("id"))
             out.append(Row(key, tuple(shown_row.get(c) for c in shown), raw=shown_row,
                            markdown=_markdown_of(table, shown_row)))
-        return out
+        return self.joined(collection_id, out)
 
     def _versions(self, table: str, offset: int, limit: int) -> list[Row]:
         from daycare_gui.stores.daycare.pg.store import masked_row
@@ -392,6 +407,8 @@ class PgCollections(_OnStore, api.Collections):
         if self.files is not None and self.files.owns(collection_id):
             return next((r for r in self.files.rows(collection_id, 0, self.files.size(collection_id))
                          if r.key == key), None)
+        if collection_id == USERS and self.store.has("users"):
+            return next((r for r in pg_user_rows(self.store) if r.key == key), None)
         return None
 
 
@@ -558,6 +575,9 @@ def offer_pg_capabilities(store) -> None:
         store.offer(api.Conversations, PgConversations(store))
         store.offer(api.SearchSource, PgSearchSource(store))
         store.offer(api.Charts, PgCharts(store))
+        from daycare_gui.stores.daycare.pg.usage import DaycarePgUsage
+
+        store.offer(api.Usage, DaycarePgUsage(store))  # tokens per model call, for the costs page (#37)
     if store.has("tasks_cron") or store.has("tasks_webhook"):
         store.offer(api.Tasks, PgTasks(store))
         if store.has("agents") and store.has("session_history"):  # runs are told from the task agents' records

@@ -12,8 +12,17 @@ NOT_HERE = ("Daycare migrates its PGlite or PostgreSQL store itself, when its en
 
 
 class PgStorage(api.Storage):
+    modules = ("daycare_gui.stores.daycare.space",)
+
     def __init__(self, store) -> None:
         self.store = store
+
+    def space(self, progress=None):
+        from daycare_gui.stores.daycare.space import pg_space
+
+        paths = self.store.paths
+        pglite = paths.pglite_path if paths is not None and self.store.generation == "pglite" else None
+        return pg_space(self.store.db, paths.data_dir if paths is not None else None, pglite, progress)
 
     def _applied(self) -> list[tuple[str, int | None]]:
         if not self.store.has("_migrations"):

@@ -31,10 +31,17 @@ def plan_upgrade(db_path, paths):
 
 class DaycareStorage(Storage):
     modules = ("daycare_gui.core.migrations.upgrade", "daycare_gui.core.migrations.plan",
-               "daycare_gui.core.queries.overview")
+               "daycare_gui.core.queries.overview", "daycare_gui.stores.daycare.space")
 
     def __init__(self, core) -> None:
         self.core = core
+
+    def space(self, progress=None):
+        from daycare_gui.stores.daycare.space import sqlite_space
+
+        if self.core.db is None:  # a legacy folder: no database yet
+            return None
+        return sqlite_space(self.core.db, self.core.paths.db_path, self.core.paths.data_dir, progress)
 
     def migrations(self) -> list[MigrationLine]:
         from daycare_gui.core.queries.overview import migration_lines

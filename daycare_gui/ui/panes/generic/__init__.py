@@ -93,9 +93,16 @@ def generic_sections(opened) -> tuple[PaneSpec, ...]:
             listed = collections.collections()
         except Exception:  # a kind's bug must not stop the window from opening
             listed = []
+        keyed = isinstance(collections, api.Listing)  # filtered by the store: the keyed list pane
         for c in listed:
-            out.append(PaneSpec(f"collection:{c.id}", c.title, "generic.collection", "CollectionPane",
+            if c.detail:  # a child list: shown under its parent's rows
+                continue
+            module, cls = ("generic.listing", "ListingPane") if keyed and c.keyed and not c.tree else \
+                ("generic.collection", "CollectionPane")
+            out.append(PaneSpec(f"collection:{c.id}", c.title, module, cls,
                                 icon=c.icon or "view-list-details", arg=c, group=c.group))
+    if opened.capability(api.Usage) is not None:
+        out.append(PaneSpec("costs", "Costs", "generic.costs", "CostsPane", icon="view-list-details"))
     if opened.capability(api.Tables) is not None or opened.capability(api.Storage) is not None:
         out.append(PaneSpec("storage", "Storage", "generic.storage", "StoragePane", icon="drive-harddisk"))
     if opened.capability(api.Actions) is not None:

@@ -7,6 +7,7 @@ link opens the row in the whole list again."""
 
 from __future__ import annotations
 
+import datetime
 import math
 
 from PySide6.QtCore import Qt
@@ -27,6 +28,7 @@ from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.formats import number
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.panes.generic.edit_form import EditDialog, save_with_consent
+from daycare_gui.ui.panes.generic.thread_list import cell_text
 from daycare_gui.ui.theme import set_tone
 from daycare_gui.ui.widgets.filter_bar import FilterBox
 from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, escape, markdown_html
@@ -38,6 +40,8 @@ RowRole = Qt.ItemDataRole.UserRole + 1
 def _text(value) -> str:
     if value is None:
         return ""
+    if isinstance(value, datetime.datetime):  # a time (Conversations/Listing rows): local, as every list
+        return cell_text(value)
     if isinstance(value, bool):  # as every other table of the window says it (row_table.value_text)
         return "yes" if value else "no"
     if isinstance(value, float):  # the locale's grouping and decimal mark (ui.formats)
@@ -92,6 +96,7 @@ class CollectionPane(Pane):
         self.tree.setUniformRowHeights(True)
         self.tree.setAlternatingRowColors(True)
         self.tree.setSortingEnabled(not self.spec.tree)
+        self.tree.header().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)  # the store's order (owner first) until a click
         self.viewer = SafeTextBrowser()
         self.viewer.anchorClicked.connect(self._link)
         split = QSplitter(Qt.Orientation.Horizontal)
@@ -107,6 +112,7 @@ class CollectionPane(Pane):
         bottom.addWidget(self.more_button)
         layout.addLayout(bottom)
         self.tree.currentItemChanged.connect(self._selected)
+        self.tree.itemActivated.connect(lambda _item, _column: self._follow(0))  # Enter: the row's first link
         self.filter_box.changed.connect(self._filter)
         self.more_button.clicked.connect(self._more)
         self.edit_button.clicked.connect(self._edit)
@@ -249,12 +255,21 @@ class CollectionPane(Pane):
             self.edit_button.setEnabled(False)
 
     def _link(self, url) -> None:
+        if url.scheme() == "link":
+            self._follow(int(url.path()))
+
+    def _follow(self, index: int) -> None:
         row = self.current_row()
-        if row is None or url.scheme() != "link":
+        if row is None or not 0 <= index < len(row.links):
             return
-        link = row.links[int(url.path())]
+        link = row.links[index]
         if link.target == "session":
             self.ctx.navigate("conversations", link.value)
+        elif link.target == "threads":  # the thread list filtered (a user's agents), wherever it is
+            from daycare_gui.stores.records import JumpEntry
+            from daycare_gui.ui.panes.generic import route_for
+
+            self.ctx.navigate(route_for(self.ctx.opened, JumpEntry("agent", "", ""))[0], link.value)
         elif link.target == "row":
             cid, key = link.value
             if cid == self.spec.id and self.query:  # from a hit to the entry in the whole list

@@ -14,6 +14,7 @@ itself and reads on when ``growth_token`` moved.
 
 from __future__ import annotations
 
+import itertools
 import os
 from dataclasses import dataclass, field
 
@@ -125,6 +126,9 @@ def message_detail(message: Message) -> DetailItem:
                       markdown=message.text if message.text else None)
 
 
+_views = itertools.count(1)
+
+
 class ConversationView(QWidget):
     """The message list and the conversation of one session; a pane hosts it and calls :meth:`open`."""
 
@@ -135,6 +139,9 @@ class ConversationView(QWidget):
         """``ready_with_conversation``: ``opened`` waits until the conversation beside the list is drawn
         too (a page the window switches to only when it is whole); otherwise it comes with the list."""
         super().__init__(parent)
+        # Worker channels of this view's own: a page holding two views (a session list's and a session's
+        # own page) must not have one view's read supersede the other's.
+        self._channel = f"conversation-{next(_views)}"
         self.ctx = ctx
         self._ready_with_conversation = ready_with_conversation
         self._ready_waits = False  # ``opened`` is owed once the conversation arrives
@@ -275,11 +282,14 @@ class ConversationView(QWidget):
 
     # -- opening ---------------------------------------------------------------------------------
     def open(self, cap, ref: SessionRef, *, focus: str | None = None, position: int | None = None,
-             thread_title: str | None = None, session: SessionRecord | None = None) -> None:
+             thread_title: str | None = None, session: SessionRecord | None = None,
+             describe: bool = True) -> None:
         """Show ``ref`` of ``cap`` (an ``api.Conversations``), at the message ``focus`` (its id; the
         session's end when None or gone). ``position`` is where the caller saw it (a hint). The thread's
-        title and the session's record are read when not given."""
+        title and the session's record are read when not given. ``describe=False`` leaves the detail pane
+        to whatever the user picked (the thread): only a message the user moves to describes itself."""
         self.cap, self.ref = cap, ref
+        self._quiet_detail = not describe
         self._window = None
         self._expanded.clear()
         self._detail_for = None
@@ -305,7 +315,7 @@ class ConversationView(QWidget):
             rows = MessagePagesModel.fetch_page_without_keys(cap, ref, count, page, size) if count else []
             return heading, (count, last), row, page, rows
 
-        self.ctx.worker.submit("conversation-open", work, on_result=self._ready_after(self._opened),
+        self.ctx.worker.submit(f"{self._channel}-open", work, on_result=self._ready_after(self._opened),
                                on_error=self._ready_after(self._open_failed))
 
     def _ready_after(self, show):
@@ -364,7 +374,7 @@ class ConversationView(QWidget):
             return
         cap, size = self.cap, self.model.page_size
         self.ctx.worker.submit(
-            "conversation-count", lambda: MessagePagesModel.count_with_last_page(cap, ref, size),
+            f"{self._channel}-count", lambda: MessagePagesModel.count_with_last_page(cap, ref, size),
             on_result=self._counted,
             on_error=lambda msg: self._set_heading(self.model.rowCount(), True,
                                                    f"messages not counted: {escape(msg)}"))
@@ -540,11 +550,16 @@ class ConversationView(QWidget):
             for pages in (1, 2):
                 self.model.read_ahead(bottom + pages * size if step > 0 else value - pages * size)
 
+    _quiet_detail = False  # the row the session opened at does not describe itself (see open)
+
     def _show_current_detail(self) -> None:
         row = self.current_row()
         message = self.model.record(row)
         if message is not None:
             self._detail_for = self.model.key_of(row)
+            if self._quiet_detail:
+                self._quiet_detail = False
+                return
             self.ctx.show_detail(message_detail(message))
 
     def _request_conversation(self) -> None:
@@ -567,7 +582,7 @@ class ConversationView(QWidget):
                                          expanded=shown_open, steps=window.steps), (palette.cacheKey(), shown_open)
 
         # On the background worker: the page worker stays free for the list's pages, which the user scrolls.
-        self.ctx.slow_worker.submit("conversation-window", work,
+        self.ctx.slow_worker.submit(f"{self._channel}-window", work,
                                     on_result=lambda answer, r=ref: self._conversation_arrived(r, *answer),
                                     on_error=self._conversation_failed)
 
@@ -652,7 +667,7 @@ class ConversationView(QWidget):
             extra = (("Stored size", f"{len(raw):,} characters"),) if isinstance(raw, str) else ()
             self.ctx.show_detail(DetailItem(title, fields + extra, raw, prefer_raw=True))
 
-        self.ctx.worker.submit("conversation-raw", lambda: cap.raw(ref, key), on_result=shown)
+        self.ctx.worker.submit(f"{self._channel}-raw", lambda: cap.raw(ref, key), on_result=shown)
 
     # -- export and copy --------------------------------------------------------------------------------
     def selected_rows(self) -> list[int]:
@@ -745,7 +760,7 @@ class _GrowthWatch:
         if paths:
             self.watcher.addPaths(paths)
             worker_cap = cap
-            self.view.ctx.worker.submit("conversation-token", lambda: worker_cap.growth_token(ref),
+            self.view.ctx.worker.submit(f"{self.view._channel}-token", lambda: worker_cap.growth_token(ref),
                                         on_result=lambda t, r=ref: self._token(r, t))
 
     def stop(self) -> None:
@@ -772,7 +787,7 @@ class _GrowthWatch:
             self.again = True
             return
         self.busy = True
-        self.view.ctx.worker.submit("conversation-token", lambda: cap.growth_token(ref), supersede=False,
+        self.view.ctx.worker.submit(f"{self.view._channel}-token", lambda: cap.growth_token(ref), supersede=False,
                                     on_result=lambda t, r=ref: self._checked(r, t), on_error=lambda _m: self._done())
 
     def _checked(self, ref: SessionRef, token) -> None:

@@ -131,6 +131,10 @@ class EditDialog(QDialog):
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
 
+    def values(self) -> dict:
+        """Every field as it is now (a new item is made of all of them)."""
+        return {name: getter() for name, getter in self._getters.items()}
+
     def changes(self) -> dict:
         """Only what the user changed: a field left as it was shown is never written, even where an editor
         cannot hold the stored value exactly (no value, a number in a check box, line endings)."""

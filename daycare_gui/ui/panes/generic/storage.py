@@ -213,6 +213,12 @@ class StoragePane(Pane):
         mig_box.addLayout(upgrade_row)
         self.tabs.addTab(migrations_page, "Migrations")
 
+        # -- where the bytes go, and the prune (#38) ---------------------------------------------------------
+        from daycare_gui.ui.panes.generic.space_tab import SpaceTab
+
+        self.space_tab = SpaceTab(ctx, self.storage)
+        self.tabs.addTab(self.space_tab, "Space")
+
         self.filter_box.changed.connect(self._filter_tables)
         self.filter_box.returnPressed.connect(self.tables_view.setFocus)
         self.infos: list = []
@@ -241,6 +247,7 @@ class StoragePane(Pane):
         planner = storage if storage is not None else api.Storage()
         self.ctx.slow_worker.submit("storage-upgrade-plan", planner.upgrade_plan, on_result=self._plan_arrived,
                                     on_error=lambda msg: self._plan_arrived(f"The dry run could not be made: {msg}"))
+        self.space_tab.load()  # (reads every page of the database: after the upgrade's dry run)
 
     def _facts_arrived(self, facts) -> None:
         listed, lines, text = facts

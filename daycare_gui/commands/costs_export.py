@@ -1,0 +1,55 @@
+"""``daycare-gui export PATH costs[:GROUP] [--since DATE] [--out FILE]`` — a costs table as CSV (the export
+command's rules for ``--out``: atomic, mode 0600, an existing file kept unless ``--force``)."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import io
+import sys
+
+from daycare_gui.stores import registry
+from daycare_gui.stores.api import CannotOpen, NotRecognised, Usage
+
+
+def export_costs(args, by: str, fail, out_refused, mode: int) -> int:
+    from daycare_gui.stores.common.costs import GROUPS, compute
+    from daycare_gui.stores.common.export.costs_csv import write_costs_csv
+    from daycare_gui.stores.common.export.stream import write_atomically
+
+    if by not in GROUPS:
+        return fail(f"cannot export costs:{by}: group by one of {', '.join(GROUPS)}")
+    if args.format not in (None, "csv"):
+        return fail("a costs table is exported as CSV (--format csv)")
+    if args.records:
+        return fail("--records goes with a session, not a costs table")
+    since = None
+    if args.since:
+        try:
+            since = _dt.date.fromisoformat(args.since)
+        except ValueError:
+            return fail(f"--since {args.since!r} is not a day (YYYY-MM-DD)")
+    refusal = out_refused(args.out, args.force) if args.out else None
+    if refusal:
+        return fail(refusal)
+    try:
+        store = registry.open_store(args.path, kind=args.kind, live=False)
+    except (NotRecognised, CannotOpen) as exc:
+        return fail(str(exc))
+    with store:
+        report = compute(store.capability(Usage), by, since)
+    if report.empty:
+        print(f"daycare-gui export: note: {report.empty}", file=sys.stderr)
+    if args.out:
+        try:
+            rows = write_atomically(args.out, lambda handle: write_costs_csv(report, handle), replace=args.force,
+                                    through_links=False, mode=mode)
+        except FileExistsError:
+            return fail(f"{args.out} appeared meanwhile and was kept; nothing was written (add --force to replace it)")
+        except OSError as exc:
+            return fail(f"cannot write {args.out}: {exc.strerror or exc}", 1)
+        print(f"wrote {rows:,} cost lines to {args.out}", file=sys.stderr)
+        return 0
+    held = io.StringIO()
+    write_costs_csv(report, held)
+    sys.stdout.write(held.getvalue())
+    return 0

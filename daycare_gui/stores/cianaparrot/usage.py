@@ -1,0 +1,105 @@
+"""CianaParrot through ``api.Usage``: the ``usage_metadata`` of each AIMessage in LangGraph's checkpoints.
+
+Every checkpoint stores the whole message list again, and each message also sits in the write of the step
+that made it, so the same response appears in many records. Per thread each message id is counted once:
+from the ``messages`` writes (which keep messages a later step removed) and the latest checkpoint, keeping
+the copy with the largest output count (a streamed response can be stored before its last chunk). LangChain's
+``input_tokens`` includes cache reads and writes; they are split out here.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+
+from daycare_gui.stores.api import Usage
+from daycare_gui.stores.cianaparrot.checkpoints import id_time_ms
+from daycare_gui.stores.cianaparrot.decode import plain
+from daycare_gui.stores.cianaparrot.messages import message_fields, messages_in
+from daycare_gui.stores.records import SessionRef, UsageRecord
+
+
+def _int(value) -> int:
+    try:
+        return max(int(value or 0), 0)
+    except (TypeError, ValueError):
+        return 0
+
+
+def _found(value) -> tuple[str, dict, dict] | None:
+    """(message id, usage, response metadata) of an AIMessage with usage, else None."""
+    found = message_fields(value)
+    if found is None or not (found[0].startswith("AIMessage") or found[0] == "ai"):  # (a plain dict says "ai")
+        return None
+    fields = found[1]
+    usage = plain(fields.get("usage_metadata"))
+    mid = fields.get("id")
+    if not isinstance(usage, dict) or not mid:
+        return None
+    meta = plain(fields.get("response_metadata"))
+    return str(mid), usage, meta if isinstance(meta, dict) else {}
+
+
+def _record(chat: str, thread_id: str, mid: str, usage: dict, meta: dict, at: int | None) -> UsageRecord:
+    details = usage.get("input_token_details") if isinstance(usage.get("input_token_details"), dict) else {}
+    read = _int(details.get("cache_read"))
+    written = _int(details.get("cache_creation"))
+    hour = min(_int(details.get("ephemeral_1h_input_tokens")), written)  # Anthropic's one-hour writes
+    uncached = max(_int(usage.get("input_tokens")) - read - written, 0)
+    task = chat.removeprefix("scheduler_") if chat.startswith("scheduler_") else ""
+    return UsageRecord(
+        key=f"{thread_id}\t{mid}", at=at, provider=str(meta.get("model_provider") or ""),
+        model=str(meta.get("model_name") or meta.get("model") or ""), input=uncached,
+        output=_int(usage.get("output_tokens")), cache_read=read, cache_write_5m=written - hour, cache_write_1h=hour,
+        ref=SessionRef(chat, thread_id), message_id=mid, thread_title=chat, user="" if task else chat, task=task,
+        estimated=False)
+
+
+class CianaUsage(Usage):
+    source = ("the usage_metadata of each AIMessage in the checkpoints, each message id counted once per thread "
+              "(every later checkpoint repeats it)")
+
+    def __init__(self, store) -> None:
+        self.store = store
+
+    def records(self, since: int | None = None) -> Iterator[UsageRecord]:
+        reader = self.store.reader
+        if reader is None:
+            return
+        for thread_id, info in sorted(self.store.threads.items()):
+            if not info.checkpoints:
+                continue
+            try:
+                best = self._thread(reader, thread_id)
+            except sqlite3.Error:
+                continue  # the conversation view reports an unreadable thread; usage just lacks it
+            for mid, (usage, meta, at) in best.items():
+                if since is None or (at is not None and at >= since):
+                    yield _record(info.chat, thread_id, mid, usage, meta, at)
+
+    def _thread(self, reader, thread_id: str) -> dict[str, tuple[dict, dict, int | None]]:
+        best: dict[str, tuple[dict, dict, int | None]] = {}
+
+        def keep(value, at) -> None:
+            found = _found(value)
+            if found is None:
+                return
+            mid, usage, meta = found
+            seen = best.get(mid)
+            if seen is None or _int(usage.get("output_tokens")) > _int(seen[0].get("output_tokens")):
+                best[mid] = (usage, meta, seen[2] if seen is not None and seen[2] is not None else at)
+
+        for cid in reader.top_level_ids(thread_id):
+            for w in reader.writes_of(thread_id, "", cid, channel="messages"):
+                value = w.decoded.value
+                for item in value if isinstance(value, list) else [value]:
+                    keep(item, id_time_ms(cid))
+        latest = reader.latest(thread_id)
+        if latest is not None:
+            row, decoded = latest
+            cp = decoded.value if isinstance(decoded.value, dict) else {}
+            values = cp.get("channel_values")
+            items = messages_in(values.get("messages")) if isinstance(values, dict) else None
+            for item in items or ():
+                keep(item, row.at)
+        return best

@@ -1,0 +1,95 @@
+"""Daycare's SQLite store through ``api.Usage``: the tokens each ``assistant_message`` record carries, one
+record per model call, read in pages by row id.
+
+``agents.stats`` (each agent's running totals) is never added to them: it counts the same calls again, and
+misses some (estimates, context overflow). Its figures stay on the Overview; costs come from the records,
+which drill down. At this generation an estimated count (characters / 4) cannot be told from a real one,
+so every record says "cannot tell".
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+from daycare_gui.stores.api import Usage
+from daycare_gui.stores.records import SessionRef, UsageRecord
+
+_PAGE = 2000
+
+
+def as_int(value) -> int:
+    try:
+        n = int(value or 0)
+    except (TypeError, ValueError):
+        return 0
+    return max(n, 0)
+
+
+def usage_record(key: str, row_id, session_id: str, agent_id: str, at, tokens: dict, *, title: str = "",
+                 user: str = "", task: str = "") -> UsageRecord | None:
+    """One Daycare ``tokens`` object ({provider, model, source?, size: {input, output, cacheRead, cacheWrite}})
+    as a neutral record; None when it holds no sizes. Daycare's ``input`` already excludes the cache."""
+    size = tokens.get("size") if isinstance(tokens, dict) else None
+    if not isinstance(size, dict):
+        return None
+    source = tokens.get("source")
+    estimated = True if source == "estimate" else (False if source == "usage" else None)
+    return UsageRecord(
+        key=key, at=int(at) if at is not None else None, provider=str(tokens.get("provider") or ""),
+        model=str(tokens.get("model") or ""), input=as_int(size.get("input")), output=as_int(size.get("output")),
+        cache_read=as_int(size.get("cacheRead")), cache_write_5m=as_int(size.get("cacheWrite")),
+        ref=SessionRef(agent_id or "", session_id or ""), message_id=str(row_id), thread_title=title, user=user,
+        task=task, estimated=estimated)
+
+
+class DaycareSqliteUsage(Usage):
+    source = ("the tokens each assistant_message record carries (one per model call); agents.stats, each "
+              "agent's running total of the same calls, is not added to them")
+
+    def __init__(self, core) -> None:
+        self.core = core
+
+    def _labels(self) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+        """Agent id → its name, its user, and the cron task it runs for (only where one task names it)."""
+        from daycare_gui.core.queries.agents import fetch_agents, list_agent_ids
+
+        db, cols = self.core.db, self.core.cols
+        ids = list_agent_ids(db, cols=cols)
+        agents = fetch_agents(db, ids, cols)
+        titles = {i: agents[i].name for i in ids if i in agents}
+        users = {i: agents[i].user_id or "" for i in ids if i in agents}
+        tasks: dict[str, str] = {}
+        if self.core.has_table("tasks_cron") and "agent_id" in set(cols.of("tasks_cron")):
+            named: dict[str, set[str]] = {}
+            for agent_id, name in db.fetch("SELECT agent_id, coalesce(name, id) FROM tasks_cron "
+                                           "WHERE agent_id IS NOT NULL"):
+                named.setdefault(str(agent_id), set()).add(str(name))
+            tasks = {a: next(iter(n)) for a, n in named.items() if len(n) == 1}
+        return titles, users, tasks
+
+    def records(self, since: int | None = None) -> Iterator[UsageRecord]:
+        if not (self.core.has_table("session_history") and self.core.has_table("sessions")):
+            return
+        titles, users, tasks = self._labels()
+        after = -1
+        while True:
+            rows = self.core.db.fetch(
+                "SELECT h.id, h.session_id, s.agent_id, h.at, json_extract(h.data, '$.tokens') "
+                "FROM session_history h LEFT JOIN sessions s ON s.id = h.session_id "
+                "WHERE h.id > :after AND h.type = 'assistant_message' AND json_valid(h.data) "
+                "AND json_type(h.data, '$.tokens.size') = 'object' AND (:since IS NULL OR h.at >= :since) "
+                "ORDER BY h.id LIMIT :n", {"after": after, "since": since, "n": _PAGE})
+            for row_id, session_id, agent_id, at, raw in rows:
+                try:
+                    tokens = json.loads(raw)
+                except (TypeError, ValueError):
+                    continue
+                agent = str(agent_id or "")
+                rec = usage_record(f"h{row_id}", row_id, str(session_id or ""), agent, at, tokens,
+                                   title=titles.get(agent, ""), user=users.get(agent, ""), task=tasks.get(agent, ""))
+                if rec is not None:
+                    yield rec
+            if len(rows) < _PAGE:
+                return
+            after = rows[-1][0]

@@ -1,0 +1,181 @@
+"""Costs of any store that offers ``api.Usage``: totals by model, day, agent, task or user, priced from the
+bundled price table, each total drilling down to the records it was summed from; a double-click on a record
+opens the conversation at it. Pricing and totals are computed on the worker (``stores/common/costs``)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
+
+from daycare_gui.stores import api
+from daycare_gui.stores.common.costs import compute, drill, model_label, money, total_money
+from daycare_gui.stores.records import JumpEntry
+from daycare_gui.ui.context import DetailItem
+from daycare_gui.ui.models.columns import Column, fmt_int
+from daycare_gui.ui.panes.base import Pane
+from daycare_gui.ui.panes.generic.common import RecordList, when
+
+DRILL_LIMIT = 5000
+GROUPINGS = (("model", "Model"), ("day", "Day"), ("agent", "Agent"), ("task", "Task"), ("user", "User"),
+             ("session", "Session"))  # by session: each conversation's cache reads and what they saved
+
+
+def _flags(t) -> str:
+    out = []
+    if t.unpriced_records:
+        out.append(f"unpriced: {fmt_int(t.unpriced_tokens)} tokens")
+    if t.estimated_records:
+        out.append(f"{fmt_int(t.estimated_records)} estimated")
+    if t.unsure_records:
+        out.append("estimates cannot be told apart")
+    return "; ".join(out)
+
+
+TOTAL_COLUMNS = [
+    Column("Group", lambda t: t.label),
+    Column("Calls", lambda t: t.records, display=fmt_int, align_right=True),
+    Column("Tokens", lambda t: t.tokens, display=fmt_int, align_right=True),
+    Column("Cost", total_money, align_right=True, sort_value=lambda t: t.usd),
+    Column("Cache reads", lambda t: t.cache_read_share, align_right=True,
+           display=lambda v: "" if v is None else f"{v:.0%}", sort_value=lambda t: t.cache_read_share or 0),
+    Column("Saved by cache", lambda t: money(t.saved) if t.saved else "", align_right=True,
+           sort_value=lambda t: t.saved),
+    Column("Notes", _flags),
+]
+
+RECORD_COLUMNS = [
+    Column("Time", lambda p: p.record.at, display=when, align_right=True),
+    Column("Model", lambda p: model_label(p.record)),
+    Column("Agent", lambda p: p.record.thread_title or (p.record.ref.thread_id if p.record.ref else "")),
+    Column("Input", lambda p: p.record.input, display=fmt_int, align_right=True),
+    Column("Output", lambda p: p.record.output, display=fmt_int, align_right=True),
+    Column("Cache read", lambda p: p.record.cache_read, display=fmt_int, align_right=True),
+    Column("Cache write", lambda p: p.record.cache_write_5m + p.record.cache_write_1h, display=fmt_int,
+           align_right=True),
+    Column("Cost", lambda p: money(p.price.usd), align_right=True,
+           sort_value=lambda p: -1 if p.price.usd is None else p.price.usd),
+]
+
+
+class CostsPane(Pane):
+    pane_id = "costs"
+    title = "Costs"
+
+    def __init__(self, ctx, parent=None) -> None:
+        super().__init__(ctx, parent)
+        self.usage: api.Usage | None = ctx.opened.capability(api.Usage)
+        self.report = None
+        layout = QVBoxLayout(self)
+        bar = QHBoxLayout()
+        bar.addWidget(QLabel("Group by"))
+        self.group = QComboBox()
+        for by, title in GROUPINGS:
+            self.group.addItem(title, by)
+        bar.addWidget(self.group)
+        self.summary = QLabel("Pricing…")
+        self.summary.setWordWrap(True)
+        bar.addWidget(self.summary, 1)
+        layout.addLayout(bar)
+        self.prices = QLabel("")  # the table's version and where the usage comes from
+        self.prices.setWordWrap(True)
+        layout.addWidget(self.prices)
+        split = QSplitter(Qt.Orientation.Vertical)
+        self.totals = RecordList("Totals", TOTAL_COLUMNS, key=lambda t: t.group)
+        self.records = RecordList("Records of the selected total (double-click opens the conversation there)",
+                                  RECORD_COLUMNS, key=lambda p: p.record.key)
+        split.addWidget(self.totals)
+        split.addWidget(self.records)
+        layout.addWidget(split, 1)
+        self.notes = QLabel("")  # unpriced models, the store's own cost beside
+        self.notes.setWordWrap(True)
+        self.notes.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        holder = QWidget()
+        QVBoxLayout(holder).addWidget(self.notes)
+        layout.addWidget(holder)
+        self.group.currentIndexChanged.connect(lambda _i: self.load())
+        self.totals.table.selectionModel().currentRowChanged.connect(self._total_selected)
+        self.records.table.activated.connect(self._open_record)
+        self.records.table.selectionModel().currentRowChanged.connect(self._record_selected)
+
+    # -- totals -----------------------------------------------------------------------------------------
+    def load(self) -> None:
+        usage, by = self.usage, self.group.currentData()
+        self.summary.setText("Pricing…")
+        self.ctx.worker.submit("costs", lambda: compute(usage, by), on_result=self._arrived,
+                               on_error=lambda msg: self.summary.setText(f"Cannot compute costs: {msg}"))
+
+    def _arrived(self, report) -> None:
+        self.report = report
+        self.prices.setText(f"Prices: {report.table.line()}." + (f" Usage: {report.source}." if report.source else ""))
+        self.totals.set_records(report.totals)
+        # days in order; every other grouping dearest first
+        by_day = report.by == "day"
+        self.totals.table.sortByColumn(0 if by_day else 3, Qt.SortOrder.AscendingOrder if by_day
+                                       else Qt.SortOrder.DescendingOrder)
+        self.records.set_records([])
+        if report.empty:
+            self.summary.setText(report.empty)
+            self.notes.setText("")
+            return
+        t = report.overall
+        self.summary.setText(f"{total_money(t)} for {fmt_int(t.records)} model calls, {fmt_int(t.tokens)} tokens")
+        self.notes.setText(self._notes(report))
+        if report.totals:
+            self.totals.table.selectRow(0)
+
+    @staticmethod
+    def _notes(report) -> str:
+        lines = []
+        for model, (tokens, why) in report.unpriced.items():
+            lines.append(f"Unpriced: {model}, {fmt_int(tokens)} tokens ({why}); not counted as $0.")
+        if report.stored:
+            own = sum(s.stored_usd or 0 for s in report.stored)
+            lines.append(f"The store's own cost: ${own:,.2f} over {len(report.stored)} day and model lines "
+                         f"(not added to the total). {report.stored_note}")
+            for s in report.stored[:6]:
+                stored = "—" if s.stored_usd is None else f"${s.stored_usd:,.4f}"
+                lines.append(f"  {s.day} {s.model}: store {stored}, recomputed "
+                             f"{money(s.usd) if s.tokens else '—'}: {s.why}")
+        return "\n".join(lines)
+
+    def _total_selected(self, current, _previous) -> None:
+        total = self.totals.records.record_at(current) if current.isValid() else None
+        if total is None:
+            return
+        self.ctx.show_detail(DetailItem(f"Total: {total.label}", tuple((k, str(v)) for k, v in total.as_dict().items()),
+                                        raw=total.as_dict()))
+        usage, keys = self.usage, list(total.keys)
+        shown = keys[:DRILL_LIMIT]  # a big total lists its first records only
+        self.records.caption.setText(
+            "<b>Records of the selected total</b> (double-click opens the conversation there)" if len(keys) <= DRILL_LIMIT
+            else f"<b>The first {fmt_int(DRILL_LIMIT)} of {fmt_int(len(keys))} records of the selected total</b> "
+                 "(double-click opens the conversation there)")
+        self.ctx.worker.submit("costs-records", lambda: list(drill(usage, shown)), on_result=self.records.set_records)
+
+    # -- records ----------------------------------------------------------------------------------------
+    def _record_selected(self, current, _previous) -> None:
+        pr = self.records.records.record_at(current) if current.isValid() else None
+        if pr is None:
+            return
+        r = pr.record
+        fields = (("Time", when(r.at)), ("Model", model_label(r)), ("Cost", money(pr.price.usd)),
+                  ("Priced as", pr.price.matched or pr.price.why), ("Input", fmt_int(r.input)),
+                  ("Output", fmt_int(r.output)), ("Cache read", fmt_int(r.cache_read)),
+                  ("Cache write (5 min)", fmt_int(r.cache_write_5m)), ("Cache write (1 hour)", fmt_int(r.cache_write_1h)),
+                  ("Estimated", {True: "yes", False: "no", None: "cannot tell"}[r.estimated]),
+                  ("Session", r.ref.session_id if r.ref else ""), ("Record", r.message_id))
+        self.ctx.show_detail(DetailItem(f"Model call {r.message_id}", fields))
+
+    def _open_record(self, index) -> None:
+        pr = self.records.records.record_at(index)
+        if pr is None or pr.record.ref is None:
+            return
+        from daycare_gui.ui.panes.generic import route_for
+        from daycare_gui.ui.panes.generic.conversations import MessageTarget
+
+        ref, mid = pr.record.ref, pr.record.message_id
+        section, _target = route_for(self.ctx.opened, JumpEntry("session", ref.session_id, ref.session_id, ref=ref))
+        if section == "history":  # Daycare's own conversation page: (agent, session, record id)
+            self.ctx.navigate("history", (ref.thread_id, ref.session_id, int(mid) if mid.isdigit() else None))
+        else:
+            self.ctx.navigate(section or "conversations", MessageTarget(ref, mid))

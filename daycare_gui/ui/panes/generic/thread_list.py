@@ -1,0 +1,335 @@
+"""The thread list of any kind (Daycare agents, Linggen projects, CianaParrot chats): keys only, rows on
+demand, filtered and sorted by the store through :class:`~daycare_gui.stores.api.Listing`.
+
+The store says which filters it offers (``filters("threads")``: words always, then choices, flags and a
+time range), which columns it can sort by, and answers ``keys(query)`` with an ordered list of ids, cheap
+even for 100,000 agents; ``KeyedTableModel`` then asks ``fetch`` for the rows a view shows. Nothing here
+knows which kind it lists.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import time
+
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal
+from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+
+from daycare_gui.stores import api
+from daycare_gui.stores.common.secrets import mask_url_credentials
+from daycare_gui.stores.records import FilterSpec, Query, Row
+from daycare_gui.ui.formats import count, number
+from daycare_gui.ui.models.columns import Column, fmt_time
+from daycare_gui.ui.models.keyed_model import KeyedTableModel
+from daycare_gui.ui.widgets.filter_bar import FilterBox
+from daycare_gui.ui.widgets.tables import make_table, sort_only
+
+THREADS = api.THREADS
+# Rows read together with the keys: a tall window's first screen, so it needs no second round trip.
+FIRST_ROWS = 64
+TIME_RANGES = (("Any time", None), ("today", 1), ("past week", 7), ("past month", 30), ("past year", 365))
+DEFAULT_SORT = "Updated"  # newest first, where the store can sort by it
+
+
+def cell_text(value) -> str:
+    """A row's value as the list says it: times local, counts grouped, nothing for None."""
+    if value is None:
+        return ""
+    if isinstance(value, _dt.datetime):
+        stamp = value if value.tzinfo is not None else value.replace(tzinfo=_dt.timezone.utc)
+        return fmt_time(int(stamp.timestamp() * 1000))
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return number(value)
+    return str(value)
+
+
+def _cell(index: int):
+    return lambda row: row.values[index] if index < len(row.values) else None
+
+
+def _own_count(cap: api.Conversations) -> int | None:
+    """The kind's own count of its threads, when it has one (the default would list them again)."""
+    return cap.count() if type(cap).count is not api.Conversations.count else None
+
+
+def _state(row: Row) -> str | None:
+    return "error" if row.problem else (row.flag or None)
+
+
+class ThreadList(QWidget):
+    """A caption, a filter bar built from the store's filters, and the keyed table of threads."""
+
+    current_changed = Signal(object)  # the key of the thread now current (None: none)
+    current_row_arrived = Signal(object)  # the current thread's Row, once read (for the detail pane)
+    missing = Signal(object)  # a key asked for by select_key that the store does not list
+
+    def __init__(self, ctx, cap: api.Conversations, parent=None) -> None:
+        super().__init__(parent)
+        self.ctx, self.cap = ctx, cap
+        self.label = cap.thread_label
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        head = QHBoxLayout()
+        self.caption = QLabel(f"<b>{self.label}</b>")
+        self.summary = QLabel("Loading…")
+        self.summary.setObjectName("threadSummary")
+        head.addWidget(self.caption)
+        head.addStretch(1)
+        head.addWidget(self.summary)
+        layout.addLayout(head)
+        self.filter_box = FilterBox(f"Filter {self.label.lower()} (Ctrl+F)")
+        layout.addWidget(self.filter_box)
+        # The store's own filters on a line of their own, so the words keep a box wide enough to read.
+        self.bar = QHBoxLayout()
+        self.bar.addStretch(1)
+        layout.addLayout(self.bar)
+        self.choice_boxes: dict[str, QComboBox] = {}
+        self.flag_boxes: dict[str, QCheckBox] = {}
+        self.time_box: QComboBox | None = None
+
+        self.columns_titles = tuple(cap.thread_columns())
+        columns = [Column(title, _cell(i), display=cell_text,
+                          tooltip=(lambda r: r.key) if i == 0 else None,
+                          align_right=title in ("Sessions", "Tokens", "Threads", "Messages"))
+                   for i, title in enumerate(self.columns_titles)]
+        self.model = KeyedTableModel(columns, ctx.worker, self._fetch, channel="thread-rows", state=_state)
+        self.table = make_table(self.model)
+        self.table.setObjectName("threadTable")
+        sortable = set(cap.sorts(THREADS)) & set(self.columns_titles)
+        self.sortable = {i for i, t in enumerate(self.columns_titles) if t in sortable}
+        self._sort = (DEFAULT_SORT, True) if DEFAULT_SORT in sortable else ("", False)
+        if self.sortable:
+            self.table.setSortingEnabled(True)
+            header = self.table.horizontalHeader()
+            if self._sort[0]:
+                header.setSortIndicator(self.columns_titles.index(DEFAULT_SORT), Qt.SortOrder.DescendingOrder)
+            else:
+                header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+            sort_only(self.table, self.sortable)
+        self.model.sort_requested.connect(self._sort_requested)
+        layout.addWidget(self.table, 1)
+
+        self.filter_box.changed.connect(lambda _t: self.reload())
+        self.table.selectionModel().currentRowChanged.connect(self._row_changed)
+        self.model.rows_loaded.connect(self._rows_loaded)
+        self.loaded = False  # the first keys are in
+        self._pending: str | None = None  # a key to select once the keys are in
+        self._wanted_row: str | None = None  # the current key whose row is on its way
+        self._wanted_choices: dict[str, str] = {}  # a filter asked for before the filters arrived
+        self.total: int | None = None
+        self._own_total = False  # the kind counts its threads itself (total is that count)
+
+    # -- the filter bar ---------------------------------------------------------------------------
+    def load(self) -> None:
+        """Read the filters and the keys (both on the worker)."""
+        cap = self.cap
+        self.ctx.worker.submit("thread-filters", lambda: (tuple(cap.filters(THREADS)), _own_count(cap)),
+                               on_result=self._filters_arrived, on_error=lambda _m: None)
+        self.reload()
+
+    def _filters_arrived(self, answer: tuple[tuple[FilterSpec, ...], int | None]) -> None:
+        specs, own = answer
+        if own is not None:
+            self.total, self._own_total = own, True
+            self._say_count(self.model.rowCount())
+        for spec in specs:
+            if spec.kind == "choice" and spec.name not in self.choice_boxes:
+                box = QComboBox()
+                box.setObjectName(f"threadFilter-{spec.name}")
+                box.addItem(f"Any {spec.label}", None)
+                for value, label in spec.choices:
+                    box.addItem(label, value)
+                self.choice_boxes[spec.name] = box
+                self.bar.insertWidget(self.bar.count() - 1, box)
+                box.currentIndexChanged.connect(lambda _i: self.reload())
+            elif spec.kind == "flag" and spec.name not in self.flag_boxes:
+                check = QCheckBox(spec.label)
+                self.flag_boxes[spec.name] = check
+                self.bar.insertWidget(self.bar.count() - 1, check)
+                check.toggled.connect(lambda _on: self.reload())
+            elif spec.kind == "time" and self.time_box is None:
+                self.time_box = QComboBox()
+                self.time_box.setObjectName("threadFilter-time")
+                for label, days in TIME_RANGES:
+                    self.time_box.addItem(label if days is None else f"{spec.label} {label}", days)
+                self.bar.insertWidget(self.bar.count() - 1, self.time_box)
+                self.time_box.currentIndexChanged.connect(lambda _i: self.reload())
+        wanted, self._wanted_choices = self._wanted_choices, {}
+        if wanted:
+            self.filter_to(Query(choices=tuple(wanted.items())))
+
+    def query(self) -> Query:
+        choices = [(name, box.currentData()) for name, box in self.choice_boxes.items() if box.currentData()]
+        choices += [(n, v) for n, v in self._wanted_choices.items() if n not in self.choice_boxes]
+        days = self.time_box.currentData() if self.time_box is not None else None
+        since = int(time.time() * 1000) - days * 86_400_000 if days else None
+        return Query(text=self.filter_box.text().strip(), choices=tuple(choices),
+                     flags=frozenset(n for n, c in self.flag_boxes.items() if c.isChecked()),
+                     since=since, sort=self._sort[0], descending=self._sort[1])
+
+    def filter_to(self, query: Query) -> None:
+        """Show only the threads ``query``'s choices pick (a user's agents); other filters are cleared."""
+        self._clear_filters(reload=False)
+        for name, value in query.choices:
+            box = self.choice_boxes.get(name)
+            if box is None:  # the filters are not in yet: applied when they are
+                self._wanted_choices[name] = value
+                continue
+            index = box.findData(value)
+            if index < 0:
+                box.addItem(str(value), value)
+                index = box.count() - 1
+            box.blockSignals(True)
+            box.setCurrentIndex(index)
+            box.blockSignals(False)
+        self.reload()
+
+    def filtered(self) -> bool:
+        return bool(self.filter_box.text().strip() or self._wanted_choices
+                    or any(b.currentIndex() > 0 for b in self.choice_boxes.values())
+                    or any(c.isChecked() for c in self.flag_boxes.values())
+                    or (self.time_box is not None and self.time_box.currentIndex() > 0))
+
+    def _clear_filters(self, *, reload: bool = True) -> None:
+        widgets = [self.filter_box, *self.choice_boxes.values(), *self.flag_boxes.values()]
+        if self.time_box is not None:
+            widgets.append(self.time_box)
+        for w in widgets:
+            w.blockSignals(True)
+        self.filter_box.clear()
+        self.filter_box.cancel_pending()
+        for box in self.choice_boxes.values():
+            box.setCurrentIndex(0)
+        for check in self.flag_boxes.values():
+            check.setChecked(False)
+        if self.time_box is not None:
+            self.time_box.setCurrentIndex(0)
+        for w in widgets:
+            w.blockSignals(False)
+        self._wanted_choices = {}
+        if reload:
+            self.reload()
+
+    # -- keys and rows ----------------------------------------------------------------------------
+    def _fetch(self, keys: list) -> dict:
+        return {r.key: r for r in self.cap.fetch(THREADS, list(keys))}
+
+    def reload(self) -> None:
+        cap, query = self.cap, self.query()
+
+        def work():  # the keys and the first screen's rows in one round trip
+            keys = cap.keys(THREADS, query)
+            return keys, {r.key: r for r in cap.fetch(THREADS, keys[:FIRST_ROWS])}
+
+        self.ctx.worker.submit("thread-keys", work, on_result=lambda result: self._keys_arrived(*result),
+                               on_error=self._keys_failed)
+
+    def refresh(self) -> None:
+        """The store changed: the keys again (same filter and sort), rows updated in place, selection kept."""
+        cap, query = self.cap, self.query()
+        self.ctx.worker.submit("thread-keys", lambda: (cap.keys(THREADS, query), _own_count(cap)),
+                               on_result=lambda answer: self._keys_refreshed(*answer), on_error=self._keys_failed)
+
+    def _keys_failed(self, message: str) -> None:
+        self.summary.setText(f"Could not read the {self.label.lower()}: {mask_url_credentials(message)}")
+
+    def _say_count(self, shown: int) -> None:
+        """The caption counts the threads as the navigation does (the kind's own count: a list may hold a
+        row that is no thread, as Linggen's "Sessions without a project"); a filter says what it left."""
+        total = self.total if self.total is not None else shown
+        self.caption.setText(f"<b>{self.label}</b> ({total:,})")
+        noun = self.label.lower().rstrip("s") or "thread"
+        self.summary.setText(count(shown, noun) if self.filtered() else "")
+
+    def _keys_refreshed(self, keys: list[str], own: int | None) -> None:
+        self.model.update_keys(keys)
+        if own is not None:
+            self.total = own
+        if not self.filtered() and not self._own_total:
+            self.total = len(keys)
+        self._say_count(len(keys))
+
+    def _keys_arrived(self, keys: list[str], first: dict) -> None:
+        current = self.current_key()
+        self.model.set_keys(keys)
+        self.model.seed_rows(FIRST_ROWS, first)
+        # Laid out now, not in a later turn of the event loop: the scroll bar then appears before the
+        # first paint with rows, instead of just after it (every row painted twice).
+        self.table.doItemsLayout()
+        QCoreApplication.sendPostedEvents(self.table, QEvent.Type.LayoutRequest)
+        if not self.filtered() and not self._own_total:
+            self.total = len(keys)
+        self._say_count(len(keys))
+        if not self.loaded and first:  # the columns fitted once, to the first screen's rows
+            self._fit_columns()
+        self.loaded = True
+        target, self._pending = self._pending, None
+        if target is not None and self.model.row_of_key(target) < 0 and self.filtered():
+            self._pending = target  # hidden by a filter: every thread, then select it
+            self._clear_filters()
+            return
+        target = target or current
+        row = self.model.row_of_key(target) if target is not None else -1
+        if row >= 0:
+            self._select_row(row)
+        elif self._pending is None and target is not None and target != current:
+            self.missing.emit(target)
+        elif current is None and keys:
+            self._select_row(0)
+
+    def _fit_columns(self) -> None:
+        """Each column as wide as the first screen's cells, none wider than a third of the list: the names
+        readable, and the later columns reachable without scrolling far."""
+        self.table.resizeColumnsToContents()
+        widest = max(120, self.table.viewport().width() // 3)
+        for column in range(self.model.columnCount()):
+            if self.table.columnWidth(column) > widest:
+                self.table.setColumnWidth(column, widest)
+
+    def _select_row(self, row: int) -> None:
+        self.table.selectRow(row)
+        self.table.scrollTo(self.model.index(row, 0))
+
+    def _sort_requested(self, column: int, order) -> None:
+        if column in self.sortable:
+            self._sort = (self.columns_titles[column], order == Qt.SortOrder.DescendingOrder)
+            self.reload()
+
+    # -- selection ---------------------------------------------------------------------------------
+    def current_key(self) -> str | None:
+        return self.model.key(self.table.currentIndex().row())
+
+    def current_row(self) -> Row | None:
+        return self.model.record(self.table.currentIndex().row())
+
+    def select_key(self, key: str) -> None:
+        """Select the thread ``key``, clearing filters that hide it; ``missing`` when the store has none."""
+        if not self.loaded:
+            self._pending = key
+            return
+        row = self.model.row_of_key(key)
+        if row >= 0:
+            self._select_row(row)
+        elif self.filtered():
+            self._pending = key
+            self._clear_filters()
+        else:
+            self.missing.emit(key)
+
+    def _row_changed(self, current, _previous) -> None:
+        key = self.model.key(current.row())
+        row = self.model.record(current.row())
+        self._wanted_row = key if row is None else None
+        self.current_changed.emit(key)
+        if row is not None:
+            self.current_row_arrived.emit(row)
+
+    def _rows_loaded(self) -> None:
+        if self._wanted_row is None:
+            return
+        row = self.current_row()
+        if row is not None and row.key == self._wanted_row:
+            self._wanted_row = None
+            self.current_row_arrived.emit(row)

@@ -1,0 +1,87 @@
+"""Storage → Space on a CianaParrot store LangGraph wrote and on Daycare's SQLite demo: the sizes, the
+largest threads and the advice; for CianaParrot the dry run, then the prune (after its question), which
+gives back what the dry run said and reopens the store; and no Upgrade action for a store without
+migrations."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from daycare_gui.core.demo import write_demo
+from tests.stores.cianaparrot.builder import make_checkpoints, make_deployment
+from tests.ui.conftest import open_and_wait
+
+TURNS = {f"telegram_{100 + i}": [f"question {j}: " + "tell me more " * 20 for j in range(8)] for i in range(2)}
+
+
+@pytest.fixture(scope="module")
+def ciana_template(tmp_path_factory):
+    root = tmp_path_factory.mktemp("space-ui") / "ciana"
+    make_deployment(root, db=False)
+    make_checkpoints(root / "data" / "checkpoints.db", TURNS)
+    return root
+
+
+def _space(qtbot, window):
+    window.show_section("storage")
+    pane = window.panes["storage"]
+    pane.tabs.setCurrentWidget(pane.space_tab)
+    tab = pane.space_tab
+    qtbot.waitUntil(lambda: tab.report is not None, timeout=30000)
+    return tab
+
+
+def _groups(tab) -> dict[str, list[str]]:
+    out = {}
+    for i in range(tab.tree.topLevelItemCount()):
+        group = tab.tree.topLevelItem(i)
+        out[group.text(0)] = [group.child(j).text(0) for j in range(group.childCount())]
+    return out
+
+
+def test_cianaparrot_space_dry_run_and_prune(qtbot, window, ciana_template, tmp_path):
+    root = tmp_path / "ciana"
+    shutil.copytree(ciana_template, root)
+    open_and_wait(qtbot, window, root, timeout=30000)
+    assert "upgrade" not in window._offered_actions(window.opened)
+    tab = _space(qtbot, window)
+    groups = _groups(tab)
+    assert sorted(groups["Threads (2)"]) == sorted(TURNS)
+    assert "checkpoints" in groups["Tables and indexes (5)"]
+    assert "table sizes by dbstat" in tab.summary.text()
+    assert "last checkpoint is all the bot needs to continue" in tab.advice.text()
+    assert tab.prune_box.isVisible() and not tab.prune_button.isEnabled()
+
+    size = (root / "data" / "checkpoints.db").stat().st_size
+    qtbot.mouseClick(tab.dry_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: tab.preview is not None, timeout=60000)
+    assert tab.prune_text.text().startswith("Dry run (nothing written): Drops 78 checkpoints")
+    assert (root / "data" / "checkpoints.db").stat().st_size == size and tab.prune_button.isEnabled()
+    assert sorted(_groups(tab)["Would go (dry run) (2 threads)"]) == sorted(TURNS)
+    expected = tab.preview.size_after
+
+    def agree():
+        box = QApplication.activeModalWidget()
+        assert isinstance(box, QMessageBox) and "A backup of the store is made first" in box.text()
+        box.button(QMessageBox.StandardButton.Ok).click()
+
+    QTimer.singleShot(0, agree)
+    tab.ask_prune()
+    qtbot.waitUntil(lambda: (root / "data" / "checkpoints.db").stat().st_size == expected, timeout=60000)
+    qtbot.waitUntil(lambda: window.opened is not None and "storage" in window.panes, timeout=60000)
+    assert list((root / "data" / ".daycare-gui-backups").glob("checkpoints.db.*.prune.bak"))
+
+
+def test_daycare_sqlite_space_lists_agents_and_offers_no_prune(qtbot, window, tmp_path):
+    write_demo(tmp_path / "store")
+    open_and_wait(qtbot, window, tmp_path / "store", timeout=30000)
+    tab = _space(qtbot, window)
+    groups = _groups(tab)
+    assert any(g.startswith("Agents (") for g in groups) and "session_history" in groups[
+        next(g for g in groups if g.startswith("Tables"))]
+    assert any(g.startswith("Folders (") for g in groups)
+    assert not tab.prune_box.isVisible()

@@ -1,0 +1,287 @@
+"""The shared thread list (Agents, Projects, Chats) on the Daycare SQLite demo, the PGlite demo and
+Linggen: keyed model, the store's filters and sorts, sessions beside, the detail of what was picked."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+
+from tests.ui.conftest import open_and_wait, thread_rows
+
+NAME, KIND, LIFECYCLE, USER, SESSIONS = 0, 1, 2, 3, 4
+
+
+def _agents(qtbot, window, store, count=15):
+    open_and_wait(qtbot, window, store)
+    window.show_section("agents")
+    pane = window.panes["agents"]
+    qtbot.waitUntil(lambda: pane.threads.model.rowCount() == count, timeout=10000)
+    return pane
+
+
+def _all(qtbot, pane):
+    return thread_rows(qtbot, pane)
+
+
+def test_agents_table_filters_and_opens_sessions(qtbot, window, demo_store, model_tester):
+    open_and_wait(qtbot, window, demo_store)
+    window.show_section("agents")
+    pane = window.panes["agents"]
+    threads = pane.threads
+    model_tester(threads.model, pane.sessions.records.model)  # through every key load, chunk fetch and filter
+    qtbot.waitUntil(lambda: threads.model.rowCount() == 15, timeout=5000)
+    # rows arrive on demand (the view asked for the visible ones): then the real name replaces "…"
+    qtbot.waitUntil(lambda: threads.model.record(0) is not None, timeout=5000)
+    assert threads.model.index(0, NAME).data() == threads.model.record(0).values[NAME]
+    assert {r.values[KIND] for r in _all(qtbot, pane)} == {"user", "cron", "system", "subagent", "app", "permanent"}
+    assert threads.caption.text() == "<b>Agents</b> (15)" and threads.summary.text() == ""
+
+    qtbot.waitUntil(lambda: "kind" in threads.choice_boxes, timeout=5000)
+    kind = threads.choice_boxes["kind"]
+    kind.setCurrentIndex(kind.findData("cron"))
+    qtbot.waitUntil(lambda: 0 < threads.model.rowCount() < 15, timeout=5000)
+    assert all(r.values[KIND] == "cron" for r in _all(qtbot, pane))
+    n = threads.model.rowCount()
+    assert threads.summary.text() == f"{n} agent{'s' if n != 1 else ''}"
+    kind.setCurrentIndex(0)
+    qtbot.waitUntil(lambda: threads.model.rowCount() == 15, timeout=5000)
+
+    # selecting an agent details it, lists its sessions and selects the active one (the last one else)
+    qtbot.waitUntil(lambda: threads.model.record(0) is not None, timeout=5000)
+    threads.table.selectRow(0)
+    agent = threads.model.record(0)
+    qtbot.waitUntil(lambda: pane.sessions.records.model.rowCount() > 0
+                    and pane.sessions.current() is not None
+                    and pane.sessions.current().ref.thread_id == agent.key, timeout=5000)
+    sessions = pane.sessions.records.visible_records()
+    assert {s.ref.thread_id for s in sessions} == {agent.key}
+    assert len(sessions) == agent.values[SESSIONS]
+    assert pane.sessions.caption.text() == f"<b>Sessions</b> ({len(sessions)})"
+    active = next((s for s in sessions if s.status == "active"), sessions[-1])
+    assert pane.sessions.current() is active
+    assert window.detail.item.title == f"Agent {agent.values[NAME]}"
+
+
+def test_text_filter_runs_in_the_store(qtbot, window, demo_store):
+    pane = _agents(qtbot, window, demo_store)
+    pane.filter_box.setText("no-such-agent-anywhere")
+    qtbot.waitUntil(lambda: pane.threads.model.rowCount() == 0, timeout=5000)
+    assert pane.threads.summary.text() == "0 agents"
+
+
+def test_time_range_filter(qtbot, window, demo_store):
+    pane = _agents(qtbot, window, demo_store)
+    qtbot.waitUntil(lambda: pane.threads.time_box is not None, timeout=5000)
+    # the shared demo store is dated at a fixed day in the past: nothing was updated "today"
+    pane.threads.time_box.setCurrentIndex(pane.threads.time_box.findData(1))
+    qtbot.waitUntil(lambda: pane.threads.model.rowCount() == 0, timeout=5000)
+    pane.threads.time_box.setCurrentIndex(0)
+    qtbot.waitUntil(lambda: pane.threads.model.rowCount() == 15, timeout=5000)
+
+
+def _click_header(qtbot, table, column):
+    header = table.horizontalHeader()
+    x = header.sectionViewportPosition(column) + header.sectionSize(column) // 2
+    qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, header.height() // 2))
+
+
+def _column_texts(qtbot, pane, column):
+    """What the user reads down one column, once every row has arrived."""
+    _all(qtbot, pane)
+    model = pane.threads.model
+    return [model.index(r, column).data() for r in range(model.rowCount())]
+
+
+def _assert_header_clicks_sort(qtbot, pane, columns):
+    table = pane.threads.table
+    header = table.horizontalHeader()
+    numbers = lambda texts: [int(t.replace(",", "") or 0) for t in texts]  # noqa: E731
+    for column, numeric in columns:
+        for turn in range(2):  # once, then again the other way round
+            before = pane.threads.model.keys()
+            _click_header(qtbot, table, column)
+            assert header.sortIndicatorSection() == column
+            ascending = header.sortIndicatorOrder() == Qt.SortOrder.AscendingOrder
+            qtbot.waitUntil(lambda b=before: pane.threads.model.keys() != b, timeout=5000)
+            texts = _column_texts(qtbot, pane, column)
+            values = numbers(texts) if numeric else [t.casefold() for t in texts]
+            assert values == sorted(values, reverse=not ascending), (column, texts)
+            if turn == 0:
+                assert len(set(values)) > 1  # the column really varies, so the order means something
+
+
+def test_every_header_click_really_sorts(qtbot, window, demo_store, model_tester):
+    pane = _agents(qtbot, window, demo_store)
+    model_tester(pane.threads.model)  # through every re-sort below
+    tokens = pane.threads.columns_titles.index("Tokens")
+    _assert_header_clicks_sort(qtbot, pane, ((NAME, False), (tokens, True), (USER, False), (KIND, False)))
+    # Sessions is counted per row read, not sorted by the store: a click leaves the arrow where it was
+    header = pane.threads.table.horizontalHeader()
+    shown = header.sortIndicatorSection()
+    _click_header(qtbot, pane.threads.table, SESSIONS)
+    assert header.sortIndicatorSection() == shown
+
+
+def test_a_column_that_cannot_sort_shows_no_arrow(qtbot):
+    from daycare_gui.ui.models.columns import Column
+    from daycare_gui.ui.models.keyed_model import KeyedTableModel
+    from daycare_gui.ui.widgets.tables import make_table, sort_only
+
+    model = KeyedTableModel([Column("A", str), Column("B", str)], worker=None, fetch=dict, channel="t")
+    asked = []
+    model.sort_requested.connect(lambda column, order: asked.append(column))
+    view = make_table(model)
+    qtbot.addWidget(view)
+    view.setSortingEnabled(True)
+    view.horizontalHeader().setSortIndicator(0, Qt.SortOrder.AscendingOrder)
+    sort_only(view, {0})
+    view.horizontalHeader().setSortIndicator(1, Qt.SortOrder.AscendingOrder)  # what a click on "B" does
+    assert view.horizontalHeader().sortIndicatorSection() == 0
+
+
+def test_selecting_an_agent_describes_the_agent_not_its_session(qtbot, window, demo_store):
+    pane = _agents(qtbot, window, demo_store)
+    threads = pane.threads
+    qtbot.waitUntil(lambda: threads.model.record(0) is not None, timeout=5000)
+    threads.table.setFocus()
+    threads.table.selectRow(0)
+    agent = threads.model.record(0)
+    qtbot.waitUntil(lambda: pane.sessions.current() is not None
+                    and pane.sessions.current().ref.thread_id == agent.key, timeout=5000)  # ready for reading
+    qtbot.waitUntil(lambda: pane.conversation.model.rowCount() > 0, timeout=5000)
+    assert window.detail.item.title == f"Agent {agent.values[NAME]}"
+    assert "### System prompt" in (window.detail.item.markdown or "")  # what the agent is told, beside
+
+    # moving into the sessions list and onto a session describes that session
+    table = pane.sessions.table
+    session_row = table.currentIndex().row()
+    table.setFocus()
+    if pane.sessions.records.model.rowCount() > 1:
+        qtbot.keyClick(table, Qt.Key.Key_Up if session_row > 0 else Qt.Key.Key_Down)
+        assert window.detail.item.title.startswith("Session ")
+
+
+def test_dead_agents_are_greyed_in_the_palettes_colour(qtbot, window, demo_store):
+    from daycare_gui.ui.theme import colours
+
+    pane = _agents(qtbot, window, demo_store)
+    rows = _all(qtbot, pane)
+    dead = [i for i, r in enumerate(rows) if r.values[LIFECYCLE] == "dead"]
+    assert dead and len(dead) < len(rows)
+    for i in range(len(rows)):
+        brush = pane.threads.model.index(i, LIFECYCLE).data(Qt.ItemDataRole.ForegroundRole)
+        if i in dead:
+            assert brush.color().name() == colours().states["dead"]
+        else:
+            assert brush is None
+
+
+def test_rows_past_the_first_screen_are_read_when_a_view_asks(qtbot, model_tester):
+    from daycare_gui.ui.models.columns import Column
+    from daycare_gui.ui.models.keyed_model import PLACEHOLDER, KeyedTableModel
+    from daycare_gui.ui.panes.generic.thread_list import FIRST_ROWS
+    from daycare_gui.ui.worker import DbWorker
+
+    keys = [f"agent-{i:03d}" for i in range(500)]
+    asked: list[list[str]] = []
+
+    def fetch(ids):
+        asked.append(list(ids))
+        return {i: i.upper() for i in ids if i != "agent-003"}  # agent-003 was deleted meanwhile
+
+    worker = DbWorker("test-keyed")
+    try:
+        model = KeyedTableModel([Column("Name", lambda name: name)], worker, fetch, channel="test")
+        model.set_keys(keys)
+        model.seed_rows(FIRST_ROWS, fetch(keys[:FIRST_ROWS]))  # read together with the keys
+        model_tester(model)  # from here on (it reads the first row, which is there already)
+        del asked[:]
+        assert model.index(0, 0).data() == "AGENT-000" and model.is_loaded(FIRST_ROWS - 1)
+        assert model.is_loaded(3) and model.record(3) is None  # gone: not asked for again
+        assert not model.is_loaded(FIRST_ROWS)
+        assert model.index(150, 0).data() == PLACEHOLDER  # shown before it is read
+        qtbot.waitUntil(lambda: model.is_loaded(150), timeout=5000)
+        assert model.index(150, 0).data() == "AGENT-150"
+        assert asked == [keys[FIRST_ROWS:model.chunk_size]]  # the rest of the first chunk, once
+    finally:
+        worker.shutdown()
+
+
+def test_a_database_the_agents_cannot_be_read_from_says_so(qtbot, window, fixture_copy):
+    """A damaged daycare.db (its header whole, later pages not): the agent list says it could not be read
+    instead of staying empty with nothing said."""
+    root = fixture_copy("daycare-808af509")
+    db = root / "daycare.db"
+    data = bytearray(db.read_bytes())
+    data[12288:24576] = b"\xa5" * 12288
+    db.write_bytes(bytes(data))
+    window.open_path(str(root))
+    qtbot.waitUntil(lambda: window.store is not None, timeout=10000)
+    window.show_section("agents")
+    pane = window.pane("agents")
+    summary = pane.threads.summary
+    qtbot.waitUntil(lambda: summary.text().startswith("Could not read the agents:"), timeout=5000)
+    assert "malformed" in summary.text() or "damaged" in summary.text()
+
+
+def test_a_legacy_store_lists_its_agent_folders_with_the_same_filters(qtbot, window, fixture_copy):
+    from daycare_gui.stores import api
+    from daycare_gui.stores.registry import open_store
+
+    root = fixture_copy("daycare-808af509", with_db=False)
+    with open_store(root) as store:
+        expected = len(store.capability(api.Conversations).threads())
+    pane = _agents(qtbot, window, root, expected)
+    qtbot.waitUntil(lambda: "kind" in pane.threads.choice_boxes, timeout=5000)
+    assert "user" not in pane.threads.choice_boxes  # legacy agents have no users yet
+    assert [r.values[NAME] for r in _all(qtbot, pane)]
+
+
+# -- today's Daycare (PGlite) and another kind ------------------------------------------------------------
+@pytest.fixture(scope="module")
+def pglite_demo(tmp_path_factory):
+    from daycare_gui.cli import main
+    from tests.pg_helpers import use_test_pglite
+
+    use_test_pglite()
+    root = tmp_path_factory.mktemp("pglite-threads") / "store"
+    assert main(["demo", str(root), "--generation", "pglite", "--now", "2026-11-18T00:00Z", "--quiet"]) == 0
+    return root
+
+
+def test_pglite_agents_offer_the_same_filters_and_sorts(qtbot, window, pglite_demo, model_tester):
+    from tests.pg_helpers import use_test_pglite
+
+    use_test_pglite()
+    window.open_path(str(pglite_demo))
+    qtbot.waitUntil(lambda: window.store is not None, timeout=120_000)
+    window.show_section("conversations")
+    pane = window.panes["conversations"]
+    threads = pane.threads
+    model_tester(threads.model)
+    qtbot.waitUntil(lambda: threads.model.rowCount() == 13, timeout=30000)
+    assert threads.columns_titles == ("Name", "Kind", "Lifecycle", "User", "Sessions", "Created", "Updated")
+    qtbot.waitUntil(lambda: {"kind", "lifecycle", "user"} <= set(threads.choice_boxes), timeout=30000)
+    user = threads.choice_boxes["user"]
+    sam = user.findText("Sam")
+    user.setCurrentIndex(sam)
+    qtbot.waitUntil(lambda: 0 < threads.model.rowCount() < 13, timeout=30000)
+    assert {r.values[USER] for r in _all(qtbot, pane)} == {"Sam"}
+    user.setCurrentIndex(0)
+    qtbot.waitUntil(lambda: threads.model.rowCount() == 13, timeout=30000)
+    _assert_header_clicks_sort(qtbot, pane, ((NAME, False), (KIND, False), (USER, False)))
+
+
+def test_linggen_projects_list_sorts_and_filters_by_words(qtbot, window, tmp_path):
+    from daycare_gui.stores.linggen import write_demo
+
+    open_and_wait(qtbot, window, write_demo(tmp_path / "linggen"))
+    window.show_section("conversations")
+    pane = window.panes["conversations"]
+    qtbot.waitUntil(lambda: pane.threads.model.rowCount() > 1, timeout=10000)
+    assert pane.threads.columns_titles == ("Name", "Workspace", "Sessions", "Updated")
+    names = [r.values[NAME] for r in _all(qtbot, pane)]
+    _assert_header_clicks_sort(qtbot, pane, ((NAME, False), (2, True)))
+    pane.filter_box.setText(names[0])
+    qtbot.waitUntil(lambda: pane.threads.model.rowCount() == 1, timeout=5000)
+    assert [r.values[NAME] for r in _all(qtbot, pane)] == [names[0]]
