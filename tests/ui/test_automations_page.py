@@ -9,7 +9,9 @@ from PySide6.QtCore import Qt
 
 from daycare_gui.core.demo.db_rows import DIGEST_ERROR, build_small
 from daycare_gui.stores.daycare.pg.demo import DEMO_RUNS, RUN_ERROR
+from daycare_gui.stores.records import SessionRef
 from tests.pg_helpers import use_test_pglite
+from tests.ui.conftest import thread_rows
 from tests.ui.test_people_panes import open_at, texts
 
 PG_NOW = 1_795_000_000_000
@@ -121,3 +123,37 @@ def test_a_store_with_nothing_scheduled_says_so(qtbot, window, demo_store, tmp_p
     pane = window.panes["automations"]
     qtbot.waitUntil(lambda: pane.stack.currentWidget() is pane.nothing, timeout=20000)
     assert pane.nothing.text().startswith("Nothing scheduled")
+
+
+def _hide_runs(qtbot, pane) -> set[str]:
+    qtbot.waitUntil(lambda: pane.threads.loaded and "scheduled-runs" in pane.threads.flag_boxes, timeout=20000)
+    before = {r.key for r in thread_rows(qtbot, pane)}
+    box = pane.threads.flag_boxes["scheduled-runs"]
+    assert box.text() == "Hide scheduled runs" and not box.isChecked()
+    box.setChecked(True)
+    qtbot.waitUntil(lambda: pane.threads.model.rowCount() < len(before), timeout=20000)
+    after = {r.key for r in thread_rows(qtbot, pane)}
+    return before - after
+
+
+def test_hide_scheduled_runs_takes_the_task_agents_out_of_the_agent_list(qtbot, window, demo_store):
+    model = build_small()
+    pane = open_at(qtbot, window, demo_store, "agents")
+    hidden = _hide_runs(qtbot, pane)
+    assert hidden == {model.agents[r] for r in ("cron_digest", "cron_review", "sys_heartbeat")}
+    assert pane.threads.summary.text() == f"{len(thread_rows(qtbot, pane))} agents"  # said as a filter
+    # a task agent's session asked for by name (a link, a run) shows its agent again: the filter is cleared
+    digest = next(r for r in model.scheduled_runs if r["task"] == "daily-digest")
+    ref = SessionRef(model.agents["cron_digest"], digest["session_id"])
+    pane.open_item(ref)
+    qtbot.waitUntil(lambda: pane.session == ref, timeout=20000)
+    assert not pane.threads.flag_boxes["scheduled-runs"].isChecked()
+
+
+def test_hide_scheduled_runs_on_the_pglite_demo(qtbot, window, pglite_demo):
+    from tests.ui.conftest import open_and_wait
+
+    open_and_wait(qtbot, window, pglite_demo, timeout=60000)
+    window.show_section("conversations")
+    pane = window.panes["conversations"]
+    assert _hide_runs(qtbot, pane) == {"agtaskdigest", "agtaskbackup"}
