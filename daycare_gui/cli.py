@@ -26,6 +26,7 @@ SUBCOMMANDS = {
     "costs": "what a store's model calls cost, by day, model, agent, task or user (never writes)",
     "storage": "where a store's bytes go, with advice and what each safe action gives back (never writes)",
     "prune": "give back the space of old checkpoints (CianaParrot), backed up first; --dry-run says what goes",
+    "automations": "list scheduled tasks and their runs: outcome, error, health (any store kind)",
 }
 
 

@@ -20,6 +20,13 @@ def inspect_report(store: OpenedStore, **options) -> dict:
         "counts": store.counts(),
         "problems": [p.to_dict() for p in store.problems],
     }
+    from daycare_gui.stores.api import Automations
+
+    automations = store.capability(Automations)
+    if automations is not None:  # scheduled work: how many, their runs, failures, which stopped firing
+        from daycare_gui.stores.common.run_report import automations_summary
+
+        base["automations"] = automations_summary(automations)
     for key, value in base.items():
         out.setdefault(key, value)
     out["kind"] = store.kind

@@ -34,7 +34,7 @@ def test_old_agents_are_listed_and_an_old_session_opens(qtbot, window, both):
     pane = window.panes["conversations"]
     records = thread_rows(qtbot, pane)
     old = [r for r in records if str(r.values[0]).endswith("(before PGlite)")]
-    assert len(old) == len(records) - 13 and f"before-pglite:{agent}" in {r.key for r in old}
+    assert len(old) == len(records) - 15 and f"before-pglite:{agent}" in {r.key for r in old}
     assert all(str(r.values[1]).startswith("Before PGlite (until ") for r in old)
     qtbot.waitUntil(lambda: window.jump.index is not None, timeout=20000)  # quick open has read the items
     window.jump.open_link(f"session:{session}")

@@ -77,4 +77,4 @@ def test_the_navigation_of_another_store_kind_has_icons_that_follow_the_palette(
 def test_daycare_navigation_icons(qtbot, window, demo_store):
     open_and_wait(qtbot, window, demo_store)
     names = window.nav.icon_names()
-    assert len(names) == 19 and set(names) <= set(available())  # (Costs since #37)
+    assert len(names) == 20 and set(names) <= set(available())  # (Costs since #37, Automations since #36)

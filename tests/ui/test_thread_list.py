@@ -259,16 +259,16 @@ def test_pglite_agents_offer_the_same_filters_and_sorts(qtbot, window, pglite_de
     pane = window.panes["conversations"]
     threads = pane.threads
     model_tester(threads.model)
-    qtbot.waitUntil(lambda: threads.model.rowCount() == 13, timeout=30000)
+    qtbot.waitUntil(lambda: threads.model.rowCount() == 15, timeout=30000)  # (13, and 2 task agents)
     assert threads.columns_titles == ("Name", "Kind", "Lifecycle", "User", "Sessions", "Created", "Updated")
     qtbot.waitUntil(lambda: {"kind", "lifecycle", "user"} <= set(threads.choice_boxes), timeout=30000)
     user = threads.choice_boxes["user"]
     sam = user.findText("Sam")
     user.setCurrentIndex(sam)
-    qtbot.waitUntil(lambda: 0 < threads.model.rowCount() < 13, timeout=30000)
+    qtbot.waitUntil(lambda: 0 < threads.model.rowCount() < 15, timeout=30000)
     assert {r.values[USER] for r in _all(qtbot, pane)} == {"Sam"}
     user.setCurrentIndex(0)
-    qtbot.waitUntil(lambda: threads.model.rowCount() == 13, timeout=30000)
+    qtbot.waitUntil(lambda: threads.model.rowCount() == 15, timeout=30000)  # (13, and 2 task agents)
     _assert_header_clicks_sort(qtbot, pane, ((NAME, False), (KIND, False), (USER, False)))
 
 

@@ -117,8 +117,9 @@ def deploy_check_failure(c: Chat, ctx: dict) -> None:
 
 
 def daily_digest(c: Chat, ctx: dict) -> None:
-    c.user("[cron] Daily digest: summarise unread email, today's calendar and anything due this week. "
-           "Keep it under 150 words.")
+    # ``run_text``: the system message Daycare's scheduler posts for a real cron run (the demo's task agents)
+    c.user(ctx.get("run_text") or "[cron] Daily digest: summarise unread email, today's calendar and anything "
+           "due this week. Keep it under 150 words.")
     mail = c.tool_call("gmail_search", {"query": "is:unread newer_than:1d", "limit": 20})
     cal = c.tool_call("calendar_list", {"from": "today", "to": "today"})
     c.assistant("", tool_calls=[mail, cal])
@@ -132,7 +133,8 @@ def daily_digest(c: Chat, ctx: dict) -> None:
 
 
 def heartbeat_tick(c: Chat, ctx: dict) -> None:
-    c.user("[heartbeat] Check inbox: anything that needs a reply today? Plant care: water the monstera if it's been a week.")
+    c.user(ctx.get("run_text") or "[heartbeat] Check inbox: anything that needs a reply today? Plant care: water the "
+           "monstera if it's been a week.")
     c.assistant("Checked: no urgent mail. The monstera was last watered 8 days ago — I sent Alex a reminder.",
                 tool_calls=[])
     c.note("Heartbeat finished: 2 tasks, 1 notification sent")

@@ -47,6 +47,8 @@ class DemoModel:
     # Source objects for the legacy files, kept in their file shapes (files.py writes them as-is).
     cron_ids: dict[str, str] = field(default_factory=dict)  # cron dir → taskId
     heartbeat_last_run: int | None = None
+    # The scheduled runs the demo wrote (task key, start ms, outcome, error): what the automations page must list
+    scheduled_runs: list[dict] = field(default_factory=list)
     signal_events: list[tuple] = field(default_factory=list)
     delayed: list[tuple] = field(default_factory=list)
     channels: list[dict] = field(default_factory=list)
@@ -208,9 +210,12 @@ def _agents_and_sessions(m: DemoModel, rng) -> None:
             if s_index and rng.random() < 0.3:
                 model = MODELS[provider][-1]  # switch model now and then so stats have several entries
             chat = Chat(rng, t, provider, model)
-            ctx = {"first": s_index == 0, "csv_path": m.file_refs["file_csv"]["path"], **m.file_refs}
+            ctx = {"first": s_index == 0, "csv_path": m.file_refs["file_csv"]["path"], **m.file_refs,
+                   **_scheduled_run(m, role, s_index)}
             conversations.SCRIPTS[script](chat, ctx)
             records = chat.records
+            if "run_text" in ctx:  # the run starts at its system message: the session's first record
+                m.scheduled_runs[-1].update(started_at=records[0][1], session_id=session_id)
             first_id = history_id + 1
             history_id += len(records)
             for r_kind, _at, data in records:
@@ -262,6 +267,37 @@ def _agents_and_sessions(m: DemoModel, rng) -> None:
                 m.largest_session_id, m.largest_session_records = session["id"], len(records)
 
 
+def cron_run_text(task_id: str, task_uid: str, name: str, error: str | None = None) -> str:
+    """The system message Daycare's cron scheduler posts (``[cron]`` lines, then the code's outputs)."""
+    body = f"[cron]\ntaskId: {task_id}\ntaskUid: {task_uid}\ntaskName: {name}"
+    if error:
+        body += f"\n\n<exec_error>{error}</exec_error>"
+    return f'<system_message origin="cron">{body}</system_message>'
+
+
+HEARTBEAT_BATCH_TEXT = ('<system_message origin="heartbeat"># Heartbeat run\n\nRun all 2 heartbeat tasks together.\n\n'
+                        "1. Check inbox (id: check-inbox)\n2. Plant care (id: plant-care)</system_message>")
+DIGEST_ERROR = "ToolError: gmail_search failed: 401 token expired"
+
+
+def _scheduled_run(m: DemoModel, role: str, s_index: int) -> dict:
+    """The run a task agent's session starts with: Daily digest worked, failed (its code's error), worked;
+    Weekly review worked; every heartbeat session is one batch run of the owner's heartbeats."""
+    if role == "cron_digest":
+        error = DIGEST_ERROR if s_index == 1 else None
+        key, text = "daily-digest", cron_run_text("daily-digest", m.cron_ids["daily-digest"], "Daily digest", error)
+    elif role == "cron_review":
+        key, error = "weekly-review", None
+        text = cron_run_text("weekly-review", m.cron_ids["weekly-review"], "Weekly review")
+    elif role == "sys_heartbeat":
+        key, error, text = "heartbeat", None, HEARTBEAT_BATCH_TEXT
+    else:
+        return {}
+    m.scheduled_runs.append({"task": key, "outcome": "failed" if error else "worked", "error": error or "",
+                             "agent": role, "session_index": s_index})
+    return {"run_text": text}
+
+
 def _inbox(m: DemoModel, rng) -> None:
     a = m.agents
     ctx = {"messageId": "4107", "permissionTags": ["@read:/home/demo/.daycare/users"]}
@@ -284,7 +320,9 @@ def _inbox(m: DemoModel, rng) -> None:
         (a["alex_whatsapp"], m.now - 9 * DAY, {"type": "reset", "message": "Start fresh please",
                                                 "context": {"messageId": "wamid.HBgL"}}),
         (a["sub_pdf"], m.now - 3 * DAY, {"type": "restore"}),
-        (a["cron_review"], m.now - 2 * DAY - 7 * HOUR, {"type": "system_message", "text": "Weekly review is overdue",
+        # a cron run queued days ago and never handled: the automations page shows it still running
+        (a["cron_review"], m.now - 2 * DAY - 7 * HOUR, {"type": "system_message", "text": "[cron]\ntaskId: weekly-review\n"
+                                                         f"taskUid: {m.cron_ids['weekly-review']}\ntaskName: Weekly review",
                                                          "origin": "cron", "execute": True,
                                                          "code": ["print(open('~/documents/week.md').read())"]}),
     ]

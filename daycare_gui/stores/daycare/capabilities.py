@@ -214,6 +214,11 @@ def offer_capabilities(store) -> None:
         store.offer(Collections, LegacyLists(core))
         return
     store.offer(Tables, DaycareTables(core))
+    if core.has_table("session_history"):  # runs are told from the records they leave
+        from daycare_gui.stores.api import Automations
+        from daycare_gui.stores.daycare.sqlite.automations import DaycareAutomations
+
+        store.offer(Automations, DaycareAutomations(core, store.capability(Tasks)))
     from daycare_gui.stores.daycare.sqlite.collections import DaycareLists
 
     store.offer(Charts, DaycareCharts(core))

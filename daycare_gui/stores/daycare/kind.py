@@ -22,6 +22,7 @@ class DaycareKind(StoreKind):
                     "daycare_gui.stores.daycare.capabilities", "daycare_gui.stores.daycare.directory",
                     "daycare_gui.stores.daycare.sections", "daycare_gui.core.queries.inbox",
                     "daycare_gui.stores.daycare.sqlite.tasks", "daycare_gui.stores.daycare.legacy.tasks",
+                    "daycare_gui.stores.daycare.sqlite.automations", "daycare_gui.stores.daycare.pg.automations",
                     "daycare_gui.core.report", "daycare_gui.stores.daycare.sqlite.documents",
                     "daycare_gui.stores.daycare.datadir.files",
                     # the conversations' keyed pages, and what their session heading reads

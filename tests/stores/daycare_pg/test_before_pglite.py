@@ -54,7 +54,7 @@ def test_inspect_reports_the_old_history_with_its_counts_and_last_date(both, cap
     assert old["label"] == "Before PGlite" and old["read_only"] is True
     assert old["until"] == UNTIL and old["until_ms"] == OLD_WORD_AT
     assert old["counts"] == _old_counts(folder / "daycare.db")
-    assert report["counts"]["agents"] == 13  # today's store counts only its own rows
+    assert report["counts"]["agents"] == 15  # today's store counts only its own rows (13, and 2 task agents)
 
 
 def test_old_agents_are_browsable_beside_todays_and_open_from_a_deep_link(both):
@@ -65,7 +65,7 @@ def test_old_agents_are_browsable_beside_todays_and_open_from_a_deep_link(both):
         threads = conv.threads()
         today = [t for t in threads if not t.id.startswith("before-pglite:")]
         old = [t for t in threads if t.id.startswith("before-pglite:")]
-        assert len(today) == 13 and len(old) == _old_counts(folder / "daycare.db")["agents"]
+        assert len(today) == 15 and len(old) == _old_counts(folder / "daycare.db")["agents"]
         assert all(t.title.endswith("(before PGlite)") and t.subtitle.startswith(HEADING) for t in old)
         assert conv.count() == len(threads)
         mine = next(t for t in old if t.id == f"before-pglite:{agent}")

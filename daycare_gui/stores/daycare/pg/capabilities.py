@@ -580,6 +580,10 @@ def offer_pg_capabilities(store) -> None:
         store.offer(api.Usage, DaycarePgUsage(store))  # tokens per model call, for the costs page (#37)
     if store.has("tasks_cron") or store.has("tasks_webhook"):
         store.offer(api.Tasks, PgTasks(store))
+        if store.has("agents") and store.has("session_history"):  # runs are told from the task agents' records
+            from daycare_gui.stores.daycare.pg.automations import PgAutomations
+
+            store.offer(api.Automations, PgAutomations(store, store.capability(api.Tasks)))
     files = store.data_dir_documents()
     if store.has("documents") or files is not None:
         store.offer(api.Documents, PgDocuments(store, files))

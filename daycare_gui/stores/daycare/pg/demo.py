@@ -105,6 +105,10 @@ def write_pg_demo(conninfo: str, *, now_ms: int, scale: str = "small", progress=
                                      updated_at=chat.t, user_id=user, connector_key="telegram:1001"))
             sessions.append({"id": session_id, "agent_id": agent_id, "created_at": start, "ended_at": None})
             history += [{"session_id": session_id, "type": k, "at": at, "data": data} for k, at, data in chat.records]
+        task_agents, task_sessions, task_history = task_runs(now, owner)
+        agents += task_agents
+        sessions += task_sessions
+        history += task_history
         _ins(cur, "agents", agents)
         _ins(cur, "sessions", sessions)
         _ins(cur, "session_history", history)
@@ -116,6 +120,82 @@ def write_pg_demo(conninfo: str, *, now_ms: int, scale: str = "small", progress=
             counts.update(_large(cur, now, owner, rng, progress))
         conn.commit()
     return counts
+
+
+MINUTE = 60_000
+RUN_ERROR = "NameError: name 'gmail_unread' is not defined"
+
+
+def _run(at: int, call_id: str, code: str, *, output: str = "", error: str | None = None, follow_up: str | None = None,
+         reply: str | None = None, complete: bool = True) -> list[tuple[str, int, dict]]:
+    """One task run's records as Daycare writes them: the code phase (``rlm_start`` … ``rlm_complete``), then
+    unless skipped the follow-up system message and the agent's reply."""
+    out = [("rlm_start", at, {"toolCallId": call_id, "code": code, "preamble": ""})]
+    if not complete:
+        return out
+    done = {"toolCallId": call_id, "output": output, "printOutput": [], "toolCallCount": 0, "isError": error is not None}
+    if error is not None:
+        done["error"] = error
+    out.append(("rlm_complete", at + 2_000, done))
+    if follow_up is not None:
+        out.append(("user_message", at + 2_500, {"text": follow_up, "files": []}))
+    if reply is not None:
+        out.append(("assistant_message", at + 9_000, {
+            "text": reply, "files": [], "toolCalls": [],
+            "tokens": {"provider": "anthropic", "model": "claude-sonnet-4-5",
+                       "size": {"input": 1800, "output": 140, "cacheRead": 0, "cacheWrite": 0, "total": 1940}}}))
+    return out
+
+
+def _cron_text(trigger: str, task: str, title: str, tz: str, output: str) -> str:
+    return (f'<system_message origin="cron">[cron]\ntriggerId: {trigger}\ntaskId: {task}\ntaskName: {title}\n'
+            f"timezone: {tz}\n\n{output}</system_message>")
+
+
+def task_runs(now: int, owner: str) -> tuple[list[dict], list[dict], list[dict]]:
+    """The task agents (``/<user>/task/<task>``) and the runs they hold, newest last. Morning digest: worked,
+    failed (its code's error), skipped (``Turn skipped``), and one still running (no ``rlm_complete`` yet);
+    Nightly backup check: a webhook run and a cron run that worked. ``DEMO_RUNS`` lists them for tests."""
+    day = DAY
+    digest = "Summarise overnight email and news."
+    records = {
+        "digest": _run(now - 3 * day, "rc1digest", digest, output="3 unread, nothing urgent.",
+                       follow_up=_cron_text("cron-digest", "digest", "Morning digest", "Europe/Lisbon",
+                                            "3 unread, nothing urgent."),
+                       reply="Morning! Three unread mails, nothing urgent.")
+        + _run(now - 2 * day, "rc2digest", digest, error=RUN_ERROR,
+               follow_up=_cron_text("cron-digest", "digest", "Morning digest", "Europe/Lisbon",
+                                    f"<exec_error>{RUN_ERROR}</exec_error>"),
+               reply="The digest code failed: gmail_unread is not defined.")
+        + _run(now - day + 200, "rc3digest", digest, output="Turn skipped")
+        + _run(now - 10 * MINUTE, "rc4digest", digest, complete=False),
+        "backup": _run(now - 3 * day, "rw1backup", "Check last night's backup log.", output="backup ok",
+                       follow_up='<system_message origin="webhook">[webhook]\ntriggerId: hook-deploy\ntaskId: backup\n'
+                                 'taskTitle: Nightly backup check\npayload: {"ref": "main"}\n\nbackup ok</system_message>',
+                       reply="Backup log checked: last night's backup finished.")
+        + _run(now - day + 300, "rc1backup", "Check last night's backup log.", output="backup ok",
+               follow_up=_cron_text("cron-backup", "backup", "Nightly backup check", "UTC", "backup ok"),
+               reply="All good: 41 GB backed up."),
+    }
+    agents, sessions, history = [], [], []
+    for task, title in (("digest", "Morning digest"), ("backup", "Nightly backup check")):
+        agent_id, session_id = f"agtask{task}", f"stask{task}"
+        first, last = records[task][0][1], records[task][-1][1]
+        agents.append(_versioned(first, id=agent_id, path=f"/{owner}/task/{task}", kind="task", name=title,
+                                 foreground=False, next_sub_index=0, active_session_id=session_id,
+                                 permissions={"workingDir": "/home/alex", "writeDirs": [], "readDirs": []},
+                                 lifecycle="sleeping", created_at=first, updated_at=last, user_id=owner))
+        sessions.append({"id": session_id, "agent_id": agent_id, "created_at": first, "ended_at": None})
+        history += [{"session_id": session_id, "type": k, "at": at, "data": data} for k, at, data in records[task]]
+    return agents, sessions, history
+
+
+# (trigger, start offset from now in ms, outcome, error): the runs ``task_runs`` writes
+DEMO_RUNS = (
+    ("cron-digest", -3 * DAY, "worked", ""), ("cron-digest", -2 * DAY, "failed", RUN_ERROR),
+    ("cron-digest", -DAY + 200, "skipped", ""), ("cron-digest", -10 * MINUTE, "running", ""),
+    ("hook-deploy", -3 * DAY, "worked", ""), ("cron-backup", -DAY + 300, "worked", ""),
+)
 
 
 def _tasks(cur, now: int, owner: str) -> None:
@@ -202,7 +282,7 @@ def _large(cur, now: int, owner: str, rng: random.Random, progress=None) -> dict
                 progress(i + 1, total, f"{i + 1:,} of {total:,} history records")
     if batch:
         _insert_rows(cur, "INSERT INTO session_history (session_id, type, at, data)", batch)
-    return {"agents": 1000 + 13, "sessions": 20_000 + 13, "session_history": total}
+    return {"agents": 1000 + 15, "sessions": 20_000 + 15, "session_history": total}
 
 
 def write_pglite_demo(folder: Path, *, now_ms: int, scale: str = "small", progress=None) -> dict:

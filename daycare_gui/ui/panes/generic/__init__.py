@@ -117,6 +117,9 @@ def generic_sections(opened) -> tuple[PaneSpec, ...]:
         out.append(PaneSpec("search", "Search", "generic.search", "SourceSearchPane", icon="edit-find"))
     if opened.capability(api.Tasks) is not None:
         out.append(PaneSpec("tasks", "Scheduled tasks", "generic.tasks", "TasksPane", icon="appointment-new"))
+    if opened.capability(api.Automations) is not None:  # scheduled runs: what ran, whether it worked
+        out.append(PaneSpec("automations", "Automations", "generic.automations", "AutomationsPane",
+                            icon="view-calendar-list"))
     if opened.capability(api.Documents) is not None:
         out.append(PaneSpec("documents", "Documents", "generic.documents", "DocumentsPane",
                             icon="accessories-text-editor"))

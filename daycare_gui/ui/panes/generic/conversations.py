@@ -81,9 +81,14 @@ class ConversationsPane(Pane):
     def _thread_selected(self, thread_id: str | None) -> None:
         if thread_id is None:
             return
-        cap = self.cap
-        self.ctx.worker.submit("conversations-sessions", lambda: cap.sessions(thread_id),
-                               on_result=self._sessions_arrived)
+        cap, runs, keep = self.cap, self.threads.runs_cap if self.threads.hiding_runs() else None, self._want_session
+
+        def sessions():  # (with "Hide scheduled runs": not the run sessions, unless one was asked for)
+            listed = cap.sessions(thread_id)
+            hidden = runs.run_sessions() if runs is not None else frozenset()
+            return [s for s in listed if s.ref not in hidden or s.ref.session_id == keep]
+
+        self.ctx.worker.submit("conversations-sessions", sessions, on_result=self._sessions_arrived)
 
     def _sessions_arrived(self, sessions: list[SessionRecord]) -> None:
         self.sessions.set_records(sessions)

@@ -31,6 +31,9 @@ TIME_RANGES = (("Any time", None), ("today", 1), ("past week", 7), ("past month"
 DEFAULT_SORT = "Updated"  # newest first, where the store can sort by it
 
 
+RUNS_FLAG = "scheduled-runs"  # the "Hide scheduled runs" box among the flags (not a flag the store filters by)
+
+
 def cell_text(value) -> str:
     """A row's value as the list says it: times local, counts grouped, nothing for None."""
     if value is None:
@@ -88,6 +91,9 @@ class ThreadList(QWidget):
         self.choice_boxes: dict[str, QComboBox] = {}
         self.flag_boxes: dict[str, QCheckBox] = {}
         self.time_box: QComboBox | None = None
+        # "Hide scheduled runs", where the store tells its runs (Automations): a box among the flags, done
+        # here (threads whose every session is a run; the pane hides run sessions), not by the store's keys
+        self.runs_cap = ctx.opened.capability(api.Automations) if ctx.opened is not None else None
 
         self.columns_titles = tuple(cap.thread_columns())
         columns = [Column(title, _cell(i), display=cell_text,
@@ -156,6 +162,14 @@ class ThreadList(QWidget):
                     self.time_box.addItem(label if days is None else f"{spec.label} {label}", days)
                 self.bar.insertWidget(self.bar.count() - 1, self.time_box)
                 self.time_box.currentIndexChanged.connect(lambda _i: self.reload())
+        if self.runs_cap is not None and RUNS_FLAG not in self.flag_boxes:
+            check = QCheckBox("Hide scheduled runs")
+            check.setObjectName("threadFilter-runs")
+            check.setToolTip("Hide the sessions that only hold scheduled runs (cron, heartbeats, missions), "
+                             "and the threads that hold nothing else; the Automations page lists them")
+            self.flag_boxes[RUNS_FLAG] = check
+            self.bar.insertWidget(self.bar.count() - 1, check)
+            check.toggled.connect(lambda _on: self.reload())
         wanted, self._wanted_choices = self._wanted_choices, {}
         if wanted:
             self.filter_to(Query(choices=tuple(wanted.items())))
@@ -166,7 +180,7 @@ class ThreadList(QWidget):
         days = self.time_box.currentData() if self.time_box is not None else None
         since = int(time.time() * 1000) - days * 86_400_000 if days else None
         return Query(text=self.filter_box.text().strip(), choices=tuple(choices),
-                     flags=frozenset(n for n, c in self.flag_boxes.items() if c.isChecked()),
+                     flags=frozenset(n for n, c in self.flag_boxes.items() if c.isChecked() and n != RUNS_FLAG),
                      since=since, sort=self._sort[0], descending=self._sort[1])
 
     def filter_to(self, query: Query) -> None:
@@ -216,11 +230,24 @@ class ThreadList(QWidget):
     def _fetch(self, keys: list) -> dict:
         return {r.key: r for r in self.cap.fetch(THREADS, list(keys))}
 
+    def hiding_runs(self) -> bool:
+        box = self.flag_boxes.get(RUNS_FLAG)
+        return box is not None and box.isChecked()
+
+    def _without_runs(self, keys: list) -> list:
+        """On the worker: ``keys`` less the threads that hold only scheduled runs, when they are hidden."""
+        if self.runs_cap is None or not self.hiding_runs():
+            return keys
+        from daycare_gui.stores.common.run_report import run_only_threads
+
+        hidden = run_only_threads(self.cap, self.runs_cap)
+        return [k for k in keys if k not in hidden]
+
     def reload(self) -> None:
         cap, query = self.cap, self.query()
 
         def work():  # the keys and the first screen's rows in one round trip
-            keys = cap.keys(THREADS, query)
+            keys = self._without_runs(cap.keys(THREADS, query))
             return keys, {r.key: r for r in cap.fetch(THREADS, keys[:FIRST_ROWS])}
 
         self.ctx.worker.submit("thread-keys", work, on_result=lambda result: self._keys_arrived(*result),
@@ -229,7 +256,7 @@ class ThreadList(QWidget):
     def refresh(self) -> None:
         """The store changed: the keys again (same filter and sort), rows updated in place, selection kept."""
         cap, query = self.cap, self.query()
-        self.ctx.worker.submit("thread-keys", lambda: (cap.keys(THREADS, query), _own_count(cap)),
+        self.ctx.worker.submit("thread-keys", lambda: (self._without_runs(cap.keys(THREADS, query)), _own_count(cap)),
                                on_result=lambda answer: self._keys_refreshed(*answer), on_error=self._keys_failed)
 
     def _keys_failed(self, message: str) -> None:

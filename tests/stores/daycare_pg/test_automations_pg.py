@@ -1,0 +1,86 @@
+"""Today's Daycare (PGlite and PostgreSQL) offers ``Automations``: the runs the demo wrote into the task agents
+come back with their trigger, outcome, error and start time; a run_python call inside a reply is not a run."""
+
+from __future__ import annotations
+
+import psycopg
+
+from daycare_gui.stores import api
+from daycare_gui.stores.common.run_health import run_health
+from daycare_gui.stores.daycare.pg.demo import DEMO_RUNS, RUN_ERROR
+from daycare_gui.stores.registry import open_store
+from tests.stores.daycare_pg.conftest import NOW_MS
+
+PGLITE_NOW = 1_794_960_000_000  # the "--now 2026-11-18T00:00Z" the session's PGlite demo was written at
+
+
+def runs_by_trigger(opened) -> dict[str, list[tuple[int, str, str]]]:
+    cap = opened.capability(api.Automations)
+    assert cap is not None
+    out = {}
+    for a in cap.automations():
+        out[a.id] = [(r.started_at, r.outcome, r.error) for r in cap.runs(a.id)]
+    return out
+
+
+def expected(now=NOW_MS) -> dict[str, list[tuple[int, str, str]]]:
+    out: dict[str, list] = {}
+    for trigger, offset, outcome, error in DEMO_RUNS:
+        kind = "webhook" if trigger.startswith("hook") else "cron"
+        out.setdefault(f"{kind}:{trigger}", []).append((now + offset, outcome, error))
+    return {k: sorted(v, reverse=True) for k, v in out.items()}
+
+
+def test_pglite_demo_runs_are_the_runs_it_wrote(pglite_demo):
+    with open_store(pglite_demo) as opened:
+        got = runs_by_trigger(opened)
+        cap = opened.capability(api.Automations)
+        digest = next(a for a in cap.automations() if a.id == "cron:cron-digest")
+        runs = cap.runs(digest.id)
+        titles = {a.id: a.title for a in cap.automations()}
+        sessions = cap.run_sessions()
+    for trigger, runs_written in expected(PGLITE_NOW).items():
+        assert got[trigger] == runs_written, trigger
+    assert got["cron:cron-plants"] == []  # disabled, never ran
+    assert got["task:u1owner/backup"] == []  # every backup run named its trigger
+    assert [r.outcome for r in runs] == ["running", "skipped", "failed", "worked"]
+    assert runs[2].error == RUN_ERROR and runs[2].tokens == 1940
+    assert runs[0].session.thread_id == "agtaskdigest" and runs[0].message_id
+    assert titles["webhook:hook-deploy"] == "Nightly backup check (webhook hook-deploy)"
+    assert {s.thread_id for s in sessions} == {"agtaskdigest", "agtaskbackup"}
+    # ten minutes in, the running run is not stuck; the digest ran yesterday, so it has not stopped firing
+    health = run_health(digest, runs, now_ms=PGLITE_NOW)
+    assert health.stuck == () and health.failed == 1 and health.last_failure.error == RUN_ERROR
+
+
+def test_pglite_cli_json_and_inspect_summary(pglite_demo, capsys):
+    import json
+
+    from daycare_gui.cli import main
+
+    assert main(["automations", str(pglite_demo), "--task", "cron-digest", "--json"]) == 0
+    (digest,) = json.loads(capsys.readouterr().out)["automations"]
+    assert [(r["started_ms"], r["outcome"], r["error"]) for r in digest["runs"]] == expected(PGLITE_NOW)["cron:cron-digest"]
+    assert digest["schedule"]["timezone"] == "Europe/Lisbon"
+    assert main(["inspect", str(pglite_demo), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)["automations"]
+    assert (summary["count"], summary["runs"], summary["failures"]) == (5, 6, 1)
+
+
+def test_postgres_runs_and_a_python_call_in_a_reply_is_no_run(pg_fresh_url):
+    with psycopg.connect(pg_fresh_url, autocommit=True) as conn:
+        # the digest agent's reply calls run_python: it writes rlm_start/rlm_complete under the reply's call id
+        conn.execute(
+            "INSERT INTO session_history (session_id, type, at, data) VALUES "
+            "('staskdigest', 'assistant_message', %s, %s::jsonb), ('staskdigest', 'rlm_start', %s, %s::jsonb), "
+            "('staskdigest', 'rlm_complete', %s, %s::jsonb)",
+            (NOW_MS - 5 * 60_000, '{"text": "", "toolCalls": [{"id": "toolu_x", "name": "run_python"}]}',
+             NOW_MS - 5 * 60_000 + 1, '{"toolCallId": "toolu_x", "code": "print(1)"}',
+             NOW_MS - 5 * 60_000 + 2, '{"toolCallId": "toolu_x", "output": "1", "isError": false}'))
+    with open_store(pg_fresh_url) as opened:
+        got = runs_by_trigger(opened)
+    want = expected()
+    # the still-running code phase is no longer the agent's last record: it died
+    want["cron:cron-digest"][0] = (NOW_MS - 10 * 60_000, "interrupted", "Python execution failed before completion.")
+    assert got["cron:cron-digest"] == want["cron:cron-digest"]
+    assert got["webhook:hook-deploy"] == want["webhook:hook-deploy"]

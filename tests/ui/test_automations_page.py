@@ -1,0 +1,159 @@
+"""The shared Automations page: on Daycare's SQLite demo and on the PGlite demo it lists each scheduled task with
+its schedule in words and its health, the selected task's runs with the outcome and error the demo wrote, and a
+double click opens the run's conversation at the record it starts at. A store with nothing scheduled says so."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+from daycare_gui.core.demo.db_rows import DIGEST_ERROR, build_small
+from daycare_gui.stores.daycare.pg.demo import DEMO_RUNS, RUN_ERROR
+from daycare_gui.stores.records import SessionRef
+from tests.pg_helpers import use_test_pglite
+from tests.ui.conftest import thread_rows
+from tests.ui.test_people_panes import open_at, texts
+
+PG_NOW = 1_795_000_000_000
+
+
+def focused(view, message_id) -> bool:
+    shown = view.model.record(max(0, view.current_row()))
+    return shown is not None and shown.id == message_id
+
+
+def column(model, title):
+    return next(c for c in range(model.columnCount()) if model.headerData(c, Qt.Orientation.Horizontal) == title)
+
+
+def select(pane, qtbot, title):
+    qtbot.waitUntil(lambda: title in texts(pane.list.records.proxy, 0), timeout=20000)
+    pane.table.selectRow(texts(pane.list.records.proxy, 0).index(title))
+    qtbot.waitUntil(lambda: pane.runs.records.proxy.rowCount() > 0, timeout=20000)
+    return pane.runs.records.proxy
+
+
+def test_sqlite_demo_lists_tasks_runs_and_opens_a_run_at_its_record(qtbot, window, demo_store):
+    pane = open_at(qtbot, window, demo_store, "automations")
+    model = build_small()
+    runs = select(pane, qtbot, "Daily digest")
+    listed = pane.list.records.proxy
+    row = texts(listed, 0).index("Daily digest")
+    assert texts(listed, column(listed, "Schedule"))[row] == "At 07:00 AM"
+    assert texts(listed, column(listed, "Runs"))[row] == "4"
+    assert texts(listed, column(listed, "Health"))[row].startswith("67% of the last 4 worked")
+    outcomes = texts(runs, column(runs, "Outcome"))
+    assert outcomes == ["skipped", "worked", f"failed: {DIGEST_ERROR}", "worked"]
+    written = sorted((r for r in model.scheduled_runs if r["task"] == "daily-digest"), key=lambda r: -r["started_at"])
+    assert [r.started_at for r in pane.runs.records.model.records()[1:]] == [w["started_at"] for w in written]
+    # the failed run opens Daycare's conversation page at its system message
+    pane.runs.table.selectRow(2)
+    assert pane.open_button.isEnabled()
+    run = pane.runs.current()
+    pane.open_run()
+    assert window._current_section == "history"
+    view = window.panes["history"].view
+    failed = written[1]
+    qtbot.waitUntil(lambda: view.ref is not None and view.ref.session_id == failed["session_id"]
+                    and focused(view, run.message_id), timeout=20000)
+    qtbot.waitUntil(lambda: "gmail_search failed" in window.panes["history"].conversation.toPlainText(),
+                    timeout=20000)  # the run's error is in the message it opens at
+    # a skipped run left no records: nothing to open
+    pane_again = open_at(qtbot, window, demo_store, "automations")
+    select(pane_again, qtbot, "Daily digest")
+    pane_again.runs.table.selectRow(0)
+    assert not pane_again.open_button.isEnabled()
+
+
+def test_sqlite_demo_heartbeat_batch_and_a_stuck_run_are_said(qtbot, window, demo_store):
+    pane = open_at(qtbot, window, demo_store, "automations")
+    runs = select(pane, qtbot, "Weekly review")
+    assert texts(runs, column(runs, "Outcome"))[0] == "running"
+    assert "still running after" in pane.health_label.text()
+    runs = select(pane, qtbot, "Heartbeat batch of Alex Rivera (2: Check inbox, Plant care)")
+    assert set(texts(runs, column(runs, "Outcome"))) == {"worked"}
+    assert "every heartbeat row" in pane.health_label.text()
+
+
+@pytest.fixture(scope="module")
+def pglite_demo(tmp_path_factory):
+    from daycare_gui.stores.daycare.pg.demo import write_pglite_demo
+
+    use_test_pglite()
+    folder = tmp_path_factory.mktemp("pglite") / "store"
+    write_pglite_demo(folder / "daycare.pglite", now_ms=PG_NOW)
+    return folder
+
+
+def test_pglite_demo_runs_and_open_in_the_shared_conversations(qtbot, window, pglite_demo):
+    from tests.ui.conftest import open_and_wait
+
+    open_and_wait(qtbot, window, pglite_demo, timeout=60000)  # (PGlite starts under Node first)
+    window.show_section("automations")
+    pane = window.panes["automations"]
+    runs = select(pane, qtbot, "Morning digest")
+    want = sorted(((PG_NOW + off, out, err) for trig, off, out, err in DEMO_RUNS if trig == "cron-digest"),
+                  reverse=True)
+    assert [(r.started_at, r.outcome, r.error) for r in pane.runs.records.model.records()] == want
+    assert texts(runs, column(runs, "Outcome"))[2] == f"failed: {RUN_ERROR}"
+    pane.runs.table.selectRow(2)
+    run = pane.runs.current()
+    pane.open_run()
+    assert window._current_section == "conversations"
+    conversations = window.panes["conversations"]
+    qtbot.waitUntil(lambda: conversations.session is not None and conversations.session.session_id == "staskdigest"
+                    and focused(conversations.conversation, run.message_id), timeout=20000)
+
+
+def test_a_store_with_nothing_scheduled_says_so(qtbot, window, demo_store, tmp_path):
+    import shutil
+    import sqlite3
+
+    from tests.ui.conftest import open_and_wait
+
+    store = tmp_path / "daycare"
+    shutil.copytree(demo_store, store)  # a private copy: no tasks, so no runs to tell
+    with sqlite3.connect(store / "daycare.db") as conn:
+        conn.execute("DELETE FROM tasks_cron")
+        conn.execute("DELETE FROM tasks_heartbeat")
+    shutil.rmtree(store / "cron")
+    shutil.rmtree(store / "heartbeat")
+    open_and_wait(qtbot, window, store)
+    window.show_section("automations")
+    pane = window.panes["automations"]
+    qtbot.waitUntil(lambda: pane.stack.currentWidget() is pane.nothing, timeout=20000)
+    assert pane.nothing.text().startswith("Nothing scheduled")
+
+
+def _hide_runs(qtbot, pane) -> set[str]:
+    qtbot.waitUntil(lambda: pane.threads.loaded and "scheduled-runs" in pane.threads.flag_boxes, timeout=20000)
+    before = {r.key for r in thread_rows(qtbot, pane)}
+    box = pane.threads.flag_boxes["scheduled-runs"]
+    assert box.text() == "Hide scheduled runs" and not box.isChecked()
+    box.setChecked(True)
+    qtbot.waitUntil(lambda: pane.threads.model.rowCount() < len(before), timeout=20000)
+    after = {r.key for r in thread_rows(qtbot, pane)}
+    return before - after
+
+
+def test_hide_scheduled_runs_takes_the_task_agents_out_of_the_agent_list(qtbot, window, demo_store):
+    model = build_small()
+    pane = open_at(qtbot, window, demo_store, "agents")
+    hidden = _hide_runs(qtbot, pane)
+    assert hidden == {model.agents[r] for r in ("cron_digest", "cron_review", "sys_heartbeat")}
+    assert pane.threads.summary.text() == f"{len(thread_rows(qtbot, pane))} agents"  # said as a filter
+    # a task agent's session asked for by name (a link, a run) shows its agent again: the filter is cleared
+    digest = next(r for r in model.scheduled_runs if r["task"] == "daily-digest")
+    ref = SessionRef(model.agents["cron_digest"], digest["session_id"])
+    pane.open_item(ref)
+    qtbot.waitUntil(lambda: pane.session == ref, timeout=20000)
+    assert not pane.threads.flag_boxes["scheduled-runs"].isChecked()
+
+
+def test_hide_scheduled_runs_on_the_pglite_demo(qtbot, window, pglite_demo):
+    from tests.ui.conftest import open_and_wait
+
+    open_and_wait(qtbot, window, pglite_demo, timeout=60000)
+    window.show_section("conversations")
+    pane = window.panes["conversations"]
+    assert _hide_runs(qtbot, pane) == {"agtaskdigest", "agtaskbackup"}
