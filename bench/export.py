@@ -119,7 +119,7 @@ def main() -> int:
 
     from run import _store  # the same large demo store as bench/run.py
 
-    from daycare_gui.core.paths import resolve_paths
+    from daycare_gui.stores.daycare.paths import resolve_paths
 
     store = _store(args, Path(args.cache))
     db_path = resolve_paths(store).db_path

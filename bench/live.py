@@ -45,7 +45,7 @@ def _pct(values: list[float], q: float) -> float:
 def child_window(store: str, rate: float, records: int, out: str) -> None:
     from PySide6.QtCore import QSettings, Qt, QTimer
 
-    from daycare_gui.core.paths import resolve_paths
+    from daycare_gui.stores.daycare.paths import resolve_paths
     from daycare_gui.ui.app import make_application
     from daycare_gui.ui.main_window import MainWindow
 
@@ -138,7 +138,7 @@ def child_poll(db: str, sid: str, rate: float, records: int, out: str) -> None:
 
 
 def _measure(mode: str, store: Path, args, env: dict) -> dict:
-    from daycare_gui.core.paths import resolve_paths
+    from daycare_gui.stores.daycare.paths import resolve_paths
 
     work = Path(tempfile.mkdtemp(prefix="daycare-bench-live-"))
     try:

@@ -38,7 +38,7 @@ def _store(path: str | None) -> Path:
         return Path(path)
     dest = HERE / ".cache" / "large"
     if not (dest / "daycare.db").is_file():
-        from daycare_gui.core.demo import write_demo
+        from daycare_gui.stores.daycare.demo import write_demo
 
         partial = HERE / ".cache" / "large.partial"
         print(f"writing the large demo store to {dest} (once; about a minute)…", file=sys.stderr)

@@ -167,7 +167,7 @@ def _baseline_page(conn, session_id: str, *, last: bool = False, after: int = -1
 def child_browse(store: str, plan_json: str) -> None:
     """Pages, scrolling, search and memory through the real models and core, each next to its baseline."""
     plan = json.loads(plan_json)
-    from daycare_gui.core.store import open_store
+    from daycare_gui.stores.daycare.sqlite.store import open_store
     from daycare_gui.ui.app import make_application
     from daycare_gui.ui.main_window import MainWindow
 
@@ -230,7 +230,7 @@ def child_browse(store: str, plan_json: str) -> None:
     _wait(app, lambda: not window.worker.is_busy() and not window.bg_worker.is_busy(), 120)
     conn = sqlite3.connect(_uri(Path(db.path)), uri=True)
     # the data layer alone (the page fully decoded: query, parse, typed records), same pages
-    from daycare_gui.core.queries.history import page_after
+    from daycare_gui.stores.daycare.sqlite.queries.history import page_after
 
     def data_layer_ms() -> float:
         t = time.perf_counter()
@@ -334,7 +334,7 @@ def _store(args, cache: Path) -> Path:
         return Path(args.store)
     dest = cache / "large"
     if not (dest / "daycare.db").exists():
-        from daycare_gui.core.demo import write_demo
+        from daycare_gui.stores.daycare.demo import write_demo
 
         partial = cache / "large.partial"  # renamed into place only when complete: an interrupted write is redone
         shutil.rmtree(dest, ignore_errors=True)
@@ -439,7 +439,7 @@ def _measure(args, cache: Path, tmp: str) -> int:
     # set (common in containers) every child would otherwise measure the compiler, not the app.
     compileall.compile_dir(str(REPO / "daycare_gui"), quiet=1)
     store = _store(args, cache)
-    from daycare_gui.core.paths import resolve_paths
+    from daycare_gui.stores.daycare.paths import resolve_paths
 
     db_path = resolve_paths(store).db_path
     plan = _plan(db_path)

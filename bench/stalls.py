@@ -67,7 +67,7 @@ def child_arrow(store: str, records: int, key_ms: int) -> None:
     from PySide6.QtGui import QKeyEvent
     from PySide6.QtWidgets import QApplication
 
-    from daycare_gui.core.paths import resolve_paths
+    from daycare_gui.stores.daycare.paths import resolve_paths
     from daycare_gui.ui.app import make_application
     from daycare_gui.ui.main_window import MainWindow
 
@@ -180,7 +180,7 @@ def _store(path: str | None) -> Path:
         return Path(path)
     dest = CACHE / "large"
     if not (dest / "daycare.db").exists():
-        from daycare_gui.core.demo import write_demo
+        from daycare_gui.stores.daycare.demo import write_demo
 
         shutil.rmtree(dest, ignore_errors=True)
         print(f"writing the large demo store to {dest} (once; about 30 s)…", file=sys.stderr)
@@ -193,7 +193,7 @@ def measure_arrow(store: Path, args, env: dict) -> dict:
 
 
 def measure_arrow_with_writer(store: Path, args, env: dict) -> dict:
-    from daycare_gui.core.paths import resolve_paths
+    from daycare_gui.stores.daycare.paths import resolve_paths
 
     work = Path(tempfile.mkdtemp(prefix="writer-", dir=env["DAYCARE_BENCH_TMP"]))
     try:

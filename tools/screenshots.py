@@ -16,8 +16,8 @@ from pathlib import Path
 from PySide6.QtCore import QModelIndex, QSettings
 from PySide6.QtWidgets import QApplication, QStyleFactory
 
-from daycare_gui.core.demo import write_demo
-from daycare_gui.core.demo.ids import current_minute_ms
+from daycare_gui.stores.daycare.demo import write_demo
+from daycare_gui.stores.daycare.demo.ids import current_minute_ms
 from daycare_gui.ui.app import make_application
 from daycare_gui.ui.main_window import MainWindow
 from daycare_gui.ui.theme import dark_palette

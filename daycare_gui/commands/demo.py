@@ -33,7 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _now(text: str) -> int | None:
     """``--now`` → the demo's "now" in ms (None: the fixed moment); a bad value is a usage error."""
-    from daycare_gui.core.demo.ids import parse_now
+    from daycare_gui.stores.daycare.demo.ids import parse_now
 
     try:
         return parse_now(text)
@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from daycare_gui.core.demo import DemoError, write_demo
+    from daycare_gui.stores.daycare.demo import DemoError, write_demo
 
     if args.kind != "daycare":
         return _other_kind(args)
@@ -75,8 +75,8 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _pglite(args: argparse.Namespace, progress) -> int:
-    from daycare_gui.core.demo.ids import NOW_MS
     from daycare_gui.stores.api import CannotOpen
+    from daycare_gui.stores.daycare.demo.ids import NOW_MS
     from daycare_gui.stores.daycare.pg.demo import write_pglite_demo
 
     folder = args.dir / "daycare.pglite"
@@ -99,8 +99,8 @@ def _pglite(args: argparse.Namespace, progress) -> int:
 
 def _other_kind(args: argparse.Namespace) -> int:
     """Another kind's demo, from its package: small, dated relative to ``--now``."""
-    from daycare_gui.core.demo.ids import NOW_MS
     from daycare_gui.stores import registry
+    from daycare_gui.stores.daycare.demo.ids import NOW_MS
     from daycare_gui.stores.demos import write_kind_demo
 
     given = [flag for flag, changed in (("--scale", args.scale != "small"),

@@ -31,11 +31,6 @@ import difflib
 import sys
 from pathlib import Path
 
-from daycare_gui.core.edit.app_state import AppStateDoc, is_app_state
-from daycare_gui.core.edit.engine_guard import engine_running_reason, store_folders
-from daycare_gui.core.edit.permissions_doc import PermissionsDoc
-from daycare_gui.core.edit.settings_doc import SettingsDoc
-from daycare_gui.core.edit.views import CronTaskDoc
 from daycare_gui.stores.common.edit import yaml_text
 from daycare_gui.stores.common.edit.atomic import (
     ConflictError,
@@ -49,6 +44,11 @@ from daycare_gui.stores.common.edit.atomic import (
 from daycare_gui.stores.common.edit.document import FrontmatterDocument
 from daycare_gui.stores.common.edit.errors import DocumentError, InvalidValue
 from daycare_gui.stores.common.masking import mask_text
+from daycare_gui.stores.daycare.edit.app_state import AppStateDoc, is_app_state
+from daycare_gui.stores.daycare.edit.engine_guard import engine_running_reason, store_folders
+from daycare_gui.stores.daycare.edit.permissions_doc import PermissionsDoc
+from daycare_gui.stores.daycare.edit.settings_doc import SettingsDoc
+from daycare_gui.stores.daycare.edit.views import CronTaskDoc
 
 EXIT_OK, EXIT_REFUSED, EXIT_CONFLICT = 0, 2, 3
 PERMISSION_KEYS = ("intent", "allow", "deny")
@@ -149,7 +149,7 @@ def unified_diff(path: Path, before: bytes, after: bytes) -> str:
 
 def ignored_task_warning(path: Path) -> str | None:
     """A warning when ``path`` is a task file Daycare does not read (it reads a database row, or nothing)."""
-    from daycare_gui.core.store import task_source_of
+    from daycare_gui.stores.daycare.sqlite.store import task_source_of
 
     source = task_source_of(path)
     if source is None or source.reads != "row":

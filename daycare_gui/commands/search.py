@@ -18,12 +18,12 @@ import sys
 import time
 
 from daycare_gui.commands import search_kinds  # other kinds, and Daycare on PGlite or PostgreSQL
-from daycare_gui.core.db import DatabaseError
-from daycare_gui.core.paths import NotADaycareDirectory
-from daycare_gui.core.records import DESCRIPTOR_KINDS, HISTORY_KINDS
-from daycare_gui.core.secrets import mask_url_credentials as mask_url
 from daycare_gui.stores.common.fts import plain_snippet
+from daycare_gui.stores.common.masking import mask_url_credentials as mask_url
 from daycare_gui.stores.common.search_index import update_source_index as update_index
+from daycare_gui.stores.common.sqlite_ro import DatabaseError
+from daycare_gui.stores.daycare.paths import NotADaycareDirectory
+from daycare_gui.stores.daycare.records import DESCRIPTOR_KINDS, HISTORY_KINDS
 
 _FLAGS = ("--newest", "--json", "--help")
 _VALUE_OPTIONS = ("--kind", "--agent-kind", "--lifecycle", "--user", "--type", "--limit", "--index-dir", *search_kinds.VALUE_OPTIONS)
@@ -152,11 +152,11 @@ def _search(args, store) -> int:
 def _agents(core, ids: list[str]) -> dict[str, tuple[str, str, str]]:
     """Agent id → (name, kind, lifecycle), for the groups' headings."""
     if core.db is None:
-        from daycare_gui.core.search.legacy import LegacySource
+        from daycare_gui.stores.daycare.sqlite.search.legacy import LegacySource
 
         known = LegacySource.from_inventory(core.files()).agents
     else:
-        from daycare_gui.core.queries.agents import fetch_agents
+        from daycare_gui.stores.daycare.sqlite.queries.agents import fetch_agents
 
         known = fetch_agents(core.db, [i for i in ids if i]) if ids else {}
     return {i: (a.name, a.type, a.lifecycle) for i, a in known.items() if i in set(ids)}

@@ -76,8 +76,8 @@ def refuse_filters(args, accepted: tuple[str, ...], store: str) -> int | None:
 
 def dispatch(args) -> int | None:
     """Search PATH here unless it is a Daycare SQLite or legacy store (then None: Daycare's search runs)."""
-    from daycare_gui.core.records import DESCRIPTOR_KINDS
     from daycare_gui.stores import registry
+    from daycare_gui.stores.daycare.records import DESCRIPTOR_KINDS
 
     kind = getattr(args, "kind", None)
     try:
@@ -100,8 +100,8 @@ def dispatch(args) -> int | None:
 
 def _daycare_on_postgres(path: str) -> bool:
     """Whether Daycare keeps this store in PGlite or PostgreSQL (the same cases as ``DaycareKind.open``)."""
-    from daycare_gui.core.detect import detect
-    from daycare_gui.core.paths import NotADaycareDirectory, resolve_paths
+    from daycare_gui.stores.daycare.detect import detect
+    from daycare_gui.stores.daycare.paths import NotADaycareDirectory, resolve_paths
     from daycare_gui.stores.daycare.pg import open as pg
 
     text = os.fspath(path)

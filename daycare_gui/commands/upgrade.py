@@ -14,10 +14,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from daycare_gui.core.detect import detect
-from daycare_gui.core.migrations.store_check import nothing_to_upgrade
-from daycare_gui.core.migrations.upgrade import plan_upgrade, run_upgrade
-from daycare_gui.core.paths import NotADaycareDirectory, resolve_paths
+from daycare_gui.stores.daycare.detect import detect
+from daycare_gui.stores.daycare.paths import NotADaycareDirectory, resolve_paths
+from daycare_gui.stores.daycare.sqlite.migrations.store_check import nothing_to_upgrade
+from daycare_gui.stores.daycare.sqlite.migrations.upgrade import plan_upgrade, run_upgrade
 
 EXIT_OK, EXIT_FAILED, EXIT_REFUSED = 0, 1, 2
 

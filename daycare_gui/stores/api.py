@@ -214,9 +214,6 @@ class StoreKind(ABC):
 
     name: str = ""  # "daycare", "linggen", ...: used by --kind and inspect's "kind"
     title: str = ""  # "Daycare"
-    # Optional: dotted path of a Qt module with ``SECTIONS`` for panes only this kind has. Named as a
-    # string so the kind itself never imports the UI.
-    ui_module: str | None = None
     # Optional: modules the probe and the open import lazily. A kind's own module stays light (every kind
     # is imported to probe each path); the window imports these on its GUI thread before a worker probes
     # or opens, because a worker must never be the first to import a module.

@@ -20,7 +20,7 @@ OTHER_KINDS = {
 
 # Daycare's small demo (files and SQLite), as the window's Open Demo writes it; its other generations and
 # sizes are the command line's options.
-DAYCARE_DEMO = "daycare_gui.core.demo"
+DAYCARE_DEMO = "daycare_gui.stores.daycare.demo"
 
 
 def write_kind_demo(kind: str, dest: Path, now_ms: int) -> None:

@@ -11,9 +11,9 @@ import sqlite3
 import pytest
 
 from daycare_gui.cli import main
-from daycare_gui.core.demo import write_demo
-from daycare_gui.core.demo.db_rows import DIGEST_ERROR, build_small
-from daycare_gui.core.demo.ids import HOUR, NOW_MS
+from daycare_gui.stores.daycare.demo import write_demo
+from daycare_gui.stores.daycare.demo.db_rows import DIGEST_ERROR, build_small
+from daycare_gui.stores.daycare.demo.ids import HOUR, NOW_MS
 from tests.conftest import snapshot_tree
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from daycare_gui.core.demo import write_demo
+from daycare_gui.stores.daycare.demo import write_demo
 
 REPO = Path(__file__).resolve().parents[2]
 BENCH = REPO / "bench" / "run.py"

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from daycare_gui.core.demo import write_demo
+from daycare_gui.stores.daycare.demo import write_demo
 
 REPO = Path(__file__).resolve().parents[2]
 

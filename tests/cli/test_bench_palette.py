@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from daycare_gui.core.demo import write_demo
+from daycare_gui.stores.daycare.demo import write_demo
 from tests.conftest import snapshot_tree
 
 REPO = Path(__file__).resolve().parents[2]

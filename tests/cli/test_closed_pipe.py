@@ -16,7 +16,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def stores(tmp_path_factory):
-    from daycare_gui.core.demo import write_demo
+    from daycare_gui.stores.daycare.demo import write_demo
     from daycare_gui.stores.linggen import write_demo as write_linggen
 
     root = tmp_path_factory.mktemp("pipe")

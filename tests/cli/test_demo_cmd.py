@@ -27,7 +27,7 @@ def test_demo_to_a_path_it_cannot_create_says_so(tmp_path, capsys):
 def test_demo_that_fails_while_writing_says_so_and_leaves_nothing(tmp_path, capsys, monkeypatch):
     import errno
 
-    from daycare_gui.core.demo import files
+    from daycare_gui.stores.daycare.demo import files
 
     def full(*_a, **_k):
         raise OSError(errno.ENOSPC, "No space left on device", str(tmp_path / "store" / "settings.json"))

@@ -91,7 +91,7 @@ def test_an_unknown_demo_kind_is_a_usage_error(tmp_path, capsys):
 
 
 def test_ctrl_c_while_writing_the_large_demo_is_a_quiet_exit_130(tmp_path, capsys, monkeypatch):
-    from daycare_gui.core.demo import large
+    from daycare_gui.stores.daycare.demo import large
 
     def interrupted(self, conn):
         yield "writing agents"

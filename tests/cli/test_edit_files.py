@@ -229,7 +229,7 @@ def test_settings_json_parent_keys_cannot_smuggle_in_a_value_daycare_refuses(tmp
 @pytest.fixture
 def linked_task(tmp_path):
     """cron/x/TASK.md of a store, planted as a link to the user's own notes."""
-    from daycare_gui.core.demo import write_demo
+    from daycare_gui.stores.daycare.demo import write_demo
 
     root = tmp_path / "daycare"
     write_demo(root)
@@ -253,7 +253,7 @@ def test_edit_refuses_a_store_file_linked_outside_the_store(linked_task, capsys,
 
 
 def test_edit_follows_a_link_that_stays_in_the_store(tmp_path):
-    from daycare_gui.core.demo import write_demo
+    from daycare_gui.stores.daycare.demo import write_demo
 
     root = tmp_path / "daycare"
     write_demo(root)

@@ -7,7 +7,7 @@ import shutil
 import pytest
 
 from daycare_gui.cli import main
-from daycare_gui.core.demo import write_demo
+from daycare_gui.stores.daycare.demo import write_demo
 from tests.conftest import snapshot_tree
 
 

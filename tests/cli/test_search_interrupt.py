@@ -28,7 +28,7 @@ RECORDS = 100_000
 @pytest.fixture(scope="module")
 def medium_store(tmp_path_factory):
     """The small demo with many more history records: indexing takes a few seconds."""
-    from daycare_gui.core.demo import write_demo
+    from daycare_gui.stores.daycare.demo import write_demo
 
     store = tmp_path_factory.mktemp("medium") / "daycare"
     write_demo(store, now_ms=1_795_000_000_000)

@@ -80,7 +80,7 @@ def test_an_outside_kind_is_searched_too(monkeypatch, tmp_path, capsys):
 
 
 def test_daycare_sqlite_keeps_its_own_search(tmp_path, capsys):
-    from daycare_gui.core.demo import write_demo
+    from daycare_gui.stores.daycare.demo import write_demo
 
     store = tmp_path / "daycare"
     write_demo(store)

@@ -22,9 +22,9 @@ def index_dir(tmp_path, monkeypatch):
 
 @pytest.fixture(scope="module")
 def stores(tmp_path_factory):
-    from daycare_gui.core.demo import write_demo
     from daycare_gui.stores.agentstack import write_demo as write_agentstack
     from daycare_gui.stores.cianaparrot import write_demo as write_ciana
+    from daycare_gui.stores.daycare.demo import write_demo
     from daycare_gui.stores.linggen import write_demo as write_linggen
 
     root = tmp_path_factory.mktemp("language")

@@ -11,8 +11,8 @@ import stat
 import pytest
 
 from daycare_gui.cli import main
-from daycare_gui.core.demo import write_demo
 from daycare_gui.stores import registry
+from daycare_gui.stores.daycare.demo import write_demo
 from tests.secret_samples import SAMPLES, leaked
 from tests.stores.plugin import install_chatlog_entry_point
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 from daycare_gui.cli import main
-from daycare_gui.core.schema_sql import MIGRATIONS_808AF509
+from daycare_gui.stores.daycare.sqlite.schema_sql import MIGRATIONS_808AF509
 from tests.conftest import snapshot_tree
 
 
@@ -24,7 +24,7 @@ def test_upgrade_fresh_store_then_up_to_date(fixture_copy, capsys):
 
 
 def test_upgrade_reports_backup_location(tmp_path, capsys):
-    from daycare_gui.core.migrations.catalog import MIGRATIONS
+    from daycare_gui.stores.daycare.sqlite.migrations.catalog import MIGRATIONS
     from tests.core.migrations.helpers import migrate
 
     migrate(tmp_path, migrations=MIGRATIONS[:20]).close()
@@ -36,7 +36,7 @@ def test_upgrade_reports_backup_location(tmp_path, capsys):
 
 
 def test_no_backup_flag(tmp_path, capsys):
-    from daycare_gui.core.migrations.catalog import MIGRATIONS
+    from daycare_gui.stores.daycare.sqlite.migrations.catalog import MIGRATIONS
     from tests.core.migrations.helpers import migrate
 
     migrate(tmp_path, migrations=MIGRATIONS[:3]).close()
@@ -160,7 +160,7 @@ def test_someone_elses_sqlite_database_is_refused(tmp_path, capsys):
 
 def test_the_core_refuses_too(tmp_path):
     """The window's upgrade dialog goes through the same check."""
-    from daycare_gui.core.migrations.upgrade import plan_upgrade, run_upgrade
+    from daycare_gui.stores.daycare.sqlite.migrations.upgrade import plan_upgrade, run_upgrade
 
     result = run_upgrade(tmp_path / "daycare.db")
     assert result.refusal and "nothing to upgrade" in result.refusal

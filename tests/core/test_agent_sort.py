@@ -8,9 +8,9 @@ import sqlite3
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from daycare_gui.core.db import ReadOnlyDatabase
-from daycare_gui.core.queries.agents import fetch_agents, list_agent_ids
-from daycare_gui.core.queries.users import list_users
+from daycare_gui.stores.common.sqlite_ro import ReadOnlyDatabase
+from daycare_gui.stores.daycare.sqlite.queries.agents import fetch_agents, list_agent_ids
+from daycare_gui.stores.daycare.sqlite.queries.users import list_users
 
 SETTINGS = settings(max_examples=60, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])

@@ -1,8 +1,8 @@
 """Navigation counts: what each page will list."""
 
-from daycare_gui.core.counts import nav_counts
-from daycare_gui.core.demo import write_demo
-from daycare_gui.core.store import open_store
+from daycare_gui.stores.daycare.demo import write_demo
+from daycare_gui.stores.daycare.sqlite.counts import nav_counts
+from daycare_gui.stores.daycare.sqlite.store import open_store
 
 
 def test_nav_counts_of_the_demo_store(tmp_path):

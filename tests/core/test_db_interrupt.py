@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from daycare_gui.core.db import DatabaseError, QueryInterrupted, ReadOnlyDatabase, cancellable
+from daycare_gui.stores.common.sqlite_ro import DatabaseError, QueryInterrupted, ReadOnlyDatabase, cancellable
 
 # Counts to a billion: minutes of work unless something stops it.
 ENDLESS = ("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000000) "

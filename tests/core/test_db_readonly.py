@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from daycare_gui.core.db import DatabaseError, ReadOnlyDatabase
+from daycare_gui.stores.common.sqlite_ro import DatabaseError, ReadOnlyDatabase
 from tests.conftest import snapshot_tree
 
 
@@ -84,7 +84,7 @@ def test_unwritable_folder_fallback_when_ro_open_fails(fixture_copy, monkeypatch
 
 
 def test_locked_database_is_read_from_a_snapshot_and_says_why(fixture_copy):
-    from daycare_gui.core.store import open_store
+    from daycare_gui.stores.daycare.sqlite.store import open_store
 
     root = fixture_copy("daycare-808af509")
     locker = _add_wal_row(root / "daycare.db")  # committed data in the WAL …
@@ -129,7 +129,7 @@ def test_damaged_file(tmp_path):
 
 def test_a_damaged_store_says_what_and_where_once(tmp_path):
     """QA: the open wrapped the already explained error again ("X is damaged …: X is damaged …: …")."""
-    from daycare_gui.core.store import open_store
+    from daycare_gui.stores.daycare.sqlite.store import open_store
 
     bad = tmp_path / "daycare.db"
     bad.write_bytes(b"SQLite format 3\x00" + b"\x00" * 84 + b"garbage" * 100)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from daycare_gui.core.display import (
+from daycare_gui.stores.common.wording import (
     compact_number,
     count,
     labelled,

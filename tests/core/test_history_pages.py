@@ -8,15 +8,15 @@ import sqlite3
 
 import pytest
 
-from daycare_gui.core.demo import write_demo
-from daycare_gui.core.queries.history import page_after, session_end
-from daycare_gui.core.queries.history_pages import (
+from daycare_gui.stores.daycare.demo import write_demo
+from daycare_gui.stores.daycare.sqlite.queries.history import page_after, session_end
+from daycare_gui.stores.daycare.sqlite.queries.history_pages import (
     conversation_window,
     id_chunk,
     page_at_offset,
     session_header,
 )
-from daycare_gui.core.store import open_store
+from daycare_gui.stores.daycare.sqlite.store import open_store
 
 BIG_SESSION = "bigsessionhistorytest0001"
 
@@ -144,7 +144,7 @@ def test_window_on_empty_session(demo):
 
 
 def test_lazy_pages_decode_to_the_same_records_and_big_payloads_come_decoded(demo, tmp_path):
-    from daycare_gui.core.queries.history import (
+    from daycare_gui.stores.daycare.sqlite.queries.history import (
         LAZY_MAX_CHARS,
         PendingRecord,
         entry_id,
@@ -172,7 +172,7 @@ def test_lazy_pages_decode_to_the_same_records_and_big_payloads_come_decoded(dem
     conn.execute("INSERT INTO session_history (session_id, type, at, data) VALUES (?, 'note', 2, '{broken')", (sid,))
     conn.commit()
     conn.close()
-    from daycare_gui.core.db import ReadOnlyDatabase
+    from daycare_gui.stores.common.sqlite_ro import ReadOnlyDatabase
 
     copy = ReadOnlyDatabase(dest)
     try:
@@ -192,7 +192,7 @@ def test_lazy_pages_decode_to_the_same_records_and_big_payloads_come_decoded(dem
     ('["text", "hi"]', True),  # JSON, but not an object
 ])
 def test_a_rows_data_decodes_as_json_would_take_it(raw, problem):
-    from daycare_gui.core.queries.history import _record
+    from daycare_gui.stores.daycare.sqlite.queries.history import _record
 
     rec, reason, size = _record((7, "s", "user_message", 1_700_000_000_000, raw, None))
     assert (reason is not None) == problem

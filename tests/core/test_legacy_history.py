@@ -2,8 +2,8 @@
 
 import json
 
-from daycare_gui.core.paths import resolve_paths
-from daycare_gui.core.queries.legacy_history import legacy_conversation
+from daycare_gui.stores.daycare.paths import resolve_paths
+from daycare_gui.stores.daycare.sqlite.queries.legacy_history import legacy_conversation
 from tests.conftest import snapshot_tree
 
 

@@ -1,4 +1,5 @@
-"""The storage core must stay free of Qt: it is used by the CLI and by tests without a display."""
+"""Every store kind (Daycare's readers, writers and migrations among them) stays free of Qt: the CLI and
+the tests use them without a display."""
 
 import importlib
 import pkgutil
@@ -7,13 +8,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-import daycare_gui.core as core
+import daycare_gui.stores as core
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 def test_importing_every_core_module_pulls_in_no_qt():
-    names = [m.name for m in pkgutil.walk_packages(core.__path__, prefix="daycare_gui.core.")]
+    names = [m.name for m in pkgutil.walk_packages(core.__path__, prefix="daycare_gui.stores.")]
     code = (
         "import importlib, sys\n"
         f"for name in {names!r}:\n"

@@ -5,9 +5,9 @@ import os
 
 import pytest
 
-from daycare_gui.core.detect import detect
-from daycare_gui.core.engine import engine_status
-from daycare_gui.core.paths import NotADaycareDirectory, resolve_paths
+from daycare_gui.stores.daycare.detect import detect
+from daycare_gui.stores.daycare.engine import engine_status
+from daycare_gui.stores.daycare.paths import NotADaycareDirectory, resolve_paths
 
 
 def test_root_folder_resolves_like_daycare(tmp_path):

@@ -4,13 +4,18 @@ import sqlite3
 
 import pytest
 
-from daycare_gui.core.queries.agents import AgentFilter, fetch_agents, list_agent_ids, token_usage_by_model
-from daycare_gui.core.queries.history import count_history, page_after, page_before
-from daycare_gui.core.queries.sessions import list_sessions
-from daycare_gui.core.queries.tables import page_rows
-from daycare_gui.core.queries.tasks import list_cron_rows, list_heartbeat_rows
-from daycare_gui.core.queries.users import list_users
-from daycare_gui.core.store import open_store
+from daycare_gui.stores.daycare.sqlite.queries.agents import (
+    AgentFilter,
+    fetch_agents,
+    list_agent_ids,
+    token_usage_by_model,
+)
+from daycare_gui.stores.daycare.sqlite.queries.history import count_history, page_after, page_before
+from daycare_gui.stores.daycare.sqlite.queries.sessions import list_sessions
+from daycare_gui.stores.daycare.sqlite.queries.tables import page_rows
+from daycare_gui.stores.daycare.sqlite.queries.tasks import list_cron_rows, list_heartbeat_rows
+from daycare_gui.stores.daycare.sqlite.queries.users import list_users
+from daycare_gui.stores.daycare.sqlite.store import open_store
 from tests.conftest import FIXTURE_NAMES
 
 

@@ -4,15 +4,15 @@ import sqlite3
 
 import pytest
 
-from daycare_gui.core.demo import write_demo
-from daycare_gui.core.queries.overview import (
+from daycare_gui.stores.daycare.demo import write_demo
+from daycare_gui.stores.daycare.sqlite.queries.overview import (
     all_problems,
     migration_lines,
     migration_summary,
     store_summary,
     table_infos,
 )
-from daycare_gui.core.store import open_store
+from daycare_gui.stores.daycare.sqlite.store import open_store
 
 
 def _sqlite_counts(db_path):

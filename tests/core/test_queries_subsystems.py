@@ -5,10 +5,15 @@ import sqlite3
 
 import pytest
 
-from daycare_gui.core.demo import write_demo
-from daycare_gui.core.queries.subsystems import channel_contents, db_rows, page_shown_rows, subsystem_rows
-from daycare_gui.core.secrets import MASK
-from daycare_gui.core.store import open_store
+from daycare_gui.stores.common.masking import MASK
+from daycare_gui.stores.daycare.demo import write_demo
+from daycare_gui.stores.daycare.sqlite.queries.subsystems import (
+    channel_contents,
+    db_rows,
+    page_shown_rows,
+    subsystem_rows,
+)
+from daycare_gui.stores.daycare.sqlite.store import open_store
 
 
 @pytest.fixture(scope="module")

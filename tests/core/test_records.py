@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from daycare_gui.core.records import (
+from daycare_gui.stores.daycare.records import (
     HISTORY_KINDS,
     Unparsed,
     parse_descriptor,
@@ -115,7 +115,7 @@ def test_parsers_never_raise(raw):
 def test_history_records_built_on_the_fast_path_are_ordinary_frozen_dataclasses():
     import dataclasses
 
-    from daycare_gui.core.records import HistoryRecord, history_record_from
+    from daycare_gui.stores.daycare.records import HistoryRecord, history_record_from
 
     data = {"text": "hi", "toolCalls": [{"id": "c1", "name": "run", "arguments": {"a": 1}}],
             "tokens": {"provider": "p", "model": "m", "size": {"input": 1, "output": 2, "total": 3}}}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from daycare_gui.core.store import open_store
+from daycare_gui.stores.daycare.sqlite.store import open_store
 
 
 def test_before_the_import_daycare_reads_task_files(fixture_copy):

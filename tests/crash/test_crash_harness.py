@@ -9,10 +9,10 @@ import sqlite3
 
 import pytest
 
-from daycare_gui.core import leftovers
-from daycare_gui.core.edit.atomic import load_for_edit, save_atomic
-from daycare_gui.core.migrations.catalog import MIGRATIONS
-from daycare_gui.core.migrations.upgrade import run_upgrade
+from daycare_gui.stores.common.edit.atomic import load_for_edit, save_atomic
+from daycare_gui.stores.daycare import leftovers
+from daycare_gui.stores.daycare.sqlite.migrations.catalog import MIGRATIONS
+from daycare_gui.stores.daycare.sqlite.migrations.upgrade import run_upgrade
 from tests.conftest import snapshot_tree
 from tests.core.migrations.helpers import migrate
 from tests.crash import harness
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.slow
 
 UPGRADE = """
 import sys
-from daycare_gui.core.migrations.upgrade import run_upgrade
+from daycare_gui.stores.daycare.sqlite.migrations.upgrade import run_upgrade
 print("go", flush=True)
 result = run_upgrade(sys.argv[1])
 sys.exit(0 if result.ok else 1)
@@ -85,7 +85,7 @@ def test_upgrade_killed_at_random_moments(tmp_path, capsys):
 SAVES = """
 import sys
 from pathlib import Path
-from daycare_gui.core.edit.atomic import load_for_edit, save_atomic
+from daycare_gui.stores.common.edit.atomic import load_for_edit, save_atomic
 path = Path(sys.argv[1])
 print("go", flush=True)
 for i in range(int(sys.argv[2])):

@@ -14,12 +14,12 @@ import sqlite3
 
 import pytest
 
-from daycare_gui.core import leftovers
-from daycare_gui.core.demo import write_demo
-from daycare_gui.core.edit.rows import load_row, write_row
-from daycare_gui.core.paths import resolve_paths
 from daycare_gui.stores import registry
 from daycare_gui.stores.api import Collections
+from daycare_gui.stores.daycare import leftovers
+from daycare_gui.stores.daycare.demo import write_demo
+from daycare_gui.stores.daycare.edit.rows import load_row, write_row
+from daycare_gui.stores.daycare.paths import resolve_paths
 from tests.crash import harness
 
 pytestmark = pytest.mark.slow
@@ -28,8 +28,8 @@ SCHEDULES = ("0 7 * * *", "30 6 * * 1-5")
 
 DAYCARE_ROWS = """
 import sys
-from daycare_gui.core.edit.rows import load_row, write_row
-from daycare_gui.core.paths import resolve_paths
+from daycare_gui.stores.daycare.edit.rows import load_row, write_row
+from daycare_gui.stores.daycare.paths import resolve_paths
 SCHEDULES = ("0 7 * * *", "30 6 * * 1-5")
 paths = resolve_paths(sys.argv[1])
 print("go", flush=True)
@@ -218,7 +218,7 @@ def _kill_mid_write_in_rollback_mode(db, update_sql: str) -> dict:
 def test_daycare_reads_the_committed_state_beside_a_hot_journal(tmp_path):
     """Daycare's reader, like AgentStack's: an immutable read beside a hot journal would show the killed
     write's half-written rows; it reads a private copy with the journal rolled back, and says so."""
-    from daycare_gui.core.store import open_store
+    from daycare_gui.stores.daycare.sqlite.store import open_store
 
     root = tmp_path / "daycare"
     write_demo(root)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import os
 import sqlite3
 
-from daycare_gui.core import leftovers
-from daycare_gui.core.edit.atomic import load_for_edit, save_atomic
-from daycare_gui.core.migrations.catalog import MIGRATIONS
-from daycare_gui.core.migrations.upgrade import run_upgrade
-from daycare_gui.core.store import open_store
+from daycare_gui.stores.common.edit.atomic import load_for_edit, save_atomic
+from daycare_gui.stores.daycare import leftovers
+from daycare_gui.stores.daycare.sqlite.migrations.catalog import MIGRATIONS
+from daycare_gui.stores.daycare.sqlite.migrations.upgrade import run_upgrade
+from daycare_gui.stores.daycare.sqlite.store import open_store
 from tests.conftest import snapshot_tree
 from tests.core.migrations.helpers import migrate
 from tests.crash.helpers import dead_pid
@@ -95,7 +95,7 @@ def test_a_save_removes_dead_temp_files_in_its_folder_and_touches_nothing_else(t
 
 
 def test_pglite_read_copies_of_dead_instances_are_removed_on_open_and_live_ones_left_unmentioned(tmp_path, monkeypatch):
-    from daycare_gui.core.problems import ProblemLog
+    from daycare_gui.stores.common.problems import ProblemLog
     from daycare_gui.stores.daycare.pg import open as pg_open
 
     tmp = tmp_path / "tmp"

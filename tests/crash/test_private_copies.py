@@ -13,8 +13,8 @@ import time
 
 import pytest
 
-from daycare_gui.core import leftovers
 from daycare_gui.stores.common import private_copies
+from daycare_gui.stores.daycare import leftovers
 from tests.crash import harness
 from tests.crash.helpers import dead_pid
 from tests.crash.private_stores import agentstack_with_wal, child_env, ours, short_tmp, sqlite_with_wal
@@ -25,7 +25,7 @@ HOLDER = """
 import sys
 import time
 from pathlib import Path
-from daycare_gui.core.db import ReadOnlyDatabase
+from daycare_gui.stores.common.sqlite_ro import ReadOnlyDatabase
 from daycare_gui.stores import registry
 from daycare_gui.stores.agentstack.database import Database
 

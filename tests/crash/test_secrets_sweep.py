@@ -9,8 +9,8 @@ import sqlite3
 import pytest
 
 from daycare_gui.cli import main
-from daycare_gui.core.demo import write_demo
 from daycare_gui.stores import registry
+from daycare_gui.stores.daycare.demo import write_demo
 from tests.crash import sweep
 
 # Each secret unique, so a leak names its place.

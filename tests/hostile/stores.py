@@ -65,7 +65,7 @@ def _pglite(dest: Path) -> tuple[Path, str]:
 
 
 def _daycare_sqlite(dest: Path) -> tuple[Path, str]:
-    from daycare_gui.core.demo import write_demo
+    from daycare_gui.stores.daycare.demo import write_demo
 
     write_demo(dest)
     return dest, ""

@@ -8,9 +8,9 @@ import os
 
 import pytest
 
-from daycare_gui.core.files.read import read_bytes
-from daycare_gui.core.regular_copy import FileGrew, copy_regular, copy_stream, growth_limit
-from daycare_gui.core.regular_files import NotRegularFile, open_regular, read_regular
+from daycare_gui.stores.common.files.read import read_bytes
+from daycare_gui.stores.common.regular_copy import FileGrew, copy_regular, copy_stream, growth_limit
+from daycare_gui.stores.common.regular_files import NotRegularFile, open_regular, read_regular
 from tests.hostile.guard import finishes
 
 

@@ -11,7 +11,7 @@ from tests.hostile.test_campaign import tree_state
 
 
 def test_search_beside_a_stray_wal_writes_nothing_into_the_store(tmp_path, monkeypatch, capsys):
-    from daycare_gui.core.demo import write_demo
+    from daycare_gui.stores.daycare.demo import write_demo
 
     store = tmp_path / "store"
     write_demo(store)

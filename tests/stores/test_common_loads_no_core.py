@@ -1,7 +1,6 @@
 """The store-kind contract and the shared helpers are kind-neutral: loading them never loads Daycare's core,
 and Daycare's old module names are the very same modules as their new homes."""
 
-import importlib
 import pkgutil
 import subprocess
 import sys
@@ -16,29 +15,16 @@ def test_loading_the_contract_and_every_shared_helper_loads_no_daycare_core():
         "import importlib, sys\n"
         f"for name in {names!r}:\n"
         "    importlib.import_module(name)\n"
-        "print(','.join(sorted(m for m in sys.modules if m.startswith('daycare_gui.core'))))\n"
+        "print(','.join(sorted(m for m in sys.modules if m.startswith('daycare_gui.stores.daycare'))))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "", f"the shared code loaded Daycare's core: {out.stdout.strip()}"
     assert "daycare_gui.stores.common.files.read" in names and "daycare_gui.stores.common.edit.atomic" in names
 
 
-def test_the_old_core_names_are_the_moved_modules_so_a_patch_through_either_reaches_the_code():
-    for old, new in [("daycare_gui.core.problems", "daycare_gui.stores.common.problems"),
-                     ("daycare_gui.core.display", "daycare_gui.stores.common.wording"),
-                     ("daycare_gui.core.files.read", "daycare_gui.stores.common.files.read"),
-                     ("daycare_gui.core.edit.atomic", "daycare_gui.stores.common.edit.atomic"),
-                     ("daycare_gui.core.db", "daycare_gui.stores.common.sqlite_ro")]:
-        assert importlib.import_module(old) is importlib.import_module(new), old
-    from daycare_gui.core.edit import save_atomic  # the lazy package exports still reach the moved code
-    from daycare_gui.stores.common.edit.atomic import save_atomic as moved
-
-    assert save_atomic is moved
-
-
 def test_schedule_notes_name_daycare_only_where_daycare_runs_the_task():
-    from daycare_gui.core.schedule_info import schedule_info as daycare_schedule
     from daycare_gui.stores.common.schedule import schedule_info
+    from daycare_gui.stores.daycare.schedule_info import schedule_info as daycare_schedule
 
     assert schedule_info("0 7 * * *", enabled=False).runs_note() == (
         "none: the task is disabled, so its engine does not run it")

@@ -6,9 +6,9 @@ import sqlite3
 
 import pytest
 
-from daycare_gui.core.demo import write_demo
 from daycare_gui.stores import api, registry
 from daycare_gui.stores.common.jump import JumpIndex, deep_link, entries_of, link_target
+from daycare_gui.stores.daycare.demo import write_demo
 from daycare_gui.stores.records import JumpEntry, SessionRef
 
 

@@ -10,7 +10,7 @@ import pytest  # noqa: E402
 from PySide6.QtCore import QSettings  # noqa: E402
 from PySide6.QtTest import QAbstractItemModelTester  # noqa: E402
 
-from daycare_gui.core.demo import write_demo  # noqa: E402
+from daycare_gui.stores.daycare.demo import write_demo  # noqa: E402
 
 
 @pytest.fixture(scope="session", autouse=True)

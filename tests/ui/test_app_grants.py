@@ -9,9 +9,9 @@ import shutil
 import pytest
 from PySide6.QtWidgets import QMessageBox
 
-from daycare_gui.core.edit import app_state
-from daycare_gui.core.edit.permissions_doc import PermissionsDoc
-from daycare_gui.core.store import open_store
+from daycare_gui.stores.daycare.edit import app_state
+from daycare_gui.stores.daycare.edit.permissions_doc import PermissionsDoc
+from daycare_gui.stores.daycare.sqlite.store import open_store
 from tests.ui.test_people_panes import open_at, texts
 
 PROBLEMS_COLUMN = 5

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 
-from daycare_gui.core.demo.db_rows import DIGEST_ERROR, build_small
+from daycare_gui.stores.daycare.demo.db_rows import DIGEST_ERROR, build_small
 from daycare_gui.stores.daycare.pg.demo import DEMO_RUNS, RUN_ERROR
 from daycare_gui.stores.records import SessionRef
 from tests.pg_helpers import use_test_pglite

@@ -7,8 +7,8 @@ import datetime as _dt
 
 from PySide6.QtGui import QColor
 
-from daycare_gui.core.queries.overview import TokenUsage
-from daycare_gui.core.records import TokenSize
+from daycare_gui.stores.daycare.records import TokenSize
+from daycare_gui.stores.daycare.sqlite.queries.overview import TokenUsage
 from daycare_gui.stores.records import DayCount
 from daycare_gui.ui.widgets.charts import DAY_MS, MAX_BARS, ActivityChart, TokenUsageChart
 from daycare_gui.ui.widgets.day_chart import MAX_SERIES, DayChart, day_count_series, day_label

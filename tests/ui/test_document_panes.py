@@ -22,7 +22,7 @@ def select_where(pane, column, text):
 
 
 def test_apps_show_allow_and_deny_rules(qtbot, window, demo_store, model_tester):
-    from daycare_gui.core.files.apps import parse_permissions
+    from daycare_gui.stores.daycare.files.apps import parse_permissions
 
     pane = open_at(qtbot, window, demo_store, "apps")
     view = pane.views["apps"]

@@ -8,9 +8,9 @@ import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
-from daycare_gui.core.demo import write_demo
-from daycare_gui.core.edit.atomic import save_atomic, sha256_of
-from daycare_gui.core.paths import resolve_paths
+from daycare_gui.stores.common.edit.atomic import save_atomic, sha256_of
+from daycare_gui.stores.daycare.demo import write_demo
+from daycare_gui.stores.daycare.paths import resolve_paths
 from daycare_gui.ui.editors import DocumentEditor, PermissionsEditor, document_kind
 from daycare_gui.ui.editors.conflict import ConflictDialog
 
@@ -465,7 +465,7 @@ def test_cron_page_opens_file_and_row_editors(qtbot, window, root):
 
 
 def test_cron_page_new_and_delete_to_trash(qtbot, window, root):
-    from daycare_gui.core.edit.trash import list_trash, restore
+    from daycare_gui.stores.common.edit.trash import list_trash, restore
 
     pane = _pane_at(qtbot, window, root, "cron", 6)
     created = pane.cap.create("cron", {"name": "Water plants", "schedule": "0 8 * * *"})

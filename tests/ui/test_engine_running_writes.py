@@ -14,9 +14,9 @@ import shutil
 import pytest
 from PySide6.QtWidgets import QMessageBox
 
-from daycare_gui.core.edit.trash import list_trash, move_to_trash
-from daycare_gui.core.paths import resolve_paths
 from daycare_gui.stores import api
+from daycare_gui.stores.common.edit.trash import list_trash, move_to_trash
+from daycare_gui.stores.daycare.paths import resolve_paths
 from daycare_gui.ui.dialogs.trash import TrashDialog
 from daycare_gui.ui.editors import DocumentEditor
 from tests.conftest import snapshot_tree

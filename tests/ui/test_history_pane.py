@@ -221,7 +221,7 @@ def test_a_legacy_session_lists_its_records(qtbot, window, fixture_copy, model_t
 def test_a_session_that_cannot_be_counted_says_so(qtbot, window, big_store, monkeypatch):
     """A damaged index can make the count fail after the first page was shown: the heading says the messages
     were not counted and why, instead of "counting messages…" for good; the page shown stays."""
-    from daycare_gui.core.db import DatabaseError
+    from daycare_gui.stores.common.sqlite_ro import DatabaseError
     from daycare_gui.ui.models.message_pages import MessagePagesModel
 
     def broken(cap, ref, size):

@@ -13,7 +13,7 @@ from tests.ui.conftest import open_and_wait
 
 
 def _open_big(qtbot, window, tmp_path_factory):
-    from daycare_gui.core.demo import write_demo
+    from daycare_gui.stores.daycare.demo import write_demo
 
     root = tmp_path_factory.mktemp("rows") / "daycare"
     write_demo(root)
@@ -74,7 +74,7 @@ def test_only_the_rows_shown_are_decoded(qtbot, window, tmp_path_factory):
 def test_home_and_end_are_ready_before_they_are_pressed(qtbot, window, tmp_path_factory):
     """A long session opens at its end; its first page is read in the background, so Ctrl+Home shows the
     first record at once (no "…" placeholders painted first), and back at the end likewise."""
-    from daycare_gui.core.demo import write_demo
+    from daycare_gui.stores.daycare.demo import write_demo
 
     root = tmp_path_factory.mktemp("ends") / "daycare"
     write_demo(root)

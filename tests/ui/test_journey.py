@@ -181,7 +181,7 @@ def test_opening_a_folder_that_is_not_daycare_says_why(qtbot, window, tmp_path):
 
 
 def test_a_store_with_broken_files_opens_and_lists_them(qtbot, window, tmp_path):
-    from daycare_gui.core.demo import write_demo
+    from daycare_gui.stores.daycare.demo import write_demo
 
     root = tmp_path / "daycare"
     write_demo(root)

@@ -10,7 +10,7 @@ import sqlite3
 import pytest
 from PySide6.QtCore import Qt
 
-from daycare_gui.core.queries.names import AGENT_ID_COLUMNS, USER_ID_COLUMNS
+from daycare_gui.stores.daycare.sqlite.queries.names import AGENT_ID_COLUMNS, USER_ID_COLUMNS
 from tests.ui.test_document_panes import column
 from tests.ui.test_people_panes import open_at, texts
 
@@ -133,8 +133,8 @@ def test_storage_shows_stored_times_as_dates(qtbot, window, demo_store):
 
 
 def test_chart_axes_read_as_numbers_and_four_digit_dates(qtbot):
-    from daycare_gui.core.queries.overview import TokenUsage
-    from daycare_gui.core.records import TokenSize
+    from daycare_gui.stores.daycare.records import TokenSize
+    from daycare_gui.stores.daycare.sqlite.queries.overview import TokenUsage
     from daycare_gui.ui.widgets.charts import DAY_MS, ActivityChart, TokenUsageChart
 
     activity = ActivityChart()

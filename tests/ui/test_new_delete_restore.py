@@ -12,7 +12,7 @@ import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QDialogButtonBox, QMessageBox, QPushButton
 
-from daycare_gui.core.edit.trash import TRASH_NAME
+from daycare_gui.stores.common.edit.trash import TRASH_NAME
 from daycare_gui.ui.dialogs.trash import TrashDialog
 from daycare_gui.ui.panes.generic.task_dialogs import NewTaskDialog, RestoreDialog
 from tests.conftest import snapshot_tree
@@ -381,8 +381,8 @@ def test_new_task_on_a_store_that_reads_the_database_says_so_before_creating(qtb
 def test_the_trash_dialog_shows_a_planted_entry_as_not_restorable(qtbot, store, tmp_path):
     """Storage → Deleted items lists what the store's ``Trash`` holds: a planted entry naming a place outside
     the store is shown greyed with its reason, and never restored."""
-    from daycare_gui.core.edit.trash import MANIFEST_NAME
     from daycare_gui.stores import api
+    from daycare_gui.stores.common.edit.trash import MANIFEST_NAME
     from daycare_gui.stores.registry import open_store
 
     outside = tmp_path / "autostart" / "evil.desktop"
@@ -403,8 +403,8 @@ def test_the_trash_dialog_shows_a_planted_entry_as_not_restorable(qtbot, store, 
 def test_the_tasks_trash_shows_a_planted_entry_as_not_restorable(qtbot, store, tmp_path):
     """The shared tasks page's Trash… lists what the store's ``Tasks`` says is deleted: a planted entry
     naming a place outside the store is shown greyed with its reason, and never restored."""
-    from daycare_gui.core.edit.trash import MANIFEST_NAME
     from daycare_gui.stores import api
+    from daycare_gui.stores.common.edit.trash import MANIFEST_NAME
     from daycare_gui.stores.registry import open_store
 
     outside = tmp_path / "autostart" / "evil.desktop"

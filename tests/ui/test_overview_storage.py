@@ -373,7 +373,7 @@ def test_overview_says_loading_until_the_answer_says_otherwise(qtbot, window, de
 
 
 def test_overview_names_a_count_that_failed_instead_of_saying_no_history(qtbot, window, demo_store, monkeypatch):
-    from daycare_gui.core.db import DatabaseError
+    from daycare_gui.stores.common.sqlite_ro import DatabaseError
     from daycare_gui.stores.daycare.sqlite.charts import DaycareCharts
 
     def locked(self):

@@ -113,7 +113,7 @@ def test_the_shared_conversations_page_waits_until_its_messages_are_shown(qtbot,
 def test_a_long_session_is_counted_after_its_first_page_is_painted(qtbot, window, tmp_path, monkeypatch):
     """Counting a long session is work on the other core; started while the page paints, it slowed that
     paint by half on a two-core machine. So the count starts once the list has painted."""
-    from daycare_gui.core.demo import write_demo
+    from daycare_gui.stores.daycare.demo import write_demo
     from daycare_gui.ui.models.message_pages import MessagePagesModel
     from tests.core.test_history_pages import BIG_SESSION, add_big_session
 

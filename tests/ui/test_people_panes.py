@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from daycare_gui.core.demo.ids import NOW_MS
+from daycare_gui.stores.daycare.demo.ids import NOW_MS
 from daycare_gui.ui.models.roles import StateRole
 from tests.ui.conftest import open_and_wait, thread_rows
 

@@ -4,8 +4,10 @@ record list, search snippets, the details dock and its raw JSON, collection and 
 
 from __future__ import annotations
 
-from daycare_gui.core.records import history_record_from
+import json
+
 from daycare_gui.stores.common.fts import MARK_CLOSE, MARK_OPEN
+from daycare_gui.stores.daycare.records import history_record_from
 from daycare_gui.stores.records import Message, ToolResultRecord
 from daycare_gui.ui.context import DetailItem
 
@@ -69,7 +71,7 @@ def test_details_dock_masks_fields_and_raw_json_shown_and_copied(qtbot):
 
     pane = DetailPane()
     qtbot.addWidget(pane)
-    stored = '{"text": "%s", "note": {"deep": ["%s"]}}' % (TEXT, TOKEN)
+    stored = json.dumps({"text": TEXT, "note": {"deep": [TOKEN]}})
     pane.show_item(DetailItem("Record", (("Text", TEXT),), stored, prefer_raw=True))
     pane.show()
     qtbot.waitUntil(lambda: bool(pane.raw.toPlainText()), timeout=3000)
@@ -87,7 +89,7 @@ def test_details_dock_masks_fields_and_raw_json_shown_and_copied(qtbot):
 def test_agentstack_metadata_masks_tokens_under_ordinary_keys():
     from daycare_gui.stores.agentstack.values import shown_json
 
-    shown = shown_json('{"note": "use %s", "tokens": ["%s"], "url": "%s"}' % (TOKEN, KEY, URL))
+    shown = shown_json(json.dumps({"note": f"use {TOKEN}", "tokens": [KEY], "url": URL}))
     assert _hidden(shown) and '"note"' in shown
 
 

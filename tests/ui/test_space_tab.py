@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from daycare_gui.core.demo import write_demo
+from daycare_gui.stores.daycare.demo import write_demo
 from tests.stores.cianaparrot.builder import make_checkpoints, make_deployment
 from tests.ui.conftest import open_and_wait
 

@@ -9,8 +9,8 @@ import sys
 import textwrap
 
 # Not needed to show the window or the Agents page; each costs tens of milliseconds to import.
-DEFERRED = ("yaml", "markdown_it", "daycare_gui.core.files.collections",
-            "daycare_gui.core.queries.tasks", "daycare_gui.core.counts", "daycare_gui.core.store")
+DEFERRED = ("yaml", "markdown_it", "daycare_gui.stores.daycare.files.collections",
+            "daycare_gui.stores.daycare.sqlite.queries.tasks", "daycare_gui.stores.daycare.sqlite.counts", "daycare_gui.stores.daycare.sqlite.store")
 
 
 def _run(code: str, tmp_path) -> dict:
@@ -44,7 +44,7 @@ def test_after_start_up_everything_was_first_imported_on_the_gui_thread(tmp_path
         sys.meta_path.insert(0, Watch())
         from PySide6.QtCore import QSettings
         from PySide6.QtWidgets import QApplication
-        from daycare_gui.core.demo import write_demo
+        from daycare_gui.stores.daycare.demo import write_demo
         from daycare_gui.ui.app import make_application
         from daycare_gui.ui.main_window import MainWindow
 
@@ -93,8 +93,8 @@ def test_opening_a_store_with_no_engine_leaves_the_socket_module_unloaded(tmp_pa
     is ~3 ms of every start."""
     found = _run("""
         import json, sys
-        from daycare_gui.core.demo import write_demo
-        from daycare_gui.core.store import open_store
+        from daycare_gui.stores.daycare.demo import write_demo
+        from daycare_gui.stores.daycare.sqlite.store import open_store
 
         write_demo("store")
         store = open_store("store")

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import shutil
 
-from daycare_gui.core.edit.trash import move_to_trash
-from daycare_gui.core.paths import resolve_paths
 from daycare_gui.stores.api import Trash
+from daycare_gui.stores.common.edit.trash import move_to_trash
+from daycare_gui.stores.daycare.paths import resolve_paths
 from daycare_gui.ui.dialogs.trash import TrashDialog
 from tests.ui.conftest import open_and_wait
 

@@ -13,13 +13,13 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QDesktopServices
 
-from daycare_gui.core.migrations.base import MigrationError
-from daycare_gui.core.migrations.catalog import MIGRATIONS
-from daycare_gui.core.migrations.upgrade import run_upgrade
-from daycare_gui.core.schema_sql import MIGRATIONS_808AF509
-from daycare_gui.core.store import open_store
 from daycare_gui.stores.daycare.sqlite import storage as upgrade_module  # where the dialog's upgrade runs
+from daycare_gui.stores.daycare.sqlite.migrations.base import MigrationError
+from daycare_gui.stores.daycare.sqlite.migrations.catalog import MIGRATIONS
+from daycare_gui.stores.daycare.sqlite.migrations.upgrade import run_upgrade
+from daycare_gui.stores.daycare.sqlite.schema_sql import MIGRATIONS_808AF509
 from daycare_gui.stores.daycare.sqlite.storage import DaycareStorage
+from daycare_gui.stores.daycare.sqlite.store import open_store
 from daycare_gui.ui.dialogs.upgrade import UpgradeDialog
 from tests.conftest import snapshot_tree
 

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from daycare_gui.core.db import ReadOnlyDatabase
+from daycare_gui.stores.common.sqlite_ro import ReadOnlyDatabase
 from daycare_gui.ui.worker import LOW, DbWorker, retired_threads_running
 
 ENDLESS = ("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000000) "

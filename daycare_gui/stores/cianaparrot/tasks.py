@@ -89,7 +89,7 @@ class CianaTasks(Tasks):
         # A task the bot's scheduler fails on stops every other one: said on each, beside its own times
         stallers = [(named(task, i), v.stalls) for i, (task, v) in enumerate(zip(self.store.tasks or (), verdicts))
                     if v.stalls]
-        for i, (task, verdict) in enumerate(zip(self.store.tasks or (), verdicts)):
+        for _i, (task, verdict) in enumerate(zip(self.store.tasks or (), verdicts)):
             when, problem = verdict.when, verdict.problem
             if stallers and not verdict.stalls and when is not None:  # (not one that never runs anyway)
                 blocked = blocked_note(stallers)

@@ -1,6 +1,6 @@
 """What every full-text index of daycare-gui shares: the SQLite FTS5 conventions and the query language.
 
-Daycare's own index (``daycare_gui.core.search``) and the index any store kind feeds through
+Daycare's own index (``daycare_gui.stores.daycare.sqlite.search``) and the index any store kind feeds through
 ``SearchSource`` (:mod:`daycare_gui.stores.common.search_index`) both use these, so a query means the
 same thing everywhere and both indexes live side by side in the user's cache folder.
 

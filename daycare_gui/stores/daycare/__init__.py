@@ -1,8 +1,7 @@
-"""Daycare as a store kind: its legacy files, its SQLite store, and (soon) PGlite and PostgreSQL.
-
-Daycare's readers, writers and migrations live in ``daycare_gui.core`` (they predate the other kinds);
-this package is the kind's face to the registry: probing, opening, and the capabilities the shared
-panes use. Daycare's own sections (users, agents, inbox, apps, ...) are its panes in ``ui.panes``.
+"""Daycare as a store kind, every generation in one package: its legacy files (``files/``, ``legacy/``),
+its SQLite store (``sqlite/``: the store, queries, migrations, search), PGlite and PostgreSQL (``pg/``), and
+the files beside any of them (``datadir/``); its editors' documents (``edit/``) and demos (``demo/``).
+``kind.py`` probes and opens; ``capabilities.py`` and ``sections.py`` are what the shared panes see.
 """
 
 from daycare_gui.stores.daycare.kind import KIND, DaycareKind, DaycareStore

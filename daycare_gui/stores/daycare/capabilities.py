@@ -8,10 +8,9 @@ from __future__ import annotations
 
 # Imported here, on the GUI thread that opens the store: the shared conversations pane reads through them
 # on its worker, and a worker must never be the first to import a module (ui/preload.py).
-import daycare_gui.core.queries.history  # noqa: F401
-import daycare_gui.core.queries.history_pages  # noqa: F401
-import daycare_gui.core.queries.sessions  # noqa: F401
-from daycare_gui.core.records import HistoryRecord
+import daycare_gui.stores.daycare.sqlite.queries.history  # noqa: F401
+import daycare_gui.stores.daycare.sqlite.queries.history_pages  # noqa: F401
+import daycare_gui.stores.daycare.sqlite.queries.sessions  # noqa: F401
 from daycare_gui.stores.api import (
     Charts,
     Collections,
@@ -25,6 +24,7 @@ from daycare_gui.stores.api import (
 )
 from daycare_gui.stores.common.collection_union import CollectionUnion
 from daycare_gui.stores.daycare.legacy.search import DaycareLegacySearch
+from daycare_gui.stores.daycare.records import HistoryRecord
 from daycare_gui.stores.daycare.sqlite.charts import DaycareCharts
 from daycare_gui.stores.daycare.sqlite.search import DaycareSqliteSearch
 from daycare_gui.stores.daycare.sqlite.storage import DaycareStorage
@@ -125,7 +125,7 @@ class DaycareConversations(SqliteThreadListing, Conversations):  # the thread li
         self.core = core
 
     def threads(self) -> list[ThreadRecord]:
-        from daycare_gui.core.queries.agents import fetch_agents, list_agent_ids
+        from daycare_gui.stores.daycare.sqlite.queries.agents import fetch_agents, list_agent_ids
 
         db, cols = self.core.db, self.core.cols
         ids = list_agent_ids(db, cols=cols)
@@ -133,7 +133,7 @@ class DaycareConversations(SqliteThreadListing, Conversations):  # the thread li
         return [ThreadRecord(a.id, a.name, a.type, a.updated_at, raw=a.raw) for a in (agents[i] for i in ids)]
 
     def sessions(self, thread_id: str) -> list[SessionRecord]:
-        from daycare_gui.core.queries.sessions import list_sessions
+        from daycare_gui.stores.daycare.sqlite.queries.sessions import list_sessions
 
         return [SessionRecord(SessionRef(thread_id, s.id), s.id, s.created_at, s.ended_at, s.record_count,
                               "active" if s.is_active else ("ended" if s.ended_at else ""), raw=s.raw,
@@ -145,7 +145,7 @@ class DaycareConversations(SqliteThreadListing, Conversations):  # the thread li
                                        {"s": ref.session_id}) or 0)
 
     def messages(self, ref: SessionRef, start: int, limit: int) -> list[Message]:
-        from daycare_gui.core.queries.history_pages import page_at_offset
+        from daycare_gui.stores.daycare.sqlite.queries.history_pages import page_at_offset
 
         out = []
         for rec, problem, _size in page_at_offset(self.core.db, ref.session_id, start, limit):
@@ -155,8 +155,8 @@ class DaycareConversations(SqliteThreadListing, Conversations):  # the thread li
 
     def iter_messages(self, ref: SessionRef, start: int = 0, page: int = 500):
         """Keyed pages after the first: an OFFSET deep into a 100,000-record session walks the index each time."""
-        from daycare_gui.core.queries.history import page_after
-        from daycare_gui.core.queries.history_pages import page_at_offset
+        from daycare_gui.stores.daycare.sqlite.queries.history import page_after
+        from daycare_gui.stores.daycare.sqlite.queries.history_pages import page_at_offset
 
         batch = page_at_offset(self.core.db, ref.session_id, start, page)
         while batch:

@@ -40,7 +40,7 @@ class DaycareDirectory(Directory):
 
     # -- database ---------------------------------------------------------------------------------------
     def _users(self) -> dict[str, tuple[str, str]]:
-        from daycare_gui.core.queries.users import list_users
+        from daycare_gui.stores.daycare.sqlite.queries.users import list_users
 
         out = {}
         for u in list_users(self.core.db, self.core.cols):
@@ -50,7 +50,7 @@ class DaycareDirectory(Directory):
         return out
 
     def _agents(self, users: dict) -> list[JumpEntry]:
-        from daycare_gui.core.records import Unparsed, parse_descriptor
+        from daycare_gui.stores.daycare.records import Unparsed, parse_descriptor
 
         core = self.core
         if not core.has_table("agents"):
@@ -81,7 +81,7 @@ class DaycareDirectory(Directory):
 
     # -- files ------------------------------------------------------------------------------------------
     def _legacy(self) -> list[JumpEntry]:
-        from daycare_gui.core.queries.legacy_history import legacy_agents_as_records
+        from daycare_gui.stores.daycare.sqlite.queries.legacy_history import legacy_agents_as_records
 
         legacy = legacy_agents_as_records(self.core.files())
         out = []
@@ -94,7 +94,7 @@ class DaycareDirectory(Directory):
         return out
 
     def _tasks(self) -> Iterator[JumpEntry]:
-        from daycare_gui.core.task_overview import cron_entries, heartbeat_entries
+        from daycare_gui.stores.daycare.sqlite.task_overview import cron_entries, heartbeat_entries
 
         for kind, entries in (("cron", cron_entries), ("heartbeat", heartbeat_entries)):
             for e in entries(self.core):

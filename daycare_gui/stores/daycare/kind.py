@@ -16,33 +16,37 @@ _CONFIDENCE = {"sqlite": 1.0, "pglite": 1.0, "legacy-files": 0.9, "empty": 0.3}
 class DaycareKind(StoreKind):
     name = "daycare"
     title = "Daycare"
-    probe_modules = ("daycare_gui.core.detect", "daycare_gui.core.paths", "daycare_gui.stores.daycare.pg.open")
+    probe_modules = ("daycare_gui.stores.daycare.detect", "daycare_gui.stores.daycare.paths", "daycare_gui.stores.daycare.pg.open")
     # (core.report: the shared Overview's counts ask it on the background worker)
-    open_modules = (*probe_modules, "daycare_gui.core.store", "daycare_gui.core.leftovers",
+    open_modules = (*probe_modules, "daycare_gui.stores.daycare.sqlite.store", "daycare_gui.stores.common.leftovers",
                     "daycare_gui.stores.daycare.capabilities", "daycare_gui.stores.daycare.directory",
-                    "daycare_gui.stores.daycare.sections", "daycare_gui.core.queries.inbox",
+                    "daycare_gui.stores.daycare.sections", "daycare_gui.stores.daycare.sqlite.queries.inbox",
                     "daycare_gui.stores.daycare.sqlite.tasks", "daycare_gui.stores.daycare.legacy.tasks",
                     "daycare_gui.stores.daycare.sqlite.automations", "daycare_gui.stores.daycare.pg.automations",
-                    "daycare_gui.core.report", "daycare_gui.stores.daycare.sqlite.documents",
+                    "daycare_gui.stores.daycare.report", "daycare_gui.stores.daycare.sqlite.documents",
                     "daycare_gui.stores.daycare.datadir.files",
                     # the conversations' keyed pages, and what their session heading reads
                     "daycare_gui.stores.daycare.sqlite.conversations", "daycare_gui.stores.daycare.legacy.conversations",
-                    "daycare_gui.core.queries.agents",
+                    "daycare_gui.stores.daycare.sqlite.queries.agents",
                     "daycare_gui.stores.daycare.sqlite.collections", "daycare_gui.stores.daycare.legacy.collections")
-    idle_modules = tuple(f"daycare_gui.core.{m}" for m in (
-        "files.read", "files.jsonl", "files.frontmatter", "files.tasks", "files.legacy_agents",
-        "files.subsystems", "files.apps", "files.skills", "files.plugins", "files.homes", "files.config_files",
-        "files.collections", "queries.tasks", "queries.overview", "queries.names", "counts",
-        "task_overview")) + ("daycare_gui.stores.daycare.datadir.doc_fields",)  # (next runs; a document's fields)
+    idle_modules = (
+        *(f"daycare_gui.stores.daycare.files.{m}" for m in (
+            "tasks", "legacy_agents", "subsystems", "apps", "skills", "plugins", "homes", "config_files",
+            "collections")),
+        "daycare_gui.stores.common.files.read", "daycare_gui.stores.common.files.jsonl",
+        "daycare_gui.stores.common.files.frontmatter",
+        "daycare_gui.stores.daycare.sqlite.queries.tasks", "daycare_gui.stores.daycare.sqlite.queries.overview",
+        "daycare_gui.stores.daycare.sqlite.counts",
+        "daycare_gui.stores.daycare.sqlite.task_overview")  # (the tasks' next runs)
 
     def default_location(self) -> Path | None:
-        from daycare_gui.core.paths import default_root
+        from daycare_gui.stores.daycare.paths import default_root
 
         return default_root()  # $DAYCARE_ROOT_DIR or ~/.daycare, as Daycare resolves it
 
     def probe(self, path: StorePath) -> Candidate:
-        from daycare_gui.core.detect import detect
-        from daycare_gui.core.paths import NotADaycareDirectory, resolve_paths
+        from daycare_gui.stores.daycare.detect import detect
+        from daycare_gui.stores.daycare.paths import NotADaycareDirectory, resolve_paths
         from daycare_gui.stores.daycare.pg.open import is_pglite_folder, is_server_url
 
         text = os.fspath(path)
@@ -72,10 +76,10 @@ class DaycareKind(StoreKind):
         return Candidate(self.name, confidence, f"a Daycare store ({detection.generation})")
 
     def open(self, path: StorePath, *, live: bool = True) -> OpenedStore:
-        from daycare_gui.core.detect import detect
-        from daycare_gui.core.paths import NotADaycareDirectory, resolve_paths
-        from daycare_gui.core.store import open_store
+        from daycare_gui.stores.daycare.detect import detect
+        from daycare_gui.stores.daycare.paths import NotADaycareDirectory, resolve_paths
         from daycare_gui.stores.daycare.pg import open as pg
+        from daycare_gui.stores.daycare.sqlite.store import open_store
 
         text = os.fspath(path)
         if pg.is_server_url(text):
@@ -116,7 +120,7 @@ class DaycareStore(OpenedStore):
         offer_capabilities(self)
 
     def summary(self) -> StoreSummary:
-        from daycare_gui.core.queries.overview import GENERATION_EXPLANATION, GENERATION_TEXT
+        from daycare_gui.stores.daycare.sqlite.queries.overview import GENERATION_EXPLANATION, GENERATION_TEXT
 
         c = self.core
         explained = GENERATION_EXPLANATION.get(c.generation)  # a store that is not plain SQLite says why
@@ -139,7 +143,7 @@ class DaycareStore(OpenedStore):
         return dict(self.report()["counts"])
 
     def report(self, *, home_skills: bool = False, **_options) -> dict:
-        from daycare_gui.core.report import report_of
+        from daycare_gui.stores.daycare.report import report_of
 
         if self._report is None or home_skills:
             self._report = report_of(self.core, include_home_skills=home_skills)

@@ -13,12 +13,12 @@ class DaycareTrash(Trash):
         self._entries: dict[str, object] = {}
 
     def where(self) -> str:
-        from daycare_gui.core.edit.trash import trash_dir
+        from daycare_gui.stores.common.edit.trash import trash_dir
 
         return str(trash_dir(self.paths))
 
     def deleted(self) -> list[DeletedItem]:
-        from daycare_gui.core.edit.trash import scan_trash
+        from daycare_gui.stores.common.edit.trash import scan_trash
 
         entries, refused = scan_trash(self.paths)
         self._entries = {str(e.folder): e for e in entries}
@@ -28,12 +28,12 @@ class DaycareTrash(Trash):
         return out
 
     def restore_blocked(self, item: DeletedItem) -> str | None:
-        from daycare_gui.core.edit.engine_guard import engine_running_reason
+        from daycare_gui.stores.daycare.edit.engine_guard import engine_running_reason
 
         return engine_running_reason(file=item.title, paths=self.paths)
 
     def restore(self, item: DeletedItem, *, force: bool = False) -> str:
-        from daycare_gui.core.edit.trash import TrashError, restore
+        from daycare_gui.stores.common.edit.trash import TrashError, restore
 
         if item.problem is not None:
             raise WriteRefused(f"{item.title} cannot be restored: {item.problem}")

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from daycare_gui.core.display import person_label
 from daycare_gui.stores.api import when_utc
+from daycare_gui.stores.common.wording import person_label
 from daycare_gui.stores.records import Collection, Link, Query, Row
 
 USERS = "users"

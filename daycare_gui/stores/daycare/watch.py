@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from daycare_gui.core.paths import DaycarePaths
+from daycare_gui.stores.daycare.paths import DaycarePaths
 
 # Editable documents are listed one by one; the cap keeps a huge store from exhausting watch descriptors.
 MAX_DOCUMENTS = 2000

@@ -28,11 +28,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from daycare_gui.core.edit.engine_guard import engine_running_reason, store_folders
 from daycare_gui.stores.common.edit.atomic import ConflictError, load_for_edit, save_atomic, sha256_of
 from daycare_gui.stores.common.edit.document import FrontmatterDocument
 from daycare_gui.stores.common.edit.errors import DocumentError, InvalidValue
 from daycare_gui.stores.common.regular_files import read_regular
+from daycare_gui.stores.daycare.edit.engine_guard import engine_running_reason, store_folders
 from daycare_gui.ui.theme import follow_palette, set_tone, take_app_style
 from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, markdown_html
 from daycare_gui.ui.widgets.plain_text import text_of

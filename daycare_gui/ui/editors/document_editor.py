@@ -22,8 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from daycare_gui.core.edit.memory_doc import MemoryEntityDoc
-from daycare_gui.core.edit.views import AppManifestDoc, CronTaskDoc, DocView, HeartbeatDoc, SkillDoc
+from daycare_gui.stores.daycare.edit.memory_doc import MemoryEntityDoc
+from daycare_gui.stores.daycare.edit.views import AppManifestDoc, CronTaskDoc, DocView, HeartbeatDoc, SkillDoc
 from daycare_gui.ui.widgets.plain_text import text_of
 
 from .base import FileEditorBase

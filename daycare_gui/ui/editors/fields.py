@@ -16,8 +16,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from daycare_gui.core.edit.permissions_doc import rule_warning, validate_rule
 from daycare_gui.stores.common.schedule import schedule_info
+from daycare_gui.stores.daycare.edit.permissions_doc import rule_warning, validate_rule
 from daycare_gui.ui.formats import date_time_of
 from daycare_gui.ui.theme import colours, set_tone
 from daycare_gui.ui.widgets.plain_text import text_of

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-from daycare_gui.core.edit.permissions_doc import PermissionsDoc
+from daycare_gui.stores.daycare.edit.permissions_doc import PermissionsDoc
 from daycare_gui.ui.theme import set_tone
 from daycare_gui.ui.widgets.plain_text import text_of
 

@@ -7,13 +7,13 @@ import os
 
 import pytest
 
-from daycare_gui.core.demo import write_demo
-from daycare_gui.core.demo.ids import NOW_MS
-from daycare_gui.core.file_preview import PREVIEW_LIMIT, list_folder, preview_file
-from daycare_gui.core.queries.inbox_overview import inbox_agents, inbox_overview
-from daycare_gui.core.schedule_info import schedule_info
-from daycare_gui.core.store import open_store
-from daycare_gui.core.task_overview import cron_entries, heartbeat_entries
+from daycare_gui.stores.daycare.demo import write_demo
+from daycare_gui.stores.daycare.demo.ids import NOW_MS
+from daycare_gui.stores.daycare.file_preview import PREVIEW_LIMIT, list_folder, preview_file
+from daycare_gui.stores.daycare.schedule_info import schedule_info
+from daycare_gui.stores.daycare.sqlite.queries.inbox_overview import inbox_agents, inbox_overview
+from daycare_gui.stores.daycare.sqlite.store import open_store
+from daycare_gui.stores.daycare.sqlite.task_overview import cron_entries, heartbeat_entries
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +37,7 @@ def test_inbox_overview_oldest_first_with_names_and_stuck(demo):
 
 
 def test_inbox_pages_by_key_and_filters_in_sql(demo):
-    from daycare_gui.core.queries.inbox import InboxFilter, inbox_totals
+    from daycare_gui.stores.daycare.sqlite.queries.inbox import InboxFilter, inbox_totals
 
     pages, after = [], None
     while True:  # three items a page, each after the last one held

@@ -2,7 +2,7 @@ import sqlite3
 
 import pytest
 
-from daycare_gui.core.demo import write_demo
+from daycare_gui.stores.daycare.demo import write_demo
 
 
 @pytest.fixture(scope="module")

@@ -9,8 +9,8 @@ import time
 import pytest
 
 from daycare_gui.cli import main
-from daycare_gui.core.demo import write_demo
-from daycare_gui.core.demo.ids import DAY, MINUTE, NOW_MS, current_minute_ms
+from daycare_gui.stores.daycare.demo import write_demo
+from daycare_gui.stores.daycare.demo.ids import DAY, MINUTE, NOW_MS, current_minute_ms
 
 SHIFT = 10 * DAY
 TIME_COLUMNS = ("created_at", "posted_at", "at", "updated_at")

@@ -6,9 +6,9 @@ import time
 
 import pytest
 
-from daycare_gui.core.demo import write_demo
-from daycare_gui.core.demo.db_rows import build_small
-from daycare_gui.core.demo.large import LargeLoad
+from daycare_gui.stores.daycare.demo import write_demo
+from daycare_gui.stores.daycare.demo.db_rows import build_small
+from daycare_gui.stores.daycare.demo.large import LargeLoad
 
 slow = pytest.mark.skipif(os.environ.get("DAYCARE_GUI_SLOW") != "1", reason="set DAYCARE_GUI_SLOW=1 to run")
 

@@ -2,7 +2,7 @@
 
 import json
 
-from daycare_gui.core.schema_sql import MIGRATIONS_808AF509, schema_statements
+from daycare_gui.stores.daycare.sqlite.schema_sql import MIGRATIONS_808AF509, schema_statements
 
 HISTORY_KINDS = {"user_message", "assistant_message", "tool_result", "rlm_start", "rlm_tool_call",
                  "rlm_tool_result", "rlm_complete", "assistant_rewrite", "note"}

@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from daycare_gui.core.demo import DemoCancelled, DemoError, write_demo
+from daycare_gui.stores.daycare.demo import DemoCancelled, DemoError, write_demo
 
 
 def _file_hashes(root):

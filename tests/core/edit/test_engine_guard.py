@@ -8,8 +8,8 @@ import os
 
 import pytest
 
-from daycare_gui.core.edit.engine_guard import engine_running_reason
-from daycare_gui.core.paths import resolve_paths
+from daycare_gui.stores.daycare.edit.engine_guard import engine_running_reason
+from daycare_gui.stores.daycare.paths import resolve_paths
 
 
 @pytest.fixture(autouse=True)

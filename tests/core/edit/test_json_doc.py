@@ -8,11 +8,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from daycare_gui.core.edit.app_state import AppStateDoc, is_app_state, revoke_grant
-from daycare_gui.core.edit.atomic import ConflictError, sha256_of
-from daycare_gui.core.edit.errors import DocumentError, InvalidValue
-from daycare_gui.core.edit.json_doc import JsonDocument
-from daycare_gui.core.edit.settings_doc import SettingsDoc
+from daycare_gui.stores.common.edit.atomic import ConflictError, sha256_of
+from daycare_gui.stores.common.edit.errors import DocumentError, InvalidValue
+from daycare_gui.stores.common.edit.json_doc import JsonDocument
+from daycare_gui.stores.daycare.edit.app_state import AppStateDoc, is_app_state, revoke_grant
+from daycare_gui.stores.daycare.edit.settings_doc import SettingsDoc
 
 # What Daycare's appPermissionStateWrite writes: JSON.stringify(…, null, 2) plus a newline.
 STATE = b'{\n  "permissions": [\n    "@read:/home/alex/blog",\n    "@network"\n  ],\n  "updatedAt": 1739999900123\n}\n'

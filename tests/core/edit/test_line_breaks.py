@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from daycare_gui.core.edit.line_breaks import EditorText, restore_line_breaks
+from daycare_gui.stores.common.edit.line_breaks import EditorText, restore_line_breaks
 
 MIXED = "a\r\nb\nc\rd\u2028e\u2029f"
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from daycare_gui.core.edit.memory_doc import MemoryEntityDoc
+from daycare_gui.stores.daycare.edit.memory_doc import MemoryEntityDoc
 
 ENTITY = (
     b'---\nname: "Deployment Incidents"\ndescription: "Recent deploy failures and mitigations"\n---\n'

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from daycare_gui.core.edit import InvalidValue
-from daycare_gui.core.edit.permissions_doc import PermissionsDoc, rule_warning, validate_rule
+from daycare_gui.stores.daycare.edit import InvalidValue
+from daycare_gui.stores.daycare.edit.permissions_doc import PermissionsDoc, rule_warning, validate_rule
 
 SEED = (
     b"## Source Intent\n\nNeed read-only diagnostics plus optional network pings.\n\n## Rules\n\n"

@@ -7,10 +7,10 @@ import sqlite3
 
 import pytest
 
-from daycare_gui.core.demo import write_demo
-from daycare_gui.core.edit.errors import InvalidValue
-from daycare_gui.core.edit.rows import EngineRunning, RowChanged, RowEditError, load_row, write_row
-from daycare_gui.core.paths import resolve_paths
+from daycare_gui.stores.common.edit.errors import InvalidValue
+from daycare_gui.stores.daycare.demo import write_demo
+from daycare_gui.stores.daycare.edit.rows import EngineRunning, RowChanged, RowEditError, load_row, write_row
+from daycare_gui.stores.daycare.paths import resolve_paths
 
 
 @pytest.fixture
@@ -103,7 +103,7 @@ def test_engine_running_refuses_unless_forced(store):
 
 
 def test_a_fresh_read_only_store_sees_the_write(store):
-    from daycare_gui.core.store import open_store
+    from daycare_gui.stores.daycare.sqlite.store import open_store
 
     loaded = load_row(store.db_path, "tasks_cron", "daily-digest")
     write_row(store, loaded, {"name": "Seen"})

@@ -6,10 +6,16 @@ import re
 
 import pytest
 
-from daycare_gui.core.edit import InvalidValue
-from daycare_gui.core.edit.permissions_doc import PermissionsDoc
-from daycare_gui.core.edit.templates import generate_task_id, new_app, new_cron_task, new_heartbeat, new_skill
-from daycare_gui.core.edit.views import AppManifestDoc, CronTaskDoc, HeartbeatDoc, SkillDoc
+from daycare_gui.stores.daycare.edit import InvalidValue
+from daycare_gui.stores.daycare.edit.permissions_doc import PermissionsDoc
+from daycare_gui.stores.daycare.edit.templates import (
+    generate_task_id,
+    new_app,
+    new_cron_task,
+    new_heartbeat,
+    new_skill,
+)
+from daycare_gui.stores.daycare.edit.views import AppManifestDoc, CronTaskDoc, HeartbeatDoc, SkillDoc
 
 
 def test_task_ids_are_cuid2_shaped_and_distinct():

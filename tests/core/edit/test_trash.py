@@ -7,10 +7,8 @@ import stat
 
 import pytest
 
-from daycare_gui.core.demo import write_demo
-from daycare_gui.core.edit.create import create_app, create_cron_task, create_heartbeat, create_skill
-from daycare_gui.core.edit.errors import InvalidValue
-from daycare_gui.core.edit.trash import (
+from daycare_gui.stores.common.edit.errors import InvalidValue
+from daycare_gui.stores.common.edit.trash import (
     MANIFEST_NAME,
     TrashError,
     list_trash,
@@ -19,8 +17,15 @@ from daycare_gui.core.edit.trash import (
     scan_trash,
     trash_dir,
 )
-from daycare_gui.core.edit.views import CronTaskDoc
-from daycare_gui.core.paths import resolve_paths
+from daycare_gui.stores.daycare.demo import write_demo
+from daycare_gui.stores.daycare.edit.create import (
+    create_app,
+    create_cron_task,
+    create_heartbeat,
+    create_skill,
+)
+from daycare_gui.stores.daycare.edit.views import CronTaskDoc
+from daycare_gui.stores.daycare.paths import resolve_paths
 
 
 @pytest.fixture
@@ -170,7 +175,7 @@ def test_cross_device_delete_whose_removal_fails_midway_keeps_the_full_copy(stor
                                                                           monkeypatch):
     import os
 
-    from daycare_gui.core.edit import trash
+    from daycare_gui.stores.daycare.edit import trash
 
     before = _tree(app_with_data)
     real_unlink, refused = os.unlink, []

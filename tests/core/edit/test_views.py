@@ -6,9 +6,9 @@ import datetime as dt
 
 import pytest
 
-from daycare_gui.core.edit import InvalidValue
-from daycare_gui.core.edit.schedule import describe_schedule, next_runs, validate_schedule
-from daycare_gui.core.edit.views import AppManifestDoc, CronTaskDoc, HeartbeatDoc, SkillDoc
+from daycare_gui.stores.common.edit.schedule import describe_schedule, next_runs, validate_schedule
+from daycare_gui.stores.daycare.edit import InvalidValue
+from daycare_gui.stores.daycare.edit.views import AppManifestDoc, CronTaskDoc, HeartbeatDoc, SkillDoc
 
 LEGACY_TASK = (
     b"---\nname: Legacy\ncron: '0 2 * * *'\nagent_id: agent_1\nuser_id: u1\none_off: true\n"

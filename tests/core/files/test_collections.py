@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from daycare_gui.core.files import scan_files
-from daycare_gui.core.files.apps import read_apps
-from daycare_gui.core.files.config_files import read_auth, read_settings
-from daycare_gui.core.files.homes import list_home_folder, read_knowledge_files, read_user_homes
-from daycare_gui.core.files.plugins import read_plugins
-from daycare_gui.core.files.skills import read_skills
-from daycare_gui.core.files.tasks import read_cron_tasks, read_heartbeat_tasks
-from daycare_gui.core.paths import resolve_paths
+from daycare_gui.stores.daycare.files import scan_files
+from daycare_gui.stores.daycare.files.apps import read_apps
+from daycare_gui.stores.daycare.files.config_files import read_auth, read_settings
+from daycare_gui.stores.daycare.files.homes import list_home_folder, read_knowledge_files, read_user_homes
+from daycare_gui.stores.daycare.files.plugins import read_plugins
+from daycare_gui.stores.daycare.files.skills import read_skills
+from daycare_gui.stores.daycare.files.tasks import read_cron_tasks, read_heartbeat_tasks
+from daycare_gui.stores.daycare.paths import resolve_paths
 from tests.conftest import snapshot_tree
 
 GOOD_UID = "abcdefghijklmnopqrstuvwx"  # 24 chars of [a-z]

@@ -6,10 +6,14 @@ import json
 
 import pytest
 
-from daycare_gui.core.files import COLLECTION_NAMES, scan_files
-from daycare_gui.core.files.legacy_agents import read_legacy_agent, read_legacy_agents
-from daycare_gui.core.files.subsystems import iter_channel_messages, iter_signal_events, signal_event_files
-from daycare_gui.core.paths import resolve_paths
+from daycare_gui.stores.daycare.files import COLLECTION_NAMES, scan_files
+from daycare_gui.stores.daycare.files.legacy_agents import read_legacy_agent, read_legacy_agents
+from daycare_gui.stores.daycare.files.subsystems import (
+    iter_channel_messages,
+    iter_signal_events,
+    signal_event_files,
+)
+from daycare_gui.stores.daycare.paths import resolve_paths
 from tests.conftest import snapshot_tree
 
 

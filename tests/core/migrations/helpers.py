@@ -7,8 +7,8 @@ import re
 import sqlite3
 from pathlib import Path
 
-from daycare_gui.core.migrations.ids import IdSource
-from daycare_gui.core.migrations.runner import RunOptions, open_database, run_migrations
+from daycare_gui.stores.daycare.sqlite.migrations.ids import IdSource
+from daycare_gui.stores.daycare.sqlite.migrations.runner import RunOptions, open_database, run_migrations
 
 
 def migrate(folder: Path, seed: int = 0, clock=None, migrations=None) -> sqlite3.Connection:

@@ -7,8 +7,8 @@ import hashlib
 
 import pytest
 
-from daycare_gui.core.migrations.upgrade import run_upgrade
-from daycare_gui.core.schema_sql import MIGRATIONS_808AF509
+from daycare_gui.stores.daycare.sqlite.migrations.upgrade import run_upgrade
+from daycare_gui.stores.daycare.sqlite.schema_sql import MIGRATIONS_808AF509
 from tests.conftest import snapshot_tree
 from tests.core.migrations.helpers import describe_schema, open_immutable, owner_id, table_rows
 

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from daycare_gui.core.migrations.catalog import MIGRATIONS
-from daycare_gui.core.migrations.runner import MigrationFailed
+from daycare_gui.stores.daycare.sqlite.migrations.catalog import MIGRATIONS
+from daycare_gui.stores.daycare.sqlite.migrations.runner import MigrationFailed
 from tests.core.migrations.helpers import migrate
 
 FIRST_TWO = MIGRATIONS[:2]  # initial + import_files
@@ -117,7 +117,7 @@ def test_record_without_at_aborts_and_rolls_back(tmp_path):
     write_agent(tmp_path, "a1", USER, STATE, [{"type": "note", "text": "no time"}])
     with pytest.raises(MigrationFailed):
         migrate(tmp_path, migrations=FIRST_TWO)
-    from daycare_gui.core.migrations.runner import open_database
+    from daycare_gui.stores.daycare.sqlite.migrations.runner import open_database
 
     conn = open_database(tmp_path / "daycare.db")
     assert conn.execute("SELECT COUNT(*) FROM agents").fetchone()[0] == 0

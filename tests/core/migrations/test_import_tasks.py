@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from daycare_gui.core.migrations.catalog import MIGRATIONS
-from daycare_gui.core.migrations.runner import MigrationFailed
+from daycare_gui.stores.daycare.sqlite.migrations.catalog import MIGRATIONS
+from daycare_gui.stores.daycare.sqlite.migrations.runner import MigrationFailed
 from tests.core.migrations.helpers import migrate, owner_id
 
 UID = "clh3am2h30000qwer1234abcd"

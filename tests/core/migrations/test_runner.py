@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from daycare_gui.core.migrations.base import Migration, MigrationError
-from daycare_gui.core.migrations.catalog import MIGRATIONS
-from daycare_gui.core.migrations.runner import (
+from daycare_gui.stores.daycare.sqlite.migrations.base import Migration, MigrationError
+from daycare_gui.stores.daycare.sqlite.migrations.catalog import MIGRATIONS
+from daycare_gui.stores.daycare.sqlite.migrations.runner import (
     MigrationFailed,
     RunOptions,
     applied_names,
@@ -15,7 +15,7 @@ from daycare_gui.core.migrations.runner import (
     pending_migrations,
     run_migrations,
 )
-from daycare_gui.core.schema_sql import MIGRATIONS_808AF509
+from daycare_gui.stores.daycare.sqlite.schema_sql import MIGRATIONS_808AF509
 
 
 def test_catalog_follows_the_shared_list_not_name_order():

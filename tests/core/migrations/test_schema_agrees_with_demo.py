@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from daycare_gui.core.schema_sql import schema_statements
+from daycare_gui.stores.daycare.sqlite.schema_sql import schema_statements
 from tests.core.migrations.helpers import describe_schema, migrate, owner_id
 
 

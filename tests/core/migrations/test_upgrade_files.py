@@ -8,9 +8,9 @@ import stat
 
 import pytest
 
-from daycare_gui.core.migrations.backup import copy_database
-from daycare_gui.core.migrations.catalog import MIGRATIONS
-from daycare_gui.core.migrations.upgrade import plan_upgrade, run_upgrade
+from daycare_gui.stores.daycare.sqlite.migrations.backup import copy_database
+from daycare_gui.stores.daycare.sqlite.migrations.catalog import MIGRATIONS
+from daycare_gui.stores.daycare.sqlite.migrations.upgrade import plan_upgrade, run_upgrade
 from tests.conftest import snapshot_tree
 from tests.core.migrations.helpers import leave_hot_journal, leave_wal, migrate, read_only, torn_rows
 from tests.crash.helpers import dead_pid

@@ -7,10 +7,10 @@ import os
 import re
 import sqlite3
 
-from daycare_gui.core.migrations.base import Migration, MigrationError
-from daycare_gui.core.migrations.catalog import MIGRATIONS
-from daycare_gui.core.migrations.upgrade import plan_upgrade, run_upgrade
-from daycare_gui.core.schema_sql import MIGRATIONS_808AF509
+from daycare_gui.stores.daycare.sqlite.migrations.base import Migration, MigrationError
+from daycare_gui.stores.daycare.sqlite.migrations.catalog import MIGRATIONS
+from daycare_gui.stores.daycare.sqlite.migrations.upgrade import plan_upgrade, run_upgrade
+from daycare_gui.stores.daycare.sqlite.schema_sql import MIGRATIONS_808AF509
 from tests.conftest import snapshot_tree
 from tests.core.migrations.helpers import migrate
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from daycare_gui.core.migrations.catalog import MIGRATIONS
+from daycare_gui.stores.daycare.sqlite.migrations.catalog import MIGRATIONS
 from tests.core.migrations.helpers import migrate
 from tests.core.migrations.test_import_agents import STATE, write_agent
 

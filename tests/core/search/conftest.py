@@ -8,9 +8,9 @@ import sqlite3
 
 import pytest
 
-from daycare_gui.core.db import ReadOnlyDatabase
-from daycare_gui.core.demo import write_demo
-from daycare_gui.core.search import SearchIndex, index_path
+from daycare_gui.stores.common.sqlite_ro import ReadOnlyDatabase
+from daycare_gui.stores.daycare.demo import write_demo
+from daycare_gui.stores.daycare.sqlite.search import SearchIndex, index_path
 
 
 @pytest.fixture(scope="session")

@@ -15,10 +15,10 @@ from genai_prices import Usage as GUsage
 from genai_prices import calc_price
 
 from daycare_gui import cli
-from daycare_gui.core.demo import write_demo
 from daycare_gui.stores import api, registry
 from daycare_gui.stores.common.costs import compute, drill
 from daycare_gui.stores.common.pricing import price, table_info
+from daycare_gui.stores.daycare.demo import write_demo
 from daycare_gui.stores.records import SessionRef, UsageRecord
 
 

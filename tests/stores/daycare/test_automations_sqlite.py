@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from daycare_gui.core.demo import write_demo
-from daycare_gui.core.demo.db_rows import DIGEST_ERROR, build_small
-from daycare_gui.core.demo.ids import DAY, HOUR, MINUTE, NOW_MS
 from daycare_gui.stores import api
 from daycare_gui.stores.common.run_health import run_health
+from daycare_gui.stores.daycare.demo import write_demo
+from daycare_gui.stores.daycare.demo.db_rows import DIGEST_ERROR, build_small
+from daycare_gui.stores.daycare.demo.ids import DAY, HOUR, MINUTE, NOW_MS
 from daycare_gui.stores.registry import open_store
 
 
@@ -121,7 +121,7 @@ def test_a_deleted_delete_after_run_task_keeps_its_runs_in_the_shared_cron_agent
     import json
     import sqlite3
 
-    from daycare_gui.core.demo.db_rows import cron_run_text
+    from daycare_gui.stores.daycare.demo.db_rows import cron_run_text
 
     root = tmp_path / "daycare"
     write_demo(root)

@@ -3,9 +3,9 @@ memory: agents' prompt files and settings.json/auth.json, each opening in the se
 
 from __future__ import annotations
 
-from daycare_gui.core.demo import write_demo
 from daycare_gui.stores import registry
 from daycare_gui.stores.api import Directory
+from daycare_gui.stores.daycare.demo import write_demo
 
 
 def test_prompt_files_and_settings_are_listed_and_routed(tmp_path):

@@ -19,7 +19,7 @@ NOW_MS = 1_795_000_000_000
 
 @pytest.fixture(scope="module")
 def daycare_demo(tmp_path_factory):
-    from daycare_gui.core.demo import write_demo
+    from daycare_gui.stores.daycare.demo import write_demo
 
     root = tmp_path_factory.mktemp("keyed") / "daycare"
     write_demo(root, now_ms=NOW_MS)

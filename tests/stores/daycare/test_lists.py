@@ -9,9 +9,9 @@ import sqlite3
 
 import pytest
 
-from daycare_gui.core.demo import write_demo
-from daycare_gui.core.demo.ids import NOW_MS
 from daycare_gui.stores import api, registry
+from daycare_gui.stores.daycare.demo import write_demo
+from daycare_gui.stores.daycare.demo.ids import NOW_MS
 from daycare_gui.stores.daycare.sqlite.collections import DaycareLists
 from daycare_gui.stores.records import Query
 

@@ -10,15 +10,21 @@ import sqlite3
 
 import pytest
 
-from daycare_gui.core.demo import write_demo
-from daycare_gui.core.search import SearchFilter, SearchIndex, index_path, search, update_index
-from daycare_gui.core.search.legacy import LegacySource, update_legacy_index
-from daycare_gui.core.store import open_store
 from daycare_gui.stores import registry
 from daycare_gui.stores.api import SearchSource
 from daycare_gui.stores.common.search_docs import store_documents
 from daycare_gui.stores.common.search_index import SourceIndex, update_documents, update_source_index
 from daycare_gui.stores.common.search_query import SourceFilter, search_source
+from daycare_gui.stores.daycare.demo import write_demo
+from daycare_gui.stores.daycare.sqlite.search import (
+    SearchFilter,
+    SearchIndex,
+    index_path,
+    search,
+    update_index,
+)
+from daycare_gui.stores.daycare.sqlite.search.legacy import LegacySource, update_legacy_index
+from daycare_gui.stores.daycare.sqlite.store import open_store
 from tests.conftest import snapshot_tree
 
 QUERIES = ("lisbon", "the", "gmail", "flight*", "weather OR calendar", "report -draft")

@@ -8,8 +8,8 @@ import sqlite3
 
 import pytest
 
-from daycare_gui.core.demo import write_demo
 from daycare_gui.stores import api, registry
+from daycare_gui.stores.daycare.demo import write_demo
 from daycare_gui.stores.records import UpgradePlan
 
 

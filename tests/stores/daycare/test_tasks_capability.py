@@ -10,11 +10,11 @@ import sqlite3
 
 import pytest
 
-from daycare_gui.core.demo import write_demo
-from daycare_gui.core.edit.trash import TRASH_NAME
-from daycare_gui.core.store import open_store as open_core
-from daycare_gui.core.task_overview import cron_entries, heartbeat_entries
 from daycare_gui.stores import api
+from daycare_gui.stores.common.edit.trash import TRASH_NAME
+from daycare_gui.stores.daycare.demo import write_demo
+from daycare_gui.stores.daycare.sqlite.store import open_store as open_core
+from daycare_gui.stores.daycare.sqlite.task_overview import cron_entries, heartbeat_entries
 from daycare_gui.stores.registry import open_store
 from tests.conftest import snapshot_tree
 

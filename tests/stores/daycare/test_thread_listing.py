@@ -8,8 +8,8 @@ import sqlite3
 
 import pytest
 
-from daycare_gui.core.demo import write_demo
 from daycare_gui.stores import api
+from daycare_gui.stores.daycare.demo import write_demo
 from daycare_gui.stores.records import Query
 from daycare_gui.stores.registry import open_store
 
@@ -136,7 +136,7 @@ def test_legacy_agents_list_with_the_same_columns_and_filters(fixture_copy):
 
 
 def test_sqlite_users_owner_first_with_what_the_old_users_page_showed(demo):
-    from daycare_gui.core.queries.users import list_users
+    from daycare_gui.stores.daycare.sqlite.queries.users import list_users
 
     with open_store(demo) as store:
         users = store.capability(api.Collections)

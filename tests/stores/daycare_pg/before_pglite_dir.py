@@ -15,7 +15,7 @@ OLD_WORD_AT = OLD_NOW_MS - 3_600_000  # the old store's last record
 def add_old_daycare_db(data_dir: Path, scratch: Path) -> tuple[str, str]:
     """Write the SQLite demo into ``scratch``, add one record saying :data:`OLD_WORD` as its last, and put its
     ``daycare.db`` into ``data_dir``. Returns (agent id, session id) of that record."""
-    from daycare_gui.core.demo import write_demo
+    from daycare_gui.stores.daycare.demo import write_demo
 
     write_demo(scratch, now_ms=OLD_NOW_MS)
     conn = sqlite3.connect(scratch / "daycare.db")

@@ -13,8 +13,8 @@ import tempfile
 
 import pytest
 
-from daycare_gui.core import leftovers
 from daycare_gui.stores import api, registry
+from daycare_gui.stores.daycare import leftovers
 from tests.conftest import snapshot_tree
 from tests.crash import harness
 

@@ -54,7 +54,7 @@ def test_personal_skill_saves_with_a_backup_and_refuses_a_conflict(store_dir):
 
 
 def test_config_skill_save_refused_while_the_engine_runs_unless_forced(store_dir, monkeypatch):
-    from daycare_gui.core.engine import EngineStatus
+    from daycare_gui.stores.daycare.engine import EngineStatus
 
     with registry.open_store(store_dir) as store:
         docs = store.capability(api.Documents)

@@ -8,8 +8,8 @@ import os
 import pytest
 
 from daycare_gui.cli import main
-from daycare_gui.core.paths import resolve_paths
 from daycare_gui.stores.common import opening
+from daycare_gui.stores.daycare.paths import resolve_paths
 from daycare_gui.stores.daycare.pg.open import open_pglite
 from daycare_gui.stores.daycare.pg.pglite_copy import copy_pglite
 from tests.conftest import snapshot_tree

@@ -54,7 +54,7 @@ def test_inspect_and_search_never_run_a_pglite_planted_beside_the_store(pglite_f
 
 
 def test_a_tampered_cache_is_not_used_but_installed_again(pglite_fixture, tmp_path, monkeypatch):
-    from daycare_gui.core.paths import resolve_paths
+    from daycare_gui.stores.daycare.paths import resolve_paths
     from daycare_gui.stores.daycare.pg.open import open_pglite
 
     cache = tmp_path / "cache"

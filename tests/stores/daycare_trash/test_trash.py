@@ -8,10 +8,10 @@ import json
 
 import pytest
 
-from daycare_gui.core.demo import write_demo
-from daycare_gui.core.edit.trash import MANIFEST_NAME, TRASH_NAME, move_to_trash
-from daycare_gui.core.paths import resolve_paths
 from daycare_gui.stores.api import Trash, WriteRefused
+from daycare_gui.stores.common.edit.trash import MANIFEST_NAME, TRASH_NAME, move_to_trash
+from daycare_gui.stores.daycare.demo import write_demo
+from daycare_gui.stores.daycare.paths import resolve_paths
 from daycare_gui.stores.registry import open_store
 
 

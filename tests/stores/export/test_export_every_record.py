@@ -3,12 +3,12 @@ its content (see content.py); Daycare on PGlite is in tests/stores/daycare_pg/te
 
 from __future__ import annotations
 
-from daycare_gui.core.records import HISTORY_KINDS
+from daycare_gui.stores.daycare.records import HISTORY_KINDS
 from tests.stores.export.content import assert_every_record_content_exported
 
 
 def test_daycare_sqlite_demo(tmp_path):
-    from daycare_gui.core.demo import write_demo
+    from daycare_gui.stores.daycare.demo import write_demo
 
     write_demo(tmp_path / "daycare", now_ms=1_795_000_000_000)
     checked = assert_every_record_content_exported(tmp_path / "daycare")

@@ -16,7 +16,7 @@ from tests.stores.plugin import install_chatlog_entry_point
 
 @pytest.fixture(scope="module")
 def daycare_demo(tmp_path_factory):
-    from daycare_gui.core.demo import write_demo
+    from daycare_gui.stores.daycare.demo import write_demo
 
     root = tmp_path_factory.mktemp("export") / "daycare"
     write_demo(root, now_ms=1_795_000_000_000)

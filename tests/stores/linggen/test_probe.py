@@ -85,7 +85,7 @@ def test_missing_path_and_garbage_never_raise(tmp_path):
 
 
 def test_daycare_store_is_not_claimed(tmp_path):
-    from daycare_gui.core.demo import write_demo
+    from daycare_gui.stores.daycare.demo import write_demo
 
     write_demo(tmp_path / "daycare")
     assert KIND.probe(tmp_path / "daycare").confidence == 0

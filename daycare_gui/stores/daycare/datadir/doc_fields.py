@@ -8,16 +8,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from daycare_gui.core.edit.errors import DocumentError, InvalidValue
-from daycare_gui.core.edit.memory_doc import MemoryEntityDoc
-from daycare_gui.core.edit.settings_doc import SettingsDoc
-from daycare_gui.core.edit.views import SkillDoc as SkillView
 from daycare_gui.stores.api import EditableField, WriteRefused
+from daycare_gui.stores.common.edit.errors import DocumentError, InvalidValue
 from daycare_gui.stores.common.secrets import mask_free_text
 from daycare_gui.stores.daycare.datadir.config import masked_settings
 from daycare_gui.stores.daycare.datadir.config_docs import AUTH, MEMORY, SETTINGS
 from daycare_gui.stores.daycare.datadir.reading import text_of
 from daycare_gui.stores.daycare.datadir.skills import SkillDoc
+from daycare_gui.stores.daycare.edit.memory_doc import MemoryEntityDoc
+from daycare_gui.stores.daycare.edit.settings_doc import SettingsDoc
+from daycare_gui.stores.daycare.edit.views import SkillDoc as SkillView
 from daycare_gui.stores.records import Row
 
 SETTINGS_FIELDS = 500  # a settings file with more editable leaves than this is edited as... not at all here

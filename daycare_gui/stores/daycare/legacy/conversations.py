@@ -10,10 +10,10 @@ from __future__ import annotations
 import bisect
 from collections import OrderedDict
 
-from daycare_gui.core.files.legacy_agents import iter_history
-from daycare_gui.core.records import LEGACY_MARKERS, history_record_from
 from daycare_gui.stores.daycare.capabilities import message_of
+from daycare_gui.stores.daycare.files.legacy_agents import iter_history
 from daycare_gui.stores.daycare.legacy_conversations import LegacyConversations, _with_raw
+from daycare_gui.stores.daycare.records import LEGACY_MARKERS, history_record_from
 from daycare_gui.stores.records import Message, PendingMessage, SessionRef
 
 _KEPT = 2  # sessions whose lines stay in memory

@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime as _dt
 import json
 
-from daycare_gui.core.records import history_record_from
 from daycare_gui.stores import api
 from daycare_gui.stores.daycare.capabilities import message_of
 from daycare_gui.stores.daycare.pg.catalog import VERSIONED
@@ -14,6 +13,7 @@ from daycare_gui.stores.daycare.pg.lists import DETAILS, PgListing
 from daycare_gui.stores.daycare.pg.storage import PgStorage
 from daycare_gui.stores.daycare.pg.threads import PgThreadListing
 from daycare_gui.stores.daycare.pg.users import pg_user_rows
+from daycare_gui.stores.daycare.records import history_record_from
 from daycare_gui.stores.daycare.trash import DaycareTrash
 from daycare_gui.stores.daycare.user_rows import USERS, users_collection
 from daycare_gui.stores.records import (
@@ -547,7 +547,7 @@ class PgSearchSource(_OnStore, api.SearchSource):
         return (("record_type", message.kind),)
 
     def facets(self):
-        from daycare_gui.core.records import HISTORY_KINDS
+        from daycare_gui.stores.daycare.records import HISTORY_KINDS
 
         out = []
         have = set(self.db.columns("agents"))

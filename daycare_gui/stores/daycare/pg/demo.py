@@ -65,8 +65,8 @@ def write_pg_demo(conninfo: str, *, now_ms: int, scale: str = "small", progress=
     """Write the demo into an empty database (``conninfo``: a libpq URL). Returns counts written."""
     import psycopg
 
-    from daycare_gui.core.demo.conversations import SCRIPTS
-    from daycare_gui.core.demo.history import Chat, file_ref
+    from daycare_gui.stores.daycare.demo.conversations import SCRIPTS
+    from daycare_gui.stores.daycare.demo.history import Chat, file_ref
 
     rng = random.Random(7)
     now = now_ms

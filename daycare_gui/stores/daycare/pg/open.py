@@ -6,9 +6,9 @@ import dataclasses
 import os
 from pathlib import Path
 
-from daycare_gui.core.detect import is_pglite_folder  # (the kinds and search ask pg for it)
 from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.common.secrets import mask_url
+from daycare_gui.stores.daycare.detect import is_pglite_folder  # (the kinds and search ask pg for it)
 
 URL_SCHEMES = ("postgres://", "postgresql://", "postgresql+psycopg://")
 
@@ -32,7 +32,7 @@ def sqlalchemy_url(url: str) -> str:
 
 def paths_for_pglite_folder(folder: Path):
     """Daycare's paths when the user named the ``.pglite`` folder itself."""
-    from daycare_gui.core.paths import resolve_paths
+    from daycare_gui.stores.daycare.paths import resolve_paths
 
     paths = resolve_paths(folder.parent)
     return paths if paths.pglite_path == folder else dataclasses.replace(paths, pglite_path=folder)
@@ -182,7 +182,7 @@ def _report_leftovers(problems: ProblemLog, *folders, read_copies: bool = False)
 def _engine(paths):
     if paths is None:
         return None
-    from daycare_gui.core.engine import engine_status
+    from daycare_gui.stores.daycare.engine import engine_status
 
     return engine_status(paths)
 

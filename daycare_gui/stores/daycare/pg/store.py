@@ -140,7 +140,7 @@ class DaycarePgStore(api.OpenedStore):
     def refresh_engine(self) -> None:
         """Look again whether Daycare's engine runs (it may have started or stopped since the open)."""
         if self.paths is not None:
-            from daycare_gui.core.engine import engine_status
+            from daycare_gui.stores.daycare.engine import engine_status
 
             self.engine = engine_status(self.paths)
 

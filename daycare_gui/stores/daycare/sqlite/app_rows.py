@@ -98,7 +98,7 @@ def _state_file(paths, row: Row) -> Path | None:
 
 
 def _engine_check(paths, target: Path, force: bool) -> None:
-    from daycare_gui.core.edit.engine_guard import engine_running_reason
+    from daycare_gui.stores.daycare.edit.engine_guard import engine_running_reason
 
     reason = None if force else engine_running_reason(file=target, paths=paths)
     if reason:
@@ -122,7 +122,7 @@ def app_actions(paths, row: Row) -> tuple[StoreAction, ...]:
 def run_app_action(paths, row: Row, action_id: str, *, force: bool = False) -> str:
     if action_id != DELETE:
         return run_revoke(paths, row, action_id, force=force)
-    from daycare_gui.core.edit.trash import TrashError, TrashIncomplete, move_to_trash
+    from daycare_gui.stores.common.edit.trash import TrashError, TrashIncomplete, move_to_trash
 
     folder = _app_folder(paths, row)
     if folder is None:
@@ -156,8 +156,8 @@ def new_app_fields(paths) -> tuple:
 
 
 def create_app(paths, values: dict, *, force: bool = False) -> str:
-    from daycare_gui.core.edit import create
-    from daycare_gui.core.edit.errors import InvalidValue
+    from daycare_gui.stores.common.edit.errors import InvalidValue
+    from daycare_gui.stores.daycare.edit import create
 
     places = dict(new_app_places(paths))
     place = places.get(values.get("location") or "workspace apps")
@@ -187,10 +187,10 @@ def revoke_actions(paths, row: Row) -> tuple[StoreAction, ...]:
 def run_revoke(paths, row: Row, action_id: str, *, force: bool = False) -> str:
     """Take the tag of ``action_id`` away from the app of ``row``: refused while the engine runs (unless
     ``force``), refused as a conflict when state.json no longer grants what the row showed."""
-    from daycare_gui.core.edit.app_state import AppStateDoc, revoke_grant
-    from daycare_gui.core.edit.atomic import ConflictError, load_for_edit, sha256_of
-    from daycare_gui.core.edit.errors import DocumentError, InvalidValue
     from daycare_gui.stores.common.backups import BACKUP_DIR, backup_copy
+    from daycare_gui.stores.common.edit.atomic import ConflictError, load_for_edit, sha256_of
+    from daycare_gui.stores.common.edit.errors import DocumentError, InvalidValue
+    from daycare_gui.stores.daycare.edit.app_state import AppStateDoc, revoke_grant
 
     path = _state_file(paths, row)
     tag = action_id[len(REVOKE):] if action_id.startswith(REVOKE) else ""

@@ -36,7 +36,7 @@ CRON_NOTE = ("Daycare keeps no run log: runs are told from the system message ea
 
 
 class DaycareAutomations(api.Automations):
-    """Over a :class:`daycare_gui.core.store.Store` with a database (``core.db``)."""
+    """Over a :class:`daycare_gui.stores.daycare.sqlite.store.Store` with a database (``core.db``)."""
 
     def __init__(self, core, tasks: api.Tasks) -> None:
         self.core = core

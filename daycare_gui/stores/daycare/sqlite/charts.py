@@ -30,7 +30,7 @@ class DaycareCharts(Charts):
         self.core = core
 
     def activity_per_day(self) -> list[DayCount]:
-        from daycare_gui.core.queries.history import activity_per_day
+        from daycare_gui.stores.daycare.sqlite.queries.history import activity_per_day
 
         if not self.core.has_table("session_history"):
             return []
@@ -43,7 +43,7 @@ class DaycareCharts(Charts):
                 if d is not None]
 
     def tokens_by_model(self) -> list[tuple[str, float]]:
-        from daycare_gui.core.queries.agents import token_usage_by_model
+        from daycare_gui.stores.daycare.sqlite.queries.agents import token_usage_by_model
 
         totals = token_usage_by_model(self.core.db, self.core.cols)  # largest first
         return [(f"{provider} / {model}", float(size.input + size.output)) for (provider, model), size in totals.items()]

@@ -130,8 +130,8 @@ class DaycareLists(Collections, Listing):
     def filters(self, list_id: str) -> tuple[FilterSpec, ...]:
         if list_id != "inbox":
             return ()
-        from daycare_gui.core.queries.inbox import STUCK_AFTER_MS
-        from daycare_gui.core.queries.inbox_overview import inbox_agents
+        from daycare_gui.stores.daycare.sqlite.queries.inbox import STUCK_AFTER_MS
+        from daycare_gui.stores.daycare.sqlite.queries.inbox_overview import inbox_agents
 
         agents = inbox_agents(self.core.db, self.clock(), cols=self.core.cols)
         return (FilterSpec("agent", "Agent", "choice", tuple((a.agent_id, a.label) for a in agents)),
@@ -139,14 +139,14 @@ class DaycareLists(Collections, Listing):
 
     def totals(self, list_id: str, query: Query) -> dict[str, int]:
         if list_id == "inbox":
-            from daycare_gui.core.queries.inbox import inbox_totals
+            from daycare_gui.stores.daycare.sqlite.queries.inbox import inbox_totals
 
             items, stuck = inbox_totals(self.core.db, self.clock(), self._inbox_filter(query), cols=self.core.cols)
             return {"items": items, "stuck": stuck}
         return super().totals(list_id, query) if self.core.db is None or list_id == "apps" else {}
 
     def _inbox_filter(self, query: Query):
-        from daycare_gui.core.queries.inbox import InboxFilter
+        from daycare_gui.stores.daycare.sqlite.queries.inbox import InboxFilter
 
         return InboxFilter(query.choice("agent") or None, query.text, "stuck" in query.flags)
 
@@ -171,7 +171,7 @@ class DaycareLists(Collections, Listing):
         return [str(r[0]) for r in db.rows(f'SELECT rowid FROM "{table}"{where} ORDER BY {order}', params)]
 
     def _where(self, list_id: str, table: str, query: Query) -> tuple[str, dict]:
-        from daycare_gui.core.queries.tables import SENSITIVE_COLUMNS
+        from daycare_gui.stores.daycare.sqlite.queries.tables import SENSITIVE_COLUMNS
 
         clauses, params = [], {}
         if list_id in DETAILS:  # a channel's members or messages: the parent is the channel's rowid
@@ -194,8 +194,8 @@ class DaycareLists(Collections, Listing):
             return super().fetch(list_id, keys)
         if list_id == "inbox":
             return self._inbox_rows(keys)
-        from daycare_gui.core.queries.names import names_for_rows
-        from daycare_gui.core.queries.subsystems import shown_db_row
+        from daycare_gui.stores.daycare.sqlite.queries.names import names_for_rows
+        from daycare_gui.stores.daycare.sqlite.queries.subsystems import shown_db_row
 
         table = self._table_of(list_id)
         columns = self.columns_of(list_id)
@@ -222,9 +222,9 @@ class DaycareLists(Collections, Listing):
                    problem="; ".join(shown.problems) or None)
 
     def _inbox_rows(self, keys: list[str]) -> list[Row]:
-        from daycare_gui.core.queries.inbox import STUCK_AFTER_MS
-        from daycare_gui.core.queries.inbox_overview import _agent_names
-        from daycare_gui.core.records import InboxItem, parse_json_text
+        from daycare_gui.stores.daycare.records import InboxItem, parse_json_text
+        from daycare_gui.stores.daycare.sqlite.queries.inbox import STUCK_AFTER_MS
+        from daycare_gui.stores.daycare.sqlite.queries.inbox_overview import _agent_names
 
         if not keys:
             return []
@@ -250,7 +250,7 @@ class DaycareLists(Collections, Listing):
     # -- the defaults' whole lists: apps, and every list of a store without a database ---------------------
     def list_rows(self, list_id: str) -> list[Row]:
         if list_id == "apps":
-            from daycare_gui.core.queries.names import load_names
+            from daycare_gui.stores.daycare.sqlite.queries.names import load_names
 
             names = load_names(self.core)
             return [app_row(app, names) for app in self.core.files().items("apps")]
@@ -259,7 +259,7 @@ class DaycareLists(Collections, Listing):
         return self._legacy_rows(list_id)
 
     def _legacy_rows(self, list_id: str) -> list[Row]:
-        from daycare_gui.core.queries.subsystems import subsystem_rows
+        from daycare_gui.stores.daycare.sqlite.queries.subsystems import subsystem_rows
 
         if list_id in DETAILS:
             return []  # asked through details_rows with the channel's key
@@ -273,7 +273,7 @@ class DaycareLists(Collections, Listing):
 
     def _legacy_details(self, list_id: str, parent: str | None) -> list[Row]:
         """A legacy channel's members or messages, read from its folder (the channel's key)."""
-        from daycare_gui.core.queries.subsystems import channel_contents, subsystem_rows
+        from daycare_gui.stores.daycare.sqlite.queries.subsystems import channel_contents, subsystem_rows
 
         channel = next((r for r in subsystem_rows(self.core, "channels").rows if str(r.key) == str(parent)), None)
         if channel is None:

@@ -7,7 +7,8 @@ session's ids. Rows arrive undecoded (:class:`PendingMessage`): the view decodes
 
 from __future__ import annotations
 
-from daycare_gui.core.queries.history import (
+from daycare_gui.stores.daycare.capabilities import _ROLE, DaycareConversations, message_of
+from daycare_gui.stores.daycare.sqlite.queries.history import (
     PendingRecord,
     full_data,
     page_after,
@@ -15,8 +16,7 @@ from daycare_gui.core.queries.history import (
     session_end,
     session_growth,
 )
-from daycare_gui.core.queries.history_pages import id_chunk, page_at_offset
-from daycare_gui.stores.daycare.capabilities import _ROLE, DaycareConversations, message_of
+from daycare_gui.stores.daycare.sqlite.queries.history_pages import id_chunk, page_at_offset
 from daycare_gui.stores.records import PendingMessage, SessionRecord, SessionRef
 
 
@@ -105,7 +105,7 @@ class SqliteConversations(DaycareConversations):
         return full_data(self.core.db, int(key))
 
     def session_heading(self, ref: SessionRef):
-        from daycare_gui.core.queries.agents import get_agent
+        from daycare_gui.stores.daycare.sqlite.queries.agents import get_agent
 
         db = self.core.db
         agent = get_agent(db, ref.thread_id) if ref.thread_id else None

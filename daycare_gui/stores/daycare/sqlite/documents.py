@@ -100,15 +100,15 @@ class InventoryDocuments(DataDirDocuments):
                 EditableField("name", "Name"), EditableField("description", "Description"))
 
     def _engine_allows(self, target: Path, force: bool) -> None:
-        from daycare_gui.core.edit.engine_guard import engine_running_reason
+        from daycare_gui.stores.daycare.edit.engine_guard import engine_running_reason
 
         reason = None if force else engine_running_reason(file=target, paths=self.paths)
         if reason:
             raise WriteRefused(reason)
 
     def create(self, group: str, values: dict, *, force: bool = False) -> Path:
-        from daycare_gui.core.edit.create import create_skill
-        from daycare_gui.core.edit.errors import InvalidValue
+        from daycare_gui.stores.common.edit.errors import InvalidValue
+        from daycare_gui.stores.daycare.edit.create import create_skill
 
         places = dict(self._skill_places())
         if group != SKILLS:
@@ -131,7 +131,7 @@ class InventoryDocuments(DataDirDocuments):
                 and known.ref.path is not None and known.ref.path.parent != known.folder)
 
     def delete(self, ref: DocRef, *, force: bool = False) -> str:
-        from daycare_gui.core.edit.trash import TrashError, TrashIncomplete, move_to_trash, trash_dir
+        from daycare_gui.stores.common.edit.trash import TrashError, TrashIncomplete, move_to_trash, trash_dir
 
         known = self._known(ref)
         if known is None or not self.deletable(ref):  # (a SKILL.md at a root: its folder is the whole root)
@@ -159,7 +159,7 @@ def _engine_check(core):
 def user_names(core) -> dict[str, str]:
     if core.db is None:
         return {}
-    from daycare_gui.core.queries.names import user_names as names_of
+    from daycare_gui.stores.daycare.sqlite.queries.names import user_names as names_of
 
     try:
         return names_of(core)

@@ -1,7 +1,7 @@
 """Daycare's SQLite generation feeding the shared search index (``SearchSource``).
 
 Each record's searchable text is extracted in SQL by the expression Daycare's own index used
-(:data:`daycare_gui.core.search.build.BODY_SQL`: message text, tool calls and results, rlm code and output),
+(:data:`daycare_gui.stores.daycare.sqlite.search.build.BODY_SQL`: message text, tool calls and results, rlm code and output),
 so the big ``rlm_tool_call`` snapshot never leaves the database file and the index finds what it found.
 The record type is a tagged facet; agent kind, lifecycle and user are facets of the agent, asked of the
 database when searching (a lifecycle changes after the record was indexed). The fingerprint (the count of
@@ -16,15 +16,16 @@ import json
 import sqlite3
 from pathlib import Path
 
-# (imported with the capabilities, on the GUI thread before a store opens: never first on a worker)
-from daycare_gui.core.queries.agents import AgentFilter, distinct_values
-from daycare_gui.core.queries.names import user_names
-from daycare_gui.core.records import DESCRIPTOR_KINDS, HISTORY_KINDS
-from daycare_gui.core.search.build import _VALID_GUARD, BODY_SQL, fingerprint
-from daycare_gui.core.search.index import store_key
-from daycare_gui.core.search.prune import recorded_store
 from daycare_gui.stores.api import SearchSource
+from daycare_gui.stores.daycare.records import DESCRIPTOR_KINDS, HISTORY_KINDS
 from daycare_gui.stores.daycare.search_documents import daycare_documents
+
+# (imported with the capabilities, on the GUI thread before a store opens: never first on a worker)
+from daycare_gui.stores.daycare.sqlite.queries.agents import AgentFilter, distinct_values
+from daycare_gui.stores.daycare.sqlite.queries.names import user_names
+from daycare_gui.stores.daycare.sqlite.search.build import _VALID_GUARD, BODY_SQL, fingerprint
+from daycare_gui.stores.daycare.sqlite.search.index import store_key
+from daycare_gui.stores.daycare.sqlite.search.prune import recorded_store
 from daycare_gui.stores.records import FilterSpec, Message, SessionRef, SqliteFeed
 
 BATCH = 5000

@@ -18,20 +18,20 @@ UNCHANGED = "The store was left unchanged: {db} is exactly as it was before."
 
 # The module the dialog's tests replace to break a run (``run_upgrade`` looked up here at call time).
 def run_upgrade(*args, **kwargs):
-    from daycare_gui.core.migrations.upgrade import run_upgrade as run
+    from daycare_gui.stores.daycare.sqlite.migrations.upgrade import run_upgrade as run
 
     return run(*args, **kwargs)
 
 
 def plan_upgrade(db_path, paths):
-    from daycare_gui.core.migrations.plan import plan_upgrade as plan
+    from daycare_gui.stores.daycare.sqlite.migrations.plan import plan_upgrade as plan
 
     return plan(db_path, paths)
 
 
 class DaycareStorage(Storage):
-    modules = ("daycare_gui.core.migrations.upgrade", "daycare_gui.core.migrations.plan",
-               "daycare_gui.core.queries.overview", "daycare_gui.stores.daycare.space")
+    modules = ("daycare_gui.stores.daycare.sqlite.migrations.upgrade", "daycare_gui.stores.daycare.sqlite.migrations.plan",
+               "daycare_gui.stores.daycare.sqlite.queries.overview", "daycare_gui.stores.daycare.space")
 
     def __init__(self, core) -> None:
         self.core = core
@@ -44,12 +44,12 @@ class DaycareStorage(Storage):
         return sqlite_space(self.core.db, self.core.paths.db_path, self.core.paths.data_dir, progress)
 
     def migrations(self) -> list[MigrationLine]:
-        from daycare_gui.core.queries.overview import migration_lines
+        from daycare_gui.stores.daycare.sqlite.queries.overview import migration_lines
 
         return [MigrationLine(m.status, m.name, m.applied_at, m.note) for m in migration_lines(self.core.migrations)]
 
     def migration_summary(self) -> str:
-        from daycare_gui.core.queries.overview import migration_summary
+        from daycare_gui.stores.daycare.sqlite.queries.overview import migration_summary
 
         return migration_summary(self.core.migrations)
 
@@ -70,12 +70,12 @@ class DaycareStorage(Storage):
             warnings=tuple(plan.check.warnings), native=plan)
 
     def default_backup(self, plan: UpgradePlan) -> Path | None:
-        from daycare_gui.core.migrations.backup import default_backup_path
+        from daycare_gui.stores.daycare.sqlite.migrations.backup import default_backup_path
 
         return default_backup_path(plan.target) if plan.exists else None
 
     def upgrade(self, plan: UpgradePlan, backup: bool | Path, progress=None, cancelled=None) -> UpgradeResult:
-        from daycare_gui.core.migrations.upgrade import STAGES
+        from daycare_gui.stores.daycare.sqlite.migrations.upgrade import STAGES
 
         report = (lambda i, n, m: progress(i, n, m.name)) if progress is not None else None
         try:

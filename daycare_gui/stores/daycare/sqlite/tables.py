@@ -11,8 +11,8 @@ from daycare_gui.stores.records import Row, TableRef
 
 def _mask_column(table: str, column: str, value):
     """Process environments and endpoint auth hold credentials: the positional rows show them masked too."""
-    from daycare_gui.core.queries.tables import SENSITIVE_COLUMNS
     from daycare_gui.stores.common.secrets import MASK, mask_secrets
+    from daycare_gui.stores.daycare.sqlite.queries.tables import SENSITIVE_COLUMNS
 
     if (table, column) not in SENSITIVE_COLUMNS or value in (None, ""):
         return value
@@ -28,7 +28,7 @@ class DaycareTables(Tables):
         self.core = core
 
     def tables(self) -> list[TableRef]:
-        from daycare_gui.core.queries.overview import table_infos
+        from daycare_gui.stores.daycare.sqlite.queries.overview import table_infos
 
         return [TableRef(t.name, t.rows, columns=t.columns) for t in table_infos(self.core.db, self.core.cols)]
 
@@ -45,7 +45,7 @@ class DaycareTables(Tables):
 
     def rows_after(self, table: str, key: str | None, n: int) -> list[Row]:
         """By rowid (``WHERE rowid > key``): the thousandth page costs what the first does."""
-        from daycare_gui.core.queries.subsystems import page_shown_rows
+        from daycare_gui.stores.daycare.sqlite.queries.subsystems import page_shown_rows
 
         after = int(key) if key is not None else None
         out = []

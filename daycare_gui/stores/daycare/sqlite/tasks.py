@@ -1,7 +1,7 @@
 """Daycare's cron and heartbeat tasks (SQLite and legacy generations) through the shared ``Tasks`` capability.
 
 A task may be kept twice: its file (``cron/<id>/TASK.md``, ``heartbeat/<id>.md``) and its imported row
-(``tasks_cron``/``tasks_heartbeat``). :mod:`daycare_gui.core.task_overview` pairs them and says which one
+(``tasks_cron``/``tasks_heartbeat``). :mod:`daycare_gui.stores.daycare.sqlite.task_overview` pairs them and says which one
 Daycare reads; here each becomes a :class:`TaskItem` with both copies, the row edited through its fields
 (one transaction, conflict-checked); the file is opened by the shared document editor. New tasks are files made
 from Daycare's templates; a delete moves the file into the store's trash, whence ``restore`` brings it back.
@@ -28,7 +28,7 @@ def _yes(value) -> str:
 
 
 class DaycareTasks(api.Tasks):
-    """Over a :class:`daycare_gui.core.store.Store` (``core``); the legacy generation has no rows."""
+    """Over a :class:`daycare_gui.stores.daycare.sqlite.store.Store` (``core``); the legacy generation has no rows."""
 
     reader = "Daycare"
 
@@ -40,8 +40,8 @@ class DaycareTasks(api.Tasks):
         return (("cron", "Cron tasks"), ("heartbeat", "Heartbeat tasks"))
 
     def tasks(self) -> list[TaskItem]:
-        from daycare_gui.core.queries.names import load_names
-        from daycare_gui.core.task_overview import cron_entries, heartbeat_entries
+        from daycare_gui.stores.daycare.sqlite.queries.names import load_names
+        from daycare_gui.stores.daycare.sqlite.task_overview import cron_entries, heartbeat_entries
 
         entries = cron_entries(self.core) + heartbeat_entries(self.core)
         names = load_names(self.core, (e.get("agent_id") for e in entries))
@@ -101,7 +101,7 @@ class DaycareTasks(api.Tasks):
             follow()
 
     def _engine(self, where) -> str | None:
-        from daycare_gui.core.edit.engine_guard import engine_running_reason
+        from daycare_gui.stores.daycare.edit.engine_guard import engine_running_reason
 
         return engine_running_reason(file=where, paths=self.core.paths)
 
@@ -111,7 +111,7 @@ class DaycareTasks(api.Tasks):
         return raw.get("row") if self.core.db is not None else None
 
     def editable(self, task: TaskItem) -> tuple[api.EditableField, ...]:
-        from daycare_gui.core.edit.rows import BOOLEAN_COLUMNS, EDITABLE_COLUMNS
+        from daycare_gui.stores.daycare.edit.rows import BOOLEAN_COLUMNS, EDITABLE_COLUMNS
 
         row = self._row(task)
         if row is None or task.schedule_kind not in TABLES:
@@ -134,8 +134,14 @@ class DaycareTasks(api.Tasks):
         return out
 
     def update(self, task: TaskItem, changes: dict[str, Any], *, force: bool = False) -> TaskItem:
-        from daycare_gui.core.edit.errors import InvalidValue
-        from daycare_gui.core.edit.rows import EngineRunning, RowChanged, RowEditError, load_row, write_row
+        from daycare_gui.stores.common.edit.errors import InvalidValue
+        from daycare_gui.stores.daycare.edit.rows import (
+            EngineRunning,
+            RowChanged,
+            RowEditError,
+            load_row,
+            write_row,
+        )
 
         row = self._row(task)
         if row is None:
@@ -178,8 +184,8 @@ class DaycareTasks(api.Tasks):
                 "rows (it edits existing ones with Edit row).")
 
     def create(self, kind: str, values: dict[str, Any], *, force: bool = False) -> TaskItem:
-        from daycare_gui.core.edit import create
-        from daycare_gui.core.edit.errors import InvalidValue
+        from daycare_gui.stores.common.edit.errors import InvalidValue
+        from daycare_gui.stores.daycare.edit import create
 
         if kind not in TABLES:
             raise api.WriteRefused(f"no {kind} tasks can be made here")
@@ -227,7 +233,7 @@ class DaycareTasks(api.Tasks):
         return note
 
     def delete(self, task: TaskItem, *, force: bool = False) -> str:
-        from daycare_gui.core.edit.trash import TrashError, TrashIncomplete, move_to_trash
+        from daycare_gui.stores.common.edit.trash import TrashError, TrashIncomplete, move_to_trash
 
         target = self._target(task)
         if target is None:
@@ -247,7 +253,7 @@ class DaycareTasks(api.Tasks):
         return str(entry.folder)
 
     def deleted(self) -> list[DeletedTask]:
-        from daycare_gui.core.edit.trash import scan_trash
+        from daycare_gui.stores.common.edit.trash import scan_trash
 
         entries, refused = scan_trash(self.core.paths)
         out = [DeletedTask(str(e.folder), f"{e.kind}  {e.original}", e.deleted_at) for e in entries]
@@ -255,7 +261,7 @@ class DaycareTasks(api.Tasks):
         return out
 
     def restore(self, token: str, *, force: bool = False) -> str:
-        from daycare_gui.core.edit.trash import TrashError, restore, scan_trash
+        from daycare_gui.stores.common.edit.trash import TrashError, restore, scan_trash
 
         entry = next((e for e in scan_trash(self.core.paths)[0] if str(e.folder) == token), None)
         if entry is None:

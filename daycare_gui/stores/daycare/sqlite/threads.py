@@ -8,10 +8,15 @@ a store of 100,000 agents is never scanned in Python.
 
 from __future__ import annotations
 
-from daycare_gui.core.display import person_label
-from daycare_gui.core.queries.agents import AgentFilter, distinct_values, fetch_agents, list_agent_ids
-from daycare_gui.core.records import DESCRIPTOR_KINDS, Unparsed
 from daycare_gui.stores.api import THREADS, when_utc
+from daycare_gui.stores.common.wording import person_label
+from daycare_gui.stores.daycare.records import DESCRIPTOR_KINDS, Unparsed
+from daycare_gui.stores.daycare.sqlite.queries.agents import (
+    AgentFilter,
+    distinct_values,
+    fetch_agents,
+    list_agent_ids,
+)
 from daycare_gui.stores.records import FilterSpec, Query, Row
 
 # Column titles → the key list_agent_ids sorts by in SQL, in the order the cells read.

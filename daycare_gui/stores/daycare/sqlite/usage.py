@@ -52,7 +52,7 @@ class DaycareSqliteUsage(Usage):
 
     def _labels(self) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
         """Agent id → its name, its user, and the cron task it runs for (only where one task names it)."""
-        from daycare_gui.core.queries.agents import fetch_agents, list_agent_ids
+        from daycare_gui.stores.daycare.sqlite.queries.agents import fetch_agents, list_agent_ids
 
         db, cols = self.core.db, self.core.cols
         ids = list_agent_ids(db, cols=cols)

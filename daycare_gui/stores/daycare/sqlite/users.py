@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from daycare_gui.core.queries.users import list_users
 from daycare_gui.stores.api import Collections, Listing
+from daycare_gui.stores.daycare.sqlite.queries.users import list_users
 from daycare_gui.stores.daycare.user_rows import USERS, UserFacts, UserListing, user_rows, users_collection
 from daycare_gui.stores.records import Collection, Row
 

@@ -1,3 +1,0 @@
-"""One module per domain. Each function takes a :class:`~daycare_gui.core.db.ReadOnlyDatabase`, runs
-short keyed queries, and returns typed records. Columns are introspected: real databases are older or
-newer than the seed, so a missing column reads as ``None`` instead of failing the query."""
