@@ -152,7 +152,7 @@ def _search(args, store) -> int:
 def _agents(core, ids: list[str]) -> dict[str, tuple[str, str, str]]:
     """Agent id → (name, kind, lifecycle), for the groups' headings."""
     if core.db is None:
-        from daycare_gui.stores.daycare.sqlite.search.legacy import LegacySource
+        from daycare_gui.stores.daycare.sqlite.fts_index.legacy import LegacySource
 
         known = LegacySource.from_inventory(core.files()).agents
     else:

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import platformdirs
 
-from daycare_gui.stores.daycare.sqlite.search.index import default_dir, index_path
+from daycare_gui.stores.daycare.sqlite.fts_index.index import default_dir, index_path
 
 
 def test_caches_and_indexes_go_to_the_test_session(_private_user_dirs):

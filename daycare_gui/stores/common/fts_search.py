@@ -1,4 +1,4 @@
-"""Running a search over an FTS5 index: what Daycare's search (``daycare_gui.stores.daycare.sqlite.search.query``) and the
+"""Running a search over an FTS5 index: what Daycare's search (``daycare_gui.stores.daycare.sqlite.fts_index.query``) and the
 shared one every other kind feeds (:mod:`daycare_gui.stores.common.search_query`) do alike.
 
 The MATCH expression (:func:`~daycare_gui.stores.common.fts.match_expression`) gets filter terms on the

@@ -10,7 +10,7 @@ import pytest
 
 from daycare_gui.stores.common.sqlite_ro import ReadOnlyDatabase
 from daycare_gui.stores.daycare.demo import write_demo
-from daycare_gui.stores.daycare.sqlite.search import SearchIndex, index_path
+from daycare_gui.stores.daycare.sqlite.fts_index import SearchIndex, index_path
 
 
 @pytest.fixture(scope="session")

@@ -7,8 +7,8 @@ import shutil
 import time
 
 from daycare_gui.stores.common.sqlite_ro import ReadOnlyDatabase
-from daycare_gui.stores.daycare.sqlite.search import SearchIndex, index_path, update_index
-from daycare_gui.stores.daycare.sqlite.search.prune import UNRECORDED_DAYS, prune_indexes
+from daycare_gui.stores.daycare.sqlite.fts_index import SearchIndex, index_path, update_index
+from daycare_gui.stores.daycare.sqlite.fts_index.prune import UNRECORDED_DAYS, prune_indexes
 
 
 def _build(store_dir, index_dir):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from daycare_gui.stores.daycare.sqlite.search import SearchFilter, index_path, search, update_index
-from daycare_gui.stores.daycare.sqlite.search.build import staleness
-from daycare_gui.stores.daycare.sqlite.search.index import MARK_CLOSE, MARK_OPEN, store_key
+from daycare_gui.stores.daycare.sqlite.fts_index import SearchFilter, index_path, search, update_index
+from daycare_gui.stores.daycare.sqlite.fts_index.build import staleness
+from daycare_gui.stores.daycare.sqlite.fts_index.index import MARK_CLOSE, MARK_OPEN, store_key
 from tests.conftest import snapshot_tree
 from tests.core.search.conftest import sql, write_rows
 
@@ -256,7 +256,7 @@ def test_newest_first_orders_by_record_id(store_copy, open_pair):
 
 
 def test_many_matches_rank_within_the_newest(store_copy, open_pair, monkeypatch):
-    import daycare_gui.stores.daycare.sqlite.search.query as q
+    import daycare_gui.stores.daycare.sqlite.fts_index.query as q
 
     monkeypatch.setattr(q, "RANK_WINDOW", 5)
     monkeypatch.setattr(q, "COUNT_CAP", 4)

@@ -20,12 +20,12 @@ from pathlib import Path
 
 from daycare_gui.stores.api import SearchSource
 from daycare_gui.stores.daycare.search_documents import daycare_documents
-from daycare_gui.stores.daycare.sqlite.search import RECORD_TYPE, record_facets, role_of
 
 # (imported with the capabilities, on the GUI thread before a store opens: never first on a worker)
-from daycare_gui.stores.daycare.sqlite.search.build import BODY_SQL
-from daycare_gui.stores.daycare.sqlite.search.index import store_key
-from daycare_gui.stores.daycare.sqlite.search.legacy import LINE_MASK, LegacySource, _ordered, _records
+from daycare_gui.stores.daycare.sqlite.fts_index.build import BODY_SQL
+from daycare_gui.stores.daycare.sqlite.fts_index.index import store_key
+from daycare_gui.stores.daycare.sqlite.fts_index.legacy import LINE_MASK, LegacySource, _ordered, _records
+from daycare_gui.stores.daycare.sqlite.search import RECORD_TYPE, record_facets, role_of
 from daycare_gui.stores.records import Message, SessionRef
 
 BATCH = 2000

@@ -1,7 +1,7 @@
 """Daycare's SQLite generation feeding the shared search index (``SearchSource``).
 
 Each record's searchable text is extracted in SQL by the expression Daycare's own index used
-(:data:`daycare_gui.stores.daycare.sqlite.search.build.BODY_SQL`: message text, tool calls and results, rlm code and output),
+(:data:`daycare_gui.stores.daycare.sqlite.fts_index.build.BODY_SQL`: message text, tool calls and results, rlm code and output),
 so the big ``rlm_tool_call`` snapshot never leaves the database file and the index finds what it found.
 The record type is a tagged facet; agent kind, lifecycle and user are facets of the agent, asked of the
 database when searching (a lifecycle changes after the record was indexed). The fingerprint (the count of
@@ -19,13 +19,13 @@ from pathlib import Path
 from daycare_gui.stores.api import SearchSource
 from daycare_gui.stores.daycare.records import DESCRIPTOR_KINDS, HISTORY_KINDS
 from daycare_gui.stores.daycare.search_documents import daycare_documents
+from daycare_gui.stores.daycare.sqlite.fts_index.build import _VALID_GUARD, BODY_SQL, fingerprint
+from daycare_gui.stores.daycare.sqlite.fts_index.index import store_key
+from daycare_gui.stores.daycare.sqlite.fts_index.prune import recorded_store
 
 # (imported with the capabilities, on the GUI thread before a store opens: never first on a worker)
 from daycare_gui.stores.daycare.sqlite.queries.agents import AgentFilter, distinct_values
 from daycare_gui.stores.daycare.sqlite.queries.names import user_names
-from daycare_gui.stores.daycare.sqlite.search.build import _VALID_GUARD, BODY_SQL, fingerprint
-from daycare_gui.stores.daycare.sqlite.search.index import store_key
-from daycare_gui.stores.daycare.sqlite.search.prune import recorded_store
 from daycare_gui.stores.records import FilterSpec, Message, SessionRef, SqliteFeed
 
 BATCH = 5000

@@ -3,7 +3,7 @@
 Records are cut into sessions exactly as the window shows them (:mod:`daycare_gui.stores.daycare.files.legacy_agents`):
 session ids are ``<agent id>#<n>`` and a record's id is its line in the history file, so a hit opens the
 conversation at that record. The searchable text is extracted by the same SQL as for a database
-(:data:`daycare_gui.stores.daycare.sqlite.search.build.BODY_SQL`), run over each batch in a private in-memory database.
+(:data:`daycare_gui.stores.daycare.sqlite.fts_index.build.BODY_SQL`), run over each batch in a private in-memory database.
 
 An FTS rowid must be one integer, so it packs the agent's place and the line: ``ordinal << 32 | line``.
 Agents are numbered by their last update, so "newest first" lists the most recently active agents' records
@@ -21,9 +21,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from daycare_gui.stores.daycare.records import LEGACY_MARKERS
-from daycare_gui.stores.daycare.sqlite.search.build import BATCH, BODY_SQL, BuildResult
-from daycare_gui.stores.daycare.sqlite.search.index import INDEX_VERSION, SearchIndex, add_masking
-from daycare_gui.stores.daycare.sqlite.search.prune import STORE_META, prune_indexes
+from daycare_gui.stores.daycare.sqlite.fts_index.build import BATCH, BODY_SQL, BuildResult
+from daycare_gui.stores.daycare.sqlite.fts_index.index import INDEX_VERSION, SearchIndex, add_masking
+from daycare_gui.stores.daycare.sqlite.fts_index.prune import STORE_META, prune_indexes
 
 LINE_BITS = 32
 LINE_MASK = (1 << LINE_BITS) - 1
@@ -148,7 +148,7 @@ def _flush(scratch: sqlite3.Connection, index: SearchIndex, pending: list[tuple]
 
 @dataclass
 class LegacySource:
-    """What :func:`daycare_gui.stores.daycare.sqlite.search.query.search` needs to know about a legacy store's agents."""
+    """What :func:`daycare_gui.stores.daycare.sqlite.fts_index.query.search` needs to know about a legacy store's agents."""
 
     agents: dict  # agent id → Agent record (core.queries.legacy_history.legacy_agents_as_records)
 

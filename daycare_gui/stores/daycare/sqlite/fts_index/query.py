@@ -24,8 +24,8 @@ from daycare_gui.stores.common.fts import Term, match_expression, parse_terms  #
 from daycare_gui.stores.common.fts_search import GroupedResults, find_matches, tags_any, where_clause
 from daycare_gui.stores.common.fts_search import group_hits as _group
 from daycare_gui.stores.common.sqlite_ro import ReadOnlyDatabase
+from daycare_gui.stores.daycare.sqlite.fts_index.index import SearchIndex, agent_tag, type_tag
 from daycare_gui.stores.daycare.sqlite.queries.agents import AgentFilter, fetch_agents
-from daycare_gui.stores.daycare.sqlite.search.index import SearchIndex, agent_tag, type_tag
 
 AGENT_TAGS_MAX = 300  # agent filters up to this many agents become FTS terms; more use an id list
 RANK_WINDOW = 10_000  # matches ranked at most (the newest ones)
@@ -127,7 +127,7 @@ def group_hits(hits: list[Hit], agents: dict) -> list[AgentGroup]:
 def search(index: SearchIndex, db: ReadOnlyDatabase | None, text: str, flt: SearchFilter = SearchFilter(),
            *, limit: int = 200, newest_first: bool = False, legacy=None) -> SearchResults:
     """Run one search. ``db`` (the Daycare database, read-only) is used for agent filters and names; for a
-    legacy store ``legacy`` (:class:`daycare_gui.stores.daycare.sqlite.search.legacy.LegacySource`) takes its place."""
+    legacy store ``legacy`` (:class:`daycare_gui.stores.daycare.sqlite.fts_index.legacy.LegacySource`) takes its place."""
     started = time.perf_counter()
     expr = match_expression(text)
     if expr is None:

@@ -4,9 +4,9 @@
 rebuild detection), :mod:`.query` (safe query parsing, filters in SQL, grouped results).
 """
 
-from daycare_gui.stores.daycare.sqlite.search.build import BuildResult, update_index
-from daycare_gui.stores.daycare.sqlite.search.index import MARK_CLOSE, MARK_OPEN, SearchIndex, index_path
-from daycare_gui.stores.daycare.sqlite.search.query import SearchFilter, SearchResults, search
+from daycare_gui.stores.daycare.sqlite.fts_index.build import BuildResult, update_index
+from daycare_gui.stores.daycare.sqlite.fts_index.index import MARK_CLOSE, MARK_OPEN, SearchIndex, index_path
+from daycare_gui.stores.daycare.sqlite.fts_index.query import SearchFilter, SearchResults, search
 
 __all__ = ["BuildResult", "MARK_CLOSE", "MARK_OPEN", "SearchFilter", "SearchIndex", "SearchResults",
            "index_path", "search", "update_index"]

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from daycare_gui.stores.common.fts import recorded_meta
-from daycare_gui.stores.daycare.sqlite.search.index import store_key
+from daycare_gui.stores.daycare.sqlite.fts_index.index import store_key
 
 log = logging.getLogger(__name__)
 UNRECORDED_DAYS = 30

@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Callable
 
 from daycare_gui.stores.common.sqlite_ro import ReadOnlyDatabase
-from daycare_gui.stores.daycare.sqlite.search.index import INDEX_VERSION, SearchIndex, agent_tag, type_tag
-from daycare_gui.stores.daycare.sqlite.search.prune import STORE_META, prune_indexes
+from daycare_gui.stores.daycare.sqlite.fts_index.index import INDEX_VERSION, SearchIndex, agent_tag, type_tag
+from daycare_gui.stores.daycare.sqlite.fts_index.prune import STORE_META, prune_indexes
 
 BATCH = 5000
 SAMPLES = 8
