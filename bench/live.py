@@ -110,7 +110,7 @@ def child_window(store: str, rate: float, records: int, out: str) -> None:
         "followed_to_end": pane.at_end() and pane.current_row() == model.rowCount() - 1,
         "max_stall_ms": round(gaps[-1], 1) if gaps else None, "p99_stall_ms": _pct(gaps, 0.99),
         "idle_max_stall_ms": round(idle[-1], 1) if idle else None,
-        "db_mode": window.store.db.mode.name, "session_records": count}))
+        "db_mode": window.opened.core.db.mode.name, "session_records": count}))
     window.close()
 
 

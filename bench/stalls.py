@@ -139,7 +139,7 @@ def child_arrow(store: str, records: int, key_ms: int) -> None:
         "rows_moved": row,
         "session_records": count,
         "pages_fetched": model.pages_fetched,
-        "db_mode": window.store.db.mode.name,
+        "db_mode": window.opened.core.db.mode.name,
     }
     print("BENCH " + json.dumps(out), flush=True)
     window.close()

@@ -17,7 +17,7 @@ from daycare_gui.stores.common.search_index import SourceIndex, update_documents
 from daycare_gui.stores.common.search_query import SourceFilter, search_source
 from daycare_gui.stores.daycare.demo import write_demo
 from daycare_gui.stores.daycare.sqlite.fts_index.legacy import LegacySource, update_legacy_index
-from daycare_gui.stores.daycare.sqlite.search import (
+from daycare_gui.stores.daycare.sqlite.fts_index import (
     SearchFilter,
     SearchIndex,
     index_path,

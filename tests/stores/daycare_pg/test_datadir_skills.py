@@ -35,8 +35,9 @@ def test_skills_of_every_source_are_listed_and_labelled(store_dir):
         assert all(d.readonly_reason == "Daycare's activation copy, rewritten before each inference" for d in active)
         (old,) = [d for d in docs.documents() if d.id.startswith("skill-version:")]
         assert old.title == "trip-planner version 1" and not old.editable and b"older checklist" in docs.read(old)
-        # Counted once each: 3 skills + 3 prompt files of one agent, not their 3 derived copies.
-        assert docs.count() == 6
+        # Counted once each: 3 skills + 3 prompt files of one agent + settings.json and auth.json (as masked
+        # outlines), not the skills' 3 derived copies.
+        assert docs.count() == 8
 
 
 def test_personal_skill_saves_with_a_backup_and_refuses_a_conflict(store_dir):
