@@ -16,7 +16,6 @@ from daycare_gui.stores.common.search_docs import store_documents
 from daycare_gui.stores.common.search_index import SourceIndex, update_documents, update_source_index
 from daycare_gui.stores.common.search_query import SourceFilter, search_source
 from daycare_gui.stores.daycare.demo import write_demo
-from daycare_gui.stores.daycare.sqlite.fts_index.legacy import LegacySource, update_legacy_index
 from daycare_gui.stores.daycare.sqlite.fts_index import (
     SearchFilter,
     SearchIndex,
@@ -24,6 +23,7 @@ from daycare_gui.stores.daycare.sqlite.fts_index import (
     search,
     update_index,
 )
+from daycare_gui.stores.daycare.sqlite.fts_index.legacy import LegacySource, update_legacy_index
 from daycare_gui.stores.daycare.sqlite.store import open_store
 from tests.conftest import snapshot_tree
 
