@@ -10,7 +10,7 @@ import shutil
 
 import pytest
 
-from daycare_gui.stores.daycare import leftovers
+from daycare_gui.stores.common import leftovers
 from tests.crash import harness, writers
 from tests.crash.writers import CHILD
 

@@ -9,8 +9,8 @@ import sqlite3
 
 import pytest
 
+from daycare_gui.stores.common import leftovers
 from daycare_gui.stores.common.edit.atomic import load_for_edit, save_atomic
-from daycare_gui.stores.daycare import leftovers
 from daycare_gui.stores.daycare.sqlite.migrations.catalog import MIGRATIONS
 from daycare_gui.stores.daycare.sqlite.migrations.upgrade import run_upgrade
 from tests.conftest import snapshot_tree

@@ -16,7 +16,7 @@ import pytest
 
 from daycare_gui.stores import registry
 from daycare_gui.stores.api import Collections
-from daycare_gui.stores.daycare import leftovers
+from daycare_gui.stores.common import leftovers
 from daycare_gui.stores.daycare.demo import write_demo
 from daycare_gui.stores.daycare.edit.rows import load_row, write_row
 from daycare_gui.stores.daycare.paths import resolve_paths

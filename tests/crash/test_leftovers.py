@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 import sqlite3
 
+from daycare_gui.stores.common import leftovers
 from daycare_gui.stores.common.edit.atomic import load_for_edit, save_atomic
-from daycare_gui.stores.daycare import leftovers
 from daycare_gui.stores.daycare.sqlite.migrations.catalog import MIGRATIONS
 from daycare_gui.stores.daycare.sqlite.migrations.upgrade import run_upgrade
 from daycare_gui.stores.daycare.sqlite.store import open_store

@@ -13,8 +13,7 @@ import time
 
 import pytest
 
-from daycare_gui.stores.common import private_copies
-from daycare_gui.stores.daycare import leftovers
+from daycare_gui.stores.common import leftovers, private_copies
 from tests.crash import harness
 from tests.crash.helpers import dead_pid
 from tests.crash.private_stores import agentstack_with_wal, child_env, ours, short_tmp, sqlite_with_wal

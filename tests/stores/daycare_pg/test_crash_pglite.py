@@ -14,7 +14,7 @@ import tempfile
 import pytest
 
 from daycare_gui.stores import api, registry
-from daycare_gui.stores.daycare import leftovers
+from daycare_gui.stores.common import leftovers
 from tests.conftest import snapshot_tree
 from tests.crash import harness
 

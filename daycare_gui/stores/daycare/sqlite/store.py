@@ -212,7 +212,7 @@ def open_store(path: str | os.PathLike | None = None, *, live: bool = True) -> S
 
 def _report_leftovers(problems: ProblemLog, paths: DaycarePaths) -> None:
     """Copies left by killed upgrades and saves, in the store and beside its database."""
-    from daycare_gui.stores.daycare import leftovers
+    from daycare_gui.stores.common import leftovers
 
     found = leftovers.in_tree(paths.root) if paths.root.is_dir() else []
     seen = {lo.path for lo in found}

@@ -125,7 +125,9 @@ class ConversationsPane(Pane):
         self.conversation.open(self.cap, session.ref, focus=focus.message_id if focus else None,
                                position=focus.position if focus else None,
                                thread_title=self._thread_title(), session=session,
-                               describe=not self._picked_session)
+                               # only a message asked for by name describes itself; otherwise the
+                               # detail pane keeps what the user picked (the thread, or this session)
+                               describe=focus is not None)
 
     def _thread_title(self) -> str:
         row = self.threads.current_row()

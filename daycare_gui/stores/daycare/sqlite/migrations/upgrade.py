@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
+from daycare_gui.stores.common import leftovers
 from daycare_gui.stores.common.edit.atomic import _fsync_directory
 from daycare_gui.stores.common.wording import count
-from daycare_gui.stores.daycare import leftovers
 from daycare_gui.stores.daycare.paths import DaycarePaths
 from daycare_gui.stores.daycare.sqlite.migrations.backup import (
     copy_database,
