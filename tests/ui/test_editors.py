@@ -10,8 +10,8 @@ from PySide6.QtWidgets import QApplication
 
 from daycare_gui.stores.common.edit.atomic import save_atomic, sha256_of
 from daycare_gui.stores.daycare.demo import write_demo
-from daycare_gui.stores.daycare.paths import resolve_paths
 from daycare_gui.stores.daycare.edit.forms import document_kind, form_for_path
+from daycare_gui.stores.daycare.paths import resolve_paths
 from daycare_gui.ui.editors import DocumentEditor
 from daycare_gui.ui.editors.conflict import ConflictDialog
 
