@@ -645,7 +645,8 @@ class Documents(Capability):
 
     def write_risk(self, ref: DocRef) -> str | None:
         """Why writing ``ref``'s file now is risky (the system's engine runs and may overwrite or miss the
-        change), asked by the file editor before each save; None: nothing known against it."""
+        change), asked by the file editor before each save, or None. A kind that does not override this is
+        asked through :meth:`OpenedStore.writes_blocked` instead."""
         return None
 
     def write_folders(self, ref: DocRef) -> tuple[Path, ...] | None:

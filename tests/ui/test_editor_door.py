@@ -61,6 +61,56 @@ def test_a_daycare_task_file_the_documents_do_not_list_gets_its_form_and_engine_
         assert asked and asked[0].startswith("Daycare's engine is running (process ")
 
 
+def test_the_engine_question_is_the_stores_live_answer(qtbot, tmp_path):
+    """Daycare's Documents answer from the pid file at each save: an engine seen at open and stopped since
+    asks nothing, and one started after the store was opened refuses a Documents save (it did not: the
+    SQLite store's check was what the open had seen)."""
+    import pytest
+
+    from daycare_gui.stores.common.atomic import sha256_of
+
+    root = tmp_path / "daycare"
+    write_demo(root)
+    (root / "engine.pid").write_text(f"{os.getpid()}\n")
+    with open_store(root) as store:
+        docs = store.capability(api.Documents)
+        ref = next(d for d in docs.documents() if d.path == root / "skills" / "weekly-review" / "SKILL.md")
+        editor = _editor(qtbot, store, ref)
+        assert editor.write_risk().startswith("Daycare's engine is running")
+        (root / "engine.pid").unlink()
+        assert editor.write_risk() is None
+        (root / "engine.pid").write_text(f"{os.getpid()}\n")
+        before = ref.path.read_bytes()
+        with pytest.raises(api.WriteRefused, match="engine is running"):
+            docs.save(ref, before + b"\nMore.\n", sha256_of(before))
+        assert ref.path.read_bytes() == before
+
+
+def test_legacy_daycare_memory_entity_edits_its_records_through_the_door(qtbot, tmp_path):
+    root = tmp_path / "daycare"
+    write_demo(root)
+    for db in root.glob("daycare.db*"):  # the files alone: the legacy generation
+        db.unlink()
+    path = root / "plugins" / "memory" / "incidents.md"
+    with open_store(root) as store:
+        assert store.summary().generation == "legacy-files"
+        docs = store.capability(api.Documents)
+        ref = next(d for d in docs.documents() if d.path == path)
+        before = path.read_bytes()
+        editor = _editor(qtbot, store, ref)
+        assert editor.kind_label == "Memory entity"
+        assert [editor.records.item(i).text() for i in range(editor.records.count())] == [
+            "incident-2026-02-01", "incident-2026-02-27"]
+        editor.records.setCurrentRow(0)
+        editor.record_text.setPlainText("Rolled back: the migration timed out.")
+        assert editor.add_record("incident-2026-03-02", "Disk full on the build host.") is None
+        editor.undo_stack.undo()  # the added record goes again; the edited one stays
+        assert editor.records.count() == 2
+        assert editor.save()
+    assert path.read_bytes() == before.replace(b"Rollback required due to migration timeout.",
+                                               b"Rolled back: the migration timed out.")
+
+
 def test_pglite_demo_skill_is_edited_through_the_same_door(qtbot, pglite_demo, tmp_path, monkeypatch):  # noqa: F811
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     with open_store(pglite_demo) as store:

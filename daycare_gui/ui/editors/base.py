@@ -315,9 +315,13 @@ class FileEditorBase(QWidget):
 
     def write_risk(self) -> str | None:
         """Why writing now is risky, in the store's words (its engine runs), or None."""
+        docs = self.documents
         try:
-            reason = self.documents.write_risk(self.ref) if self.documents is not None else None
-            if reason is None and self.store is not None and hasattr(self.store, "writes_blocked"):
+            if docs is not None and type(docs).write_risk is not Documents.write_risk:
+                return docs.write_risk(self.ref)  # the kind answers for its files, live
+            # A kind that says nothing of its files: whatever blocks its writes (its bot runs) is asked.
+            reason = None
+            if self.store is not None and hasattr(self.store, "writes_blocked"):
                 reason = self.store.writes_blocked()
         except Exception:  # a store that cannot tell: asking is safer than writing unasked
             return "It cannot be told whether the system's engine runs on this store"
