@@ -328,7 +328,10 @@ class FileEditorBase(QWidget):
         return reason
 
     def _within(self) -> list[Path] | None:
-        folders = self.documents.write_folders(self.ref) if self.documents is not None else None
+        try:
+            folders = self.documents.write_folders(self.ref) if self.documents is not None else None
+        except Exception as exc:  # not knowing the store's folders must not mean writing anywhere
+            raise OSError(f"the store cannot tell which folders are its own ({exc})") from exc
         return list(folders) if folders is not None else None
 
     def _write(self, *, force: bool) -> bool:
