@@ -92,8 +92,8 @@ class WritePartial(Exception):
 
 @dataclass(frozen=True)
 class EditableField:
-    """A field the shared form can edit: ``kind`` is "text", "markdown", "bool", "choice", "int", "list" or
-    "schedule" (a cron expression, said in words as it is typed)."""
+    """A field the shared form can edit: ``kind`` is "text", "markdown", "bool", "choice", "int", "list",
+    "schedule" (a cron expression, said in words as it is typed) or "rules" (see :class:`DocumentForm`)."""
 
     name: str
     label: str
@@ -103,6 +103,8 @@ class EditableField:
     # What the system assumes when the item holds no value (a task without "active" runs): the form shows
     # it, and writes it only if the user changes the field.
     default: Any = None
+    # The item may lack the field: the file editor's form shows "(not set)" and leaving it empty adds nothing.
+    optional: bool = False
 
 
 @dataclass(frozen=True)
@@ -515,6 +517,57 @@ class Conversations(Listing, KeyedPages, Capability):
         return None
 
 
+class DocumentForm:
+    """How the file editor's Form tab shows one document: the store's reading of its bytes (#33).
+
+    The store chooses it (:meth:`Documents.form`); the editor only renders it. Fields are
+    :class:`EditableField` specs of kinds "text" (one line), "markdown" (several lines), "bool",
+    "schedule" (a cron expression; it follows a bool field named "enabled" beside it) and "rules" (an
+    ordered list of one-line items, each checked by :meth:`check_item`; ``help`` is the input's hint).
+    Every edit is bytes in, bytes out, changing only the bytes of what was edited; a value refused raises
+    ``ValueError`` (``InvalidValue``) with a sentence saying why. The default is the text alone: a body box.
+    """
+
+    label = "Markdown file"  # what the editor's header calls the document
+    fields: tuple[EditableField, ...] = ()
+    body_label: str | None = "Body"  # the body's box; None: no body box (the fields are the document)
+    records_label: str | None = None  # a document made of titled records (## sections): their list
+    runner = "the system"  # who runs a schedule field's expression ("Daycare cannot run this schedule")
+    hint = ""  # a note under the form
+
+    def values(self, data: bytes) -> dict[str, Any]:
+        """The fields' current values (absent ones missing or None)."""
+        return {}
+
+    def set_value(self, data: bytes, name: str, value: Any) -> bytes:
+        """``data`` with field ``name`` set to ``value`` (the empty value of an optional field: unset)."""
+        raise ValueError(f"{self.label} has no field {name!r}")
+
+    def check_item(self, name: str, text: str) -> tuple[str | None, str | None]:
+        """One item of a "rules" field as typed: (why it is refused, a warning), either None."""
+        return None, None
+
+    def problems(self, data: bytes) -> list[str]:
+        """What the system would refuse or question in the document, shown under the form."""
+        return []
+
+    # -- records (only when ``records_label`` is set): (title, text) in file order, edited by index --
+    def records(self, data: bytes) -> list[tuple[str, str]]:
+        return []
+
+    def set_record_text(self, data: bytes, index: int, text: str) -> bytes:
+        raise ValueError("this document has no records")
+
+    def add_record(self, data: bytes, title: str, text: str = "") -> bytes:
+        raise ValueError("this document has no records")
+
+    def rename_record(self, data: bytes, index: int, title: str) -> bytes:
+        raise ValueError("this document has no records")
+
+    def remove_record(self, data: bytes, index: int) -> bytes:
+        raise ValueError("this document has no records")
+
+
 class Documents(Capability):
     """Markdown documents; saving goes through the shared atomic, conflict-checked save."""
 
@@ -584,6 +637,22 @@ class Documents(Capability):
         """Make a new document of ``group`` from the system's template, never over an existing one; the
         path written. WriteRefused says why not (a running engine, unless ``force``; a bad name)."""
         raise WriteRefused(f"new {group or 'documents'} cannot be made here")
+
+    def form(self, ref: DocRef) -> DocumentForm:
+        """How the file editor's form shows ``ref`` (any file of the store the window opened, listed here or
+        not: a task's file too); the default, its text alone, suits every Markdown file."""
+        return DocumentForm()
+
+    def write_risk(self, ref: DocRef) -> str | None:
+        """Why writing ``ref``'s file now is risky (the system's engine runs and may overwrite or miss the
+        change), asked by the file editor before each save, or None. A kind that does not override this is
+        asked through :meth:`OpenedStore.writes_blocked` instead."""
+        return None
+
+    def write_folders(self, ref: DocRef) -> tuple[Path, ...] | None:
+        """The folders the file editor's save of ``ref`` must stay in (a link leading out of them is
+        refused); None: no such limit is known."""
+        return None
 
     def deletable(self, ref: DocRef) -> bool:
         return False
@@ -1041,7 +1110,7 @@ def raw_of(value: Any) -> Any:
 
 __all__ = [
     "Actions", "Automations", "CannotOpen", "Candidate", "Capability", "Charts", "Collections", "Conversations", "Directory",
-    "Documents",
+    "DocumentForm", "Documents",
     "EditableField", "Files", "KeyedPages", "Listing", "NotRecognised", "WriteConflict", "WritePartial",
     "WriteRefused", "OpenedStore", "SearchSource", "Storage", "StoreAction", "StoreKind", "StorePath", "Tables",
     "Tasks", "THREADS", "Trash", "Usage", "raw_of", "thread_row", "when_utc",

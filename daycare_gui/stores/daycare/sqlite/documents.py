@@ -151,8 +151,11 @@ class InventoryDocuments(DataDirDocuments):
 
 def _engine_check(core):
     def blocked() -> str | None:
-        engine = core.engine
-        return f"Daycare's engine is running ({engine.detail}); it may overwrite changes" if engine.running else None
+        # Asked of the pid file and socket at each save: an engine started after the store was opened
+        # (core.engine is what was seen then) must stop a save too.
+        from daycare_gui.stores.daycare.edit.engine_guard import engine_running_reason
+
+        return engine_running_reason(paths=core.paths)
     return blocked
 
 

@@ -413,8 +413,8 @@ class TasksPane(Pane):
             if s is not None and s.task.document is not None:  # the kind's own Documents page edits it
                 return self._open_document(s.task.document)
             return None
-        return open_file_editor(Path(copy.ref), parent=self.window(), on_saved=lambda _path: self._read_again(),
-                                source_note=self.source_note(s.task, copy))
+        return open_file_editor(Path(copy.ref), store=getattr(self.ctx, "store", None), parent=self.window(),
+                                on_saved=lambda _path: self._read_again(), source_note=self.source_note(s.task, copy))
 
     def _open_document(self, doc):
         """A task that is a document of the store's Documents page (a Linggen mission.md): edited there,
