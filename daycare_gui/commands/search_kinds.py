@@ -181,6 +181,14 @@ def run(args, kind: str) -> int:
     from daycare_gui.stores.common.search_index import SourceIndex, update_documents, update_source_index
     from daycare_gui.stores.common.search_query import SourceFilter, search_source
 
+    kept = None
+    if kind == "daycare":  # a PGlite store asked again, unchanged: answered from what the last search kept
+        from daycare_gui.commands.repeat import KeptSearch
+
+        kept = KeptSearch.find(args.path)
+        answered = kept.answer(args, print_results) if kept is not None else None
+        if answered is not None:
+            return answered
     stages = StderrProgress()  # a slow open (a PGlite copy) says what it is doing on stderr
     try:
         with reporting(stages):
@@ -220,22 +228,31 @@ def run(args, kind: str) -> int:
                 update_documents(index, store_documents(store, source))
                 flt = SourceFilter(roles=tuple(args.roles or ()), since=args.since, until=args.until,
                                    choices=_choices(args, facet_flags))
+                titles = _titles(store.capability(Conversations))
                 results = search_source(index, _query(args), flt, limit=args.limit, newest_first=args.newest,
-                                        titles=_titles(store.capability(Conversations)), source=source)
+                                        titles=titles, source=source)
                 places = _places(store.capability(Conversations))
                 index_path = str(index.path)
-            from daycare_gui.commands.search_documents import as_json, describe
-
-            documents = as_json(results.documents)
+                if kept is not None:
+                    kept.remember(source=source, index=index, kind=store.kind, title=title, titles=titles,
+                                  places=places, facet_flags=facet_flags)
     except CannotOpen as exc:  # a store damaged past its open (a PGlite table file gone): said, no traceback
         print(f"daycare-gui: cannot read this store: {mask_url(str(exc))}", file=sys.stderr)
         return 1
+    print_results(args, results, index_path, store.kind, places)
+    return 0
+
+
+def print_results(args, results, index_path: str, kind: str, places: dict[str, str]) -> None:
+    """The matches (and documents) on stdout, as text or one JSON object."""
+    from daycare_gui.commands.search_documents import as_json, describe
+
+    documents = as_json(results.documents)
     if args.json:
-        out = {**_as_json(results, index_path, store.kind), "documents": documents}
+        out = {**_as_json(results, index_path, kind), "documents": documents}
         print(json.dumps(out, ensure_ascii=False, indent=2))
     else:
         print(_human(results, places) + (describe(documents) if documents else ""))
-    return 0
 
 
 # The search command's options for a store's facets (SearchSource.facets), as Daycare names them: a store
