@@ -178,7 +178,7 @@ def run(args, kind: str) -> int:
     from daycare_gui.stores.api import CannotOpen, Conversations, NotRecognised, SearchSource
     from daycare_gui.stores.common.opening import StderrProgress, reporting
     from daycare_gui.stores.common.search_docs import store_documents
-    from daycare_gui.stores.common.search_index import SourceIndex, update_documents, update_source_index
+    from daycare_gui.stores.common.search_index import update_documents, update_source_index
     from daycare_gui.stores.common.search_query import SourceFilter, search_source
 
     kept = None
@@ -217,7 +217,7 @@ def run(args, kind: str) -> int:
             refused = refuse_filters(args, SHARED_FILTERS + tuple(facet_flags.values()), f"this {title} store")
             if refused is not None:
                 return refused
-            with SourceIndex.for_source(source, args.index_dir) as index:
+            with open_index(source, args.index_dir) as index:
                 built = build_index(lambda: update_source_index(source, index, progress=_progress_line,
                                                                 rebuild=args.rebuild))
                 if built is None:
@@ -241,6 +241,33 @@ def run(args, kind: str) -> int:
         return 1
     print_results(args, results, index_path, store.kind, places)
     return 0
+
+
+def open_index(source, index_dir):
+    """The source's index; one SQLite cannot read (a damaged file, not a lock) is removed and built anew,
+    said in one line: it is a cache of the store, which is where the answers come from."""
+    import sqlite3
+
+    from daycare_gui.stores.common.search_index import SourceIndex, index_file
+
+    path = index_file(source.identity(), index_dir)
+    index = None
+    try:
+        index = SourceIndex(path)
+        index.meta()
+        return index
+    except sqlite3.DatabaseError as exc:
+        if index is not None:
+            index.close()
+        if isinstance(exc, sqlite3.OperationalError):
+            raise  # locked, read-only, out of space: not the file's fault
+        for part in (path, *(path.with_name(path.name + s) for s in ("-wal", "-shm", "-journal"))):
+            try:
+                part.unlink()
+            except FileNotFoundError:
+                pass
+        print(f"daycare-gui: the search index {path} could not be read; building it again", file=sys.stderr)
+        return SourceIndex(path)
 
 
 def print_results(args, results, index_path: str, kind: str, places: dict[str, str]) -> None:

@@ -147,13 +147,16 @@ def test_kept_records_are_private_and_hold_no_secret(pglite_demo, kept_home, ind
             assert SECRET[10:40].encode() not in path.read_bytes(), path
 
 
-def test_a_damaged_record_is_read_again_without_a_traceback(pglite_demo, kept_home, capsys, monkeypatch):
+def test_a_damaged_record_is_read_again_without_a_traceback(pglite_demo, kept_home, index_dir, capsys,
+                                                            monkeypatch):
     store = str(pglite_demo)
     first_search = _run(capsys, "search", store, "adapter")
     first_inspect = _run(capsys, "inspect", store, "--json")
     records = {p.name: p for p in kept_home.rglob("*.json")}
     records["search.json"].write_text('{"version": 1, "store": ')
     records["inspect.json"].write_bytes(b"\x00\xff garbage")
+    for index in (index_dir / "sources").glob("*.sqlite"):  # the search index too: a cache as well
+        index.write_bytes(b"not a database" * 300)
     starts = Starts(monkeypatch)
     again_search = _run(capsys, "search", store, "adapter")
     again_inspect = _run(capsys, "inspect", store, "--json")
