@@ -64,15 +64,22 @@ class _Kept:
         fp = fingerprint(target.roots)
         return None if fp is None else cls(target, fp)
 
+    @property
+    def opened_as(self) -> dict:
+        """The store's paths as this run spells them: a report names them, a search index is keyed by them;
+        the same store reached another way (a link) is read live once and kept that way."""
+        return self.target.paths.to_dict()
+
     def load(self) -> dict | None:
-        return kept.load(self.target.store, self.name, self.fp)
+        data = kept.load(self.target.store, self.name, self.fp)
+        return data if data is not None and data.get("opened_as") == self.opened_as else None
 
     def keep(self, data: dict) -> bool:
         """Keep ``data`` when the store is as it was when the command started (else nothing is kept)."""
         after = fingerprint(self.target.roots)
         if after is None or after.digest != self.fp.digest:
             return False
-        return kept.save(self.target.store, self.name, after, data)
+        return kept.save(self.target.store, self.name, after, {**data, "opened_as": self.opened_as})
 
 
 # -- search ----------------------------------------------------------------------------------------------
