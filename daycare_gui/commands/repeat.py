@@ -66,9 +66,12 @@ class _Kept:
 
     @property
     def opened_as(self) -> dict:
-        """The store's paths as this run spells them: a report names them, a search index is keyed by them;
-        the same store reached another way (a link) is read live once and kept that way."""
-        return self.target.paths.to_dict()
+        """The store's paths as this run spells them (a report names them, a search index is keyed by them:
+        the same store reached another way, through a link, is read live once and kept that way), and the
+        application's version (another one may answer otherwise)."""
+        from daycare_gui import __version__
+
+        return {"paths": self.target.paths.to_dict(), "version": __version__}
 
     def load(self) -> dict | None:
         data = kept.load(self.target.store, self.name, self.fp)

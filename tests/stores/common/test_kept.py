@@ -109,3 +109,23 @@ def test_pruning_forgets_the_stores_that_are_gone(tmp_path):
     shutil.rmtree(stores[0])
     kept.prune_kept(base)
     assert sorted(p.name for p in base.iterdir()) == [kept.store_key(kept.real_path(stores[1]))]
+
+
+def test_a_folder_that_cannot_be_listed_counts_as_such(tmp_path, monkeypatch):
+    root = _store(tmp_path)
+    (root / "base").chmod(0o000)  # odd permissions (root reads it anyway: the refusal is simulated below)
+    try:
+        readable = fingerprint([root])
+        real_listdir = os.listdir
+
+        def refuse(path):
+            if os.fspath(path).endswith("/base"):
+                raise PermissionError(13, "Permission denied", path)
+            return real_listdir(path)
+
+        monkeypatch.setattr(os, "listdir", refuse)
+        unreadable = fingerprint([root])
+        assert unreadable is not None and unreadable.digest != readable.digest
+        assert not any("/base/" in p for p in unreadable.files.values())
+    finally:
+        (root / "base").chmod(0o755)
