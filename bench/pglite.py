@@ -132,6 +132,8 @@ def main() -> int:
               + (f"{base:>10.1f}ms" if base is not None else ""))
     print(f"{'search (ILIKE, baseline)':<28}{'':>26}{figures['search_baseline_ms']:>10.1f}ms")
     print(json.dumps({k: round(v, 2) for k, v in figures.items()}))
+    # a command asked again of an unchanged store (small demos, whole processes): bench/repeat.py's JSON line
+    subprocess.run([sys.executable, str(HERE / "repeat.py"), "--runs", str(args.runs)], check=False)
     return 0
 
 

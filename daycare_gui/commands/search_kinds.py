@@ -178,9 +178,17 @@ def run(args, kind: str) -> int:
     from daycare_gui.stores.api import CannotOpen, Conversations, NotRecognised, SearchSource
     from daycare_gui.stores.common.opening import StderrProgress, reporting
     from daycare_gui.stores.common.search_docs import store_documents
-    from daycare_gui.stores.common.search_index import SourceIndex, update_documents, update_source_index
+    from daycare_gui.stores.common.search_index import update_documents, update_source_index
     from daycare_gui.stores.common.search_query import SourceFilter, search_source
 
+    kept = None
+    if kind == "daycare":  # a PGlite store asked again, unchanged: answered from what the last search kept
+        from daycare_gui.commands.repeat import KeptSearch
+
+        kept = KeptSearch.find(args.path)
+        answered = kept.answer(args, print_results) if kept is not None else None
+        if answered is not None:
+            return answered
     stages = StderrProgress()  # a slow open (a PGlite copy) says what it is doing on stderr
     try:
         with reporting(stages):
@@ -209,7 +217,7 @@ def run(args, kind: str) -> int:
             refused = refuse_filters(args, SHARED_FILTERS + tuple(facet_flags.values()), f"this {title} store")
             if refused is not None:
                 return refused
-            with SourceIndex.for_source(source, args.index_dir) as index:
+            with open_index(source, args.index_dir) as index:
                 built = build_index(lambda: update_source_index(source, index, progress=_progress_line,
                                                                 rebuild=args.rebuild))
                 if built is None:
@@ -220,22 +228,58 @@ def run(args, kind: str) -> int:
                 update_documents(index, store_documents(store, source))
                 flt = SourceFilter(roles=tuple(args.roles or ()), since=args.since, until=args.until,
                                    choices=_choices(args, facet_flags))
+                titles = _titles(store.capability(Conversations))
                 results = search_source(index, _query(args), flt, limit=args.limit, newest_first=args.newest,
-                                        titles=_titles(store.capability(Conversations)), source=source)
+                                        titles=titles, source=source)
                 places = _places(store.capability(Conversations))
                 index_path = str(index.path)
-            from daycare_gui.commands.search_documents import as_json, describe
-
-            documents = as_json(results.documents)
+                if kept is not None:
+                    kept.remember(source=source, index=index, kind=store.kind, title=title, titles=titles,
+                                  places=places, facet_flags=facet_flags)
     except CannotOpen as exc:  # a store damaged past its open (a PGlite table file gone): said, no traceback
         print(f"daycare-gui: cannot read this store: {mask_url(str(exc))}", file=sys.stderr)
         return 1
+    print_results(args, results, index_path, store.kind, places)
+    return 0
+
+
+def open_index(source, index_dir):
+    """The source's index; one SQLite cannot read (a damaged file, not a lock) is removed and built anew,
+    said in one line: it is a cache of the store, which is where the answers come from."""
+    import sqlite3
+
+    from daycare_gui.stores.common.search_index import SourceIndex, index_file
+
+    path = index_file(source.identity(), index_dir)
+    index = None
+    try:
+        index = SourceIndex(path)
+        index.meta()
+        return index
+    except sqlite3.DatabaseError as exc:
+        if index is not None:
+            index.close()
+        if isinstance(exc, sqlite3.OperationalError):
+            raise  # locked, read-only, out of space: not the file's fault
+        for part in (path, *(path.with_name(path.name + s) for s in ("-wal", "-shm", "-journal"))):
+            try:
+                part.unlink()
+            except FileNotFoundError:
+                pass
+        print(f"daycare-gui: the search index {path} could not be read; building it again", file=sys.stderr)
+        return SourceIndex(path)
+
+
+def print_results(args, results, index_path: str, kind: str, places: dict[str, str]) -> None:
+    """The matches (and documents) on stdout, as text or one JSON object."""
+    from daycare_gui.commands.search_documents import as_json, describe
+
+    documents = as_json(results.documents)
     if args.json:
-        out = {**_as_json(results, index_path, store.kind), "documents": documents}
+        out = {**_as_json(results, index_path, kind), "documents": documents}
         print(json.dumps(out, ensure_ascii=False, indent=2))
     else:
         print(_human(results, places) + (describe(documents) if documents else ""))
-    return 0
 
 
 # The search command's options for a store's facets (SearchSource.facets), as Daycare names them: a store

@@ -232,6 +232,9 @@ def sweep_private_copies(tmp_dir: str | os.PathLike | None = None) -> list[Path]
         for path, pid, start in _private_folders(tmp_dir, pattern):
             if private_copies.remove_if_abandoned(path, pid, start):
                 removed.append(path)
+    from daycare_gui.stores.common.kept import prune_kept
+
+    prune_kept()  # what repeated commands kept of stores that are gone (not copies: not in what is returned)
     return removed
 
 
