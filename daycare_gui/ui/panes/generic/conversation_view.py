@@ -22,7 +22,6 @@ from PySide6.QtCore import QFileSystemWatcher, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QImage, QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
     QMenu,
@@ -39,6 +38,7 @@ from daycare_gui.ui.models.columns import fmt_int, fmt_time
 from daycare_gui.ui.models.message_pages import MessagePagesModel, kind_of
 from daycare_gui.ui.theme import follow_palette
 from daycare_gui.ui.widgets.export import COPY_SHORTCUT, ConversationExporter, copy_markdown
+from daycare_gui.ui.widgets.flow_layout import FlowLayout
 from daycare_gui.ui.widgets.history_list import HistoryList
 from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, escape, markdown_html
 from daycare_gui.ui.widgets.message_view import call_id_of_run_url, messages_html
@@ -198,7 +198,9 @@ class ConversationView(QWidget):
         self.heading.setWordWrap(True)
         layout.addWidget(self.heading)
 
-        bar = QHBoxLayout()
+        # The buttons wrap onto a second line rather than widen the page: in one row they asked ~680 px,
+        # and a page beside the navigation and the Details dock at 1280 px could not give them that.
+        bar = FlowLayout()
         self.home_button = QPushButton("⇤ First (Ctrl+Home)")
         self.end_button = QPushButton("Last ⇥ (Ctrl+End)")
         self.goto_box = QSpinBox()
@@ -226,7 +228,7 @@ class ConversationView(QWidget):
         for w in (self.home_button, self.end_button, self.goto_box, self.goto_button, self.raw_button,
                   self.export_button, self.new_marker):
             bar.addWidget(w)
-        bar.addWidget(self.position, 1, Qt.AlignmentFlag.AlignRight)
+        bar.addWidget(self.position)
         layout.addLayout(bar)
         self.exporter = ConversationExporter(self)
         self.exporter.finished.connect(self._say)
