@@ -96,3 +96,14 @@ def test_cianaparrot_answer_says_its_tokens(qapp, tmp_path):
         shown = _shown(qapp, conversation_window(cap, ref, None))
     answers = [line for line in shown.splitlines() if "150 tokens" in line]
     assert answers and all(line.startswith("assistant") for line in answers)
+
+
+def test_the_conversation_says_when_the_session_goes_on_beyond_it(qapp, demo_store):
+    """The conversation is a window on the session: it says when messages lie before or after it."""
+    with registry.open_store(demo_store) as store:
+        cap = store.capability(api.Conversations)
+        ref, _original, original_key, _rewrite, _rewrite_key = _rewritten_turn(cap)
+        middle = _shown(qapp, conversation_window(cap, ref, original_key, before=0, after=0))
+        whole = _shown(qapp, conversation_window(cap, ref, original_key))
+    assert "earlier messages: scroll the list up" in middle and "later messages: scroll the list down" in middle
+    assert "earlier messages" not in whole and "later messages" not in whole  # the demo's session fits

@@ -50,7 +50,8 @@ def _pre(text: str, limit: int = 20_000) -> str:
 def messages_html(messages: list[Message], palette: QPalette, *, focus: str | None = None,
                   partners: dict[str, Message] | None = None, expanded=frozenset(),
                   steps: list[Message] | tuple = (), rewrites: dict[str, Message] | None = None,
-                  rewritten: dict[str, Message] | None = None) -> str:
+                  rewritten: dict[str, Message] | None = None, more_before: bool = False,
+                  more_after: bool = False) -> str:
     """``partners``: tool results (by call id) read beyond the messages drawn, shown under their calls;
     ``steps``: steps of the calls' runs read beyond them, likewise; ``rewrites``: a message's id → the
     message that rewrote it later, ``rewritten``: a rewrite's id → the message it rewrote (each shown
@@ -74,6 +75,8 @@ def messages_html(messages: list[Message], palette: QPalette, *, focus: str | No
     parts = [f"<html><head><style>pre {{ white-space: pre-wrap; margin: 2px 0; }} "
              f".meta {{ color: {muted}; }} .err {{ color: {c.error}; }} a {{ text-decoration: none; }}"
              f"</style></head><body style='color: {text};'>"]
+    if more_before:  # (the list beside it goes on: the conversation is a window on it, not the session)
+        parts.append("<p class='meta'>… earlier messages: scroll the list up</p>")
     for m in messages:
         if m.tool_result is not None and m.tool_result.call_id in page.drawn:
             continue  # already drawn under its call
@@ -86,6 +89,8 @@ def messages_html(messages: list[Message], palette: QPalette, *, focus: str | No
         # a tool result drawn under its call highlights the call's block
         answers = (results[c.id].id for c in m.tool_calls if c.id in results)
         parts.append(_message(page, m, focus=focus is not None and (focus == m.id or focus in answers)))
+    if more_after:
+        parts.append("<p class='meta'>… later messages: scroll the list down</p>")
     parts.append("</body></html>")
     return "".join(parts)
 

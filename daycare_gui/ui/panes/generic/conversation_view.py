@@ -82,7 +82,8 @@ class ConversationWindow:
     def html(self, palette, expanded=frozenset()) -> str:
         """The window as conversation HTML (pure string building: safe on the worker)."""
         return messages_html(self.messages, palette, focus=self.focus_id, partners=self.partners,
-                             expanded=expanded, steps=self.steps, rewrites=self.rewrites, rewritten=self.rewritten)
+                             expanded=expanded, steps=self.steps, rewrites=self.rewrites, rewritten=self.rewritten,
+                             more_before=self.more_before, more_after=self.more_after)
 
 
 def conversation_window(cap, ref: SessionRef, key: int | None, *, before: int = WINDOW_BEFORE,
