@@ -11,7 +11,7 @@ import pytest
 
 from tests.pg_helpers import use_test_pglite
 from tests.ui.conftest import open_and_wait
-from tests.ui.test_document_shelves import _answer_form, _open, _shelf
+from tests.ui.test_document_shelves import _answer_form, _open, _shelf, memory_shelf_size
 
 PG_NOW = 1_795_000_000_000
 
@@ -21,7 +21,7 @@ def test_sqlite_memory_records_are_renamed_and_added_in_the_form(qtbot, window, 
     shutil.copytree(demo_store, store)
     path = store / "plugins" / "memory" / "people.md"
     before = path.read_bytes()
-    pane = _shelf(qtbot, window, store, "memory", 3)
+    pane = _shelf(qtbot, window, store, "memory", memory_shelf_size(store))
     _open(qtbot, pane, "People")
     fields = dict((f.label, v) for f, v in pane.opened.fields)
     assert fields["Record 1 title"] == "sam" and fields["New record title"] == ""
@@ -42,7 +42,7 @@ def test_sqlite_memory_record_without_a_title_is_refused(qtbot, window, demo_sto
     before = path.read_bytes()
     said = []
     monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: said.append(a[2]) or QMessageBox.StandardButton.Ok)
-    pane = _shelf(qtbot, window, store, "memory", 3)
+    pane = _shelf(qtbot, window, store, "memory", memory_shelf_size(store))
     _open(qtbot, pane, "People")
     _answer_form(monkeypatch, {"record:new:text": "text but no title"})
     pane.fields_button.click()

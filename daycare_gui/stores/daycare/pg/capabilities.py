@@ -312,6 +312,16 @@ class PgDocuments(_OnStore, api.Documents):
         update_document_fields(self.store, ref, changes, expected_sha256, force=force)
         return None
 
+    def memory_of(self, thread_id: str) -> list[DocRef]:
+        """The memory rows (slug memory/…) of the agent's user."""
+        if not thread_id or not self.store.has("documents") or not self.store.has("agents"):
+            return []
+        current = self.store.current("agents").replace(" WHERE ", " AND ")  # (the agent's current version)
+        rows = self.db.rows(f"SELECT user_id FROM agents WHERE id = :a{current}", {"a": thread_id})
+        user_id = rows[0][0] if rows else None
+        return [d for d in self._table_docs() if user_id and d.group == MEMORY_GROUP
+                and d.id.partition("/")[0] == user_id]
+
     # -- New memory… (a ``documents`` row under memory/, as Daycare keeps a memory since 7c3c466c) ------
     def _owners(self) -> list[tuple[str, str]]:
         """(label, user id) of each current user, the label "name (id)"."""

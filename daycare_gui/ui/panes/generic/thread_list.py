@@ -75,7 +75,7 @@ class ThreadList(QWidget):
         self.label = cap.thread_label
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        head = QHBoxLayout()
+        self.head = head = QHBoxLayout()  # (a page may add its own buttons after the count)
         self.caption = QLabel(f"<b>{self.label}</b>")
         self.summary = QLabel("Loading…")
         self.summary.setObjectName("threadSummary")
