@@ -27,6 +27,8 @@ def _agents_page_fits(qtbot, window, store, section, timeout=15000):
     assert nav + page + dock <= 1280 - 40, (nav, page, dock)  # (40: the splitter handles and frames)
     assert window.width() == 1280 and window.detail_dock.isVisible()
     assert window.nav.width() >= window.nav.needed_width(), _labels_whole(window)
+    # and the conversation keeps room to be read beside the message list (it had 120 px)
+    assert pane.conversation.conversation.width() >= 200, pane.conversation.conversation.width()
 
 
 def test_daycare_sqlite_agents_page_fits(qtbot, window, demo_store):

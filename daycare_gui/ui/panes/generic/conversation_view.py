@@ -50,6 +50,7 @@ FOLLOW_RENDER_MS = 1000
 LIVE_MS = 100  # a kind's growing session is re-checked at most this often, only after its files changed
 WINDOW_BEFORE = 30  # messages drawn before and after the current one
 WINDOW_AFTER = 30
+CONVERSATION_MIN_WIDTH = 220  # px: a message's heading and a few words a line
 PARTNER_SPAN = 200  # how far past the drawn messages a tool call's result is looked for
 
 
@@ -257,6 +258,8 @@ class ConversationView(QWidget):
         self.list.setWordWrap(False)
         self.conversation = SafeTextBrowser()
         self.conversation.setObjectName("conversation")
+        # Room to read a message beside the list, however narrow the page: the thread list beside yields first
+        self.conversation.setMinimumWidth(CONVERSATION_MIN_WIDTH)
         # A conversation nearly always scrolls: with the bar shown for good, a new one is laid out once.
         self.conversation.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         follow_palette(self.conversation, lambda: self._render(scroll_to_focus=False))  # tints follow

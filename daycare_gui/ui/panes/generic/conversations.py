@@ -58,7 +58,11 @@ class ConversationsPane(Pane):
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(left)
         split.addWidget(right)
-        split.setSizes([420, 700])
+        # The conversation takes most of the width, and the growth of a wider window: at 1280 px beside the
+        # navigation and the Details dock, two fifths to the lists left the conversation 120 px (now ~230).
+        split.setStretchFactor(0, 0)
+        split.setStretchFactor(1, 1)
+        split.setSizes([250, 870])
         layout.addWidget(split)
 
         self.threads.current_changed.connect(self._thread_selected)
