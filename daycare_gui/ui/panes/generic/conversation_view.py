@@ -103,8 +103,9 @@ def conversation_window(cap, ref: SessionRef, key: int | None, *, before: int = 
     window.more_before = bool(cap.page_before(ref, pending[0].key, 1))
     answered = {m.tool_result.call_id for m in messages if m.tool_result is not None}
     wanted = {c.id for m in messages for c in m.tool_calls if c.id} - answered
-    # a message of the window may have been rewritten a little further on
-    may_be_rewritten = any(m.at is not None and m.rewrites_at is None for m in messages[-span:])
+    # A message of the window may have been rewritten a little further on: the look-ahead is read whenever
+    # the window holds a message with a time (the old History pane read 200 records either side each time).
+    may_be_rewritten = any(m.at is not None and m.rewrites_at is None for m in messages)
     look = wanted or may_be_rewritten
     ahead = cap.page_after(ref, pending[-1].key, span) if look else cap.page_after(ref, pending[-1].key, 1)
     window.more_after = bool(ahead)
@@ -117,7 +118,7 @@ def conversation_window(cap, ref: SessionRef, key: int | None, *, before: int = 
             window.steps.append(m)
             window.keys.setdefault(m.id, key_)
     earlier = []
-    if any(m.rewrites_at is not None for m in messages[:span]):  # a rewrite whose message may lie before
+    if any(m.rewrites_at is not None for m in messages):  # a rewrite whose message may lie before the window
         earlier = [(p.key, p.message()) for p in cap.page_before(ref, pending[0].key, span)]
     _pair_rewrites(window, [*earlier, *((p.key, m) for p, m in zip(pending, messages)), *later])
     return window
