@@ -628,6 +628,11 @@ class Documents(Capability):
         """The documents of one thread (an agent's prompt files)."""
         return [d for d in self.documents() if d.thread_id == thread_id]
 
+    def memory_of(self, thread_id: str) -> list[DocRef]:
+        """The listed documents holding what a thread remembers (a Daycare agent's user's MEMORY.md, its
+        memory rows): the thread list's Memory button opens them. Empty: none, or the kind keeps no memory."""
+        return []
+
     def creatable(self, group: str) -> tuple[EditableField, ...]:
         """What a new document of ``group`` asks for (a skill's place, name and description); empty: none
         can be made there. ``create`` takes the names."""

@@ -51,6 +51,14 @@ class Message:
     # The id of the tool call whose run this message is a step of (code the call ran, and the tools that
     # code called in turn): the conversation view draws the steps inside that call, folded. "" for none.
     part_of: str = ""
+    # The model that wrote the message and the tokens its turn took (in and out), where the store says:
+    # shown in the message's heading. "" / None when the store does not say.
+    model: str = ""
+    tokens: int | None = None
+    # This message rewrites an earlier one of the same session, named by that one's time (ms): Daycare's
+    # ``assistant_rewrite`` names the message it replaces only by its ``at``. The view shows the two
+    # together. None for a message that rewrites nothing.
+    rewrites_at: int | None = None
 
     def summary(self, limit: int = 160) -> str:
         """One line for lists, tooltips and search results."""

@@ -113,6 +113,9 @@ def message_of(rec: HistoryRecord, problem: str | None = None, size: int | None 
         attachments=tuple(f.name for f in rec.files),
         meta=_facts(rec, size),
         part_of=(rec.tool_call_id or "") if rec.is_rlm else "",  # a step of the Python run its call started
+        model=rec.tokens.model if rec.tokens is not None else "",
+        tokens=rec.tokens.size.total if rec.tokens is not None else None,
+        rewrites_at=rec.assistant_at if rec.type == "assistant_rewrite" else None,
         raw=rec.data,
         problem=problem or (None if rec.known_kind else f"unknown record type {rec.type!r}"),
     )
