@@ -532,7 +532,7 @@ class Documents(Capability):
         ``force`` insists past such a refusal; it never skips the check for a change made meanwhile (to
         write over one, save again with the sha256 of the bytes now there). ``daycare-gui edit`` saves a
         kind's document through here too, so the window and the command refuse alike."""
-        from daycare_gui.stores.common.atomic import ConflictError, save_atomic
+        from daycare_gui.stores.common.edit.atomic import ConflictError, save_atomic
 
         if not ref.editable or ref.path is None:
             raise WriteRefused(ref.readonly_reason or f"{ref.title} cannot be edited")

@@ -10,9 +10,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from daycare_gui.stores.common.files import read as _read
 from daycare_gui.stores.common.files.frontmatter import parse_markdown
 from daycare_gui.stores.common.files.read import Root, check_inside
-from daycare_gui.stores.daycare.files import read as _read
 from daycare_gui.stores.daycare.files.homes import KNOWLEDGE_FILES
 
 PREVIEW_LIMIT = 256 * 1024

@@ -11,10 +11,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from daycare_gui.stores.common.files import read as _read
 from daycare_gui.stores.common.files.base import Loaded, RecordMixin, loaded
 from daycare_gui.stores.common.files.read import Root, check_inside, read_text, subdirs
 from daycare_gui.stores.common.problems import Problem
-from daycare_gui.stores.daycare.files import read as _read
 from daycare_gui.stores.daycare.paths import DaycarePaths
 
 HOME_FOLDERS = ("desktop", "documents", "developer", "downloads", "knowledge")
