@@ -950,6 +950,12 @@ class SearchSource(Capability):
         which the check of the last message alone cannot see. None: the kind cannot tell."""
         return None
 
+    def location(self) -> str | None:
+        """The file or folder this store lives in: its index records it and is removed from the cache once
+        it no longer exists (``stores.common.index_prune``). None (a server, or the kind cannot tell): the
+        index goes only after a month untouched."""
+        return None
+
     def former_index_files(self, cache_dir: Path) -> tuple[Path, ...]:
         """Index files an earlier search of this store left in ``cache_dir`` under another layout (Daycare's
         own index before it fed the shared one); removed at the next build, with their -wal and -shm."""
