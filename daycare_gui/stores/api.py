@@ -28,7 +28,6 @@ from daycare_gui.stores.records import (
     Collection,
     DayCount,
     DeletedItem,
-    DeletedTask,
     DocRef,
     DocVersion,
     FileEntry,
@@ -669,17 +668,11 @@ class Tasks(Capability):
         return ""
 
     def delete(self, task: TaskItem, *, force: bool = False) -> str:
-        """Move the task to the store's trash; returns the token :meth:`restore` takes. Refused while the
-        system runs unless ``force``; WritePartial when part of it could not be removed."""
+        """Move the task to the store's trash; returns the key of its :class:`Trash` item (a kind that
+        deletes tasks offers Trash: the deleted task is listed and restored there, with the store's other
+        deleted items). Refused while the system runs unless ``force``; WritePartial when part of it could
+        not be removed."""
         raise WriteRefused(self.delete_reason(task) or "these tasks cannot be deleted here")
-
-    def deleted(self) -> list[DeletedTask]:
-        """What was deleted and can be restored, newest first (and entries never restorable, with why)."""
-        return []
-
-    def restore(self, token: str, *, force: bool = False) -> str:
-        """Put a deleted task back where it was (refused when something took its place); says where."""
-        raise WriteRefused("nothing can be restored here")
 
 
 class Tables(Capability):
@@ -1010,7 +1003,9 @@ class Actions(Capability):
 
 
 class Trash(Capability):
-    """What this app deleted from the store and kept aside, newest first, each restorable to its place."""
+    """What this app deleted from the store and kept aside, newest first, each restorable to its place: the
+    one list of deleted items of any sort (tasks, documents such as skills, rows), shown by one dialog.
+    Whatever a kind's capabilities delete (``Tasks.delete``, ``Documents.delete``, …) is listed here."""
 
     @abstractmethod
     def where(self) -> str:
