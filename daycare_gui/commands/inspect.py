@@ -6,6 +6,7 @@ import json
 import sys
 from pathlib import Path
 
+from daycare_gui.commands import options
 from daycare_gui.stores import registry
 from daycare_gui.stores.api import CannotOpen, NotRecognised
 from daycare_gui.stores.common.secrets import mask_url
@@ -14,8 +15,7 @@ from daycare_gui.stores.common.secrets import mask_url
 def add_arguments(parser) -> None:
     parser.add_argument("path", help="a store: Daycare root, data dir or settings.json, or another kind's folder")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--kind", help=f"open as this kind ({', '.join(registry.kind_names())}) "
-                                       "instead of detecting it")
+    options.add_kind(parser)
     parser.add_argument("--home-skills", action="store_true", help="also read ~/.agents/skills (Daycare)")
 
 

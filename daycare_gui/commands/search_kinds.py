@@ -9,7 +9,6 @@ runs the search itself for any other.
 from __future__ import annotations
 
 import argparse
-import datetime as _dt
 import json
 import os
 import signal
@@ -18,6 +17,7 @@ import threading
 import time
 from pathlib import Path
 
+from daycare_gui.commands import options
 from daycare_gui.stores.common.fts import plain_snippet
 from daycare_gui.stores.common.secrets import mask_url
 from daycare_gui.stores.common.wording import words_of
@@ -40,17 +40,9 @@ def add_arguments(parser) -> None:
     group.add_argument("--store-kind", dest="kind", help=argparse.SUPPRESS)
     group.add_argument("--role", action="append", dest="roles", metavar="ROLE",
                        help="only messages of this role (user, assistant, tool, system, …)")
-    group.add_argument("--since", type=_date, metavar="YYYY-MM-DD", help="only messages from this day on (UTC)")
-    group.add_argument("--until", type=_date, metavar="YYYY-MM-DD", help="only messages before this day (UTC)")
+    options.add_since(group, "messages")
+    options.add_since(group, "messages", "--until", before=True)
     group.add_argument("--rebuild", action="store_true", help="rebuild the index from scratch first")
-
-
-def _date(text: str) -> int:
-    try:
-        day = _dt.date.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a day as YYYY-MM-DD, got {text!r}") from None
-    return int(_dt.datetime(day.year, day.month, day.day, tzinfo=_dt.timezone.utc).timestamp() * 1000)
 
 
 def _query(args) -> str:

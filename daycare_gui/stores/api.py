@@ -28,7 +28,6 @@ from daycare_gui.stores.records import (
     Collection,
     DayCount,
     DeletedItem,
-    DeletedTask,
     DocRef,
     DocVersion,
     FileEntry,
@@ -585,7 +584,7 @@ class Documents(Capability):
         ``force`` insists past such a refusal; it never skips the check for a change made meanwhile (to
         write over one, save again with the sha256 of the bytes now there). ``daycare-gui edit`` saves a
         kind's document through here too, so the window and the command refuse alike."""
-        from daycare_gui.stores.common.atomic import ConflictError, save_atomic
+        from daycare_gui.stores.common.edit.atomic import ConflictError, save_atomic
 
         if not ref.editable or ref.path is None:
             raise WriteRefused(ref.readonly_reason or f"{ref.title} cannot be edited")
@@ -743,17 +742,11 @@ class Tasks(Capability):
         return ""
 
     def delete(self, task: TaskItem, *, force: bool = False) -> str:
-        """Move the task to the store's trash; returns the token :meth:`restore` takes. Refused while the
-        system runs unless ``force``; WritePartial when part of it could not be removed."""
+        """Move the task to the store's trash; returns the key of its :class:`Trash` item (a kind that
+        deletes tasks offers Trash: the deleted task is listed and restored there, with the store's other
+        deleted items). Refused while the system runs unless ``force``; WritePartial when part of it could
+        not be removed."""
         raise WriteRefused(self.delete_reason(task) or "these tasks cannot be deleted here")
-
-    def deleted(self) -> list[DeletedTask]:
-        """What was deleted and can be restored, newest first (and entries never restorable, with why)."""
-        return []
-
-    def restore(self, token: str, *, force: bool = False) -> str:
-        """Put a deleted task back where it was (refused when something took its place); says where."""
-        raise WriteRefused("nothing can be restored here")
 
 
 class Tables(Capability):
@@ -1024,6 +1017,12 @@ class SearchSource(Capability):
         which the check of the last message alone cannot see. None: the kind cannot tell."""
         return None
 
+    def location(self) -> str | None:
+        """The file or folder this store lives in: its index records it and is removed from the cache once
+        it no longer exists (``stores.common.index_prune``). None (a server, or the kind cannot tell): the
+        index goes only after a month untouched."""
+        return None
+
     def former_index_files(self, cache_dir: Path) -> tuple[Path, ...]:
         """Index files an earlier search of this store left in ``cache_dir`` under another layout (Daycare's
         own index before it fed the shared one); removed at the next build, with their -wal and -shm."""
@@ -1078,7 +1077,9 @@ class Actions(Capability):
 
 
 class Trash(Capability):
-    """What this app deleted from the store and kept aside, newest first, each restorable to its place."""
+    """What this app deleted from the store and kept aside, newest first, each restorable to its place: the
+    one list of deleted items of any sort (tasks, documents such as skills, rows), shown by one dialog.
+    Whatever a kind's capabilities delete (``Tasks.delete``, ``Documents.delete``, …) is listed here."""
 
     @abstractmethod
     def where(self) -> str:

@@ -151,16 +151,6 @@ class TaskCopy:
 
 
 @dataclass(frozen=True)
-class DeletedTask:
-    """A task deleted from the window and kept in the store's trash: ``token`` restores it."""
-
-    token: str
-    label: str  # what it was and where, in one line
-    deleted_at: str = ""  # ISO time
-    refused: str = ""  # why it can never be restored (a planted entry): shown, never offered
-
-
-@dataclass(frozen=True)
 class TaskItem:
     """Scheduled work. Shared code says the schedule in words and computes next runs for ``cron``."""
 
@@ -242,12 +232,12 @@ class Row:
 
 @dataclass(frozen=True)
 class DeletedItem:
-    """Something deleted through this app and kept aside so it can be put back (a task file, a skill)."""
+    """Something deleted through this app and kept aside so it can be put back (a task, a skill, a row)."""
 
     key: str  # what restore() is given back
     title: str  # where it lived, as the person knows it
     deleted_at: str = ""  # ISO time
-    what: str = ""  # "file" | "folder" | a kind's word
+    what: str = ""  # what it was, in a word or two: "cron task", "skill", "file", "folder", a kind's word
     problem: str | None = None  # set when it is listed but can never be restored (and why)
 
 

@@ -67,7 +67,7 @@ def test_the_engine_question_is_the_stores_live_answer(qtbot, tmp_path):
     SQLite store's check was what the open had seen)."""
     import pytest
 
-    from daycare_gui.stores.common.atomic import sha256_of
+    from daycare_gui.stores.common.edit.atomic import sha256_of
 
     root = tmp_path / "daycare"
     write_demo(root)

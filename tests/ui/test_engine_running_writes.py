@@ -97,7 +97,7 @@ def test_file_editor_overwriting_a_conflict_does_not_ask_about_the_engine_twice(
 
 
 def test_delete_create_and_restore_each_ask_before_writing(qtbot, window, store):
-    from daycare_gui.ui.panes.generic.task_dialogs import NewTaskDialog, RestoreDialog
+    from daycare_gui.ui.panes.generic.task_dialogs import NewTaskDialog
 
     pane = open_at(qtbot, window, store, "cron")
     qtbot.waitUntil(lambda: pane.records.proxy.rowCount() == 6, timeout=5000)
@@ -126,7 +126,7 @@ def test_delete_create_and_restore_each_ask_before_writing(qtbot, window, store)
     task_dir = store / "cron" / "water-plants"
     assert (task_dir / "TASK.md").is_file()
     move_to_trash(resolve_paths(store), task_dir)
-    restore_dialog = RestoreDialog(pane.cap, ask=(answers := Answers(False, True)))
+    restore_dialog = TrashDialog(window.opened.capability(api.Trash), ask=(answers := Answers(False, True)))
     qtbot.addWidget(restore_dialog)
     restore_dialog.restore_selected()
     assert not task_dir.exists() and answers.asked[0][0].startswith("Daycare's engine is running")

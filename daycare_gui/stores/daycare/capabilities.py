@@ -200,7 +200,8 @@ def offer_capabilities(store) -> None:
 
     core = store.core
     store.offer(Directory, DaycareDirectory(core))  # legacy folders too: their agents and sessions
-    store.offer(Trash, DaycareTrash(core.paths))  # what the editors deleted, in every generation
+    # what the editors and the Tasks page deleted, in every generation; a restore is seen by the next read
+    store.offer(Trash, DaycareTrash(core.paths, after_restore=core.forget_files))
     store.offer(Tasks, _tasks(core))  # cron and heartbeat: their files and rows
     store.offer(Storage, DaycareStorage(core))  # legacy folders too: their upgrade creates daycare.db
     from daycare_gui.stores.daycare.sqlite.documents import offer_documents_and_files

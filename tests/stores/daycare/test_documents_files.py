@@ -10,7 +10,7 @@ import shutil
 import pytest
 
 from daycare_gui.stores import api, registry
-from daycare_gui.stores.common.atomic import sha256_of
+from daycare_gui.stores.common.edit.atomic import sha256_of
 from daycare_gui.stores.daycare.demo import write_demo
 from tests.conftest import snapshot_tree
 

@@ -13,7 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from daycare_gui.stores.api import Documents, WriteConflict, WriteRefused
-from daycare_gui.stores.common.atomic import (
+from daycare_gui.stores.common.backups import BACKUP_DIR, backup_copy
+from daycare_gui.stores.common.edit.atomic import (
     ConflictError,
     OutsideStoreError,
     ReadOnlyError,
@@ -21,11 +22,11 @@ from daycare_gui.stores.common.atomic import (
     save_atomic,
     sha256_of,
 )
-from daycare_gui.stores.common.backups import BACKUP_DIR, backup_copy
-from daycare_gui.stores.common.markdown import parse_markdown
+from daycare_gui.stores.common.files.frontmatter import parse_markdown
+from daycare_gui.stores.common.folder_files import inside
 from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.daycare.datadir.agent_files import find_agent_files
-from daycare_gui.stores.daycare.datadir.reading import inside, read_capped
+from daycare_gui.stores.daycare.datadir.reading import read_capped
 from daycare_gui.stores.daycare.datadir.skills import ACTIVE, HISTORY, PERSONAL, SkillDoc, find_skills
 from daycare_gui.stores.records import DocRef, DocVersion, Row
 

@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from daycare_gui.stores.api import DocumentForm, EditableField
+from daycare_gui.stores.common.edit.document import FrontmatterDocument
+from daycare_gui.stores.common.edit.errors import InvalidValue
 
-from .document import FrontmatterDocument
-from .errors import InvalidValue
 from .memory_doc import MemoryEntityDoc
 from .permissions_doc import PermissionsDoc, rule_warning, validate_rule
 from .views import AppManifestDoc, CronTaskDoc, DocView, HeartbeatDoc, SkillDoc

@@ -598,6 +598,10 @@ class PgSearchSource(_OnStore, api.SearchSource):
     def identity(self) -> str:
         return self.store.title
 
+    def location(self) -> str | None:
+        paths = self.store.paths  # (None for a server: it is not known gone from here)
+        return str(paths.pglite_path) if paths is not None and self.store.generation == "pglite" else None
+
     def messages(self, after: str | None):
         last = int(after) if after else -1
         while True:
