@@ -861,7 +861,16 @@ class Storage(Capability):
     # -- space on disk and the safe ways to get it back (#38) ---------------------------------------------
     def space(self, progress=None) -> SpaceReport | None:
         """Where the bytes go (tables and indexes, threads/sessions/agents, folders, free pages, the log)
-        with advice and the safe actions; read-only. None: this kind does not measure it."""
+        with advice and the safe actions; read-only. None: this kind does not measure it.
+
+        ``progress(step)`` is told each step (a sentence, with how far a long one is); it may raise to stop
+        the measuring (the window's Cancel, a store closed meanwhile), which then ends with that exception."""
+        return None
+
+    def space_quick(self) -> SpaceReport | None:
+        """What measures in well under a second — tables and indexes, free pages, the log, folders — with
+        ``holders_pending`` set when ``space()`` has the holders still to measure, or the whole report when
+        it was kept for the store as it is now. None: ``space()`` is quick itself (the window calls only it)."""
         return None
 
     def prune_preview(self, keep: int, idle_days: float | None = None, progress=None) -> PrunePreview:
