@@ -9,7 +9,6 @@ so every record says "cannot tell".
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 
 from daycare_gui.stores.api import Usage
@@ -19,6 +18,8 @@ _PAGE = 2000
 
 
 def as_int(value) -> int:
+    if value.__class__ is int:  # (the usual case, first: called four times per model call)
+        return value if value > 0 else 0
     try:
         n = int(value or 0)
     except (TypeError, ValueError):
@@ -69,27 +70,34 @@ class DaycareSqliteUsage(Usage):
         return titles, users, tasks
 
     def records(self, since: int | None = None) -> Iterator[UsageRecord]:
+        for (key, at, provider, model, inp, out, read, w5, _w1h, agent, session, title, user, task,
+             estimated) in self.rows(since):
+            yield UsageRecord(key=key, at=at, provider=provider, model=model, input=inp, output=out, cache_read=read,
+                              cache_write_5m=w5, ref=SessionRef(agent, session), message_id=key[1:],
+                              thread_title=title, user=user, task=task, estimated=estimated)
+
+    def rows(self, since: int | None = None) -> Iterator[tuple]:
+        """The sizes are picked out by SQLite (``json_extract``): no JSON decoded here, no object per call."""
         if not (self.core.has_table("session_history") and self.core.has_table("sessions")):
             return
         titles, users, tasks = self._labels()
         after = -1
         while True:
             rows = self.core.db.fetch(
-                "SELECT h.id, h.session_id, s.agent_id, h.at, json_extract(h.data, '$.tokens') "
+                "SELECT h.id, h.session_id, s.agent_id, h.at, json_extract(h.data, '$.tokens.provider'), "
+                "json_extract(h.data, '$.tokens.model'), json_extract(h.data, '$.tokens.source'), "
+                "json_extract(h.data, '$.tokens.size.input'), json_extract(h.data, '$.tokens.size.output'), "
+                "json_extract(h.data, '$.tokens.size.cacheRead'), json_extract(h.data, '$.tokens.size.cacheWrite') "
                 "FROM session_history h LEFT JOIN sessions s ON s.id = h.session_id "
                 "WHERE h.id > :after AND h.type = 'assistant_message' AND json_valid(h.data) "
                 "AND json_type(h.data, '$.tokens.size') = 'object' AND (:since IS NULL OR h.at >= :since) "
                 "ORDER BY h.id LIMIT :n", {"after": after, "since": since, "n": _PAGE})
-            for row_id, session_id, agent_id, at, raw in rows:
-                try:
-                    tokens = json.loads(raw)
-                except (TypeError, ValueError):
-                    continue
+            for row_id, session_id, agent_id, at, provider, model, source, inp, out, read, write in rows:
                 agent = str(agent_id or "")
-                rec = usage_record(f"h{row_id}", row_id, str(session_id or ""), agent, at, tokens,
-                                   title=titles.get(agent, ""), user=users.get(agent, ""), task=tasks.get(agent, ""))
-                if rec is not None:
-                    yield rec
+                yield (f"h{row_id}", int(at) if at is not None else None, str(provider or ""), str(model or ""),
+                       as_int(inp), as_int(out), as_int(read), as_int(write), 0, agent, str(session_id or ""),
+                       titles.get(agent, ""), users.get(agent, ""), tasks.get(agent, ""),
+                       True if source == "estimate" else (False if source == "usage" else None))
             if len(rows) < _PAGE:
                 return
             after = rows[-1][0]
