@@ -794,6 +794,12 @@ class Automations(Capability):
     def runs(self, automation_id: str, *, since: int | None = None, limit: int | None = None) -> list[Run]:
         """Runs of one automation started at or after ``since`` (ms), newest first, at most ``limit``."""
 
+    def fingerprint(self) -> object | None:
+        """What any write to the records runs are told from changes (compared, never read): the window keeps
+        the runs it reconstructed while it stays the same (``stores.common.run_cache``). None: not known,
+        the runs are read again each time."""
+        return None
+
     def run_sessions(self) -> frozenset[SessionRef]:
         """Sessions that hold only scheduled runs, so the conversations list can hide them ("hide
         scheduled runs"). Empty: the kind cannot tell them apart from conversations."""

@@ -16,6 +16,7 @@ first), then each listed run's span: a task with 10,000 runs never loads whole h
 from __future__ import annotations
 
 import json
+import os
 import re
 
 from daycare_gui.stores import api
@@ -45,6 +46,21 @@ class DaycareAutomations(api.Automations):
     @property
     def db(self):
         return self.core.db
+
+    def fingerprint(self):
+        """The database's (any commit changes it) and the task folders' files (a task's copy on disk)."""
+        from daycare_gui.stores.common.space_cache import file_fingerprint
+
+        paths = self.core.paths
+        files = []
+        for folder in ("cron", "heartbeat"):
+            try:
+                for entry in sorted(os.scandir(paths.data_dir / folder), key=lambda e: e.name):
+                    st = entry.stat(follow_symlinks=False)
+                    files.append((folder, entry.name, st.st_mtime_ns, st.st_size))
+            except OSError:
+                continue
+        return (file_fingerprint(paths.db_path), tuple(files))
 
     # -- which automations -----------------------------------------------------------------------------
     def automations(self) -> list[Automation]:
