@@ -28,7 +28,7 @@ from daycare_gui.ui.widgets.markdown_view import escape
 
 HEALTH_RUNS = 200  # the latest runs each automation's health is read from (bounded: a task may have 10,000)
 SHOWN_RUNS = 20_000  # the selected automation's runs listed at most (the latest)
-RUN_PAGE = 200  # runs handed to the table at once: more as it is scrolled to the end (a first screen at once)
+RUN_PAGE = 100  # runs handed to the table at once: more as it is scrolled to the end (a first screen at once)
 
 
 @dataclass(frozen=True)
