@@ -151,10 +151,15 @@ class SpaceTab(QWidget):
         if storage is None:
             self.summary.setText("This store does not measure its space.")
             return
+        if not self.isVisible():  # measured when first shown: the Storage page opens on its tables
+            self._load_when_shown = True
+            return
+        self._load_when_shown = False
         self.measuring = True
         self._measure_cancel.clear()
         self.measure_cancel.setEnabled(True)
         self.measure_cancel.setVisible(True)
+        self.progress_label.setText("Measuring the tables…")
 
         def failed(msg: str) -> None:
             self._measured()
@@ -164,12 +169,22 @@ class SpaceTab(QWidget):
             if report is None or report.holders_pending:
                 if report is not None:
                     self._arrived(report)
+                    self.progress_label.setText(f"Measuring the {(report.holders_title or 'holders').lower()}…")
                 self._measure_all()
             else:
                 self._measured()
                 self._arrived(report)
 
-        self.ctx.slow_worker.submit(SPACE_QUICK, storage.space_quick, on_result=quick_arrived, on_error=failed)
+        # (the quick part on the worker of what is on screen: the user is waiting for it, and the background
+        # worker may be busy with the store's counts for seconds)
+        self.ctx.worker.submit(SPACE_QUICK, storage.space_quick, on_result=quick_arrived, on_error=failed)
+
+    _load_when_shown = False
+
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt override)
+        super().showEvent(event)
+        if self._load_when_shown:
+            self.load()
 
     def _measure_all(self) -> None:
         storage, cancel = self.storage, self._measure_cancel
