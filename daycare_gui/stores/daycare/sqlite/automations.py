@@ -268,11 +268,15 @@ class DaycareAutomations(api.Automations):
         return len(self.automations())
 
 
+_FIELD_LINES = {key: re.compile(rf"^{key}: (.+?)(?:</system_message>)?$", re.M)
+                for key in ("taskId", "taskUid", "taskName")}  # (compiled once: read for each of 10,000 runs)
+
+
 def _fields(text: str) -> dict[str, str]:
     """``taskId: …`` lines of a cron system message."""
     out = {}
-    for key in ("taskId", "taskUid", "taskName"):
-        m = re.search(rf"^{key}: (.+?)(?:</system_message>)?$", text, re.M)
+    for key, line in _FIELD_LINES.items():
+        m = line.search(text)
         if m:
             out[key] = m.group(1).strip()
     return out
