@@ -257,14 +257,20 @@ class _Cell:
             t.unsure_records += self.unsure
 
 
+PROGRESS_EVERY = 20_000  # records between two ``progress`` calls
+
+
 def compute(usage, by: str = "model", since: _dt.date | None = None,
-            cancelled: Callable[[], bool] | None = None) -> CostReport:
+            cancelled: Callable[[], bool] | None = None,
+            progress: Callable[[int], None] | None = None) -> CostReport:
     """Price and total every record of ``usage`` (an ``api.Usage`` or None: nothing stored), read once.
 
     Each record lands in its line, its session and model, its model, the overall total and (where the store
     keeps its own cost) its day and model; records that land in the same ones and share their price's rates
     are summed and priced once (``pricing.Rates``: the same exact sum as pricing each record). A record whose
-    tier band the rates cannot price is priced by the table on its own, as ``price`` does."""
+    tier band the rates cannot price is priced by the table on its own, as ``price`` does. ``progress(records
+    read)`` is told every ``PROGRESS_EVERY`` records; ``cancelled()`` asked every 500 (the report is then
+    partial: the caller drops it)."""
     if by not in GROUPS:
         raise ValueError(f"unknown grouping {by!r} (one of {', '.join(GROUPS)})")
     info = table_info()
@@ -287,8 +293,11 @@ def compute(usage, by: str = "model", since: _dt.date | None = None,
     days: dict[int, str] = {}
     labels = _labeller(by, days)
     for n, row in enumerate(rows):
-        if cancelled is not None and n % 500 == 0 and cancelled():
-            break
+        if n % 500 == 0:
+            if cancelled is not None and cancelled():
+                break
+            if progress is not None and n and n % PROGRESS_EVERY == 0:
+                progress(n)
         (rkey, at, provider, model, inp, out, read, w5, w1h, _thread, sid, _title, _user, _task,
          estimated) = row
         key, label = labels(row)

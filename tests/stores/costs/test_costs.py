@@ -307,3 +307,25 @@ def test_summed_totals_equal_every_record_priced_alone_across_tiers_dates_and_of
     saved = {r.key: price_record(r, with_savings=True).saved for r in recs}
     for t in report.models_cache + [report.overall]:  # what the cache reads saved, summed the same way
         assert t.saved == sum((saved[k] for k in t.keys if saved[k]), Decimal(0)), t.label
+
+
+def test_compute_says_how_far_it_read_and_stops_when_cancelled(monkeypatch):
+    from daycare_gui.stores.common import costs
+
+    monkeypatch.setattr(costs, "PROGRESS_EVERY", 1000)
+    recs = [UsageRecord(f"k{i}", 1_770_000_000_000 + i, "anthropic", "claude-sonnet-4-5", input=10, output=5)
+            for i in range(5000)]
+    read = []
+
+    class Listed(api.Usage):
+        def records(self, since=None):
+            for r in recs:
+                read.append(r.key)
+                yield r
+
+    said: list[int] = []
+    assert compute(Listed(), "model", progress=said.append).overall.records == 5000
+    assert said == [1000, 2000, 3000, 4000]
+    read.clear()
+    compute(Listed(), "model", cancelled=lambda: len(read) > 1500)
+    assert 1500 < len(read) <= 2001  # asked every 500 records: it stopped at the next check
