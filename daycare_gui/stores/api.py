@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -828,6 +828,12 @@ class Usage(Capability):
     def stored_costs(self) -> list[StoredCost]:
         """The cost the store keeps itself per day and model; empty where it keeps none."""
         return []
+
+    def records_of(self, keys: Iterable[str]) -> Iterator[UsageRecord]:
+        """The records with these keys (a total's drill-down), in the store's order. Default: every record
+        read and the others skipped; a kind that can look its records up by key does so."""
+        wanted = set(keys)
+        return (r for r in self.records() if r.key in wanted)
 
     def rows(self, since: int | None = None) -> Iterator[tuple] | None:
         """The same records as ``records`` as plain tuples, for totals over hundreds of thousands of calls

@@ -399,10 +399,11 @@ def _why(rows, total: Total | None, stored_tokens: int, tokens: int) -> str:
 
 
 def drill(usage, keys: Iterable[str], since: _dt.date | None = None) -> Iterator[PricedRecord]:
-    """The priced records behind a total (its ``keys``), in the store's order, streamed."""
-    wanted = set(keys)
-    for rec in usage.records(_since_ms(since)):
-        if rec.key in wanted:
+    """The priced records behind a total (its ``keys``), in the store's order, streamed (looked up by key
+    where the kind can: ``Usage.records_of``)."""
+    start = _since_ms(since)
+    for rec in usage.records_of(keys):
+        if start is None or (rec.at is not None and rec.at >= start):
             yield price_record(rec)
 
 

@@ -329,3 +329,15 @@ def test_compute_says_how_far_it_read_and_stops_when_cancelled(monkeypatch):
     read.clear()
     compute(Listed(), "model", cancelled=lambda: len(read) > 1500)
     assert 1500 < len(read) <= 2001  # asked every 500 records: it stopped at the next check
+
+
+def test_a_totals_records_are_looked_up_by_key_the_same_as_read_in_full(sqlite_demo):
+    with registry.open_store(sqlite_demo) as opened:
+        usage = opened.capability(api.Usage)
+        every = list(usage.records())
+        some = [every[i].key for i in range(0, len(every), 3)]
+        looked_up = list(usage.records_of(some[::-1] + ["h999999999", "nothing", "h-1", "h١٢"]))
+        assert looked_up == [r for r in every if r.key in set(some)]  # in the store's order, the rest ignored
+        report = compute(usage, "agent")
+        total = report.totals[0]
+        assert sum(p.price.usd for p in drill(usage, total.keys)) == total.usd

@@ -101,8 +101,10 @@ class CostsPane(Pane):
     def load(self) -> None:
         usage, by = self.usage, self.group.currentData()
         self.summary.setText("Pricing…")
-        # long: the calls read are said as it goes, and a new grouping (or the store closing) stops it
-        self.ctx.worker.submit_long(
+        # long (seconds on a big store): on the background worker, so the pages the user goes to meanwhile
+        # are not kept waiting; the calls read are said as it goes, and a new grouping (or the store
+        # closing) stops it
+        self.ctx.slow_worker.submit_long(
             "costs", lambda progress, cancelled: compute(usage, by, cancelled=cancelled,
                                                          progress=lambda n: progress(n, 0, "")),
             on_result=self._arrived, on_progress=lambda done, _total, _msg: self.summary.setText(
