@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import threading
 from pathlib import Path
 
 from daycare_gui.stores.common.private_files import PRIVATE_FILE, make_private_folders
@@ -75,7 +76,8 @@ def save(identity: str, fingerprint, parts: dict, folder: Path | None = None) ->
     path = _file(identity, folder)
     merged = {**load(identity, fingerprint, folder), **parts}
     body = json.dumps({"version": VERSION, "identity": identity, "fingerprint": fingerprint, "parts": merged})
-    pending = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    # (a name of its own per thread: the window measures the quick part and the whole on two workers)
+    pending = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
         make_private_folders(path.parent, ours=() if folder else (path.parent.parent, path.parent))
         fd = os.open(pending, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), PRIVATE_FILE)
