@@ -97,9 +97,7 @@ def sqlite_space(db, db_path: Path, root: Path | None, progress=None, *, quick: 
     """``db``: the store's read-only SQLite reader (``fetch(sql)``). What the database holds (tables, free
     pages, the log, agents) is kept per store fingerprint (``space_cache``) and reused while nothing was
     committed; folders are walked each time. ``quick``: the agents only if kept, else ``holders_pending``."""
-    identity = str(Path(db_path).resolve())
-    fingerprint = space_cache.file_fingerprint(Path(db_path))
-    kept = space_cache.load(identity, fingerprint, cache_folder)
+    kept, fingerprint = space_cache.load(Path(db_path), cache_folder)
     report = SpaceReport(holders_title="Agents")
     tables = space_cache.lines_from_json(kept.get("tables", None) or [])
     if kept.get("method") and tables is not None and "total" in kept:
@@ -111,7 +109,7 @@ def sqlite_space(db, db_path: Path, root: Path | None, progress=None, *, quick: 
         report.tables, report.method = sqlite_tables(db.fetch)
         pages, report.free, report.wal = sqlite_file(db.fetch, db_path)
         report.total = pages + report.wal
-        space_cache.save(identity, fingerprint, {"tables": space_cache.lines_to_json(report.tables),
+        space_cache.save(Path(db_path), fingerprint, {"tables": space_cache.lines_to_json(report.tables),
                                                  "method": report.method, "total": report.total,
                                                  "free": report.free, "wal": report.wal}, cache_folder)
     if {"session_history", "sessions"} <= set(db.tables()):
@@ -124,7 +122,7 @@ def sqlite_space(db, db_path: Path, root: Path | None, progress=None, *, quick: 
             if progress:
                 progress("measuring agents")
             report.holders = _sqlite_agents(db, progress)
-            space_cache.save(identity, fingerprint, {"agents": space_cache.lines_to_json(report.holders)},
+            space_cache.save(Path(db_path), fingerprint, {"agents": space_cache.lines_to_json(report.holders)},
                              cache_folder)
     report.folders = subfolder_lines(root)
     _advise(report)

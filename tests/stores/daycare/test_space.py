@@ -95,9 +95,10 @@ def test_space_is_kept_per_store_fingerprint_privately_and_measured_again_after_
             patch.setattr(daycare_space, "_sqlite_agents", measured_again)
             again = storage.space_quick()
         assert again.to_dict() == first.to_dict()
-    kept = list((tmp_path / "cache" / "daycare-gui" / "space").iterdir())
+    kept = list((tmp_path / "cache" / "daycare-gui" / "kept").rglob("space*.json"))
     assert len(kept) == 1 and stat.S_IMODE(os.stat(kept[0]).st_mode) == 0o600
     assert stat.S_IMODE(os.stat(kept[0].parent).st_mode) == 0o700
+    assert stat.S_IMODE(os.stat(kept[0].parent.parent).st_mode) == 0o700
 
     top = first.holders[0]
     conn = sqlite3.connect(root / "daycare.db")  # the agent's system writes a big record
@@ -114,6 +115,22 @@ def test_space_is_kept_per_store_fingerprint_privately_and_measured_again_after_
     assert calls == [1]  # the commit changed the fingerprint: measured again
     assert next(h for h in after.holders if h.name == top.name).bytes == top.bytes + 300_000
     assert after.total > first.total and after.holders[0].count == top.count + 1
+
+
+def test_the_kept_space_goes_when_its_store_goes(demo, tmp_path, monkeypatch):
+    import shutil
+
+    from daycare_gui.stores.common.kept import prune_kept
+
+    root = _copy(demo, tmp_path)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    with registry.open_store(root) as opened:
+        opened.capability(api.Storage).space()
+    kept = tmp_path / "cache" / "daycare-gui" / "kept"
+    assert list(kept.rglob("space*.json"))
+    shutil.rmtree(root)
+    prune_kept()  # (what the application does at each start)
+    assert not list(kept.rglob("space*.json"))
 
 
 def test_progress_is_told_per_step_and_raising_from_it_stops_the_measuring(demo, tmp_path, monkeypatch):
