@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -792,6 +792,12 @@ class Automations(Capability):
     def runs(self, automation_id: str, *, since: int | None = None, limit: int | None = None) -> list[Run]:
         """Runs of one automation started at or after ``since`` (ms), newest first, at most ``limit``."""
 
+    def fingerprint(self) -> object | None:
+        """What any write to the records runs are told from changes (compared, never read): the window keeps
+        the runs it reconstructed while it stays the same (``stores.common.run_cache``). None: not known,
+        the runs are read again each time."""
+        return None
+
     def run_sessions(self) -> frozenset[SessionRef]:
         """Sessions that hold only scheduled runs, so the conversations list can hide them ("hide
         scheduled runs"). Empty: the kind cannot tell them apart from conversations."""
@@ -820,6 +826,19 @@ class Usage(Capability):
     def stored_costs(self) -> list[StoredCost]:
         """The cost the store keeps itself per day and model; empty where it keeps none."""
         return []
+
+    def records_of(self, keys: Iterable[str]) -> Iterator[UsageRecord]:
+        """The records with these keys (a total's drill-down), in the store's order. Default: every record
+        read and the others skipped; a kind that can look its records up by key does so."""
+        wanted = set(keys)
+        return (r for r in self.records() if r.key in wanted)
+
+    def rows(self, since: int | None = None) -> Iterator[tuple] | None:
+        """The same records as ``records`` as plain tuples, for totals over hundreds of thousands of calls
+        (no record object built per call): ``(key, at, provider, model, input, output, cache_read,
+        cache_write_5m, cache_write_1h, thread_id, session_id, thread_title, user, task, estimated)``.
+        None: the kind has no faster way than ``records``."""
+        return None
 
 
 class Storage(Capability):
@@ -859,7 +878,16 @@ class Storage(Capability):
     # -- space on disk and the safe ways to get it back (#38) ---------------------------------------------
     def space(self, progress=None) -> SpaceReport | None:
         """Where the bytes go (tables and indexes, threads/sessions/agents, folders, free pages, the log)
-        with advice and the safe actions; read-only. None: this kind does not measure it."""
+        with advice and the safe actions; read-only. None: this kind does not measure it.
+
+        ``progress(step)`` is told each step (a sentence, with how far a long one is); it may raise to stop
+        the measuring (the window's Cancel, a store closed meanwhile), which then ends with that exception."""
+        return None
+
+    def space_quick(self) -> SpaceReport | None:
+        """What measures in well under a second — tables and indexes, free pages, the log, folders — with
+        ``holders_pending`` set when ``space()`` has the holders still to measure, or the whole report when
+        it was kept for the store as it is now. None: ``space()`` is quick itself (the window calls only it)."""
         return None
 
     def prune_preview(self, keep: int, idle_days: float | None = None, progress=None) -> PrunePreview:

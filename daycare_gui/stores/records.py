@@ -655,6 +655,7 @@ class SpaceReport:
     advice: list[str] = field(default_factory=list)  # what to do and what it costs, one sentence each
     actions: list[SpaceAction] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    holders_pending: bool = False  # a first, quick report: the holders are still being measured
 
     def to_dict(self) -> dict:
         def lines(items: list[SpaceLine]) -> list[dict]:

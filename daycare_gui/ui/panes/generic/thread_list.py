@@ -33,6 +33,13 @@ DEFAULT_SORT = "Updated"  # newest first, where the store can sort by it
 
 
 RUNS_FLAG = "scheduled-runs"  # the "Hide scheduled runs" box among the flags (not a flag the store filters by)
+# "Hide scheduled runs" starts checked where runs are many: this many sessions or more that hold only scheduled
+# runs (a cron agent's session per run: dozens of them bury the conversations). Fewer: it starts unchecked.
+MANY_RUN_SESSIONS = 50
+
+
+def _run_sessions(runs_cap) -> int:
+    return len(runs_cap.run_sessions()) if runs_cap is not None else 0
 
 
 def cell_text(value) -> str:
@@ -132,13 +139,14 @@ class ThreadList(QWidget):
     # -- the filter bar ---------------------------------------------------------------------------
     def load(self) -> None:
         """Read the filters and the keys (both on the worker)."""
-        cap = self.cap
-        self.ctx.worker.submit("thread-filters", lambda: (tuple(cap.filters(THREADS)), _own_count(cap)),
+        cap, runs_cap = self.cap, self.runs_cap
+        self.ctx.worker.submit("thread-filters", lambda: (tuple(cap.filters(THREADS)), _own_count(cap),
+                                                          _run_sessions(runs_cap)),
                                on_result=self._filters_arrived, on_error=lambda _m: None)
         self.reload()
 
-    def _filters_arrived(self, answer: tuple[tuple[FilterSpec, ...], int | None]) -> None:
-        specs, own = answer
+    def _filters_arrived(self, answer: tuple[tuple[FilterSpec, ...], int | None, int]) -> None:
+        specs, own, run_sessions = answer
         if own is not None:
             self.total, self._own_total = own, True
             self._say_count(self.model.rowCount())
@@ -168,9 +176,13 @@ class ThreadList(QWidget):
             check = QCheckBox("Hide scheduled runs")
             check.setObjectName("threadFilter-runs")
             check.setToolTip("Hide the sessions that only hold scheduled runs (cron, heartbeats, missions), "
-                             "and the threads that hold nothing else; the Automations page lists them")
+                             "and the threads that hold nothing else; the Automations page lists them. On at "
+                             f"first where there are {MANY_RUN_SESSIONS} such sessions or more")
             self.flag_boxes[RUNS_FLAG] = check
             self.bar.addWidget(check)
+            if run_sessions >= MANY_RUN_SESSIONS:  # runs are many: hidden until the box is unchecked
+                check.setChecked(True)
+                self.reload()
             check.toggled.connect(lambda _on: self.reload())
         wanted, self._wanted_choices = self._wanted_choices, {}
         if wanted:
