@@ -102,7 +102,7 @@ def test_pglite_users_read_like_sqlite_ones_and_lead_to_their_agents(qtbot, wind
     assert tree_texts(pane, 0) == ["Alex Rivera", "Sam"]  # created first, first (no owner flag any more)
     assert tree_texts(pane, 3) == ["telegram:1001", "telegram:2002"]
     assert tree_texts(pane, 5) == ["10", "5"]  # (8, and the 2 task agents of the demo's runs)
-    sam_id, agents = _follow_agents_link(qtbot, window, pane, "Sam", "conversations")
+    sam_id, agents = _follow_agents_link(qtbot, window, pane, "Sam", "agents")
     qtbot.waitUntil(lambda: agents.threads.model.rowCount() == 5, timeout=30000)
     assert {r.values[3] for r in thread_rows(qtbot, agents)} == {"Sam"}
 

@@ -212,6 +212,12 @@ class PgTasks(_OnStore, api.Tasks):
         # Today's Daycare keeps no heartbeat tasks: cron rows, and webhooks that run a task when called
         return (("cron", "Cron tasks"), ("webhook", "Webhooks"))
 
+    def count_of(self, group: str) -> int | None:
+        table = {"cron": "tasks_cron", "webhook": "tasks_webhook"}.get(group)
+        if table is None or not self.store.has(table):
+            return 0
+        return int(self.db.scalar(f"SELECT count(*) FROM {table} WHERE valid_to IS NULL") or 0)
+
     def tasks(self) -> list[TaskItem]:
         out = []
         if self.store.has("tasks_cron"):
@@ -246,6 +252,13 @@ class PgTasks(_OnStore, api.Tasks):
         return next((t for t in self.tasks() if t.id == task.id), task)
 
 
+def _memory_shelf(slug: str | None) -> str:
+    """Daycare's memory, knowledge and vault files became the documents table (slug "vault/trip"): all of
+    it stands on the Memory shelf, as memory files do in the SQLite generation, each folder a sub-shelf."""
+    folder = (slug or "").split("/")[0] if "/" in (slug or "") else ""
+    return "Memory" if folder in ("", "memory") else f"Memory · {folder}"
+
+
 class PgDocuments(_OnStore, api.Documents):
     """The ``documents`` table, and the files beside the store (skills, agents' prompt files) when the
     store was opened from its folder: one Documents section, each document routed to where it lives."""
@@ -259,7 +272,17 @@ class PgDocuments(_OnStore, api.Documents):
             return []
         rows = self.db.rows("SELECT user_id, id, coalesce(title, slug, id), slug FROM documents "
                             "WHERE valid_to IS NULL ORDER BY slug, id")
-        return [DocRef(f"{u}/{i}", title, None, group=(slug or "").split("/")[0] or "documents") for u, i, title, slug in rows]
+        return [DocRef(f"{u}/{i}", title, None, group=_memory_shelf(slug)) for u, i, title, slug in rows]
+
+    def count_of(self, shelf: str) -> int | None:
+        # the navigation's count: a count query for the documents table (all of it is Memory), the files'
+        # own list (read once, kept) for the rest
+        files = self.files.count_of(shelf) if self.files is not None else 0
+        if not self.store.has("documents") or not api.in_shelf(shelf, "Memory"):
+            return files
+        if shelf == "Memory":
+            return files + int(self.db.scalar("SELECT count(*) FROM documents WHERE valid_to IS NULL") or 0)
+        return files + sum(1 for d in self._table_docs() if api.in_shelf(d.group, shelf))
 
     def documents(self) -> list[DocRef]:
         return self._table_docs() + (self.files.documents() if self.files is not None else [])
