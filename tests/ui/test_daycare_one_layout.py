@@ -69,7 +69,7 @@ def test_both_generations_name_and_order_their_sections_alike(demos):
     # the sections one generation has no data for are those its demo leaves empty, and they are counted 0
     assert {e[1] for e in sqlite if e[0] not in in_pglite} == {"Heartbeat tasks", "Channels", "Signals", "Expose"}
     assert {e[1] for e in pglite if e[0] in SHARED_IDS and e[0] not in in_sqlite} == {"Webhooks",
-                                                                                       "Agents' prompt files"}
+                                                                                       "Prompt files"}
 
 
 def test_counts_of_task_groups_and_shelves_do_not_list_every_item(demos, monkeypatch):

@@ -78,5 +78,5 @@ def test_daycare_navigation_icons(qtbot, window, demo_store):
     open_and_wait(qtbot, window, demo_store)
     qtbot.waitUntil(lambda: window.nav._empty is not None, timeout=10000)  # the demo has no prompt files
     names = window.nav.icon_names()
-    # (Costs since #37, Automations since #36; Search, Agents' prompt files and the Empty folder since #33)
+    # (Costs since #37, Automations since #36; Search, Prompt files and the Empty folder since #33)
     assert len(names) == 23 and set(names) <= set(available())

@@ -37,7 +37,7 @@ SECTIONS: tuple[Section, ...] = (
     Section("expose", "Expose", "collection", arg="expose", icon="network-server"),
     Section("system_prompts", "System prompts", "collection", arg="system_prompts", icon="document-properties"),
     # SYSTEM.md, INFERENCE.md and compaction notes beside each agent (datadir.agent_files)
-    Section("agent_files", "Agents' prompt files", "documents", arg=("agent_files", "Agents' prompt files"),
+    Section("agent_files", "Prompt files", "documents", arg=("agent_files", "Agents' prompt files"),
             icon="document-properties"),
     Section("settings", "Settings and auth", "documents", arg=("settings", "Settings"), icon="preferences-system"),
     Section("files", "Files", "files", icon="folder"),
