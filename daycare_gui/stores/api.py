@@ -567,6 +567,12 @@ class DocumentForm:
         raise ValueError("this document has no records")
 
 
+def in_shelf(group: str, shelf: str | None) -> bool:
+    """Whether a document of ``group`` stands on ``shelf``: a shelf is a group and its sub-groups ("Skills"
+    holds "Skills · personal (alex)"); None is every shelf."""
+    return shelf is None or group == shelf or group.startswith(shelf + " · ")
+
+
 class Documents(Capability):
     """Markdown documents; saving goes through the shared atomic, conflict-checked save."""
 
@@ -597,6 +603,11 @@ class Documents(Capability):
     def count(self) -> int | None:
         # A copy the system derives from another document (DocRef.derived_from) is not counted twice.
         return sum(1 for d in self.documents() if not d.derived_from)
+
+    def count_of(self, shelf: str) -> int | None:
+        """How many documents one shelf holds (``in_shelf``; derived copies not counted), for the navigation.
+        By default every document is listed to count them; a kind with a cheaper way (a count query) says so."""
+        return sum(1 for d in self.documents() if in_shelf(d.group, shelf) and not d.derived_from)
 
     # -- optional, each with a default every kind passes with (#33) --------------------------------
     def outline(self, ref: DocRef) -> list[Row]:
@@ -709,6 +720,11 @@ class Tasks(Capability):
 
     def count(self) -> int | None:
         return len(self.tasks())
+
+    def count_of(self, group: str) -> int | None:
+        """How many tasks one group (a ``schedule_kind`` of :meth:`groups`) holds, for the navigation. By
+        default every task is listed to count them; a kind with a cheaper way (a count query) says so."""
+        return sum(1 for t in self.tasks() if t.schedule_kind == group)
 
     # -- groups, copies, new and delete (issue #33): every default leaves a kind as it was ------------------
     # Who reads the tasks, for the "<reader> reads" column beside a task's copies ("Daycare reads").

@@ -136,7 +136,8 @@ def test_self_test_opens_a_demo_store_and_reports_the_agents(tmp_path):
         timeout=60,
     )
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "self-test ok: 15 agents, 20 navigation icons" in result.stdout  # (Costs #37, Automations #36)
+    # (Costs #37, Automations #36; Search, Prompt files and the Empty line holding them #33)
+    assert "self-test ok: 15 agents, 23 navigation icons" in result.stdout
     assert not list(tmp_path.rglob("*.conf")), "the self-test must not write the user's settings"
 
 

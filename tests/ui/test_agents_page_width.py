@@ -47,7 +47,7 @@ def pglite_demo(tmp_path_factory):
 
 def test_daycare_pglite_agents_page_fits(qtbot, window, pglite_demo):
     use_test_pglite()
-    _agents_page_fits(qtbot, window, pglite_demo, "conversations", timeout=60000)
+    _agents_page_fits(qtbot, window, pglite_demo, "agents", timeout=60000)
 
 
 def test_cianaparrot_chats_page_fits(qtbot, window, tmp_path):

@@ -99,10 +99,10 @@ def test_pglite_demo_runs_and_open_in_the_shared_conversations(qtbot, window, pg
     pane.runs.table.selectRow(2)
     run = pane.runs.current()
     pane.open_run()
-    assert window._current_section == "conversations"
-    conversations = window.panes["conversations"]
-    qtbot.waitUntil(lambda: conversations.session is not None and conversations.session.session_id == "staskdigest"
-                    and focused(conversations.conversation, run.message_id), timeout=20000)
+    assert window._current_section == "history"  # Daycare's conversation page, as on its SQLite stores
+    history = window.panes["history"]
+    qtbot.waitUntil(lambda: history.view.ref is not None and history.view.ref.session_id == "staskdigest"
+                    and focused(history.view, run.message_id), timeout=20000)
 
 
 def test_a_store_with_nothing_scheduled_says_so(qtbot, window, demo_store, tmp_path):
@@ -154,8 +154,8 @@ def test_hide_scheduled_runs_on_the_pglite_demo(qtbot, window, pglite_demo):
     from tests.ui.conftest import open_and_wait
 
     open_and_wait(qtbot, window, pglite_demo, timeout=60000)
-    window.show_section("conversations")
-    pane = window.panes["conversations"]
+    window.show_section("agents")
+    pane = window.panes["agents"]
     assert _hide_runs(qtbot, pane) == {"agtaskdigest", "agtaskbackup"}
 
 

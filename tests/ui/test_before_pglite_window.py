@@ -29,16 +29,17 @@ def test_old_agents_are_listed_and_an_old_session_opens(qtbot, window, both):
     folder, agent, session = both
     old_file = (folder / "daycare.db").read_bytes()
     window.open_path(str(folder))
-    qtbot.waitUntil(lambda: window.opened is not None and "conversations" in window._sections, timeout=OPEN_TIMEOUT)
-    window.show_section("conversations")
-    pane = window.panes["conversations"]
+    qtbot.waitUntil(lambda: window.opened is not None and "agents" in window._sections, timeout=OPEN_TIMEOUT)
+    window.show_section("agents")
+    pane = window.panes["agents"]
     records = thread_rows(qtbot, pane)
     old = [r for r in records if str(r.values[0]).endswith("(before PGlite)")]
     assert len(old) == len(records) - 15 and f"before-pglite:{agent}" in {r.key for r in old}
     assert all(str(r.values[1]).startswith("Before PGlite (until ") for r in old)
     qtbot.waitUntil(lambda: window.jump.index is not None, timeout=20000)  # quick open has read the items
-    window.jump.open_link(f"session:{session}")
-    qtbot.waitUntil(lambda: OLD_WORD in pane.conversation.shown_text(), timeout=20000)
+    window.jump.open_link(f"session:{session}")  # on Daycare's conversation page, as on a SQLite store
+    qtbot.waitUntil(lambda: "history" in window.panes and OLD_WORD in window.panes["history"].shown_text(),
+                    timeout=20000)
     window.close()  # the store closes: the old file was read, never written, and nothing was left beside it
     assert (folder / "daycare.db").read_bytes() == old_file
     assert not [p for p in snapshot_tree(folder) if p.startswith("daycare.db") and p != "daycare.db"]

@@ -15,9 +15,9 @@ OPEN_TIMEOUT = 120_000  # the copy and PGlite's start on a busy machine
 def test_a_pglite_session_in_the_shared_view(qtbot, window, pglite_store):
     use_test_pglite()
     window.open_path(str(pglite_store))
-    qtbot.waitUntil(lambda: window.opened is not None and "conversations" in window._sections, timeout=OPEN_TIMEOUT)
-    window.show_section("conversations")
-    pane = window.pane("conversations")
+    qtbot.waitUntil(lambda: window.opened is not None and "agents" in window._sections, timeout=OPEN_TIMEOUT)
+    window.show_section("agents")
+    pane = window.pane("agents")
     view = pane.conversation
     qtbot.waitUntil(lambda: view.model.rowCount() > 0 and view.current_row() == view.model.rowCount() - 1,
                     timeout=30000)

@@ -51,19 +51,27 @@ def test_skills_and_settings_show_and_no_credential_is_on_screen(qtbot, window, 
     window.open_path(str(store))
     qtbot.waitUntil(lambda: window.opened is not None and "collection:files:settings" in window._sections,
                     timeout=OPEN_TIMEOUT)
-    window.show_section("documents")
-    docs = window.pane("documents")
-    qtbot.waitUntil(lambda: docs.list.records.model.rowCount() >= 6, timeout=10000)
+    window.show_section("agent_files")  # Daycare's sections, as its SQLite generation names them
+    prompts = window.pane("agent_files")
+    qtbot.waitUntil(lambda: prompts.list.records.model.rowCount() >= 3, timeout=10000)
+    assert "SYSTEM.md" in {d.title for d in prompts.list.records.visible_records()}
+    window.show_section("skills")
+    docs = window.pane("skills")
+    qtbot.waitUntil(lambda: docs.list.records.model.rowCount() >= 3, timeout=10000)
     titles = {d.title for d in docs.list.records.visible_records()}
-    assert {"weather", "trip-planner", "notes", "SYSTEM.md"} <= titles
+    assert {"weather", "trip-planner", "notes"} <= titles
     docs.list.select_key("skill:user:user/1/trip-planner")
     qtbot.waitUntil(lambda: docs.ref is not None and docs.ref.title == "trip-planner", timeout=10000)
     qtbot.waitUntil(lambda: "quillfeather" in _screen_text(), timeout=10000)  # the skill's text is shown
     seen = []
-    for section in ("collection:files:settings", "collection:files:auth", "collection:files:user_secrets",
-                    "collection:files:processes"):
+    for section, list_id in (("collection:files:settings", "files:settings"), ("collection:files:auth", "files:auth"),
+                             ("collection:files:user_secrets", "files:user_secrets"),
+                             ("processes", "files:processes")):  # (the process folders: a tab of Processes)
         window.show_section(section)
-        view = window.panes[section].current_view()  # the shared list pane (keyed rows)
+        pane = window.panes[section]  # the shared list pane (keyed rows)
+        view = pane.views[list_id]
+        if pane.tabs is not None:
+            pane.tabs.setCurrentWidget(view)
         qtbot.waitUntil(lambda v=view: v.model.rowCount() > 0 and all(v.model.record(r) for r in
                                                                        range(v.model.rowCount())), timeout=10000)
         for i in range(view.model.rowCount()):
@@ -84,9 +92,9 @@ def _select(qtbot, docs, doc_id):
 def test_outlines_versions_and_files_show_and_no_credential_is_on_screen(qtbot, window, store):
     window.open_path(str(store))
     qtbot.waitUntil(lambda: window.opened is not None and "files" in window._sections, timeout=OPEN_TIMEOUT)
-    window.show_section("documents")
-    docs = window.pane("documents")
-    qtbot.waitUntil(lambda: docs.list.records.model.rowCount() >= 6, timeout=10000)
+    window.show_section("settings")
+    docs = window.pane("settings")
+    qtbot.waitUntil(lambda: docs.list.records.model.rowCount() >= 2, timeout=10000)
     seen = []
     for doc_id in ("config:settings.json", "config:auth.json"):
         _select(qtbot, docs, doc_id)
@@ -101,6 +109,9 @@ def test_outlines_versions_and_files_show_and_no_credential_is_on_screen(qtbot, 
             stack += [item.child(i) for i in range(item.childCount())]
     assert any("jwtSecret=" in t for t in seen) and any("openai-codex" in t for t in seen)
 
+    window.show_section("skills")
+    docs = window.pane("skills")
+    qtbot.waitUntil(lambda: docs.list.records.model.rowCount() >= 3, timeout=10000)
     _select(qtbot, docs, "skill:user:user/1/trip-planner")
     assert docs.versions_box.isVisible() and docs.versions_box.count() == 2
     docs.versions_box.setCurrentIndex(1)
@@ -128,5 +139,5 @@ def test_every_skill_file_beside_the_store_keeps_its_bytes(qtbot, window, store,
     from tests.ui.test_document_text_fidelity import _every_document_keeps_its_bytes
 
     window.open_path(str(store))
-    qtbot.waitUntil(lambda: window.opened is not None and "documents" in window._sections, timeout=OPEN_TIMEOUT)
-    _every_document_keeps_its_bytes(qtbot, window, store, "documents", monkeypatch, opened=True)
+    qtbot.waitUntil(lambda: window.opened is not None and "skills" in window._sections, timeout=OPEN_TIMEOUT)
+    _every_document_keeps_its_bytes(qtbot, window, store, "skills", monkeypatch, opened=True)

@@ -69,9 +69,9 @@ def test_pglite_memory_is_renamed_and_a_new_one_made(qtbot, window, pglite_demo_
     store = tmp_path / "store"
     shutil.copytree(pglite_demo_master, store)
     open_and_wait(qtbot, window, store, timeout=60000)
-    window.show_section("documents")
-    pane = window.pane("documents")
-    qtbot.waitUntil(lambda: _titles(pane).get("Preferences") == "memory", timeout=30000)
+    window.show_section("memory")
+    pane = window.pane("memory")
+    qtbot.waitUntil(lambda: _titles(pane).get("Preferences") == "Memory", timeout=30000)
     _open(qtbot, pane, "Preferences")
     assert dict((f.name, v) for f, v in pane.opened.fields) == {"title": "Preferences", "description": "What Alex likes"}
     _answer_form(monkeypatch, {"title": "Travel likes"})
@@ -84,13 +84,13 @@ def test_pglite_memory_is_renamed_and_a_new_one_made(qtbot, window, pglite_demo_
     pane.new_button.click()
 
     def listed() -> bool:  # the refresh reopens the store and makes the page again
-        if window.store is not None and window.panes.get("documents") is None:
-            window.show_section("documents")
-        fresh = window.panes.get("documents")
-        return fresh is not None and _titles(fresh).get("Coffee") == "memory"
+        if window.store is not None and window.panes.get("memory") is None:
+            window.show_section("memory")
+        fresh = window.panes.get("memory")
+        return fresh is not None and _titles(fresh).get("Coffee") == "Memory"
 
     qtbot.waitUntil(listed, timeout=120000)
-    fresh = window.panes["documents"]
-    assert _titles(fresh).get("Travel likes") == "memory" and "Preferences" not in _titles(fresh)
+    fresh = window.panes["memory"]
+    assert _titles(fresh).get("Travel likes") == "Memory" and "Preferences" not in _titles(fresh)
     _open(qtbot, fresh, "Coffee")
     assert "Flat white, no sugar" in fresh.preview.toPlainText()

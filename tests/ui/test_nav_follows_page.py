@@ -107,4 +107,4 @@ def test_jump_to_nothing_matches_offers_to_search_the_conversations(qtbot, windo
     search = window.panes["search"]
     qtbot.waitUntil(lambda: window.pane_stack.currentWidget() is search, timeout=5000)
     assert search.query_box.text() == "groceries total"
-    assert _marked(window) == []  # a page outside the tree: no section marked
+    assert _marked(window) == ["Search"]  # its own entry, as on every kind (#33)

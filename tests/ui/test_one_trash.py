@@ -91,7 +91,7 @@ def test_a_skill_deleted_beside_the_pglite_demo_comes_back_through_the_same_dial
     move_to_trash(resolve_paths(pglite_demo), skill)
     open_and_wait(qtbot, window, pglite_demo, timeout=60000)
     assert window.opened.capability(api.Trash) is not None and window.actions_.actions["trash"].isEnabled()
-    pane = show_fresh(qtbot, window, "tasks")  # (the SQLite generation names its groups; this one has one page)
+    pane = show_fresh(qtbot, window, "cron")  # (today's Daycare keeps its cron tasks as rows)
     assert not pane.delete_button.isVisibleTo(pane) and not trash_button(pane).isVisibleTo(pane)
     seen: list = []
     on_next_dialog(_restore_all(seen), kind=TrashDialog)

@@ -249,7 +249,7 @@ def test_postgresql_demo_facets_and_a_match_open_the_conversation(qtbot, window,
     hit = pane.model.item(hit_index)
     calls = _navigations(pane)
     _enter_on(qtbot, pane, hit_index)
-    assert calls == [("conversations", MessageTarget(hit.ref, hit.message_id, hit.position))]
+    assert calls == [("history", MessageTarget(hit.ref, hit.message_id, hit.position))]  # Daycare's page for it
 
 
 # -- another kind: Linggen --------------------------------------------------------------------------------

@@ -205,20 +205,20 @@ def test_pglite_inbox_and_processes_on_the_shared_list_pane(qtbot, window, pglit
     use_test_pglite()
     monkeypatch.setattr(PgListing, "clock", staticmethod(lambda: 1_794_960_000_000))  # the demo's "now"
     window.open_path(str(pglite_demo_dir))
-    qtbot.waitUntil(lambda: window.opened is not None and "collection:inbox" in window._sections, timeout=120_000)
-    inbox = show(qtbot, window, "collection:inbox").views["inbox"]
+    qtbot.waitUntil(lambda: window.opened is not None and "inbox" in window._sections, timeout=120_000)
+    inbox = show(qtbot, window, "inbox").views["inbox"]  # the id its SQLite stores use
     qtbot.waitUntil(lambda: loaded(inbox, 1), timeout=10000)
     assert inbox.model.record(0).flag == "stuck" and column(inbox, "Age") == ["1h"]
     assert inbox.totals.text() == "1 item, 1 stuck"
     qtbot.waitUntil(lambda: "stuck" in inbox.flags and "agent" in inbox.choices, timeout=10000)
     inbox.table.selectRow(0)
     inbox.table.activated.emit(inbox.table.currentIndex())  # Enter: the item's agent, on the shared page
-    qtbot.waitUntil(lambda: window.pane_stack.currentWidget() is window.panes.get("conversations"), timeout=10000)
-    window.show_section("collection:inbox")
+    qtbot.waitUntil(lambda: window.pane_stack.currentWidget() is window.panes.get("agents"), timeout=10000)
+    window.show_section("inbox")
     inbox.filter_box.setText("no such words")
     qtbot.waitUntil(lambda: inbox.model.rowCount() == 0, timeout=10000)
 
-    processes = show(qtbot, window, "collection:processes").current_view()
+    processes = show(qtbot, window, "processes").current_view()
     qtbot.waitUntil(lambda: loaded(processes, 1), timeout=10000)
     processes.table.selectRow(0)
     shown = processes.viewer.toPlainText()

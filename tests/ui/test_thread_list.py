@@ -255,8 +255,8 @@ def test_pglite_agents_offer_the_same_filters_and_sorts(qtbot, window, pglite_de
     use_test_pglite()
     window.open_path(str(pglite_demo))
     qtbot.waitUntil(lambda: window.store is not None, timeout=120_000)
-    window.show_section("conversations")
-    pane = window.panes["conversations"]
+    window.show_section("agents")
+    pane = window.panes["agents"]
     threads = pane.threads
     model_tester(threads.model)
     qtbot.waitUntil(lambda: threads.model.rowCount() == 15, timeout=30000)  # (13, and 2 task agents)

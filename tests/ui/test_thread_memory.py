@@ -67,7 +67,7 @@ def pglite_demo(tmp_path_factory):
 
 def test_pglite_agent_memory_opens_its_users_memory_rows(qtbot, window, pglite_demo):
     use_test_pglite()
-    pane = _agents_page(qtbot, window, pglite_demo, "conversations", timeout=60000)
+    pane = _agents_page(qtbot, window, pglite_demo, "agents", timeout=60000)
     rows = window.opened.db.rows("SELECT id, user_id FROM agents WHERE valid_to IS NULL ORDER BY id")
     owner = next(a for a, uid in rows if uid == "u1owner")
     friend = next(a for a, uid in rows if uid == "u2sam")
@@ -75,4 +75,4 @@ def test_pglite_agent_memory_opens_its_users_memory_rows(qtbot, window, pglite_d
     qtbot.wait(300)
     assert not pane.memory.button.isEnabled()
     _select_thread(qtbot, pane, owner)
-    _memory_opens(qtbot, window, pane, "documents", "Preferences", "Early flights")
+    _memory_opens(qtbot, window, pane, "memory", "Preferences", "Early flights")

@@ -58,7 +58,7 @@ def jump_entries(core) -> Iterator[JumpEntry]:
     for doc in prompt_files(core.paths):
         agent = doc.ref.id.split(":", 1)[1].split("/", 1)[0]
         yield JumpEntry("doc", doc.ref.id, f"{doc.ref.title} — agent {agent}", f"prompt file · {doc.ref.path}",
-                        ("agents", agent))
+                        ("agent_files", doc.ref.id))
     for key, name, path in _settings_files(core.paths):
         if path.is_file():
             yield JumpEntry("doc", key, name, f"settings · {path}", ("settings", None))

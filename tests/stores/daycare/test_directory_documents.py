@@ -19,7 +19,7 @@ def test_prompt_files_and_settings_are_listed_and_routed(tmp_path):
         entries = {e.key: e for e in store.capability(Directory).entries() if e.kind == "doc"}
         prompt = entries[f"agent-file:{agent.name}/SYSTEM.md"]
         assert prompt.label == f"SYSTEM.md — agent {agent.name}" and str(agent / "SYSTEM.md") in prompt.detail
-        assert route_for(store, prompt) == ("agents", agent.name)
+        assert route_for(store, prompt) == ("agent_files", prompt.key)  # its page, as on today's stores
         settings = entries["settings:settings.json"]
         assert route_for(store, settings) == ("settings", None)
         skills = [e for e in entries.values() if e.detail.startswith("skill ·")]

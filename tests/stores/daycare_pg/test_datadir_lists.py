@@ -61,7 +61,7 @@ def test_settings_auth_and_user_secrets_show_names_never_values(store_dir):
 def test_agent_prompt_files_are_read_only_documents_grouped_by_agent(store_dir):
     with registry.open_store(store_dir) as store:
         docs = store.capability(api.Documents)
-        files = [d for d in docs.documents() if d.group == "Agent agent-1"]
+        files = [d for d in docs.documents() if d.group == "Agents' prompt files · agent-1"]
         assert [d.title for d in files] == ["SYSTEM.md", "INFERENCE.md", "compaction_20261117.md"]
         assert not any(d.editable for d in files) and all("Daycare" in d.readonly_reason for d in files)
         assert b"marmalogy" in docs.read(files[0])

@@ -35,8 +35,8 @@ def find_agent_files(agents_dir: Path, problems: ProblemLog) -> list[SkillDoc]:
             path = agent / name
             if not path.is_file() or path.is_symlink():
                 continue
-            ref = DocRef(f"agent-file:{agent.name}/{name}", name, path, f"Agent {agent.name}", editable=False,
-                         frontmatter=False, readonly_reason=_REASONS.get(name, _COMPACTION_REASON), source=PROMPT,
-                         thread_id=agent.name)
+            ref = DocRef(f"agent-file:{agent.name}/{name}", name, path, f"Agents' prompt files · {agent.name}",
+                         editable=False, frontmatter=False, readonly_reason=_REASONS.get(name, _COMPACTION_REASON),
+                         source=PROMPT, thread_id=agent.name)
             docs.append(SkillDoc(ref, PROMPT, agent))
     return docs

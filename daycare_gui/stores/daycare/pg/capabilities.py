@@ -212,6 +212,12 @@ class PgTasks(_OnStore, api.Tasks):
         # Today's Daycare keeps no heartbeat tasks: cron rows, and webhooks that run a task when called
         return (("cron", "Cron tasks"), ("webhook", "Webhooks"))
 
+    def count_of(self, group: str) -> int | None:
+        table = {"cron": "tasks_cron", "webhook": "tasks_webhook"}.get(group)
+        if table is None or not self.store.has(table):
+            return 0
+        return int(self.db.scalar(f"SELECT count(*) FROM {table} WHERE valid_to IS NULL") or 0)
+
     def tasks(self) -> list[TaskItem]:
         out = []
         if self.store.has("tasks_cron"):
@@ -247,6 +253,14 @@ class PgTasks(_OnStore, api.Tasks):
 
 
 MEMORY_GROUP = "memory"  # a documents row whose slug starts memory/ is a memory
+MEMORY_SHELF = "Memory"  # where it stands in the window (as memory files do in the SQLite generation)
+
+
+def _memory_shelf(slug: str | None) -> str:
+    """Daycare's memory, knowledge and vault files became the documents table (slug "vault/trip"): all of
+    it stands on the Memory shelf, as memory files do in the SQLite generation, each folder a sub-shelf."""
+    folder = (slug or "").split("/")[0] if "/" in (slug or "") else ""
+    return MEMORY_SHELF if folder in ("", MEMORY_GROUP) else f"{MEMORY_SHELF} · {folder}"
 
 
 class PgDocuments(_OnStore, api.Documents):
@@ -262,7 +276,17 @@ class PgDocuments(_OnStore, api.Documents):
             return []
         rows = self.db.rows("SELECT user_id, id, coalesce(title, slug, id), slug FROM documents "
                             "WHERE valid_to IS NULL ORDER BY slug, id")
-        return [DocRef(f"{u}/{i}", title, None, group=(slug or "").split("/")[0] or "documents") for u, i, title, slug in rows]
+        return [DocRef(f"{u}/{i}", title, None, group=_memory_shelf(slug)) for u, i, title, slug in rows]
+
+    def count_of(self, shelf: str) -> int | None:
+        # the navigation's count: a count query for the documents table (all of it is Memory), the files'
+        # own list (read once, kept) for the rest
+        files = self.files.count_of(shelf) if self.files is not None else 0
+        if not self.store.has("documents") or not api.in_shelf(shelf, "Memory"):
+            return files
+        if shelf == "Memory":
+            return files + int(self.db.scalar("SELECT count(*) FROM documents WHERE valid_to IS NULL") or 0)
+        return files + sum(1 for d in self._table_docs() if api.in_shelf(d.group, shelf))
 
     def documents(self) -> list[DocRef]:
         return self._table_docs() + (self.files.documents() if self.files is not None else [])
@@ -319,7 +343,7 @@ class PgDocuments(_OnStore, api.Documents):
         current = self.store.current("agents").replace(" WHERE ", " AND ")  # (the agent's current version)
         rows = self.db.rows(f"SELECT user_id FROM agents WHERE id = :a{current}", {"a": thread_id})
         user_id = rows[0][0] if rows else None
-        return [d for d in self._table_docs() if user_id and d.group == MEMORY_GROUP
+        return [d for d in self._table_docs() if user_id and d.group == MEMORY_SHELF
                 and d.id.partition("/")[0] == user_id]
 
     # -- New memory… (a ``documents`` row under memory/, as Daycare keeps a memory since 7c3c466c) ------
@@ -332,7 +356,7 @@ class PgDocuments(_OnStore, api.Documents):
         return [(f"{name} ({uid})" if name else str(uid), str(uid)) for uid, name in rows]
 
     def creatable(self, group: str):
-        if group not in ("", MEMORY_GROUP) or not self.store.has("documents"):
+        if group not in ("", MEMORY_GROUP, MEMORY_SHELF) or not self.store.has("documents"):
             return ()
         owners = tuple(label for label, _ in self._owners())
         if not owners:
@@ -345,7 +369,7 @@ class PgDocuments(_OnStore, api.Documents):
     def create(self, group: str, values: dict, *, force: bool = False):
         from daycare_gui.stores.daycare.pg.writes import create_document
 
-        if group not in ("", MEMORY_GROUP):
+        if group not in ("", MEMORY_GROUP, MEMORY_SHELF):
             return super().create(group, values, force=force)
         owners = dict(self._owners())
         user_id = owners.get(str(values.get("user") or ""))

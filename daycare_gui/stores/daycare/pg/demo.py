@@ -252,6 +252,9 @@ def _subsystems(cur, now: int, owner: str, agent_id: str, sessions: list[dict]) 
     _ins(cur, "observation_log", [{"id": "ob1", "user_id": owner, "type": "engine", "source": "scheduler",
                                    "message": "cron-digest ran", "details": None, "data": {},
                                    "scope_ids": [owner], "created_at": now - DAY}])
+    # the row of the mini app whose code folder the data directory holds (users/<owner>/apps/app-groceries/2)
+    _ins(cur, "mini_apps", [_versioned(now - 3 * DAY, user_id=owner, id="app-groceries", code_version=2,
+                                       title="Groceries", icon="🛒", created_at=now - 4 * DAY, updated_at=now - 3 * DAY)])
 
 
 def _large(cur, now: int, owner: str, rng: random.Random, progress=None) -> dict:

@@ -49,7 +49,8 @@ class PgDirectory(api.Directory):
         tasks = store.capability(api.Tasks)
         if tasks is not None:
             for t in tasks.tasks():
-                yield JumpEntry("task", t.id, t.title, " · ".join(x for x in (t.schedule_kind, t.schedule) if x), t.id)
+                yield JumpEntry("task", t.id, t.title, " · ".join(x for x in (t.schedule_kind, t.schedule) if x),
+                                (t.schedule_kind, t.id))  # (its group's section, the task)
         documents = store.capability(api.Documents)
         if documents is not None:
             for d in documents.documents():

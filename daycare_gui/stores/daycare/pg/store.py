@@ -152,6 +152,18 @@ class DaycarePgStore(api.OpenedStore):
             return "a newer Daycare wrote this store (unknown migrations)"
         return None
 
+    def sections(self):
+        """Daycare's sections as its SQLite generation names and orders them, then what only today's has."""
+        from daycare_gui.stores.daycare.sections import today_sections
+
+        lists = self.capability(api.Collections)
+        return today_sections(lists.collections() if lists is not None else [])
+
+    def route(self, entry):
+        from daycare_gui.stores.daycare.sections import route
+
+        return route(entry, today=True)
+
     def engine_state(self) -> tuple[str, str]:
         if self.engine is None:  # a server without a data directory: its engine cannot be seen from here
             return super().engine_state()

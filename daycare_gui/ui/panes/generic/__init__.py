@@ -49,6 +49,8 @@ def _specs_of(opened, sections):
                 except Exception:
                     listed = {}
             spec = _collection_spec(opened, section, listed)
+        elif section.shows == "tasks" and isinstance(section.arg, str) and not _has_group(opened, section.arg):
+            spec = None  # a task group this store does not keep (today's Daycare has no heartbeats)
         elif section.shows == "storage":
             spec = (PaneSpec(section.id, section.title, "generic.storage", "StoragePane", section.in_nav,
                              section.icon, section.arg, section.group, section.shows)
@@ -61,6 +63,17 @@ def _specs_of(opened, sections):
                     if needs is None or opened.capability(needs) is not None else None)
         if spec is not None:
             yield spec
+
+
+def _has_group(opened, group: str) -> bool:
+    cap = opened.capability(api.Tasks)
+    if cap is None:
+        return False
+    try:
+        groups = cap.groups()
+    except Exception:  # a kind's bug: show the section, its page says what it finds
+        return True
+    return not groups or group in {kind for kind, _title in groups}
 
 
 def _collection_spec(opened, section, listed: dict):
@@ -91,6 +104,23 @@ def route_for(opened, entry) -> tuple[str, object]:
     except Exception:
         found = None
     return found if found is not None else generic_route(entry)
+
+
+def link_route(opened, link) -> tuple[str, object] | None:
+    """Where a row's link leads, routed as quick open routes (a session to the store's conversation page, a
+    row to the section showing its list, the thread list filtered or at one thread); None for a link that
+    opens no section (a document's editor)."""
+    from daycare_gui.stores.records import JumpEntry
+
+    if link.target == "session":
+        ref = link.value
+        return route_for(opened, JumpEntry("session", ref.session_id, ref.session_id, ref=ref))
+    if link.target == "row":
+        cid, key = link.value
+        return route_for(opened, JumpEntry("row", str(key), str(key), ref=key, collection=cid))
+    if link.target in ("threads", "thread"):
+        return route_for(opened, JumpEntry("agent", "", ""))[0], link.value
+    return None
 
 
 GENERIC_SECTIONS = {"agent": "conversations", "session": "conversations", "message": "conversations",
@@ -152,7 +182,9 @@ def generic_sections(opened) -> tuple[PaneSpec, ...]:
 
 def section_counts(opened, specs: tuple[PaneSpec, ...]) -> dict[str, int | None]:
     """Counts for the navigation, computed on the background worker: each section counts what it shows
-    (a task group's tasks, a documents shelf's documents, a list's items)."""
+    (a task group's tasks, a documents shelf's documents, a list's items: ``count_of`` a group or shelf,
+    which a kind answers with a count query rather than listing everything). A section of sibling lists
+    counts them all, as its page does once open (and is folded away as empty only when every tab is)."""
     caps = {"conversations": api.Conversations, "tasks": api.Tasks, "documents": api.Documents,
             "storage": api.Tables, "files": api.Files, "automations": api.Automations}
     out: dict[str, int | None] = {}
@@ -160,17 +192,11 @@ def section_counts(opened, specs: tuple[PaneSpec, ...]) -> dict[str, int | None]
         shows = spec.shows or ("collection" if spec.id.startswith("collection:") else spec.id)
         try:
             if shows == "collection":
-                cap = opened.capability(api.Collections)
-                cid = spec.arg.id if hasattr(spec.arg, "id") else (
-                    spec.arg[0] if isinstance(spec.arg, tuple) else spec.arg)
-                items = cap.items(cid)  # (a tree's own items, not its group rows)
-                out[spec.id] = items if items is not None else cap.size(cid)
+                out[spec.id] = _list_count(opened.capability(api.Collections), spec.arg)
             elif shows == "tasks" and isinstance(spec.arg, str):
-                cap = opened.capability(api.Tasks)
-                out[spec.id] = sum(1 for t in cap.tasks() if t.schedule_kind == spec.arg)
+                out[spec.id] = opened.capability(api.Tasks).count_of(spec.arg)
             elif shows == "documents" and isinstance(spec.arg, tuple):
-                cap = opened.capability(api.Documents)
-                out[spec.id] = sum(1 for d in cap.documents() if d.group == spec.arg[1])
+                out[spec.id] = opened.capability(api.Documents).count_of(spec.arg[1])
             elif shows in caps:
                 cap = opened.capability(caps[shows])
                 out[spec.id] = cap.count() if cap is not None else None
@@ -178,3 +204,16 @@ def section_counts(opened, specs: tuple[PaneSpec, ...]) -> dict[str, int | None]
             out[spec.id] = None
     out["problems"] = len(opened.problems)
     return out
+
+
+def _list_count(cap, arg) -> int | None:
+    if hasattr(arg, "id"):
+        ids = (arg.id,)
+    else:
+        listed = {c.id for c in cap.collections()}
+        ids = tuple(i for i in (arg if isinstance(arg, tuple) else (arg,)) if i in listed)
+    total = 0
+    for cid in ids:
+        items = cap.items(cid)  # (a tree's own items, not its group rows)
+        total += items if items is not None else cap.size(cid)
+    return total

@@ -263,13 +263,10 @@ class CollectionPane(Pane):
         if row is None or not 0 <= index < len(row.links):
             return
         link = row.links[index]
-        if link.target == "session":
-            self.ctx.navigate("conversations", link.value)
-        elif link.target == "threads":  # the thread list filtered (a user's agents), wherever it is
-            from daycare_gui.stores.records import JumpEntry
-            from daycare_gui.ui.panes.generic import route_for
+        from daycare_gui.ui.panes.generic import link_route
 
-            self.ctx.navigate(route_for(self.ctx.opened, JumpEntry("agent", "", ""))[0], link.value)
+        if link.target in ("session", "threads"):  # routed as quick open routes them
+            self.ctx.navigate(*link_route(self.ctx.opened, link))
         elif link.target == "row":
             cid, key = link.value
             if cid == self.spec.id and self.query:  # from a hit to the entry in the whole list
@@ -278,7 +275,7 @@ class CollectionPane(Pane):
                 self.search_box.cancel_pending()
                 self.search_box.blockSignals(False)
                 self.load()
-            self.ctx.navigate(f"collection:{cid}", key)
+            self.ctx.navigate(*link_route(self.ctx.opened, link))
 
     def _edit(self) -> None:
         row = self.current_row()

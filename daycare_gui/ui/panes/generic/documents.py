@@ -54,8 +54,7 @@ def _state(ref: DocRef) -> str | None:
 
 
 def _in_shelf(ref: DocRef, group: str | None) -> bool:
-    """A shelf is a group and its sub-groups ("Skills" holds "Skills · personal (alex)")."""
-    return group is None or ref.group == group or ref.group.startswith(group + " · ")
+    return api.in_shelf(ref.group, group)  # as the navigation counts a shelf (Documents.count_of)
 
 
 def documents_section_for(specs, ref: DocRef) -> str | None:

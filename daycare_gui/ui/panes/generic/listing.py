@@ -507,20 +507,10 @@ class ListingPane(Pane):
 
     def follow(self, link) -> None:
         """Where a row's link leads: its conversation, another row, a document's editor, an agent."""
-        if link.target == "session":
-            self.ctx.navigate("conversations", link.value)
-        elif link.target == "row":
-            cid, key = link.value
-            self.ctx.navigate(f"collection:{cid}", key)
-        elif link.target == "threads":  # the thread list filtered (a user's agents), wherever it is
-            from daycare_gui.stores.records import JumpEntry
-            from daycare_gui.ui.panes.generic import route_for
+        if link.target in ("session", "row", "threads", "thread"):  # routed as quick open routes them
+            from daycare_gui.ui.panes.generic import link_route
 
-            self.ctx.navigate(route_for(self.ctx.opened, JumpEntry("agent", "", ""))[0], link.value)
-        elif link.target == "thread":
-            # the store's threads page: Daycare's own Agents page while the window has one, else the shared one
-            sections = getattr(self.window(), "_sections", {})
-            self.ctx.navigate("agents" if "agents" in sections else "conversations", link.value)
+            self.ctx.navigate(*link_route(self.ctx.opened, link))
         elif link.target == "doc" and getattr(link.value, "path", None) is not None:
             from daycare_gui.ui.editors.window import open_file_editor
 
