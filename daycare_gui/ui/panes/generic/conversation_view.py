@@ -302,9 +302,17 @@ class ConversationView(QWidget):
         self.heading.setText(f"Loading session {escape(ref.session_id)}…")
         self._watch.follow(cap, ref)
         size = self.model.page_size
+        # Opened from a session list that counted the session a moment ago: its end is shown at that count
+        # at once, and counted again after the paint (a long session's count costs more than its last page;
+        # a writer that appended meanwhile is noticed then). Without it the count comes first.
+        listed = session.message_count if session is not None and focus is None else None
+        listed = listed if isinstance(listed, int) and listed > size else None
 
         def work():  # one round trip: the heading, the count, the row to open at, and that row's page
             heading = (thread_title, session) if thread_title is not None else cap.session_heading(ref)
+            if listed is not None:
+                last_page = (listed - 1) // size
+                return heading, None, None, last_page, cap.page_before(ref, None, listed - last_page * size), listed
             row = cap.locate(ref, focus, position) if focus is not None else None
             if row is not None and row < size:
                 # On the first page: show it before counting the session (a long one's count takes longer).
@@ -339,15 +347,16 @@ class ConversationView(QWidget):
         self.heading.setText(f"Cannot read this session: {escape(msg)}")
 
     def _opened(self, result) -> None:
-        (title, session), counted_as, row, page, rows = result
-        counted = counted_as is not None or len(rows) < self.model.page_size
-        count, last = counted_as if counted_as is not None else (len(rows), None)
+        (title, session), counted_as, row, page, rows, *listed = result
+        self._listed = listed[0] if listed else None  # shown at the session list's count, not counted yet
+        counted = counted_as is not None or (self._listed is None and len(rows) < self.model.page_size)
+        count, last = counted_as if counted_as is not None else (self._listed or len(rows), None)
         self.thread_title, self._session = title or "", session
         if session is None and not count:
             self.heading.setText(f"No session {escape(self.ref.session_id)} in this store.")
             self.conversation.setHtml("")
             return
-        self._set_heading(count, counted)
+        self._set_heading(count, counted or self._listed is not None)
         if last is None and counted:  # the first page is the whole session
             last = rows[-1].key if rows else -1
         self.model.set_session(self.cap, self.ref, count, load_ids=counted, counted=counted,
@@ -366,7 +375,8 @@ class ConversationView(QWidget):
         self.go_to_row(count - 1 if row is None else min(row, count - 1))
         self.list.setFocus()
         if counted:
-            self.model.read_ends()
+            # behind the paint: a page read on the worker meanwhile would hold the interpreter lock
+            self.list.after_paint(self.model.read_ends)
 
     def _count(self, ref: SessionRef) -> None:
         """Count the session shown and read its last page with it (unless another was opened meanwhile)."""
@@ -393,9 +403,24 @@ class ConversationView(QWidget):
             messages = f"<b>{fmt_int(count)}</b> messages" if counted else "counting messages…"
         self.heading.setText(" · ".join(parts + [messages]))
 
+    _listed: int | None = None  # the count a session list gave, until the session is counted here
+
     def _counted(self, result) -> None:
         count, last, last_rows = result
         if self.model.ref != self.ref:
+            return
+        listed, self._listed = self._listed, None
+        shown_last = self.model.key_of(listed - 1) if listed is not None else None  # (None: scrolled away)
+        if listed is not None and (count != listed or shown_last not in (None, last)):
+            # Not what the list counted (a writer appended, or messages went): the rows shown at the list's
+            # count are not at their places. Shown again at the session's end, as counted now.
+            self.model.set_session(self.cap, self.ref, count, counted=True, last_key=-1 if last is None else int(last))
+            if last_rows:
+                self.model.seed_page((count - 1) // self.model.page_size, last_rows)
+            self._set_heading(count)
+            self._goto_range(count)
+            self.go_to_row(count - 1)
+            self.model.read_ends()
             return
         self.model.grow(count, -1 if last is None else int(last))
         if last_rows:
