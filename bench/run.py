@@ -350,8 +350,9 @@ def child_browse(store: str, plan_json: str) -> None:
     # -- baseline: plain sqlite3 + json.loads of the same pages -----------------------------------------
     heartbeat.disarm()
     # The pane goes on reading the session's row keys in the background: let it finish, so the baseline
-    # and the data layer below are measured alike, and take their samples in turn.
-    _wait(app, lambda: not window.worker.is_busy() and not window.bg_worker.is_busy(), 120)
+    # and the data layer below are measured alike, and take their samples in turn. (Its first chunk is
+    # asked for once the list has painted: the workers may be idle before it starts.)
+    _wait(app, lambda: model.ids_complete() and not window.worker.is_busy() and not window.bg_worker.is_busy(), 120)
     conn = sqlite3.connect(_uri(Path(db.path)), uri=True)
     # the data layer alone (the page fully decoded: query, parse, typed records), same pages
     from daycare_gui.stores.daycare.sqlite.queries.history import page_after
