@@ -109,3 +109,59 @@ def test_a_session_the_list_counted_short_is_shown_at_its_true_end(qtbot, window
         qtbot.waitUntil(lambda r=r: model.record(r) is not None, timeout=10000)
         assert model.record(r).id == str(ids[r])
     assert f"{len(ids):,}" in view.heading.text()
+
+
+def _record_list_paints(view) -> list[int]:
+    """The list's row count at each of its paints from now on."""
+    from PySide6.QtCore import QEvent, QObject
+
+    counts: list[int] = []
+
+    class Spy(QObject):
+        def eventFilter(self, _obj, event):  # noqa: N802 (Qt override)
+            if event.type() == QEvent.Type.Paint:
+                counts.append(view.model.rowCount())
+            return False
+
+    spy = Spy(view)
+    view.list.viewport().installEventFilter(spy)
+    return counts
+
+
+def test_a_quick_answer_is_painted_once_with_its_rows_not_after_an_empty_list(qtbot, window, store, monkeypatch):
+    from daycare_gui.ui.panes.generic import conversation_view
+
+    monkeypatch.setattr(conversation_view, "LOADING_MS", 60_000)  # every answer counts as quick here
+    path, agent_id, ids = store
+    page, view, row = _agents_page_settled(qtbot, window, path, agent_id)
+    paints = _record_list_paints(view)
+    page.sessions.table.selectRow(row)
+    qtbot.waitUntil(lambda: view.model.session_id == BIG_SESSION and view.model.record(len(ids) - 1) is not None
+                    and bool(paints), timeout=10000)
+    assert 0 not in paints  # never painted emptied while the session's page was on its way
+    assert BIG_SESSION in view.heading.text() and "Loading" not in view.heading.text()
+    assert view.end_button.isEnabled()
+
+
+def test_a_slow_answer_says_the_session_is_loading(qtbot, window, store, monkeypatch):
+    from daycare_gui.stores.daycare.sqlite.conversations import SqliteConversations
+
+    path, agent_id, ids = store
+    page, view, row = _agents_page_settled(qtbot, window, path, agent_id)
+    reading = threading.Event()
+    real_page_before = SqliteConversations.page_before
+
+    def slow(cap, ref, key, n):
+        if ref.session_id == BIG_SESSION:
+            reading.wait(10)
+        return real_page_before(cap, ref, key, n)
+
+    monkeypatch.setattr(SqliteConversations, "page_before", slow)
+    paints = _record_list_paints(view)
+    page.sessions.table.selectRow(row)
+    qtbot.waitUntil(lambda: "Loading session" in view.heading.text(), timeout=10000)
+    assert not view.end_button.isEnabled() and "Loading" in view.conversation.toPlainText()
+    qtbot.waitUntil(lambda: 0 in paints, timeout=10000)  # the old session's rows are gone from the screen
+    reading.set()
+    qtbot.waitUntil(lambda: view.model.record(len(ids) - 1) is not None, timeout=10000)
+    assert "Loading" not in view.heading.text() and view.current_row() == len(ids) - 1

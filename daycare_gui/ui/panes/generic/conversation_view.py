@@ -47,6 +47,7 @@ CONVERSATION_DELAY_MS = 120  # let keyboard scrolling settle before the conversa
 # While the selection rides a live tail, the details and conversation are redrawn at most this often: a
 # writer at 100 messages a second would otherwise have the GUI thread laying out HTML all the time.
 FOLLOW_RENDER_MS = 1000
+LOADING_MS = 50  # a session's answer quicker than this is painted once, without a loading state before it
 LIVE_MS = 100  # a kind's growing session is re-checked at most this often, only after its files changed
 WINDOW_BEFORE = 30  # messages drawn before and after the current one
 WINDOW_AFTER = 30
@@ -255,6 +256,9 @@ class ConversationView(QWidget):
         self._follow = False  # the list was at its end when the last growth began
         self._current_was_last = False
         self._riding_tail = False  # the current row is being moved by a growth, not by the user
+        self._loading = True  # the view says its session is loading, or shows one (see open)
+        self._loading_timer = QTimer(self, singleShot=True, interval=LOADING_MS)
+        self._loading_timer.timeout.connect(self._show_loading)
         self._tail_render = QTimer(self, singleShot=True, interval=FOLLOW_RENDER_MS)
         self._tail_render.timeout.connect(self._render_tail)
         self.model.rowsAboutToBeInserted.connect(self._before_growth)
@@ -296,10 +300,13 @@ class ConversationView(QWidget):
         self._conversation_for = None
         self._last_when_counted = False
         self._clear_marker()
+        # The view says it is loading only when the answer is slow (LOADING_MS): a quick one is painted once,
+        # rows, heading and all. Said at once, the loading state cost a repaint of the whole view on the way,
+        # which the answer then waited behind; meanwhile the list keeps its last rows on screen, not blank.
+        self._loading = False
+        self.list.viewport().setUpdatesEnabled(False)  # (before the model empties: no paint of that)
+        self._loading_timer.start()
         self.model.clear()
-        self._enable(False)
-        self.conversation.setHtml("<p class='meta'>Loading…</p>")
-        self.heading.setText(f"Loading session {escape(ref.session_id)}…")
         self._watch.follow(cap, ref)
         size = self.model.page_size
         # Opened from a session list that counted the session a moment ago: its end is shown at that count
@@ -326,9 +333,21 @@ class ConversationView(QWidget):
         self.ctx.worker.submit(f"{self._channel}-open", work, on_result=self._ready_after(self._opened),
                                on_error=self._ready_after(self._open_failed))
 
+    def _show_loading(self) -> None:
+        """The session asked for is on its way: the view says so (at once, or once LOADING_MS have passed)."""
+        self._loading_timer.stop()
+        if self._loading or self.ref is None:
+            return
+        self._loading = True
+        self.list.viewport().setUpdatesEnabled(True)  # (repaints it: empty, or the rows that came)
+        self._enable(False)
+        self.conversation.setHtml("<p class='meta'>Loading…</p>")
+        self.heading.setText(f"Loading session {escape(self.ref.session_id)}…")
+
     def _ready_after(self, show):
         def run(result) -> None:
             self._ready_waits = False
+            self._show_loading()  # (painted with the answer: the heading and buttons follow it at once)
             try:
                 show(result)
             finally:
@@ -755,6 +774,7 @@ class ConversationView(QWidget):
         self.goto_box.selectAll()
 
     def shutdown(self) -> None:
+        self._loading_timer.stop()
         self._timer.stop()
         self._detail_timer.stop()
         self._tail_render.stop()
