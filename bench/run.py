@@ -110,6 +110,97 @@ class _Heartbeat:
         self._last = None
 
 
+class _Phases:
+    """Where a GUI figure's time went, to show its floor beside it: the GUI thread's CPU time (what it
+    worked; the rest of the wall time it waited — for the worker, or for a core on a loaded machine), the
+    message list's paints (rows drawn into images and copied) and the window's whole repaints (the list
+    included), both wall and GUI-thread CPU, the worker's jobs run meanwhile, and the rows drawn.
+
+    It wraps the list's paintEvent, the window's event (its UpdateRequest: one repaint of everything
+    changed) and the workers' jobs at class level, in this child only; a wrapper costs ~1 µs a call."""
+
+    def __init__(self) -> None:
+        from PySide6.QtCore import QEvent
+
+        from daycare_gui.ui import worker
+        from daycare_gui.ui.main_window import MainWindow
+        from daycare_gui.ui.models.message_pages import MessagePagesModel
+        from daycare_gui.ui.widgets.history_list import HistoryList
+        from daycare_gui.ui.widgets.history_rows import HistoryRowDelegate
+
+        self.on = False
+        self._sums: dict[str, float] = {}
+        self._jobs: list[float] = []
+        phases = self
+        update = QEvent.Type.UpdateRequest
+        paint, event, enqueue = HistoryList.paintEvent, MainWindow.event, worker.DbWorker._enqueue
+
+        def timed(name, fn, *args):
+            if not phases.on:
+                return fn(*args)
+            t, c = time.perf_counter(), time.thread_time()
+            try:
+                return fn(*args)
+            finally:
+                phases._add(name, (time.perf_counter() - t) * 1000, (time.thread_time() - c) * 1000)
+
+        def list_paint(view, ev):
+            return timed("list_paint", paint, view, ev)
+
+        def window_event(window, ev):
+            return timed("window_paint", event, window, ev) if ev.type() == update else event(window, ev)
+
+        def enqueued(w, job):
+            fn, jobs = job.fn, self._jobs
+
+            def run(*args):  # on the worker thread
+                t = time.perf_counter()
+                try:
+                    return fn(*args)
+                finally:
+                    if phases.on:
+                        jobs.append((time.perf_counter() - t) * 1000)
+            job.fn = run
+            return enqueue(w, job)
+
+        entry, texts = MessagePagesModel.paint_entry, HistoryRowDelegate._text
+
+        def paint_entry(model, row):  # a row's line from the store: decoded here the first time it is shown
+            return timed("decode", entry, model, row)
+
+        def row_texts(delegate, key, rec, when):  # its time and summary formatted, secrets masked
+            return timed("texts", texts, delegate, key, rec, when)
+
+        MessagePagesModel.paint_entry, HistoryRowDelegate._text = paint_entry, row_texts
+        draw = HistoryRowDelegate._draw_rows
+
+        def drawn(painter_, p, rows, *args):
+            if phases.on:
+                phases._sums["rows_drawn"] = phases._sums.get("rows_drawn", 0) + len(rows)
+            return draw(painter_, p, rows, *args)
+
+        HistoryList.paintEvent, MainWindow.event, worker.DbWorker._enqueue = list_paint, window_event, enqueued
+        HistoryRowDelegate._draw_rows = drawn
+
+    def _add(self, name: str, wall: float, cpu: float) -> None:
+        sums = self._sums
+        if name in ("decode", "texts"):  # per row: CPU only (the wall time of a few µs says nothing more)
+            sums[f"{name}_cpu_ms"] = sums.get(f"{name}_cpu_ms", 0.0) + cpu
+            return
+        sums[f"{name}_ms"] = sums.get(f"{name}_ms", 0.0) + wall
+        sums[f"{name}_cpu_ms"] = sums.get(f"{name}_cpu_ms", 0.0) + cpu
+        sums[f"{name}s"] = sums.get(f"{name}s", 0) + 1
+
+    def start(self) -> None:
+        self._sums, self._jobs[:] = {}, []
+        self._wall, self._cpu, self.on = time.perf_counter(), time.thread_time(), True
+
+    def stop(self) -> dict:
+        self.on = False
+        return {"wall_ms": (time.perf_counter() - self._wall) * 1000, "gui_cpu_ms": (time.thread_time() - self._cpu) * 1000,
+                **self._sums, "worker_jobs": len(self._jobs), "worker_ms": sum(self._jobs)}
+
+
 # ---------------------------------------------------------------------------------------------------
 # children (each a fresh interpreter)
 def child_window() -> None:
@@ -175,6 +266,7 @@ def child_browse(store: str, plan_json: str) -> None:
     out: dict = {}
     store_obj = open_store(store)
     db = store_obj.db
+    phases = _Phases()  # (before the window: its classes are wrapped)
     window = MainWindow(_settings())
     heartbeat = _Heartbeat()
     sid = plan["largest"]["session_id"]
@@ -193,6 +285,7 @@ def child_browse(store: str, plan_json: str) -> None:
     _wait(app, lambda: time.perf_counter() > settle and "history" in window.panes, 30)
     app.processEvents()
     heartbeat.arm()
+    phases.start()
     t = time.perf_counter()
     window.navigate("history", (plan["largest"]["agent_id"], sid, plan["largest"]["first_id"]))
     pane = window.panes["history"]
@@ -200,6 +293,7 @@ def child_browse(store: str, plan_json: str) -> None:
     _wait(app, lambda: model.session_id == sid and model.is_loaded(0))
     pane.list.viewport().repaint()
     out["session_first_page_ms"] = (time.perf_counter() - t) * 1000
+    out["phases_session_first_page_ms"] = phases.stop()
     # The first page may be shown before the session is counted; the rest needs the count.
     _wait(app, lambda: model.rowCount() == plan["largest"]["records"])
     count = model.rowCount()
@@ -209,25 +303,56 @@ def child_browse(store: str, plan_json: str) -> None:
     pane.list.viewport().repaint()
     out["session_last_page_ms"] = (time.perf_counter() - t) * 1000
 
-    # -- the same session opened as from a session list (no record named): at its newest record, which
-    # needs the session counted first. From the agent list, once the window has settled again.
+    # -- the same session opened from a session list, as users do now: the Agents page, its agent
+    # selected, the session clicked in its session table; the page's own conversation view opens it at
+    # its newest record. From a settled window, the agent's sessions listed (and the one the page picked
+    # by itself shown) first.
+    agents = window.panes.get("agents") or window.pane("agents")
+    window.navigate("agents", plan["largest"]["agent_id"])
+    sessions = agents.sessions
+    _wait(app, lambda: sessions.records.proxy_row_of_key(sid) >= 0, 60)
+    row_of_sid = sessions.records.proxy_row_of_key(sid)
+    if agents.session is not None and agents.session.session_id == sid:  # picked already: pick another first
+        sessions.table.selectRow(1 if row_of_sid == 0 else 0)
+    _wait(app, lambda: agents.conversation.model.session_id not in (None, sid), 60)
+    _wait(app, lambda: not window.worker.is_busy() and not window.bg_worker.is_busy(), 120)
+    settle = time.perf_counter() + 0.3
+    _wait(app, lambda: time.perf_counter() > settle)
+    app.processEvents()
+    view = agents.conversation
+    heartbeat.arm()
+    phases.start()
+    t = time.perf_counter()
+    sessions.table.selectRow(row_of_sid)  # as a click on the session does
+    _wait(app, lambda: view.model.session_id == sid and view.model.rowCount() > 0
+          and view.model.is_loaded(view.model.rowCount() - 1) and view.current_row() == view.model.rowCount() - 1)
+    view.list.viewport().repaint()
+    out["session_open_end_ms"] = (time.perf_counter() - t) * 1000
+    out["phases_session_open_end_ms"] = phases.stop()
+    _wait(app, lambda: view.model.counted and view.model.rowCount() == count, 60)  # (then counted: it is right)
+
+    # -- the same session opened at its end where no list counted it (Jump To a session, a link without
+    # a record): the session page, which counts the session before it can show its end.
     window.navigate("agents")
     _wait(app, lambda: not window.worker.is_busy() and not window.bg_worker.is_busy(), 120)
     settle = time.perf_counter() + 0.3
     _wait(app, lambda: time.perf_counter() > settle)
     app.processEvents()
+    phases.start()
     t = time.perf_counter()
     window.navigate("history", (plan["largest"]["agent_id"], sid, None))  # the model is emptied at once
-    _wait(app, lambda: model.session_id == sid and model.is_loaded(count - 1)
+    _wait(app, lambda: model.session_id == sid and model.counted and model.is_loaded(count - 1)
           and window.pane_stack.currentWidget() is pane)
     pane.list.viewport().repaint()
-    out["session_open_end_ms"] = (time.perf_counter() - t) * 1000
+    out["session_link_end_ms"] = (time.perf_counter() - t) * 1000
+    out["phases_session_link_end_ms"] = phases.stop()
 
     # -- baseline: plain sqlite3 + json.loads of the same pages -----------------------------------------
     heartbeat.disarm()
     # The pane goes on reading the session's row keys in the background: let it finish, so the baseline
-    # and the data layer below are measured alike, and take their samples in turn.
-    _wait(app, lambda: not window.worker.is_busy() and not window.bg_worker.is_busy(), 120)
+    # and the data layer below are measured alike, and take their samples in turn. (Its first chunk is
+    # asked for once the list has painted: the workers may be idle before it starts.)
+    _wait(app, lambda: model.ids_complete() and not window.worker.is_busy() and not window.bg_worker.is_busy(), 120)
     conn = sqlite3.connect(_uri(Path(db.path)), uri=True)
     # the data layer alone (the page fully decoded: query, parse, typed records), same pages
     from daycare_gui.stores.daycare.sqlite.queries.history import page_after
@@ -252,6 +377,7 @@ def child_browse(store: str, plan_json: str) -> None:
     bar = pane.list.verticalScrollBar()
     n = min(SCROLL_RECORDS, count)
     heartbeat.arm()
+    phases.start()
     t = time.perf_counter()
     for row in range(0, n, PAGE):
         # A real scroll is an input event, handled after what the worker posted before it (a page read
@@ -262,6 +388,7 @@ def child_browse(store: str, plan_json: str) -> None:
         _wait(app, lambda r=row: model.is_loaded(r) and model.is_loaded(min(count - 1, r + 40)))
         pane.list.viewport().repaint()
     out["scroll_10k_ms"] = (time.perf_counter() - t) * 1000
+    out["phases_scroll_10k_ms"] = phases.stop()
     heartbeat.disarm()
     t = time.perf_counter()
     after = -1
@@ -451,6 +578,7 @@ def _measure(args, cache: Path, tmp: str) -> int:
     env["DAYCARE_GUI_SEARCH_DIR"] = str(Path(plan["index_file"]).parent / "unused")  # never the user cache
 
     samples: dict[str, list[float]] = {}
+    load_at_start = [round(x, 2) for x in os.getloadavg()]  # other work on the machine shares its cores
     for run in range(args.runs):
         print(f"run {run + 1}/{args.runs}…", file=sys.stderr)
         shown, started = _child(["window"], env)
@@ -466,12 +594,20 @@ def _measure(args, cache: Path, tmp: str) -> int:
         for key, value in {**browse, **searched}.items():
             if isinstance(value, (int, float)):
                 samples.setdefault(key, []).append(value)
+            elif key.startswith("phases_"):  # a figure's profile: each of its parts a median of its own
+                for part, amount in value.items():
+                    samples.setdefault(f"{key}.{part}", []).append(amount)
         pages_via = browse["pages_via"]
 
     m = {k: _median(v) for k, v in samples.items()}
     m["index_build_s"], m["baseline_fts_build_s"] = plan["index_build_s"], plan["baseline_fts_build_s"]
     m["startup_import_s"] = m["startup_imported_s"] - m["startup_python_started_s"]
     figures = [_figure(m, *spec) for spec in FIGURES]
+    for f in figures:
+        profile = {k.partition(".")[2]: round(v, 2) for k, v in m.items() if k.startswith(f"phases_{f['key']}.")}
+        if profile:
+            profile["waited_ms"] = round(profile["wall_ms"] - profile["gui_cpu_ms"], 2)
+            f["profile"] = profile
     result = {
         **{f["key"]: f["value"] for f in figures},
         **{f["baseline_key"]: f["baseline"] for f in figures if f["baseline_key"]},
@@ -487,7 +623,10 @@ def _measure(args, cache: Path, tmp: str) -> int:
                              and k not in ("startup_to_agents_s", "startup_import_s")},
         "hits": {"rare": m["search_rare_hits"], "common": m["search_common_hits"]},
     }
+    result["load_average"] = {"start": load_at_start, "end": [round(x, 2) for x in os.getloadavg()]}
     _table(result)
+    for f in figures:  # each figure on a line of its own, then everything as one object (the last line)
+        print(json.dumps({"figure": f["key"], **{k: v for k, v in f.items() if k != "key"}}))
     print(json.dumps(result))
     return 0
 
@@ -505,7 +644,9 @@ FIGURES = (
      "sqlite3 + json.loads, same page", None, 2),
     ("session_last_page_ms", "largest session: jump to last page", "ms", "baseline_last_page_ms",
      "sqlite3 + json.loads, same page", 16, None),
-    ("session_open_end_ms", "largest session opened at its end (as from a session list)", "ms",
+    ("session_open_end_ms", "largest session opened at its end from the Agents page's session list", "ms",
+     "baseline_last_page_ms", "sqlite3 + json.loads, same page", 16, None),
+    ("session_link_end_ms", "largest session opened at its end, not counted yet (Jump To, a link)", "ms",
      "baseline_last_page_ms", "sqlite3 + json.loads, same page", 16, None),
     ("scroll_10k_ms", "scroll 10,000 records (50 pages)", "ms", "baseline_scroll_10k_ms",
      "sqlite3 + json.loads, same pages", None, 3),
@@ -553,6 +694,18 @@ def _table(r: dict) -> None:
           f"median of {r['runs']} run(s); pages via {r['pages_via']}; QT_QPA_PLATFORM={r['platform']}")
     for row in [head, tuple("-" * w for w in widths), *rows]:
         print("  ".join(str(c if c is not None else "—").ljust(w) for c, w in zip(row, widths)))
+    print(f"load average {r['load_average']['start']} → {r['load_average']['end']} (2 cores: above 2, every "
+          "figure also waits for a core)")
+    for f in r["figures"]:
+        p = f.get("profile")
+        if p:
+            print(f"  {f['key']}: wall {p['wall_ms']:.1f} ms = GUI thread working {p['gui_cpu_ms']:.1f} + waiting "
+                  f"{p['waited_ms']:.1f} (worker jobs {p.get('worker_ms', 0):.1f} ms in {p.get('worker_jobs', 0):.0f}); "
+                  f"list paints {p.get('list_paint_ms', 0):.1f} ms ({p.get('list_paint_cpu_ms', 0):.1f} CPU, "
+                  f"{p.get('rows_drawn', 0):.0f} rows drawn: {p.get('decode_cpu_ms', 0):.1f} CPU decoding their "
+                  f"records, {p.get('texts_cpu_ms', 0):.1f} formatting and masking their texts, the rest drawing), "
+                  f"window repaints {p.get('window_paint_ms', 0):.1f} ms ({p.get('window_paint_cpu_ms', 0):.1f} CPU, "
+                  "the list's included)")
 
 
 def _fmt(value, unit: str) -> str | None:

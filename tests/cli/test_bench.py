@@ -41,6 +41,17 @@ def test_a_run_prints_every_figure_beside_its_baseline_and_cleans_up(bench_env):
         assert figure["value"] is not None and figure["goal"] or figure["key"] == "startup_import_s"
         if figure["baseline_key"]:
             assert figure["baseline"] is not None and result[figure["baseline_key"]] == figure["baseline"]
+    # every figure also on a JSON line of its own, with its baseline, ratio, goal and whether it was met
+    lines = [json.loads(line) for line in out.stdout.splitlines() if line.startswith('{"figure"')]
+    assert [line["figure"] for line in lines] == [f["key"] for f in result["figures"]]
+    for line in lines:
+        assert {"value", "baseline", "ratio", "goal", "met"} <= line.keys()
+    # the GUI figures say where their time went: the list's rows drawn, the GUI thread's work, the waits
+    profiled = {line["figure"]: line["profile"] for line in lines if "profile" in line}
+    assert {"session_first_page_ms", "session_open_end_ms", "session_link_end_ms", "scroll_10k_ms"} <= profiled.keys()
+    for profile in profiled.values():
+        assert {"wall_ms", "gui_cpu_ms", "waited_ms", "list_paint_ms", "window_paint_ms", "worker_ms"} <= profile.keys()
+    assert profiled["session_first_page_ms"]["rows_drawn"] > 0 and "decode_cpu_ms" in profiled["scroll_10k_ms"]
     assert list(temp.iterdir()) == []
 
 

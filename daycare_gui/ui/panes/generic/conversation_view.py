@@ -47,6 +47,7 @@ CONVERSATION_DELAY_MS = 120  # let keyboard scrolling settle before the conversa
 # While the selection rides a live tail, the details and conversation are redrawn at most this often: a
 # writer at 100 messages a second would otherwise have the GUI thread laying out HTML all the time.
 FOLLOW_RENDER_MS = 1000
+LOADING_MS = 50  # a session's answer quicker than this is painted once, without a loading state before it
 LIVE_MS = 100  # a kind's growing session is re-checked at most this often, only after its files changed
 WINDOW_BEFORE = 30  # messages drawn before and after the current one
 WINDOW_AFTER = 30
@@ -298,6 +299,9 @@ class ConversationView(QWidget):
         self._follow = False  # the list was at its end when the last growth began
         self._current_was_last = False
         self._riding_tail = False  # the current row is being moved by a growth, not by the user
+        self._loading = True  # the view says its session is loading, or shows one (see open)
+        self._loading_timer = QTimer(self, singleShot=True, interval=LOADING_MS)
+        self._loading_timer.timeout.connect(self._show_loading)
         self._tail_render = QTimer(self, singleShot=True, interval=FOLLOW_RENDER_MS)
         self._tail_render.timeout.connect(self._render_tail)
         self.model.rowsAboutToBeInserted.connect(self._before_growth)
@@ -339,15 +343,26 @@ class ConversationView(QWidget):
         self._conversation_for = None
         self._last_when_counted = False
         self._clear_marker()
+        # The view says it is loading only when the answer is slow (LOADING_MS): a quick one is painted once,
+        # rows, heading and all. Said at once, the loading state cost a repaint of the whole view on the way,
+        # which the answer then waited behind; meanwhile the list keeps its last rows on screen, not blank.
+        self._loading = False
+        self.list.viewport().setUpdatesEnabled(False)  # (before the model empties: no paint of that)
+        self._loading_timer.start()
         self.model.clear()
-        self._enable(False)
-        self.conversation.setHtml("<p class='meta'>Loading…</p>")
-        self.heading.setText(f"Loading session {escape(ref.session_id)}…")
         self._watch.follow(cap, ref)
         size = self.model.page_size
+        # Opened from a session list that counted the session a moment ago: its end is shown at that count
+        # at once, and counted again after the paint (a long session's count costs more than its last page;
+        # a writer that appended meanwhile is noticed then). Without it the count comes first.
+        listed = session.message_count if session is not None and focus is None else None
+        listed = listed if isinstance(listed, int) and listed > size else None
 
         def work():  # one round trip: the heading, the count, the row to open at, and that row's page
             heading = (thread_title, session) if thread_title is not None else cap.session_heading(ref)
+            if listed is not None:
+                last_page = (listed - 1) // size
+                return heading, None, None, last_page, cap.page_before(ref, None, listed - last_page * size), listed
             row = cap.locate(ref, focus, position) if focus is not None else None
             if row is not None and row < size:
                 # On the first page: show it before counting the session (a long one's count takes longer).
@@ -361,9 +376,21 @@ class ConversationView(QWidget):
         self.ctx.worker.submit(f"{self._channel}-open", work, on_result=self._ready_after(self._opened),
                                on_error=self._ready_after(self._open_failed))
 
+    def _show_loading(self) -> None:
+        """The session asked for is on its way: the view says so (at once, or once LOADING_MS have passed)."""
+        self._loading_timer.stop()
+        if self._loading or self.ref is None:
+            return
+        self._loading = True
+        self.list.viewport().setUpdatesEnabled(True)  # (repaints it: empty, or the rows that came)
+        self._enable(False)
+        self.conversation.setHtml("<p class='meta'>Loading…</p>")
+        self.heading.setText(f"Loading session {escape(self.ref.session_id)}…")
+
     def _ready_after(self, show):
         def run(result) -> None:
             self._ready_waits = False
+            self._show_loading()  # (painted with the answer: the heading and buttons follow it at once)
             try:
                 show(result)
             finally:
@@ -382,15 +409,16 @@ class ConversationView(QWidget):
         self.heading.setText(f"Cannot read this session: {escape(msg)}")
 
     def _opened(self, result) -> None:
-        (title, session), counted_as, row, page, rows = result
-        counted = counted_as is not None or len(rows) < self.model.page_size
-        count, last = counted_as if counted_as is not None else (len(rows), None)
+        (title, session), counted_as, row, page, rows, *listed = result
+        self._listed = listed[0] if listed else None  # shown at the session list's count, not counted yet
+        counted = counted_as is not None or (self._listed is None and len(rows) < self.model.page_size)
+        count, last = counted_as if counted_as is not None else (self._listed or len(rows), None)
         self.thread_title, self._session = title or "", session
         if session is None and not count:
             self.heading.setText(f"No session {escape(self.ref.session_id)} in this store.")
             self.conversation.setHtml("")
             return
-        self._set_heading(count, counted)
+        self._set_heading(count, counted or self._listed is not None)
         if last is None and counted:  # the first page is the whole session
             last = rows[-1].key if rows else -1
         self.model.set_session(self.cap, self.ref, count, load_ids=counted, counted=counted,
@@ -409,7 +437,8 @@ class ConversationView(QWidget):
         self.go_to_row(count - 1 if row is None else min(row, count - 1))
         self.list.setFocus()
         if counted:
-            self.model.read_ends()
+            # behind the paint: a page read on the worker meanwhile would hold the interpreter lock
+            self.list.after_paint(self.model.read_ends)
 
     def _count(self, ref: SessionRef) -> None:
         """Count the session shown and read its last page with it (unless another was opened meanwhile)."""
@@ -436,9 +465,24 @@ class ConversationView(QWidget):
             messages = f"<b>{fmt_int(count)}</b> messages" if counted else "counting messages…"
         self.heading.setText(" · ".join(parts + [messages]))
 
+    _listed: int | None = None  # the count a session list gave, until the session is counted here
+
     def _counted(self, result) -> None:
         count, last, last_rows = result
         if self.model.ref != self.ref:
+            return
+        listed, self._listed = self._listed, None
+        shown_last = self.model.key_of(listed - 1) if listed is not None else None  # (None: scrolled away)
+        if listed is not None and (count != listed or shown_last not in (None, last)):
+            # Not what the list counted (a writer appended, or messages went): the rows shown at the list's
+            # count are not at their places. Shown again at the session's end, as counted now.
+            self.model.set_session(self.cap, self.ref, count, counted=True, last_key=-1 if last is None else int(last))
+            if last_rows:
+                self.model.seed_page((count - 1) // self.model.page_size, last_rows)
+            self._set_heading(count)
+            self._goto_range(count)
+            self.go_to_row(count - 1)
+            self.model.read_ends()
             return
         self.model.grow(count, -1 if last is None else int(last))
         if last_rows:
@@ -772,6 +816,7 @@ class ConversationView(QWidget):
         self.goto_box.selectAll()
 
     def shutdown(self) -> None:
+        self._loading_timer.stop()
         self._timer.stop()
         self._detail_timer.stop()
         self._tail_render.stop()
