@@ -9,7 +9,7 @@ from daycare_gui.stores import api
 from daycare_gui.stores.daycare.capabilities import message_of
 from daycare_gui.stores.daycare.pg.catalog import VERSIONED
 from daycare_gui.stores.daycare.pg.database import UnreadableJson
-from daycare_gui.stores.daycare.pg.history_keys import HistoryKeys
+from daycare_gui.stores.daycare.pg.history_keys import HistoryKeys, history_keys
 from daycare_gui.stores.daycare.pg.lists import DETAILS, PgListing
 from daycare_gui.stores.daycare.pg.storage import PgStorage
 from daycare_gui.stores.daycare.pg.threads import PgThreadListing
@@ -65,14 +65,7 @@ class PgConversations(PgThreadListing, _OnStore, api.Conversations):  # thread l
                              raw=r) for r in rows]
 
     def _history_keys(self) -> HistoryKeys | None:
-        """A PGlite copy's record ids per session, read once (pg/history_keys); None on a server, whose
-        history changes under us."""
-        if self.store.generation != "pglite":
-            return None
-        keys = self.__dict__.get("_history")
-        if keys is None or keys.db is not self.db:  # after an edit the store serves a fresh copy
-            keys = self.__dict__["_history"] = HistoryKeys(self.db)
-        return keys
+        return history_keys(self.store)
 
     def sessions(self, thread_id: str) -> list[SessionRecord]:
         active = self.db.scalar(f"SELECT active_session_id FROM agents{self.store.current('agents')}"
@@ -172,7 +165,7 @@ class PgConversations(PgThreadListing, _OnStore, api.Conversations):  # thread l
             return self.db.rows("SELECT id, type, at, data FROM session_history WHERE session_id = :s "
                                 "AND id BETWEEN :lo AND :hi ORDER BY id", {"s": session_id, "lo": ids[0], "hi": ids[-1]})
         return self.db.rows("SELECT id, type, at, data FROM session_history WHERE session_id = :s "
-                            "AND id = ANY(:ids) ORDER BY id", {"s": session_id, "ids": list(ids)})
+                            "AND id = ANY(CAST(:ids AS bigint[])) ORDER BY id", {"s": session_id, "ids": list(ids)})
 
     def _keyed(self, where: str, params: dict, *, descending: bool = False) -> list[PendingMessage]:
         keys = self._history_keys()
@@ -581,15 +574,28 @@ class PgSearchSource(_OnStore, api.SearchSource):
     def identity(self) -> str:
         return self.store.title
 
+    BATCH = 5000
+
     def messages(self, after: str | None):
+        # Batches by the primary key, the connection free between them (the window reads on while the
+        # index is built). Each session's agent is looked up once here, not joined into every batch; a
+        # record whose session is gone is left out, as the join left it out.
+        def sessions() -> dict:
+            return {sid: agent for sid, agent in self.db.rows("SELECT id, agent_id FROM sessions")}
+
+        agents = sessions()
         last = int(after) if after else -1
         while True:
-            rows = self.db.rows(
-                "SELECT h.id, h.session_id, s.agent_id, h.type, h.at, h.data FROM session_history h "
-                "JOIN sessions s ON s.id = h.session_id WHERE h.id > :a ORDER BY h.id LIMIT 2000", {"a": last})
+            rows = self.db.rows("SELECT id, session_id, type, at, data FROM session_history WHERE id > :a "
+                                "ORDER BY id LIMIT :n", {"a": last, "n": self.BATCH})
             if not rows:
                 return
-            for id_, sid, agent, type_, at, data in rows:
+            if any(r[1] not in agents for r in rows):  # a server's session begun since: read them again
+                agents = sessions()
+            for id_, sid, type_, at, data in rows:
+                agent = agents.get(sid, agents)
+                if agent is agents:
+                    continue
                 yield str(id_), SessionRef(agent or "", sid), _message(id_, type_, at, data, session_id=sid)
             last = rows[-1][0]
 

@@ -22,6 +22,17 @@ from bisect import bisect_left, bisect_right
 EMPTY = array("q")
 
 
+def history_keys(store) -> HistoryKeys | None:
+    """The store's HistoryKeys when it reads a PGlite copy (one per copy: an edit serves a fresh one); None
+    on a server, whose history changes under us."""
+    if store.generation != "pglite":
+        return None
+    keys = store.__dict__.get("_history_keys")
+    if keys is None or keys.db is not store.db:
+        keys = store.__dict__["_history_keys"] = HistoryKeys(store.db)
+    return keys
+
+
 class HistoryKeys:
     """``session_id`` → its record ids ascending, for the PGlite copy ``db`` (read on first use)."""
 

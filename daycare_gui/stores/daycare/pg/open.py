@@ -84,6 +84,7 @@ def open_pglite(paths, problems: ProblemLog | None = None, progress=None, cancel
                  f"{paths.pglite_path}; the folder itself is never opened")
     if cancelled():
         raise opening.OpenCancelled("cancelled before copying the store")
+    _import_meanwhile()
     server = PgliteServer(paths.pglite_path, runtime, progress=progress, cancelled=cancelled)
     for rel, why in server.skipped:
         problems.add(paths.pglite_path / rel, why)
@@ -106,6 +107,23 @@ def open_pglite(paths, problems: ProblemLog | None = None, progress=None, cancel
         store.close()
         raise opening.OpenCancelled("cancelled while reading the store")
     return store
+
+
+def _import_meanwhile() -> None:
+    """Import the database driver (SQLAlchemy, psycopg: 1 to 3 s on a busy machine) on a thread of its
+    own while the copy waits on the disk and PGlite starts in its process, instead of after them. An
+    import failing here fails again, and is reported, where it is used."""
+    import threading
+
+    def load() -> None:
+        try:
+            import psycopg  # noqa: F401
+            import sqlalchemy  # noqa: F401
+            from sqlalchemy.pool import StaticPool  # noqa: F401
+        except Exception:
+            pass
+
+    threading.Thread(target=load, name="pglite-import", daemon=True).start()
 
 
 ENGINE_POLL_S = 1.0
