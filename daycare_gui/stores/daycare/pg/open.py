@@ -132,7 +132,8 @@ ENGINE_POLL_S = 1.0
 # user's folder, never a server). Measured with bench/pglite.py on the 1M-record demo, two runs: open +
 # session list + first conversation page took 62.8 s / 54.7 s indexed against 62.2 s / 53.1 s without
 # (building the index costs what it saves there), although each later conversation then opens in ~0.4 s
-# instead of ~4 s. Off, as the open is what the user waits for; the switch stays for the bench.
+# instead of ~4 s. Off, as the open is what the user waits for: sessions are counted and paged from their
+# record ids read once instead (pg/history_keys: one aggregate, on first need).
 INDEX_COPY = False
 COPY_INDEXES = (("session_history", "daycare_gui_history_by_session", "(session_id, id)"),)
 
