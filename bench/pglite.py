@@ -392,6 +392,8 @@ def main() -> int:
     _table(figures)
     print(json.dumps({**{k: (round(v, 3) if isinstance(v, float) else v) for k, v in m.items()},
                       "figures": figures}))
+    # a command asked again of an unchanged store (small demos, whole processes): bench/repeat.py's JSON line
+    subprocess.run([sys.executable, str(HERE / "repeat.py"), "--runs", str(args.runs)], check=False)
     return 0
 
 

@@ -34,7 +34,7 @@ def _subcommand_parser(name: str) -> argparse.ArgumentParser:
     module = importlib.import_module(f"daycare_gui.commands.{name}")
     parser = argparse.ArgumentParser(prog=f"daycare-gui {name}", description=SUBCOMMANDS[name])
     module.add_arguments(parser)
-    parser.set_defaults(_run=module.run)
+    parser.set_defaults(_run=module.run, _command=name)
     return parser
 
 
@@ -104,6 +104,8 @@ def _stop_signals_end_the_command(received: list[int]) -> Iterator[None]:
 
 
 def _run_command(args) -> int:
+    from daycare_gui.commands.options import BadOption
+
     received: list[int] = []
     code = 1
     try:
@@ -111,6 +113,9 @@ def _run_command(args) -> int:
             code = int(args._run(args) or 0)
     except Stopped:
         pass
+    except BadOption as exc:  # one sentence, as argparse's own errors; exit 2 as they do
+        print(f"daycare-gui {args._command}: {exc}", file=sys.stderr)
+        return 2
     if received:  # (a command that handled the interrupt itself, as search does, returned 130)
         print(f"daycare-gui: stopped by {signal.Signals(received[0]).name}", file=sys.stderr)
         return 128 + received[0]

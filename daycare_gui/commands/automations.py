@@ -7,10 +7,10 @@ Never writes a byte in the store.
 
 from __future__ import annotations
 
-import datetime as _dt
 import json
 import sys
 
+from daycare_gui.commands import options
 from daycare_gui.stores import api, registry
 from daycare_gui.stores.api import CannotOpen, NotRecognised
 from daycare_gui.stores.common.secrets import mask_url
@@ -19,32 +19,17 @@ from daycare_gui.stores.common.secrets import mask_url
 def add_arguments(parser) -> None:
     parser.add_argument("path", help="a store of any kind: a Daycare root or data dir, a postgresql:// URL, ...")
     parser.add_argument("--task", help="only this automation (its id, as listed, or its title)")
-    parser.add_argument("--since", help="only runs started on or after this date (2026-11-01 or an ISO time; "
-                                        "a time without a zone is UTC)")
+    options.add_since(parser, "runs started")
     parser.add_argument("--limit", type=int, default=None, help="at most this many runs per automation")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--kind", help=f"open as this kind ({', '.join(registry.kind_names())}) "
-                                       "instead of detecting it")
-
-
-def _since(text: str | None) -> int | None:
-    if not text:
-        return None
-    try:
-        when = _dt.datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
-    except ValueError:
-        raise SystemExit(f"daycare-gui automations: --since {text!r} is not a date (write 2026-11-01 or "
-                         "2026-11-01T07:00)") from None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=_dt.timezone.utc)
-    return int(when.timestamp() * 1000)
+    options.add_kind(parser)
 
 
 def run(args) -> int:
     from daycare_gui.stores.common.opening import StderrProgress, reporting
     from daycare_gui.stores.common.run_report import automations_report
 
-    since = _since(args.since)
+    since = options.since_ms(args.since)
     if args.limit is not None and args.limit < 0:
         print("daycare-gui automations: --limit must be 0 or more", file=sys.stderr)
         return 2

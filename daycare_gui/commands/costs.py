@@ -3,10 +3,10 @@ from genai-prices' bundled table, totalled by day, model, agent, task or user. N
 
 from __future__ import annotations
 
-import datetime as _dt
 import json
 import sys
 
+from daycare_gui.commands import options
 from daycare_gui.stores import registry
 from daycare_gui.stores.api import CannotOpen, NotRecognised, Usage
 from daycare_gui.stores.common.secrets import mask_url
@@ -17,23 +17,16 @@ def add_arguments(parser) -> None:
                                      "kind's folder")
     parser.add_argument("--by", choices=("day", "model", "agent", "task", "user", "session"), default="model",
                         help="what each line totals (default: model)")
-    parser.add_argument("--since", metavar="DATE", help="only calls on or after this day (YYYY-MM-DD, UTC)")
+    options.add_since(parser, "calls")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--kind", help=f"open as this kind ({', '.join(registry.kind_names())}) "
-                                       "instead of detecting it")
+    options.add_kind(parser)
 
 
 def run(args) -> int:
     from daycare_gui.stores.common.costs import compute
     from daycare_gui.stores.common.opening import StderrProgress, reporting
 
-    since = None
-    if args.since:
-        try:
-            since = _dt.date.fromisoformat(args.since)
-        except ValueError:
-            print(f"daycare-gui: --since {args.since!r} is not a day (YYYY-MM-DD)", file=sys.stderr)
-            return 2
+    since = options.since_day(args.since)
     stages = StderrProgress()
     try:
         with reporting(stages):

@@ -3,10 +3,10 @@ command's rules for ``--out``: atomic, mode 0600, an existing file kept unless `
 
 from __future__ import annotations
 
-import datetime as _dt
 import io
 import sys
 
+from daycare_gui.commands import options
 from daycare_gui.stores import registry
 from daycare_gui.stores.api import CannotOpen, NotRecognised, Usage
 
@@ -22,12 +22,7 @@ def export_costs(args, by: str, fail, out_refused, mode: int) -> int:
         return fail("a costs table is exported as CSV (--format csv)")
     if args.records:
         return fail("--records goes with a session, not a costs table")
-    since = None
-    if args.since:
-        try:
-            since = _dt.date.fromisoformat(args.since)
-        except ValueError:
-            return fail(f"--since {args.since!r} is not a day (YYYY-MM-DD)")
+    since = options.since_day(args.since)
     refusal = out_refused(args.out, args.force) if args.out else None
     if refusal:
         return fail(refusal)

@@ -16,6 +16,7 @@ import sqlite3
 import stat
 import sys
 
+from daycare_gui.commands import options
 from daycare_gui.stores import registry
 from daycare_gui.stores.api import CannotOpen, Conversations, NotRecognised
 from daycare_gui.stores.common.export import (
@@ -39,14 +40,13 @@ def add_arguments(parser) -> None:
     parser.add_argument("--format", choices=[*FORMATS, "csv"], default=None,
                         help="md (readable Markdown), html (one self-contained page) or jsonl (the records as "
                              "stored, one per line); default: from --out's suffix, else md. csv: a costs table")
-    parser.add_argument("--since", metavar="DATE", help="costs only: calls on or after this day (YYYY-MM-DD, UTC)")
+    options.add_since(parser, "(costs) calls")
     parser.add_argument("--out", metavar="FILE", help="write FILE (atomically, mode 0600) instead of standard "
                                                       "output; an existing FILE is kept unless --force")
     parser.add_argument("--force", action="store_true",
                         help="replace an existing --out FILE (never a symlink, never a read-only file)")
     parser.add_argument("--records", metavar="ID,ID…", help="only these records (ids as shown in raw views)")
-    parser.add_argument("--kind", help=f"open as this kind ({', '.join(registry.kind_names())}) "
-                                       "instead of detecting it")
+    options.add_kind(parser)
 
 
 # What reading a damaged store raises (a Daycare database that is not one any more, an unreadable file)

@@ -6,6 +6,7 @@ import json
 import sys
 from pathlib import Path
 
+from daycare_gui.commands import options
 from daycare_gui.stores import registry
 from daycare_gui.stores.api import CannotOpen, NotRecognised
 from daycare_gui.stores.common.secrets import mask_url
@@ -14,8 +15,7 @@ from daycare_gui.stores.common.secrets import mask_url
 def add_arguments(parser) -> None:
     parser.add_argument("path", help="a store: Daycare root, data dir or settings.json, or another kind's folder")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--kind", help=f"open as this kind ({', '.join(registry.kind_names())}) "
-                                       "instead of detecting it")
+    options.add_kind(parser)
     parser.add_argument("--home-skills", action="store_true", help="also read ~/.agents/skills (Daycare)")
 
 
@@ -23,6 +23,14 @@ def run(args) -> int:
     from daycare_gui.stores.common.opening import StderrProgress, reporting
     from daycare_gui.stores.report import inspect_report
 
+    kept = None
+    if args.kind in (None, "daycare"):  # a PGlite store asked again, unchanged: what the last inspect kept
+        from daycare_gui.commands.repeat import KeptInspect
+
+        kept = KeptInspect.find(args.path)
+        answered = kept.report(args.home_skills) if kept is not None else None
+        if answered is not None:
+            return _print(args, *answered)
     stages = StderrProgress()  # a slow open (a PGlite copy) says what it is doing on stderr
     try:
         # live=False: a store whose WAL holds data is read from a private snapshot, so not even the
@@ -31,11 +39,19 @@ def run(args) -> int:
             store = registry.open_store(args.path, kind=args.kind, live=False)
         stages.finish()
         with store:
+            if kept is not None:
+                kept.watch(store)
             report = inspect_report(store, home_skills=args.home_skills)
             title = registry.load_kind(store.kind).title or store.kind
+            if kept is not None and store.kind == "daycare":
+                kept.remember(report, title, args.home_skills)
     except (NotRecognised, CannotOpen) as exc:
         stages.finish()
         return _refuse(args, exc)
+    return _print(args, report, title)
+
+
+def _print(args, report: dict, title: str) -> int:
     if args.json:
         print(json.dumps(report, ensure_ascii=False, indent=2))
     else:

@@ -8,6 +8,7 @@ import json
 import sys
 from pathlib import Path
 
+from daycare_gui.commands import options
 from daycare_gui.stores import registry
 from daycare_gui.stores.api import CannotOpen, NotRecognised, Storage, WriteRefused
 from daycare_gui.stores.common.secrets import mask_url
@@ -22,7 +23,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--force", action="store_true", help="prune even though the bot may be running")
     parser.add_argument("--undo", metavar="BACKUP", help="put this backup (made by a prune) back in place of the store")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--kind", help="open as this kind instead of detecting it")
+    options.add_kind(parser)
 
 
 def _say(args, data: dict, text: str) -> None:

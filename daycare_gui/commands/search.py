@@ -17,7 +17,7 @@ import sqlite3
 import sys
 import time
 
-from daycare_gui.commands import search_kinds  # other kinds, and Daycare on PGlite or PostgreSQL
+from daycare_gui.commands import options, search_kinds  # other kinds, and Daycare on PGlite or PostgreSQL
 from daycare_gui.stores.common.fts import plain_snippet
 from daycare_gui.stores.common.masking import mask_url_credentials as mask_url
 from daycare_gui.stores.common.search_index import update_source_index as update_index
@@ -76,8 +76,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("path", help="a store: Daycare root, data dir or settings.json, or another kind's folder")
     parser.add_argument("query", nargs="+",
                         help='words, "exact phrases", prefix*, OR, -excluded (a leading -word is a query word)')
-    parser.add_argument("--kind", help="open PATH as this store kind (daycare, linggen, agentstack, cianaparrot, "
-                                       "…) instead of detecting it, as in inspect and export")
+    options.add_kind(parser)
     parser.add_argument("--limit", type=positive_int, default=50, help="matches to show (default 50)")
     parser.add_argument("--newest", action="store_true", help="newest first instead of best match first")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -94,6 +93,8 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
+    # checked before anything is opened, and kept as the index keeps times (milliseconds, UTC)
+    args.since, args.until = options.since_ms(args.since), options.since_ms(args.until, "--until")
     other = search_kinds.dispatch(args)  # any store but Daycare's SQLite and legacy ones
     if other is not None:
         return other

@@ -9,7 +9,6 @@ runs the search itself for any other.
 from __future__ import annotations
 
 import argparse
-import datetime as _dt
 import json
 import os
 import signal
@@ -18,6 +17,7 @@ import threading
 import time
 from pathlib import Path
 
+from daycare_gui.commands import options
 from daycare_gui.stores.common.fts import plain_snippet
 from daycare_gui.stores.common.secrets import mask_url
 from daycare_gui.stores.common.wording import words_of
@@ -40,17 +40,9 @@ def add_arguments(parser) -> None:
     group.add_argument("--store-kind", dest="kind", help=argparse.SUPPRESS)
     group.add_argument("--role", action="append", dest="roles", metavar="ROLE",
                        help="only messages of this role (user, assistant, tool, system, …)")
-    group.add_argument("--since", type=_date, metavar="YYYY-MM-DD", help="only messages from this day on (UTC)")
-    group.add_argument("--until", type=_date, metavar="YYYY-MM-DD", help="only messages before this day (UTC)")
+    options.add_since(group, "messages")
+    options.add_since(group, "messages", "--until", before=True)
     group.add_argument("--rebuild", action="store_true", help="rebuild the index from scratch first")
-
-
-def _date(text: str) -> int:
-    try:
-        day = _dt.date.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a day as YYYY-MM-DD, got {text!r}") from None
-    return int(_dt.datetime(day.year, day.month, day.day, tzinfo=_dt.timezone.utc).timestamp() * 1000)
 
 
 def _query(args) -> str:
@@ -178,9 +170,17 @@ def run(args, kind: str) -> int:
     from daycare_gui.stores.api import CannotOpen, Conversations, NotRecognised, SearchSource
     from daycare_gui.stores.common.opening import StderrProgress, reporting
     from daycare_gui.stores.common.search_docs import store_documents
-    from daycare_gui.stores.common.search_index import SourceIndex, update_documents, update_source_index
+    from daycare_gui.stores.common.search_index import update_documents, update_source_index
     from daycare_gui.stores.common.search_query import SourceFilter, search_source
 
+    kept = None
+    if kind == "daycare":  # a PGlite store asked again, unchanged: answered from what the last search kept
+        from daycare_gui.commands.repeat import KeptSearch
+
+        kept = KeptSearch.find(args.path)
+        answered = kept.answer(args, print_results) if kept is not None else None
+        if answered is not None:
+            return answered
     stages = StderrProgress()  # a slow open (a PGlite copy) says what it is doing on stderr
     try:
         with reporting(stages):
@@ -209,7 +209,7 @@ def run(args, kind: str) -> int:
             refused = refuse_filters(args, SHARED_FILTERS + tuple(facet_flags.values()), f"this {title} store")
             if refused is not None:
                 return refused
-            with SourceIndex.for_source(source, args.index_dir) as index:
+            with open_index(source, args.index_dir) as index:
                 built = build_index(lambda: update_source_index(source, index, progress=_progress_line,
                                                                 rebuild=args.rebuild))
                 if built is None:
@@ -220,22 +220,58 @@ def run(args, kind: str) -> int:
                 update_documents(index, store_documents(store, source))
                 flt = SourceFilter(roles=tuple(args.roles or ()), since=args.since, until=args.until,
                                    choices=_choices(args, facet_flags))
+                titles = _titles(store.capability(Conversations))
                 results = search_source(index, _query(args), flt, limit=args.limit, newest_first=args.newest,
-                                        titles=_titles(store.capability(Conversations)), source=source)
+                                        titles=titles, source=source)
                 places = _places(store.capability(Conversations))
                 index_path = str(index.path)
-            from daycare_gui.commands.search_documents import as_json, describe
-
-            documents = as_json(results.documents)
+                if kept is not None:
+                    kept.remember(source=source, index=index, kind=store.kind, title=title, titles=titles,
+                                  places=places, facet_flags=facet_flags)
     except CannotOpen as exc:  # a store damaged past its open (a PGlite table file gone): said, no traceback
         print(f"daycare-gui: cannot read this store: {mask_url(str(exc))}", file=sys.stderr)
         return 1
+    print_results(args, results, index_path, store.kind, places)
+    return 0
+
+
+def open_index(source, index_dir):
+    """The source's index; one SQLite cannot read (a damaged file, not a lock) is removed and built anew,
+    said in one line: it is a cache of the store, which is where the answers come from."""
+    import sqlite3
+
+    from daycare_gui.stores.common.search_index import SourceIndex, index_file
+
+    path = index_file(source.identity(), index_dir)
+    index = None
+    try:
+        index = SourceIndex(path)
+        index.meta()
+        return index
+    except sqlite3.DatabaseError as exc:
+        if index is not None:
+            index.close()
+        if isinstance(exc, sqlite3.OperationalError):
+            raise  # locked, read-only, out of space: not the file's fault
+        for part in (path, *(path.with_name(path.name + s) for s in ("-wal", "-shm", "-journal"))):
+            try:
+                part.unlink()
+            except FileNotFoundError:
+                pass
+        print(f"daycare-gui: the search index {path} could not be read; building it again", file=sys.stderr)
+        return SourceIndex(path)
+
+
+def print_results(args, results, index_path: str, kind: str, places: dict[str, str]) -> None:
+    """The matches (and documents) on stdout, as text or one JSON object."""
+    from daycare_gui.commands.search_documents import as_json, describe
+
+    documents = as_json(results.documents)
     if args.json:
-        out = {**_as_json(results, index_path, store.kind), "documents": documents}
+        out = {**_as_json(results, index_path, kind), "documents": documents}
         print(json.dumps(out, ensure_ascii=False, indent=2))
     else:
         print(_human(results, places) + (describe(documents) if documents else ""))
-    return 0
 
 
 # The search command's options for a store's facets (SearchSource.facets), as Daycare names them: a store

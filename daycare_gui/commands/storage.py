@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sys
 
+from daycare_gui.commands import options
 from daycare_gui.stores import registry
 from daycare_gui.stores.api import CannotOpen, NotRecognised, Storage
 from daycare_gui.stores.common.secrets import mask_url
@@ -16,7 +17,7 @@ LISTED = 10  # lines per part in the text output (--json lists all)
 def add_arguments(parser) -> None:
     parser.add_argument("path", help="a store: a Daycare root, data dir or postgresql:// URL, or another kind's folder")
     parser.add_argument("--json", action="store_true", help="print one JSON object (every line, sizes in bytes)")
-    parser.add_argument("--kind", help=f"open as this kind ({', '.join(registry.kind_names())}) instead of detecting it")
+    options.add_kind(parser)
 
 
 def run(args) -> int:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -28,7 +28,6 @@ from daycare_gui.stores.records import (
     Collection,
     DayCount,
     DeletedItem,
-    DeletedTask,
     DocRef,
     DocVersion,
     FileEntry,
@@ -92,8 +91,8 @@ class WritePartial(Exception):
 
 @dataclass(frozen=True)
 class EditableField:
-    """A field the shared form can edit: ``kind`` is "text", "markdown", "bool", "choice", "int", "list" or
-    "schedule" (a cron expression, said in words as it is typed)."""
+    """A field the shared form can edit: ``kind`` is "text", "markdown", "bool", "choice", "int", "list",
+    "schedule" (a cron expression, said in words as it is typed) or "rules" (see :class:`DocumentForm`)."""
 
     name: str
     label: str
@@ -103,6 +102,8 @@ class EditableField:
     # What the system assumes when the item holds no value (a task without "active" runs): the form shows
     # it, and writes it only if the user changes the field.
     default: Any = None
+    # The item may lack the field: the file editor's form shows "(not set)" and leaving it empty adds nothing.
+    optional: bool = False
 
 
 @dataclass(frozen=True)
@@ -515,6 +516,57 @@ class Conversations(Listing, KeyedPages, Capability):
         return None
 
 
+class DocumentForm:
+    """How the file editor's Form tab shows one document: the store's reading of its bytes (#33).
+
+    The store chooses it (:meth:`Documents.form`); the editor only renders it. Fields are
+    :class:`EditableField` specs of kinds "text" (one line), "markdown" (several lines), "bool",
+    "schedule" (a cron expression; it follows a bool field named "enabled" beside it) and "rules" (an
+    ordered list of one-line items, each checked by :meth:`check_item`; ``help`` is the input's hint).
+    Every edit is bytes in, bytes out, changing only the bytes of what was edited; a value refused raises
+    ``ValueError`` (``InvalidValue``) with a sentence saying why. The default is the text alone: a body box.
+    """
+
+    label = "Markdown file"  # what the editor's header calls the document
+    fields: tuple[EditableField, ...] = ()
+    body_label: str | None = "Body"  # the body's box; None: no body box (the fields are the document)
+    records_label: str | None = None  # a document made of titled records (## sections): their list
+    runner = "the system"  # who runs a schedule field's expression ("Daycare cannot run this schedule")
+    hint = ""  # a note under the form
+
+    def values(self, data: bytes) -> dict[str, Any]:
+        """The fields' current values (absent ones missing or None)."""
+        return {}
+
+    def set_value(self, data: bytes, name: str, value: Any) -> bytes:
+        """``data`` with field ``name`` set to ``value`` (the empty value of an optional field: unset)."""
+        raise ValueError(f"{self.label} has no field {name!r}")
+
+    def check_item(self, name: str, text: str) -> tuple[str | None, str | None]:
+        """One item of a "rules" field as typed: (why it is refused, a warning), either None."""
+        return None, None
+
+    def problems(self, data: bytes) -> list[str]:
+        """What the system would refuse or question in the document, shown under the form."""
+        return []
+
+    # -- records (only when ``records_label`` is set): (title, text) in file order, edited by index --
+    def records(self, data: bytes) -> list[tuple[str, str]]:
+        return []
+
+    def set_record_text(self, data: bytes, index: int, text: str) -> bytes:
+        raise ValueError("this document has no records")
+
+    def add_record(self, data: bytes, title: str, text: str = "") -> bytes:
+        raise ValueError("this document has no records")
+
+    def rename_record(self, data: bytes, index: int, title: str) -> bytes:
+        raise ValueError("this document has no records")
+
+    def remove_record(self, data: bytes, index: int) -> bytes:
+        raise ValueError("this document has no records")
+
+
 class Documents(Capability):
     """Markdown documents; saving goes through the shared atomic, conflict-checked save."""
 
@@ -532,7 +584,7 @@ class Documents(Capability):
         ``force`` insists past such a refusal; it never skips the check for a change made meanwhile (to
         write over one, save again with the sha256 of the bytes now there). ``daycare-gui edit`` saves a
         kind's document through here too, so the window and the command refuse alike."""
-        from daycare_gui.stores.common.atomic import ConflictError, save_atomic
+        from daycare_gui.stores.common.edit.atomic import ConflictError, save_atomic
 
         if not ref.editable or ref.path is None:
             raise WriteRefused(ref.readonly_reason or f"{ref.title} cannot be edited")
@@ -575,6 +627,11 @@ class Documents(Capability):
         """The documents of one thread (an agent's prompt files)."""
         return [d for d in self.documents() if d.thread_id == thread_id]
 
+    def memory_of(self, thread_id: str) -> list[DocRef]:
+        """The listed documents holding what a thread remembers (a Daycare agent's user's MEMORY.md, its
+        memory rows): the thread list's Memory button opens them. Empty: none, or the kind keeps no memory."""
+        return []
+
     def creatable(self, group: str) -> tuple[EditableField, ...]:
         """What a new document of ``group`` asks for (a skill's place, name and description); empty: none
         can be made there. ``create`` takes the names."""
@@ -584,6 +641,22 @@ class Documents(Capability):
         """Make a new document of ``group`` from the system's template, never over an existing one; the
         path written. WriteRefused says why not (a running engine, unless ``force``; a bad name)."""
         raise WriteRefused(f"new {group or 'documents'} cannot be made here")
+
+    def form(self, ref: DocRef) -> DocumentForm:
+        """How the file editor's form shows ``ref`` (any file of the store the window opened, listed here or
+        not: a task's file too); the default, its text alone, suits every Markdown file."""
+        return DocumentForm()
+
+    def write_risk(self, ref: DocRef) -> str | None:
+        """Why writing ``ref``'s file now is risky (the system's engine runs and may overwrite or miss the
+        change), asked by the file editor before each save, or None. A kind that does not override this is
+        asked through :meth:`OpenedStore.writes_blocked` instead."""
+        return None
+
+    def write_folders(self, ref: DocRef) -> tuple[Path, ...] | None:
+        """The folders the file editor's save of ``ref`` must stay in (a link leading out of them is
+        refused); None: no such limit is known."""
+        return None
 
     def deletable(self, ref: DocRef) -> bool:
         return False
@@ -669,17 +742,11 @@ class Tasks(Capability):
         return ""
 
     def delete(self, task: TaskItem, *, force: bool = False) -> str:
-        """Move the task to the store's trash; returns the token :meth:`restore` takes. Refused while the
-        system runs unless ``force``; WritePartial when part of it could not be removed."""
+        """Move the task to the store's trash; returns the key of its :class:`Trash` item (a kind that
+        deletes tasks offers Trash: the deleted task is listed and restored there, with the store's other
+        deleted items). Refused while the system runs unless ``force``; WritePartial when part of it could
+        not be removed."""
         raise WriteRefused(self.delete_reason(task) or "these tasks cannot be deleted here")
-
-    def deleted(self) -> list[DeletedTask]:
-        """What was deleted and can be restored, newest first (and entries never restorable, with why)."""
-        return []
-
-    def restore(self, token: str, *, force: bool = False) -> str:
-        """Put a deleted task back where it was (refused when something took its place); says where."""
-        raise WriteRefused("nothing can be restored here")
 
 
 class Tables(Capability):
@@ -725,6 +792,12 @@ class Automations(Capability):
     def runs(self, automation_id: str, *, since: int | None = None, limit: int | None = None) -> list[Run]:
         """Runs of one automation started at or after ``since`` (ms), newest first, at most ``limit``."""
 
+    def fingerprint(self) -> object | None:
+        """What any write to the records runs are told from changes (compared, never read): the window keeps
+        the runs it reconstructed while it stays the same (``stores.common.run_cache``). None: not known,
+        the runs are read again each time."""
+        return None
+
     def run_sessions(self) -> frozenset[SessionRef]:
         """Sessions that hold only scheduled runs, so the conversations list can hide them ("hide
         scheduled runs"). Empty: the kind cannot tell them apart from conversations."""
@@ -753,6 +826,19 @@ class Usage(Capability):
     def stored_costs(self) -> list[StoredCost]:
         """The cost the store keeps itself per day and model; empty where it keeps none."""
         return []
+
+    def records_of(self, keys: Iterable[str]) -> Iterator[UsageRecord]:
+        """The records with these keys (a total's drill-down), in the store's order. Default: every record
+        read and the others skipped; a kind that can look its records up by key does so."""
+        wanted = set(keys)
+        return (r for r in self.records() if r.key in wanted)
+
+    def rows(self, since: int | None = None) -> Iterator[tuple] | None:
+        """The same records as ``records`` as plain tuples, for totals over hundreds of thousands of calls
+        (no record object built per call): ``(key, at, provider, model, input, output, cache_read,
+        cache_write_5m, cache_write_1h, thread_id, session_id, thread_title, user, task, estimated)``.
+        None: the kind has no faster way than ``records``."""
+        return None
 
 
 class Storage(Capability):
@@ -792,7 +878,16 @@ class Storage(Capability):
     # -- space on disk and the safe ways to get it back (#38) ---------------------------------------------
     def space(self, progress=None) -> SpaceReport | None:
         """Where the bytes go (tables and indexes, threads/sessions/agents, folders, free pages, the log)
-        with advice and the safe actions; read-only. None: this kind does not measure it."""
+        with advice and the safe actions; read-only. None: this kind does not measure it.
+
+        ``progress(step)`` is told each step (a sentence, with how far a long one is); it may raise to stop
+        the measuring (the window's Cancel, a store closed meanwhile), which then ends with that exception."""
+        return None
+
+    def space_quick(self) -> SpaceReport | None:
+        """What measures in well under a second — tables and indexes, free pages, the log, folders — with
+        ``holders_pending`` set when ``space()`` has the holders still to measure, or the whole report when
+        it was kept for the store as it is now. None: ``space()`` is quick itself (the window calls only it)."""
         return None
 
     def prune_preview(self, keep: int, idle_days: float | None = None, progress=None) -> PrunePreview:
@@ -950,6 +1045,12 @@ class SearchSource(Capability):
         which the check of the last message alone cannot see. None: the kind cannot tell."""
         return None
 
+    def location(self) -> str | None:
+        """The file or folder this store lives in: its index records it and is removed from the cache once
+        it no longer exists (``stores.common.index_prune``). None (a server, or the kind cannot tell): the
+        index goes only after a month untouched."""
+        return None
+
     def former_index_files(self, cache_dir: Path) -> tuple[Path, ...]:
         """Index files an earlier search of this store left in ``cache_dir`` under another layout (Daycare's
         own index before it fed the shared one); removed at the next build, with their -wal and -shm."""
@@ -1004,7 +1105,9 @@ class Actions(Capability):
 
 
 class Trash(Capability):
-    """What this app deleted from the store and kept aside, newest first, each restorable to its place."""
+    """What this app deleted from the store and kept aside, newest first, each restorable to its place: the
+    one list of deleted items of any sort (tasks, documents such as skills, rows), shown by one dialog.
+    Whatever a kind's capabilities delete (``Tasks.delete``, ``Documents.delete``, …) is listed here."""
 
     @abstractmethod
     def where(self) -> str:
@@ -1041,7 +1144,7 @@ def raw_of(value: Any) -> Any:
 
 __all__ = [
     "Actions", "Automations", "CannotOpen", "Candidate", "Capability", "Charts", "Collections", "Conversations", "Directory",
-    "Documents",
+    "DocumentForm", "Documents",
     "EditableField", "Files", "KeyedPages", "Listing", "NotRecognised", "WriteConflict", "WritePartial",
     "WriteRefused", "OpenedStore", "SearchSource", "Storage", "StoreAction", "StoreKind", "StorePath", "Tables",
     "Tasks", "THREADS", "Trash", "Usage", "raw_of", "thread_row", "when_utc",

@@ -51,6 +51,14 @@ class Message:
     # The id of the tool call whose run this message is a step of (code the call ran, and the tools that
     # code called in turn): the conversation view draws the steps inside that call, folded. "" for none.
     part_of: str = ""
+    # The model that wrote the message and the tokens its turn took (in and out), where the store says:
+    # shown in the message's heading. "" / None when the store does not say.
+    model: str = ""
+    tokens: int | None = None
+    # This message rewrites an earlier one of the same session, named by that one's time (ms): Daycare's
+    # ``assistant_rewrite`` names the message it replaces only by its ``at``. The view shows the two
+    # together. None for a message that rewrites nothing.
+    rewrites_at: int | None = None
 
     def summary(self, limit: int = 160) -> str:
         """One line for lists, tooltips and search results."""
@@ -143,16 +151,6 @@ class TaskCopy:
 
 
 @dataclass(frozen=True)
-class DeletedTask:
-    """A task deleted from the window and kept in the store's trash: ``token`` restores it."""
-
-    token: str
-    label: str  # what it was and where, in one line
-    deleted_at: str = ""  # ISO time
-    refused: str = ""  # why it can never be restored (a planted entry): shown, never offered
-
-
-@dataclass(frozen=True)
 class TaskItem:
     """Scheduled work. Shared code says the schedule in words and computes next runs for ``cron``."""
 
@@ -234,12 +232,12 @@ class Row:
 
 @dataclass(frozen=True)
 class DeletedItem:
-    """Something deleted through this app and kept aside so it can be put back (a task file, a skill)."""
+    """Something deleted through this app and kept aside so it can be put back (a task, a skill, a row)."""
 
     key: str  # what restore() is given back
     title: str  # where it lived, as the person knows it
     deleted_at: str = ""  # ISO time
-    what: str = ""  # "file" | "folder" | a kind's word
+    what: str = ""  # what it was, in a word or two: "cron task", "skill", "file", "folder", a kind's word
     problem: str | None = None  # set when it is listed but can never be restored (and why)
 
 
@@ -657,6 +655,7 @@ class SpaceReport:
     advice: list[str] = field(default_factory=list)  # what to do and what it costs, one sentence each
     actions: list[SpaceAction] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    holders_pending: bool = False  # a first, quick report: the holders are still being measured
 
     def to_dict(self) -> dict:
         def lines(items: list[SpaceLine]) -> list[dict]:

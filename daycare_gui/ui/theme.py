@@ -311,11 +311,15 @@ class _PaletteWatch(QObject):
         widget.installEventFilter(self)
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt override)
-        if obj is self._widget and event.type() in _PALETTE_EVENTS:
+        # (getattr: when the cyclic GC takes a closed widget and this watch apart, the watch's attributes
+        # are cleared before Qt stops sending it the widget's last events)
+        if obj is getattr(self, "_widget", None) and event.type() in _PALETTE_EVENTS:
             self._timer.start()
         return False
 
     def _fire(self) -> None:
+        if getattr(self, "_widget", None) is None:
+            return
         now = colours(self._widget.palette())
         if now != self._seen:  # a style sheet re-polish without a new palette draws nothing again
             self._seen = now

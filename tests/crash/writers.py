@@ -39,7 +39,7 @@ def _linggen(root: Path, i: int) -> None:
 def _ciana(root: Path, i: int) -> None:
     from daycare_gui.stores.api import Actions, Documents, Tasks
     from daycare_gui.stores.cianaparrot import KIND
-    from daycare_gui.stores.common.atomic import save_atomic, sha256_of
+    from daycare_gui.stores.common.edit.atomic import save_atomic, sha256_of
 
     counters = root / "data" / "session_counters.json"
     # the bot's part: a counter left low (written atomically, as a finished state)

@@ -21,7 +21,7 @@ from daycare_gui.stores.api import (
     SearchSource,
     StoreKind,
 )
-from daycare_gui.stores.common.jsonl import iter_jsonl
+from daycare_gui.stores.common.files.jsonl import iter_jsonl
 from daycare_gui.stores.records import (
     Message,
     SessionRecord,

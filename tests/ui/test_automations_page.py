@@ -157,3 +157,27 @@ def test_hide_scheduled_runs_on_the_pglite_demo(qtbot, window, pglite_demo):
     window.show_section("conversations")
     pane = window.panes["conversations"]
     assert _hide_runs(qtbot, pane) == {"agtaskdigest", "agtaskbackup"}
+
+
+def test_hide_scheduled_runs_starts_on_where_runs_are_many_and_can_be_turned_off(qtbot, window, demo_store, tmp_path):
+    import shutil
+    import sqlite3
+
+    from daycare_gui.ui.panes.generic.thread_list import MANY_RUN_SESSIONS
+
+    model = build_small()
+    store = tmp_path / "busy"
+    shutil.copytree(demo_store, store)
+    digest = model.agents["cron_digest"]
+    with sqlite3.connect(store / "daycare.db") as conn:  # a session per run, as Daycare's cron agents keep them
+        conn.executemany("INSERT INTO sessions (id, agent_id, created_at) VALUES (?, ?, ?)",
+                         [(f"run-session-{i:03}", digest, 1_700_000_000_000 + i) for i in range(MANY_RUN_SESSIONS)])
+    pane = open_at(qtbot, window, store, "agents")
+    qtbot.waitUntil(lambda: "scheduled-runs" in pane.threads.flag_boxes, timeout=20000)
+    box = pane.threads.flag_boxes["scheduled-runs"]
+    qtbot.waitUntil(lambda: box.isVisibleTo(pane.threads), timeout=20000)  # (a widget added is shown queued)
+    assert box.isChecked() and str(MANY_RUN_SESSIONS) in box.toolTip()
+    hidden = {model.agents[r] for r in ("cron_digest", "cron_review", "sys_heartbeat")}
+    qtbot.waitUntil(lambda: not hidden & {r.key for r in thread_rows(qtbot, pane)}, timeout=20000)
+    box.setChecked(False)  # turned off: the task agents are listed again
+    qtbot.waitUntil(lambda: hidden <= {r.key for r in thread_rows(qtbot, pane)}, timeout=20000)

@@ -15,6 +15,11 @@ from tests.ui.test_overview_storage import _auth_secrets, _detail_texts, _widget
 from tests.ui.test_people_panes import open_at, texts
 
 
+def memory_shelf_size(store) -> int:
+    """The Memory shelf: the memory plugin's three entities and each user's home/knowledge/MEMORY.md."""
+    return 3 + len(list(store.glob("users/*/home/knowledge/MEMORY.md")))
+
+
 def _shelf(qtbot, window, store, section, n):
     pane = open_at(qtbot, window, store, section)
     assert pane.__module__.endswith("generic.documents")
@@ -44,7 +49,7 @@ def test_memory_shows_records_and_flags_what_index_md_leaves_out(qtbot, window, 
     shutil.copytree(demo_store, store)
     index = store / "plugins" / "memory" / "INDEX.md"
     index.write_text(index.read_text().replace("- incidents\n", ""))
-    pane = _shelf(qtbot, window, store, "memory", 3)
+    pane = _shelf(qtbot, window, store, "memory", memory_shelf_size(store))
     model_tester(pane.list.records.model, pane.list.records.proxy)
     proxy = pane.list.records.proxy
     titles = texts(proxy, 0)
@@ -58,7 +63,7 @@ def test_memory_shows_records_and_flags_what_index_md_leaves_out(qtbot, window, 
     records = [v for k, v in window.detail.item.fields if k == "Record"]
     assert records == ["incident-2026-02-01", "incident-2026-02-27"]
     assert dict(window.detail.item.fields)["INDEX.md"] == "not listed (ignored)"
-    assert window.nav.text_of("memory").endswith("(3)")
+    assert window.nav.text_of("memory").endswith(f"({memory_shelf_size(store)})")
 
 
 def test_memory_fields_are_edited_in_a_form_and_spliced(qtbot, window, demo_store, tmp_path, monkeypatch):
@@ -67,7 +72,7 @@ def test_memory_fields_are_edited_in_a_form_and_spliced(qtbot, window, demo_stor
     path = store / "plugins" / "memory" / "people.md"
     path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
     before = path.read_bytes()
-    pane = _shelf(qtbot, window, store, "memory", 3)
+    pane = _shelf(qtbot, window, store, "memory", memory_shelf_size(store))
     _open(qtbot, pane, "People")
     assert pane.fields_button.isEnabled()
     old = dict((f.name, v) for f, v in pane.opened.fields)["description"]

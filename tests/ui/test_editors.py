@@ -10,8 +10,9 @@ from PySide6.QtWidgets import QApplication
 
 from daycare_gui.stores.common.edit.atomic import save_atomic, sha256_of
 from daycare_gui.stores.daycare.demo import write_demo
+from daycare_gui.stores.daycare.edit.forms import document_kind, form_for_path
 from daycare_gui.stores.daycare.paths import resolve_paths
-from daycare_gui.ui.editors import DocumentEditor, PermissionsEditor, document_kind
+from daycare_gui.ui.editors import DocumentEditor
 from daycare_gui.ui.editors.conflict import ConflictDialog
 
 
@@ -23,6 +24,10 @@ def root(tmp_path):
 
 
 def _editor(qtbot, cls, path, **kw):
+    """The editor with Daycare's form for the file: the one an opened store gives (``store=``), or, for a
+    file on its own, the form Daycare's Documents would choose (the door itself: test_editor_door.py)."""
+    if "store" not in kw:
+        kw.setdefault("form", form_for_path(path))
     editor = cls(path, **kw)
     qtbot.addWidget(editor)
     return editor
@@ -134,7 +139,7 @@ def test_unchanged_save_is_byte_identical(qtbot, root):
         assert editor.current_bytes == original and path.read_bytes() == original
     permissions = root / "workspace/apps/deploy-check/PERMISSIONS.md"
     original = permissions.read_bytes()
-    editor = _editor(qtbot, PermissionsEditor, permissions)
+    editor = _editor(qtbot, DocumentEditor, permissions)
     assert editor.save() and permissions.read_bytes() == original
 
 
@@ -365,16 +370,16 @@ def test_memory_records_add_rename_edit_remove(qtbot, root):
 def test_permissions_rules_add_remove_reorder(qtbot, root):
     path = root / "workspace/apps/deploy-check/PERMISSIONS.md"
     original = path.read_text()
-    editor = _editor(qtbot, PermissionsEditor, path)
-    allow = editor.allow
+    editor = _editor(qtbot, DocumentEditor, path)
+    allow = editor.widgets["allow"]
     assert allow.rules()[2] == "@network"
     allow.list.setCurrentRow(2)
     allow.up_button.click()
     assert allow.rules()[1] == "@network" and allow.list.currentRow() == 1
     qtbot.keyClicks(allow.input, "@events")
     qtbot.keyClick(allow.input, "\r")
-    editor.deny.list.setCurrentRow(0)
-    editor.deny.remove_button.click()
+    editor.widgets["deny"].list.setCurrentRow(0)
+    editor.widgets["deny"].remove_button.click()
     qtbot.keyClicks(allow.input, "@bogus:thing")
     assert "not a tag Daycare is known" in allow.message.text()
     allow.input.clear()
@@ -386,19 +391,19 @@ def test_permissions_rules_add_remove_reorder(qtbot, root):
     expected = expected.replace("- @write:/\n", "")
     assert path.read_text() == expected
     editor.undo_stack.undo()
-    assert editor.deny.rules()[0] == "@write:/"
+    assert editor.widgets["deny"].rules()[0] == "@write:/"
 
 
 def test_permissions_intent_edit(qtbot, root):
     path = root / "workspace/apps/deploy-check/PERMISSIONS.md"
     original = path.read_text()
-    editor = _editor(qtbot, PermissionsEditor, path)
-    editor.intent.setPlainText("Build the blog.")
+    editor = _editor(qtbot, DocumentEditor, path)
+    editor.widgets["intent"].setPlainText("Build the blog.")
     assert editor.save()
     old_intent = "Needs to read the blog repository and run the build; network only to fetch npm packages."
     assert path.read_text() == original.replace(old_intent, "Build the blog.")
-    editor.intent.setPlainText("")
-    assert "cannot be empty" in editor.intent_error.text() and not editor.is_dirty()
+    editor.widgets["intent"].setPlainText("")
+    assert "cannot be empty" in editor.errors["intent"].text() and not editor.is_dirty()
 
 
 def test_header_says_which_copy_daycare_reads(qtbot, root):
@@ -492,7 +497,7 @@ def test_apps_page_opens_the_permissions_editor(qtbot, window, root):
     link = next(lk for lk in view.current_row().links if lk.label == "Edit PERMISSIONS.md")
     editor_window = pane.follow(link)
     qtbot.addWidget(editor_window)
-    assert isinstance(editor_window.editor, PermissionsEditor)
+    assert editor_window.editor.kind_label == "App permissions (PERMISSIONS.md)"  # the form Daycare chose
     editor_window.close()
 
 
@@ -585,14 +590,14 @@ def test_permissions_intent_edit_keeps_every_other_lines_ending(qtbot, tmp_path)
     path = tmp_path / "apps" / "mixed" / "PERMISSIONS.md"
     path.parent.mkdir(parents=True)
     path.write_bytes(INTENT_MIXED)
-    editor = _editor(qtbot, PermissionsEditor, path)
-    assert editor.intent.toPlainText() == "Read the blog\nand build it\nold mac\nline\nsep\nlast line"
+    editor = _editor(qtbot, DocumentEditor, path)
+    assert editor.widgets["intent"].toPlainText() == "Read the blog\nand build it\nold mac\nline\nsep\nlast line"
     _unchanged_save_writes_nothing(editor, path, INTENT_MIXED)
-    _type_at_end(qtbot, editor.intent, "!")
-    assert editor.intent.textCursor().position() == len(editor.intent.toPlainText())  # typing was not reset
+    _type_at_end(qtbot, editor.widgets["intent"], "!")
+    assert editor.widgets["intent"].textCursor().position() == len(editor.widgets["intent"].toPlainText())  # typing was not reset
     assert editor.save()
     assert path.read_bytes() == INTENT_MIXED.replace(b"last line", b"last line!")
-    editor.intent.setPlainText(editor.intent.toPlainText().replace("and build it", "and build it daily"))
+    editor.widgets["intent"].setPlainText(editor.widgets["intent"].toPlainText().replace("and build it", "and build it daily"))
     assert editor.save()
     assert path.read_bytes() == INTENT_MIXED.replace(b"last line", b"last line!").replace(
         b"and build it", b"and build it daily")
@@ -602,15 +607,15 @@ def test_permissions_rule_edits_leave_the_intent_and_the_kept_rules_as_stored(qt
     path = tmp_path / "apps" / "mixed" / "PERMISSIONS.md"
     path.parent.mkdir(parents=True)
     path.write_bytes(INTENT_MIXED)
-    editor = _editor(qtbot, PermissionsEditor, path)
-    editor.deny.list.setCurrentRow(0)
-    editor.deny.remove_button.click()
+    editor = _editor(qtbot, DocumentEditor, path)
+    editor.widgets["deny"].list.setCurrentRow(0)
+    editor.widgets["deny"].remove_button.click()
     assert editor.save()
     assert path.read_bytes() == INTENT_MIXED.replace(b"- @write:/\r\n", b"")
-    qtbot.keyClicks(editor.allow.input, "@events")  # the rule already listed keeps its LF
-    qtbot.keyClick(editor.allow.input, "\r")
-    editor.allow.list.setCurrentRow(1)
-    editor.allow.up_button.click()
+    qtbot.keyClicks(editor.widgets["allow"].input, "@events")  # the rule already listed keeps its LF
+    qtbot.keyClick(editor.widgets["allow"].input, "\r")
+    editor.widgets["allow"].list.setCurrentRow(1)
+    editor.widgets["allow"].up_button.click()
     assert editor.save()
     assert path.read_bytes() == INTENT_MIXED.replace(b"- @write:/\r\n", b"").replace(
         b"- @network\n", b"- @events\r\n- @network\n")
@@ -628,7 +633,7 @@ def test_memory_record_edit_keeps_every_other_lines_ending(qtbot, tmp_path):
     path.parent.mkdir(parents=True)
     path.write_bytes(RECORDS_MIXED)
     editor = _editor(qtbot, DocumentEditor, path)
-    assert editor.kind == "memory" and editor.records.currentRow() == 0
+    assert editor.kind_label == "Memory entity" and editor.records.currentRow() == 0
     assert editor.record_text.toPlainText() == "\nline one\nline two\nold mac\nline\nsep\nlast"
     editor.records.setCurrentRow(1)
     editor.records.setCurrentRow(0)
@@ -655,10 +660,13 @@ def test_an_editor_never_saves_through_a_link_out_of_the_store(qtbot, root, tmp_
     task.symlink_to(notes)
     told = []
     monkeypatch.setattr(base.QMessageBox, "critical", lambda _parent, title, text: told.append((title, text)))
-    editor = _editor(qtbot, DocumentEditor, task, store_paths=resolve_paths(root))
-    editor.confirm_engine_running = lambda reason: True
-    editor.raw.setPlainText("---\ntitle: My notes\nenabled: false\n---\nPrivate.\n")
-    assert not editor.save()
+    from daycare_gui.stores.registry import open_store
+
+    with open_store(root) as store:  # the store names the folders a save stays in
+        editor = _editor(qtbot, DocumentEditor, task, store=store)
+        editor.confirm_engine_running = lambda reason: True
+        editor.raw.setPlainText("---\ntitle: My notes\nenabled: false\n---\nPrivate.\n")
+        assert not editor.save()
     assert notes.read_bytes() == b"---\ntitle: My notes\n---\nPrivate.\n"
     ((title, text),) = told
     assert title == "Cannot save" and f"leads to {notes}, outside the store's folders" in text

@@ -31,6 +31,19 @@ def store(tmp_path, demo_store):
     return root
 
 
+@pytest.fixture
+def opened(request):
+    """Opens a store the way the window does; closed after the test."""
+    from daycare_gui.stores.registry import open_store
+
+    def open_at(root):
+        found = open_store(root)
+        request.addfinalizer(found.close)
+        return found
+
+    return open_at
+
+
 def start_engine(root) -> None:
     (root / "engine.pid").write_text(f"{os.getpid()}\n")
 
@@ -47,10 +60,10 @@ class Answers:
         return self.answers.pop(0)
 
 
-def test_file_editor_asks_once_and_saves_only_when_told_to(qtbot, store):
+def test_file_editor_asks_once_and_saves_only_when_told_to(qtbot, store, opened):
     path = store / "skills" / "weekly-review" / "SKILL.md"
     before = path.read_bytes()
-    editor = DocumentEditor(path, store_paths=resolve_paths(store))
+    editor = DocumentEditor(path, store=opened(store))  # the store is asked: its Documents.write_risk
     qtbot.addWidget(editor)
     editor.set_field("description", "Changed while the engine runs")
     assert editor.save()  # no engine: no question
@@ -70,9 +83,9 @@ def test_file_editor_asks_once_and_saves_only_when_told_to(qtbot, store):
     assert b"description: Changed while the engine runs" in path.read_bytes() and len(answers.asked) == 1
 
 
-def test_file_editor_overwriting_a_conflict_does_not_ask_about_the_engine_twice(qtbot, store):
+def test_file_editor_overwriting_a_conflict_does_not_ask_about_the_engine_twice(qtbot, store, opened):
     path = store / "skills" / "weekly-review" / "SKILL.md"
-    editor = DocumentEditor(path, store_paths=resolve_paths(store))
+    editor = DocumentEditor(path, store=opened(store))
     qtbot.addWidget(editor)
     start_engine(store)
     editor.set_field("description", "Mine")
@@ -84,7 +97,7 @@ def test_file_editor_overwriting_a_conflict_does_not_ask_about_the_engine_twice(
 
 
 def test_delete_create_and_restore_each_ask_before_writing(qtbot, window, store):
-    from daycare_gui.ui.panes.generic.task_dialogs import NewTaskDialog, RestoreDialog
+    from daycare_gui.ui.panes.generic.task_dialogs import NewTaskDialog
 
     pane = open_at(qtbot, window, store, "cron")
     qtbot.waitUntil(lambda: pane.records.proxy.rowCount() == 6, timeout=5000)
@@ -113,7 +126,7 @@ def test_delete_create_and_restore_each_ask_before_writing(qtbot, window, store)
     task_dir = store / "cron" / "water-plants"
     assert (task_dir / "TASK.md").is_file()
     move_to_trash(resolve_paths(store), task_dir)
-    restore_dialog = RestoreDialog(pane.cap, ask=(answers := Answers(False, True)))
+    restore_dialog = TrashDialog(window.opened.capability(api.Trash), ask=(answers := Answers(False, True)))
     qtbot.addWidget(restore_dialog)
     restore_dialog.restore_selected()
     assert not task_dir.exists() and answers.asked[0][0].startswith("Daycare's engine is running")

@@ -1,6 +1,6 @@
 """New…, Delete… and Trash… on the task, app and skill pages, driven through their buttons and dialogs as a
 user would, with the exact bytes on disk checked after each step. The task pages are the shared tasks page
-(over Daycare's ``Tasks`` capability); the app and skill pages are Daycare's own."""
+(over Daycare's ``Tasks`` capability); its Trash… is the store's one Deleted Items dialog (``Trash``)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QApplication, QDialogButtonBox, QMessageBox, QPush
 
 from daycare_gui.stores.common.edit.trash import TRASH_NAME
 from daycare_gui.ui.dialogs.trash import TrashDialog
-from daycare_gui.ui.panes.generic.task_dialogs import NewTaskDialog, RestoreDialog
+from daycare_gui.ui.panes.generic.task_dialogs import NewTaskDialog
 from tests.conftest import snapshot_tree
 from tests.ui.conftest import open_and_wait
 from tests.ui.test_people_panes import texts
@@ -133,13 +133,14 @@ def test_new_cron_task_then_delete_it_then_restore_it(qtbot, window, store):
     listed(qtbot, pane, 6)
 
     # Trash…: the entry is listed newest first; Restore puts the folder back byte for byte
-    def restore(dialog: RestoreDialog):
+    def restore(dialog: TrashDialog):
         assert dialog.list.count() == 1 and str(task.parent.resolve()) in dialog.list.item(0).text()
         dialog.restore_button.click()
-        assert dialog.list.count() == 0 and not dialog.restore_button.isEnabled()
+        assert [dialog.list.item(i).text() for i in range(dialog.list.count())] == [
+            "Nothing deleted from daycare-gui is kept here."] and not dialog.restore_button.isEnabled()
         dialog.reject()
 
-    on_next_dialog(restore, kind=RestoreDialog)
+    on_next_dialog(restore, kind=TrashDialog)
     trash_button(pane).click()
     assert snapshot_tree(store) == created  # exactly as before the delete; the trash holds nothing
     listed(qtbot, pane, 7)
@@ -240,7 +241,7 @@ def test_restore_refuses_when_the_place_is_taken_again(qtbot, window, store):
     target.write_bytes(b"---\ntitle: Written meanwhile\n---\nNew.\n")  # something new took its place
     warnings = []
 
-    def restore(dialog: RestoreDialog):
+    def restore(dialog: TrashDialog):
         def refuse(box: QMessageBox):
             warnings.append((box.windowTitle(), box.text()))
             box.accept()
@@ -250,7 +251,7 @@ def test_restore_refuses_when_the_place_is_taken_again(qtbot, window, store):
         assert dialog.list.count() == 1  # still in the trash
         dialog.reject()
 
-    on_next_dialog(restore, kind=RestoreDialog)
+    on_next_dialog(restore, kind=TrashDialog)
     trash_button(pane).click()
     (title, text), = warnings
     assert title == "Not restored" and "exists again" in text and "nothing was restored" in text
@@ -273,7 +274,7 @@ def test_restore_into_a_read_only_folder_is_a_message_not_a_crash(qtbot, window,
     listed(qtbot, pane, 3)
     warnings = []
 
-    def restore(dialog: RestoreDialog):
+    def restore(dialog: TrashDialog):
         def refuse(box: QMessageBox):
             warnings.append((box.windowTitle(), box.text()))
             box.accept()
@@ -285,7 +286,7 @@ def test_restore_into_a_read_only_folder_is_a_message_not_a_crash(qtbot, window,
         assert dialog.list.count() == 1  # still listed, still restorable
         dialog.reject()
 
-    on_next_dialog(restore, kind=RestoreDialog)
+    on_next_dialog(restore, kind=TrashDialog)
     trash_button(pane).click()
     (title, text), = warnings
     assert title == "Not restored" and "Permission denied" in text and "still in the trash" in text
@@ -392,28 +393,6 @@ def test_the_trash_dialog_shows_a_planted_entry_as_not_restorable(qtbot, store, 
     (entry / MANIFEST_NAME).write_text(json.dumps({"original": str(outside), "relative": "evil.desktop"}))
     with open_store(store) as opened:
         dialog = TrashDialog(opened.capability(api.Trash))
-        qtbot.addWidget(dialog)
-        (row,) = [dialog.list.item(i) for i in range(dialog.list.count())]
-        assert row.text().startswith("Not restorable: 20260101-000000-000000:") and "evil.desktop" in row.text()
-        assert not row.flags() and not dialog.restore_button.isEnabled()
-        dialog.restore_selected()
-    assert not outside.exists()
-
-
-def test_the_tasks_trash_shows_a_planted_entry_as_not_restorable(qtbot, store, tmp_path):
-    """The shared tasks page's Trash… lists what the store's ``Tasks`` says is deleted: a planted entry
-    naming a place outside the store is shown greyed with its reason, and never restored."""
-    from daycare_gui.stores import api
-    from daycare_gui.stores.common.edit.trash import MANIFEST_NAME
-    from daycare_gui.stores.registry import open_store
-
-    outside = tmp_path / "autostart" / "evil.desktop"
-    entry = store / TRASH_NAME / "20260101-000000-000000"
-    entry.mkdir(parents=True)
-    (entry / "evil.desktop").write_text("[Desktop Entry]\n")
-    (entry / MANIFEST_NAME).write_text(json.dumps({"original": str(outside), "relative": "evil.desktop"}))
-    with open_store(store) as opened:
-        dialog = RestoreDialog(opened.capability(api.Tasks))
         qtbot.addWidget(dialog)
         (row,) = [dialog.list.item(i) for i in range(dialog.list.count())]
         assert row.text().startswith("Not restorable: 20260101-000000-000000:") and "evil.desktop" in row.text()

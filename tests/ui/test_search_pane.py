@@ -81,8 +81,10 @@ def test_search_groups_matches_and_opens_the_record(qtbot, window, demo_store, p
     _search(qtbot, pane, "lisbon")
     model = pane.model
     assert pane.summary.text().startswith("9 matches")
-    agents = [model.index(r, 0) for r in range(model.rowCount())]
+    groups = [model.index(r, 0) for r in range(model.rowCount())]
+    agents = [g for g in groups if isinstance(g.data(RecordRole), ThreadHits)]
     assert len(agents) == 2
+    assert len(groups) == 3 and "Documents" in groups[2].data()  # the users' MEMORY.md on the Memory shelf (#33)
     assert isinstance(agents[0].data(RecordRole), ThreadHits)
     assert agents[0].data().startswith("Flight research — 1 match in 1 session")
     sessions = [model.index(r, 0, agents[1]) for r in range(model.rowCount(agents[1]))]

@@ -6,6 +6,7 @@ migrations."""
 from __future__ import annotations
 
 import shutil
+import threading
 
 import pytest
 from PySide6.QtCore import Qt, QTimer
@@ -31,7 +32,7 @@ def _space(qtbot, window):
     pane = window.panes["storage"]
     pane.tabs.setCurrentWidget(pane.space_tab)
     tab = pane.space_tab
-    qtbot.waitUntil(lambda: tab.report is not None, timeout=30000)
+    qtbot.waitUntil(lambda: tab.report is not None and not tab.measuring, timeout=30000)
     return tab
 
 
@@ -85,3 +86,42 @@ def test_daycare_sqlite_space_lists_agents_and_offers_no_prune(qtbot, window, tm
         next(g for g in groups if g.startswith("Tables"))]
     assert any(g.startswith("Folders (") for g in groups)
     assert not tab.prune_box.isVisible()
+
+
+def test_daycare_space_shows_its_tables_first_then_the_agents_with_progress_and_cancel_stops(
+        qtbot, window, tmp_path, monkeypatch):
+    from daycare_gui.stores.daycare import space as daycare_space
+
+    write_demo(tmp_path / "store")
+    monkeypatch.setattr(daycare_space, "SESSION_CHUNK", 1)  # a step per session: progress to see, to cancel
+    seen: list[str] = []
+    half, resume = threading.Event(), threading.Event()
+    real = daycare_space._sqlite_agents
+
+    def slowly(db, progress=None):  # (on the worker) at half way, waits for the test to press Cancel
+        def step(message):
+            seen.append(message)
+            progress(message)
+            if message.endswith("%") and int(message.split()[-1][:-1]) >= 50 and not half.is_set():
+                half.set()
+                resume.wait(30)
+
+        return real(db, step)
+
+    monkeypatch.setattr(daycare_space, "_sqlite_agents", slowly)
+    open_and_wait(qtbot, window, tmp_path / "store", timeout=30000)
+    window.show_section("storage")
+    pane = window.panes["storage"]
+    pane.tabs.setCurrentWidget(pane.space_tab)
+    tab = pane.space_tab
+    qtbot.waitUntil(lambda: half.is_set() and tab.progress_label.text().endswith("%…"), timeout=30000)
+    groups = _groups(tab)  # the quick report is on screen while the agents are measured
+    assert "Agents (measuring…)" in groups and any(g.startswith("Tables and indexes") for g in groups)
+    assert tab.progress_label.text().startswith("Measuring agents: ") and tab.measure_cancel.isVisible()
+    qtbot.mouseClick(tab.measure_cancel, Qt.MouseButton.LeftButton)
+    resume.set()
+    qtbot.waitUntil(lambda: not tab.measuring, timeout=30000)
+    assert tab.progress_label.text().startswith("Measuring stopped")
+    assert "Agents (measuring…)" in _groups(tab) and not tab.measure_cancel.isVisible()
+    halfway = next(i for i, m in enumerate(seen) if m.endswith("%") and int(m.split()[-1][:-1]) >= 50)
+    assert len(seen) == halfway + 2  # the next step after Cancel stopped the measuring: no session more read

@@ -17,7 +17,7 @@ from daycare_gui.stores.cianaparrot import json_splice
 from daycare_gui.stores.cianaparrot.bot_json import BOM, bom_refusal, repeat_refusal, same_values
 from daycare_gui.stores.cianaparrot.safe_write import current_bytes, replace_file
 from daycare_gui.stores.cianaparrot.sqlite_ro import emptiness
-from daycare_gui.stores.common.atomic import sha256_of
+from daycare_gui.stores.common.edit.atomic import sha256_of
 
 CHECK = StoreAction("counters-check", "Check session counters",
                     "Compares session_counters.json with the highest _s<N> thread of each chat (read-only).")

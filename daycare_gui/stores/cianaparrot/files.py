@@ -25,7 +25,8 @@ from daycare_gui.stores.cianaparrot.bot_json import (
     starts_with_bom,
 )
 from daycare_gui.stores.cianaparrot.scheduler import STALLS, judge, named
-from daycare_gui.stores.common.jsonl import BadLine, iter_jsonl, read_json, type_name
+from daycare_gui.stores.common.files.jsonfile import read_json, type_name
+from daycare_gui.stores.common.files.jsonl import BadLine, iter_jsonl
 from daycare_gui.stores.common.problems import ProblemLog
 
 SCHEDULER_FAILS = "the scheduler fails on every poll until it is fixed"

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from daycare_gui.stores.cianaparrot.config_env import BotEnvironment
+from daycare_gui.stores.common.files.yaml_guard import too_deep
 from daycare_gui.stores.common.regular_files import missing_or_what, read_regular
-from daycare_gui.stores.common.yaml_guard import too_deep
 
 DB_NAME = "checkpoints.db"
 DATA_MARKERS = ("checkpoints.db", "session_counters.json", "scheduled_tasks.json", "cc_user_states.json")

@@ -128,6 +128,12 @@ def _tool_calls(fields: dict) -> tuple[ToolCallRecord, ...]:
     return tuple(calls)
 
 
+def _total_tokens(usage: Any) -> int | None:
+    """A LangChain message's ``usage_metadata.total_tokens`` when it is a count (a store may hold anything)."""
+    total = usage.get("total_tokens") if isinstance(usage, dict) else None
+    return total if isinstance(total, int) and not isinstance(total, bool) and total >= 0 else None
+
+
 def to_message(value: Any, index: int) -> Message:
     """One element of a ``messages`` list as a Message (anything else is shown as a note with its data)."""
     found = message_fields(value)
@@ -170,6 +176,8 @@ def to_message(value: Any, index: int) -> Message:
         tool_calls=calls,
         tool_result=result,
         meta=tuple(meta),
+        model=str(model) if model else "",
+        tokens=_total_tokens(usage),
         raw=masked(value),
         problem=problem,
     )

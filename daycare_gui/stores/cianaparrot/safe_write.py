@@ -12,7 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from daycare_gui.stores.api import WriteConflict, WriteRefused
-from daycare_gui.stores.common.atomic import (
+from daycare_gui.stores.common.backups import BACKUP_DIR, backup_copy
+from daycare_gui.stores.common.edit.atomic import (
     ConflictError,
     OutsideStoreError,
     refuse_outside,
@@ -20,7 +21,6 @@ from daycare_gui.stores.common.atomic import (
     save_atomic,
     sha256_of,
 )
-from daycare_gui.stores.common.backups import BACKUP_DIR, backup_copy
 from daycare_gui.stores.common.regular_files import read_regular
 
 

@@ -22,6 +22,9 @@ class CianaSearch(SearchSource):
     def identity(self) -> str:
         return f"cianaparrot:{self.store.layout.root or self.store.layout.db}"
 
+    def location(self) -> str:
+        return str(self.store.layout.root or self.store.layout.db)
+
     def _sources(self) -> list[tuple[str, str, object]]:
         out = []
         for info in self.store.threads.values():

@@ -36,7 +36,7 @@ from daycare_gui.stores.cianaparrot.decode import masked
 from daycare_gui.stores.cianaparrot.files import iso_ms, task_state
 from daycare_gui.stores.cianaparrot.safe_write import current_bytes, replace_file
 from daycare_gui.stores.cianaparrot.scheduler import blocked_note, judge, named
-from daycare_gui.stores.common.atomic import sha256_of
+from daycare_gui.stores.common.edit.atomic import sha256_of
 from daycare_gui.stores.records import TaskItem
 
 TYPES = ("cron", "interval", "once")

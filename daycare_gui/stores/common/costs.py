@@ -12,8 +12,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from daycare_gui.stores.common.pricing import Price, TableInfo, price, table_info
-from daycare_gui.stores.records import StoredCost, UsageRecord
+from daycare_gui.stores.common.pricing import Price, Rates, TableInfo, price, slot, table_info
+from daycare_gui.stores.records import SessionRef, StoredCost, UsageRecord
 
 GROUPS = ("day", "model", "agent", "task", "user", "session")
 NO_USAGE = "No token usage is stored here."
@@ -177,9 +177,100 @@ def _since_ms(since: _dt.date | None) -> int | None:
     return int(start.timestamp() * 1000)
 
 
+_DAY_MS = 86_400_000
+
+
+def _as_row(rec: UsageRecord) -> tuple:
+    """A record as ``Usage.rows`` gives it."""
+    ref = rec.ref
+    return (rec.key, rec.at, rec.provider, rec.model, rec.input, rec.output, rec.cache_read, rec.cache_write_5m,
+            rec.cache_write_1h, ref.thread_id if ref else "", ref.session_id if ref else "", rec.thread_title,
+            rec.user, rec.task, rec.estimated)
+
+
+def _as_record(row: tuple) -> UsageRecord:
+    (key, at, provider, model, inp, out, read, w5, w1h, thread, session, title, user, task, estimated) = row
+    return UsageRecord(key=key, at=at, provider=provider, model=model, input=inp, output=out, cache_read=read,
+                       cache_write_5m=w5, cache_write_1h=w1h, ref=SessionRef(thread, session), thread_title=title,
+                       user=user, task=task, estimated=estimated)
+
+
+def _labeller(by: str, days: dict[int, str]) -> Callable[[tuple], tuple[str, str]]:
+    """(group key, what the table shows) of a row under a grouping: ``group_of`` for rows."""
+    if by == "day":
+        def of_day(row):
+            at = row[1]
+            if at is None:
+                return day_of(None), day_of(None)
+            d = days.get(at // _DAY_MS)
+            if d is None:
+                d = days[at // _DAY_MS] = day_of(at)
+            return d, d
+        return of_day
+    if by == "model":
+        def of_model(row):
+            model = row[3] or "(no model)"
+            label = f"{row[2]} / {model}" if row[2] else model
+            return label, label
+        return of_model
+    if by == "agent":
+        return lambda row: (row[9], row[11] or row[9] or "(no agent)")
+    if by == "session":
+        return lambda row: (row[10], row[10] or "(no session)")
+    if by == "task":
+        return lambda row: (row[13], row[13] or "(no task)")
+    return lambda row: (row[12], row[12] or "(no user)")
+
+
+class _Cell:
+    """Records that land in the same totals and share one price's rates: their tokens summed, priced once."""
+
+    __slots__ = ("totals", "rates", "records", "sums", "usd", "saved", "unpriced_tokens", "why", "estimated",
+                 "unsure")
+
+    def __init__(self, totals: tuple[Total, ...], rates: Rates | None, why: str) -> None:
+        self.totals, self.rates, self.why = totals, rates, why
+        self.records = self.unpriced_tokens = self.estimated = self.unsure = 0
+        self.sums = [0, 0, 0, 0, 0]  # input, output, cache read, cache write 5 min, 1 hour
+        self.usd = self.saved = Decimal(0)  # (records priced one by one by the table: their band has no rates)
+
+    def close(self) -> None:
+        """Priced and added to every total it belongs to."""
+        inp, out, read, w5, w1h = self.sums
+        usd, saved = self.usd, self.saved
+        if self.rates is not None:
+            usd += self.rates.cost(self.records, self.sums)
+            saved += self.rates.saved(read)
+        for t in self.totals:
+            t.records += self.records
+            t.input += inp
+            t.output += out
+            t.cache_read += read
+            t.cache_write += w5 + w1h
+            if not self.why:
+                t.usd += usd
+                t.saved += saved
+            else:
+                t.unpriced_records += self.records
+                t.unpriced_tokens += self.unpriced_tokens
+            t.estimated_records += self.estimated
+            t.unsure_records += self.unsure
+
+
+PROGRESS_EVERY = 20_000  # records between two ``progress`` calls
+
+
 def compute(usage, by: str = "model", since: _dt.date | None = None,
-            cancelled: Callable[[], bool] | None = None) -> CostReport:
-    """Price and total every record of ``usage`` (an ``api.Usage`` or None: nothing stored)."""
+            cancelled: Callable[[], bool] | None = None,
+            progress: Callable[[int], None] | None = None) -> CostReport:
+    """Price and total every record of ``usage`` (an ``api.Usage`` or None: nothing stored), read once.
+
+    Each record lands in its line, its session and model, its model, the overall total and (where the store
+    keeps its own cost) its day and model; records that land in the same ones and share their price's rates
+    are summed and priced once (``pricing.Rates``: the same exact sum as pricing each record). A record whose
+    tier band the rates cannot price is priced by the table on its own, as ``price`` does. ``progress(records
+    read)`` is told every ``PROGRESS_EVERY`` records; ``cancelled()`` asked every 500 (the report is then
+    partial: the caller drops it)."""
     if by not in GROUPS:
         raise ValueError(f"unknown grouping {by!r} (one of {', '.join(GROUPS)})")
     info = table_info()
@@ -191,24 +282,74 @@ def compute(usage, by: str = "model", since: _dt.date | None = None,
     per_model: dict[str, Total] = {}
     unpriced: dict[str, tuple[int, str]] = {}
     by_day_model: dict[tuple[str, str], Total] = {}
+    cells: dict[tuple, _Cell] = {}
     stored = usage.stored_costs()
-    for n, rec in enumerate(usage.records(_since_ms(since))):
-        if cancelled is not None and n % 500 == 0 and cancelled():
-            break
-        pr = price_record(rec, with_savings=True)
-        key, label = group_of(rec, by)
-        groups.setdefault(key, Total(key, label)).add(pr)
-        overall.add(pr)
-        mlabel = model_label(rec)
-        sid = rec.ref.session_id if rec.ref else ""
-        per_session.setdefault((sid, mlabel), Total(f"{sid}\t{mlabel}", f"{sid or '(no session)'} · {mlabel}")).add(pr)
-        per_model.setdefault(mlabel, Total(mlabel, mlabel)).add(pr)
-        if pr.price.usd is None:
-            tokens, why = unpriced.get(mlabel, (0, pr.price.why))
-            unpriced[mlabel] = (tokens + rec.tokens, why)
+    stored_names: dict[str, set[str]] = {}  # day → the store's own model names that day
+    for kept in stored:
+        stored_names.setdefault(kept.day, set()).add(kept.model)
+    rows = usage.rows(_since_ms(since))
+    if rows is None:
+        rows = (_as_row(rec) for rec in usage.records(_since_ms(since)))
+    days: dict[int, str] = {}
+    labels = _labeller(by, days)
+    for n, row in enumerate(rows):
+        if n % 500 == 0:
+            if cancelled is not None and cancelled():
+                break
+            if progress is not None and n and n % PROGRESS_EVERY == 0:
+                progress(n)
+        (rkey, at, provider, model, inp, out, read, w5, w1h, _thread, sid, _title, _user, _task,
+         estimated) = row
+        key, label = labels(row)
+        mlabel = f"{provider} / {model or '(no model)'}" if provider else (model or "(no model)")
+        found = slot(provider, model, at)
+        rates = None if found.why else found.rates(inp + read + w5 + w1h)
         if stored:
-            day = day_of(rec.at)
-            by_day_model.setdefault((day, _stored_key(rec, stored, day)), Total("", "")).add(pr)
+            day = days.get(at // _DAY_MS) if at is not None else day_of(None)
+            if day is None:
+                day = days[at // _DAY_MS] = day_of(at)
+            full = f"{provider}/{model}" if provider else model
+            named = stored_names.get(day, ())
+            day_model = (day, full if full in named or model not in named else model)
+        else:
+            day_model = None
+        pr, why = None, found.why
+        if not why and rates is None:  # a band the rates cannot price: the table prices the record itself
+            pr = price_record(_as_record(row), with_savings=True)
+            why = "" if pr.price.usd is not None else pr.price.why
+        # (a cell holds its rates, so their id is not reused while the cell lives)
+        cell_key = (key, sid, mlabel, day_model, why or ("table" if pr is not None else id(rates)))
+        cell = cells.get(cell_key)
+        if cell is None:
+            totals = [groups.setdefault(key, Total(key, label)), overall,
+                      per_session.setdefault((sid, mlabel), Total(f"{sid}\t{mlabel}", f"{sid or '(no session)'} · {mlabel}")),
+                      per_model.setdefault(mlabel, Total(mlabel, mlabel))]
+            if day_model is not None:
+                totals.append(by_day_model.setdefault(day_model, Total("", "")))
+            cell = cells[cell_key] = _Cell(tuple(totals), None if pr is not None else rates, why)
+        cell.records += 1
+        sums = cell.sums
+        sums[0] += inp
+        sums[1] += out
+        sums[2] += read
+        sums[3] += w5
+        sums[4] += w1h
+        if why:
+            tokens = inp + out + read + w5 + w1h
+            cell.unpriced_tokens += tokens
+            before, first_why = unpriced.get(mlabel, (0, why))
+            unpriced[mlabel] = (before + tokens, first_why)
+        elif pr is not None:
+            cell.usd += pr.price.usd
+            cell.saved += pr.saved or 0
+        if estimated is True:
+            cell.estimated += 1
+        elif estimated is None:
+            cell.unsure += 1
+        for t in cell.totals:
+            t.keys.append(rkey)
+    for cell in cells.values():
+        cell.close()
     totals = sorted(groups.values(), key=(lambda t: t.group) if by == "day" else (lambda t: (-t.usd, -t.tokens)))
     report = CostReport(by, totals, overall, unpriced, info, source=usage.source,
                         empty="" if overall.records else NO_USAGE)
@@ -218,16 +359,6 @@ def compute(usage, by: str = "model", since: _dt.date | None = None,
         report.stored = _side_by_side(stored, by_day_model, since)
         report.stored_note = usage.stored_cost_note
     return report
-
-
-def _stored_key(rec: UsageRecord, stored: list[StoredCost], day: str) -> str:
-    """The store's own name of the record's model on that day: "provider/model" as Daycare's hourly table
-    writes it, or the model alone where the table holds only that."""
-    full = f"{rec.provider}/{rec.model}" if rec.provider else rec.model
-    names = {s.model for s in stored if s.day == day}
-    if full in names or rec.model not in names:
-        return full
-    return rec.model
 
 
 def _side_by_side(stored: list[StoredCost], recomputed: dict[tuple[str, str], Total],
@@ -268,10 +399,11 @@ def _why(rows, total: Total | None, stored_tokens: int, tokens: int) -> str:
 
 
 def drill(usage, keys: Iterable[str], since: _dt.date | None = None) -> Iterator[PricedRecord]:
-    """The priced records behind a total (its ``keys``), in the store's order, streamed."""
-    wanted = set(keys)
-    for rec in usage.records(_since_ms(since)):
-        if rec.key in wanted:
+    """The priced records behind a total (its ``keys``), in the store's order, streamed (looked up by key
+    where the kind can: ``Usage.records_of``)."""
+    start = _since_ms(since)
+    for rec in usage.records_of(keys):
+        if start is None or (rec.at is not None and rec.at >= start):
             yield price_record(rec)
 
 

@@ -4,26 +4,31 @@ A folder beside a store is untrusted input: it may hold a link out of it, a pipe
 folder is listed without following links to folders (a link is listed, and said to lead out when it
 does), a file is opened only when it is regular and stays inside its root (links resolved), and never
 read past ``limit`` bytes: its head, or its end for a log (``tail``). Names a kind asks to hide (a
-credentials file) are never listed, and their bytes never read.
+credentials file) are never listed, and their bytes never read. Every kind's Files (Daycare's homes and
+databases too) is this one class: the same link, size and binary rules everywhere.
 """
 
 from __future__ import annotations
 
 import codecs
 import os
+import re
 import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from daycare_gui.stores.api import Files
+from daycare_gui.stores.common.files.frontmatter import parse_markdown
+from daycare_gui.stores.common.files.read import is_inside
 from daycare_gui.stores.common.regular_files import open_regular
 from daycare_gui.stores.common.secrets import mask_free_text
 from daycare_gui.stores.records import FileEntry, FilePreview, FileRoot
 
 LIST_LIMIT = 5000  # entries one folder shows; the rest are counted on a line of their own
+PREVIEW_LIMIT = 256 * 1024  # bytes of a file a preview reads at the most
 MARKDOWN_SUFFIXES = (".md", ".markdown")
-_SNIFF = 8192
+_SNIFF = 8192  # bytes looked at to decide "binary"
 LINK_OUT = "leads out of the folder; not followed"
 
 
@@ -40,11 +45,8 @@ class FolderRoot:
 
 
 def inside(path: str | os.PathLike, folder: str | os.PathLike) -> bool:
-    try:
-        real, base = os.path.realpath(path), os.path.realpath(folder)
-    except (OSError, ValueError):
-        return False
-    return real == base or real.startswith(base.rstrip(os.sep) + os.sep)
+    """Whether ``path``, links resolved, lies in ``folder`` (the one containment check of the readers)."""
+    return is_inside(Path(path), folder)
 
 
 def _clean_rel(rel: str) -> str | None:
@@ -57,10 +59,12 @@ def _clean_rel(rel: str) -> str | None:
     return "/".join(p for p in parts if p != ".")
 
 
-def _looks_binary(head: bytes) -> bool:
+def looks_binary(head: bytes) -> bool:
+    """A NUL, or bytes that are not UTF-8, in the first bytes of a file: not text to show."""
     if b"\0" in head:
         return True
     try:
+        # The sniffed slice may end inside a multi-byte character; an incremental decoder allows that.
         codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
     except UnicodeDecodeError:
         return True
@@ -144,7 +148,7 @@ class FolderFiles(Files):
         opens_as = root.opens_as(rel, Path(e.path)) if (root.opens_as and is_dir and link != LINK_OUT) else None
         return FileEntry(e.name, rel, is_dir and link != LINK_OUT, size, st.st_mtime, opens_as, link, note)
 
-    def preview(self, root_id: str, rel: str, limit: int = 262_144, tail: bool = False) -> FilePreview:
+    def preview(self, root_id: str, rel: str, limit: int = PREVIEW_LIMIT, tail: bool = False) -> FilePreview:
         found = self._locate(root_id, rel)
         if found is None:
             return FilePreview(rel, "none", note="not a file of this store")
@@ -165,12 +169,25 @@ class FolderFiles(Files):
         if tail and cut:  # start at a whole line
             at = data.find(b"\n")
             data = data[at + 1:] if 0 <= at < len(data) - 1 else data
-        if _looks_binary(data[:_SNIFF]):
+        if looks_binary(data[:_SNIFF]):
             return FilePreview(clean, "binary", size=size, note="binary: shown by name and size only")
         # A key pasted into a note is masked like any stored text the window shows.
         text = mask_free_text(data.decode("utf-8-sig", errors="replace"))
         fmt = "markdown" if path.suffix.lower() in MARKDOWN_SUFFIXES else "text"
+        if fmt == "markdown" and not tail:
+            text = _frontmatter_shown(text, path)
         note = ""
         if cut:
             note = (f"showing the last {limit // 1024} KiB" if tail else f"showing the first {limit // 1024} KiB")
         return FilePreview(clean, fmt, text, size, cut, note)
+
+
+def _frontmatter_shown(text: str, path: Path) -> str:
+    """Rendered Markdown would turn a YAML frontmatter block into a rule and a heading: it is shown as a
+    YAML block above the body instead (a skill's name and description stay readable)."""
+    doc = parse_markdown(text, path)
+    if not doc.has_frontmatter:
+        return text
+    raw = doc.frontmatter_raw.rstrip("\n")
+    fence = "`" * max(3, 1 + max((len(run) for run in re.findall(r"`+", raw)), default=0))  # longer than any inside
+    return f"{fence}yaml\n{raw}\n{fence}\n\n{doc.body}"

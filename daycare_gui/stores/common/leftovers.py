@@ -23,6 +23,9 @@ Names recognised (``<pid>`` is the writer's process id):
   (stores.common.private_copies); :func:`sweep_private_copies` removes those of gone processes at every start
 * ``.daycare-gui-backup-<ms>-<name>`` PGlite backups beyond the newest ``BACKUPS_KEPT`` (no pid: they are
   finished backups, old ones are removed by the next PGlite edit)
+
+In the cache folder, search indexes of stores that are gone are this application's leftovers too: each build
+of the shared index removes them (stores.common.index_prune; Daycare's former per-database index the same way).
 """
 
 from __future__ import annotations
@@ -232,6 +235,9 @@ def sweep_private_copies(tmp_dir: str | os.PathLike | None = None) -> list[Path]
         for path, pid, start in _private_folders(tmp_dir, pattern):
             if private_copies.remove_if_abandoned(path, pid, start):
                 removed.append(path)
+    from daycare_gui.stores.common.kept import prune_kept
+
+    prune_kept()  # what repeated commands kept of stores that are gone (not copies: not in what is returned)
     return removed
 
 

@@ -193,6 +193,93 @@ def _measure(prov, info, thresholds: tuple[int, ...], band: int, when) -> tuple[
     return tuple(rates) if fast == _library_price(prov, info, probe, when) else None
 
 
+# -- the same prices for many records at once ----------------------------------------------------------------
+# A costs page prices hundreds of thousands of records. Records of one model whose price and tier band are the
+# same share their rates, so their cost is summed from their summed tokens (``Rates.cost``): the same exact
+# decimals as pricing each one and adding them up (every rate is a short decimal; a product of it and a token
+# count is exact), found with one lookup per model and day instead of one per record.
+
+_DAY_MS = 86_400_000
+
+
+@dataclass(frozen=True)
+class Rates:
+    """The price of one record per bucket within one price and tier band (per call, then per million tokens of
+    input, output, cache read, 5-minute and 1-hour cache write)."""
+
+    base: Decimal
+    per_mtok: tuple[Decimal, ...]
+    matched: str
+
+    def cost(self, records: int, counts) -> Decimal:
+        """What ``records`` records with these summed token counts cost (exclusive buckets)."""
+        return records * self.base + sum((n * r for n, r in zip(counts, self.per_mtok) if n), Decimal(0)) / _MTOK
+
+    def saved(self, cache_read: int) -> Decimal:
+        """What ``cache_read`` tokens read from the cache saved against paying them as uncached input."""
+        return cache_read * (self.per_mtok[0] - self.per_mtok[2]) / _MTOK if cache_read else Decimal(0)
+
+
+class Slot:
+    """The price in force for a model at one time, as a record is priced (``price``): ``why`` when unpriced;
+    ``rates(whole input)`` the record's rates, None when its band is priced record by record by the table."""
+
+    __slots__ = ("why", "_found", "_model_price", "_when", "_thresholds", "_bands")
+
+    def __init__(self, why: str, found=None, model_price=None, when=None) -> None:
+        self.why, self._found, self._model_price, self._when = why, found, model_price, when
+        self._thresholds = _thresholds(model_price) if model_price is not None else ()
+        self._bands: dict[int, Rates | None] = {}
+
+    def rates(self, whole_input: int) -> Rates | None:
+        band = 0
+        for t in self._thresholds:
+            if whole_input > t:
+                band += 1
+        if band in self._bands:
+            return self._bands[band]
+        prov, info = self._found
+        key = (id(self._model_price), band)
+        hit = _rate_cache.get(key)
+        if hit is None or hit[0] is not self._model_price:
+            hit = (self._model_price, _measure(prov, info, self._thresholds, band, self._when))
+            _rate_cache[key] = hit
+        rates = None if hit[1] is None else Rates(hit[1][0], tuple(hit[1][1:]), f"{prov.id}/{info.id}")
+        self._bands[band] = rates
+        return rates
+
+
+_slots: dict[tuple, Slot] = {}
+
+
+def slot(provider: str, model: str, at_ms: int | None) -> Slot:
+    """The price in force for ``model`` at ``at_ms`` (see :class:`Slot`). Kept per UTC day for a model whose
+    prices change by date only (the table's date rule compares the UTC day); per millisecond for one priced by
+    time of day (off-peak hours)."""
+    provider, model = provider or "", (model or "").strip()
+    day = at_ms // _DAY_MS if at_ms is not None else None
+    hit = _slots.get((provider, model, day))
+    if hit is not None:
+        return hit
+    found, why = _lookup(provider, model)
+    when = (_dt.datetime.fromtimestamp(at_ms / 1000, tz=_dt.timezone.utc) if at_ms is not None
+            else _dt.datetime.now(tz=_dt.timezone.utc))
+    if found is None:
+        made = Slot(why)
+    else:
+        info = found[1]
+        made = Slot("", found, info.get_prices(when), when)
+        by_time = any(type(getattr(c, "constraint", None)).__name__ != "StartDateConstraint"
+                      and getattr(c, "constraint", None) is not None
+                      for c in (info.prices if isinstance(info.prices, list) else ()))
+        if by_time or at_ms is None:  # (now moves: never kept)
+            return made
+    if len(_slots) > 100_000:
+        _slots.clear()
+    _slots[(provider, model, day)] = made
+    return made
+
+
 def cents(usd: Decimal) -> Decimal:
     """Rounded to the cent, half up (what the totals show)."""
     from decimal import ROUND_HALF_UP

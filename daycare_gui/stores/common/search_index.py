@@ -16,7 +16,8 @@ the new cursors, so a cancelled or interrupted build keeps what it did and the n
 
 A rebuild reuses the same file (a new :data:`INDEX_VERSION` too). A new ``identity()`` means a new file: the
 source names its former identities (``SearchSource.former_identities``) and each build removes their files,
-with their ``-wal``/``-shm``, and nothing else (:func:`remove_former_indexes`).
+with their ``-wal``/``-shm``, and nothing else (:func:`remove_former_indexes`). Each build also removes the
+indexes of other stores that are gone (:mod:`.index_prune`: each index records where its store lives).
 
 Rows: one FTS5 row per message (``rowid`` grows in cursor order, so "newest first" is rowid order), with
 its session (a small ``sessions`` table maps it to the neutral ``SessionRef``), id, role, kind, time and
@@ -51,6 +52,7 @@ from pathlib import Path
 
 from daycare_gui.stores.api import SearchSource
 from daycare_gui.stores.common.fts import TOKENIZER, connect, default_dir, recorded_meta, scrub_files
+from daycare_gui.stores.common.index_prune import LOCATION_META, prune_source_indexes
 from daycare_gui.stores.common.secrets import mask_free_text, mask_tree
 from daycare_gui.stores.records import Message, SessionRef, SqliteFeed
 
@@ -290,6 +292,7 @@ def update_source_index(source: SearchSource, index: SourceIndex, *, progress: P
     started = time.perf_counter()
     identity = _utf8(source.identity())
     remove_former_indexes(source, index.path)
+    prune_source_indexes(index.path.parent, keep=index.path)  # other stores' indexes, where the store is gone
     st = index.state()
     reason = ""
     if rebuild:
@@ -386,7 +389,11 @@ def update_source_index(source: SearchSource, index: SourceIndex, *, progress: P
 
 def _seal(source: SearchSource, index: SourceIndex, added: int) -> None:
     """Store the source's fingerprint at the cursor indexed last (once per build: a count up to the cursor
-    costs a scan, too much for every batch)."""
+    costs a scan, too much for every batch), and where the store lives, so that its index leaves the cache
+    once the store is gone (:mod:`.index_prune`)."""
+    location = source.location()
+    if location and index.meta().get(LOCATION_META) != location:
+        index.set_meta(**{LOCATION_META: location})
     cursor = index.meta().get("cursor")
     if not cursor or (not added and index.meta().get("fingerprint_at") == cursor):
         return

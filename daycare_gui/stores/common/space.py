@@ -33,15 +33,21 @@ def human(size: int | float | None) -> str:
 
 def sqlite_tables(fetch: Fetch) -> tuple[list[SpaceLine], str]:
     """Every table and index with the bytes of its pages, largest first, and the method ("dbstat", or
-    "page counts" when dbstat is not compiled in: then no line per table)."""
+    "page counts" when dbstat is not compiled in: then no line per table).
+
+    ``dbstat`` is summed on its own and the schema read apart: joined to ``sqlite_master`` in one statement,
+    SQLite scans the schema once per page (seconds on a big store instead of the one pass over the pages)."""
     try:
-        rows = fetch("SELECT d.name, IFNULL(m.type, 'table'), IFNULL(m.tbl_name, d.name), SUM(d.pgsize), COUNT(*) "
-                     "FROM dbstat AS d LEFT JOIN sqlite_master AS m ON m.name = d.name GROUP BY d.name")
+        rows = fetch("SELECT name, SUM(pgsize), COUNT(*) FROM dbstat GROUP BY name")
     except Exception:  # noqa: BLE001 — "no such table: dbstat" in a library built without it
         return [], "page counts"
-    lines = [SpaceLine(name, int(size or 0), "index" if kind == "index" else "table", None,
-                       f"{pages:,} page{'' if pages == 1 else 's'}" + (f", index on {table}" if kind == "index" else ""))
-             for name, kind, table, size, pages in rows]
+    schema = {name: (kind, table) for name, kind, table in fetch("SELECT name, type, tbl_name FROM sqlite_master")}
+    lines = []
+    for name, size, pages in rows:
+        kind, table = schema.get(name, ("table", name))
+        lines.append(SpaceLine(name, int(size or 0), "index" if kind == "index" else "table", None,
+                               f"{pages:,} page{'' if pages == 1 else 's'}" + (f", index on {table}" if kind == "index"
+                                                                               else "")))
     lines.sort(key=lambda line: (-line.bytes, line.name))
     return lines, "dbstat"
 

@@ -113,6 +113,9 @@ def message_of(rec: HistoryRecord, problem: str | None = None, size: int | None 
         attachments=tuple(f.name for f in rec.files),
         meta=_facts(rec, size),
         part_of=(rec.tool_call_id or "") if rec.is_rlm else "",  # a step of the Python run its call started
+        model=rec.tokens.model if rec.tokens is not None else "",
+        tokens=rec.tokens.size.total if rec.tokens is not None else None,
+        rewrites_at=rec.assistant_at if rec.type == "assistant_rewrite" else None,
         raw=rec.data,
         problem=problem or (None if rec.known_kind else f"unknown record type {rec.type!r}"),
     )
@@ -197,7 +200,8 @@ def offer_capabilities(store) -> None:
 
     core = store.core
     store.offer(Directory, DaycareDirectory(core))  # legacy folders too: their agents and sessions
-    store.offer(Trash, DaycareTrash(core.paths))  # what the editors deleted, in every generation
+    # what the editors and the Tasks page deleted, in every generation; a restore is seen by the next read
+    store.offer(Trash, DaycareTrash(core.paths, after_restore=core.forget_files))
     store.offer(Tasks, _tasks(core))  # cron and heartbeat: their files and rows
     store.offer(Storage, DaycareStorage(core))  # legacy folders too: their upgrade creates daycare.db
     from daycare_gui.stores.daycare.sqlite.documents import offer_documents_and_files

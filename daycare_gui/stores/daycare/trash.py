@@ -1,15 +1,19 @@
 """Daycare's trash (``<data dir>/.daycare-gui-trash``) as the shared Trash capability, for every generation
-that has a data directory: what the editors deleted, restorable to its place."""
+that has a data directory: everything this app deleted there (task folders and files, skills, documents),
+restorable to its place. The Tasks page's deletes land here too: one list, one dialog."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from daycare_gui.stores.api import Trash, WriteRefused
 from daycare_gui.stores.records import DeletedItem
 
 
 class DaycareTrash(Trash):
-    def __init__(self, paths) -> None:
+    def __init__(self, paths, after_restore: Callable[[], None] | None = None) -> None:
         self.paths = paths
+        self.after_restore = after_restore  # what must read the files again (the store's cached scan)
         self._entries: dict[str, object] = {}
 
     def where(self) -> str:
@@ -53,4 +57,6 @@ class DaycareTrash(Trash):
         except OSError as exc:  # restore() words its own failures; anything else still gets a sentence
             raise WriteRefused(f"Could not restore {item.title}: {exc}. Check {item.title} and the trash "
                                f"({item.key}) before trying again.") from exc
+        if self.after_restore is not None:
+            self.after_restore()
         return f"Restored {restored}."

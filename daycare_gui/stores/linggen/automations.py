@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from daycare_gui.stores import api
-from daycare_gui.stores.common.jsonl import iter_jsonl
+from daycare_gui.stores.common.files.jsonl import iter_jsonl
 from daycare_gui.stores.common.secrets import mask_free_text, mask_secrets
 from daycare_gui.stores.linggen.inventory import FLAT, Inventory, Session
 from daycare_gui.stores.linggen.mission_runs import BEFORE_17, STALE, run_format

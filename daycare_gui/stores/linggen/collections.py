@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from daycare_gui.stores.api import Collections, EditableField
-from daycare_gui.stores.common.jsonl import iter_jsonl
+from daycare_gui.stores.common.files.jsonl import iter_jsonl
 from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.common.secrets import MASK, mask_secrets
 from daycare_gui.stores.common.wording import count

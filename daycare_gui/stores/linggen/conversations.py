@@ -198,6 +198,9 @@ class LinggenSearch(SearchSource):
     def former_identities(self) -> tuple[str, ...]:
         return f"linggen:{self.home}", f"linggen/2:{self.home}"  # their index files are removed
 
+    def location(self) -> str:
+        return str(self.home)
+
     def messages(self, after: str | None) -> Iterator[tuple[str, SessionRef, Message]]:
         after_key = _parse_cursor(after)
         streams = [self._stream(s) for s in sorted(self.conversations.all_sessions(), key=_session_key)]

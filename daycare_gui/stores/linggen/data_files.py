@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from daycare_gui.stores.common.jsonl import iter_jsonl
+from daycare_gui.stores.common.files.jsonl import iter_jsonl
 from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.common.secrets import mask_secrets, mask_url
 from daycare_gui.stores.common.wording import count

@@ -15,7 +15,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from daycare_gui.stores.api import Documents, WriteConflict, WriteRefused
-from daycare_gui.stores.common.atomic import (
+from daycare_gui.stores.common.backups import BACKUP_DIR, backup_copy
+from daycare_gui.stores.common.edit.atomic import (
     ConflictError,
     OutsideStoreError,
     refuse_outside,
@@ -23,8 +24,7 @@ from daycare_gui.stores.common.atomic import (
     save_atomic,
     sha256_of,
 )
-from daycare_gui.stores.common.backups import BACKUP_DIR, backup_copy
-from daycare_gui.stores.common.markdown import parse_markdown
+from daycare_gui.stores.common.files.frontmatter import parse_markdown
 from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.common.regular_files import read_regular
 from daycare_gui.stores.linggen.byte_order_mark import (

@@ -16,8 +16,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from daycare_gui.stores.common.jsonl import iter_jsonl
-from daycare_gui.stores.common.markdown import parse_markdown
+from daycare_gui.stores.common.files.frontmatter import parse_markdown
+from daycare_gui.stores.common.files.jsonl import iter_jsonl
 from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.linggen.byte_order_mark import (
     JSONL_LINE_UNREAD,

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from daycare_gui.stores.api import WriteConflict, WriteRefused
-from daycare_gui.stores.common.atomic import (
+from daycare_gui.stores.common.edit.atomic import (
     ConflictError,
     OutsideStoreError,
     refuse_outside,

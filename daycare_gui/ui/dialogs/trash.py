@@ -1,5 +1,6 @@
-"""Deleted items (Storage → Deleted Items): what this app deleted from the store, each restorable to its
-place, for any kind that offers the Trash capability."""
+"""Deleted items (Storage → Deleted Items, and the Tasks page's Trash…): what this app deleted from the
+store — tasks, skills, documents, rows — each restorable to its place, for any kind that offers the Trash
+capability. The one dialog for every deleted thing: a page that deletes opens this one too."""
 
 from __future__ import annotations
 
@@ -25,11 +26,14 @@ class TrashDialog(QDialog):
     """Items deleted from the GUI, newest first; ones that can never be restored are listed after them,
     with why, and cannot be selected."""
 
-    def __init__(self, trash: Trash, parent=None, on_restored: Callable[[], None] | None = None) -> None:
+    def __init__(self, trash: Trash, parent=None, on_restored: Callable[[], None] | None = None, *,
+                 ask: Callable[[str], bool] | None = None, own: Callable[[Callable], object] | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Deleted items")
         self.trash = trash
         self.on_restored = on_restored
+        self.ask = ask  # the page's own question, where a page opens it (else confirm_engine_running)
+        self.own = own or (lambda write: write())  # marks the write as the page's own for the store watcher
         layout = QVBoxLayout(self)
         layout.addWidget(QLabel(f"Deleted items kept in {trash.where()}"))
         self.list = QListWidget()
@@ -70,11 +74,11 @@ class TrashDialog(QDialog):
             return
         item = self.entries[row]
         reason = self.trash.restore_blocked(item)
-        if reason and not self.confirm_engine_running(reason):
+        if reason and not (self.ask or self.confirm_engine_running)(reason):
             return
         try:
-            self.trash.restore(item, force=bool(reason))
-        except WriteRefused as exc:
+            self.own(lambda: self.trash.restore(item, force=bool(reason)))
+        except (WriteRefused, ValueError, OSError) as exc:
             QMessageBox.warning(self, "Not restored", str(exc))
             self.reload()
             return

@@ -1,7 +1,6 @@
-"""Editors for Daycare's files (forms + raw text + preview, undo, safe saves)."""
+"""The file editor: the form a store gives for its file, raw text and preview, undo, safe saves."""
 
-from .document_editor import DocumentEditor, document_kind
-from .permissions_editor import PermissionsEditor
+from .document_editor import DocumentEditor
 from .window import EditorWindow, open_file_editor
 
-__all__ = ["DocumentEditor", "EditorWindow", "PermissionsEditor", "document_kind", "open_file_editor"]
+__all__ = ["DocumentEditor", "EditorWindow", "open_file_editor"]

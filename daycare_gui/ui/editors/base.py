@@ -5,8 +5,12 @@ from the form or the raw text, go through :meth:`FileEditorBase.edit`: the chang
 document parsed from the current bytes and pushed as one undo command holding both byte strings, so the
 form, the raw text and the preview are always rebuilt from the same bytes.
 
-Saving asks once first while Daycare's engine runs on the store (core.edit.engine_guard says whether it
-does): the engine reads these files and writes some of them, so it may overwrite or miss the change.
+What the form shows is the store's choice: the editor asks the opened store's ``Documents`` for the
+file's :class:`~daycare_gui.stores.api.DocumentForm` (a cron task's schedule, an app's permission rules)
+and renders its field specs; with no store, or a store that knows nothing of the file, the form is the
+body alone. Saving asks once first while the store says writing is risky (``Documents.write_risk``: its
+engine runs, and may overwrite or miss the change), and stays inside the folders the store names
+(``Documents.write_folders``): the editor never names a kind.
 """
 
 from __future__ import annotations
@@ -28,11 +32,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from daycare_gui.stores.api import DocumentForm, Documents
 from daycare_gui.stores.common.edit.atomic import ConflictError, load_for_edit, save_atomic, sha256_of
 from daycare_gui.stores.common.edit.document import FrontmatterDocument
 from daycare_gui.stores.common.edit.errors import DocumentError, InvalidValue
 from daycare_gui.stores.common.regular_files import read_regular
-from daycare_gui.stores.daycare.edit.engine_guard import engine_running_reason, store_folders
+from daycare_gui.stores.records import DocRef
 from daycare_gui.ui.theme import follow_palette, set_tone, take_app_style
 from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, markdown_html
 from daycare_gui.ui.widgets.plain_text import text_of
@@ -51,13 +56,17 @@ class FileEditorBase(QWidget):
     title_changed = Signal(str)
     saved = Signal(str)  # path
 
-    kind_label = "Markdown file"
-
-    def __init__(self, path, *, source_note: str | None = None, store_paths=None, parent=None) -> None:
+    def __init__(self, path, *, store=None, ref: DocRef | None = None, form: DocumentForm | None = None,
+                 source_note: str | None = None, parent=None) -> None:
         super().__init__(parent)
         self.path = Path(path)
         self.source_note = source_note
-        self.store_paths = store_paths  # the store the window opened (its engine is asked about on save)
+        self.store = store  # the store the window opened: it chooses the form and is asked before a save
+        self.documents = store.capability(Documents) if store is not None and hasattr(store, "capability") else None
+        # (a file the Documents section does not list, a task's TASK.md, is named by its path)
+        self.ref = ref if ref is not None else DocRef(f"file:{self.path}", self.path.name, self.path)
+        self.spec = form if form is not None else self._form_of_store()
+        self.kind_label = self.spec.label
         self._loaded = load_for_edit(self.path)
         self._current = self._loaded.data
         self.doc = FrontmatterDocument.parse(self._current)
@@ -162,6 +171,14 @@ class FileEditorBase(QWidget):
             text += f"<br>{painted(self.source_note, self.palette())}"
         return text
 
+    def _form_of_store(self) -> DocumentForm:
+        if self.documents is not None:
+            try:
+                return self.documents.form(self.ref)
+            except Exception:  # a store that cannot tell still lets the file be edited as text
+                pass
+        return DocumentForm()
+
     def _build_form(self) -> QWidget:
         return QWidget()
 
@@ -186,17 +203,27 @@ class FileEditorBase(QWidget):
     def title(self) -> str:
         return self.display_name() + ("*" if self.is_dirty() else "")
 
-    def edit(self, label: str, merge_key: str | None, mutate: Callable[[FrontmatterDocument], None]) -> str | None:
-        """Apply ``mutate`` to a copy of the document; push it as an undo command. Returns why it was refused."""
-        doc = FrontmatterDocument.parse(self._typing_base(merge_key))
+    def edit(self, label: str, merge_key: str | None, change: Callable[[bytes], bytes]) -> str | None:
+        """Apply ``change`` (bytes in, bytes out: the form's edits) to the current bytes; push the result
+        as an undo command. Returns why it was refused."""
         try:
-            mutate(doc)
+            after = change(self._typing_base(merge_key))
         except (InvalidValue, DocumentError, ValueError, IndexError) as exc:
             return str(exc)
-        after = doc.to_bytes()
         if after != self._current:
             self.undo_stack.push(SnapshotCommand(self._apply, self._current, after, label, merge_key))
         return None
+
+    def edit_text(self, label: str, merge_key: str | None, mutate: Callable[[FrontmatterDocument], None]) -> str | None:
+        """:meth:`edit` for the raw text and the body, which the editor changes itself, spliced by
+        the kind-neutral frontmatter document."""
+
+        def change(data: bytes) -> bytes:
+            doc = FrontmatterDocument.parse(data)
+            mutate(doc)
+            return doc.to_bytes()
+
+        return self.edit(label, merge_key, change)
 
     def _typing_base(self, merge_key: str | None) -> bytes:
         """The bytes a field edit starts from: before the current run of typing in that field, if any.
@@ -265,7 +292,7 @@ class FileEditorBase(QWidget):
         if text == self._raw_display():
             return
         # (each line the user left keeps its own line ending, header included; see core.edit.line_breaks)
-        problem = self.edit("Edit raw text", "raw", lambda doc: doc.set_shown_text(text))
+        problem = self.edit_text("Edit raw text", "raw", lambda doc: doc.set_shown_text(text))
         if problem:
             show_message(self.problem, problem)
 
@@ -280,17 +307,38 @@ class FileEditorBase(QWidget):
         if not self.is_dirty() and not force:
             self.status.setText("Nothing to save")
             return True
-        reason = engine_running_reason(file=self.path, paths=self.store_paths)
+        reason = self.write_risk()
         if reason and not self.confirm_engine_running(reason):
-            self.status.setText("Not saved: Daycare's engine is running")
+            self.status.setText("Not saved: the engine is running")
             return False
         return self._write(force=force)
+
+    def write_risk(self) -> str | None:
+        """Why writing now is risky, in the store's words (its engine runs), or None."""
+        docs = self.documents
+        try:
+            if docs is not None and type(docs).write_risk is not Documents.write_risk:
+                return docs.write_risk(self.ref)  # the kind answers for its files, live
+            # A kind that says nothing of its files: whatever blocks its writes (its bot runs) is asked.
+            reason = None
+            if self.store is not None and hasattr(self.store, "writes_blocked"):
+                reason = self.store.writes_blocked()
+        except Exception:  # a store that cannot tell: asking is safer than writing unasked
+            return "It cannot be told whether the system's engine runs on this store"
+        return reason
+
+    def _within(self) -> list[Path] | None:
+        try:
+            folders = self.documents.write_folders(self.ref) if self.documents is not None else None
+        except Exception as exc:  # not knowing the store's folders must not mean writing anywhere
+            raise OSError(f"the store cannot tell which folders are its own ({exc})") from exc
+        return list(folders) if folders is not None else None
 
     def _write(self, *, force: bool) -> bool:
         try:
             # (never through a link to a file outside the store: OutsideStoreError, said like any OSError)
             self._loaded = save_atomic(self.path, self._current, expected_sha256=self._loaded.sha256, force=force,
-                                       within=store_folders(self.path, self.store_paths))
+                                       within=self._within())
         except ConflictError as exc:
             return self._resolve_conflict(exc)
         except OSError as exc:

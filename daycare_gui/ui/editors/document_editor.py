@@ -1,13 +1,13 @@
-"""The editor for one Markdown+frontmatter file of Daycare: a form for its kind, the raw text and a preview.
+"""The editor for one Markdown file of a store: the form its store gives, the raw text and a preview.
 
-Kinds (from the path): a cron ``TASK.md``, a heartbeat task, ``APP.md``, ``SKILL.md``, a memory entity
-(``plugins/memory/*.md``: name, description and its ``## record`` sections) and any other Markdown file
-(knowledge files, ``MEMORY.md``: body only). PERMISSIONS.md has its own editor (permissions_editor.py).
+The form is the store's :class:`~daycare_gui.stores.api.DocumentForm` for the file (``Documents.form``):
+field specs rendered here by kind (one-line text, several lines, a box, a cron schedule, an ordered list
+of rules the form checks as they are typed), then the body, or the document's titled records (a memory
+entity's ``## `` sections), problems the store finds and a hint. Every edit goes through the form's own
+bytes-in, bytes-out methods, so what the store knows of the format stays in the store's package.
 """
 
 from __future__ import annotations
-
-from pathlib import Path
 
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -22,12 +22,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from daycare_gui.stores.daycare.edit.memory_doc import MemoryEntityDoc
-from daycare_gui.stores.daycare.edit.views import AppManifestDoc, CronTaskDoc, DocView, HeartbeatDoc, SkillDoc
+from daycare_gui.stores.api import EditableField
+from daycare_gui.ui.theme import set_tone
 from daycare_gui.ui.widgets.plain_text import text_of
 
 from .base import FileEditorBase
 from .fields import (
+    NOTE_TONE,
     RuleListEditor,
     ScheduleField,
     message_label,
@@ -36,148 +37,92 @@ from .fields import (
     show_message,
 )
 
-KIND_LABELS = {
-    "cron": "Cron task (TASK.md)",
-    "heartbeat": "Heartbeat task",
-    "app": "App manifest (APP.md)",
-    "skill": "Skill (SKILL.md)",
-    "memory": "Memory entity",
-    "markdown": "Markdown file",
-}
-VIEWS: dict[str, type[DocView]] = {
-    "cron": CronTaskDoc, "heartbeat": HeartbeatDoc, "app": AppManifestDoc, "skill": SkillDoc, "memory": MemoryEntityDoc,
-}
-# Per kind: (field, label, widget kind, optional). "line" = one-line text, "check" = boolean, "schedule", "rules".
-FORM_FIELDS: dict[str, list[tuple[str, str, str, bool]]] = {
-    "cron": [
-        ("name", "Name", "line", False),
-        ("schedule", "Schedule", "schedule", False),
-        ("enabled", "Enabled", "check", False),
-        ("deleteAfterRun", "Delete after run", "check", False),
-        ("agentId", "Agent", "line", True),
-        ("userId", "User", "line", True),
-        ("description", "Description", "line", True),
-    ],
-    "heartbeat": [("title", "Title", "line", False)],
-    "app": [
-        ("name", "Name", "line", False),
-        ("title", "Title", "line", False),
-        ("description", "Description", "line", False),
-        ("model", "Model", "line", True),
-    ],
-    "skill": [
-        ("name", "Name", "line", True),
-        ("description", "Description", "line", True),
-        ("sandbox", "Sandbox", "check", False),
-        ("permissions", "Permissions", "rules", True),
-    ],
-    "memory": [("name", "Name", "line", True), ("description", "Description", "line", True)],
-    "markdown": [],
-}
-BODY_LABELS = {"app": "System prompt", "cron": "Body (the task's code)", "heartbeat": "Body"}
-
-
-def document_kind(path) -> str:
-    path = Path(path)
-    name = path.name
-    if name == "TASK.md":
-        return "cron"
-    if name == "APP.md":
-        return "app"
-    if name == "SKILL.md":
-        return "skill"
-    if name == "PERMISSIONS.md":
-        return "permissions"
-    if path.suffix.lower() == ".md" and path.parent.name == "heartbeat":
-        return "heartbeat"
-    if path.suffix.lower() == ".md" and path.parent.name == "memory" and name != "INDEX.md":
-        return "memory"
-    return "markdown"
+WIDE_KINDS = ("markdown", "rules")  # fields that take the whole row (their title sits above them)
 
 
 class DocumentEditor(FileEditorBase):
-    def __init__(self, path, *, kind: str | None = None, source_note: str | None = None, store_paths=None,
-                 parent=None) -> None:
-        self.kind = kind or document_kind(path)
-        if self.kind == "permissions":
-            raise ValueError("PERMISSIONS.md is edited with PermissionsEditor")
-        self.kind_label = KIND_LABELS[self.kind]
+    def __init__(self, path, **options) -> None:
         self.widgets: dict[str, QWidget] = {}
         self.errors: dict[str, QLabel] = {}
-        super().__init__(path, source_note=source_note, store_paths=store_paths, parent=parent)
+        super().__init__(path, **options)
 
     # --- form --------------------------------------------------------------------------------------
 
-    def view(self, doc=None):
-        view_class = VIEWS.get(self.kind, DocView)
-        return view_class(doc if doc is not None else self.doc)
-
     def _build_form(self) -> QWidget:
+        spec = self.spec
         form = QWidget()
         outer = QVBoxLayout(form)
         layout = QFormLayout()
         outer.addLayout(layout)
-        for field, label, widget_kind, optional in FORM_FIELDS[self.kind]:
-            widget = self._field_widget(field, label, widget_kind, optional)
+        for field in spec.fields:
+            widget = self._field_widget(field)
             error = message_label()
             holder = QWidget()
             column = QVBoxLayout(holder)
             column.setContentsMargins(0, 0, 0, 0)
+            if field.kind == "markdown":
+                title = QLabel(f"<b>{field.label}</b>" + (f" — {field.help}" if field.help else ""))
+                title.setWordWrap(True)
+                column.addWidget(title)
             column.addWidget(widget)
             column.addWidget(error)
-            self.widgets[field], self.errors[field] = widget, error
-            layout.addRow(label if widget_kind != "check" else "", holder)
-        if self.kind == "memory":
-            outer.addWidget(self._records_box(), 1)
-        else:
-            outer.addWidget(QLabel(BODY_LABELS.get(self.kind, "Body")))
+            self.widgets[field.name], self.errors[field.name] = widget, error
+            if field.kind in WIDE_KINDS:
+                layout.addRow(holder)
+            else:
+                layout.addRow(field.label if field.kind != "bool" else "", holder)
+        if spec.records_label is not None:
+            outer.addWidget(self._records_box(spec.records_label), 1)
+        if spec.body_label is not None:
+            outer.addWidget(QLabel(spec.body_label))
             self.body_edit = monospace_editor()
             self.body_edit.setAccessibleName("Body")
             self.body_edit.textChanged.connect(self._body_edited)
             outer.addWidget(self.body_edit, 1)
             self.body_error = message_label()
             outer.addWidget(self.body_error)
+        self.problems_label = message_label()  # what the store finds wrong in the document as it is
+        outer.addWidget(self.problems_label)
+        if spec.hint:
+            hint = QLabel(spec.hint)
+            hint.setWordWrap(True)
+            set_tone(hint, NOTE_TONE)
+            outer.addWidget(hint)
+        if spec.body_label is None and spec.records_label is None:
+            outer.addStretch(1)
         return form
 
-    def _field_widget(self, field: str, label: str, widget_kind: str, optional: bool) -> QWidget:
-        if widget_kind == "schedule":
-            widget = ScheduleField()
-            widget.edited.connect(lambda text: self.set_field(field, text))
-        elif widget_kind == "check":
-            widget = QCheckBox(label)
-            widget.toggled.connect(lambda checked: self.set_field(field, checked))
-        elif widget_kind == "rules":
-            widget = RuleListEditor(label)
-            widget.rules_changed.connect(lambda rules: self.set_field(field, rules))
+    def _field_widget(self, field: EditableField) -> QWidget:
+        name = field.name
+        if field.kind == "schedule":
+            widget = ScheduleField(runner=self.spec.runner)
+            widget.edited.connect(lambda text: self.set_field(name, text))
+        elif field.kind == "bool":
+            widget = QCheckBox(field.label)
+            widget.toggled.connect(lambda checked: self.set_field(name, checked))
+        elif field.kind == "rules":
+            widget = RuleListEditor(field.label, check=lambda text: self.spec.check_item(name, text),
+                                    hint=field.help)
+            widget.rules_changed.connect(lambda rules: self.set_field(name, rules))
+        elif field.kind == "markdown":
+            widget = monospace_editor()
+            widget.setAccessibleName(field.label)
+            widget.setMaximumHeight(110)
+            widget.textChanged.connect(lambda: self.set_field(name, text_of(widget)))
         else:
             widget = QLineEdit()
-            widget.setAccessibleName(label)
-            if optional:
+            widget.setAccessibleName(field.label)
+            if field.optional:
                 widget.setPlaceholderText("(not set)")
-            widget.textEdited.connect(lambda text: self.set_field(field, text))
+            widget.textEdited.connect(lambda text: self.set_field(name, text))
         return widget
 
     def set_field(self, field: str, value) -> str | None:
         """Set one form field (as the form does when it is edited). Returns why the value was refused."""
         if self._updating:
             return None
-        optional = next(opt for f, _, _, opt in FORM_FIELDS[self.kind] if f == field)
-
-        def mutate(doc) -> None:
-            view = self.view(doc)
-            present = bool(view.keys_present(field))
-            empty = value == "" or value == []
-            if empty and optional and not present:
-                return  # leaving an absent optional field empty adds nothing
-            if empty and optional and isinstance(value, list):
-                view.delete_field(field)
-            elif field == "title" and isinstance(view, HeartbeatDoc):
-                view.set_title(value)
-            else:
-                view.set_field(field, value)
-
-        merge = field if isinstance(value, str) else None
-        problem = self.edit(f"Edit {field}", merge, mutate)
+        merge = field if isinstance(value, str) else None  # a run of typing is one undo step
+        problem = self.edit(f"Edit {field}", merge, lambda data: self.spec.set_value(data, field, value))
         if field in self.errors:
             show_message(self.errors[field], problem)
         return problem
@@ -186,40 +131,46 @@ class DocumentEditor(FileEditorBase):
         if self._updating:
             return
         text = text_of(self.body_edit)
-        show_message(self.body_error, self.edit("Edit body", "body", lambda doc: doc.set_body(text)))
+        show_message(self.body_error, self.edit_text("Edit body", "body", lambda doc: doc.set_body(text)))
 
     def _refresh_form(self) -> None:
-        view = self.view()
-        for field, _label, widget_kind, _optional in FORM_FIELDS[self.kind]:
-            widget = self.widgets[field]
-            if field == "title" and isinstance(view, HeartbeatDoc):
-                value = view.title
-            else:
-                value = view.get_field(field)
-            if widget_kind == "schedule":
+        data = self.current_bytes
+        try:
+            values, problems = self.spec.values(data), self.spec.problems(data)
+        except Exception as exc:  # the store's reading failed: the raw text still edits the file
+            values, problems = {}, [f"The form cannot read this file: {exc}"]
+        for field in self.spec.fields:
+            widget, value = self.widgets[field.name], values.get(field.name)
+            if field.kind == "schedule":
                 widget.set_value("" if value is None else str(value))
-            elif widget_kind == "check":
+                if "enabled" in values:  # a disabled task lists no next runs
+                    widget.set_task_enabled(values["enabled"] is not False)
+            elif field.kind == "bool":
                 widget.blockSignals(True)
                 widget.setChecked(value is True)
                 widget.blockSignals(False)
-            elif widget_kind == "rules":
+            elif field.kind == "rules":
                 widget.set_rules([str(v) for v in value] if isinstance(value, list) else [])
+            elif field.kind == "markdown":
+                shown = "" if value is None else str(value)
+                # (while typing the box may hold blank lines the file's value trims away: left as typed)
+                if text_of(widget).strip() != shown.strip():
+                    set_text_if_different(widget, shown)
             else:
                 set_text_if_different(widget, "" if value is None else str(value))
-        if self.kind == "cron":  # a disabled task lists no next runs
-            self.widgets["schedule"].set_task_enabled(view.get_field("enabled") is not False)
-        if self.kind == "memory":
-            self._refresh_records(view)
-        else:
+        show_message(self.problems_label, "\n".join(problems) or None)
+        if self.spec.records_label is not None:
+            self._refresh_records()
+        if self.spec.body_label is not None:
             set_text_if_different(self.body_edit, self.doc.shown_body)
 
-    # --- memory records ------------------------------------------------------------------------------
+    # --- records (a memory entity's ## sections) -----------------------------------------------------
 
-    def _records_box(self) -> QWidget:
+    def _records_box(self, label: str) -> QWidget:
         box = QWidget()
         layout = QVBoxLayout(box)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(QLabel("Records (## sections)"))
+        layout.addWidget(QLabel(label))
         row = QHBoxLayout()
         self.records = QListWidget()
         self.records.setAccessibleName("Records")
@@ -243,9 +194,15 @@ class DocumentEditor(FileEditorBase):
         self.record_text.textChanged.connect(self._record_edited)
         return box
 
-    def _refresh_records(self, view: MemoryEntityDoc) -> None:
-        sections = view.sections()
-        titles = [s.title for s in sections]
+    def _record_list(self) -> list[tuple[str, str]]:
+        try:
+            return self.spec.records(self.current_bytes)
+        except Exception:  # (said by _refresh_form's problems; the raw text still edits the file)
+            return []
+
+    def _refresh_records(self) -> None:
+        records = self._record_list()
+        titles = [title for title, _text in records]
         shown = [self.records.item(i).text() for i in range(self.records.count())]
         row = self.records.currentRow()
         if titles != shown:
@@ -255,13 +212,13 @@ class DocumentEditor(FileEditorBase):
             self.records.blockSignals(False)
             if titles:
                 self.records.setCurrentRow(min(max(row, 0), len(titles) - 1))
-        self._show_record_text(sections)
+        self._show_record_text(records)
 
-    def _show_record_text(self, sections=None) -> None:
-        sections = sections if sections is not None else self.view().sections()
+    def _show_record_text(self, records=None) -> None:
+        records = records if records is not None else self._record_list()
         row = self.records.currentRow()
-        self.record_text.setEnabled(0 <= row < len(sections))
-        set_text_if_different(self.record_text, sections[row].text if 0 <= row < len(sections) else "")
+        self.record_text.setEnabled(0 <= row < len(records))
+        set_text_if_different(self.record_text, records[row][1] if 0 <= row < len(records) else "")
 
     def _record_selected(self, _row: int) -> None:
         was, self._updating = self._updating, True
@@ -275,25 +232,25 @@ class DocumentEditor(FileEditorBase):
         if self._updating or row < 0:
             return
         text = text_of(self.record_text)
-        problem = self.edit("Edit record", f"record:{row}", lambda doc: MemoryEntityDoc(doc).set_section_text(row, text))
+        problem = self.edit("Edit record", f"record:{row}", lambda data: self.spec.set_record_text(data, row, text))
         show_message(self.records_error, problem)
 
     def add_record(self, title: str, text: str = "") -> str | None:
-        problem = self.edit("Add record", None, lambda doc: MemoryEntityDoc(doc).add_section(title, text))
+        problem = self.edit("Add record", None, lambda data: self.spec.add_record(data, title, text))
         if problem is None:
             self.records.setCurrentRow(self.records.count() - 1)
         show_message(self.records_error, problem)
         return problem
 
     def rename_record(self, index: int, title: str) -> str | None:
-        problem = self.edit("Rename record", None, lambda doc: MemoryEntityDoc(doc).rename_section(index, title))
+        problem = self.edit("Rename record", None, lambda data: self.spec.rename_record(data, index, title))
         show_message(self.records_error, problem)
         return problem
 
     def remove_record(self, index: int) -> str | None:
         if index < 0:
             return None
-        problem = self.edit("Remove record", None, lambda doc: MemoryEntityDoc(doc).remove_section(index))
+        problem = self.edit("Remove record", None, lambda data: self.spec.remove_record(data, index))
         show_message(self.records_error, problem)
         return problem
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
@@ -17,7 +19,6 @@ from PySide6.QtWidgets import (
 )
 
 from daycare_gui.stores.common.schedule import schedule_info
-from daycare_gui.stores.daycare.edit.permissions_doc import rule_warning, validate_rule
 from daycare_gui.ui.formats import date_time_of
 from daycare_gui.ui.theme import colours, set_tone
 from daycare_gui.ui.widgets.plain_text import text_of
@@ -65,12 +66,14 @@ def monospace_editor() -> QPlainTextEdit:
 
 
 class ScheduleField(QWidget):
-    """A cron expression with what Daycare makes of it: the error, the words, and the next five runs."""
+    """A cron expression with what its runner (the system that runs the task) makes of it: the error, the
+    words, and the next five runs."""
 
     edited = Signal(str)
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, parent=None, *, runner: str = "the system") -> None:
         super().__init__(parent)
+        self.runner = runner
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.edit = QLineEdit()
@@ -106,28 +109,33 @@ class ScheduleField(QWidget):
             self.update_info(self.edit.text())
 
     def update_info(self, text: str) -> None:
-        info = schedule_info(text, 5, enabled=self._task_enabled, runner="Daycare")
+        info = schedule_info(text, 5, enabled=self._task_enabled, runner=self.runner)
         if not info.valid:
             set_tone(self.words, ERROR_TONE)
-            self.words.setText(f"Daycare cannot run this schedule: {info.error}")
+            self.words.setText(f"{self.runner[:1].upper()}{self.runner[1:]} cannot run this schedule: {info.error}")
             self.runs.setText("")
             return
         set_tone(self.words, None)
         self.words.setText(info.words)
         if not info.enabled:
-            self.runs.setText("Disabled: Daycare does not run this task, so there are no next runs.")
+            self.runs.setText(f"Disabled: {self.runner} does not run this task, so there are no next runs.")
             return
         times = [date_time_of(t, weekday=True) for t in info.next_runs]
         self.runs.setText("Next runs:\n" + "\n".join(f"  {t}" for t in times))
 
 
 class RuleListEditor(QWidget):
-    """An ordered list of permission rules: add (checked as you type), remove, move up and down."""
+    """An ordered list of rules (an app's permissions): add (checked as you type), remove, move up and down.
+
+    ``check(text)`` is the store's word on one rule: (why it is refused, a warning), either None."""
 
     rules_changed = Signal(list)
 
-    def __init__(self, title: str, parent=None) -> None:
+    def __init__(self, title: str, parent=None, *,
+                 check: Callable[[str], tuple[str | None, str | None]] = lambda _text: (None, None),
+                 hint: str = "") -> None:
         super().__init__(parent)
+        self.check = check
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(QLabel(f"<b>{title}</b>"))
@@ -137,7 +145,7 @@ class RuleListEditor(QWidget):
         layout.addWidget(self.list)
         row = QHBoxLayout()
         self.input = QLineEdit()
-        self.input.setPlaceholderText("@read:/path, @write:/path, @network, @events, @workspace")
+        self.input.setPlaceholderText(hint)
         self.input.setAccessibleName(f"New {title.lower()} rule")
         self.add_button = QPushButton("Add")
         self.remove_button = QPushButton("Remove")
@@ -167,7 +175,8 @@ class RuleListEditor(QWidget):
         self.list.clear()
         for rule in rules:
             item = QListWidgetItem(rule)
-            problem = validate_rule(rule) or rule_warning(rule)
+            refused, warning = self.check(rule)
+            problem = refused or warning
             if problem:
                 item.setForeground(QColor(colours(self.list.palette()).states["ignored"]))
                 item.setToolTip(problem)
@@ -176,14 +185,14 @@ class RuleListEditor(QWidget):
             self.list.setCurrentRow(min(max(row, 0), self.list.count() - 1))
 
     def _check_input(self, text: str) -> None:
-        problem = validate_rule(text) if text.strip() else None
-        warning = rule_warning(text) if text.strip() and not problem else None
+        problem, warning = self.check(text) if text.strip() else (None, None)
+        warning = None if problem else warning
         self.add_button.setEnabled(bool(text.strip()) and not problem)
         show_message(self.message, problem or warning, ERROR_TONE if problem else WARNING_TONE)
 
     def add_from_input(self) -> bool:
         text = self.input.text().strip()
-        if not text or validate_rule(text):
+        if not text or self.check(text)[0]:
             return False
         self.rules_changed.emit(self.rules() + [text])
         self.input.clear()

@@ -8,8 +8,7 @@ from collections.abc import Callable
 import shiboken6
 from PySide6.QtWidgets import QMainWindow, QWidget
 
-from .document_editor import DocumentEditor, document_kind
-from .permissions_editor import PermissionsEditor
+from .document_editor import DocumentEditor
 from .sources import source_note_for_file
 
 _open: dict[str, EditorWindow] = {}
@@ -36,14 +35,13 @@ class EditorWindow(QMainWindow):
         event.accept()
 
 
-def make_file_editor(path, *, store=None, parent=None, source_note: str | None = None) -> QWidget:
-    """``source_note``: what the header says of the file (which copy the system reads), when the caller
+def make_file_editor(path, *, store=None, parent=None, source_note: str | None = None, ref=None) -> QWidget:
+    """The editor of a file of ``store`` (the store the window opened: its Documents give the form and
+    say whether writing now is risky); ``ref`` when the file is one of its documents.
+    ``source_note``: what the header says of the file (which copy the system reads), when the caller
     knows it already (the shared tasks page, from a task's copies); else worked out from ``store``."""
     note = source_note if source_note is not None else source_note_for_file(store, path)
-    paths = store.paths if store is not None else None
-    if document_kind(path) == "permissions":
-        return PermissionsEditor(path, source_note=note, store_paths=paths, parent=parent)
-    return DocumentEditor(path, source_note=note, store_paths=paths, parent=parent)
+    return DocumentEditor(path, store=store, ref=ref, source_note=note, parent=parent)
 
 
 def _show(key: str, build: Callable[[], QWidget], parent) -> EditorWindow:
@@ -60,12 +58,12 @@ def _show(key: str, build: Callable[[], QWidget], parent) -> EditorWindow:
 
 
 def open_file_editor(path, *, store=None, parent=None, on_saved: Callable[[str], None] | None = None,
-                     source_note: str | None = None) -> EditorWindow:
+                     source_note: str | None = None, ref=None) -> EditorWindow:
     """Open (or bring forward) the editor for a file of the store."""
     key = os.path.realpath(path)
 
     def build() -> QWidget:
-        editor = make_file_editor(path, store=store, source_note=source_note)
+        editor = make_file_editor(path, store=store, source_note=source_note, ref=ref)
         if on_saved is not None:
             editor.saved.connect(on_saved)
         return editor

@@ -2,7 +2,8 @@
 
 Pure string building. Colours come from the widget's palette (a tint of the base colour toward an
 accent), so the view reads well in light and dark palettes alike. Tool results are drawn under the call
-they answer when both are on the page; ``raw:<message id>`` links show the stored value.
+they answer when both are on the page, a rewritten message beside its rewrite, and a message's heading says
+the model and tokens of its turn; ``raw:<message id>`` links show the stored value.
 """
 
 from __future__ import annotations
@@ -48,9 +49,13 @@ def _pre(text: str, limit: int = 20_000) -> str:
 
 def messages_html(messages: list[Message], palette: QPalette, *, focus: str | None = None,
                   partners: dict[str, Message] | None = None, expanded=frozenset(),
-                  steps: list[Message] | tuple = ()) -> str:
+                  steps: list[Message] | tuple = (), rewrites: dict[str, Message] | None = None,
+                  rewritten: dict[str, Message] | None = None, more_before: bool = False,
+                  more_after: bool = False) -> str:
     """``partners``: tool results (by call id) read beyond the messages drawn, shown under their calls;
-    ``steps``: steps of the calls' runs read beyond them, likewise.
+    ``steps``: steps of the calls' runs read beyond them, likewise; ``rewrites``: a message's id → the
+    message that rewrote it later, ``rewritten``: a rewrite's id → the message it rewrote (each shown
+    with the other: what the user was first sent and what it became).
     Steps of a call's run (``Message.part_of``) are drawn inside that call, folded unless the call's id is
     in ``expanded`` (a ``run:<call id>`` link toggles it)."""
     c = colours(palette)  # secondary text and errors readable (WCAG AA) on the base and every tint
@@ -66,9 +71,12 @@ def messages_html(messages: list[Message], palette: QPalette, *, focus: str | No
             runs.setdefault(m.part_of, []).append(m)
     calls_here = {c.id for m in messages for c in m.tool_calls if c.id}
     page = _Page(base, results, runs, frozenset(expanded), muted, focus)
+    page.rewrites, page.rewritten = rewrites or {}, rewritten or {}
     parts = [f"<html><head><style>pre {{ white-space: pre-wrap; margin: 2px 0; }} "
              f".meta {{ color: {muted}; }} .err {{ color: {c.error}; }} a {{ text-decoration: none; }}"
              f"</style></head><body style='color: {text};'>"]
+    if more_before:  # (the list beside it goes on: the conversation is a window on it, not the session)
+        parts.append("<p class='meta'>… earlier messages: scroll the list up</p>")
     for m in messages:
         if m.tool_result is not None and m.tool_result.call_id in page.drawn:
             continue  # already drawn under its call
@@ -81,6 +89,8 @@ def messages_html(messages: list[Message], palette: QPalette, *, focus: str | No
         # a tool result drawn under its call highlights the call's block
         answers = (results[c.id].id for c in m.tool_calls if c.id in results)
         parts.append(_message(page, m, focus=focus is not None and (focus == m.id or focus in answers)))
+    if more_after:
+        parts.append("<p class='meta'>… later messages: scroll the list down</p>")
     parts.append("</body></html>")
     return "".join(parts)
 
@@ -93,6 +103,8 @@ class _Page:
         self.focus = focus
         self.drawn: set[str] = set()  # call ids whose result was drawn under them
         self.drawn_runs: set[str] = set()
+        self.rewrites: dict[str, Message] = {}
+        self.rewritten: dict[str, Message] = {}
 
     def box(self, m: Message, inner: str, *, focus: bool) -> str:
         accent = ACCENTS.get(KINDS[m.kind][0] if m.kind in KINDS else m.role, ACCENTS["other"])
@@ -134,18 +146,48 @@ def _head(m: Message) -> str:
     when = f" · {fmt_time(m.at)}" if m.at is not None else ""
     # the store's id, named so: a bare number would read as the message's place in the session
     ident = f" · id {escape(m.id)}" if m.id else ""
-    return (f"<a name='m{escape(m.id)}'></a><span class='meta'><b>{escape(who)}</b>{kind}{when}{ident} · "
-            f"<a href='raw:{escape(m.id)}'>raw</a></span>")
+    return (f"<a name='m{escape(m.id)}'></a><span class='meta'><b>{escape(who)}</b>{kind}{when}{_spent(m)}"
+            f"{ident} · <a href='raw:{escape(m.id)}'>raw</a></span>")
+
+
+def _spent(m: Message) -> str:
+    """The model that wrote the message and the tokens its turn took, where the store says."""
+    model = f" · {escape(m.model)}" if m.model else ""
+    tokens = f" · {m.tokens:,} token{'s' if m.tokens != 1 else ''}" if m.tokens is not None else ""
+    return model + tokens
+
+
+def _rewrite_of(page: _Page, m: Message) -> str:
+    """A rewrite shows what it rewrote (muted) above what it says now."""
+    original = page.rewritten.get(m.id)
+    if original is None:
+        when = fmt_time(m.rewrites_at) if m.rewrites_at else "?"
+        return (f"<div class='meta'>Rewrites the message sent at {escape(when)}, which is not near this one.</div>"
+                "<div class='meta'>Rewritten to:</div>")
+    return (f"<div class='meta'>Original (id {escape(original.id)}, {escape(fmt_time(original.at))}):</div>"
+            f"<div class='meta'>{markdown_html(original.text)}</div><div class='meta'>Rewritten to:</div>")
+
+
+def _rewritten_later(page: _Page, m: Message) -> str:
+    """A message rewritten later shows what it became, under what it said first."""
+    rewrite = page.rewrites.get(m.id)
+    if rewrite is None:
+        return ""
+    return (f"<div class='meta'>✎ Rewritten later (id {escape(rewrite.id)}, {escape(fmt_time(rewrite.at))}) "
+            f"to:</div>{markdown_html(rewrite.text)}")
 
 
 def _message(page: _Page, m: Message, *, focus: bool) -> str:
     inner = [_head(m)]
     if m.problem:
         inner.append(f"<div class='err'>{escape(mask_free_text(m.problem))}</div>")
+    if m.rewrites_at is not None:
+        inner.append(_rewrite_of(page, m))
     if m.tool_result is not None:
         inner.append(_result(m))
     elif m.text:
         inner.append(markdown_html(m.text))
+    inner.append(_rewritten_later(page, m))
     for name in m.attachments:
         inner.append(f"<div class='meta'>📎 {escape(name)}</div>")
     for call in m.tool_calls:

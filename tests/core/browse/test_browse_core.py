@@ -1,15 +1,13 @@
-"""The Qt-free helpers behind the browse pages: inbox overview, task pairing, schedules, file previews."""
+"""The Qt-free helpers behind the browse pages: inbox overview, task pairing, schedules (file previews: tests/stores/test_files_confinement.py)."""
 
 from __future__ import annotations
 
 import datetime as dt
-import os
 
 import pytest
 
 from daycare_gui.stores.daycare.demo import write_demo
 from daycare_gui.stores.daycare.demo.ids import NOW_MS
-from daycare_gui.stores.daycare.file_preview import PREVIEW_LIMIT, list_folder, preview_file
 from daycare_gui.stores.daycare.schedule_info import schedule_info
 from daycare_gui.stores.daycare.sqlite.queries.inbox_overview import inbox_agents, inbox_overview
 from daycare_gui.stores.daycare.sqlite.store import open_store
@@ -88,32 +86,3 @@ def test_schedule_info_valid_and_invalid():
     assert not bad.valid and bad.next_runs == () and "minute" in bad.summary()
     assert not schedule_info(None).valid
 
-
-def test_preview_markdown_text_binary_truncated_and_refused(tmp_path):
-    (tmp_path / "SOUL.md").write_text("# Soul\n")
-    (tmp_path / "a.txt").write_text("x" * (PREVIEW_LIMIT + 10))
-    (tmp_path / "b.bin").write_bytes(b"\x89PNG\0\0\x01")
-    outside = tmp_path.parent / "outside.txt"
-    outside.write_text("secret")
-    os.symlink(outside, tmp_path / "link.txt")
-    md = preview_file(tmp_path / "SOUL.md", root=tmp_path)
-    assert md.kind == "markdown" and md.is_knowledge and md.text == "# Soul\n"
-    (tmp_path / "SKILL.md").write_text("---\nname: x\n---\nBody\n")
-    skill = preview_file(tmp_path / "SKILL.md", root=tmp_path)
-    assert skill.text == "Body\n" and skill.frontmatter == "name: x\n"
-    txt = preview_file(tmp_path / "a.txt", root=tmp_path)
-    assert txt.kind == "text" and txt.truncated and len(txt.text) == PREVIEW_LIMIT and "256 KiB" in txt.note()
-    binary = preview_file(tmp_path / "b.bin", root=tmp_path)
-    assert binary.kind == "binary" and binary.text is None and binary.size == 7
-    refused = preview_file(tmp_path / "link.txt", root=tmp_path)
-    assert refused.kind == "refused" and refused.text is None
-
-
-def test_list_folder_sorts_folders_first_and_limits(tmp_path):
-    for name in ("b.txt", "a.txt", "c.txt"):
-        (tmp_path / name).write_text(name)
-    (tmp_path / "zdir").mkdir()
-    listing = list_folder(tmp_path, root=tmp_path)
-    assert [e.name for e in listing.entries] == ["zdir", "a.txt", "b.txt", "c.txt"]
-    capped = list_folder(tmp_path, root=tmp_path, limit=3)
-    assert len(capped.entries) == 3 and capped.more == 1

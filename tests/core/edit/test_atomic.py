@@ -7,7 +7,7 @@ import stat
 
 import pytest
 
-from daycare_gui.stores.daycare.edit import ConflictError, load_for_edit, save_atomic
+from daycare_gui.stores.common.edit.atomic import ConflictError, load_for_edit, save_atomic
 
 
 def _tmp_files(directory):
@@ -97,7 +97,7 @@ def test_symlink_target_is_edited_and_link_kept(tmp_path):
 def test_a_read_only_file_is_refused_and_left_as_it_is(tmp_path, force):
     # the user marked it read-only; a rename needs only the folder's permission (and root writes anything),
     # so without the check the file would be replaced and keep its 0444 with no word
-    from daycare_gui.stores.daycare.edit import ReadOnlyError
+    from daycare_gui.stores.common.edit.atomic import ReadOnlyError
 
     path = tmp_path / "a.md"
     path.write_bytes(b"one")
@@ -114,7 +114,7 @@ def test_a_read_only_file_is_refused_and_left_as_it_is(tmp_path, force):
 
 
 def test_a_read_only_target_behind_a_symlink_is_refused(tmp_path):
-    from daycare_gui.stores.daycare.edit import ReadOnlyError
+    from daycare_gui.stores.common.edit.atomic import ReadOnlyError
 
     target = tmp_path / "real.md"
     target.write_bytes(b"one")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from daycare_gui.stores.common.edit.document import split_lines
-from daycare_gui.stores.daycare.edit import DocumentError, FrontmatterDocument
+from daycare_gui.stores.common.edit.document import FrontmatterDocument, split_lines
+from daycare_gui.stores.common.edit.errors import DocumentError
 
 TRICKY = {
     "bom": "\ufeff---\nname: x\n---\nbody\n".encode(),

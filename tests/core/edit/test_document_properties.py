@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from daycare_gui.stores.common.edit import yaml_text
 from daycare_gui.stores.common.edit.document import FrontmatterDocument, split_lines
-from daycare_gui.stores.daycare.edit import yaml_text
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from daycare_gui.stores.daycare.edit import InvalidValue
+from daycare_gui.stores.common.edit.errors import InvalidValue
 from daycare_gui.stores.daycare.edit.permissions_doc import PermissionsDoc, rule_warning, validate_rule
 
 SEED = (

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from daycare_gui.stores.daycare.edit import InvalidValue
+from daycare_gui.stores.common.edit.errors import InvalidValue
 from daycare_gui.stores.daycare.edit.permissions_doc import PermissionsDoc
 from daycare_gui.stores.daycare.edit.templates import (
     generate_task_id,

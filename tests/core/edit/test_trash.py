@@ -175,7 +175,7 @@ def test_cross_device_delete_whose_removal_fails_midway_keeps_the_full_copy(stor
                                                                           monkeypatch):
     import os
 
-    from daycare_gui.stores.daycare.edit import trash
+    from daycare_gui.stores.common.edit import trash
 
     before = _tree(app_with_data)
     real_unlink, refused = os.unlink, []

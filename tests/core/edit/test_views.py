@@ -6,8 +6,8 @@ import datetime as dt
 
 import pytest
 
+from daycare_gui.stores.common.edit.errors import InvalidValue
 from daycare_gui.stores.common.edit.schedule import describe_schedule, next_runs, validate_schedule
-from daycare_gui.stores.daycare.edit import InvalidValue
 from daycare_gui.stores.daycare.edit.views import AppManifestDoc, CronTaskDoc, HeartbeatDoc, SkillDoc
 
 LEGACY_TASK = (

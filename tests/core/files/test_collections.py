@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from daycare_gui.stores.daycare.datadir.files import daycare_files
 from daycare_gui.stores.daycare.files import scan_files
 from daycare_gui.stores.daycare.files.apps import read_apps
 from daycare_gui.stores.daycare.files.config_files import read_auth, read_settings
-from daycare_gui.stores.daycare.files.homes import list_home_folder, read_knowledge_files, read_user_homes
+from daycare_gui.stores.daycare.files.homes import read_knowledge_files, read_user_homes
 from daycare_gui.stores.daycare.files.plugins import read_plugins
 from daycare_gui.stores.daycare.files.skills import read_skills
 from daycare_gui.stores.daycare.files.tasks import read_cron_tasks, read_heartbeat_tasks
@@ -255,7 +256,7 @@ def test_homes_and_knowledge(root):
     assert h.user_id == "u1" and h.folders == ("desktop", "downloads", "knowledge")
     files = {(k.user_id, k.name) for k in read_knowledge_files(paths).items}
     assert files == {("u1", "SOUL.md"), (None, "USER.md")}
-    entries = {e.name: e for e in list_home_folder(home / "downloads", root=paths)}
+    entries = {e.name: e for e in daycare_files(paths).children("home:u1", "downloads")}  # the Files page's
     assert entries["f1__a.txt"].size == 5 and not entries["f1__a.txt"].is_dir
     assert entries["sub"].is_dir and entries["sub"].size is None
 

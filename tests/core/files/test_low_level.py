@@ -9,11 +9,11 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from daycare_gui.stores.common.files import read as read_mod
 from daycare_gui.stores.common.files.frontmatter import parse_markdown, read_markdown
 from daycare_gui.stores.common.files.jsonfile import read_json
 from daycare_gui.stores.common.files.jsonl import BadLine, iter_jsonl, summarize_jsonl
 from daycare_gui.stores.common.files.read import list_dir, read_text
-from daycare_gui.stores.daycare.files import read as read_mod
 
 
 def make_unreadable(monkeypatch, target: Path) -> None:

@@ -15,7 +15,7 @@ import pytest
 
 from daycare_gui.stores.api import Actions, Collections, Documents, Tasks, WriteRefused
 from daycare_gui.stores.cianaparrot import KIND
-from daycare_gui.stores.common.atomic import sha256_of
+from daycare_gui.stores.common.edit.atomic import sha256_of
 
 TASK = ('[\n  {\n    "id": "t1",\n    "prompt": "Say hi",\n    "type": "interval",\n    "value": 3600,\n'
         '    "channel": "telegram",\n    "chat_id": "1",\n    "last_run": null,\n    "active": true\n  }\n]')
@@ -131,7 +131,7 @@ def test_backups_keep_the_originals_permissions_in_a_folder_for_the_owner_only(d
 
 def test_a_read_only_file_is_refused_before_any_backup_or_question(deployment):
     """A file the user marked read-only: no "write anyway" could get past it, so none is asked."""
-    from daycare_gui.stores.common.atomic import ReadOnlyError
+    from daycare_gui.stores.common.edit.atomic import ReadOnlyError
 
     memory = deployment / "workspace" / "MEMORY.md"
     memory.chmod(0o444)

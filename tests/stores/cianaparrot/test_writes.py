@@ -13,7 +13,7 @@ import pytest
 
 from daycare_gui.stores.api import Actions, Documents, Tasks, WriteConflict, WriteRefused
 from daycare_gui.stores.cianaparrot import KIND
-from daycare_gui.stores.common.atomic import sha256_of
+from daycare_gui.stores.common.edit.atomic import sha256_of
 from tests.stores.cianaparrot.builder import TASKS
 
 HOLD = """

@@ -267,3 +267,77 @@ def test_cache_efficiency_per_session_is_the_read_share_and_what_paying_them_as_
     as_input = sum(price(r.provider, r.model, r.at, input=r.input + r.cache_read, output=r.output,
                          cache_write_5m=r.cache_write_5m).usd for r in mine)
     assert t.saved == as_input - t.usd > 0
+
+
+def test_summed_totals_equal_every_record_priced_alone_across_tiers_dates_and_off_peak_hours():
+    """compute sums the tokens of records that share a price and prices them once: each line must still be
+    exactly the sum of its records priced one by one (``price``), for every grouping, a long-context tier,
+    a price that changed on a date, an off-peak hour and an unknown model included."""
+    import random
+
+    rng = random.Random(3637)
+    models = [("anthropic", "claude-sonnet-4-5"), ("google", "gemini-2.5-pro"), ("openai", "gpt-5"),
+              ("deepseek", "deepseek-chat"), ("deepseek", "deepseek-v4-pro"), ("acme", "acme-9")]
+    recs = []
+    for i in range(3000):
+        provider, model = rng.choice(models)
+        at = 1_786_000_000_000 + rng.randrange(90 * 86_400_000)  # across 2026-08-17 and around the clock
+        counts = [rng.choice([0, rng.randrange(2000), rng.randrange(150_000, 260_000)]) for _ in range(5)]
+        recs.append(UsageRecord(f"k{i}", at, provider, model, *counts, ref=SessionRef(f"a{i % 7}", f"s{i % 13}"),
+                                thread_title=f"agent {i % 7}", user=f"u{i % 3}", task=f"t{i % 5}",
+                                estimated=rng.choice([True, False, None])))
+
+    class Listed(api.Usage):
+        def records(self, since=None):
+            return iter(recs)
+
+    alone = {r.key: price(r.provider, r.model, r.at, input=r.input, output=r.output, cache_read=r.cache_read,
+                          cache_write_5m=r.cache_write_5m, cache_write_1h=r.cache_write_1h).usd for r in recs}
+    for by in ("model", "day", "agent", "session", "task", "user"):
+        report = compute(Listed(), by)
+        assert sum(t.records for t in report.totals) == len(recs)
+        for t in report.totals + [report.overall] + report.sessions_cache + report.models_cache:
+            priced = [alone[k] for k in t.keys if alone[k] is not None]
+            assert t.usd == sum(priced, Decimal(0)), (by, t.label)
+            assert t.unpriced_records == len(t.keys) - len(priced)
+        assert report.overall.usd == sum(t.usd for t in report.totals)
+    assert "acme / acme-9" in report.unpriced
+    from daycare_gui.stores.common.costs import price_record
+
+    saved = {r.key: price_record(r, with_savings=True).saved for r in recs}
+    for t in report.models_cache + [report.overall]:  # what the cache reads saved, summed the same way
+        assert t.saved == sum((saved[k] for k in t.keys if saved[k]), Decimal(0)), t.label
+
+
+def test_compute_says_how_far_it_read_and_stops_when_cancelled(monkeypatch):
+    from daycare_gui.stores.common import costs
+
+    monkeypatch.setattr(costs, "PROGRESS_EVERY", 1000)
+    recs = [UsageRecord(f"k{i}", 1_770_000_000_000 + i, "anthropic", "claude-sonnet-4-5", input=10, output=5)
+            for i in range(5000)]
+    read = []
+
+    class Listed(api.Usage):
+        def records(self, since=None):
+            for r in recs:
+                read.append(r.key)
+                yield r
+
+    said: list[int] = []
+    assert compute(Listed(), "model", progress=said.append).overall.records == 5000
+    assert said == [1000, 2000, 3000, 4000]
+    read.clear()
+    compute(Listed(), "model", cancelled=lambda: len(read) > 1500)
+    assert 1500 < len(read) <= 2001  # asked every 500 records: it stopped at the next check
+
+
+def test_a_totals_records_are_looked_up_by_key_the_same_as_read_in_full(sqlite_demo):
+    with registry.open_store(sqlite_demo) as opened:
+        usage = opened.capability(api.Usage)
+        every = list(usage.records())
+        some = [every[i].key for i in range(0, len(every), 3)]
+        looked_up = list(usage.records_of(some[::-1] + ["h999999999", "nothing", "h-1", "h١٢"]))
+        assert looked_up == [r for r in every if r.key in set(some)]  # in the store's order, the rest ignored
+        report = compute(usage, "agent")
+        total = report.totals[0]
+        assert sum(p.price.usd for p in drill(usage, total.keys)) == total.usd

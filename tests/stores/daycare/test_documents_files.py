@@ -10,7 +10,7 @@ import shutil
 import pytest
 
 from daycare_gui.stores import api, registry
-from daycare_gui.stores.common.atomic import sha256_of
+from daycare_gui.stores.common.edit.atomic import sha256_of
 from daycare_gui.stores.daycare.demo import write_demo
 from tests.conftest import snapshot_tree
 
@@ -44,7 +44,11 @@ def test_skills_and_memory_are_those_the_core_lists_with_source_and_index_flag(d
         assert sorted(r.id for r in skills) == sorted(s.id for s in inventory.items("skills"))
         assert {r.source for r in skills} >= {"config", "user Alex Rivera"}
         memory = {r.title: r for r in refs if r.group == "Memory"}
-        assert set(memory) == {"Home", "Deployment Incidents", "People"}
+        entities = {t for t, r in memory.items() if not t.startswith("MEMORY.md · ")}
+        assert entities == {"Home", "Deployment Incidents", "People"}
+        # and each user's home/knowledge/MEMORY.md, which every agent of that user reads (#33)
+        homes = sorted(p for p in demo.glob("users/*/home/knowledge/MEMORY.md"))
+        assert homes and sorted(r.path for t, r in memory.items() if t not in entities) == homes
         assert memory["Deployment Incidents"].flag == "not in INDEX.md"
         assert memory["People"].flag == "" and dict(memory["People"].meta)["Records"] == "3"
         assert docs.count() == len(refs)  # nothing derived in this generation

@@ -119,10 +119,12 @@ def test_delete_moves_the_file_to_the_trash_and_restore_puts_it_back_byte_for_by
         token = cap.delete(task)
         assert not (demo / "cron" / "daily-digest").exists()
         assert [c.where for c in by_id(cap, "cron")["daily-digest"].copies] == ["database row"]
-        (listed,) = cap.deleted()
-        assert listed.token == token and str(demo / "cron" / "daily-digest") in listed.label
-        assert cap.restore(token) == str((demo / "cron" / "daily-digest").resolve())
-        assert cap.deleted() == []
+        trash = opened.capability(api.Trash)  # a deleted task is one of the store's deleted items
+        (listed,) = trash.deleted()
+        assert listed.key == token and listed.title == str((demo / "cron" / "daily-digest").resolve())
+        assert trash.restore(listed) == f"Restored {(demo / 'cron' / 'daily-digest').resolve()}."
+        assert trash.deleted() == []
+        assert [c.where for c in by_id(cap, "cron")["daily-digest"].copies] == ["file", "database row"]
     after = snapshot_tree(demo)
     assert {k: v for k, v in after.items() if not k.startswith(TRASH_NAME)} == before
 
@@ -174,9 +176,9 @@ def test_other_kinds_keep_the_defaults():
             return []
 
     cap = Plain()
-    assert cap.groups() == () and cap.create_fields("cron") == () and cap.deleted() == []
+    assert cap.groups() == () and cap.create_fields("cron") == ()
     assert cap.delete_reason(None) and cap.create_warning("cron") is None
     with pytest.raises(api.WriteRefused):
         cap.create("cron", {})
     with pytest.raises(api.WriteRefused):
-        cap.restore("x")
+        cap.delete(None)

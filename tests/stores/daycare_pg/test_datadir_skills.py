@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from daycare_gui.stores import api, registry
-from daycare_gui.stores.common.atomic import sha256_of
+from daycare_gui.stores.common.edit.atomic import sha256_of
 from tests.stores.daycare_pg.datadir_files import plant_data_dir
 
 

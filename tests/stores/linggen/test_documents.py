@@ -129,7 +129,7 @@ def test_one_refusal_names_both_the_running_linggen_and_the_broken_frontmatter(h
 
 def test_a_read_only_document_is_refused_before_any_question(home):
     # the user marked the file read-only: no "save anyway" can write it, so that is said first
-    from daycare_gui.stores.common.atomic import ReadOnlyError
+    from daycare_gui.stores.common.edit.atomic import ReadOnlyError
 
     home.pid()  # Linggen running would otherwise be asked about first
     docs = _docs(home.root)

@@ -176,7 +176,7 @@ def test_a_file_with_a_byte_order_mark_is_reported_as_unread_by_linggen_and_neve
 
 
 def test_a_read_only_file_is_refused_even_when_forced(tmp_path):
-    from daycare_gui.stores.common.atomic import ReadOnlyError
+    from daycare_gui.stores.common.edit.atomic import ReadOnlyError
 
     h, path = _home(tmp_path, PRETTY)
     os.chmod(path, 0o444)

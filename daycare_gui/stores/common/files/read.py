@@ -67,7 +67,7 @@ def is_inside(path: Path, root: Root) -> bool:
         return root.contains(path)
     try:
         real = Path(os.path.realpath(path))
-    except OSError:
+    except (OSError, ValueError):  # (ValueError: a NUL in the name)
         return False
     for base in _root_dirs(root):
         base_real = Path(os.path.realpath(base))

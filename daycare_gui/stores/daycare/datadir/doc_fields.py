@@ -126,11 +126,49 @@ def fields(doc: SkillDoc, data: bytes | None) -> tuple[tuple[EditableField, Any]
         return ()
     if doc.source == MEMORY:
         specs = [EditableField("name", "Name"), EditableField("description", "Description")]
+        return tuple((f, view.get_field(f.name)) for f in specs) + _record_fields(view)
     else:
         specs = [EditableField("name", "Name"), EditableField("description", "Description"),
                  EditableField("sandbox", "Sandbox", "bool"),
                  EditableField("permissions", "Permissions", "list", help="one rule a line, e.g. @read:/path")]
     return tuple((f, view.get_field(f.name)) for f in specs)
+
+
+RECORD = "record:"  # a memory entity's ``## record`` sections, as fields: record:<n>:title, record:<n>:text
+NEW_TITLE, NEW_TEXT = "record:new:title", "record:new:text"
+
+
+def _record_fields(view: MemoryEntityDoc) -> tuple[tuple[EditableField, Any], ...]:
+    """Each record's title (renamed in place) and text, then an empty record to add at the end: what the
+    old Memory editor's Add… and Rename… did, in the shared form."""
+    out: list[tuple[EditableField, Any]] = []
+    for section in view.sections():
+        n = section.index
+        out.append((EditableField(f"{RECORD}{n}:title", f"Record {n + 1} title"), section.title))
+        out.append((EditableField(f"{RECORD}{n}:text", f"Record {n + 1}", "markdown"), section.text))
+    out.append((EditableField(NEW_TITLE, "New record title", help="fill in to add a record at the end"), ""))
+    out.append((EditableField(NEW_TEXT, "New record", "markdown"), ""))
+    return tuple(out)
+
+
+def _splice_records(view: MemoryEntityDoc, changes: dict[str, Any]) -> None:
+    """Text edits and renames of the records there, then the new record (appended: no index moves)."""
+    count = len(view.sections())
+    for name, value in changes.items():
+        if not name.startswith(RECORD) or name in (NEW_TITLE, NEW_TEXT):
+            continue
+        index, _, part = name[len(RECORD):].partition(":")
+        if not index.isdigit() or int(index) >= count or part not in ("title", "text"):
+            raise WriteRefused(f"the entity has no {name!r} (it changed since it was read?)")
+        if part == "title":
+            view.rename_section(int(index), str(value or ""))
+        else:
+            view.set_section_text(int(index), str(value or ""))
+    title, text = str(changes.get(NEW_TITLE) or "").strip(), str(changes.get(NEW_TEXT) or "")
+    if text.strip() and not title:
+        raise WriteRefused("A new record needs a title.")
+    if title:
+        view.add_section(title, text)
 
 
 def spliced(doc: SkillDoc, data: bytes, changes: dict[str, Any]) -> bytes:
@@ -143,6 +181,9 @@ def spliced(doc: SkillDoc, data: bytes, changes: dict[str, Any]) -> bytes:
                 settings.set(key, value)
             return settings.to_bytes()
         view = _view(doc, data)
+        if doc.source == MEMORY:
+            _splice_records(view, changes)
+            changes = {k: v for k, v in changes.items() if not k.startswith(RECORD)}
         for name, value in changes.items():
             if name not in view.FIELDS:
                 raise WriteRefused(f"{doc.ref.title} has no field {name!r}")

@@ -13,7 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from daycare_gui.stores.api import Documents, WriteConflict, WriteRefused
-from daycare_gui.stores.common.atomic import (
+from daycare_gui.stores.common.backups import BACKUP_DIR, backup_copy
+from daycare_gui.stores.common.edit.atomic import (
     ConflictError,
     OutsideStoreError,
     ReadOnlyError,
@@ -21,11 +22,11 @@ from daycare_gui.stores.common.atomic import (
     save_atomic,
     sha256_of,
 )
-from daycare_gui.stores.common.backups import BACKUP_DIR, backup_copy
-from daycare_gui.stores.common.markdown import parse_markdown
+from daycare_gui.stores.common.files.frontmatter import parse_markdown
+from daycare_gui.stores.common.folder_files import inside
 from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.daycare.datadir.agent_files import find_agent_files
-from daycare_gui.stores.daycare.datadir.reading import inside, read_capped
+from daycare_gui.stores.daycare.datadir.reading import read_capped
 from daycare_gui.stores.daycare.datadir.skills import ACTIVE, HISTORY, PERSONAL, SkillDoc, find_skills
 from daycare_gui.stores.records import DocRef, DocVersion, Row
 
@@ -111,6 +112,26 @@ class DataDirDocuments(Documents):
             raise WriteConflict(str(ConflictError(known.ref.path, current)))
         data = doc_fields.spliced(known, current, changes)
         return self.save(known.ref, data, sha256_of(current), force=force)
+
+    # -- the file editor: Daycare's form for the file, and its engine guard (any file of the store, a
+    # task's TASK.md too, which this section does not list) ----------------------------------------------
+    def form(self, ref: DocRef):
+        from daycare_gui.stores.daycare.edit.forms import form_for_path
+
+        return form_for_path(ref.path) if ref.path is not None else super().form(ref)
+
+    def write_risk(self, ref: DocRef) -> str | None:
+        """Daycare's engine runs on this store, or on any store around the file (it may overwrite or miss
+        the change): asked of the pid file and socket at each save, never of what was seen at open."""
+        from daycare_gui.stores.daycare.edit.engine_guard import engine_running_reason
+
+        return engine_running_reason(file=ref.path, paths=self.paths)
+
+    def write_folders(self, ref: DocRef):
+        from daycare_gui.stores.daycare.edit.engine_guard import store_folders
+
+        folders = store_folders(ref.path, self.paths) if ref.path is not None else None
+        return tuple(folders) if folders is not None else None
 
     def versions(self, ref: DocRef) -> list[DocVersion]:
         """A personal skill's earlier versions (skills-history), oldest first, each with what changed."""

@@ -12,21 +12,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from daycare_gui.stores.common.folder_files import inside
 from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.common.regular_files import open_regular
 
 TEXT_LIMIT = 2_000_000  # a SKILL.md, SYSTEM.md or settings.json larger than this is not Daycare's own
 TAIL_LIMIT = 64_000  # how much of the end of a process.log is shown
 WALK_LIMIT = 20_000  # entries one walk visits before it stops (a folder tree someone filled)
-
-
-def inside(path: Path, folder: Path) -> bool:
-    """Whether ``path``, links resolved, lies in ``folder`` (links resolved)."""
-    try:
-        real, base = os.path.realpath(path), os.path.realpath(folder)
-    except OSError:
-        return False
-    return real == base or real.startswith(base.rstrip(os.sep) + os.sep)
 
 
 def subfolders(folder: Path, problems: ProblemLog | None = None) -> list[Path]:

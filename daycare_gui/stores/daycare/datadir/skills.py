@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote
 
-from daycare_gui.stores.common.markdown import parse_markdown
+from daycare_gui.stores.common.files.frontmatter import parse_markdown
 from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.daycare.datadir.reading import read_capped, subfolders, text_of, walk
 from daycare_gui.stores.records import DocRef

@@ -14,9 +14,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .atomic import ConflictError, Loaded, load_for_edit, save_atomic, sha256_of
-from .errors import InvalidValue
-from .json_doc import JsonDocument
+from daycare_gui.stores.common.edit.atomic import ConflictError, Loaded, load_for_edit, save_atomic, sha256_of
+from daycare_gui.stores.common.edit.errors import InvalidValue
+from daycare_gui.stores.common.edit.json_doc import JsonDocument
+
 from .permissions_doc import validate_rule
 
 KEYS = ("permissions", "updatedAt")

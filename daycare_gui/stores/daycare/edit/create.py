@@ -20,9 +20,10 @@ import os
 import re
 from pathlib import Path
 
+from daycare_gui.stores.common.edit.atomic import ConflictError, save_atomic
+from daycare_gui.stores.common.edit.errors import InvalidValue
+
 from . import templates
-from .atomic import ConflictError, save_atomic
-from .errors import InvalidValue
 
 _SLUG_DROP = re.compile(r"[^a-z0-9]+")
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .document import line_ending_of, split_lines
-from .errors import InvalidValue
-from .line_breaks import EditorText
-from .markdown_lines import headings, line_text, to_eol
+from daycare_gui.stores.common.edit.document import line_ending_of, split_lines
+from daycare_gui.stores.common.edit.errors import InvalidValue
+from daycare_gui.stores.common.edit.line_breaks import EditorText
+from daycare_gui.stores.common.edit.markdown_lines import headings, line_text, to_eol
+
 from .views import DocView, _text
 
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 
-from .document import FrontmatterDocument, line_ending_of, split_lines
-from .errors import InvalidValue
-from .line_breaks import EditorText
-from .markdown_lines import Heading, headings, line_text, section_end, to_eol
+from daycare_gui.stores.common.edit.document import FrontmatterDocument, line_ending_of, split_lines
+from daycare_gui.stores.common.edit.errors import InvalidValue
+from daycare_gui.stores.common.edit.line_breaks import EditorText
+from daycare_gui.stores.common.edit.markdown_lines import Heading, headings, line_text, section_end, to_eol
 
 # Tags Daycare's permissionAccessParse accepts; read/write take a path.
 _BARE_TAGS = {"network", "events", "workspace"}

@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from .errors import InvalidValue
-from .schedule import validate_schedule
+from daycare_gui.stores.common.edit.errors import InvalidValue
+from daycare_gui.stores.common.edit.schedule import validate_schedule
 
 BUSY_TIMEOUT_MS = 3000
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import InvalidValue
-from .json_doc import JsonDocument, split_key
+from daycare_gui.stores.common.edit.errors import InvalidValue
+from daycare_gui.stores.common.edit.json_doc import JsonDocument, split_key
 
 
 @dataclass(frozen=True)

@@ -9,10 +9,11 @@ from __future__ import annotations
 import secrets
 import string
 
-from .document import FrontmatterDocument
-from .errors import InvalidValue
+from daycare_gui.stores.common.edit.document import FrontmatterDocument
+from daycare_gui.stores.common.edit.errors import InvalidValue
+from daycare_gui.stores.common.edit.schedule import validate_schedule
+
 from .permissions_doc import validate_rule
-from .schedule import validate_schedule
 from .views import TASK_ID_PATTERN
 
 _ALPHABET = string.ascii_lowercase + string.digits

@@ -12,11 +12,12 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from .document import FrontmatterDocument, split_lines
-from .errors import InvalidValue
-from .markdown_lines import line_text
+from daycare_gui.stores.common.edit.document import FrontmatterDocument, split_lines
+from daycare_gui.stores.common.edit.errors import InvalidValue
+from daycare_gui.stores.common.edit.markdown_lines import line_text
+from daycare_gui.stores.common.edit.schedule import describe_schedule, next_runs, validate_schedule
+
 from .permissions_doc import validate_rule
-from .schedule import describe_schedule, next_runs, validate_schedule
 
 TASK_ID_PATTERN = re.compile(r"^[a-z0-9]{24,32}$")
 

@@ -2,8 +2,9 @@
 
 Layers, bottom up:
 
-- :mod:`.read` — tolerant bytes/text/folder access (UTF-8 with replacement, symlink containment, permission
-  errors as Problems); :mod:`.jsonfile`, :mod:`.jsonl`, :mod:`.frontmatter` — format readers.
+- :mod:`daycare_gui.stores.common.files` (kind-neutral, shared with the other kinds): ``read`` — tolerant
+  bytes/text/folder access (UTF-8 with replacement, symlink containment, permission errors as Problems);
+  ``jsonfile``, ``jsonl``, ``frontmatter`` — format readers.
 - Typed, frozen records and one reader per collection, each returning ``Loaded(items, problems)`` and never
   raising on bad data: :mod:`.tasks` (cron, heartbeat), :mod:`.legacy_agents`, :mod:`.subsystems`
   (channels, signals, expose, processes), :mod:`.apps`, :mod:`.skills`, :mod:`.plugins` (memory, database,
@@ -21,18 +22,6 @@ _EXPORTS = {
     "FileCollection": "collections",
     "FileInventory": "collections",
     "scan_files": "collections",
-    "Loaded": "base",
-    "MarkdownDoc": "frontmatter",
-    "parse_markdown": "frontmatter",
-    "read_markdown": "frontmatter",
-    "read_json": "jsonfile",
-    "BadLine": "jsonl",
-    "JsonlSummary": "jsonl",
-    "iter_jsonl": "jsonl",
-    "summarize_jsonl": "jsonl",
-    "list_dir": "read",
-    "read_bytes": "read",
-    "read_text": "read",
 }
 
 __all__ = list(_EXPORTS)

@@ -7,14 +7,12 @@ here; only the small knowledge Markdown files are, on demand (:func:`read_knowle
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from daycare_gui.stores.common.files.base import Loaded, RecordMixin, loaded
 from daycare_gui.stores.common.files.read import Root, check_inside, read_text, subdirs
 from daycare_gui.stores.common.problems import Problem
-from daycare_gui.stores.daycare.files import read as _read
 from daycare_gui.stores.daycare.paths import DaycarePaths
 
 HOME_FOLDERS = ("desktop", "documents", "developer", "downloads", "knowledge")
@@ -38,16 +36,6 @@ class KnowledgeFile(RecordMixin):
     path: str
     size: int | None
     mtime: float | None
-
-
-@dataclass(frozen=True)
-class HomeEntry(RecordMixin):
-    name: str
-    path: str
-    size: int | None  # None for folders and unreadable entries
-    mtime: float | None
-    is_dir: bool
-    is_symlink: bool
 
 
 def read_user_homes(paths: DaycarePaths) -> Loaded[UserHome]:
@@ -105,42 +93,13 @@ def read_knowledge_text(path: str | os.PathLike, *, root: Root = None) -> tuple[
     return read_text(path, root=root)
 
 
-def list_home_folder(
-    path: str | os.PathLike, problems: list[Problem] | None = None, *, root: Root = None
-) -> Iterator[HomeEntry]:
-    """Yield the entries of one folder as found (not sorted: sorting would need them all in memory).
-
-    Only ``stat`` is called, never ``open``. Problems (refused or unreadable folder) go to ``problems``.
-    """
-    p = Path(path)
-    sink: list[Problem] = [] if problems is None else problems
-    if not os.path.lexists(p) or not check_inside(p, root, sink):
-        return
-    try:
-        it = _read.scandir(p)
-    except OSError as exc:
-        sink.append(Problem(str(p), None, f"cannot list folder: {exc.strerror or exc.__class__.__name__}"))
-        return
-    with it:
-        for e in it:
-            try:
-                is_link = e.is_symlink()
-                st = e.stat(follow_symlinks=False) if is_link else e.stat()
-                is_dir = e.is_dir()
-            except OSError:
-                yield HomeEntry(e.name, e.path, None, None, False, False)
-                continue
-            yield HomeEntry(e.name, e.path, None if is_dir else st.st_size, st.st_mtime, is_dir, is_link)
-
 
 __all__ = [
     "HOME_FOLDERS",
     "KNOWLEDGE_FILES",
     "UserHome",
     "KnowledgeFile",
-    "HomeEntry",
     "read_user_homes",
     "read_knowledge_files",
     "read_knowledge_text",
-    "list_home_folder",
 ]

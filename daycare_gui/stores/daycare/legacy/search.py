@@ -46,6 +46,9 @@ class DaycareLegacySearch(SearchSource):
     def identity(self) -> str:
         return f"daycare-legacy:{Path(self.core.paths.agents_dir).resolve()}"
 
+    def location(self) -> str:
+        return str(Path(self.core.paths.agents_dir).resolve())
+
     def former_index_files(self, cache_dir: Path) -> tuple[Path, ...]:
         return (Path(cache_dir) / f"{store_key(self.core.paths.agents_dir)}.sqlite",)
 

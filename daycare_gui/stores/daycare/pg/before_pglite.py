@@ -199,6 +199,9 @@ class WithEarlierSearch(api.SearchSource):
     def former_identities(self) -> tuple[str, ...]:
         return (self.today.identity(), *self.today.former_identities())
 
+    def location(self) -> str | None:
+        return self.today.location()
+
     def messages(self, after: str | None):
         if after is not None and not after.startswith(_EARLIER_CURSOR):
             yield from self.today.messages(after)

@@ -294,6 +294,9 @@ class PgTasks(_OnStore, api.Tasks):
         return next((t for t in self.tasks() if t.id == task.id), task)
 
 
+MEMORY_GROUP = "memory"  # a documents row whose slug starts memory/ is a memory
+
+
 class PgDocuments(_OnStore, api.Documents):
     """The ``documents`` table, and the files beside the store (skills, agents' prompt files) when the
     store was opened from its folder: one Documents section, each document routed to where it lives."""
@@ -338,15 +341,84 @@ class PgDocuments(_OnStore, api.Documents):
         return self.files.outline(ref) if self._file(ref) else []
 
     def fields(self, ref: DocRef):
-        return self.files.fields(ref) if self._file(ref) else ()
+        """A row's title and description (a memory renamed); the files' own fields for a file."""
+        if self._file(ref):
+            return self.files.fields(ref)
+        user_id, _, doc_id = ref.id.partition("/")
+        rows = self.db.rows("SELECT title, description FROM documents WHERE user_id = :u AND id = :i "
+                            "AND valid_to IS NULL", {"u": user_id, "i": doc_id}) if self.store.has("documents") else []
+        if not rows:
+            return ()
+        return ((api.EditableField("title", "Title"), rows[0][0] or ""),
+                (api.EditableField("description", "Description"), rows[0][1] or ""))
 
     def update_fields(self, ref: DocRef, changes, expected_sha256, *, force: bool = False):
         if self._file(ref):
             return self.files.update_fields(ref, changes, expected_sha256, force=force)
-        return super().update_fields(ref, changes, expected_sha256, force=force)
+        from daycare_gui.stores.daycare.pg.writes import update_document_fields
+
+        update_document_fields(self.store, ref, changes, expected_sha256, force=force)
+        return None
+
+    def memory_of(self, thread_id: str) -> list[DocRef]:
+        """The memory rows (slug memory/…) of the agent's user."""
+        if not thread_id or not self.store.has("documents") or not self.store.has("agents"):
+            return []
+        current = self.store.current("agents").replace(" WHERE ", " AND ")  # (the agent's current version)
+        rows = self.db.rows(f"SELECT user_id FROM agents WHERE id = :a{current}", {"a": thread_id})
+        user_id = rows[0][0] if rows else None
+        return [d for d in self._table_docs() if user_id and d.group == MEMORY_GROUP
+                and d.id.partition("/")[0] == user_id]
+
+    # -- New memory… (a ``documents`` row under memory/, as Daycare keeps a memory since 7c3c466c) ------
+    def _owners(self) -> list[tuple[str, str]]:
+        """(label, user id) of each current user, the label "name (id)"."""
+        if not self.store.has("users"):
+            return []
+        rows = self.db.rows("SELECT id, trim(coalesce(first_name, '') || ' ' || coalesce(last_name, '')) FROM users "
+                            "WHERE valid_to IS NULL ORDER BY created_at, id")
+        return [(f"{name} ({uid})" if name else str(uid), str(uid)) for uid, name in rows]
+
+    def creatable(self, group: str):
+        if group not in ("", MEMORY_GROUP) or not self.store.has("documents"):
+            return ()
+        owners = tuple(label for label, _ in self._owners())
+        if not owners:
+            return ()
+        return (api.EditableField("user", "User", "choice", owners, default=owners[0]),
+                api.EditableField("name", "Name", help="one word or a few, the end of its slug (memory/<name>)"),
+                api.EditableField("title", "Title"), api.EditableField("description", "Description"),
+                api.EditableField("body", "Text", "markdown"))
+
+    def create(self, group: str, values: dict, *, force: bool = False):
+        from daycare_gui.stores.daycare.pg.writes import create_document
+
+        if group not in ("", MEMORY_GROUP):
+            return super().create(group, values, force=force)
+        owners = dict(self._owners())
+        user_id = owners.get(str(values.get("user") or ""))
+        name = "-".join(str(values.get("name") or "").lower().split())
+        if user_id is None or not name or "/" in name:
+            raise api.WriteRefused("A new memory needs a user and a name (no slash).")
+        title = str(values.get("title") or "").strip() or name
+        doc_id = create_document(self.store, user_id, f"{MEMORY_GROUP}/{name}", title,
+                                 str(values.get("description") or ""), str(values.get("body") or ""), force=force)
+        return f"{MEMORY_GROUP}/{name} ({user_id}/{doc_id})"
 
     def versions(self, ref: DocRef):
         return self.files.versions(ref) if self._file(ref) else []
+
+    # The file editor opens files by path (a skill, a prompt file): the files beside the store answer.
+    def form(self, ref: DocRef):
+        return self.files.form(ref) if self.files is not None and ref.path is not None else super().form(ref)
+
+    def write_risk(self, ref: DocRef):
+        if self.files is not None and ref.path is not None:  # (a file beside the store: its engine, live)
+            return self.files.write_risk(ref)
+        return self.store.writes_blocked()
+
+    def write_folders(self, ref: DocRef):
+        return self.files.write_folders(ref) if self.files is not None and ref.path is not None else None
 
     def read_version(self, ref: DocRef, version_id: str) -> bytes:
         return self.files.read_version(ref, version_id) if self._file(ref) else b""
@@ -573,6 +645,10 @@ class PgSearchSource(_OnStore, api.SearchSource):
 
     def identity(self) -> str:
         return self.store.title
+
+    def location(self) -> str | None:
+        paths = self.store.paths  # (None for a server: it is not known gone from here)
+        return str(paths.pglite_path) if paths is not None and self.store.generation == "pglite" else None
 
     BATCH = 5000
 

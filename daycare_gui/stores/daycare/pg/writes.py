@@ -128,6 +128,69 @@ def update_document(store, ref, body: str, expected_sha256: str | None, *, force
     write(store, edit, force=force)
 
 
+DOCUMENT_FIELDS = ("title", "description")  # what the shared form edits of a ``documents`` row besides its body
+
+
+def _one_line(value, what: str, *, empty_ok: bool) -> str:
+    text = str(value if value is not None else "").strip()
+    if "\n" in text or "\r" in text or (not text and not empty_ok):
+        raise WriteRefused(f"a document's {what} must be one {'' if empty_ok else 'non-empty '}line")
+    return text
+
+
+def update_document_fields(store, ref, changes: dict, expected_sha256: str | None, *, force: bool = False) -> None:
+    """A ``documents`` row's title or description (a memory renamed), as Daycare edits a versioned row."""
+    unknown = set(changes) - set(DOCUMENT_FIELDS)
+    if unknown:
+        raise WriteRefused(f"{ref.title} has no field {sorted(unknown)[0]!r}")
+    values = {k: _one_line(v, k, empty_ok=k == "description") for k, v in changes.items()}
+    user_id, _, doc_id = ref.id.partition("/")
+
+    def edit(conn, now):
+        from sqlalchemy import text
+
+        current = conn.execute(text("SELECT body FROM documents WHERE user_id = :u AND id = :i AND valid_to IS NULL"),
+                               {"u": user_id, "i": doc_id}).scalar()
+        if expected_sha256 is not None and hashlib.sha256((current or "").encode()).hexdigest() != expected_sha256:
+            raise WriteConflict(f"document {ref.title} changed since it was read")
+        _bump(conn, "documents", "user_id = :u AND id = :i", {"u": user_id, "i": doc_id}, values, now)
+
+    write(store, edit, force=force)
+
+
+def _new_id() -> str:
+    """An id shaped like Daycare's own (24 characters, lower-case letters and digits, a letter first)."""
+    import secrets
+    import string
+
+    alphabet = string.ascii_lowercase + string.digits
+    return secrets.choice(string.ascii_lowercase) + "".join(secrets.choice(alphabet) for _ in range(23))
+
+
+def create_document(store, user_id: str, slug: str, title: str, description: str, body: str, *,
+                    force: bool = False) -> str:
+    """A new ``documents`` row (version 1) of ``user_id``, never over a current one with the same slug;
+    returns its id."""
+    title = _one_line(title, "title", empty_ok=False)
+    description = _one_line(description, "description", empty_ok=True)
+    doc_id = _new_id()
+
+    def edit(conn, now):
+        from sqlalchemy import text
+
+        taken = conn.execute(text("SELECT count(*) FROM documents WHERE user_id = :u AND slug = :s "
+                                  "AND valid_to IS NULL"), {"u": user_id, "s": slug}).scalar()
+        if taken:
+            raise WriteRefused(f"{slug} exists already")
+        conn.execute(text("INSERT INTO documents (id, user_id, version, valid_from, valid_to, slug, title, "
+                          "description, body, created_at, updated_at) VALUES (:i, :u, 1, :now, NULL, :s, :t, :d, "
+                          ":b, :now, :now)"),
+                     {"i": doc_id, "u": user_id, "now": now, "s": slug, "t": title, "d": description, "b": body})
+
+    write(store, edit, force=force)
+    return doc_id
+
+
 def write(store, edit, *, force: bool = False) -> None:
     """Run ``edit(conn, now)`` in one transaction on the store's server, or on a PGlite working copy."""
     store.refresh_engine()  # the engine may have started since the store was opened

@@ -16,7 +16,7 @@ from daycare_gui.stores.daycare.datadir.config_docs import MEMORY, config_docs
 from daycare_gui.stores.daycare.datadir.documents import DataDirDocuments
 from daycare_gui.stores.daycare.datadir.files import daycare_files
 from daycare_gui.stores.daycare.datadir.reading import subfolders
-from daycare_gui.stores.daycare.datadir.skills import SkillDoc
+from daycare_gui.stores.daycare.datadir.skills import SkillDoc, user_label
 from daycare_gui.stores.records import DocRef
 
 SOURCE_WORDS = {"user": "a user's skills folder", "config": "the config dir", "plugin": "a plugin folder",
@@ -60,6 +60,26 @@ def memory_doc(entity) -> SkillDoc:
     return SkillDoc(ref, MEMORY, Path(entity.path).parent)
 
 
+KNOWLEDGE = "knowledge"  # a user's home/knowledge/MEMORY.md: what every agent of that user reads as memory
+
+
+def knowledge_memory_docs(users_dirs, names: dict[str, str]) -> list[SkillDoc]:
+    """Each user's ``home/knowledge/MEMORY.md`` on the Memory shelf, titled by its user (plain Markdown: no
+    frontmatter, edited as text); reads and writes stay in that knowledge folder."""
+    out = []
+    for users_dir in users_dirs:
+        for user in subfolders(users_dir):
+            path = user / "home" / "knowledge" / "MEMORY.md"
+            if not path.is_file():
+                continue
+            uid = user_label(user)
+            name = names.get(uid, uid)
+            ref = DocRef(f"{KNOWLEDGE}:{path}", f"MEMORY.md · {name}", path, "Memory", frontmatter=False,
+                         source=f"user {name}", meta=(("User", name), ("Read by", "every agent of this user")))
+            out.append(SkillDoc(ref, KNOWLEDGE, path.parent, uid))
+    return out
+
+
 class InventoryDocuments(DataDirDocuments):
     """``core``: the SQLite or legacy store (its file inventory, its users' names, its engine)."""
 
@@ -73,8 +93,17 @@ class InventoryDocuments(DataDirDocuments):
         p = self.paths
         return ([skill_doc(s, names) for s in inventory.items("skills")]
                 + [memory_doc(e) for e in inventory.items("memory_entities")]
+                + knowledge_memory_docs(p.users_dirs, names)
                 + find_agent_files(p.agents_dir, self.problems)
                 + config_docs(p.config_dir, p.settings_path, p.auth_path))
+
+    def memory_of(self, thread_id: str) -> list[DocRef]:
+        """The agent's user's MEMORY.md (what Daycare's agents read as their memory)."""
+        if self.core.db is None or not thread_id:
+            return []
+        rows = self.core.db.rows("SELECT user_id FROM agents WHERE id = :a", {"a": thread_id})
+        user_id = rows[0][0] if rows else None
+        return [d.ref for d in self.files() if d.source == KNOWLEDGE and user_id and d.user_id == user_id]
 
     def _known(self, ref: DocRef) -> SkillDoc | None:
         """A document by id, or by its path (the deep links of Daycare's own pages named skills by path)."""
@@ -151,8 +180,11 @@ class InventoryDocuments(DataDirDocuments):
 
 def _engine_check(core):
     def blocked() -> str | None:
-        engine = core.engine
-        return f"Daycare's engine is running ({engine.detail}); it may overwrite changes" if engine.running else None
+        # Asked of the pid file and socket at each save: an engine started after the store was opened
+        # (core.engine is what was seen then) must stop a save too.
+        from daycare_gui.stores.daycare.edit.engine_guard import engine_running_reason
+
+        return engine_running_reason(paths=core.paths)
     return blocked
 
 

@@ -90,6 +90,9 @@ class DaycareSqliteSearch(SearchSource):
     def identity(self) -> str:
         return f"daycare-sqlite:{Path(self.core.paths.db_path).resolve()}"
 
+    def location(self) -> str:
+        return str(Path(self.core.paths.db_path).resolve())
+
     def former_index_files(self, cache_dir: Path) -> tuple[Path, ...]:
         """Daycare's own index of this database (``core.search``, keyed on its path and file identity)."""
         db_path = Path(self.core.paths.db_path).resolve()

@@ -43,6 +43,13 @@ class DaycareStorage(Storage):
             return None
         return sqlite_space(self.core.db, self.core.paths.db_path, self.core.paths.data_dir, progress)
 
+    def space_quick(self):
+        from daycare_gui.stores.daycare.space import sqlite_space
+
+        if self.core.db is None:
+            return None
+        return sqlite_space(self.core.db, self.core.paths.db_path, self.core.paths.data_dir, quick=True)
+
     def migrations(self) -> list[MigrationLine]:
         from daycare_gui.stores.daycare.sqlite.queries.overview import migration_lines
 

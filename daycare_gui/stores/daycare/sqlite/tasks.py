@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from daycare_gui.stores import api
-from daycare_gui.stores.records import DeletedTask, TaskCopy, TaskItem
+from daycare_gui.stores.records import TaskCopy, TaskItem
 
 TABLES = {"cron": "tasks_cron", "heartbeat": "tasks_heartbeat"}
 _LABELS = {"name": "Name", "schedule": "Schedule (cron)", "enabled": "Enabled", "delete_after_run": "Delete after run",
@@ -227,7 +227,7 @@ class DaycareTasks(api.Tasks):
     def delete_note(self, task: TaskItem) -> str:
         target = self._target(task)
         note = (f"Move {target} to the trash?\n\nIt is kept in {self.core.paths.data_dir}/.daycare-gui-trash and "
-                "can be restored with Restore…")
+                "can be restored from Deleted Items (Trash…).")
         if any(c.where == "database row" for c in task.copies):
             note += "\n\nIts database row stays: Daycare goes on running the task from the row."
         return note
@@ -252,30 +252,3 @@ class DaycareTasks(api.Tasks):
         self._forget()
         return str(entry.folder)
 
-    def deleted(self) -> list[DeletedTask]:
-        from daycare_gui.stores.common.edit.trash import scan_trash
-
-        entries, refused = scan_trash(self.core.paths)
-        out = [DeletedTask(str(e.folder), f"{e.kind}  {e.original}", e.deleted_at) for e in entries]
-        out += [DeletedTask(str(r.folder), r.folder.name, "", r.reason) for r in refused]
-        return out
-
-    def restore(self, token: str, *, force: bool = False) -> str:
-        from daycare_gui.stores.common.edit.trash import TrashError, restore, scan_trash
-
-        entry = next((e for e in scan_trash(self.core.paths)[0] if str(e.folder) == token), None)
-        if entry is None:
-            raise ValueError("that item is no longer in the trash")
-        if not force:
-            reason = self._engine(entry.original)
-            if reason:
-                raise api.WriteRefused(reason)
-        try:
-            restored = restore(entry)
-        except TrashError as exc:
-            raise ValueError(str(exc)) from exc
-        except OSError as exc:  # restore() words its own failures; anything else still gets a sentence
-            raise ValueError(f"Could not restore {entry.original}: {exc}\n\nCheck {entry.original} and the "
-                             f"trash ({entry.folder}) before trying again.") from exc
-        self._forget()
-        return str(restored)

@@ -9,7 +9,6 @@ so every record says "cannot tell".
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 
 from daycare_gui.stores.api import Usage
@@ -19,6 +18,8 @@ _PAGE = 2000
 
 
 def as_int(value) -> int:
+    if value.__class__ is int:  # (the usual case, first: called four times per model call)
+        return value if value > 0 else 0
     try:
         n = int(value or 0)
     except (TypeError, ValueError):
@@ -69,27 +70,53 @@ class DaycareSqliteUsage(Usage):
         return titles, users, tasks
 
     def records(self, since: int | None = None) -> Iterator[UsageRecord]:
+        return self._records(self.rows(since))
+
+    @staticmethod
+    def _records(rows) -> Iterator[UsageRecord]:
+        for (key, at, provider, model, inp, out, read, w5, _w1h, agent, session, title, user, task,
+             estimated) in rows:
+            yield UsageRecord(key=key, at=at, provider=provider, model=model, input=inp, output=out, cache_read=read,
+                              cache_write_5m=w5, ref=SessionRef(agent, session), message_id=key[1:],
+                              thread_title=title, user=user, task=task, estimated=estimated)
+
+    def rows(self, since: int | None = None, ids: list[int] | None = None) -> Iterator[tuple]:
+        """The sizes are picked out by SQLite (``json_extract``): no JSON decoded here, no object per call.
+        ``ids``: only those history rows (looked up by primary key, a page of them a statement)."""
         if not (self.core.has_table("session_history") and self.core.has_table("sessions")):
             return
         titles, users, tasks = self._labels()
         after = -1
+        pending = sorted(set(ids)) if ids is not None else None
         while True:
+            if pending is not None:
+                if not pending:
+                    return
+                page, pending = pending[:_PAGE], pending[_PAGE:]
+                which = f"h.id IN ({','.join(str(int(i)) for i in page)})"  # (integers only: no text in SQL)
+            else:
+                which = "h.id > :after"
             rows = self.core.db.fetch(
-                "SELECT h.id, h.session_id, s.agent_id, h.at, json_extract(h.data, '$.tokens') "
-                "FROM session_history h LEFT JOIN sessions s ON s.id = h.session_id "
-                "WHERE h.id > :after AND h.type = 'assistant_message' AND json_valid(h.data) "
+                "SELECT h.id, h.session_id, s.agent_id, h.at, json_extract(h.data, '$.tokens.provider'), "
+                "json_extract(h.data, '$.tokens.model'), json_extract(h.data, '$.tokens.source'), "
+                "json_extract(h.data, '$.tokens.size.input'), json_extract(h.data, '$.tokens.size.output'), "
+                "json_extract(h.data, '$.tokens.size.cacheRead'), json_extract(h.data, '$.tokens.size.cacheWrite') "
+                f"FROM session_history h LEFT JOIN sessions s ON s.id = h.session_id WHERE {which} "
+                "AND h.type = 'assistant_message' AND json_valid(h.data) "
                 "AND json_type(h.data, '$.tokens.size') = 'object' AND (:since IS NULL OR h.at >= :since) "
                 "ORDER BY h.id LIMIT :n", {"after": after, "since": since, "n": _PAGE})
-            for row_id, session_id, agent_id, at, raw in rows:
-                try:
-                    tokens = json.loads(raw)
-                except (TypeError, ValueError):
-                    continue
+            for row_id, session_id, agent_id, at, provider, model, source, inp, out, read, write in rows:
                 agent = str(agent_id or "")
-                rec = usage_record(f"h{row_id}", row_id, str(session_id or ""), agent, at, tokens,
-                                   title=titles.get(agent, ""), user=users.get(agent, ""), task=tasks.get(agent, ""))
-                if rec is not None:
-                    yield rec
-            if len(rows) < _PAGE:
-                return
-            after = rows[-1][0]
+                yield (f"h{row_id}", int(at) if at is not None else None, str(provider or ""), str(model or ""),
+                       as_int(inp), as_int(out), as_int(read), as_int(write), 0, agent, str(session_id or ""),
+                       titles.get(agent, ""), users.get(agent, ""), tasks.get(agent, ""),
+                       True if source == "estimate" else (False if source == "usage" else None))
+            if pending is None:
+                if len(rows) < _PAGE:
+                    return
+                after = rows[-1][0]
+
+    def records_of(self, keys) -> Iterator[UsageRecord]:
+        """By primary key: a key is ``h<history row id>``; any other is no record of this store."""
+        ids = [int(k[1:]) for k in keys if isinstance(k, str) and k[:1] == "h" and k[1:].isascii() and k[1:].isdigit()]
+        return self._records(self.rows(ids=ids))

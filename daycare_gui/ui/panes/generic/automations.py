@@ -17,6 +17,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QPushButton, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
 from daycare_gui.stores import api
+from daycare_gui.stores.common.run_cache import RunCache
 from daycare_gui.stores.common.run_health import RunHealth, run_health
 from daycare_gui.stores.common.task_times import TaskTimes, task_times
 from daycare_gui.stores.records import Automation, JumpEntry, Run
@@ -26,7 +27,8 @@ from daycare_gui.ui.panes.generic.common import RecordList, detail_of, when
 from daycare_gui.ui.widgets.markdown_view import escape
 
 HEALTH_RUNS = 200  # the latest runs each automation's health is read from (bounded: a task may have 10,000)
-SHOWN_RUNS = 5000  # the selected automation's runs listed at most
+SHOWN_RUNS = 20_000  # the selected automation's runs listed at most (the latest)
+RUN_PAGE = 100  # runs handed to the table at once: more as it is scrolled to the end (a first screen at once)
 
 
 @dataclass(frozen=True)
@@ -43,11 +45,18 @@ class ShownAutomation:
         return self.automation.id
 
 
-def read_automations(cap: api.Automations, now_ms: int | None = None) -> list[ShownAutomation]:
-    """On the worker: every automation with its latest runs' health."""
+def read_automations(cap: api.Automations | RunCache, now_ms: int | None = None, progress=None,
+                     cancelled=None) -> list[ShownAutomation] | None:
+    """On the worker: every automation with its latest runs' health; ``progress(done, total, what)`` told
+    before each automation's runs are read, ``cancelled()`` asked then (None once it says so)."""
     now = now_ms if now_ms is not None else int(time.time() * 1000)
     out = []
-    for a in cap.automations():
+    automations = cap.automations()
+    for i, a in enumerate(automations):
+        if cancelled is not None and cancelled():
+            return None
+        if progress is not None:
+            progress(i, len(automations), a.title)
         runs = cap.runs(a.id, limit=HEALTH_RUNS) if a.runs_told else []
         out.append(ShownAutomation(a, task_times(a.task) if a.task is not None else None,
                                    run_health(a, runs, now_ms=now), runs[0] if runs else None))
@@ -122,6 +131,9 @@ class AutomationsPane(Pane):
         super().__init__(ctx, parent)
         # (None: a store that keeps no records to tell runs from, such as Daycare's legacy folders)
         self.cap: api.Automations | None = ctx.opened.capability(api.Automations)
+        # runs reconstructed once per store fingerprint (a big store takes seconds to tell them)
+        self.cache = RunCache(self.cap) if self.cap is not None else None
+        self._held: list[Run] = []  # the selected automation's runs; the table holds the first pages of them
         layout = QVBoxLayout(self)
         self.stack = QStackedWidget()
         self.nothing = QLabel("Nothing scheduled: this store holds no scheduled tasks or triggers.")
@@ -131,6 +143,8 @@ class AutomationsPane(Pane):
         self.filter_box, self.table = self.list.filter_box, self.list.table
         self.runs = RecordList("Runs", RUN_COLUMNS, key=lambda r: r.id, state=_run_state)
         self.runs.table.setSortingEnabled(False)  # newest first, as read
+        self.runs.records.model.set_more(self._more_runs)
+        self.runs.filter_box.changed.connect(lambda text: self._more_runs(None, every=True) if text else None)
         self.health_label = QLabel()
         self.health_label.setWordWrap(True)
         self.health_label.setTextFormat(Qt.TextFormat.RichText)
@@ -165,7 +179,18 @@ class AutomationsPane(Pane):
             self.nothing.setText("No runs to show: this store keeps no records that scheduled runs can be told from.")
             self._arrived([])
             return
-        self.ctx.worker.submit("automations", lambda: read_automations(cap), on_result=self._arrived)
+        cache = self.cache
+        self.list.caption.setText("<b>Automations</b> (reading…)")
+        self.ctx.worker.submit_long("automations", lambda progress, cancelled: read_automations(
+            cache, progress=progress, cancelled=cancelled), on_result=self._read, on_progress=self._reading)
+
+    def _reading(self, done: int, total: int, what: str) -> None:
+        self.list.caption.setText(f"<b>Automations</b> (reading the runs of {escape(what)}: {done + 1:,} of "
+                                  f"{total:,}…)")
+
+    def _read(self, shown: list[ShownAutomation] | None) -> None:
+        if shown is not None:  # (None: stopped, a newer read follows)
+            self._arrived(shown)
 
     def store_changed(self) -> bool:
         self.load()
@@ -196,25 +221,41 @@ class AutomationsPane(Pane):
         if s is None:
             return
         self.health_label.setText(self._health_html(s))
+        self._held = []
         self.runs.set_records([])
         self.runs.caption.setText(f"<b>Runs of {escape(s.automation.title)}</b> (reading…)")
         self.ctx.show_detail(self.describe(s))
         if not s.automation.runs_told:
             self.runs.caption.setText(f"<b>Runs of {escape(s.automation.title)}</b>")
             return
-        cap, key = self.cap, s.id
-        self.ctx.worker.submit("automation-runs", lambda: cap.runs(key, limit=SHOWN_RUNS),
+        cache, key = self.cache, s.id
+        self.ctx.worker.submit("automation-runs", lambda: cache.runs(key, limit=SHOWN_RUNS),
                                on_result=lambda runs: self._runs_arrived(key, runs))
 
     def _runs_arrived(self, key: str, runs: list[Run]) -> None:
         s = self.list.current()
         if s is None or s.id != key:
             return
-        self.runs.set_records(runs)
+        # The first page to the table (its columns fitted to it); the rest as the table is scrolled down
+        # (or all of it for a filter), so a task with 10,000 runs is on screen at once.
+        self._held = runs
+        self.runs.records.model.set_records(runs[:RUN_PAGE], more=len(runs) > RUN_PAGE)
+        self.runs.table.resizeColumnsToContents()
+        if self.runs.filter_box.text():
+            self._more_runs(None, every=True)
         more = " (the latest)" if len(runs) >= SHOWN_RUNS else ""
         self.runs.caption.setText(f"<b>Runs of {escape(s.automation.title)}</b> ({len(runs):,}{more})")
         if runs:
             self.runs.table.selectRow(0)
+
+    def _more_runs(self, _last, *, every: bool = False) -> None:
+        """The next page of the held runs to the table (``every``: all of them, for the filter to see)."""
+        model = self.runs.records.model
+        shown = model.rowCount()
+        if shown >= len(self._held):
+            return
+        end = len(self._held) if every else shown + RUN_PAGE
+        model.append_records(self._held[shown:end], more=end < len(self._held))
 
     def _health_html(self, s: ShownAutomation) -> str:
         a = s.automation

@@ -22,7 +22,6 @@ from PySide6.QtCore import QFileSystemWatcher, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QImage, QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
     QMenu,
@@ -39,6 +38,7 @@ from daycare_gui.ui.models.columns import fmt_int, fmt_time
 from daycare_gui.ui.models.message_pages import MessagePagesModel, kind_of
 from daycare_gui.ui.theme import follow_palette
 from daycare_gui.ui.widgets.export import COPY_SHORTCUT, ConversationExporter, copy_markdown
+from daycare_gui.ui.widgets.flow_layout import FlowLayout
 from daycare_gui.ui.widgets.history_list import HistoryList
 from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, escape, markdown_html
 from daycare_gui.ui.widgets.message_view import call_id_of_run_url, messages_html
@@ -50,6 +50,7 @@ FOLLOW_RENDER_MS = 1000
 LIVE_MS = 100  # a kind's growing session is re-checked at most this often, only after its files changed
 WINDOW_BEFORE = 30  # messages drawn before and after the current one
 WINDOW_AFTER = 30
+CONVERSATION_MIN_WIDTH = 220  # px: a message's heading and a few words a line
 PARTNER_SPAN = 200  # how far past the drawn messages a tool call's result is looked for
 
 
@@ -74,6 +75,16 @@ class ConversationWindow:
     steps: list[Message] = field(default_factory=list)  # steps of the calls' runs beyond the messages
     more_before: bool = False
     more_after: bool = False
+    # A message rewritten later (``Message.rewrites_at``) and its rewrite, each found for the other even a
+    # page away: the original's id → the rewrite, and the rewrite's id → the original.
+    rewrites: dict[str, Message] = field(default_factory=dict)
+    rewritten: dict[str, Message] = field(default_factory=dict)
+
+    def html(self, palette, expanded=frozenset()) -> str:
+        """The window as conversation HTML (pure string building: safe on the worker)."""
+        return messages_html(self.messages, palette, focus=self.focus_id, partners=self.partners,
+                             expanded=expanded, steps=self.steps, rewrites=self.rewrites, rewritten=self.rewritten,
+                             more_before=self.more_before, more_after=self.more_after)
 
 
 def conversation_window(cap, ref: SessionRef, key: int | None, *, before: int = WINDOW_BEFORE,
@@ -92,17 +103,45 @@ def conversation_window(cap, ref: SessionRef, key: int | None, *, before: int = 
     window.more_before = bool(cap.page_before(ref, pending[0].key, 1))
     answered = {m.tool_result.call_id for m in messages if m.tool_result is not None}
     wanted = {c.id for m in messages for c in m.tool_calls if c.id} - answered
-    ahead = cap.page_after(ref, pending[-1].key, span) if wanted else cap.page_after(ref, pending[-1].key, 1)
+    # A message of the window may have been rewritten a little further on: the look-ahead is read whenever
+    # the window holds a message with a time (the old History pane read 200 records either side each time).
+    may_be_rewritten = any(m.at is not None and m.rewrites_at is None for m in messages)
+    look = wanted or may_be_rewritten
+    ahead = cap.page_after(ref, pending[-1].key, span) if look else cap.page_after(ref, pending[-1].key, 1)
     window.more_after = bool(ahead)
-    for p in ahead if wanted else ():  # a call's result, and the steps of its run, a little further on
-        m = p.message()
+    later = [(p.key, p.message()) for p in ahead] if look else []
+    for key_, m in later:  # a call's result, and the steps of its run, a little further on
         if m.tool_result is not None and m.tool_result.call_id in wanted:
             window.partners.setdefault(m.tool_result.call_id, m)
-            window.keys.setdefault(m.id, p.key)
-        elif m.part_of in wanted:
+            window.keys.setdefault(m.id, key_)
+        elif m.part_of and m.part_of in wanted:
             window.steps.append(m)
-            window.keys.setdefault(m.id, p.key)
+            window.keys.setdefault(m.id, key_)
+    earlier = []
+    if any(m.rewrites_at is not None for m in messages):  # a rewrite whose message may lie before the window
+        earlier = [(p.key, p.message()) for p in cap.page_before(ref, pending[0].key, span)]
+    _pair_rewrites(window, [*earlier, *((p.key, m) for p, m in zip(pending, messages)), *later])
     return window
+
+
+def _pair_rewrites(window: ConversationWindow, nearby: list[tuple[int, Message]]) -> None:
+    """Pair each rewrite with the message it rewrites (the latest before it of its role sent at the time it
+    names), where one of the two is drawn; ``nearby`` in session order."""
+    drawn = {m.id for m in window.messages}
+    latest: dict[tuple[str, int], tuple[int, Message]] = {}
+    for key, m in nearby:
+        if m.rewrites_at is None:
+            if m.at is not None:
+                latest[(m.role, m.at)] = (key, m)
+            continue
+        found = latest.get((m.role, m.rewrites_at))
+        if found is None or not (m.id in drawn or found[1].id in drawn):
+            continue
+        original_key, original = found
+        window.rewritten[m.id] = original
+        window.rewrites.setdefault(original.id, m)
+        window.keys.setdefault(original.id, original_key)
+        window.keys.setdefault(m.id, key)
 
 
 def _run_of_focus(window: ConversationWindow) -> frozenset[str]:
@@ -162,7 +201,9 @@ class ConversationView(QWidget):
         self.heading.setWordWrap(True)
         layout.addWidget(self.heading)
 
-        bar = QHBoxLayout()
+        # The buttons wrap onto a second line rather than widen the page: in one row they asked ~680 px,
+        # and a page beside the navigation and the Details dock at 1280 px could not give them that.
+        bar = FlowLayout()
         self.home_button = QPushButton("⇤ First (Ctrl+Home)")
         self.end_button = QPushButton("Last ⇥ (Ctrl+End)")
         self.goto_box = QSpinBox()
@@ -190,7 +231,7 @@ class ConversationView(QWidget):
         for w in (self.home_button, self.end_button, self.goto_box, self.goto_button, self.raw_button,
                   self.export_button, self.new_marker):
             bar.addWidget(w)
-        bar.addWidget(self.position, 1, Qt.AlignmentFlag.AlignRight)
+        bar.addWidget(self.position)
         layout.addLayout(bar)
         self.exporter = ConversationExporter(self)
         self.exporter.finished.connect(self._say)
@@ -218,6 +259,8 @@ class ConversationView(QWidget):
         self.list.setWordWrap(False)
         self.conversation = SafeTextBrowser()
         self.conversation.setObjectName("conversation")
+        # Room to read a message beside the list, however narrow the page: the thread list beside yields first
+        self.conversation.setMinimumWidth(CONVERSATION_MIN_WIDTH)
         # A conversation nearly always scrolls: with the bar shown for good, a new one is laid out once.
         self.conversation.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         follow_palette(self.conversation, lambda: self._render(scroll_to_focus=False))  # tints follow
@@ -578,8 +621,7 @@ class ConversationView(QWidget):
         def work():  # the HTML too is pure string building: made on the worker, only set on this thread
             window = conversation_window(cap, ref, key)
             shown_open = expanded | _run_of_focus(window)
-            return window, messages_html(window.messages, palette, focus=window.focus_id, partners=window.partners,
-                                         expanded=shown_open, steps=window.steps), (palette.cacheKey(), shown_open)
+            return window, window.html(palette, shown_open), (palette.cacheKey(), shown_open)
 
         # On the background worker: the page worker stays free for the list's pages, which the user scrolls.
         self.ctx.slow_worker.submit(f"{self._channel}-window", work,
@@ -608,8 +650,7 @@ class ConversationView(QWidget):
         bar = self.conversation.verticalScrollBar()
         keep = bar.value()
         if html is None:  # a run opened or closed, or the palette changed: drawn again here
-            html = messages_html(window.messages, self.conversation.palette(), focus=window.focus_id,
-                                 partners=window.partners, expanded=frozenset(self._expanded), steps=window.steps)
+            html = window.html(self.conversation.palette(), frozenset(self._expanded))
         self.conversation.setHtml(html)
         if scroll_to_focus and window.focus_id is not None:
             self.conversation.scrollToAnchor(f"m{window.focus_id}")
@@ -632,7 +673,8 @@ class ConversationView(QWidget):
             return
         message_id = url.path()
         window = self._window
-        for m in (*window.messages, *window.partners.values()):
+        for m in (*window.messages, *window.partners.values(), *window.steps, *window.rewritten.values(),
+                  *window.rewrites.values()):
             if m.id == message_id:
                 self.show_raw(window.keys.get(message_id), m)
                 return

@@ -17,6 +17,7 @@ from daycare_gui.ui.models.columns import Column
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.panes.generic.common import RecordList, detail_of, when
 from daycare_gui.ui.panes.generic.conversation_view import ConversationView, MessageTarget
+from daycare_gui.ui.panes.generic.conversations_memory import ThreadMemory
 from daycare_gui.ui.panes.generic.thread_list import ThreadList, cell_text
 
 __all__ = ["ConversationsPane", "MessageTarget"]
@@ -40,6 +41,7 @@ class ConversationsPane(Pane):
         self.cap: api.Conversations = ctx.opened.capability(api.Conversations)
         layout = QVBoxLayout(self)
         self.threads = ThreadList(ctx, self.cap)  # keyed, filtered and sorted by the store
+        self.memory = ThreadMemory(self, self.threads.head)  # the thread's memory documents, a click away
         self.has_status = self.cap.has_session_status
         columns = SESSION_COLUMNS if self.has_status else [c for c in SESSION_COLUMNS if c.title != "Status"]
         self.sessions = RecordList(self.cap.session_label, columns, key=lambda s: s.ref.session_id,
@@ -56,7 +58,11 @@ class ConversationsPane(Pane):
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(left)
         split.addWidget(right)
-        split.setSizes([420, 700])
+        # The conversation takes most of the width, and the growth of a wider window: at 1280 px beside the
+        # navigation and the Details dock, two fifths to the lists left the conversation 120 px (now ~230).
+        split.setStretchFactor(0, 0)
+        split.setStretchFactor(1, 1)
+        split.setSizes([250, 870])
         layout.addWidget(split)
 
         self.threads.current_changed.connect(self._thread_selected)
@@ -79,6 +85,7 @@ class ConversationsPane(Pane):
         self.ctx.show_detail(detail_of(f"{noun} {name}", row, fields=fields, markdown=row.markdown))
 
     def _thread_selected(self, thread_id: str | None) -> None:
+        self.memory.follow(thread_id)
         if thread_id is None:
             return
         cap, runs, keep = self.cap, self.threads.runs_cap if self.threads.hiding_runs() else None, self._want_session

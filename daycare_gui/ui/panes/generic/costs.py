@@ -101,8 +101,15 @@ class CostsPane(Pane):
     def load(self) -> None:
         usage, by = self.usage, self.group.currentData()
         self.summary.setText("Pricing…")
-        self.ctx.worker.submit("costs", lambda: compute(usage, by), on_result=self._arrived,
-                               on_error=lambda msg: self.summary.setText(f"Cannot compute costs: {msg}"))
+        # long (seconds on a big store): on the background worker, so the pages the user goes to meanwhile
+        # are not kept waiting; the calls read are said as it goes, and a new grouping (or the store
+        # closing) stops it
+        self.ctx.slow_worker.submit_long(
+            "costs", lambda progress, cancelled: compute(usage, by, cancelled=cancelled,
+                                                         progress=lambda n: progress(n, 0, "")),
+            on_result=self._arrived, on_progress=lambda done, _total, _msg: self.summary.setText(
+                f"Pricing… {fmt_int(done)} model calls read"),
+            on_error=lambda msg: self.summary.setText(f"Cannot compute costs: {msg}"))
 
     def _arrived(self, report) -> None:
         self.report = report

@@ -58,6 +58,21 @@ def _in_shelf(ref: DocRef, group: str | None) -> bool:
     return group is None or ref.group == group or ref.group.startswith(group + " · ")
 
 
+def documents_section_for(specs, ref: DocRef) -> str | None:
+    """The section whose documents page lists ``ref`` (``specs``: the store's sections): the shelf holding
+    its group, else the page of every document."""
+    everything = None
+    for spec in specs:
+        if spec.module != "generic.documents":
+            continue
+        if isinstance(spec.arg, tuple):
+            if _in_shelf(ref, spec.arg[1]):
+                return spec.id
+        elif everything is None:
+            everything = spec.id
+    return everything
+
+
 class Opened:
     """What the page holds of the selected document, read on the worker: its text (never for a secret
     one), its outline, its fields with their values, its earlier versions."""

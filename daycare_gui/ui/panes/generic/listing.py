@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from daycare_gui.stores import api
-from daycare_gui.stores.records import Collection, Query, Row
+from daycare_gui.stores.records import Collection, DocRef, Query, Row
 from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.editors.engine_prompt import ask_write_while_engine_runs
 from daycare_gui.ui.models.columns import Column, fmt_time
@@ -526,5 +526,6 @@ class ListingPane(Pane):
 
             view = self.current_view()
             return open_file_editor(link.value.path, store=getattr(self.ctx, "store", None), parent=self.window(),
-                                    on_saved=lambda _p: view.reload(keep=True) if view is not None else None)
+                                    on_saved=lambda _p: view.reload(keep=True) if view is not None else None,
+                                    ref=link.value if isinstance(link.value, DocRef) else None)
         return None

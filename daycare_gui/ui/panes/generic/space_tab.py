@@ -1,8 +1,10 @@
 """Storage → Space: where the store's bytes go (tables and indexes, threads/sessions/agents, folders), the
 advice, and the prune with its dry run, for any store whose ``Storage`` measures its space.
 
-Everything is read through ``api.Storage`` on a worker (the measuring reads every page of a big database);
-the prune runs there too, with its steps shown and Cancel asked between them. No SQL here.
+Everything is read through ``api.Storage`` on a worker (the measuring reads every page of a big database):
+first its quick part (``space_quick``: tables, free pages, folders, or all of it when kept for the store as
+it is), then, where the holders are still to measure, the whole report with its steps shown and a Cancel.
+The prune runs there too, with its steps shown and Cancel asked between them. No SQL here.
 """
 
 from __future__ import annotations
@@ -26,9 +28,14 @@ from PySide6.QtWidgets import (
 from daycare_gui.stores import api
 from daycare_gui.stores.records import PruneDone, PrunePreview, SpaceLine, SpaceReport
 
-SPACE, PREVIEW, PRUNE = "storage-space", "storage-prune-preview", "storage-prune"
+SPACE, SPACE_QUICK = "storage-space", "storage-space-quick"
+PREVIEW, PRUNE = "storage-prune-preview", "storage-prune"
 SHOWN = 200  # lines per group (the command's --json lists all)
 DROPPED = "Would go (dry run)"
+
+
+class MeasuringCancelled(Exception):
+    """Raised from the measuring's progress callback to stop it (``api.Storage.space``)."""
 
 
 def human(size) -> str:
@@ -76,6 +83,21 @@ class SpaceTab(QWidget):
         box = QVBoxLayout(self)
         self.summary = _label("Measuring…")
         box.addWidget(self.summary)
+        # the measuring's steps (the holders of a big store take seconds) and its Cancel
+        self.measuring = False
+        self._measure_cancel = threading.Event()
+        steps = QHBoxLayout()
+        steps.setContentsMargins(0, 0, 0, 0)
+        self.progress_label = _label()
+        self.progress_label.setObjectName("spaceProgress")
+        self.measure_cancel = QPushButton("Cancel")
+        self.measure_cancel.setObjectName("spaceCancel")
+        self.measure_cancel.setToolTip("Stop measuring (the sizes already shown stay)")
+        self.measure_cancel.setVisible(False)
+        self.measure_cancel.clicked.connect(self.cancel_measuring)
+        steps.addWidget(self.progress_label, 1)
+        steps.addWidget(self.measure_cancel)
+        box.addLayout(steps)
         self.tree = QTreeWidget()
         self.tree.setHeaderLabels(["Name", "Size", "Count", "Detail", "Growth"])
         self.tree.setRootIsDecorated(True)
@@ -122,12 +144,89 @@ class SpaceTab(QWidget):
 
     # -- measuring -----------------------------------------------------------------------------------------
     def load(self) -> None:
+        """The quick report first (tables, free pages, folders: what the store says at once, or everything
+        when it was kept for the store as it is), then — when the holders are still to measure — the whole
+        report on the slow worker, its steps shown, Cancel heard between them."""
         storage = self.storage
         if storage is None:
             self.summary.setText("This store does not measure its space.")
             return
-        self.ctx.slow_worker.submit(SPACE, storage.space, on_result=self._arrived,
-                                    on_error=lambda msg: self.summary.setText(f"Cannot measure the space: {msg}"))
+        if not self.isVisible():  # measured when first shown: the Storage page opens on its tables
+            self._load_when_shown = True
+            return
+        self._load_when_shown = False
+        self.measuring = True
+        self._measure_cancel.clear()
+        self.measure_cancel.setEnabled(True)
+        self.measure_cancel.setVisible(True)
+        self.progress_label.setText("Measuring the tables…")
+
+        def failed(msg: str) -> None:
+            self._measured()
+            self.summary.setText(f"Cannot measure the space: {msg}")
+
+        def quick_arrived(report: SpaceReport | None) -> None:
+            if report is None or report.holders_pending:
+                if report is not None:
+                    self._arrived(report)
+                    self.progress_label.setText(f"Measuring the {(report.holders_title or 'holders').lower()}…")
+                self._measure_all()
+            else:
+                self._measured()
+                self._arrived(report)
+
+        # (the quick part on the worker of what is on screen: the user is waiting for it, and the background
+        # worker may be busy with the store's counts for seconds)
+        self.ctx.worker.submit(SPACE_QUICK, storage.space_quick, on_result=quick_arrived, on_error=failed)
+
+    _load_when_shown = False
+
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt override)
+        super().showEvent(event)
+        if self._load_when_shown:
+            self.load()
+
+    def _measure_all(self) -> None:
+        storage, cancel = self.storage, self._measure_cancel
+
+        def job(progress, stale):
+            def step(message: str) -> None:
+                if cancel.is_set() or stale():
+                    raise MeasuringCancelled
+                progress(0, 0, message)
+
+            try:
+                return storage.space(progress=step)
+            except MeasuringCancelled:
+                return None
+
+        def arrived(report: SpaceReport | None) -> None:
+            cancelled = cancel.is_set()
+            self._measured()
+            if report is not None:
+                self._arrived(report)
+            elif cancelled:
+                self.progress_label.setText("Measuring stopped: the sizes above are without the "
+                                            f"{(self.report.holders_title if self.report else '') or 'holders'}.")
+            else:
+                self._arrived(None)
+
+        self.ctx.slow_worker.submit_long(SPACE, job, on_result=arrived, on_progress=self._measuring_step,
+                                         on_error=lambda msg: (self._measured(),
+                                                               self.summary.setText(f"Cannot measure the space: {msg}")))
+
+    def _measuring_step(self, _done, _total, message) -> None:
+        self.progress_label.setText(f"{message[:1].upper()}{message[1:]}…")
+
+    def _measured(self) -> None:
+        self.measuring = False
+        self.measure_cancel.setVisible(False)
+        self.progress_label.setText("")
+
+    def cancel_measuring(self) -> None:
+        self._measure_cancel.set()
+        self.measure_cancel.setEnabled(False)
+        self.progress_label.setText("Stopping the measuring…")
 
     def _arrived(self, report: SpaceReport | None) -> None:
         self.report = report
@@ -145,6 +244,8 @@ class SpaceTab(QWidget):
             group.addChildren([QTreeWidgetItem(line_cells(line)) for line in lines[:SHOWN]])
             self.tree.addTopLevelItem(group)
             group.setExpanded(True)
+        if report.holders_pending:
+            self.tree.insertTopLevelItem(1, QTreeWidgetItem([f"{report.holders_title or 'Holders'} (measuring…)"]))
         for column in range(4):
             self.tree.resizeColumnToContents(column)
         self.advice.setText("\n".join(f"• {a}" for a in report.advice))

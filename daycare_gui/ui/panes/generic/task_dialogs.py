@@ -1,7 +1,8 @@
-"""The tasks page's dialogs, over the ``Tasks`` capability only: a new task, and the trash to restore from.
+"""The tasks page's dialogs, over the ``Tasks`` capability only: a new task. (Deleted tasks are restored
+from the store's one list of deleted items, :class:`daycare_gui.ui.dialogs.trash.TrashDialog`.)
 
-New…, Delete… and Restore write on the GUI thread, as the pages before them did: each is one small file
-or folder, and the answer (a name taken, a place taken again) belongs in the dialog the user is looking at.
+New… and Delete… write on the GUI thread, as the pages before them did: each is one small file
+or folder, and the answer (a name taken) belongs in the dialog the user is looking at.
 A refusal (the system's engine runs) is asked about once; "… anyway" writes with ``force``.
 """
 
@@ -17,17 +18,12 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QLabel,
     QLineEdit,
-    QListWidget,
-    QListWidgetItem,
-    QMessageBox,
-    QPushButton,
     QVBoxLayout,
 )
 
 from daycare_gui.stores import api
 from daycare_gui.stores.common.task_times import task_times
 from daycare_gui.stores.records import TaskItem
-from daycare_gui.ui.editors.engine_prompt import ask_write_while_engine_runs
 from daycare_gui.ui.theme import set_tone
 
 
@@ -116,60 +112,3 @@ class NewTaskDialog(QDialog):
             return False
         self.accept()
         return True
-
-
-class RestoreDialog(QDialog):
-    """Tasks deleted from the window, newest first, each restorable to where it was; an entry that can
-    never be restored (planted, pointing outside the store) is listed greyed with its reason."""
-
-    def __init__(self, cap: api.Tasks, parent=None, *, on_restored: Callable[[], None] | None = None,
-                 ask: Callable[[str], bool] | None = None, own: Callable | None = None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle("Trash")
-        self.own = own or (lambda write: write())  # marks the page's own writes for the store watcher
-        self.cap, self.on_restored = cap, on_restored
-        self.ask = ask or (lambda reason: ask_write_while_engine_runs(self, reason, "Restore"))
-        layout = QVBoxLayout(self)
-        layout.addWidget(QLabel("Tasks deleted here, ready to restore"))
-        self.list = QListWidget()
-        layout.addWidget(self.list, 1)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        self.restore_button = QPushButton("Restore")
-        buttons.addButton(self.restore_button, QDialogButtonBox.ButtonRole.ActionRole)
-        self.restore_button.clicked.connect(self.restore_selected)
-        buttons.rejected.connect(self.reject)
-        layout.addWidget(buttons)
-        self.resize(640, 360)
-        self.reload()
-
-    def reload(self) -> None:
-        listed = self.cap.deleted()
-        self.entries = [d for d in listed if not d.refused]
-        self.list.clear()
-        for d in self.entries:
-            self.list.addItem(f"{d.deleted_at}  {d.label}")
-        for d in listed:
-            if d.refused:  # after the entries, so a row still indexes self.entries; shown, never restorable
-                item = QListWidgetItem(f"Not restorable: {d.label}: {d.refused}")
-                item.setFlags(Qt.ItemFlag.NoItemFlags)
-                self.list.addItem(item)
-        if self.entries:
-            self.list.setCurrentRow(0)
-        self.restore_button.setEnabled(bool(self.entries))
-
-    def restore_selected(self) -> None:
-        row = self.list.currentRow()
-        if not 0 <= row < len(self.entries):
-            return
-        token, cap = self.entries[row].token, self.cap
-        try:
-            self.own(lambda: with_consent(lambda force: cap.restore(token, force=force), self.ask))
-        except api.WriteRefused:
-            return
-        except (ValueError, OSError) as exc:
-            QMessageBox.warning(self, "Not restored", str(exc))
-            self.reload()
-            return
-        self.reload()
-        if self.on_restored is not None:
-            self.on_restored()

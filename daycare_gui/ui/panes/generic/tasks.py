@@ -33,7 +33,7 @@ from daycare_gui.ui.models.columns import Column
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.panes.generic.common import RecordList, detail_of, when
 from daycare_gui.ui.panes.generic.edit_form import EditDialog, save_with_consent
-from daycare_gui.ui.panes.generic.task_dialogs import NewTaskDialog, RestoreDialog, with_consent
+from daycare_gui.ui.panes.generic.task_dialogs import NewTaskDialog, with_consent
 from daycare_gui.ui.theme import colours, follow_palette
 from daycare_gui.ui.widgets.flow_layout import FlowLayout
 from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, escape, markdown_html
@@ -193,7 +193,7 @@ class TasksPane(Pane):
         self.delete_button = QPushButton("Delete…")
         self.delete_button.setToolTip("Move the task to the store's trash (it can be restored)")
         self.trash_button = QPushButton("Trash…")
-        self.trash_button.setToolTip("Tasks deleted here, ready to restore")
+        self.trash_button.setToolTip("The store's deleted items (tasks and all else deleted here), ready to restore")
         kinds = self._new_kinds()
         if self.group is None and len(kinds) > 1:
             menu = QMenu(self.new_button)
@@ -205,8 +205,9 @@ class TasksPane(Pane):
         for b in (self.edit_button, self.file_button, self.new_button, self.delete_button, self.trash_button):
             self.buttons.addWidget(b)
         self.new_button.setVisible(bool(kinds))
-        self.trash_button.setVisible(bool(kinds) or type(self.cap).deleted is not api.Tasks.deleted)
-        self.delete_button.setVisible(type(self.cap).delete is not api.Tasks.delete)
+        deletes = type(self.cap).delete is not api.Tasks.delete
+        self.trash_button.setVisible(deletes and self.ctx.opened.capability(api.Trash) is not None)
+        self.delete_button.setVisible(deletes)
         right = QWidget()
         rl = QVBoxLayout(right)
         rl.setContentsMargins(0, 0, 0, 0)
@@ -413,8 +414,8 @@ class TasksPane(Pane):
             if s is not None and s.task.document is not None:  # the kind's own Documents page edits it
                 return self._open_document(s.task.document)
             return None
-        return open_file_editor(Path(copy.ref), parent=self.window(), on_saved=lambda _path: self._read_again(),
-                                source_note=self.source_note(s.task, copy))
+        return open_file_editor(Path(copy.ref), store=getattr(self.ctx, "store", None), parent=self.window(),
+                                on_saved=lambda _path: self._read_again(), source_note=self.source_note(s.task, copy))
 
     def _open_document(self, doc):
         """A task that is a document of the store's Documents page (a Linggen mission.md): edited there,
@@ -507,6 +508,12 @@ class TasksPane(Pane):
         return token
 
     def show_trash(self) -> None:
-        dialog = RestoreDialog(self.cap, self, on_restored=self.load,
-                               ask=lambda reason: self.confirm_engine_running(reason, "Restore"), own=self._own)
+        """The store's one list of deleted items (the window's Storage → Deleted Items), over this page."""
+        from daycare_gui.ui.dialogs.trash import TrashDialog
+
+        trash = self.ctx.opened.capability(api.Trash)
+        if trash is None:
+            return
+        dialog = TrashDialog(trash, self, on_restored=self.load,
+                             ask=lambda reason: self.confirm_engine_running(reason, "Restore"), own=self._own)
         dialog.exec()

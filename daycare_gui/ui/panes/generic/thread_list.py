@@ -22,6 +22,7 @@ from daycare_gui.ui.formats import count, number
 from daycare_gui.ui.models.columns import Column, fmt_time
 from daycare_gui.ui.models.keyed_model import KeyedTableModel
 from daycare_gui.ui.widgets.filter_bar import FilterBox
+from daycare_gui.ui.widgets.flow_layout import FlowLayout
 from daycare_gui.ui.widgets.tables import make_table, sort_only
 
 THREADS = api.THREADS
@@ -32,6 +33,13 @@ DEFAULT_SORT = "Updated"  # newest first, where the store can sort by it
 
 
 RUNS_FLAG = "scheduled-runs"  # the "Hide scheduled runs" box among the flags (not a flag the store filters by)
+# "Hide scheduled runs" starts checked where runs are many: this many sessions or more that hold only scheduled
+# runs (a cron agent's session per run: dozens of them bury the conversations). Fewer: it starts unchecked.
+MANY_RUN_SESSIONS = 50
+
+
+def _run_sessions(runs_cap) -> int:
+    return len(runs_cap.run_sessions()) if runs_cap is not None else 0
 
 
 def cell_text(value) -> str:
@@ -74,7 +82,7 @@ class ThreadList(QWidget):
         self.label = cap.thread_label
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        head = QHBoxLayout()
+        self.head = head = QHBoxLayout()  # (a page may add its own buttons after the count)
         self.caption = QLabel(f"<b>{self.label}</b>")
         self.summary = QLabel("Loading…")
         self.summary.setObjectName("threadSummary")
@@ -84,9 +92,10 @@ class ThreadList(QWidget):
         layout.addLayout(head)
         self.filter_box = FilterBox(f"Filter {self.label.lower()} (Ctrl+F)")
         layout.addWidget(self.filter_box)
-        # The store's own filters on a line of their own, so the words keep a box wide enough to read.
-        self.bar = QHBoxLayout()
-        self.bar.addStretch(1)
+        # The store's own filters on a line of their own, so the words keep a box wide enough to read; they
+        # wrap onto a second line rather than widen the page (four boxes side by side took 630 px, and the
+        # navigation gave up its labels for them at 1280 px with the Details dock shown).
+        self.bar = FlowLayout()
         layout.addLayout(self.bar)
         self.choice_boxes: dict[str, QComboBox] = {}
         self.flag_boxes: dict[str, QCheckBox] = {}
@@ -130,13 +139,14 @@ class ThreadList(QWidget):
     # -- the filter bar ---------------------------------------------------------------------------
     def load(self) -> None:
         """Read the filters and the keys (both on the worker)."""
-        cap = self.cap
-        self.ctx.worker.submit("thread-filters", lambda: (tuple(cap.filters(THREADS)), _own_count(cap)),
+        cap, runs_cap = self.cap, self.runs_cap
+        self.ctx.worker.submit("thread-filters", lambda: (tuple(cap.filters(THREADS)), _own_count(cap),
+                                                          _run_sessions(runs_cap)),
                                on_result=self._filters_arrived, on_error=lambda _m: None)
         self.reload()
 
-    def _filters_arrived(self, answer: tuple[tuple[FilterSpec, ...], int | None]) -> None:
-        specs, own = answer
+    def _filters_arrived(self, answer: tuple[tuple[FilterSpec, ...], int | None, int]) -> None:
+        specs, own, run_sessions = answer
         if own is not None:
             self.total, self._own_total = own, True
             self._say_count(self.model.rowCount())
@@ -148,27 +158,31 @@ class ThreadList(QWidget):
                 for value, label in spec.choices:
                     box.addItem(label, value)
                 self.choice_boxes[spec.name] = box
-                self.bar.insertWidget(self.bar.count() - 1, box)
+                self.bar.addWidget(box)
                 box.currentIndexChanged.connect(lambda _i: self.reload())
             elif spec.kind == "flag" and spec.name not in self.flag_boxes:
                 check = QCheckBox(spec.label)
                 self.flag_boxes[spec.name] = check
-                self.bar.insertWidget(self.bar.count() - 1, check)
+                self.bar.addWidget(check)
                 check.toggled.connect(lambda _on: self.reload())
             elif spec.kind == "time" and self.time_box is None:
                 self.time_box = QComboBox()
                 self.time_box.setObjectName("threadFilter-time")
                 for label, days in TIME_RANGES:
                     self.time_box.addItem(label if days is None else f"{spec.label} {label}", days)
-                self.bar.insertWidget(self.bar.count() - 1, self.time_box)
+                self.bar.addWidget(self.time_box)
                 self.time_box.currentIndexChanged.connect(lambda _i: self.reload())
         if self.runs_cap is not None and RUNS_FLAG not in self.flag_boxes:
             check = QCheckBox("Hide scheduled runs")
             check.setObjectName("threadFilter-runs")
             check.setToolTip("Hide the sessions that only hold scheduled runs (cron, heartbeats, missions), "
-                             "and the threads that hold nothing else; the Automations page lists them")
+                             "and the threads that hold nothing else; the Automations page lists them. On at "
+                             f"first where there are {MANY_RUN_SESSIONS} such sessions or more")
             self.flag_boxes[RUNS_FLAG] = check
-            self.bar.insertWidget(self.bar.count() - 1, check)
+            self.bar.addWidget(check)
+            if run_sessions >= MANY_RUN_SESSIONS:  # runs are many: hidden until the box is unchecked
+                check.setChecked(True)
+                self.reload()
             check.toggled.connect(lambda _on: self.reload())
         wanted, self._wanted_choices = self._wanted_choices, {}
         if wanted:

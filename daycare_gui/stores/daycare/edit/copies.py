@@ -1,9 +1,0 @@
-"""Moved to :mod:`daycare_gui.stores.common.edit.copies` (it names no store kind); this name stays so older imports keep working.
-
-The old name is the same module object, so a patch through either name reaches the code."""
-
-import sys
-
-from daycare_gui.stores.common.edit import copies as _moved
-
-sys.modules[__name__] = _moved
