@@ -127,6 +127,10 @@ def test_recycled_wal_segments_stay_out_of_the_copy_and_it_still_opens(pglite_de
     with registry.open_store(pglite_demo) as store:  # and a store whose copy left them out reads the same
         assert store.counts() == expected
 
+    whole = tmp_path / "whole"  # an edit's copy, swapped in as the store, keeps every file the store had
+    copy_pglite(pglite_demo / "daycare.pglite", whole, whole=True)
+    assert {recycled, zeros} <= set(os.listdir(whole / "pg_wal"))
+
 
 def test_server_last_page_by_position_names_no_offset(pg_demo_url):
     with registry.open_store(pg_demo_url) as store:

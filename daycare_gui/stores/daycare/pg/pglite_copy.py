@@ -34,8 +34,11 @@ MB = 1 << 20
 
 
 def copy_pglite(src: Path, dest: Path, progress=None, cancelled=lambda: False,
-                skipped: list[tuple[str, str]] | None = None) -> int:
+                skipped: list[tuple[str, str]] | None = None, *, whole: bool = False) -> int:
     """Copy ``src`` into ``dest`` (a new folder); returns the bytes copied. Never writes into ``src``.
+
+    A copy to read leaves out the WAL segments PostgreSQL recycled (see :func:`_recycled_wal`); ``whole``
+    keeps them: an edit swaps its copy in as the store, which keeps every file it had.
 
     ``progress(done_mb, total_mb, "Copying the store (12 of 61 MB)…")`` follows the bytes; when
     ``cancelled()`` turns true the copy stops between two steps (the caller removes ``dest``).
@@ -44,7 +47,8 @@ def copy_pglite(src: Path, dest: Path, progress=None, cancelled=lambda: False,
     ``skipped`` as (relative path, why), and each file stops at a size it could have (``FileGrew``)."""
     skipped = skipped if skipped is not None else []
     files, links = _plan(src, skipped)
-    files = [rel for rel in files if not _recycled_wal(links.get(rel, src / rel), rel)]
+    if not whole:
+        files = [rel for rel in files if not _recycled_wal(links.get(rel, src / rel), rel)]
 
     def order(rel: Path) -> tuple[int, str]:
         if rel.as_posix() == "global/pg_control":
@@ -84,7 +88,7 @@ def copy_pglite(src: Path, dest: Path, progress=None, cancelled=lambda: False,
         except NotRegularFile as exc:
             skipped.append((rel.as_posix(), exc.strerror.replace("not read", "not copied")))
             continue
-        if _recycled_wal(fin.fileno(), rel):  # looked at again now: PostgreSQL may have written it since
+        if not whole and _recycled_wal(fin.fileno(), rel):  # looked at again now: PostgreSQL may have written it since
             fin.close()
             continue
         with fin, open(target, "wb", opener=_private) as fout:
