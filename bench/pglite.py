@@ -1,16 +1,24 @@
-"""Today's Daycare in PGlite: open, first and last page of the largest session, and a word search, each
-beside a plain psycopg baseline measured in the same run.
+"""Today's Daycare in PGlite (issue #35): opening, memory, an agent's sessions, the largest session's pages
+and the search index build, each beside a baseline measured in the same run.
 
-    python bench/pglite.py [--store DIR] [--runs N]
+    python bench/pglite.py [--store DIR] [--small DIR] [--runs N] [--search-rows N] [--skip-window]
 
 Without ``--store`` it writes (once, cached in bench/.cache/pglite-large) ``demo --generation pglite
---scale large``: 1,013 agents, 20,013 sessions, 1,000,000 history records, written by PGlite itself.
-Baselines: *open* — copying the folder and starting PGlite on the copy with the same sidecar, then a
-psycopg connection (what any reader must do, since only PGlite reads the folder); *pages* and *search* —
-the same rows fetched with psycopg and ``json`` only (no typed records). Prints a table, then one JSON line.
-The application's figures are taken twice, with and without the index it adds to its private copy
-(``session_history(session_id, id)``); ``open_and_first_page`` is open + the agent's sessions + the
-largest conversation's last page (counted), what a user waits for. Nothing is written to the store.
+--scale large``: 1,015 agents, 20,015 sessions, 1,000,000 history records, written by PGlite itself;
+without ``--small`` the small demo, in the run's temporary folder. Baselines:
+
+* open — a minimal Node script: copy the folder (``fs.cpSync``), start PGlite on the copy, run a first
+  query; timed from its process start to its answer. Compared with the CLI's ``inspect`` (process start to
+  exit) and the window (process start to the agent list shown), each a fresh process.
+* memory — app and sidecar together (the window's peak, VmHWM, plus its PGlite sidecar's), after the agent
+  list, the largest agent's sessions and the largest session's last page; the bare Node script's peak is
+  shown beside it (PGlite alone).
+* sessions and pages — absolute goals; the same page read by key through psycopg and ``json`` is shown.
+  ``*_cold`` is the first call on a freshly opened store (it reads every session's record ids once).
+* search — psycopg reading the same rows (keyset batches, ``json``) plus a plain FTS5 build of their text.
+
+Prints a table, then one JSON object as the last line (``figures``: each with its baseline, ratio, goal
+and whether it was met). Nothing is written to the store; copies and indexes go to a temporary folder.
 """
 
 from __future__ import annotations
@@ -18,25 +26,140 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
+import sqlite3
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
+REPO = HERE.parent
+sys.path.insert(0, str(REPO))
+
+BASELINE_NODE = r"""
+import fs from "node:fs";
+import { pathToFileURL } from "node:url";
+const [src, dest] = process.argv.slice(2);
+fs.cpSync(src, dest, { recursive: true });
+const { PGlite } = await import(pathToFileURL(process.env.PGLITE_ENTRY).href);
+const db = new PGlite(dest);
+await db.waitReady;
+await db.query("SELECT id FROM agents LIMIT 1");
+const hwm = fs.readFileSync("/proc/self/status", "utf8").match(/VmHWM:\s+(\d+)/);
+process.stdout.write(JSON.stringify({ answered: Date.now() / 1000, hwm_mb: hwm ? hwm[1] / 1024 : null }) + "\n");
+process.exit(0);
+"""
 
 
-def _median_ms(fn, runs: int) -> float:
-    samples = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        fn()
-        samples.append((time.perf_counter() - t) * 1000)
+def _emit(obj: dict) -> None:
+    print("BENCH " + json.dumps(obj), flush=True)
+
+
+def _hwm_mb(pid: int | str = "self") -> float | None:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return None
+
+
+def _median(samples: list[float]) -> float:
     return statistics.median(samples)
 
 
+def _timed_ms(fn) -> float:
+    t = time.perf_counter()
+    fn()
+    return (time.perf_counter() - t) * 1000
+
+
+# ---------------------------------------------------------------------------------------------------
+# children (each a fresh interpreter)
+def child_window(store: str, agent: str, session: str) -> None:
+    """The real window: process start → the agent list shown; then the agent's sessions and the session's
+    last page read as the window reads them, and the peak memory of the app and its sidecar."""
+    from PySide6.QtCore import QSettings
+
+    from daycare_gui.ui.app import make_application
+    from daycare_gui.ui.main_window import MainWindow
+
+    app = make_application(sys.argv[:1])
+    window = MainWindow(QSettings(os.path.join(os.environ["PGLITE_BENCH_TMP"], f"s-{os.getpid()}.ini"),
+                                  QSettings.Format.IniFormat))
+    window.resize(1280, 800)
+    window.show()
+    app.processEvents()
+    window.open_initial(store, False)
+    end = time.monotonic() + 900
+    while window.store is None and time.monotonic() < end:
+        app.processEvents()
+        time.sleep(0.001)
+    # the thread list: "agents" where the kind names it so, else the section one per capability gives it
+    section = next((k for k, spec in window._sections.items() if k == "agents"), None) or next(
+        k for k, spec in window._sections.items() if (spec.shows or spec.id) == "conversations")
+    window.show_section(section)
+    threads = window.panes[section].threads
+    while not (threads.model.rowCount() > 0 and threads.model.is_loaded(0)) and time.monotonic() < end:
+        app.processEvents()
+        time.sleep(0.001)
+    threads.table.viewport().repaint()
+    app.processEvents()
+    shown = time.time()
+    from daycare_gui.stores import api
+    from daycare_gui.stores.records import SessionRef
+
+    conv = window.store.capability(api.Conversations)
+    conv.sessions(agent)
+    ref = SessionRef(agent, session)
+    _count, last = conv.tail(ref)
+    conv.page_before(ref, last + 1, 200)
+    server = getattr(window.store, "server", None)
+    sidecar = _hwm_mb(server.proc.pid) if server is not None and server.proc is not None else None
+    _emit({"agents_shown": shown, "rows": threads.model.rowCount(), "app_mb": _hwm_mb(), "sidecar_mb": sidecar})
+    window.close()
+
+
+def _child(args: list[str], env: dict) -> tuple[dict, float]:
+    started = time.time()
+    proc = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", *args], env=env,
+                          capture_output=True, text=True, timeout=1800, cwd=str(REPO))
+    for line in proc.stdout.splitlines():
+        if line.startswith("BENCH "):
+            return json.loads(line[6:]), started
+    raise RuntimeError(f"child {args[0]} failed:\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}")
+
+
+def _baseline_node(folder: Path, runtime, tmp: Path) -> tuple[float, float | None]:
+    script = tmp / "baseline.mjs"
+    script.write_text(BASELINE_NODE)
+    dest = tmp / "baseline-copy"
+    shutil.rmtree(dest, ignore_errors=True)
+    started = time.time()
+    proc = subprocess.run([runtime.node, str(script), str(folder), str(dest)], capture_output=True, text=True,
+                          env=dict(os.environ, PGLITE_ENTRY=str(runtime.entry)), timeout=900)
+    shutil.rmtree(dest, ignore_errors=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"the Node baseline failed: {proc.stderr[-2000:]}")
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    return out["answered"] - started, out["hwm_mb"]
+
+
+def _inspect(store: Path, env: dict) -> float:
+    started = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "daycare_gui.cli", "inspect", str(store)], env=env, cwd=str(REPO),
+                          capture_output=True, text=True, timeout=900)
+    if proc.returncode != 0:
+        raise RuntimeError(f"inspect failed: {proc.stderr[-2000:]}")
+    return time.perf_counter() - started
+
+
+# ---------------------------------------------------------------------------------------------------
+# parent
 def _ensure_store(store: Path | None) -> Path:
     if store is not None:
         return store
@@ -44,99 +167,236 @@ def _ensure_store(store: Path | None) -> Path:
     if not (cache / "daycare.pglite" / "PG_VERSION").is_file():
         print(f"writing the large PGlite demo into {cache} (once)…", file=sys.stderr)
         subprocess.run([sys.executable, "-m", "daycare_gui.cli", "demo", str(cache), "--generation", "pglite",
-                        "--scale", "large", "--now", "fixed", "--quiet"], check=True, cwd=HERE.parent)
+                        "--scale", "large", "--now", "fixed", "--quiet"], check=True, cwd=REPO)
     return cache
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--store", type=Path)
-    parser.add_argument("--runs", type=int, default=3)
-    args = parser.parse_args()
-    store = _ensure_store(args.store)
+def _open_figures(m: dict, name: str, store: Path, runtime, tmp: Path, env: dict, runs: int, window: bool,
+                  largest: tuple[str, str]) -> None:
+    base, inspect, shown, app_mb, side_mb, base_mb = [], [], [], [], [], []
+    for _ in range(runs):  # interleaved: the machine's load falls on both alike
+        seconds, hwm = _baseline_node(store / "daycare.pglite", runtime, tmp)
+        base.append(seconds)
+        base_mb.append(hwm or 0)
+        inspect.append(_inspect(store, env))
+        if window:
+            out, started = _child(["window", str(store), *largest], env)
+            shown.append(out["agents_shown"] - started)
+            app_mb.append(out["app_mb"] or 0)
+            side_mb.append(out["sidecar_mb"] or 0)
+    m[f"{name}_baseline_open_s"] = _median(base)
+    m[f"{name}_baseline_node_mb"] = _median(base_mb)
+    m[f"{name}_inspect_s"] = _median(inspect)
+    if window:
+        m[f"{name}_window_agents_s"] = _median(shown)
+        m[f"{name}_app_mb"] = _median(app_mb)
+        m[f"{name}_sidecar_mb"] = _median(side_mb)
+        m[f"{name}_app_and_sidecar_mb"] = _median([a + s for a, s in zip(app_mb, side_mb)])
 
+
+def _data_figures(m: dict, store: Path, runtime, runs: int, search_rows: int, tmp: Path) -> None:
+    """Sessions, pages and the search index, in this process, on a store opened for them."""
     import psycopg
 
     from daycare_gui.stores import api, registry
+    from daycare_gui.stores.common.search_index import SourceIndex, update_source_index
     from daycare_gui.stores.daycare.pg.pglite_copy import PgliteServer
-    from daycare_gui.stores.daycare.pg.runtime import ensure_runtime
     from daycare_gui.stores.records import SessionRef
 
-    runtime = ensure_runtime()
-    figures: dict[str, float] = {}
+    t = time.perf_counter()
+    opened = registry.open_store(store)
+    m["open_in_process_s"] = time.perf_counter() - t
+    try:
+        conv = opened.capability(api.Conversations)
+        sid, agent = m["largest_session"], m["largest_agent"]
+        ref = SessionRef(agent, sid)
+        m["sessions_cold_ms"] = _timed_ms(lambda: conv.sessions(agent))
+        m["sessions_ms"] = _median([_timed_ms(lambda: conv.sessions(agent)) for _ in range(runs)])
+        n, last = conv.tail(ref)
+        middle_key = conv.key_chunk(ref, None, n // 2)[-1]
+        pages = {
+            "first": lambda: [p.message() for p in conv.page_after(ref, None, 200)],
+            "middle": lambda: [p.message() for p in conv.page_after(ref, middle_key, 200)],
+            "last": lambda: [p.message() for p in conv.page_before(ref, last + 1, 200)],
+            "by_position": lambda: conv.messages(ref, n // 3, 200),
+            "open_at_end": lambda: (conv.tail(ref), [p.message() for p in conv.page_before(ref, last + 1, 200)]),
+        }
+        for key, fn in pages.items():
+            m[f"page_{key}_ms"] = _median([_timed_ms(fn) for _ in range(runs)])
+        m["page_max_ms"] = max(m[f"page_{k}_ms"] for k in pages)
+        m["largest_session_records"] = n
 
-    def baseline_open():
-        server = PgliteServer(store / "daycare.pglite", runtime)
-        conn = psycopg.connect(server.url.replace("postgresql+psycopg://", "postgresql://"))
-        conn.execute("SELECT 1")
-        conn.close()
+        source = opened.capability(api.SearchSource)
+        messages = source.messages
+
+        def capped(after):
+            for i, item in enumerate(messages(after)):
+                if search_rows and i >= search_rows:
+                    return
+                yield item
+
+        source.messages = capped
+        index = SourceIndex(tmp / "app-index.sqlite")
+        t = time.perf_counter()
+        result = update_source_index(source, index)
+        m["search_build_s"] = time.perf_counter() - t
+        m["search_rows"] = result.added
+        index.close()
+    finally:
+        opened.close()
+
+    server = PgliteServer(store / "daycare.pglite", runtime)
+    try:
+        raw = psycopg.connect(server.url.replace("postgresql+psycopg://", "postgresql://"))
+        lo = raw.execute("SELECT min(id) FROM session_history WHERE session_id = %s AND id > 0", (sid,)).fetchone()[0]
+        ids = [r[0] for r in raw.execute("SELECT id FROM session_history WHERE session_id = %s AND id >= %s "
+                                         "ORDER BY id LIMIT 200", (sid, lo)).fetchall()]
+
+        def plain_page():
+            rows = raw.execute("SELECT id, type, at, data FROM session_history WHERE id = ANY(%s::bigint[]) ORDER BY id",
+                               (ids,)).fetchall()
+            return [json.dumps(r[3]) for r in rows]
+
+        m["baseline_page_ms"] = _median([_timed_ms(plain_page) for _ in range(runs)])
+        t = time.perf_counter()
+        fts = sqlite3.connect(tmp / "baseline-index.sqlite")
+        fts.execute("CREATE VIRTUAL TABLE messages USING fts5(body)")
+        last_id, done = -1, 0
+        while not search_rows or done < search_rows:
+            want = 5000 if not search_rows else min(5000, search_rows - done)
+            rows = raw.execute("SELECT id, session_id, type, at, data FROM session_history WHERE id > %s "
+                               "ORDER BY id LIMIT %s", (last_id, want)).fetchall()
+            if not rows:
+                break
+            with fts:
+                fts.executemany("INSERT INTO messages(body) VALUES (?)",
+                                [(r[4].get("text", "") if isinstance(r[4], dict) else str(r[4]),) for r in rows])
+            done += len(rows)
+            last_id = rows[-1][0]
+        fts.execute("INSERT INTO messages(messages) VALUES ('optimize')")
+        fts.commit()
+        fts.close()
+        m["baseline_search_build_s"] = time.perf_counter() - t
+        raw.close()
+    finally:
         server.close()
 
-    from daycare_gui.stores.daycare.pg import open as pg_open
 
-    def app_open():
-        registry.open_store(store).close()
+# key, what it is, unit, baseline key, what the baseline is, goal: most (absolute), most as a multiple
+FIGURES = (
+    ("small_inspect_s", "small demo: CLI inspect (process start → exit)", "s", "small_baseline_open_s",
+     "Node: copy + PGlite start + first query", None, 1.5),
+    ("small_window_agents_s", "small demo: window (process start → agent list shown)", "s",
+     "small_baseline_open_s", "Node: copy + PGlite start + first query", None, 1.5),
+    ("large_inspect_s", "1M demo: CLI inspect (process start → exit)", "s", "large_baseline_open_s",
+     "Node: copy + PGlite start + first query", None, 1.5),
+    ("large_window_agents_s", "1M demo: window (process start → agent list shown)", "s",
+     "large_baseline_open_s", "Node: copy + PGlite start + first query", None, 1.5),
+    ("large_app_and_sidecar_mb", "1M demo: peak memory, app + sidecar (window, after a session)", "MB",
+     "large_baseline_node_mb", "Node: PGlite alone, peak", 300, None),
+    ("sessions_cold_ms", "1M demo: an agent's session list, first call after open", "ms", None, "", 200, None),
+    ("sessions_ms", "1M demo: an agent's session list", "ms", None, "", 200, None),
+    ("page_first_ms", "largest session: first page (by key, decoded)", "ms", "baseline_page_ms",
+     "psycopg + json, 200 rows by id", 100, None),
+    ("page_middle_ms", "largest session: a middle page (by key)", "ms", "baseline_page_ms",
+     "psycopg + json, 200 rows by id", 100, None),
+    ("page_last_ms", "largest session: last page (by key)", "ms", "baseline_page_ms",
+     "psycopg + json, 200 rows by id", 100, None),
+    ("page_by_position_ms", "largest session: a page by position (messages())", "ms", "baseline_page_ms",
+     "psycopg + json, 200 rows by id", 100, None),
+    ("page_open_at_end_ms", "largest session opened at its end (count + last page)", "ms", "baseline_page_ms",
+     "psycopg + json, 200 rows by id", 100, None),
+    ("search_build_s", "search index build", "s", "baseline_search_build_s",
+     "psycopg read of the same rows + plain FTS5", None, 1.5),
+)
 
-    def app_figures(suffix: str) -> tuple[str, int]:
-        """Open, then what opening the largest conversation costs: its agent's sessions, its last page
-        (where a conversation opens) and its first page, each on a fresh store (counts are cached)."""
-        figures["open" + suffix + "_ms"] = _median_ms(app_open, args.runs)
-        with registry.open_store(store) as opened:
-            conv = opened.capability(api.Conversations)
-            sid, agent, n = opened.db.rows(
+
+def _ratio(value, baseline):
+    if not isinstance(value, (int, float)) or not isinstance(baseline, (int, float)) or baseline <= 0:
+        return None
+    return round(value / baseline, 2)
+
+
+def _figure(m: dict, key, label, unit, baseline_key, baseline_label, most, most_ratio) -> dict:
+    value, baseline = m.get(key), m.get(baseline_key) if baseline_key else None
+    ratio = _ratio(value, baseline)
+    checks = []
+    if most is not None and value is not None:
+        checks.append(value <= most)
+    if most_ratio is not None and ratio is not None:
+        checks.append(ratio <= most_ratio)
+    goal = " and ".join(g for g in (f"≤ {most} {unit}" if most is not None else "",
+                                    f"≤ {most_ratio}× baseline" if most_ratio is not None else "") if g)
+    digits = 3 if unit == "s" else 1
+    return {"key": key, "label": label, "unit": unit, "value": None if value is None else round(value, digits),
+            "baseline_key": baseline_key, "baseline_label": baseline_label,
+            "baseline": None if baseline is None else round(baseline, digits), "ratio": ratio, "goal": goal,
+            "met": all(checks) if checks and value is not None else None}
+
+
+def _table(figures: list[dict]) -> None:
+    head = ("figure", "daycare-gui", "baseline", "ratio", "goal", "met")
+    rows = [(f["label"], f"{f['value']} {f['unit']}" if f["value"] is not None else "—",
+             f"{f['baseline']} {f['unit']}" if f["baseline"] is not None else "—", f["ratio"] or "—", f["goal"],
+             {True: "yes", False: "NO", None: ""}[f["met"]]) for f in figures]
+    widths = [max(len(str(r[i])) for r in [head, *rows]) for i in range(len(head))]
+    for row in [head, tuple("-" * w for w in widths), *rows]:
+        print("  ".join(str(c).ljust(w) for c, w in zip(row, widths)))
+
+
+def main() -> int:
+    if len(sys.argv) > 2 and sys.argv[1] == "--child":
+        child_window(*sys.argv[3:])
+        return 0
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--store", type=Path, help="a large PGlite data dir (default: the cached 1M demo)")
+    parser.add_argument("--small", type=Path, help="a small PGlite data dir (default: the demo, written now)")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--search-rows", type=int, default=0, help="index only the first N records (0: all)")
+    parser.add_argument("--skip-window", action="store_true", help="no window children (no display stack)")
+    args = parser.parse_args()
+    store = _ensure_store(args.store)
+
+    from daycare_gui.stores.daycare.pg.runtime import ensure_runtime
+
+    runtime = ensure_runtime()
+    tmp = Path(tempfile.mkdtemp(prefix="daycare-gui-pglite-bench-"))
+    env = dict(os.environ, PGLITE_BENCH_TMP=str(tmp), PYTHONPATH=str(REPO), QT_QPA_PLATFORM="offscreen",
+               DAYCARE_GUI_SEARCH_DIR=str(tmp / "search"))
+    env.setdefault("DAYCARE_GUI_PGLITE_DIR", os.environ["DAYCARE_GUI_PGLITE_DIR"])
+    m: dict = {"runs": args.runs, "load_average": os.getloadavg()[0]}
+    try:
+        small = args.small
+        if small is None:
+            small = tmp / "small"
+            subprocess.run([sys.executable, "-m", "daycare_gui.cli", "demo", str(small), "--generation", "pglite",
+                            "--quiet"], check=True, cwd=REPO, env=env, capture_output=True)
+        from daycare_gui.stores import registry
+
+        with registry.open_store(store) as opened:  # which session is the largest (not timed)
+            sid, agent, _n = opened.db.rows(
                 "SELECT h.session_id, s.agent_id, count(*) c FROM session_history h JOIN sessions s "
                 "ON s.id = h.session_id GROUP BY h.session_id, s.agent_id ORDER BY c DESC LIMIT 1")[0]
-            ref = SessionRef(agent, sid)
-            figures["largest_session_records"] = n
-            figures["sessions" + suffix + "_ms"] = _median_ms(lambda: conv.sessions(agent), args.runs)
-            t = time.perf_counter()
-            conv.messages(ref, n - 200, 200)  # includes the session's count, as the window pays it
-            figures["open_conversation" + suffix + "_ms"] = (time.perf_counter() - t) * 1000
-            figures["first_page" + suffix + "_ms"] = _median_ms(lambda: conv.messages(ref, 0, 200), args.runs)
-            figures["last_page" + suffix + "_ms"] = _median_ms(lambda: conv.messages(ref, n - 200, 200), args.runs)
-        figures["open_and_first_page" + suffix + "_ms"] = (
-            figures["open" + suffix + "_ms"] + figures["sessions" + suffix + "_ms"]
-            + figures["open_conversation" + suffix + "_ms"])
-        return sid, n
-
-    # The copy can be indexed on session_history(session_id, id) after the open (pg.open.INDEX_COPY, off
-    # by default); the same figures with and without that index show whether it pays for itself.
-    pg_open.INDEX_COPY = False
-    app_figures("_noindex")
-    pg_open.INDEX_COPY = True
-    sid, n = app_figures("")
-    pg_open.INDEX_COPY = False
-    figures["open_baseline_ms"] = _median_ms(baseline_open, args.runs)
-
-    # Baselines on their own copy: PGlite serves one connection at a time.
-    server = PgliteServer(store / "daycare.pglite", runtime)
-    raw = psycopg.connect(server.url.replace("postgresql+psycopg://", "postgresql://"))
-
-    def plain_page(offset):
-        rows = raw.execute("SELECT id, type, at, data FROM session_history WHERE session_id = %s ORDER BY id "
-                           "LIMIT 200 OFFSET %s", (sid, offset)).fetchall()
-        return [json.dumps(r[3]) for r in rows]
-
-    figures["first_page_baseline_ms"] = _median_ms(lambda: plain_page(0), args.runs)
-    figures["last_page_baseline_ms"] = _median_ms(lambda: plain_page(n - 200), args.runs)
-    figures["search_baseline_ms"] = _median_ms(lambda: raw.execute(
-        "SELECT id FROM session_history WHERE data->>'text' ILIKE %s LIMIT 50", ("%invoice garden%",)).fetchall(),
-        args.runs)
-    raw.close()
-    server.close()
-
-    print(f"{'figure':<28}{'indexed copy':>14}{'no index':>12}{'baseline':>12}")
-    for key in ("open", "sessions", "open_conversation", "first_page", "last_page", "open_and_first_page"):
-        base = figures.get(key + "_baseline_ms")
-        print(f"{key:<28}{figures[key + '_ms']:>12.1f}ms{figures[key + '_noindex_ms']:>10.1f}ms"
-              + (f"{base:>10.1f}ms" if base is not None else ""))
-    print(f"{'search (ILIKE, baseline)':<28}{'':>26}{figures['search_baseline_ms']:>10.1f}ms")
-    print(json.dumps({k: round(v, 2) for k, v in figures.items()}))
+        m["largest_session"], m["largest_agent"] = sid, agent
+        with registry.open_store(small) as opened:
+            small_largest = opened.db.rows(
+                "SELECT h.session_id, s.agent_id, count(*) c FROM session_history h JOIN sessions s "
+                "ON s.id = h.session_id GROUP BY h.session_id, s.agent_id ORDER BY c DESC LIMIT 1")[0][:2]
+        _open_figures(m, "small", small, runtime, tmp, env, args.runs, not args.skip_window,
+                      (small_largest[1], small_largest[0]))
+        _open_figures(m, "large", store, runtime, tmp, env, args.runs, not args.skip_window, (agent, sid))
+        _data_figures(m, store, runtime, args.runs, args.search_rows, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    figures = [_figure(m, *spec) for spec in FIGURES]
+    _table(figures)
+    print(json.dumps({**{k: (round(v, 3) if isinstance(v, float) else v) for k, v in m.items()},
+                      "figures": figures}))
     # a command asked again of an unchanged store (small demos, whole processes): bench/repeat.py's JSON line
     subprocess.run([sys.executable, str(HERE / "repeat.py"), "--runs", str(args.runs)], check=False)
     return 0
 
 
 if __name__ == "__main__":
-    os.environ.setdefault("DAYCARE_GUI_PGLITE_DIR", str(HERE.parent / ".cache" / "pglite"))
+    os.environ.setdefault("DAYCARE_GUI_PGLITE_DIR", str(REPO / ".cache" / "pglite"))
     raise SystemExit(main())

@@ -9,6 +9,7 @@ from daycare_gui.stores import api
 from daycare_gui.stores.daycare.capabilities import message_of
 from daycare_gui.stores.daycare.pg.catalog import VERSIONED
 from daycare_gui.stores.daycare.pg.database import UnreadableJson
+from daycare_gui.stores.daycare.pg.history_keys import HistoryKeys, history_keys
 from daycare_gui.stores.daycare.pg.lists import DETAILS, PgListing
 from daycare_gui.stores.daycare.pg.storage import PgStorage
 from daycare_gui.stores.daycare.pg.threads import PgThreadListing
@@ -56,16 +57,26 @@ class PgConversations(PgThreadListing, _OnStore, api.Conversations):  # thread l
         cols = set(self.db.columns("agents"))
         name = "coalesce(a.name, a.path, a.id)" if "name" in cols else "coalesce(a.path, a.id)"
         rows = self.db.mappings(
-            f"SELECT a.id, {name} AS title, a.kind, a.path, a.lifecycle, a.updated_at, "
-            "(SELECT count(*) FROM sessions s WHERE s.agent_id = a.id) AS n "
-            f"FROM agents a{self.store.current('agents')} ORDER BY a.updated_at DESC NULLS LAST, a.id")
+            f"SELECT a.id, {name} AS title, a.kind, a.path, a.lifecycle, a.updated_at, coalesce(sc.n, 0) AS n "
+            f"FROM agents a {self.SESSION_COUNTS}{self.store.current('agents')} "
+            "ORDER BY a.updated_at DESC NULLS LAST, a.id")
         return [ThreadRecord(r["id"], r["title"], f"{r['kind'] or ''} · {r['lifecycle'] or ''} · {r['path'] or ''}",
                              r["updated_at"], r["n"], meta=(("Path", r["path"] or ""), ("Kind", r["kind"] or "")),
                              raw=r) for r in rows]
 
+    def _history_keys(self) -> HistoryKeys | None:
+        return history_keys(self.store)
+
     def sessions(self, thread_id: str) -> list[SessionRecord]:
         active = self.db.scalar(f"SELECT active_session_id FROM agents{self.store.current('agents')}"
                                 f"{' AND' if self.store.current('agents') else ' WHERE'} id = :a", {"a": thread_id})
+        keys = self._history_keys()
+        if keys is not None:
+            rows = self.db.mappings("SELECT s.* FROM sessions s WHERE s.agent_id = :a ORDER BY s.created_at, s.id",
+                                    {"a": thread_id})
+            for r in rows:
+                r["n"] = keys.count(r["id"])
+            return [self._session(thread_id, r, active) for r in rows]
         # One grouped pass over the history for all the agent's sessions: a count per session would scan
         # it once per session (Daycare's schema has no index on session_history.session_id).
         rows = self.db.mappings(
@@ -73,11 +84,17 @@ class PgConversations(PgThreadListing, _OnStore, api.Conversations):  # thread l
             "(SELECT session_id, count(*) AS n FROM session_history WHERE session_id IN "
             "(SELECT id FROM sessions WHERE agent_id = :a) GROUP BY session_id) c ON c.session_id = s.id "
             "WHERE s.agent_id = :a ORDER BY s.created_at, s.id", {"a": thread_id})
-        return [SessionRecord(SessionRef(thread_id, r["id"]), r["id"], r.get("created_at"), r.get("ended_at"), r["n"],
-                              "active" if r["id"] == active else ("ended" if r.get("ended_at") else ""), raw=r)
-                for r in rows]
+        return [self._session(thread_id, r, active) for r in rows]
+
+    @staticmethod
+    def _session(thread_id: str, r: dict, active) -> SessionRecord:
+        return SessionRecord(SessionRef(thread_id, r["id"]), r["id"], r.get("created_at"), r.get("ended_at"), r["n"],
+                             "active" if r["id"] == active else ("ended" if r.get("ended_at") else ""), raw=r)
 
     def message_count(self, ref: SessionRef) -> int:
+        keys = self._history_keys()
+        if keys is not None:
+            return keys.count(ref.session_id)
         # A PGlite store is a snapshot copy: its counts never change, so count each session once.
         cache = self.__dict__.setdefault("_counts", {}) if self.store.generation == "pglite" else {}
         key = (id(self.db), ref.session_id)
@@ -88,6 +105,10 @@ class PgConversations(PgThreadListing, _OnStore, api.Conversations):  # thread l
 
     def messages(self, ref: SessionRef, start: int, limit: int) -> list[Message]:
         start, limit = max(0, int(start)), int(limit)
+        keys = self._history_keys()
+        if keys is not None:  # a page by position is a slice of the session's ids
+            ids = keys.ids(ref.session_id)[start:start + max(0, limit)]
+            return [_message(*r, session_id=ref.session_id) for r in self._by_ids(ref.session_id, ids)]
         total = self.message_count(ref)
         n = max(0, min(limit, total - start))
         if n == 0:
@@ -106,10 +127,11 @@ class PgConversations(PgThreadListing, _OnStore, api.Conversations):  # thread l
         elif start > total // 2:
             # Near the end (where a conversation opens): count back from the newest, so PostgreSQL keeps
             # only the top rows instead of walking an OFFSET over the whole session (Daycare's schema has
-            # no index on session_history.session_id).
+            # no index on session_history.session_id); the last page needs no OFFSET at all.
+            back = max(0, total - start - n)
             rows = self.db.rows(
                 "SELECT id, type, at, data FROM session_history WHERE session_id = :s "
-                "ORDER BY id DESC LIMIT :n OFFSET :o", {**params, "o": max(0, total - start - n)})
+                "ORDER BY id DESC LIMIT :n" + (" OFFSET :o" if back else ""), {**params, "o": back})
             rows.reverse()
         else:
             rows = self.db.rows(
@@ -135,7 +157,23 @@ class PgConversations(PgThreadListing, _OnStore, api.Conversations):  # thread l
         return int(self.db.scalar(f"SELECT count(*) FROM agents{self.store.current('agents')}") or 0)
 
     # -- keyed pages (api.KeyedPages): by session_history.id, never an OFFSET ----------------------------
+    def _by_ids(self, session_id: str, ids) -> list[tuple]:
+        """The records ``ids`` of a session (from its HistoryKeys), in id order, through the primary key."""
+        if not ids:
+            return []
+        if ids[-1] - ids[0] + 1 == len(ids):  # a run of consecutive ids (a session written at once)
+            return self.db.rows("SELECT id, type, at, data FROM session_history WHERE session_id = :s "
+                                "AND id BETWEEN :lo AND :hi ORDER BY id", {"s": session_id, "lo": ids[0], "hi": ids[-1]})
+        return self.db.rows("SELECT id, type, at, data FROM session_history WHERE session_id = :s "
+                            "AND id = ANY(CAST(:ids AS bigint[])) ORDER BY id", {"s": session_id, "ids": list(ids)})
+
     def _keyed(self, where: str, params: dict, *, descending: bool = False) -> list[PendingMessage]:
+        keys = self._history_keys()
+        if keys is not None:
+            key, n = params.get("k"), params["n"]
+            ids = keys.before(params["s"], key, n) if descending else keys.after(params["s"], key, n)
+            rows = self._by_ids(params["s"], ids)
+            return [PendingMessage(int(r[0]), decode=_decode_row, data=(*r, params["s"])) for r in rows]
         rows = self.db.rows(f"SELECT id, type, at, data FROM session_history WHERE session_id = :s{where} "
                             f"ORDER BY id{' DESC' if descending else ''} LIMIT :n", params)
         if descending:
@@ -156,11 +194,18 @@ class PgConversations(PgThreadListing, _OnStore, api.Conversations):  # thread l
         return self._keyed(" AND id < :k", {**params, "k": int(key)}, descending=True)
 
     def key_chunk(self, ref: SessionRef, after: int | None, n: int) -> list[int]:
+        keys = self._history_keys()
+        if keys is not None:
+            return list(keys.after(ref.session_id, None if after is None else int(after), int(n)))
         rows = self.db.rows("SELECT id FROM session_history WHERE session_id = :s AND id > :a ORDER BY id LIMIT :n",
                             {"s": ref.session_id, "a": -1 if after is None else int(after), "n": max(0, int(n))})
         return [int(r[0]) for r in rows]
 
     def tail(self, ref: SessionRef, after: int | None = None) -> tuple[int, int | None]:
+        keys = self._history_keys()
+        if keys is not None:
+            ids = keys.after(ref.session_id, None if after is None else int(after), len(keys.ids(ref.session_id)))
+            return len(ids), (int(ids[-1]) if ids else None)
         rows = self.db.rows("SELECT count(*), max(id) FROM session_history WHERE session_id = :s AND id > :a",
                             {"s": ref.session_id, "a": -1 if after is None else int(after)})
         count, last = (rows[0][0], rows[0][1]) if rows else (0, None)
@@ -171,6 +216,9 @@ class PgConversations(PgThreadListing, _OnStore, api.Conversations):  # thread l
             key = int(message_id)
         except (TypeError, ValueError):
             return None
+        keys = self._history_keys()
+        if keys is not None:
+            return keys.position(ref.session_id, key)
         if not self.db.scalar("SELECT count(*) FROM session_history WHERE id = :i AND session_id = :s",
                               {"i": key, "s": ref.session_id}):
             return None
@@ -626,15 +674,28 @@ class PgSearchSource(_OnStore, api.SearchSource):
         paths = self.store.paths  # (None for a server: it is not known gone from here)
         return str(paths.pglite_path) if paths is not None and self.store.generation == "pglite" else None
 
+    BATCH = 5000
+
     def messages(self, after: str | None):
+        # Batches by the primary key, the connection free between them (the window reads on while the
+        # index is built). Each session's agent is looked up once here, not joined into every batch; a
+        # record whose session is gone is left out, as the join left it out.
+        def sessions() -> dict:
+            return {sid: agent for sid, agent in self.db.rows("SELECT id, agent_id FROM sessions")}
+
+        agents = sessions()
         last = int(after) if after else -1
         while True:
-            rows = self.db.rows(
-                "SELECT h.id, h.session_id, s.agent_id, h.type, h.at, h.data FROM session_history h "
-                "JOIN sessions s ON s.id = h.session_id WHERE h.id > :a ORDER BY h.id LIMIT 2000", {"a": last})
+            rows = self.db.rows("SELECT id, session_id, type, at, data FROM session_history WHERE id > :a "
+                                "ORDER BY id LIMIT :n", {"a": last, "n": self.BATCH})
             if not rows:
                 return
-            for id_, sid, agent, type_, at, data in rows:
+            if any(r[1] not in agents for r in rows):  # a server's session begun since: read them again
+                agents = sessions()
+            for id_, sid, type_, at, data in rows:
+                agent = agents.get(sid, agents)
+                if agent is agents:
+                    continue
                 yield str(id_), SessionRef(agent or "", sid), _message(id_, type_, at, data, session_id=sid)
             last = rows[-1][0]
 

@@ -76,6 +76,7 @@ class PgDatabase:
         self.url = url
         self.read_only = read_only
         self._lock = threading.RLock()
+        self._columns: dict[str, list[str]] | None = None  # the schema's columns, read once (see columns)
         self.engine = make_engine(url, poolclass=StaticPool, isolation_level="AUTOCOMMIT")
 
         @event.listens_for(self.engine, "connect")
@@ -113,6 +114,19 @@ class PgDatabase:
         except Exception as exc:
             raise PgError(masked(exc)) from None
 
+    def rows_with(self, settings: dict[str, str], sql: str) -> list[tuple]:
+        """The rows of ``sql`` (no parameters) under ``settings`` (``SET LOCAL``: this statement only, in a
+        read-only transaction of its own), e.g. more work memory for one large aggregate."""
+        try:
+            with self._lock, self.engine.connect() as conn:
+                raw = conn.connection.driver_connection
+                with raw.transaction():
+                    for name, value in settings.items():
+                        raw.execute("SELECT set_config(%s, %s, true)", (name, value))
+                    return [tuple(r) for r in raw.execute(sql).fetchall()]
+        except Exception as exc:
+            raise PgError(masked(exc)) from None
+
     def scalar(self, sql: str, params: dict | None = None):
         rows = self.rows(sql, params)
         return rows[0][0] if rows else None
@@ -123,9 +137,18 @@ class PgDatabase:
             "AND table_type = 'BASE TABLE' ORDER BY table_name")]
 
     def columns(self, table: str) -> list[str]:
-        return [r[0] for r in self.rows(
-            "SELECT column_name FROM information_schema.columns WHERE table_schema = 'public' "
-            "AND table_name = :t ORDER BY ordinal_position", {"t": table})]
+        """``table``'s columns in order. Every column of the schema is read in one query, once per connection:
+        information_schema is slow (tens of ms a question on PGlite) and the capabilities ask it dozens of
+        times while a store opens. A PGlite copy never changes its schema; on a server the store reopens
+        after anything that would (an upgrade)."""
+        if self._columns is None:
+            columns: dict[str, list[str]] = {}
+            for name, column in self.rows(
+                    "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'public' "
+                    "ORDER BY table_name, ordinal_position"):
+                columns.setdefault(name, []).append(column)
+            self._columns = columns
+        return list(self._columns.get(table, ()))
 
     def count(self, table: str) -> int:
         if table not in self.tables():

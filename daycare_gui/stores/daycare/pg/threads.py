@@ -25,6 +25,11 @@ class PgThreadListing:
         return PG_COLUMNS if list_id == THREADS else ()
 
     # -- SQL pieces ------------------------------------------------------------------------------------
+    # Each agent's sessions counted in one grouped pass joined in, not a subquery per agent: Daycare's schema
+    # has no index on sessions.agent_id, so a subquery per row scanned every session once per agent.
+    SESSION_COUNTS = ("LEFT JOIN (SELECT agent_id, count(*) AS n FROM sessions GROUP BY agent_id) sc "
+                      "ON sc.agent_id = a.id")
+
     def _name(self) -> str:
         return "coalesce(a.name, a.path, a.id)" if "name" in self.db.columns("agents") else "coalesce(a.path, a.id)"
 
@@ -76,12 +81,13 @@ class PgThreadListing:
         parts, params = self._where(query)
         key = {"Name": f"lower({self._name()})", "Kind": "a.kind", "Lifecycle": "a.lifecycle",
                "User": f"lower({self._user_label()})",
-               "Sessions": "(SELECT count(*) FROM sessions s WHERE s.agent_id = a.id)",
+               "Sessions": "coalesce(sc.n, 0)",
                "Created": "a.created_at"}.get(query.sort, "a.updated_at")
         descending = query.descending if query.sort else True  # the list's own order: latest first
         where = (" WHERE " + " AND ".join(parts)) if parts else ""
         order = f"{key} {'DESC' if descending else 'ASC'} NULLS LAST, a.id"
-        return [r[0] for r in self.db.rows(f"SELECT a.id FROM agents a{where} ORDER BY {order}", params)]
+        counts = f" {self.SESSION_COUNTS}" if query.sort == "Sessions" else ""
+        return [r[0] for r in self.db.rows(f"SELECT a.id FROM agents a{counts}{where} ORDER BY {order}", params)]
 
     def fetch(self, list_id: str, keys: list[str]) -> list[Row]:
         if list_id != THREADS or not keys:
@@ -97,8 +103,8 @@ class PgThreadListing:
             where = " AND ".join([*current, f"a.id IN ({', '.join(':' + k for k in params)})"])
             rows = self.db.mappings(
                 f"SELECT a.id, {self._name()} AS title, a.kind, a.lifecycle, a.user_id, {self._user_label()} AS owner, "
-                "(SELECT count(*) FROM sessions s WHERE s.agent_id = a.id) AS n, a.path, a.created_at, "
-                f"a.updated_at{extra} FROM agents a WHERE {where}", params)
+                f"coalesce(sc.n, 0) AS n, a.path, a.created_at, a.updated_at{extra} FROM agents a "
+                f"{self.SESSION_COUNTS} WHERE {where}", params)
             for r in rows:
                 by_key[r["id"]] = _row(r)
         return [by_key[k] for k in keys if k in by_key]

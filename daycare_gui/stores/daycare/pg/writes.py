@@ -240,7 +240,7 @@ def _write_pglite(store, edit, *, force: bool = False) -> None:
         racy_since = time.time_ns() - RACY_NS
         before = fingerprint(original, racy_since)  # before the copy: a later change is one the copy may lack
         skipped: list[tuple[str, str]] = []
-        copy_pglite(original, work, skipped=skipped)
+        copy_pglite(original, work, skipped=skipped, whole=True)  # swapped in: every file it had
         if skipped:  # swapped in, the edited copy would lose what the copy left out
             rel, why = skipped[0]
             raise WriteRefused(f"{original} holds {rel}, {why.removesuffix('; not copied')}; an edit would "
