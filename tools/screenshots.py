@@ -27,12 +27,30 @@ SHOTS = [
     ("overview.png", "overview", None),
     ("agents.png", "agents", "select_agent"),
     ("conversation.png", "history", "open_session"),
-    ("inbox.png", "inbox", None),
+    ("inbox.png", "inbox", "select_first"),
     ("cron.png", "cron", "select_first"),
     ("apps.png", "apps", "select_first"),
-    ("storage.png", "storage", None),
+    ("storage.png", "storage", "open:_migrations"),  # the tables, and the migrations' own rows
     ("search.png", "search", "search"),
 ]
+
+
+def _demo_picks(store: Path) -> tuple[str | None, tuple[str, str] | None]:
+    """A user agent with several sessions, and the longest session with tool calls (agent id, session id):
+    read from the demo this script has just written, so the pictures show a real conversation."""
+    import sqlite3
+
+    # immutable: not even a -shm file beside the store, which the window would take for a change on disk
+    con = sqlite3.connect(f"file:{store / 'daycare.db'}?immutable=1", uri=True)
+    try:
+        agent = con.execute("SELECT a.id FROM agents a JOIN sessions s ON s.agent_id = a.id WHERE a.type = 'user' "
+                            "GROUP BY a.id ORDER BY count(*) DESC, a.id LIMIT 1").fetchone()
+        session = con.execute("SELECT s.agent_id, s.id FROM session_history h JOIN sessions s ON s.id = h.session_id "
+                              "GROUP BY s.id HAVING sum(h.type LIKE '%tool_call%') > 0 "
+                              "ORDER BY count(*) DESC, s.id LIMIT 1").fetchone()
+    finally:
+        con.close()
+    return (agent[0] if agent else None), (tuple(session) if session else None)
 
 
 def _wait(ms: int = 600) -> None:
@@ -81,6 +99,7 @@ def _palette_shot(window, out: Path, suffix: str) -> None:
     """Jump To (Ctrl+K) over the window, part of a name typed: the dialog is its own window, so the screen
     is grabbed where the main window is."""
     window.show_section("overview")
+    _settle(window, 300)
     for _ in range(100):
         if window.jump.index is not None:
             break
@@ -108,49 +127,57 @@ def _use_palette(app, name: str, light) -> None:
     _wait(300)
 
 
-def _window_shots(window, out: Path, suffix: str) -> None:
+def _settle(window, ms: int = 900) -> None:
+    """Let the page's reads arrive, then make the navigation show every label whole. The window widens it
+    to ``needed_width()`` as counts arrive, but under Fusion on Xvfb that measure came out 9 px short
+    ("Settings and auth …"): Qt's own measure of the drawn rows decides too."""
+    _wait(ms)
+    nav = window.nav
+    drawn = nav.sizeHintForColumn(0) + nav.indentation() + 2 * nav.frameWidth() + 8
+    needed = max(nav.needed_width(), drawn)
+    sizes = window.splitter.sizes()
+    if len(sizes) == 2 and sizes[0] < needed:
+        window.splitter.setSizes([needed, sum(sizes) - needed])
+    _wait(200)
+
+
+def _window_shots(window, store: Path, out: Path, suffix: str) -> None:
+    agent, session = _demo_picks(store)
     for name, section, action in SHOTS:
         name = name.replace(".png", f"{suffix}.png")
         if section == "history":
-            agents = window.panes.get("agents")
-            session = None
-            if agents is not None and agents.sessions_model.rowCount():
-                session = agents.sessions_model.record(agents.sessions_model.rowCount() - 1)
             if session is None:
                 continue
-            window.show_section("history", (session.agent_id, session.id, None))
+            window.show_section("history", (session[0], session[1], None))
+        elif action == "select_agent":
+            shown = window.panes.get(section)
+            if shown is not None:  # the second palette's pass: selecting the agent again describes it
+                _deselect(shown.threads.table)
+            window.show_section(section, agent)  # the agent, its sessions, its active one read
+        elif action and action.startswith("open:"):
+            window.show_section(section, action.partition(":")[2])
         else:
             window.show_section(section)
-        _wait(900)
+        _settle(window, 1500)
         pane = window.panes.get(section)
-        if action == "select_agent" and pane is not None:
-            # a user agent with a real conversation makes the better picture
-            model = pane.model
-            for row in range(model.rowCount()):
-                model.index(row, 0).data()
-            _wait(500)
-            row = next((r for r in range(model.rowCount())
-                        if model.record(r) is not None and model.record(r).type == "user"), 0)
-            _deselect(pane.table)
-            pane.table.selectRow(row)
-            _wait(700)
-        elif action == "select_first" and pane is not None:
+        if action == "select_first" and pane is not None:
             _select_first(pane)
-            _wait(600)
+            _settle(window, 900)
         elif action == "search" and pane is not None:
             _wait(1500)  # the index builds on first show
             pane.query_box.setText("lisbon OR groceries")
             pane.run_search()
-            _wait(1500)
+            _settle(window, 1500)
         window.grab().save(str(out / name))
         print(out / name)
 
 
-def _open_at(window, path: Path, section: str) -> None:
-    """Open ``path`` and wait (10 s at most) until the store is read and offers ``section``."""
+def _open_at(window, path: Path, section: str, seconds: int = 10) -> None:
+    """Open ``path`` and wait (``seconds`` at most) until it, not the store before it, is read and offers
+    ``section``."""
     window.open_path(str(path))
-    for _ in range(100):
-        if window.opened is not None and section in window._sections:
+    for _ in range(seconds * 10):
+        if window.opened is not None and window._opened_path == str(path) and section in window._sections:
             break
         _wait(100)
 
@@ -168,29 +195,72 @@ def _agentstack_shots(window, out: Path, palettes, light, work: Path) -> None:
         pane = window.panes["collection:memory"]
         pane.search_box.setText("test OR migration")
         pane.search(pane.search_box.text())
-        _wait(1200)
+        _settle(window, 1200)
         name = out / f"agentstack-search{'-dark' if palette == 'dark' else ''}.png"
         window.grab().save(str(name))
         print(name)
 
 
 def _linggen_shot(window, out: Path, work: Path) -> None:
-    """A Linggen home in the shared conversation pane: the first project, its oldest session."""
+    """A Linggen home in the shared conversation pane: the first project, its session with a plan."""
     from daycare_gui.stores.linggen.demo import write_demo as write_linggen
 
     _open_at(window, write_linggen(work / "linggen" / "home"), "conversations")
     window.show_section("conversations")
     _wait(900)
     pane = window.panes["conversations"]
-    for records in (pane.threads, pane.sessions):
-        table = records.table
-        if table.model().rowCount():
-            _deselect(table)
-            table.setCurrentIndex(table.model().index(table.model().rowCount() - 1 if records is pane.sessions
-                                                      else 0, 0))
-            _wait(900)
+    projects = pane.threads.table
+    if projects.model().rowCount():
+        _deselect(projects)
+        projects.setCurrentIndex(projects.model().index(0, 0))
+        _wait(900)
+    # the session with a plan (its items, one in progress), else the last one listed
+    sessions = pane.sessions.table
+    model = sessions.model()
+    titles = [str(model.index(r, 0).data() or "") for r in range(model.rowCount())]
+    row = next((r for r, t in enumerate(titles) if t.lower().startswith("plan")), len(titles) - 1)
+    if row >= 0:
+        _deselect(sessions)
+        sessions.setCurrentIndex(model.index(row, 0))
+        _wait(900)
+    _settle(window, 300)
     window.grab().save(str(out / "linggen-conversation.png"))
     print(out / "linggen-conversation.png")
+
+
+def _pglite_shot(window, out: Path, work: Path) -> None:
+    """Today's Daycare in PGlite through the same panes: an agent by its path, its session with tool calls
+    and results, and the lists only today's store keeps (Versions, ...) in the navigation. PGlite runs
+    under Node: ``DAYCARE_GUI_PGLITE_DIR`` names the pinned copy (README "Screenshots")."""
+    from daycare_gui.stores.daycare.demo.ids import NOW_MS
+    from daycare_gui.stores.daycare.pg.demo import write_pglite_demo
+
+    folder = work / "pglite" / "daycare.pglite"
+    write_pglite_demo(folder, now_ms=NOW_MS)
+    _open_at(window, folder, "agents", seconds=60)  # the engine starts, then the store is read
+    window.show_section("agents")
+    _settle(window, 2500)
+    pane = window.panes.get("agents")
+    if pane is None:
+        print("PGlite store did not open: pglite-conversation.png not taken")
+        return
+    table = pane.threads.table
+    model = table.model()
+    for row in range(model.rowCount()):
+        model.index(row, 0).data()  # the keyed rows are read as they are asked for
+    _wait(800)
+    names = [str(model.index(r, 0).data() or "") for r in range(model.rowCount())]
+    row = next((r for r, n in enumerate(names) if n == "Trip"), 0)  # the trip agent: a session with tool calls
+    _deselect(table)
+    table.setCurrentIndex(model.index(row, 0))
+    for _ in range(300):  # the session's messages come from the engine: until they are shown
+        text = pane.shown_text().strip()
+        if text and not text.startswith("Loading"):
+            break
+        _wait(100)
+    _settle(window, 800)
+    window.grab().save(str(out / "pglite-conversation.png"))
+    print(out / "pglite-conversation.png")
 
 
 def main(out_dir: str, palettes: tuple[str, ...] = ("light", "dark"), only: str = "") -> int:
@@ -216,15 +286,19 @@ def _take(out: Path, palettes: tuple[str, ...], only: str, work: Path) -> int:
             break
         _wait(100)
     _wait(800)
-    for palette in palettes if only in ("", "palette") else ():
+    for palette in palettes if only in ("", "daycare", "palette") else ():
         suffix = "-dark" if palette == "dark" else ""
         _use_palette(app, palette, light)
-        if only != "palette":
-            _window_shots(window, out, suffix)
+        if only in ("", "daycare"):
+            _window_shots(window, store, out, suffix)
             _editor_shots(store, window, out, suffix)
-        _palette_shot(window, out, suffix)
+        if only in ("", "palette"):
+            _palette_shot(window, out, suffix)
     if only in ("", "agentstack"):
         _agentstack_shots(window, out, palettes, light, work)
+    if only in ("", "pglite"):
+        _use_palette(app, "light", light)
+        _pglite_shot(window, out, work)
     if only in ("", "linggen"):
         _use_palette(app, "light", light)
         _linggen_shot(window, out, work)
@@ -240,8 +314,8 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", nargs="?", default="docs/screenshots")
     parser.add_argument("--palette", choices=("light", "dark", "both"), default="both")
-    parser.add_argument("--only", choices=("palette", "agentstack", "linggen"), default="",
-                        help="take only these shots (Jump To, AgentStack's search, the Linggen home)")
+    parser.add_argument("--only", choices=("daycare", "palette", "agentstack", "pglite", "linggen"), default="",
+                        help="take only these shots (the Daycare pages and editors, Jump To, AgentStack's search, the PGlite store, the Linggen home)")
     args = parser.parse_args()
     chosen = ("light", "dark") if args.palette == "both" else (args.palette,)
     raise SystemExit(main(args.out, chosen, args.only))
