@@ -45,7 +45,9 @@ class ThreadMemory(QObject):
             specs = sections_for(opened) if docs else ()
             return [(section, d) for d in docs if (section := documents_section_for(specs, d)) is not None]
 
-        self.pane.ctx.worker.submit("conversations-memory", work,
+        # a courtesy, not what the user waits for: on the background worker, which also waits until start-up's
+        # idle imports are done (the store's document readers are among them)
+        self.pane.ctx.slow_worker.submit("conversations-memory", work,
                                     on_result=lambda found, t=thread_id: self._arrived(t, found),
                                     on_error=lambda _m: None)
 
