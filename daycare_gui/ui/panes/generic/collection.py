@@ -71,7 +71,6 @@ class CollectionPane(Pane):
             self.search_columns = ()
         self.search_box = FilterBox(f"Search {self.spec.title.lower()} (full text, best first)", delay_ms=400)
         self.search_box.setObjectName("collectionSearch")
-        self.search_box.setVisible(bool(self.search_columns))
         self.search_box.changed.connect(self.search)
         self.search_box.returnPressed.connect(lambda: (self.search_box.cancel_pending(),
                                                        self.search(self.search_box.text())))
@@ -80,6 +79,7 @@ class CollectionPane(Pane):
         top.addWidget(self.filter_box, 1)
         top.addWidget(self.edit_button)
         layout.addLayout(top)
+        self.search_box.setVisible(bool(self.search_columns))  # (parented by now: never a window of its own)
         # A kind's warning about the hits shown (e.g. an index out of step with the list), above them.
         self.search_warning = QLabel()
         self.search_warning.setObjectName("searchWarning")

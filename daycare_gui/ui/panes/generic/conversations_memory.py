@@ -20,7 +20,7 @@ class ThreadMemory(QObject):
         self.pane = pane
         opened = pane.ctx.opened
         self.cap: api.Documents | None = opened.capability(api.Documents) if opened is not None else None
-        self.button = QPushButton("Memory")
+        self.button = QPushButton("Memory", pane)  # (parented before it is made visible: never a window of its own)
         self.button.setObjectName("threadMemory")
         self.button.setToolTip("Open what this thread remembers (its memory documents)")
         self.button.setEnabled(False)

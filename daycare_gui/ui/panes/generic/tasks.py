@@ -204,15 +204,16 @@ class TasksPane(Pane):
             self.new_button.clicked.connect(lambda: self.ask_new(kinds[0]) if kinds else None)
         for b in (self.edit_button, self.file_button, self.new_button, self.delete_button, self.trash_button):
             self.buttons.addWidget(b)
-        self.new_button.setVisible(bool(kinds))
-        deletes = type(self.cap).delete is not api.Tasks.delete
-        self.trash_button.setVisible(deletes and self.ctx.opened.capability(api.Trash) is not None)
-        self.delete_button.setVisible(deletes)
         right = QWidget()
         rl = QVBoxLayout(right)
         rl.setContentsMargins(0, 0, 0, 0)
         rl.addWidget(self.where_label)
         rl.addLayout(self.buttons)
+        # (shown only once the layout gave them a parent: a parentless button made visible is a window)
+        self.new_button.setVisible(bool(kinds))
+        deletes = type(self.cap).delete is not api.Tasks.delete
+        self.trash_button.setVisible(deletes and self.ctx.opened.capability(api.Trash) is not None)
+        self.delete_button.setVisible(deletes)
         rl.addWidget(self.view, 1)
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(self.list)
