@@ -170,3 +170,30 @@ def test_a_slow_answer_says_the_session_is_loading(qtbot, window, store, monkeyp
     reading.set()
     qtbot.waitUntil(lambda: view.model.record(len(ids) - 1) is not None, timeout=10000)
     assert "Loading" not in view.heading.text() and view.current_row() == len(ids) - 1
+
+
+def test_a_count_that_confirms_the_list_never_moves_a_reader_who_went_elsewhere(qtbot, window, store, monkeypatch):
+    """Today's Daycare gives a session's last key as text: the count that confirmed the list's was taken for
+    a different one, and the view jumped back to the end under a reader who had gone to the first message."""
+    from daycare_gui.stores.daycare.sqlite.conversations import SqliteConversations
+
+    path, agent_id, ids = store
+    page, view, row = _agents_page_settled(qtbot, window, path, agent_id)
+    counting = _hold_the_count(monkeypatch)
+    held_tail = SqliteConversations.tail
+
+    def tail_as_text(cap, ref, after=None):
+        count, last = held_tail(cap, ref, after)
+        return count, None if last is None else str(last)
+
+    monkeypatch.setattr(SqliteConversations, "tail", tail_as_text)
+    model = view.model
+    page.sessions.table.selectRow(row)
+    qtbot.waitUntil(lambda: model.session_id == BIG_SESSION and model.record(len(ids) - 1) is not None,
+                    timeout=10000)
+    view.go_first()
+    qtbot.waitUntil(lambda: model.record(0) is not None and view.current_row() == 0, timeout=10000)
+    counting.set()
+    qtbot.waitUntil(lambda: model.counted, timeout=10000)
+    qtbot.wait(100)
+    assert view.current_row() == 0 and model.record(0).id == str(ids[0])  # still where the reader went

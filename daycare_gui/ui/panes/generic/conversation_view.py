@@ -473,7 +473,9 @@ class ConversationView(QWidget):
             return
         listed, self._listed = self._listed, None
         shown_last = self.model.key_of(listed - 1) if listed is not None else None  # (None: scrolled away)
-        if listed is not None and (count != listed or shown_last not in (None, last)):
+        # (keys are ints in the model; a store may give the last key as text, as today's Daycare does)
+        last_key = None if last is None else int(last)
+        if listed is not None and (count != listed or shown_last not in (None, last_key)):
             # Not what the list counted (a writer appended, or messages went): the rows shown at the list's
             # count are not at their places. Shown again at the session's end, as counted now.
             self.model.set_session(self.cap, self.ref, count, counted=True, last_key=-1 if last is None else int(last))
