@@ -34,7 +34,16 @@ def test_a_pglite_session_in_the_shared_view(qtbot, window, pglite_store):
     qtbot.waitUntil(lambda: view.model.record(0) is not None, timeout=10000)
     assert view.model.record(0).id == messages[0].id
     qtbot.waitUntil(lambda: f"id {messages[0].id}" in view.shown_text(), timeout=10000)
+    # the page settled (its count, the session's details and the thread's memory read), as a reader sees it
+    qtbot.waitUntil(lambda: view.model.counted and not window.worker.is_busy() and not window.bg_worker.is_busy(),
+                    timeout=30000)
     view.conversation.anchorClicked.emit(QUrl(f"raw:{messages[0].id}"))
-    qtbot.waitUntil(lambda: window.detail.item is not None and window.detail.item.title.startswith("Raw"),
-                    timeout=10000)
+
+    def raw_shown() -> bool:
+        item = window.detail.item
+        assert item is not None and item.title.startswith("Raw"), (
+            f"details show {item.title if item else None!r}; worker busy: {window.worker.is_busy()}")
+        return True
+
+    qtbot.waitUntil(raw_shown, timeout=10000)
     assert window.detail.item.raw == messages[0].raw  # the jsonb value as stored

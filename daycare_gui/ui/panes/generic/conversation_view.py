@@ -755,7 +755,9 @@ class ConversationView(QWidget):
             extra = (("Stored size", f"{len(raw):,} characters"),) if isinstance(raw, str) else ()
             self.ctx.show_detail(DetailItem(title, fields + extra, raw, prefer_raw=True))
 
-        self.ctx.worker.submit(f"{self._channel}-raw", lambda: cap.raw(ref, key), on_result=shown)
+        self.ctx.worker.submit(f"{self._channel}-raw", lambda: cap.raw(ref, key), on_result=shown,
+                               on_error=lambda msg: self.ctx.show_detail(DetailItem(
+                                   f"Message id {message.id}", (("Problem", f"not read: {msg}"),))))
 
     # -- export and copy --------------------------------------------------------------------------------
     def selected_rows(self) -> list[int]:
