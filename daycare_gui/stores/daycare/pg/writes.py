@@ -114,6 +114,12 @@ def update_cron_task(store, task, changes: dict, *, force: bool = False) -> None
 
 
 def update_document(store, ref, body: str, expected_sha256: str | None, *, force: bool = False) -> None:
+    _new_document_version(store, ref, {"body": body}, expected_sha256, force=force)
+
+
+def _new_document_version(store, ref, values: dict, expected_sha256: str | None, *, force: bool) -> None:
+    """A new version of a ``documents`` row with ``values`` changed, refused when its body is no longer the
+    one read (``expected_sha256``)."""
     user_id, _, doc_id = ref.id.partition("/")
 
     def edit(conn, now):
@@ -123,7 +129,7 @@ def update_document(store, ref, body: str, expected_sha256: str | None, *, force
                                {"u": user_id, "i": doc_id}).scalar()
         if expected_sha256 is not None and hashlib.sha256((current or "").encode()).hexdigest() != expected_sha256:
             raise WriteConflict(f"document {ref.title} changed since it was read")
-        _bump(conn, "documents", "user_id = :u AND id = :i", {"u": user_id, "i": doc_id}, {"body": body}, now)
+        _bump(conn, "documents", "user_id = :u AND id = :i", {"u": user_id, "i": doc_id}, values, now)
 
     write(store, edit, force=force)
 
@@ -144,18 +150,7 @@ def update_document_fields(store, ref, changes: dict, expected_sha256: str | Non
     if unknown:
         raise WriteRefused(f"{ref.title} has no field {sorted(unknown)[0]!r}")
     values = {k: _one_line(v, k, empty_ok=k == "description") for k, v in changes.items()}
-    user_id, _, doc_id = ref.id.partition("/")
-
-    def edit(conn, now):
-        from sqlalchemy import text
-
-        current = conn.execute(text("SELECT body FROM documents WHERE user_id = :u AND id = :i AND valid_to IS NULL"),
-                               {"u": user_id, "i": doc_id}).scalar()
-        if expected_sha256 is not None and hashlib.sha256((current or "").encode()).hexdigest() != expected_sha256:
-            raise WriteConflict(f"document {ref.title} changed since it was read")
-        _bump(conn, "documents", "user_id = :u AND id = :i", {"u": user_id, "i": doc_id}, values, now)
-
-    write(store, edit, force=force)
+    _new_document_version(store, ref, values, expected_sha256, force=force)
 
 
 def _new_id() -> str:
