@@ -29,11 +29,12 @@ def test_a_pglite_session_in_the_shared_view(qtbot, window, pglite_store):
     last = messages[-1]
     qtbot.waitUntil(lambda: view.model.record(count - 1) is not None, timeout=10000)
     assert view.model.record(count - 1).id == last.id and view.model.key_of(count - 1) == int(last.id)
-    qtbot.waitUntil(lambda: f"id {last.id}" in view.shown_text(), timeout=10000)  # the conversation, at its end
+    qtbot.waitUntil(lambda: f"id {last.id} · raw" in view.shown_text(), timeout=10000)  # the conversation, at its end
     view.go_first()
     qtbot.waitUntil(lambda: view.model.record(0) is not None, timeout=10000)
     assert view.model.record(0).id == messages[0].id
-    qtbot.waitUntil(lambda: f"id {messages[0].id}" in view.shown_text(), timeout=10000)
+    # the message's own header: "id 1" alone is also in "id 12", still on screen from the end
+    qtbot.waitUntil(lambda: f"id {messages[0].id} · raw" in view.shown_text(), timeout=10000)
     # the page settled (its count, the session's details and the thread's memory read), as a reader sees it
     qtbot.waitUntil(lambda: view.model.counted and not window.worker.is_busy() and not window.bg_worker.is_busy(),
                     timeout=30000)
