@@ -23,6 +23,7 @@ from daycare_gui.stores.records import SpaceLine, SpaceReport
 
 HOLDERS = 50  # agents listed, largest first
 SESSION_CHUNK = 1000  # sessions measured per statement: progress and Cancel between them
+HISTORY_CHUNK = 100_000  # history record ids measured per statement on PostgreSQL/PGlite
 
 # size(expr) is the byte length of the history record's JSON in each engine.
 _AGENTS = """
@@ -52,26 +53,70 @@ def _sqlite_agents(db, progress=None) -> list[SpaceLine]:
     per agent here: one pass in the index's order, no join or sort of a million rows."""
     owner = dict(db.fetch("SELECT id, agent_id FROM sessions ORDER BY id"))
     ids = list(owner)  # (in SQLite's order, the one its range comparisons below use)
-    agents: dict[str, list] = {}
+    sessions: dict = {}
     for start in range(0, len(ids), SESSION_CHUNK):
         if progress:
             progress(f"measuring agents: {start * 100 // max(len(ids), 1)}%")
         last = ids[min(start + SESSION_CHUNK, len(ids)) - 1]
-        for session, records, size, first, at in db.fetch(
-                "SELECT session_id, COUNT(*), SUM(length(data)), MIN(at), MAX(at) FROM session_history "
-                "WHERE session_id >= :a AND session_id <= :b GROUP BY session_id", {"a": ids[start], "b": last}):
-            agent = owner.get(session)
-            if agent is None:  # (a session id outside the table's: the join left it out too)
-                continue
-            acc = agents.get(agent)
-            if acc is None:
-                agents[agent] = [1, records, size or 0, first, at]
-                continue
-            acc[0] += 1
-            acc[1] += records
-            acc[2] += size or 0
-            acc[3] = first if acc[3] is None or (first is not None and first < acc[3]) else acc[3]
-            acc[4] = at if acc[4] is None or (at is not None and at > acc[4]) else acc[4]
+        _add_sessions(sessions, db.fetch(
+            "SELECT session_id, COUNT(*), SUM(length(data)), MIN(at), MAX(at) FROM session_history "
+            "WHERE session_id >= :a AND session_id <= :b GROUP BY session_id", {"a": ids[start], "b": last}))
+    return _by_agent(sessions, owner)
+
+
+def _pg_agents(db, progress=None) -> list[SpaceLine]:
+    """``_AGENTS`` on PostgreSQL/PGlite, in ranges of ``HISTORY_CHUNK`` record ids through the primary key
+    (Daycare's schema has no index on the history's session id, so a range of sessions would read the whole
+    table each time): one pass over the history in steps, progress told and Cancel heard between them, each
+    step's per-session sums merged here and summed per agent at the end. A history whose ids are not
+    integers is measured in the one statement instead."""
+    [(low, high)] = db.rows("SELECT MIN(id), MAX(id) FROM session_history")
+    if low is None:
+        return []
+    if not isinstance(low, int) or not isinstance(high, int):
+        return _agents(db.rows, "pg_column_size(h.data)")
+    sessions: dict = {}
+    span = high - low + 1
+    for start in range(low, high + 1, HISTORY_CHUNK):
+        if progress:
+            progress(f"measuring agents: {(start - low) * 100 // span}%")
+        _add_sessions(sessions, db.rows(
+            "SELECT session_id, COUNT(*), SUM(pg_column_size(data)), MIN(at), MAX(at) FROM session_history "
+            "WHERE id >= :a AND id < :b GROUP BY session_id", {"a": start, "b": start + HISTORY_CHUNK}))
+    owner = dict(db.rows("SELECT id, agent_id FROM sessions"))
+    return _by_agent(sessions, owner)
+
+
+def _add_sessions(sessions: dict, rows) -> None:
+    """Merge rows of (session, records, bytes, first at, last at) into ``sessions`` (on PostgreSQL a
+    session may come in more than one step)."""
+    for session, records, size, first, at in rows:
+        acc = sessions.get(session)
+        if acc is None:
+            sessions[session] = [int(records), int(size or 0), first, at]
+            continue
+        acc[0] += int(records)
+        acc[1] += int(size or 0)
+        acc[2] = first if acc[2] is None or (first is not None and first < acc[2]) else acc[2]
+        acc[3] = at if acc[3] is None or (at is not None and at > acc[3]) else acc[3]
+
+
+def _by_agent(sessions: dict, owner: dict) -> list[SpaceLine]:
+    """Per agent (the ``HOLDERS`` largest): its sessions, records, bytes, first and last record time."""
+    agents: dict[str, list] = {}
+    for session, (records, size, first, at) in sessions.items():
+        agent = owner.get(session)
+        if agent is None:  # (a session id outside the table's: the join left it out too)
+            continue
+        acc = agents.get(agent)
+        if acc is None:
+            agents[agent] = [1, records, size, first, at]
+            continue
+        acc[0] += 1
+        acc[1] += records
+        acc[2] += size
+        acc[3] = first if acc[3] is None or (first is not None and first < acc[3]) else acc[3]
+        acc[4] = at if acc[4] is None or (at is not None and at > acc[4]) else acc[4]
     ranked = sorted(agents.items(), key=lambda kv: (-kv[1][2], kv[0]))[:HOLDERS]
     return [_agent_line(agent, *acc) for agent, acc in ranked]
 
@@ -129,17 +174,37 @@ def sqlite_space(db, db_path: Path, root: Path | None, progress=None, *, quick: 
     return report
 
 
-def pg_space(db, data_dir: Path | None, database_folder: Path | None = None, progress=None) -> SpaceReport:
+def pg_space(db, data_dir: Path | None, database_folder: Path | None = None, progress=None, *,
+             quick: bool = False, keep: bool = True, cache_folder: Path | None = None) -> SpaceReport:
     """``db``: the store's PgDatabase (``rows(sql)``); ``data_dir``: the folder beside it, if any, and
-    ``database_folder`` the PGlite folder in it (measured by the server, not again as a folder)."""
+    ``database_folder`` the PGlite folder in it (measured by the server, not again as a folder).
+
+    The tables take a fraction of a second (the server's own counters); the agents read the whole history
+    (seconds on a million records in PGlite). On a PGlite store they are kept by the fingerprint of its
+    folder (``space_cache``: the stat of every file, no file read), which is what the store read from: while
+    the folder is as it was, so are they. ``keep``: False while Daycare's engine writes the folder (what a
+    running engine changed may be missing from the copy that was read). A server's are measured each
+    time: nothing on this machine tells that it changed. ``quick``: the agents only if kept, else
+    ``holders_pending``."""
     report = SpaceReport(holders_title="Agents", method="pg_total_relation_size")
     if progress:
         progress("measuring tables")
     report.tables, report.total = pg_tables(db.rows)
     if {"session_history", "sessions"} <= set(db.tables()):
-        if progress:
-            progress("measuring agents")
-        report.holders = _agents(db.rows, "pg_column_size(h.data)")
+        kept, fingerprint = ({}, None) if database_folder is None else space_cache.load(
+            database_folder, cache_folder, tree=True)
+        holders = space_cache.lines_from_json(kept["agents"]) if isinstance(kept.get("agents"), list) else None
+        if holders is not None:
+            report.holders = holders
+        elif quick:
+            report.holders_pending = True
+        else:
+            if progress:
+                progress("measuring agents")
+            report.holders = _pg_agents(db, progress)
+            if fingerprint is not None and keep:
+                space_cache.save(database_folder, fingerprint,
+                                 {"agents": space_cache.lines_to_json(report.holders)}, cache_folder)
     report.folders = subfolder_lines(data_dir, skip=(database_folder.name,) if database_folder else ())
     _advise(report)
     return report
