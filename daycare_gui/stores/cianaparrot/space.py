@@ -26,6 +26,11 @@ class CianaStorage(Storage):
     def __init__(self, store) -> None:
         self.store = store
 
+    def own_folders(self):
+        L = self.store.layout  # backups in the data folder; working copies beside the database and documents
+        return tuple(p for p in (L.data_dir, L.db.parent if L.db is not None else None, L.workspace, L.root)
+                     if p is not None)
+
     def _fetch(self, sql: str) -> list[tuple]:
         return self.store.db.conn.execute(sql).fetchall()
 

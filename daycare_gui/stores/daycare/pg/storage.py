@@ -17,6 +17,13 @@ class PgStorage(api.Storage):
     def __init__(self, store) -> None:
         self.store = store
 
+    def own_folders(self):
+        paths = self.store.paths  # backups in the data folder, PGlite's backups and working copies beside it
+        if paths is None:
+            return ()
+        pglite = paths.pglite_path.parent if self.store.generation == "pglite" else None
+        return tuple(dict.fromkeys(p for p in (paths.data_dir, pglite, paths.root) if p is not None))
+
     def space(self, progress=None):
         return self._space(progress=progress)
 
