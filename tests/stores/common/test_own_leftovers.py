@@ -127,3 +127,12 @@ def test_keep_backups_below_one_is_refused(world, capsys):
     root = world[0]
     assert main(["prune", str(root), "--leftovers", "--keep-backups", "0"]) == 2
     assert "at least 1" in capsys.readouterr().err
+
+
+def test_storage_command_says_what_our_leftovers_take(world, capsys):
+    root, goes, _stays, _kept = world
+    assert main(["storage", str(root), "--json"]) == 0
+    own = json.loads(capsys.readouterr().out)["own_leftovers"]
+    assert own["bytes"] == sum(_size(p) for p in goes) and len(own["files"]) == len(goes)
+    assert main(["storage", str(root)]) == 0
+    assert "daycare-gui's own leftovers: Would remove 3 backups" in capsys.readouterr().out
