@@ -9,7 +9,15 @@ file is looked at here.
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QMessageBox, QPushButton, QSpinBox, QTreeWidgetItem, QWidget
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QPushButton,
+    QSpinBox,
+    QTreeWidgetItem,
+    QWidget,
+)
 
 from daycare_gui.stores import api
 from daycare_gui.stores.records import PruneDone, PrunePreview
