@@ -12,6 +12,7 @@ from pathlib import Path
 
 from daycare_gui.stores.common import space_cache
 from daycare_gui.stores.common.space import (
+    folder_size,
     human,
     per_day,
     pg_tables,
@@ -121,20 +122,37 @@ def _by_agent(sessions: dict, owner: dict) -> list[SpaceLine]:
     return [_agent_line(agent, *acc) for agent, acc in ranked]
 
 
-def _advise(report: SpaceReport) -> None:
+WAL_ADVICE = 16 << 20  # a write-ahead log this large is worth a sentence
+
+
+def _advise(report: SpaceReport, *, server: bool = False) -> None:
+    """What to do about the largest holders and what it costs, one sentence each (Daycare itself never
+    deletes history, so for most of it the honest advice is where the growth is, and who may remove it)."""
     history = next((t for t in report.tables if t.name == "session_history"), None)
     if history is not None and report.total and history.bytes > report.total / 3:
         report.advice.append(f"session_history holds {human(history.bytes)} of {human(report.total)}: Daycare keeps "
-                             "every record of every session; only Daycare's own tools should remove any.")
+                             "every record of every session and never removes one; removing rows from outside would "
+                             "cost the sessions they belong to, so leave it to Daycare's own tools and plan for it "
+                             "to keep growing.")
     if report.holders:
         top = report.holders[0]
-        report.advice.append(f"Agent {top.name} holds {human(top.bytes)} of history ({top.detail}).")
+        growth = f", growing about {human(top.per_day)} a day," if top.per_day else ""
+        report.advice.append(f"Agent {top.name} holds {human(top.bytes)} of history ({top.detail}){growth} the "
+                             "most of any agent: it is where the store grows.")
     if report.free:
-        report.advice.append(f"{human(report.free)} of free pages: a VACUUM with Daycare stopped would give them back.")
+        report.advice.append(f"A VACUUM with Daycare stopped gives back the {human(report.free)} of free pages; it "
+                             f"rewrites the whole file, which needs about {human(report.total - report.free)} of "
+                             "free disk while it runs.")
+    if report.wal and report.wal >= WAL_ADVICE:
+        report.advice.append(
+            f"The write-ahead log takes {human(report.wal)}: "
+            + ("PostgreSQL recycles it at its checkpoints; nothing to do from here." if server else
+               "the engine folds it back at its checkpoints; stopping Daycare cleanly gives it back, at no cost."))
     agents = next((f for f in report.folders if f.name == "agents/"), None)
     if agents is not None and agents.bytes:
         report.advice.append(f"The agents/ folder takes {human(agents.bytes)} in {agents.count:,} files (snapshots of "
-                             "Python runs among them); Daycare removes none of them.")
+                             "Python runs among them); Daycare removes none of them, and daycare-gui leaves them "
+                             "to Daycare.")
 
 
 def sqlite_space(db, db_path: Path, root: Path | None, progress=None, *, quick: bool = False,
@@ -205,6 +223,20 @@ def pg_space(db, data_dir: Path | None, database_folder: Path | None = None, pro
             if fingerprint is not None and keep:
                 space_cache.save(database_folder, fingerprint,
                                  {"agents": space_cache.lines_to_json(report.holders)}, cache_folder)
+    report.wal = _pg_wal(db, database_folder)
     report.folders = subfolder_lines(data_dir, skip=(database_folder.name,) if database_folder else ())
-    _advise(report)
+    _advise(report, server=database_folder is None)
     return report
+
+
+def _pg_wal(db, database_folder: Path | None) -> int | None:
+    """The write-ahead log's bytes: a PGlite folder's ``pg_wal`` (the user's folder, not the copy read), or
+    the server's ``pg_ls_waldir()`` where the role may call it (None where it may not)."""
+    if database_folder is not None:
+        size, _files, _complete = folder_size(database_folder / "pg_wal")
+        return size
+    try:
+        [(size,)] = db.rows("SELECT COALESCE(SUM(size), 0) FROM pg_ls_waldir()")
+    except Exception:  # noqa: BLE001 — permission denied for a role without pg_monitor
+        return None
+    return int(size)

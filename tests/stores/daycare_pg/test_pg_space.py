@@ -47,6 +47,7 @@ def test_server_tables_take_pg_total_relation_size_and_agents_come_after_the_qui
     assert {h.name: (h.bytes, h.count) for h in report.holders} == expected
     assert [h.bytes for h in report.holders] == sorted((b for b, _n in expected.values()), reverse=True)
     assert len([s for s in steps if s.startswith("measuring agents: ")]) > 2
+    assert report.wal is None or report.wal > 0  # (the server's log, where the role may list it)
     assert not (tmp_path / "cache").exists()
 
 
@@ -79,6 +80,8 @@ def test_pglite_agents_are_measured_in_steps_then_kept_until_the_folder_changes(
             patch.setattr(daycare_space, "_pg_agents", measured_again)
             again = storage.space_quick()
         assert not again.holders_pending and again.holders == first.holders
+    wal = pglite_demo / "daycare.pglite" / "pg_wal"
+    assert first.wal == sum(f.stat().st_size for f in wal.rglob("*") if f.is_file()) > 0  # the log, as on disk
     kept = list((tmp_path / "cache" / "daycare-gui" / "kept").rglob("space*.json"))
     assert len(kept) == 1 and oct(os.stat(kept[0]).st_mode & 0o777) == "0o600"
 
