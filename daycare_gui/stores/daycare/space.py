@@ -45,7 +45,8 @@ def _agent_line(agent, sessions, records, total, first, last) -> SpaceLine:
     total = int(total or 0)
     first, last = (int(v) if isinstance(v, (int, float)) else None for v in (first, last))
     return SpaceLine(str(agent), total, "agent", int(records),
-                     f"{records:,} history records in {sessions:,} sessions", per_day(total, first, last))
+                     f"{records:,} history record{'' if records == 1 else 's'} in {sessions:,} "
+                     f"session{'' if sessions == 1 else 's'}", per_day(total, first, last))
 
 
 def _sqlite_agents(db, progress=None) -> list[SpaceLine]:
@@ -136,8 +137,8 @@ def _advise(report: SpaceReport, *, server: bool = False) -> None:
                              "to keep growing.")
     if report.holders:
         top = report.holders[0]
-        growth = f", growing about {human(top.per_day)} a day," if top.per_day else ""
-        report.advice.append(f"Agent {top.name} holds {human(top.bytes)} of history ({top.detail}){growth} the "
+        growth = f", growing about {human(top.per_day)} a day" if top.per_day else ""
+        report.advice.append(f"Agent {top.name} holds {human(top.bytes)} of history ({top.detail}){growth}, the "
                              "most of any agent: it is where the store grows.")
     if report.free:
         report.advice.append(f"A VACUUM with Daycare stopped gives back the {human(report.free)} of free pages; it "

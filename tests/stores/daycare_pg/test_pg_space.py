@@ -72,6 +72,7 @@ def test_pglite_agents_are_measured_in_steps_then_kept_until_the_folder_changes(
         first = storage.space()
         _tables_match_the_server(first, opened.db)
         assert {h.name: (h.bytes, h.count) for h in first.holders} == _expected_agents(opened.db)
+        assert any(h.detail.endswith(" in 1 session") for h in first.holders)  # (not "1 sessions")
 
         def measured_again(*_a, **_k):
             raise AssertionError("the history was read again though the store did not change")
