@@ -126,7 +126,7 @@ def _by_agent(sessions: dict, owner: dict) -> list[SpaceLine]:
 WAL_ADVICE = 16 << 20  # a write-ahead log this large is worth a sentence
 
 
-def _advise(report: SpaceReport, *, server: bool = False) -> None:
+def _advise(report: SpaceReport, *, postgres: bool = False) -> None:
     """What to do about the largest holders and what it costs, one sentence each (Daycare itself never
     deletes history, so for most of it the honest advice is where the growth is, and who may remove it)."""
     history = next((t for t in report.tables if t.name == "session_history"), None)
@@ -147,8 +147,10 @@ def _advise(report: SpaceReport, *, server: bool = False) -> None:
     if report.wal and report.wal >= WAL_ADVICE:
         report.advice.append(
             f"The write-ahead log takes {human(report.wal)}: "
-            + ("PostgreSQL recycles it at its checkpoints; nothing to do from here." if server else
-               "the engine folds it back at its checkpoints; stopping Daycare cleanly gives it back, at no cost."))
+            + ("PostgreSQL removes or recycles its segments after its checkpoints and keeps some for reuse; never "
+               "delete files in pg_wal by hand: it costs the database." if postgres else
+               "SQLite folds it back into the database at a checkpoint; stopping Daycare cleanly gives it back, "
+               "at no cost."))
     agents = next((f for f in report.folders if f.name == "agents/"), None)
     if agents is not None and agents.bytes:
         report.advice.append(f"The agents/ folder takes {human(agents.bytes)} in {agents.count:,} files (snapshots of "
@@ -226,7 +228,7 @@ def pg_space(db, data_dir: Path | None, database_folder: Path | None = None, pro
                                  {"agents": space_cache.lines_to_json(report.holders)}, cache_folder)
     report.wal = _pg_wal(db, database_folder)
     report.folders = subfolder_lines(data_dir, skip=(database_folder.name,) if database_folder else ())
-    _advise(report, server=database_folder is None)
+    _advise(report, postgres=True)
     return report
 
 

@@ -55,6 +55,7 @@ def test_pglite_agents_are_measured_in_steps_then_kept_until_the_folder_changes(
                                                                                  monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setattr(daycare_space, "HISTORY_CHUNK", 7, raising=False)
+    monkeypatch.setattr(daycare_space, "WAL_ADVICE", 1, raising=False)  # the demo's log is small
 
     class Stop(Exception):
         pass
@@ -83,6 +84,8 @@ def test_pglite_agents_are_measured_in_steps_then_kept_until_the_folder_changes(
         assert not again.holders_pending and again.holders == first.holders
     wal = pglite_demo / "daycare.pglite" / "pg_wal"
     assert first.wal == sum(f.stat().st_size for f in wal.rglob("*") if f.is_file()) > 0  # the log, as on disk
+    assert any(a.startswith("The write-ahead log takes") and "never delete files in pg_wal by hand" in a
+               for a in first.advice)
     kept = list((tmp_path / "cache" / "daycare-gui" / "kept").rglob("space*.json"))
     assert len(kept) == 1 and oct(os.stat(kept[0]).st_mode & 0o777) == "0o600"
 
