@@ -931,7 +931,7 @@ class Storage(Capability):
         many bytes. Writes nothing."""
         from daycare_gui.stores.common import own_leftovers
 
-        found = own_leftovers.find(self.own_folders(), keep=keep_backups, **_own_caches())
+        found = own_leftovers.find(self.own_folders(), keep=keep_backups, **own_leftovers.caches())
         return PrunePreview(own_leftovers.total(found), 0, tuple(_leftover_line(x) for x in found),
                             own_leftovers.summary(found, dry_run=True),
                             ("kept: the newest backups of each file, working copies of writers still running, "
@@ -942,7 +942,7 @@ class Storage(Capability):
         now; the summary says what went and how many bytes came back."""
         from daycare_gui.stores.common import own_leftovers
 
-        caches = _own_caches()
+        caches = own_leftovers.caches()
         if preview is None:
             asked = own_leftovers.find(self.own_folders(), keep=keep_backups, **caches)
         else:
@@ -950,14 +950,6 @@ class Storage(Capability):
         gone = own_leftovers.remove(asked, folders=self.own_folders(), keep=keep_backups, **caches)
         return PruneDone(own_leftovers.total(asked), own_leftovers.total(asked) - own_leftovers.total(gone),
                          summary=own_leftovers.summary(gone, dry_run=False, asked=len(asked)))
-
-
-def _own_caches() -> dict:
-    from daycare_gui.stores.common.fts import default_dir
-    from daycare_gui.stores.common.kept import kept_dir
-    from daycare_gui.stores.common.search_index import SUBDIR
-
-    return {"index_folder": default_dir() / SUBDIR, "kept_folder": kept_dir()}
 
 
 def _leftover_line(item) -> SpaceLine:

@@ -89,6 +89,14 @@ def surplus_backups(folder: Path, keep: int) -> list[OwnLeftover]:
     return out
 
 
+def caches() -> dict:
+    """The user's cache folders this application fills: the shared search's indexes and the kept answers."""
+    from daycare_gui.stores.common.fts import default_dir
+    from daycare_gui.stores.common.search_index import SUBDIR
+
+    return {"index_folder": default_dir() / SUBDIR, "kept_folder": kept.kept_dir()}
+
+
 def find(folders, *, keep: int = KEEP_BACKUPS, index_folder: Path | None = None,
          kept_folder: Path | None = None) -> list[OwnLeftover]:
     """Every leftover of ours in ``folders`` (the store's: where its backups and working copies go; each one's

@@ -9,6 +9,8 @@ file is looked at here.
 
 from __future__ import annotations
 
+import importlib
+
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -56,6 +58,8 @@ class LeftoversRow(QWidget):
         """The dry run, on the worker: what would go and its bytes."""
         keep = self.keep.value()
         self.remove_button.setEnabled(False)
+        importlib.import_module("daycare_gui.stores.common.own_leftovers")  # (on the GUI thread, never a worker)
+        importlib.import_module("daycare_gui.stores.common.search_index")
         self.ctx.worker.submit(LOOK, lambda: self.storage.leftovers_preview(keep), on_result=self._found,
                                on_error=lambda msg: self.text.setText(f"Cannot look for leftovers: {msg}"))
 
