@@ -69,8 +69,19 @@ def _regular(path: Path) -> bool:
         return False
 
 
+def _ours(folder: Path) -> bool:
+    """A real folder of this user's (never a link: a store could point its backups folder anywhere)."""
+    try:
+        st = folder.lstat()
+    except OSError:
+        return False
+    return stat.S_ISDIR(st.st_mode) and (not hasattr(os, "getuid") or st.st_uid == os.getuid())
+
+
 def surplus_backups(folder: Path, keep: int) -> list[OwnLeftover]:
     """The backups in ``folder`` (a ``.daycare-gui-backups`` folder) beyond the newest ``keep`` of each file."""
+    if not _ours(folder):
+        return []
     try:
         names = os.listdir(folder)
     except OSError:

@@ -136,3 +136,20 @@ def test_storage_command_says_what_our_leftovers_take(world, capsys):
     assert own["bytes"] == sum(_size(p) for p in goes) and len(own["files"]) == len(goes)
     assert main(["storage", str(root)]) == 0
     assert "daycare-gui's own leftovers: Would remove 3 backups" in capsys.readouterr().out
+
+
+def test_a_backups_folder_that_is_a_link_is_never_looked_into(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("DAYCARE_GUI_SEARCH_DIR", str(tmp_path / "cache" / "search"))
+    root = tmp_path / "deployment"
+    make_deployment(root)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    files = []
+    for day in range(1, 6):
+        files.append(elsewhere / f"report.202611{day:02d}-101500.bak")
+        files[-1].write_text("not daycare-gui's")
+    (root / "data" / ".daycare-gui-backups").symlink_to(elsewhere)
+    assert main(["prune", str(root), "--leftovers", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["files"] == [] and all(p.exists() for p in files)
