@@ -94,9 +94,10 @@ def _undo(args, storage) -> int:
 
 
 def _leftovers(args, storage) -> int:
+    from daycare_gui.stores.common import own_leftovers
     from daycare_gui.stores.common.space import human
 
-    preview = storage.leftovers_preview(args.keep_backups)
+    preview = own_leftovers.preview(storage, args.keep_backups)
     lines = [f"  {human(line.bytes):>10}  {line.name}  ({line.detail})" for line in preview.dropped]
     data = {"dry_run": bool(args.dry_run), "files": [vars(line) for line in preview.dropped],
             "bytes": preview.size_before}
@@ -104,7 +105,7 @@ def _leftovers(args, storage) -> int:
         _say(args, {**data, "summary": preview.summary},
              "\n".join(["Dry run (nothing removed): " + preview.summary, *lines]))
         return 0
-    done = storage.remove_leftovers(args.keep_backups, preview)
+    done = own_leftovers.remove_for(storage, args.keep_backups, preview)
     _say(args, {**data, "reclaimed": done.size_before - done.size_after, "summary": done.summary},
          "\n".join([*lines, done.summary]))
     return 0

@@ -22,13 +22,14 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
+    from daycare_gui.stores.common import own_leftovers
     from daycare_gui.stores.common.space import human
 
     try:
         with registry.open_store(args.path, kind=args.kind, live=False) as store:
             storage = store.capability(Storage)
             report = storage.space() if storage is not None else None
-            own = storage.leftovers_preview() if report is not None else None
+            own = own_leftovers.preview(storage) if report is not None else None
     except (NotRecognised, CannotOpen) as exc:
         print(f"daycare-gui: {mask_url(str(exc))}", file=sys.stderr)
         return 2

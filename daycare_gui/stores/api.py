@@ -47,7 +47,6 @@ from daycare_gui.stores.records import (
     Section,
     SessionRecord,
     SessionRef,
-    SpaceLine,
     SpaceReport,
     SqliteFeed,
     StoredCost,
@@ -923,37 +922,9 @@ class Storage(Capability):
     # -- this application's own leftovers (backups beyond the kept ones, indexes of stores that are gone) --
     def own_folders(self) -> tuple[Path, ...]:
         """The folders where this application leaves files beside the store: where its backups go (each
-        one's ``.daycare-gui-backups`` is looked into) and its working copies. () when it leaves none."""
+        one's ``.daycare-gui-backups`` is looked into) and its working copies. () when it leaves none.
+        What is found there, and removed, is the shared rule's (``stores/common/own_leftovers``)."""
         return ()
-
-    def leftovers_preview(self, keep_backups: int = 3) -> PrunePreview:
-        """The dry run of :meth:`remove_leftovers`: what would go (one line per file, largest first) and how
-        many bytes. Writes nothing."""
-        from daycare_gui.stores.common import own_leftovers
-
-        found = own_leftovers.find(self.own_folders(), keep=keep_backups, **own_leftovers.caches())
-        return PrunePreview(own_leftovers.total(found), 0, tuple(_leftover_line(x) for x in found),
-                            own_leftovers.summary(found, dry_run=True),
-                            ("kept: the newest backups of each file, working copies of writers still running, "
-                             "indexes and answers of stores that exist",))
-
-    def remove_leftovers(self, keep_backups: int = 3, preview: PrunePreview | None = None) -> PruneDone:
-        """Remove what ``preview`` (a dry run's; made now when None) named, where the same rule still names it
-        now; the summary says what went and how many bytes came back."""
-        from daycare_gui.stores.common import own_leftovers
-
-        caches = own_leftovers.caches()
-        if preview is None:
-            asked = own_leftovers.find(self.own_folders(), keep=keep_backups, **caches)
-        else:
-            asked = [own_leftovers.OwnLeftover(Path(x.name), x.kind, x.bytes, x.detail) for x in preview.dropped]
-        gone = own_leftovers.remove(asked, folders=self.own_folders(), keep=keep_backups, **caches)
-        return PruneDone(own_leftovers.total(asked), own_leftovers.total(asked) - own_leftovers.total(gone),
-                         summary=own_leftovers.summary(gone, dry_run=False, asked=len(asked)))
-
-
-def _leftover_line(item) -> SpaceLine:
-    return SpaceLine(str(item.path), item.bytes, item.what, None, item.detail)
 
 
 class Collections(Capability):

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from daycare_gui.stores.common import index_prune, kept, leftovers
 from daycare_gui.stores.common.backups import BACKUP_DIR
+from daycare_gui.stores.records import PruneDone, PrunePreview, SpaceLine
 
 KEEP_BACKUPS = 3  # the newest backups of each file kept by default (as a PGlite edit keeps its own)
 _BACKUP_RE = re.compile(r"^(?P<name>.+)\.(?P<stamp>\d{8}-\d{6})(?:\.(?P<n>\d+))?(?P<prune>\.prune)?\.bak$")
@@ -170,6 +171,32 @@ def _remove(item: OwnLeftover, folders, keep: int) -> bool:
     except OSError:
         return False
     return True
+
+
+def preview(storage, keep_backups: int = KEEP_BACKUPS) -> PrunePreview:
+    """The dry run for one store (its ``api.Storage``, which names the folders): what would go, one line per
+    file, largest first, and how many bytes. Writes nothing."""
+    found = find(storage.own_folders(), keep=keep_backups, **caches())
+    return PrunePreview(total(found), 0, tuple(_line(x) for x in found), summary(found, dry_run=True),
+                        ("kept: the newest backups of each file, working copies of writers still running, "
+                         "indexes and answers of stores that exist",))
+
+
+def remove_for(storage, keep_backups: int = KEEP_BACKUPS, asked: PrunePreview | None = None) -> PruneDone:
+    """Remove what ``asked`` (a dry run's; made now when None) named, where the same rule still names it
+    now; the summary says what went and how many bytes came back."""
+    folders, where = storage.own_folders(), caches()
+    if asked is None:
+        items = find(folders, keep=keep_backups, **where)
+    else:
+        items = [OwnLeftover(Path(x.name), x.kind, x.bytes, x.detail) for x in asked.dropped]
+    gone = remove(items, folders=folders, keep=keep_backups, **where)
+    return PruneDone(total(items), total(items) - total(gone),
+                     summary=summary(gone, dry_run=False, asked=len(items)))
+
+
+def _line(item: OwnLeftover) -> SpaceLine:
+    return SpaceLine(str(item.path), item.bytes, item.what, None, item.detail)
 
 
 def total(items) -> int:

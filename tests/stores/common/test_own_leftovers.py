@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from daycare_gui.cli import main
-from daycare_gui.stores.common import kept
+from daycare_gui.stores.common import kept, own_leftovers
 from daycare_gui.stores.common.tree_fingerprint import Fingerprint
 from tests.conftest import snapshot_tree
 from tests.stores.cianaparrot.builder import make_deployment
@@ -113,12 +113,12 @@ def test_the_run_keeps_what_changed_since_the_dry_run(world, capsys):
     root, goes, _stays, kept_gone = world
     with registry.open_store(root) as opened:  # (a window open since before the store went)
         storage = opened.capability(api.Storage)
-        preview = storage.leftovers_preview(3)
+        preview = own_leftovers.preview(storage, 3)
         assert sorted(x.name for x in preview.dropped) == sorted(map(str, [*goes, kept_gone]))
         index = next(p for p in goes if p.suffix == ".sqlite")
         gone_store = Path(sqlite3.connect(index).execute("SELECT value FROM meta").fetchone()[0])
         gone_store.write_text("")  # the store came back meanwhile: its index is its again
-        done = storage.remove_leftovers(3, preview)
+        done = own_leftovers.remove_for(storage, 3, preview)
     assert index.exists() and not kept_gone.exists() and "1 stayed" in done.summary
     assert done.size_before - done.size_after == preview.size_before - _size(index)
 

@@ -58,9 +58,10 @@ class LeftoversRow(QWidget):
         """The dry run, on the worker: what would go and its bytes."""
         keep = self.keep.value()
         self.remove_button.setEnabled(False)
-        importlib.import_module("daycare_gui.stores.common.own_leftovers")  # (on the GUI thread, never a worker)
+        own_leftovers = importlib.import_module("daycare_gui.stores.common.own_leftovers")  # (GUI thread, not a worker)
         importlib.import_module("daycare_gui.stores.common.search_index")
-        self.ctx.worker.submit(LOOK, lambda: self.storage.leftovers_preview(keep), on_result=self._found,
+        storage = self.storage
+        self.ctx.worker.submit(LOOK, lambda: own_leftovers.preview(storage, keep), on_result=self._found,
                                on_error=lambda msg: self.text.setText(f"Cannot look for leftovers: {msg}"))
 
     def _found(self, preview: PrunePreview) -> None:
@@ -99,7 +100,10 @@ class LeftoversRow(QWidget):
         keep = self.keep.value()
         self.remove_button.setEnabled(False)
         self.text.setText("Removing…")
-        self.ctx.worker.submit(REMOVE, lambda: self.storage.remove_leftovers(keep, preview), on_result=self._removed,
+        own_leftovers = importlib.import_module("daycare_gui.stores.common.own_leftovers")  # (imported by look)
+        storage = self.storage
+        self.ctx.worker.submit(REMOVE, lambda: own_leftovers.remove_for(storage, keep, preview),
+                               on_result=self._removed,
                                on_error=lambda msg: self.text.setText(f"Nothing removed: {msg}"))
 
     def _removed(self, done: PruneDone) -> None:
