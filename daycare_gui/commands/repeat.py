@@ -93,6 +93,7 @@ class KeptSearch(_Kept):
         """The search answered from the kept index (``print_results`` prints as the live search does); None
         when it cannot be (then the caller reads the store)."""
         from daycare_gui.commands import search_kinds
+        from daycare_gui.commands.search_output import Shown
         from daycare_gui.stores.common.search_index import SourceIndex, index_file
         from daycare_gui.stores.common.search_query import SourceFilter, search_source
 
@@ -123,21 +124,22 @@ class KeptSearch(_Kept):
                 results = search_source(index, search_kinds._query(args), flt, limit=args.limit,
                                         newest_first=args.newest, titles=data["titles"],
                                         source=_KeptFacets(threads))
+            shown = Shown(data["kind"], data["places"], data["labels"], data["facets"])
         except (KeyError, TypeError, AttributeError, ValueError, sqlite3.Error) as exc:
             log.info("the kept search of %s is not usable (%s): reading the store", self.target.store, exc)
             return None
-        print_results(args, results, str(path), data["kind"], data["places"])
+        print_results(args, results, str(path), shown)
         return 0
 
-    def remember(self, *, source, index, kind: str, title: str, titles: dict, places: dict,
-                 facet_flags: dict) -> None:
-        """After a live search: keep what the next one needs. Never fails the search."""
+    def remember(self, *, source, index, title: str, titles: dict, shown, threads: dict) -> None:
+        """After a live search: keep what the next one needs (``threads``: :func:`facet_threads`). Never
+        fails the search."""
         try:
             meta = index.meta()
-            data = {"kind": kind, "title": title, "identity": source.identity(), "index": str(index.path),
-                    "index_state": [meta.get(k) for k in _STATE_KEYS], "facets": sorted(facet_flags),
-                    "facet_threads": _facet_threads(source, facet_flags),
-                    "titles": _masked(titles), "places": _masked(places)}  # (ids are no secrets; names may hold one)
+            data = {"kind": shown.kind, "title": title, "identity": source.identity(), "index": str(index.path),
+                    "index_state": [meta.get(k) for k in _STATE_KEYS], "facets": sorted(shown.facets),
+                    "facet_threads": threads, "labels": shown.labels,
+                    "titles": _masked(titles), "places": _masked(shown.places)}  # (ids are no secrets; names may hold one)
             self.keep(data)
         except Exception as exc:  # a cache: the search has its answer anyway
             log.info("could not keep the search of %s: %s", self.target.store, exc)
@@ -155,7 +157,7 @@ class _KeptFacets:
         return frozenset(self.threads[name].get(value, ()))
 
 
-def _facet_threads(source, facet_flags: dict) -> dict:
+def facet_threads(source, facet_flags: dict) -> dict:
     """Facet → value → thread ids, for every value of every thread facet (those ``facet_threads`` answers)."""
     out: dict[str, dict[str, list[str]]] = {}
     spent = 0
