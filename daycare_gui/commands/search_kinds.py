@@ -117,6 +117,7 @@ def _progress_line(done: int, _total: int) -> None:
 
 
 def run(args) -> int:
+    from daycare_gui.commands.repeat import KeptSearch
     from daycare_gui.stores import registry
     from daycare_gui.stores.api import CannotOpen, NotRecognised
     from daycare_gui.stores.common.opening import StderrProgress, reporting
@@ -129,10 +130,8 @@ def run(args) -> int:
         except registry.UnknownKind as exc:
             print(f"daycare-gui: {exc}{_facet_hint(args.path, kind)}", file=sys.stderr)
             return 2
-    # a store asked again, unchanged, may be answered from what the last search kept (a PGlite folder)
-    from daycare_gui.commands.repeat import KeptSearch
-
-    kept = KeptSearch.find(args.path)
+    # a store its kind reads dearly (a PGlite copy), asked again unchanged: from what the last search kept
+    kept = KeptSearch.find(args.path, kind)
     answered = kept.answer(args, print_results) if kept is not None else None
     if answered is not None:
         return answered

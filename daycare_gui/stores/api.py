@@ -35,6 +35,7 @@ from daycare_gui.stores.records import (
     FileRoot,
     FilterSpec,
     JumpEntry,
+    KeptTarget,
     Message,
     MigrationLine,
     PendingMessage,
@@ -233,6 +234,12 @@ class StoreKind(ABC):
     @abstractmethod
     def probe(self, path: StorePath) -> Candidate:
         """Cheap (a few stats and small reads), never raises, never writes."""
+
+    def kept_target(self, path: StorePath) -> KeptTarget | None:
+        """Optional: when ``path`` names a store this kind reads dearly (a copy, a process), what a repeated
+        ``search`` or ``inspect`` needs to answer from what its last run kept (:mod:`commands.repeat`). Cheap
+        (paths and stats, no content), never raises. None (the default): always read live."""
+        return None
 
     @abstractmethod
     def open(self, path: StorePath, *, live: bool = True) -> OpenedStore:
