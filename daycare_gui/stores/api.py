@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -244,6 +244,38 @@ class StoreKind(ABC):
     @abstractmethod
     def open(self, path: StorePath, *, live: bool = True) -> OpenedStore:
         """Open read-only. ``live=False`` asks for a private snapshot (inspect). Raises NotRecognised."""
+
+    def upgrader(self, path: StorePath) -> Upgrader | None:
+        """Optional: the kind's upgrade of the store at ``path`` in place (Daycare's migrations), for
+        ``daycare-gui upgrade``. Asked of a path that may not open (a newer database, only files to import);
+        raises NotRecognised, in one sentence, when it is not a store of this kind needing an upgrade; never
+        writes. None (the default): the kind has no upgrade."""
+        return None
+
+
+@dataclass(frozen=True)
+class UpgradeReport:
+    """What an upgrade (or its dry run) says, line by line, and how it ended."""
+
+    lines: tuple[str, ...]
+    refused: bool = False  # nothing was written, and nothing would be (exit 2)
+    failed: bool = False  # a step failed; the store is as it was (exit 1)
+
+
+class Upgrader(ABC):
+    """One store's upgrade, from :meth:`StoreKind.upgrader`: planned first, then run."""
+
+    @abstractmethod
+    def heading(self) -> list[str]:
+        """The lines printed before the plan or the result (what is upgraded, where)."""
+
+    @abstractmethod
+    def plan(self) -> UpgradeReport:
+        """The dry run: what would be done; writes nothing."""
+
+    @abstractmethod
+    def run(self, *, backup: bool, progress: Callable[[int, int, str], None] | None = None) -> UpgradeReport:
+        """Upgrade (a backup first unless ``backup`` is False); ``progress(done, total, step)`` per step."""
 
 
 # -- capabilities ------------------------------------------------------------------------------------
@@ -1170,5 +1202,5 @@ __all__ = [
     "DocumentForm", "Documents",
     "EditableField", "Files", "KeyedPages", "Listing", "NotRecognised", "WriteConflict", "WritePartial",
     "WriteRefused", "OpenedStore", "SearchSource", "Storage", "StoreAction", "StoreKind", "StorePath", "Tables",
-    "Tasks", "THREADS", "Trash", "Usage", "raw_of", "thread_row", "when_utc",
+    "Tasks", "THREADS", "Trash", "UpgradeReport", "Upgrader", "Usage", "raw_of", "thread_row", "when_utc",
 ]

@@ -55,6 +55,11 @@ class DaycareKind(StoreKind):
         return KeptTarget(target.store, target.roots, target.paths.to_dict(),
                           lambda: engine_status(target.paths).to_dict())
 
+    def upgrader(self, path: StorePath):
+        from daycare_gui.stores.daycare.upgrader import DaycareUpgrader
+
+        return DaycareUpgrader.at(path)
+
     def probe(self, path: StorePath) -> Candidate:
         from daycare_gui.stores.daycare.detect import detect
         from daycare_gui.stores.daycare.paths import NotADaycareDirectory, resolve_paths
