@@ -252,6 +252,39 @@ class StoreKind(ABC):
         writes. None (the default): the kind has no upgrade."""
         return None
 
+    def file_editor(self, path: StorePath) -> FileEditor | None:
+        """Optional: the kind's edit of the file at ``path`` by its name and format (Daycare's TASK.md,
+        PERMISSIONS.md, an app's state.json, settings.json), for ``daycare-gui edit`` — also of a file in
+        no store. Cheap (the name, a few stats), never raises, never writes. None (the default): the kind
+        edits no file this way (its store's ``Documents`` are edited through ``Documents.save``)."""
+        return None
+
+
+class FileEditor(ABC):
+    """One file's edit, from :meth:`StoreKind.file_editor`: what its new bytes are and what stands in the
+    way. The command reads the file, shows the diff and writes it (atomically, conflict-checked)."""
+
+    def folders(self) -> list[Path] | None:
+        """The folders a write must stay in (a link out of the store is refused); None: a loose file."""
+        return None
+
+    @abstractmethod
+    def apply(self, data: bytes, assignments: list[tuple[str, Any]], body: str | None) -> bytes:
+        """The file's bytes after ``--set KEY=VALUE`` (values parsed as YAML) and a new body; raises
+        ``stores.common.edit.errors.DocumentError`` or ``InvalidValue`` to refuse."""
+
+    def warning(self) -> str | None:
+        """Why the system would not read the change (written only with ``--force``), or None."""
+        return None
+
+    def blocked(self) -> str | None:
+        """Why writing now is risky (the system's engine runs on the file's store), or None."""
+        return None
+
+    def mask_diff(self, text: str) -> str:
+        """The diff as it may be printed (a settings file's secrets masked)."""
+        return text
+
 
 @dataclass(frozen=True)
 class UpgradeReport:
@@ -1199,7 +1232,7 @@ def raw_of(value: Any) -> Any:
 
 __all__ = [
     "Actions", "Automations", "CannotOpen", "Candidate", "Capability", "Charts", "Collections", "Conversations", "Directory",
-    "DocumentForm", "Documents",
+    "DocumentForm", "Documents", "FileEditor",
     "EditableField", "Files", "KeyedPages", "Listing", "NotRecognised", "WriteConflict", "WritePartial",
     "WriteRefused", "OpenedStore", "SearchSource", "Storage", "StoreAction", "StoreKind", "StorePath", "Tables",
     "Tasks", "THREADS", "Trash", "UpgradeReport", "Upgrader", "Usage", "raw_of", "thread_row", "when_utc",

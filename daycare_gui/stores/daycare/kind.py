@@ -60,6 +60,11 @@ class DaycareKind(StoreKind):
 
         return DaycareUpgrader.at(path)
 
+    def file_editor(self, path: StorePath):
+        from daycare_gui.stores.daycare.edit.file_editor import DaycareFileEditor
+
+        return DaycareFileEditor.for_file(path) if isinstance(path, (str, os.PathLike)) else None
+
     def probe(self, path: StorePath) -> Candidate:
         from daycare_gui.stores.daycare.detect import detect
         from daycare_gui.stores.daycare.paths import NotADaycareDirectory, resolve_paths
