@@ -10,7 +10,6 @@ from pathlib import Path
 
 from daycare_gui.stores import demos
 
-OTHER_KINDS = tuple(k for k in demos.DEMOS if k != "daycare")  # the kinds besides the default one
 _OPTION_DEFAULTS = {"scale": "small", "generation": "sqlite"}  # options some kinds' demos take
 
 
