@@ -84,3 +84,35 @@ def test_postgres_runs_and_a_python_call_in_a_reply_is_no_run(pg_fresh_url):
     want["cron:cron-digest"][0] = (NOW_MS - 10 * 60_000, "interrupted", "Python execution failed before completion.")
     assert got["cron:cron-digest"] == want["cron:cron-digest"]
     assert got["webhook:hook-deploy"] == want["webhook:hook-deploy"]
+
+
+def test_runs_are_kept_while_the_database_is_unchanged_and_read_again_after_a_write(pg_fresh_url):
+    """The Automations page keeps reconstructed runs by the store's fingerprint (#36): today's Daycare had none,
+    so every visit read each task agent's history again. A run written by Daycare is seen at the next read."""
+    from daycare_gui.stores.common.run_cache import RunCache
+
+    with open_store(pg_fresh_url) as opened:
+        cache = RunCache(opened.capability(api.Automations))
+        first = cache.runs("cron:cron-digest")
+        assert cache.runs("cron:cron-digest") is first and cache.reads == 1  # nothing written: kept
+        with psycopg.connect(pg_fresh_url, autocommit=True) as conn:  # Daycare runs the digest again
+            conn.execute(
+                "INSERT INTO session_history (session_id, type, at, data) VALUES "
+                "('staskdigest', 'rlm_start', %s, %s::jsonb), ('staskdigest', 'rlm_complete', %s, %s::jsonb)",
+                (NOW_MS - 60_000, '{"toolCallId": "rc5digest", "code": "x"}',
+                 NOW_MS - 58_000, '{"toolCallId": "rc5digest", "output": "Turn skipped", "isError": false}'))
+        again = cache.runs("cron:cron-digest")
+        assert cache.reads == 2 and (again[0].started_at, again[0].outcome) == (NOW_MS - 60_000, "skipped")
+
+
+def test_pglite_runs_are_kept_while_its_copy_is_unchanged(pglite_demo):
+    from daycare_gui.stores.common.run_cache import RunCache
+    from daycare_gui.ui.panes.generic.automations import read_automations
+
+    with open_store(pglite_demo) as opened:
+        cache = RunCache(opened.capability(api.Automations))
+        first = read_automations(cache)
+        reads = cache.reads
+        again = read_automations(cache)
+        assert reads == len(first) and cache.reads == reads  # the second visit reads no history
+        assert [s.health.summary() for s in again] == [s.health.summary() for s in first]

@@ -39,6 +39,18 @@ class PgAutomations(api.Automations):
     def db(self):
         return self.store.db
 
+    def fingerprint(self):
+        """The database's transaction snapshot (``xmin:xmax:in-progress``): every transaction that writes takes
+        a new transaction id, which moves ``xmax``, and its commit leaves the in-progress list; reads take
+        none. So a run written, a ``last_run_at`` stamped or a task edited changes it, and an unchanged store
+        (a PGlite copy, a quiet server) keeps its runs instead of reading every task agent's history again.
+        A write elsewhere in the server's cluster changes it too: that only costs a read. With the
+        connection's address: a store opened again (a new copy) is read again."""
+        try:
+            return (self.db.url, self.db.scalar("SELECT txid_current_snapshot()::text"))
+        except Exception:  # (a server that refuses it: the runs are read each time, as before)
+            return None
+
     def automations(self) -> list[Automation]:
         items = [t for t in self.tasks.tasks() if t.schedule_kind in ("cron", "webhook")]
         triggers_of: dict[tuple[str, str], list[TaskItem]] = {}
