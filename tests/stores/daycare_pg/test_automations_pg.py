@@ -116,3 +116,18 @@ def test_pglite_runs_are_kept_while_its_copy_is_unchanged(pglite_demo):
         again = read_automations(cache)
         assert reads == len(first) and cache.reads == reads  # the second visit reads no history
         assert [s.health.summary() for s in again] == [s.health.summary() for s in first]
+
+
+def test_a_code_phase_followed_by_the_next_run_is_no_longer_running(pg_fresh_url):
+    """Daycare runs a task agent's work one at a time: a code phase with no rlm_complete that the next run's
+    code phase follows died (it was listed "running", and flagged stuck two hours later)."""
+    with psycopg.connect(pg_fresh_url, autocommit=True) as conn:
+        conn.execute(
+            "INSERT INTO session_history (session_id, type, at, data) VALUES "
+            "('staskdigest', 'rlm_start', %s, %s::jsonb), ('staskdigest', 'rlm_complete', %s, %s::jsonb)",
+            (NOW_MS - 60_000, '{"toolCallId": "rc5digest", "code": "x"}',
+             NOW_MS - 58_000, '{"toolCallId": "rc5digest", "output": "Turn skipped", "isError": false}'))
+    with open_store(pg_fresh_url) as opened:
+        runs = opened.capability(api.Automations).runs("cron:cron-digest")
+    assert [(r.started_at, r.outcome, r.error) for r in runs[:2]] == [
+        (NOW_MS - 60_000, "skipped", ""), (NOW_MS - 10 * 60_000, "interrupted", "Python execution failed before completion.")]

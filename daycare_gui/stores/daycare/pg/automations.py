@@ -143,9 +143,10 @@ class PgAutomations(api.Automations):
         called: set[str] = set()  # toolCallIds a reply named (run_python inside a reply, not a run)
         session = None
 
-        def close():
+        def close(followed: bool = False):
+            # followed: a later record (another code phase, a message) ends it; Daycare runs one at a time
             if run is not None:
-                runs.append(_finish(automation_id, agent, run, active))
+                runs.append(_finish(automation_id, agent, dict(run, followed=followed), active))
 
         for hid, sid, kind, at, call_id, is_error, error, output, text, tokens, calls in rows:
             if sid != session:
@@ -159,7 +160,7 @@ class PgAutomations(api.Automations):
                         run["tokens"] = (run.get("tokens") or 0) + int(tokens)
                     run["replies"] += 1
             elif kind == "rlm_start" and call_id not in called:
-                close()
+                close(followed=True)
                 run = {"id": hid, "session": sid, "start": at, "end": at, "call": call_id, "replies": 0}
             elif kind == "rlm_complete" and run is not None and call_id == run.get("call"):
                 run.update(end=at, completed=True, is_error=is_error == "true", error=error or "",
@@ -169,11 +170,11 @@ class PgAutomations(api.Automations):
                 if match and run is not None and "follow_up" not in run:
                     run.update(follow_up=text, end=at, origin=match.group(2))
                 elif match:  # a run with no code phase (a prompt-only task): starts at its message
-                    close()
+                    close(followed=True)
                     run = {"id": hid, "session": sid, "start": at, "end": at, "replies": 0, "follow_up": text,
                            "origin": match.group(2), "message_only": True}
                 else:  # someone wrote to the task's agent: the run (if any) ended before
-                    close()
+                    close(followed=True)
                     run = None
             if run is not None:
                 run["last"] = hid
@@ -199,7 +200,7 @@ def _finish(automation_id: str, agent: str, run: dict, active_session) -> Run:
         evidence = f"its [{source}] system message (no code phase)"
     elif not run.get("completed"):
         # (its tool calls may follow it: nothing else may, a message or another code phase)
-        if run.get("last") == run["id"] and run["session"] == active_session:
+        if not run.get("followed") and run.get("last") == run["id"] and run["session"] == active_session:
             outcome, error, evidence = "running", "", "rlm_start with no rlm_complete yet, and nothing after it"
         else:
             outcome, error = "interrupted", DIED
