@@ -73,6 +73,8 @@ def test_sqlite_demo_heartbeat_batch_and_a_stuck_run_are_said(qtbot, window, dem
     runs = select(pane, qtbot, "Heartbeat batch of Alex Rivera (2: Check inbox, Plant care)")
     assert set(texts(runs, column(runs, "Outcome"))) == {"worked"}
     assert "every heartbeat row" in pane.health_label.text()
+    # each run says which heartbeats its batch ran (Daycare's last_run_at stamps say nothing of it)
+    assert all("it ran 2 heartbeats (Check inbox, Plant care)" in t for t in texts(runs, column(runs, "Told from")))
 
 
 @pytest.fixture(scope="module")

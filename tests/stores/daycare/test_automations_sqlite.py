@@ -152,3 +152,38 @@ def test_a_deleted_delete_after_run_task_keeps_its_runs_in_the_shared_cron_agent
         assert any(ref.thread_id == "syscron" for ref in cap.run_sessions())  # hidden as scheduled runs
     finally:
         opened.close()
+
+
+def test_each_heartbeat_run_says_which_heartbeats_it_ran_and_which_were_stamped_without_running(tmp_path):
+    """Daycare runs a user's heartbeats as one batch and stamps every row's last_run_at, even for a heartbeat a
+    batch left out (``runNow({ids})``): each run says which it ran, and which it did not though stamped."""
+    import json
+    import sqlite3
+
+    root = tmp_path / "daycare"
+    write_demo(root)
+    m = build_small()
+    agent = m.agents["sys_heartbeat"]
+    with sqlite3.connect(root / "daycare.db") as conn:
+        session = conn.execute("SELECT active_session_id FROM agents WHERE id = ?", (agent,)).fetchone()[0]
+        one = ('<system_message origin="heartbeat">Heartbeat: Check inbox (id: check-inbox)\n\n'
+               '1. Reply to Sam (id: not-a-task)</system_message>')  # (an output line after it is no heartbeat)
+        conn.execute("INSERT INTO session_history (session_id, type, at, data) VALUES (?, 'user_message', ?, ?)",
+                     (session, NOW_MS - 10 * MINUTE, json.dumps({"text": one, "files": []})))
+        conn.execute("INSERT INTO session_history (session_id, type, at, data) VALUES (?, 'assistant_message', ?, ?)",
+                     (session, NOW_MS - 9 * MINUTE, json.dumps({"text": "Inbox checked.", "toolCalls": []})))
+    opened = open_store(root)
+    try:
+        cap = autos(opened)
+        batch = by_title(cap, "Heartbeat batch of Alex Rivera (2: Check inbox, Plant care)")
+        runs = cap.runs(batch.id)
+        assert runs[0].started_at == NOW_MS - 10 * MINUTE and runs[0].outcome == "worked"
+        assert dict(runs[0].meta)["Heartbeats run"] == "Check inbox"
+        assert dict(runs[0].meta)["Not run"] == "Plant care (Daycare stamped their last_run_at all the same)"
+        assert "not Plant care, whose last_run_at Daycare stamped all the same" in runs[0].evidence
+        # the demo's batches ran both
+        assert all(dict(r.meta)["Heartbeats run"] == "Check inbox, Plant care" and "Not run" not in dict(r.meta)
+                   for r in runs[1:])
+        assert "it ran 2 heartbeats (Check inbox, Plant care)" in runs[1].evidence
+    finally:
+        opened.close()
