@@ -71,7 +71,8 @@ def test_inspect_json_carries_the_summary(demo, capsys):
     assert main(["inspect", str(demo), "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)["automations"]
     assert summary["count"] == 8 and summary["failures"] == 1 and summary["stuck"] == 1
-    assert summary["runs"] == 13  # 3 digest + skipped, review worked + skipped + running, 4 heartbeats, stand-up, backup
+    # 3 digest + skipped, review worked + skipped + running, 4 heartbeat batches + the last stamp, stand-up, backup
+    assert summary["runs"] == 14
     assert "Daily digest" in summary["stopped_firing"]
 
 

@@ -164,6 +164,10 @@ class DaycareAutomations(api.Automations):
             skipped = self._skipped(automation_id, task, out, agents)
             if skipped is not None:
                 out.append(skipped)
+        if kind == "heartbeat" and task is not None and task.last_run_at is not None:
+            stamped = self._stamped(automation_id, task.last_run_at, out)
+            if stamped is not None:
+                out.append(stamped)
         out = [r for r in out if since is None or (r.started_at or 0) >= since]
         out.sort(key=lambda r: (r.started_at or 0, r.id), reverse=True)
         return out[:limit] if limit is not None else out
@@ -258,6 +262,18 @@ class DaycareAutomations(api.Automations):
                                 "writes none when the code calls skip()", certainty="partial")
         return Run(id=f"last_run_at:{last}", automation_id=automation_id, started_at=last, outcome="unknown",
                    evidence="the task's last_run_at; no agent in this store holds its records", certainty="partial")
+
+    def _stamped(self, automation_id: str, last: int, seen: list[Run]) -> Run | None:
+        """The heartbeats' last_run_at with no batch message at or after it: a batch ran then (Daycare wrote the
+        stamp after it), but this one wrote nothing (its code called skip()) or the stamp was another user's
+        batch's (it stamps every user's heartbeats): how this user's batch ended, if it ran, is not known.
+        Without it, a user whose batches skip would read as stopped firing days ago."""
+        if any((r.started_at or 0) >= last - 1000 for r in seen if r.certainty == "reconstructed"):
+            return None
+        return Run(id=f"last_run_at:{last}", automation_id=automation_id, started_at=last, outcome="unknown",
+                   evidence="the heartbeats' last_run_at, with no batch message at or after it: a batch ran then "
+                            "and wrote nothing (its code called skip()), or the time was stamped by another user's "
+                            "batch (Daycare stamps every user's heartbeats)", certainty="partial")
 
     def run_sessions(self) -> frozenset[SessionRef]:
         """Sessions of the agents that only run scheduled work: cron task agents and the cron/heartbeat system

@@ -293,7 +293,6 @@ class AutomationsPane(Pane):
                   ("Error", r.error), ("Tokens", "" if r.tokens is None else f"{r.tokens:,}"),
                   ("How sure", r.certainty), ("Told from", r.evidence),
                   ("Conversation", f"{r.session.thread_id} / {r.session.session_id}" if r.session else "none"))
-        fields += r.meta  # (what the kind read off the run: a heartbeat batch's heartbeats run and not run)
         self.ctx.show_detail(detail_of(f"Run {r.id}", r, fields=tuple(f for f in fields if f[1])))
 
     def current_run(self) -> Run | None:
