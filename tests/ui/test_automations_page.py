@@ -186,3 +186,16 @@ def test_hide_scheduled_runs_starts_on_where_runs_are_many_and_can_be_turned_off
     qtbot.waitUntil(lambda: not hidden & {r.key for r in thread_rows(qtbot, pane)}, timeout=20000)
     box.setChecked(False)  # turned off: the task agents are listed again
     qtbot.waitUntil(lambda: hidden <= {r.key for r in thread_rows(qtbot, pane)}, timeout=20000)
+
+
+def test_a_run_is_drawn_stuck_only_once_health_calls_it_stuck():
+    """A run that started ten minutes ago is still running, not stuck (it was drawn red with a warning, as
+    one running for days); after STUCK_AFTER_MS it is marked as health says it."""
+    from daycare_gui.stores.common.run_health import STUCK_AFTER_MS
+    from daycare_gui.stores.records import Run
+    from daycare_gui.ui.panes.generic.automations import _run_state
+
+    now = 1_795_000_000_000
+    assert _run_state(Run("r", "a", now - 10 * 60_000, outcome="running"), now) is None
+    assert _run_state(Run("r", "a", now - STUCK_AFTER_MS - 1, outcome="running"), now) == "stuck"
+    assert _run_state(Run("r", "a", now, outcome="failed"), now) == "error"
