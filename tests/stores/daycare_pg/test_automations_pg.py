@@ -131,3 +131,10 @@ def test_a_code_phase_followed_by_the_next_run_is_no_longer_running(pg_fresh_url
         runs = opened.capability(api.Automations).runs("cron:cron-digest")
     assert [(r.started_at, r.outcome, r.error) for r in runs[:2]] == [
         (NOW_MS - 60_000, "skipped", ""), (NOW_MS - 10 * 60_000, "interrupted", "Python execution failed before completion.")]
+
+
+def test_the_store_daycare_7c3c466c_wrote_has_nothing_scheduled_and_says_so(pglite_fixture, capsys):
+    from daycare_gui.cli import main
+
+    assert main(["automations", str(pglite_fixture)]) == 0
+    assert capsys.readouterr().out.strip() == "Nothing scheduled."
