@@ -138,3 +138,19 @@ def test_the_store_daycare_7c3c466c_wrote_has_nothing_scheduled_and_says_so(pgli
 
     assert main(["automations", str(pglite_fixture)]) == 0
     assert capsys.readouterr().out.strip() == "Nothing scheduled."
+
+
+def test_a_deleted_trigger_keeps_its_runs(pg_fresh_url):
+    """Daycare closes a deleted (or delete-after-run) trigger's row and keeps the runs in the task's agent: they
+    were listed nowhere; now under the trigger, marked deleted, and health says its runs remain."""
+    with psycopg.connect(pg_fresh_url, autocommit=True) as conn:
+        conn.execute("UPDATE tasks_cron SET valid_to = %s WHERE id = 'cron-backup'", (NOW_MS - 3_600_000,))
+    with open_store(pg_fresh_url) as opened:
+        cap = opened.capability(api.Automations)
+        backup = next(a for a in cap.automations() if a.id == "cron:cron-backup")
+        runs = cap.runs(backup.id)
+        hook = cap.runs("webhook:hook-deploy")
+    assert backup.deleted and backup.title == "Nightly backup check" and backup.task is None
+    assert [(r.started_at, r.outcome) for r in runs] == [(t, o) for t, o, _e in expected()["cron:cron-backup"]]
+    assert "The task was deleted; 1 of its runs remain" in run_health(backup, runs, now_ms=NOW_MS).problems()
+    assert [(r.started_at, r.outcome) for r in hook] == [(t, o) for t, o, _e in expected()["webhook:hook-deploy"]]

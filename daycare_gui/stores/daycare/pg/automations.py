@@ -34,6 +34,7 @@ class PgAutomations(api.Automations):
     def __init__(self, store, tasks: api.Tasks) -> None:
         self.store = store
         self.tasks = tasks
+        self._gone: dict[str, tuple[Automation, tuple]] = {}  # deleted triggers (automations() reads them)
 
     @property
     def db(self):
@@ -77,6 +78,29 @@ class PgAutomations(api.Automations):
                 out.append(Automation(f"task:{user}/{task_id}", f"{title}: runs naming no trigger", None,
                                       notes=("Runs of this task that named no trigger (every trigger shares the "
                                              "task's agent).",)))
+        self._gone = self._deleted_triggers(titles)
+        out += [automation for automation, _where in self._gone.values()]
+        return out
+
+    def _deleted_triggers(self, titles: dict) -> dict[str, tuple[Automation, tuple]]:
+        """Triggers deleted since they ran: Daycare closes a trigger's row (``valid_to``) when it is deleted,
+        and a delete-after-run one after its run; its runs stay in the task's agent, each naming it. By id:
+        the automation and where its runs are (user, task, trigger, agent)."""
+        out: dict[str, tuple[Automation, tuple]] = {}
+        for kind, table in (("cron", "tasks_cron"), ("webhook", "tasks_webhook")):
+            if not self.store.has(table) or "valid_to" not in self.db.columns(table):
+                continue
+            for trigger, user, task_id, agent in self.db.rows(
+                    f"SELECT DISTINCT ON (id) id, user_id, task_id, agent_id FROM {table} t WHERE valid_to IS NOT "
+                    f"NULL AND NOT EXISTS (SELECT 1 FROM {table} c WHERE c.id = t.id AND c.valid_to IS NULL) "
+                    "ORDER BY id, valid_to DESC"):
+                title = titles.get((user, task_id)) or task_id or trigger
+                automation = Automation(
+                    f"{kind}:{trigger}", title if kind == "cron" else f"{title} (webhook {trigger})", None,
+                    deleted=True, notes=(_NOTE, f"Its {kind} trigger was deleted (Daycare keeps the closed row, and "
+                                                "closes a delete-after-run trigger after its run); the runs that "
+                                                "name it remain in the task's agent."))
+                out[automation.id] = (automation, (str(user or ""), str(task_id or ""), trigger, agent))
         return out
 
     # -- runs ----------------------------------------------------------------------------------------------
@@ -90,6 +114,9 @@ class PgAutomations(api.Automations):
             user, task_id = _user(task), _task_id(task)
             shared = any(a.id.startswith("task:") and a.id == f"task:{user}/{task_id}" for a in autos)
             agent = (task.raw or {}).get("agent_id") or self._task_agent(user, task_id)
+        elif automation.deleted:  # only the runs that name it: those naming none stay with the live triggers
+            user, task_id, trigger, agent = self._gone[automation_id][1]
+            shared, agent = True, agent or self._task_agent(user, task_id)
         else:
             user, _, task_id = automation_id[len("task:"):].partition("/")
             trigger, shared, agent = None, True, self._task_agent(user, task_id)
