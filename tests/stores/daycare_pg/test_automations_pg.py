@@ -154,3 +154,32 @@ def test_a_deleted_trigger_keeps_its_runs(pg_fresh_url):
     assert [(r.started_at, r.outcome) for r in runs] == [(t, o) for t, o, _e in expected()["cron:cron-backup"]]
     assert "The task was deleted; 1 of its runs remain" in run_health(backup, runs, now_ms=NOW_MS).problems()
     assert [(r.started_at, r.outcome) for r in hook] == [(t, o) for t, o, _e in expected()["webhook:hook-deploy"]]
+
+
+def test_a_task_agents_records_are_read_once_for_every_automation_that_shares_it(pg_fresh_url, monkeypatch):
+    """The page reads each automation's latest runs, then the selected one's all: the backup agent holds the runs
+    of three automations (its cron and webhook triggers, the runs naming none), and each read its whole
+    history again (on the 1M demo: seconds each). Now once per agent while the store is unchanged."""
+    from daycare_gui.stores.common.run_cache import RunCache
+    from daycare_gui.ui.panes.generic.automations import read_automations
+
+    with open_store(pg_fresh_url) as opened:
+        cap = opened.capability(api.Automations)
+        reads = []
+        rows = cap.db.rows
+
+        def counting(sql, params=None):
+            if "FROM session_history h WHERE" in sql:
+                reads.append(params.get("a"))
+            return rows(sql, params)
+
+        monkeypatch.setattr(cap.db, "rows", counting)
+        shown = read_automations(RunCache(cap))
+        digest = RunCache(cap).runs("cron:cron-digest", limit=20_000)
+        assert sorted(reads) == ["agtaskbackup", "agtaskdigest"]
+        assert [(r.started_at, r.outcome, r.error) for r in digest] == expected()["cron:cron-digest"]
+        assert {s.automation.id: s.health.runs_seen for s in shown}["webhook:hook-deploy"] == 1
+        with psycopg.connect(pg_fresh_url, autocommit=True) as conn:  # a write: read again
+            conn.execute("UPDATE tasks_cron SET last_run_at = last_run_at + 1 WHERE id = 'cron-digest'")
+        cap.runs("cron:cron-digest")
+        assert sorted(reads) == ["agtaskbackup", "agtaskdigest", "agtaskdigest"]
