@@ -191,3 +191,14 @@ def test_each_heartbeat_run_says_which_heartbeats_it_ran_and_which_were_stamped_
         assert "it ran 2 heartbeats (Check inbox, Plant care)" in runs[1].evidence
     finally:
         opened.close()
+
+
+def test_a_heartbeat_task_says_its_last_run_time_is_every_batchs_stamp(demo):
+    """The Heartbeat tasks page shows a heartbeat's last_run_at as its last run: each says it is the stamp
+    Daycare puts on every heartbeat after any batch, ran or not (#36)."""
+    tasks = demo.capability(api.Tasks).tasks()
+    inbox = next(t for t in tasks if t.schedule_kind == "heartbeat" and t.id == "check-inbox")
+    assert dict(inbox.meta)["Last run time"].startswith("stamped on every heartbeat after each batch of any user")
+    never = next(t for t in tasks if t.schedule_kind == "heartbeat" and t.id == "weekly-budget")
+    assert "Last run time" not in dict(never.meta)  # (never stamped: nothing to say)
+    assert all("Last run time" not in dict(t.meta) for t in tasks if t.schedule_kind == "cron")
