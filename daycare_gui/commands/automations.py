@@ -82,6 +82,8 @@ def _human(report: list[dict]) -> str:
         lines.append(f"  health:   {rate}")
         for problem in h["problems"]:
             lines.append(f"  ! {problem}")
+        for note in a["notes"]:  # (what a person must know to read the runs right: a heartbeat batch's stamps)
+            lines.append(f"  note: {note}")
         if not a["runs_told"]:
             lines.append(f"  runs cannot be told apart: {a['why']}")
         for r in a["runs"]:

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QLabel, QPushButton, QSplitter, QStackedWidget, QV
 
 from daycare_gui.stores import api
 from daycare_gui.stores.common.run_cache import RunCache
-from daycare_gui.stores.common.run_health import RunHealth, run_health
+from daycare_gui.stores.common.run_health import STUCK_AFTER_MS, RunHealth, run_health
 from daycare_gui.stores.common.task_times import TaskTimes, task_times
 from daycare_gui.stores.records import Automation, JumpEntry, Run
 from daycare_gui.ui.models.columns import Column
@@ -120,8 +120,13 @@ RUN_COLUMNS = [
 ]
 
 
-def _run_state(r: Run) -> str | None:
-    return {"failed": "error", "interrupted": "error", "running": "stuck", "skipped": "disabled"}.get(r.outcome)
+def _run_state(r: Run, now_ms: int | None = None) -> str | None:
+    """How a run's row is drawn: a run still running is only marked stuck once health would call it so (a
+    run that started minutes ago is just running)."""
+    if r.outcome == "running":
+        now = now_ms if now_ms is not None else int(time.time() * 1000)
+        return "stuck" if r.started_at is not None and now - r.started_at > STUCK_AFTER_MS else None
+    return {"failed": "error", "interrupted": "error", "skipped": "disabled"}.get(r.outcome)
 
 
 class AutomationsPane(Pane):
