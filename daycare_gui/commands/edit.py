@@ -43,12 +43,12 @@ from daycare_gui.stores.common.edit.atomic import (
 )
 from daycare_gui.stores.common.edit.document import FrontmatterDocument
 from daycare_gui.stores.common.edit.errors import DocumentError, InvalidValue
-from daycare_gui.stores.common.masking import mask_text
 from daycare_gui.stores.daycare.edit.app_state import AppStateDoc, is_app_state
 from daycare_gui.stores.daycare.edit.engine_guard import engine_running_reason, store_folders
 from daycare_gui.stores.daycare.edit.permissions_doc import PermissionsDoc
 from daycare_gui.stores.daycare.edit.settings_doc import SettingsDoc
 from daycare_gui.stores.daycare.edit.views import CronTaskDoc
+from daycare_gui.stores.masking import mask_text
 
 EXIT_OK, EXIT_REFUSED, EXIT_CONFLICT = 0, 2, 3
 PERMISSION_KEYS = ("intent", "allow", "deny")

@@ -19,11 +19,11 @@ import time
 
 from daycare_gui.commands import options, search_kinds  # other kinds, and Daycare on PGlite or PostgreSQL
 from daycare_gui.stores.common.fts import plain_snippet
-from daycare_gui.stores.common.masking import mask_url_credentials as mask_url
 from daycare_gui.stores.common.search_index import update_source_index as update_index
 from daycare_gui.stores.common.sqlite_ro import DatabaseError
 from daycare_gui.stores.daycare.paths import NotADaycareDirectory
 from daycare_gui.stores.daycare.records import DESCRIPTOR_KINDS, HISTORY_KINDS
+from daycare_gui.stores.masking import mask_url_credentials as mask_url
 
 _FLAGS = ("--newest", "--json", "--help")
 _VALUE_OPTIONS = ("--kind", "--agent-kind", "--lifecycle", "--user", "--type", "--limit", "--index-dir", *search_kinds.VALUE_OPTIONS)

@@ -21,8 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from daycare_gui.stores.common.problems import ProblemLog
-from daycare_gui.stores.common.regular_files import read_regular
+from daycare_gui.stores.problems import ProblemLog
 from daycare_gui.stores.records import (
     Automation,
     Collection,
@@ -574,31 +573,28 @@ def in_shelf(group: str, shelf: str | None) -> bool:
 
 
 class Documents(Capability):
-    """Markdown documents; saving goes through the shared atomic, conflict-checked save."""
+    """Markdown documents. The contract holds no way to read or write a file: a kind reads its documents
+    (regular files only, ``stores.common.regular_files``) and saves them atomically and conflict-checked
+    (``stores.common.edit.atomic``), after its own checks and backup. Every window and command save goes
+    through :meth:`save`, so a kind's save is the only one."""
 
     @abstractmethod
     def documents(self) -> list[DocRef]: ...
 
     def read(self, ref: DocRef) -> bytes:
-        return read_regular(ref.path) if ref.path else b""
+        """The document's bytes; a kind that lists documents without saying how to read them shows none."""
+        return b""
 
     def save(self, ref: DocRef, data: bytes, expected_sha256: str | None, *,
              force: bool = False) -> Path | None:
-        """Atomically replace the document if it still holds what was read (sha256 of those bytes).
-        Kinds override this to refuse while their engine runs (WriteRefused), to keep a backup of the old
-        bytes first (returning the copy's path; None when none was made) or to write elsewhere.
-        ``force`` insists past such a refusal; it never skips the check for a change made meanwhile (to
-        write over one, save again with the sha256 of the bytes now there). ``daycare-gui edit`` saves a
-        kind's document through here too, so the window and the command refuse alike."""
-        from daycare_gui.stores.common.edit.atomic import ConflictError, save_atomic
-
-        if not ref.editable or ref.path is None:
-            raise WriteRefused(ref.readonly_reason or f"{ref.title} cannot be edited")
-        try:
-            save_atomic(ref.path, data, expected_sha256=expected_sha256)
-        except ConflictError as exc:
-            raise WriteConflict(str(exc)) from exc
-        return None
+        """Atomically replace the document if it still holds what was read (sha256 of those bytes):
+        :class:`WriteConflict` when it does not. A kind refuses while its engine runs (WriteRefused),
+        keeps a backup of the old bytes first (returning the copy's path; None when none was made) or
+        writes elsewhere. ``force`` insists past such a refusal; it never skips the check for a change
+        made meanwhile (to write over one, save again with the sha256 of the bytes now there).
+        ``daycare-gui edit`` and the window's editors save a kind's document through here, so they refuse
+        alike. The default, for a kind that says nothing of saving: its documents are read-only."""
+        raise WriteRefused(ref.readonly_reason or f"{ref.title} cannot be edited: this store saves no documents")
 
     def count(self) -> int | None:
         # A copy the system derives from another document (DocRef.derived_from) is not counted twice.

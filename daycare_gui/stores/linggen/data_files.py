@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from daycare_gui.stores.common.files.jsonl import iter_jsonl
-from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.common.secrets import mask_secrets, mask_url
 from daycare_gui.stores.common.wording import count
 from daycare_gui.stores.linggen.readers import list_files, read_json, text_of
+from daycare_gui.stores.problems import ProblemLog
 from daycare_gui.stores.records import Collection, Row
 
 DATA_FILES = Collection("user_files", "Activity log and memory backups", ("File", "Holds", "Day", "Entries", "Size"),

@@ -24,10 +24,10 @@ from daycare_gui.stores.common.edit.atomic import (
 )
 from daycare_gui.stores.common.files.frontmatter import parse_markdown
 from daycare_gui.stores.common.folder_files import inside
-from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.daycare.datadir.agent_files import find_agent_files
 from daycare_gui.stores.daycare.datadir.reading import read_capped
 from daycare_gui.stores.daycare.datadir.skills import ACTIVE, HISTORY, PERSONAL, SkillDoc, find_skills
+from daycare_gui.stores.problems import ProblemLog
 from daycare_gui.stores.records import DocRef, DocVersion, Row
 
 PREFIXES = ("skill:", "skill-active:", "skill-version:", "agent-file:", "config:", "memory:")

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.common.secrets import MASK, mask_free_text, mask_secrets, mask_tree
 from daycare_gui.stores.daycare.datadir.config import Entry
 from daycare_gui.stores.daycare.datadir.reading import (
@@ -22,6 +21,7 @@ from daycare_gui.stores.daycare.datadir.reading import (
     text_of,
 )
 from daycare_gui.stores.daycare.datadir.skills import user_label
+from daycare_gui.stores.problems import ProblemLog
 
 
 def _hide(text: str, values: list[str]) -> str:
