@@ -129,7 +129,8 @@ def test_pglite_demo_skill_is_edited_through_the_same_door(qtbot, pglite_demo, t
 
 
 def test_another_kinds_document_goes_through_the_same_door(qtbot, tmp_path):
-    """A CianaParrot skill: no form of Daycare's (its body is the form), and its bot's running is asked."""
+    """A CianaParrot skill: no form of Daycare's (its body is the form), and its bot's running is asked by its
+    own save."""
     root = write_ciana_demo(tmp_path / "ciana")
     with open_store(root) as store:
         assert store.kind == "cianaparrot"
@@ -142,8 +143,8 @@ def test_another_kinds_document_goes_through_the_same_door(qtbot, tmp_path):
         assert "Use wttr.in for forecasts." in body
         editor.body_edit.setPlainText(body.replace("forecasts.", "forecasts and alerts."))
         (root / "data" / "checkpoints.db-wal").write_bytes(b"\0" * 32)  # the bot is at work
-        asked = []
-        editor.confirm_engine_running = lambda reason: asked.append(reason) or False
+        asked = []  # (the kind's own refusal is the question: its save is the editor's)
+        editor.confirm_refused = lambda reason: asked.append(reason) or False
         assert not editor.save() and ref.path.read_bytes() == before
         assert "the CianaParrot bot is running" in asked[0]
         (root / "data" / "checkpoints.db-wal").unlink()

@@ -8,14 +8,18 @@ form, the raw text and the preview are always rebuilt from the same bytes.
 What the form shows is the store's choice: the editor asks the opened store's ``Documents`` for the
 file's :class:`~daycare_gui.stores.api.DocumentForm` (a cron task's schedule, an app's permission rules)
 and renders its field specs; with no store, or a store that knows nothing of the file, the form is the
-body alone. Saving asks once first while the store says writing is risky (``Documents.write_risk``: its
-engine runs, and may overwrite or miss the change), and stays inside the folders the store names
+body alone. A file the store lists among its documents is saved through the kind's own ``Documents.save``
+(its checks, its backup of the old bytes, then the atomic conflict-checked write): a refusal is asked once,
+in the kind's words, before insisting. Any other file of the store (a task's TASK.md) is saved by the
+shared atomic save, asking once first while the store says writing is risky (``Documents.write_risk``: its
+engine runs, and may overwrite or miss the change), and staying inside the folders the store names
 (``Documents.write_folders``): the editor never names a kind.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QFileSystemWatcher, Qt, QTimer, Signal
@@ -32,7 +36,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from daycare_gui.stores.api import DocumentForm, Documents
+from daycare_gui.stores.api import DocumentForm, Documents, WriteConflict, WriteRefused
 from daycare_gui.stores.common.edit.atomic import ConflictError, load_for_edit, save_atomic, sha256_of
 from daycare_gui.stores.common.edit.document import FrontmatterDocument
 from daycare_gui.stores.common.edit.errors import DocumentError, InvalidValue
@@ -43,7 +47,7 @@ from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, markdown_html
 from daycare_gui.ui.widgets.plain_text import text_of
 
 from .conflict import ConflictDialog, DiffDialog, unified_diff
-from .engine_prompt import ask_write_while_engine_runs
+from .engine_prompt import ask_write_refused, ask_write_while_engine_runs
 from .fields import ERROR_TONE, message_label, monospace_editor, set_text_if_different, show_message
 from .sources import painted
 from .undo import SnapshotCommand
@@ -65,6 +69,7 @@ class FileEditorBase(QWidget):
         self.documents = store.capability(Documents) if store is not None and hasattr(store, "capability") else None
         # (a file the Documents section does not list, a task's TASK.md, is named by its path)
         self.ref = ref if ref is not None else DocRef(f"file:{self.path}", self.path.name, self.path)
+        self.listed = ref is not None and self._lists(ref)  # saved by the kind's Documents.save
         self.spec = form if form is not None else self._form_of_store()
         self.kind_label = self.spec.label
         self._loaded = load_for_edit(self.path)
@@ -170,6 +175,15 @@ class FileEditorBase(QWidget):
         if self.source_note:
             text += f"<br>{painted(self.source_note, self.palette())}"
         return text
+
+    def _lists(self, ref: DocRef) -> bool:
+        """The store lists ``ref`` among its documents (same id, same file): its kind saves it."""
+        if self.documents is None:
+            return False
+        try:
+            return any(d.id == ref.id and d.path == ref.path for d in self.documents.documents())
+        except Exception:  # a store that cannot list its documents: the file is saved as any file of it
+            return False
 
     def _form_of_store(self) -> DocumentForm:
         if self.documents is not None:
@@ -302,11 +316,20 @@ class FileEditorBase(QWidget):
         """Ask before writing while the engine runs (tests replace this)."""
         return ask_write_while_engine_runs(self, reason)
 
+    def confirm_refused(self, reason: str) -> bool:
+        """Ask whether to insist on a save the store's kind refused (tests replace this)."""
+        return ask_write_refused(self, reason)
+
     def save(self, *, force: bool = False) -> bool:
         """Write the file if it changed; refuses to overwrite an outside change unless the user says so."""
         if not self.is_dirty() and not force:
             self.status.setText("Nothing to save")
             return True
+        if not self.ref.editable:  # (no question: no answer could make it writable)
+            self.status.setText("Not saved: " + (self.ref.readonly_reason or f"{self.ref.title} cannot be edited"))
+            return False
+        if self.listed:  # the kind's save says itself what makes writing risky: asked once, below
+            return self._write_document(self._loaded.sha256, insist=False)
         reason = self.write_risk()
         if reason and not self.confirm_engine_running(reason):
             self.status.setText("Not saved: the engine is running")
@@ -344,10 +367,46 @@ class FileEditorBase(QWidget):
         except OSError as exc:
             QMessageBox.critical(self, "Cannot save", f"{self.path} could not be written: {exc}")
             return False
+        return self._saved(f"Saved {self.path.name}")
+
+    def _write_document(self, expected_sha256: str | None, *, insist: bool) -> bool:
+        """Save through the kind's ``Documents.save`` over the bytes whose hash is ``expected_sha256``.
+        ``insist``: the user already said yes to the kind's refusal (the same save, after a conflict)."""
+        try:
+            backup = self.documents.save(self.ref, self._current, expected_sha256, force=insist)
+        except WriteRefused as exc:
+            if insist or not self.confirm_refused(str(exc)):
+                self.status.setText("Not saved: " + str(exc).split("\n", 1)[0])
+                return False
+            return self._write_document(expected_sha256, insist=True)
+        except WriteConflict:
+            try:
+                now = read_regular(self.path)
+            except FileNotFoundError:
+                now = None
+            except OSError as exc:
+                QMessageBox.critical(self, "Cannot save", f"{self.path} changed on disk and cannot be read: {exc}")
+                return False
+            choice = self.ask_conflict(ConflictError(self.path, now))
+            if choice == "overwrite":  # over the version the user saw, and only that one
+                return self._write_document(sha256_of(now) if now is not None else None, insist=insist)
+            if choice == "reload":
+                self.reload_from_disk()
+            else:
+                self.status.setText("Not saved: the file changed on disk")
+            return False
+        except OSError as exc:
+            QMessageBox.critical(self, "Cannot save", f"{self.path} could not be written: {exc}")
+            return False
+        self._loaded = replace(self._loaded, data=self._current, sha256=sha256_of(self._current))
+        kept = f"; the old text is kept in {backup}" if backup is not None else ""
+        return self._saved(f"Saved {self.path.name}{kept}")
+
+    def _saved(self, status: str) -> bool:
         self.undo_stack.setClean()
         self.disk_banner.hide()
         self._watch()
-        self.status.setText(f"Saved {self.path.name}")
+        self.status.setText(status)
         self._update_title()
         self.saved.emit(str(self.path))
         return True
