@@ -12,13 +12,13 @@ from pathlib import Path
 
 from daycare_gui.stores.common import space_cache
 from daycare_gui.stores.common.space import (
-    human,
     per_day,
     pg_tables,
     sqlite_file,
     sqlite_tables,
     subfolder_lines,
 )
+from daycare_gui.stores.common.wording import byte_size
 from daycare_gui.stores.records import SpaceLine, SpaceReport
 
 HOLDERS = 50  # agents listed, largest first
@@ -79,16 +79,16 @@ def _sqlite_agents(db, progress=None) -> list[SpaceLine]:
 def _advise(report: SpaceReport) -> None:
     history = next((t for t in report.tables if t.name == "session_history"), None)
     if history is not None and report.total and history.bytes > report.total / 3:
-        report.advice.append(f"session_history holds {human(history.bytes)} of {human(report.total)}: Daycare keeps "
+        report.advice.append(f"session_history holds {byte_size(history.bytes)} of {byte_size(report.total)}: Daycare keeps "
                              "every record of every session; only Daycare's own tools should remove any.")
     if report.holders:
         top = report.holders[0]
-        report.advice.append(f"Agent {top.name} holds {human(top.bytes)} of history ({top.detail}).")
+        report.advice.append(f"Agent {top.name} holds {byte_size(top.bytes)} of history ({top.detail}).")
     if report.free:
-        report.advice.append(f"{human(report.free)} of free pages: a VACUUM with Daycare stopped would give them back.")
+        report.advice.append(f"{byte_size(report.free)} of free pages: a VACUUM with Daycare stopped would give them back.")
     agents = next((f for f in report.folders if f.name == "agents/"), None)
     if agents is not None and agents.bytes:
-        report.advice.append(f"The agents/ folder takes {human(agents.bytes)} in {agents.count:,} files (snapshots of "
+        report.advice.append(f"The agents/ folder takes {byte_size(agents.bytes)} in {agents.count:,} files (snapshots of "
                              "Python runs among them); Daycare removes none of them.")
 
 
