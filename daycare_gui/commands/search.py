@@ -153,9 +153,9 @@ def _search(args, store) -> int:
 def _agents(core, ids: list[str]) -> dict[str, tuple[str, str, str]]:
     """Agent id → (name, kind, lifecycle), for the groups' headings."""
     if core.db is None:
-        from daycare_gui.stores.daycare.sqlite.fts_index.legacy import LegacySource
+        from daycare_gui.stores.daycare.legacy.search import legacy_agents
 
-        known = LegacySource.from_inventory(core.files()).agents
+        known = legacy_agents(core.files())
     else:
         from daycare_gui.stores.daycare.sqlite.queries.agents import fetch_agents
 
