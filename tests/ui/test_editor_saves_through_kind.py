@@ -46,7 +46,8 @@ def _check_backup_then_conflict(qtbot, tmp_path, make):
         assert b"One more line from the window." in ref.path.read_bytes()
         (backup,) = [f for f in _backups(backup_folder) if f.is_file()]
         assert backup.read_bytes() == before  # the old text kept before it was replaced
-        assert "the old text is kept in" in editor.status.text()
+        assert "the old text is kept in .daycare-gui-backups" in editor.status.text()
+        assert editor.status.toolTip() == str(backup)
 
         editor.body_edit.setPlainText(editor.body_edit.toPlainText() + "Mine.\n")
         theirs = ref.path.read_bytes() + b"\nWritten by someone else.\n"

@@ -399,7 +399,9 @@ class FileEditorBase(QWidget):
             QMessageBox.critical(self, "Cannot save", f"{self.path} could not be written: {exc}")
             return False
         self._loaded = replace(self._loaded, data=self._current, sha256=sha256_of(self._current))
-        kept = f"; the old text is kept in {backup}" if backup is not None else ""
+        # (the backup's folder named short on the button row; its whole path in the tooltip)
+        kept = f"; the old text is kept in {Path(backup).parent.name}" if backup is not None else ""
+        self.status.setToolTip(str(backup) if backup is not None else "")
         return self._saved(f"Saved {self.path.name}{kept}")
 
     def _saved(self, status: str) -> bool:
