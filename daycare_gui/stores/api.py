@@ -575,8 +575,9 @@ def in_shelf(group: str, shelf: str | None) -> bool:
 class Documents(Capability):
     """Markdown documents. The contract holds no way to read or write a file: a kind reads its documents
     (regular files only, ``stores.common.regular_files``) and saves them atomically and conflict-checked
-    (``stores.common.edit.atomic``), after its own checks and backup. Every window and command save goes
-    through :meth:`save`, so a kind's save is the only one."""
+    (``stores.common.edit.atomic``), after its own checks and backup. The Documents page and the editor
+    window save a document the kind lists through :meth:`save` only (``daycare-gui edit`` too, for every kind
+    but Daycare, whose files it still saves with the shared atomic save)."""
 
     @abstractmethod
     def documents(self) -> list[DocRef]: ...
@@ -592,8 +593,7 @@ class Documents(Capability):
         keeps a backup of the old bytes first (returning the copy's path; None when none was made) or
         writes elsewhere. ``force`` insists past such a refusal; it never skips the check for a change
         made meanwhile (to write over one, save again with the sha256 of the bytes now there).
-        ``daycare-gui edit`` and the window's editors save a kind's document through here, so they refuse
-        alike. The default, for a kind that says nothing of saving: its documents are read-only."""
+        The default, for a kind that says nothing of saving: its documents are read-only."""
         raise WriteRefused(ref.readonly_reason or f"{ref.title} cannot be edited: this store saves no documents")
 
     def count(self) -> int | None:
