@@ -593,6 +593,9 @@ class Documents(Capability):
         keeps a backup of the old bytes first (returning the copy's path; None when none was made) or
         writes elsewhere. ``force`` insists past such a refusal; it never skips the check for a change
         made meanwhile (to write over one, save again with the sha256 of the bytes now there).
+        A ref whose id starts with ``file:`` is one the editor window made of a file of the store that
+        :meth:`documents` does not list (a task's TASK.md, opened by its path): a kind whose files are edited
+        that way saves it here too, the others refuse it (they never hand such a file to the editor).
         The default, for a kind that says nothing of saving: its documents are read-only."""
         raise WriteRefused(ref.readonly_reason or f"{ref.title} cannot be edited: this store saves no documents")
 
@@ -653,17 +656,6 @@ class Documents(Capability):
         """How the file editor's form shows ``ref`` (any file of the store the window opened, listed here or
         not: a task's file too); the default, its text alone, suits every Markdown file."""
         return DocumentForm()
-
-    def write_risk(self, ref: DocRef) -> str | None:
-        """Why writing ``ref``'s file now is risky (the system's engine runs and may overwrite or miss the
-        change), asked by the file editor before each save, or None. A kind that does not override this is
-        asked through :meth:`OpenedStore.writes_blocked` instead."""
-        return None
-
-    def write_folders(self, ref: DocRef) -> tuple[Path, ...] | None:
-        """The folders the file editor's save of ``ref`` must stay in (a link leading out of them is
-        refused); None: no such limit is known."""
-        return None
 
     def deletable(self, ref: DocRef) -> bool:
         return False

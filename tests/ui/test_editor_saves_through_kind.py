@@ -93,3 +93,27 @@ def test_a_document_the_kind_keeps_read_only_is_not_written_from_the_window(qtbo
         assert editor.save() is False
         assert ref.path.read_bytes() == before and asked == []  # no question: no answer could write it
         assert "Linggen rewrites plan files" in editor.status.text()
+
+
+def test_a_daycare_task_file_the_documents_do_not_list_is_saved_by_daycares_save(qtbot, tmp_path):
+    """A cron task's TASK.md, opened by its path from the Tasks page: saved by Daycare's Documents too (the
+    old text kept first), and a change made on disk meanwhile is a conflict."""
+    from daycare_gui.stores.daycare.demo import write_demo
+
+    root = tmp_path / "daycare"
+    write_demo(root)
+    task = root / "cron" / "daily-digest" / "TASK.md"
+    with open_store(root) as store:
+        editor = make_file_editor(task, store=store)
+        qtbot.addWidget(editor)
+        editor.raw.setPlainText(editor.raw.toPlainText() + "\nOne more line from the window.\n")
+        before = task.read_bytes()
+        assert editor.save()
+        (backup,) = [f for f in root.rglob(".daycare-gui-backups/*") if f.is_file()]
+        assert backup.read_bytes() == before and b"One more line from the window." in task.read_bytes()
+
+        editor.raw.setPlainText(editor.raw.toPlainText() + "Mine.\n")
+        theirs = task.read_bytes() + b"\nWritten by someone else.\n"
+        task.write_bytes(theirs)
+        editor.ask_conflict = lambda exc: "cancel"
+        assert editor.save() is False and task.read_bytes() == theirs

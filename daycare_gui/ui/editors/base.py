@@ -8,12 +8,11 @@ form, the raw text and the preview are always rebuilt from the same bytes.
 What the form shows is the store's choice: the editor asks the opened store's ``Documents`` for the
 file's :class:`~daycare_gui.stores.api.DocumentForm` (a cron task's schedule, an app's permission rules)
 and renders its field specs; with no store, or a store that knows nothing of the file, the form is the
-body alone. A file the store lists among its documents is saved through the kind's own ``Documents.save``
-(its checks, its backup of the old bytes, then the atomic conflict-checked write): a refusal is asked once,
-in the kind's words, before insisting. Any other file of the store (a task's TASK.md) is saved by the
-shared atomic save, asking once first while the store says writing is risky (``Documents.write_risk``: its
-engine runs, and may overwrite or miss the change), and staying inside the folders the store names
-(``Documents.write_folders``): the editor never names a kind.
+body alone. Saving goes through the store's ``Documents.save``, for a file it lists and for any other file
+of it (a task's TASK.md, named by a ``file:`` ref): the kind checks (its engine running, a link out of its
+folders), keeps the old bytes and writes atomically, conflict-checked. A refusal is asked once, in the
+kind's words, before insisting; the editor never names a kind. Only a file opened with no store (nothing to
+ask) is saved by the shared atomic save itself.
 """
 
 from __future__ import annotations
@@ -47,7 +46,7 @@ from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, markdown_html
 from daycare_gui.ui.widgets.plain_text import text_of
 
 from .conflict import ConflictDialog, DiffDialog, unified_diff
-from .engine_prompt import ask_write_refused, ask_write_while_engine_runs
+from .engine_prompt import ask_write_refused
 from .fields import ERROR_TONE, message_label, monospace_editor, set_text_if_different, show_message
 from .sources import painted
 from .undo import SnapshotCommand
@@ -69,7 +68,6 @@ class FileEditorBase(QWidget):
         self.documents = store.capability(Documents) if store is not None and hasattr(store, "capability") else None
         # (a file the Documents section does not list, a task's TASK.md, is named by its path)
         self.ref = ref if ref is not None else DocRef(f"file:{self.path}", self.path.name, self.path)
-        self.listed = ref is not None and self._lists(ref)  # saved by the kind's Documents.save
         self.spec = form if form is not None else self._form_of_store()
         self.kind_label = self.spec.label
         self._loaded = load_for_edit(self.path)
@@ -175,15 +173,6 @@ class FileEditorBase(QWidget):
         if self.source_note:
             text += f"<br>{painted(self.source_note, self.palette())}"
         return text
-
-    def _lists(self, ref: DocRef) -> bool:
-        """The store lists ``ref`` among its documents (same id, same file): its kind saves it."""
-        if self.documents is None:
-            return False
-        try:
-            return any(d.id == ref.id and d.path == ref.path for d in self.documents.documents())
-        except Exception:  # a store that cannot list its documents: the file is saved as any file of it
-            return False
 
     def _form_of_store(self) -> DocumentForm:
         if self.documents is not None:
@@ -312,10 +301,6 @@ class FileEditorBase(QWidget):
 
     # --- saving ------------------------------------------------------------------------------------
 
-    def confirm_engine_running(self, reason: str) -> bool:
-        """Ask before writing while the engine runs (tests replace this)."""
-        return ask_write_while_engine_runs(self, reason)
-
     def confirm_refused(self, reason: str) -> bool:
         """Ask whether to insist on a save the store's kind refused (tests replace this)."""
         return ask_write_refused(self, reason)
@@ -328,40 +313,14 @@ class FileEditorBase(QWidget):
         if not self.ref.editable:  # (no question: no answer could make it writable)
             self.status.setText("Not saved: " + (self.ref.readonly_reason or f"{self.ref.title} cannot be edited"))
             return False
-        if self.listed:  # the kind's save says itself what makes writing risky: asked once, below
+        if self.documents is not None:  # the kind's save says itself what makes writing risky: asked once
             return self._write_document(self._loaded.sha256, insist=False)
-        reason = self.write_risk()
-        if reason and not self.confirm_engine_running(reason):
-            self.status.setText("Not saved: the engine is running")
-            return False
         return self._write(force=force)
 
-    def write_risk(self) -> str | None:
-        """Why writing now is risky, in the store's words (its engine runs), or None."""
-        docs = self.documents
-        try:
-            if docs is not None and type(docs).write_risk is not Documents.write_risk:
-                return docs.write_risk(self.ref)  # the kind answers for its files, live
-            # A kind that says nothing of its files: whatever blocks its writes (its bot runs) is asked.
-            reason = None
-            if self.store is not None and hasattr(self.store, "writes_blocked"):
-                reason = self.store.writes_blocked()
-        except Exception:  # a store that cannot tell: asking is safer than writing unasked
-            return "It cannot be told whether the system's engine runs on this store"
-        return reason
-
-    def _within(self) -> list[Path] | None:
-        try:
-            folders = self.documents.write_folders(self.ref) if self.documents is not None else None
-        except Exception as exc:  # not knowing the store's folders must not mean writing anywhere
-            raise OSError(f"the store cannot tell which folders are its own ({exc})") from exc
-        return list(folders) if folders is not None else None
-
     def _write(self, *, force: bool) -> bool:
+        """A file opened with no store: the shared atomic save, conflict-checked unless ``force``."""
         try:
-            # (never through a link to a file outside the store: OutsideStoreError, said like any OSError)
-            self._loaded = save_atomic(self.path, self._current, expected_sha256=self._loaded.sha256, force=force,
-                                       within=self._within())
+            self._loaded = save_atomic(self.path, self._current, expected_sha256=self._loaded.sha256, force=force)
         except ConflictError as exc:
             return self._resolve_conflict(exc)
         except OSError as exc:
@@ -422,7 +381,7 @@ class FileEditorBase(QWidget):
     def _resolve_conflict(self, exc: ConflictError) -> bool:
         choice = self.ask_conflict(exc)
         if choice == "overwrite":
-            return self._write(force=True)  # (the engine question was answered by this same save)
+            return self._write(force=True)
         if choice == "reload":
             self.reload_from_disk()
         else:
