@@ -47,7 +47,7 @@ from daycare_gui.stores.common.edit.atomic import (
 )
 from daycare_gui.stores.common.edit.document import FrontmatterDocument
 from daycare_gui.stores.common.edit.errors import DocumentError, InvalidValue
-from daycare_gui.stores.common.masking import mask_text
+from daycare_gui.stores.masking import mask_text
 
 EXIT_OK, EXIT_REFUSED, EXIT_CONFLICT = 0, 2, 3
 MARKDOWN_SUFFIXES = (".md", ".markdown")

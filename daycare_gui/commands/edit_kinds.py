@@ -27,7 +27,7 @@ from daycare_gui.stores.api import (
 )
 from daycare_gui.stores.common.edit.atomic import OutsideStoreError, load_for_edit, refuse_outside
 from daycare_gui.stores.common.edit.errors import DocumentError, InvalidValue
-from daycare_gui.stores.common.masking import mask_text
+from daycare_gui.stores.masking import mask_text
 
 SURE = 0.8  # a kind this sure is the store's; below it a folder may only hold one (a home with .linggen/)
 

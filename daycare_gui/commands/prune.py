@@ -41,7 +41,7 @@ def _say(args, data: dict, text: str) -> None:
 
 
 def run(args) -> int:
-    from daycare_gui.stores.common.space import human
+    from daycare_gui.stores.common.wording import byte_size
 
     if args.undo is None and args.keep is None and not args.leftovers:
         print("daycare-gui: say how many checkpoints to keep per thread (--keep N), or --undo BACKUP, or "
@@ -64,7 +64,7 @@ def run(args) -> int:
                 preview = storage.prune_preview(args.keep, args.idle_days)
                 if preview.refusal:
                     raise WriteRefused(preview.refusal)
-                lines = [f"  {human(line.bytes):>10}  {line.name}: {line.count:,} checkpoints ({line.detail})"
+                lines = [f"  {byte_size(line.bytes):>10}  {line.name}: {line.count:,} checkpoints ({line.detail})"
                          for line in preview.dropped]
                 _say(args, {"dry_run": True, "size_before": preview.size_before, "size_after": preview.size_after,
                             "reclaimed": preview.reclaimed, "summary": preview.summary,
@@ -95,10 +95,10 @@ def _undo(args, storage) -> int:
 
 def _leftovers(args, storage) -> int:
     from daycare_gui.stores.common import own_leftovers
-    from daycare_gui.stores.common.space import human
+    from daycare_gui.stores.common.wording import byte_size
 
     preview = own_leftovers.preview(storage, args.keep_backups)
-    lines = [f"  {human(line.bytes):>10}  {line.name}  ({line.detail})" for line in preview.dropped]
+    lines = [f"  {byte_size(line.bytes):>10}  {line.name}  ({line.detail})" for line in preview.dropped]
     data = {"dry_run": bool(args.dry_run), "files": [vars(line) for line in preview.dropped],
             "bytes": preview.size_before}
     if args.dry_run:

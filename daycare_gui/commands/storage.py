@@ -23,7 +23,7 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     from daycare_gui.stores.common import own_leftovers
-    from daycare_gui.stores.common.space import human
+    from daycare_gui.stores.common.wording import byte_size
 
     try:
         with registry.open_store(args.path, kind=args.kind, live=False) as store:
@@ -41,24 +41,24 @@ def run(args) -> int:
                                                                  "files": [vars(x) for x in own.dropped]}},
                          ensure_ascii=False, indent=2))
         return 0
-    out = [f"{human(report.total)} on disk" + (f" (table sizes by {report.method})" if report.method else "")]
+    out = [f"{byte_size(report.total)} on disk" + (f" (table sizes by {report.method})" if report.method else "")]
     if report.free:
-        out.append(f"free pages: {human(report.free)}")
+        out.append(f"free pages: {byte_size(report.free)}")
     if report.wal:
-        out.append(f"write-ahead log: {human(report.wal)}")
+        out.append(f"write-ahead log: {byte_size(report.wal)}")
     for title, lines in (("Tables and indexes", report.tables), (report.holders_title or "Holders", report.holders),
                          ("Folders", report.folders)):
         if lines:
             out.append(f"\n{title}:")
-            out += [f"  {human(line.bytes):>10}  {line.name}" + (f"  ({line.detail})" if line.detail else "")
-                    + (f", +{human(line.per_day)}/day" if line.per_day else "") for line in lines[:LISTED]]
+            out += [f"  {byte_size(line.bytes):>10}  {line.name}" + (f"  ({line.detail})" if line.detail else "")
+                    + (f", +{byte_size(line.per_day)}/day" if line.per_day else "") for line in lines[:LISTED]]
             if len(lines) > LISTED:
                 out.append(f"  … and {len(lines) - LISTED} more (--json lists all)")
     if report.advice:
         out.append("\nAdvice:")
         out += [f"  - {a}" for a in report.advice]
     for action in report.actions:
-        out.append(f"\n{action.title}: gives back {human(action.reclaim)}" + (f" — {action.detail}" if action.detail else ""))
+        out.append(f"\n{action.title}: gives back {byte_size(action.reclaim)}" + (f" — {action.detail}" if action.detail else ""))
     if own.dropped:
         out.append(f"\ndaycare-gui's own leftovers: {own.summary} (daycare-gui prune PATH --leftovers [--dry-run])")
     print("\n".join(out))

@@ -21,8 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from daycare_gui.stores.common.problems import ProblemLog
-from daycare_gui.stores.common.regular_files import read_regular
+from daycare_gui.stores.problems import ProblemLog
 from daycare_gui.stores.records import (
     Automation,
     Collection,
@@ -646,31 +645,31 @@ def in_shelf(group: str, shelf: str | None) -> bool:
 
 
 class Documents(Capability):
-    """Markdown documents; saving goes through the shared atomic, conflict-checked save."""
+    """Markdown documents. The contract holds no way to read or write a file: a kind reads its documents
+    (regular files only, ``stores.common.regular_files``) and saves them atomically and conflict-checked
+    (``stores.common.edit.atomic``), after its own checks and backup. The Documents page and the editor
+    window save a document the kind lists through :meth:`save` only (``daycare-gui edit`` too, for every kind
+    but Daycare, whose files it still saves with the shared atomic save)."""
 
     @abstractmethod
     def documents(self) -> list[DocRef]: ...
 
     def read(self, ref: DocRef) -> bytes:
-        return read_regular(ref.path) if ref.path else b""
+        """The document's bytes; a kind that lists documents without saying how to read them shows none."""
+        return b""
 
     def save(self, ref: DocRef, data: bytes, expected_sha256: str | None, *,
              force: bool = False) -> Path | None:
-        """Atomically replace the document if it still holds what was read (sha256 of those bytes).
-        Kinds override this to refuse while their engine runs (WriteRefused), to keep a backup of the old
-        bytes first (returning the copy's path; None when none was made) or to write elsewhere.
-        ``force`` insists past such a refusal; it never skips the check for a change made meanwhile (to
-        write over one, save again with the sha256 of the bytes now there). ``daycare-gui edit`` saves a
-        kind's document through here too, so the window and the command refuse alike."""
-        from daycare_gui.stores.common.edit.atomic import ConflictError, save_atomic
-
-        if not ref.editable or ref.path is None:
-            raise WriteRefused(ref.readonly_reason or f"{ref.title} cannot be edited")
-        try:
-            save_atomic(ref.path, data, expected_sha256=expected_sha256)
-        except ConflictError as exc:
-            raise WriteConflict(str(exc)) from exc
-        return None
+        """Atomically replace the document if it still holds what was read (sha256 of those bytes):
+        :class:`WriteConflict` when it does not. A kind refuses while its engine runs (WriteRefused),
+        keeps a backup of the old bytes first (returning the copy's path; None when none was made) or
+        writes elsewhere. ``force`` insists past such a refusal; it never skips the check for a change
+        made meanwhile (to write over one, save again with the sha256 of the bytes now there).
+        A ref whose id starts with ``file:`` is one the editor window made of a file of the store that
+        :meth:`documents` does not list (a task's TASK.md, opened by its path): a kind whose files are edited
+        that way saves it here too, the others refuse it (they never hand such a file to the editor).
+        The default, for a kind that says nothing of saving: its documents are read-only."""
+        raise WriteRefused(ref.readonly_reason or f"{ref.title} cannot be edited: this store saves no documents")
 
     def count(self) -> int | None:
         # A copy the system derives from another document (DocRef.derived_from) is not counted twice.
@@ -729,17 +728,6 @@ class Documents(Capability):
         """How the file editor's form shows ``ref`` (any file of the store the window opened, listed here or
         not: a task's file too); the default, its text alone, suits every Markdown file."""
         return DocumentForm()
-
-    def write_risk(self, ref: DocRef) -> str | None:
-        """Why writing ``ref``'s file now is risky (the system's engine runs and may overwrite or miss the
-        change), asked by the file editor before each save, or None. A kind that does not override this is
-        asked through :meth:`OpenedStore.writes_blocked` instead."""
-        return None
-
-    def write_folders(self, ref: DocRef) -> tuple[Path, ...] | None:
-        """The folders the file editor's save of ``ref`` must stay in (a link leading out of them is
-        refused); None: no such limit is known."""
-        return None
 
     def deletable(self, ref: DocRef) -> bool:
         return False

@@ -8,9 +8,6 @@ index again and it would stay in the user's cache folder. Each index of the shar
 before the location was recorded) is removed once nobody has touched it for ``UNRECORDED_DAYS`` (a cache:
 a search rebuilds it). Deciding reads one meta row per file, so it is cheap enough to run whenever an index
 is built; a file it cannot read, and the index being built, are left alone.
-
-Daycare's own former index (:mod:`daycare_gui.stores.daycare.sqlite.fts_index.prune`) decides by its own
-record and removes through :func:`prune_indexes` too.
 """
 
 from __future__ import annotations

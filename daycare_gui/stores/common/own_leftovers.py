@@ -26,6 +26,7 @@ from pathlib import Path
 
 from daycare_gui.stores.common import index_prune, kept, leftovers
 from daycare_gui.stores.common.backups import BACKUP_DIR
+from daycare_gui.stores.common.wording import byte_size
 from daycare_gui.stores.records import PruneDone, PrunePreview, SpaceLine
 
 KEEP_BACKUPS = 3  # the newest backups of each file kept by default (as a PGlite edit keeps its own)
@@ -214,16 +215,10 @@ def summary(items, *, dry_run: bool, asked: int | None = None) -> str:
         counts[x.what] = counts.get(x.what, 0) + 1
     what = ", ".join(f"{counts[name]} {name if counts[name] == 1 else plural}" for name, plural in _PLURAL.items()
                      if name in counts)
-    size = _human(total(items))
+    size = byte_size(total(items))
     if dry_run:
         return f"Would remove {what}: {size} given back."
     text = f"Removed {what}: {size} given back."
     if asked is not None and asked > len(items):
         text += f" {asked - len(items)} stayed (in use, or changed since the dry run)."
     return text
-
-
-def _human(size: int) -> str:
-    from daycare_gui.stores.common.space import human
-
-    return human(size)

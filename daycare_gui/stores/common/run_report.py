@@ -6,9 +6,9 @@ from __future__ import annotations
 import datetime as _dt
 import time
 
-from daycare_gui.stores.common.masking import mask_text
 from daycare_gui.stores.common.run_health import run_health
 from daycare_gui.stores.common.task_times import task_times
+from daycare_gui.stores.masking import mask_text
 from daycare_gui.stores.records import Automation, Run
 
 HEALTH_RUNS = 200  # the latest runs health is read from (bounded: a task may have 10,000)

@@ -13,13 +13,13 @@ from pathlib import Path
 from daycare_gui.stores.common import space_cache
 from daycare_gui.stores.common.space import (
     folder_size,
-    human,
     per_day,
     pg_tables,
     sqlite_file,
     sqlite_tables,
     subfolder_lines,
 )
+from daycare_gui.stores.common.wording import byte_size
 from daycare_gui.stores.records import SpaceLine, SpaceReport
 
 HOLDERS = 50  # agents listed, largest first
@@ -131,29 +131,29 @@ def _advise(report: SpaceReport, *, postgres: bool = False) -> None:
     deletes history, so for most of it the honest advice is where the growth is, and who may remove it)."""
     history = next((t for t in report.tables if t.name == "session_history"), None)
     if history is not None and report.total and history.bytes > report.total / 3:
-        report.advice.append(f"session_history holds {human(history.bytes)} of {human(report.total)}: Daycare keeps "
+        report.advice.append(f"session_history holds {byte_size(history.bytes)} of {byte_size(report.total)}: Daycare keeps "
                              "every record of every session and never removes one; removing rows from outside would "
                              "cost the sessions they belong to, so leave it to Daycare's own tools and plan for it "
                              "to keep growing.")
     if report.holders:
         top = report.holders[0]
-        growth = f", growing about {human(top.per_day)} a day" if top.per_day else ""
-        report.advice.append(f"Agent {top.name} holds {human(top.bytes)} of history ({top.detail}){growth}, the "
+        growth = f", growing about {byte_size(top.per_day)} a day" if top.per_day else ""
+        report.advice.append(f"Agent {top.name} holds {byte_size(top.bytes)} of history ({top.detail}){growth}, the "
                              "most of any agent: it is where the store grows.")
     if report.free:
-        report.advice.append(f"A VACUUM with Daycare stopped gives back the {human(report.free)} of free pages; it "
-                             f"rewrites the whole file, which needs about {human(report.total - report.free)} of "
+        report.advice.append(f"A VACUUM with Daycare stopped gives back the {byte_size(report.free)} of free pages; it "
+                             f"rewrites the whole file, which needs about {byte_size(report.total - report.free)} of "
                              "free disk while it runs.")
     if report.wal and report.wal >= WAL_ADVICE:
         report.advice.append(
-            f"The write-ahead log takes {human(report.wal)}: "
+            f"The write-ahead log takes {byte_size(report.wal)}: "
             + ("PostgreSQL removes or recycles its segments after its checkpoints and keeps some for reuse; never "
                "delete files in pg_wal by hand: it costs the database." if postgres else
                "SQLite folds it back into the database at a checkpoint; stopping Daycare cleanly gives it back, "
                "at no cost."))
     agents = next((f for f in report.folders if f.name == "agents/"), None)
     if agents is not None and agents.bytes:
-        report.advice.append(f"The agents/ folder takes {human(agents.bytes)} in {agents.count:,} files (snapshots of "
+        report.advice.append(f"The agents/ folder takes {byte_size(agents.bytes)} in {agents.count:,} files (snapshots of "
                              "Python runs among them); Daycare removes none of them, and daycare-gui leaves them "
                              "to Daycare.")
 

@@ -15,12 +15,12 @@ from pathlib import Path
 from daycare_gui.stores.api import FileEditor
 from daycare_gui.stores.common.edit.document import FrontmatterDocument
 from daycare_gui.stores.common.edit.errors import DocumentError, InvalidValue
-from daycare_gui.stores.common.masking import mask_text
 from daycare_gui.stores.daycare.edit.app_state import AppStateDoc, is_app_state
 from daycare_gui.stores.daycare.edit.engine_guard import engine_running_reason, store_folders
 from daycare_gui.stores.daycare.edit.permissions_doc import PermissionsDoc
 from daycare_gui.stores.daycare.edit.settings_doc import SettingsDoc
 from daycare_gui.stores.daycare.edit.views import CronTaskDoc
+from daycare_gui.stores.masking import mask_text
 
 PERMISSION_KEYS = ("intent", "allow", "deny")
 MARKDOWN_SUFFIXES = (".md", ".markdown")

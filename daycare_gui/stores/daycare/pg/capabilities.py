@@ -436,14 +436,6 @@ class PgDocuments(_OnStore, api.Documents):
     def form(self, ref: DocRef):
         return self.files.form(ref) if self.files is not None and ref.path is not None else super().form(ref)
 
-    def write_risk(self, ref: DocRef):
-        if self.files is not None and ref.path is not None:  # (a file beside the store: its engine, live)
-            return self.files.write_risk(ref)
-        return self.store.writes_blocked()
-
-    def write_folders(self, ref: DocRef):
-        return self.files.write_folders(ref) if self.files is not None and ref.path is not None else None
-
     def read_version(self, ref: DocRef, version_id: str) -> bytes:
         return self.files.read_version(ref, version_id) if self._file(ref) else b""
 

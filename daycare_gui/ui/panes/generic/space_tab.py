@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from daycare_gui.stores import api
+from daycare_gui.stores.common.wording import byte_size
 from daycare_gui.stores.records import PruneDone, PrunePreview, SpaceLine, SpaceReport
 
 SPACE, SPACE_QUICK = "storage-space", "storage-space-quick"
@@ -38,30 +39,19 @@ class MeasuringCancelled(Exception):
     """Raised from the measuring's progress callback to stop it (``api.Storage.space``)."""
 
 
-def human(size) -> str:
-    if size is None:
-        return ""
-    value = float(size)
-    for unit in ("B", "KB", "MB", "GB"):
-        if value < 1024 or unit == "GB":
-            return f"{int(value)} {unit}" if unit == "B" else f"{value:,.1f} {unit}"
-        value /= 1024
-    return ""
-
-
 def line_cells(line: SpaceLine) -> list[str]:
-    return [line.name, human(line.bytes), f"{line.count:,}" if line.count is not None else "", line.detail,
-            f"+{human(line.per_day)}/day" if line.per_day else ""]
+    return [line.name, byte_size(line.bytes), f"{line.count:,}" if line.count is not None else "", line.detail,
+            f"+{byte_size(line.per_day)}/day" if line.per_day else ""]
 
 
 def summary_text(report: SpaceReport) -> str:
-    parts = [f"{human(report.total)} on disk"]
+    parts = [f"{byte_size(report.total)} on disk"]
     if report.method:
         parts.append(f"table sizes by {report.method}")
     if report.free:
-        parts.append(f"{human(report.free)} in free pages")
+        parts.append(f"{byte_size(report.free)} in free pages")
     if report.wal:
-        parts.append(f"{human(report.wal)} in the write-ahead log")
+        parts.append(f"{byte_size(report.wal)} in the write-ahead log")
     return "; ".join(parts) + "."
 
 
@@ -146,7 +136,7 @@ class SpaceTab(QWidget):
         if storage is not None:
             from daycare_gui.ui.panes.generic.space_leftovers import LeftoversRow
 
-            self.leftovers = LeftoversRow(ctx, storage, self.tree, line_cells, human)
+            self.leftovers = LeftoversRow(ctx, storage, self.tree, line_cells, byte_size)
             box.addWidget(self.leftovers)
 
     # -- measuring -----------------------------------------------------------------------------------------
@@ -248,7 +238,7 @@ class SpaceTab(QWidget):
                              ("Folders", report.folders)):
             if not lines:
                 continue
-            group = QTreeWidgetItem([f"{title} ({len(lines)})", human(sum(x.bytes for x in lines
+            group = QTreeWidgetItem([f"{title} ({len(lines)})", byte_size(sum(x.bytes for x in lines
                                                                            if x.kind != "index"))])
             group.addChildren([QTreeWidgetItem(line_cells(line)) for line in lines[:SHOWN]])
             self.tree.addTopLevelItem(group)
@@ -263,7 +253,7 @@ class SpaceTab(QWidget):
         prune = next((a for a in report.actions if a.id == "prune"), None)
         self.prune_box.setVisible(prune is not None)
         if prune is not None:
-            self.prune_text.setText(f"{prune.title}: about {human(prune.reclaim)} ({prune.detail}) "
+            self.prune_text.setText(f"{prune.title}: about {byte_size(prune.reclaim)} ({prune.detail}) "
                                     "Make a dry run to see what goes.")
 
     # -- the prune -----------------------------------------------------------------------------------------
@@ -316,7 +306,7 @@ class SpaceTab(QWidget):
                 break
         if not lines:
             return
-        group = QTreeWidgetItem([f"{DROPPED} ({len(lines)} threads)", human(sum(x.bytes for x in lines))])
+        group = QTreeWidgetItem([f"{DROPPED} ({len(lines)} threads)", byte_size(sum(x.bytes for x in lines))])
         group.addChildren([QTreeWidgetItem(line_cells(line)) for line in lines[:SHOWN]])
         self.tree.insertTopLevelItem(0, group)
         group.setExpanded(True)
