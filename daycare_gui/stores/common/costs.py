@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from daycare_gui.stores.common.pricing import Price, Rates, TableInfo, price, slot, table_info
+from daycare_gui.stores.common.wording import labelled
 from daycare_gui.stores.records import SessionRef, StoredCost, UsageRecord
 
 GROUPS = ("day", "model", "agent", "task", "user", "session")
@@ -188,15 +189,17 @@ def _as_row(rec: UsageRecord) -> tuple:
             rec.user, rec.task, rec.estimated)
 
 
-def _as_record(row: tuple) -> UsageRecord:
+def record_of_row(row: tuple) -> UsageRecord:
     (key, at, provider, model, inp, out, read, w5, w1h, thread, session, title, user, task, estimated) = row
     return UsageRecord(key=key, at=at, provider=provider, model=model, input=inp, output=out, cache_read=read,
                        cache_write_5m=w5, cache_write_1h=w1h, ref=SessionRef(thread, session), thread_title=title,
                        user=user, task=task, estimated=estimated)
 
 
-def _labeller(by: str, days: dict[int, str]) -> Callable[[tuple], tuple[str, str]]:
-    """(group key, what the table shows) of a row under a grouping: ``group_of`` for rows."""
+def _labeller(by: str, days: dict[int, str], tasks=None, names=None) -> Callable[[tuple], tuple[str, str]]:
+    """(group key, what the table shows) of a row under a grouping: ``group_of`` for rows. ``tasks``: record
+    key → (automation id, title) of the run it belongs to (``run_costs.task_of_records``), for "task";
+    ``names``: user id → name, for "user" ("Alex Rivera (u1)")."""
     if by == "day":
         def of_day(row):
             at = row[1]
@@ -217,9 +220,16 @@ def _labeller(by: str, days: dict[int, str]) -> Callable[[tuple], tuple[str, str
         return lambda row: (row[9], row[11] or row[9] or "(no agent)")
     if by == "session":
         return lambda row: (row[10], row[10] or "(no session)")
+    if by == "task" and tasks is not None:
+        return lambda row: tasks.get(row[0]) or ("", "(no task)")
     if by == "task":
         return lambda row: (row[13], row[13] or "(no task)")
-    return lambda row: (row[12], row[12] or "(no user)")
+    names = names or {}
+
+    def of_user(row):
+        uid = row[12]
+        return uid, labelled(names.get(uid), uid) or "(no user)"
+    return of_user
 
 
 class _Cell:
@@ -262,7 +272,7 @@ PROGRESS_EVERY = 20_000  # records between two ``progress`` calls
 
 def compute(usage, by: str = "model", since: _dt.date | None = None,
             cancelled: Callable[[], bool] | None = None,
-            progress: Callable[[int], None] | None = None) -> CostReport:
+            progress: Callable[[int], None] | None = None, tasks=None) -> CostReport:
     """Price and total every record of ``usage`` (an ``api.Usage`` or None: nothing stored), read once.
 
     Each record lands in its line, its session and model, its model, the overall total and (where the store
@@ -270,7 +280,8 @@ def compute(usage, by: str = "model", since: _dt.date | None = None,
     are summed and priced once (``pricing.Rates``: the same exact sum as pricing each record). A record whose
     tier band the rates cannot price is priced by the table on its own, as ``price`` does. ``progress(records
     read)`` is told every ``PROGRESS_EVERY`` records; ``cancelled()`` asked every 500 (the report is then
-    partial: the caller drops it)."""
+    partial: the caller drops it). ``tasks``: what "task" totals by, where the store's runs can be told
+    (``run_costs.task_of_records``); else each record's own ``task``."""
     if by not in GROUPS:
         raise ValueError(f"unknown grouping {by!r} (one of {', '.join(GROUPS)})")
     info = table_info()
@@ -291,7 +302,7 @@ def compute(usage, by: str = "model", since: _dt.date | None = None,
     if rows is None:
         rows = (_as_row(rec) for rec in usage.records(_since_ms(since)))
     days: dict[int, str] = {}
-    labels = _labeller(by, days)
+    labels = _labeller(by, days, tasks, usage.user_names() if by == "user" else None)
     for n, row in enumerate(rows):
         if n % 500 == 0:
             if cancelled is not None and cancelled():
@@ -315,7 +326,7 @@ def compute(usage, by: str = "model", since: _dt.date | None = None,
             day_model = None
         pr, why = None, found.why
         if not why and rates is None:  # a band the rates cannot price: the table prices the record itself
-            pr = price_record(_as_record(row), with_savings=True)
+            pr = price_record(record_of_row(row), with_savings=True)
             why = "" if pr.price.usd is not None else pr.price.why
         # (a cell holds its rates, so their id is not reused while the cell lives)
         cell_key = (key, sid, mlabel, day_model, why or ("table" if pr is not None else id(rates)))

@@ -59,3 +59,40 @@ def test_pglite_demo_total_per_model_equals_its_records_priced_independently(pgl
         # the store's own cost is beside the recomputed one, its lines explained, and never added in
         assert abs(sum(s.stored_usd or 0 for s in report.stored) - hourly) < 0.01
         assert report.stored and all(s.why for s in report.stored)
+
+
+def test_pglite_demo_runs_each_cost_their_reply_and_a_tasks_cost_is_its_runs(pglite_demo):
+    from daycare_gui.stores.common.run_costs import compute_costs, run_costs
+
+    with registry.open_store(pglite_demo) as opened:
+        usage, autos = opened.capability(api.Usage), opened.capability(api.Automations)
+        by_task = {t.group: t for t in compute_costs(usage, autos, "task").totals}
+        every = {r.key: r for r in usage.records()}
+        replies = 0
+        for a in autos.automations():
+            runs = autos.runs(a.id) if a.runs_told else []
+            costs = run_costs(usage, runs)
+            for run, cost in zip(runs, costs):
+                # Daycare's run: rlm_start, rlm_complete, the follow-up message and (unless it failed early)
+                # one reply, priced from its own tokens here
+                mine = [every[k] for k in cost.keys]
+                assert all(r.ref.session_id == run.session.session_id and run.started_at <= r.at for r in mine)
+                assert cost.usd == sum((_priced_alone(r) for r in mine), Decimal(0))
+                replies += cost.records
+            if any(c.records for c in costs):
+                assert by_task[a.id].usd == sum((c.usd for c in costs), Decimal(0))
+        assert replies >= 3
+        assert sum(t.usd for t in by_task.values()) == compute(usage, "model").overall.usd
+
+
+def _priced_alone(r) -> Decimal:
+    return calc_price(GUsage(input_tokens=r.input + r.cache_read + r.cache_write_5m, output_tokens=r.output,
+                             cache_read_tokens=r.cache_read, cache_write_tokens=r.cache_write_5m),
+                      model_ref=r.model, provider_id=r.provider,
+                      genai_request_timestamp=_dt.datetime.fromtimestamp(r.at / 1000, tz=_dt.timezone.utc)).total_price
+
+
+def test_pglite_demo_totals_by_user_carry_first_and_last_names(pglite_demo):
+    with registry.open_store(pglite_demo) as opened:
+        labels = {t.group: t.label for t in compute(opened.capability(api.Usage), "user").totals}
+    assert labels["u1owner"] == "Alex Rivera (u1owner)" and labels["u2sam"] == "Sam (u2sam)"

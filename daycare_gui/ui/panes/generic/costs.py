@@ -8,7 +8,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
 
 from daycare_gui.stores import api
-from daycare_gui.stores.common.costs import compute, drill, model_label, money, total_money
+from daycare_gui.stores.common.costs import drill, model_label, money, total_money
+from daycare_gui.stores.common.pricing import import_table
+from daycare_gui.stores.common.run_costs import compute_costs
 from daycare_gui.stores.records import JumpEntry
 from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.models.columns import Column, fmt_int
@@ -64,6 +66,8 @@ class CostsPane(Pane):
     def __init__(self, ctx, parent=None) -> None:
         super().__init__(ctx, parent)
         self.usage: api.Usage | None = ctx.opened.capability(api.Usage)
+        # "by task" totals the records of each automation's runs, where the store's runs can be told
+        self.automations: api.Automations | None = ctx.opened.capability(api.Automations)
         self.report = None
         layout = QVBoxLayout(self)
         bar = QHBoxLayout()
@@ -99,14 +103,15 @@ class CostsPane(Pane):
 
     # -- totals -----------------------------------------------------------------------------------------
     def load(self) -> None:
-        usage, by = self.usage, self.group.currentData()
+        usage, automations, by = self.usage, self.automations, self.group.currentData()
         self.summary.setText("Pricing…")
+        import_table()  # (here, on the GUI thread: never first on a worker)
         # long (seconds on a big store): on the background worker, so the pages the user goes to meanwhile
         # are not kept waiting; the calls read are said as it goes, and a new grouping (or the store
         # closing) stops it
         self.ctx.slow_worker.submit_long(
-            "costs", lambda progress, cancelled: compute(usage, by, cancelled=cancelled,
-                                                         progress=lambda n: progress(n, 0, "")),
+            "costs", lambda progress, cancelled: compute_costs(usage, automations, by, cancelled=cancelled,
+                                                               progress=lambda n: progress(n, 0, "")),
             on_result=self._arrived, on_progress=lambda done, _total, _msg: self.summary.setText(
                 f"Pricing… {fmt_int(done)} model calls read"),
             on_error=lambda msg: self.summary.setText(f"Cannot compute costs: {msg}"))
