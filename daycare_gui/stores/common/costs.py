@@ -388,11 +388,12 @@ def _side_by_side(stored: list[StoredCost], recomputed: dict[tuple[str, str], To
         tokens = total.tokens if total else 0
         usd = total.usd if total and not total.unpriced_records else None
         out.append(StoredLine(key[0], key[1], stored_usd, stored_tokens, usd, tokens,
-                              _why(rows, total, stored_tokens, tokens)))
+                              _why(rows, total, stored_tokens, tokens, stored_usd, usd)))
     return out
 
 
-def _why(rows, total: Total | None, stored_tokens: int, tokens: int) -> str:
+def _why(rows, total: Total | None, stored_tokens: int, tokens: int, stored_usd: float | None = None,
+         usd: Decimal | None = None) -> str:
     if not rows:
         return ("no hourly row: these calls never reached the store's own table (compaction, memory and tool "
                 "inference, context overflow, estimates)")
@@ -401,11 +402,17 @@ def _why(rows, total: Total | None, stored_tokens: int, tokens: int) -> str:
     if total.unpriced_records:
         return "the model is not in the price table: only the store's own figure is known"
     if tokens > stored_tokens:
+        estimates = total.estimated_records
+        said = (f"; {estimates} of the records {'is an estimate' if estimates == 1 else 'are estimates'}, which "
+                "the store never adds" if estimates else "")
         return (f"{tokens - stored_tokens:,} tokens in the records never reached the hourly table (calls that "
-                "bypass it, estimates)")
+                f"bypass it, estimates, a process stopped before adding them){said}")
     if tokens < stored_tokens:
         return (f"the hourly table holds {stored_tokens - tokens:,} tokens more than the records (history "
                 "deleted, or an hour that straddles midnight)")
+    if stored_usd is not None and usd is not None and abs(stored_usd - float(usd)) <= 5e-5 + 1e-6 * abs(stored_usd):
+        # (float4 keeps about 7 significant digits, and the store adds each call to its running sum)
+        return "same tokens and the same price: only the store's float4 rounding differs"
     return "same tokens: the difference is in the prices (the system's own table at the time, its tiers)"
 
 

@@ -96,3 +96,39 @@ def test_pglite_demo_totals_by_user_carry_first_and_last_names(pglite_demo):
     with registry.open_store(pglite_demo) as opened:
         labels = {t.group: t.label for t in compute(opened.capability(api.Usage), "user").totals}
     assert labels["u1owner"] == "Alex Rivera (u1owner)" and labels["u2sam"] == "Sam (u2sam)"
+
+
+def test_pglite_demo_stores_own_cost_is_beside_each_day_and_the_difference_explained(pglite_demo):
+    """Daycare's hourly table (written from the same calls, less its estimates and one call its process never
+    counted) read here: each day's line holds its cost and tokens; the same tokens differ only by float4
+    rounding; more tokens in the records are said, with the estimates among them counted."""
+    server = PgliteServer(pglite_demo / "daycare.pglite", ensure_runtime(), copy=True)
+    try:
+        url = server.url.replace("postgresql+psycopg://", "postgresql://")
+        with psycopg.connect(url, autocommit=True) as conn:
+            hourly = conn.execute(
+                "SELECT to_char(to_timestamp(hour_start / 1000) AT TIME ZONE 'UTC', 'YYYY-MM-DD'), model, "
+                "sum(cost)::float8, sum(input_tokens + output_tokens + cache_read_tokens + cache_write_tokens) "
+                "FROM token_stats_hourly GROUP BY 1, 2").fetchall()
+            estimates = dict(conn.execute(
+                "SELECT to_char(to_timestamp(at / 1000) AT TIME ZONE 'UTC', 'YYYY-MM-DD'), count(*) "
+                "FROM session_history WHERE data->'tokens'->>'source' = 'estimate' GROUP BY 1").fetchall())
+    finally:
+        server.close()
+    with registry.open_store(pglite_demo) as opened:
+        report = compute(opened.capability(api.Usage), "model")
+    lines = {(s.day, s.model): s for s in report.stored}
+    assert {k: (round(s.stored_usd, 6), s.stored_tokens) for k, s in lines.items()} == \
+        {(d, m): (round(c, 6), int(n)) for d, m, c, n in hourly}
+    assert sum(estimates.values()) >= 2
+    explained_float4 = explained_missing = 0
+    for (day, _model), s in lines.items():
+        if s.tokens == s.stored_tokens:
+            assert abs(float(s.usd) - s.stored_usd) < 1e-4 and "float4" in s.why
+            explained_float4 += 1
+        else:
+            assert s.tokens > s.stored_tokens and f"{s.tokens - s.stored_tokens:,} tokens" in s.why
+            n = estimates.get(day, 0)
+            assert (f"{n} of the records" in s.why) if n else "of the records" not in s.why
+            explained_missing += 1
+    assert explained_float4 and explained_missing
