@@ -79,6 +79,12 @@ def human(report) -> str:
         lines.append("Cache reads by model (share of input, saved against paying them as input):")
         for t in saved:
             lines.append(f"  {t.label}: {t.cache_read_share:.0%}, saved {money(t.saved)}")
+    sessions = [t for t in report.sessions_cache if t.cache_read]
+    if sessions:
+        lines.append(f"Cache reads by session and model, the {min(len(sessions), 10)} that saved most of "
+                     f"{len(sessions)} (--json lists them all):")
+        for t in sessions[:10]:
+            lines.append(f"  {t.label}: {t.cache_read_share:.0%}, saved {money(t.saved)}")
     if report.stored:
         lines.append("The store's own cost beside the recomputed one (day, model):")
         for s in report.stored:

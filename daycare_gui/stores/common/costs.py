@@ -165,6 +165,7 @@ class CostReport:
                 "totals": [t.as_dict() for t in self.totals], "overall": self.overall.as_dict(),
                 "unpriced_models": {m: {"tokens": n, "why": w} for m, (n, w) in self.unpriced.items()},
                 "cache_by_model": [t.as_dict() for t in self.models_cache],
+                "cache_by_session": [t.as_dict() for t in self.sessions_cache if t.cache_read],
                 "stored_costs": [{"day": s.day, "model": s.model, "stored_usd": s.stored_usd,
                                   "stored_tokens": s.stored_tokens, "usd": None if s.usd is None else str(s.usd),
                                   "tokens": s.tokens, "why": s.why} for s in self.stored],
@@ -219,7 +220,8 @@ def _labeller(by: str, days: dict[int, str], tasks=None, names=None) -> Callable
     if by == "agent":
         return lambda row: (row[9], row[11] or row[9] or "(no agent)")
     if by == "session":
-        return lambda row: (row[10], row[10] or "(no session)")
+        # (a session id alone says nothing to a person: its agent first)
+        return lambda row: (row[10], f"{row[11] or row[9] or '(no agent)'} / {row[10]}" if row[10] else "(no session)")
     if by == "task" and tasks is not None:
         return lambda row: tasks.get(row[0]) or ("", "(no task)")
     if by == "task":
@@ -309,7 +311,7 @@ def compute(usage, by: str = "model", since: _dt.date | None = None,
                 break
             if progress is not None and n and n % PROGRESS_EVERY == 0:
                 progress(n)
-        (rkey, at, provider, model, inp, out, read, w5, w1h, _thread, sid, _title, _user, _task,
+        (rkey, at, provider, model, inp, out, read, w5, w1h, thread, sid, title, _user, _task,
          estimated) = row
         key, label = labels(row)
         mlabel = f"{provider} / {model or '(no model)'}" if provider else (model or "(no model)")
@@ -333,7 +335,8 @@ def compute(usage, by: str = "model", since: _dt.date | None = None,
         cell = cells.get(cell_key)
         if cell is None:
             totals = [groups.setdefault(key, Total(key, label)), overall,
-                      per_session.setdefault((sid, mlabel), Total(f"{sid}\t{mlabel}", f"{sid or '(no session)'} · {mlabel}")),
+                      per_session.setdefault((sid, mlabel), Total(
+                          f"{sid}\t{mlabel}", f"{title or thread or '(no agent)'} / {sid or '(no session)'} · {mlabel}")),
                       per_model.setdefault(mlabel, Total(mlabel, mlabel))]
             if day_model is not None:
                 totals.append(by_day_model.setdefault(day_model, Total("", "")))
