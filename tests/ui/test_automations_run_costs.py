@@ -21,3 +21,10 @@ def test_the_runs_table_shows_each_runs_cost(qtbot, window, demo_store):
     cost = column(shown, "Cost")
     qtbot.waitUntil(lambda: texts(shown, cost) == expected, timeout=20000)
     assert texts(shown, column(shown, "Outcome"))[0] == "skipped" and expected[0] == ""
+    # the column is widened to its figures once they arrive (it was fitted while empty), and the selected
+    # run's details say its cost in words
+    widest = pane.runs.table.sizeHintForColumn(cost)  # (its figures, as painted)
+    assert pane.runs.table.columnWidth(cost) >= widest
+    pane.runs.table.selectRow(1)
+    fields = dict(window.detail.item.fields)
+    assert fields["Cost"].startswith(expected[1]) and "model call" in fields["Cost"]

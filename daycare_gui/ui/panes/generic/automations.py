@@ -284,6 +284,8 @@ class AutomationsPane(Pane):
             column = next(i for i in range(model.columnCount()) if model.headerData(
                 i, Qt.Orientation.Horizontal, Qt.ItemDataRole.DisplayRole) == "Cost")
             model.dataChanged.emit(model.index(0, column), model.index(model.rowCount() - 1, column))
+            self.runs.table.resizeColumnToContents(column)  # (fitted while it was empty)
+            self._run_selected(self.runs.table.currentIndex(), None)  # its details say the cost too
 
     def _more_runs(self, _last, *, every: bool = False) -> None:
         """The next page of the held runs to the table (``every``: all of them, for the filter to see)."""
