@@ -227,10 +227,14 @@ def _labeller(by: str, days: dict[int, str], tasks=None, names=None) -> Callable
     if by == "task":
         return lambda row: (row[13], row[13] or "(no task)")
     names = names or {}
+    shown: dict[str, tuple[str, str]] = {}  # (one label per user, not one per call)
 
     def of_user(row):
         uid = row[12]
-        return uid, labelled(names.get(uid), uid) or "(no user)"
+        hit = shown.get(uid)
+        if hit is None:
+            hit = shown[uid] = (uid, labelled(names.get(uid), uid) or "(no user)")
+        return hit
     return of_user
 
 
