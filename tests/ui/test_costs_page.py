@@ -13,6 +13,7 @@ import pytest
 
 from daycare_gui.stores import api, registry
 from daycare_gui.stores.common.costs import compute, money
+from daycare_gui.stores.common.run_costs import compute_costs
 from tests.ui.conftest import open_and_wait
 
 
@@ -58,6 +59,13 @@ def test_sqlite_demo_totals_drill_down_and_open_the_record(qtbot, window, demo_s
     pane.group.setCurrentIndex([pane.group.itemData(i) for i in range(pane.group.count())].index("day"))
     qtbot.waitUntil(lambda: pane.report is not None and pane.report.by == "day", timeout=20000)
     assert pane.report.overall.usd == expected.overall.usd
+    # by task: each automation's runs' records (the Automations page's runs), the rest "(no task)"
+    with registry.open_store(demo_store) as opened:
+        by_task = compute_costs(opened.capability(api.Usage), opened.capability(api.Automations), "task")
+    pane.group.setCurrentIndex([pane.group.itemData(i) for i in range(pane.group.count())].index("task"))
+    qtbot.waitUntil(lambda: pane.report is not None and pane.report.by == "task", timeout=20000)
+    shown = dict(zip(_texts(pane.totals.records.proxy, 0), _texts(pane.totals.records.proxy, 3)))
+    assert shown == {t.label: money(t.usd) for t in by_task.totals} and "Daily digest" in shown
 
 
 def test_a_store_without_usage_has_no_costs_section(qtbot, window, tmp_path):
