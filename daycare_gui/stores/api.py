@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -35,6 +35,7 @@ from daycare_gui.stores.records import (
     FileRoot,
     FilterSpec,
     JumpEntry,
+    KeptTarget,
     Message,
     MigrationLine,
     PendingMessage,
@@ -234,9 +235,80 @@ class StoreKind(ABC):
     def probe(self, path: StorePath) -> Candidate:
         """Cheap (a few stats and small reads), never raises, never writes."""
 
+    def kept_target(self, path: StorePath) -> KeptTarget | None:
+        """Optional: when ``path`` names a store this kind reads dearly (a copy, a process), what a repeated
+        ``search`` or ``inspect`` needs to answer from what its last run kept (:mod:`commands.repeat`). Cheap
+        (paths and stats, no content), never raises. None (the default): always read live."""
+        return None
+
     @abstractmethod
     def open(self, path: StorePath, *, live: bool = True) -> OpenedStore:
         """Open read-only. ``live=False`` asks for a private snapshot (inspect). Raises NotRecognised."""
+
+    def upgrader(self, path: StorePath) -> Upgrader | None:
+        """Optional: the kind's upgrade of the store at ``path`` in place (Daycare's migrations), for
+        ``daycare-gui upgrade``. Asked of a path that may not open (a newer database, only files to import);
+        raises NotRecognised, in one sentence, when it is not a store of this kind needing an upgrade; never
+        writes. None (the default): the kind has no upgrade."""
+        return None
+
+    def file_editor(self, path: StorePath) -> FileEditor | None:
+        """Optional: the kind's edit of the file at ``path`` by its name and format (Daycare's TASK.md,
+        PERMISSIONS.md, an app's state.json, settings.json), for ``daycare-gui edit`` — also of a file in
+        no store. Cheap (the name, a few stats), never raises, never writes. None (the default): the kind
+        edits no file this way (its store's ``Documents`` are edited through ``Documents.save``)."""
+        return None
+
+
+class FileEditor(ABC):
+    """One file's edit, from :meth:`StoreKind.file_editor`: what its new bytes are and what stands in the
+    way. The command reads the file, shows the diff and writes it (atomically, conflict-checked)."""
+
+    def folders(self) -> list[Path] | None:
+        """The folders a write must stay in (a link out of the store is refused); None: a loose file."""
+        return None
+
+    @abstractmethod
+    def apply(self, data: bytes, assignments: list[tuple[str, Any]], body: str | None) -> bytes:
+        """The file's bytes after ``--set KEY=VALUE`` (values parsed as YAML) and a new body; raises
+        ``stores.common.edit.errors.DocumentError`` or ``InvalidValue`` to refuse."""
+
+    def warning(self) -> str | None:
+        """Why the system would not read the change (written only with ``--force``), or None."""
+        return None
+
+    def blocked(self) -> str | None:
+        """Why writing now is risky (the system's engine runs on the file's store), or None."""
+        return None
+
+    def mask_diff(self, text: str) -> str:
+        """The diff as it may be printed (a settings file's secrets masked)."""
+        return text
+
+
+@dataclass(frozen=True)
+class UpgradeReport:
+    """What an upgrade (or its dry run) says, line by line, and how it ended."""
+
+    lines: tuple[str, ...]
+    refused: bool = False  # nothing was written, and nothing would be (exit 2)
+    failed: bool = False  # a step failed; the store is as it was (exit 1)
+
+
+class Upgrader(ABC):
+    """One store's upgrade, from :meth:`StoreKind.upgrader`: planned first, then run."""
+
+    @abstractmethod
+    def heading(self) -> list[str]:
+        """The lines printed before the plan or the result (what is upgraded, where)."""
+
+    @abstractmethod
+    def plan(self) -> UpgradeReport:
+        """The dry run: what would be done; writes nothing."""
+
+    @abstractmethod
+    def run(self, *, backup: bool, progress: Callable[[int, int, str], None] | None = None) -> UpgradeReport:
+        """Upgrade (a backup first unless ``backup`` is False); ``progress(done, total, step)`` per step."""
 
 
 # -- capabilities ------------------------------------------------------------------------------------
@@ -924,6 +996,13 @@ class Storage(Capability):
         """Put a prune's backup back in place of the store."""
         return PruneDone(refusal="daycare-gui does not prune this kind of store.")
 
+    # -- this application's own leftovers (backups beyond the kept ones, indexes of stores that are gone) --
+    def own_folders(self) -> tuple[Path, ...]:
+        """The folders where this application leaves files beside the store: where its backups go (each
+        one's ``.daycare-gui-backups`` is looked into) and its working copies. () when it leaves none.
+        What is found there, and removed, is the shared rule's (``stores/common/own_leftovers``)."""
+        return ()
+
 
 class Collections(Capability):
     """A kind's own lists (runs, missions, memory, checkpoints), shown by the shared list pane."""
@@ -1165,8 +1244,8 @@ def raw_of(value: Any) -> Any:
 
 __all__ = [
     "Actions", "Automations", "CannotOpen", "Candidate", "Capability", "Charts", "Collections", "Conversations", "Directory",
-    "DocumentForm", "Documents",
+    "DocumentForm", "Documents", "FileEditor",
     "EditableField", "Files", "KeyedPages", "Listing", "NotRecognised", "WriteConflict", "WritePartial",
     "WriteRefused", "OpenedStore", "SearchSource", "Storage", "StoreAction", "StoreKind", "StorePath", "Tables",
-    "Tasks", "THREADS", "Trash", "Usage", "raw_of", "thread_row", "when_utc",
+    "Tasks", "THREADS", "Trash", "UpgradeReport", "Upgrader", "Usage", "raw_of", "thread_row", "when_utc",
 ]

@@ -15,6 +15,9 @@ class AgentStackStorage(Storage):
     def __init__(self, store) -> None:
         self.store = store
 
+    def own_folders(self):
+        return (self.store.path.parent,)  # (working copies and backups beside the database)
+
     def space(self, progress=None) -> SpaceReport | None:
         fetch = self.store.db.rows
         report = SpaceReport()

@@ -26,6 +26,11 @@ class CianaStorage(Storage):
     def __init__(self, store) -> None:
         self.store = store
 
+    def own_folders(self):
+        L = self.store.layout  # backups in the data folder; working copies beside the database and documents
+        return tuple(p for p in (L.data_dir, L.db.parent if L.db is not None else None, L.workspace, L.root)
+                     if p is not None)
+
     def _fetch(self, sql: str) -> list[tuple]:
         return self.store.db.conn.execute(sql).fetchall()
 
@@ -43,7 +48,7 @@ class CianaStorage(Storage):
                 f"SELECT thread_id, COUNT(*), SUM(length(checkpoint) + {meta}), MIN({id_col}), MAX({id_col}) "
                 "FROM checkpoints GROUP BY thread_id"):
             total = int(size or 0) + int(writes.get(thread, 0))
-            out.append(SpaceLine(thread, total, "thread", count, f"{count:,} checkpoints",
+            out.append(SpaceLine(thread, total, "thread", count, f"{count:,} checkpoint{'' if count == 1 else 's'}",
                                  per_day(total, id_time_ms(first), id_time_ms(last))))
         out.sort(key=lambda line: (-line.bytes, line.name))
         return out
@@ -100,11 +105,14 @@ class CianaStorage(Storage):
                                      "checkpoints; it costs their run boundaries and time travel, and takes a "
                                      "backup's worth of free disk while it runs.")
         elif report.free:
-            report.advice.append(f"{human(report.free)} of free pages: a VACUUM would give them back.")
+            report.advice.append(f"A VACUUM with the bot stopped gives back the {human(report.free)} of free pages; it "
+                                 "rewrites the whole file, which needs as much free disk while it runs.")
         backups = next((f for f in report.folders if f.name.startswith("backups")), None)
         if backups is not None and backups.bytes:
-            report.advice.append(f"daycare-gui's own backups take {human(backups.bytes)} in {backups.count} files "
-                                 f"({backups.detail}); remove those you no longer need to undo from.")
+            n = backups.count or 0
+            report.advice.append(f"daycare-gui's own backups take {human(backups.bytes)} in {n:,} file"
+                                 f"{'' if n == 1 else 's'} ({backups.detail}): each is the undo of a change it made; "
+                                 "removing the older ones (below: keep the newest of each file) costs those undos.")
 
     # -- the prune ---------------------------------------------------------------------------------------
     def _db(self) -> Path:

@@ -26,6 +26,8 @@ Names recognised (``<pid>`` is the writer's process id):
 
 In the cache folder, search indexes of stores that are gone are this application's leftovers too: each build
 of the shared index removes them (stores.common.index_prune; Daycare's former per-database index the same way).
+``daycare-gui prune PATH --leftovers`` and the Storage page list all of these with their bytes, then remove
+them, with backups beyond the newest of each file (stores.common.own_leftovers).
 """
 
 from __future__ import annotations

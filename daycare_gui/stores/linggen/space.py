@@ -17,6 +17,9 @@ class LinggenStorage(Storage):
     def __init__(self, home) -> None:
         self.home = home
 
+    def own_folders(self):
+        return (self.home.root,)  # (document backups go to <home>/.daycare-gui-backups)
+
     def _sessions(self) -> list[SpaceLine]:
         folders = [self.home.sessions]
         if self.home.projects.is_dir():

@@ -43,7 +43,7 @@ class EarlierHistory:
     """The old SQLite store of a data dir, opened read-only, with what it holds and until when."""
 
     def __init__(self, core) -> None:
-        from daycare_gui.stores.daycare.capabilities import DaycareConversations
+        from daycare_gui.stores.daycare.sqlite.conversations import DaycareConversations
 
         self.core = core
         self.path = core.paths.db_path
@@ -211,7 +211,7 @@ class WithEarlierSearch(api.SearchSource):
         yield from self.today.messages(None)
 
     def _earlier(self, last: int):
-        from daycare_gui.stores.daycare.capabilities import message_of
+        from daycare_gui.stores.daycare.history_messages import message_of
         from daycare_gui.stores.daycare.records import parse_history_row
 
         db = self.earlier.core.db

@@ -6,7 +6,7 @@ import datetime as _dt
 import json
 
 from daycare_gui.stores import api
-from daycare_gui.stores.daycare.capabilities import message_of
+from daycare_gui.stores.daycare.history_messages import message_of
 from daycare_gui.stores.daycare.pg.catalog import VERSIONED
 from daycare_gui.stores.daycare.pg.database import UnreadableJson
 from daycare_gui.stores.daycare.pg.history_keys import HistoryKeys, history_keys

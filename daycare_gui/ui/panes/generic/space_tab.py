@@ -141,6 +141,13 @@ class SpaceTab(QWidget):
         box.addWidget(self.prune_box)
         self.prune_text = _label()
         box.addWidget(self.prune_text)
+        # -- daycare-gui's own leftovers (any kind): looked for when measured, removed after a question ------
+        self.leftovers = None
+        if storage is not None:
+            from daycare_gui.ui.panes.generic.space_leftovers import LeftoversRow
+
+            self.leftovers = LeftoversRow(ctx, storage, self.tree, line_cells, human)
+            box.addWidget(self.leftovers)
 
     # -- measuring -----------------------------------------------------------------------------------------
     def load(self) -> None:
@@ -160,6 +167,8 @@ class SpaceTab(QWidget):
         self.measure_cancel.setEnabled(True)
         self.measure_cancel.setVisible(True)
         self.progress_label.setText("Measuring the tables…")
+        if self.leftovers is not None:
+            self.leftovers.look()
 
         def failed(msg: str) -> None:
             self._measured()
@@ -246,6 +255,8 @@ class SpaceTab(QWidget):
             group.setExpanded(True)
         if report.holders_pending:
             self.tree.insertTopLevelItem(1, QTreeWidgetItem([f"{report.holders_title or 'Holders'} (measuring…)"]))
+        if self.leftovers is not None and self.leftovers.preview is not None:  # (cleared with the tree)
+            self.leftovers._show(self.leftovers.preview.dropped)
         for column in range(4):
             self.tree.resizeColumnToContents(column)
         self.advice.setText("\n".join(f"• {a}" for a in report.advice))
