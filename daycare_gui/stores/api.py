@@ -903,6 +903,11 @@ class Usage(Capability):
         """The cost the store keeps itself per day and model; empty where it keeps none."""
         return []
 
+    def user_names(self) -> dict[str, str]:
+        """User id → what to call them (a name, else @nametag), for the totals by user; empty where the store
+        names no one (the id is shown)."""
+        return {}
+
     def records_of(self, keys: Iterable[str]) -> Iterator[UsageRecord]:
         """The records with these keys (a total's drill-down), in the store's order. Default: every record
         read and the others skipped; a kind that can look its records up by key does so."""
