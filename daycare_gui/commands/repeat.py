@@ -104,7 +104,7 @@ class KeptSearch(_Kept):
     def answer(self, args, print_results) -> int | None:
         """The search answered from the kept index (``print_results`` prints as the live search does); None
         when it cannot be (then the caller reads the store)."""
-        from daycare_gui.commands import search_kinds
+        from daycare_gui.commands import search_args
         from daycare_gui.commands.search_output import Shown
         from daycare_gui.stores.common.search_index import SourceIndex, index_file
         from daycare_gui.stores.common.search_query import SourceFilter, search_source
@@ -118,12 +118,12 @@ class KeptSearch(_Kept):
             path = index_file(data["identity"], args.index_dir)
             if str(path) != data["index"] or not path.is_file():
                 return None
-            flags = {name: flag for name, (_arg, flag) in search_kinds.FACET_OPTIONS.items() if name in data["facets"]}
-            refused = search_kinds.refuse_filters(args, search_kinds.SHARED_FILTERS + tuple(flags.values()),
+            flags = {name: flag for name, (_arg, flag) in search_args.FACET_OPTIONS.items() if name in data["facets"]}
+            refused = search_args.refuse_filters(args, search_args.SHARED_FILTERS + tuple(flags.values()),
                                                   f"this {data['title']} store")
             if refused is not None:
                 return refused
-            choices = search_kinds._choices(args, flags)
+            choices = search_args.choices_of(args, flags)
             threads = data["facet_threads"]
             if any(name in threads and value not in threads[name] for name, value in choices):
                 return None  # a value the store may know now: asked of it
@@ -133,7 +133,7 @@ class KeptSearch(_Kept):
                     return None  # the index was rebuilt or grew since (the window, another search)
                 flt = SourceFilter(roles=tuple(args.roles or ()), since=args.since, until=args.until,
                                    choices=choices)
-                results = search_source(index, search_kinds._query(args), flt, limit=args.limit,
+                results = search_source(index, search_args.query_of(args), flt, limit=args.limit,
                                         newest_first=args.newest, titles=data["titles"],
                                         source=_KeptFacets(threads))
             shown = Shown(data["kind"], data["places"], data["labels"], data["facets"])

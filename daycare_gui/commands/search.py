@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import argparse
 
-from daycare_gui.commands import options, search_kinds
+from daycare_gui.commands import options, search_args, search_kinds
 
 _FLAGS = ("--newest", "--json", "--help")
-_VALUE_OPTIONS = ("--kind", "--agent-kind", "--lifecycle", "--user", "--type", "--limit", "--index-dir", *search_kinds.VALUE_OPTIONS)
+_VALUE_OPTIONS = ("--kind", "--agent-kind", "--lifecycle", "--user", "--type", "--limit", "--index-dir", *search_args.VALUE_OPTIONS)
 
 
 def _takes_value(option: str) -> bool:
@@ -82,7 +82,7 @@ def add_arguments(parser) -> None:
     group.add_argument("--user", help="only agents of this user id")
     group.add_argument("--type", action="append", dest="record_types", metavar="TYPE",
                        help="only records of this type (user_message, assistant_message, note, …)")
-    search_kinds.add_arguments(parser)
+    search_args.add_arguments(parser)
 
 
 def run(args) -> int:

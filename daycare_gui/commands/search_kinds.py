@@ -7,57 +7,21 @@ are the facets its source declares (:data:`FACET_OPTIONS`).
 
 from __future__ import annotations
 
-import argparse
 import signal
 import sqlite3
 import sys
 import threading
 
-from daycare_gui.commands import options
+from daycare_gui.commands.search_args import (
+    FACET_OPTIONS,
+    LIST_FILTERS,
+    SHARED_FILTERS,
+    choices_of,
+    query_of,
+    refuse_filters,
+)
 from daycare_gui.commands.search_output import LABEL_FACETS, Shown, print_results, thread_labels
 from daycare_gui.stores.common.secrets import mask_url
-
-# Every filter of the search command: (argument name, option). Each way of searching takes some of them;
-# the others are refused in one sentence, the same for every kind (refuse_filters).
-FILTERS = (("agent_kinds", "--agent-kind"), ("lifecycles", "--lifecycle"), ("user", "--user"),
-           ("record_types", "--type"), ("roles", "--role"), ("since", "--since"), ("until", "--until"),
-           ("rebuild", "--rebuild"), ("newest", "--newest"))
-SHARED_FILTERS = ("--role", "--since", "--until", "--rebuild", "--newest")  # the shared index
-LIST_FILTERS = ()  # a kind's own full-text index of a list (AgentStack's memory)
-VALUE_OPTIONS = ("--store-kind", "--role", "--since", "--until")  # options added here that take a value
-
-
-def add_arguments(parser) -> None:
-    group = parser.add_argument_group("stores searched through the shared index (every Daycare generation, "
-                                      "Linggen, CianaParrot, …)")
-    # the name --kind had before it meant the store kind in every command (as in inspect and export)
-    group.add_argument("--store-kind", dest="kind", help=argparse.SUPPRESS)
-    group.add_argument("--role", action="append", dest="roles", metavar="ROLE",
-                       help="only messages of this role (user, assistant, tool, system, …)")
-    options.add_since(group, "messages")
-    options.add_since(group, "messages", "--until", before=True)
-    group.add_argument("--rebuild", action="store_true", help="rebuild the index from scratch first")
-
-
-def _query(args) -> str:
-    return args.query if isinstance(args.query, str) else " ".join(args.query)
-
-
-def _listed(flags) -> str:
-    flags = list(flags)
-    return flags[0] if len(flags) == 1 else ", ".join(flags[:-1]) + " and " + flags[-1]
-
-
-def refuse_filters(args, accepted: tuple[str, ...], store: str) -> int | None:
-    """Exit 2 with one sentence when a filter given does not apply to how ``store`` ("this Linggen store")
-    is searched; None when every filter given does."""
-    given = [flag for name, flag in FILTERS if getattr(args, name, None) and flag not in accepted]
-    if not given:
-        return None
-    takes = f"its search takes {_listed(accepted)}" if accepted else "its search takes no filters"
-    verb = "does" if len(given) == 1 else "do"
-    print(f"daycare-gui: {_listed(given)} {verb} not apply to {store}; {takes}", file=sys.stderr)
-    return 2
 
 
 class _CtrlC:
@@ -173,13 +137,13 @@ def _search(args, store, kept) -> int:
         refused = refuse_filters(args, LIST_FILTERS, f"this {title} store")
         if refused is not None:
             return refused
-        return search_lists(args, store, lists, _query(args))
+        return search_lists(args, store, lists, query_of(args))
     facets = _facets(source)
     facet_flags = {name: flag for name, (_arg, flag) in FACET_OPTIONS.items() if name in facets}
     refused = refuse_filters(args, SHARED_FILTERS + tuple(facet_flags.values()), f"this {title} store")
     if refused is not None:
         return refused
-    choices = _choices(args, facet_flags)
+    choices = choices_of(args, facet_flags)
     _note_unknown_values(choices, facets, facet_flags)
     with open_index(source, args.index_dir) as index:
         built = build_index(lambda: update_source_index(source, index, progress=_progress_line,
@@ -192,7 +156,7 @@ def _search(args, store, kept) -> int:
         update_documents(index, store_documents(store, source))
         flt = SourceFilter(roles=tuple(args.roles or ()), since=args.since, until=args.until, choices=choices)
         titles = _titles(store.capability(Conversations))
-        results = search_source(index, _query(args), flt, limit=args.limit, newest_first=args.newest,
+        results = search_source(index, query_of(args), flt, limit=args.limit, newest_first=args.newest,
                                 titles=titles, source=source)
         # every thread facet's threads are kept for the next search; a live one needs only the labels'
         threads = facet_threads(source, facet_flags if kept is not None else
@@ -235,10 +199,6 @@ def open_index(source, index_dir):
 
 # The search command's options for a store's facets (SearchSource.facets), as Daycare names them: a store
 # offering the facet takes the option (today's Daycare on PGlite or PostgreSQL, as its SQLite generation).
-FACET_OPTIONS = {"agent_kind": ("agent_kinds", "--agent-kind"), "lifecycle": ("lifecycles", "--lifecycle"),
-                 "user": ("user", "--user"), "record_type": ("record_types", "--type")}
-
-
 def _facets(source) -> dict:
     """Facet name → its declared values (empty: any value), for the facets ``source`` offers."""
     try:
@@ -277,15 +237,6 @@ def _facet_hint(path, value: str) -> str:
             flag = FACET_OPTIONS[name][1]
             return f" (--kind names the store kind; for {name.replace('_', ' ')} {value!r} use {flag} {value})"
     return ""
-
-
-def _choices(args, facet_flags: dict[str, str]) -> tuple[tuple[str, str], ...]:
-    out = []
-    for name in facet_flags:
-        given = getattr(args, FACET_OPTIONS[name][0], None)
-        for value in ([given] if isinstance(given, str) else given or ()):
-            out.append((name, value))
-    return tuple(out)
 
 
 def _titles(conversations) -> dict[str, str]:
