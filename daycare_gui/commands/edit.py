@@ -34,7 +34,7 @@ import sys
 from pathlib import Path
 
 from daycare_gui.stores import registry
-from daycare_gui.stores.api import StoreKind
+from daycare_gui.stores.api import StoreKind, WriteRefused
 from daycare_gui.stores.common.edit import yaml_text
 from daycare_gui.stores.common.edit.atomic import (
     ConflictError,
@@ -208,7 +208,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"daycare-gui edit: refused, {path} left unchanged (add --force to write it anyway)", file=sys.stderr)
         return EXIT_REFUSED
     try:
+        backup = editor.backup(loaded.data)  # the old text first: a store's file is never rewritten without it
         save_atomic(path, after, expected_sha256=loaded.sha256, within=folders)
+    except WriteRefused as exc:
+        print(f"daycare-gui edit: refused, {path} left unchanged: {exc}", file=sys.stderr)
+        return EXIT_REFUSED
     except ConflictError as exc:
         print(f"daycare-gui edit: {exc}; nothing written. Run the command again to edit the new version.", file=sys.stderr)
         return EXIT_CONFLICT
@@ -223,4 +227,6 @@ def run(args: argparse.Namespace) -> int:
               f"{exc.strerror or exc}", file=sys.stderr)
         return EXIT_REFUSED
     sys.stdout.write(diff)
+    if backup is not None:
+        print(f"daycare-gui edit: the old text is kept in {backup}", file=sys.stderr)
     return EXIT_OK

@@ -284,6 +284,11 @@ class FileEditor(ABC):
         """The diff as it may be printed (a settings file's secrets masked)."""
         return text
 
+    def backup(self, current: bytes) -> Path | None:
+        """Keep ``current`` (the file's bytes about to be replaced) where the kind keeps backups; the copy's
+        path, or None for a file of no store. Raises ``WriteRefused`` when it cannot: nothing is written."""
+        return None
+
 
 @dataclass(frozen=True)
 class UpgradeReport:

@@ -28,6 +28,20 @@ def test_schedule_edit_writes_to_the_cron_alias_and_prints_a_diff(task, capsys):
     assert '-cron: "0 2 * * *"' in out and '+cron: "*/15 * * * *"' in out
 
 
+def test_a_store_file_is_backed_up_before_it_is_rewritten(tmp_path, capsys):
+    """The command keeps the old text as the window does, in the store's .daycare-gui-backups, and says where."""
+    from daycare_gui.stores.common.backups import BACKUP_DIR
+
+    (tmp_path / "settings.json").write_text("{}\n")  # a Daycare store: its config beside its cron folder
+    path = tmp_path / "cron" / "dailycleanup" / "TASK.md"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(TASK)
+    assert cli.main(["edit", str(path), "--set", "name=Nightly"]) == 0
+    backups = list((tmp_path / BACKUP_DIR).glob("*.bak"))
+    assert [b.read_bytes() for b in backups] == [TASK] and b"name: Nightly" in path.read_bytes()
+    assert f"the old text is kept in {backups[0]}" in capsys.readouterr().err
+
+
 def test_check_validates_and_writes_nothing(task, capsys):
     assert cli.main(["edit", str(task), "--set", "name=Nightly", "--check"]) == 0
     assert task.read_bytes() == TASK

@@ -32,7 +32,9 @@ _MARKERS = (SETTINGS_NAME, "engine.pid", "daycare.sock", DB_NAME, "daycare.pglit
 RISK = "it may overwrite or miss this change"
 
 
-def _stores_around(file: Path) -> list[DaycarePaths]:
+def stores_around(file: Path) -> list[DaycarePaths]:
+    """The Daycare stores ``file`` (an absolute path, as named) is inside: folders above it with a store's
+    marker, and the default data directory when it holds the file. Innermost first."""
     found: list[DaycarePaths] = []
     for folder in file.parents:
         if any(os.path.lexists(folder / marker) for marker in _MARKERS):
@@ -55,7 +57,7 @@ def store_folders(file: str | os.PathLike, paths: DaycarePaths | None = None) ->
     """The folders a write to ``file`` must stay in: those of the store the window opened (``paths``) and
     of every store found around ``file`` as it is named (links not followed: a link's own place is what
     makes it the store's). None when the file belongs to no store (a loose file: no such limit)."""
-    stores = ([paths] if paths is not None else []) + _stores_around(Path(os.path.abspath(file)))
+    stores = ([paths] if paths is not None else []) + stores_around(Path(os.path.abspath(file)))
     if not stores:
         return None
     folders: list[Path] = []
@@ -69,7 +71,7 @@ def engine_running_reason(*, file: str | os.PathLike | None = None, paths: Dayca
     may overwrite or miss this change"`` — or None when no engine runs on the store of ``file`` / ``paths``."""
     candidates: list[DaycarePaths] = [paths] if paths is not None else []
     if file is not None:
-        candidates += _stores_around(Path(os.path.abspath(file)))
+        candidates += stores_around(Path(os.path.abspath(file)))
     seen: set[tuple[Path, Path]] = set()
     for candidate in candidates:
         key = (candidate.pid_path, candidate.socket_path)

@@ -16,7 +16,7 @@ from daycare_gui.stores.api import FileEditor
 from daycare_gui.stores.common.edit.document import FrontmatterDocument
 from daycare_gui.stores.common.edit.errors import DocumentError, InvalidValue
 from daycare_gui.stores.daycare.edit.app_state import AppStateDoc, is_app_state
-from daycare_gui.stores.daycare.edit.engine_guard import engine_running_reason, store_folders
+from daycare_gui.stores.daycare.edit.engine_guard import engine_running_reason, store_folders, stores_around
 from daycare_gui.stores.daycare.edit.permissions_doc import PermissionsDoc
 from daycare_gui.stores.daycare.edit.settings_doc import SettingsDoc
 from daycare_gui.stores.daycare.edit.views import CronTaskDoc
@@ -108,6 +108,16 @@ class DaycareFileEditor(FileEditor):
 
     def blocked(self) -> str | None:
         return engine_running_reason(file=self.path)
+
+    def backup(self, current: bytes) -> Path | None:
+        """The old bytes kept in the innermost store's ``.daycare-gui-backups``, as the window's save keeps
+        them; None for a file of no store."""
+        import os
+
+        from daycare_gui.stores.daycare.edit.file_save import backup_before_save
+
+        stores = stores_around(Path(os.path.abspath(self.path)))
+        return backup_before_save(self.path, current, stores[0]) if stores else None
 
     def mask_diff(self, text: str) -> str:
         return mask_text(text) if self.path.name == "settings.json" else text

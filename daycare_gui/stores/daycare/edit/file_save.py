@@ -50,13 +50,7 @@ def save_store_file(path: Path, data: bytes, expected_sha256: str | None, *, for
         raise WriteRefused(engine)
     if expected_sha256 is not None and (current is None or sha256_of(current) != expected_sha256):
         raise WriteConflict(str(ConflictError(path, current)))
-    saved = None
-    if current is not None:
-        try:
-            saved = backup_copy(current, path, paths.data_dir / BACKUP_DIR, _backup_name(path, folders or []))
-        except OSError as exc:
-            raise WriteRefused(f"could not back up {path.name} ({exc.strerror or exc}); nothing was written") \
-                from exc
+    saved = backup_before_save(path, current, paths) if current is not None else None
     try:
         save_atomic(path, data, expected_sha256=expected_sha256, within=folders)
     except ConflictError as exc:
@@ -64,6 +58,17 @@ def save_store_file(path: Path, data: bytes, expected_sha256: str | None, *, for
     except (OutsideStoreError, ReadOnlyError) as exc:
         raise WriteRefused(exc.strerror) from exc
     return saved
+
+
+def backup_before_save(path: Path, current: bytes, paths) -> Path:
+    """Keep ``current`` (the bytes about to be replaced) in the store's ``.daycare-gui-backups``; the copy's
+    path. Raises WriteRefused when it cannot be kept: then nothing may be written."""
+    # (a config folder alone, whose data directory Daycare has not made yet, keeps them beside its files)
+    base = paths.data_dir if paths.data_dir.is_dir() else Path(path).parent
+    try:
+        return backup_copy(current, path, base / BACKUP_DIR, _backup_name(path, store_folders(path, paths) or []))
+    except OSError as exc:
+        raise WriteRefused(f"could not back up {path.name} ({exc.strerror or exc}); nothing was written") from exc
 
 
 def _backup_name(path: Path, folders: list[Path]) -> str:
