@@ -199,3 +199,18 @@ def test_a_run_is_drawn_stuck_only_once_health_calls_it_stuck():
     assert _run_state(Run("r", "a", now - 10 * 60_000, outcome="running"), now) is None
     assert _run_state(Run("r", "a", now - STUCK_AFTER_MS - 1, outcome="running"), now) == "stuck"
     assert _run_state(Run("r", "a", now, outcome="failed"), now) == "error"
+
+
+def test_the_list_opens_with_what_needs_a_look_first(qtbot, window, demo_store):
+    """A stuck or failing automation is at the top and selected, a disabled one at the bottom: the list is not
+    sorted Z to A by name (what a table sorted by default on its first column does)."""
+    pane = open_at(qtbot, window, demo_store, "automations")
+    listed = pane.list.records.proxy
+    qtbot.waitUntil(lambda: listed.rowCount() > 2, timeout=20000)
+    states = [pane.list.records.model.records()[listed.mapToSource(listed.index(r, 0)).row()]
+              for r in range(listed.rowCount())]
+    from daycare_gui.ui.panes.generic.automations import _attention
+
+    ranks = [_attention(s) for s in states]
+    assert ranks == sorted(ranks) and ranks[0] < 2 and ranks[-1] == 3  # the demo has a failing and a disabled task
+    assert pane.list.current() is states[0]

@@ -62,7 +62,13 @@ def read_automations(cap: api.Automations | RunCache, now_ms: int | None = None,
         runs = cap.runs(a.id, limit=HEALTH_RUNS) if a.runs_told else []
         out.append(ShownAutomation(a, task_times(a.task) if a.task is not None else None,
                                    run_health(a, runs, now_ms=now), runs[0] if runs else None))
+    out.sort(key=_attention)  # what needs a look first; the store's order within each group
     return out
+
+
+def _attention(s: ShownAutomation) -> int:
+    """0: stuck or stopped firing, 1: failed lately, 2: working, 3: disabled or deleted."""
+    return {"stuck": 0, "error": 1, None: 2}.get(_state(s), 3)
 
 
 def _words(s: ShownAutomation) -> str:

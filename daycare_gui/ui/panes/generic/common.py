@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from daycare_gui.ui.context import DetailItem
@@ -39,6 +40,9 @@ class RecordList(QWidget):
         self.filter_box = FilterBox("Filter (Ctrl+F)")
         self.records = FilteredRecords(columns, key=key, state=state)
         self.table = make_table(self.records.proxy)
+        # the order given (the store's, or the page's) until a header is clicked: enabling sorting as it
+        # stands would sort by the first column, descending (Qt's default indicator), Z to A
+        self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.table.setSortingEnabled(True)
         layout.addWidget(self.caption)
         layout.addWidget(self.filter_box)
