@@ -69,3 +69,116 @@ def test_the_sidecar_runs_with_its_malloc_arenas_capped(pglite_demo):
     with registry.open_store(pglite_demo) as store:
         environ = Path(f"/proc/{store.server.proc.pid}/environ").read_bytes().split(b"\0")
     assert b"MALLOC_ARENA_MAX=1" in environ
+
+
+def _traced(store) -> list[str]:
+    from sqlalchemy import event
+
+    statements: list[str] = []
+
+    @event.listens_for(store.db.engine, "before_cursor_execute")
+    def _seen(_conn, _cursor, statement, *_rest):
+        statements.append(" ".join(statement.split()))
+
+    plain = store.db.rows_with  # (runs on the driver's connection, which SQLAlchemy's events do not see)
+
+    def rows_with(settings, sql):
+        statements.append(" ".join(sql.split()))
+        return plain(settings, sql)
+
+    store.db.rows_with = rows_with
+    return statements
+
+
+def _browse(store) -> tuple[dict, tuple]:
+    """Every agent's session list as the Agents page reads it, and the largest session's count and end."""
+    from daycare_gui.stores import api
+
+    cap = store.capability(api.Conversations)
+    listed = {s.ref.session_id: s.message_count for t in cap.threads() for s in cap.sessions(t.id)}
+    largest = max((s for t in cap.threads() for s in cap.sessions(t.id)), key=lambda s: s.message_count).ref
+    count, last = cap.tail(largest)
+    page = [p.key for p in cap.page_before(largest, None, 3)]
+    return listed, (largest.session_id, count, last, page)
+
+
+def _truth(store) -> tuple[dict, dict]:
+    counts = {r[0]: int(r[1]) for r in store.db.rows("SELECT session_id, count(*) FROM session_history GROUP BY 1")}
+    ids = {}
+    for sid, i in store.db.rows("SELECT session_id, id FROM session_history ORDER BY id"):
+        ids.setdefault(sid, []).append(int(i))
+    return counts, ids
+
+
+def _scans(statements: list[str]) -> list[str]:
+    return [s for s in statements if "session_history" in s and "GROUP BY" in s.upper()]
+
+
+def test_reopening_an_unchanged_store_lists_sessions_without_a_pass_over_the_history(pglite_demo, tmp_path,
+                                                                                   monkeypatch):
+    from daycare_gui.stores import registry
+    from daycare_gui.stores.common import tree_fingerprint
+
+    monkeypatch.setattr(tree_fingerprint, "RACY_NS", 0)  # the demo was copied a moment ago: trust its stat now
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+
+    with registry.open_store(pglite_demo) as store:
+        counts, ids = _truth(store)
+        statements = _traced(store)
+        first = _browse(store)
+        assert _scans(statements), "the first open reads every session's record ids once"
+    listed, (sid, count, last, page) = first
+    assert all(listed[s] == counts.get(s, 0) for s in listed) and sum(counts.values()) > 0
+    assert (count, last, page) == (len(ids[sid]), ids[sid][-1], ids[sid][-3:])
+
+    records = list(cache.rglob("history-keys.json"))
+    assert len(records) == 1 and records[0].stat().st_mode & 0o777 == 0o600
+    assert records[0].parent.stat().st_mode & 0o777 == 0o700
+
+    with registry.open_store(pglite_demo) as store:  # the same store, unchanged
+        statements = _traced(store)
+        assert _browse(store) == first
+        assert not _scans(statements), statements
+
+    table = next(p for p in (pglite_demo / "daycare.pglite" / "base").rglob("*") if p.is_file())
+    st = table.stat()
+    os.utime(table, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))  # a store that changed since
+    with registry.open_store(pglite_demo) as store:
+        statements = _traced(store)
+        assert _browse(store) == first
+        assert _scans(statements), "a store whose fingerprint differs is read again, not taken from the record"
+
+
+def test_a_damaged_record_of_the_keys_is_read_again_from_the_copy(pglite_demo, tmp_path, monkeypatch):
+    from daycare_gui.stores import registry
+    from daycare_gui.stores.common import tree_fingerprint
+
+    monkeypatch.setattr(tree_fingerprint, "RACY_NS", 0)
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    with registry.open_store(pglite_demo) as store:
+        first = _browse(store)
+    record = next(cache.rglob("history-keys.json"))
+    import json
+
+    data = json.loads(record.read_text())
+    data["data"]["sessions"] = {sid: "3,2,1" for sid in data["data"]["sessions"]}  # out of order: not ours
+    record.write_text(json.dumps(data))
+    with registry.open_store(pglite_demo) as store:
+        statements = _traced(store)
+        assert _browse(store) == first
+        assert _scans(statements)
+
+
+def test_inspect_counts_the_history_from_the_one_pass_over_it(pglite_demo):
+    from daycare_gui.stores import registry
+
+    with registry.open_store(pglite_demo) as store:
+        truth = int(store.db.scalar("SELECT count(*) FROM session_history"))
+        statements = _traced(store)
+        report = store.report()
+        assert report["counts"]["session_history"] == truth > 0
+        passes = [s for s in (t.replace('"', "") for t in statements)
+                  if "FROM session_history" in s and "WHERE" not in s.upper()]
+        assert len(passes) == 1 and "GROUP BY" in passes[0].upper(), passes

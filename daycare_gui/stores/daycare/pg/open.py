@@ -58,6 +58,7 @@ def open_pglite(paths, problems: ProblemLog | None = None, progress=None, cancel
     from daycare_gui.stores.api import CannotOpen
     from daycare_gui.stores.common import opening
     from daycare_gui.stores.daycare.pg.database import PgDatabase
+    from daycare_gui.stores.daycare.pg.history_keys import copy_state
     from daycare_gui.stores.daycare.pg.pglite_check import check_pglite_folder
     from daycare_gui.stores.daycare.pg.pglite_copy import PgliteServer
     from daycare_gui.stores.daycare.pg.runtime import ensure_runtime
@@ -85,7 +86,9 @@ def open_pglite(paths, problems: ProblemLog | None = None, progress=None, cancel
     if cancelled():
         raise opening.OpenCancelled("cancelled before copying the store")
     _import_meanwhile()
+    before = _fingerprint(paths.pglite_path)
     server = PgliteServer(paths.pglite_path, runtime, progress=progress, cancelled=cancelled)
+    state = copy_state(paths.pglite_path, before, _fingerprint(paths.pglite_path))
     for rel, why in server.skipped:
         problems.add(paths.pglite_path / rel, why)
     try:
@@ -96,7 +99,8 @@ def open_pglite(paths, problems: ProblemLog | None = None, progress=None, cancel
         db = PgDatabase(server.url)
         try:
             store = DaycarePgStore(db, generation="pglite", title=str(paths.pglite_path), paths=paths,
-                                   server=server, engine=engine, problems=problems, notes=tuple(notes))
+                                   server=server, engine=engine, problems=problems, notes=tuple(notes),
+                                   copy_state=state)
         except BaseException:
             db.close()
             raise
@@ -107,6 +111,14 @@ def open_pglite(paths, problems: ProblemLog | None = None, progress=None, cancel
         store.close()
         raise opening.OpenCancelled("cancelled while reading the store")
     return store
+
+
+def _fingerprint(folder: Path):
+    """The ``.pglite`` folder's stat-only fingerprint (a stat of each file, no content read), taken before and
+    after the copy: the same twice, the copy is the store as it was then (see history_keys.CopyState)."""
+    from daycare_gui.stores.common.tree_fingerprint import fingerprint
+
+    return fingerprint([folder])
 
 
 def _import_meanwhile() -> None:
