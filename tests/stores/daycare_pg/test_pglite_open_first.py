@@ -182,3 +182,22 @@ def test_inspect_counts_the_history_from_the_one_pass_over_it(pglite_demo):
         passes = [s for s in (t.replace('"', "") for t in statements)
                   if "FROM session_history" in s and "WHERE" not in s.upper()]
         assert len(passes) == 1 and "GROUP BY" in passes[0].upper(), passes
+
+
+def test_pglites_files_are_checked_beside_the_folder_checks_not_before_them(pglite_demo, monkeypatch):
+    import threading
+
+    from daycare_gui.stores import registry
+    from daycare_gui.stores.daycare.pg import runtime
+
+    where = []
+    real = runtime.find_runtime
+
+    def find():
+        where.append(threading.current_thread() is threading.main_thread())
+        return real()
+
+    monkeypatch.setattr(runtime, "find_runtime", find)
+    with registry.open_store(pglite_demo) as store:
+        assert store.db.scalar("SELECT count(*) FROM agents") > 0
+    assert where == [False]
