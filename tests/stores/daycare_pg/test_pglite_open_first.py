@@ -1,6 +1,7 @@
 """What a PGlite open costs beyond PGlite itself (#35): the copy made by the kernel, the sidecar's memory
-arenas capped, and an agent's session list answered without a pass over the history when the last open
-of the same, unchanged store already read every session's record ids."""
+arenas capped, PGlite's files checked beside the folder checks, inspect counting the history from the one
+pass over it, and an agent's session list answered without that pass when the last open of the same,
+unchanged store already read every session's record ids."""
 
 from __future__ import annotations
 
