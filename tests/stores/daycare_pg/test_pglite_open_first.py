@@ -202,3 +202,16 @@ def test_pglites_files_are_checked_beside_the_folder_checks_not_before_them(pgli
     with registry.open_store(pglite_demo) as store:
         assert store.db.scalar("SELECT count(*) FROM agents") > 0
     assert where == [False]
+
+
+def test_keys_too_many_to_be_read_back_are_not_written(pglite_demo, tmp_path, monkeypatch):
+    from daycare_gui.stores import registry
+    from daycare_gui.stores.common import kept, tree_fingerprint
+
+    monkeypatch.setattr(tree_fingerprint, "RACY_NS", 0)
+    monkeypatch.setattr(kept, "MAX_BYTES", 64)  # a record past this is never read: the store's would be
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    with registry.open_store(pglite_demo) as store:
+        _browse(store)
+    assert not list(cache.rglob("history-keys.json"))

@@ -78,6 +78,9 @@ class CopyState:
         """Record ``ids`` for this fingerprint (on a thread: the session list does not wait for the write)."""
         from daycare_gui.stores.common import kept
 
+        if sum(len(got) for got in ids.values()) * 11 > kept.MAX_BYTES:  # (base64: ~11 bytes an id at most)
+            return  # a record that large would not be read back: no use writing it at every open
+
         def write() -> None:
             kept.save(self.store, KEPT_NAME, self.fingerprint, {"sessions": _encoded(ids)}, self.folder)
 
