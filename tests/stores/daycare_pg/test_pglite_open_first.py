@@ -164,7 +164,16 @@ def test_a_damaged_record_of_the_keys_is_read_again_from_the_copy(pglite_demo, t
     import json
 
     data = json.loads(record.read_text())
-    data["data"]["sessions"] = {sid: "3,2,1" for sid in data["data"]["sessions"]}  # out of order: not ours
+    import base64
+
+    raw = bytearray(base64.b64decode(data["data"]["blob"]))
+    if raw:
+        raw[0] ^= 0xFF  # one id damaged on the disk
+        data["data"]["blob"] = base64.b64encode(bytes(raw)).decode()
+    else:  # every session of the demo is one run of ids: one run damaged
+        sid, run = data["data"]["sessions"][0]
+        lo, hi = run.split("-")
+        data["data"]["sessions"][0] = [sid, f"{lo}-{int(hi) + 1}"]
     record.write_text(json.dumps(data))
     with registry.open_store(pglite_demo) as store:
         statements = _traced(store)
@@ -215,3 +224,14 @@ def test_keys_too_many_to_be_read_back_are_not_written(pglite_demo, tmp_path, mo
     with registry.open_store(pglite_demo) as store:
         _browse(store)
     assert not list(cache.rglob("history-keys.json"))
+
+
+def test_a_session_list_asked_first_after_the_open_sends_no_schema_question(pglite_demo):
+    from daycare_gui.stores import api, registry
+
+    with registry.open_store(pglite_demo) as store:
+        statements = _traced(store)
+        agent = store.db.scalar("SELECT agent_id FROM sessions ORDER BY id LIMIT 1")
+        sessions = store.capability(api.Conversations).sessions(agent)
+        assert sessions
+        assert not [s for s in statements if "information_schema" in s], statements

@@ -23,6 +23,7 @@ thread of its own) instead of scanning. A fingerprint that differs is a store th
 from __future__ import annotations
 
 import base64
+import hashlib
 import operator
 import sys
 import threading
@@ -51,7 +52,9 @@ KEPT_NAME = "history-keys"
 class CopyState:
     """A PGlite copy known to hold the store as it was at ``fingerprint`` (a
     :class:`~daycare_gui.stores.common.tree_fingerprint.Fingerprint` of the ``.pglite`` folder, the same
-    before and after the copy, nothing racy): what kept record its keys may come from and go to."""
+    before and after the copy, nothing racy): what kept record its keys may come from and go to. Made
+    before the copy (:func:`before_copy`), so the record loads while the copy is made and PGlite starts;
+    used only once :func:`after_copy` has confirmed the folder did not change meanwhile."""
 
     def __init__(self, store: str, fingerprint, folder: Path | None = None) -> None:
         self.store = store  # the .pglite folder's real path
@@ -59,16 +62,16 @@ class CopyState:
         self.folder = folder  # the kept folder (None: the user's cache)
         self._loaded: dict[str, array] | None = None
         self._loader = threading.Thread(target=self._load, name="pglite-kept-keys", daemon=True)
-        self._loader.start()  # (while PGlite starts: it needs no database)
+        self._loader.start()  # (while the copy is made and PGlite starts: it needs no database)
 
     def _load(self) -> None:
         from daycare_gui.stores.common import kept
 
         data = kept.load(self.store, KEPT_NAME, self.fingerprint, self.folder)
         try:
-            self._loaded = _decoded(data["sessions"]) if data is not None else None
-        except (KeyError, TypeError, ValueError, AttributeError):  # not a record of ours: read the copy
-            self._loaded = None
+            self._loaded = _decoded(data) if data is not None else None
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError):  # not a record of ours
+            self._loaded = None  # (the copy is read instead)
 
     def kept_ids(self) -> dict[str, array] | None:
         self._loader.join()
@@ -82,7 +85,7 @@ class CopyState:
             return  # a record that large would not be read back: no use writing it at every open
 
         def write() -> None:
-            kept.save(self.store, KEPT_NAME, self.fingerprint, {"sessions": _encoded(ids)}, self.folder)
+            kept.save(self.store, KEPT_NAME, self.fingerprint, _encoded(ids), self.folder)
 
         self._writer = threading.Thread(target=write, name="pglite-keep-keys")
         self._writer.start()
@@ -95,51 +98,75 @@ class CopyState:
             self._writer.join()
 
 
-def copy_state(folder: Path, before, after, kept_folder: Path | None = None) -> CopyState | None:
-    """The CopyState of a copy of ``folder`` made between fingerprints ``before`` and ``after``; None when
-    the folder changed meanwhile, could not be fingerprinted, or holds a file too fresh to trust its stat."""
+def before_copy(folder: Path, before, kept_folder: Path | None = None) -> CopyState | None:
+    """A CopyState for a copy of ``folder`` about to be made at fingerprint ``before`` (it starts loading
+    what an earlier open kept); None when the folder could not be fingerprinted or holds a file too fresh
+    to trust its stat."""
     import os
 
-    if before is None or after is None or before.digest != after.digest or after.racy:
+    if before is None or before.racy:
         return None
-    return CopyState(os.path.realpath(folder), after, kept_folder)
+    return CopyState(os.path.realpath(folder), before, kept_folder)
 
 
-def _encoded(ids: dict[str, array]) -> dict[str, str]:
-    """Each session's ids as text: ``"lo-hi"`` for a run of consecutive ids (a session written at once),
-    else ``"b:"`` and the ids as 8-byte little-endian integers in base64 (decoded without a Python loop
-    over them: a million ids in tens of milliseconds, where parsing them as numbers took a second)."""
-    out = {}
+def after_copy(state: CopyState | None, after) -> CopyState | None:
+    """``state`` when the folder's fingerprint ``after`` the copy is the one it had before; else None (the
+    folder changed while it was copied: the copy is read, nothing is kept)."""
+    if state is None or after is None or after.racy or after.digest != state.fingerprint.digest:
+        return None
+    return state
+
+
+def _encoded(ids: dict[str, array]) -> dict:
+    """Every session's ids: a run of consecutive ids (a session written at once) as ``"lo-hi"``, the others
+    as a count of ids taken in turn from one blob of 8-byte little-endian integers (base64), with a SHA-256
+    of both: one decode for a million ids, no Python loop over them, and a damaged record is noticed."""
+    sessions: list = []
+    blob = array("q")
     for session_id, got in ids.items():
         if got and got[-1] - got[0] + 1 == len(got):
-            out[session_id] = f"{got[0]}-{got[-1]}"
+            sessions.append([session_id, f"{got[0]}-{got[-1]}"])
         else:
-            raw = array("q", got)
-            if sys.byteorder != "little":
-                raw.byteswap()
-            out[session_id] = "b:" + base64.b64encode(raw.tobytes()).decode("ascii")
-    return out
+            sessions.append([session_id, len(got)])
+            blob.extend(got)
+    if sys.byteorder != "little":
+        blob.byteswap()
+    raw = blob.tobytes()
+    return {"sessions": sessions, "blob": base64.b64encode(raw).decode("ascii"), "sha256": _digest(sessions, raw)}
 
 
-def _decoded(sessions: dict) -> dict[str, array]:
-    """What :func:`_encoded` wrote; ValueError for anything else (the record is then not used)."""
+def _digest(sessions: list, raw: bytes) -> str:
+    """SHA-256 of the sessions' list (as JSON) and the blob: what a damaged record fails."""
+    import json
+
+    head = json.dumps(sessions, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogateescape")
+    return hashlib.sha256(head + b"\0" + raw).hexdigest()
+
+
+def _decoded(data: dict) -> dict[str, array]:
+    """What :func:`_encoded` wrote; ValueError (or another error of shape) for anything else."""
+    raw = base64.b64decode(data["blob"], validate=True)
+    if _digest(data["sessions"], raw) != data["sha256"]:
+        raise ValueError("the record's ids are damaged")
+    blob = array("q")
+    blob.frombytes(raw)  # (a length not of 8 bytes: ValueError)
+    if sys.byteorder != "little":
+        blob.byteswap()
     ids: dict[str, array] = {}
-    for session_id, text in sessions.items():
-        if not isinstance(session_id, str) or not isinstance(text, str):
-            raise ValueError("not a session's ids")
-        if text.startswith("b:"):
-            got = array("q")
-            got.frombytes(base64.b64decode(text[2:], validate=True))  # (a length not of 8 bytes: ValueError)
-            if sys.byteorder != "little":
-                got.byteswap()
-            if not _ascending(got):
-                raise ValueError("ids out of order")
-        else:
-            lo, dash, hi = text.partition("-")
-            if not (dash and lo and hi) or int(hi) < int(lo):
-                raise ValueError("not a run of ids")
-            got = array("q", range(int(lo), int(hi) + 1))
-        ids[session_id] = got
+    at = 0
+    for session_id, what in data["sessions"]:
+        if not isinstance(session_id, str):
+            raise ValueError("not a session id")
+        if isinstance(what, int) and not isinstance(what, bool) and 0 <= what <= len(blob) - at:
+            ids[session_id] = blob[at:at + what]
+            at += what
+            continue
+        lo, dash, hi = what.partition("-")  # (an int out of bounds: AttributeError)
+        if not (dash and lo.isdigit() and hi.isdigit()) or int(hi) < int(lo):
+            raise ValueError("not a run of ids")
+        ids[session_id] = array("q", range(int(lo), int(hi) + 1))
+    if at != len(blob):
+        raise ValueError("ids left over")
     return ids
 
 

@@ -58,7 +58,7 @@ def open_pglite(paths, problems: ProblemLog | None = None, progress=None, cancel
     from daycare_gui.stores.api import CannotOpen
     from daycare_gui.stores.common import opening
     from daycare_gui.stores.daycare.pg.database import PgDatabase
-    from daycare_gui.stores.daycare.pg.history_keys import copy_state
+    from daycare_gui.stores.daycare.pg.history_keys import after_copy, before_copy
     from daycare_gui.stores.daycare.pg.pglite_check import check_pglite_folder
     from daycare_gui.stores.daycare.pg.pglite_copy import PgliteServer
     from daycare_gui.stores.daycare.pg.runtime import find_runtime, install
@@ -89,9 +89,9 @@ def open_pglite(paths, problems: ProblemLog | None = None, progress=None, cancel
     if cancelled():
         raise opening.OpenCancelled("cancelled before copying the store")
     _import_meanwhile()
-    before = _fingerprint(paths.pglite_path)
+    state = before_copy(paths.pglite_path, _fingerprint(paths.pglite_path))  # (loads what was kept meanwhile)
     server = PgliteServer(paths.pglite_path, runtime, progress=progress, cancelled=cancelled)
-    state = copy_state(paths.pglite_path, before, _fingerprint(paths.pglite_path))
+    state = after_copy(state, _fingerprint(paths.pglite_path))
     for rel, why in server.skipped:
         problems.add(paths.pglite_path / rel, why)
     try:

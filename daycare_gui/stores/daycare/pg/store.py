@@ -33,6 +33,10 @@ class DaycarePgStore(api.OpenedStore):
         self.notes = notes
         self.copy_state = copy_state  # pg.history_keys.CopyState: the copy is the store at a known fingerprint
         self._tables = set(db.tables())
+        # The schema's columns, read now in the open (one information_schema query, 50 to 300 ms on PGlite)
+        # rather than by whichever first answer needs them: the window's agent list asks at once anyway,
+        # and an agent's session list asked first after the open then sends only its own two queries.
+        db.columns("agents")
         self._counts: dict[str, int] | None = None
         self._files = None  # datadir.documents.DataDirDocuments, made on first use
         self._lists = None  # datadir.collections.DataDirLists, made on first use
