@@ -235,3 +235,27 @@ def test_a_session_list_asked_first_after_the_open_sends_no_schema_question(pgli
         sessions = store.capability(api.Conversations).sessions(agent)
         assert sessions
         assert not [s for s in statements if "information_schema" in s], statements
+
+
+def test_closing_a_read_copy_ends_pglite_without_a_checkpoint_and_removes_the_copy(pglite_demo):
+    import signal
+
+    from daycare_gui.stores import registry
+
+    store = registry.open_store(pglite_demo)
+    proc, workdir = store.server.proc, store.server.workdir
+    store.close()
+    assert proc.returncode == -signal.SIGKILL  # (a checkpoint into a folder deleted a moment later: skipped)
+    assert not workdir.exists()
+
+
+def test_a_working_copy_served_for_a_write_is_still_stopped_cleanly(pglite_demo, tmp_path):
+    from daycare_gui.stores.daycare.pg.pglite_copy import PgliteServer
+    from daycare_gui.stores.daycare.pg.runtime import ensure_runtime
+
+    work = tmp_path / "work"
+    copy_pglite(pglite_demo / "daycare.pglite", work, whole=True)
+    server = PgliteServer(work, ensure_runtime(), copy=False)
+    proc = server.proc
+    server.close()
+    assert proc.returncode == 0 and (work / "PG_VERSION").is_file()
