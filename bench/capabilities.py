@@ -33,6 +33,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import many_runs
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(REPO))
@@ -113,50 +115,101 @@ def child_runs_sql(store: str, db_path: str) -> dict:
 
 def child_runs(store: str, db_path: str) -> dict:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from many_runs import PG_AGENT, automation_id
     from PySide6.QtWidgets import QApplication
 
     from daycare_gui.stores import api, registry
     from daycare_gui.stores.common.run_cache import RunCache
-    from daycare_gui.ui.panes.generic.automations import RUN_COLUMNS, RUN_PAGE, SHOWN_RUNS, _run_state
-    from daycare_gui.ui.panes.generic.common import RecordList
+    from daycare_gui.ui.panes.generic.automations import RUN_PAGE, SHOWN_RUNS, read_automations
 
     app = QApplication.instance() or QApplication([])
+    aid = automation_id(Path(store))
     with registry.open_store(store, live=False) as opened:
-        cache = RunCache(opened.capability(api.Automations))
+        cap = opened.capability(api.Automations)
+        cache = RunCache(cap)
+        # as the page reads them: the automations with their latest runs' health, then the selected one's runs
         started = time.perf_counter()
-        runs = cache.runs(f"cron:{TASK}", limit=SHOWN_RUNS)
+        shown = read_automations(cache)
+        list_s = time.perf_counter() - started
+        started = time.perf_counter()
+        runs = cache.runs(aid, limit=SHOWN_RUNS)
         read_s = time.perf_counter() - started
         started = time.perf_counter()
-        again = cache.runs(f"cron:{TASK}", limit=SHOWN_RUNS)
+        read_automations(cache)
+        again = cache.runs(aid, limit=SHOWN_RUNS)
         kept_s = time.perf_counter() - started
+        plain_s = None
+        if hasattr(cap, "store"):  # today's Daycare: the task agent's records read plainly, same connection
+            started = time.perf_counter()
+            cap.db.rows("SELECT h.id, h.type, h.at FROM session_history h WHERE h.session_id IN "
+                        "(SELECT id FROM sessions WHERE agent_id = :a)", {"a": PG_AGENT})
+            plain_s = time.perf_counter() - started
     assert again is runs
 
-    def first_screen(records, more: bool) -> tuple[float, float]:
-        """The runs handed to a fresh table, its columns fitted and the first screen painted: (wall clock, the
-        GUI thread's CPU time: on a shared machine the wall clock includes waiting for a core)."""
-        table = RecordList("Runs", RUN_COLUMNS, key=lambda r: r.id, state=_run_state)
-        table.table.setSortingEnabled(False)
-        table.resize(1000, 700)
-        table.show()
+    def first_screen(every: bool) -> tuple[float, float, int]:
+        """The Automations page (a stub context: no Details dock, no worker) at its task, handed the runs as
+        they arrive from the worker (``_runs_arrived``: the first page to the table, its columns fitted, the
+        first run selected) and painted once by the event loop: (wall clock, the GUI thread's CPU time — on a
+        shared machine the wall clock includes waiting for a core —, paints of the runs table). ``every``:
+        the table handed every run at once (the table as it was)."""
+        from PySide6.QtCore import QEvent, QObject
+
+        from daycare_gui.ui.panes.generic import automations as page
+
+        class Ctx:
+            def __init__(self) -> None:
+                self.opened, self.worker = self, self
+
+            def capability(self, _cap):
+                return cap
+
+            def submit(self, *_a, **_k):  # (the runs are handed over below, as the worker would)
+                return None
+
+            submit_long = submit
+
+            def show_detail(self, *_a) -> None: ...
+            def set_count(self, *_a) -> None: ...
+            def navigate(self, *_a) -> None: ...
+
+        class Paints(QObject):
+            count = 0
+
+            def eventFilter(self, _obj, event):
+                if event.type() == QEvent.Type.Paint:
+                    Paints.count += 1
+                return False
+
+        page.RUN_PAGE = len(runs) + 1 if every else RUN_PAGE
+        pane = page.AutomationsPane(Ctx())
+        pane.resize(1000, 700)
+        pane.show()
+        pane._arrived(shown)
+        pane.list.select_key(aid)
         app.processEvents()
+        paints = Paints()
+        pane.runs.table.viewport().installEventFilter(paints)
+        Paints.count = 0
         started, cpu = time.perf_counter(), time.thread_time()
-        table.records.model.set_records(records, more=more)
-        table.table.resizeColumnsToContents()
-        table.table.viewport().repaint()
+        pane._runs_arrived(aid, runs)
         app.processEvents()
         seconds, cpu = time.perf_counter() - started, time.thread_time() - cpu
-        table.close()
-        table.deleteLater()
+        page.RUN_PAGE = RUN_PAGE
+        assert pane.runs.records.model.rowCount() == (len(runs) if every else min(RUN_PAGE, len(runs)))
+        pane.close()
+        pane.deleteLater()
         app.processEvents()
-        return seconds, cpu
+        return seconds, cpu, Paints.count
 
-    paged = [first_screen(runs[:RUN_PAGE], len(runs) > RUN_PAGE) for _ in range(3)]
-    whole = [first_screen(runs, False) for _ in range(3)]
-    return {"read_s": read_s, "kept_ms": kept_s * 1000, "runs": len(runs),
-            "first_screen_ms": statistics.median(w for w, _ in paged) * 1000,
-            "first_screen_cpu_ms": statistics.median(c for _, c in paged) * 1000,
-            "all_at_once_ms": statistics.median(w for w, _ in whole) * 1000,
-            "all_at_once_cpu_ms": statistics.median(c for _, c in whole) * 1000}
+    paged = [first_screen(False) for _ in range(3)]
+    whole = [first_screen(True) for _ in range(3)]
+    outcomes = {o: sum(r.outcome == o for r in runs) for o in sorted({r.outcome for r in runs})}
+    return {"list_s": list_s, "read_s": read_s, "kept_ms": kept_s * 1000, "runs": len(runs), "outcomes": outcomes,
+            "plain_s": plain_s, "first_screen_paints": paged[0][2],
+            "first_screen_ms": statistics.median(w for w, _, _ in paged) * 1000,
+            "first_screen_cpu_ms": statistics.median(c for _, c, _ in paged) * 1000,
+            "all_at_once_ms": statistics.median(w for w, _, _ in whole) * 1000,
+            "all_at_once_cpu_ms": statistics.median(c for _, c, _ in whole) * 1000}
 
 
 CHILDREN = {"dbstat": child_dbstat, "space": child_space, "costs_sql": child_costs_sql, "costs": child_costs,
@@ -164,34 +217,6 @@ CHILDREN = {"dbstat": child_dbstat, "space": child_space, "costs_sql": child_cos
 
 
 # -- the parent ----------------------------------------------------------------------------------------------
-def _runs_store(cache: Path, count: int) -> Path:
-    """The small demo with ``count`` more runs of the Daily digest (written once into ``<cache>/runs-N``)."""
-    dest = cache / f"runs-{count}"
-    if (dest / "daycare.db").exists():
-        return dest
-    from daycare_gui.stores.daycare.demo import write_demo
-    from daycare_gui.stores.daycare.demo.db_rows import cron_run_text
-
-    partial = cache / f"runs-{count}.partial"
-    shutil.rmtree(partial, ignore_errors=True)
-    write_demo(partial)
-    conn = sqlite3.connect(partial / "daycare.db")
-    agent, uid, name = conn.execute("SELECT agent_id, task_uid, name FROM tasks_cron WHERE id = ?", (TASK,)).fetchone()
-    session = conn.execute("SELECT id FROM sessions WHERE agent_id = ? ORDER BY created_at LIMIT 1",
-                           (agent,)).fetchone()[0]
-    first = conn.execute("SELECT MIN(at) FROM session_history").fetchone()[0] - (count + 1) * 3_600_000
-    rows = []
-    for i in range(count):  # an hour apart, before everything else the store holds
-        at = first + i * 3_600_000
-        rows.append((session, "user_message", at, json.dumps({"text": cron_run_text(TASK, uid, name)})))
-        rows.append((session, "assistant_message", at + 1000, json.dumps({"text": f"digest {i}"})))
-    conn.executemany("INSERT INTO session_history (session_id, type, at, data) VALUES (?, ?, ?, ?)", rows)
-    conn.commit()
-    conn.close()
-    partial.rename(dest)
-    return dest
-
-
 def _child(mode: str, store: Path, db_path: Path, env: dict) -> dict:
     proc = subprocess.run([sys.executable, __file__, "--child", mode, str(store), str(db_path)], capture_output=True,
                           text=True, cwd=REPO, timeout=1800, env=env)
@@ -207,7 +232,8 @@ def _median(mode: str, store: Path, db_path: Path, runs: int, tmp: str) -> dict:
     for i in range(runs):
         env = dict(os.environ, XDG_CACHE_HOME=f"{tmp}/{mode}-{i}", DAYCARE_GUI_SEARCH_DIR=f"{tmp}/{mode}-{i}/search")
         out.append(_child(mode, store, db_path, env))
-    return {k: (round(statistics.median(r[k] for r in out), 4) if isinstance(out[0][k], (int, float)) else out[0][k])
+    return {k: (round(statistics.median(r[k] for r in out), 4)
+                if isinstance(out[0][k], (int, float)) and not isinstance(out[0][k], bool) else out[0][k])
             for k in out[0]}
 
 
@@ -217,12 +243,17 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3, help="runs per figure; medians are reported (default 3)")
     parser.add_argument("--task-runs", type=int, default=10_000, help="runs of the task whose runs are listed")
     parser.add_argument("--cache", default=str(HERE / ".cache"), help="where the demo stores are kept")
+    parser.add_argument("--runs-base", action="append", default=[],
+                        help="only the runs figures, on a copy of this Daycare store (SQLite data directory or a "
+                             "folder holding daycare.pglite) with --task-runs runs added; repeatable")
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         mode, store, db_path = args.child
         print("BENCH " + json.dumps(CHILDREN[mode](store, db_path)))
         return 0
+    if args.runs_base:
+        return runs_on(args)
 
     from run import _store  # the same large demo store as bench/run.py
 
@@ -232,7 +263,7 @@ def main() -> int:
     cache.mkdir(parents=True, exist_ok=True)
     store = _store(args, cache)
     db_path = resolve_paths(store).db_path
-    runs_store = _runs_store(cache, args.task_runs)
+    runs_store = many_runs.runs_store(cache, args.task_runs)
     runs_db = resolve_paths(runs_store).db_path
     tmp = tempfile.mkdtemp(prefix="daycare-bench-capabilities-")
     try:
@@ -291,6 +322,42 @@ def main() -> int:
     for f in result["figures"]:
         print(f"{f['figure']:<52}{f['value']:>10.3f}{f['baseline']:>10.3f}{f['ratio'] or 0:>8}  {f['goal']}")
     print(json.dumps(result, ensure_ascii=False))
+    return 0
+
+
+def runs_on(args) -> int:
+    """The runs figures on each ``--runs-base`` store (its copy with ``--task-runs`` runs added): the page's
+    automations list with health, the task's runs reconstructed and read again once kept, the plain read of the
+    task agent's records (today's Daycare: same connection; SQLite: its own child), and the table's first
+    screen against the whole table at once."""
+    cache = Path(args.cache)
+    cache.mkdir(parents=True, exist_ok=True)
+    out = []
+    tmp = tempfile.mkdtemp(prefix="daycare-bench-capabilities-")
+    try:
+        for base in args.runs_base:
+            store = many_runs.runs_store(cache, args.task_runs, Path(base))
+            pg = (store / "daycare.pglite").is_dir()
+            db = "" if pg else str(store / "daycare.db")
+            runs = _median("runs", store, db, args.runs, tmp)
+            plain = runs["plain_s"] if pg else _median("runs_sql", store, db, args.runs, tmp)["seconds"]
+            out.append({"base": str(base), "store": str(store), "generation": "pglite" if pg else "sqlite", **runs,
+                        "baseline_plain_read_s": plain,
+                        "first_screen_met": runs["first_screen_ms"] <= GOALS["runs_first_screen_ms"]})
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(f"{'store':<34}{'runs':>7}{'list s':>8}{'read s':>8}{'plain s':>8}{'kept ms':>9}{'1st ms':>8}{'all ms':>8}"
+          f"{'1st cpu':>8}")
+    for r in out:
+        print(f"{Path(r['base']).name + ' (' + r['generation'] + ')':<34}{r['runs']:>7}{r['list_s']:>8.2f}"
+              f"{r['read_s']:>8.2f}{r['baseline_plain_read_s']:>8.2f}{r['kept_ms']:>9.1f}{r['first_screen_ms']:>8.1f}"
+              f"{r['all_at_once_ms']:>8.1f}{r['first_screen_cpu_ms']:>8.1f}")
+    try:
+        load = os.getloadavg()[0]
+    except OSError:
+        load = None
+    print(json.dumps({"runs": args.runs, "task_runs": args.task_runs, "load_average": load, "stores": out},
+                     ensure_ascii=False))
     return 0
 
 

@@ -114,7 +114,10 @@ class _Phases:
     """Where a GUI figure's time went, to show its floor beside it: the GUI thread's CPU time (what it
     worked; the rest of the wall time it waited — for the worker, or for a core on a loaded machine), the
     message list's paints (rows drawn into images and copied) and the window's whole repaints (the list
-    included), both wall and GUI-thread CPU, the worker's jobs run meanwhile, and the rows drawn.
+    included), both wall and GUI-thread CPU, the worker's jobs run meanwhile, and the rows drawn. Of the
+    list's paints, the CPU of decoding the rows' records, of formatting and masking their texts, of Qt
+    laying out and drawing those texts (the floor: a row's time and summary must be shaped and drawn
+    once), and of making and copying the images.
 
     It wraps the list's paintEvent, the window's event (its UpdateRequest: one repaint of everything
     changed) and the workers' jobs at class level, in this child only; a wrapper costs ~1 µs a call."""
@@ -172,6 +175,18 @@ class _Phases:
             return timed("texts", texts, delegate, key, rec, when)
 
         MessagePagesModel.paint_entry, HistoryRowDelegate._text = paint_entry, row_texts
+        column, image, blit = HistoryRowDelegate._column, HistoryRowDelegate._image, HistoryRowDelegate._blit
+
+        def texts_drawn(delegate, *args):  # a column of a block's rows: Qt shaping, eliding and drawing them
+            return timed("qt_text", column, delegate, *args)
+
+        def new_image(delegate, *args):  # a block's image made and cleared
+            return timed("images", image, delegate, *args)
+
+        def copied(delegate, *args):  # rows copied from their image onto the screen
+            return timed("images", blit, delegate, *args)
+
+        HistoryRowDelegate._column, HistoryRowDelegate._image, HistoryRowDelegate._blit = texts_drawn, new_image, copied
         draw = HistoryRowDelegate._draw_rows
 
         def drawn(painter_, p, rows, *args):
@@ -184,7 +199,7 @@ class _Phases:
 
     def _add(self, name: str, wall: float, cpu: float) -> None:
         sums = self._sums
-        if name in ("decode", "texts"):  # per row: CPU only (the wall time of a few µs says nothing more)
+        if name in ("decode", "texts", "qt_text", "images"):  # per row or block: CPU only (the wall time of a few µs says nothing more)
             sums[f"{name}_cpu_ms"] = sums.get(f"{name}_cpu_ms", 0.0) + cpu
             return
         sums[f"{name}_ms"] = sums.get(f"{name}_ms", 0.0) + wall
@@ -607,6 +622,7 @@ def _measure(args, cache: Path, tmp: str) -> int:
         profile = {k.partition(".")[2]: round(v, 2) for k, v in m.items() if k.startswith(f"phases_{f['key']}.")}
         if profile:
             profile["waited_ms"] = round(profile["wall_ms"] - profile["gui_cpu_ms"], 2)
+            profile.update(_floor(profile))
             f["profile"] = profile
     result = {
         **{f["key"]: f["value"] for f in figures},
@@ -662,6 +678,19 @@ FIGURES = (
 )
 
 
+def _floor(p: dict) -> dict:
+    """The GUI thread's CPU of a figure split into Qt's own drawing — the rows' texts laid out and drawn,
+    their images made and copied, and the rest of the window painted (its other widgets: buttons, labels,
+    the conversation, the Details dock) — and everything else (decoding the records, formatting and
+    masking their texts, handling the events, the window's own Python). The first is the floor of what
+    this design draws; the second is what code can still cut. (Medians of parts: they need not add up.)"""
+    get = lambda key: p.get(key, 0.0)  # noqa: E731
+    rest_of_window = max(0.0, get("window_paint_cpu_ms") - get("list_paint_cpu_ms"))
+    qt = get("qt_text_cpu_ms") + get("images_cpu_ms") + rest_of_window
+    return {"qt_rest_of_window_cpu_ms": round(rest_of_window, 2), "qt_drawing_cpu_ms": round(qt, 2),
+            "not_drawing_cpu_ms": round(max(0.0, get("gui_cpu_ms") - qt), 2)}
+
+
 def _figure(m: dict, key, label, unit, baseline_key, baseline_label, most, most_ratio) -> dict:
     value, baseline = m.get(key), m.get(baseline_key) if baseline_key else None
     ratio = _ratio(value, baseline)
@@ -703,9 +732,13 @@ def _table(r: dict) -> None:
                   f"{p['waited_ms']:.1f} (worker jobs {p.get('worker_ms', 0):.1f} ms in {p.get('worker_jobs', 0):.0f}); "
                   f"list paints {p.get('list_paint_ms', 0):.1f} ms ({p.get('list_paint_cpu_ms', 0):.1f} CPU, "
                   f"{p.get('rows_drawn', 0):.0f} rows drawn: {p.get('decode_cpu_ms', 0):.1f} CPU decoding their "
-                  f"records, {p.get('texts_cpu_ms', 0):.1f} formatting and masking their texts, the rest drawing), "
+                  f"records, {p.get('texts_cpu_ms', 0):.1f} formatting and masking their texts, "
+                  f"{p.get('qt_text_cpu_ms', 0):.1f} Qt laying out and drawing those texts, "
+                  f"{p.get('images_cpu_ms', 0):.1f} making and copying images, the rest Python), "
                   f"window repaints {p.get('window_paint_ms', 0):.1f} ms ({p.get('window_paint_cpu_ms', 0):.1f} CPU, "
-                  "the list's included)")
+                  "the list's included); of the GUI thread's work, Qt drawing "
+                  f"{p['qt_drawing_cpu_ms']:.1f} (texts, images, the rest of the window "
+                  f"{p['qt_rest_of_window_cpu_ms']:.1f}), the rest {p['not_drawing_cpu_ms']:.1f}")
 
 
 def _fmt(value, unit: str) -> str | None:

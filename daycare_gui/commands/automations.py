@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+from decimal import Decimal
 
 from daycare_gui.commands import options
 from daycare_gui.stores import api, registry
@@ -40,7 +41,8 @@ def run(args) -> int:
         stages.finish()
         with store:
             cap = store.capability(api.Automations)
-            report = automations_report(cap, task=args.task, since=since, limit=args.limit) if cap else []
+            report = automations_report(cap, task=args.task, since=since, limit=args.limit,
+                                        usage=store.capability(api.Usage)) if cap else []
             kind = store.kind
     except (NotRecognised, CannotOpen) as exc:
         stages.finish()
@@ -82,10 +84,15 @@ def _human(report: list[dict]) -> str:
         lines.append(f"  health:   {rate}")
         for problem in h["problems"]:
             lines.append(f"  ! {problem}")
+        for note in a["notes"]:  # (what a person must know to read the runs right: a heartbeat batch's stamps)
+            lines.append(f"  note: {note}")
         if not a["runs_told"]:
             lines.append(f"  runs cannot be told apart: {a['why']}")
         for r in a["runs"]:
             error = f": {r['error'].splitlines()[0]}" if r["error"] else ""
-            lines.append(f"    {_when(r['started'])}  {r['outcome']}{error}  ({r['certainty']}: {r['evidence']})")
+            cost = r.get("cost") or {}
+            spent = f"  ${Decimal(cost['usd']):,.4f}" if cost.get("records") and cost["unpriced_records"] < cost["records"] \
+                else ("  unpriced" if cost.get("records") else "")
+            lines.append(f"    {_when(r['started'])}  {r['outcome']}{error}{spent}  ({r['certainty']}: {r['evidence']})")
         lines.append("")
     return "\n".join(lines).rstrip()

@@ -8,7 +8,7 @@ import sys
 
 from daycare_gui.commands import options
 from daycare_gui.stores import registry
-from daycare_gui.stores.api import CannotOpen, NotRecognised, Usage
+from daycare_gui.stores.api import Automations, CannotOpen, NotRecognised, Usage
 from daycare_gui.stores.common.secrets import mask_url
 
 
@@ -23,8 +23,8 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from daycare_gui.stores.common.costs import compute
     from daycare_gui.stores.common.opening import StderrProgress, reporting
+    from daycare_gui.stores.common.run_costs import compute_costs
 
     since = options.since_day(args.since)
     stages = StderrProgress()
@@ -33,7 +33,7 @@ def run(args) -> int:
             store = registry.open_store(args.path, kind=args.kind, live=False)
         stages.finish()
         with store:
-            report = compute(store.capability(Usage), args.by, since)
+            report = compute_costs(store.capability(Usage), store.capability(Automations), args.by, since)
     except (NotRecognised, CannotOpen) as exc:
         stages.finish()
         print(f"daycare-gui: {mask_url(str(exc))}", file=sys.stderr)
@@ -78,6 +78,12 @@ def human(report) -> str:
     if saved:
         lines.append("Cache reads by model (share of input, saved against paying them as input):")
         for t in saved:
+            lines.append(f"  {t.label}: {t.cache_read_share:.0%}, saved {money(t.saved)}")
+    sessions = [t for t in report.sessions_cache if t.cache_read]
+    if sessions:
+        lines.append(f"Cache reads by session and model, the {min(len(sessions), 10)} that saved most of "
+                     f"{len(sessions)} (--json lists them all):")
+        for t in sessions[:10]:
             lines.append(f"  {t.label}: {t.cache_read_share:.0%}, saved {money(t.saved)}")
     if report.stored:
         lines.append("The store's own cost beside the recomputed one (day, model):")

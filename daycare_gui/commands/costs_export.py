@@ -8,13 +8,14 @@ import sys
 
 from daycare_gui.commands import options
 from daycare_gui.stores import registry
-from daycare_gui.stores.api import CannotOpen, NotRecognised, Usage
+from daycare_gui.stores.api import Automations, CannotOpen, NotRecognised, Usage
 
 
 def export_costs(args, by: str, fail, out_refused, mode: int) -> int:
-    from daycare_gui.stores.common.costs import GROUPS, compute
+    from daycare_gui.stores.common.costs import GROUPS
     from daycare_gui.stores.common.export.costs_csv import write_costs_csv
     from daycare_gui.stores.common.export.stream import write_atomically
+    from daycare_gui.stores.common.run_costs import compute_costs
 
     if by not in GROUPS:
         return fail(f"cannot export costs:{by}: group by one of {', '.join(GROUPS)}")
@@ -31,7 +32,7 @@ def export_costs(args, by: str, fail, out_refused, mode: int) -> int:
     except (NotRecognised, CannotOpen) as exc:
         return fail(str(exc))
     with store:
-        report = compute(store.capability(Usage), by, since)
+        report = compute_costs(store.capability(Usage), store.capability(Automations), by, since)
     if report.empty:
         print(f"daycare-gui export: note: {report.empty}", file=sys.stderr)
     if args.out:

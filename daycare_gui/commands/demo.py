@@ -1,5 +1,6 @@
 """``daycare-gui demo DIR [--kind KIND] [--scale small|large] [--now current|fixed|TIME]``: write a realistic
-demo store of a kind (Daycare's by default; each kind's demo lives in its own package)."""
+demo store of a kind (Daycare's by default; each kind's demo lives in its own package, found by kind name
+through ``stores.demos``, with the options it takes besides ``--now``)."""
 
 from __future__ import annotations
 
@@ -7,14 +8,14 @@ import argparse
 import sys
 from pathlib import Path
 
-from daycare_gui.stores.demos import OTHER_KINDS as DEMOS
+from daycare_gui.stores import demos
 
-OTHER_KINDS = tuple(DEMOS)  # the kinds besides Daycare whose demo this writes
+_OPTION_DEFAULTS = {"scale": "small", "generation": "sqlite"}  # options some kinds' demos take
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("dir", type=Path, help="destination folder (must be missing or empty)")
-    parser.add_argument("--kind", choices=("daycare", *OTHER_KINDS), default="daycare",
+    parser.add_argument("--kind", choices=tuple(demos.DEMOS), default="daycare",
                         help="the store kind to write: daycare (the default), linggen, agentstack or cianaparrot "
                              "(--scale and --generation are Daycare's)")
     parser.add_argument("--scale", choices=("small", "large"), default="small",
@@ -33,10 +34,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _now(text: str) -> int | None:
     """``--now`` → the demo's "now" in ms (None: the fixed moment); a bad value is a usage error."""
-    from daycare_gui.stores.daycare.demo.ids import parse_now
-
     try:
-        return parse_now(text)
+        return demos.parse_now(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
@@ -50,93 +49,55 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from daycare_gui.stores.daycare.demo import DemoError, write_demo
-
-    if args.kind != "daycare":
-        return _other_kind(args)
+    takes = demos.command_options(args.kind)
+    given = [name for name, default in _OPTION_DEFAULTS.items() if getattr(args, name) != default]
+    refused = [name for name in given if name not in takes]
+    if refused:
+        flags = [f"--{name}" for name in refused]
+        verb = "applies" if len(flags) == 1 else "apply"
+        print(f"daycare-gui demo: {' and '.join(flags)} {verb} only to {_whose(refused[0])}, not to --kind "
+              f"{args.kind}", file=sys.stderr)
+        return 2
 
     def progress(done: int, total: int, message: str) -> None:
-        if not args.quiet and args.scale == "large":
+        if not args.quiet:
             print(f"[{done}/{total}] {message}", file=sys.stderr, flush=True)
 
-    if args.generation == "pglite":
-        return _pglite(args, progress)
     try:
-        summary = write_demo(args.dir, scale=args.scale, now_ms=args.now, progress=progress)
-    except DemoError as exc:
+        if takes:  # a demo with options of its own writes itself, and says what it wrote
+            line = demos.demo_module(args.kind).write_command_demo(
+                args.dir, now_ms=args.now, progress=progress, **{name: getattr(args, name) for name in takes})
+        else:
+            line = _write(args)
+    except demos.DemoRefused as exc:
         print(f"daycare-gui demo: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:  # while writing (the disk filled up, a permission changed): what was written is gone
         where = f" ({exc.filename})" if exc.filename else ""
         print(f"daycare-gui demo: cannot write the demo into {args.dir}: {exc.strerror or exc}{where}", file=sys.stderr)
         return 1
-    print(summary.describe())
+    print(line)
     return 0
 
 
-def _pglite(args: argparse.Namespace, progress) -> int:
-    from daycare_gui.stores.api import CannotOpen
-    from daycare_gui.stores.daycare.demo.ids import NOW_MS
-    from daycare_gui.stores.daycare.pg.demo import write_pglite_demo
-
-    folder = args.dir / "daycare.pglite"
-    if args.dir.exists() and (not args.dir.is_dir() or any(args.dir.iterdir())):
-        print(f"daycare-gui demo: {args.dir} is not an empty folder", file=sys.stderr)
-        return 2
-    created = not args.dir.exists()
-    try:
-        counts = write_pglite_demo(folder, now_ms=args.now if args.now is not None else NOW_MS,
-                                   scale=args.scale, progress=progress)
-    except BaseException as exc:  # (Ctrl+C too) a half-written PGlite folder is no store: it goes
-        _remove_partial(args.dir, created)
-        if not isinstance(exc, (CannotOpen, OSError)):
-            raise
-        print(f"daycare-gui demo: {exc}", file=sys.stderr)
-        return 2
-    print(f"Wrote a PGlite demo store in {folder}: " + ", ".join(f"{v:,} {k}" for k, v in counts.items()))
-    return 0
-
-
-def _other_kind(args: argparse.Namespace) -> int:
-    """Another kind's demo, from its package: small, dated relative to ``--now``."""
+def _whose(option: str) -> str:
+    """"Daycare's demo": the demos that take ``option``, by their kinds' titles."""
     from daycare_gui.stores import registry
-    from daycare_gui.stores.daycare.demo.ids import NOW_MS
-    from daycare_gui.stores.demos import write_kind_demo
 
-    given = [flag for flag, changed in (("--scale", args.scale != "small"),
-                                        ("--generation", args.generation != "sqlite")) if changed]
-    if given:
-        verb = "applies" if len(given) == 1 else "apply"
-        print(f"daycare-gui demo: {' and '.join(given)} {verb} only to Daycare's demo, not to --kind {args.kind}",
-              file=sys.stderr)
-        return 2
-    if args.dir.exists() and (not args.dir.is_dir() or any(args.dir.iterdir())):
-        print(f"daycare-gui demo: {args.dir} is not an empty folder", file=sys.stderr)
-        return 2
+    titles = [registry.load_kind(k).title or k for k in demos.DEMOS if option in demos.command_options(k)]
+    return " and ".join(f"{t}'s" for t in titles) + (" demo" if len(titles) == 1 else " demos")
+
+
+def _write(args: argparse.Namespace) -> str:
+    """A demo without options of its own: small, dated relative to ``--now``."""
+    from daycare_gui.stores import registry
+
+    demos.refuse_unless_empty(args.dir)
     created = not args.dir.exists()
     try:
-        write_kind_demo(args.kind, args.dir, args.now if args.now is not None else NOW_MS)
-    except BaseException as exc:  # what was written is removed, as Daycare's demo does
-        _remove_partial(args.dir, created)
-        if isinstance(exc, OSError):
-            where = f" ({exc.filename})" if exc.filename else ""
-            print(f"daycare-gui demo: cannot write the demo into {args.dir}: {exc.strerror or exc}{where}",
-                  file=sys.stderr)
-            return 1
+        demos.write_kind_demo(args.kind, args.dir, args.now if args.now is not None else demos.FIXED_NOW_MS)
+    except BaseException:  # what was written is removed, as Daycare's demo does
+        demos.remove_partial(args.dir, created)
         raise
     title = registry.load_kind(args.kind).title or args.kind
-    print(f"Wrote the {title} demo store in {args.dir}")
-    return 0
-
-
-def _remove_partial(folder: Path, created: bool) -> None:
-    import shutil
-
-    if created:
-        shutil.rmtree(folder, ignore_errors=True)
-        return
-    for child in folder.iterdir() if folder.is_dir() else ():
-        if child.is_dir() and not child.is_symlink():
-            shutil.rmtree(child, ignore_errors=True)
-        else:
-            child.unlink(missing_ok=True)
+    return f"Wrote the {title} demo store in {args.dir}"

@@ -1,6 +1,8 @@
 """``daycare-gui edit FILE --set KEY=VALUE … [--check] [--body-file F] [--force]``: change a file's fields safely.
 
-Only the edited values change (see core.edit.document and core.edit.json_doc). Files it knows:
+Only the edited values change (see core.edit.document and core.edit.json_doc). A file is edited by the kind
+that offers an editor for it (``StoreKind.file_editor``: Daycare's files, in a store or loose), or, in another
+kind's store, saved as one of that store's documents (commands.edit_kinds). Daycare's files:
 
 * Markdown with frontmatter. TASK.md goes through the alias-aware cron view (``--set schedule=…`` on a
   file that says ``cron:`` edits ``cron:``; the schedule is validated); PERMISSIONS.md takes ``intent``,
@@ -31,6 +33,8 @@ import difflib
 import sys
 from pathlib import Path
 
+from daycare_gui.stores import registry
+from daycare_gui.stores.api import StoreKind
 from daycare_gui.stores.common.edit import yaml_text
 from daycare_gui.stores.common.edit.atomic import (
     ConflictError,
@@ -43,15 +47,9 @@ from daycare_gui.stores.common.edit.atomic import (
 )
 from daycare_gui.stores.common.edit.document import FrontmatterDocument
 from daycare_gui.stores.common.edit.errors import DocumentError, InvalidValue
-from daycare_gui.stores.common.masking import mask_text
-from daycare_gui.stores.daycare.edit.app_state import AppStateDoc, is_app_state
-from daycare_gui.stores.daycare.edit.engine_guard import engine_running_reason, store_folders
-from daycare_gui.stores.daycare.edit.permissions_doc import PermissionsDoc
-from daycare_gui.stores.daycare.edit.settings_doc import SettingsDoc
-from daycare_gui.stores.daycare.edit.views import CronTaskDoc
+from daycare_gui.stores.masking import mask_text
 
 EXIT_OK, EXIT_REFUSED, EXIT_CONFLICT = 0, 2, 3
-PERMISSION_KEYS = ("intent", "allow", "deny")
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 
 
@@ -69,14 +67,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "file when Daycare reads its database row instead")
 
 
-def file_kind(path: Path) -> str | None:
-    """"markdown", "app-state", "settings" or None (a file this command does not know how to edit)."""
-    if path.suffix.lower() in MARKDOWN_SUFFIXES:
-        return "markdown"
-    if is_app_state(path):
-        return "app-state"
-    if path.name == "settings.json":
-        return "settings"
+def file_editor(path: Path):
+    """The editor the first kind offering one has for ``path`` (by its name and format), or None."""
+    for name in registry.kind_names():
+        try:
+            kind = registry.load_kind(name)
+        except registry.UnknownKind:
+            continue
+        if type(kind).file_editor is StoreKind.file_editor:
+            continue
+        editor = kind.file_editor(path)
+        if editor is not None:
+            return editor
     return None
 
 
@@ -96,70 +98,30 @@ def parse_assignment(text: str) -> tuple[str, object]:
     return key.strip(), parsed
 
 
-def apply_edits(path: Path, data: bytes, assignments: list[tuple[str, object]], body: str | None) -> bytes:
-    """The new bytes of ``path`` after the edits; raises DocumentError / InvalidValue to refuse."""
-    kind = file_kind(path)
-    if kind in ("app-state", "settings"):
-        if body is not None:
-            raise InvalidValue("--body-file is for Markdown files")
-        view = AppStateDoc.parse(data) if kind == "app-state" else SettingsDoc.parse(data)
-        for key, value in assignments:
-            view.set(key, value)
-        return view.to_bytes()
-    if kind is None:
+def apply_edits(path: Path, data: bytes, assignments: list[tuple[str, object]], body: str | None,
+                editor=None) -> bytes:
+    """The new bytes of ``path`` after the edits (through the kind's ``editor``, else as Markdown with
+    frontmatter); raises DocumentError / InvalidValue to refuse."""
+    if editor is not None:
+        return editor.apply(data, assignments, body)
+    if path.suffix.lower() not in MARKDOWN_SUFFIXES:
         raise InvalidValue(f"{path.name} is not a file this command edits")
     doc = FrontmatterDocument.parse(data)
     if doc.error is not None and assignments:
         raise DocumentError(str(doc.error), doc.error.line)
-    name = path.name.upper()
-    if name == "PERMISSIONS.MD":
-        view = PermissionsDoc(doc)
-        for key, value in assignments:
-            if key == "intent":
-                if not isinstance(value, str):
-                    raise InvalidValue("intent must be text")
-                view.set_intent(value)
-            elif key in ("allow", "deny"):
-                view.set_rules(key, value if isinstance(value, list) else [value] if isinstance(value, str) else value)
-            else:
-                raise InvalidValue(f"PERMISSIONS.md has no key {key!r}; use {', '.join(PERMISSION_KEYS)}")
-    elif name == "TASK.MD":
-        view = CronTaskDoc(doc)
-        for key, value in assignments:
-            field = CronTaskDoc.field_for_key(key)
-            if field is None:
-                doc.set(key, value)
-            else:
-                view.set_field(field, value)
-    else:
-        for key, value in assignments:
-            doc.set(key, value)
+    for key, value in assignments:
+        doc.set(key, value)
     if body is not None:
         doc.set_body(body)
     return doc.to_bytes()
 
 
-def unified_diff(path: Path, before: bytes, after: bytes) -> str:
+def unified_diff(path: Path, before: bytes, after: bytes, editor=None) -> str:
     old = before.decode("utf-8", errors="replace").splitlines(keepends=True)
     new = after.decode("utf-8", errors="replace").splitlines(keepends=True)
     lines = difflib.unified_diff(old, new, fromfile=f"a/{path.name}", tofile=f"b/{path.name}")
     text = "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
-    return mask_text(text) if path.name == "settings.json" else text
-
-
-def ignored_task_warning(path: Path) -> str | None:
-    """A warning when ``path`` is a task file Daycare does not read (it reads a database row, or nothing)."""
-    from daycare_gui.stores.daycare.sqlite.store import task_source_of
-
-    source = task_source_of(path)
-    if source is None or source.reads != "row":
-        return None
-    if source.has_row:
-        return (f"Daycare does not read {path}: it imported this task into its database and now reads the "
-                f"{source.table} row {source.id!r} in {source.db_path}, so a change to the file changes nothing "
-                "Daycare runs. Edit the row instead (in the window: the task's Edit row), or pass --force to "
-                "change the file anyway.")
-    return f"Daycare does not read {path}: {source.reason}. Pass --force to change the file anyway."
+    return editor.mask_diff(text) if editor is not None else text
 
 
 def check_verdict(path: Path, reasons: list[str | None], force: bool) -> int:
@@ -188,21 +150,25 @@ def _sentence(text: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     path = Path(args.file)
-    kind = file_kind(path)
-    if kind is None:
+    editor = file_editor(path)
+    if editor is None and path.suffix.lower() not in MARKDOWN_SUFFIXES:
         print(f"daycare-gui edit: refused, {path} left unchanged: this command edits Markdown files with "
               "frontmatter, an app's state.json and settings.json, not this file", file=sys.stderr)
         return EXIT_REFUSED
     from daycare_gui.commands.edit_kinds import edit_kind_file, store_of
 
-    other = store_of(path)  # a file of Linggen, CianaParrot, …: saved as that kind's window saves it
-    if other is not None:
+    found = store_of(path)  # the store holding the file: its kind's editor, or its documents
+    if found is not None and found.editor is None:  # (Linggen, CianaParrot, …: saved as the window saves it)
         try:
-            return edit_kind_file(args, path, other)
+            return edit_kind_file(args, path, found)
         finally:
-            if other.store is not None:
-                other.store.close()
-    folders = store_folders(path)
+            if found.store is not None:
+                found.store.close()
+    editor = found.editor if found is not None else editor
+    if editor is None:  # a loose Markdown file no kind edits
+        print(f"daycare-gui edit: refused, {path} left unchanged: no store kind edits this file", file=sys.stderr)
+        return EXIT_REFUSED
+    folders = editor.folders()
     try:
         refuse_outside(path, folders)  # a store's file linked to one of the user's (cron/x/TASK.md → ~/notes.md)
     except OutsideStoreError as exc:
@@ -216,7 +182,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         assignments = [parse_assignment(text) for text in args.sets]
         body = Path(args.body_file).read_text(encoding="utf-8") if args.body_file else None
-        after = apply_edits(path, loaded.data, assignments, body)
+        after = apply_edits(path, loaded.data, assignments, body, editor)
     except (DocumentError, InvalidValue, OSError, UnicodeDecodeError) as exc:
         print(f"daycare-gui edit: refused, {path} left unchanged: {mask_text(str(exc))}", file=sys.stderr)
         return EXIT_REFUSED
@@ -224,9 +190,9 @@ def run(args: argparse.Namespace) -> int:
     if after == loaded.data:
         print(f"{path}: nothing to change")
         return EXIT_OK
-    warning = ignored_task_warning(path) if kind == "markdown" else None
-    engine = engine_running_reason(file=path)
-    diff = unified_diff(path, loaded.data, after)
+    warning = editor.warning()
+    engine = editor.blocked()
+    diff = unified_diff(path, loaded.data, after, editor)
     if args.check:  # the verdict the real run would give, without writing: "valid" only when it would write
         sys.stdout.write(diff)
         return check_verdict(path, [warning, engine], args.force)

@@ -1,8 +1,9 @@
 """``daycare-gui edit`` on a file of another kind's store (Linggen, CianaParrot, a kind from a package).
 
 The store is the nearest folder above the file that a kind recognises, as ``inspect`` would; when that kind
-is Daycare (or no kind claims the file) the command goes on as Daycare's. Otherwise the file must be one of
-the documents the kind lists, and it is saved through the kind's own ``Documents.save``: the same running
+offers an editor for the file (``StoreKind.file_editor``: Daycare's files), or no kind claims the folder, the
+command edits it through that editor (commands.edit). Otherwise the file must be one of the documents the
+kind lists, and it is saved through the kind's own ``Documents.save``: the same running
 check, backup and refusals as the window's editor (written before, ``edit`` wrote such files while the
 program ran, with no backup). Any other file of such a store is refused plainly.
 """
@@ -18,6 +19,7 @@ from daycare_gui.stores import registry
 from daycare_gui.stores.api import (
     CannotOpen,
     Documents,
+    FileEditor,
     NotRecognised,
     OpenedStore,
     WriteConflict,
@@ -25,9 +27,8 @@ from daycare_gui.stores.api import (
 )
 from daycare_gui.stores.common.edit.atomic import OutsideStoreError, load_for_edit, refuse_outside
 from daycare_gui.stores.common.edit.errors import DocumentError, InvalidValue
-from daycare_gui.stores.common.masking import mask_text
+from daycare_gui.stores.masking import mask_text
 
-DAYCARE = "daycare"
 SURE = 0.8  # a kind this sure is the store's; below it a folder may only hold one (a home with .linggen/)
 
 
@@ -36,21 +37,23 @@ class KindStore:
     kind: str
     title: str
     folder: Path  # the folder recognised as the store
-    store: OpenedStore | None  # None when it could not be opened (``problem`` says why)
+    store: OpenedStore | None  # None when it could not be opened (``problem`` says why), or not opened
     problem: str = ""
+    editor: FileEditor | None = None  # the kind's editor for the file: then the store is not opened
 
 
 def store_of(path: Path) -> KindStore | None:
-    """The store of another kind than Daycare that holds ``path`` (the nearest folder above it that a kind
-    recognises); None when that is a Daycare store or there is none."""
+    """The store that holds ``path`` (the nearest folder above it that a kind recognises), opened unless its
+    kind offers an editor for the file (``editor``); None when there is none."""
     for folder in Path(os.path.abspath(path)).parents:
         sure = [c for c in registry.probe(folder) if c.confidence >= SURE]
         if not sure:
             continue
         kind = sure[0].kind
-        if kind == DAYCARE:
-            return None
         title = registry.load_kind(kind).title or kind
+        editor = registry.load_kind(kind).file_editor(path)
+        if editor is not None:
+            return KindStore(kind, title, folder, None, editor=editor)
         try:
             return KindStore(kind, title, folder, registry.open_store(folder, kind=kind))
         except (NotRecognised, CannotOpen, OSError) as exc:

@@ -20,17 +20,15 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
+    from daycare_gui.commands.repeat import KeptInspect
     from daycare_gui.stores.common.opening import StderrProgress, reporting
     from daycare_gui.stores.report import inspect_report
 
-    kept = None
-    if args.kind in (None, "daycare"):  # a PGlite store asked again, unchanged: what the last inspect kept
-        from daycare_gui.commands.repeat import KeptInspect
-
-        kept = KeptInspect.find(args.path)
-        answered = kept.report(args.home_skills) if kept is not None else None
-        if answered is not None:
-            return _print(args, *answered)
+    # a store its kind reads dearly (a PGlite copy), asked again unchanged: what the last inspect kept
+    kept = KeptInspect.find(args.path, args.kind)
+    answered = kept.report(args.home_skills) if kept is not None else None
+    if answered is not None:
+        return _print(args, *answered)
     stages = StderrProgress()  # a slow open (a PGlite copy) says what it is doing on stderr
     try:
         # live=False: a store whose WAL holds data is read from a private snapshot, so not even the
@@ -43,7 +41,7 @@ def run(args) -> int:
                 kept.watch(store)
             report = inspect_report(store, home_skills=args.home_skills)
             title = registry.load_kind(store.kind).title or store.kind
-            if kept is not None and store.kind == "daycare":
+            if kept is not None and store.kind == kept.kind:
                 kept.remember(report, title, args.home_skills)
     except (NotRecognised, CannotOpen) as exc:
         stages.finish()

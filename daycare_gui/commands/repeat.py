@@ -3,7 +3,7 @@ without copying the folder or starting PGlite under Node (seconds and ~400 MB ea
 
 Each run that reads the store live keeps, for the next one (:mod:`daycare_gui.stores.common.kept`: private,
 keyed by the ``.pglite`` folder's real path and the fingerprint of every folder the answer came from,
-:mod:`daycare_gui.stores.daycare.pg.kept_roots`):
+:meth:`StoreKind.kept_target <daycare_gui.stores.api.StoreKind.kept_target>`: Daycare's PGlite stores):
 
 * ``search``: the state of the search index it left (the index itself stays where it always lived), the
   threads' titles and places, the store's facets and which threads each facet value selects. The next
@@ -46,23 +46,35 @@ def _masked(value):
 
 
 class _Kept:
-    """One command on one PGlite store: its fingerprint when the command started."""
+    """One command on one store its kind reads dearly: its fingerprint when the command started."""
 
     name = ""
 
-    def __init__(self, target, fp) -> None:
-        self.target = target
+    def __init__(self, target, fp, kind: str) -> None:
+        self.target = target  # records.KeptTarget
         self.fp = fp
+        self.kind = kind  # the store kind whose hook gave the target
 
     @classmethod
-    def find(cls, path):
-        from daycare_gui.stores.daycare.pg.kept_roots import pglite_target
+    def find(cls, path, kind: str | None = None):
+        """For the store at ``path`` (of ``kind``, else of the kind its probe finds), None when its kind
+        reads it cheaply (then it is always read live) or when it cannot be fingerprinted."""
+        from daycare_gui.stores import registry
 
-        target = pglite_target(path)
+        try:
+            if kind is None:
+                candidates = registry.probe(path)
+                if not candidates or not candidates[0].recognised:
+                    return None
+                kind = candidates[0].kind
+            target = registry.load_kind(kind).kept_target(path)
+        except Exception as exc:  # a cache: the store is read live
+            log.info("no kept answers for %s: %s", path, exc)
+            return None
         if target is None:
             return None
         fp = fingerprint(target.roots)
-        return None if fp is None else cls(target, fp)
+        return None if fp is None else cls(target, fp, kind)
 
     @property
     def opened_as(self) -> dict:
@@ -71,7 +83,7 @@ class _Kept:
         application's version (another one may answer otherwise)."""
         from daycare_gui import __version__
 
-        return {"paths": self.target.paths.to_dict(), "version": __version__}
+        return {"paths": self.target.opened_as, "version": __version__}
 
     def load(self) -> dict | None:
         data = kept.load(self.target.store, self.name, self.fp)
@@ -93,6 +105,7 @@ class KeptSearch(_Kept):
         """The search answered from the kept index (``print_results`` prints as the live search does); None
         when it cannot be (then the caller reads the store)."""
         from daycare_gui.commands import search_kinds
+        from daycare_gui.commands.search_output import Shown
         from daycare_gui.stores.common.search_index import SourceIndex, index_file
         from daycare_gui.stores.common.search_query import SourceFilter, search_source
 
@@ -123,21 +136,22 @@ class KeptSearch(_Kept):
                 results = search_source(index, search_kinds._query(args), flt, limit=args.limit,
                                         newest_first=args.newest, titles=data["titles"],
                                         source=_KeptFacets(threads))
+            shown = Shown(data["kind"], data["places"], data["labels"], data["facets"])
         except (KeyError, TypeError, AttributeError, ValueError, sqlite3.Error) as exc:
             log.info("the kept search of %s is not usable (%s): reading the store", self.target.store, exc)
             return None
-        print_results(args, results, str(path), data["kind"], data["places"])
+        print_results(args, results, str(path), shown)
         return 0
 
-    def remember(self, *, source, index, kind: str, title: str, titles: dict, places: dict,
-                 facet_flags: dict) -> None:
-        """After a live search: keep what the next one needs. Never fails the search."""
+    def remember(self, *, source, index, title: str, titles: dict, shown, threads: dict) -> None:
+        """After a live search: keep what the next one needs (``threads``: :func:`facet_threads`). Never
+        fails the search."""
         try:
             meta = index.meta()
-            data = {"kind": kind, "title": title, "identity": source.identity(), "index": str(index.path),
-                    "index_state": [meta.get(k) for k in _STATE_KEYS], "facets": sorted(facet_flags),
-                    "facet_threads": _facet_threads(source, facet_flags),
-                    "titles": _masked(titles), "places": _masked(places)}  # (ids are no secrets; names may hold one)
+            data = {"kind": shown.kind, "title": title, "identity": source.identity(), "index": str(index.path),
+                    "index_state": [meta.get(k) for k in _STATE_KEYS], "facets": sorted(shown.facets),
+                    "facet_threads": threads, "labels": shown.labels,
+                    "titles": _masked(titles), "places": _masked(shown.places)}  # (ids are no secrets; names may hold one)
             self.keep(data)
         except Exception as exc:  # a cache: the search has its answer anyway
             log.info("could not keep the search of %s: %s", self.target.store, exc)
@@ -155,7 +169,7 @@ class _KeptFacets:
         return frozenset(self.threads[name].get(value, ()))
 
 
-def _facet_threads(source, facet_flags: dict) -> dict:
+def facet_threads(source, facet_flags: dict) -> dict:
     """Facet → value → thread ids, for every value of every thread facet (those ``facet_threads`` answers)."""
     out: dict[str, dict[str, list[str]]] = {}
     spent = 0
@@ -182,21 +196,20 @@ class KeptInspect(_Kept):
         """(report, title) from what was kept, with the engine looked at now and the automations' health
         judged now; None when the store must be read."""
         from daycare_gui.stores.common import leftovers
-        from daycare_gui.stores.daycare.engine import engine_status
 
         data = self.load()
         if data is None or data.get("home_skills") != bool(home_skills):
             return None
         if any(not c.alive for c in leftovers.read_copies()):
             return None  # a live open would remove them and say so
-        engine = engine_status(self.target.paths)
-        if engine.running:
-            return None  # Daycare writes the store: read it as it is now
+        engine = self.target.engine()
+        if engine.get("running"):
+            return None  # the system writes the store: read it as it is now
         try:
             report = dict(data["report"])
             report["engine_running"] = False
             if "engine" in report:
-                report["engine"] = engine.to_dict()
+                report["engine"] = engine
             if data.get("automations") is not None:
                 from daycare_gui.stores.common.run_report import automations_summary
 

@@ -1,12 +1,11 @@
-"""``daycare-gui upgrade PATH [--dry-run] [--no-backup]``: Daycare's migrations, applied safely.
+"""``daycare-gui upgrade PATH [--dry-run] [--no-backup]``: a store's upgrade in place, applied safely, by the
+kind that offers one (:meth:`StoreKind.upgrader <daycare_gui.stores.api.StoreKind.upgrader>`: Daycare's
+migrations, printed as ``daycare upgrade`` prints them — ``Storage already up to date.`` or ``Applied
+migrations: a, b`` — plus the backup location and the integrity checks).
 
-Prints what ``daycare upgrade`` prints (``Storage already up to date.`` or ``Applied migrations: a, b``), plus
-the backup location and the integrity checks. Exit codes: 0 done, 1 a migration failed (nothing changed),
-2 refused (engine running, newer/stuck database, PGlite store, not a Daycare folder, nothing to upgrade).
-
-A folder that is not a Daycare store (``upgrade /tmp``, ``upgrade <store>/cron``) or that holds neither a
-database nor legacy files to import is refused with one line on stderr before anything is looked at
-further: an upgrade there would only create a database Daycare never asked for.
+Exit codes: 0 done, 1 a step failed (nothing changed), 2 refused (engine running, newer/stuck database,
+PGlite store, not a store needing an upgrade, nothing to upgrade). A refusal before anything is looked at
+further (a folder that is not a store of the kind) is one line on stderr and writes nothing.
 """
 
 from __future__ import annotations
@@ -14,10 +13,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from daycare_gui.stores.daycare.detect import detect
-from daycare_gui.stores.daycare.paths import NotADaycareDirectory, resolve_paths
-from daycare_gui.stores.daycare.sqlite.migrations.store_check import nothing_to_upgrade
-from daycare_gui.stores.daycare.sqlite.migrations.upgrade import plan_upgrade, run_upgrade
+from daycare_gui.stores import registry
+from daycare_gui.stores.api import NotRecognised, StoreKind
 
 EXIT_OK, EXIT_FAILED, EXIT_REFUSED = 0, 1, 2
 
@@ -28,40 +25,52 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-backup", action="store_true", help="do not write daycare.db.backup-<time> first")
 
 
+def _upgrading_kinds(path) -> list[StoreKind]:
+    """The kinds that offer an upgrade, the one the path's probe ranks first first."""
+    kinds = [registry.load_kind(name) for name in registry.kind_names()]
+    kinds = [k for k in kinds if type(k).upgrader is not StoreKind.upgrader]
+    ranked = [c.kind for c in registry.probe(path) if c.recognised]
+    return sorted(kinds, key=lambda k: ranked.index(k.name) if k.name in ranked else len(ranked))
+
+
+def _upgrader(path):
+    """The upgrader of the first kind that takes the path; else the refusal of the first kind asked."""
+    refusal = None
+    for kind in _upgrading_kinds(path):
+        try:
+            found = kind.upgrader(path)
+        except NotRecognised as exc:
+            refusal = refusal or str(exc)
+            continue
+        if found is not None:
+            return found, None
+    return None, refusal or f"{path} is not a store that daycare-gui can upgrade"
+
+
 def run(args: argparse.Namespace) -> int:
     out = sys.stdout
-    try:
-        paths = resolve_paths(args.path)
-        detection = detect(paths)
-    except NotADaycareDirectory as exc:
-        print(f"daycare-gui upgrade: refused, nothing written: {exc}", file=sys.stderr)
+    upgrader, refusal = _upgrader(args.path)
+    if upgrader is None:
+        print(f"daycare-gui upgrade: refused, nothing written: {refusal}", file=sys.stderr)
         return EXIT_REFUSED
-    empty = nothing_to_upgrade(paths.db_path) if detection.generation != "pglite" else None
-    if empty:
-        print(f"daycare-gui upgrade: refused, nothing written: {empty}", file=sys.stderr)
-        return EXIT_REFUSED
-    print("daycare upgrade", file=out)
-    # the store the upgrade looked at: a path that is there (a PGlite store has no daycare.db to name)
-    if paths.db_path.exists():
-        print(f"Database: {paths.db_path}", file=out)
-    elif paths.pglite_path.exists():
-        print(f"Database: {paths.pglite_path} (PGlite)", file=out)
+    for line in upgrader.heading():
+        print(line, file=out)
     if args.dry_run:
-        plan = plan_upgrade(paths.db_path, paths)
-        for line in plan.lines():
+        plan = upgrader.plan()
+        for line in plan.lines:
             print(line, file=out)
         print("Dry run: nothing was written.", file=out)
-        return EXIT_REFUSED if plan.refusal else EXIT_OK
+        return EXIT_REFUSED if plan.refused else EXIT_OK
 
-    def progress(index: int, total: int, migration) -> None:
-        print(f"[{index + 1}/{total}] {migration.name}", file=sys.stderr)
+    def progress(done: int, total: int, step: str) -> None:
+        print(f"[{done}/{total}] {step}", file=sys.stderr)
 
-    result = run_upgrade(paths.db_path, paths=paths, backup=not args.no_backup, progress=progress)
-    stream = sys.stderr if (result.refusal or result.failure) else out
-    for line in result.summary():
+    result = upgrader.run(backup=not args.no_backup, progress=progress)
+    stream = sys.stderr if (result.refused or result.failed) else out
+    for line in result.lines:
         print(line, file=stream)
-    if result.refusal:
+    if result.refused:
         return EXIT_REFUSED
-    if result.failure:
+    if result.failed:
         return EXIT_FAILED
     return EXIT_OK

@@ -16,13 +16,12 @@ from __future__ import annotations
 
 import os
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from daycare_gui.stores.common.problems import ProblemLog
-from daycare_gui.stores.common.regular_files import read_regular
+from daycare_gui.stores.problems import ProblemLog
 from daycare_gui.stores.records import (
     Automation,
     Collection,
@@ -35,6 +34,7 @@ from daycare_gui.stores.records import (
     FileRoot,
     FilterSpec,
     JumpEntry,
+    KeptTarget,
     Message,
     MigrationLine,
     PendingMessage,
@@ -234,9 +234,80 @@ class StoreKind(ABC):
     def probe(self, path: StorePath) -> Candidate:
         """Cheap (a few stats and small reads), never raises, never writes."""
 
+    def kept_target(self, path: StorePath) -> KeptTarget | None:
+        """Optional: when ``path`` names a store this kind reads dearly (a copy, a process), what a repeated
+        ``search`` or ``inspect`` needs to answer from what its last run kept (:mod:`commands.repeat`). Cheap
+        (paths and stats, no content), never raises. None (the default): always read live."""
+        return None
+
     @abstractmethod
     def open(self, path: StorePath, *, live: bool = True) -> OpenedStore:
         """Open read-only. ``live=False`` asks for a private snapshot (inspect). Raises NotRecognised."""
+
+    def upgrader(self, path: StorePath) -> Upgrader | None:
+        """Optional: the kind's upgrade of the store at ``path`` in place (Daycare's migrations), for
+        ``daycare-gui upgrade``. Asked of a path that may not open (a newer database, only files to import);
+        raises NotRecognised, in one sentence, when it is not a store of this kind needing an upgrade; never
+        writes. None (the default): the kind has no upgrade."""
+        return None
+
+    def file_editor(self, path: StorePath) -> FileEditor | None:
+        """Optional: the kind's edit of the file at ``path`` by its name and format (Daycare's TASK.md,
+        PERMISSIONS.md, an app's state.json, settings.json), for ``daycare-gui edit`` — also of a file in
+        no store. Cheap (the name, a few stats), never raises, never writes. None (the default): the kind
+        edits no file this way (its store's ``Documents`` are edited through ``Documents.save``)."""
+        return None
+
+
+class FileEditor(ABC):
+    """One file's edit, from :meth:`StoreKind.file_editor`: what its new bytes are and what stands in the
+    way. The command reads the file, shows the diff and writes it (atomically, conflict-checked)."""
+
+    def folders(self) -> list[Path] | None:
+        """The folders a write must stay in (a link out of the store is refused); None: a loose file."""
+        return None
+
+    @abstractmethod
+    def apply(self, data: bytes, assignments: list[tuple[str, Any]], body: str | None) -> bytes:
+        """The file's bytes after ``--set KEY=VALUE`` (values parsed as YAML) and a new body; raises
+        ``stores.common.edit.errors.DocumentError`` or ``InvalidValue`` to refuse."""
+
+    def warning(self) -> str | None:
+        """Why the system would not read the change (written only with ``--force``), or None."""
+        return None
+
+    def blocked(self) -> str | None:
+        """Why writing now is risky (the system's engine runs on the file's store), or None."""
+        return None
+
+    def mask_diff(self, text: str) -> str:
+        """The diff as it may be printed (a settings file's secrets masked)."""
+        return text
+
+
+@dataclass(frozen=True)
+class UpgradeReport:
+    """What an upgrade (or its dry run) says, line by line, and how it ended."""
+
+    lines: tuple[str, ...]
+    refused: bool = False  # nothing was written, and nothing would be (exit 2)
+    failed: bool = False  # a step failed; the store is as it was (exit 1)
+
+
+class Upgrader(ABC):
+    """One store's upgrade, from :meth:`StoreKind.upgrader`: planned first, then run."""
+
+    @abstractmethod
+    def heading(self) -> list[str]:
+        """The lines printed before the plan or the result (what is upgraded, where)."""
+
+    @abstractmethod
+    def plan(self) -> UpgradeReport:
+        """The dry run: what would be done; writes nothing."""
+
+    @abstractmethod
+    def run(self, *, backup: bool, progress: Callable[[int, int, str], None] | None = None) -> UpgradeReport:
+        """Upgrade (a backup first unless ``backup`` is False); ``progress(done, total, step)`` per step."""
 
 
 # -- capabilities ------------------------------------------------------------------------------------
@@ -574,31 +645,31 @@ def in_shelf(group: str, shelf: str | None) -> bool:
 
 
 class Documents(Capability):
-    """Markdown documents; saving goes through the shared atomic, conflict-checked save."""
+    """Markdown documents. The contract holds no way to read or write a file: a kind reads its documents
+    (regular files only, ``stores.common.regular_files``) and saves them atomically and conflict-checked
+    (``stores.common.edit.atomic``), after its own checks and backup. The Documents page and the editor
+    window save a document the kind lists through :meth:`save` only (``daycare-gui edit`` too, for every kind
+    but Daycare, whose files it still saves with the shared atomic save)."""
 
     @abstractmethod
     def documents(self) -> list[DocRef]: ...
 
     def read(self, ref: DocRef) -> bytes:
-        return read_regular(ref.path) if ref.path else b""
+        """The document's bytes; a kind that lists documents without saying how to read them shows none."""
+        return b""
 
     def save(self, ref: DocRef, data: bytes, expected_sha256: str | None, *,
              force: bool = False) -> Path | None:
-        """Atomically replace the document if it still holds what was read (sha256 of those bytes).
-        Kinds override this to refuse while their engine runs (WriteRefused), to keep a backup of the old
-        bytes first (returning the copy's path; None when none was made) or to write elsewhere.
-        ``force`` insists past such a refusal; it never skips the check for a change made meanwhile (to
-        write over one, save again with the sha256 of the bytes now there). ``daycare-gui edit`` saves a
-        kind's document through here too, so the window and the command refuse alike."""
-        from daycare_gui.stores.common.edit.atomic import ConflictError, save_atomic
-
-        if not ref.editable or ref.path is None:
-            raise WriteRefused(ref.readonly_reason or f"{ref.title} cannot be edited")
-        try:
-            save_atomic(ref.path, data, expected_sha256=expected_sha256)
-        except ConflictError as exc:
-            raise WriteConflict(str(exc)) from exc
-        return None
+        """Atomically replace the document if it still holds what was read (sha256 of those bytes):
+        :class:`WriteConflict` when it does not. A kind refuses while its engine runs (WriteRefused),
+        keeps a backup of the old bytes first (returning the copy's path; None when none was made) or
+        writes elsewhere. ``force`` insists past such a refusal; it never skips the check for a change
+        made meanwhile (to write over one, save again with the sha256 of the bytes now there).
+        A ref whose id starts with ``file:`` is one the editor window made of a file of the store that
+        :meth:`documents` does not list (a task's TASK.md, opened by its path): a kind whose files are edited
+        that way saves it here too, the others refuse it (they never hand such a file to the editor).
+        The default, for a kind that says nothing of saving: its documents are read-only."""
+        raise WriteRefused(ref.readonly_reason or f"{ref.title} cannot be edited: this store saves no documents")
 
     def count(self) -> int | None:
         # A copy the system derives from another document (DocRef.derived_from) is not counted twice.
@@ -657,17 +728,6 @@ class Documents(Capability):
         """How the file editor's form shows ``ref`` (any file of the store the window opened, listed here or
         not: a task's file too); the default, its text alone, suits every Markdown file."""
         return DocumentForm()
-
-    def write_risk(self, ref: DocRef) -> str | None:
-        """Why writing ``ref``'s file now is risky (the system's engine runs and may overwrite or miss the
-        change), asked by the file editor before each save, or None. A kind that does not override this is
-        asked through :meth:`OpenedStore.writes_blocked` instead."""
-        return None
-
-    def write_folders(self, ref: DocRef) -> tuple[Path, ...] | None:
-        """The folders the file editor's save of ``ref`` must stay in (a link leading out of them is
-        refused); None: no such limit is known."""
-        return None
 
     def deletable(self, ref: DocRef) -> bool:
         return False
@@ -843,6 +903,11 @@ class Usage(Capability):
         """The cost the store keeps itself per day and model; empty where it keeps none."""
         return []
 
+    def user_names(self) -> dict[str, str]:
+        """User id → what to call them (a name, else @nametag), for the totals by user; empty where the store
+        names no one (the id is shown)."""
+        return {}
+
     def records_of(self, keys: Iterable[str]) -> Iterator[UsageRecord]:
         """The records with these keys (a total's drill-down), in the store's order. Default: every record
         read and the others skipped; a kind that can look its records up by key does so."""
@@ -918,6 +983,13 @@ class Storage(Capability):
     def undo_prune(self, backup: Path, *, force: bool = False) -> PruneDone:
         """Put a prune's backup back in place of the store."""
         return PruneDone(refusal="daycare-gui does not prune this kind of store.")
+
+    # -- this application's own leftovers (backups beyond the kept ones, indexes of stores that are gone) --
+    def own_folders(self) -> tuple[Path, ...]:
+        """The folders where this application leaves files beside the store: where its backups go (each
+        one's ``.daycare-gui-backups`` is looked into) and its working copies. () when it leaves none.
+        What is found there, and removed, is the shared rule's (``stores/common/own_leftovers``)."""
+        return ()
 
 
 class Collections(Capability):
@@ -1160,8 +1232,8 @@ def raw_of(value: Any) -> Any:
 
 __all__ = [
     "Actions", "Automations", "CannotOpen", "Candidate", "Capability", "Charts", "Collections", "Conversations", "Directory",
-    "DocumentForm", "Documents",
+    "DocumentForm", "Documents", "FileEditor",
     "EditableField", "Files", "KeyedPages", "Listing", "NotRecognised", "WriteConflict", "WritePartial",
     "WriteRefused", "OpenedStore", "SearchSource", "Storage", "StoreAction", "StoreKind", "StorePath", "Tables",
-    "Tasks", "THREADS", "Trash", "Usage", "raw_of", "thread_row", "when_utc",
+    "Tasks", "THREADS", "Trash", "UpgradeReport", "Upgrader", "Usage", "raw_of", "thread_row", "when_utc",
 ]

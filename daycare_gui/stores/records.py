@@ -8,6 +8,7 @@ Times are milliseconds since the epoch (UTC), or None when the store does not sa
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -355,6 +356,17 @@ class DayCount:
     day: str  # YYYY-MM-DD
     series: str  # model name, record kind, ... ("" for one series)
     value: float
+
+
+@dataclass(frozen=True)
+class KeptTarget:
+    """A store a repeated command (``search``, ``inspect``) may answer from what its last run kept, because
+    reading it live is dear (a PGlite copy and a Node process): ``StoreKind.kept_target``."""
+
+    store: str  # the store's real path: what the kept answers are keyed by
+    roots: tuple[Path, ...]  # the folders its answers come from, fingerprinted before a kept answer is used
+    opened_as: dict  # the store's paths as this run spells them (another spelling is read live once)
+    engine: Callable[[], dict]  # the system's engine now, as ``inspect`` reports it ({"running": …, "detail": …})
 
 
 @dataclass(frozen=True)

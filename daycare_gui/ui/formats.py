@@ -194,15 +194,3 @@ def date_time_of(when: _dt.datetime, *, weekday: bool = False) -> str:
     if weekday:
         text = f"{locale.dayName(when.isoweekday(), QLocale.FormatType.ShortFormat)} {text}"
     return text
-
-
-def data_size(n: int | None) -> str:
-    """A size in bytes, short: "812 B", "1.2 KB", "3.4 MB" (the locale's decimal mark: "3,4 MB")."""
-    if n is None:
-        return ""
-    value = float(n)
-    for unit in ("B", "KB", "MB", "GB", "TB"):
-        if abs(value) < 1024 or unit == "TB":
-            return f"{number(int(value))} {unit}" if unit == "B" else f"{number(value, 1)} {unit}"
-        value /= 1024
-    return str(n)

@@ -28,6 +28,7 @@ MODULES: tuple[str, ...] = (
     "markdown_it",
     "daycare_gui.ui.widgets.markdown_view",
     "warm_up_item_delegates",  # a step below, not a module
+    "warm_up_icons",  # the navigation's icons in every mode (daycare_gui.ui.icons.warm_up)
 )
 
 IDLE_MS = 80
@@ -153,4 +154,11 @@ def warm_up_item_delegates() -> None:
     view.deleteLater()
 
 
-STEPS: dict[str, Callable[[], None]] = {"warm_up_item_delegates": warm_up_item_delegates}
+def warm_up_icons() -> None:
+    from daycare_gui.ui import icons
+
+    icons.warm_up()
+
+
+STEPS: dict[str, Callable[[], None]] = {"warm_up_item_delegates": warm_up_item_delegates,
+                                        "warm_up_icons": warm_up_icons}

@@ -60,11 +60,19 @@ def test_task_and_since_filter_and_the_text_says_the_error(demo, capsys):
     assert f"failed: {DIGEST_ERROR}" in out and "At 07:00 AM" in out and "Stopped firing" in out
 
 
+def test_the_text_says_how_daycare_stamps_a_heartbeat_batch_and_what_each_run_ran(demo, capsys):
+    assert main(["automations", str(demo), "--task", "heartbeat:" + build_small().users["owner"]]) == 0
+    out = capsys.readouterr().out
+    assert "note: Daycare stamps every heartbeat row's last_run_at on each batch" in out
+    assert out.count("it ran 2 heartbeats (Check inbox, Plant care)") == 4  # each of the demo's batch runs
+
+
 def test_inspect_json_carries_the_summary(demo, capsys):
     assert main(["inspect", str(demo), "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)["automations"]
     assert summary["count"] == 8 and summary["failures"] == 1 and summary["stuck"] == 1
-    assert summary["runs"] == 13  # 3 digest + skipped, review worked + skipped + running, 4 heartbeats, stand-up, backup
+    # 3 digest + skipped, review worked + skipped + running, 4 heartbeat batches + the last stamp, stand-up, backup
+    assert summary["runs"] == 14
     assert "Daily digest" in summary["stopped_firing"]
 
 

@@ -85,3 +85,63 @@ def test_other_files_of_such_a_store_are_refused_plainly(linggen, capsys):
     assert (f"it is in a Linggen store ({linggen}) and is not one of the documents daycare-gui edits there"
             in capsys.readouterr().err)
     assert loose.read_bytes() == b"---\na: 1\n---\n"
+
+
+# -- the command is blind to kinds: a file is edited by the editor its store's kind offers -------------------
+
+def test_a_kind_from_elsewhere_edits_its_own_files_through_the_same_door(tmp_path, capsys):
+    from pathlib import Path
+
+    from daycare_gui.stores import registry
+    from daycare_gui.stores.api import Candidate, FileEditor, NotRecognised, StoreKind
+    from daycare_gui.stores.common.edit.errors import InvalidValue
+
+    class IniEditor(FileEditor):
+        """key = value lines; only the keys the file has; refused while notes.lock is there."""
+
+        def __init__(self, path: Path) -> None:
+            self.path = path
+
+        def folders(self):
+            return [self.path.parent]
+
+        def apply(self, data, assignments, body):
+            lines = data.decode().splitlines()
+            for key, value in assignments:
+                at = next((i for i, line in enumerate(lines) if line.split("=")[0].strip() == key), None)
+                if at is None:
+                    raise InvalidValue(f"{self.path.name} has no key {key!r}")
+                lines[at] = f"{key} = {value}"
+            return ("\n".join(lines) + "\n").encode()
+
+        def blocked(self):
+            return "the notes program is running" if (self.path.parent / "notes.lock").exists() else None
+
+    class Notes(StoreKind):
+        name, title = "notes", "Notes"
+
+        def probe(self, path):
+            found = (Path(path) / "notes.ini").is_file()
+            return Candidate(self.name, 1.0 if found else 0.0, "notes.ini" if found else "no notes.ini")
+
+        def open(self, path, *, live=True):
+            raise NotRecognised("not opened in this test")
+
+        def file_editor(self, path):
+            return IniEditor(Path(path)) if Path(path).name == "notes.ini" else None
+
+    store = tmp_path / "notes"
+    store.mkdir()
+    ini = store / "notes.ini"
+    ini.write_text("title = Old\ncolour = blue\n")
+    registry.register("notes", Notes())
+    try:
+        assert cli.main(["edit", str(ini), "--set", "title=New"]) == 0
+        assert ini.read_text() == "title = New\ncolour = blue\n" and "+title = New" in capsys.readouterr().out
+        assert cli.main(["edit", str(ini), "--set", "size=3"]) == 2
+        assert "notes.ini has no key 'size'" in capsys.readouterr().err
+        (store / "notes.lock").write_text("")
+        assert cli.main(["edit", str(ini), "--set", "title=Newer"]) == 2
+        assert "the notes program is running" in capsys.readouterr().err and "New\n" in ini.read_text()
+    finally:
+        registry.unregister("notes")

@@ -1,6 +1,6 @@
 """`daycare-gui search PATH QUERY` on stores of other kinds: the kind is detected (or named with
 --store-kind), the shared index is built in the cache folder, and results are grouped by thread and
-session. Daycare's SQLite stores keep their own search (tests/cli/test_search_cmd.py)."""
+session. Daycare's SQLite and legacy stores go through the same door (tests/cli/test_search_cmd.py)."""
 
 from __future__ import annotations
 
@@ -78,16 +78,43 @@ def test_an_outside_kind_is_searched_too(monkeypatch, tmp_path, capsys):
         registry.unregister("chatlog")
 
 
-def test_daycare_sqlite_keeps_its_own_search(tmp_path, capsys):
+def test_daycare_sqlite_goes_through_the_same_door(tmp_path, capsys):
+    """Every Daycare generation is searched through its SearchSource as every other kind: the shared
+    filters apply to the SQLite generation too (its own search refused --role, --since and --rebuild), the
+    agents' kind and lifecycle come from the facets its source declares, and the JSON keeps the names
+    Daycare's own search printed beside the shared ones."""
     from daycare_gui.stores.daycare.demo import write_demo
 
     store = tmp_path / "daycare"
     write_demo(store)
     assert main(["search", str(store), "Lisbon"]) == 0
-    assert capsys.readouterr().out.startswith("9 matches")  # Daycare's output, unchanged
-    assert main(["search", str(store), "Lisbon", "--role", "user", "--rebuild"]) == 2
-    assert capsys.readouterr().err == ("daycare-gui: --role and --rebuild do not apply to this Daycare store; its "
-                                       "search takes --agent-kind, --lifecycle, --user, --type and --newest\n")
+    out = capsys.readouterr().out
+    assert out.startswith("9 matches") and "\nFlight research  [subagent, dead]  " in out
+    assert main(["search", str(store), "Lisbon", "--role", "user", "--rebuild", "--json"]) == 0
+    said = capsys.readouterr()
+    data = json.loads(said.out)
+    assert "rebuilt the index: a rebuild was asked for" in said.err
+    hits = [h for g in data["groups"] for s in g["sessions"] for h in s["hits"]]
+    assert data["kind"] == "daycare" and len(hits) == 3 and {h["role"] for h in hits} == {"user"}
+    assert all(h["type"] == h["kind"] == "user_message" and h["record_id"] == int(h["message_id"]) for h in hits)
+    flights = next(g for g in data["groups"] if g["thread"] == "Flight research")
+    assert (flights["agent_id"], flights["agent"], flights["kind"], flights["lifecycle"]) == (
+        flights["thread_id"], "Flight research", "subagent", "dead")
+    assert main(["search", str(store), "Lisbon", "--since", "2026-02-05", "--json"]) == 0
+    later = [h["at"] for g in json.loads(capsys.readouterr().out)["groups"] for s in g["sessions"]
+             for h in s["hits"]]
+    assert later and min(later) >= 1_770_249_600_000  # 2026-02-05 UTC
+
+
+def test_a_facet_value_the_store_does_not_know_is_said(tmp_path, capsys):
+    from daycare_gui.stores.daycare.demo import write_demo
+
+    store = tmp_path / "daycare"
+    write_demo(store)
+    assert main(["search", str(store), "Lisbon", "--agent-kind", "subagnet", "--json"]) == 0
+    said = capsys.readouterr()
+    assert json.loads(said.out)["total"] == 0
+    assert "daycare-gui: --agent-kind 'subagnet' is none of this store's values (user, cron, " in said.err
 
 
 def test_not_a_store_still_says_so(tmp_path, capsys):

@@ -73,7 +73,7 @@ SENTENCE = re.compile(r"daycare-gui: (--[a-z-]+)( and --[a-z-]+)? (does|do) not 
 
 
 @pytest.mark.parametrize("store, filters", [
-    ("daycare", ["--role", "user"]),
+    ("agentstack", ["--role", "user"]),  # (every Daycare generation now takes every filter)
     ("linggen", ["--lifecycle", "dead"]),
     ("linggen", ["--agent-kind", "cron"]),
     ("cianaparrot", ["--type", "note"]),

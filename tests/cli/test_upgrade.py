@@ -196,3 +196,62 @@ def test_pglite_store_is_refused_on_both_paths(pglite_store, capsys):
         err = capsys.readouterr().err
         assert "is a PGlite (PostgreSQL) store" in err and "not a Daycare data directory" not in err
     assert snapshot_tree(pglite_store) == before
+
+
+# -- the command is blind to kinds: an upgrade is what a kind offers (StoreKind.upgrader) ----------------------
+
+def test_a_kind_from_elsewhere_upgrades_through_the_same_door(tmp_path, capsys):
+    from pathlib import Path
+
+    from daycare_gui.stores import registry
+    from daycare_gui.stores.api import Candidate, NotRecognised, StoreKind, Upgrader, UpgradeReport
+
+    class NotesUpgrade(Upgrader):
+        def __init__(self, folder: Path) -> None:
+            self.folder = folder
+
+        def heading(self):
+            return ["notes upgrade", f"Folder: {self.folder}"]
+
+        def plan(self):
+            return UpgradeReport(("Pending: notes.v1 → notes.v2",))
+
+        def run(self, *, backup, progress=None):
+            progress(1, 1, "rename notes.v1")
+            (self.folder / "notes.v1").rename(self.folder / "notes.v2")
+            return UpgradeReport(("Upgraded to notes.v2",))
+
+    class Notes(StoreKind):
+        name, title = "notes", "Notes"
+
+        def probe(self, path):
+            found = (Path(path) / "notes.v1").exists()
+            return Candidate(self.name, 1.0 if found else 0.0, "a notes.v1 file" if found else "no notes.v1")
+
+        def open(self, path, *, live=True):
+            raise NotRecognised("not opened in this test")
+
+        def upgrader(self, path):
+            if not (Path(path) / "notes.v1").is_file():
+                raise NotRecognised("no notes.v1 to upgrade")
+            return NotesUpgrade(Path(path))
+
+    store = tmp_path / "notes"
+    store.mkdir()
+    (store / "notes.v1").write_text("hello\n")
+    registry.register("notes", Notes())
+    try:
+        assert main(["upgrade", str(store), "--dry-run"]) == 0
+        out = capsys.readouterr().out
+        assert out.startswith("notes upgrade\n") and "Pending: notes.v1 → notes.v2" in out
+        assert (store / "notes.v1").exists()
+        assert main(["upgrade", str(store)]) == 0
+        said = capsys.readouterr()
+        assert "Upgraded to notes.v2" in said.out and "[1/1] rename notes.v1" in said.err
+        assert sorted(p.name for p in store.iterdir()) == ["notes.v2"]
+        empty = tmp_path / "empty"  # no kind takes it: the refusal of the kind asked first (Daycare)
+        empty.mkdir()
+        assert main(["upgrade", str(empty)]) == 2
+        assert "not a Daycare data directory" in capsys.readouterr().err
+    finally:
+        registry.unregister("notes")

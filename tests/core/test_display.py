@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from daycare_gui.stores.common.wording import (
+    byte_size,
     compact_number,
     count,
     labelled,
@@ -39,6 +40,27 @@ def test_counts_agree_with_their_number():
 ])
 def test_compact_numbers(n, text):
     assert compact_number(n) == text
+
+
+def test_a_size_reads_the_same_everywhere():
+    assert [byte_size(n) for n in (0, 812, 1536, 15_000, 3 * 1024**3, None)] == [
+        "0 bytes", "812 bytes", "1.5 KB", "14.6 KB", "3.0 GB", ""]
+    assert byte_size(2000 * 1024**3) == "2,000.0 GB"  # (no larger unit: a store is not that big)
+
+
+def test_no_module_words_a_size_of_its_own():
+    """Sizes were worded by six functions ("812 B" on the storage page, "812 bytes" in a leftover's message,
+    "15 KB" in Linggen's data files): one now, in the wording module."""
+    import re
+    from pathlib import Path
+
+    import daycare_gui
+
+    root = Path(daycare_gui.__file__).parent
+    units = re.compile(r"[\"'](?:KB|MB|GB)[\"']")
+    own = [str(p.relative_to(root)) for p in root.rglob("*.py")
+           if p.name != "wording.py" and units.search(p.read_text(encoding="utf-8"))]
+    assert own == []
 
 
 def test_nice_ticks_are_round_and_cover_the_maximum():

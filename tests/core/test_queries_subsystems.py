@@ -5,7 +5,6 @@ import sqlite3
 
 import pytest
 
-from daycare_gui.stores.common.masking import MASK
 from daycare_gui.stores.daycare.demo import write_demo
 from daycare_gui.stores.daycare.sqlite.queries.subsystems import (
     channel_contents,
@@ -14,6 +13,7 @@ from daycare_gui.stores.daycare.sqlite.queries.subsystems import (
     subsystem_rows,
 )
 from daycare_gui.stores.daycare.sqlite.store import open_store
+from daycare_gui.stores.masking import MASK
 
 
 @pytest.fixture(scope="module")

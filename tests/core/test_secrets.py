@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from daycare_gui.stores.common.masking import mask_secrets, mask_text, mask_url_credentials
-from daycare_gui.stores.common.problems import Problem
+from daycare_gui.stores.masking import mask_secrets, mask_text, mask_url_credentials
+from daycare_gui.stores.problems import Problem
 
 
 @pytest.mark.parametrize("text, shown", [

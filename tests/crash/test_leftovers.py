@@ -95,8 +95,8 @@ def test_a_save_removes_dead_temp_files_in_its_folder_and_touches_nothing_else(t
 
 
 def test_pglite_read_copies_of_dead_instances_are_removed_on_open_and_live_ones_left_unmentioned(tmp_path, monkeypatch):
-    from daycare_gui.stores.common.problems import ProblemLog
     from daycare_gui.stores.daycare.pg import open as pg_open
+    from daycare_gui.stores.problems import ProblemLog
 
     tmp = tmp_path / "tmp"
     tmp.mkdir()

@@ -19,13 +19,13 @@ from daycare_gui.stores.cianaparrot.messages import to_message
 from daycare_gui.stores.common.files.frontmatter import parse_markdown
 from daycare_gui.stores.common.files.jsonfile import parse_json
 from daycare_gui.stores.common.files.jsonl import iter_jsonl
-from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.daycare.pg.capabilities import _message as pg_message
 from daycare_gui.stores.daycare.pg.store import masked_row
 from daycare_gui.stores.daycare.records import parse_descriptor, parse_history_row, parse_permissions
 from daycare_gui.stores.linggen.messages import parse_line
 from daycare_gui.stores.linggen.plans import parse_plan, plan_markdown
 from daycare_gui.stores.linggen.readers import parse_json_text, parse_yaml_text
+from daycare_gui.stores.problems import ProblemLog
 
 pytestmark = pytest.mark.slow
 

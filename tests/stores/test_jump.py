@@ -134,3 +134,46 @@ def test_a_legacy_store_lists_its_agent_folders_and_their_sessions(fixture_copy)
     assert agents and sessions
     assert all(s.ref[0] == "legacy" for s in sessions)
     assert index.find("session", sessions[0].key) is sessions[0]
+
+
+def _session_entries(n: int) -> list[JumpEntry]:
+    """What the large demo lists: n sessions of n/20 agents, keys and labels as Daycare makes them."""
+    return [JumpEntry("session", f"s{i:023d}", f"telegram user {900000 + i // 20} · {i} — session of 2026-09-30 "
+                      f"{i % 24:02d}:{i % 60:02d}", f"agent a{i // 20:023d}", (f"a{i // 20:023d}", f"s{i:023d}", None))
+            for i in range(n)]
+
+
+def test_the_index_keeps_little_beside_each_entry():
+    """(#35) The window keeps the index of a 1M-record store's 21,000 items for as long as the store is
+    open: it held ~880 bytes beside each entry (18 MB there), of which a dict of every lower-cased id and
+    label, for exact matches, and a "kind:key" string per entry for links."""
+    import tracemalloc
+
+    entries = _session_entries(5_000)
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        index = JumpIndex(entries)
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert held / len(entries) < 600, f"{held / len(entries):.0f} bytes per entry"
+    # what it answers is the same: an exact id, an exact label (found before the entries sorted ahead of
+    # it), a link's item
+    last = entries[-1]
+    assert index.search(last.key)[0] is last
+    assert index.search(last.label.upper())[0] is last
+    assert index.find("session", last.key) is last and index.find("thread", last.key) is None
+
+
+def test_the_sessions_of_an_agent_share_its_id_and_detail_line(demo):
+    """(#35) Each session's entry held its own copy of its agent's id and "agent …" line: 3 MB of the 1M
+    demo's entries, kept while the store is open."""
+    with registry.open_store(str(demo)) as opened:
+        sessions = [e for e in entries_of(opened) if e.kind == "session" and isinstance(e.ref, tuple)]
+    by_agent: dict = {}
+    for e in sessions:
+        by_agent.setdefault(e.ref[0], []).append(e)
+    first, second = next(group for group in by_agent.values() if len(group) > 1)[:2]
+    assert first.detail == second.detail == f"agent {first.ref[0]}"
+    assert first.detail is second.detail and first.ref[0] is second.ref[0]

@@ -71,8 +71,13 @@ def test_sqlite_demo_heartbeat_batch_and_a_stuck_run_are_said(qtbot, window, dem
     assert texts(runs, column(runs, "Outcome"))[0] == "running"
     assert "still running after" in pane.health_label.text()
     runs = select(pane, qtbot, "Heartbeat batch of Alex Rivera (2: Check inbox, Plant care)")
-    assert set(texts(runs, column(runs, "Outcome"))) == {"worked"}
+    qtbot.waitUntil(lambda: runs.rowCount() == 5, timeout=20000)
+    assert texts(runs, column(runs, "Outcome")) == ["unknown"] + ["worked"] * 4
     assert "every heartbeat row" in pane.health_label.text()
+    # each run says which heartbeats its batch ran (Daycare's last_run_at stamps say nothing of it)
+    told = texts(runs, column(runs, "Told from"))
+    assert "another user's batch" in told[0]
+    assert all("it ran 2 heartbeats (Check inbox, Plant care)" in t for t in told[1:])
 
 
 @pytest.fixture(scope="module")
@@ -181,3 +186,16 @@ def test_hide_scheduled_runs_starts_on_where_runs_are_many_and_can_be_turned_off
     qtbot.waitUntil(lambda: not hidden & {r.key for r in thread_rows(qtbot, pane)}, timeout=20000)
     box.setChecked(False)  # turned off: the task agents are listed again
     qtbot.waitUntil(lambda: hidden <= {r.key for r in thread_rows(qtbot, pane)}, timeout=20000)
+
+
+def test_a_run_is_drawn_stuck_only_once_health_calls_it_stuck():
+    """A run that started ten minutes ago is still running, not stuck (it was drawn red with a warning, as
+    one running for days); after STUCK_AFTER_MS it is marked as health says it."""
+    from daycare_gui.stores.common.run_health import STUCK_AFTER_MS
+    from daycare_gui.stores.records import Run
+    from daycare_gui.ui.panes.generic.automations import _run_state
+
+    now = 1_795_000_000_000
+    assert _run_state(Run("r", "a", now - 10 * 60_000, outcome="running"), now) is None
+    assert _run_state(Run("r", "a", now - STUCK_AFTER_MS - 1, outcome="running"), now) == "stuck"
+    assert _run_state(Run("r", "a", now, outcome="failed"), now) == "error"

@@ -84,7 +84,7 @@ def test_a_session_opened_from_its_list_shows_its_end_before_it_is_counted(qtbot
 def test_a_session_the_list_counted_short_is_shown_at_its_true_end(qtbot, window, store, monkeypatch):
     """A writer appended after the list was read: the newest messages were shown at the list's (lower)
     count; once counted, every row is the message at that position and the view is at the real end."""
-    from daycare_gui.stores.daycare.capabilities import DaycareConversations
+    from daycare_gui.stores.daycare.sqlite.conversations import DaycareConversations
 
     path, agent_id, ids = store
     real_sessions = DaycareConversations.sessions

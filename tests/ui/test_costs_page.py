@@ -13,6 +13,7 @@ import pytest
 
 from daycare_gui.stores import api, registry
 from daycare_gui.stores.common.costs import compute, money
+from daycare_gui.stores.common.run_costs import compute_costs
 from tests.ui.conftest import open_and_wait
 
 
@@ -34,6 +35,7 @@ def test_sqlite_demo_totals_drill_down_and_open_the_record(qtbot, window, demo_s
     pane = _shown_totals(qtbot, window)
     assert "genai-prices" in pane.prices.text() and expected.table.version in pane.prices.text()
     assert "agents.stats" in pane.prices.text()  # which of the two counts is used is said
+    assert not pane.stored.isVisible()  # this store keeps no cost of its own
     proxy = pane.totals.records.proxy
     shown = dict(zip(_texts(proxy, 0), _texts(proxy, 3)))
     assert shown == {t.label: money(t.usd) for t in expected.totals}
@@ -57,6 +59,13 @@ def test_sqlite_demo_totals_drill_down_and_open_the_record(qtbot, window, demo_s
     pane.group.setCurrentIndex([pane.group.itemData(i) for i in range(pane.group.count())].index("day"))
     qtbot.waitUntil(lambda: pane.report is not None and pane.report.by == "day", timeout=20000)
     assert pane.report.overall.usd == expected.overall.usd
+    # by task: each automation's runs' records (the Automations page's runs), the rest "(no task)"
+    with registry.open_store(demo_store) as opened:
+        by_task = compute_costs(opened.capability(api.Usage), opened.capability(api.Automations), "task")
+    pane.group.setCurrentIndex([pane.group.itemData(i) for i in range(pane.group.count())].index("task"))
+    qtbot.waitUntil(lambda: pane.report is not None and pane.report.by == "task", timeout=20000)
+    shown = dict(zip(_texts(pane.totals.records.proxy, 0), _texts(pane.totals.records.proxy, 3)))
+    assert shown == {t.label: money(t.usd) for t in by_task.totals} and "Daily digest" in shown
 
 
 def test_a_store_without_usage_has_no_costs_section(qtbot, window, tmp_path):
@@ -90,3 +99,9 @@ def test_pglite_demo_costs_with_the_stores_own_cost_beside(qtbot, window, pglite
     assert dict(zip(_texts(proxy, 0), _texts(proxy, 3))) == {t.label: money(t.usd) for t in expected.totals}
     assert "The store's own cost" in pane.notes.text() and "not added to the total" in pane.notes.text()
     assert "token_stats_hourly" in pane.notes.text()
+    # each day and model of the store's own cost beside the recomputed one, with why they differ
+    stored = pane.stored.records.proxy
+    assert pane.stored.isVisible() and stored.rowCount() == len(expected.stored) > 0
+    why = _texts(stored, 5)
+    assert sorted(why) == sorted(s.why for s in expected.stored) and any("float4" in w for w in why)
+    assert any("never reached the hourly table" in w for w in why)

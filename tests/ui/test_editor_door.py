@@ -1,9 +1,11 @@
-"""The file editor sees a store through its Documents only (#33): the form it shows, the engine question it
-asks before a save and the folders a save stays in all come from the opened store, whatever its kind."""
+"""The file editor sees a store through its Documents only (#33): the form it shows and the save (the engine
+question asked before it, the folders it stays in, the backup) come from the opened store, whatever its kind."""
 
 from __future__ import annotations
 
 import os
+
+import pytest
 
 from daycare_gui.stores import api
 from daycare_gui.stores.cianaparrot import write_demo as write_ciana_demo
@@ -39,7 +41,7 @@ def test_daycare_sqlite_skill_gets_daycares_form_from_the_store(qtbot, tmp_path)
         assert not rules.add_button.isEnabled() and "absolute path" in rules.message.text()
         rules.input.clear()
         _retype(qtbot, editor.widgets["description"], "Plan the week")
-        assert editor.write_risk() is None  # no engine: the save asks nothing
+        editor.confirm_refused = lambda reason: pytest.fail(reason)  # no engine: the save asks nothing
         assert editor.save()
     assert ref.path.read_bytes() == before.replace(b"Reflect on the week and plan the next", b"Plan the week")
 
@@ -55,18 +57,21 @@ def test_a_daycare_task_file_the_documents_do_not_list_gets_its_form_and_engine_
         (root / "engine.pid").write_text(f"{os.getpid()}\n")  # the engine starts after the store was opened
         _retype(qtbot, editor.widgets["name"], "Digest")
         asked = []
-        editor.confirm_engine_running = lambda reason: asked.append(reason) or False
+        editor.confirm_refused = lambda reason: asked.append(reason) or False
         before = task.read_bytes()
         assert not editor.save() and task.read_bytes() == before
         assert asked and asked[0].startswith("Daycare's engine is running (process ")
+        # told to write anyway: written, the old text kept first (the store's save, not the editor's)
+        editor.confirm_refused = lambda reason: True
+        assert editor.save() and b"Digest" in task.read_bytes()
+        (backup,) = [f for f in root.rglob(".daycare-gui-backups/*") if f.is_file()]
+        assert backup.read_bytes() == before and backup.name.startswith("cron__daily-digest__TASK.md")
 
 
 def test_the_engine_question_is_the_stores_live_answer(qtbot, tmp_path):
     """Daycare's Documents answer from the pid file at each save: an engine seen at open and stopped since
     asks nothing, and one started after the store was opened refuses a Documents save (it did not: the
     SQLite store's check was what the open had seen)."""
-    import pytest
-
     from daycare_gui.stores.common.edit.atomic import sha256_of
 
     root = tmp_path / "daycare"
@@ -76,9 +81,12 @@ def test_the_engine_question_is_the_stores_live_answer(qtbot, tmp_path):
         docs = store.capability(api.Documents)
         ref = next(d for d in docs.documents() if d.path == root / "skills" / "weekly-review" / "SKILL.md")
         editor = _editor(qtbot, store, ref)
-        assert editor.write_risk().startswith("Daycare's engine is running")
+        editor.body_edit.setPlainText(editor.body_edit.toPlainText() + "\nMine.\n")
+        asked = []
+        editor.confirm_refused = lambda reason: asked.append(reason) or False
+        assert not editor.save() and asked[0].startswith("Daycare's engine is running")
         (root / "engine.pid").unlink()
-        assert editor.write_risk() is None
+        assert editor.save() and len(asked) == 1  # stopped since: saved without a question
         (root / "engine.pid").write_text(f"{os.getpid()}\n")
         before = ref.path.read_bytes()
         with pytest.raises(api.WriteRefused, match="engine is running"):
@@ -122,14 +130,14 @@ def test_pglite_demo_skill_is_edited_through_the_same_door(qtbot, pglite_demo, t
         old = editor.widgets["description"].text()
         assert old and old.encode() in before
         _retype(qtbot, editor.widgets["description"], "Plans trips")
-        assert editor.is_dirty() and editor.write_risk() is None
-        assert editor.save()
+        editor.confirm_refused = lambda reason: pytest.fail(reason)  # no engine: the save asks nothing
+        assert editor.is_dirty() and editor.save()
         assert ref.path.read_bytes() == before.replace(old.encode(), b"Plans trips", 1)
-        assert any(pglite_demo in (f, *f.parents) for f in docs.write_folders(ref))
 
 
 def test_another_kinds_document_goes_through_the_same_door(qtbot, tmp_path):
-    """A CianaParrot skill: no form of Daycare's (its body is the form), and its bot's running is asked."""
+    """A CianaParrot skill: no form of Daycare's (its body is the form), and its bot's running is asked by its
+    own save."""
     root = write_ciana_demo(tmp_path / "ciana")
     with open_store(root) as store:
         assert store.kind == "cianaparrot"
@@ -142,8 +150,8 @@ def test_another_kinds_document_goes_through_the_same_door(qtbot, tmp_path):
         assert "Use wttr.in for forecasts." in body
         editor.body_edit.setPlainText(body.replace("forecasts.", "forecasts and alerts."))
         (root / "data" / "checkpoints.db-wal").write_bytes(b"\0" * 32)  # the bot is at work
-        asked = []
-        editor.confirm_engine_running = lambda reason: asked.append(reason) or False
+        asked = []  # (the kind's own refusal is the question: its save is the editor's)
+        editor.confirm_refused = lambda reason: asked.append(reason) or False
         assert not editor.save() and ref.path.read_bytes() == before
         assert "the CianaParrot bot is running" in asked[0]
         (root / "data" / "checkpoints.db-wal").unlink()

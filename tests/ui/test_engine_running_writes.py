@@ -2,8 +2,8 @@
 New…, Delete…, Trash restore and Revoke grant wrote without a word; only the row editor asked).
 
 The engine "runs" here because engine.pid names this test process. The question is answered through each
-widget's ``confirm_engine_running`` (the message box itself is tested last); the bytes on disk say whether
-anything was written.
+widget's ``confirm_engine_running`` (the file editor's ``confirm_refused``: the store's own refusal; the message
+box itself is tested last); the bytes on disk say whether anything was written.
 """
 
 from __future__ import annotations
@@ -63,22 +63,23 @@ class Answers:
 def test_file_editor_asks_once_and_saves_only_when_told_to(qtbot, store, opened):
     path = store / "skills" / "weekly-review" / "SKILL.md"
     before = path.read_bytes()
-    editor = DocumentEditor(path, store=opened(store))  # the store is asked: its Documents.write_risk
+    editor = DocumentEditor(path, store=opened(store))  # the store is asked: its Documents.save refuses
     qtbot.addWidget(editor)
     editor.set_field("description", "Changed while the engine runs")
-    assert editor.save()  # no engine: no question
+    editor.confirm_refused = Answers()  # no engine: no question (an answer asked for would fail)
+    assert editor.save()
     path.write_bytes(before)
     editor.reload_from_disk()
     start_engine(store)
     editor.set_field("description", "Changed while the engine runs")
-    editor.confirm_engine_running = answers = Answers(False)
+    editor.confirm_refused = answers = Answers(False)
     assert editor.save() is False
     assert path.read_bytes() == before and editor.is_dirty()
     assert "engine is running" in editor.status.text()
     (reason,) = answers.asked[0]
     assert reason.startswith(f"Daycare's engine is running (process {os.getpid()} from ")
     assert reason.endswith("it may overwrite or miss this change")
-    editor.confirm_engine_running = answers = Answers(True)
+    editor.confirm_refused = answers = Answers(True)
     assert editor.save() is True
     assert b"description: Changed while the engine runs" in path.read_bytes() and len(answers.asked) == 1
 
@@ -90,7 +91,7 @@ def test_file_editor_overwriting_a_conflict_does_not_ask_about_the_engine_twice(
     start_engine(store)
     editor.set_field("description", "Mine")
     path.write_bytes(path.read_bytes() + b"\nTheirs\n")
-    editor.confirm_engine_running = answers = Answers(True)
+    editor.confirm_refused = answers = Answers(True)
     editor.ask_conflict = lambda exc: "overwrite"
     assert editor.save() is True
     assert len(answers.asked) == 1 and b"description: Mine" in path.read_bytes()

@@ -4,10 +4,12 @@ sections and for the shared sections built for other store kinds, and the icons 
 from __future__ import annotations
 
 import pytest
-from PySide6.QtGui import QPalette
+from PySide6.QtGui import QColor, QIcon, QPalette
 
 from daycare_gui.stores.daycare.sections import SECTIONS
+from daycare_gui.ui import icons
 from daycare_gui.ui.icons import FALLBACK, available, nav_icon
+from daycare_gui.ui.preload import MODULES, STEPS
 from daycare_gui.ui.theme import contrast, dark_palette
 from tests.stores.agentstack.builder import Builder
 from tests.ui.conftest import open_and_wait
@@ -80,3 +82,45 @@ def test_daycare_navigation_icons(qtbot, window, demo_store):
     names = window.nav.icon_names()
     # (Costs since #37, Automations since #36; Search, Prompt files and the Empty folder since #33)
     assert len(names) == 23 and set(names) <= set(available())
+
+
+def _fresh_palette(text: str, highlighted: str) -> QPalette:
+    """A palette no other test made icons for (nav_icon keeps its icons per colour)."""
+    p = QPalette()
+    p.setColor(QPalette.ColorGroup.Active, QPalette.ColorRole.Text, QColor(text))
+    p.setColor(QPalette.ColorGroup.Active, QPalette.ColorRole.HighlightedText, QColor(highlighted))
+    return p
+
+
+def _solid(pixmap):
+    image = pixmap.toImage()
+    return {(x, y): image.pixelColor(x, y) for x in range(image.width()) for y in range(image.height())
+            if image.pixelColor(x, y).alpha() == 255}
+
+
+def test_an_icon_turning_selected_is_its_drawing_recoloured_not_the_svg_drawn_again(qapp):
+    """(#35) A navigation row turning selected, or back, rendered its SVG again in the new colour: 1-3 ms
+    in the paint of the first page a user opened, twice (the row left and the row chosen)."""
+    icon = nav_icon("folder", _fresh_palette("#123456", "#fedcba"))
+    renders = icons.svg_renders
+    normal = icon.pixmap(16, 16, QIcon.Mode.Normal)
+    selected = icon.pixmap(16, 16, QIcon.Mode.Selected)
+    assert icons.svg_renders == renders + 1  # one drawing at this size, for both colours
+    # the same shape in each colour: solid where the drawing is solid, in that mode's colour
+    ink, picked = _solid(normal), _solid(selected)
+    assert len(ink) > 10 and ink.keys() == picked.keys()
+    assert {c.name() for c in ink.values()} == {"#123456"} and {c.name() for c in picked.values()} == {"#fedcba"}
+    icon.pixmap(32, 32, QIcon.Mode.Selected)
+    assert icons.svg_renders == renders + 2  # another size is drawn for itself (sharp, not scaled)
+
+
+def test_the_idle_warm_up_makes_every_mode_of_the_icons_shown(qapp):
+    """After the idle-time warm-up, a row turning selected paints a pixmap made already."""
+    icon = nav_icon("edit-find", _fresh_palette("#204060", "#e0c0a0"))
+    icon.pixmap(16, 16, QIcon.Mode.Normal)  # shown in the navigation, not selected
+    icons.warm_up()
+    made = icons.pixmaps_made
+    for mode in (QIcon.Mode.Selected, QIcon.Mode.Normal, QIcon.Mode.Disabled, QIcon.Mode.Active):
+        icon.pixmap(16, 16, mode)
+    assert icons.pixmaps_made == made
+    assert "warm_up_icons" in STEPS and "warm_up_icons" in MODULES  # run by the window's preloader

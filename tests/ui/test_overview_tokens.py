@@ -74,7 +74,9 @@ def test_tokens_per_day_beside_activity(qtbot, window, token_kind, tmp_path):
     assert day_totals(_Charts(True).tokens_per_day()) == [(1793491200000, 2000), (1793577600000, 2500)]
     text = pane.shown_text()
     assert "Tokens by model, 2026-11-01 to 2026-11-02" in text
-    assert "gpt-5\n4,000\n2.00" in text and "sonnet-4\n500\n0.00" in text
+    # the store's own cost, in dollars and named as the store's (the Costs page recomputes it)
+    assert "gpt-5\n4,000\n$2.00" in text and "sonnet-4\n500\n$0.00" in text
+    assert "Stored cost" in text and "as the store recorded it" in text
 
 
 def test_no_token_usage_shows_activity_alone(qtbot, window, token_kind, tmp_path):

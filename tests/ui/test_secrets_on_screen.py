@@ -25,7 +25,7 @@ def _hidden(text: str) -> bool:
 def test_daycare_conversation_masks_message_text_and_tool_output(qapp):
     from PySide6.QtGui import QPalette
 
-    from daycare_gui.stores.daycare.capabilities import message_of
+    from daycare_gui.stores.daycare.history_messages import message_of
     from daycare_gui.ui.widgets.message_view import messages_html
 
     said = history_record_from("user_message", 1_700_000_000_000, {"text": TEXT}, id=1, session_id="s")

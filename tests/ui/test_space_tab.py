@@ -125,3 +125,35 @@ def test_daycare_space_shows_its_tables_first_then_the_agents_with_progress_and_
     assert "Agents (measuring…)" in _groups(tab) and not tab.measure_cancel.isVisible()
     halfway = next(i for i, m in enumerate(seen) if m.endswith("%") and int(m.split()[-1][:-1]) >= 50)
     assert len(seen) == halfway + 2  # the next step after Cancel stopped the measuring: no session more read
+
+
+def test_own_leftovers_are_listed_on_the_page_and_removed_after_the_question(qtbot, window, tmp_path):
+    root = tmp_path / "store"
+    write_demo(root)
+    backups = root / ".daycare-gui-backups"
+    backups.mkdir(mode=0o700)
+    made = []
+    for day in range(1, 6):  # five backups of one document: the newest three stay to undo from
+        made.append(backups / f"MEMORY.md.202611{day:02d}-101500.bak")
+        made[-1].write_bytes(b"m" * 4000)
+    open_and_wait(qtbot, window, root, timeout=30000)
+    tab = _space(qtbot, window)
+    row = tab.leftovers
+    qtbot.waitUntil(lambda: row.preview is not None, timeout=30000)
+    qtbot.waitUntil(lambda: not tab.measuring, timeout=30000)
+    group = next(g for g in _groups(tab) if g.startswith("daycare-gui's own leftovers"))
+    assert sorted(_groups(tab)[group]) == sorted(str(p) for p in made[:2])
+    assert row.text.text() == "Would remove 2 backups: 7.8 KB given back." and row.remove_button.isEnabled()
+    assert all(p.exists() for p in made)  # looking removed nothing
+
+    def agree():
+        box = QApplication.activeModalWidget()
+        assert isinstance(box, QMessageBox) and "the newest 3 backups of each file stay" in box.text()
+        box.button(QMessageBox.StandardButton.Ok).click()
+
+    QTimer.singleShot(0, agree)
+    qtbot.mouseClick(row.remove_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: row.text.text().startswith("Removed"), timeout=30000)
+    assert row.text.text() == "Removed 2 backups: 7.8 KB given back."
+    assert [p.exists() for p in made] == [False, False, True, True, True]
+    assert not any(g.startswith("daycare-gui's own leftovers") for g in _groups(tab))

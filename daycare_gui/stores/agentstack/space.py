@@ -4,7 +4,8 @@ log. AgentStack keeps no migrations list here, so no upgrade is offered; its aud
 from __future__ import annotations
 
 from daycare_gui.stores.api import Storage
-from daycare_gui.stores.common.space import human, sqlite_file, sqlite_tables
+from daycare_gui.stores.common.space import sqlite_file, sqlite_tables
+from daycare_gui.stores.common.wording import byte_size
 from daycare_gui.stores.records import SpaceReport
 
 
@@ -15,6 +16,9 @@ class AgentStackStorage(Storage):
     def __init__(self, store) -> None:
         self.store = store
 
+    def own_folders(self):
+        return (self.store.path.parent,)  # (working copies and backups beside the database)
+
     def space(self, progress=None) -> SpaceReport | None:
         fetch = self.store.db.rows
         report = SpaceReport()
@@ -23,7 +27,7 @@ class AgentStackStorage(Storage):
         report.total = pages + report.wal
         if report.tables:
             top = report.tables[0]
-            report.advice.append(f"{top.name} is the largest table ({human(top.bytes)} of {human(report.total)}).")
+            report.advice.append(f"{top.name} is the largest table ({byte_size(top.bytes)} of {byte_size(report.total)}).")
         if report.free:
-            report.advice.append(f"{human(report.free)} of free pages: a VACUUM with AgentStack stopped gives them back.")
+            report.advice.append(f"{byte_size(report.free)} of free pages: a VACUUM with AgentStack stopped gives them back.")
         return report

@@ -51,6 +51,15 @@ class CianaAutomations(api.Automations):
     def __init__(self, store) -> None:
         self.store = store
 
+    def fingerprint(self):
+        """What any commit to checkpoints.db changes (its and its WAL's headers and stat, never opened), with
+        whether the bot runs (a run with work pending is "running" only while it does): the window keeps the
+        runs told from the checkpoints while it stays the same."""
+        from daycare_gui.stores.common.space_cache import file_fingerprint
+
+        db = self.store.layout.db
+        return None if db is None else (file_fingerprint(db), self.store.status.running)
+
     def _task_items(self) -> dict:
         from daycare_gui.stores.cianaparrot.tasks import CianaTasks
 

@@ -44,6 +44,8 @@ CONVERSATIONS = {
     "telegram_789012": [("hello", None, None, "Hi! How can I help?")],
 }
 FORECAST = "Check the weather forecast and send me a summary"
+# What langchain-anthropic puts in an answer's response_metadata: the model the costs page prices it with.
+MODEL = {"model_name": "claude-sonnet-4-5-20250929", "model_provider": "anthropic", "stop_reason": "end_turn"}
 # The daily forecast task's runs, oldest first, the last at its last_run: (how it went, its answer). Each is
 # laid out as LangGraph's saver leaves an invocation: an "input" checkpoint whose __start__ writes carry the
 # scheduler's message, a checkpoint per step with the step's writes against the one it ran from, and a last
@@ -97,9 +99,12 @@ def _write_db(db: Path, shift_ms: int, last_run_ms: int) -> None:
                                 tool_calls=[{"name": tool, "args": {"query": question}, "id": call, "type": "tool_call"}]))
                 new.append(_msg("ToolMessage", "tool", content=result, type="tool", id=f"t-{t}-{n}", tool_call_id=call,
                                 name=tool, status="success", artifact=None))
+            # (a later turn of a chat reads its start from the prompt cache: input_tokens includes it)
+            cached = {"input_token_details": {"cache_read": 80, "cache_creation": 0}} if n else {}
             new.append(_msg("AIMessage", "ai", content=answer, type="ai", id=f"b-{t}-{n}", tool_calls=[],
-                            invalid_tool_calls=[], usage_metadata={"input_tokens": 120, "output_tokens": 30,
-                                                                   "total_tokens": 150}))
+                            invalid_tool_calls=[], response_metadata=MODEL,
+                            usage_metadata={"input_tokens": 120, "output_tokens": 30, "total_tokens": 150,
+                                            **cached}))
             for i, item in enumerate(new):
                 ms += 1500
                 seq += 1
@@ -161,7 +166,7 @@ def _scheduled_runs(conn: sqlite3.Connection, thread: str, last_run_ms: int) -> 
             continue
         call = f"toolu_sched{k:02d}"
         asked = _msg("AIMessage", "ai", content="", type="ai", id=f"sched-a-{k}", invalid_tool_calls=[],
-                     usage_metadata={"input_tokens": 180, "output_tokens": 20, "total_tokens": 200},
+                     response_metadata={**MODEL, "stop_reason": "tool_use"}, usage_metadata={"input_tokens": 180, "output_tokens": 20, "total_tokens": 200},
                      tool_calls=[{"name": "web_search", "args": {"query": "weather forecast Rome"}, "id": call,
                                   "type": "tool_call"}])
         checkpoint(ms + 900, "loop", [("messages", "agent", [asked]), ("branch:to:tools", "agent", None)])
@@ -174,7 +179,7 @@ def _scheduled_runs(conn: sqlite3.Connection, thread: str, last_run_ms: int) -> 
         checkpoint(ms + 2400, "loop", [("messages", "tools", [result]), ("branch:to:agent", "tools", None)])
         messages.append(result)
         reply = _msg("AIMessage", "ai", content=answer, type="ai", id=f"sched-b-{k}", tool_calls=[],
-                     invalid_tool_calls=[], usage_metadata={"input_tokens": 260, "output_tokens": 30,
+                     invalid_tool_calls=[], response_metadata=MODEL, usage_metadata={"input_tokens": 260, "output_tokens": 30,
                                                             "total_tokens": 290})
         checkpoint(ms + 4800, "loop", [("messages", "agent", [reply])])
         messages.append(reply)

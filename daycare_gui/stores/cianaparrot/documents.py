@@ -13,6 +13,7 @@ from pathlib import Path
 from daycare_gui.stores.api import Documents, WriteRefused
 from daycare_gui.stores.cianaparrot.layout import WORKSPACE_DOCS
 from daycare_gui.stores.cianaparrot.safe_write import replace_file
+from daycare_gui.stores.common.regular_files import read_regular
 from daycare_gui.stores.records import DocRef
 
 
@@ -56,6 +57,9 @@ class CianaDocuments(Documents):
                 if entry.is_dir() and skill.is_file():
                     out.append(DocRef(f"skills/{entry.name}", entry.name, skill, "Skills", frontmatter=True))
         return out
+
+    def read(self, ref: DocRef) -> bytes:
+        return read_regular(ref.path) if ref.path else b""  # (a pipe planted as SKILL.md: refused, never waited on)
 
     def _is_ours(self, ref: DocRef) -> bool:
         """``ref`` is one of :meth:`documents` (same id and same file, links resolved): a ref made elsewhere,

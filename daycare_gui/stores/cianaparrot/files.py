@@ -27,7 +27,7 @@ from daycare_gui.stores.cianaparrot.bot_json import (
 from daycare_gui.stores.cianaparrot.scheduler import STALLS, judge, named
 from daycare_gui.stores.common.files.jsonfile import read_json, type_name
 from daycare_gui.stores.common.files.jsonl import BadLine, iter_jsonl
-from daycare_gui.stores.common.problems import ProblemLog
+from daycare_gui.stores.problems import ProblemLog
 
 SCHEDULER_FAILS = "the scheduler fails on every poll until it is fixed"
 THREAD_RE = re.compile(r"^(?P<base>.+)_s(?P<n>\d+)$")

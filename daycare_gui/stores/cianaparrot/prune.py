@@ -265,6 +265,15 @@ def _fsync(path: Path) -> None:
         os.close(fd)
 
 
+def _fsync_folder(folder: Path) -> None:
+    """The rename itself on disk (a power loss after it must not bring the old name back)."""
+    dir_fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)
+
+
 def _no_step(_: str) -> None:
     pass
 
@@ -384,11 +393,7 @@ def prune(db: Path, keep: int, idle_days: float | None = None, *, blocked: str |
         step("putting the pruned copy in place")
         os.replace(work, db)
         swapped = True
-        dir_fd = os.open(db.parent, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
+        _fsync_folder(db.parent)
         return PruneResult(db, backup, before, _stored_size(db), sum(t.checkpoints - t.kept for t in threads),
                            sum(t.writes_dropped for t in threads))
     except BaseException:
@@ -420,11 +425,13 @@ def restore(db: Path, backup: Path, *, blocked: str | None, force: bool = False)
             raise WriteRefused(f"{db.name}{side} holds data newer than the file; open and close the store with the "
                                "bot first, or move it away")
     db = Path(os.path.realpath(db))
+    _remove_leftovers(db, backup.parent)  # the working copy of an undo (or prune) that was killed
     work = work_name(db)
     try:
         shutil.copyfile(backup, work)
         os.chmod(work, stat.S_IMODE(db.stat().st_mode) if db.exists() else 0o600)
         _fsync(work)
         os.replace(work, db)
+        _fsync_folder(db.parent)
     finally:
         work.unlink(missing_ok=True)

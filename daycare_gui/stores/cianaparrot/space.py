@@ -13,7 +13,8 @@ from pathlib import Path
 from daycare_gui.stores.api import Storage, WriteRefused
 from daycare_gui.stores.cianaparrot.checkpoints import id_time_ms
 from daycare_gui.stores.common.backups import BACKUP_DIR
-from daycare_gui.stores.common.space import folder_lines, human, per_day, sqlite_file, sqlite_tables
+from daycare_gui.stores.common.space import folder_lines, per_day, sqlite_file, sqlite_tables
+from daycare_gui.stores.common.wording import byte_size
 from daycare_gui.stores.records import PruneDone, PrunePreview, SpaceAction, SpaceLine, SpaceReport
 
 ADVICE_THREADS = 3  # the largest threads named in the advice
@@ -25,6 +26,11 @@ class CianaStorage(Storage):
 
     def __init__(self, store) -> None:
         self.store = store
+
+    def own_folders(self):
+        L = self.store.layout  # backups in the data folder; working copies beside the database and documents
+        return tuple(p for p in (L.data_dir, L.db.parent if L.db is not None else None, L.workspace, L.root)
+                     if p is not None)
 
     def _fetch(self, sql: str) -> list[tuple]:
         return self.store.db.conn.execute(sql).fetchall()
@@ -43,7 +49,7 @@ class CianaStorage(Storage):
                 f"SELECT thread_id, COUNT(*), SUM(length(checkpoint) + {meta}), MIN({id_col}), MAX({id_col}) "
                 "FROM checkpoints GROUP BY thread_id"):
             total = int(size or 0) + int(writes.get(thread, 0))
-            out.append(SpaceLine(thread, total, "thread", count, f"{count:,} checkpoints",
+            out.append(SpaceLine(thread, total, "thread", count, f"{count:,} checkpoint{'' if count == 1 else 's'}",
                                  per_day(total, id_time_ms(first), id_time_ms(last))))
         out.sort(key=lambda line: (-line.bytes, line.name))
         return out
@@ -88,23 +94,26 @@ class CianaStorage(Storage):
             dropped = self._keep_latest_bytes()
             for line in report.holders[:ADVICE_THREADS]:
                 if (line.count or 0) > 1:
-                    report.advice.append(f"Thread {line.name} holds {human(line.bytes)} in {line.count:,} checkpoints; "
+                    report.advice.append(f"Thread {line.name} holds {byte_size(line.bytes)} in {line.count:,} checkpoints; "
                                          "its last checkpoint is all the bot needs to continue (the older ones are "
                                          "its history of runs and time travel).")
             if dropped:
                 report.actions.append(SpaceAction(
                     "prune", "Prune checkpoints, keeping the latest of each thread", dropped + (report.free or 0),
-                    f"{human(dropped)} of older checkpoints and {human(report.free or 0)} of free pages; the dry run "
+                    f"{byte_size(dropped)} of older checkpoints and {byte_size(report.free or 0)} of free pages; the dry run "
                     "measures the file it would leave. Stop the bot first; a backup is made."))
-                report.advice.append(f"Pruning to the latest checkpoint of each thread drops {human(dropped)} of "
+                report.advice.append(f"Pruning to the latest checkpoint of each thread drops {byte_size(dropped)} of "
                                      "checkpoints; it costs their run boundaries and time travel, and takes a "
                                      "backup's worth of free disk while it runs.")
         elif report.free:
-            report.advice.append(f"{human(report.free)} of free pages: a VACUUM would give them back.")
+            report.advice.append(f"A VACUUM with the bot stopped gives back the {byte_size(report.free)} of free pages; it "
+                                 "rewrites the whole file, which needs as much free disk while it runs.")
         backups = next((f for f in report.folders if f.name.startswith("backups")), None)
         if backups is not None and backups.bytes:
-            report.advice.append(f"daycare-gui's own backups take {human(backups.bytes)} in {backups.count} files "
-                                 f"({backups.detail}); remove those you no longer need to undo from.")
+            n = backups.count or 0
+            report.advice.append(f"daycare-gui's own backups take {byte_size(backups.bytes)} in {n:,} file"
+                                 f"{'' if n == 1 else 's'} ({backups.detail}): each is the undo of a change it made; "
+                                 "removing the older ones (below: keep the newest of each file) costs those undos.")
 
     # -- the prune ---------------------------------------------------------------------------------------
     def _db(self) -> Path:
@@ -125,8 +134,8 @@ class CianaStorage(Storage):
                                 ("the whole thread (idle)" if t.idle else f"keeps {t.kept} of {t.checkpoints}")
                                 + f", {t.writes_dropped} writes") for t in plan.threads if t.kept < t.checkpoints)
         summary = (f"Drops {plan.checkpoints_dropped:,} checkpoints and {plan.writes_dropped:,} writes; the database "
-                   f"goes from {human(plan.size_before)} to {human(plan.size_after)} "
-                   f"({human(plan.reclaimed)} given back).")
+                   f"goes from {byte_size(plan.size_before)} to {byte_size(plan.size_after)} "
+                   f"({byte_size(plan.reclaimed)} given back).")
         return PrunePreview(plan.size_before, plan.size_after, lines, summary, tuple(plan.notes))
 
     def prune(self, keep: int, idle_days: float | None = None, *, force: bool = False, progress=None,
@@ -146,7 +155,7 @@ class CianaStorage(Storage):
             return PruneDone(refusal=f"not pruned ({getattr(exc, 'strerror', None) or exc}); the store is as it was")
         return PruneDone(result.size_before, result.size_after, result.backup,
                          f"Pruned: {result.checkpoints_dropped:,} checkpoints and {result.writes_dropped:,} writes "
-                         f"dropped, {human(result.size_before)} → {human(result.size_after)}. The backup "
+                         f"dropped, {byte_size(result.size_before)} → {byte_size(result.size_after)}. The backup "
                          f"{result.backup} holds the store as it was (daycare-gui prune PATH --undo BACKUP).")
 
     def undo_prune(self, backup: Path, *, force: bool = False) -> PruneDone:

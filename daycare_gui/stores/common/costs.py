@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from daycare_gui.stores.common.pricing import Price, Rates, TableInfo, price, slot, table_info
+from daycare_gui.stores.common.wording import labelled
 from daycare_gui.stores.records import SessionRef, StoredCost, UsageRecord
 
 GROUPS = ("day", "model", "agent", "task", "user", "session")
@@ -164,6 +165,7 @@ class CostReport:
                 "totals": [t.as_dict() for t in self.totals], "overall": self.overall.as_dict(),
                 "unpriced_models": {m: {"tokens": n, "why": w} for m, (n, w) in self.unpriced.items()},
                 "cache_by_model": [t.as_dict() for t in self.models_cache],
+                "cache_by_session": [t.as_dict() for t in self.sessions_cache if t.cache_read],
                 "stored_costs": [{"day": s.day, "model": s.model, "stored_usd": s.stored_usd,
                                   "stored_tokens": s.stored_tokens, "usd": None if s.usd is None else str(s.usd),
                                   "tokens": s.tokens, "why": s.why} for s in self.stored],
@@ -188,15 +190,17 @@ def _as_row(rec: UsageRecord) -> tuple:
             rec.user, rec.task, rec.estimated)
 
 
-def _as_record(row: tuple) -> UsageRecord:
+def record_of_row(row: tuple) -> UsageRecord:
     (key, at, provider, model, inp, out, read, w5, w1h, thread, session, title, user, task, estimated) = row
     return UsageRecord(key=key, at=at, provider=provider, model=model, input=inp, output=out, cache_read=read,
                        cache_write_5m=w5, cache_write_1h=w1h, ref=SessionRef(thread, session), thread_title=title,
                        user=user, task=task, estimated=estimated)
 
 
-def _labeller(by: str, days: dict[int, str]) -> Callable[[tuple], tuple[str, str]]:
-    """(group key, what the table shows) of a row under a grouping: ``group_of`` for rows."""
+def _labeller(by: str, days: dict[int, str], tasks=None, names=None) -> Callable[[tuple], tuple[str, str]]:
+    """(group key, what the table shows) of a row under a grouping: ``group_of`` for rows. ``tasks``: record
+    key → (automation id, title) of the run it belongs to (``run_costs.task_of_records``), for "task";
+    ``names``: user id → name, for "user" ("Alex Rivera (u1)")."""
     if by == "day":
         def of_day(row):
             at = row[1]
@@ -216,10 +220,22 @@ def _labeller(by: str, days: dict[int, str]) -> Callable[[tuple], tuple[str, str
     if by == "agent":
         return lambda row: (row[9], row[11] or row[9] or "(no agent)")
     if by == "session":
-        return lambda row: (row[10], row[10] or "(no session)")
+        # (a session id alone says nothing to a person: its agent first)
+        return lambda row: (row[10], f"{row[11] or row[9] or '(no agent)'} / {row[10]}" if row[10] else "(no session)")
+    if by == "task" and tasks is not None:
+        return lambda row: tasks.get(row[0]) or ("", "(no task)")
     if by == "task":
         return lambda row: (row[13], row[13] or "(no task)")
-    return lambda row: (row[12], row[12] or "(no user)")
+    names = names or {}
+    shown: dict[str, tuple[str, str]] = {}  # (one label per user, not one per call)
+
+    def of_user(row):
+        uid = row[12]
+        hit = shown.get(uid)
+        if hit is None:
+            hit = shown[uid] = (uid, labelled(names.get(uid), uid) or "(no user)")
+        return hit
+    return of_user
 
 
 class _Cell:
@@ -262,7 +278,7 @@ PROGRESS_EVERY = 20_000  # records between two ``progress`` calls
 
 def compute(usage, by: str = "model", since: _dt.date | None = None,
             cancelled: Callable[[], bool] | None = None,
-            progress: Callable[[int], None] | None = None) -> CostReport:
+            progress: Callable[[int], None] | None = None, tasks=None) -> CostReport:
     """Price and total every record of ``usage`` (an ``api.Usage`` or None: nothing stored), read once.
 
     Each record lands in its line, its session and model, its model, the overall total and (where the store
@@ -270,7 +286,8 @@ def compute(usage, by: str = "model", since: _dt.date | None = None,
     are summed and priced once (``pricing.Rates``: the same exact sum as pricing each record). A record whose
     tier band the rates cannot price is priced by the table on its own, as ``price`` does. ``progress(records
     read)`` is told every ``PROGRESS_EVERY`` records; ``cancelled()`` asked every 500 (the report is then
-    partial: the caller drops it)."""
+    partial: the caller drops it). ``tasks``: what "task" totals by, where the store's runs can be told
+    (``run_costs.task_of_records``); else each record's own ``task``."""
     if by not in GROUPS:
         raise ValueError(f"unknown grouping {by!r} (one of {', '.join(GROUPS)})")
     info = table_info()
@@ -291,14 +308,14 @@ def compute(usage, by: str = "model", since: _dt.date | None = None,
     if rows is None:
         rows = (_as_row(rec) for rec in usage.records(_since_ms(since)))
     days: dict[int, str] = {}
-    labels = _labeller(by, days)
+    labels = _labeller(by, days, tasks, usage.user_names() if by == "user" else None)
     for n, row in enumerate(rows):
         if n % 500 == 0:
             if cancelled is not None and cancelled():
                 break
             if progress is not None and n and n % PROGRESS_EVERY == 0:
                 progress(n)
-        (rkey, at, provider, model, inp, out, read, w5, w1h, _thread, sid, _title, _user, _task,
+        (rkey, at, provider, model, inp, out, read, w5, w1h, thread, sid, title, _user, _task,
          estimated) = row
         key, label = labels(row)
         mlabel = f"{provider} / {model or '(no model)'}" if provider else (model or "(no model)")
@@ -315,14 +332,15 @@ def compute(usage, by: str = "model", since: _dt.date | None = None,
             day_model = None
         pr, why = None, found.why
         if not why and rates is None:  # a band the rates cannot price: the table prices the record itself
-            pr = price_record(_as_record(row), with_savings=True)
+            pr = price_record(record_of_row(row), with_savings=True)
             why = "" if pr.price.usd is not None else pr.price.why
         # (a cell holds its rates, so their id is not reused while the cell lives)
         cell_key = (key, sid, mlabel, day_model, why or ("table" if pr is not None else id(rates)))
         cell = cells.get(cell_key)
         if cell is None:
             totals = [groups.setdefault(key, Total(key, label)), overall,
-                      per_session.setdefault((sid, mlabel), Total(f"{sid}\t{mlabel}", f"{sid or '(no session)'} · {mlabel}")),
+                      per_session.setdefault((sid, mlabel), Total(
+                          f"{sid}\t{mlabel}", f"{title or thread or '(no agent)'} / {sid or '(no session)'} · {mlabel}")),
                       per_model.setdefault(mlabel, Total(mlabel, mlabel))]
             if day_model is not None:
                 totals.append(by_day_model.setdefault(day_model, Total("", "")))
@@ -377,11 +395,12 @@ def _side_by_side(stored: list[StoredCost], recomputed: dict[tuple[str, str], To
         tokens = total.tokens if total else 0
         usd = total.usd if total and not total.unpriced_records else None
         out.append(StoredLine(key[0], key[1], stored_usd, stored_tokens, usd, tokens,
-                              _why(rows, total, stored_tokens, tokens)))
+                              _why(rows, total, stored_tokens, tokens, stored_usd, usd)))
     return out
 
 
-def _why(rows, total: Total | None, stored_tokens: int, tokens: int) -> str:
+def _why(rows, total: Total | None, stored_tokens: int, tokens: int, stored_usd: float | None = None,
+         usd: Decimal | None = None) -> str:
     if not rows:
         return ("no hourly row: these calls never reached the store's own table (compaction, memory and tool "
                 "inference, context overflow, estimates)")
@@ -390,11 +409,17 @@ def _why(rows, total: Total | None, stored_tokens: int, tokens: int) -> str:
     if total.unpriced_records:
         return "the model is not in the price table: only the store's own figure is known"
     if tokens > stored_tokens:
+        estimates = total.estimated_records
+        said = (f"; {estimates} of the records {'is an estimate' if estimates == 1 else 'are estimates'}, which "
+                "the store never adds" if estimates else "")
         return (f"{tokens - stored_tokens:,} tokens in the records never reached the hourly table (calls that "
-                "bypass it, estimates)")
+                f"bypass it, estimates, a process stopped before adding them){said}")
     if tokens < stored_tokens:
         return (f"the hourly table holds {stored_tokens - tokens:,} tokens more than the records (history "
                 "deleted, or an hour that straddles midnight)")
+    if stored_usd is not None and usd is not None and abs(stored_usd - float(usd)) <= 5e-5 + 1e-6 * abs(stored_usd):
+        # (float4 keeps about 7 significant digits, and the store adds each call to its running sum)
+        return "same tokens and the same price: only the store's float4 rounding differs"
     return "same tokens: the difference is in the prices (the system's own table at the time, its tiers)"
 
 

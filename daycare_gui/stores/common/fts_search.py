@@ -1,5 +1,5 @@
-"""Running a search over an FTS5 index: what Daycare's search (``daycare_gui.stores.daycare.sqlite.fts_index.query``) and the
-shared one every other kind feeds (:mod:`daycare_gui.stores.common.search_query`) do alike.
+"""Running a search over an FTS5 index, as the shared search every kind feeds
+(:mod:`daycare_gui.stores.common.search_query`) does.
 
 The MATCH expression (:func:`~daycare_gui.stores.common.fts.match_expression`) gets filter terms on the
 ``tags`` column and a time range on ``at``; the matches are counted up to a cap, then read best first (BM25,

@@ -8,9 +8,6 @@ index again and it would stay in the user's cache folder. Each index of the shar
 before the location was recorded) is removed once nobody has touched it for ``UNRECORDED_DAYS`` (a cache:
 a search rebuilds it). Deciding reads one meta row per file, so it is cheap enough to run whenever an index
 is built; a file it cannot read, and the index being built, are left alone.
-
-Daycare's own former index (:mod:`daycare_gui.stores.daycare.sqlite.fts_index.prune`) decides by its own
-record and removes through :func:`prune_indexes` too.
 """
 
 from __future__ import annotations
@@ -65,12 +62,25 @@ def store_gone(location: str) -> bool:
     return not is_url(location) and not os.path.lexists(location)
 
 
-def prune_source_indexes(folder: str | os.PathLike, *, keep: str | os.PathLike | None = None,
-                         now: float | None = None) -> list[Path]:
-    """Remove the shared search's indexes in ``folder`` whose store is gone (see the module's rule)."""
-
+def _orphan(now: float | None) -> Callable[[Path], bool]:
     def orphan(index_file: Path) -> bool:
         location = recorded_meta(index_file, LOCATION_META)
         return store_gone(location) if location else untouched_for(index_file, UNRECORDED_DAYS, now)
 
-    return prune_indexes(folder, orphan, keep=keep)
+    return orphan
+
+
+def prune_source_indexes(folder: str | os.PathLike, *, keep: str | os.PathLike | None = None,
+                         now: float | None = None) -> list[Path]:
+    """Remove the shared search's indexes in ``folder`` whose store is gone (see the module's rule)."""
+    return prune_indexes(folder, _orphan(now), keep=keep)
+
+
+def orphan_indexes(folder: str | os.PathLike, *, now: float | None = None) -> list[Path]:
+    """The shared search's indexes in ``folder`` that :func:`prune_source_indexes` would remove (a dry run)."""
+    try:
+        candidates = sorted(Path(folder).glob("*.sqlite"))
+    except OSError:
+        return []
+    orphan = _orphan(now)
+    return [f for f in candidates if not f.is_symlink() and orphan(f)]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from array import array
 from collections.abc import Iterable, Iterator
 from itertools import islice
 
@@ -122,27 +123,30 @@ class JumpIndex:
         self._hay: list[str] = []
         self._words: list[str] = []
         self._label_end: list[int] = []
-        self._by_key: dict[str, JumpEntry] = {}
-        self._exact: dict[str, int | list[int]] = {}  # a whole id or label typed: found without a scan
-        for i, e in enumerate(self.entries):
+        self._lengths = array("I")  # per entry: its lower-cased key's length, then its label's
+        # kind → key → entry: the entries' own key strings, no "kind:key" string made for each. (The index
+        # of a large store holds 21,000 entries: every string kept per entry is ~2 MB more held for the
+        # window's lifetime. An exact id or label typed is found among a search's candidates instead of
+        # in a dict of both lower-cased, which held 7 MB there.)
+        self._by_key: dict[str, dict[str, JumpEntry]] = {}
+        for e in self.entries:
             key, label = e.key.lower(), e.label.lower()
             self._hay.append(f"{key}\n{label}\n{e.detail.lower()}")
             label_words = " " + _SEPARATORS.sub(" ", label)
             self._words.append(f"{label_words} {_SEPARATORS.sub(' ', f'{key} {e.detail.lower()}')}")
             self._label_end.append(len(label_words))
-            self._by_key.setdefault(f"{e.kind}:{e.key}", e)
+            self._lengths.extend((len(key), len(label)))
+            self._by_key.setdefault(e.kind, {}).setdefault(e.key, e)
             if e.collection:  # "row:<collection>:<key>" (the collection pane's links) finds it too
-                self._by_key.setdefault(f"row:{e.collection}:{e.ref if e.ref is not None else e.key}", e)
-            for text in {key, label}:
-                found = self._exact.get(text)
-                self._exact[text] = i if found is None else (found if isinstance(found, list) else [found]) + [i]
+                self._by_key.setdefault("row", {}).setdefault(
+                    f"{e.collection}:{e.ref if e.ref is not None else e.key}", e)
 
     def __len__(self) -> int:
         return len(self.entries)
 
     def find(self, kind: str, key: str) -> JumpEntry | None:
         """The item a deep link names (``kind`` may be an alias: thread, document)."""
-        return self._by_key.get(f"{LINK_ALIASES.get(kind, kind)}:{key}")
+        return self._by_key.get(LINK_ALIASES.get(kind, kind), {}).get(key)
 
     def search(self, query: str, limit: int = 50) -> list[JumpEntry]:
         """Up to ``limit`` entries matching every word of ``query``, best first: the exact id or label,
@@ -160,8 +164,12 @@ class JumpIndex:
             return []
         words, ends = self._words, self._label_end
         starts = [" " + s for s in (_SEPARATORS.sub(" ", t).strip() for t in terms) if s]
-        exact = self._exact.get(q, [])
-        out: list[int] = sorted(exact if isinstance(exact, list) else [exact])[:limit]
+        # the whole id or label typed: where its length is the id's or the label's (a cheap test first:
+        # a one-letter query has every entry for a candidate), the haystack starts with it or has it next
+        n, lengths = len(q), self._lengths
+        out: list[int] = [i for i in candidates if lengths[2 * i] == n or lengths[2 * i + 1] == n]
+        out = [i for i in out if (lengths[2 * i] == n and hay[i].startswith(q + "\n"))
+               or (lengths[2 * i + 1] == n and hay[i].startswith(q + "\n", lengths[2 * i] + 1))][:limit]
         taken: set[int] = set(out)
         # Each rank is a lazy pass that stops once the list is full: candidates are already in the order
         # equal matches are shown, so a rank's first hits are its best. The passes are written out (no

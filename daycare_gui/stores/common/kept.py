@@ -94,6 +94,32 @@ def forget(store: str, folder: Path | None = None) -> None:
     _remove((folder or kept_dir()) / store_key(store))
 
 
+def orphans(folder: Path | None = None) -> list[tuple[Path, str | None]]:
+    """What :func:`prune_kept` would remove, as (entry folder, its store or None when it names none)."""
+    base = folder or kept_dir()
+    try:
+        entries = list(os.scandir(base))
+    except OSError:
+        return []
+    out: list[tuple[Path, str | None]] = []
+    for entry in entries:
+        if not entry.is_dir(follow_symlinks=False):
+            continue
+        store = _read_store(Path(entry.path) / STORE_FILE)
+        if store is None or entry.name != store_key(store):
+            if _abandoned(Path(entry.path)):
+                out.append((Path(entry.path), None))
+        elif not os.path.lexists(store):
+            out.append((Path(entry.path), store))
+    return out
+
+
+def remove_entry(entry: Path) -> bool:
+    """Remove one store's kept folder (one :func:`orphans` named); whether it is gone."""
+    _remove(entry)
+    return not os.path.lexists(entry)
+
+
 def prune_kept(folder: Path | None = None) -> list[str]:
     """Remove what is kept for stores that are gone (their real path no longer exists), records nobody can
     attribute to a store, and temporary files of writers that died; returns the stores (or folders)

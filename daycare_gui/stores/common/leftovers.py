@@ -26,6 +26,8 @@ Names recognised (``<pid>`` is the writer's process id):
 
 In the cache folder, search indexes of stores that are gone are this application's leftovers too: each build
 of the shared index removes them (stores.common.index_prune; Daycare's former per-database index the same way).
+``daycare-gui prune PATH --leftovers`` and the Storage page list all of these with their bytes, then remove
+them, with backups beyond the newest of each file (stores.common.own_leftovers).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from pathlib import Path
 
 from daycare_gui.stores.common import private_copies
 from daycare_gui.stores.common.processes import process_exists
+from daycare_gui.stores.common.wording import byte_size
 
 UPGRADE = "upgrade working copy"
 PRUNE = "prune working copy"
@@ -103,7 +106,7 @@ class Leftover:
         return self.pid is not None and self.alive is False
 
     def message(self, *, removed: bool = False) -> str:
-        size = _human(self.size)
+        size = byte_size(self.size)
         if self.pid is None:
             owner = "no process id in its name"
         elif self.alive:
@@ -147,15 +150,6 @@ def _size(path: Path) -> int:
         return total
     except OSError:
         return 0
-
-
-def _human(size: int) -> str:
-    value = float(size)
-    for unit in ("bytes", "KB", "MB", "GB"):
-        if value < 1024 or unit == "GB":
-            return f"{int(value)} bytes" if unit == "bytes" else f"{value:.1f} {unit}"
-        value /= 1024
-    return f"{size} bytes"
 
 
 def _make(path: Path, what: str, pid: int | None) -> Leftover:

@@ -83,15 +83,3 @@ def read_regular(path: str | os.PathLike, *, follow: bool = True) -> bytes:
     """The bytes of ``path`` through :func:`open_regular` (the same errors)."""
     with open_regular(path, follow=follow) as fh:
         return fh.read()
-
-
-# The copying half lives in regular_copy (it imports this module); kinds that import it from here still get it.
-_COPY_NAMES = ("FileGrew", "copy_regular", "copy_stream", "growth_limit")
-
-
-def __getattr__(name: str):
-    if name in _COPY_NAMES:
-        from daycare_gui.stores.common import regular_copy
-
-        return getattr(regular_copy, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

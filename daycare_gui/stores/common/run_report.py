@@ -6,9 +6,9 @@ from __future__ import annotations
 import datetime as _dt
 import time
 
-from daycare_gui.stores.common.masking import mask_text
 from daycare_gui.stores.common.run_health import run_health
 from daycare_gui.stores.common.task_times import task_times
+from daycare_gui.stores.masking import mask_text
 from daycare_gui.stores.records import Automation, Run
 
 HEALTH_RUNS = 200  # the latest runs health is read from (bounded: a task may have 10,000)
@@ -30,7 +30,8 @@ def run_dict(r: Run) -> dict:
     }
 
 
-def automation_dict(a: Automation, runs: list[Run], health_runs: list[Run], now_ms: int) -> dict:
+def automation_dict(a: Automation, runs: list[Run], health_runs: list[Run], now_ms: int, costs=None) -> dict:
+    """``costs``: what each of ``runs`` cost (``run_costs.run_costs``), None where the store keeps no usage."""
     h = run_health(a, health_runs, now_ms=now_ms)
     task = a.task
     times = task_times(task) if task is not None else None
@@ -51,21 +52,36 @@ def automation_dict(a: Automation, runs: list[Run], health_runs: list[Run], now_
             "expected_since_first_run": h.expected, "stopped_firing": h.stopped_firing,
             "missed_since_last_run": h.missed_since_last, "last_due": iso(h.last_due),
             "stuck": [r.id for r in h.stuck], "problems": [mask_text(p) for p in h.problems()]},
-        "runs": [run_dict(r) for r in runs],
+        "runs": [dict(run_dict(r), cost=None if costs is None else costs[i].as_dict()) for i, r in enumerate(runs)],
     }
 
 
 def automations_report(cap, *, task: str | None = None, since: int | None = None, limit: int | None = None,
-                       now_ms: int | None = None) -> list[dict]:
-    """Every automation (or the one whose id or title is ``task``) with its runs since ``since``."""
+                       now_ms: int | None = None, usage=None) -> list[dict]:
+    """Every automation (or the one whose id or title is ``task``) with its runs since ``since``; with
+    ``usage`` (the store's ``api.Usage``), what each run cost."""
+    from daycare_gui.stores.common.run_costs import run_costs
+
     now = now_ms if now_ms is not None else int(time.time() * 1000)
-    out = []
+    read = []
     for a in cap.automations():
         if task is not None and task not in (a.id, a.title, a.id.partition(":")[2]):
             continue
         latest = cap.runs(a.id, limit=HEALTH_RUNS) if a.runs_told else []
-        runs = cap.runs(a.id, since=since, limit=limit) if a.runs_told else []
-        out.append(automation_dict(a, runs, latest, now))
+        if not a.runs_told or limit == 0:
+            runs = []
+        elif since is None and limit is not None and limit <= HEALTH_RUNS:
+            runs = latest[:limit]  # (the latest runs were just read: a slow kind reconstructs them once)
+        else:
+            runs = cap.runs(a.id, since=since, limit=limit)
+        read.append((a, latest, runs))
+    # every run priced in one read of the usage (and a record of a session two tasks share counted once)
+    every = [r for _a, _latest, runs in read for r in runs]
+    costs = run_costs(usage, every) if usage is not None else None
+    out, at = [], 0
+    for a, latest, runs in read:
+        out.append(automation_dict(a, runs, latest, now, None if costs is None else costs[at:at + len(runs)]))
+        at += len(runs)
     return out
 
 

@@ -1,9 +1,9 @@
 """One full-text index for every store kind that offers ``SearchSource``, kept in the user's cache folder.
 
 The store is never written: the index lives under ``<search dir>/sources/<key>.sqlite`` (the search dir is
-:func:`daycare_gui.stores.common.fts.default_dir`, shared with Daycare's own index; ``key`` hashes the
-source's ``identity()``, so each store has its own file). A sub-folder keeps these apart from Daycare's
-indexes, whose clean-up knows only its own kind of file.
+:func:`daycare_gui.stores.common.fts.default_dir`; ``key`` hashes the source's ``identity()``, so each store
+has its own file). A sub-folder keeps these apart from the per-store index files of an earlier version,
+which a source names (``SearchSource.former_index_files``) so its first build removes them.
 
 Indexing is incremental. ``SearchSource.messages(after)`` yields ``(cursor, ref, message)`` in cursor
 order; cursors are opaque strings. The index remembers the last cursor it stored and the one before it, and

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from daycare_gui.stores.common.masking import (
+from daycare_gui.stores.masking import (
     MASK,
     TEXT_STEPS,
     MaskStep,

@@ -14,21 +14,11 @@ import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from daycare_gui.stores.common.wording import byte_size
 from daycare_gui.stores.records import SpaceLine
 
 Fetch = Callable[[str], list[tuple]]  # runs one SQL statement, returns its rows
 MAX_FILES = 200_000  # a folder walk stops here rather than take minutes; the line says so
-
-
-def human(size: int | float | None) -> str:
-    if size is None:
-        return "?"
-    value = float(size)
-    for unit in ("B", "KB", "MB", "GB"):
-        if value < 1024 or unit == "GB":
-            return f"{int(value)} {unit}" if unit == "B" else f"{value:,.1f} {unit}"
-        value /= 1024
-    return f"{value:,.1f} TB"
 
 
 def sqlite_tables(fetch: Fetch) -> tuple[list[SpaceLine], str]:
@@ -86,7 +76,7 @@ def pg_tables(fetch: Fetch) -> tuple[list[SpaceLine], int]:
             lines.append(SpaceLine(name, int(own), "index", None, f"index on {table} (in its size)"))
         else:
             lines.append(SpaceLine(name, int(total), "table", int(tuples) if tuples and tuples > 0 else None,
-                                   f"own pages {human(own)}, indexes and TOAST {human(int(total) - int(own))}"))
+                                   f"own pages {byte_size(own)}, indexes and TOAST {byte_size(int(total) - int(own))}"))
     lines.sort(key=lambda line: (-line.bytes, line.name))
     size = fetch("SELECT pg_database_size(current_database())")[0][0]
     return lines, int(size)

@@ -4,8 +4,8 @@ Measuring a big SQLite store reads every page (``dbstat``) and, for the bytes pe
 its history: seconds on a million records. The measured parts (tables, free pages, the log, holders) are kept
 as the ``space`` record of :mod:`.kept` (the repeated commands' private records: 0700 folders, 0600 files,
 written atomically, keyed by the database's real path, removed when the store is gone), with the database's
-fingerprint (:func:`file_fingerprint`), so a changed store — any commit, a checkpoint, a file swapped in — is
-measured again. Folder sizes are never kept: a folder changes without the database changing, and walking
+fingerprint (:func:`file_fingerprint`; for a PGlite folder, every file's stat), so a changed store — any
+commit, a checkpoint, a file swapped in — is measured again. Folder sizes are never kept: a folder changes without the database changing, and walking
 them is quick.
 """
 
@@ -17,7 +17,7 @@ import os
 import threading
 from pathlib import Path
 
-from daycare_gui.stores.common import kept
+from daycare_gui.stores.common import kept, tree_fingerprint
 from daycare_gui.stores.common.tree_fingerprint import Fingerprint
 from daycare_gui.stores.records import SpaceLine
 
@@ -52,10 +52,14 @@ def _fingerprint(db_path: Path) -> Fingerprint:
     return Fingerprint(hashlib.sha256(state).hexdigest())  # (headers read: nothing is racy)
 
 
-def load(db_path: Path, folder: Path | None = None) -> tuple[dict, Fingerprint]:
+def load(db_path: Path, folder: Path | None = None, *, tree: bool = False) -> tuple[dict, Fingerprint | None]:
     """The parts kept for this database as it is now ({} when none: never kept, changed since, damaged), and
-    the fingerprint to keep new parts under."""
-    fp = _fingerprint(db_path)
+    the fingerprint to keep new parts under. ``tree``: ``db_path`` is a database's folder (PGlite), whose
+    fingerprint is every file's stat (:mod:`.tree_fingerprint`); None, and nothing kept, when it holds too
+    many files to tell cheaply."""
+    fp = tree_fingerprint.fingerprint([db_path]) if tree else _fingerprint(db_path)
+    if fp is None:
+        return {}, None
     return kept.load(kept.real_path(db_path), NAME, fp, folder) or {}, fp
 
 

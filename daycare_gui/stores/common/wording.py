@@ -72,6 +72,19 @@ def count(n: int, noun: str, plural: str | None = None, *, number=None) -> str:
     return f"{number(n) if number is not None else f'{n:,}'} {word}"
 
 
+def byte_size(n: int | float | None) -> str:
+    """A size as people read it, 1024 a step: "812 bytes", "1.5 KB", "1,234.5 MB" (empty when unknown).
+    The one way every page, command and message says a size."""
+    if n is None:
+        return ""
+    value = float(n)
+    for unit in ("bytes", "KB", "MB", "GB"):
+        if abs(value) < 1024 or unit == "GB":
+            return f"{int(value):,} bytes" if unit == "bytes" else f"{value:,.1f} {unit}"
+        value /= 1024
+    return ""
+
+
 def compact_number(n: float) -> str:
     """A short number for chart axes and badges: 950, 1.2k, 20M, 3.5B (whole numbers drop the ".0")."""
     sign = "-" if n < 0 else ""

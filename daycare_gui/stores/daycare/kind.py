@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from daycare_gui.stores.api import Candidate, NotRecognised, OpenedStore, StoreKind, StorePath
-from daycare_gui.stores.records import StoreSummary
+from daycare_gui.stores.records import KeptTarget, StoreSummary
 
 # How sure each detected generation makes us. A folder with only Daycare-named subfolders (cron/,
 # agents/ without descriptor.json) may be another system's; a lone settings.json is weak evidence.
@@ -43,6 +43,27 @@ class DaycareKind(StoreKind):
         from daycare_gui.stores.daycare.paths import default_root
 
         return default_root()  # $DAYCARE_ROOT_DIR or ~/.daycare, as Daycare resolves it
+
+    def kept_target(self, path: StorePath) -> KeptTarget | None:
+        """A PGlite store (reading it costs a copy and Node): what a repeated search or inspect needs."""
+        from daycare_gui.stores.daycare.engine import engine_status
+        from daycare_gui.stores.daycare.pg.kept_roots import pglite_target
+
+        target = pglite_target(path)
+        if target is None:
+            return None
+        return KeptTarget(target.store, target.roots, target.paths.to_dict(),
+                          lambda: engine_status(target.paths).to_dict())
+
+    def upgrader(self, path: StorePath):
+        from daycare_gui.stores.daycare.upgrader import DaycareUpgrader
+
+        return DaycareUpgrader.at(path)
+
+    def file_editor(self, path: StorePath):
+        from daycare_gui.stores.daycare.edit.file_editor import DaycareFileEditor
+
+        return DaycareFileEditor.for_file(path) if isinstance(path, (str, os.PathLike)) else None
 
     def probe(self, path: StorePath) -> Candidate:
         from daycare_gui.stores.daycare.detect import detect

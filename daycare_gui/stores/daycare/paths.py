@@ -13,9 +13,9 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from daycare_gui.stores.common.masking import mask_url_credentials
-from daycare_gui.stores.common.problems import Problem
 from daycare_gui.stores.common.regular_files import read_regular
+from daycare_gui.stores.masking import mask_url_credentials
+from daycare_gui.stores.problems import Problem
 
 SETTINGS_NAME = "settings.json"
 DB_NAME = "daycare.db"

@@ -12,10 +12,11 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
-# (imported with the Directory, on the GUI thread before a store opens: never first on a worker)
-from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.daycare.datadir.agent_files import find_agent_files
 from daycare_gui.stores.daycare.datadir.reading import read_capped
+
+# (imported with the Directory, on the GUI thread before a store opens: never first on a worker)
+from daycare_gui.stores.problems import ProblemLog
 from daycare_gui.stores.records import JumpEntry, SearchDocument
 
 SETTINGS_KEY = "settings:settings.json"

@@ -9,7 +9,6 @@ from typing import Any
 
 from daycare_gui.stores.api import Collections, EditableField
 from daycare_gui.stores.common.files.jsonl import iter_jsonl
-from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.common.secrets import MASK, mask_secrets
 from daycare_gui.stores.common.wording import count
 from daycare_gui.stores.linggen.byte_order_mark import PLAN_TITLE_UNSEEN, file_starts_with_bom
@@ -36,6 +35,7 @@ from daycare_gui.stores.linggen.readers import (
     seconds_to_ms,
     text_of,
 )
+from daycare_gui.stores.problems import ProblemLog
 from daycare_gui.stores.records import Collection, DocRef, Link, Row, SessionRef
 
 RUNS = Collection("runs", "Runs", ("Run", "Agent", "Kind", "Status", "Started", "Duration", "Session", "Detail",

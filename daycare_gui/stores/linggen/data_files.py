@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from daycare_gui.stores.common.files.jsonl import iter_jsonl
-from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.common.secrets import mask_secrets, mask_url
-from daycare_gui.stores.common.wording import count
+from daycare_gui.stores.common.wording import byte_size, count
 from daycare_gui.stores.linggen.readers import list_files, read_json, text_of
+from daycare_gui.stores.problems import ProblemLog
 from daycare_gui.stores.records import Collection, Row
 
 DATA_FILES = Collection("user_files", "Activity log and memory backups", ("File", "Holds", "Day", "Entries", "Size"),
@@ -92,7 +92,7 @@ def _row(f: DataFile) -> Row:
         n = len(value) if isinstance(value, (list, dict)) else 0
     bad = [p for p in problems if p.severity == "error"]
     problem = f"{count(len(bad), 'line')} could not be read (first: {bad[0].message})" if bad else None
-    return Row(f.rel, (f.rel, f.holds, f.day, n, _size(size)), raw={"path": str(f.path)}, markdown=markdown,
+    return Row(f.rel, (f.rel, f.holds, f.day, n, byte_size(size)), raw={"path": str(f.path)}, markdown=markdown,
                problem=problem)
 
 
@@ -112,7 +112,3 @@ def _day(name: str) -> str:
     return match.group(1) if match else ""
 
 
-def _size(size: int | None) -> str:
-    if size is None:
-        return ""
-    return f"{size:,} bytes" if size < 10_000 else f"{size / 1024:,.0f} KB"

@@ -25,7 +25,6 @@ from daycare_gui.stores.common.edit.atomic import (
     sha256_of,
 )
 from daycare_gui.stores.common.files.frontmatter import parse_markdown
-from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.common.regular_files import read_regular
 from daycare_gui.stores.linggen.byte_order_mark import (
     AGENT_UNREAD,
@@ -37,6 +36,7 @@ from daycare_gui.stores.linggen.byte_order_mark import (
 )
 from daycare_gui.stores.linggen.layout import HomePaths
 from daycare_gui.stores.linggen.readers import list_dirs, list_files
+from daycare_gui.stores.problems import ProblemLog
 from daycare_gui.stores.records import DocRef
 
 AGENTS, SKILLS, MISSIONS, PLANS = "Agents", "Skills", "Missions", "Plans"

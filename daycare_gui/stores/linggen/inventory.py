@@ -12,7 +12,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.linggen.layout import HomePaths, encode_project_path
 from daycare_gui.stores.linggen.readers import (
     JsonRead,
@@ -24,6 +23,7 @@ from daycare_gui.stores.linggen.readers import (
     text_of,
 )
 from daycare_gui.stores.linggen.scanning import MessageStats, scan_messages
+from daycare_gui.stores.problems import ProblemLog
 from daycare_gui.stores.records import SessionRef
 
 PER_PROJECT = "per-project"

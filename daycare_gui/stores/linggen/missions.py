@@ -18,7 +18,6 @@ from pathlib import Path
 
 from daycare_gui.stores.common.files.frontmatter import parse_markdown
 from daycare_gui.stores.common.files.jsonl import iter_jsonl
-from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.linggen.byte_order_mark import (
     JSONL_LINE_UNREAD,
     MISSION_UNREAD,
@@ -37,6 +36,7 @@ from daycare_gui.stores.linggen.readers import (
     seconds_to_ms,
     text_of,
 )
+from daycare_gui.stores.problems import ProblemLog
 
 
 @dataclass

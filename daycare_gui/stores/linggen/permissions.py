@@ -26,11 +26,11 @@ from daycare_gui.stores.common.edit.atomic import (
     refuse_read_only,
     save_atomic,
 )
-from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.common.regular_files import read_regular
 from daycare_gui.stores.linggen.byte_order_mark import BOM
 from daycare_gui.stores.linggen.jsonsplice import SpliceError, splice_value
 from daycare_gui.stores.linggen.readers import parse_json_text
+from daycare_gui.stores.problems import ProblemLog
 from daycare_gui.stores.records import Row
 
 KEY = "tool_allows"

@@ -23,11 +23,11 @@ import yaml
 from daycare_gui.stores.common import json_brackets as brackets
 from daycare_gui.stores.common.files.jsonfile import parse_json
 from daycare_gui.stores.common.files.yaml_guard import too_deep
-from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.common.processes import process_exists
 from daycare_gui.stores.common.regular_files import open_regular, read_regular
 from daycare_gui.stores.common.wording import count
 from daycare_gui.stores.linggen.byte_order_mark import BOM, JSON_UNREAD, REMOVE_BOM
+from daycare_gui.stores.problems import ProblemLog
 
 # Files this kind reads whole are small (metadata, Markdown); a bigger one is reported, not loaded.
 MAX_SMALL_FILE = 8 * 1024 * 1024

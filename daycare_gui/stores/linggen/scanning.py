@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.common.regular_files import open_regular
 from daycare_gui.stores.common.secrets import mask_url
 from daycare_gui.stores.linggen.byte_order_mark import BOM_CHAR, JSONL_LINE_UNREAD, REMOVE_BOM
 from daycare_gui.stores.linggen.messages import content_kind
+from daycare_gui.stores.problems import ProblemLog
 
 _PREVIEW = 120
 

@@ -4,7 +4,8 @@ append-only files) largest first. Linggen keeps no database and no migrations li
 from __future__ import annotations
 
 from daycare_gui.stores.api import Storage
-from daycare_gui.stores.common.space import folder_size, human, subfolder_lines
+from daycare_gui.stores.common.space import folder_size, subfolder_lines
+from daycare_gui.stores.common.wording import byte_size
 from daycare_gui.stores.records import SpaceLine, SpaceReport
 
 HOLDERS = 50
@@ -16,6 +17,9 @@ class LinggenStorage(Storage):
 
     def __init__(self, home) -> None:
         self.home = home
+
+    def own_folders(self):
+        return (self.home.root,)  # (document backups go to <home>/.daycare-gui-backups)
 
     def _sessions(self) -> list[SpaceLine]:
         folders = [self.home.sessions]
@@ -39,6 +43,6 @@ class LinggenStorage(Storage):
         report.holders = self._sessions()
         if report.holders:
             top = report.holders[0]
-            report.advice.append(f"Session {top.name} takes {human(top.bytes)} in {top.count} files; Linggen only "
+            report.advice.append(f"Session {top.name} takes {byte_size(top.bytes)} in {top.count} files; Linggen only "
                                  "appends to a session's messages.")
         return report

@@ -18,7 +18,6 @@ from daycare_gui.stores.api import (
 )
 from daycare_gui.stores.common.folder_files import FolderFiles, FolderRoot
 from daycare_gui.stores.common.leftovers import report_and_clean
-from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.common.secrets import mask_url
 from daycare_gui.stores.common.wording import count
 from daycare_gui.stores.linggen import layout
@@ -39,6 +38,7 @@ from daycare_gui.stores.linggen.missions import scan_missions
 from daycare_gui.stores.linggen.permissions import PermissionFiles, permissions_path, workspace_exists
 from daycare_gui.stores.linggen.readers import load_json, pid_status
 from daycare_gui.stores.linggen.tasks import LinggenTasks
+from daycare_gui.stores.problems import ProblemLog
 from daycare_gui.stores.records import FileRoot, SessionRef, StoreSummary
 
 

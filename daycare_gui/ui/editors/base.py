@@ -8,14 +8,17 @@ form, the raw text and the preview are always rebuilt from the same bytes.
 What the form shows is the store's choice: the editor asks the opened store's ``Documents`` for the
 file's :class:`~daycare_gui.stores.api.DocumentForm` (a cron task's schedule, an app's permission rules)
 and renders its field specs; with no store, or a store that knows nothing of the file, the form is the
-body alone. Saving asks once first while the store says writing is risky (``Documents.write_risk``: its
-engine runs, and may overwrite or miss the change), and stays inside the folders the store names
-(``Documents.write_folders``): the editor never names a kind.
+body alone. Saving goes through the store's ``Documents.save``, for a file it lists and for any other file
+of it (a task's TASK.md, named by a ``file:`` ref): the kind checks (its engine running, a link out of its
+folders), keeps the old bytes and writes atomically, conflict-checked. A refusal is asked once, in the
+kind's words, before insisting; the editor never names a kind. Only a file opened with no store (nothing to
+ask) is saved by the shared atomic save itself.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QFileSystemWatcher, Qt, QTimer, Signal
@@ -32,7 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from daycare_gui.stores.api import DocumentForm, Documents
+from daycare_gui.stores.api import DocumentForm, Documents, WriteConflict, WriteRefused
 from daycare_gui.stores.common.edit.atomic import ConflictError, load_for_edit, save_atomic, sha256_of
 from daycare_gui.stores.common.edit.document import FrontmatterDocument
 from daycare_gui.stores.common.edit.errors import DocumentError, InvalidValue
@@ -43,7 +46,7 @@ from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, markdown_html
 from daycare_gui.ui.widgets.plain_text import text_of
 
 from .conflict import ConflictDialog, DiffDialog, unified_diff
-from .engine_prompt import ask_write_while_engine_runs
+from .engine_prompt import ask_write_refused
 from .fields import ERROR_TONE, message_label, monospace_editor, set_text_if_different, show_message
 from .sources import painted
 from .undo import SnapshotCommand
@@ -298,56 +301,73 @@ class FileEditorBase(QWidget):
 
     # --- saving ------------------------------------------------------------------------------------
 
-    def confirm_engine_running(self, reason: str) -> bool:
-        """Ask before writing while the engine runs (tests replace this)."""
-        return ask_write_while_engine_runs(self, reason)
+    def confirm_refused(self, reason: str) -> bool:
+        """Ask whether to insist on a save the store's kind refused (tests replace this)."""
+        return ask_write_refused(self, reason)
 
     def save(self, *, force: bool = False) -> bool:
         """Write the file if it changed; refuses to overwrite an outside change unless the user says so."""
         if not self.is_dirty() and not force:
             self.status.setText("Nothing to save")
             return True
-        reason = self.write_risk()
-        if reason and not self.confirm_engine_running(reason):
-            self.status.setText("Not saved: the engine is running")
+        if not self.ref.editable:  # (no question: no answer could make it writable)
+            self.status.setText("Not saved: " + (self.ref.readonly_reason or f"{self.ref.title} cannot be edited"))
             return False
+        if self.documents is not None:  # the kind's save says itself what makes writing risky: asked once
+            return self._write_document(self._loaded.sha256, insist=False)
         return self._write(force=force)
 
-    def write_risk(self) -> str | None:
-        """Why writing now is risky, in the store's words (its engine runs), or None."""
-        docs = self.documents
-        try:
-            if docs is not None and type(docs).write_risk is not Documents.write_risk:
-                return docs.write_risk(self.ref)  # the kind answers for its files, live
-            # A kind that says nothing of its files: whatever blocks its writes (its bot runs) is asked.
-            reason = None
-            if self.store is not None and hasattr(self.store, "writes_blocked"):
-                reason = self.store.writes_blocked()
-        except Exception:  # a store that cannot tell: asking is safer than writing unasked
-            return "It cannot be told whether the system's engine runs on this store"
-        return reason
-
-    def _within(self) -> list[Path] | None:
-        try:
-            folders = self.documents.write_folders(self.ref) if self.documents is not None else None
-        except Exception as exc:  # not knowing the store's folders must not mean writing anywhere
-            raise OSError(f"the store cannot tell which folders are its own ({exc})") from exc
-        return list(folders) if folders is not None else None
-
     def _write(self, *, force: bool) -> bool:
+        """A file opened with no store: the shared atomic save, conflict-checked unless ``force``."""
         try:
-            # (never through a link to a file outside the store: OutsideStoreError, said like any OSError)
-            self._loaded = save_atomic(self.path, self._current, expected_sha256=self._loaded.sha256, force=force,
-                                       within=self._within())
+            self._loaded = save_atomic(self.path, self._current, expected_sha256=self._loaded.sha256, force=force)
         except ConflictError as exc:
             return self._resolve_conflict(exc)
         except OSError as exc:
             QMessageBox.critical(self, "Cannot save", f"{self.path} could not be written: {exc}")
             return False
+        return self._saved(f"Saved {self.path.name}")
+
+    def _write_document(self, expected_sha256: str | None, *, insist: bool) -> bool:
+        """Save through the kind's ``Documents.save`` over the bytes whose hash is ``expected_sha256``.
+        ``insist``: the user already said yes to the kind's refusal (the same save, after a conflict)."""
+        try:
+            backup = self.documents.save(self.ref, self._current, expected_sha256, force=insist)
+        except WriteRefused as exc:
+            if insist or not self.confirm_refused(str(exc)):
+                self.status.setText("Not saved: " + str(exc).split("\n", 1)[0])
+                return False
+            return self._write_document(expected_sha256, insist=True)
+        except WriteConflict:
+            try:
+                now = read_regular(self.path)
+            except FileNotFoundError:
+                now = None
+            except OSError as exc:
+                QMessageBox.critical(self, "Cannot save", f"{self.path} changed on disk and cannot be read: {exc}")
+                return False
+            choice = self.ask_conflict(ConflictError(self.path, now))
+            if choice == "overwrite":  # over the version the user saw, and only that one
+                return self._write_document(sha256_of(now) if now is not None else None, insist=insist)
+            if choice == "reload":
+                self.reload_from_disk()
+            else:
+                self.status.setText("Not saved: the file changed on disk")
+            return False
+        except OSError as exc:
+            QMessageBox.critical(self, "Cannot save", f"{self.path} could not be written: {exc}")
+            return False
+        self._loaded = replace(self._loaded, data=self._current, sha256=sha256_of(self._current))
+        # (the backup's folder named short on the button row; its whole path in the tooltip)
+        kept = f"; the old text is kept in {Path(backup).parent.name}" if backup is not None else ""
+        self.status.setToolTip(str(backup) if backup is not None else "")
+        return self._saved(f"Saved {self.path.name}{kept}")
+
+    def _saved(self, status: str) -> bool:
         self.undo_stack.setClean()
         self.disk_banner.hide()
         self._watch()
-        self.status.setText(f"Saved {self.path.name}")
+        self.status.setText(status)
         self._update_title()
         self.saved.emit(str(self.path))
         return True
@@ -361,7 +381,7 @@ class FileEditorBase(QWidget):
     def _resolve_conflict(self, exc: ConflictError) -> bool:
         choice = self.ask_conflict(exc)
         if choice == "overwrite":
-            return self._write(force=True)  # (the engine question was answered by this same save)
+            return self._write(force=True)
         if choice == "reload":
             self.reload_from_disk()
         else:

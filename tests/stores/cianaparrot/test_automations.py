@@ -110,3 +110,21 @@ def test_a_task_gone_from_the_file_keeps_its_runs(tmp_path):
         gone = next(a for a in auto.automations() if a.id == "a1b2c3d4")
         assert gone.deleted and gone.task is None and "no longer in scheduled_tasks.json" in gone.title
         assert [r.outcome for r in auto.runs("a1b2c3d4")] == ["worked"]
+
+
+def test_runs_are_kept_while_checkpoints_db_is_unchanged_and_read_again_after_a_commit(tmp_path):
+    """The Automations page keeps the runs told from the checkpoints by the store's fingerprint (#36); CianaParrot
+    had none, so every visit decoded the scheduler threads' checkpoints again."""
+    import sqlite3
+
+    from daycare_gui.stores.common.run_cache import RunCache
+
+    root = write_demo(tmp_path / "ciana")
+    with KIND.open(root) as store:
+        cache = RunCache(store.capability(Automations))
+        first = cache.runs("a1b2c3d4")
+        assert cache.runs("a1b2c3d4") is first and cache.reads == 1
+        with sqlite3.connect(root / "data" / "checkpoints.db") as conn:  # the bot commits a checkpoint
+            conn.execute("CREATE TABLE IF NOT EXISTS a_later_write (x)")
+        again = cache.runs("a1b2c3d4")
+        assert cache.reads == 2 and [r.outcome for r in again] == [r.outcome for r in first]

@@ -78,3 +78,18 @@ def test_prune_says_what_it_needs(deployment, capsys):
     assert "--keep N" in capsys.readouterr().err
     assert main(["prune", str(deployment), "--keep", "0", "--dry-run"]) == 2
     assert "at least 1" in capsys.readouterr().err
+
+
+def test_after_a_prune_each_thread_reads_one_checkpoint_and_the_backup_is_named_as_an_undo(deployment, capsys):
+    assert main(["prune", str(deployment), "--keep", "1", "--json"]) == 0
+    capsys.readouterr()
+    from daycare_gui.stores.cianaparrot import KIND
+
+    store = KIND.open(deployment)
+    try:
+        report = store.capability(Storage).space()
+    finally:
+        store.close()
+    assert {h.detail for h in report.holders} == {"1 checkpoint"}
+    backups = next(a for a in report.advice if a.startswith("daycare-gui's own backups"))
+    assert " in 1 file (" in backups and "each is the undo of a change it made" in backups

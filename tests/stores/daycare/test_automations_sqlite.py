@@ -78,9 +78,13 @@ def test_the_heartbeat_batch_lists_its_runs_and_says_how_daycare_stamps_last_run
     cap = autos(demo)
     batch = by_title(cap, "Heartbeat batch of Alex Rivera (2: Check inbox, Plant care)")
     runs = cap.runs(batch.id)
-    written = sorted(r["started_at"] for r in model.scheduled_runs if r["task"] == "heartbeat")
-    assert sorted(r.started_at for r in runs) == written
-    assert {r.outcome for r in runs} == {"worked"}
+    written = sorted((r["started_at"] for r in model.scheduled_runs if r["task"] == "heartbeat"), reverse=True)
+    assert [r.started_at for r in runs[1:]] == written and {r.outcome for r in runs[1:]} == {"worked"}
+    # the heartbeats were stamped 25 minutes ago with no batch message since: a batch ran then and wrote nothing,
+    # or the stamp was another user's; listed as that, so the batch does not read as stopped firing 19 days ago
+    assert (runs[0].started_at, runs[0].outcome, runs[0].certainty) == (model.heartbeat_last_run, "unknown", "partial")
+    assert "another user's batch" in runs[0].evidence
+    assert not run_health(batch, runs, now_ms=NOW_MS).stopped_firing
     assert any("every heartbeat row's last_run_at" in n for n in batch.notes)
     assert batch.task.schedule_kind == "interval" and batch.task.schedule == "1800"
 
@@ -152,3 +156,49 @@ def test_a_deleted_delete_after_run_task_keeps_its_runs_in_the_shared_cron_agent
         assert any(ref.thread_id == "syscron" for ref in cap.run_sessions())  # hidden as scheduled runs
     finally:
         opened.close()
+
+
+def test_each_heartbeat_run_says_which_heartbeats_it_ran_and_which_were_stamped_without_running(tmp_path):
+    """Daycare runs a user's heartbeats as one batch and stamps every row's last_run_at, even for a heartbeat a
+    batch left out (``runNow({ids})``): each run says which it ran, and which it did not though stamped."""
+    import json
+    import sqlite3
+
+    root = tmp_path / "daycare"
+    write_demo(root)
+    m = build_small()
+    agent = m.agents["sys_heartbeat"]
+    with sqlite3.connect(root / "daycare.db") as conn:
+        session = conn.execute("SELECT active_session_id FROM agents WHERE id = ?", (agent,)).fetchone()[0]
+        one = ('<system_message origin="heartbeat">Heartbeat: Check inbox (id: check-inbox)\n\n'
+               '1. Reply to Sam (id: not-a-task)</system_message>')  # (an output line after it is no heartbeat)
+        conn.execute("INSERT INTO session_history (session_id, type, at, data) VALUES (?, 'user_message', ?, ?)",
+                     (session, NOW_MS - 10 * MINUTE, json.dumps({"text": one, "files": []})))
+        conn.execute("INSERT INTO session_history (session_id, type, at, data) VALUES (?, 'assistant_message', ?, ?)",
+                     (session, NOW_MS - 9 * MINUTE, json.dumps({"text": "Inbox checked.", "toolCalls": []})))
+    opened = open_store(root)
+    try:
+        cap = autos(opened)
+        batch = by_title(cap, "Heartbeat batch of Alex Rivera (2: Check inbox, Plant care)")
+        runs = cap.runs(batch.id)
+        assert runs[0].started_at == NOW_MS - 10 * MINUTE and runs[0].outcome == "worked"
+        assert dict(runs[0].meta)["Heartbeats run"] == "Check inbox"
+        assert dict(runs[0].meta)["Not run"] == "Plant care (Daycare stamped their last_run_at all the same)"
+        assert "not Plant care, whose last_run_at Daycare stamped all the same" in runs[0].evidence
+        # the demo's batches ran both
+        assert all(dict(r.meta)["Heartbeats run"] == "Check inbox, Plant care" and "Not run" not in dict(r.meta)
+                   for r in runs[1:])
+        assert "it ran 2 heartbeats (Check inbox, Plant care)" in runs[1].evidence
+    finally:
+        opened.close()
+
+
+def test_a_heartbeat_task_says_its_last_run_time_is_every_batchs_stamp(demo):
+    """The Heartbeat tasks page shows a heartbeat's last_run_at as its last run: each says it is the stamp
+    Daycare puts on every heartbeat after any batch, ran or not (#36)."""
+    tasks = demo.capability(api.Tasks).tasks()
+    inbox = next(t for t in tasks if t.schedule_kind == "heartbeat" and t.id == "check-inbox")
+    assert dict(inbox.meta)["Last run time"].startswith("stamped on every heartbeat after each batch of any user")
+    never = next(t for t in tasks if t.schedule_kind == "heartbeat" and t.id == "weekly-budget")
+    assert "Last run time" not in dict(never.meta)  # (never stamped: nothing to say)
+    assert all("Last run time" not in dict(t.meta) for t in tasks if t.schedule_kind == "cron")

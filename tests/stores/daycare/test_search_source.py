@@ -1,12 +1,15 @@
-"""Daycare's SQLite and legacy generations feed the shared search index (``SearchSource``): the same hits as
-Daycare's own index gave for words and for its filters (agent kind, lifecycle, user, record type), a
-history rewritten in the middle is indexed afresh, the former index file is removed, and documents (skills,
-memory, prompt files, settings keys) are searched beside the messages, with secrets kept out."""
+"""Daycare's SQLite and legacy generations feed the shared search index (``SearchSource``): as many hits as
+Daycare's own index gave for words, its filters (agent kind, lifecycle, user, record type) keeping exactly
+the matching records, a history rewritten in the middle is indexed afresh, the former index file is removed,
+and documents (skills, memory, prompt files, settings keys) are searched beside the messages, with secrets
+kept out."""
 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -16,18 +19,12 @@ from daycare_gui.stores.common.search_docs import store_documents
 from daycare_gui.stores.common.search_index import SourceIndex, update_documents, update_source_index
 from daycare_gui.stores.common.search_query import SourceFilter, search_source
 from daycare_gui.stores.daycare.demo import write_demo
-from daycare_gui.stores.daycare.sqlite.fts_index import (
-    SearchFilter,
-    SearchIndex,
-    index_path,
-    search,
-    update_index,
-)
-from daycare_gui.stores.daycare.sqlite.fts_index.legacy import LegacySource, update_legacy_index
+from daycare_gui.stores.daycare.former_index import STORE_META, former_index_file
 from daycare_gui.stores.daycare.sqlite.store import open_store
 from tests.conftest import snapshot_tree
 
-QUERIES = ("lisbon", "the", "gmail", "flight*", "weather OR calendar", "report -draft")
+# Each query and the matches Daycare's own index (the former core.search) found in the demo when it was removed.
+QUERIES = {"lisbon": 9, "the": 58, "gmail": 9, "flight*": 3, "weather OR calendar": 16, "report -draft": 0}
 
 
 @pytest.fixture(autouse=True)
@@ -44,22 +41,17 @@ def demo(tmp_path_factory):
     return dest
 
 
-def _old_hits(path, text, flt=SearchFilter()):
-    """Daycare's own index (core.search): {(session, record id)} of every match."""
-    with open_store(path) as core:
-        legacy = None
-        if core.db is None:
-            legacy = LegacySource.from_inventory(core.files())
-            target = index_path(core.paths.agents_dir)
-        else:
-            target = index_path(core.paths.db_path)
-        with SearchIndex(target) as index:
-            if legacy is None:
-                update_index(core.db, index)
-            else:
-                update_legacy_index(core.files(), core.paths, index)
-            found = search(index, core.db, text, flt, limit=10_000, legacy=legacy)
-    return {(h.session_id, str(h.record_id)) for h in found.hits}, found.total
+def _former_index(store_path, recorded: str | None) -> Path:
+    """A file where Daycare's former index of ``store_path`` lived, saying which store it was built from."""
+    path = former_index_file(os.environ["DAYCARE_GUI_SEARCH_DIR"], store_path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    if recorded is not None:
+        conn.execute("INSERT INTO meta VALUES (?, ?)", (STORE_META, recorded))
+    conn.commit()
+    conn.close()
+    return path
 
 
 def _new(path, text, choices=(), **kw):
@@ -77,6 +69,18 @@ def _hits(found):
     return {(h.ref.session_id, h.message_id) for h in found.hits}
 
 
+def _records(path) -> dict[str, dict[str, str]]:
+    """Record id → the value of each filter for it, read from the store itself."""
+    conn = sqlite3.connect(f"file:{path / 'daycare.db'}?immutable=1", uri=True)
+    try:
+        rows = conn.execute("SELECT h.id, a.type, a.lifecycle, a.user_id, h.type FROM session_history AS h "
+                            "JOIN sessions AS s ON s.id = h.session_id JOIN agents AS a ON a.id = s.agent_id")
+        return {str(i): {"agent_kind": k, "lifecycle": life, "user": user, "record_type": t}
+                for i, k, life, user, t in rows}
+    finally:
+        conn.close()
+
+
 def _users(path) -> list[str]:
     conn = sqlite3.connect(f"file:{path / 'daycare.db'}?immutable=1", uri=True)
     try:
@@ -85,24 +89,24 @@ def _users(path) -> list[str]:
         conn.close()
 
 
-def test_the_same_hits_as_daycares_own_index_for_words_and_filters(demo):
+def test_as_many_hits_as_daycares_own_index_and_filters_keep_exactly_their_records(demo):
     before = snapshot_tree(demo)
-    for text in QUERIES:
-        old, total = _old_hits(demo, text)
+    for text, total in QUERIES.items():
         _built, found = _new(demo, text)
-        assert _hits(found) == old and found.total == total, text
-    assert _hits(_new(demo, "lisbon")[1]), "the demo has matches to compare"
-    cases = [("agent_kind", k, SearchFilter(kinds=(k,))) for k in ("subagent", "user", "cron")]
-    cases += [("lifecycle", v, SearchFilter(lifecycles=(v,))) for v in ("active", "sleeping", "dead")]
-    cases += [("user", u, SearchFilter(user_id=u)) for u in _users(demo)]
-    cases += [("record_type", t, SearchFilter(record_types=(t,))) for t in ("tool_result", "user_message", "note")]
+        assert found.total == len(found.hits) == total, text
+    records = _records(demo)
+    cases = [("agent_kind", k) for k in ("subagent", "user", "cron")]
+    cases += [("lifecycle", v) for v in ("active", "sleeping", "dead")]
+    cases += [("user", u) for u in _users(demo)]
+    cases += [("record_type", t) for t in ("tool_result", "user_message", "note")]
     some = 0
-    for name, value, old_filter in cases:
-        for text in ("lisbon", "the"):
-            old, _total = _old_hits(demo, text, old_filter)
+    for text in ("lisbon", "the"):
+        every = _hits(_new(demo, text)[1])
+        for name, value in cases:
             _built, found = _new(demo, text, [(name, value)])
-            assert _hits(found) == old, (name, value, text)
-            some += bool(old)
+            expected = {(s, i) for s, i in every if records[i][name] == value}
+            assert _hits(found) == expected, (name, value, text)
+            some += bool(expected)
     assert some >= 6  # the filters were compared on matches, not only on empty answers
     assert snapshot_tree(demo) == before
 
@@ -118,10 +122,6 @@ def test_the_facets_are_daycares_filters(demo):
 
 def test_legacy_store_gives_the_same_hits(fixture_copy):
     store = fixture_copy("daycare-808af509", with_db=False)
-    for text in ("hello", "booted", "the"):
-        old, _total = _old_hits(store, text)
-        _built, found = _new(store, text)
-        assert _hits(found) == old, text
     _built, found = _new(store, "hello")
     assert [(h.ref.thread_id, h.ref.session_id, h.message_id) for h in found.hits] == [("agentusr1", "agentusr1#1", "2")]
     assert _new(store, "hello", [("agent_kind", "cron")])[1].total == 0
@@ -139,10 +139,8 @@ def test_legacy_store_gives_the_same_hits(fixture_copy):
 
 def test_the_former_legacy_index_file_is_removed(fixture_copy, index_dir):
     store = fixture_copy("daycare-808af509", with_db=False)
-    _old_hits(store, "hello")  # Daycare's former index of the legacy folder
     with open_store(store) as core:
-        old = index_path(core.paths.agents_dir)
-    assert old.exists()
+        old = _former_index(core.paths.agents_dir, str(core.paths.agents_dir.resolve()))
     _new(store, "hello")
     assert not old.exists()
 
@@ -172,9 +170,9 @@ def test_a_history_rewritten_in_the_middle_rebuilds_the_index(tmp_path):
 
 def test_the_former_daycare_index_file_is_removed(demo, index_dir):
     with open_store(demo) as core:
-        old = index_path(core.paths.db_path)
-        with SearchIndex(old) as index:
-            update_index(core.db, index)
+        db_path = core.paths.db_path.resolve()
+    old = _former_index(db_path, str(db_path))
+    (old.parent / f"{old.name}-wal").write_bytes(b"")
     other = index_dir / ("0" * 24 + ".sqlite")  # another store's index: left alone
     other.write_bytes(b"")
     assert old.exists()

@@ -158,3 +158,25 @@ def test_progress_is_told_per_step_and_raising_from_it_stops_the_measuring(demo,
         done: list[str] = []
         assert storage.space(progress=done.append).holders
     assert done[0] == "measuring agents" and done[-1].startswith("measuring agents: ")  # the tables were kept
+
+
+def test_advice_says_what_to_do_and_what_it_costs(demo, tmp_path, monkeypatch):
+    from daycare_gui.stores.common.wording import byte_size
+
+    root = _copy(demo, tmp_path)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    conn = sqlite3.connect(root / "daycare.db")  # free pages: what a VACUUM would give back
+    conn.execute("CREATE TABLE scratch (x)")
+    conn.executemany("INSERT INTO scratch VALUES (?)", [("y" * 4000,)] * 50)
+    conn.commit()
+    conn.execute("DROP TABLE scratch")
+    conn.commit()
+    conn.close()
+    with registry.open_store(root) as opened:
+        report = opened.capability(api.Storage).space()
+    assert report.free > 0
+    top = report.holders[0]
+    assert (f"A VACUUM with Daycare stopped gives back the {byte_size(report.free)} of free pages; it rewrites the whole "
+            f"file, which needs about {byte_size(report.total - report.free)} of free disk while it runs.") in report.advice
+    growth = next(a for a in report.advice if a.startswith(f"Agent {top.name} holds"))
+    assert f"growing about {byte_size(top.per_day)} a day" in growth and "it is where the store grows" in growth

@@ -84,3 +84,102 @@ def test_postgres_runs_and_a_python_call_in_a_reply_is_no_run(pg_fresh_url):
     want["cron:cron-digest"][0] = (NOW_MS - 10 * 60_000, "interrupted", "Python execution failed before completion.")
     assert got["cron:cron-digest"] == want["cron:cron-digest"]
     assert got["webhook:hook-deploy"] == want["webhook:hook-deploy"]
+
+
+def test_runs_are_kept_while_the_database_is_unchanged_and_read_again_after_a_write(pg_fresh_url):
+    """The Automations page keeps reconstructed runs by the store's fingerprint (#36): today's Daycare had none,
+    so every visit read each task agent's history again. A run written by Daycare is seen at the next read."""
+    from daycare_gui.stores.common.run_cache import RunCache
+
+    with open_store(pg_fresh_url) as opened:
+        cache = RunCache(opened.capability(api.Automations))
+        first = cache.runs("cron:cron-digest")
+        assert cache.runs("cron:cron-digest") is first and cache.reads == 1  # nothing written: kept
+        with psycopg.connect(pg_fresh_url, autocommit=True) as conn:  # Daycare runs the digest again
+            conn.execute(
+                "INSERT INTO session_history (session_id, type, at, data) VALUES "
+                "('staskdigest', 'rlm_start', %s, %s::jsonb), ('staskdigest', 'rlm_complete', %s, %s::jsonb)",
+                (NOW_MS - 60_000, '{"toolCallId": "rc5digest", "code": "x"}',
+                 NOW_MS - 58_000, '{"toolCallId": "rc5digest", "output": "Turn skipped", "isError": false}'))
+        again = cache.runs("cron:cron-digest")
+        assert cache.reads == 2 and (again[0].started_at, again[0].outcome) == (NOW_MS - 60_000, "skipped")
+
+
+def test_pglite_runs_are_kept_while_its_copy_is_unchanged(pglite_demo):
+    from daycare_gui.stores.common.run_cache import RunCache
+    from daycare_gui.ui.panes.generic.automations import read_automations
+
+    with open_store(pglite_demo) as opened:
+        cache = RunCache(opened.capability(api.Automations))
+        first = read_automations(cache)
+        reads = cache.reads
+        again = read_automations(cache)
+        assert reads == len(first) and cache.reads == reads  # the second visit reads no history
+        assert [s.health.summary() for s in again] == [s.health.summary() for s in first]
+
+
+def test_a_code_phase_followed_by_the_next_run_is_no_longer_running(pg_fresh_url):
+    """Daycare runs a task agent's work one at a time: a code phase with no rlm_complete that the next run's
+    code phase follows died (it was listed "running", and flagged stuck two hours later)."""
+    with psycopg.connect(pg_fresh_url, autocommit=True) as conn:
+        conn.execute(
+            "INSERT INTO session_history (session_id, type, at, data) VALUES "
+            "('staskdigest', 'rlm_start', %s, %s::jsonb), ('staskdigest', 'rlm_complete', %s, %s::jsonb)",
+            (NOW_MS - 60_000, '{"toolCallId": "rc5digest", "code": "x"}',
+             NOW_MS - 58_000, '{"toolCallId": "rc5digest", "output": "Turn skipped", "isError": false}'))
+    with open_store(pg_fresh_url) as opened:
+        runs = opened.capability(api.Automations).runs("cron:cron-digest")
+    assert [(r.started_at, r.outcome, r.error) for r in runs[:2]] == [
+        (NOW_MS - 60_000, "skipped", ""), (NOW_MS - 10 * 60_000, "interrupted", "Python execution failed before completion.")]
+
+
+def test_the_store_daycare_7c3c466c_wrote_has_nothing_scheduled_and_says_so(pglite_fixture, capsys):
+    from daycare_gui.cli import main
+
+    assert main(["automations", str(pglite_fixture)]) == 0
+    assert capsys.readouterr().out.strip() == "Nothing scheduled."
+
+
+def test_a_deleted_trigger_keeps_its_runs(pg_fresh_url):
+    """Daycare closes a deleted (or delete-after-run) trigger's row and keeps the runs in the task's agent: they
+    were listed nowhere; now under the trigger, marked deleted, and health says its runs remain."""
+    with psycopg.connect(pg_fresh_url, autocommit=True) as conn:
+        conn.execute("UPDATE tasks_cron SET valid_to = %s WHERE id = 'cron-backup'", (NOW_MS - 3_600_000,))
+    with open_store(pg_fresh_url) as opened:
+        cap = opened.capability(api.Automations)
+        backup = next(a for a in cap.automations() if a.id == "cron:cron-backup")
+        runs = cap.runs(backup.id)
+        hook = cap.runs("webhook:hook-deploy")
+    assert backup.deleted and backup.title == "Nightly backup check" and backup.task is None
+    assert [(r.started_at, r.outcome) for r in runs] == [(t, o) for t, o, _e in expected()["cron:cron-backup"]]
+    assert "The task was deleted; 1 of its runs remain" in run_health(backup, runs, now_ms=NOW_MS).problems()
+    assert [(r.started_at, r.outcome) for r in hook] == [(t, o) for t, o, _e in expected()["webhook:hook-deploy"]]
+
+
+def test_a_task_agents_records_are_read_once_for_every_automation_that_shares_it(pg_fresh_url, monkeypatch):
+    """The page reads each automation's latest runs, then the selected one's all: the backup agent holds the runs
+    of three automations (its cron and webhook triggers, the runs naming none), and each read its whole
+    history again (on the 1M demo: seconds each). Now once per agent while the store is unchanged."""
+    from daycare_gui.stores.common.run_cache import RunCache
+    from daycare_gui.ui.panes.generic.automations import read_automations
+
+    with open_store(pg_fresh_url) as opened:
+        cap = opened.capability(api.Automations)
+        reads = []
+        rows = cap.db.rows
+
+        def counting(sql, params=None):
+            if "FROM session_history h WHERE" in sql:
+                reads.append(params.get("a"))
+            return rows(sql, params)
+
+        monkeypatch.setattr(cap.db, "rows", counting)
+        shown = read_automations(RunCache(cap))
+        digest = RunCache(cap).runs("cron:cron-digest", limit=20_000)
+        assert sorted(reads) == ["agtaskbackup", "agtaskdigest"]
+        assert [(r.started_at, r.outcome, r.error) for r in digest] == expected()["cron:cron-digest"]
+        assert {s.automation.id: s.health.runs_seen for s in shown}["webhook:hook-deploy"] == 1
+        with psycopg.connect(pg_fresh_url, autocommit=True) as conn:  # a write: read again
+            conn.execute("UPDATE tasks_cron SET last_run_at = last_run_at + 1 WHERE id = 'cron-digest'")
+        cap.runs("cron:cron-digest")
+        assert sorted(reads) == ["agtaskbackup", "agtaskdigest", "agtaskdigest"]

@@ -84,8 +84,8 @@ def test_process_app_and_database_folders(store_dir):
 
 
 def test_engine_db_url_in_settings_is_masked(tmp_path):
-    from daycare_gui.stores.common.problems import ProblemLog
     from daycare_gui.stores.daycare.datadir.config import settings_entries
+    from daycare_gui.stores.problems import ProblemLog
 
     plant_data_dir(tmp_path, tmp_path / "home", db_url=True)
     rows = settings_entries(tmp_path, ProblemLog())
@@ -123,8 +123,8 @@ def test_search_finds_a_word_only_in_a_skill_or_a_system_prompt(store_dir, tmp_p
 
 
 def test_a_process_environment_value_is_masked_in_its_log_whatever_it_looks_like(tmp_path):
-    from daycare_gui.stores.common.problems import ProblemLog
     from daycare_gui.stores.daycare.datadir.runtime_files import process_entries
+    from daycare_gui.stores.problems import ProblemLog
 
     folder = tmp_path / "processes" / "p1"
     folder.mkdir(parents=True)

@@ -22,19 +22,22 @@ NOT_CONTENT = {
     # names, times and enumerations that say what a record is, not what it holds
     "id", "type", "role", "status", "timestamp", "ts", "at", "createdAt", "toolCallId", "tool_call_id",
     "call_id", "agent_id", "from_id", "to_id", "user_id", "channel", "provider", "model", "mimeType", "path",
-    # LangChain's class path of a serialized message (CianaParrot): how it is stored, not what it says
-    "$kind", "module", "method",
+    # LangChain's class path of a serialized message (CianaParrot): how it is stored, not what it says; the
+    # model and provider under LangChain's names, and why the model stopped (an enumeration)
+    "$kind", "module", "method", "model_name", "model_provider", "stop_reason",
     # Daycare: the Python VM's state (opaque base64), the tool stubs prepended to every Python run (the
     # same text each time), and a tool's structured copy of the text result that is exported
     "snapshot", "preamble", "typedResult",
 }
+# keys that name what a count is only inside one object: Daycare's ``tokens.source`` ("usage" or "estimate")
+NOT_CONTENT_IN = {("tokens", "source")}
 _WORD = re.compile(r"[A-Za-z0-9]{3,}")
 
 
 def _strings(value, key: str = ""):
     if isinstance(value, dict):
         for k, v in value.items():
-            if k not in NOT_CONTENT:
+            if k not in NOT_CONTENT and (key, k) not in NOT_CONTENT_IN:
                 yield from _strings(v, str(k))
     elif isinstance(value, (list, tuple)):
         for v in value:

@@ -9,12 +9,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from daycare_gui.stores.api import Collections, Conversations, Documents, SearchSource
-from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.linggen import KIND
 from daycare_gui.stores.linggen.jsonsplice import splice_value
 from daycare_gui.stores.linggen.messages import json_plan_markdown, message_of, parse_line
 from daycare_gui.stores.linggen.plans import parse_plan, plan_markdown
 from daycare_gui.stores.linggen.readers import parse_json_text, parse_yaml_text
+from daycare_gui.stores.problems import ProblemLog
 from tests.stores.linggen.builder import Home, line
 
 NASTY = [

@@ -6,7 +6,8 @@ the same way (the window and ``daycare-gui export`` both call :func:`export_sess
 Secrets are masked in every format (JSONL inside the values, so each line stays valid JSON).
 """
 
-from daycare_gui.stores.common.export.formats import FORMATS, Format, format_for_path, message_markdown
+from daycare_gui.stores.common.export.formats import FORMATS, Format, format_for_path
+from daycare_gui.stores.common.export.markdown import message_markdown
 from daycare_gui.stores.common.export.stream import (
     ExportCancelled,
     ExportHeader,

@@ -105,10 +105,3 @@ def who(m: Message) -> str:
     if m.author and m.recipient:
         return f"{m.author} → {m.recipient}"
     return m.author or m.role or "?"
-
-
-def message_markdown(m: Message) -> str:
-    """One message as Markdown, secrets masked ("Copy as Markdown")."""
-    from daycare_gui.stores.common.export.markdown import message_block
-
-    return message_block(masked(m))

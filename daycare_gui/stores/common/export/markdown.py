@@ -102,3 +102,8 @@ class Writer:
 
     def end(self, written: int) -> str:
         return ""
+
+
+def message_markdown(m: Message) -> str:
+    """One message as Markdown, secrets masked ("Copy as Markdown")."""
+    return message_block(masked(m))

@@ -8,7 +8,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from daycare_gui.stores.common.problems import Problem
+from daycare_gui.stores.problems import Problem
 
 T = TypeVar("T")
 

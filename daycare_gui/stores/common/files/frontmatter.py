@@ -16,7 +16,7 @@ import yaml
 
 from daycare_gui.stores.common.files.read import Root, read_text
 from daycare_gui.stores.common.files.yaml_guard import too_deep
-from daycare_gui.stores.common.problems import Problem
+from daycare_gui.stores.problems import Problem
 
 _FENCE = re.compile(r"^---[ \t]*$")
 # Frontmatter is a few lines of metadata; PyYAML's pure-Python loader takes minutes over tens of megabytes,

@@ -7,7 +7,7 @@ import os
 from typing import Any
 
 from daycare_gui.stores.common.files.read import Root, read_text
-from daycare_gui.stores.common.problems import Problem
+from daycare_gui.stores.problems import Problem
 
 _KIND = {dict: "a JSON object", list: "a JSON array"}
 

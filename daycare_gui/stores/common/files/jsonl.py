@@ -16,7 +16,7 @@ from typing import Any
 
 from daycare_gui.stores.common.files import read as _read
 from daycare_gui.stores.common.files.jsonfile import _reject_constant
-from daycare_gui.stores.common.problems import Problem, ProblemLog
+from daycare_gui.stores.problems import Problem, ProblemLog
 
 RAW_PREVIEW = 120  # characters of a bad line quoted in its Problem message
 

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
-from daycare_gui.stores.common.problems import Problem
 from daycare_gui.stores.common.regular_files import open_regular
+from daycare_gui.stores.problems import Problem
 
 
 @runtime_checkable

@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.daycare.datadir.reading import subfolders
 from daycare_gui.stores.daycare.datadir.skills import SkillDoc
+from daycare_gui.stores.problems import ProblemLog
 from daycare_gui.stores.records import DocRef
 
 PROMPT = "prompt"

@@ -4,9 +4,9 @@ rows in the database where it has some; every value has been masked by the modul
 
 from __future__ import annotations
 
-from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.daycare.datadir import config, runtime_files, skill_versions
 from daycare_gui.stores.daycare.datadir.config import Entry
+from daycare_gui.stores.problems import ProblemLog
 from daycare_gui.stores.records import Collection, Row
 
 PREFIX = "files:"

@@ -12,10 +12,10 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.common.secrets import mask_free_text, mask_secrets, mask_tree, mask_value
 from daycare_gui.stores.daycare.datadir.reading import read_capped, subfolders, text_of
 from daycare_gui.stores.daycare.datadir.skills import user_label
+from daycare_gui.stores.problems import ProblemLog
 
 CREDENTIALS = (("engine", "db", "url"), ("appServer", "jwtSecret"), ("opensandbox", "apiKey"), ("email", "smtpUrl"))
 SETTINGS_ROWS = 5000  # a settings file with more leaves than this is not Daycare's own

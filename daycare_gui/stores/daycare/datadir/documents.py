@@ -24,13 +24,17 @@ from daycare_gui.stores.common.edit.atomic import (
 )
 from daycare_gui.stores.common.files.frontmatter import parse_markdown
 from daycare_gui.stores.common.folder_files import inside
-from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.daycare.datadir.agent_files import find_agent_files
 from daycare_gui.stores.daycare.datadir.reading import read_capped
 from daycare_gui.stores.daycare.datadir.skills import ACTIVE, HISTORY, PERSONAL, SkillDoc, find_skills
+from daycare_gui.stores.daycare.edit.file_save import save_store_file
+from daycare_gui.stores.problems import ProblemLog
 from daycare_gui.stores.records import DocRef, DocVersion, Row
 
 PREFIXES = ("skill:", "skill-active:", "skill-version:", "agent-file:", "config:", "memory:")
+# Refs of files of the store that this section does not list, made by the editor window (``file:<path>``)
+# and by the apps' list (``app:<id>:PERMISSIONS.md``): saved as any file of the store (edit/file_save.py).
+STORE_FILES = ("file:", "app:")
 
 
 class DataDirDocuments(Documents):
@@ -44,7 +48,7 @@ class DataDirDocuments(Documents):
 
     @staticmethod
     def owns(ref: DocRef) -> bool:
-        return ref.id.startswith(PREFIXES)
+        return ref.id.startswith(PREFIXES + STORE_FILES)
 
     def files(self) -> list[SkillDoc]:
         if self._docs is None:
@@ -113,25 +117,12 @@ class DataDirDocuments(Documents):
         data = doc_fields.spliced(known, current, changes)
         return self.save(known.ref, data, sha256_of(current), force=force)
 
-    # -- the file editor: Daycare's form for the file, and its engine guard (any file of the store, a
-    # task's TASK.md too, which this section does not list) ----------------------------------------------
+    # -- the file editor: Daycare's form for any file of the store (a task's TASK.md too, which this section
+    # does not list) --------------------------------------------------------------------------------------
     def form(self, ref: DocRef):
         from daycare_gui.stores.daycare.edit.forms import form_for_path
 
         return form_for_path(ref.path) if ref.path is not None else super().form(ref)
-
-    def write_risk(self, ref: DocRef) -> str | None:
-        """Daycare's engine runs on this store, or on any store around the file (it may overwrite or miss
-        the change): asked of the pid file and socket at each save, never of what was seen at open."""
-        from daycare_gui.stores.daycare.edit.engine_guard import engine_running_reason
-
-        return engine_running_reason(file=ref.path, paths=self.paths)
-
-    def write_folders(self, ref: DocRef):
-        from daycare_gui.stores.daycare.edit.engine_guard import store_folders
-
-        folders = store_folders(ref.path, self.paths) if ref.path is not None else None
-        return tuple(folders) if folders is not None else None
 
     def versions(self, ref: DocRef) -> list[DocVersion]:
         """A personal skill's earlier versions (skills-history), oldest first, each with what changed."""
@@ -150,6 +141,8 @@ class DataDirDocuments(Documents):
 
     def save(self, ref: DocRef, data: bytes, expected_sha256: str | None, *, force: bool = False) -> Path | None:
         known = self._known(ref)
+        if known is None and ref.id.startswith(STORE_FILES) and ref.path is not None:
+            return save_store_file(Path(ref.path), data, expected_sha256, force=force, paths=self.paths)
         if known is None:
             raise WriteRefused(f"{ref.title} is not a document of this store")
         if not known.ref.editable or known.ref.path is None:

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from daycare_gui.stores.common.folder_files import inside
-from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.common.regular_files import open_regular
+from daycare_gui.stores.problems import ProblemLog
 
 TEXT_LIMIT = 2_000_000  # a SKILL.md, SYSTEM.md or settings.json larger than this is not Daycare's own
 TAIL_LIMIT = 64_000  # how much of the end of a process.log is shown

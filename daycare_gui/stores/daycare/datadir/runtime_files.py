@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.common.secrets import MASK, mask_free_text, mask_secrets, mask_tree
+from daycare_gui.stores.common.wording import byte_size
 from daycare_gui.stores.daycare.datadir.config import Entry
 from daycare_gui.stores.daycare.datadir.reading import (
     folder_size,
@@ -22,6 +22,7 @@ from daycare_gui.stores.daycare.datadir.reading import (
     text_of,
 )
 from daycare_gui.stores.daycare.datadir.skills import user_label
+from daycare_gui.stores.problems import ProblemLog
 
 
 def _hide(text: str, values: list[str]) -> str:
@@ -115,7 +116,7 @@ def database_entries(users_dir: Path, names: dict[tuple[str, str], str], problem
         uid = user_label(user)
         for db in subfolders(user / "databases", problems):
             size = folder_size(db)
-            shown = _human(size.bytes) + ("" if size.complete else " or more")
+            shown = byte_size(size.bytes) + ("" if size.complete else " or more")
             out.append(Entry(f"{uid}/{db.name}", (uid, db.name, mask_free_text(names.get((uid, db.name), "")),
                                                    size.files, shown, str(db)),
                              {"user": uid, "id": db.name, "files": size.files, "bytes": size.bytes,
@@ -123,9 +124,3 @@ def database_entries(users_dir: Path, names: dict[tuple[str, str], str], problem
     return out
 
 
-def _human(n: int) -> str:
-    for unit in ("bytes", "KB", "MB", "GB"):
-        if n < 1024 or unit == "GB":
-            return f"{n} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
-        n /= 1024
-    return f"{n}"

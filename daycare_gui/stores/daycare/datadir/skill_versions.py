@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import difflib
 
-from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.daycare.datadir.config import Entry
 from daycare_gui.stores.daycare.datadir.reading import read_capped, text_of
 from daycare_gui.stores.daycare.datadir.skills import HISTORY, PERSONAL, SkillDoc
+from daycare_gui.stores.problems import ProblemLog
 
 DIFF_INPUT_LIMIT = 200_000  # bytes of each side compared; a larger skill is listed without its diff
 DIFF_LINES = 2000  # lines of diff shown

@@ -15,8 +15,8 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from daycare_gui.stores.common.files.frontmatter import parse_markdown
-from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.daycare.datadir.reading import read_capped, subfolders, text_of, walk
+from daycare_gui.stores.problems import ProblemLog
 from daycare_gui.stores.records import DocRef
 
 CONFIG, PERSONAL, AGENTS, ACTIVE, HISTORY = "config", "personal", "agents", "active", "history"

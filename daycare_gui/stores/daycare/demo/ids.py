@@ -10,9 +10,10 @@ import json
 import random
 import string
 
+from daycare_gui.stores.demos import FIXED_NOW_MS
+
 SEED = 20260301
-# 2026-03-01T12:00:00Z in ms: "now" as far as the demo data is concerned.
-NOW_MS = 1772366400000
+NOW_MS = FIXED_NOW_MS  # 2026-03-01T12:00:00Z in ms: "now" as far as the demo data is concerned
 MINUTE = 60_000
 HOUR = 60 * MINUTE
 DAY = 24 * HOUR
@@ -23,33 +24,11 @@ FAKE_ROOT = "/home/demo/.daycare"
 FAKE_WORKSPACE = f"{FAKE_ROOT}/workspace"
 
 
-
 def current_minute_ms() -> int:
     """The wall clock floored to the minute, in ms: a ``now_ms`` that makes the demo look fresh today."""
     import time
 
     return time.time_ns() // 1_000_000 // MINUTE * MINUTE
-
-
-def parse_now(text: str) -> int | None:
-    """``--now``: "current" (the wall clock, floored to the minute), "fixed" (``None``: ``NOW_MS``), or an ISO
-    date or time, UTC unless it names an offset. Raises :class:`ValueError` with what is accepted."""
-    import datetime as _dt
-
-    value = text.strip()
-    if value == "current":
-        return current_minute_ms()
-    if value == "fixed":
-        return None
-    try:
-        # Python 3.10's fromisoformat does not read a trailing Z
-        when = _dt.datetime.fromisoformat(value[:-1] + "+00:00" if value[-1:] in "Zz" and value else value)
-    except ValueError:
-        raise ValueError(f"--now {text!r}: use current, fixed, or an ISO date or time such as "
-                         "2026-03-01 or 2026-03-01T12:00Z") from None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=_dt.timezone.utc)
-    return int(when.timestamp() * 1000)
 
 
 _LOWER = string.ascii_lowercase

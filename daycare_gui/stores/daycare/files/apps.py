@@ -15,8 +15,8 @@ from daycare_gui.stores.common.files.base import Loaded, RecordMixin, as_int, lo
 from daycare_gui.stores.common.files.frontmatter import opt_str, read_markdown, section
 from daycare_gui.stores.common.files.jsonfile import read_json, type_name
 from daycare_gui.stores.common.files.read import Root, subdirs
-from daycare_gui.stores.common.problems import Problem
 from daycare_gui.stores.daycare.paths import DaycarePaths
+from daycare_gui.stores.problems import Problem
 
 
 @dataclass(frozen=True)

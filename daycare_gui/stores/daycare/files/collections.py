@@ -14,7 +14,6 @@ from typing import Any
 
 from daycare_gui.stores.common.files.base import Loaded, plain
 from daycare_gui.stores.common.files.jsonl import summarize_jsonl
-from daycare_gui.stores.common.problems import Problem
 from daycare_gui.stores.daycare.files.apps import read_apps
 from daycare_gui.stores.daycare.files.config_files import read_auth, read_settings
 from daycare_gui.stores.daycare.files.homes import read_knowledge_files, read_user_homes
@@ -30,6 +29,7 @@ from daycare_gui.stores.daycare.files.subsystems import (
 )
 from daycare_gui.stores.daycare.files.tasks import read_cron_tasks, read_heartbeat_tasks
 from daycare_gui.stores.daycare.paths import DaycarePaths
+from daycare_gui.stores.problems import Problem
 
 COLLECTION_NAMES = (
     "settings",

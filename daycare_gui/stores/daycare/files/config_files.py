@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 
 from daycare_gui.stores.common.files.base import Loaded, RecordMixin, loaded
 from daycare_gui.stores.common.files.jsonfile import read_json, type_name
-from daycare_gui.stores.common.masking import mask_secrets, mask_value
-from daycare_gui.stores.common.problems import Problem
 from daycare_gui.stores.daycare.paths import DaycarePaths
+from daycare_gui.stores.masking import mask_secrets, mask_value
+from daycare_gui.stores.problems import Problem
 
 
 @dataclass(frozen=True)

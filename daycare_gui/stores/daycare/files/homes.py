@@ -12,8 +12,8 @@ from pathlib import Path
 
 from daycare_gui.stores.common.files.base import Loaded, RecordMixin, loaded
 from daycare_gui.stores.common.files.read import Root, check_inside, read_text, subdirs
-from daycare_gui.stores.common.problems import Problem
 from daycare_gui.stores.daycare.paths import DaycarePaths
+from daycare_gui.stores.problems import Problem
 
 HOME_FOLDERS = ("desktop", "documents", "developer", "downloads", "knowledge")
 KNOWLEDGE_FILES = ("SOUL.md", "USER.md", "AGENTS.md", "TOOLS.md", "MEMORY.md")

@@ -16,8 +16,8 @@ from daycare_gui.stores.common.files.base import Loaded, RecordMixin, as_int, as
 from daycare_gui.stores.common.files.jsonfile import read_json
 from daycare_gui.stores.common.files.jsonl import BadLine, iter_jsonl
 from daycare_gui.stores.common.files.read import Root, list_dir, subdirs
-from daycare_gui.stores.common.problems import Problem
 from daycare_gui.stores.daycare.paths import DaycarePaths
+from daycare_gui.stores.problems import Problem
 
 LIFECYCLES = ("active", "sleeping", "dead")
 

@@ -6,8 +6,8 @@ import os
 from pathlib import Path
 
 from daycare_gui.stores.common.files.read import subdirs
-from daycare_gui.stores.common.problems import Problem
 from daycare_gui.stores.daycare.paths import DaycarePaths
+from daycare_gui.stores.problems import Problem
 
 
 def legacy_folders(paths: DaycarePaths, name: str) -> list[tuple[Path, bool]]:

@@ -15,9 +15,9 @@ from daycare_gui.stores.common.files.base import Loaded, RecordMixin, as_int, as
 from daycare_gui.stores.common.files.frontmatter import read_markdown
 from daycare_gui.stores.common.files.jsonfile import read_json
 from daycare_gui.stores.common.files.read import Root, list_dir, read_text, subdirs
-from daycare_gui.stores.common.problems import Problem
 from daycare_gui.stores.daycare.files.config_files import plugin_ids
 from daycare_gui.stores.daycare.paths import DaycarePaths
+from daycare_gui.stores.problems import Problem
 
 _INDEX_ITEM = re.compile(r"^\s*-\s*([a-z]+)\s*$")
 _RECORD_HEADING = re.compile(r"^##\s+(.+)$", re.MULTILINE)

@@ -15,8 +15,8 @@ from pathlib import Path
 from daycare_gui.stores.common.files.base import Loaded, RecordMixin, loaded, split_known
 from daycare_gui.stores.common.files.frontmatter import read_markdown
 from daycare_gui.stores.common.files.read import Root, subdirs, walk_files
-from daycare_gui.stores.common.problems import Problem
 from daycare_gui.stores.daycare.paths import DaycarePaths
+from daycare_gui.stores.problems import Problem
 
 SKILL_FILE = "skill.md"
 

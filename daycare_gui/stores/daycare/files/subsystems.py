@@ -24,10 +24,10 @@ from daycare_gui.stores.common.files.base import (
 from daycare_gui.stores.common.files.jsonfile import read_json, type_name
 from daycare_gui.stores.common.files.jsonl import JsonlSummary, iter_jsonl, summarize_jsonl
 from daycare_gui.stores.common.files.read import Root, file_info, list_dir
-from daycare_gui.stores.common.masking import mask_secrets
-from daycare_gui.stores.common.problems import Problem
 from daycare_gui.stores.daycare.files.legacy_dirs import legacy_folders, legacy_subfolders
 from daycare_gui.stores.daycare.paths import DaycarePaths
+from daycare_gui.stores.masking import mask_secrets
+from daycare_gui.stores.problems import Problem
 
 # --- channels ---------------------------------------------------------------------------------------
 

@@ -16,9 +16,9 @@ from daycare_gui.stores.common.files.base import Loaded, RecordMixin, iso_to_ms,
 from daycare_gui.stores.common.files.frontmatter import read_markdown
 from daycare_gui.stores.common.files.jsonfile import read_json
 from daycare_gui.stores.common.files.read import Root, list_dir
-from daycare_gui.stores.common.problems import Problem
 from daycare_gui.stores.daycare.files.legacy_dirs import legacy_folders, legacy_subfolders
 from daycare_gui.stores.daycare.paths import DaycarePaths
+from daycare_gui.stores.problems import Problem
 
 TASK_ID_RE = re.compile(r"^[a-z0-9]{24,32}$")  # cuid2 shape, required by the importer
 

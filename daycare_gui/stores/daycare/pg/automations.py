@@ -34,10 +34,24 @@ class PgAutomations(api.Automations):
     def __init__(self, store, tasks: api.Tasks) -> None:
         self.store = store
         self.tasks = tasks
+        self._gone: dict[str, tuple[Automation, tuple]] = {}  # deleted triggers (automations() reads them)
+        self._read: dict[tuple, tuple] = {}  # (agent, since) → (fingerprint, (its runs told, active session))
 
     @property
     def db(self):
         return self.store.db
+
+    def fingerprint(self):
+        """The database's transaction snapshot (``xmin:xmax:in-progress``): every transaction that writes takes
+        a new transaction id, which moves ``xmax``, and its commit leaves the in-progress list; reads take
+        none. So a run written, a ``last_run_at`` stamped or a task edited changes it, and an unchanged store
+        (a PGlite copy, a quiet server) keeps its runs instead of reading every task agent's history again.
+        A write elsewhere in the server's cluster changes it too: that only costs a read. With the
+        connection's address: a store opened again (a new copy) is read again."""
+        try:
+            return (self.db.url, self.db.scalar("SELECT txid_current_snapshot()::text"))
+        except Exception:  # (a server that refuses it: the runs are read each time, as before)
+            return None
 
     def automations(self) -> list[Automation]:
         items = [t for t in self.tasks.tasks() if t.schedule_kind in ("cron", "webhook")]
@@ -65,6 +79,29 @@ class PgAutomations(api.Automations):
                 out.append(Automation(f"task:{user}/{task_id}", f"{title}: runs naming no trigger", None,
                                       notes=("Runs of this task that named no trigger (every trigger shares the "
                                              "task's agent).",)))
+        self._gone = self._deleted_triggers(titles)
+        out += [automation for automation, _where in self._gone.values()]
+        return out
+
+    def _deleted_triggers(self, titles: dict) -> dict[str, tuple[Automation, tuple]]:
+        """Triggers deleted since they ran: Daycare closes a trigger's row (``valid_to``) when it is deleted,
+        and a delete-after-run one after its run; its runs stay in the task's agent, each naming it. By id:
+        the automation and where its runs are (user, task, trigger, agent)."""
+        out: dict[str, tuple[Automation, tuple]] = {}
+        for kind, table in (("cron", "tasks_cron"), ("webhook", "tasks_webhook")):
+            if not self.store.has(table) or "valid_to" not in self.db.columns(table):
+                continue
+            for trigger, user, task_id, agent in self.db.rows(
+                    f"SELECT DISTINCT ON (id) id, user_id, task_id, agent_id FROM {table} t WHERE valid_to IS NOT "
+                    f"NULL AND NOT EXISTS (SELECT 1 FROM {table} c WHERE c.id = t.id AND c.valid_to IS NULL) "
+                    "ORDER BY id, valid_to DESC"):
+                title = titles.get((user, task_id)) or task_id or trigger
+                automation = Automation(
+                    f"{kind}:{trigger}", title if kind == "cron" else f"{title} (webhook {trigger})", None,
+                    deleted=True, notes=(_NOTE, f"Its {kind} trigger was deleted (Daycare keeps the closed row, and "
+                                                "closes a delete-after-run trigger after its run); the runs that "
+                                                "name it remain in the task's agent."))
+                out[automation.id] = (automation, (str(user or ""), str(task_id or ""), trigger, agent))
         return out
 
     # -- runs ----------------------------------------------------------------------------------------------
@@ -78,6 +115,9 @@ class PgAutomations(api.Automations):
             user, task_id = _user(task), _task_id(task)
             shared = any(a.id.startswith("task:") and a.id == f"task:{user}/{task_id}" for a in autos)
             agent = (task.raw or {}).get("agent_id") or self._task_agent(user, task_id)
+        elif automation.deleted:  # only the runs that name it: those naming none stay with the live triggers
+            user, task_id, trigger, agent = self._gone[automation_id][1]
+            shared, agent = True, agent or self._task_agent(user, task_id)
         else:
             user, _, task_id = automation_id[len("task:"):].partition("/")
             trigger, shared, agent = None, True, self._task_agent(user, task_id)
@@ -100,6 +140,19 @@ class PgAutomations(api.Automations):
                               {"p": f"/{user}/task/{task_id}"})
 
     def _agent_runs(self, automation_id: str, agent: str, since: int | None) -> list[Run]:
+        """The agent's runs, told for ``automation_id``. Several automations share a task's agent (its cron
+        and webhook triggers, the runs naming none) and the page asks for the latest runs and then for all:
+        the agent's records are read once while the fingerprint stays the same."""
+        fingerprint = self.fingerprint()
+        hit = self._read.get((agent, since))
+        if fingerprint is None or hit is None or hit[0] != fingerprint:
+            if len(self._read) >= 16:  # (a few agents' runs kept, not every agent's ever asked for)
+                self._read.clear()
+            hit = self._read[(agent, since)] = (fingerprint, self._read_agent(agent, since))
+        told, active = hit[1]
+        return [_finish(automation_id, agent, run, active) for run in told]
+
+    def _read_agent(self, agent: str, since: int | None) -> tuple[list[dict], object]:
         # On a PGlite copy the agent's records are found by their ids (pg/history_keys, read once) through
         # the primary key: a filter on session_id read the whole history once per automation (8 times,
         # 69 s, for `inspect` of the 1M demo).
@@ -126,14 +179,15 @@ class PgAutomations(api.Automations):
             {"a": agent, "since": since, "ids": ids})
         current = " AND valid_to IS NULL" if "valid_to" in self.db.columns("agents") else ""
         active = self.db.scalar(f"SELECT active_session_id FROM agents WHERE id = :a{current}", {"a": agent})
-        runs: list[Run] = []
+        runs: list[dict] = []
         run: dict | None = None
         called: set[str] = set()  # toolCallIds a reply named (run_python inside a reply, not a run)
         session = None
 
-        def close():
+        def close(followed: bool = False):
+            # followed: a later record (another code phase, a message) ends it; Daycare runs one at a time
             if run is not None:
-                runs.append(_finish(automation_id, agent, run, active))
+                runs.append(dict(run, followed=followed))
 
         for hid, sid, kind, at, call_id, is_error, error, output, text, tokens, calls in rows:
             if sid != session:
@@ -147,7 +201,7 @@ class PgAutomations(api.Automations):
                         run["tokens"] = (run.get("tokens") or 0) + int(tokens)
                     run["replies"] += 1
             elif kind == "rlm_start" and call_id not in called:
-                close()
+                close(followed=True)
                 run = {"id": hid, "session": sid, "start": at, "end": at, "call": call_id, "replies": 0}
             elif kind == "rlm_complete" and run is not None and call_id == run.get("call"):
                 run.update(end=at, completed=True, is_error=is_error == "true", error=error or "",
@@ -157,16 +211,16 @@ class PgAutomations(api.Automations):
                 if match and run is not None and "follow_up" not in run:
                     run.update(follow_up=text, end=at, origin=match.group(2))
                 elif match:  # a run with no code phase (a prompt-only task): starts at its message
-                    close()
+                    close(followed=True)
                     run = {"id": hid, "session": sid, "start": at, "end": at, "replies": 0, "follow_up": text,
                            "origin": match.group(2), "message_only": True}
                 else:  # someone wrote to the task's agent: the run (if any) ended before
-                    close()
+                    close(followed=True)
                     run = None
             if run is not None:
                 run["last"] = hid
         close()
-        return runs
+        return runs, active
 
     def run_sessions(self) -> frozenset[SessionRef]:
         """Sessions of task agents (path ``/<user>/task/<task>``): they hold only runs."""
@@ -187,7 +241,7 @@ def _finish(automation_id: str, agent: str, run: dict, active_session) -> Run:
         evidence = f"its [{source}] system message (no code phase)"
     elif not run.get("completed"):
         # (its tool calls may follow it: nothing else may, a message or another code phase)
-        if run.get("last") == run["id"] and run["session"] == active_session:
+        if not run.get("followed") and run.get("last") == run["id"] and run["session"] == active_session:
             outcome, error, evidence = "running", "", "rlm_start with no rlm_complete yet, and nothing after it"
         else:
             outcome, error = "interrupted", DIED

@@ -43,7 +43,7 @@ class EarlierHistory:
     """The old SQLite store of a data dir, opened read-only, with what it holds and until when."""
 
     def __init__(self, core) -> None:
-        from daycare_gui.stores.daycare.capabilities import DaycareConversations
+        from daycare_gui.stores.daycare.sqlite.conversations import DaycareConversations
 
         self.core = core
         self.path = core.paths.db_path
@@ -77,12 +77,12 @@ class EarlierHistory:
 def open_earlier_history(paths, problems) -> EarlierHistory | None:
     """The old ``daycare.db`` beside a PGlite store, opened read-only; None when there is none (or it holds
     no conversations). A file that cannot be read is a problem on today's store, not a failed open."""
-    from daycare_gui.stores.common.problems import ProblemLog
     from daycare_gui.stores.common.sqlite_ro import DatabaseError, ReadOnlyDatabase
     from daycare_gui.stores.daycare.detect import detect
     from daycare_gui.stores.daycare.engine import EngineStatus
     from daycare_gui.stores.daycare.paths import NotADaycareDirectory
     from daycare_gui.stores.daycare.sqlite.store import Store
+    from daycare_gui.stores.problems import ProblemLog
 
     if paths is None or paths.db_path == paths.pglite_path:
         return None
@@ -211,7 +211,7 @@ class WithEarlierSearch(api.SearchSource):
         yield from self.today.messages(None)
 
     def _earlier(self, last: int):
-        from daycare_gui.stores.daycare.capabilities import message_of
+        from daycare_gui.stores.daycare.history_messages import message_of
         from daycare_gui.stores.daycare.records import parse_history_row
 
         db = self.earlier.core.db

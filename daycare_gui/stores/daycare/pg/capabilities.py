@@ -6,7 +6,7 @@ import datetime as _dt
 import json
 
 from daycare_gui.stores import api
-from daycare_gui.stores.daycare.capabilities import message_of
+from daycare_gui.stores.daycare.history_messages import message_of
 from daycare_gui.stores.daycare.pg.catalog import VERSIONED
 from daycare_gui.stores.daycare.pg.database import UnreadableJson
 from daycare_gui.stores.daycare.pg.history_keys import HistoryKeys, history_keys
@@ -435,14 +435,6 @@ class PgDocuments(_OnStore, api.Documents):
     # The file editor opens files by path (a skill, a prompt file): the files beside the store answer.
     def form(self, ref: DocRef):
         return self.files.form(ref) if self.files is not None and ref.path is not None else super().form(ref)
-
-    def write_risk(self, ref: DocRef):
-        if self.files is not None and ref.path is not None:  # (a file beside the store: its engine, live)
-            return self.files.write_risk(ref)
-        return self.store.writes_blocked()
-
-    def write_folders(self, ref: DocRef):
-        return self.files.write_folders(ref) if self.files is not None and ref.path is not None else None
 
     def read_version(self, ref: DocRef, version_id: str) -> bytes:
         return self.files.read_version(ref, version_id) if self._file(ref) else b""

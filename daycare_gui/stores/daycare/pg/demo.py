@@ -12,6 +12,7 @@ import random
 from pathlib import Path
 
 from daycare_gui.stores.daycare.pg.catalog import MIGRATIONS
+from daycare_gui.stores.daycare.pg.demo_token_stats import hourly_rows, mark_sources
 
 DAY = 86_400_000
 ARRAY_COLUMNS = {"scope_ids"}  # text[]; every other list is jsonb
@@ -109,9 +110,12 @@ def write_pg_demo(conninfo: str, *, now_ms: int, scale: str = "small", progress=
         agents += task_agents
         sessions += task_sessions
         history += task_history
+        mark_sources(history)
         _ins(cur, "agents", agents)
         _ins(cur, "sessions", sessions)
         _ins(cur, "session_history", history)
+        # Daycare's own hourly cost of the same calls (less the estimates and one the process never counted)
+        _ins(cur, "token_stats_hourly", hourly_rows(history, sessions, agents, stopped_agent=agents[1]["id"]))
         _tasks(cur, now, owner)
         _documents(cur, now, owner)
         _subsystems(cur, now, owner, agents[0]["id"], sessions)
@@ -244,11 +248,6 @@ def _subsystems(cur, now: int, owner: str, agent_id: str, sessions: list[dict]) 
                                             created_at=now - 6 * DAY, updated_at=now - 6 * DAY)])
     _ins(cur, "key_values", [_versioned(now - 2 * DAY, user_id=owner, key="home.city", value={"city": "Lisbon"},
                                         created_at=now - 2 * DAY, updated_at=now - 2 * DAY)])
-    _ins(cur, "token_stats_hourly", [
-        {"hour_start": (now // 3600_000 - h * 7) * 3600_000, "user_id": owner, "agent_id": agent_id,
-         "model": "claude-sonnet-4-5" if h % 3 else "gpt-5", "input_tokens": 1200 + 37 * h,
-         "output_tokens": 300 + 11 * h, "cache_read_tokens": 0, "cache_write_tokens": 0, "cost": 0.01 * h}
-        for h in range(60)])
     _ins(cur, "observation_log", [{"id": "ob1", "user_id": owner, "type": "engine", "source": "scheduler",
                                    "message": "cron-digest ran", "details": None, "data": {},
                                    "scope_ids": [owner], "created_at": now - DAY}])

@@ -122,7 +122,7 @@ class PgListing(api.Listing):
     def _searched(self, table: str) -> list[str]:
         """Every column but those shown masked (a process's environment, a verification's value, a column
         named for a secret): a filter must not become a way to guess a secret."""
-        from daycare_gui.stores.common.masking import is_secret_key
+        from daycare_gui.stores.masking import is_secret_key
 
         hidden = {"env"} if table == "processes" else {"value"} if table == "app_auth_verifications" else set()
         return [c for c in self.db.columns(table) if c not in hidden and not is_secret_key(c)]

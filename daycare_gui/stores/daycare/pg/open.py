@@ -6,9 +6,9 @@ import dataclasses
 import os
 from pathlib import Path
 
-from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.common.secrets import mask_url
 from daycare_gui.stores.daycare.detect import is_pglite_folder  # (the kinds and search ask pg for it)
+from daycare_gui.stores.problems import ProblemLog
 
 URL_SCHEMES = ("postgres://", "postgresql://", "postgresql+psycopg://")
 

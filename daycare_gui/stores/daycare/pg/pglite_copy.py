@@ -22,14 +22,8 @@ from pathlib import Path
 
 from daycare_gui.stores.common import leftovers
 from daycare_gui.stores.common.opening import OpenCancelled
-from daycare_gui.stores.common.regular_files import (
-    FileGrew,
-    NotRegularFile,
-    copy_stream,
-    growth_limit,
-    open_regular,
-    what_is,
-)
+from daycare_gui.stores.common.regular_copy import FileGrew, copy_stream, growth_limit
+from daycare_gui.stores.common.regular_files import NotRegularFile, open_regular, what_is
 from daycare_gui.stores.daycare.pg.runtime import SIDECAR, PgliteRuntime, PgliteUnavailable
 
 COPY_PREFIX = leftovers.PGLITE_READ_PREFIX  # temporary folders: <tmp>/daycare-gui-pglite-<pid>-t<start>-XXXX

@@ -17,12 +17,27 @@ class PgStorage(api.Storage):
     def __init__(self, store) -> None:
         self.store = store
 
+    def own_folders(self):
+        paths = self.store.paths  # backups in the data folder, PGlite's backups and working copies beside it
+        if paths is None:
+            return ()
+        pglite = paths.pglite_path.parent if self.store.generation == "pglite" else None
+        return tuple(dict.fromkeys(p for p in (paths.data_dir, pglite, paths.root) if p is not None))
+
     def space(self, progress=None):
+        return self._space(progress=progress)
+
+    def space_quick(self):
+        return self._space(quick=True)
+
+    def _space(self, progress=None, quick: bool = False):
         from daycare_gui.stores.daycare.space import pg_space
 
         paths = self.store.paths
         pglite = paths.pglite_path if paths is not None and self.store.generation == "pglite" else None
-        return pg_space(self.store.db, paths.data_dir if paths is not None else None, pglite, progress)
+        engine = getattr(self.store, "engine", None)
+        return pg_space(self.store.db, paths.data_dir if paths is not None else None, pglite, progress,
+                        quick=quick, keep=not (engine is not None and engine.running))
 
     def _applied(self) -> list[tuple[str, int | None]]:
         if not self.store.has("_migrations"):

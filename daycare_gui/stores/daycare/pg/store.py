@@ -10,11 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from daycare_gui.stores import api
-from daycare_gui.stores.common.problems import ProblemLog
 from daycare_gui.stores.common.secrets import mask_secrets, mask_url, mask_value
 from daycare_gui.stores.common.wording import count
 from daycare_gui.stores.daycare.pg.catalog import VERSIONED, migration_state
 from daycare_gui.stores.daycare.pg.database import PgDatabase, PgError
+from daycare_gui.stores.problems import ProblemLog
 from daycare_gui.stores.records import StoreSummary
 
 

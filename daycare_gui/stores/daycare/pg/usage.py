@@ -69,6 +69,17 @@ class DaycarePgUsage(Usage):
                 return
             after = rows[-1][0]
 
+    def user_names(self) -> dict[str, str]:
+        from daycare_gui.stores.common.wording import person_label
+
+        if not self.store.has("users"):
+            return {}
+        cols = set(self.db.columns("users"))
+        pick = ", ".join(c if c in cols else f"NULL AS {c}" for c in ("id", "first_name", "last_name", "nametag"))
+        rows = self.db.rows(f"SELECT {pick} FROM users{self.store.current('users')}")
+        return {str(uid): person_label(" ".join(str(x) for x in (first, last) if x), nametag, str(uid))
+                for uid, first, last, nametag in rows}
+
     def stored_costs(self) -> list[StoredCost]:
         if not self.store.has("token_stats_hourly"):
             return []

@@ -148,25 +148,31 @@ class DaycareAutomations(api.Automations):
             return []
         kind, _, key = automation_id.partition(":")
         task = automation.task
+        beats: dict[str, str] = {}
         if kind == "heartbeat":
             agents, origin, needle = self._system_agents("heartbeat", key), "heartbeat", None
+            beats = {b.id: b.title for b in self._heartbeat_users(self.tasks.tasks()).get(key, [])}
         else:
             agents = self._cron_agents(task) if not automation.deleted else self._system_agents("cron")
             origin, needle = "cron", f"taskId: {key}\n"
         out: list[Run] = []
         for agent in agents:
-            out += self._marked(automation_id, agent, origin, needle, since, limit)
+            out += self._marked(automation_id, agent, origin, needle, since, limit, beats)
             out += self._queued(automation_id, agent, origin, key if kind == "cron" else None,
                                 own_agent=kind == "cron" and task is not None and agent == task.agent_id)
         if kind == "cron" and task is not None and task.last_run_at is not None:
             skipped = self._skipped(automation_id, task, out, agents)
             if skipped is not None:
                 out.append(skipped)
+        if kind == "heartbeat" and task is not None and task.last_run_at is not None:
+            stamped = self._stamped(automation_id, task.last_run_at, out)
+            if stamped is not None:
+                out.append(stamped)
         out = [r for r in out if since is None or (r.started_at or 0) >= since]
         out.sort(key=lambda r: (r.started_at or 0, r.id), reverse=True)
         return out[:limit] if limit is not None else out
 
-    def _marked(self, automation_id, agent, origin, needle, since, limit) -> list[Run]:
+    def _marked(self, automation_id, agent, origin, needle, since, limit, beats) -> list[Run]:
         """Runs that wrote records: their system message, then the span up to the session's next user message.
         One statement: the agent's user messages (with the id of the next one), the ``limit`` newest that mark
         this task's runs, and each one's span read by id range (the primary key), not by session."""
@@ -187,9 +193,9 @@ class DaycareAutomations(api.Automations):
             {"a": agent, "p": prefix, "n": len(prefix), "needle": needle, "since": since, "limit": limit})
         active = self.db.scalar("SELECT active_session_id FROM agents WHERE id = :a", {"a": agent}) \
             if "active_session_id" in self.core.cols.of("agents") else None
-        return [self._run(automation_id, agent, r, active) for r in rows]
+        return [self._run(automation_id, agent, r, active, beats) for r in rows]
 
-    def _run(self, automation_id, agent, row, active) -> Run:
+    def _run(self, automation_id, agent, row, active, beats: dict[str, str]) -> Run:
         hid, session_id, at, text, stop, after, last_at, replies, tokens = row
         text, replies = text or "", replies or 0
         errors = _EXEC_ERROR.findall(text)
@@ -208,6 +214,10 @@ class DaycareAutomations(api.Automations):
             evidence = f"its {origin} system message, with no reply before the next message"
         fields = _fields(text)
         meta = tuple((k, fields[k]) for k in ("taskId", "taskUid", "taskName") if k in fields)
+        if automation_id.startswith("heartbeat:"):
+            said, batch = _batch_said(text, beats)
+            evidence += f"; {said}"
+            meta += batch
         return Run(id=f"h{hid}", automation_id=automation_id, started_at=at,
                    finished_at=last_at if after and outcome != "running" else None, outcome=outcome, error=error,
                    evidence=evidence, certainty="reconstructed", session=SessionRef(agent, session_id),
@@ -253,6 +263,18 @@ class DaycareAutomations(api.Automations):
         return Run(id=f"last_run_at:{last}", automation_id=automation_id, started_at=last, outcome="unknown",
                    evidence="the task's last_run_at; no agent in this store holds its records", certainty="partial")
 
+    def _stamped(self, automation_id: str, last: int, seen: list[Run]) -> Run | None:
+        """The heartbeats' last_run_at with no batch message at or after it: a batch ran then (Daycare wrote the
+        stamp after it), but this one wrote nothing (its code called skip()) or the stamp was another user's
+        batch's (it stamps every user's heartbeats): how this user's batch ended, if it ran, is not known.
+        Without it, a user whose batches skip would read as stopped firing days ago."""
+        if any((r.started_at or 0) >= last - 1000 for r in seen if r.certainty == "reconstructed"):
+            return None
+        return Run(id=f"last_run_at:{last}", automation_id=automation_id, started_at=last, outcome="unknown",
+                   evidence="the heartbeats' last_run_at, with no batch message at or after it: a batch ran then "
+                            "and wrote nothing (its code called skip()), or the time was stamped by another user's "
+                            "batch (Daycare stamps every user's heartbeats)", certainty="partial")
+
     def run_sessions(self) -> frozenset[SessionRef]:
         """Sessions of the agents that only run scheduled work: cron task agents and the cron/heartbeat system
         agents."""
@@ -266,6 +288,33 @@ class DaycareAutomations(api.Automations):
 
     def count(self) -> int | None:
         return len(self.automations())
+
+
+_BATCH_LINE = re.compile(r"^(?:Heartbeat: |\d+\. )(.+?) \(id: ([^)\n]+)\)\s*$")
+
+
+def _batch_said(text: str, beats: dict[str, str]) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """Which heartbeats a batch's system message says it ran (``Heartbeat: <title> (id: <id>)`` for one,
+    ``1. <title> (id: <id>)`` lines for several: the first such lines, not the code's outputs after them),
+    and which of the user's heartbeats it left out, whose ``last_run_at`` Daycare stamped all the same."""
+    ran: list[tuple[str, str]] = []
+    for line in text.removeprefix(_PREFIX.format(origin="heartbeat")).splitlines():
+        m = _BATCH_LINE.match(line.strip().removesuffix("</system_message>"))
+        if m:
+            ran.append((m.group(2).strip(), m.group(1).strip()))
+        elif ran:
+            break
+    if not ran:
+        return "its message names no heartbeat, so which of them ran is not known", ()
+    ids = {i for i, _ in ran}
+    left = sorted(title for i, title in beats.items() if i not in ids)
+    names = ", ".join(title for _, title in ran)
+    meta = (("Heartbeats run", names),)
+    said = f"it ran {len(ran)} heartbeat{'s' if len(ran) != 1 else ''} ({names})"
+    if left:
+        meta += (("Not run", ", ".join(left) + " (Daycare stamped their last_run_at all the same)"),)
+        said += f", not {', '.join(left)}, whose last_run_at Daycare stamped all the same"
+    return said, meta
 
 
 _FIELD_LINES = {key: re.compile(rf"^{key}: (.+?)(?:</system_message>)?$", re.M)

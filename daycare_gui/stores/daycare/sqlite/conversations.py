@@ -7,7 +7,8 @@ session's ids. Rows arrive undecoded (:class:`PendingMessage`): the view decodes
 
 from __future__ import annotations
 
-from daycare_gui.stores.daycare.capabilities import _ROLE, DaycareConversations, message_of
+from daycare_gui.stores.api import Conversations
+from daycare_gui.stores.daycare.history_messages import ROLE_OF_TYPE, message_of, with_problem
 from daycare_gui.stores.daycare.sqlite.queries.history import (
     PendingRecord,
     full_data,
@@ -17,7 +18,8 @@ from daycare_gui.stores.daycare.sqlite.queries.history import (
     session_growth,
 )
 from daycare_gui.stores.daycare.sqlite.queries.history_pages import id_chunk, page_at_offset
-from daycare_gui.stores.records import PendingMessage, SessionRecord, SessionRef
+from daycare_gui.stores.daycare.sqlite.threads import SqliteThreadListing, session_meta
+from daycare_gui.stores.records import Message, PendingMessage, SessionRecord, SessionRef, ThreadRecord
 
 
 def _decoded(entry) -> PendingMessage:
@@ -37,7 +39,7 @@ class _RecordLine:
 
     def __init__(self, rec, problem) -> None:
         self.rec, self.problem = rec, problem
-        self.role = _ROLE.get(rec.type, "tool" if rec.is_rlm else "event")
+        self.role = ROLE_OF_TYPE.get(rec.type, "tool" if rec.is_rlm else "event")
 
     @property
     def id(self) -> str:
@@ -63,6 +65,63 @@ def _line(pending: PendingRecord) -> _RecordLine:
 def _pending(entries) -> list[PendingMessage]:
     return [PendingMessage(e.id, decode=_decode, data=e, line=_line) if type(e) is PendingRecord else _decoded(e)
             for e in entries]
+
+
+class DaycareConversations(SqliteThreadListing, Conversations):  # the thread list keyed in SQL
+    thread_label = "Agents"
+
+    def __init__(self, core) -> None:
+        self.core = core
+
+    def threads(self) -> list[ThreadRecord]:
+        from daycare_gui.stores.daycare.sqlite.queries.agents import fetch_agents, list_agent_ids
+
+        db, cols = self.core.db, self.core.cols
+        ids = list_agent_ids(db, cols=cols)
+        agents = fetch_agents(db, ids, cols)
+        return [ThreadRecord(a.id, a.name, a.type, a.updated_at, raw=a.raw) for a in (agents[i] for i in ids)]
+
+    def sessions(self, thread_id: str) -> list[SessionRecord]:
+        from daycare_gui.stores.daycare.sqlite.queries.sessions import list_sessions
+
+        return [SessionRecord(SessionRef(thread_id, s.id), s.id, s.created_at, s.ended_at, s.record_count,
+                              "active" if s.is_active else ("ended" if s.ended_at else ""), raw=s.raw,
+                              meta=session_meta(s))
+                for s in list_sessions(self.core.db, thread_id, cols=self.core.cols)]
+
+    def message_count(self, ref: SessionRef) -> int:
+        return int(self.core.db.scalar("SELECT count(*) FROM session_history WHERE session_id = :s",
+                                       {"s": ref.session_id}) or 0)
+
+    def messages(self, ref: SessionRef, start: int, limit: int) -> list[Message]:
+        from daycare_gui.stores.daycare.sqlite.queries.history_pages import page_at_offset
+
+        out = []
+        for rec, problem, _size in page_at_offset(self.core.db, ref.session_id, start, limit):
+            msg = message_of(rec)
+            out.append(msg if problem is None else with_problem(msg, problem))
+        return out
+
+    def iter_messages(self, ref: SessionRef, start: int = 0, page: int = 500):
+        """Keyed pages after the first: an OFFSET deep into a 100,000-record session walks the index each time."""
+        from daycare_gui.stores.daycare.sqlite.queries.history import page_after
+        from daycare_gui.stores.daycare.sqlite.queries.history_pages import page_at_offset
+
+        batch = page_at_offset(self.core.db, ref.session_id, start, page)
+        while batch:
+            for rec, problem, _size in batch:
+                msg = message_of(rec)
+                yield msg if problem is None else with_problem(msg, problem)
+            if len(batch) < page:
+                return
+            batch = page_after(self.core.db, ref.session_id, batch[-1][0].id, page)
+
+    def find_session(self, session_id: str) -> SessionRef | None:
+        rows = self.core.db.rows("SELECT agent_id FROM sessions WHERE id = :s", {"s": session_id})
+        return SessionRef(str(rows[0][0]), session_id) if rows else None
+
+    def count(self) -> int | None:
+        return self.core.db.count("agents") if self.core.has_table("agents") else 0
 
 
 class SqliteConversations(DaycareConversations):

@@ -1,7 +1,7 @@
 """Daycare's SQLite generation feeding the shared search index (``SearchSource``).
 
 Each record's searchable text is extracted in SQL by the expression Daycare's own index used
-(:data:`daycare_gui.stores.daycare.sqlite.fts_index.build.BODY_SQL`: message text, tool calls and results, rlm code and output),
+(:data:`daycare_gui.stores.daycare.sqlite.record_text.BODY_SQL`: message text, tool calls and results, rlm code and output),
 so the big ``rlm_tool_call`` snapshot never leaves the database file and the index finds what it found.
 The record type is a tagged facet; agent kind, lifecycle and user are facets of the agent, asked of the
 database when searching (a lifecycle changes after the record was indexed). The fingerprint (the count of
@@ -17,15 +17,14 @@ import sqlite3
 from pathlib import Path
 
 from daycare_gui.stores.api import SearchSource
+from daycare_gui.stores.daycare.former_index import former_index_file, recorded_store
 from daycare_gui.stores.daycare.records import DESCRIPTOR_KINDS, HISTORY_KINDS
 from daycare_gui.stores.daycare.search_documents import daycare_documents
-from daycare_gui.stores.daycare.sqlite.fts_index.build import _VALID_GUARD, BODY_SQL, fingerprint
-from daycare_gui.stores.daycare.sqlite.fts_index.index import store_key
-from daycare_gui.stores.daycare.sqlite.fts_index.prune import recorded_store
 
 # (imported with the capabilities, on the GUI thread before a store opens: never first on a worker)
 from daycare_gui.stores.daycare.sqlite.queries.agents import AgentFilter, distinct_values
 from daycare_gui.stores.daycare.sqlite.queries.names import user_names
+from daycare_gui.stores.daycare.sqlite.record_text import BODY_SQL, VALID_GUARD, fingerprint
 from daycare_gui.stores.records import FilterSpec, Message, SessionRef, SqliteFeed
 
 BATCH = 5000
@@ -46,7 +45,7 @@ def role_of(record_type: str) -> str:
 
 
 def _select(guarded: bool) -> str:
-    body = BODY_SQL if guarded else BODY_SQL.replace(_VALID_GUARD, "")
+    body = BODY_SQL if guarded else BODY_SQL.replace(VALID_GUARD, "")
     return (f"SELECT h.id, h.session_id, s.agent_id, h.type, h.at, {body} FROM session_history AS h "
             "LEFT JOIN sessions AS s ON s.id = h.session_id WHERE h.id > :after ORDER BY h.id LIMIT :n")
 
@@ -58,7 +57,7 @@ def _role_sql(column: str) -> str:
 
 def feed_sql(guarded: bool) -> str:
     """The feed's rows (``SqliteFeed.rows_sql``): what :meth:`DaycareSqliteSearch.messages` yields, in SQL."""
-    body = BODY_SQL if guarded else BODY_SQL.replace(_VALID_GUARD, "")
+    body = BODY_SQL if guarded else BODY_SQL.replace(VALID_GUARD, "")
     return (f"SELECT h.id AS cursor, s.agent_id AS thread_id, h.session_id AS session_id, "
             f"CAST(h.id AS TEXT) AS message_id, {_role_sql('h.type')} AS role, h.type AS kind, h.at AS at, "
             f"{body} AS body FROM feed.session_history AS h LEFT JOIN feed.sessions AS s ON s.id = h.session_id "
@@ -94,9 +93,9 @@ class DaycareSqliteSearch(SearchSource):
         return str(Path(self.core.paths.db_path).resolve())
 
     def former_index_files(self, cache_dir: Path) -> tuple[Path, ...]:
-        """Daycare's own index of this database (``core.search``, keyed on its path and file identity)."""
+        """Daycare's former index of this database (``former_index``, keyed on its path and file identity)."""
         db_path = Path(self.core.paths.db_path).resolve()
-        old = Path(cache_dir) / f"{store_key(db_path)}.sqlite"
+        old = former_index_file(cache_dir, db_path)
         if old.exists() and recorded_store(old) not in (None, str(db_path)):
             return ()  # (cannot happen for a key of this path; never removes another store's index)
         return (old,)

@@ -36,6 +36,10 @@ class DaycareStorage(Storage):
     def __init__(self, core) -> None:
         self.core = core
 
+    def own_folders(self):
+        paths = self.core.paths  # backups in the data folder; an upgrade's working copy beside the database
+        return tuple(dict.fromkeys(p for p in (paths.data_dir, paths.db_path.parent, paths.root) if p is not None))
+
     def space(self, progress=None):
         from daycare_gui.stores.daycare.space import sqlite_space
 

@@ -13,7 +13,6 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from daycare_gui.stores.common.problems import Problem, ProblemLog
 from daycare_gui.stores.common.sqlite_ro import DatabaseError, ReadOnlyDatabase
 from daycare_gui.stores.daycare.detect import Detection, detect
 from daycare_gui.stores.daycare.engine import EngineStatus, engine_status
@@ -21,6 +20,7 @@ from daycare_gui.stores.daycare.paths import DaycarePaths, NotADaycareDirectory,
 from daycare_gui.stores.daycare.sqlite.migration_state import MigrationState, migration_state
 from daycare_gui.stores.daycare.sqlite.queries.columns import TableColumns
 from daycare_gui.stores.daycare.sqlite.queries.tables import JSON_COLUMNS
+from daycare_gui.stores.problems import Problem, ProblemLog
 
 __all__ = ["Store", "open_store", "NotADaycareDirectory", "TaskSource"]
 

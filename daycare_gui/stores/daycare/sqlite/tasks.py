@@ -70,6 +70,9 @@ class DaycareTasks(api.Tasks):
                 meta.append(("Legacy keys in file", aliases))
         elif e.file is not None:
             meta.append(("Title taken from", e.file.title_source))
+        if e.kind == "heartbeat" and e.get("last_run_at") is not None:
+            meta.append(("Last run time", "stamped on every heartbeat after each batch of any user, ran or not: "
+                                          "Automations lists the batches and which heartbeats each ran"))
         if e.memory_path:
             meta.append(("MEMORY.md", e.memory_path))
         if e.file is not None:

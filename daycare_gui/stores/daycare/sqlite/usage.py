@@ -72,6 +72,11 @@ class DaycareSqliteUsage(Usage):
     def records(self, since: int | None = None) -> Iterator[UsageRecord]:
         return self._records(self.rows(since))
 
+    def user_names(self) -> dict[str, str]:
+        from daycare_gui.stores.daycare.sqlite.documents import user_names
+
+        return user_names(self.core)
+
     @staticmethod
     def _records(rows) -> Iterator[UsageRecord]:
         for (key, at, provider, model, inp, out, read, w5, _w1h, agent, session, title, user, task,

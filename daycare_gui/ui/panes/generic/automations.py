@@ -17,8 +17,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QPushButton, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
 from daycare_gui.stores import api
+from daycare_gui.stores.common.pricing import import_table
 from daycare_gui.stores.common.run_cache import RunCache
-from daycare_gui.stores.common.run_health import RunHealth, run_health
+from daycare_gui.stores.common.run_costs import RunCost, run_costs
+from daycare_gui.stores.common.run_health import STUCK_AFTER_MS, RunHealth, run_health
 from daycare_gui.stores.common.task_times import TaskTimes, task_times
 from daycare_gui.stores.records import Automation, JumpEntry, Run
 from daycare_gui.ui.models.columns import Column
@@ -120,8 +122,22 @@ RUN_COLUMNS = [
 ]
 
 
-def _run_state(r: Run) -> str | None:
-    return {"failed": "error", "interrupted": "error", "running": "stuck", "skipped": "disabled"}.get(r.outcome)
+def _cost_tip(c: RunCost | None) -> str:
+    if c is None:
+        return ""
+    if not c.records:
+        return "no usage records in this run's span of its session"
+    return (f"{c.shown()}: {c.records:,} model call{'s' if c.records != 1 else ''}, {c.tokens:,} tokens"
+            + (f" ({c.unpriced_records:,} unpriced)" if c.unpriced_records else ""))
+
+
+def _run_state(r: Run, now_ms: int | None = None) -> str | None:
+    """How a run's row is drawn: a run still running is only marked stuck once health would call it so (a
+    run that started minutes ago is just running)."""
+    if r.outcome == "running":
+        now = now_ms if now_ms is not None else int(time.time() * 1000)
+        return "stuck" if r.started_at is not None and now - r.started_at > STUCK_AFTER_MS else None
+    return {"failed": "error", "interrupted": "error", "skipped": "disabled"}.get(r.outcome)
 
 
 class AutomationsPane(Pane):
@@ -141,7 +157,16 @@ class AutomationsPane(Pane):
         self.nothing.setObjectName("nothingScheduled")
         self.list = RecordList("Automations", AUTOMATION_COLUMNS, key=lambda s: s.id, state=_state)
         self.filter_box, self.table = self.list.filter_box, self.list.table
-        self.runs = RecordList("Runs", RUN_COLUMNS, key=lambda r: r.id, state=_run_state)
+        # what each run's usage records cost (stores.common.run_costs), priced on the slow worker once the
+        # runs are on screen; keyed by run id (unique within the automation shown)
+        self.usage: api.Usage | None = ctx.opened.capability(api.Usage)
+        self._costs: dict[str, RunCost] = {}
+        cost = Column("Cost", lambda r: self._costs.get(r.id), align_right=True,
+                      display=lambda c: "" if c is None else c.shown(),
+                      sort_value=lambda r: self._costs[r.id].usd if r.id in self._costs else -1,
+                      tooltip=lambda r: _cost_tip(self._costs.get(r.id)))
+        columns = RUN_COLUMNS[:4] + [cost] + RUN_COLUMNS[4:]
+        self.runs = RecordList("Runs", columns, key=lambda r: r.id, state=_run_state)
         self.runs.table.setSortingEnabled(False)  # newest first, as read
         self.runs.records.model.set_more(self._more_runs)
         self.runs.filter_box.changed.connect(lambda text: self._more_runs(None, every=True) if text else None)
@@ -239,7 +264,13 @@ class AutomationsPane(Pane):
         # The first page to the table (its columns fitted to it); the rest as the table is scrolled down
         # (or all of it for a filter), so a task with 10,000 runs is on screen at once.
         self._held = runs
+        self._costs = {}
         self.runs.records.model.set_records(runs[:RUN_PAGE], more=len(runs) > RUN_PAGE)
+        if self.usage is not None and runs:
+            usage = self.usage
+            import_table()  # (here, on the GUI thread: never first on a worker)
+            self.ctx.slow_worker.submit("automation-run-costs", lambda: run_costs(usage, runs),
+                                        on_result=lambda costs: self._costs_arrived(key, runs, costs))
         self.runs.table.resizeColumnsToContents()
         if self.runs.filter_box.text():
             self._more_runs(None, every=True)
@@ -247,6 +278,19 @@ class AutomationsPane(Pane):
         self.runs.caption.setText(f"<b>Runs of {escape(s.automation.title)}</b> ({len(runs):,}{more})")
         if runs:
             self.runs.table.selectRow(0)
+
+    def _costs_arrived(self, key: str, runs: list[Run], costs: list[RunCost]) -> None:
+        s = self.list.current()
+        if s is None or s.id != key or runs is not self._held:
+            return
+        self._costs = {r.id: c for r, c in zip(runs, costs)}
+        model = self.runs.records.model
+        if model.rowCount():
+            column = next(i for i in range(model.columnCount()) if model.headerData(
+                i, Qt.Orientation.Horizontal, Qt.ItemDataRole.DisplayRole) == "Cost")
+            model.dataChanged.emit(model.index(0, column), model.index(model.rowCount() - 1, column))
+            self.runs.table.resizeColumnToContents(column)  # (fitted while it was empty)
+            self._run_selected(self.runs.table.currentIndex(), None)  # its details say the cost too
 
     def _more_runs(self, _last, *, every: bool = False) -> None:
         """The next page of the held runs to the table (``every``: all of them, for the filter to see)."""
@@ -291,6 +335,7 @@ class AutomationsPane(Pane):
             return
         fields = (("Started", when(r.started_at)), ("Finished", when(r.finished_at)), ("Outcome", r.outcome),
                   ("Error", r.error), ("Tokens", "" if r.tokens is None else f"{r.tokens:,}"),
+                  ("Cost", _cost_tip(self._costs.get(r.id))),
                   ("How sure", r.certainty), ("Told from", r.evidence),
                   ("Conversation", f"{r.session.thread_id} / {r.session.session_id}" if r.session else "none"))
         self.ctx.show_detail(detail_of(f"Run {r.id}", r, fields=tuple(f for f in fields if f[1])))

@@ -8,7 +8,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
 
 from daycare_gui.stores import api
-from daycare_gui.stores.common.costs import compute, drill, model_label, money, total_money
+from daycare_gui.stores.common.costs import drill, model_label, money, total_money
+from daycare_gui.stores.common.pricing import import_table
+from daycare_gui.stores.common.run_costs import compute_costs
 from daycare_gui.stores.records import JumpEntry
 from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.models.columns import Column, fmt_int
@@ -57,6 +59,33 @@ RECORD_COLUMNS = [
 ]
 
 
+def _usd4(v) -> str:
+    return "—" if v is None else f"${v:,.4f}"
+
+
+def _difference(s) -> str:
+    """Recomputed less stored, where both are known."""
+    if s.stored_usd is None or s.usd is None:
+        return ""
+    d = float(s.usd) - s.stored_usd
+    return f"{'+' if d >= 0 else '−'}${abs(d):,.4f}"
+
+
+# The store's own cost beside the recomputed one, a line per day and model (Daycare's token_stats_hourly)
+STORED_COLUMNS = [
+    Column("Day", lambda s: s.day),
+    Column("Model", lambda s: s.model),
+    Column("Store's cost", lambda s: s.stored_usd, display=_usd4, align_right=True,
+           sort_value=lambda s: s.stored_usd if s.stored_usd is not None else -1),
+    Column("Recomputed", lambda s: s.usd if s.tokens else None, display=_usd4, align_right=True,
+           sort_value=lambda s: s.usd if s.usd is not None else -1),
+    Column("Difference", _difference, align_right=True),
+    Column("Why they differ", lambda s: s.why, tooltip=lambda s: s.why),
+    Column("Tokens (store)", lambda s: s.stored_tokens, display=fmt_int, align_right=True),
+    Column("Tokens (records)", lambda s: s.tokens, display=fmt_int, align_right=True),
+]
+
+
 class CostsPane(Pane):
     pane_id = "costs"
     title = "Costs"
@@ -64,6 +93,8 @@ class CostsPane(Pane):
     def __init__(self, ctx, parent=None) -> None:
         super().__init__(ctx, parent)
         self.usage: api.Usage | None = ctx.opened.capability(api.Usage)
+        # "by task" totals the records of each automation's runs, where the store's runs can be told
+        self.automations: api.Automations | None = ctx.opened.capability(api.Automations)
         self.report = None
         layout = QVBoxLayout(self)
         bar = QHBoxLayout()
@@ -85,6 +116,10 @@ class CostsPane(Pane):
                                   RECORD_COLUMNS, key=lambda p: p.record.key)
         split.addWidget(self.totals)
         split.addWidget(self.records)
+        self.stored = RecordList("The store's own cost beside the recomputed one (not added to the total)",
+                                 STORED_COLUMNS, key=lambda s: (s.day, s.model))
+        self.stored.hide()  # (only a store that keeps its own cost)
+        split.addWidget(self.stored)
         layout.addWidget(split, 1)
         self.notes = QLabel("")  # unpriced models, the store's own cost beside
         self.notes.setWordWrap(True)
@@ -96,17 +131,19 @@ class CostsPane(Pane):
         self.totals.table.selectionModel().currentRowChanged.connect(self._total_selected)
         self.records.table.activated.connect(self._open_record)
         self.records.table.selectionModel().currentRowChanged.connect(self._record_selected)
+        self.stored.table.selectionModel().currentRowChanged.connect(self._stored_selected)
 
     # -- totals -----------------------------------------------------------------------------------------
     def load(self) -> None:
-        usage, by = self.usage, self.group.currentData()
+        usage, automations, by = self.usage, self.automations, self.group.currentData()
         self.summary.setText("Pricing…")
+        import_table()  # (here, on the GUI thread: never first on a worker)
         # long (seconds on a big store): on the background worker, so the pages the user goes to meanwhile
         # are not kept waiting; the calls read are said as it goes, and a new grouping (or the store
         # closing) stops it
         self.ctx.slow_worker.submit_long(
-            "costs", lambda progress, cancelled: compute(usage, by, cancelled=cancelled,
-                                                         progress=lambda n: progress(n, 0, "")),
+            "costs", lambda progress, cancelled: compute_costs(usage, automations, by, cancelled=cancelled,
+                                                               progress=lambda n: progress(n, 0, "")),
             on_result=self._arrived, on_progress=lambda done, _total, _msg: self.summary.setText(
                 f"Pricing… {fmt_int(done)} model calls read"),
             on_error=lambda msg: self.summary.setText(f"Cannot compute costs: {msg}"))
@@ -120,6 +157,10 @@ class CostsPane(Pane):
         self.totals.table.sortByColumn(0 if by_day else 3, Qt.SortOrder.AscendingOrder if by_day
                                        else Qt.SortOrder.DescendingOrder)
         self.records.set_records([])
+        self.stored.set_records(report.stored)
+        self.stored.setVisible(bool(report.stored))
+        if report.stored:
+            self.stored.table.resizeColumnsToContents()
         if report.empty:
             self.summary.setText(report.empty)
             self.notes.setText("")
@@ -138,12 +179,18 @@ class CostsPane(Pane):
         if report.stored:
             own = sum(s.stored_usd or 0 for s in report.stored)
             lines.append(f"The store's own cost: ${own:,.2f} over {len(report.stored)} day and model lines "
-                         f"(not added to the total). {report.stored_note}")
-            for s in report.stored[:6]:
-                stored = "—" if s.stored_usd is None else f"${s.stored_usd:,.4f}"
-                lines.append(f"  {s.day} {s.model}: store {stored}, recomputed "
-                             f"{money(s.usd) if s.tokens else '—'}: {s.why}")
+                         f"(not added to the total; each line in the table above). {report.stored_note}")
         return "\n".join(lines)
+
+    def _stored_selected(self, current, _previous) -> None:
+        line = self.stored.records.record_at(current) if current.isValid() else None
+        if line is None:
+            return
+        fields = (("Day", line.day), ("Model", line.model), ("Store's cost", _usd4(line.stored_usd)),
+                  ("Recomputed", _usd4(line.usd if line.tokens else None)), ("Difference", _difference(line)),
+                  ("Tokens (store)", fmt_int(line.stored_tokens)), ("Tokens (records)", fmt_int(line.tokens)),
+                  ("Why they differ", line.why))
+        self.ctx.show_detail(DetailItem(f"The store's own cost: {line.day} {line.model}", fields))
 
     def _total_selected(self, current, _previous) -> None:
         total = self.totals.records.record_at(current) if current.isValid() else None

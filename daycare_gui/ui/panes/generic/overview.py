@@ -234,11 +234,14 @@ def _models_table(tokens, cost) -> str:
     priced = bool(cost)  # a store that records no cost shows none, rather than a column of 0.00
     html = [f"<h3>Tokens by model, {escape(days[0])} to {escape(days[-1])}</h3><table cellpadding='2'>",
             "<tr><th align='left'>Model</th><th align='right'>Tokens</th>"
-            + ("<th align='right'>Cost</th>" if priced else "") + "</tr>"]
+            + ("<th align='right'>Stored cost</th>" if priced else "") + "</tr>"]
     for model, (n, c) in sorted(by_model.items(), key=lambda kv: -kv[1][0]):
         html.append(f"<tr><td>{escape(model)}</td><td align='right'>{_num(n)}</td>"
-                    + (f"<td align='right'>{c:,.2f}</td>" if priced else "") + "</tr>")
+                    + (f"<td align='right'>${c:,.2f}</td>" if priced else "") + "</tr>")
     html.append("</table>")
+    if priced:  # the store's own figure, not ours: the Costs page sets it beside the price table's
+        html.append("<p><i>Stored cost: in US dollars, as the store recorded it; Costs recomputes it from the "
+                    "price table and shows the two side by side.</i></p>")
     return "".join(html)
 
 

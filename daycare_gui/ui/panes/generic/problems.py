@@ -11,7 +11,7 @@ from PySide6.QtCore import QSortFilterProxyModel, Qt
 from PySide6.QtGui import QColor, QGuiApplication
 from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QLabel, QTableView, QVBoxLayout
 
-from daycare_gui.stores.common.problems import Problem
+from daycare_gui.stores.problems import Problem
 from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.formats import count
 from daycare_gui.ui.models.columns import Column

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from daycare_gui.stores import api
+from daycare_gui.stores.common.wording import byte_size
 from daycare_gui.stores.records import PruneDone, PrunePreview, SpaceLine, SpaceReport
 
 SPACE, SPACE_QUICK = "storage-space", "storage-space-quick"
@@ -38,30 +39,19 @@ class MeasuringCancelled(Exception):
     """Raised from the measuring's progress callback to stop it (``api.Storage.space``)."""
 
 
-def human(size) -> str:
-    if size is None:
-        return ""
-    value = float(size)
-    for unit in ("B", "KB", "MB", "GB"):
-        if value < 1024 or unit == "GB":
-            return f"{int(value)} {unit}" if unit == "B" else f"{value:,.1f} {unit}"
-        value /= 1024
-    return ""
-
-
 def line_cells(line: SpaceLine) -> list[str]:
-    return [line.name, human(line.bytes), f"{line.count:,}" if line.count is not None else "", line.detail,
-            f"+{human(line.per_day)}/day" if line.per_day else ""]
+    return [line.name, byte_size(line.bytes), f"{line.count:,}" if line.count is not None else "", line.detail,
+            f"+{byte_size(line.per_day)}/day" if line.per_day else ""]
 
 
 def summary_text(report: SpaceReport) -> str:
-    parts = [f"{human(report.total)} on disk"]
+    parts = [f"{byte_size(report.total)} on disk"]
     if report.method:
         parts.append(f"table sizes by {report.method}")
     if report.free:
-        parts.append(f"{human(report.free)} in free pages")
+        parts.append(f"{byte_size(report.free)} in free pages")
     if report.wal:
-        parts.append(f"{human(report.wal)} in the write-ahead log")
+        parts.append(f"{byte_size(report.wal)} in the write-ahead log")
     return "; ".join(parts) + "."
 
 
@@ -141,6 +131,13 @@ class SpaceTab(QWidget):
         box.addWidget(self.prune_box)
         self.prune_text = _label()
         box.addWidget(self.prune_text)
+        # -- daycare-gui's own leftovers (any kind): looked for when measured, removed after a question ------
+        self.leftovers = None
+        if storage is not None:
+            from daycare_gui.ui.panes.generic.space_leftovers import LeftoversRow
+
+            self.leftovers = LeftoversRow(ctx, storage, self.tree, line_cells, byte_size)
+            box.addWidget(self.leftovers)
 
     # -- measuring -----------------------------------------------------------------------------------------
     def load(self) -> None:
@@ -160,6 +157,8 @@ class SpaceTab(QWidget):
         self.measure_cancel.setEnabled(True)
         self.measure_cancel.setVisible(True)
         self.progress_label.setText("Measuring the tables…")
+        if self.leftovers is not None:
+            self.leftovers.look()
 
         def failed(msg: str) -> None:
             self._measured()
@@ -239,20 +238,22 @@ class SpaceTab(QWidget):
                              ("Folders", report.folders)):
             if not lines:
                 continue
-            group = QTreeWidgetItem([f"{title} ({len(lines)})", human(sum(x.bytes for x in lines
+            group = QTreeWidgetItem([f"{title} ({len(lines)})", byte_size(sum(x.bytes for x in lines
                                                                            if x.kind != "index"))])
             group.addChildren([QTreeWidgetItem(line_cells(line)) for line in lines[:SHOWN]])
             self.tree.addTopLevelItem(group)
             group.setExpanded(True)
         if report.holders_pending:
             self.tree.insertTopLevelItem(1, QTreeWidgetItem([f"{report.holders_title or 'Holders'} (measuring…)"]))
+        if self.leftovers is not None and self.leftovers.preview is not None:  # (cleared with the tree)
+            self.leftovers._show(self.leftovers.preview.dropped)
         for column in range(4):
             self.tree.resizeColumnToContents(column)
         self.advice.setText("\n".join(f"• {a}" for a in report.advice))
         prune = next((a for a in report.actions if a.id == "prune"), None)
         self.prune_box.setVisible(prune is not None)
         if prune is not None:
-            self.prune_text.setText(f"{prune.title}: about {human(prune.reclaim)} ({prune.detail}) "
+            self.prune_text.setText(f"{prune.title}: about {byte_size(prune.reclaim)} ({prune.detail}) "
                                     "Make a dry run to see what goes.")
 
     # -- the prune -----------------------------------------------------------------------------------------
@@ -305,7 +306,7 @@ class SpaceTab(QWidget):
                 break
         if not lines:
             return
-        group = QTreeWidgetItem([f"{DROPPED} ({len(lines)} threads)", human(sum(x.bytes for x in lines))])
+        group = QTreeWidgetItem([f"{DROPPED} ({len(lines)} threads)", byte_size(sum(x.bytes for x in lines))])
         group.addChildren([QTreeWidgetItem(line_cells(line)) for line in lines[:SHOWN]])
         self.tree.insertTopLevelItem(0, group)
         group.setExpanded(True)

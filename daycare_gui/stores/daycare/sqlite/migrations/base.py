@@ -7,9 +7,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from daycare_gui.stores.common.problems import Problem
 from daycare_gui.stores.common.wording import count, singular_of
 from daycare_gui.stores.daycare.sqlite.migrations.ids import IdSource
+from daycare_gui.stores.problems import Problem
 
 
 class MigrationError(Exception):

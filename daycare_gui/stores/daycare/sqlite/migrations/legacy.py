@@ -18,8 +18,8 @@ from pathlib import Path
 
 import yaml
 
-from daycare_gui.stores.common.problems import Problem
 from daycare_gui.stores.common.regular_files import read_regular
+from daycare_gui.stores.problems import Problem
 
 # Characters JavaScript's String.prototype.trim removes (WhiteSpace + LineTerminator).
 _JS_WHITESPACE = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"

@@ -15,7 +15,6 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from daycare_gui.stores.common.problems import Problem
 from daycare_gui.stores.daycare.files.legacy_agents import LegacySession, iter_history, read_legacy_agent
 from daycare_gui.stores.daycare.paths import DaycarePaths
 from daycare_gui.stores.daycare.records import LEGACY_MARKERS, history_record_from, parse_descriptor
@@ -24,6 +23,7 @@ from daycare_gui.stores.daycare.sqlite.queries.history_pages import (
     ConversationWindow,
     pair_partners,
 )
+from daycare_gui.stores.problems import Problem
 
 SHOWN_RECORDS = 2000
 

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from daycare_gui.stores.common.problems import Problem
 from daycare_gui.stores.common.sqlite_ro import DatabaseError, ReadOnlyDatabase
 from daycare_gui.stores.daycare.records import TokenSize
 from daycare_gui.stores.daycare.sqlite.migration_state import MigrationState
 from daycare_gui.stores.daycare.sqlite.queries.agents import token_usage_by_model
 from daycare_gui.stores.daycare.sqlite.queries.columns import TableColumns
 from daycare_gui.stores.daycare.sqlite.queries.history import activity_per_day
+from daycare_gui.stores.problems import Problem
 
 GENERATION_TEXT = {
     "sqlite": "SQLite database (daycare.db)",

@@ -14,12 +14,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from daycare_gui.stores.common.masking import MASK, mask_secrets
 from daycare_gui.stores.common.sqlite_ro import ReadOnlyDatabase
 from daycare_gui.stores.daycare.records import Unparsed, parse_json_text
 from daycare_gui.stores.daycare.sqlite.queries.columns import TableColumns
 from daycare_gui.stores.daycare.sqlite.queries.names import Names, names_for_rows
 from daycare_gui.stores.daycare.sqlite.queries.tables import JSON_COLUMNS, SENSITIVE_COLUMNS, page_rows
+from daycare_gui.stores.masking import MASK, mask_secrets
 
 DEFAULT_LIMIT = 5000
 

@@ -6,7 +6,6 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from daycare_gui.stores.common.problems import Problem
 from daycare_gui.stores.common.wording import count
 from daycare_gui.stores.daycare.sqlite.migrations.base import LegacyScan, MigrationContext, MigrationError
 from daycare_gui.stores.daycare.sqlite.migrations.legacy import (
@@ -16,6 +15,7 @@ from daycare_gui.stores.daycare.sqlite.migrations.legacy import (
     read_json_lines,
     to_json,
 )
+from daycare_gui.stores.problems import Problem
 
 LIFECYCLES = ("active", "sleeping", "dead")
 # The reference (§6.1) gives this reduced object as Daycare's fallback when state.json has no permissions.

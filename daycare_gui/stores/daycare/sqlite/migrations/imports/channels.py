@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from daycare_gui.stores.common.problems import Problem
 from daycare_gui.stores.daycare.sqlite.migrations.base import LegacyScan, MigrationContext
 from daycare_gui.stores.daycare.sqlite.migrations.imports.common import (
     number_or_now,
@@ -19,6 +18,7 @@ from daycare_gui.stores.daycare.sqlite.migrations.legacy import (
     string_or_none,
     to_json,
 )
+from daycare_gui.stores.problems import Problem
 
 
 @dataclass

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from daycare_gui.stores.common.problems import Problem
 from daycare_gui.stores.daycare.sqlite.migrations.base import LegacyScan, MigrationContext
 from daycare_gui.stores.daycare.sqlite.migrations.imports.common import (
     number_or_none,
@@ -20,6 +19,7 @@ from daycare_gui.stores.daycare.sqlite.migrations.legacy import (
     string_or_none,
     to_json,
 )
+from daycare_gui.stores.problems import Problem
 
 REQUIRED = ("id", "name", "command", "cwd", "settingsPath", "logPath")
 STATUSES = ("running", "stopped", "exited")

@@ -7,7 +7,6 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from daycare_gui.stores.common.problems import Problem
 from daycare_gui.stores.daycare.sqlite.migrations.base import LegacyScan, MigrationContext, MigrationError
 from daycare_gui.stores.daycare.sqlite.migrations.ids import is_cuid2
 from daycare_gui.stores.daycare.sqlite.migrations.legacy import (
@@ -19,6 +18,7 @@ from daycare_gui.stores.daycare.sqlite.migrations.legacy import (
     split_frontmatter,
     string_or_none,
 )
+from daycare_gui.stores.problems import Problem
 
 USER_ID_KEYS = ("userId", "user_id", "userID", "userid")
 AGENT_ID_KEYS = ("agentId", "agent_id")

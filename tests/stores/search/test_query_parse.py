@@ -2,7 +2,7 @@
 
 import pytest
 
-from daycare_gui.stores.daycare.sqlite.fts_index.query import match_expression, parse_terms
+from daycare_gui.stores.common.fts import match_expression, parse_terms
 
 
 def test_words_phrases_prefixes():

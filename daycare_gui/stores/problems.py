@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from daycare_gui.stores.common.masking import mask_text
+from daycare_gui.stores.masking import mask_text
 
 
 @dataclass(frozen=True)
