@@ -14,7 +14,17 @@ without ``--small`` the small demo, in the run's temporary folder. Baselines:
   list, the largest agent's sessions and the largest session's last page; the bare Node script's peak is
   shown beside it (PGlite alone).
 * sessions and pages — absolute goals; the same page read by key through psycopg and ``json`` is shown.
-  ``*_cold`` is the first call on a freshly opened store (it reads every session's record ids once).
+  ``*_cold`` is the first call on a store opened for the first time: it reads every session's record ids
+  once, a scan of the whole history that Daycare's schema (no index on ``session_id``) makes the floor; the
+  Node script's bare ``count(*)`` of the history is shown beside it. ``*_reopen`` is the first call after
+  the same store, unchanged, is opened again (the ids kept by the first open).
+* the window's floor — a bare window (process start → shown, no store) plus the Node script's open: what
+  Python, Qt and the app's own start add before any store is read, which the Node script has none of.
+* where the open goes — ``open_copy_s``, ``open_pglite_start_s``, ``open_rest_s`` of the in-process open;
+  and memory's floor: the Node script's PGlite alone at its start and after one scan of the history.
+
+Every child (inspect, window) gets a user cache of its own: each is a first open, not an answer kept by
+an earlier run (bench/repeat.py measures those).
 * search — psycopg reading the same rows (keyset batches, ``json``) plus a plain FTS5 build of their text.
 
 Prints a table, then one JSON object as the last line (``figures``: each with its baseline, ratio, goal
@@ -48,8 +58,13 @@ const { PGlite } = await import(pathToFileURL(process.env.PGLITE_ENTRY).href);
 const db = new PGlite(dest);
 await db.waitReady;
 await db.query("SELECT id FROM agents LIMIT 1");
-const hwm = fs.readFileSync("/proc/self/status", "utf8").match(/VmHWM:\s+(\d+)/);
-process.stdout.write(JSON.stringify({ answered: Date.now() / 1000, hwm_mb: hwm ? hwm[1] / 1024 : null }) + "\n");
+const answered = Date.now() / 1000;
+const status = (name) => { const m = fs.readFileSync("/proc/self/status", "utf8").match(new RegExp(name + ":\\s+(\\d+)")); return m ? m[1] / 1024 : null; };
+const hwm = status("VmHWM");
+// the floor of anything that needs every session's size: one scan of the history, however little it computes
+let scan = null;
+if (process.env.SCAN) { const t = performance.now(); await db.query("SELECT count(*) FROM session_history"); scan = (performance.now() - t) / 1000; }
+process.stdout.write(JSON.stringify({ answered, hwm_mb: hwm, scan_s: scan, scan_hwm_mb: status("VmHWM") }) + "\n");
 process.exit(0);
 """
 
@@ -124,7 +139,28 @@ def child_window(store: str, agent: str, session: str) -> None:
     window.close()
 
 
+def child_bare() -> None:
+    """The window with no store: process start → shown (Python, Qt and the app's own start, which the Node
+    baseline has none of: with it, the floor of a window's open)."""
+    from PySide6.QtCore import QSettings
+
+    from daycare_gui.ui.app import make_application
+    from daycare_gui.ui.main_window import MainWindow
+
+    app = make_application(sys.argv[:1])
+    window = MainWindow(QSettings(os.path.join(os.environ["PGLITE_BENCH_TMP"], f"s-{os.getpid()}.ini"),
+                                  QSettings.Format.IniFormat))
+    window.resize(1280, 800)
+    window.show()
+    app.processEvents()
+    window.repaint()
+    app.processEvents()
+    _emit({"shown": time.time()})
+    window.close()
+
+
 def _child(args: list[str], env: dict) -> tuple[dict, float]:
+    env = _fresh_cache(env)
     started = time.time()
     proc = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", *args], env=env,
                           capture_output=True, text=True, timeout=1800, cwd=str(REPO))
@@ -134,22 +170,31 @@ def _child(args: list[str], env: dict) -> tuple[dict, float]:
     raise RuntimeError(f"child {args[0]} failed:\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}")
 
 
-def _baseline_node(folder: Path, runtime, tmp: Path) -> tuple[float, float | None]:
+def _baseline_node(folder: Path, runtime, tmp: Path) -> tuple[float, float | None, dict]:
     script = tmp / "baseline.mjs"
     script.write_text(BASELINE_NODE)
     dest = tmp / "baseline-copy"
     shutil.rmtree(dest, ignore_errors=True)
     started = time.time()
     proc = subprocess.run([runtime.node, str(script), str(folder), str(dest)], capture_output=True, text=True,
-                          env=dict(os.environ, PGLITE_ENTRY=str(runtime.entry)), timeout=900)
+                          env=dict(os.environ, PGLITE_ENTRY=str(runtime.entry), SCAN="1"), timeout=900)
     shutil.rmtree(dest, ignore_errors=True)
     if proc.returncode != 0:
         raise RuntimeError(f"the Node baseline failed: {proc.stderr[-2000:]}")
     out = json.loads(proc.stdout.strip().splitlines()[-1])
-    return out["answered"] - started, out["hwm_mb"]
+    return out["answered"] - started, out["hwm_mb"], out
+
+
+def _fresh_cache(env: dict) -> dict:
+    """A user cache of its own for one child: it opens the store as for the first time (what an earlier run
+    kept — an inspect's answer, every session's record ids — is measured apart, by bench/repeat.py and the
+    ``*_reopen`` figures)."""
+    folder = tempfile.mkdtemp(prefix="cache-", dir=env["PGLITE_BENCH_TMP"])
+    return dict(env, XDG_CACHE_HOME=folder)
 
 
 def _inspect(store: Path, env: dict) -> float:
+    env = _fresh_cache(env)
     started = time.perf_counter()
     proc = subprocess.run([sys.executable, "-m", "daycare_gui.cli", "inspect", str(store)], env=env, cwd=str(REPO),
                           capture_output=True, text=True, timeout=900)
@@ -173,22 +218,31 @@ def _ensure_store(store: Path | None) -> Path:
 
 def _open_figures(m: dict, name: str, store: Path, runtime, tmp: Path, env: dict, runs: int, window: bool,
                   largest: tuple[str, str]) -> None:
-    base, inspect, shown, app_mb, side_mb, base_mb = [], [], [], [], [], []
+    base, inspect, shown, app_mb, side_mb, base_mb, scan, scan_mb, bare = [], [], [], [], [], [], [], [], []
     for _ in range(runs):  # interleaved: the machine's load falls on both alike
-        seconds, hwm = _baseline_node(store / "daycare.pglite", runtime, tmp)
+        seconds, hwm, out = _baseline_node(store / "daycare.pglite", runtime, tmp)
         base.append(seconds)
         base_mb.append(hwm or 0)
+        scan.append(out.get("scan_s") or 0)
+        scan_mb.append(out.get("scan_hwm_mb") or 0)
         inspect.append(_inspect(store, env))
         if window:
+            out, started = _child(["bare"], env)
+            bare.append(out["shown"] - started)
             out, started = _child(["window", str(store), *largest], env)
             shown.append(out["agents_shown"] - started)
             app_mb.append(out["app_mb"] or 0)
             side_mb.append(out["sidecar_mb"] or 0)
     m[f"{name}_baseline_open_s"] = _median(base)
     m[f"{name}_baseline_node_mb"] = _median(base_mb)
+    m[f"{name}_baseline_scan_ms"] = _median(scan) * 1000  # Node: PGlite's bare count(*) of the history
+    m[f"{name}_baseline_node_scan_mb"] = _median(scan_mb)  # Node: PGlite alone, peak after that scan
     m[f"{name}_inspect_s"] = _median(inspect)
     if window:
         m[f"{name}_window_agents_s"] = _median(shown)
+        m[f"{name}_bare_window_s"] = _median(bare)  # the app's own start, no store
+        # the window's floor: its own start plus what the Node script takes (copy, PGlite's start, a query)
+        m[f"{name}_window_floor_s"] = m[f"{name}_bare_window_s"] + m[f"{name}_baseline_open_s"]
         m[f"{name}_app_mb"] = _median(app_mb)
         m[f"{name}_sidecar_mb"] = _median(side_mb)
         m[f"{name}_app_and_sidecar_mb"] = _median([a + s for a, s in zip(app_mb, side_mb)])
@@ -200,16 +254,36 @@ def _data_figures(m: dict, store: Path, runtime, runs: int, search_rows: int, tm
 
     from daycare_gui.stores import api, registry
     from daycare_gui.stores.common.search_index import SourceIndex, update_source_index
+    from daycare_gui.stores.daycare.pg import pglite_copy
     from daycare_gui.stores.daycare.pg.pglite_copy import PgliteServer
     from daycare_gui.stores.records import SessionRef
 
+    phases: dict[str, float] = {}
+
+    def timed(name, fn):
+        def run(*a, **k):
+            t = time.perf_counter()
+            try:
+                return fn(*a, **k)
+            finally:
+                phases[name] = phases.get(name, 0.0) + time.perf_counter() - t
+        return run
+
+    real_copy, real_start = pglite_copy.copy_pglite, pglite_copy.PgliteServer._start
+    pglite_copy.copy_pglite = timed("copy", real_copy)
+    pglite_copy.PgliteServer._start = timed("start", real_start)
+    os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="cache-", dir=tmp)  # nothing kept yet: a first open
     t = time.perf_counter()
     opened = registry.open_store(store)
     m["open_in_process_s"] = time.perf_counter() - t
+    pglite_copy.copy_pglite, pglite_copy.PgliteServer._start = real_copy, real_start
+    # where the open's seconds go: the copy, PGlite's start (Node, the WebAssembly engine, recovery), the rest
+    m["open_copy_s"], m["open_pglite_start_s"] = phases.get("copy"), phases.get("start")
+    m["open_rest_s"] = m["open_in_process_s"] - sum(phases.values())
+    sid, agent = m["largest_session"], m["largest_agent"]
+    ref = SessionRef(agent, sid)
     try:
         conv = opened.capability(api.Conversations)
-        sid, agent = m["largest_session"], m["largest_agent"]
-        ref = SessionRef(agent, sid)
         m["sessions_cold_ms"] = _timed_ms(lambda: conv.sessions(agent))
         m["sessions_ms"] = _median([_timed_ms(lambda: conv.sessions(agent)) for _ in range(runs)])
         n, last = conv.tail(ref)
@@ -244,6 +318,13 @@ def _data_figures(m: dict, store: Path, runtime, runs: int, search_rows: int, tm
         index.close()
     finally:
         opened.close()
+
+    # the same store opened again, unchanged: every session's record ids come from what the first open kept
+    with registry.open_store(store) as again:
+        conv = again.capability(api.Conversations)
+        m["sessions_reopen_ms"] = _timed_ms(lambda: conv.sessions(agent))
+        m["page_reopen_last_ms"] = _timed_ms(
+            lambda: (conv.tail(ref), [p.message() for p in conv.page_before(ref, None, 200)]))
 
     server = PgliteServer(store / "daycare.pglite", runtime)
     try:
@@ -288,13 +369,25 @@ FIGURES = (
      "Node: copy + PGlite start + first query", None, 1.5),
     ("small_window_agents_s", "small demo: window (process start → agent list shown)", "s",
      "small_baseline_open_s", "Node: copy + PGlite start + first query", None, 1.5),
+    ("small_window_agents_s", "small demo: window, beside its floor (a bare window's start + Node's open)", "s",
+     "small_window_floor_s", "bare window + Node: copy + PGlite start + first query", None, None),
     ("large_inspect_s", "1M demo: CLI inspect (process start → exit)", "s", "large_baseline_open_s",
      "Node: copy + PGlite start + first query", None, 1.5),
     ("large_window_agents_s", "1M demo: window (process start → agent list shown)", "s",
      "large_baseline_open_s", "Node: copy + PGlite start + first query", None, 1.5),
+    ("large_window_agents_s", "1M demo: window, beside its floor (a bare window's start + Node's open)", "s",
+     "large_window_floor_s", "bare window + Node: copy + PGlite start + first query", None, None),
     ("large_app_and_sidecar_mb", "1M demo: peak memory, app + sidecar (window, after a session)", "MB",
      "large_baseline_node_mb", "Node: PGlite alone, peak", 300, None),
-    ("sessions_cold_ms", "1M demo: an agent's session list, first call after open", "ms", None, "", 200, None),
+    ("large_app_mb", "1M demo: peak memory, app alone (window)", "MB", None, "", None, None),
+    ("large_sidecar_mb", "1M demo: peak memory, sidecar alone (PGlite under Node)", "MB",
+     "large_baseline_node_scan_mb", "Node: PGlite alone, peak after one scan of the history", None, None),
+    ("sessions_cold_ms", "1M demo: an agent's session list, first call after a first open", "ms",
+     "large_baseline_scan_ms", "Node: PGlite's bare count(*) of the history (the floor: no index)", 200, None),
+    ("sessions_reopen_ms", "1M demo: an agent's session list, first call after reopening it unchanged", "ms",
+     None, "", 200, None),
+    ("page_reopen_last_ms", "largest session opened at its end, first call after reopening it unchanged", "ms",
+     "baseline_page_ms", "psycopg + json, 200 rows by id", 100, None),
     ("sessions_ms", "1M demo: an agent's session list", "ms", None, "", 200, None),
     ("page_first_ms", "largest session: first page (by key, decoded)", "ms", "baseline_page_ms",
      "psycopg + json, 200 rows by id", 100, None),
@@ -346,7 +439,10 @@ def _table(figures: list[dict]) -> None:
 
 def main() -> int:
     if len(sys.argv) > 2 and sys.argv[1] == "--child":
-        child_window(*sys.argv[3:])
+        if sys.argv[2] == "bare":
+            child_bare()
+        else:
+            child_window(*sys.argv[3:])
         return 0
     parser = argparse.ArgumentParser()
     parser.add_argument("--store", type=Path, help="a large PGlite data dir (default: the cached 1M demo)")
@@ -361,6 +457,7 @@ def main() -> int:
 
     runtime = ensure_runtime()
     tmp = Path(tempfile.mkdtemp(prefix="daycare-gui-pglite-bench-"))
+    os.environ["XDG_CACHE_HOME"] = str(tmp / "user-cache")  # nothing this run keeps lands in the user's cache
     env = dict(os.environ, PGLITE_BENCH_TMP=str(tmp), PYTHONPATH=str(REPO), QT_QPA_PLATFORM="offscreen",
                DAYCARE_GUI_SEARCH_DIR=str(tmp / "search"))
     env.setdefault("DAYCARE_GUI_PGLITE_DIR", os.environ["DAYCARE_GUI_PGLITE_DIR"])

@@ -58,9 +58,10 @@ def open_pglite(paths, problems: ProblemLog | None = None, progress=None, cancel
     from daycare_gui.stores.api import CannotOpen
     from daycare_gui.stores.common import opening
     from daycare_gui.stores.daycare.pg.database import PgDatabase
+    from daycare_gui.stores.daycare.pg.history_keys import after_copy, before_copy
     from daycare_gui.stores.daycare.pg.pglite_check import check_pglite_folder
     from daycare_gui.stores.daycare.pg.pglite_copy import PgliteServer
-    from daycare_gui.stores.daycare.pg.runtime import ensure_runtime
+    from daycare_gui.stores.daycare.pg.runtime import find_runtime, install
     from daycare_gui.stores.daycare.pg.store import DaycarePgStore
 
     listener = opening.current()
@@ -70,6 +71,9 @@ def open_pglite(paths, problems: ProblemLog | None = None, progress=None, cancel
         raise CannotOpen(f"{paths.pglite_path} is not a PGlite data folder (no PG_VERSION or global/ inside); "
                          "Daycare has not initialised it, or it is damaged")
     check_pglite_folder(paths.pglite_path)  # a damaged file named in a sentence, not PGlite's trap
+    # PGlite's files are checked against the pin (a hash of its 21 MB: 0.1 to 0.6 s) on a thread of their own
+    # while the store's folder is looked at here; an install, if one is needed, waits for the answer.
+    trusted = _Beside(find_runtime)
     engine = _engine(paths)
     problems = problems if problems is not None else ProblemLog()
     _report_leftovers(problems, paths.root, paths.pglite_path.parent, read_copies=True)
@@ -79,13 +83,15 @@ def open_pglite(paths, problems: ProblemLog | None = None, progress=None, cancel
     if engine is not None and engine.running:
         notes.append("Daycare's engine is running: this is a copy taken now and may be a moment behind; "
                      "edits are refused unless you insist")
-    runtime = ensure_runtime(progress=progress, cancelled=cancelled)
+    runtime = trusted.result() or install(progress, cancelled)
     notes.append(f"PGlite {runtime.pglite_version} from {runtime.source} reads a private copy of "
                  f"{paths.pglite_path}; the folder itself is never opened")
     if cancelled():
         raise opening.OpenCancelled("cancelled before copying the store")
     _import_meanwhile()
+    state = before_copy(paths.pglite_path, _fingerprint(paths.pglite_path))  # (loads what was kept meanwhile)
     server = PgliteServer(paths.pglite_path, runtime, progress=progress, cancelled=cancelled)
+    state = after_copy(state, _fingerprint(paths.pglite_path))
     for rel, why in server.skipped:
         problems.add(paths.pglite_path / rel, why)
     try:
@@ -96,7 +102,8 @@ def open_pglite(paths, problems: ProblemLog | None = None, progress=None, cancel
         db = PgDatabase(server.url)
         try:
             store = DaycarePgStore(db, generation="pglite", title=str(paths.pglite_path), paths=paths,
-                                   server=server, engine=engine, problems=problems, notes=tuple(notes))
+                                   server=server, engine=engine, problems=problems, notes=tuple(notes),
+                                   copy_state=state)
         except BaseException:
             db.close()
             raise
@@ -107,6 +114,39 @@ def open_pglite(paths, problems: ProblemLog | None = None, progress=None, cancel
         store.close()
         raise opening.OpenCancelled("cancelled while reading the store")
     return store
+
+
+class _Beside:
+    """``fn()`` on a thread of its own; ``result()`` waits for it and returns or raises what it did."""
+
+    def __init__(self, fn) -> None:
+        import threading
+
+        self._out: tuple[bool, object] | None = None
+
+        def run() -> None:
+            try:
+                self._out = (True, fn())
+            except BaseException as exc:  # raised again where the answer is needed
+                self._out = (False, exc)
+
+        self._thread = threading.Thread(target=run, name="pglite-runtime", daemon=True)
+        self._thread.start()
+
+    def result(self):
+        self._thread.join()
+        ok, value = self._out
+        if not ok:
+            raise value
+        return value
+
+
+def _fingerprint(folder: Path):
+    """The ``.pglite`` folder's stat-only fingerprint (a stat of each file, no content read), taken before and
+    after the copy: the same twice, the copy is the store as it was then (see history_keys.CopyState)."""
+    from daycare_gui.stores.common.tree_fingerprint import fingerprint
+
+    return fingerprint([folder])
 
 
 def _import_meanwhile() -> None:

@@ -22,7 +22,8 @@ class DaycarePgStore(api.OpenedStore):
     kind = "daycare"
 
     def __init__(self, db: PgDatabase, *, generation: str, title: str, paths=None, server=None,
-                 engine=None, problems: ProblemLog | None = None, notes: tuple[str, ...] = ()) -> None:
+                 engine=None, problems: ProblemLog | None = None, notes: tuple[str, ...] = (),
+                 copy_state=None) -> None:
         super().__init__(mask_url(title), problems)
         self.db = db
         self.generation = generation  # "pglite" | "postgres"
@@ -30,7 +31,12 @@ class DaycarePgStore(api.OpenedStore):
         self.server = server  # the PgliteServer serving our private copy
         self.engine = engine  # core.engine.EngineStatus, when there is a folder to look at
         self.notes = notes
+        self.copy_state = copy_state  # pg.history_keys.CopyState: the copy is the store at a known fingerprint
         self._tables = set(db.tables())
+        # The schema's columns, read now in the open (one information_schema query, 50 to 300 ms on PGlite)
+        # rather than by whichever first answer needs them: the window's agent list asks at once anyway,
+        # and an agent's session list asked first after the open then sends only its own two queries.
+        db.columns("agents")
         self._counts: dict[str, int] | None = None
         self._files = None  # datadir.documents.DataDirDocuments, made on first use
         self._lists = None  # datadir.collections.DataDirLists, made on first use
@@ -99,9 +105,18 @@ class DaycarePgStore(api.OpenedStore):
 
     def counts(self) -> dict[str, int]:
         if self._counts is None:
+            from daycare_gui.stores.daycare.pg.history_keys import history_keys
+
             out = {}
+            # A PGlite copy's history is counted from every session's record ids, read once (or kept from the
+            # last open of the store as it is): a count(*) was a second scan of the whole history beside the
+            # one the automations' summary needs (3 s each on a million records).
+            keys = history_keys(self)
             for table in sorted(self._tables):
                 try:
+                    if table == "session_history" and keys is not None:
+                        out[table] = keys.total()
+                        continue
                     out[table] = int(self.db.scalar(f'SELECT count(*) FROM "{table}"') or 0)
                 except PgError as exc:
                     self.problems.add(self.title, f"cannot count {table}: {exc}")
@@ -192,12 +207,15 @@ class DaycarePgStore(api.OpenedStore):
                 raise
         old_server, old_db = self.server, self.db
         self.server, self.db = fresh, PgDatabase(fresh.url)
+        self.copy_state = None  # our own edit changed the folder: its keys are read from the fresh copy
         self._counts = None
         old_db.close()
         old_server.close()
 
     def close(self) -> None:
         try:
+            if self.copy_state is not None:
+                self.copy_state.wait_kept()
             self.db.close()
             if self.earlier is not None:
                 self.earlier.close()
