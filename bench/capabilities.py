@@ -158,7 +158,7 @@ def child_runs(store: str, db_path: str) -> dict:
 
         class Ctx:
             def __init__(self) -> None:
-                self.opened, self.worker = self, self
+                self.opened, self.worker, self.slow_worker = self, self, self
 
             def capability(self, _cap):
                 return cap

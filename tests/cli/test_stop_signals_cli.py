@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from daycare_gui.cli import main
-from tests.crash.private_stores import child_env, ours, short_tmp
+from tests.crash.private_stores import child_env, hangup_as_a_terminal_sends_it, ours, short_tmp
 
 # `daycare-gui search` of a PGlite store whose index build waits once it has begun: the signal comes while
 # the store is open and read through its private copy.
@@ -37,7 +37,8 @@ def test_search_stopped_while_indexing_a_pglite_store_removes_its_copy(signum, p
     with short_tmp() as tmp:
         env = dict(child_env(tmp), DAYCARE_GUI_SEARCH_DIR=str(tmp_path / "index"))
         proc = subprocess.Popen([sys.executable, "-c", SEARCH, str(pglite_store)], env=env,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                preexec_fn=hangup_as_a_terminal_sends_it)
         try:
             assert proc.stdout.readline().strip() == "indexing"
             assert [n for n in ours(tmp) if n.startswith("daycare-gui-pglite-")]  # read through its copy

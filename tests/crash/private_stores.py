@@ -74,5 +74,14 @@ def child_env(tmp: Path) -> dict[str, str]:
     return env
 
 
+def hangup_as_a_terminal_sends_it() -> None:
+    """In the child before it runs (``preexec_fn``): SIGHUP back to its default. A suite started under
+    ``nohup`` passes on its ignored SIGHUP, which the app rightly keeps ignored; the hangup tests need it
+    delivered, as a closed terminal does."""
+    import signal
+
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+
 def ours(tmp: Path) -> list[str]:
     return sorted(p.name for p in tmp.iterdir() if p.name.startswith("daycare-gui-"))

@@ -12,7 +12,13 @@ import time
 
 import pytest
 
-from tests.crash.private_stores import agentstack_with_wal, child_env, ours, short_tmp
+from tests.crash.private_stores import (
+    agentstack_with_wal,
+    child_env,
+    hangup_as_a_terminal_sends_it,
+    ours,
+    short_tmp,
+)
 
 WAIT_S = 120  # a busy two-core machine: copying the store and starting Node take seconds
 
@@ -30,7 +36,7 @@ def test_a_stop_signal_closes_the_window_and_removes_its_copy(kind, signum, tmp_
     with short_tmp() as tmp:
         proc = subprocess.Popen([sys.executable, "-m", "daycare_gui", str(store)], env=child_env(tmp),
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                                start_new_session=True)
+                                start_new_session=True, preexec_fn=hangup_as_a_terminal_sends_it)
         try:
             deadline = time.monotonic() + WAIT_S
             while not _copy_ready(tmp, kind) and proc.poll() is None and time.monotonic() < deadline:
