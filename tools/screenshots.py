@@ -4,11 +4,14 @@ Run under Xvfb (see README "Screenshots"):
     xvfb-run -a -s "-screen 0 1400x900x24" python tools/screenshots.py docs/screenshots [--palette light|dark|both]
 Each shot is the main window showing one section, after its data has arrived; the dark ones are named
 ``<name>-dark.png``. The palette is switched in the running window, as a desktop switching theme would.
+The Costs page is shot on the PGlite demo (``--only pglite``), the only one that keeps its own cost. The run
+has a cache of its own (search indexes, kept answers), so the Space tab lists this demo's leftovers only.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import tempfile
 import time
 from pathlib import Path
@@ -31,6 +34,8 @@ SHOTS = [
     ("cron.png", "cron", "select_first"),
     ("apps.png", "apps", "select_first"),
     ("storage.png", "storage", "open:_migrations"),  # the tables, and the migrations' own rows
+    ("space.png", "storage", "space"),  # Storage → Space: sizes, advice, this application's own leftovers
+    ("automations.png", "automations", "failed_run"),  # the task whose runs include a failure, that run
     ("search.png", "search", "search"),
 ]
 
@@ -76,6 +81,66 @@ def _select_first(pane) -> None:
             _deselect(view)
             view.setCurrentIndex(view.model().index(0, 0))
             return
+
+
+def _until(done, seconds: float = 30) -> bool:
+    """Wait until ``done()`` says the page's data is on screen (``seconds`` at most): a shot never shows
+    a pane still reading."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if done():
+            return True
+        _wait(100)
+    return False
+
+
+def _failed_run(pane, window) -> None:
+    """The automation whose runs include a failure (the demo's daily digest), its runs with their costs,
+    the failed run selected (its error in Details)."""
+    _until(lambda: bool(pane._all))
+    split = pane.stack.widget(0)  # every automation listed whole above its runs
+    split.setSizes([270, max(sum(split.sizes()) - 270, 200)])
+    failing = next((s for s in pane._all if s.health.last_failure is not None), None)
+    if failing is not None:
+        _deselect(pane.table)
+        pane.list.select_key(failing.id)
+    runs = pane.runs
+    _until(lambda: runs.records.model.rowCount() > 0 and bool(pane._costs))
+    shown = runs.table.model()  # (the filter's proxy over the records)
+    for row in range(shown.rowCount()):
+        run = runs.records.record_at(shown.index(row, 0))
+        if run is not None and run.outcome == "failed":
+            runs.table.setCurrentIndex(shown.index(row, 0))
+            break
+    _settle(window, 600)
+
+
+def _space_tab(pane, window) -> None:
+    """Storage → Space once every size is measured and the leftovers are looked for."""
+    pane.tabs.setCurrentWidget(pane.space_tab)
+    tab = pane.space_tab
+    _until(lambda: not tab.measuring and tab.report is not None
+           and (tab.leftovers is None or tab.leftovers.preview is not None))
+    # the tables folded (their sizes stay in the group's line), so the agents, the folders and this
+    # application's leftovers below them are in the picture
+    for i in range(tab.tree.topLevelItemCount()):
+        item = tab.tree.topLevelItem(i)
+        item.setExpanded(not item.text(0).startswith("Tables"))
+    window.details.toggle()  # F9: nothing on this tab goes to Details, so its columns get the width
+    _settle(window, 600)
+
+
+def _leave_backups(store: Path, count: int = 5) -> None:
+    """Backups of one task file as that many saves would leave them (the kind's own backup step), so the
+    Space tab has leftovers of this application's own to list: those beyond the newest three."""
+    from daycare_gui.stores.daycare.edit.file_editor import DaycareFileEditor
+
+    task = next(iter(sorted((store / "cron").glob("*/TASK.md"))), None)
+    editor = DaycareFileEditor.for_file(task) if task is not None else None
+    if editor is None:
+        return
+    for _ in range(count):
+        editor.backup(task.read_bytes())
 
 
 def _editor_shots(store: Path, window, out: Path, suffix: str) -> None:
@@ -155,6 +220,9 @@ def _window_shots(window, store: Path, out: Path, suffix: str) -> None:
                 _deselect(shown.threads.table)
             window.show_section(section, agent)  # the agent, its sessions, its active one read
         elif action and action.startswith("open:"):
+            shown = window.panes.get(section)
+            if shown is not None and hasattr(shown, "tabs"):  # the second pass: the Space shot left its tab
+                shown.tabs.setCurrentIndex(0)
             window.show_section(section, action.partition(":")[2])
         else:
             window.show_section(section)
@@ -163,6 +231,10 @@ def _window_shots(window, store: Path, out: Path, suffix: str) -> None:
         if action == "select_first" and pane is not None:
             _select_first(pane)
             _settle(window, 900)
+        elif action == "space" and pane is not None:
+            _space_tab(pane, window)
+        elif action == "failed_run" and pane is not None:
+            _failed_run(pane, window)
         elif action == "search" and pane is not None:
             _wait(1500)  # the index builds on first show
             pane.query_box.setText("lisbon OR groceries")
@@ -170,6 +242,8 @@ def _window_shots(window, store: Path, out: Path, suffix: str) -> None:
             _settle(window, 1500)
         window.grab().save(str(out / name))
         print(out / name)
+        if action == "space":
+            window.details.toggle()  # F9 again: Details back for the next pages
 
 
 def _open_at(window, path: Path, section: str, seconds: int = 10) -> None:
@@ -263,9 +337,41 @@ def _pglite_shot(window, out: Path, work: Path) -> None:
     print(out / "pglite-conversation.png")
 
 
+def _costs_shots(window, out: Path, palettes, light) -> None:
+    """The Costs page of the PGlite store (open already): totals by model, the first total's records, and
+    the store's own cost beside the recomputed one, which only today's Daycare keeps."""
+    if "costs" not in window._sections:
+        print("PGlite store did not open: costs.png not taken")
+        return
+    app = QApplication.instance()
+    for palette in palettes:
+        _use_palette(app, palette, light)
+        window.show_section("costs")
+        pane = window.panes["costs"]
+        pane.group.setCurrentIndex(pane.group.findData("model"))
+        _until(lambda p=pane: p.report is not None and p.report.by == "model")
+        _deselect(pane.totals.table)
+        pane.totals.table.selectRow(0)
+        _until(lambda p=pane: p.records.records.model.rowCount() > 0)
+        split = pane.totals.parentWidget()  # the one model's total in a short list: the records get the room
+        total = sum(split.sizes())
+        split.setSizes([110, (total - 110) // 2, total - 110 - (total - 110) // 2])
+        _settle(window, 800)
+        name = out / f"costs{'-dark' if palette == 'dark' else ''}.png"
+        window.grab().save(str(name))
+        print(name)
+
+
 def main(out_dir: str, palettes: tuple[str, ...] = ("light", "dark"), only: str = "") -> int:
     # Every store and the settings file live in one folder removed at the end, so runs leave nothing in /tmp.
     with tempfile.TemporaryDirectory(prefix="daycare-shots-") as work:
+        # A cache of the run's own (search indexes, kept answers), so the Space tab's leftovers are this
+        # demo's, not whatever the machine's cache holds; the PGlite copy is still found where it was.
+        from daycare_gui.stores.daycare.pg.runtime import cache_dir
+
+        os.environ.setdefault("DAYCARE_GUI_PGLITE_DIR", str(cache_dir()))
+        os.environ["XDG_CACHE_HOME"] = str(Path(work) / "cache")
+        os.environ.pop("DAYCARE_GUI_SEARCH_DIR", None)
         return _take(Path(out_dir), palettes, only, Path(work))
 
 
@@ -276,6 +382,7 @@ def _take(out: Path, palettes: tuple[str, ...], only: str, work: Path) -> int:
     light = app.style().standardPalette()
     store = work / "daycare"
     write_demo(store, now_ms=current_minute_ms())
+    _leave_backups(store)
     settings = QSettings(str(work / "settings.ini"), QSettings.Format.IniFormat)
     window = MainWindow(settings)
     window.resize(1400, 860)
@@ -299,6 +406,7 @@ def _take(out: Path, palettes: tuple[str, ...], only: str, work: Path) -> int:
     if only in ("", "pglite"):
         _use_palette(app, "light", light)
         _pglite_shot(window, out, work)
+        _costs_shots(window, out, palettes, light)
     if only in ("", "linggen"):
         _use_palette(app, "light", light)
         _linggen_shot(window, out, work)
@@ -315,7 +423,8 @@ if __name__ == "__main__":
     parser.add_argument("out", nargs="?", default="docs/screenshots")
     parser.add_argument("--palette", choices=("light", "dark", "both"), default="both")
     parser.add_argument("--only", choices=("daycare", "palette", "agentstack", "pglite", "linggen"), default="",
-                        help="take only these shots (the Daycare pages and editors, Jump To, AgentStack's search, the PGlite store, the Linggen home)")
+                        help="take only these shots (the Daycare pages and editors, Jump To, AgentStack's search, the PGlite "
+                             "store and its Costs page, the Linggen home)")
     args = parser.parse_args()
     chosen = ("light", "dark") if args.palette == "both" else (args.palette,)
     raise SystemExit(main(args.out, chosen, args.only))
