@@ -56,24 +56,32 @@ class RunHealth:
             out.append(f"Stopped firing: {due} {were} due since the last one{since}")
         if self.last_failure is not None and self.failed:
             error = f": {_first_line(self.last_failure.error)}" if self.last_failure.error else ""
-            out.append(f"{self.failed} of the last {self.window} runs failed{error}")
+            out.append(f"{self.failed} of the last {_runs(self.window)} failed{error}" if self.window > 1
+                       else f"The last run failed{error}")
         for run in self.stuck:
             out.append(f"Run {run.id} still running after {_span(self.now_ms - (run.started_at or self.now_ms))}")
         if self.deleted and self.runs_seen:
-            out.append(f"The task was deleted; {self.runs_seen} of its runs remain")
+            out.append(f"The task was deleted; {self.runs_seen} of its runs remain" if self.runs_seen > 1
+                       else "The task was deleted; its one run remains")
         return out
 
     def summary(self) -> str:
         """One line for a list: the rate, then the first problem."""
         parts = []
-        if self.success_rate is not None:
-            parts.append(f"{round(self.success_rate * 100)}% of the last {self.window} worked")
-        elif not self.runs_seen:
+        if self.success_rate is not None and self.window > 1:
+            parts.append(f"{round(self.success_rate * 100)}% of the last {self.window:,} worked")
+        elif self.success_rate:  # (one run, which worked; one that failed is said by its problem)
+            parts.append("the last run worked")
+        elif self.success_rate is None and not self.runs_seen:
             parts.append("no runs seen")
         problems = self.problems()
         if problems:
             parts.append(problems[0])
-        return " · ".join(parts) or f"{self.runs_seen} runs"
+        return " · ".join(parts) or _runs(self.runs_seen)
+
+
+def _runs(n: int) -> str:
+    return "1 run" if n == 1 else f"{n:,} runs"
 
 
 def _span(ms: int | None) -> str:

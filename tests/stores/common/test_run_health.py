@@ -94,3 +94,12 @@ def test_interval_and_cap():
     every_minute = TaskItem("t", "Busy", "cron", "* * * * *", timezone="UTC")
     assert len(due_times(every_minute, 0, 30 * DAY, cap=500)) == 500
     assert due_times(TaskItem("t", "Bad", "cron", "99 * * * *"), 0, DAY) is None
+
+
+def test_one_run_reads_as_one():
+    """A task seen once: "1 run", "the last run worked", or its failure said once — never "1 runs"."""
+    task = Automation("t", "Digest", DAILY_7)
+    assert run_health(task, [run(1, at(18), "unknown")], now_ms=NOW).summary() == "1 run"
+    assert run_health(task, [run(1, at(18))], now_ms=NOW).summary() == "the last run worked"
+    failed = run_health(task, [run(1, at(18), "failed", "401 token expired")], now_ms=NOW).summary()
+    assert failed == "The last run failed: 401 token expired"

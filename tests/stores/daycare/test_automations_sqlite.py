@@ -150,7 +150,7 @@ def test_a_deleted_delete_after_run_task_keeps_its_runs_in_the_shared_cron_agent
         runs = cap.runs(rent.id)
         assert [(r.started_at, r.outcome) for r in runs] == [(NOW_MS - DAY, "worked")]
         assert runs[0].session.thread_id == "syscron"
-        assert "The task was deleted; 1 of its runs remain" in run_health(rent, runs, now_ms=NOW_MS).problems()
+        assert "The task was deleted; its one run remains" in run_health(rent, runs, now_ms=NOW_MS).problems()
         # the shared agent's run belongs to Stand-up notes only when it names it: none listed there
         assert [r.outcome for r in cap.runs(by_title(cap, "Stand-up notes").id)] == ["skipped"]
         assert any(ref.thread_id == "syscron" for ref in cap.run_sessions())  # hidden as scheduled runs

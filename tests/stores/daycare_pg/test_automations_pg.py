@@ -152,7 +152,7 @@ def test_a_deleted_trigger_keeps_its_runs(pg_fresh_url):
         hook = cap.runs("webhook:hook-deploy")
     assert backup.deleted and backup.title == "Nightly backup check" and backup.task is None
     assert [(r.started_at, r.outcome) for r in runs] == [(t, o) for t, o, _e in expected()["cron:cron-backup"]]
-    assert "The task was deleted; 1 of its runs remain" in run_health(backup, runs, now_ms=NOW_MS).problems()
+    assert "The task was deleted; its one run remains" in run_health(backup, runs, now_ms=NOW_MS).problems()
     assert [(r.started_at, r.outcome) for r in hook] == [(t, o) for t, o, _e in expected()["webhook:hook-deploy"]]
 
 

@@ -105,7 +105,7 @@ def _state(s: ShownAutomation) -> str | None:
 
 AUTOMATION_COLUMNS = [
     Column("Automation", lambda s: s.automation.title + (" (deleted)" if s.automation.deleted else ""),
-           tooltip=lambda s: s.automation.id),
+           tooltip=lambda s: f"{s.automation.title}\n{s.automation.id}"),
     Column("Schedule", _words, tooltip=_words),
     Column("Next run", _next, display=when),
     Column("Last run", lambda s: s.last_run.started_at if s.last_run else None, display=when),

@@ -29,6 +29,9 @@ def plural(n: int, one: str, many: str | None = None) -> str:
     return f"{number(n)} {one if n == 1 else (many or one + 's')}"
 
 
+MAX_COLUMN_WIDTH = 320  # pixels a column takes at most when fitted to its contents
+
+
 class RecordList(QWidget):
     """A caption, a filter box and a table over a loaded list of records."""
 
@@ -52,6 +55,11 @@ class RecordList(QWidget):
     def set_records(self, records) -> None:
         self.records.set_records(records)
         self.table.resizeColumnsToContents()
+        # one long value (a path, a heartbeat batch's title) must not push every other column off screen:
+        # wider columns are cut to a readable width, their text elided (the whole of it is in the details)
+        for column in range(self.records.proxy.columnCount() - 1):
+            if self.table.columnWidth(column) > MAX_COLUMN_WIDTH:
+                self.table.setColumnWidth(column, MAX_COLUMN_WIDTH)
 
     def current(self):
         return self.records.record_at(self.table.currentIndex())
