@@ -46,6 +46,10 @@ def test_sqlite_demo_totals_drill_down_and_open_the_record(qtbot, window, demo_s
     qtbot.waitUntil(lambda: pane.records.records.proxy.rowCount() == first.records, timeout=20000)
     rows = pane.records.records.visible_records()
     assert sum((r.price.usd for r in rows), Decimal(0)) == first.usd
+    # its details read as money and a share, not as the raw figures Raw JSON keeps
+    fields = dict(window.detail.item.fields)
+    assert fields["Cost"] == money(first.usd) and fields["Saved by the cache"].startswith("$")
+    assert fields["Cache-read share"].endswith("%") or fields["Cache-read share"] == ""
     # a double-click opens Daycare's conversation page at that record
     index = pane.records.records.proxy.index(0, 0)
     record = pane.records.records.record_at(index)

@@ -196,8 +196,7 @@ class CostsPane(Pane):
         total = self.totals.records.record_at(current) if current.isValid() else None
         if total is None:
             return
-        self.ctx.show_detail(DetailItem(f"Total: {total.label}", tuple((k, str(v)) for k, v in total.as_dict().items()),
-                                        raw=total.as_dict()))
+        self.ctx.show_detail(DetailItem(f"Total: {total.label}", _total_fields(total), raw=total.as_dict()))
         usage, keys = self.usage, list(total.keys)
         shown = keys[:DRILL_LIMIT]  # a big total lists its first records only
         self.records.caption.setText(
@@ -233,3 +232,20 @@ class CostsPane(Pane):
             self.ctx.navigate("history", (ref.thread_id, ref.session_id, int(mid) if mid.isdigit() else None))
         else:
             self.ctx.navigate(section or "conversations", MessageTarget(ref, mid))
+
+
+def _total_fields(t) -> tuple[tuple[str, str], ...]:
+    """A total as a person reads it: money in dollars, the cache share in per cent (Raw JSON keeps the exact
+    figures)."""
+    share = t.cache_read_share
+    fields = [("Group", t.label), ("Model calls", fmt_int(t.records)), ("Cost", total_money(t)),
+              ("Input", fmt_int(t.input)), ("Output", fmt_int(t.output)), ("Cache read", fmt_int(t.cache_read)),
+              ("Cache write", fmt_int(t.cache_write)), ("Tokens", fmt_int(t.tokens)),
+              ("Cache-read share", "" if share is None else f"{share:.1%}"), ("Saved by the cache", money(t.saved))]
+    if t.unpriced_records:
+        fields.append(("Unpriced", f"{fmt_int(t.unpriced_records)} calls, {fmt_int(t.unpriced_tokens)} tokens"))
+    if t.estimated_records:
+        fields.append(("Estimated counts", f"{fmt_int(t.estimated_records)} calls"))
+    if t.unsure_records:
+        fields.append(("Estimated or not", f"{fmt_int(t.unsure_records)} calls the store does not say"))
+    return tuple(fields)
