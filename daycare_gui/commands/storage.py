@@ -9,7 +9,7 @@ import sys
 
 from daycare_gui.commands import options
 from daycare_gui.stores import registry
-from daycare_gui.stores.api import CannotOpen, NotRecognised, Storage
+from daycare_gui.stores.api import CannotOpen, Conversations, NotRecognised, Storage
 from daycare_gui.stores.common.secrets import mask_url
 
 LISTED = 10  # lines per part in the text output (--json lists all)
@@ -23,12 +23,14 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     from daycare_gui.stores.common import own_leftovers
+    from daycare_gui.stores.common.space import named_holders
     from daycare_gui.stores.common.wording import byte_size
 
     try:
         with registry.open_store(args.path, kind=args.kind, live=False) as store:
             storage = store.capability(Storage)
-            report = storage.space() if storage is not None else None
+            report = named_holders(storage.space() if storage is not None else None,
+                                   store.capability(Conversations))
             own = own_leftovers.preview(storage) if report is not None else None
     except (NotRecognised, CannotOpen) as exc:
         print(f"daycare-gui: {mask_url(str(exc))}", file=sys.stderr)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 
 from daycare_gui.stores.common.wording import byte_size
@@ -135,3 +136,22 @@ def subfolder_lines(root: Path | None, *, skip: Iterable[str] = ()) -> list[Spac
     except OSError:
         return []
     return folder_lines((name + "/", root / name) for name in names)
+
+
+def named_holders(report, conversations):
+    """``report`` (a ``SpaceReport``, or None) with its agents and threads named as every other page names them
+    (``conversations``: the store's ``api.Conversations``, or None), the id kept in the detail. A store whose
+    names cannot be read keeps its ids."""
+    if report is None or conversations is None or not any(h.kind in ("agent", "thread") for h in report.holders):
+        return report
+    try:
+        titles = {t.id: t.title for t in conversations.threads()}
+    except Exception:  # names are a courtesy: the ids stand in
+        return report
+    def named(line: SpaceLine) -> SpaceLine:
+        title = titles.get(line.name) if line.kind in ("agent", "thread") else None
+        if not title or title == line.name:
+            return line
+        return replace(line, name=title, detail="; ".join(x for x in (line.detail, f"id {line.name}") if x))
+
+    return replace(report, holders=[named(h) for h in report.holders])

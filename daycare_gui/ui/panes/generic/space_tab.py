@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from daycare_gui.stores import api
+from daycare_gui.stores.common.space import named_holders
 from daycare_gui.stores.common.wording import byte_size
 from daycare_gui.stores.records import PruneDone, PrunePreview, SpaceLine, SpaceReport
 
@@ -176,7 +177,9 @@ class SpaceTab(QWidget):
 
         # (the quick part on the worker of what is on screen: the user is waiting for it, and the background
         # worker may be busy with the store's counts for seconds)
-        self.ctx.worker.submit(SPACE_QUICK, storage.space_quick, on_result=quick_arrived, on_error=failed)
+        conversations = self.ctx.opened.capability(api.Conversations)
+        self.ctx.worker.submit(SPACE_QUICK, lambda: named_holders(storage.space_quick(), conversations),
+                               on_result=quick_arrived, on_error=failed)
 
     _load_when_shown = False
 
@@ -187,6 +190,7 @@ class SpaceTab(QWidget):
 
     def _measure_all(self) -> None:
         storage, cancel = self.storage, self._measure_cancel
+        conversations = self.ctx.opened.capability(api.Conversations)
 
         def job(progress, stale):
             def step(message: str) -> None:
@@ -195,7 +199,7 @@ class SpaceTab(QWidget):
                 progress(0, 0, message)
 
             try:
-                return storage.space(progress=step)
+                return named_holders(storage.space(progress=step), conversations)
             except MeasuringCancelled:
                 return None
 
