@@ -15,6 +15,15 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from daycare_gui.commands.edit_common import (
+    EXIT_CONFLICT,
+    EXIT_OK,
+    EXIT_REFUSED,
+    apply_edits,
+    check_verdict,
+    parse_assignment,
+    unified_diff,
+)
 from daycare_gui.stores import registry
 from daycare_gui.stores.api import (
     CannotOpen,
@@ -67,15 +76,6 @@ def _one_line(text: str) -> str:
 
 def edit_kind_file(args, path: Path, found: KindStore) -> int:
     """``edit`` of ``path`` in ``found`` (opened); the exit code, as the Daycare path's."""
-    from daycare_gui.commands.edit import (
-        EXIT_CONFLICT,
-        EXIT_OK,
-        EXIT_REFUSED,
-        apply_edits,
-        parse_assignment,
-        unified_diff,
-    )
-
     def refuse(why: str) -> int:
         print(f"daycare-gui edit: refused, {path} left unchanged: {why}", file=sys.stderr)
         return EXIT_REFUSED
@@ -107,8 +107,6 @@ def edit_kind_file(args, path: Path, found: KindStore) -> int:
         return EXIT_OK
     diff = unified_diff(path, loaded.data, after)
     if args.check:  # the real run's verdict: refused while the program runs (without --force), exit 2
-        from daycare_gui.commands.edit import check_verdict
-
         sys.stdout.write(diff)
         return check_verdict(path, [found.store.writes_blocked()], args.force)
     try:

@@ -125,7 +125,7 @@ def test_agentstack_password_hashes_and_plugin_config_never_shown(tmp_path, caps
 
 def test_postgres_rows_mask_process_env_urls_and_verification_values():
     # The PGlite/PostgreSQL kind masks rows with masked_row; its end-to-end reads are in tests/stores/daycare_pg.
-    from daycare_gui.stores.daycare.pg.store import masked_row
+    from daycare_gui.stores.daycare.pg.shown_rows import masked_row
 
     env = {"OPENAI_API_KEY": PROC_ENV, "DATABASE_URL": f"postgres://app:{PROC_URL_PW}@db.test/app"}
     shown = masked_row({"id": "p1", "env": env, "command": "npm start"}, "processes")

@@ -4,7 +4,8 @@ that moved their phase, deliverable checkpoints; plugins; users (never their pas
 from __future__ import annotations
 
 from daycare_gui.stores.agentstack import values as v
-from daycare_gui.stores.agentstack.memory import ns_key
+from daycare_gui.stores.agentstack.edits import set_plugin_enabled
+from daycare_gui.stores.agentstack.memory_entry import ns_key
 from daycare_gui.stores.agentstack.spec import (
     TableSpec,
     bullet_list,
@@ -292,8 +293,6 @@ class Plugins(TableSpec):
                               help="AgentStack reads this when it loads plugins (its next start)"),)
 
     def update(self, row: Row, changes: dict, *, force: bool = False) -> Row:
-        from daycare_gui.stores.agentstack.edits import set_plugin_enabled
-
         return set_plugin_enabled(self, row, changes, force=force)
 
 

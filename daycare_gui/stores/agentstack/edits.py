@@ -19,9 +19,9 @@ from typing import Any
 
 from daycare_gui.stores.agentstack import values as v
 from daycare_gui.stores.agentstack.database import BadText, DatabaseError
-from daycare_gui.stores.agentstack.memory import memory_select, memory_state
+from daycare_gui.stores.agentstack.memory_entry import memory_select, memory_state
+from daycare_gui.stores.agentstack.schema import TASK_STATUSES
 from daycare_gui.stores.agentstack.search import plain_query
-from daycare_gui.stores.agentstack.work import TASK_STATUSES
 from daycare_gui.stores.api import WriteConflict, WriteRefused
 from daycare_gui.stores.common.secrets import MASK
 from daycare_gui.stores.records import Row

@@ -98,6 +98,7 @@ class AgentStackStore(OpenedStore):
         self._read_schema()
         for problem in located.problems:
             self.problems.add(located.config or self.path, problem)
+        # (imported on open, not with the kind: every kind is imported to probe each path)
         from daycare_gui.stores.agentstack.capabilities import offer_capabilities
 
         offer_capabilities(self)

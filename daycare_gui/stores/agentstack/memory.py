@@ -10,6 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from daycare_gui.stores.agentstack import values as v
+from daycare_gui.stores.agentstack.edits import update_memory
+from daycare_gui.stores.agentstack.memory_entry import (
+    SESSION_PREFIX,
+    memory_select,
+    memory_state,
+    ns_key,
+    ns_label,
+)
 from daycare_gui.stores.agentstack.spec import (
     BATCH,
     Spec,
@@ -23,31 +31,9 @@ from daycare_gui.stores.agentstack.spec import (
 from daycare_gui.stores.api import EditableField
 from daycare_gui.stores.records import Link, Row
 
-SESSION_PREFIX = "session:"
 SESSIONS_KEY = "group:sessions"
-NULL_NS = "\x00null"
 TAG_LINKS = 100  # entries linked from one tag row; the count says how many there are
 HISTORY_SHOWN = 3  # newest changes described in an entry's detail; the rest in the versions list
-
-
-def ns_key(namespace) -> str:
-    return "ns:" + (NULL_NS if namespace is None else str(namespace))
-
-
-def ns_label(namespace) -> str:
-    return "(no namespace)" if namespace is None else str(namespace)
-
-
-def memory_select(store) -> str:
-    cols = ("id", "key", "namespace", "content", "embedding", "metadata", "agent_id", "created_at", "updated_at")
-    return "rowid AS rowid, " + ", ".join(store.col("memory", c) for c in cols)
-
-
-def memory_state(rec: dict) -> dict:
-    """The fields an edit compares: what was read must still be what is stored."""
-    return {"key": rec.get("key"), "namespace": rec.get("namespace"), "content": rec.get("content"),
-            "metadata": v.shown_json(rec.get("metadata")), "agent_id": rec.get("agent_id"),
-            "updated_at": rec.get("updated_at")}
 
 
 @dataclass
@@ -249,8 +235,6 @@ class GroupedMemory(Spec):
                               help="empty for none; masked secrets left as they are keep their stored value"))
 
     def update(self, row: Row, changes: dict, *, force: bool = False) -> Row:
-        from daycare_gui.stores.agentstack.edits import update_memory
-
         return update_memory(self, row, changes, force=force)
 
     def _header(self, key: str, label: str, count: int | None, parent: str | None = None, **kw) -> Row:

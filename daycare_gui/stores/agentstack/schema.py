@@ -72,6 +72,12 @@ NEVER_SHOWN = {("users", "password_hash")}
 MASKED = {("refresh_tokens", "token_hash")}
 
 # Whether a name looks like one of AgentStack's files.
+# The values AgentStack's code writes (its columns are plain TEXT): what a list flags otherwise, and the
+# choices a task's status is edited among.
+SESSION_STATUSES = ("active", "ended", "error")
+TASK_STATUSES = ("pending", "running", "completed", "failed")
+RISK_LEVELS = ("low", "medium", "high")
+
 DB_NAMES = ("aistack.db", "agentstack.db")
 CONFIG_NAMES = ("aistack.config.json", "agentstack.config.json")
 # The tables that make a SQLite file AgentStack's even when its name is not (memory.path may be anything).

@@ -18,7 +18,7 @@ import sqlite3
 from daycare_gui.stores.agentstack import fts_sync
 from daycare_gui.stores.agentstack import values as v
 from daycare_gui.stores.agentstack.database import DatabaseError, uri_of
-from daycare_gui.stores.agentstack.memory import ns_label
+from daycare_gui.stores.agentstack.memory_entry import ns_label
 from daycare_gui.stores.common.leftovers import private_folder
 from daycare_gui.stores.common.secrets import mask_marked_snippet
 from daycare_gui.stores.common.wording import count

@@ -7,15 +7,26 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from daycare_gui.stores.agentstack.database import Database
 from daycare_gui.stores.api import EditableField, WriteRefused
 from daycare_gui.stores.records import Collection, Row
 
-if TYPE_CHECKING:
-    from daycare_gui.stores.agentstack.kind import AgentStackStore
-
 BATCH = 400  # ids per IN (...) list: well under SQLite's variable limit
+
+
+class ListedStore(Protocol):
+    """What a list uses of its store (kind.AgentStackStore). Named here rather than imported from the kind
+    module, which builds the store's capabilities from these lists: the two imported each other."""
+
+    db: Database
+
+    def has(self, table: str, column: str | None = None) -> bool: ...
+
+    def col(self, table: str, column: str, alias: str | None = None, prefix: str = "") -> str: ...
+
+    def note_problem(self, table: str, key: str, message: str, severity: str = "error") -> None: ...
 
 
 class Spec:
@@ -26,7 +37,7 @@ class Spec:
     group = ""
     tables: tuple[str, ...] = ()  # offered only when the store has these
 
-    def __init__(self, store: AgentStackStore) -> None:
+    def __init__(self, store: ListedStore) -> None:
         self.store = store
         self.db = store.db
 
@@ -122,7 +133,7 @@ def problems_of(*found: str | None) -> str | None:
     return "; ".join(real) if real else None
 
 
-def report(store: AgentStackStore, table: str, key: str, problem: str | None, severity: str = "error") -> None:
+def report(store: ListedStore, table: str, key: str, problem: str | None, severity: str = "error") -> None:
     if problem:
         for part in problem.split("; "):
             store.note_problem(table, key, part, severity)

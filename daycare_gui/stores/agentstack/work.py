@@ -6,7 +6,9 @@ import time
 from array import array
 
 from daycare_gui.stores.agentstack import values as v
-from daycare_gui.stores.agentstack.memory import SESSION_PREFIX, ns_key
+from daycare_gui.stores.agentstack.edits import set_task_status
+from daycare_gui.stores.agentstack.memory_entry import SESSION_PREFIX, ns_key
+from daycare_gui.stores.agentstack.schema import RISK_LEVELS, SESSION_STATUSES, TASK_STATUSES
 from daycare_gui.stores.agentstack.spec import (
     Spec,
     TableSpec,
@@ -20,9 +22,6 @@ from daycare_gui.stores.api import EditableField
 from daycare_gui.stores.common.wording import count
 from daycare_gui.stores.records import Link, Row
 
-SESSION_STATUSES = ("active", "ended", "error")
-TASK_STATUSES = ("pending", "running", "completed", "failed")
-RISK_LEVELS = ("low", "medium", "high")
 LINKS_SHOWN = 20  # tasks linked from one session row (the markdown says how many more)
 
 
@@ -234,8 +233,6 @@ class Tasks(Spec):
                               help="completed and failed set completed_at to now; pending and running clear it"),)
 
     def update(self, row: Row, changes: dict, *, force: bool = False) -> Row:
-        from daycare_gui.stores.agentstack.edits import set_task_status
-
         return set_task_status(self, row, changes, force=force)
 
     def build(self, rec: dict, sessions: dict, rels: list, drift: list, embedding: dict | None,

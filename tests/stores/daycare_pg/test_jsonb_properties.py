@@ -12,9 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from daycare_gui.stores import api, registry
-from daycare_gui.stores.daycare.pg.capabilities import _changes, _markdown_of, _plain
+from daycare_gui.stores.daycare.pg.capabilities import _changes
 from daycare_gui.stores.daycare.pg.capabilities import _message as pg_message
-from daycare_gui.stores.daycare.pg.store import masked_row
+from daycare_gui.stores.daycare.pg.shown_rows import markdown_of, masked_row, plain_values
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -53,9 +53,9 @@ def test_any_jsonb_history_value_becomes_a_message(type_, at, data):
                                         "valid_from", "version"]), any_data, max_size=6),
        st.sampled_from([None, "processes", "app_auth_verifications", "documents", "agents"]))
 def test_any_row_of_jsonb_values_is_masked_and_described(row, table):
-    shown = masked_row(_plain(row), table)
+    shown = masked_row(plain_values(row), table)
     assert set(shown) == set(row)
-    _markdown_of(table or "", shown)
+    markdown_of(table or "", shown)
     _changes({}, shown)
     json.dumps(shown, default=str)
 

@@ -75,9 +75,9 @@ def test_engine_running_wait_opens_once_it_stops(pglite_fixture):
 
 
 def test_engine_running_copy_now_says_it_may_be_behind_and_blocks_writes(pglite_fixture, monkeypatch):
-    from daycare_gui.stores.daycare.pg import open as pg_open
+    from daycare_gui.stores.daycare.pg import copy_index
 
-    monkeypatch.setattr(pg_open, "INDEX_COPY", True)  # off by default (see its comment); it must still work
+    monkeypatch.setattr(copy_index, "INDEX_COPY", True)  # off by default (see its comment); it must still work
     _engine_running(pglite_fixture)
     before = snapshot_tree(pglite_fixture / "daycare.pglite")
     with open_pglite(resolve_paths(pglite_fixture)) as store:  # the command line's default: copy now

@@ -11,6 +11,7 @@ from daycare_gui.stores.daycare.pg.catalog import VERSIONED
 from daycare_gui.stores.daycare.pg.database import UnreadableJson
 from daycare_gui.stores.daycare.pg.history_keys import HistoryKeys, history_keys
 from daycare_gui.stores.daycare.pg.lists import DETAILS, PgListing
+from daycare_gui.stores.daycare.pg.shown_rows import markdown_of, masked_row, plain_values
 from daycare_gui.stores.daycare.pg.storage import PgStorage
 from daycare_gui.stores.daycare.pg.threads import PgThreadListing
 from daycare_gui.stores.daycare.pg.users import pg_user_rows
@@ -279,11 +280,11 @@ class PgTasks(_OnStore, api.Tasks):
                     schedule=r.get("schedule") or "", timezone=r.get("timezone") or "",
                     enabled=bool(r.get("enabled")), last_run_at=r.get("last_run_at"), source="tasks_cron",
                     body=r.get("t_code") or "", meta=(("Task", r.get("task_id") or ""), ("Version", str(r["version"]))),
-                    raw=_plain(r), problem=None if r.get("t_title") is not None else "its task row is missing"))
+                    raw=plain_values(r), problem=None if r.get("t_title") is not None else "its task row is missing"))
         if self.store.has("tasks_webhook"):
             for r in self.db.mappings("SELECT * FROM tasks_webhook WHERE valid_to IS NULL ORDER BY id"):
                 out.append(TaskItem(id=r["id"], title=r.get("task_id") or r["id"], schedule_kind="webhook",
-                                    last_run_at=r.get("last_run_at"), source="tasks_webhook", raw=_plain(r)))
+                                    last_run_at=r.get("last_run_at"), source="tasks_webhook", raw=plain_values(r)))
         return out
 
     def editable(self, task: TaskItem) -> tuple[api.EditableField, ...]:
@@ -490,8 +491,6 @@ class PgCollections(_OnStore, PgListing, api.Collections):
         return int(self.db.scalar(f'SELECT count(*) FROM "{table}"{self.store.current(table)}') or 0)
 
     def rows(self, collection_id: str, offset: int, limit: int) -> list[Row]:
-        from daycare_gui.stores.daycare.pg.store import masked_row
-
         if self.files is not None and self.files.owns(collection_id):
             return self.files.rows(collection_id, offset, limit)
         if collection_id.startswith("versions:"):
@@ -510,15 +509,13 @@ class PgCollections(_OnStore, PgListing, api.Collections):
                                 "LIMIT :n OFFSET :o", {"n": int(limit), "o": int(offset)})
         out = []
         for r in rows:
-            shown_row = masked_row(_plain(r), table)
+            shown_row = masked_row(plain_values(r), table)
             key = "/".join(str(r.get(k)) for k in ("user_id", "key") if k in r) if table == "key_values" else str(r.get("id"))
             out.append(Row(key, tuple(shown_row.get(c) for c in shown), raw=shown_row,
-                           markdown=_markdown_of(table, shown_row)))
+                           markdown=markdown_of(table, shown_row)))
         return self.joined(collection_id, out)
 
     def _versions(self, table: str, offset: int, limit: int) -> list[Row]:
-        from daycare_gui.stores.daycare.pg.store import masked_row
-
         key_cols = [c for c in ("user_id", "id", "key", "user_a_id", "user_b_id") if c in self.db.columns(table)]
         order = ", ".join([*key_cols, "version"])
         rows = self.db.mappings(f'SELECT * FROM "{table}" ORDER BY {order} LIMIT :n OFFSET :o',
@@ -527,10 +524,10 @@ class PgCollections(_OnStore, PgListing, api.Collections):
         if offset > 0 and rows:
             previous, rows = rows[0], rows[1:]
         for r in rows[:limit]:
-            plain = masked_row(_plain(r), table)
+            plain = masked_row(plain_values(r), table)
             ident = "/".join(str(r.get(c)) for c in key_cols)
             same = previous is not None and all(previous.get(c) == r.get(c) for c in key_cols)
-            changed = _changes(masked_row(_plain(previous), table), plain) if same else "first version"
+            changed = _changes(masked_row(plain_values(previous), table), plain) if same else "first version"
             key = f"{ident}#{r.get('version')}"
             parent = f"{ident}#{previous.get('version')}" if same else None
             out.append(Row(key, (ident, r.get("version"), _when(r.get("valid_from")), _when(r.get("valid_to")) or
@@ -570,24 +567,6 @@ def _when(ms) -> str:
     return _dt.datetime.fromtimestamp(ms / 1000).strftime("%Y-%m-%d %H:%M:%S")
 
 
-def _plain(row: dict | None) -> dict:
-    """JSON-friendly values (timestamps as ISO text, lists kept)."""
-    if row is None:
-        return {}
-    out = {}
-    for k, v in row.items():
-        out[k] = v.isoformat() if isinstance(v, (_dt.datetime, _dt.date)) else v
-    return out
-
-
-def _markdown_of(table: str, row: dict) -> str | None:
-    for key in ("prompt", "message", "text", "system_prompt", "code", "description"):
-        value = row.get(key)
-        if isinstance(value, str) and value.strip():
-            return value
-    return None
-
-
 class PgTables(_OnStore, api.Tables):
     def __init__(self, store) -> None:
         self.store = store
@@ -605,19 +584,15 @@ class PgTables(_OnStore, api.Tables):
         return self.db.columns(table)
 
     def rows(self, table: str, offset: int, limit: int) -> list[tuple]:
-        from daycare_gui.stores.daycare.pg.store import masked_row
-
         if not self.store.has(table):
             return []
         rows = self.db.mappings(f'SELECT * FROM "{table}" LIMIT :n OFFSET :o', {"n": int(limit), "o": int(offset)})
-        return [tuple(masked_row(_plain(r), table).values()) for r in rows]
+        return [tuple(masked_row(plain_values(r), table).values()) for r in rows]
 
     def rows_after(self, table: str, key: str | None, n: int) -> list[Row]:
         """Keyed by each row's place in the table (its ctid, PostgreSQL's rowid): a TID range scan, so a page
         deep in session_history costs what the first does. (An update moves a row; the private copy a
         PGlite store is read from does not change, and OFFSET pages on a live server shift alike.)"""
-        from daycare_gui.stores.daycare.pg.store import masked_row
-
         if not self.store.has(table):
             return []
         after = "WHERE ctid > CAST(:k AS tid) " if key is not None else ""
@@ -626,7 +601,7 @@ class PgTables(_OnStore, api.Tables):
         out = []
         for r in rows:
             place = str(r.pop("ctid  place"))
-            values = masked_row(_plain(r), table)
+            values = masked_row(plain_values(r), table)
             out.append(Row(place, tuple(values.values()), raw=values))
         return out
 

@@ -10,6 +10,7 @@ import json
 import time
 
 from daycare_gui.stores import api
+from daycare_gui.stores.daycare.pg.shown_rows import markdown_of, masked_row, plain_values
 from daycare_gui.stores.records import Collection, FilterSpec, Link, Query, Row
 
 # Daycare deletes an inbox item right after handling it: one older than this is waiting on something.
@@ -149,9 +150,6 @@ class PgListing(api.Listing):
         return super().fetch(list_id, keys)
 
     def _plain_rows(self, list_id: str, plain, keys: list[str]) -> list[Row]:
-        from daycare_gui.stores.daycare.pg.capabilities import _markdown_of, _plain
-        from daycare_gui.stores.daycare.pg.store import masked_row
-
         table, _order, shown = plain
         if not keys:
             return []
@@ -160,9 +158,9 @@ class PgListing(api.Listing):
         found = {}
         for r in self.db.mappings(f'SELECT * FROM "{table}" WHERE CAST(id AS TEXT) IN ({marks}){current}',
                                   {f"k{i}": k for i, k in enumerate(keys)}):
-            row = masked_row(_plain(r), table)
+            row = masked_row(plain_values(r), table)
             found[str(r.get("id"))] = Row(str(r.get("id")), tuple(row.get(c) for c in shown), raw=row,
-                                          markdown=_markdown_of(table, row))
+                                          markdown=markdown_of(table, row))
         return self.joined(list_id, [found[k] for k in keys if k in found])
 
     # -- the inbox ----------------------------------------------------------------------------------------
@@ -176,8 +174,6 @@ class PgListing(api.Listing):
                                                  {f"a{i}": a for i, a in enumerate(ids)})}
 
     def _inbox_rows(self, keys: list[str]) -> list[Row]:
-        from daycare_gui.stores.daycare.pg.store import masked_row
-
         if not keys:
             return []
         marks = ", ".join(f":k{i}" for i in range(len(keys)))
@@ -202,9 +198,6 @@ class PgListing(api.Listing):
 
     # -- a channel's members and messages -------------------------------------------------------------------
     def _detail_rows(self, list_id: str, parent: str | None) -> list[Row]:
-        from daycare_gui.stores.daycare.pg.capabilities import _plain
-        from daycare_gui.stores.daycare.pg.store import masked_row
-
         _title, table, order = DETAILS[list_id]
         if parent is None or not self.store.has(table):
             return []
@@ -212,7 +205,7 @@ class PgListing(api.Listing):
         rows = self.db.mappings(f'SELECT * FROM "{table}" WHERE channel_id = :p ORDER BY {order}', {"p": parent})
         out = []
         for i, r in enumerate(rows):
-            shown = masked_row(_plain(r), table)
+            shown = masked_row(plain_values(r), table)
             values = tuple(json.dumps(v, default=str) if isinstance(v, (dict, list)) else v
                            for v in (shown.get(c) for c in columns))
             out.append(Row(f"{parent}|{r.get('id', i)}", values, raw=shown,

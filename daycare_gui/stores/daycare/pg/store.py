@@ -2,7 +2,7 @@
 
 Versioned tables show their current rows (``valid_to IS NULL``); every version of them is one click
 away in a "… versions" list that says what changed. Secrets (process environments, auth tokens, the
-app-auth password column) are masked before they leave this module.
+app-auth password column) are masked (pg.shown_rows) before they leave the store.
 """
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from daycare_gui.stores import api
-from daycare_gui.stores.common.secrets import mask_secrets, mask_url, mask_value
+from daycare_gui.stores.common.secrets import mask_url
 from daycare_gui.stores.common.wording import count
+from daycare_gui.stores.daycare.pg import copy_index
 from daycare_gui.stores.daycare.pg.catalog import VERSIONED, migration_state
 from daycare_gui.stores.daycare.pg.database import PgDatabase, PgError
 from daycare_gui.stores.problems import ProblemLog
@@ -195,13 +196,12 @@ class DaycarePgStore(api.OpenedStore):
         """Serve a fresh private copy (after an edit was swapped into the user's folder)."""
         if self.server is None:
             return
-        from daycare_gui.stores.daycare.pg import open as pg_open
         from daycare_gui.stores.daycare.pg.pglite_copy import PgliteServer
 
         fresh = PgliteServer(self.server.original, self.server.runtime)
-        if pg_open.INDEX_COPY:
+        if copy_index.INDEX_COPY:
             try:
-                pg_open._index_copy(fresh.url, None)
+                copy_index.index_copy(fresh.url, None)
             except BaseException:
                 fresh.close(kill=True)
                 raise
@@ -223,18 +223,3 @@ class DaycarePgStore(api.OpenedStore):
             if self.server is not None:
                 server, self.server = self.server, None
                 server.close()
-
-
-def masked_row(row: dict, table: str | None = None) -> dict:
-    """A row for display: secret columns (tokens, passwords) and secret keys inside JSON masked.
-
-    Two columns hold credentials under names that do not say so: every value of a process environment
-    (``DATABASE_URL``, ``GH_PAT``, ...), and the one-time value of an auth verification.
-    """
-    out = mask_secrets(row)
-    if out.get("env") is not None and (table in (None, "processes")):
-        out["env"] = mask_secrets(out["env"], all_strings=True) if isinstance(out["env"], (dict, list)) \
-            else mask_value(out["env"])
-    if table == "app_auth_verifications" and out.get("value") is not None:
-        out["value"] = mask_value(out["value"])
-    return out

@@ -5,6 +5,7 @@ the parent."""
 
 from __future__ import annotations
 
+from daycare_gui.stores.daycare.pg.shown_rows import masked_row
 from daycare_gui.stores.daycare.user_rows import UserFacts, user_rows
 from daycare_gui.stores.records import Row
 
@@ -38,8 +39,6 @@ def pg_user_rows(store) -> list[Row]:
 
 
 def _plain(row: dict) -> dict:
-    from daycare_gui.stores.daycare.pg.store import masked_row
-
     plain = {k: (v if isinstance(v, (str, int, float, bool, dict, list)) or v is None else str(v))
              for k, v in row.items()}
     return masked_row(plain, "users")
