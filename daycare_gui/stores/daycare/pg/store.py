@@ -37,7 +37,12 @@ class DaycarePgStore(api.OpenedStore):
         # The schema's columns, read now in the open (one information_schema query, 50 to 300 ms on PGlite)
         # rather than by whichever first answer needs them: the window's agent list asks at once anyway,
         # and an agent's session list asked first after the open then sends only its own two queries.
-        db.columns("agents")
+        # A schema that cannot be read (a catalog file gone from a damaged store) is not read here: the first
+        # answer that needs it says so, as "cannot read this store", instead of the open failing with it.
+        try:
+            db.columns("agents")
+        except PgError:
+            pass
         self._counts: dict[str, int] | None = None
         self._files = None  # datadir.documents.DataDirDocuments, made on first use
         self._lists = None  # datadir.collections.DataDirLists, made on first use
