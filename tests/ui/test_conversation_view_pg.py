@@ -47,4 +47,8 @@ def test_a_pglite_session_in_the_shared_view(qtbot, window, pglite_store):
         return True
 
     qtbot.waitUntil(raw_shown, timeout=10000)
+    # its page read again a moment later (a count confirmed, a live check): the Raw view the user opened stays
+    view.model.rows_loaded.emit(0, count - 1)
+    qtbot.wait(100)
+    assert window.detail.item.title.startswith("Raw"), window.detail.item.title
     assert window.detail.item.raw == messages[0].raw  # the jsonb value as stored

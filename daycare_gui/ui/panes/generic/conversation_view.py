@@ -741,6 +741,10 @@ class ConversationView(QWidget):
     def show_raw(self, key: int | None, message: Message) -> None:
         """The message as stored, whole (a VM snapshot included), in the detail pane's Raw tab."""
         cap, ref = self.cap, self.ref
+        # What the user asked for stays until they move: the current row's own details, due from a timer or
+        # from its page arriving (again) a moment later, would replace the Raw view they just opened.
+        self._detail_timer.stop()
+        self._detail_for = self.model.key_of(self.current_row())
         fields = (("Message id", message.id), ("Kind", message.kind or message.role),
                   ("Shown", "the message as the store keeps it (Raw JSON tab)"))
         title = f"Raw JSON · id {message.id}"
