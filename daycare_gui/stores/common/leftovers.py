@@ -136,7 +136,9 @@ def pid_alive(pid: int) -> bool:
     return process_exists(pid) is not False
 
 
-def _size(path: Path) -> int:
+def size_on_disk(path: Path) -> int:
+    """A file's bytes, or a folder's files' bytes summed (links counted as links, never followed); 0 when
+    it is gone or unreadable."""
     try:
         if path.is_symlink() or not path.is_dir():
             return path.lstat().st_size
@@ -153,7 +155,7 @@ def _size(path: Path) -> int:
 
 
 def _make(path: Path, what: str, pid: int | None) -> Leftover:
-    return Leftover(path, what, _size(path), pid, None if pid is None else pid_alive(pid))
+    return Leftover(path, what, size_on_disk(path), pid, None if pid is None else pid_alive(pid))
 
 
 def _names(folder: Path) -> list[str]:
@@ -205,7 +207,7 @@ def _private_folders(tmp_dir, pattern: re.Pattern) -> list[tuple[Path, int, int 
 
 
 def _private(tmp_dir, pattern: re.Pattern, what: str) -> list[Leftover]:
-    return [Leftover(path, what, _size(path), pid, private_copies.owner_alive(path, pid, start), start)
+    return [Leftover(path, what, size_on_disk(path), pid, private_copies.owner_alive(path, pid, start), start)
             for path, pid, start in _private_folders(tmp_dir, pattern)]
 
 

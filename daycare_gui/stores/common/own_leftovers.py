@@ -47,23 +47,6 @@ class OwnLeftover:
     detail: str  # why it may go, in a few words
 
 
-def _size(path: Path) -> int:
-    try:
-        st = path.lstat()
-    except OSError:
-        return 0
-    if not stat.S_ISDIR(st.st_mode):
-        return st.st_size
-    total = 0
-    for dirpath, _dirs, names in os.walk(path):
-        for name in names:
-            try:
-                total += os.lstat(os.path.join(dirpath, name)).st_size
-            except OSError:
-                pass
-    return total
-
-
 def _regular(path: Path) -> bool:
     try:
         return stat.S_ISREG(path.lstat().st_mode)
@@ -97,7 +80,7 @@ def surplus_backups(folder: Path, keep: int) -> list[OwnLeftover]:
         group.sort()
         for _stamp, _n, name in group[:max(0, len(group) - keep)]:
             what = "prune backup" if pruned else "backup"
-            out.append(OwnLeftover(folder / name, BACKUP, _size(folder / name),
+            out.append(OwnLeftover(folder / name, BACKUP, leftovers.size_on_disk(folder / name),
                                    f"{what} of {original}, older than the newest {keep}"))
     return out
 
@@ -128,11 +111,11 @@ def find(folders, *, keep: int = KEEP_BACKUPS, index_folder: Path | None = None,
                                                       f"{lo.what} of process {lo.pid}, which is gone"))
     if index_folder is not None:
         for index in index_prune.orphan_indexes(index_folder):
-            size = sum(_size(Path(f"{index}{s}")) for s in ("", "-wal", "-shm", "-journal"))
+            size = sum(leftovers.size_on_disk(Path(f"{index}{s}")) for s in ("", "-wal", "-shm", "-journal"))
             found.setdefault(index, OwnLeftover(index, INDEX, size, "search index of a store that is gone"))
     if kept_folder is not None:
         for entry, store in kept.orphans(kept_folder):
-            found.setdefault(entry, OwnLeftover(entry, KEPT, _size(entry),
+            found.setdefault(entry, OwnLeftover(entry, KEPT, leftovers.size_on_disk(entry),
                                                 f"kept for {store}, which is gone" if store else
                                                 "kept for a store nobody can name"))
     return sorted(found.values(), key=lambda x: (-x.bytes, str(x.path)))
