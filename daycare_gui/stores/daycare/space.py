@@ -179,20 +179,28 @@ def sqlite_space(db, db_path: Path, root: Path | None, progress=None, *, quick: 
                                                  "method": report.method, "total": report.total,
                                                  "free": report.free, "wal": report.wal}, cache_folder)
     if {"session_history", "sessions"} <= set(db.tables()):
-        holders = space_cache.lines_from_json(kept["agents"]) if isinstance(kept.get("agents"), list) else None
-        if holders is not None:
-            report.holders = holders
-        elif quick:
-            report.holders_pending = True
-        else:
-            if progress:
-                progress("measuring agents")
-            report.holders = _sqlite_agents(db, progress)
+        if _agents_kept_or_measured(report, kept, quick, progress, lambda: _sqlite_agents(db, progress)):
             space_cache.save(Path(db_path), fingerprint, {"agents": space_cache.lines_to_json(report.holders)},
                              cache_folder)
     report.folders = subfolder_lines(root)
     _advise(report)
     return report
+
+
+def _agents_kept_or_measured(report: SpaceReport, kept: dict, quick: bool, progress, measure) -> bool:
+    """``report.holders`` from what was kept for this fingerprint, else marked pending (a quick report) or
+    measured now by ``measure()``; True when measured now (the caller keeps them)."""
+    holders = space_cache.lines_from_json(kept["agents"]) if isinstance(kept.get("agents"), list) else None
+    if holders is not None:
+        report.holders = holders
+        return False
+    if quick:
+        report.holders_pending = True
+        return False
+    if progress:
+        progress("measuring agents")
+    report.holders = measure()
+    return True
 
 
 def pg_space(db, data_dir: Path | None, database_folder: Path | None = None, progress=None, *,
@@ -214,18 +222,10 @@ def pg_space(db, data_dir: Path | None, database_folder: Path | None = None, pro
     if {"session_history", "sessions"} <= set(db.tables()):
         kept, fingerprint = ({}, None) if database_folder is None else space_cache.load(
             database_folder, cache_folder, tree=True)
-        holders = space_cache.lines_from_json(kept["agents"]) if isinstance(kept.get("agents"), list) else None
-        if holders is not None:
-            report.holders = holders
-        elif quick:
-            report.holders_pending = True
-        else:
-            if progress:
-                progress("measuring agents")
-            report.holders = _pg_agents(db, progress)
-            if fingerprint is not None and keep:
-                space_cache.save(database_folder, fingerprint,
-                                 {"agents": space_cache.lines_to_json(report.holders)}, cache_folder)
+        measured = _agents_kept_or_measured(report, kept, quick, progress, lambda: _pg_agents(db, progress))
+        if measured and fingerprint is not None and keep:
+            space_cache.save(database_folder, fingerprint,
+                             {"agents": space_cache.lines_to_json(report.holders)}, cache_folder)
     report.wal = _pg_wal(db, database_folder)
     report.folders = subfolder_lines(data_dir, skip=(database_folder.name,) if database_folder else ())
     _advise(report, postgres=True)
