@@ -536,6 +536,14 @@ class Conversations(Listing, KeyedPages, Capability):
     @abstractmethod
     def sessions(self, thread_id: str) -> list[SessionRecord]: ...
 
+    def sessions_now(self, thread_id: str) -> list[SessionRecord]:
+        """``sessions(thread_id)`` without waiting for what is slow to count: a session whose count is still
+        being worked out has ``count_pending`` (and no count); :meth:`wait_for_counts` waits for them all."""
+        return self.sessions(thread_id)
+
+    def wait_for_counts(self) -> None:  # noqa: B027 (optional hook: most kinds count at once)
+        """Until every count ``sessions_now`` left pending is known (then ``sessions_now`` has them)."""
+
     @abstractmethod
     def message_count(self, ref: SessionRef) -> int: ...
 
