@@ -98,6 +98,9 @@ def _timed_ms(fn) -> float:
 def child_window(store: str, agent: str, session: str) -> None:
     """The real window: process start → the agent list shown; then the agent's sessions and the session's
     last page read as the window reads them, and the peak memory of the app and its sidecar."""
+    from daycare_gui.stores import registry
+
+    registry.head_start(store)  # as the command line does for a PATH, before Qt and the window load
     from PySide6.QtCore import QSettings
 
     from daycare_gui.ui.app import make_application

@@ -244,6 +244,10 @@ class StoreKind(ABC):
     def open(self, path: StorePath, *, live: bool = True) -> OpenedStore:
         """Open read-only. ``live=False`` asks for a private snapshot (inspect). Raises NotRecognised."""
 
+    def head_start(self, path: StorePath) -> None:  # noqa: B027 (optional hook: most kinds open at once)
+        """Optional: the window is about to start on ``path``: begin what makes opening it slow (a private
+        copy, a process) in the background, for ``open`` to take. Never raises, never blocks."""
+
     def upgrader(self, path: StorePath) -> Upgrader | None:
         """Optional: the kind's upgrade of the store at ``path`` in place (Daycare's migrations), for
         ``daycare-gui upgrade``. Asked of a path that may not open (a newer database, only files to import);

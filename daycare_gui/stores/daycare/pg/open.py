@@ -58,10 +58,9 @@ def open_pglite(paths, problems: ProblemLog | None = None, progress=None, cancel
     command line's stderr); a cancel stops the npm install, the copy or the start, and removes the copy."""
     from daycare_gui.stores.api import CannotOpen
     from daycare_gui.stores.common import opening
+    from daycare_gui.stores.daycare.pg import head_start
     from daycare_gui.stores.daycare.pg.database import PgDatabase
-    from daycare_gui.stores.daycare.pg.history_keys import after_copy, before_copy
     from daycare_gui.stores.daycare.pg.pglite_check import check_pglite_folder
-    from daycare_gui.stores.daycare.pg.pglite_copy import PgliteServer
     from daycare_gui.stores.daycare.pg.runtime import find_runtime, install
     from daycare_gui.stores.daycare.pg.store import DaycarePgStore
 
@@ -80,6 +79,7 @@ def open_pglite(paths, problems: ProblemLog | None = None, progress=None, cancel
     _report_leftovers(problems, paths.root, paths.pglite_path.parent, read_copies=True)
     notes = []
     if engine is not None and engine.running:
+        head_start.discard_all()  # (a copy begun while the engine runs is not one to read, even once it stops)
         engine = _engine_decision(paths, engine, listener.while_running, progress, cancelled)
     if engine is not None and engine.running:
         notes.append("Daycare's engine is running: this is a copy taken now and may be a moment behind; "
@@ -90,9 +90,13 @@ def open_pglite(paths, problems: ProblemLog | None = None, progress=None, cancel
     if cancelled():
         raise opening.OpenCancelled("cancelled before copying the store")
     _import_meanwhile()
-    state = before_copy(paths.pglite_path, _fingerprint(paths.pglite_path))  # (loads what was kept meanwhile)
-    server = PgliteServer(paths.pglite_path, runtime, progress=progress, cancelled=cancelled)
-    state = after_copy(state, _fingerprint(paths.pglite_path))
+    # The copy and PGlite's start, begun when the window started (pg.head_start), or made now.
+    begun = head_start.take(paths.pglite_path, cancelled)
+    if cancelled():
+        raise opening.OpenCancelled("cancelled while copying the store")
+    if begun is not None and progress:
+        progress(0, 0, f"Starting PGlite {runtime.pglite_version}…")
+    server, state = begun or serve_copy(paths.pglite_path, runtime, progress, cancelled)
     for rel, why in server.skipped:
         problems.add(paths.pglite_path / rel, why)
     try:
@@ -115,6 +119,17 @@ def open_pglite(paths, problems: ProblemLog | None = None, progress=None, cancel
         store.close()
         raise opening.OpenCancelled("cancelled while reading the store")
     return store
+
+
+def serve_copy(folder: Path, runtime, progress, cancelled):
+    """A private copy of ``folder`` served by PGlite, and the CopyState saying whether the copy is the store
+    as it was at one fingerprint (pg.history_keys: the ids an earlier open kept load meanwhile)."""
+    from daycare_gui.stores.daycare.pg.history_keys import after_copy, before_copy
+    from daycare_gui.stores.daycare.pg.pglite_copy import PgliteServer
+
+    state = before_copy(folder, _fingerprint(folder))
+    server = PgliteServer(folder, runtime, progress=progress, cancelled=cancelled)
+    return server, after_copy(state, _fingerprint(folder))
 
 
 class _Beside:
