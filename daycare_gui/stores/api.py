@@ -244,9 +244,11 @@ class StoreKind(ABC):
     def open(self, path: StorePath, *, live: bool = True) -> OpenedStore:
         """Open read-only. ``live=False`` asks for a private snapshot (inspect). Raises NotRecognised."""
 
-    def head_start(self, path: StorePath) -> None:  # noqa: B027 (optional hook: most kinds open at once)
+    def head_start(self, path: StorePath) -> bool:
         """Optional: the window is about to start on ``path``: begin what makes opening it slow (a private
-        copy, a process) in the background, for ``open`` to take. Never raises, never blocks."""
+        copy, a process) in the background, for ``open`` to take; True when it did (``path`` is this kind's).
+        Never raises, never blocks. The default: nothing to begin."""
+        return False
 
     def upgrader(self, path: StorePath) -> Upgrader | None:
         """Optional: the kind's upgrade of the store at ``path`` in place (Daycare's migrations), for

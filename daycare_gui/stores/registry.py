@@ -254,9 +254,10 @@ def absolute(path: StorePath) -> StorePath:
 def head_start(path: StorePath, kind: str | None = None) -> None:
     """The window is about to start on ``path``: a kind that opens it slowly begins now (StoreKind.head_start),
     while Python imports the window and builds it. Never raises."""
-    for name in [kind] if kind else list(BUILTIN):
+    for name in [kind] if kind else list(BUILTIN):  # (in order, until one begins: the rest need not load)
         try:
-            load_kind(name).head_start(path)
+            if load_kind(name).head_start(path):
+                return
         except Exception:  # (the open says what is wrong with the path or the kind)
             pass
 

@@ -53,34 +53,35 @@ class _HeadStart:
             result[0].close(kill=True)
 
 
-def start(path) -> None:
+def start(path) -> bool:
     """Begin copying and serving the PGlite store ``path`` names (its root, its settings.json, its ``.pglite``
-    folder), if it names one; anything else is left to the open. Never raises, never blocks."""
+    folder), if it names one (True); anything else is left to the open. Never raises, never blocks: the
+    modules the copy needs are imported by its thread, while this one goes on to import Qt (no window
+    and no worker exists yet to import them at the same time)."""
     try:
         from daycare_gui.stores.daycare.pg.kept_roots import pglite_target
 
         target = pglite_target(path)
     except Exception:
-        return
+        return False
     if target is None:
-        return
-    # what the thread runs is imported here, by the thread that starts it (a thread is never the first to import)
-    from daycare_gui.stores.common import kept, tree_fingerprint  # noqa: F401
-    from daycare_gui.stores.daycare.pg import history_keys, open, pglite_check, pglite_copy, runtime  # noqa: F401
-
+        return False
     folder = target.paths.pglite_path
     with _lock:
         if os.path.realpath(folder) not in _started:
             _started[os.path.realpath(folder)] = _HeadStart(folder)
+    return True
 
 
-def take(folder, cancelled=lambda: False):
+def take(folder, cancelled=lambda: False, progress=None):
     """The head start of ``folder`` (a ``(PgliteServer, CopyState | None)`` pair), waited for, now the caller's
     to close; None when there is none, it failed, or the wait was cancelled (the copy is removed then)."""
     with _lock:
         head = _started.pop(os.path.realpath(folder), None)
     if head is None:
         return None
+    if progress and head._thread.is_alive():
+        progress(0, 0, "Copying the store and starting PGlite…")
     head.wait(cancelled)
     if cancelled():
         threading.Thread(target=head.discard, name="pglite-head-discard", daemon=True).start()

@@ -91,11 +91,9 @@ def open_pglite(paths, problems: ProblemLog | None = None, progress=None, cancel
         raise opening.OpenCancelled("cancelled before copying the store")
     _import_meanwhile()
     # The copy and PGlite's start, begun when the window started (pg.head_start), or made now.
-    begun = head_start.take(paths.pglite_path, cancelled)
+    begun = head_start.take(paths.pglite_path, cancelled, progress)
     if cancelled():
         raise opening.OpenCancelled("cancelled while copying the store")
-    if begun is not None and progress:
-        progress(0, 0, f"Starting PGlite {runtime.pglite_version}…")
     server, state = begun or serve_copy(paths.pglite_path, runtime, progress, cancelled)
     for rel, why in server.skipped:
         problems.add(paths.pglite_path / rel, why)
