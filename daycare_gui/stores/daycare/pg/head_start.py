@@ -55,9 +55,7 @@ class _HeadStart:
 
 def start(path) -> bool:
     """Begin copying and serving the PGlite store ``path`` names (its root, its settings.json, its ``.pglite``
-    folder), if it names one (True); anything else is left to the open. Never raises, never blocks: the
-    modules the copy needs are imported by its thread, while this one goes on to import Qt (no window
-    and no worker exists yet to import them at the same time)."""
+    folder), if it names one (True); anything else is left to the open. Never raises, never blocks."""
     try:
         from daycare_gui.stores.daycare.pg.kept_roots import pglite_target
 
@@ -66,6 +64,15 @@ def start(path) -> bool:
         return False
     if target is None:
         return False
+    # What the thread runs is imported here, first: CPython's first import of a package from two threads at
+    # once can fail (gh-83065), and this thread goes on to import Qt and the window (ui/preload.py says more).
+    import subprocess  # noqa: F401
+
+    import platformdirs  # noqa: F401
+
+    from daycare_gui.stores.common import kept, tree_fingerprint  # noqa: F401
+    from daycare_gui.stores.daycare.pg import history_keys, pglite_check, pglite_copy, runtime  # noqa: F401
+
     folder = target.paths.pglite_path
     with _lock:
         if os.path.realpath(folder) not in _started:
