@@ -134,3 +134,19 @@ def test_closing_the_store_ends_a_scan_under_way(pglite_demo, held_scan, tmp_pat
     keys._scan.join(HELD_S)
     assert not keys._scan.is_alive() and keys._ids is None  # nothing kept from a copy already gone
     assert not copy.exists()
+
+
+def test_ids_in_another_order_than_the_heaps_come_ascending_from_every_slice():
+    """A row updated in place moves in the heap: a session's ids then come out of order, across slices too;
+    PostgreSQL's base64 breaks its lines every 76 characters."""
+    import base64
+    import struct
+
+    def pg_base64(*ids: int) -> str:
+        text = base64.b64encode(b"".join(struct.pack(">q", i) for i in ids)).decode()
+        return "\n".join(text[i:i + 76] for i in range(0, len(text), 76))
+
+    first, second = pg_base64(*range(40, 10, -1)), pg_base64(7, 2**40, 3)
+    assert "\n" in first
+    got = history_keys._ids_of(first, second)
+    assert list(got) == sorted([*range(11, 41), 7, 2**40, 3])
