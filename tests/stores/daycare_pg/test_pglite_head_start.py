@@ -29,9 +29,12 @@ def copies(monkeypatch):
 def test_the_window_begins_the_copy_before_qt_loads_and_the_open_takes_it(pglite_demo, copies, monkeypatch):
     from daycare_gui import cli
     from daycare_gui.stores import api, registry
+    from daycare_gui.stores.daycare.pg import runtime
     from daycare_gui.ui import app
 
-    begun = []
+    begun, checked = [], []
+    real_find = runtime.find_runtime
+    monkeypatch.setattr(runtime, "find_runtime", lambda: checked.append(1) or real_find())
 
     def window(path=None, **_kwargs):  # the window as run_app starts it: the head start is under way by then
         begun.append(dict(head_start._started))
@@ -45,6 +48,7 @@ def test_the_window_begins_the_copy_before_qt_loads_and_the_open_takes_it(pglite
     assert cli.main([str(pglite_demo)]) == 0
     assert begun and len(begun[0]) == 1  # begun by the command line, before the window was started
     assert copies == ["pglite-head-start"]  # one copy, the head start's, taken by the open
+    assert len(checked) == 1  # PGlite's files hashed against the pin once, by the head start
     assert not head_start._started
 
 

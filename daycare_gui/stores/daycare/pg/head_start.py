@@ -80,6 +80,12 @@ def start(path) -> bool:
     return True
 
 
+def begun(folder) -> bool:
+    """A head start of ``folder`` is under way or done, not taken yet."""
+    with _lock:
+        return os.path.realpath(folder) in _started
+
+
 def take(folder, cancelled=lambda: False, progress=None):
     """The head start of ``folder`` (a ``(PgliteServer, CopyState | None)`` pair), waited for, now the caller's
     to close; None when there is none, it failed, or the wait was cancelled (the copy is removed then)."""

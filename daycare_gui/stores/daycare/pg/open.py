@@ -72,8 +72,9 @@ def open_pglite(paths, problems: ProblemLog | None = None, progress=None, cancel
                          "Daycare has not initialised it, or it is damaged")
     check_pglite_folder(paths.pglite_path)  # a damaged file named in a sentence, not PGlite's trap
     # PGlite's files are checked against the pin (a hash of its 21 MB: 0.1 to 0.6 s) on a thread of their own
-    # while the store's folder is looked at here; an install, if one is needed, waits for the answer.
-    trusted = _Beside(find_runtime)
+    # while the store's folder is looked at here; an install, if one is needed, waits for the answer. A head
+    # start (pg.head_start) has checked them already: its server's are taken.
+    trusted = None if head_start.begun(paths.pglite_path) else _Beside(find_runtime)
     engine = _engine(paths)
     problems = problems if problems is not None else ProblemLog()
     _report_leftovers(problems, paths.root, paths.pglite_path.parent, read_copies=True)
@@ -84,16 +85,21 @@ def open_pglite(paths, problems: ProblemLog | None = None, progress=None, cancel
     if engine is not None and engine.running:
         notes.append("Daycare's engine is running: this is a copy taken now and may be a moment behind; "
                      "edits are refused unless you insist")
-    runtime = trusted.result() or install(progress, cancelled)
+    _import_meanwhile()
+    # The copy and PGlite's start, begun when the window started (pg.head_start), or made now.
+    begun = head_start.take(paths.pglite_path, cancelled, progress) if trusted is None else None
+    if cancelled():
+        raise opening.OpenCancelled("cancelled while copying the store")
+    if begun is not None:
+        runtime = begun[0].runtime
+    else:
+        runtime = (trusted.result() if trusted is not None else find_runtime()) or install(progress, cancelled)
     notes.append(f"PGlite {runtime.pglite_version} from {runtime.source} reads a private copy of "
                  f"{paths.pglite_path}; the folder itself is never opened")
     if cancelled():
+        if begun is not None:
+            begun[0].close(kill=True)
         raise opening.OpenCancelled("cancelled before copying the store")
-    _import_meanwhile()
-    # The copy and PGlite's start, begun when the window started (pg.head_start), or made now.
-    begun = head_start.take(paths.pglite_path, cancelled, progress)
-    if cancelled():
-        raise opening.OpenCancelled("cancelled while copying the store")
     server, state = begun or serve_copy(paths.pglite_path, runtime, progress, cancelled)
     for rel, why in server.skipped:
         problems.add(paths.pglite_path / rel, why)
