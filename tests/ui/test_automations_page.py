@@ -188,6 +188,51 @@ def test_hide_scheduled_runs_starts_on_where_runs_are_many_and_can_be_turned_off
     qtbot.waitUntil(lambda: hidden <= {r.key for r in thread_rows(qtbot, pane)}, timeout=20000)
 
 
+def test_an_agent_list_that_starts_with_runs_hidden_is_read_once_and_reads_no_agents_sessions(
+        qtbot, window, demo_store, tmp_path, monkeypatch):
+    """Where runs are many, the Agents page's first list already leaves the task agents out, read in one go:
+    the thread keys once (not a first read thrown away once the filters said to hide runs) and no agent's
+    session list (Daycare's task agents hold only runs: the run sessions name them). On the 1M-record demo
+    those reads kept the list off screen for a third of a second."""
+    import shutil
+    import sqlite3
+
+    from daycare_gui.stores.daycare.sqlite.conversations import SqliteConversations
+    from daycare_gui.ui.panes.generic.thread_list import MANY_RUN_SESSIONS, ThreadList
+
+    model = build_small()
+    store = tmp_path / "busy"
+    shutil.copytree(demo_store, store)
+    with sqlite3.connect(store / "daycare.db") as conn:
+        conn.executemany("INSERT INTO sessions (id, agent_id, created_at) VALUES (?, ?, ?)",
+                         [(f"run-session-{i:03}", model.agents["cron_digest"], 1_700_000_000_000 + i)
+                          for i in range(MANY_RUN_SESSIONS)])
+    reads = {"keys": 0, "sessions": 0}
+    shown: list[tuple[dict, list]] = []  # what had been read when each list of keys was shown, and the keys
+    keys, sessions, arrived = SqliteConversations.keys, SqliteConversations.sessions, ThreadList._keys_arrived
+
+    def counted(name, fn):
+        def call(self, *args, **kwargs):
+            reads[name] += 1
+            return fn(self, *args, **kwargs)
+        return call
+
+    def list_shown(self, keys_shown, first):
+        shown.append((dict(reads), list(keys_shown)))
+        return arrived(self, keys_shown, first)
+
+    monkeypatch.setattr(SqliteConversations, "keys", counted("keys", keys))
+    monkeypatch.setattr(SqliteConversations, "sessions", counted("sessions", sessions))
+    monkeypatch.setattr(ThreadList, "_keys_arrived", list_shown)
+    pane = open_at(qtbot, window, store, "agents")
+    qtbot.waitUntil(lambda: bool(shown), timeout=20000)
+    read_then, listed = shown[0]
+    hidden = {model.agents[r] for r in ("cron_digest", "cron_review", "sys_heartbeat")}
+    assert listed and not hidden & set(listed)
+    assert read_then == {"keys": 1, "sessions": 0}
+    assert pane.threads.flag_boxes["scheduled-runs"].isChecked()
+
+
 def test_a_run_is_drawn_stuck_only_once_health_calls_it_stuck():
     """A run that started ten minutes ago is still running, not stuck (it was drawn red with a warning, as
     one running for days); after STUCK_AFTER_MS it is marked as health says it."""

@@ -10,6 +10,7 @@ knows which kind it lists.
 from __future__ import annotations
 
 import datetime as _dt
+import logging
 import time
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal
@@ -25,6 +26,7 @@ from daycare_gui.ui.widgets.filter_bar import FilterBox
 from daycare_gui.ui.widgets.flow_layout import FlowLayout
 from daycare_gui.ui.widgets.tables import make_table, sort_only
 
+log = logging.getLogger(__name__)
 THREADS = api.THREADS
 # Rows read together with the keys: a tall window's first screen, so it needs no second round trip.
 FIRST_ROWS = 64
@@ -38,8 +40,21 @@ RUNS_FLAG = "scheduled-runs"  # the "Hide scheduled runs" box among the flags (n
 MANY_RUN_SESSIONS = 50
 
 
-def _run_sessions(runs_cap) -> int:
-    return len(runs_cap.run_sessions()) if runs_cap is not None else 0
+def _first_keys(cap: api.Conversations, runs_cap: api.Automations | None, query: Query) -> tuple:
+    """On the worker, for the first screen: the filter bar (the store's filters, its own count, how many
+    sessions hold only runs) and the keys with the first rows — the threads holding only runs already
+    left out where "Hide scheduled runs" will start checked, so the list is shown once, as it stays."""
+    try:
+        runs = runs_cap.run_sessions() if runs_cap is not None else frozenset()
+        bar = (tuple(cap.filters(THREADS)), _own_count(cap), len(runs))
+    except Exception:  # noqa: BLE001 - a bar the store cannot describe: the list without its filters
+        log.warning("the thread list's filters could not be read", exc_info=True)
+        runs, bar = frozenset(), None
+    keys = cap.keys(THREADS, query)
+    if len(runs) >= MANY_RUN_SESSIONS:
+        hidden = runs_cap.run_only_threads(cap, runs)
+        keys = [k for k in keys if k not in hidden]
+    return bar, keys, {r.key: r for r in cap.fetch(THREADS, keys[:FIRST_ROWS])}
 
 
 def cell_text(value) -> str:
@@ -135,17 +150,29 @@ class ThreadList(QWidget):
         self._wanted_choices: dict[str, str] = {}  # a filter asked for before the filters arrived
         self.total: int | None = None
         self._own_total = False  # the kind counts its threads itself (total is that count)
+        self._keys_asked = 0  # reloads asked for: the first keys (read with the filters) are current until one
 
     # -- the filter bar ---------------------------------------------------------------------------
     def load(self) -> None:
-        """Read the filters and the keys (both on the worker)."""
-        cap, runs_cap = self.cap, self.runs_cap
-        self.ctx.worker.submit("thread-filters", lambda: (tuple(cap.filters(THREADS)), _own_count(cap),
-                                                          _run_sessions(runs_cap)),
-                               on_result=self._filters_arrived, on_error=lambda _m: None)
-        self.reload()
+        """Read the filters, the keys and the first rows in one job on the worker: one round trip, and the
+        keys read once (the filters arriving first made a second read, with runs hidden, and the list
+        waited for both)."""
+        cap, runs_cap, query = self.cap, self.runs_cap, self.query()
+        asked = self._keys_asked
+        self.ctx.worker.submit("thread-filters", lambda: _first_keys(cap, runs_cap, query),
+                               on_result=lambda answer: self._first_arrived(asked, *answer),
+                               on_error=self._keys_failed)
 
-    def _filters_arrived(self, answer: tuple[tuple[FilterSpec, ...], int | None, int]) -> None:
+    def _first_arrived(self, asked: int, bar, keys: list, first: dict) -> None:
+        if bar is not None:
+            self._filters_arrived(bar, reload=False)
+        if asked == self._keys_asked:  # no newer keys asked for meanwhile (a filter typed): these are current
+            self._keys_arrived(keys, first)
+
+    def _filters_arrived(self, answer: tuple[tuple[FilterSpec, ...], int | None, int], *, reload: bool = True
+                         ) -> None:
+        """The filter bar; ``reload``: read the keys again when "Hide scheduled runs" starts checked (the
+        first keys, read with the bar, already leave those threads out)."""
         specs, own, run_sessions = answer
         if own is not None:
             self.total, self._own_total = own, True
@@ -182,7 +209,8 @@ class ThreadList(QWidget):
             self.bar.addWidget(check)
             if run_sessions >= MANY_RUN_SESSIONS:  # runs are many: hidden until the box is unchecked
                 check.setChecked(True)
-                self.reload()
+                if reload:
+                    self.reload()
             check.toggled.connect(lambda _on: self.reload())
         wanted, self._wanted_choices = self._wanted_choices, {}
         if wanted:
@@ -252,12 +280,11 @@ class ThreadList(QWidget):
         """On the worker: ``keys`` less the threads that hold only scheduled runs, when they are hidden."""
         if self.runs_cap is None or not self.hiding_runs():
             return keys
-        from daycare_gui.stores.common.run_report import run_only_threads
-
-        hidden = run_only_threads(self.cap, self.runs_cap)
+        hidden = self.runs_cap.run_only_threads(self.cap)
         return [k for k in keys if k not in hidden]
 
     def reload(self) -> None:
+        self._keys_asked += 1
         cap, query = self.cap, self.query()
 
         def work():  # the keys and the first screen's rows in one round trip
