@@ -349,12 +349,16 @@ class ThreadList(QWidget):
 
     def _fit_columns(self) -> None:
         """Each column as wide as the first screen's cells, none wider than a third of the list: the names
-        readable, and the later columns reachable without scrolling far. Only the rows on screen are
-        measured (precision 0): the rows below them are not seen yet, and measuring each cell asks the
-        model and the delegate in Python (make_table's 50 rows took ~40 ms of the first list's paint)."""
+        readable, and the later columns reachable without scrolling far. On screen, only the rows that fit
+        are measured: those below are not seen yet, and measuring each cell asks the model and the delegate
+        in Python (make_table's 50 rows took ~40 ms of the first list's paint). Not on screen yet (a page
+        opened at an agent is shown once it is selected) the view's height says nothing: make_table's rows.
+        (Not Qt's precision 0, "the visible rows": a hidden view measures every row with it.)"""
         header = self.table.horizontalHeader()
         precision = header.resizeContentsPrecision()
-        header.setResizeContentsPrecision(0)
+        if self.table.isVisible():
+            row_height = max(1, self.table.verticalHeader().defaultSectionSize())
+            header.setResizeContentsPrecision(max(1, min(precision, self.table.viewport().height() // row_height + 1)))
         try:
             self.table.resizeColumnsToContents()
         finally:
