@@ -96,10 +96,11 @@ class ConversationsPane(Pane):
         if thread_id is None:
             return
         cap, runs, keep = self.cap, self.threads.runs_cap if self.threads.hiding_runs() else None, self._want_session
+        known = self.threads.known_runs  # read with the keys (again whenever the store changed)
 
         def sessions():  # (with "Hide scheduled runs": not the run sessions, unless one was asked for)
             listed = cap.sessions(thread_id)
-            hidden = runs.run_sessions() if runs is not None else frozenset()
+            hidden = frozenset() if runs is None else known if known is not None else runs.run_sessions()
             return [s for s in listed if s.ref not in hidden or s.ref.session_id == keep]
 
         self.ctx.worker.submit("conversations-sessions", sessions, on_result=self._sessions_arrived)
