@@ -116,3 +116,28 @@ def test_opening_a_store_with_no_engine_leaves_the_socket_module_unloaded(tmp_pa
         print(json.dumps({"checked": store.engine.detail, "socket": "socket" in sys.modules}))
     """, tmp_path)
     assert found == {"checked": "no pid file and no socket", "socket": False}
+
+
+def test_opening_a_store_leaves_pyyaml_to_the_idle_imports(tmp_path):
+    """The window opens a Daycare store (its readers imported on the GUI thread first) without PyYAML, ~17 ms
+    of a start before the first page: the file readers parse YAML only after the preloader brought it in."""
+    found = _run("""
+        import json, sys, threading
+        from PySide6.QtCore import QSettings
+        from daycare_gui.stores.daycare.demo import write_demo
+        from daycare_gui.ui.app import make_application
+        from daycare_gui.ui.main_window import MainWindow
+
+        write_demo("store")
+        app = make_application()
+        window = MainWindow(QSettings("settings.ini", QSettings.Format.IniFormat))
+        window.show()
+        window.open_path("store")
+        while window.store is None:
+            app.processEvents()
+            threading.Event().wait(0.001)
+        opened = "yaml" in sys.modules
+        window.close()
+        print(json.dumps({"yaml_when_opened": opened}))
+    """, tmp_path)
+    assert found == {"yaml_when_opened": False}
