@@ -341,7 +341,7 @@ def test_the_agents_columns_are_fitted_to_the_rows_on_screen(qtbot, window, demo
     on_screen: list[int] = []
     monkeypatch.setattr(ThreadList, "_fit_columns", fitting)
     window.resize(1000, 480)  # fewer rows on screen than the demo's 15 agents
-    pane = _agents(qtbot, window, demo_store)
+    _agents(qtbot, window, demo_store)
     qtbot.waitUntil(lambda: bool(on_screen), timeout=10000)
     assert measured and 0 <= on_screen[0] < 14
     assert max(measured) <= on_screen[0]
