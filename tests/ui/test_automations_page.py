@@ -266,6 +266,39 @@ def test_selecting_agents_with_runs_hidden_reads_the_run_sessions_no_more(qtbot,
     qtbot.waitUntil(lambda: pane.session == SessionRef(digest, "run-session-007"), timeout=20000)
 
 
+def test_a_filter_typed_before_the_first_list_arrives_still_hides_the_runs(qtbot, window, demo_store, tmp_path):
+    """The first list is read with the filter bar; a filter typed before it arrives asks for newer keys, read
+    before the bar said to hide runs: those are read again, so the list never shows task agents under a
+    checked "Hide scheduled runs"."""
+    import shutil
+    import sqlite3
+
+    from daycare_gui.ui.panes.generic.thread_list import MANY_RUN_SESSIONS
+
+    model = build_small()
+    store = tmp_path / "busy"
+    shutil.copytree(demo_store, store)
+    with sqlite3.connect(store / "daycare.db") as conn:
+        conn.executemany("INSERT INTO sessions (id, agent_id, created_at) VALUES (?, ?, ?)",
+                         [(f"run-session-{i:03}", model.agents["cron_digest"], 1_700_000_000_000 + i)
+                          for i in range(MANY_RUN_SESSIONS)])
+    from tests.ui.conftest import open_and_wait
+
+    open_and_wait(qtbot, window, store)
+    window.worker.hold()  # the first list's read waits until the filter is typed
+    window.show_section("agents")
+    pane = window.panes["agents"]
+    pane.threads.filter_box.setText("a")
+    pane.threads.filter_box.changed.emit("a")  # (as the box does after its pause)
+    window.worker.release()
+    qtbot.waitUntil(lambda: pane.threads.loaded and "scheduled-runs" in pane.threads.flag_boxes, timeout=20000)
+    qtbot.waitUntil(lambda: not window.worker.is_busy(), timeout=20000)
+    assert pane.threads.flag_boxes["scheduled-runs"].isChecked()
+    listed = {pane.threads.model.key(r) for r in range(pane.threads.model.rowCount())}
+    hidden = {model.agents[r] for r in ("cron_digest", "cron_review", "sys_heartbeat")}
+    assert listed and not hidden & listed
+
+
 def test_a_run_is_drawn_stuck_only_once_health_calls_it_stuck():
     """A run that started ten minutes ago is still running, not stuck (it was drawn red with a warning, as
     one running for days); after STUCK_AFTER_MS it is marked as health says it."""

@@ -180,9 +180,10 @@ class ThreadList(QWidget):
 
     def _first_arrived(self, asked: int, bar, keys: list, first: dict, runs: frozenset) -> None:
         self.known_runs = runs if bar is not None else None
-        if bar is not None:
-            self._filters_arrived(bar, reload=False)
-        if asked == self._keys_asked:  # no newer keys asked for meanwhile (a filter typed): these are current
+        current = asked == self._keys_asked  # no newer keys asked for meanwhile (a filter typed)
+        if bar is not None:  # (newer keys were read before the bar said to hide runs: read them again)
+            self._filters_arrived(bar, reload=not current)
+        if current:
             self._keys_arrived(keys, first)
 
     def _filters_arrived(self, answer: tuple[tuple[FilterSpec, ...], int | None, int], *, reload: bool = True
