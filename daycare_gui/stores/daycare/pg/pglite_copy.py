@@ -29,6 +29,13 @@ from daycare_gui.stores.daycare.pg.runtime import SIDECAR, PgliteRuntime, Pglite
 COPY_PREFIX = leftovers.PGLITE_READ_PREFIX  # temporary folders: <tmp>/daycare-gui-pglite-<pid>-t<start>-XXXX
 READY_TIMEOUT = 60.0
 SOCKET_PATH_MAX = 100  # sun_path holds 108 bytes with its NUL (104 on macOS): kept well below
+# Node's options for the sidecar, for its memory (bench/README.md, "Today's Daycare": PGlite alone on the 1M
+# demo, started and after the history's scan). WebAssembly compiled by Liftoff only: V8 otherwise recompiles
+# PGlite's hot functions with TurboFan as they run, and that code and the compiler's memory stayed (about 45 MB
+# more once started, 60 to 100 MB more after the scan); the scan and a page took about as long. A young
+# generation of 1 MB semi-spaces: PGlite turns each reply into JS objects that die at once, and Node's default
+# 16 MB semi-spaces let that garbage hold another 10 MB or so.
+SIDECAR_NODE_FLAGS = ("--liftoff-only", "--max-semi-space-size=1")
 
 
 CHUNK = 4 << 20  # copied in 4 MB steps: a cancel stops a 1 GB segment within one step
@@ -345,7 +352,8 @@ class PgliteServer:
         # blocks the sidecar mid-query once PGlite has printed 64 KB of notices.
         self.log_path = self.workdir / "sidecar.log"
         with open(self.log_path, "wb") as log:
-            self.proc = subprocess.Popen([runtime.node, str(SIDECAR), str(self.data), str(self.socket_dir)],
+            self.proc = subprocess.Popen([runtime.node, *SIDECAR_NODE_FLAGS, str(SIDECAR), str(self.data),
+                                          str(self.socket_dir)],
                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
                                          env=env, text=True)
         try:
