@@ -55,3 +55,16 @@ def test_the_pass_over_the_history_asks_for_16_mb_of_work_memory_in_one_statemen
     assert len(scans) == 1  # every session's ids in one statement: PGlite answers each statement whole
     assert scans[0][0]["work_mem"] == "16MB"
     assert listed and all(n == truth.get(sid, 0) for sid, n in listed.items())
+
+
+def test_a_node_that_refuses_one_of_the_options_still_serves_the_store(pglite_demo, monkeypatch):
+    """The options are V8's (--liftoff-only is one it marks "for testing"): a Node whose V8 lacks one stops
+    at once with "bad option", and the store still opens, served by a sidecar started without them."""
+    from daycare_gui.stores.daycare.pg import pglite_copy
+
+    monkeypatch.setattr(pglite_copy, "SIDECAR_NODE_FLAGS", ("--no-such-option-for-daycare-gui",))
+    with registry.open_store(pglite_demo) as store:
+        argv = _argv(store.server.proc.pid)
+        cap = store.capability(api.Conversations)
+        assert any(s.message_count for t in cap.threads() for s in cap.sessions(t.id))
+    assert argv[1] == str(SIDECAR)
