@@ -1,5 +1,6 @@
 """The PGlite sidecar's memory (#35): Node runs PGlite's WebAssembly compiled by Liftoff only, with a small
-young generation, and the one pass over the history asks PGlite for 16 MB of work memory, not 48.
+young generation, and the one pass over the history asks PGlite for 16 MB of work memory, not 48, and takes
+its answer a few thousand sessions at a time.
 
 On the 1M-record demo the sidecar peaked at ~420 MB with Node's defaults (TurboFan's code and compiler memory,
 16 MB semi-spaces full of the garbage PGlite makes of each reply, a 48 MB hash); the figures are in
@@ -68,3 +69,30 @@ def test_a_node_that_refuses_one_of_the_options_still_serves_the_store(pglite_de
         cap = store.capability(api.Conversations)
         assert any(s.message_count for t in cap.threads() for s in cap.sessions(t.id))
     assert argv[1] == str(SIDECAR)
+
+
+def test_the_pass_over_the_history_is_fetched_a_bounded_number_of_sessions_at_a_time(pglite_demo, monkeypatch):
+    """PGlite's sidecar holds each reply whole, several times over: every session's ids (7 MB on the 1M demo)
+    come through a cursor, FETCH_ROWS sessions a reply, and the session lists count what they did before."""
+    import psycopg
+
+    from daycare_gui.stores.daycare.pg import database
+
+    monkeypatch.setattr(database, "FETCH_ROWS", 4)
+    fetched: list[int] = []
+    plain = psycopg.ServerCursor.fetchmany
+
+    def fetchmany(self, size=0):
+        rows = plain(self, size)
+        fetched.append(len(rows))
+        return rows
+
+    monkeypatch.setattr(psycopg.ServerCursor, "fetchmany", fetchmany)
+    with registry.open_store(pglite_demo) as store:
+        truth = {r[0]: int(r[1]) for r in store.db.rows(
+            "SELECT session_id, count(*) FROM session_history GROUP BY session_id")}
+        cap = store.capability(api.Conversations)
+        listed = {s.ref.session_id: s.message_count for t in cap.threads() for s in cap.sessions(t.id)}
+    assert len(truth) > 8 and listed == {sid: truth.get(sid, 0) for sid in listed}
+    assert sum(fetched) == len(truth)  # every session's ids, once
+    assert len(fetched) >= len(truth) // 4 and max(fetched) <= 4
