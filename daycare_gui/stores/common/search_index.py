@@ -463,21 +463,37 @@ def _feed_rows(index: SourceIndex, feed: SqliteFeed, params: dict) -> list:
         return index.conn.execute(feed.guarded_sql, params).fetchall()
 
 
+# Every row of a batch is made index-ready once, in ``temp.feed_batch`` (its text masked); what the insert
+# adds to it comes from two small tables looked up by key, so the insert reads the batch once, in order, and
+# carries no message text through a sort: ``feed_places`` (each row's session and place in it: a window over
+# narrow rows) and ``feed_tags`` (the tags of each role, thread and kind in the batch, made once each).
+# A fresh table numbers its rows 1, 2, … in the order they were selected: the index's row ids follow from it.
+_FEED_TEMP = ("feed_batch", "feed_counts", "feed_places", "feed_tags")
+_FEED_PLACES = """
+INSERT INTO temp.feed_places(r, session, position)
+SELECT b.rowid, s.id, s.messages + row_number() OVER (PARTITION BY s.id ORDER BY b.rowid) - 1
+FROM temp.feed_batch AS b JOIN sessions AS s ON s.thread_id = b.thread_id AND s.session_id = b.session_id
+"""
+_FEED_TAGS = """
+INSERT INTO temp.feed_tags(role, thread_id, kind, tags)
+SELECT role, thread_id, kind, index_tags(role, thread_id, kind)
+FROM (SELECT DISTINCT role, thread_id, kind FROM temp.feed_batch)
+"""
 _FEED_INSERT = """
 INSERT INTO messages(rowid, body, tags, session, message_id, role, kind, at, position)
-SELECT :rows + row_number() OVER (ORDER BY b.rowid), b.body,
-       index_tags(b.role, b.thread_id, b.kind), s.id, b.message_id, b.role, b.kind,
-       b.at, s.messages + row_number() OVER (PARTITION BY s.id ORDER BY b.rowid) - 1
-FROM temp.feed_batch AS b JOIN sessions AS s ON s.thread_id = b.thread_id AND s.session_id = b.session_id
+SELECT :rows + b.rowid, b.body, t.tags, p.session, b.message_id, b.role, b.kind, b.at, p.position
+FROM temp.feed_batch AS b JOIN temp.feed_places AS p ON p.r = b.rowid
+JOIN temp.feed_tags AS t ON t.role = b.role AND t.thread_id = b.thread_id AND t.kind = b.kind
 ORDER BY b.rowid
 """
 
 
-def _copy_batch(index: SourceIndex, feed: SqliteFeed, after: int, last: int, rows: int) -> tuple[int, list]:
-    """One batch copied into the index (inside the caller's transaction): (messages added, the last row)."""
+def _copy_batch(index: SourceIndex, feed: SqliteFeed, after: int, last: int, rows: int) -> tuple[int, list, list]:
+    """One batch copied into the index (inside the caller's transaction): (messages added, the last two
+    rows, the roles in it)."""
     conn = index.conn
-    conn.execute("DROP TABLE IF EXISTS temp.feed_batch")
-    conn.execute("DROP TABLE IF EXISTS temp.feed_counts")
+    for table in _FEED_TEMP:
+        conn.execute(f"DROP TABLE IF EXISTS temp.{table}")
     for sql in (feed.rows_sql, feed.guarded_sql):
         try:  # the text made index-ready once, here (masked): the insert below only moves it
             conn.execute("CREATE TEMP TABLE feed_batch AS SELECT cursor, coalesce(thread_id, '') AS thread_id, "
@@ -495,6 +511,11 @@ def _copy_batch(index: SourceIndex, feed: SqliteFeed, after: int, last: int, row
                  "GROUP BY thread_id, session_id")
     conn.execute("INSERT OR IGNORE INTO sessions(thread_id, session_id) "
                  "SELECT thread_id, session_id FROM temp.feed_counts")
+    # (untyped columns, as feed_batch's: a key compares with the batch's values exactly as they are)
+    conn.execute("CREATE TEMP TABLE feed_places (r INTEGER PRIMARY KEY, session, position)")
+    conn.execute(_FEED_PLACES)
+    conn.execute("CREATE TEMP TABLE feed_tags (role, thread_id, kind, tags, PRIMARY KEY (role, thread_id, kind))")
+    conn.execute(_FEED_TAGS)
     added = conn.execute(_FEED_INSERT, {"rows": rows}).rowcount
     conn.execute("UPDATE sessions SET messages = messages + (SELECT n FROM temp.feed_counts AS c "
                  "WHERE c.thread_id = sessions.thread_id AND c.session_id = sessions.session_id) "
@@ -502,9 +523,9 @@ def _copy_batch(index: SourceIndex, feed: SqliteFeed, after: int, last: int, row
                  "ON s.thread_id = c.thread_id AND s.session_id = c.session_id)")
     tail = conn.execute("SELECT cursor, thread_id, session_id, message_id FROM temp.feed_batch "
                         "ORDER BY rowid DESC LIMIT 2").fetchall()
-    roles = [r[0] for r in conn.execute("SELECT DISTINCT role FROM temp.feed_batch")]
-    conn.execute("DROP TABLE temp.feed_batch")
-    conn.execute("DROP TABLE temp.feed_counts")
+    roles = [r[0] for r in conn.execute("SELECT role FROM temp.feed_tags GROUP BY role")]
+    for table in _FEED_TEMP:
+        conn.execute(f"DROP TABLE temp.{table}")
     return added, tail, roles
 
 
