@@ -6,7 +6,13 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from daycare_gui.stores.common.secrets import FREE_TEXT_STEPS, STEP_HINTS, mask_free_text
+from daycare_gui.stores.common.secrets import (
+    ASCII_LOWERING,
+    FREE_TEXT_STEPS,
+    STEP_HINTS,
+    mask_free_text,
+    texts_to_mask,
+)
 from daycare_gui.stores.masking import run_steps
 from tests.secret_samples import SAMPLES
 
@@ -39,3 +45,20 @@ def test_every_planted_secret_is_still_masked():
             masked = mask_free_text(text)
             assert masked == run_steps(FREE_TEXT_STEPS, text)
         assert sample.hidden not in mask_free_text(sample.text), sample.name
+
+
+def test_the_characters_that_lower_to_ascii_are_hints():
+    lowering = {chr(i) for i in range(0x80, 0x110000)
+                if any(ord(ch) < 0x80 for ch in chr(i).lower())}  # (this Python's Unicode tables)
+    assert lowering <= set(ASCII_LOWERING)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(texts, max_size=8))
+def test_a_batch_look_names_every_text_a_rule_would_change(batch):
+    raw = [t.encode("utf-8", "surrogatepass") for t in batch]
+    named = texts_to_mask(b"\n".join(raw), [len(r) for r in raw])
+    for i, text in enumerate(batch):
+        if any(hint in text.lower() for hint in STEP_HINTS):
+            assert i in named, (i, text)
+    assert named <= set(range(len(batch)))

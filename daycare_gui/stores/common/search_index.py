@@ -53,7 +53,7 @@ from pathlib import Path
 from daycare_gui.stores.api import SearchSource
 from daycare_gui.stores.common.fts import TOKENIZER, connect, default_dir, recorded_meta, scrub_files
 from daycare_gui.stores.common.index_prune import LOCATION_META, prune_source_indexes
-from daycare_gui.stores.common.secrets import mask_free_text, mask_tree
+from daycare_gui.stores.common.secrets import mask_free_text, mask_tree, texts_to_mask
 from daycare_gui.stores.records import Message, SessionRef, SqliteFeed
 
 # Bump when the indexed text or the layout changes: an index of another version is rebuilt.
@@ -423,12 +423,7 @@ def _attached(index: SourceIndex, source: SearchSource, feed: SqliteFeed):
         return tags
 
     def masked_text(text):  # (text from SQLite is UTF-8 already: no _utf8 round trip per message)
-        if text is None:
-            return ""
-        text = str(text)
-        if len(text) > BODY_LIMIT:
-            return mask_free_text(text[:BODY_LIMIT + 1000])[:BODY_LIMIT]
-        return mask_free_text(text)
+        return "" if text is None else _masked_body(str(text))
 
     conn = index.conn
     conn.execute("PRAGMA temp_store = MEMORY")  # each batch's rows pass through a temporary table
@@ -439,6 +434,44 @@ def _attached(index: SourceIndex, source: SearchSource, feed: SqliteFeed):
         yield
     finally:
         conn.execute(f"DETACH DATABASE {FEED_SCHEMA}")
+
+
+def _masked_body(text: str) -> str:
+    if len(text) > BODY_LIMIT:  # (masked with some text beyond the cut, as searchable_text does)
+        return mask_free_text(text[:BODY_LIMIT + 1000])[:BODY_LIMIT]
+    return mask_free_text(text)
+
+
+def _temp_in_memory(conn: sqlite3.Connection) -> bool:
+    """Whether this connection's temporary tables stay in memory (``PRAGMA temp_store = MEMORY``, unless
+    SQLite was built to keep them in files whatever the pragma says)."""
+    if conn.execute("PRAGMA temp_store").fetchone()[0] != 2:
+        return False
+    return not any(option[0] == "TEMP_STORE=0" for option in conn.execute("PRAGMA compile_options"))
+
+
+def _mask_batch(conn: sqlite3.Connection) -> None:
+    """Mask the secrets in the batch's text, in ``temp.feed_batch`` (in memory), before the index sees it.
+    One look at the whole batch tells which texts may hold one (:func:`texts_to_mask`); only those are
+    masked, each as :func:`mask_free_text` masks it, and a text longer than the index keeps is cut. (One
+    aggregate reads the texts, their sizes and row ids: the three lists are in the same order.)"""
+    joined, sizes, rowids = conn.execute(
+        "SELECT CAST(group_concat(CAST(body AS BLOB), x'0a') AS BLOB), "
+        "group_concat(length(CAST(body AS BLOB))), group_concat(rowid) FROM temp.feed_batch").fetchone()
+    if not rowids:
+        return
+    sizes = [int(n) for n in sizes.split(",")]
+    todo = texts_to_mask(joined, sizes)
+    long = conn.execute("SELECT rowid FROM temp.feed_batch WHERE length(body) > ?", (BODY_LIMIT,)).fetchall()
+    if not todo and not long:
+        return
+    ids = [int(r) for r in rowids.split(",")]
+    todo = sorted({ids[i] for i in todo} | {r[0] for r in long})
+    texts = conn.execute(f"SELECT rowid, CAST(body AS BLOB) FROM temp.feed_batch WHERE rowid IN "
+                         f"({','.join(map(str, todo))})").fetchall()
+    # (text that is not UTF-8 is read with U+FFFD where it breaks, as _utf8 makes of it)
+    conn.executemany("UPDATE temp.feed_batch SET body = ? WHERE rowid = ?",
+                     [(_masked_body(raw.decode("utf-8", "replace")), rowid) for rowid, raw in texts])
 
 
 def _feed_still_ends_at(index: SourceIndex, feed: SqliteFeed, st: IndexState) -> bool:
@@ -494,17 +527,22 @@ def _copy_batch(index: SourceIndex, feed: SqliteFeed, after: int, last: int, row
     conn = index.conn
     for table in _FEED_TEMP:
         conn.execute(f"DROP TABLE IF EXISTS temp.{table}")
+    # (masked as it is copied when the temporary tables may be written to a file: no secret on any disk)
+    in_memory = _temp_in_memory(conn)
+    body = "coalesce(CAST(body AS TEXT), '')" if in_memory else "masked_text(body)"
     for sql in (feed.rows_sql, feed.guarded_sql):
-        try:  # the text made index-ready once, here (masked): the insert below only moves it
+        try:  # the text made index-ready once, here (masked before the index sees it): the insert only moves it
             conn.execute("CREATE TEMP TABLE feed_batch AS SELECT cursor, coalesce(thread_id, '') AS thread_id, "
                          "coalesce(session_id, '') AS session_id, CAST(message_id AS TEXT) AS message_id, "
                          "coalesce(role, '') AS role, coalesce(kind, '') AS kind, "
-                         "CASE WHEN typeof(at) = 'integer' THEN at END AS at, masked_text(body) AS body "
-                         f"FROM ({sql})", {"after": after, "last": last})
+                         "CASE WHEN typeof(at) = 'integer' THEN at END AS at, "
+                         f"{body} AS body FROM ({sql})", {"after": after, "last": last})
             break
         except sqlite3.OperationalError as exc:
             if not feed.guarded_sql or sql == feed.guarded_sql or "malformed JSON" not in str(exc):
                 raise
+    if in_memory:
+        _mask_batch(conn)
     conn.execute("CREATE TEMP TABLE feed_counts (thread_id TEXT, session_id TEXT, n INTEGER, "
                  "PRIMARY KEY (thread_id, session_id)) WITHOUT ROWID")
     conn.execute("INSERT INTO temp.feed_counts SELECT thread_id, session_id, count(*) FROM temp.feed_batch "
