@@ -53,7 +53,7 @@ from pathlib import Path
 from daycare_gui.stores.api import SearchSource
 from daycare_gui.stores.common.fts import TOKENIZER, connect, default_dir, recorded_meta, scrub_files
 from daycare_gui.stores.common.index_prune import LOCATION_META, prune_source_indexes
-from daycare_gui.stores.common.secrets import mask_free_text, mask_tree, texts_to_mask
+from daycare_gui.stores.common.secrets import mask_free_text, mask_tree, may_hold_secret, texts_to_mask
 from daycare_gui.stores.records import Message, SessionRef, SqliteFeed
 
 # Bump when the indexed text or the layout changes: an index of another version is rebuilt.
@@ -147,8 +147,10 @@ def searchable_text(m: Message) -> str:
         parts.append(call.name or "")
         if call.arguments is not None:
             args = call.arguments
-            parts.append(args if isinstance(args, str)
-                         else json.dumps(mask_tree(args), ensure_ascii=False, default=str))
+            if not isinstance(args, str):  # (walked to mask it only when its text may hold a secret)
+                text = json.dumps(args, ensure_ascii=False, default=str)
+                args = json.dumps(mask_tree(args), ensure_ascii=False, default=str) if may_hold_secret(text) else text
+            parts.append(args)
     if m.tool_result is not None:
         parts += [m.tool_result.name or "", m.tool_result.text or ""]
     parts += list(m.attachments)
@@ -160,6 +162,8 @@ def searchable_text(m: Message) -> str:
 def _utf8(text) -> str:
     """SQLite stores UTF-8: a lone surrogate (JSON can spell one, ``"\\udc80"``) becomes U+FFFD, not an error."""
     text = "" if text is None else str(text)
+    if text.isascii():  # (most text, told without encoding it: several times per message indexed)
+        return text
     try:
         text.encode("utf-8")
         return text
