@@ -466,6 +466,10 @@ def _mask_batch(conn: sqlite3.Connection) -> None:
         return
     sizes = [int(n) for n in sizes.split(",")]
     todo = texts_to_mask(joined, sizes)
+    try:
+        joined.decode("utf-8")
+    except UnicodeDecodeError:  # (rare: a store's bytes that are not UTF-8) those texts are read and rewritten
+        todo |= _not_utf8(joined, sizes)
     long = conn.execute("SELECT rowid FROM temp.feed_batch WHERE length(body) > ?", (BODY_LIMIT,)).fetchall()
     if not todo and not long:
         return
@@ -473,9 +477,20 @@ def _mask_batch(conn: sqlite3.Connection) -> None:
     todo = sorted({ids[i] for i in todo} | {r[0] for r in long})
     texts = conn.execute(f"SELECT rowid, CAST(body AS BLOB) FROM temp.feed_batch WHERE rowid IN "
                          f"({','.join(map(str, todo))})").fetchall()
-    # (text that is not UTF-8 is read with U+FFFD where it breaks, as _utf8 makes of it)
+    # (text that is not UTF-8 is read with U+FFFD where it breaks, as _utf8 makes of it: the index holds UTF-8)
     conn.executemany("UPDATE temp.feed_batch SET body = ? WHERE rowid = ?",
                      [(_masked_body(raw.decode("utf-8", "replace")), rowid) for rowid, raw in texts])
+
+
+def _not_utf8(joined: bytes, sizes: list[int]) -> set[int]:
+    out, at = set(), 0
+    for i, size in enumerate(sizes):
+        try:
+            joined[at:at + size].decode("utf-8")
+        except UnicodeDecodeError:
+            out.add(i)
+        at += size + 1
+    return out
 
 
 def _feed_still_ends_at(index: SourceIndex, feed: SqliteFeed, st: IndexState) -> bool:

@@ -281,3 +281,23 @@ def test_secrets_among_many_records_are_masked_in_every_batch_of_the_copy(tmp_pa
     for part in [path, *(path.parent / f"{path.name}{s}" for s in ("-wal", "-shm"))]:
         if part.exists():
             assert leaked(part.read_bytes().decode("utf-8", "replace")) == [], part.name
+
+
+def test_a_record_whose_bytes_are_not_utf8_is_indexed_not_a_failed_build(tmp_path):
+    """A store's text that is not UTF-8 (bytes 0xFF 0xFE written by some other tool): the build goes on (it
+    stopped with a database error), the index holds UTF-8 (U+FFFD where the bytes break), the words around
+    them are found and a secret in the same batch is still masked."""
+    dest = tmp_path / "daycare"
+    write_demo(dest)
+    conn = sqlite3.connect(dest / "daycare.db")
+    session = conn.execute("SELECT id FROM sessions ORDER BY id LIMIT 1").fetchone()[0]
+    conn.execute("INSERT INTO session_history(session_id, type, at, data) VALUES (?, 'user_message', 1, "
+                 "CAST(? AS TEXT))", (session, b'{"text": "zebra \xff\xfe quokka", "files": []}'))
+    conn.execute("INSERT INTO session_history(session_id, type, at, data) VALUES (?, 'user_message', 2, ?)",
+                 (session, json.dumps({"text": "ocelot narwhal token=hunter2secret", "files": []})))
+    conn.commit()
+    conn.close()
+    built, found = _new(dest, "quokka")
+    assert built.status == "updated" and found.total == 1
+    assert "zebra \ufffd\ufffd quokka" in found.hits[0].snippet.replace("\ue000", "").replace("\ue001", "")
+    assert _new(dest, "narwhal")[1].total == 1 and _new(dest, "hunter2secret")[1].total == 0
