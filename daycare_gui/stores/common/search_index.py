@@ -454,32 +454,39 @@ def _temp_in_memory(conn: sqlite3.Connection) -> bool:
     return not any(option[0] == "TEMP_STORE=0" for option in conn.execute("PRAGMA compile_options"))
 
 
+MASK_CHUNK = 500  # rows looked at together: at most 500 cut texts (BODY_LIMIT + 1000 characters) in one string
+
+
 def _mask_batch(conn: sqlite3.Connection) -> None:
     """Mask the secrets in the batch's text, in ``temp.feed_batch`` (in memory), before the index sees it.
-    One look at the whole batch tells which texts may hold one (:func:`texts_to_mask`); only those are
-    masked, each as :func:`mask_free_text` masks it, and a text longer than the index keeps is cut. (One
-    aggregate reads the texts, their sizes and row ids: the three lists are in the same order.)"""
-    joined, sizes, rowids = conn.execute(
-        "SELECT CAST(group_concat(CAST(body AS BLOB), x'0a') AS BLOB), "
-        "group_concat(length(CAST(body AS BLOB))), group_concat(rowid) FROM temp.feed_batch").fetchone()
-    if not rowids:
-        return
-    sizes = [int(n) for n in sizes.split(",")]
-    todo = texts_to_mask(joined, sizes)
-    try:
-        joined.decode("utf-8")
-    except UnicodeDecodeError:  # (rare: a store's bytes that are not UTF-8) those texts are read and rewritten
-        todo |= _not_utf8(joined, sizes)
-    long = conn.execute("SELECT rowid FROM temp.feed_batch WHERE length(body) > ?", (BODY_LIMIT,)).fetchall()
-    if not todo and not long:
-        return
-    ids = [int(r) for r in rowids.split(",")]
-    todo = sorted({ids[i] for i in todo} | {r[0] for r in long})
-    texts = conn.execute(f"SELECT rowid, CAST(body AS BLOB) FROM temp.feed_batch WHERE rowid IN "
-                         f"({','.join(map(str, todo))})").fetchall()
-    # (text that is not UTF-8 is read with U+FFFD where it breaks, as _utf8 makes of it: the index holds UTF-8)
-    conn.executemany("UPDATE temp.feed_batch SET body = ? WHERE rowid = ?",
-                     [(_masked_body(raw.decode("utf-8", "replace")), rowid) for rowid, raw in texts])
+    One look at many texts at once tells which may hold one (:func:`texts_to_mask`); only those are masked,
+    each as :func:`mask_free_text` masks it, and a text longer than the index keeps is cut. (One aggregate
+    reads a chunk's texts, their sizes and row ids: the three lists are in the same order.)"""
+    todo: set[int] = {r[0] for r in conn.execute("SELECT rowid FROM temp.feed_batch WHERE length(body) > ?",
+                                                 (BODY_LIMIT,))}
+    (end,) = conn.execute("SELECT max(rowid) FROM temp.feed_batch").fetchone()
+    for low in range(0, end or 0, MASK_CHUNK):
+        joined, sizes, rowids = conn.execute(
+            "SELECT CAST(group_concat(CAST(body AS BLOB), x'0a') AS BLOB), group_concat(length(CAST(body AS BLOB))), "
+            "group_concat(rowid) FROM temp.feed_batch WHERE rowid > ? AND rowid <= ?",
+            (low, low + MASK_CHUNK)).fetchone()
+        if not rowids:
+            continue
+        sizes = [int(n) for n in sizes.split(",")]
+        found = texts_to_mask(joined, sizes)
+        try:
+            joined.decode("utf-8")
+        except UnicodeDecodeError:  # (rare: a store's bytes that are not UTF-8) those texts are read and rewritten
+            found |= _not_utf8(joined, sizes)
+        if found:
+            ids = rowids.split(",")
+            todo.update(int(ids[i]) for i in found)
+    if todo:
+        texts = conn.execute(f"SELECT rowid, CAST(body AS BLOB) FROM temp.feed_batch WHERE rowid IN "
+                             f"({','.join(map(str, sorted(todo)))})").fetchall()
+        # (text that is not UTF-8 is read with U+FFFD where it breaks, as _utf8 makes of it: the index holds UTF-8)
+        conn.executemany("UPDATE temp.feed_batch SET body = ? WHERE rowid = ?",
+                         [(_masked_body(raw.decode("utf-8", "replace")), rowid) for rowid, raw in texts])
 
 
 def _not_utf8(joined: bytes, sizes: list[int]) -> set[int]:
@@ -548,7 +555,8 @@ def _copy_batch(index: SourceIndex, feed: SqliteFeed, after: int, last: int, row
         conn.execute(f"DROP TABLE IF EXISTS temp.{table}")
     # (masked as it is copied when the temporary tables may be written to a file: no secret on any disk)
     in_memory = _temp_in_memory(conn)
-    body = "coalesce(CAST(body AS TEXT), '')" if in_memory else "masked_text(body)"
+    # (cut with some text beyond the index's limit, so that a secret the cut runs through is still seen)
+    body = f"substr(coalesce(CAST(body AS TEXT), ''), 1, {BODY_LIMIT + 1000})" if in_memory else "masked_text(body)"
     for sql in (feed.rows_sql, feed.guarded_sql):
         try:  # the text made index-ready once, here (masked before the index sees it): the insert only moves it
             conn.execute("CREATE TEMP TABLE feed_batch AS SELECT cursor, coalesce(thread_id, '') AS thread_id, "

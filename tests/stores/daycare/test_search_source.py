@@ -242,6 +242,7 @@ def test_secrets_among_many_records_are_masked_in_every_batch_of_the_copy(tmp_pa
     """The copy inside SQLite looks at each batch's text at once and masks only the records that may hold a
     secret: planted ones (any case, first, last or amid a batch, one longer than the index keeps) are masked
     exactly as the message-by-message reference masks them, and no byte of them reaches the index's files."""
+    from daycare_gui.stores.common import search_index
     from daycare_gui.stores.common.search_index import BODY_LIMIT
     from daycare_gui.stores.daycare.sqlite.search import DaycareSqliteSearch
     from tests.secret_samples import SAMPLES, leaked
@@ -263,6 +264,7 @@ def test_secrets_among_many_records_are_masked_in_every_batch_of_the_copy(tmp_pa
 
     def table(folder, feed: bool):
         monkeypatch.setenv("DAYCARE_GUI_SEARCH_DIR", str(tmp_path / folder))
+        monkeypatch.setattr(search_index, "MASK_CHUNK", 3)  # and in every place of the texts looked at together
         if not feed:
             monkeypatch.setattr(DaycareSqliteSearch, "sqlite_feed", lambda self: None)
         with registry.open_store(dest) as store:
