@@ -176,14 +176,14 @@ def _child(args: list[str], env: dict) -> tuple[dict, float]:
     raise RuntimeError(f"child {args[0]} failed:\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}")
 
 
-def _baseline_node(folder: Path, runtime, tmp: Path) -> tuple[float, float | None, dict]:
+def _baseline_node(folder: Path, runtime, tmp: Path, node_options=()) -> tuple[float, float | None, dict]:
     script = tmp / "baseline.mjs"
     script.write_text(BASELINE_NODE)
     dest = tmp / "baseline-copy"
     shutil.rmtree(dest, ignore_errors=True)
     started = time.time()
-    proc = subprocess.run([runtime.node, str(script), str(folder), str(dest)], capture_output=True, text=True,
-                          env=dict(os.environ, PGLITE_ENTRY=str(runtime.entry), SCAN="1"), timeout=900)
+    proc = subprocess.run([runtime.node, *node_options, str(script), str(folder), str(dest)], capture_output=True,
+                          text=True, env=dict(os.environ, PGLITE_ENTRY=str(runtime.entry), SCAN="1"), timeout=900)
     shutil.rmtree(dest, ignore_errors=True)
     if proc.returncode != 0:
         raise RuntimeError(f"the Node baseline failed: {proc.stderr[-2000:]}")
@@ -223,15 +223,24 @@ def _ensure_store(store: Path | None) -> Path:
 
 
 def _open_figures(m: dict, name: str, store: Path, runtime, tmp: Path, env: dict, runs: int, window: bool,
-                  largest: tuple[str, str]) -> None:
+                  largest: tuple[str, str], inspect_too: bool = True) -> None:
+    from daycare_gui.stores.daycare.pg.pglite_copy import SIDECAR_NODE_FLAGS
+
     base, inspect, shown, app_mb, side_mb, base_mb, scan, scan_mb, bare = [], [], [], [], [], [], [], [], []
+    opt_mb, opt_scan, opt_scan_mb = [], [], []
     for _ in range(runs):  # interleaved: the machine's load falls on both alike
         seconds, hwm, out = _baseline_node(store / "daycare.pglite", runtime, tmp)
         base.append(seconds)
         base_mb.append(hwm or 0)
         scan.append(out.get("scan_s") or 0)
         scan_mb.append(out.get("scan_hwm_mb") or 0)
-        inspect.append(_inspect(store, env))
+        # PGlite alone again, under the Node options the sidecar runs with: what they take off in this run
+        _seconds, hwm, out = _baseline_node(store / "daycare.pglite", runtime, tmp, SIDECAR_NODE_FLAGS)
+        opt_mb.append(hwm or 0)
+        opt_scan.append(out.get("scan_s") or 0)
+        opt_scan_mb.append(out.get("scan_hwm_mb") or 0)
+        if inspect_too:
+            inspect.append(_inspect(store, env))
         if window:
             out, started = _child(["bare"], env)
             bare.append(out["shown"] - started)
@@ -243,7 +252,10 @@ def _open_figures(m: dict, name: str, store: Path, runtime, tmp: Path, env: dict
     m[f"{name}_baseline_node_mb"] = _median(base_mb)
     m[f"{name}_baseline_scan_ms"] = _median(scan) * 1000  # Node: PGlite's bare count(*) of the history
     m[f"{name}_baseline_node_scan_mb"] = _median(scan_mb)  # Node: PGlite alone, peak after that scan
-    m[f"{name}_inspect_s"] = _median(inspect)
+    m[f"{name}_baseline_node_options_mb"] = _median(opt_mb)  # the same under the sidecar's Node options
+    m[f"{name}_baseline_options_scan_ms"] = _median(opt_scan) * 1000
+    m[f"{name}_baseline_node_options_scan_mb"] = _median(opt_scan_mb)
+    m[f"{name}_inspect_s"] = _median(inspect) if inspect_too else None
     if window:
         m[f"{name}_window_agents_s"] = _median(shown)
         m[f"{name}_bare_window_s"] = _median(bare)  # the app's own start, no store
@@ -391,6 +403,10 @@ FIGURES = (
     ("large_app_mb", "1M demo: peak memory, app alone (window)", "MB", None, "", None, None),
     ("large_sidecar_mb", "1M demo: peak memory, sidecar alone (PGlite under Node)", "MB",
      "large_baseline_node_scan_mb", "Node: PGlite alone, peak after one scan of the history", None, None),
+    ("large_baseline_node_options_scan_mb", "1M demo: peak memory, PGlite alone under the sidecar's Node options",
+     "MB", "large_baseline_node_scan_mb", "Node: PGlite alone, peak after one scan of the history", None, None),
+    ("large_baseline_options_scan_ms", "1M demo: PGlite alone under the sidecar's Node options, count(*) of the "
+     "history", "ms", "large_baseline_scan_ms", "Node: PGlite's bare count(*) of the history", None, None),
     ("sessions_cold_ms", "1M demo: an agent's session list shown (counts pending), first call after a first open",
      "ms", None, "", 200, None),
     ("sessions_counted_cold_ms", "1M demo: … and its counts there (the history's one scan, in the background)",
@@ -461,6 +477,9 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--search-rows", type=int, default=0, help="index only the first N records (0: all)")
     parser.add_argument("--skip-window", action="store_true", help="no window children (no display stack)")
+    parser.add_argument("--memory-only", action="store_true",
+                        help="only the 1M demo's memory: PGlite alone, and the window with its sidecar (no small "
+                             "demo, inspect, pages, search build or repeat.py)")
     args = parser.parse_args()
     store = _ensure_store(args.store)
 
@@ -475,7 +494,7 @@ def main() -> int:
     m: dict = {"runs": args.runs, "load_average": os.getloadavg()[0]}
     try:
         small = args.small
-        if small is None:
+        if small is None and not args.memory_only:
             small = tmp / "small"
             subprocess.run([sys.executable, "-m", "daycare_gui.cli", "demo", str(small), "--generation", "pglite",
                             "--quiet"], check=True, cwd=REPO, env=env, capture_output=True)
@@ -486,20 +505,28 @@ def main() -> int:
                 "SELECT h.session_id, s.agent_id, count(*) c FROM session_history h JOIN sessions s "
                 "ON s.id = h.session_id GROUP BY h.session_id, s.agent_id ORDER BY c DESC LIMIT 1")[0]
         m["largest_session"], m["largest_agent"] = sid, agent
-        with registry.open_store(small) as opened:
-            small_largest = opened.db.rows(
-                "SELECT h.session_id, s.agent_id, count(*) c FROM session_history h JOIN sessions s "
-                "ON s.id = h.session_id GROUP BY h.session_id, s.agent_id ORDER BY c DESC LIMIT 1")[0][:2]
-        _open_figures(m, "small", small, runtime, tmp, env, args.runs, not args.skip_window,
-                      (small_largest[1], small_largest[0]))
-        _open_figures(m, "large", store, runtime, tmp, env, args.runs, not args.skip_window, (agent, sid))
-        _data_figures(m, store, runtime, args.runs, args.search_rows, tmp)
+        if args.memory_only:
+            _open_figures(m, "large", store, runtime, tmp, env, args.runs, not args.skip_window, (agent, sid),
+                          inspect_too=False)
+        else:
+            with registry.open_store(small) as opened:
+                small_largest = opened.db.rows(
+                    "SELECT h.session_id, s.agent_id, count(*) c FROM session_history h JOIN sessions s "
+                    "ON s.id = h.session_id GROUP BY h.session_id, s.agent_id ORDER BY c DESC LIMIT 1")[0][:2]
+            _open_figures(m, "small", small, runtime, tmp, env, args.runs, not args.skip_window,
+                          (small_largest[1], small_largest[0]))
+            _open_figures(m, "large", store, runtime, tmp, env, args.runs, not args.skip_window, (agent, sid))
+            _data_figures(m, store, runtime, args.runs, args.search_rows, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     figures = [_figure(m, *spec) for spec in FIGURES]
+    if args.memory_only:  # (the figures it did not measure)
+        figures = [f for f in figures if f["value"] is not None]
     _table(figures)
     print(json.dumps({**{k: (round(v, 3) if isinstance(v, float) else v) for k, v in m.items()},
                       "figures": figures}))
+    if args.memory_only:
+        return 0
     # a command asked again of an unchanged store (small demos, whole processes): bench/repeat.py's JSON line
     subprocess.run([sys.executable, str(HERE / "repeat.py"), "--runs", str(args.runs)], check=False)
     return 0

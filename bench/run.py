@@ -195,11 +195,20 @@ class _Phases:
             return draw(painter_, p, rows, *args)
 
         HistoryList.paintEvent, MainWindow.event, worker.DbWorker._enqueue = list_paint, window_event, enqueued
+        show_page, deliver = MainWindow._show_page, worker.DbWorker._deliver_result
+
+        def page_shown(window_, pane):  # a page switched to: shown, the Details dock synced, laid out (not painted)
+            return timed("page_shown", show_page, window_, pane)
+
+        def answered(w, *args):  # a worker's answer handled on the GUI thread (a page shown with it included)
+            return timed("answers", deliver, w, *args)
+
+        MainWindow._show_page, worker.DbWorker._deliver_result = page_shown, answered
         HistoryRowDelegate._draw_rows = drawn
 
     def _add(self, name: str, wall: float, cpu: float) -> None:
         sums = self._sums
-        if name in ("decode", "texts", "qt_text", "images"):  # per row or block: CPU only (the wall time of a few µs says nothing more)
+        if name in ("decode", "texts", "qt_text", "images", "answers"):  # per row or block: CPU only (the wall time of a few µs says nothing more)
             sums[f"{name}_cpu_ms"] = sums.get(f"{name}_cpu_ms", 0.0) + cpu
             return
         sums[f"{name}_ms"] = sums.get(f"{name}_ms", 0.0) + wall
@@ -399,9 +408,11 @@ def child_browse(store: str, plan_json: str) -> None:
         # ahead); setting the bar directly would jump that queue, so let the loop deliver those first.
         app.processEvents()
         bar.setValue(row)  # ScrollPerItem: the value is the top row
-        pane.list.viewport().repaint()  # asks the model for the rows now visible
+        # The window paints as it would for a real scroll: the scroll's own update (its paint asks the
+        # model for the rows now visible), then one more only where rows arrived after it (dataChanged).
+        # (Two forced repaints a step, as before, painted rows already on screen a second time.)
         _wait(app, lambda r=row: model.is_loaded(r) and model.is_loaded(min(count - 1, r + 40)))
-        pane.list.viewport().repaint()
+        app.processEvents()  # the update still pending, if any: the rows on screen are painted
     out["scroll_10k_ms"] = (time.perf_counter() - t) * 1000
     out["phases_scroll_10k_ms"] = phases.stop()
     heartbeat.disarm()
@@ -738,7 +749,9 @@ def _table(r: dict) -> None:
                   f"window repaints {p.get('window_paint_ms', 0):.1f} ms ({p.get('window_paint_cpu_ms', 0):.1f} CPU, "
                   "the list's included); of the GUI thread's work, Qt drawing "
                   f"{p['qt_drawing_cpu_ms']:.1f} (texts, images, the rest of the window "
-                  f"{p['qt_rest_of_window_cpu_ms']:.1f}), the rest {p['not_drawing_cpu_ms']:.1f}")
+                  f"{p['qt_rest_of_window_cpu_ms']:.1f}), the rest {p['not_drawing_cpu_ms']:.1f} (of it the "
+                  f"workers' answers handled {p.get('answers_cpu_ms', 0):.1f}, pages switched to — shown, the dock "
+                  f"synced, laid out — {p.get('page_shown_cpu_ms', 0):.1f})")
 
 
 def _fmt(value, unit: str) -> str | None:

@@ -337,6 +337,32 @@ def _pglite_shot(window, out: Path, work: Path) -> None:
     print(out / "pglite-conversation.png")
 
 
+def _generation_shots(window, out: Path, work: Path) -> None:
+    """The same demo written by both Daycare generations (the PGlite one by PGlite itself, with the files
+    beside it), each at its Overview in a 1280×800 window: the README's side-by-side pair, which should look
+    like one application."""
+    from daycare_gui.stores.daycare.demo.command import write_command_demo
+
+    now = current_minute_ms()
+    size = window.size()
+    window.resize(1280, 800)
+    for generation in ("sqlite", "pglite"):
+        store = work / "generation" / generation
+        write_command_demo(store, now_ms=now, generation=generation)
+        _open_at(window, store, "overview", seconds=90)
+        if window._opened_path != str(store):
+            print(f"the {generation} demo did not open: generation-{generation}.png not taken")
+            continue
+        window.show_section("overview")
+        pane = window.panes["overview"]
+        _until(lambda p=pane: p.facts is not None, seconds=60)
+        _settle(window, 1500)
+        name = out / f"generation-{generation}.png"
+        window.grab().save(str(name))
+        print(name)
+    window.resize(size)
+
+
 def _costs_shots(window, out: Path, palettes, light) -> None:
     """The Costs page of the PGlite store (open already): totals by model, the first total's records, and
     the store's own cost beside the recomputed one, which only today's Daycare keeps."""
@@ -410,6 +436,9 @@ def _take(out: Path, palettes: tuple[str, ...], only: str, work: Path) -> int:
     if only in ("", "linggen"):
         _use_palette(app, "light", light)
         _linggen_shot(window, out, work)
+    if only in ("", "generations"):
+        _use_palette(app, "light", light)
+        _generation_shots(window, out, work)
     window.close()
     # The window's stores hold files in the folder: let the close finish before the folder goes.
     window.deleteLater()
@@ -422,9 +451,10 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", nargs="?", default="docs/screenshots")
     parser.add_argument("--palette", choices=("light", "dark", "both"), default="both")
-    parser.add_argument("--only", choices=("daycare", "palette", "agentstack", "pglite", "linggen"), default="",
+    parser.add_argument("--only", choices=("daycare", "palette", "agentstack", "pglite", "linggen", "generations"),
+                        default="",
                         help="take only these shots (the Daycare pages and editors, Jump To, AgentStack's search, the PGlite "
-                             "store and its Costs page, the Linggen home)")
+                             "store and its Costs page, the Linggen home, the SQLite and PGlite demos side by side)")
     args = parser.parse_args()
     chosen = ("light", "dark") if args.palette == "both" else (args.palette,)
     raise SystemExit(main(args.out, chosen, args.only))

@@ -145,7 +145,14 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_REFUSED
     try:
         backup = editor.backup(loaded.data)  # the old text first: a store's file is never rewritten without it
-        save_atomic(path, after, expected_sha256=loaded.sha256, within=folders)
+        try:
+            save_atomic(path, after, expected_sha256=loaded.sha256, within=folders)
+        except BaseException:
+            # Nothing was replaced (a conflict, a refusal, a full disk): the file still holds that text or a
+            # newer one, so a backup of it would only be a stale copy for the user to wonder about.
+            if backup is not None:
+                backup.unlink(missing_ok=True)
+            raise
     except WriteRefused as exc:
         print(f"daycare-gui edit: refused, {path} left unchanged: {exc}", file=sys.stderr)
         return EXIT_REFUSED

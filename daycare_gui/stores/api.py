@@ -898,6 +898,29 @@ class Automations(Capability):
         scheduled runs"). Empty: the kind cannot tell them apart from conversations."""
         return frozenset()
 
+    # True when ``run_sessions`` names every session of each thread it names (Daycare: a task's own agent
+    # holds nothing but its runs). The threads holding only runs are then known without reading each
+    # thread's sessions (one query per thread, each counting its records: a third of a second on the
+    # 1M-record demo, before its agent list could be shown).
+    runs_fill_their_threads = False
+
+    def run_only_threads(self, conversations: Conversations,
+                         runs: frozenset[SessionRef] | None = None) -> frozenset[str]:
+        """Threads every session of which holds only scheduled runs (``run_sessions``, or ``runs`` when
+        already read): what "Hide scheduled runs" takes out of a thread list. A thread that also holds a
+        conversation stays (its run sessions are hidden from its session list instead)."""
+        by_thread: dict[str, set[str]] = {}
+        for ref in self.run_sessions() if runs is None else runs:
+            by_thread.setdefault(ref.thread_id, set()).add(ref.session_id)
+        if self.runs_fill_their_threads:
+            return frozenset(by_thread)
+        out = set()
+        for thread, sessions_run in by_thread.items():
+            sessions = {s.ref.session_id for s in conversations.sessions(thread)}
+            if sessions and sessions <= sessions_run:
+                out.add(thread)
+        return frozenset(out)
+
     def count(self) -> int | None:
         return len(self.automations())
 

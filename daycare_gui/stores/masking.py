@@ -100,12 +100,13 @@ _FREE_SECRET_PAIR = re.compile(
     r"""|(?P<bare>(?!(?:null|true|false)\b)(?:(?:Bearer|Basic|Token|Bot|Digest)[ ]+)?[^\s"'\\,;&=<>(){}\[\]…]+))""",
     re.IGNORECASE,
 )
-_KEY_WORDS = ("api", "token", "secret", "passw", "credential", "authorization", "private", "cookie", "session")
+# Words every secret key (is_secret_key) holds, lowered: a text without any has no pair to mask.
+PAIR_KEY_WORDS = ("api", "token", "secret", "passw", "credential", "authorization", "private", "cookie", "session")
 
 
 def has_secret_pair(text: str) -> bool:
     """Whether ``text`` holds a value after a secret-looking key that :func:`mask_text` would mask."""
-    return (contains_any(text.lower(), _KEY_WORDS)
+    return (contains_any(text.lower(), PAIR_KEY_WORDS)
             and any(_free_pair(m) != m.group(0) for m in _FREE_SECRET_PAIR.finditer(text)))
 
 
@@ -118,8 +119,8 @@ URL_STEPS = (
 # holds one of the key words (is_secret_key), so a text without any has no pair to mask.
 TEXT_STEPS = (
     *URL_STEPS,
-    MaskStep(_JSON_SECRET_PAIR, _json_pair, lambda text, lowered: '"' in text and contains_any(lowered, _KEY_WORDS)),
-    MaskStep(_FREE_SECRET_PAIR, _free_pair, lambda text, lowered: contains_any(lowered, _KEY_WORDS)),
+    MaskStep(_JSON_SECRET_PAIR, _json_pair, lambda text, lowered: '"' in text and contains_any(lowered, PAIR_KEY_WORDS)),
+    MaskStep(_FREE_SECRET_PAIR, _free_pair, lambda text, lowered: contains_any(lowered, PAIR_KEY_WORDS)),
 )
 
 

@@ -123,6 +123,29 @@ def test_file_changed_during_the_edit_exits_3(task, monkeypatch, capsys):
     assert "changed on disk" in capsys.readouterr().err
 
 
+def test_a_conflict_leaves_no_backup_of_a_text_that_was_never_replaced(tmp_path, monkeypatch, capsys):
+    """The backup is taken before the write; when the write finds the file changed meanwhile, nothing is
+    replaced, so no stale copy is left in .daycare-gui-backups (it would hold the older of two texts)."""
+    from daycare_gui.stores.common.backups import BACKUP_DIR
+
+    (tmp_path / "settings.json").write_text("{}\n")
+    path = tmp_path / "cron" / "dailycleanup" / "TASK.md"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(TASK)
+    real_apply = edit_cmd.apply_edits
+
+    def apply_then_someone_else_writes(*args, **kwargs):
+        result = real_apply(*args, **kwargs)
+        path.write_bytes(TASK + b"edited elsewhere\n")
+        return result
+
+    monkeypatch.setattr(edit_cmd, "apply_edits", apply_then_someone_else_writes)
+    assert cli.main(["edit", str(path), "--set", "name=Mine"]) == 3
+    assert path.read_bytes() == TASK + b"edited elsewhere\n"
+    assert list((tmp_path / BACKUP_DIR).glob("*.bak")) == []
+    assert "kept in" not in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("fail_at, error", [
     ("tempfile.mkstemp", PermissionError(13, "Permission denied")),  # a read-only folder
     ("os.replace", OSError(28, "No space left on device")),

@@ -188,6 +188,117 @@ def test_hide_scheduled_runs_starts_on_where_runs_are_many_and_can_be_turned_off
     qtbot.waitUntil(lambda: hidden <= {r.key for r in thread_rows(qtbot, pane)}, timeout=20000)
 
 
+def test_an_agent_list_that_starts_with_runs_hidden_is_read_once_and_reads_no_agents_sessions(
+        qtbot, window, demo_store, tmp_path, monkeypatch):
+    """Where runs are many, the Agents page's first list already leaves the task agents out, read in one go:
+    the thread keys once (not a first read thrown away once the filters said to hide runs) and no agent's
+    session list (Daycare's task agents hold only runs: the run sessions name them). On the 1M-record demo
+    those reads kept the list off screen for a third of a second."""
+    import shutil
+    import sqlite3
+
+    from daycare_gui.stores.daycare.sqlite.conversations import SqliteConversations
+    from daycare_gui.ui.panes.generic.thread_list import MANY_RUN_SESSIONS, ThreadList
+
+    model = build_small()
+    store = tmp_path / "busy"
+    shutil.copytree(demo_store, store)
+    with sqlite3.connect(store / "daycare.db") as conn:
+        conn.executemany("INSERT INTO sessions (id, agent_id, created_at) VALUES (?, ?, ?)",
+                         [(f"run-session-{i:03}", model.agents["cron_digest"], 1_700_000_000_000 + i)
+                          for i in range(MANY_RUN_SESSIONS)])
+    reads = {"keys": 0, "sessions": 0}
+    shown: list[tuple[dict, list]] = []  # what had been read when each list of keys was shown, and the keys
+    keys, sessions, arrived = SqliteConversations.keys, SqliteConversations.sessions, ThreadList._keys_arrived
+
+    def counted(name, fn):
+        def call(self, *args, **kwargs):
+            reads[name] += 1
+            return fn(self, *args, **kwargs)
+        return call
+
+    def list_shown(self, keys_shown, first):
+        shown.append((dict(reads), list(keys_shown)))
+        return arrived(self, keys_shown, first)
+
+    monkeypatch.setattr(SqliteConversations, "keys", counted("keys", keys))
+    monkeypatch.setattr(SqliteConversations, "sessions", counted("sessions", sessions))
+    monkeypatch.setattr(ThreadList, "_keys_arrived", list_shown)
+    pane = open_at(qtbot, window, store, "agents")
+    qtbot.waitUntil(lambda: bool(shown), timeout=20000)
+    read_then, listed = shown[0]
+    hidden = {model.agents[r] for r in ("cron_digest", "cron_review", "sys_heartbeat")}
+    assert listed and not hidden & set(listed)
+    assert read_then == {"keys": 1, "sessions": 0}
+    assert pane.threads.flag_boxes["scheduled-runs"].isChecked()
+
+
+def test_selecting_agents_with_runs_hidden_reads_the_run_sessions_no_more(qtbot, window, demo_store, tmp_path,
+                                                                          monkeypatch):
+    """The session list of each agent selected leaves the run sessions out with those read with the agent list,
+    not read again for every click (one query over every session: ~90 ms on the 1M-record demo)."""
+    import shutil
+    import sqlite3
+
+    from daycare_gui.stores.daycare.sqlite.automations import DaycareAutomations
+    from daycare_gui.ui.panes.generic.thread_list import MANY_RUN_SESSIONS
+
+    model = build_small()
+    store = tmp_path / "busy"
+    shutil.copytree(demo_store, store)
+    digest = model.agents["cron_digest"]
+    with sqlite3.connect(store / "daycare.db") as conn:
+        conn.executemany("INSERT INTO sessions (id, agent_id, created_at) VALUES (?, ?, ?)",
+                         [(f"run-session-{i:03}", digest, 1_700_000_000_000 + i) for i in range(MANY_RUN_SESSIONS)])
+    reads = []
+    run_sessions = DaycareAutomations.run_sessions
+    monkeypatch.setattr(DaycareAutomations, "run_sessions", lambda self: reads.append(1) or run_sessions(self))
+    pane = open_at(qtbot, window, store, "agents")
+    qtbot.waitUntil(lambda: pane.threads.loaded and pane.session is not None, timeout=20000)
+    before = len(reads)
+    for name in ("sam_telegram", "perm_ops"):
+        pane.threads.select_key(model.agents[name])
+        qtbot.waitUntil(lambda a=model.agents[name]: pane.session is not None and pane.session.thread_id == a,
+                        timeout=20000)
+    assert len(reads) == before
+    # a cron agent asked for by name still lists its runs (the filter is cleared for it)
+    pane.open_item(SessionRef(digest, "run-session-007"))
+    qtbot.waitUntil(lambda: pane.session == SessionRef(digest, "run-session-007"), timeout=20000)
+
+
+def test_a_filter_typed_before_the_first_list_arrives_still_hides_the_runs(qtbot, window, demo_store, tmp_path):
+    """The first list is read with the filter bar; a filter typed before it arrives asks for newer keys, read
+    before the bar said to hide runs: those are read again, so the list never shows task agents under a
+    checked "Hide scheduled runs"."""
+    import shutil
+    import sqlite3
+
+    from daycare_gui.ui.panes.generic.thread_list import MANY_RUN_SESSIONS
+
+    model = build_small()
+    store = tmp_path / "busy"
+    shutil.copytree(demo_store, store)
+    with sqlite3.connect(store / "daycare.db") as conn:
+        conn.executemany("INSERT INTO sessions (id, agent_id, created_at) VALUES (?, ?, ?)",
+                         [(f"run-session-{i:03}", model.agents["cron_digest"], 1_700_000_000_000 + i)
+                          for i in range(MANY_RUN_SESSIONS)])
+    from tests.ui.conftest import open_and_wait
+
+    open_and_wait(qtbot, window, store)
+    window.worker.hold()  # the first list's read waits until the filter is typed
+    window.show_section("agents")
+    pane = window.panes["agents"]
+    pane.threads.filter_box.setText("a")
+    pane.threads.filter_box.changed.emit("a")  # (as the box does after its pause)
+    window.worker.release()
+    qtbot.waitUntil(lambda: pane.threads.loaded and "scheduled-runs" in pane.threads.flag_boxes, timeout=20000)
+    qtbot.waitUntil(lambda: not window.worker.is_busy(), timeout=20000)
+    assert pane.threads.flag_boxes["scheduled-runs"].isChecked()
+    listed = {pane.threads.model.key(r) for r in range(pane.threads.model.rowCount())}
+    hidden = {model.agents[r] for r in ("cron_digest", "cron_review", "sys_heartbeat")}
+    assert listed and not hidden & listed
+
+
 def test_a_run_is_drawn_stuck_only_once_health_calls_it_stuck():
     """A run that started ten minutes ago is still running, not stuck (it was drawn red with a warning, as
     one running for days); after STUCK_AFTER_MS it is marked as health says it."""

@@ -145,3 +145,21 @@ def test_empty_sections_fold_into_one_line_in_both_windows(qtbot, window, demos,
         assert {"channels", "signals", "collection:model_role_rules", "collection:voice_agents"} <= set(_folded(window))
         assert not [i for i, item in window.nav._items.items()
                     if item.text().endswith("(0)") and i != "problems" and i not in _folded(window)]
+
+
+@pytest.mark.parametrize("generation", ["sqlite", "pglite"])
+def test_the_overview_counts_the_files_beside_the_database_in_both_generations(qtbot, window, demos, generation):
+    """Both Overviews have an "Other items" box beside the tables: what Daycare keeps in files, counted (today's
+    Daycare showed only its tables, as if its skills, settings and processes were not part of the store)."""
+    path = demos[0] if generation == "sqlite" else demos[1]
+    use_test_pglite()
+    window.open_path(str(path))
+    qtbot.waitUntil(lambda: window.opened is not None, timeout=OPEN_TIMEOUT)
+    window.show_section("overview")
+    page = window.pane("overview")
+    qtbot.waitUntil(lambda: page.facts is not None, timeout=OPEN_TIMEOUT)
+    other = {page.other_model.record(r).id: page.other_model.record(r).count
+             for r in range(page.other_model.rowCount())}
+    assert page.other_box.isVisibleTo(page) and page.other_box.title().startswith("Other items")
+    assert other["files.skills"] >= 1 and other["files.settings"] == 1
+    assert other["files.processes"] >= 1

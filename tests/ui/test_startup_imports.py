@@ -8,6 +8,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 # Not needed to show the window or the Agents page; each costs tens of milliseconds to import.
 DEFERRED = ("yaml", "markdown_it", "daycare_gui.stores.daycare.files.collections",
             "daycare_gui.stores.daycare.sqlite.queries.tasks", "daycare_gui.stores.daycare.sqlite.counts", "daycare_gui.stores.daycare.sqlite.store")
@@ -29,11 +31,15 @@ def test_importing_the_window_leaves_the_heavy_modules_for_later(tmp_path):
     assert found == []
 
 
-def test_after_start_up_everything_was_first_imported_on_the_gui_thread(tmp_path):
+@pytest.mark.parametrize("many_runs", [False, True], ids=["demo", "runs-hidden-at-first"])
+def test_after_start_up_everything_was_first_imported_on_the_gui_thread(tmp_path, many_runs):
+    """Also where "Hide scheduled runs" starts checked (50 run sessions or more): the Agents page's first
+    list leaves the runs out on the worker, which imported the run reports for it first."""
     result = _run("""
         import json, sys, threading
         from importlib.abc import MetaPathFinder
 
+        MANY_RUNS = MANY_RUNS_GIVEN
         seen = []
 
         class Watch(MetaPathFinder):  # records which thread first imports each module; finds nothing itself
@@ -49,6 +55,15 @@ def test_after_start_up_everything_was_first_imported_on_the_gui_thread(tmp_path
         from daycare_gui.ui.main_window import MainWindow
 
         write_demo("store")
+        if MANY_RUNS:  # a session per run, as Daycare's cron agents keep them
+            import sqlite3
+            from daycare_gui.stores.daycare.demo.db_rows import build_small
+            from daycare_gui.ui.panes.generic.thread_list import MANY_RUN_SESSIONS
+
+            with sqlite3.connect("store/daycare.db") as conn:
+                conn.executemany("INSERT INTO sessions (id, agent_id, created_at) VALUES (?, ?, ?)",
+                                 [(f"run-{i}", build_small().agents["cron_digest"], 1_700_000_000_000 + i)
+                                  for i in range(MANY_RUN_SESSIONS)])
         app = make_application()
         window = MainWindow(QSettings("settings.ini", QSettings.Format.IniFormat))
         window.show()
@@ -67,7 +82,7 @@ def test_after_start_up_everything_was_first_imported_on_the_gui_thread(tmp_path
         on_workers = sorted({n for n, t in seen if t != threading.main_thread().name
                              and not n.startswith("encodings.")})
         print(json.dumps({"on_workers": on_workers, "loaded": [m for m in sys.modules if m == "yaml"]}))
-    """, tmp_path)
+    """.replace("MANY_RUNS_GIVEN", str(many_runs)), tmp_path)
     assert result["on_workers"] == []
     assert result["loaded"] == ["yaml"]  # the preloader did bring the file readers in
 
@@ -101,3 +116,28 @@ def test_opening_a_store_with_no_engine_leaves_the_socket_module_unloaded(tmp_pa
         print(json.dumps({"checked": store.engine.detail, "socket": "socket" in sys.modules}))
     """, tmp_path)
     assert found == {"checked": "no pid file and no socket", "socket": False}
+
+
+def test_opening_a_store_leaves_pyyaml_to_the_idle_imports(tmp_path):
+    """The window opens a Daycare store (its readers imported on the GUI thread first) without PyYAML, ~17 ms
+    of a start before the first page: the file readers parse YAML only after the preloader brought it in."""
+    found = _run("""
+        import json, sys, threading
+        from PySide6.QtCore import QSettings
+        from daycare_gui.stores.daycare.demo import write_demo
+        from daycare_gui.ui.app import make_application
+        from daycare_gui.ui.main_window import MainWindow
+
+        write_demo("store")
+        app = make_application()
+        window = MainWindow(QSettings("settings.ini", QSettings.Format.IniFormat))
+        window.show()
+        window.open_path("store")
+        while window.store is None:
+            app.processEvents()
+            threading.Event().wait(0.001)
+        opened = "yaml" in sys.modules
+        window.close()
+        print(json.dumps({"yaml_when_opened": opened}))
+    """, tmp_path)
+    assert found == {"yaml_when_opened": False}

@@ -285,3 +285,99 @@ def test_linggen_projects_list_sorts_and_filters_by_words(qtbot, window, tmp_pat
     pane.filter_box.setText(names[0])
     qtbot.waitUntil(lambda: pane.threads.model.rowCount() == 1, timeout=5000)
     assert [r.values[NAME] for r in _all(qtbot, pane)] == [names[0]]
+
+
+def test_the_agents_list_is_asked_for_before_the_page_around_it_is_built(qtbot, window, demo_store, monkeypatch):
+    """The Agents page asks the worker for its filters, keys and first rows before it builds the conversation
+    view and the session list, so the store is read while the page is made (on the 1M-record demo the list
+    came up that much later when the read was asked for only once the page was whole)."""
+    from daycare_gui.ui.panes.generic import conversations
+
+    asked: list[str] = []
+    built = conversations.ConversationView.__init__
+
+    def view_built(self, *args, **kwargs):
+        asked.append("view built")
+        built(self, *args, **kwargs)
+
+    monkeypatch.setattr(conversations.ConversationView, "__init__", view_built)
+    open_and_wait(qtbot, window, demo_store)
+    submit = window.worker.submit
+
+    def submitted(channel, *args, **kwargs):
+        asked.append(channel)
+        return submit(channel, *args, **kwargs)
+
+    monkeypatch.setattr(window.worker, "submit", submitted)
+    window.show_section("agents")
+    pane = window.panes["agents"]
+    qtbot.waitUntil(lambda: pane.threads.model.rowCount() == 15, timeout=10000)
+    assert asked.index("thread-filters") < asked.index("view built")
+
+
+def test_the_agents_columns_are_fitted_to_the_rows_on_screen(qtbot, window, demo_store, monkeypatch):
+    """The columns are as wide as the first screen's cells: measuring them asks for no row below the screen
+    (each cell measured costs the model and the delegate a call in Python; fifty rows of them were ~40 ms of
+    the 1M-record demo's first list)."""
+    from daycare_gui.ui.panes.generic.thread_list import ThreadList
+
+    measured: list[int] = []
+    fit = ThreadList._fit_columns
+
+    def fitting(self):
+        data = self.model.data
+
+        def asked(index, role=Qt.ItemDataRole.DisplayRole):
+            measured.append(index.row())
+            return data(index, role)
+
+        self.model.data = asked
+        try:
+            fit(self)
+        finally:
+            del self.model.data
+        on_screen.append(self.table.rowAt(self.table.viewport().height() - 1))
+
+    on_screen: list[int] = []
+    monkeypatch.setattr(ThreadList, "_fit_columns", fitting)
+    window.resize(1000, 480)  # fewer rows on screen than the demo's 15 agents
+    _agents(qtbot, window, demo_store)
+    qtbot.waitUntil(lambda: bool(on_screen), timeout=10000)
+    assert measured and 0 <= on_screen[0] < 14
+    assert max(measured) <= on_screen[0]
+
+
+def test_an_agents_page_opened_at_an_agent_measures_no_more_rows_than_a_table_does(
+        qtbot, window, demo_store, monkeypatch):
+    """Opened at an agent (a link, Jump To), the page is shown once the agent is selected: its columns are
+    fitted while it is hidden, where Qt's "rows on screen" means every row (a 535 ms freeze on the 1M-record
+    demo's 874 agents): the table's own limit holds then."""
+    from daycare_gui.stores.daycare.demo.db_rows import build_small
+    from daycare_gui.ui.panes.generic.thread_list import ThreadList
+    from daycare_gui.ui.widgets import tables
+
+    monkeypatch.setattr(tables, "SIZE_HINT_ROWS", 5)  # fewer than the demo's 15 agents
+    fits: list[tuple[bool, int]] = []
+    fit = ThreadList._fit_columns
+
+    def fitting(self):
+        data = self.model.data
+        rows: list[int] = []
+
+        def asked(index, role=Qt.ItemDataRole.DisplayRole):
+            rows.append(index.row())
+            return data(index, role)
+
+        self.model.data = asked
+        try:
+            fit(self)
+        finally:
+            del self.model.data
+        fits.append((self.table.isVisible(), max(rows, default=-1)))
+
+    monkeypatch.setattr(ThreadList, "_fit_columns", fitting)
+    open_and_wait(qtbot, window, demo_store)
+    window.navigate("agents", build_small().agents["cron_digest"])
+    qtbot.waitUntil(lambda: bool(fits), timeout=10000)
+    assert fits[0][0] is False  # fitted before the page was shown
+    assert 0 <= fits[0][1] < 5

@@ -96,17 +96,3 @@ def automations_summary(cap, now_ms: int | None = None) -> dict:
         "stuck": sum(len(a["health"]["stuck"]) for a in report),
     }
 
-
-def run_only_threads(conversations, automations) -> frozenset[str]:
-    """Threads every session of which holds only scheduled runs (``Automations.run_sessions``): what "Hide
-    scheduled runs" takes out of a thread list. A thread that also holds a conversation stays (its run
-    sessions are hidden from its session list instead)."""
-    by_thread: dict[str, set[str]] = {}
-    for ref in automations.run_sessions():
-        by_thread.setdefault(ref.thread_id, set()).add(ref.session_id)
-    out = set()
-    for thread, runs in by_thread.items():
-        sessions = {s.ref.session_id for s in conversations.sessions(thread)}
-        if sessions and sessions <= runs:
-            out.add(thread)
-    return frozenset(out)

@@ -53,7 +53,7 @@ from pathlib import Path
 from daycare_gui.stores.api import SearchSource
 from daycare_gui.stores.common.fts import TOKENIZER, connect, default_dir, recorded_meta, scrub_files
 from daycare_gui.stores.common.index_prune import LOCATION_META, prune_source_indexes
-from daycare_gui.stores.common.secrets import mask_free_text, mask_tree
+from daycare_gui.stores.common.secrets import mask_free_text, mask_tree, may_hold_secret, texts_to_mask
 from daycare_gui.stores.records import Message, SessionRef, SqliteFeed
 
 # Bump when the indexed text or the layout changes: an index of another version is rebuilt.
@@ -147,8 +147,10 @@ def searchable_text(m: Message) -> str:
         parts.append(call.name or "")
         if call.arguments is not None:
             args = call.arguments
-            parts.append(args if isinstance(args, str)
-                         else json.dumps(mask_tree(args), ensure_ascii=False, default=str))
+            if not isinstance(args, str):  # (walked to mask it only when its text may hold a secret)
+                text = json.dumps(args, ensure_ascii=False, default=str)
+                args = json.dumps(mask_tree(args), ensure_ascii=False, default=str) if may_hold_secret(text) else text
+            parts.append(args)
     if m.tool_result is not None:
         parts += [m.tool_result.name or "", m.tool_result.text or ""]
     parts += list(m.attachments)
@@ -160,6 +162,8 @@ def searchable_text(m: Message) -> str:
 def _utf8(text) -> str:
     """SQLite stores UTF-8: a lone surrogate (JSON can spell one, ``"\\udc80"``) becomes U+FFFD, not an error."""
     text = "" if text is None else str(text)
+    if text.isascii():  # (most text, told without encoding it: several times per message indexed)
+        return text
     try:
         text.encode("utf-8")
         return text
@@ -423,12 +427,7 @@ def _attached(index: SourceIndex, source: SearchSource, feed: SqliteFeed):
         return tags
 
     def masked_text(text):  # (text from SQLite is UTF-8 already: no _utf8 round trip per message)
-        if text is None:
-            return ""
-        text = str(text)
-        if len(text) > BODY_LIMIT:
-            return mask_free_text(text[:BODY_LIMIT + 1000])[:BODY_LIMIT]
-        return mask_free_text(text)
+        return "" if text is None else _masked_body(str(text))
 
     conn = index.conn
     conn.execute("PRAGMA temp_store = MEMORY")  # each batch's rows pass through a temporary table
@@ -439,6 +438,66 @@ def _attached(index: SourceIndex, source: SearchSource, feed: SqliteFeed):
         yield
     finally:
         conn.execute(f"DETACH DATABASE {FEED_SCHEMA}")
+
+
+def _masked_body(text: str) -> str:
+    if len(text) > BODY_LIMIT:  # (masked with some text beyond the cut, as searchable_text does)
+        return mask_free_text(text[:BODY_LIMIT + 1000])[:BODY_LIMIT]
+    return mask_free_text(text)
+
+
+def _temp_in_memory(conn: sqlite3.Connection) -> bool:
+    """Whether this connection's temporary tables stay in memory (``PRAGMA temp_store = MEMORY``, unless
+    SQLite was built to keep them in files whatever the pragma says)."""
+    if conn.execute("PRAGMA temp_store").fetchone()[0] != 2:
+        return False
+    return not any(option[0] == "TEMP_STORE=0" for option in conn.execute("PRAGMA compile_options"))
+
+
+MASK_CHUNK = 500  # rows looked at together: at most 500 cut texts (BODY_LIMIT + 1000 characters) in one string
+
+
+def _mask_batch(conn: sqlite3.Connection) -> None:
+    """Mask the secrets in the batch's text, in ``temp.feed_batch`` (in memory), before the index sees it.
+    One look at many texts at once tells which may hold one (:func:`texts_to_mask`); only those are masked,
+    each as :func:`mask_free_text` masks it, and a text longer than the index keeps is cut. (One aggregate
+    reads a chunk's texts, their sizes and row ids: the three lists are in the same order.)"""
+    todo: set[int] = {r[0] for r in conn.execute("SELECT rowid FROM temp.feed_batch WHERE length(body) > ?",
+                                                 (BODY_LIMIT,))}
+    (end,) = conn.execute("SELECT max(rowid) FROM temp.feed_batch").fetchone()
+    for low in range(0, end or 0, MASK_CHUNK):
+        joined, sizes, rowids = conn.execute(
+            "SELECT CAST(group_concat(CAST(body AS BLOB), x'0a') AS BLOB), group_concat(length(CAST(body AS BLOB))), "
+            "group_concat(rowid) FROM temp.feed_batch WHERE rowid > ? AND rowid <= ?",
+            (low, low + MASK_CHUNK)).fetchone()
+        if not rowids:
+            continue
+        sizes = [int(n) for n in sizes.split(",")]
+        found = texts_to_mask(joined, sizes)
+        try:
+            joined.decode("utf-8")
+        except UnicodeDecodeError:  # (rare: a store's bytes that are not UTF-8) those texts are read and rewritten
+            found |= _not_utf8(joined, sizes)
+        if found:
+            ids = rowids.split(",")
+            todo.update(int(ids[i]) for i in found)
+    if todo:
+        texts = conn.execute(f"SELECT rowid, CAST(body AS BLOB) FROM temp.feed_batch WHERE rowid IN "
+                             f"({','.join(map(str, sorted(todo)))})").fetchall()
+        # (text that is not UTF-8 is read with U+FFFD where it breaks, as _utf8 makes of it: the index holds UTF-8)
+        conn.executemany("UPDATE temp.feed_batch SET body = ? WHERE rowid = ?",
+                         [(_masked_body(raw.decode("utf-8", "replace")), rowid) for rowid, raw in texts])
+
+
+def _not_utf8(joined: bytes, sizes: list[int]) -> set[int]:
+    out, at = set(), 0
+    for i, size in enumerate(sizes):
+        try:
+            joined[at:at + size].decode("utf-8")
+        except UnicodeDecodeError:
+            out.add(i)
+        at += size + 1
+    return out
 
 
 def _feed_still_ends_at(index: SourceIndex, feed: SqliteFeed, st: IndexState) -> bool:
@@ -463,38 +522,65 @@ def _feed_rows(index: SourceIndex, feed: SqliteFeed, params: dict) -> list:
         return index.conn.execute(feed.guarded_sql, params).fetchall()
 
 
+# Every row of a batch is made index-ready once, in ``temp.feed_batch`` (its text masked); what the insert
+# adds to it comes from two small tables looked up by key, so the insert reads the batch once, in order, and
+# carries no message text through a sort: ``feed_places`` (each row's session and place in it: a window over
+# narrow rows) and ``feed_tags`` (the tags of each role, thread and kind in the batch, made once each).
+# A fresh table numbers its rows 1, 2, … in the order they were selected: the index's row ids follow from it.
+_FEED_TEMP = ("feed_batch", "feed_counts", "feed_places", "feed_tags")
+_FEED_PLACES = """
+INSERT INTO temp.feed_places(r, session, position)
+SELECT b.rowid, s.id, s.messages + row_number() OVER (PARTITION BY s.id ORDER BY b.rowid) - 1
+FROM temp.feed_batch AS b JOIN sessions AS s ON s.thread_id = b.thread_id AND s.session_id = b.session_id
+"""
+_FEED_TAGS = """
+INSERT INTO temp.feed_tags(role, thread_id, kind, tags)
+SELECT role, thread_id, kind, index_tags(role, thread_id, kind)
+FROM (SELECT DISTINCT role, thread_id, kind FROM temp.feed_batch)
+"""
 _FEED_INSERT = """
 INSERT INTO messages(rowid, body, tags, session, message_id, role, kind, at, position)
-SELECT :rows + row_number() OVER (ORDER BY b.rowid), b.body,
-       index_tags(b.role, b.thread_id, b.kind), s.id, b.message_id, b.role, b.kind,
-       b.at, s.messages + row_number() OVER (PARTITION BY s.id ORDER BY b.rowid) - 1
-FROM temp.feed_batch AS b JOIN sessions AS s ON s.thread_id = b.thread_id AND s.session_id = b.session_id
+SELECT :rows + b.rowid, b.body, t.tags, p.session, b.message_id, b.role, b.kind, b.at, p.position
+FROM temp.feed_batch AS b JOIN temp.feed_places AS p ON p.r = b.rowid
+JOIN temp.feed_tags AS t ON t.role = b.role AND t.thread_id = b.thread_id AND t.kind = b.kind
 ORDER BY b.rowid
 """
 
 
-def _copy_batch(index: SourceIndex, feed: SqliteFeed, after: int, last: int, rows: int) -> tuple[int, list]:
-    """One batch copied into the index (inside the caller's transaction): (messages added, the last row)."""
+def _copy_batch(index: SourceIndex, feed: SqliteFeed, after: int, last: int, rows: int) -> tuple[int, list, list]:
+    """One batch copied into the index (inside the caller's transaction): (messages added, the last two
+    rows, the roles in it)."""
     conn = index.conn
-    conn.execute("DROP TABLE IF EXISTS temp.feed_batch")
-    conn.execute("DROP TABLE IF EXISTS temp.feed_counts")
+    for table in _FEED_TEMP:
+        conn.execute(f"DROP TABLE IF EXISTS temp.{table}")
+    # (masked as it is copied when the temporary tables may be written to a file: no secret on any disk)
+    in_memory = _temp_in_memory(conn)
+    # (cut with some text beyond the index's limit, so that a secret the cut runs through is still seen)
+    body = f"substr(coalesce(CAST(body AS TEXT), ''), 1, {BODY_LIMIT + 1000})" if in_memory else "masked_text(body)"
     for sql in (feed.rows_sql, feed.guarded_sql):
-        try:  # the text made index-ready once, here (masked): the insert below only moves it
+        try:  # the text made index-ready once, here (masked before the index sees it): the insert only moves it
             conn.execute("CREATE TEMP TABLE feed_batch AS SELECT cursor, coalesce(thread_id, '') AS thread_id, "
                          "coalesce(session_id, '') AS session_id, CAST(message_id AS TEXT) AS message_id, "
                          "coalesce(role, '') AS role, coalesce(kind, '') AS kind, "
-                         "CASE WHEN typeof(at) = 'integer' THEN at END AS at, masked_text(body) AS body "
-                         f"FROM ({sql})", {"after": after, "last": last})
+                         "CASE WHEN typeof(at) = 'integer' THEN at END AS at, "
+                         f"{body} AS body FROM ({sql})", {"after": after, "last": last})
             break
         except sqlite3.OperationalError as exc:
             if not feed.guarded_sql or sql == feed.guarded_sql or "malformed JSON" not in str(exc):
                 raise
+    if in_memory:
+        _mask_batch(conn)
     conn.execute("CREATE TEMP TABLE feed_counts (thread_id TEXT, session_id TEXT, n INTEGER, "
                  "PRIMARY KEY (thread_id, session_id)) WITHOUT ROWID")
     conn.execute("INSERT INTO temp.feed_counts SELECT thread_id, session_id, count(*) FROM temp.feed_batch "
                  "GROUP BY thread_id, session_id")
     conn.execute("INSERT OR IGNORE INTO sessions(thread_id, session_id) "
                  "SELECT thread_id, session_id FROM temp.feed_counts")
+    # (untyped columns, as feed_batch's: a key compares with the batch's values exactly as they are)
+    conn.execute("CREATE TEMP TABLE feed_places (r INTEGER PRIMARY KEY, session, position)")
+    conn.execute(_FEED_PLACES)
+    conn.execute("CREATE TEMP TABLE feed_tags (role, thread_id, kind, tags, PRIMARY KEY (role, thread_id, kind))")
+    conn.execute(_FEED_TAGS)
     added = conn.execute(_FEED_INSERT, {"rows": rows}).rowcount
     conn.execute("UPDATE sessions SET messages = messages + (SELECT n FROM temp.feed_counts AS c "
                  "WHERE c.thread_id = sessions.thread_id AND c.session_id = sessions.session_id) "
@@ -502,9 +588,9 @@ def _copy_batch(index: SourceIndex, feed: SqliteFeed, after: int, last: int, row
                  "ON s.thread_id = c.thread_id AND s.session_id = c.session_id)")
     tail = conn.execute("SELECT cursor, thread_id, session_id, message_id FROM temp.feed_batch "
                         "ORDER BY rowid DESC LIMIT 2").fetchall()
-    roles = [r[0] for r in conn.execute("SELECT DISTINCT role FROM temp.feed_batch")]
-    conn.execute("DROP TABLE temp.feed_batch")
-    conn.execute("DROP TABLE temp.feed_counts")
+    roles = [r[0] for r in conn.execute("SELECT role FROM temp.feed_tags GROUP BY role")]
+    for table in _FEED_TEMP:
+        conn.execute(f"DROP TABLE temp.{table}")
     return added, tail, roles
 
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from typing import Any
 
 from daycare_gui.stores.masking import (
     MASK,
+    PAIR_KEY_WORDS,
     TEXT_STEPS,
     MaskStep,
     contains_any,
@@ -57,11 +59,51 @@ FREE_TEXT_STEPS = (*TEXT_STEPS, MaskStep(_TOKEN, lambda m: mask_value(m.group(0)
                                          lambda text, lowered: contains_any(lowered, _LOWER_HINTS)))
 
 
+# A step of FREE_TEXT_STEPS applies only to a text whose lowered form holds one of these: ":/" (a URL's
+# password), "passw" (``password=``), a word of a secret key (a pair) or a token's prefix. A text holding
+# none is returned as it is after one look at it, not one per step (the search index masks every record it
+# indexes, and nearly none holds a secret). A test checks each step's own condition implies one of them.
+STEP_HINTS = tuple(dict.fromkeys((":/", "passw", *PAIR_KEY_WORDS, *_LOWER_HINTS)))
+
+
+# Characters outside ASCII whose lower case holds an ASCII letter (KELVIN SIGN → k, İ → i̇): a text's UTF-8
+# with its ASCII letters lowered holds a hint whenever its lowered text does, or one of these (a test checks
+# the list against every code point).
+ASCII_LOWERING = ("\u0130", "\u212a")
+_BYTE_HINTS = tuple(hint.encode() for hint in (*STEP_HINTS, *ASCII_LOWERING))
+
+
+def texts_to_mask(joined: bytes, sizes: list[int]) -> set[int]:
+    """Which texts :func:`mask_free_text` may change, of those in ``joined`` (UTF-8, as SQLite holds them, each
+    followed by ``b"\\n"`` but the last; ``sizes`` their lengths in bytes): the others hold no hint and come
+    back from it as they are. One look at them all, a pass per hint, is cheaper than a look at each (a search
+    index masks every record; nearly none holds a secret)."""
+    lowered = joined.lower()  # (ASCII letters only: the others that lower to ASCII are hints of their own)
+    out: set[int] = set()
+    starts: list[int] = []
+    for hint in _BYTE_HINTS:
+        found = lowered.find(hint)
+        if found >= 0 and not starts:
+            at = 0
+            for size in sizes:
+                starts.append(at)
+                at += size + 1
+        while found >= 0:  # (a hint never holds "\n": each match is inside one text)
+            row = bisect_right(starts, found) - 1
+            out.add(row)
+            found = lowered.find(hint, starts[row + 1]) if row + 1 < len(starts) else -1
+    return out
+
+
 def mask_free_text(text: str) -> str:
     """Mask every secret recognisable in free text: passwords in URLs, ``"api_key": "…"`` pairs, ``secret: …``
     and ``token=…`` pairs, and tokens with a provider's prefix (``sk-…``, ``ghp_…``, ``AKIA…``, JWTs). The one
     masking function for text leaving the application (screen, exports, copies, search snippets and index)."""
-    return run_steps(FREE_TEXT_STEPS, text)
+    lowered = text.lower()
+    for hint in STEP_HINTS:  # (a loop: cheaper than any() over a generator, on every record indexed)
+        if hint in lowered:
+            return run_steps(FREE_TEXT_STEPS, text)
+    return text
 
 
 # A URL cut short before its host, as an excerpt's end cuts it ("…" or the end): "scheme://user:secret"
@@ -181,4 +223,4 @@ def mask_tree(value: Any) -> Any:
 
 
 __all__ = ["MASK", "is_secret_key", "mask_free_text", "mask_marked_snippet", "mask_secrets", "mask_snippet",
-           "mask_tree", "mask_url", "mask_value", "may_hold_secret"]
+           "mask_tree", "mask_url", "mask_value", "may_hold_secret", "texts_to_mask"]

@@ -8,6 +8,9 @@ rendered once they stop.
 
 from __future__ import annotations
 
+import re
+from html import escape
+
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import (
@@ -32,6 +35,21 @@ from daycare_gui.ui.widgets.tables import ColumnFitter
 
 FIELDS, TEXT, RAW = range(3)
 SETTLE_MS = 100
+_LONG_RUN = re.compile(r"\S{17,}")  # an id, a path: longer than a word
+_RUN_CHUNK = 8
+
+
+def heading_html(title: str) -> str:
+    """The heading's rich text for ``title``: escaped (a name from the store is shown, never read as
+    markup), and with a zero-width space every few characters of a long run such as a session id, where
+    the line may break. A word-wrapped label asks for its longest word's width: a session's id in bold
+    (218 px) widened the Details dock from its 213 px the first time a session was picked, and with it the
+    window, which the whole window then laid out and painted again."""
+    def breakable(run: re.Match) -> str:
+        text = run[0]
+        return "\u200b".join(text[i:i + _RUN_CHUNK] for i in range(0, len(text), _RUN_CHUNK))
+
+    return f"<b>{escape(_LONG_RUN.sub(breakable, title), quote=False)}</b>"
 
 
 class DetailPane(QWidget):
@@ -89,7 +107,7 @@ class DetailPane(QWidget):
     def show_item(self, item: DetailItem | None) -> None:
         self.item = item
         self._stale = {FIELDS, TEXT, RAW}
-        self.heading.setText("Nothing selected" if item is None else f"<b>{item.title}</b>")
+        self.heading.setText("Nothing selected" if item is None else heading_html(item.title))
         has_text = item is not None and item.markdown is not None
         self._switching = True  # choosing the tab for this item renders nothing by itself
         if not has_text and self.tabs.currentIndex() == TEXT:

@@ -236,3 +236,70 @@ def test_the_copy_inside_sqlite_indexes_what_the_messages_say(demo, tmp_path, mo
     fed, fed_meta = table("fed", True)
     streamed, streamed_meta = table("streamed", False)
     assert len(fed) == 172 and fed == streamed and fed_meta == streamed_meta
+
+
+def test_secrets_among_many_records_are_masked_in_every_batch_of_the_copy(tmp_path, monkeypatch):
+    """The copy inside SQLite looks at each batch's text at once and masks only the records that may hold a
+    secret: planted ones (any case, first, last or amid a batch, one longer than the index keeps) are masked
+    exactly as the message-by-message reference masks them, and no byte of them reaches the index's files."""
+    from daycare_gui.stores.common import search_index
+    from daycare_gui.stores.common.search_index import BODY_LIMIT
+    from daycare_gui.stores.daycare.sqlite.search import DaycareSqliteSearch
+    from tests.secret_samples import SAMPLES, leaked
+
+    dest = tmp_path / "daycare"
+    write_demo(dest)
+    conn = sqlite3.connect(dest / "daycare.db")
+    session = conn.execute("SELECT id FROM sessions ORDER BY id LIMIT 1").fetchone()[0]
+    texts = []
+    for i, sample in enumerate(SAMPLES):
+        texts += [f"plain words {i}", sample.text, "more plain words"][: 1 + (i % 3) + 1]
+    texts.append("x " * BODY_LIMIT + SAMPLES[0].text)  # cut at the limit, its secret beyond it
+    texts.append("long " * (BODY_LIMIT // 5) + SAMPLES[1].text)  # its secret across the cut
+    for text in texts:
+        conn.execute("INSERT INTO session_history(session_id, type, at, data) VALUES (?, 'user_message', 1, ?)",
+                     (session, json.dumps({"text": text, "files": []})))
+    conn.commit()
+    conn.close()
+
+    def table(folder, feed: bool):
+        monkeypatch.setenv("DAYCARE_GUI_SEARCH_DIR", str(tmp_path / folder))
+        monkeypatch.setattr(search_index, "MASK_CHUNK", 3)  # and in every place of the texts looked at together
+        if not feed:
+            monkeypatch.setattr(DaycareSqliteSearch, "sqlite_feed", lambda self: None)
+        with registry.open_store(dest) as store:
+            source = store.capability(SearchSource)
+            with SourceIndex.for_source(source) as index:
+                update_source_index(source, index, batch=7)  # secrets at every place in a batch
+                rows = index.conn.execute("SELECT rowid, body FROM messages ORDER BY rowid").fetchall()
+                path = index.path
+        monkeypatch.undo()
+        return rows, path
+
+    fed, path = table("fed", True)
+    streamed, _ = table("streamed", False)
+    assert fed == streamed and len(fed) > len(texts)
+    assert all(len(body) <= BODY_LIMIT for _rowid, body in fed)
+    for part in [path, *(path.parent / f"{path.name}{s}" for s in ("-wal", "-shm"))]:
+        if part.exists():
+            assert leaked(part.read_bytes().decode("utf-8", "replace")) == [], part.name
+
+
+def test_a_record_whose_bytes_are_not_utf8_is_indexed_not_a_failed_build(tmp_path):
+    """A store's text that is not UTF-8 (bytes 0xFF 0xFE written by some other tool): the build goes on (it
+    stopped with a database error), the index holds UTF-8 (U+FFFD where the bytes break), the words around
+    them are found and a secret in the same batch is still masked."""
+    dest = tmp_path / "daycare"
+    write_demo(dest)
+    conn = sqlite3.connect(dest / "daycare.db")
+    session = conn.execute("SELECT id FROM sessions ORDER BY id LIMIT 1").fetchone()[0]
+    conn.execute("INSERT INTO session_history(session_id, type, at, data) VALUES (?, 'user_message', 1, "
+                 "CAST(? AS TEXT))", (session, b'{"text": "zebra \xff\xfe quokka", "files": []}'))
+    conn.execute("INSERT INTO session_history(session_id, type, at, data) VALUES (?, 'user_message', 2, ?)",
+                 (session, json.dumps({"text": "ocelot narwhal token=hunter2secret", "files": []})))
+    conn.commit()
+    conn.close()
+    built, found = _new(dest, "quokka")
+    assert built.status == "updated" and found.total == 1
+    assert "zebra \ufffd\ufffd quokka" in found.hits[0].snippet.replace("\ue000", "").replace("\ue001", "")
+    assert _new(dest, "narwhal")[1].total == 1 and _new(dest, "hunter2secret")[1].total == 0

@@ -64,3 +64,28 @@ def test_pglite_folder_searched_from_the_command_line(pglite_fixture, capsys, in
     assert "indexed 3 messages" in err
     assert list((index_dir / "sources").glob("*.sqlite"))
     assert snapshot_tree(pglite_fixture) == before  # PGlite read a private copy; the folder is untouched
+
+
+def test_the_feed_reads_ahead_in_batches_and_a_stopped_build_leaves_nothing_reading(pg_fresh_url, monkeypatch):
+    """The history is read a batch ahead while the last one is indexed: every record still comes once, in
+    order, and a build that stops early (cancelled, closed) leaves no reader behind and the store usable."""
+    import threading
+
+    from daycare_gui.stores.daycare.pg.capabilities import PgSearchSource
+
+    monkeypatch.setattr(PgSearchSource, "BATCH", 7)  # many batches
+    with registry.open_store(pg_fresh_url) as store:
+        source = store.capability(SearchSource)
+        ids = [int(cursor) for cursor, _ref, _m in source.messages(None)]
+        assert ids == sorted(set(ids)) and len(ids) > 50
+        stream = source.messages(str(ids[3]))
+        assert [next(stream)[0] for _ in range(10)] == [str(i) for i in ids[4:14]]
+        stream.close()
+        assert not [t for t in threading.enumerate() if t.name.startswith("search-feed")]
+        with SourceIndex.for_source(source) as index:  # cancelled after two batches, then finished
+            calls = iter(range(10**6))
+            cancelled = update_source_index(source, index, batch=7, cancel=lambda: next(calls) >= 2)
+            assert cancelled.status == "cancelled" and cancelled.rows == 14
+            assert not [t for t in threading.enumerate() if t.name.startswith("search-feed")]
+            done = update_source_index(source, index)
+            assert done.rows == len(ids) and search_source(index, "Lisbon").total > 0

@@ -12,8 +12,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-import yaml
-
 from daycare_gui.stores.common.files.read import Root, read_text
 from daycare_gui.stores.common.files.yaml_guard import too_deep
 from daycare_gui.stores.problems import Problem
@@ -24,26 +22,38 @@ _FENCE = re.compile(r"^---[ \t]*$")
 MAX_FRONTMATTER = 1_000_000
 
 
-class _Loader(yaml.SafeLoader):
+_LOADER: type | None = None
+
+
+def _loader() -> type:
     """PyYAML's safe loader, nudged from YAML 1.1 towards js-yaml 4 (what gray-matter uses).
 
     Only ``true``/``false`` are booleans (YAML 1.1 also turns ``yes``/``no``/``on``/``off`` into booleans,
     which would turn a title like ``on`` into True), and timestamps stay strings so every value is
-    JSON-serialisable for display.
+    JSON-serialisable for display. Made at the first parse, not at import: the window imports this module
+    to open a Daycare store, and PyYAML was ~17 ms of that on the GUI thread (its preloader imports yaml
+    in idle time, before any worker parses).
     """
+    global _LOADER
+    if _LOADER is None:
+        import yaml
 
+        class Loader(yaml.SafeLoader):
+            pass
 
-_Loader.yaml_implicit_resolvers = {
-    first: [
-        (tag, rx)
-        for tag, rx in resolvers
-        if tag not in ("tag:yaml.org,2002:bool", "tag:yaml.org,2002:timestamp")
-    ]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-_Loader.add_implicit_resolver(
-    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
-)
+        Loader.yaml_implicit_resolvers = {
+            first: [
+                (tag, rx)
+                for tag, rx in resolvers
+                if tag not in ("tag:yaml.org,2002:bool", "tag:yaml.org,2002:timestamp")
+            ]
+            for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+        }
+        Loader.add_implicit_resolver(
+            "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+        )
+        _LOADER = Loader
+    return _LOADER
 
 
 @dataclass(frozen=True)
@@ -68,8 +78,10 @@ def parse_yaml(text: str, path: str | os.PathLike, first_line: int) -> tuple[Any
                                                     f"as YAML (more than {MAX_FRONTMATTER:,}); kept as text")
     if reason := too_deep(text):  # PyYAML's scanner is quadratic in nesting depth: minutes, not an error
         return None, Problem(str(path), first_line, f"frontmatter is {reason}; kept as text")
+    import yaml
+
     try:
-        return yaml.load(text, Loader=_Loader), None  # noqa: S506 - _Loader derives from SafeLoader
+        return yaml.load(text, Loader=_loader()), None  # noqa: S506 - the loader derives from SafeLoader
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         line = first_line + mark.line if mark is not None else first_line

@@ -31,6 +31,8 @@ _NOTE = ("Daycare keeps no run log: runs are told from the task agent's records 
 
 
 class PgAutomations(api.Automations):
+    runs_fill_their_threads = True  # run_sessions: every session of the task agents
+
     def __init__(self, store, tasks: api.Tasks) -> None:
         self.store = store
         self.tasks = tasks

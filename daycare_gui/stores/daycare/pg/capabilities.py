@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+from concurrent.futures import ThreadPoolExecutor
 
 from daycare_gui.stores import api
 from daycare_gui.stores.daycare.history_messages import message_of
@@ -662,25 +663,32 @@ class PgSearchSource(_OnStore, api.SearchSource):
     def messages(self, after: str | None):
         # Batches by the primary key, the connection free between them (the window reads on while the
         # index is built). Each session's agent is looked up once here, not joined into every batch; a
-        # record whose session is gone is left out, as the join left it out.
+        # record whose session is gone is left out, as the join left it out. The next batch is asked for
+        # while this one is made into messages: the server (PGlite's own process) works meanwhile.
         def sessions() -> dict:
             return {sid: agent for sid, agent in self.db.rows("SELECT id, agent_id FROM sessions")}
 
+        def batch(last: int) -> list[tuple]:
+            # (the driver's rows as they come, not through SQLAlchemy's: a batch is thousands of records)
+            return self.db.rows_with({}, "SELECT id, session_id, type, at, data FROM session_history "
+                                         f"WHERE id > {int(last)} ORDER BY id LIMIT {int(self.BATCH)}")
+
         agents = sessions()
-        last = int(after) if after else -1
-        while True:
-            rows = self.db.rows("SELECT id, session_id, type, at, data FROM session_history WHERE id > :a "
-                                "ORDER BY id LIMIT :n", {"a": last, "n": self.BATCH})
-            if not rows:
-                return
-            if any(r[1] not in agents for r in rows):  # a server's session begun since: read them again
-                agents = sessions()
-            for id_, sid, type_, at, data in rows:
-                agent = agents.get(sid, agents)
-                if agent is agents:
-                    continue
-                yield str(id_), SessionRef(agent or "", sid), _message(id_, type_, at, data, session_id=sid)
-            last = rows[-1][0]
+        with ThreadPoolExecutor(1, thread_name_prefix="search-feed") as ahead:
+            # (a generator closed early, cancelled or done, waits here for the batch still being read)
+            coming = ahead.submit(batch, int(after) if after else -1)
+            while True:
+                rows = coming.result()
+                if not rows:
+                    return
+                coming = ahead.submit(batch, rows[-1][0])
+                if any(r[1] not in agents for r in rows):  # a server's session begun since: read them again
+                    agents = sessions()
+                for id_, sid, type_, at, data in rows:
+                    agent = agents.get(sid, agents)
+                    if agent is agents:
+                        continue
+                    yield str(id_), SessionRef(agent or "", sid), _message(id_, type_, at, data, session_id=sid)
 
     # Daycare's filters, as its SQLite generation offers them: the record type tagged on each message; the
     # agent's kind, lifecycle and user asked of its current row when searching (they change).

@@ -13,6 +13,10 @@ from daycare_gui.stores.api import CannotOpen
 from daycare_gui.stores.common.secrets import mask_url
 
 STATEMENT_TIMEOUT_MS = 15_000
+# rows_with reads its rows this many at a time through a cursor (DECLARE, then FETCH until none is left):
+# PGlite's sidecar holds a reply whole (in WebAssembly, as JS objects, as bytes for the socket), so a large
+# result asked at once (every session's record ids: 7 MB on the 1M demo) cost it that many times over.
+FETCH_ROWS = 2000
 
 
 class PgError(CannotOpen):
@@ -116,14 +120,22 @@ class PgDatabase:
 
     def rows_with(self, settings: dict[str, str], sql: str) -> list[tuple]:
         """The rows of ``sql`` (no parameters) under ``settings`` (``SET LOCAL``: this statement only, in a
-        read-only transaction of its own), e.g. more work memory for one large aggregate."""
+        read-only transaction of its own), e.g. more work memory for one large aggregate; fetched
+        ``FETCH_ROWS`` at a time."""
         try:
             with self._lock, self.engine.connect() as conn:
                 raw = conn.connection.driver_connection
                 with raw.transaction():
                     for name, value in settings.items():
                         raw.execute("SELECT set_config(%s, %s, true)", (name, value))
-                    return [tuple(r) for r in raw.execute(sql).fetchall()]
+                    if not FETCH_ROWS:
+                        return [tuple(r) for r in raw.execute(sql).fetchall()]
+                    out: list[tuple] = []
+                    with raw.cursor(name="daycare_gui_rows_with") as cursor:
+                        cursor.execute(sql)
+                        while batch := cursor.fetchmany(FETCH_ROWS):
+                            out.extend(tuple(r) for r in batch)
+                    return out
         except Exception as exc:
             raise PgError(masked(exc)) from None
 

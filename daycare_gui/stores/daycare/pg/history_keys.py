@@ -257,32 +257,41 @@ class HistoryKeys:
         from daycare_gui.stores.daycare.pg.database import PgError
 
         try:
-            pages = int(self.db.scalar("SELECT pg_relation_size('session_history') / "
-                                       "current_setting('block_size')::bigint") or 0)
-            parts: dict[str, list[str]] = {}
-            for lo in range(0, max(pages, 1), SLICE_PAGES):
-                if self._stop.is_set():
-                    return
-                hi = lo + SLICE_PAGES
-                where = f" WHERE ctid >= '({lo},0)'::tid" + (f" AND ctid < '({hi},0)'::tid" if hi < pages else "")
-                for session_id, text in self._aggregate(where).items():
-                    parts.setdefault(session_id, []).append(text)
-                time.sleep(0.002)  # (a query waiting for the connection takes it before the next slice)
-            ids = {session_id: _ids_of(*got) for session_id, got in parts.items()}
+            ids = self._slices(pause=True)
         except (PgError, ValueError, TypeError, AttributeError):
             return  # the first answer that needs the ids reads them itself, and says why it cannot
+        if ids is None:  # (stopped: the store closes)
+            return
         with self._lock:
             if self._ids is None:
                 self._found(ids)
+
+    def _slices(self, *, pause: bool) -> dict[str, array] | None:
+        """Every session's ids, read slice after slice (None when stopped); ``pause``: a query waiting for
+        the connection takes it between two slices."""
+        pages = int(self.db.scalar("SELECT pg_relation_size('session_history') / "
+                                   "current_setting('block_size')::bigint") or 0)
+        parts: dict[str, list[str]] = {}
+        for lo in range(0, max(pages, 1), SLICE_PAGES):
+            if pause and self._stop.is_set():
+                return None
+            hi = lo + SLICE_PAGES
+            where = f" WHERE ctid >= '({lo},0)'::tid" + (f" AND ctid < '({hi},0)'::tid" if hi < pages else "")
+            for session_id, text in self._aggregate(where).items():
+                parts.setdefault(session_id, []).append(text)
+            if pause:
+                time.sleep(0.002)
+        return {session_id: _ids_of(*got) for session_id, got in parts.items()}
 
     def _aggregate(self, where: str = "") -> dict[str, str]:
         # Each session's ids as one string (8-byte big-endian integers, base64: decoded in C, where parsing a
         # million decimal ids in Python took 0.3 s more), and all of them as one JSON object in one row: PGlite
         # hands back a row at ~30 µs (a million rows of (session_id, id) take 30 s and grow its memory by a
         # gigabyte; COPY is worse), and even a row per session (20,000) cost 0.7 s more than this one row on
-        # the 1M demo. Hashed in memory (48 MB of work memory for this statement only), not sorted on disk.
+        # the 1M demo. Hashed (16 MB of work memory for this statement only: more kept more of PGlite's memory
+        # for no speed) rather than sorted on disk.
         rows = self.db.rows_with(
-            {"work_mem": "48MB", "enable_sort": "off"},
+            {"work_mem": "16MB", "enable_sort": "off"},
             "SELECT json_object_agg(session_id, encode(ids, 'base64'))::text FROM (SELECT session_id, "
             f"string_agg(int8send(id), ''::bytea) AS ids FROM session_history{where} GROUP BY session_id) AS per_session")
         text = rows[0][0] if rows else None
@@ -292,7 +301,9 @@ class HistoryKeys:
         return got
 
     def _read(self) -> dict[str, array]:
-        return {session_id: _ids_of(text) for session_id, text in self._aggregate().items()}
+        # In slices too: one reply of every id (11 MB on the 1M demo) was held whole in the sidecar's memory.
+        ids = self._slices(pause=False)
+        return ids if ids is not None else {}
 
     def ids(self, session_id: str) -> array:
         return self._map().get(session_id, EMPTY)

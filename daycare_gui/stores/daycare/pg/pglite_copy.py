@@ -29,6 +29,13 @@ from daycare_gui.stores.daycare.pg.runtime import SIDECAR, PgliteRuntime, Pglite
 COPY_PREFIX = leftovers.PGLITE_READ_PREFIX  # temporary folders: <tmp>/daycare-gui-pglite-<pid>-t<start>-XXXX
 READY_TIMEOUT = 60.0
 SOCKET_PATH_MAX = 100  # sun_path holds 108 bytes with its NUL (104 on macOS): kept well below
+# Node's options for the sidecar, for its memory (bench/README.md, "Today's Daycare": PGlite alone on the 1M
+# demo, started and after the history's scan). WebAssembly compiled by Liftoff only: V8 otherwise recompiles
+# PGlite's hot functions with TurboFan as they run, and that code and the compiler's memory stayed (about 45 MB
+# more once started, 60 to 100 MB more after the scan); the scan and a page took about as long. A young
+# generation of 1 MB semi-spaces: PGlite turns each reply into JS objects that die at once, and Node's default
+# 16 MB semi-spaces let that garbage hold another 10 MB or so.
+SIDECAR_NODE_FLAGS = ("--liftoff-only", "--max-semi-space-size=1")
 
 
 CHUNK = 4 << 20  # copied in 4 MB steps: a cancel stops a 1 GB segment within one step
@@ -333,7 +340,8 @@ class PgliteServer:
         self._short_socket_dir = Path(tempfile.mkdtemp(prefix="daycare-gui-sock-", dir="/tmp"))
         return self._short_socket_dir
 
-    def _start(self, runtime: PgliteRuntime, cancelled=lambda: False) -> None:
+    def _start(self, runtime: PgliteRuntime, cancelled=lambda: False, node_flags=None) -> None:
+        node_flags = SIDECAR_NODE_FLAGS if node_flags is None else node_flags
         # One malloc arena: Node's helper threads each grow an arena of their own while PGlite scans a large
         # table and keep it (the 1M-record demo's history pass peaked at ~390 MB with the default arenas,
         # ~340 MB with one), at no cost measured in speed: the queries run on Node's one main thread.
@@ -345,7 +353,8 @@ class PgliteServer:
         # blocks the sidecar mid-query once PGlite has printed 64 KB of notices.
         self.log_path = self.workdir / "sidecar.log"
         with open(self.log_path, "wb") as log:
-            self.proc = subprocess.Popen([runtime.node, str(SIDECAR), str(self.data), str(self.socket_dir)],
+            self.proc = subprocess.Popen([runtime.node, *node_flags, str(SIDECAR), str(self.data),
+                                          str(self.socket_dir)],
                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
                                          env=env, text=True)
         try:
@@ -362,11 +371,28 @@ class PgliteServer:
                 raise OpenCancelled("cancelled while starting PGlite")
             reader.join(0.1)
         first = line[0].strip() if line else ""
+        if not first and node_flags and self._options_refused():
+            # a Node whose V8 lacks one of the options (V8 may drop a testing flag such as --liftoff-only)
+            # stops at once, "bad option": PGlite runs without them rather than not at all
+            for pipe in (self.proc.stdin, self.proc.stdout):
+                try:
+                    pipe.close()
+                except OSError:
+                    pass
+            self._start(runtime, cancelled, ())
+            return
         threading.Thread(target=self._drain, daemon=True).start()
         if not first.startswith("READY "):
             err = first[6:] if first.startswith("ERROR ") else (first or "no answer")
             raise PgliteUnavailable(f"PGlite could not open the copy of {self.original}: {err}")
         self.socket_path = Path(first[6:])
+
+    def _options_refused(self) -> bool:
+        try:
+            self.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            return False
+        return self.proc.returncode == 9 and "bad option" in self.log_tail()
 
     def _drain(self) -> None:
         proc = self.proc

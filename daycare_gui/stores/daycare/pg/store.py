@@ -44,6 +44,7 @@ class DaycarePgStore(api.OpenedStore):
         except PgError:
             pass
         self._counts: dict[str, int] | None = None
+        self._file_counts: dict[str, int] | None = None
         self._files = None  # datadir.documents.DataDirDocuments, made on first use
         self._lists = None  # datadir.collections.DataDirLists, made on first use
         from daycare_gui.stores.daycare.pg.before_pglite import open_earlier_history
@@ -127,7 +128,23 @@ class DaycarePgStore(api.OpenedStore):
                 except PgError as exc:
                     self.problems.add(self.title, f"cannot count {table}: {exc}")
             self._counts = out
-        return dict(self._counts)
+        return {**self._counts, **self.file_counts()}
+
+    def file_counts(self) -> dict[str, int]:
+        """The files Daycare keeps beside its database, counted under ``files.`` as a SQLite store counts its
+        own (the Overview's "Other items" in both generations): a few small folders, read once."""
+        if self._file_counts is None:
+            lists = self.data_dir_lists()
+            if lists is None:
+                self._file_counts = {}
+            else:
+                from daycare_gui.stores.daycare.datadir.collections import data_dir_counts
+
+                found = data_dir_counts(self.data_dir_documents(), lists)
+                skills = found.pop("skills")
+                flat = {"skills": sum(skills.values()), "settings": len(lists.entries("settings")) and 1, **found}
+                self._file_counts = {f"files.{name}": n for name, n in flat.items() if n}
+        return dict(self._file_counts)
 
     def report(self, **_options) -> dict:
         m = self.migrations()
@@ -215,7 +232,7 @@ class DaycarePgStore(api.OpenedStore):
             keys.stop()  # (the old copy's scan: the fresh copy gets keys of its own)
         self.server, self.db = fresh, PgDatabase(fresh.url)
         self.copy_state = None  # our own edit changed the folder: its keys are read from the fresh copy
-        self._counts = None
+        self._counts = self._file_counts = None
         old_db.close()
         old_server.close()
 

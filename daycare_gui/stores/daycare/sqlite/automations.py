@@ -39,6 +39,8 @@ CRON_NOTE = ("Daycare keeps no run log: runs are told from the system message ea
 class DaycareAutomations(api.Automations):
     """Over a :class:`daycare_gui.stores.daycare.sqlite.store.Store` with a database (``core.db``)."""
 
+    runs_fill_their_threads = True  # run_sessions: every session of the cron and heartbeat agents
+
     def __init__(self, core, tasks: api.Tasks) -> None:
         self.core = core
         self.tasks = tasks

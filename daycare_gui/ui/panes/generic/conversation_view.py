@@ -383,20 +383,30 @@ class ConversationView(QWidget):
                       on_error=self._ready_after(self._open_failed))
 
     def _show_loading(self) -> None:
-        """The session asked for is on its way: the view says so (at once, or once LOADING_MS have passed)."""
+        """The session asked for is slow (LOADING_MS have passed): the view says it is loading it."""
+        if self._answer_came():
+            self._enable(False)
+            self.heading.setText(f"Loading session {escape(self.ref.session_id)}…")
+
+    def _answer_came(self) -> bool:
+        """The list shows the session asked for from now on (its answer came, or it is slow): its paints are
+        on again and the conversation beside it, read after the list, says it is loading. True the first
+        time for this session.
+
+        The heading, the buttons and the position box are left to the answer, which sets them all: set to
+        a loading state and back in the same moment, each flip repainted the whole button bar for nothing."""
         self._loading_timer.stop()
         if self._loading or self.ref is None:
-            return
+            return False
         self._loading = True
         self.list.viewport().setUpdatesEnabled(True)  # (repaints it: empty, or the rows that came)
-        self._enable(False)
         self.conversation.setHtml("<p class='meta'>Loading…</p>")
-        self.heading.setText(f"Loading session {escape(self.ref.session_id)}…")
+        return True
 
     def _ready_after(self, show):
         def run(result) -> None:
             self._ready_waits = False
-            self._show_loading()  # (painted with the answer: the heading and buttons follow it at once)
+            self._answer_came()  # (painted with the answer, which sets the heading and buttons)
             try:
                 show(result)
             finally:
@@ -412,6 +422,7 @@ class ConversationView(QWidget):
             self.opened.emit()
 
     def _open_failed(self, msg: str) -> None:
+        self._enable(False)
         self.heading.setText(f"Cannot read this session: {escape(msg)}")
 
     def _opened(self, result) -> None:
@@ -421,6 +432,7 @@ class ConversationView(QWidget):
         count, last = counted_as if counted_as is not None else (self._listed or len(rows), None)
         self.thread_title, self._session = title or "", session
         if session is None and not count:
+            self._enable(False)
             self.heading.setText(f"No session {escape(self.ref.session_id)} in this store.")
             self.conversation.setHtml("")
             return

@@ -45,6 +45,10 @@ class ConversationsPane(Pane):
         self.cap: api.Conversations = ctx.opened.capability(api.Conversations)
         layout = QVBoxLayout(self)
         self.threads = ThreadList(ctx, self.cap)  # keyed, filtered and sorted by the store
+        # The first keys are asked for now, not once the page is built: the worker reads them while the
+        # conversation view and the session list are made (the answer is delivered after this returns).
+        self.threads.load()
+        self._loading = True
         self.memory = ThreadMemory(self, self.threads.head)  # the thread's memory documents, a click away
         self.has_status = self.cap.has_session_status
         columns = SESSION_COLUMNS if self.has_status else [c for c in SESSION_COLUMNS if c.title != "Status"]
@@ -78,7 +82,10 @@ class ConversationsPane(Pane):
 
     # -- loading -------------------------------------------------------------------------------------
     def load(self) -> None:
-        self.threads.load()  # the filters, then the keys and the first screen of rows
+        if self._loading:  # asked for while the page was built
+            self._loading = False
+            return
+        self.threads.load()  # the filters, the keys and the first screen of rows
 
     def _thread_described(self, row: Row) -> None:
         """The selected thread's row arrived: its columns, its notes and its raw row in the detail pane."""
@@ -93,10 +100,11 @@ class ConversationsPane(Pane):
         if thread_id is None:
             return
         cap, runs, keep = self.cap, self.threads.runs_cap if self.threads.hiding_runs() else None, self._want_session
+        known = self.threads.known_runs  # read with the keys (again whenever the store changed)
 
         def sessions():  # (with "Hide scheduled runs": not the run sessions, unless one was asked for)
             listed = cap.sessions_now(thread_id)  # (counts still being worked out come pending: see below)
-            hidden = runs.run_sessions() if runs is not None else frozenset()
+            hidden = frozenset() if runs is None else known if known is not None else runs.run_sessions()
             return [s for s in listed if s.ref not in hidden or s.ref.session_id == keep]
 
         def arrived(listed: list[SessionRecord]) -> None:

@@ -1,0 +1,98 @@
+"""The PGlite sidecar's memory (#35): Node runs PGlite's WebAssembly compiled by Liftoff only, with a small
+young generation, and the one pass over the history asks PGlite for 16 MB of work memory, not 48, and takes
+its answer a few thousand sessions at a time.
+
+On the 1M-record demo the sidecar peaked at ~420 MB with Node's defaults (TurboFan's code and compiler memory,
+16 MB semi-spaces full of the garbage PGlite makes of each reply, a 48 MB hash); the figures are in
+bench/README.md. Memory is not asserted here: what the sidecar is started with, and that it still reads
+the store as before, is."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from daycare_gui.stores import api, registry
+from daycare_gui.stores.daycare.pg.runtime import SIDECAR
+
+
+def _argv(pid: int) -> list[str]:
+    return [a.decode() for a in Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0") if a]
+
+
+def test_the_sidecar_runs_webassembly_by_liftoff_only_with_a_small_young_generation(pglite_demo):
+    with registry.open_store(pglite_demo) as store:
+        argv = _argv(store.server.proc.pid)
+        served = [str(store.server.data), str(store.server.socket_dir)]
+        cap = store.capability(api.Conversations)
+        thread = cap.threads()[0]
+        sessions = cap.sessions(thread.id)  # PGlite answers as before under these options
+        assert sessions and any(s.message_count for s in sessions)
+        ref = max(sessions, key=lambda s: s.message_count).ref
+        count, _last = cap.tail(ref)
+        assert count == sessions[[s.ref for s in sessions].index(ref)].message_count
+        assert len(cap.page_before(ref, None, 3)) == min(3, count)
+    script = argv.index(str(SIDECAR))
+    node_options = argv[1:script]  # Node's own options come before the script; after it they would be its arguments
+    assert "--liftoff-only" in node_options
+    assert "--max-semi-space-size=1" in node_options
+    assert argv[script + 1:] == served
+
+
+def test_the_pass_over_the_history_asks_for_16_mb_of_work_memory_in_one_statement(pglite_demo):
+    with registry.open_store(pglite_demo) as store:
+        asked: list[tuple[dict, str]] = []
+        plain = store.db.rows_with
+
+        def rows_with(settings, sql):
+            asked.append((dict(settings), sql))
+            return plain(settings, sql)
+
+        store.db.rows_with = rows_with
+        cap = store.capability(api.Conversations)
+        truth = {r[0]: int(r[1]) for r in store.db.rows(
+            "SELECT session_id, count(*) FROM session_history GROUP BY session_id")}
+        listed = {s.ref.session_id: s.message_count for t in cap.threads() for s in cap.sessions(t.id)}
+    scans = [(settings, sql) for settings, sql in asked if "session_history" in sql]
+    assert len(scans) == 1  # every session's ids in one statement: PGlite answers each statement whole
+    assert scans[0][0]["work_mem"] == "16MB"
+    assert listed and all(n == truth.get(sid, 0) for sid, n in listed.items())
+
+
+def test_a_node_that_refuses_one_of_the_options_still_serves_the_store(pglite_demo, monkeypatch):
+    """The options are V8's (--liftoff-only is one it marks "for testing"): a Node whose V8 lacks one stops
+    at once with "bad option", and the store still opens, served by a sidecar started without them."""
+    from daycare_gui.stores.daycare.pg import pglite_copy
+
+    monkeypatch.setattr(pglite_copy, "SIDECAR_NODE_FLAGS", ("--no-such-option-for-daycare-gui",))
+    with registry.open_store(pglite_demo) as store:
+        argv = _argv(store.server.proc.pid)
+        cap = store.capability(api.Conversations)
+        assert any(s.message_count for t in cap.threads() for s in cap.sessions(t.id))
+    assert argv[1] == str(SIDECAR)
+
+
+def test_the_pass_over_the_history_is_fetched_a_bounded_number_of_sessions_at_a_time(pglite_demo, monkeypatch):
+    """PGlite's sidecar holds each reply whole, several times over: every session's ids (7 MB on the 1M demo)
+    come through a cursor, FETCH_ROWS sessions a reply, and the session lists count what they did before."""
+    import psycopg
+
+    from daycare_gui.stores.daycare.pg import database
+
+    monkeypatch.setattr(database, "FETCH_ROWS", 4)
+    fetched: list[int] = []
+    plain = psycopg.ServerCursor.fetchmany
+
+    def fetchmany(self, size=0):
+        rows = plain(self, size)
+        fetched.append(len(rows))
+        return rows
+
+    monkeypatch.setattr(psycopg.ServerCursor, "fetchmany", fetchmany)
+    with registry.open_store(pglite_demo) as store:
+        truth = {r[0]: int(r[1]) for r in store.db.rows(
+            "SELECT session_id, count(*) FROM session_history GROUP BY session_id")}
+        cap = store.capability(api.Conversations)
+        listed = {s.ref.session_id: s.message_count for t in cap.threads() for s in cap.sessions(t.id)}
+    assert len(truth) > 8 and listed == {sid: truth.get(sid, 0) for sid in listed}
+    assert sum(fetched) == len(truth)  # every session's ids, once
+    assert len(fetched) >= len(truth) // 4 and max(fetched) <= 4
