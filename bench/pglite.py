@@ -14,10 +14,13 @@ without ``--small`` the small demo, in the run's temporary folder. Baselines:
   list, the largest agent's sessions and the largest session's last page; the bare Node script's peak is
   shown beside it (PGlite alone).
 * sessions and pages — absolute goals; the same page read by key through psycopg and ``json`` is shown.
-  ``*_cold`` is the first call on a store opened for the first time: it reads every session's record ids
-  once, a scan of the whole history that Daycare's schema (no index on ``session_id``) makes the floor; the
-  Node script's bare ``count(*)`` of the history is shown beside it. ``*_reopen`` is the first call after
+  ``sessions_cold`` is the first session list on a store opened for the first time, as the window shows it:
+  at once, its counts pending; ``sessions_counted_cold`` is when they are there: every session's record ids
+  read once, a scan of the whole history that Daycare's schema (no index on ``session_id``) makes the floor
+  (the Node script's bare ``count(*)`` of the history is shown beside it). ``*_reopen`` is the first call after
   the same store, unchanged, is opened again (the ids kept by the first open).
+* the window's child starts as ``daycare-gui PATH`` does: the PGlite copy begins (``registry.head_start``)
+  before Qt and the window load.
 * the window's floor — a bare window (process start → shown, no store) plus the Node script's open: what
   Python, Qt and the app's own start add before any store is read, which the Node script has none of.
 * where the open goes — ``open_copy_s``, ``open_pglite_start_s``, ``open_rest_s`` of the in-process open;
@@ -98,6 +101,9 @@ def _timed_ms(fn) -> float:
 def child_window(store: str, agent: str, session: str) -> None:
     """The real window: process start → the agent list shown; then the agent's sessions and the session's
     last page read as the window reads them, and the peak memory of the app and its sidecar."""
+    from daycare_gui.stores import registry
+
+    registry.head_start(store)  # as the command line does for a PATH, before Qt and the window load
     from PySide6.QtCore import QSettings
 
     from daycare_gui.ui.app import make_application
@@ -296,7 +302,10 @@ def _data_figures(m: dict, store: Path, runtime, runs: int, search_rows: int, tm
     ref = SessionRef(agent, sid)
     try:
         conv = opened.capability(api.Conversations)
-        m["sessions_cold_ms"] = _timed_ms(lambda: conv.sessions(agent))
+        # the list as the window shows it (sessions_now: counts pending while the history's one scan runs in
+        # the background), then the moment its counts are there
+        m["sessions_cold_ms"] = _timed_ms(lambda: conv.sessions_now(agent))
+        m["sessions_counted_cold_ms"] = m["sessions_cold_ms"] + _timed_ms(conv.wait_for_counts)
         m["sessions_ms"] = _median([_timed_ms(lambda: conv.sessions(agent)) for _ in range(runs)])
         n, last = conv.tail(ref)
         middle_key = conv.key_chunk(ref, None, n // 2)[-1]
@@ -398,8 +407,10 @@ FIGURES = (
      "MB", "large_baseline_node_scan_mb", "Node: PGlite alone, peak after one scan of the history", None, None),
     ("large_baseline_options_scan_ms", "1M demo: PGlite alone under the sidecar's Node options, count(*) of the "
      "history", "ms", "large_baseline_scan_ms", "Node: PGlite's bare count(*) of the history", None, None),
-    ("sessions_cold_ms", "1M demo: an agent's session list, first call after a first open", "ms",
-     "large_baseline_scan_ms", "Node: PGlite's bare count(*) of the history (the floor: no index)", 200, None),
+    ("sessions_cold_ms", "1M demo: an agent's session list shown (counts pending), first call after a first open",
+     "ms", None, "", 200, None),
+    ("sessions_counted_cold_ms", "1M demo: … and its counts there (the history's one scan, in the background)",
+     "ms", "large_baseline_scan_ms", "Node: PGlite's bare count(*) of the history (the floor: no index)", None, None),
     ("sessions_reopen_ms", "1M demo: an agent's session list, first call after reopening it unchanged", "ms",
      None, "", 200, None),
     ("page_reopen_last_ms", "largest session opened at its end, first call after reopening it unchanged", "ms",

@@ -198,6 +198,10 @@ def _dispatch(argv: list[str] | None) -> int:
     if reason is not None:
         print(f"daycare-gui: {reason}", file=sys.stderr)
         return 2
+    if args.path is not None and not args.demo and not args.self_test:
+        from daycare_gui.stores import registry
+
+        registry.head_start(args.path, args.kind)  # (a PGlite copy begins while Qt and the window load)
     from daycare_gui.ui.app import run_app  # imported late: subcommands must work without Qt libraries
 
     return run_app(path=args.path, demo=args.demo, self_test=args.self_test, kind=args.kind,

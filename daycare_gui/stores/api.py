@@ -244,6 +244,12 @@ class StoreKind(ABC):
     def open(self, path: StorePath, *, live: bool = True) -> OpenedStore:
         """Open read-only. ``live=False`` asks for a private snapshot (inspect). Raises NotRecognised."""
 
+    def head_start(self, path: StorePath) -> bool:
+        """Optional: the window is about to start on ``path``: begin what makes opening it slow (a private
+        copy, a process) in the background, for ``open`` to take; True when it did (``path`` is this kind's).
+        Never raises, never blocks. The default: nothing to begin."""
+        return False
+
     def upgrader(self, path: StorePath) -> Upgrader | None:
         """Optional: the kind's upgrade of the store at ``path`` in place (Daycare's migrations), for
         ``daycare-gui upgrade``. Asked of a path that may not open (a newer database, only files to import);
@@ -535,6 +541,14 @@ class Conversations(Listing, KeyedPages, Capability):
 
     @abstractmethod
     def sessions(self, thread_id: str) -> list[SessionRecord]: ...
+
+    def sessions_now(self, thread_id: str) -> list[SessionRecord]:
+        """``sessions(thread_id)`` without waiting for what is slow to count: a session whose count is still
+        being worked out has ``count_pending`` (and no count); :meth:`wait_for_counts` waits for them all."""
+        return self.sessions(thread_id)
+
+    def wait_for_counts(self) -> None:  # noqa: B027 (optional hook: most kinds count at once)
+        """Until every count ``sessions_now`` left pending is known (then ``sessions_now`` has them)."""
 
     @abstractmethod
     def message_count(self, ref: SessionRef) -> int: ...

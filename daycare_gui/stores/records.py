@@ -103,6 +103,8 @@ class SessionRecord:
     meta: tuple[tuple[str, str], ...] = ()
     raw: Any = None
     problem: str | None = None
+    # message_count is still being worked out (Conversations.sessions_now): shown as pending, never as 0
+    count_pending: bool = False
 
 
 @dataclass(frozen=True)

@@ -251,6 +251,17 @@ def absolute(path: StorePath) -> StorePath:
     return text if is_url(text) else os.path.abspath(os.path.expanduser(text))
 
 
+def head_start(path: StorePath, kind: str | None = None) -> None:
+    """The window is about to start on ``path``: a kind that opens it slowly begins now (StoreKind.head_start),
+    while Python imports the window and builds it. Never raises."""
+    for name in [kind] if kind else list(BUILTIN):  # (in order, until one begins: the rest need not load)
+        try:
+            if load_kind(name).head_start(path):
+                return
+        except Exception:  # (the open says what is wrong with the path or the kind)
+            pass
+
+
 def open_store(path: StorePath, *, kind: str | None = None, live: bool = True) -> OpenedStore:
     """Open PATH read-only with the kind that recognises it (or the one named)."""
     path = absolute(path)

@@ -55,6 +55,12 @@ class DaycareKind(StoreKind):
         return KeptTarget(target.store, target.roots, target.paths.to_dict(),
                           lambda: engine_status(target.paths).to_dict())
 
+    def head_start(self, path: StorePath) -> bool:
+        """A PGlite store: its copy and PGlite's start begin now (pg.head_start), as the window starts."""
+        from daycare_gui.stores.daycare.pg import head_start
+
+        return head_start.start(path)
+
     def upgrader(self, path: StorePath):
         from daycare_gui.stores.daycare.upgrader import DaycareUpgrader
 

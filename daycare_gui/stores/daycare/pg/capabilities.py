@@ -70,14 +70,28 @@ class PgConversations(PgThreadListing, _OnStore, api.Conversations):  # thread l
         return history_keys(self.store)
 
     def sessions(self, thread_id: str) -> list[SessionRecord]:
+        return self._sessions(thread_id, wait=True)
+
+    def sessions_now(self, thread_id: str) -> list[SessionRecord]:
+        """A PGlite copy's sessions at once: their counts pending until the history's one scan (started
+        now if it was not) is done, instead of the list waiting for it (2 s and more on a million records)."""
+        return self._sessions(thread_id, wait=False)
+
+    def wait_for_counts(self) -> None:
+        keys = self._history_keys()
+        if keys is not None:
+            keys.total()
+
+    def _sessions(self, thread_id: str, *, wait: bool) -> list[SessionRecord]:
         active = self.db.scalar(f"SELECT active_session_id FROM agents{self.store.current('agents')}"
                                 f"{' AND' if self.store.current('agents') else ' WHERE'} id = :a", {"a": thread_id})
         keys = self._history_keys()
         if keys is not None:
             rows = self.db.mappings("SELECT s.* FROM sessions s WHERE s.agent_id = :a ORDER BY s.created_at, s.id",
                                     {"a": thread_id})
+            known = keys.known() if not wait else None
             for r in rows:
-                r["n"] = keys.count(r["id"])
+                r["n"] = keys.count(r["id"]) if wait or known is not None else None
             return [self._session(thread_id, r, active) for r in rows]
         # One grouped pass over the history for all the agent's sessions: a count per session would scan
         # it once per session (Daycare's schema has no index on session_history.session_id).
@@ -91,7 +105,9 @@ class PgConversations(PgThreadListing, _OnStore, api.Conversations):  # thread l
     @staticmethod
     def _session(thread_id: str, r: dict, active) -> SessionRecord:
         return SessionRecord(SessionRef(thread_id, r["id"]), r["id"], r.get("created_at"), r.get("ended_at"), r["n"],
-                             "active" if r["id"] == active else ("ended" if r.get("ended_at") else ""), raw=r)
+                             "active" if r["id"] == active else ("ended" if r.get("ended_at") else ""),
+                             raw={k: v for k, v in r.items() if k != "n" or v is not None},
+                             count_pending=r["n"] is None)
 
     def message_count(self, ref: SessionRef) -> int:
         keys = self._history_keys()

@@ -18,15 +18,22 @@ common.kept`, private, keyed by the store's real path): when the ``.pglite`` fol
 same before and after the copy was made and no file in it is racy, the ids read from that copy are kept
 for that fingerprint, and the next open of the store as it was loads them (beside PGlite's start, on a
 thread of its own) instead of scanning. A fingerprint that differs is a store that changed: scanned again.
+
+The window does not wait for that scan: it starts in the background once the agent list's first rows are
+read (:meth:`HistoryKeys.start`), in slices of the table's pages (a TID range each, 0.1 to 0.2 s),
+so the queries of the pages the user asks for meanwhile go between two slices, and an agent's session list
+is shown at once, each count said to be pending (:meth:`HistoryKeys.known` is None) until the scan is done.
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import json
 import operator
 import sys
 import threading
+import time
 from array import array
 from bisect import bisect_left, bisect_right
 from itertools import islice
@@ -170,6 +177,23 @@ def _decoded(data: dict) -> dict[str, array]:
     return ids
 
 
+# A slice of the background scan: 2,048 pages (16 MB) of the history, at most 0.16 s on the 1M demo under a load
+# of 6: what a page the user asks for meanwhile may wait for. Every slice holds nearly every session (Daycare
+# interleaves them), so smaller slices cost more in all: the 1M demo's whole scan took 1.9 s in slices of
+# 2,048 pages, 2.5 s in slices of 1,024 and 1.2 to 1.7 s in one query, which nothing could go between.
+SLICE_PAGES = 2048
+
+
+def _ids_of(*parts: str) -> array:
+    """The ids of base64 texts of 8-byte big-endian integers, ascending (heap order is id order unless rows
+    were updated: sorted then)."""
+    got = array("q")
+    got.frombytes(b"".join(base64.b64decode(part) for part in parts))  # (PostgreSQL's base64 has line breaks)
+    if sys.byteorder != "big":
+        got.byteswap()
+    return got if _ascending(got) else array("q", sorted(got))
+
+
 def _ascending(got: array) -> bool:
     """Strictly ascending, checked in C (``map`` over two views), not by a Python loop over each id."""
     return all(map(operator.lt, got, islice(got, 1, None)))
@@ -184,35 +208,102 @@ class HistoryKeys:
         self.state = state
         self._ids: dict[str, array] | None = None
         self._lock = threading.Lock()
+        self._scan: threading.Thread | None = None  # the background scan (start), once started
+        self._stop = threading.Event()  # the store closes: the background scan ends after its slice
 
     def _map(self) -> dict[str, array]:
         if self._ids is None:
+            scan = self._scan
+            if scan is not None and scan is not threading.current_thread():
+                scan.join()  # (a scan under way is waited for, not done twice)
             with self._lock:
                 if self._ids is None:
                     kept = self.state.kept_ids() if self.state is not None else None
                     if kept is not None:
                         self._ids = kept
-                    else:
-                        self._ids = self._read()
-                        if self.state is not None:
-                            self.state.keep(self._ids)
+                    else:  # (read here when no scan ran or it failed: its error is said here)
+                        self._found(self._read())
         return self._ids
 
+    def _found(self, ids: dict[str, array]) -> None:
+        self._ids = ids
+        if self.state is not None:
+            self.state.keep(ids)
+
+    def known(self) -> dict[str, array] | None:
+        """Every session's ids when they are known now (kept, or scanned), else None: without waiting; the
+        background scan is started if it was not."""
+        if self._ids is None:
+            self.start()
+        return self._ids
+
+    def start(self) -> None:
+        """Read every session's ids in the background (a no-op once they are known or being read)."""
+        with self._lock:
+            if self._ids is not None or self._scan is not None:
+                return
+            kept = self.state.kept_ids() if self.state is not None else None  # (loaded while the copy was made)
+            if kept is not None:
+                self._ids = kept
+                return
+            self._scan = threading.Thread(target=self._scan_in_slices, name="pglite-history-scan", daemon=True)
+            self._scan.start()
+
+    def stop(self) -> None:
+        """The store closes: a background scan ends after the slice it is reading."""
+        self._stop.set()
+
+    def _scan_in_slices(self) -> None:
+        from daycare_gui.stores.daycare.pg.database import PgError
+
+        try:
+            ids = self._slices(pause=True)
+        except (PgError, ValueError, TypeError, AttributeError):
+            return  # the first answer that needs the ids reads them itself, and says why it cannot
+        if ids is None:  # (stopped: the store closes)
+            return
+        with self._lock:
+            if self._ids is None:
+                self._found(ids)
+
+    def _slices(self, *, pause: bool) -> dict[str, array] | None:
+        """Every session's ids, read slice after slice (None when stopped); ``pause``: a query waiting for
+        the connection takes it between two slices."""
+        pages = int(self.db.scalar("SELECT pg_relation_size('session_history') / "
+                                   "current_setting('block_size')::bigint") or 0)
+        parts: dict[str, list[str]] = {}
+        for lo in range(0, max(pages, 1), SLICE_PAGES):
+            if pause and self._stop.is_set():
+                return None
+            hi = lo + SLICE_PAGES
+            where = f" WHERE ctid >= '({lo},0)'::tid" + (f" AND ctid < '({hi},0)'::tid" if hi < pages else "")
+            for session_id, text in self._aggregate(where).items():
+                parts.setdefault(session_id, []).append(text)
+            if pause:
+                time.sleep(0.002)
+        return {session_id: _ids_of(*got) for session_id, got in parts.items()}
+
+    def _aggregate(self, where: str = "") -> dict[str, str]:
+        # Each session's ids as one string (8-byte big-endian integers, base64: decoded in C, where parsing a
+        # million decimal ids in Python took 0.3 s more), and all of them as one JSON object in one row: PGlite
+        # hands back a row at ~30 µs (a million rows of (session_id, id) take 30 s and grow its memory by a
+        # gigabyte; COPY is worse), and even a row per session (20,000) cost 0.7 s more than this one row on
+        # the 1M demo. Hashed (16 MB of work memory for this statement only: more kept more of PGlite's memory
+        # for no speed) rather than sorted on disk.
+        rows = self.db.rows_with(
+            {"work_mem": "16MB", "enable_sort": "off"},
+            "SELECT json_object_agg(session_id, encode(ids, 'base64'))::text FROM (SELECT session_id, "
+            f"string_agg(int8send(id), ''::bytea) AS ids FROM session_history{where} GROUP BY session_id) AS per_session")
+        text = rows[0][0] if rows else None
+        got = json.loads(text) if text else {}
+        if not isinstance(got, dict):
+            raise ValueError("not an object of sessions")
+        return got
+
     def _read(self) -> dict[str, array]:
-        # One aggregate, each session's ids as one string: PGlite hands back a row at ~30 µs (a million
-        # rows of (session_id, id) take 30 s and grow its memory by a gigabyte; COPY is worse), twenty
-        # thousand rows of a string each cost nothing. Hashed (16 MB of work memory for this statement only:
-        # the 1M demo's hash spills either way, 48 MB kept 13 MB more of PGlite's memory for no speed) rather
-        # than sorted on disk.
-        rows = self.db.rows_with({"work_mem": "16MB", "enable_sort": "off"},
-                                 "SELECT session_id, string_agg(id::text, ',') FROM session_history GROUP BY session_id")
-        ids: dict[str, array] = {}
-        for session_id, text in rows:
-            got = array("q", map(int, text.split(",")))
-            if not _ascending(got):  # heap order is id order unless rows were updated
-                got = array("q", sorted(got))
-            ids[session_id] = got
-        return ids
+        # In slices too: one reply of every id (11 MB on the 1M demo) was held whole in the sidecar's memory.
+        ids = self._slices(pause=False)
+        return ids if ids is not None else {}
 
     def ids(self, session_id: str) -> array:
         return self._map().get(session_id, EMPTY)

@@ -58,10 +58,9 @@ def open_pglite(paths, problems: ProblemLog | None = None, progress=None, cancel
     command line's stderr); a cancel stops the npm install, the copy or the start, and removes the copy."""
     from daycare_gui.stores.api import CannotOpen
     from daycare_gui.stores.common import opening
+    from daycare_gui.stores.daycare.pg import head_start
     from daycare_gui.stores.daycare.pg.database import PgDatabase
-    from daycare_gui.stores.daycare.pg.history_keys import after_copy, before_copy
     from daycare_gui.stores.daycare.pg.pglite_check import check_pglite_folder
-    from daycare_gui.stores.daycare.pg.pglite_copy import PgliteServer
     from daycare_gui.stores.daycare.pg.runtime import find_runtime, install
     from daycare_gui.stores.daycare.pg.store import DaycarePgStore
 
@@ -73,26 +72,35 @@ def open_pglite(paths, problems: ProblemLog | None = None, progress=None, cancel
                          "Daycare has not initialised it, or it is damaged")
     check_pglite_folder(paths.pglite_path)  # a damaged file named in a sentence, not PGlite's trap
     # PGlite's files are checked against the pin (a hash of its 21 MB: 0.1 to 0.6 s) on a thread of their own
-    # while the store's folder is looked at here; an install, if one is needed, waits for the answer.
-    trusted = _Beside(find_runtime)
+    # while the store's folder is looked at here; an install, if one is needed, waits for the answer. A head
+    # start (pg.head_start) has checked them already: its server's are taken.
+    trusted = None if head_start.begun(paths.pglite_path) else _Beside(find_runtime)
     engine = _engine(paths)
     problems = problems if problems is not None else ProblemLog()
     _report_leftovers(problems, paths.root, paths.pglite_path.parent, read_copies=True)
     notes = []
     if engine is not None and engine.running:
+        head_start.discard_all()  # (a copy begun while the engine runs is not one to read, even once it stops)
         engine = _engine_decision(paths, engine, listener.while_running, progress, cancelled)
     if engine is not None and engine.running:
         notes.append("Daycare's engine is running: this is a copy taken now and may be a moment behind; "
                      "edits are refused unless you insist")
-    runtime = trusted.result() or install(progress, cancelled)
+    _import_meanwhile()
+    # The copy and PGlite's start, begun when the window started (pg.head_start), or made now.
+    begun = head_start.take(paths.pglite_path, cancelled, progress) if trusted is None else None
+    if cancelled():
+        raise opening.OpenCancelled("cancelled while copying the store")
+    if begun is not None:
+        runtime = begun[0].runtime
+    else:
+        runtime = (trusted.result() if trusted is not None else find_runtime()) or install(progress, cancelled)
     notes.append(f"PGlite {runtime.pglite_version} from {runtime.source} reads a private copy of "
                  f"{paths.pglite_path}; the folder itself is never opened")
     if cancelled():
+        if begun is not None:
+            begun[0].close(kill=True)
         raise opening.OpenCancelled("cancelled before copying the store")
-    _import_meanwhile()
-    state = before_copy(paths.pglite_path, _fingerprint(paths.pglite_path))  # (loads what was kept meanwhile)
-    server = PgliteServer(paths.pglite_path, runtime, progress=progress, cancelled=cancelled)
-    state = after_copy(state, _fingerprint(paths.pglite_path))
+    server, state = begun or serve_copy(paths.pglite_path, runtime, progress, cancelled)
     for rel, why in server.skipped:
         problems.add(paths.pglite_path / rel, why)
     try:
@@ -115,6 +123,17 @@ def open_pglite(paths, problems: ProblemLog | None = None, progress=None, cancel
         store.close()
         raise opening.OpenCancelled("cancelled while reading the store")
     return store
+
+
+def serve_copy(folder: Path, runtime, progress, cancelled):
+    """A private copy of ``folder`` served by PGlite, and the CopyState saying whether the copy is the store
+    as it was at one fingerprint (pg.history_keys: the ids an earlier open kept load meanwhile)."""
+    from daycare_gui.stores.daycare.pg.history_keys import after_copy, before_copy
+    from daycare_gui.stores.daycare.pg.pglite_copy import PgliteServer
+
+    state = before_copy(folder, _fingerprint(folder))
+    server = PgliteServer(folder, runtime, progress=progress, cancelled=cancelled)
+    return server, after_copy(state, _fingerprint(folder))
 
 
 class _Beside:

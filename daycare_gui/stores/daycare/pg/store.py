@@ -228,6 +228,8 @@ class DaycarePgStore(api.OpenedStore):
                 fresh.close(kill=True)
                 raise
         old_server, old_db = self.server, self.db
+        if (keys := self.__dict__.get("_history_keys")) is not None:
+            keys.stop()  # (the old copy's scan: the fresh copy gets keys of its own)
         self.server, self.db = fresh, PgDatabase(fresh.url)
         self.copy_state = None  # our own edit changed the folder: its keys are read from the fresh copy
         self._counts = self._file_counts = None
@@ -235,6 +237,9 @@ class DaycarePgStore(api.OpenedStore):
         old_server.close()
 
     def close(self) -> None:
+        keys = self.__dict__.get("_history_keys")  # (pg.history_keys: a background scan ends after its slice)
+        if keys is not None:
+            keys.stop()
         try:
             if self.copy_state is not None:
                 self.copy_state.wait_kept()

@@ -107,6 +107,13 @@ class PgThreadListing:
                 f"{self.SESSION_COUNTS} WHERE {where}", params)
             for r in rows:
                 by_key[r["id"]] = _row(r)
+        # The agent list's rows are read: the history's one scan (every session's record ids, for their
+        # counts and pages) starts now in the background, so an agent's session list need not wait for it.
+        from daycare_gui.stores.daycare.pg.history_keys import history_keys
+
+        history = history_keys(self.store)
+        if history is not None:
+            history.start()
         return [by_key[k] for k in keys if k in by_key]
 
     def totals(self, list_id: str, query: Query) -> dict[str, int]:

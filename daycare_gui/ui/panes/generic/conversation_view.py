@@ -373,8 +373,14 @@ class ConversationView(QWidget):
             rows = MessagePagesModel.fetch_page_without_keys(cap, ref, count, page, size) if count else []
             return heading, (count, last), row, page, rows
 
-        self.ctx.worker.submit(f"{self._channel}-open", work, on_result=self._ready_after(self._opened),
-                               on_error=self._ready_after(self._open_failed))
+        # A session listed before its count was known (Conversations.sessions_now) opens once it is known, on
+        # the slow worker: the page worker stays free for the lists the user goes on clicking meanwhile.
+        pending = session is not None and session.count_pending
+        worker, other = (self.ctx.slow_worker, self.ctx.worker) if pending else (self.ctx.worker, self.ctx.slow_worker)
+        if other is not worker:
+            other.cancel(f"{self._channel}-open")  # (an open still on its way there is not this one)
+        worker.submit(f"{self._channel}-open", work, on_result=self._ready_after(self._opened),
+                      on_error=self._ready_after(self._open_failed))
 
     def _show_loading(self) -> None:
         """The session asked for is slow (LOADING_MS have passed): the view says it is loading it."""

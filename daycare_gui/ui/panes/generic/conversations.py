@@ -22,10 +22,14 @@ from daycare_gui.ui.panes.generic.thread_list import ThreadList, cell_text
 
 __all__ = ["ConversationsPane", "MessageTarget"]
 
+# A count still being worked out (Conversations.sessions_now) reads as pending, never as 0 or blank.
+COUNTING = "counting…"
 SESSION_COLUMNS = [
     Column("Session", lambda s: s.title, tooltip=lambda s: s.ref.session_id),
     Column("Status", lambda s: s.status),
-    Column("Messages", lambda s: s.message_count, align_right=True),
+    Column("Messages", lambda s: COUNTING if s.count_pending else s.message_count, align_right=True,
+           tooltip=lambda s: "this session's records are being counted" if s.count_pending else None,
+           sort_value=lambda s: -1 if s.count_pending else s.message_count),
     Column("Started", lambda s: s.started_at, display=when),
 ]
 
@@ -99,11 +103,27 @@ class ConversationsPane(Pane):
         known = self.threads.known_runs  # read with the keys (again whenever the store changed)
 
         def sessions():  # (with "Hide scheduled runs": not the run sessions, unless one was asked for)
-            listed = cap.sessions(thread_id)
+            listed = cap.sessions_now(thread_id)  # (counts still being worked out come pending: see below)
             hidden = frozenset() if runs is None else known if known is not None else runs.run_sessions()
             return [s for s in listed if s.ref not in hidden or s.ref.session_id == keep]
 
-        self.ctx.worker.submit("conversations-sessions", sessions, on_result=self._sessions_arrived)
+        def arrived(listed: list[SessionRecord]) -> None:
+            self._sessions_arrived(listed)
+            if any(s.count_pending for s in listed):  # the list is shown now; its counts when they are known
+                def counted():
+                    cap.wait_for_counts()
+                    return sessions()
+
+                self.ctx.slow_worker.submit("conversations-session-counts", counted,
+                                            on_result=lambda got: self._counts_arrived(thread_id, got))
+
+        self.ctx.worker.submit("conversations-sessions", sessions, on_result=arrived)
+
+    def _counts_arrived(self, thread_id: str, sessions: list[SessionRecord]) -> None:
+        """The counts of the sessions listed pending: filled in place (the selection and the session shown
+        stay), if the list still shows that thread's sessions."""
+        if self.threads.current_key() == thread_id:
+            self.sessions.records.model.update_records(sessions)
 
     def _sessions_arrived(self, sessions: list[SessionRecord]) -> None:
         self.sessions.set_records(sessions)
