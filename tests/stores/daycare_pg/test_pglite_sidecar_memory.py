@@ -71,28 +71,29 @@ def test_a_node_that_refuses_one_of_the_options_still_serves_the_store(pglite_de
     assert argv[1] == str(SIDECAR)
 
 
-def test_the_pass_over_the_history_is_fetched_a_bounded_number_of_sessions_at_a_time(pglite_demo, monkeypatch):
-    """PGlite's sidecar holds each reply whole, several times over: every session's ids (7 MB on the 1M demo)
-    come through a cursor, FETCH_ROWS sessions a reply, and the session lists count what they did before."""
-    import psycopg
+def test_the_pass_over_the_history_is_read_in_slices_of_pages(pglite_demo, monkeypatch):
+    """PGlite's sidecar holds each reply whole, several times over: every session's ids (11 MB on the 1M demo)
+    come in one reply per slice of the history's pages, never all at once, and the session lists count what
+    they did before."""
+    from daycare_gui.stores.daycare.pg import history_keys
 
-    from daycare_gui.stores.daycare.pg import database
-
-    monkeypatch.setattr(database, "FETCH_ROWS", 4)
-    fetched: list[int] = []
-    plain = psycopg.ServerCursor.fetchmany
-
-    def fetchmany(self, size=0):
-        rows = plain(self, size)
-        fetched.append(len(rows))
-        return rows
-
-    monkeypatch.setattr(psycopg.ServerCursor, "fetchmany", fetchmany)
+    monkeypatch.setattr(history_keys, "SLICE_PAGES", 1)
     with registry.open_store(pglite_demo) as store:
+        asked: list[str] = []
+        plain = store.db.rows_with
+
+        def rows_with(settings, sql):
+            asked.append(sql)
+            return plain(settings, sql)
+
+        store.db.rows_with = rows_with
+        pages = int(store.db.scalar("SELECT pg_relation_size('session_history') / "
+                                    "current_setting('block_size')::bigint"))
         truth = {r[0]: int(r[1]) for r in store.db.rows(
             "SELECT session_id, count(*) FROM session_history GROUP BY session_id")}
         cap = store.capability(api.Conversations)
         listed = {s.ref.session_id: s.message_count for t in cap.threads() for s in cap.sessions(t.id)}
+    scans = [sql for sql in asked if "session_history" in sql]
+    assert pages > 1 and len(scans) == pages  # one reply per page of the history, each its sessions' ids
+    assert all("ctid" in sql for sql in scans)
     assert len(truth) > 8 and listed == {sid: truth.get(sid, 0) for sid in listed}
-    assert sum(fetched) == len(truth)  # every session's ids, once
-    assert len(fetched) >= len(truth) // 4 and max(fetched) <= 4
