@@ -58,7 +58,7 @@ def open_pglite(paths, problems: ProblemLog | None = None, progress=None, cancel
     command line's stderr); a cancel stops the npm install, the copy or the start, and removes the copy."""
     from daycare_gui.stores.api import CannotOpen
     from daycare_gui.stores.common import opening
-    from daycare_gui.stores.daycare.pg import head_start
+    from daycare_gui.stores.daycare.pg import head_starts as head_start
     from daycare_gui.stores.daycare.pg.database import PgDatabase
     from daycare_gui.stores.daycare.pg.pglite_check import check_pglite_folder
     from daycare_gui.stores.daycare.pg.runtime import find_runtime, install
