@@ -155,3 +155,28 @@ def test_opening_a_store_leaves_pyyaml_to_the_idle_imports(tmp_path):
         print(json.dumps({"yaml_when_opened": opened}))
     """, tmp_path)
     assert found == {"yaml_when_opened": False}
+
+
+def test_the_agents_page_is_imported_in_idle_time_when_start_up_shows_another_page(tmp_path):
+    """Start-up shows the Overview; the Agents page's modules come in the idle imports, not on its first
+    click (most of that click's stall)."""
+    found = _run("""
+        import json, sys, threading
+        from PySide6.QtCore import QSettings
+        from daycare_gui.stores.daycare.demo import write_demo
+        from daycare_gui.ui.app import make_application
+        from daycare_gui.ui.main_window import MainWindow
+
+        write_demo("store")
+        app = make_application()
+        window = MainWindow(QSettings("settings.ini", QSettings.Format.IniFormat))
+        window.show()
+        window.open_path("store")
+        while window.store is None or not window.preloader.done:
+            app.processEvents()
+            threading.Event().wait(0.001)
+        shown = window._current_section
+        window.close()
+        print(json.dumps({"shown": shown, "agents_page": "daycare_gui.ui.panes.generic.conversations" in sys.modules}))
+    """, tmp_path)
+    assert found == {"shown": "overview", "agents_page": True}
