@@ -225,6 +225,12 @@ class StoreKind(ABC):
     # and holds its background worker until then, for the reason above.
     idle_modules: tuple[str, ...] = ()
 
+    def open_modules_for(self, path: StorePath) -> tuple[str, ...]:
+        """Optional: what opening this very PATH imports beyond ``open_modules`` (the readers of one
+        generation only). Asked on the window's worker after ``open_modules`` are imported, so it reads
+        a little (never imports); the window imports the answer on its GUI thread before the open."""
+        return ()
+
     def default_location(self) -> Path | None:
         """Where the system keeps its store when nothing says otherwise (``~/.daycare``): the window
         opens it at a first start when it exists. None: the kind has no such place."""

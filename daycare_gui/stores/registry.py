@@ -233,6 +233,12 @@ def prepare_open(name: str) -> StoreKind:
     return kind
 
 
+def import_modules(modules) -> None:
+    """Import MODULES (a kind's ``open_modules_for`` answer) on the calling thread; failures are left to
+    the code that uses them, as in :func:`prepare_open`."""
+    _import_all(modules)
+
+
 def _import_all(modules) -> None:
     for module in modules:
         try:

@@ -27,6 +27,13 @@ MODULES: tuple[str, ...] = (
     "yaml",
     "markdown_it",
     "daycare_gui.ui.widgets.markdown_view",
+    # The Agents page (the shared conversations pane), leaves first: built on its first click otherwise,
+    # importing these was most of that click's ~100 ms stall.
+    *(f"daycare_gui.ui.{m}" for m in (
+        "widgets.plain_text", "panes.generic.edit_form", "panes.generic.document_parts", "panes.generic.documents",
+        "widgets.history_rows", "widgets.detail_pane", "panes.generic.conversation_view",
+        "panes.generic.conversations_memory", "models.keyed_model", "widgets.filter_bar", "widgets.record_table",
+        "panes.generic.thread_list", "panes.generic.common", "panes.generic.conversations")),
     "warm_up_item_delegates",  # a step below, not a module
     "warm_up_icons",  # the navigation's icons in every mode (daycare_gui.ui.icons.warm_up)
 )

@@ -7,7 +7,9 @@
    other kinds, and those of installed packages found through their entry points), say so, and every
    kind is imported here before asking again;
 3. here: import what the chosen kind's open uses (only that kind's readers);
-4. worker: open it.
+4. worker: ask the kind what opening this very path needs besides (one generation's readers);
+5. here: import those;
+6. worker: open it.
 """
 
 from __future__ import annotations
@@ -42,7 +44,13 @@ def open_in_worker(worker, path: str, *, kind: str | None = None, live: bool = T
         except Exception as exc:  # noqa: BLE001 - an unknown --kind: said like any other failure
             on_error(f"{type(exc).__name__}: {exc}")
             return
-        open_step(lambda: chosen.open(path, live=live))
+
+        def then_open(modules) -> None:
+            kinds.import_modules(modules or ())
+            open_step(lambda: chosen.open(path, live=live))
+
+        needs = getattr(chosen, "open_modules_for", None)  # (a kind registered by an embedding application)
+        worker.submit(CHANNEL, lambda: needs(path) if needs else (), on_result=then_open, on_error=on_error)
 
     def decided(name: str | None, everything: bool) -> None:
         if name is not None:

@@ -31,15 +31,19 @@ def test_importing_the_window_leaves_the_heavy_modules_for_later(tmp_path):
     assert found == []
 
 
-@pytest.mark.parametrize("many_runs", [False, True], ids=["demo", "runs-hidden-at-first"])
-def test_after_start_up_everything_was_first_imported_on_the_gui_thread(tmp_path, many_runs):
+@pytest.mark.parametrize("store", ["demo", "many-runs", "legacy"], ids=["demo", "runs-hidden-at-first", "legacy"])
+def test_after_start_up_everything_was_first_imported_on_the_gui_thread(tmp_path, fixture_copy, store):
     """Also where "Hide scheduled runs" starts checked (50 run sessions or more): the Agents page's first
-    list leaves the runs out on the worker, which imported the run reports for it first."""
+    list leaves the runs out on the worker, which imported the run reports for it first. A SQLite store
+    imports none of the legacy generation's readers (~15 ms of its start); a legacy store imports them,
+    on the GUI thread too, and lists its agents from their history files."""
+    legacy = fixture_copy("daycare-808af509", with_db=False) if store == "legacy" else None
     result = _run("""
         import json, sys, threading
         from importlib.abc import MetaPathFinder
 
         MANY_RUNS = MANY_RUNS_GIVEN
+        LEGACY = LEGACY_GIVEN
         seen = []
 
         class Watch(MetaPathFinder):  # records which thread first imports each module; finds nothing itself
@@ -54,7 +58,8 @@ def test_after_start_up_everything_was_first_imported_on_the_gui_thread(tmp_path
         from daycare_gui.ui.app import make_application
         from daycare_gui.ui.main_window import MainWindow
 
-        write_demo("store")
+        if not LEGACY:
+            write_demo("store")
         if MANY_RUNS:  # a session per run, as Daycare's cron agents keep them
             import sqlite3
             from daycare_gui.stores.daycare.demo.db_rows import build_small
@@ -67,7 +72,7 @@ def test_after_start_up_everything_was_first_imported_on_the_gui_thread(tmp_path
         app = make_application()
         window = MainWindow(QSettings("settings.ini", QSettings.Format.IniFormat))
         window.show()
-        window.open_path("store")
+        window.open_path(LEGACY or "store")
         def until(cond):
             while not cond():
                 app.processEvents()
@@ -77,14 +82,23 @@ def test_after_start_up_everything_was_first_imported_on_the_gui_thread(tmp_path
         until(lambda: window.panes["agents"].threads.model.is_loaded(0))
         until(lambda: "(" in window.nav.text_of("agents"))  # the counts came from the held background worker
         until(lambda: window.preloader.done and not window.bg_worker.is_busy() and not window.worker.is_busy())
+        rows = window.panes["agents"].threads.model.rowCount()
         window.close()
         # (a codec module the C codec registry loads for a file's encoding is a leaf of an imported package)
         on_workers = sorted({n for n, t in seen if t != threading.main_thread().name
                              and not n.startswith("encodings.")})
-        print(json.dumps({"on_workers": on_workers, "loaded": [m for m in sys.modules if m == "yaml"]}))
-    """.replace("MANY_RUNS_GIVEN", str(many_runs)), tmp_path)
-    assert result["on_workers"] == []
+        print(json.dumps({"on_workers": on_workers, "loaded": [m for m in sys.modules if m == "yaml"],
+                          "legacy": sorted(m for m in sys.modules if m.startswith("daycare_gui.stores.daycare.legacy.")),
+                          "rows": rows}))
+    """.replace("MANY_RUNS_GIVEN", str(store == "many-runs")).replace("LEGACY_GIVEN", repr(legacy and str(legacy))),
+        tmp_path)
+    assert result["on_workers"] == [], "\n".join(result["on_workers"])
     assert result["loaded"] == ["yaml"]  # the preloader did bring the file readers in
+    if legacy is None:
+        assert result["legacy"] == []
+    else:
+        assert "daycare_gui.stores.daycare.legacy.conversations" in result["legacy"]
+        assert result["rows"] == 2  # its two agents, read from their folders
 
 
 def test_modules_imported_after_qt_are_not_read_back_as_source(tmp_path):
@@ -141,3 +155,28 @@ def test_opening_a_store_leaves_pyyaml_to_the_idle_imports(tmp_path):
         print(json.dumps({"yaml_when_opened": opened}))
     """, tmp_path)
     assert found == {"yaml_when_opened": False}
+
+
+def test_the_agents_page_is_imported_in_idle_time_when_start_up_shows_another_page(tmp_path):
+    """Start-up shows the Overview; the Agents page's modules come in the idle imports, not on its first
+    click (most of that click's stall)."""
+    found = _run("""
+        import json, sys, threading
+        from PySide6.QtCore import QSettings
+        from daycare_gui.stores.daycare.demo import write_demo
+        from daycare_gui.ui.app import make_application
+        from daycare_gui.ui.main_window import MainWindow
+
+        write_demo("store")
+        app = make_application()
+        window = MainWindow(QSettings("settings.ini", QSettings.Format.IniFormat))
+        window.show()
+        window.open_path("store")
+        while window.store is None or not window.preloader.done:
+            app.processEvents()
+            threading.Event().wait(0.001)
+        shown = window._current_section
+        window.close()
+        print(json.dumps({"shown": shown, "agents_page": "daycare_gui.ui.panes.generic.conversations" in sys.modules}))
+    """, tmp_path)
+    assert found == {"shown": "overview", "agents_page": True}

@@ -20,7 +20,7 @@ from daycare_gui.stores.api import (
     Usage,
 )
 from daycare_gui.stores.common.collection_union import CollectionUnion
-from daycare_gui.stores.daycare.legacy.search import DaycareLegacySearch
+from daycare_gui.stores.daycare.detect import DATABASE_GENERATIONS
 from daycare_gui.stores.daycare.sqlite.charts import DaycareCharts
 from daycare_gui.stores.daycare.sqlite.search import DaycareSqliteSearch
 from daycare_gui.stores.daycare.sqlite.storage import DaycareStorage
@@ -30,8 +30,11 @@ from daycare_gui.stores.daycare.sqlite.users import SqliteUsers
 from daycare_gui.stores.daycare.trash import DaycareTrash
 
 
+# The legacy adapters go by the generation the folder holds, as DaycareKind.open_modules_for does, which
+# imports them only then: a SQLite store whose database could not be read reads its files through the
+# SQLite generation's adapters (the legacy ones add nothing to them but their name).
 def _tasks(core):
-    if core.db is None:
+    if core.generation not in DATABASE_GENERATIONS:
         from daycare_gui.stores.daycare.legacy.tasks import LegacyTasks
 
         return LegacyTasks(core)
@@ -56,12 +59,18 @@ def offer_capabilities(store) -> None:
     if core.db is None:
         if core.generation == "legacy-files":  # conversations straight from the agents' history.jsonl
             from daycare_gui.stores.daycare.legacy.conversations import KeyedLegacyConversations
+            from daycare_gui.stores.daycare.legacy.search import DaycareLegacySearch
 
             store.offer(Conversations, KeyedLegacyConversations(core))  # keyed by history.jsonl line
             store.offer(SearchSource, DaycareLegacySearch(core))
-        from daycare_gui.stores.daycare.legacy.collections import LegacyLists
+        if core.generation not in DATABASE_GENERATIONS:
+            from daycare_gui.stores.daycare.legacy.collections import LegacyLists
 
-        store.offer(Collections, LegacyLists(core))
+            store.offer(Collections, LegacyLists(core))
+        else:
+            from daycare_gui.stores.daycare.sqlite.collections import DaycareLists
+
+            store.offer(Collections, DaycareLists(core))
         return
     store.offer(Tables, DaycareTables(core))
     if core.has_table("session_history"):  # runs are told from the records they leave

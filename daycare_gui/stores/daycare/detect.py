@@ -17,6 +17,8 @@ from daycare_gui.stores.daycare.paths import DB_NAME, PGLITE_SUFFIX, DaycarePath
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
 # Folders and files whose presence says "Daycare wrote here".
+# Generations kept in a database; the others ("legacy-files", "empty") are read from files by legacy/.
+DATABASE_GENERATIONS = ("sqlite", "pglite")
 _LEGACY_FOLDERS = ("agents", "cron", "heartbeat", "signals", "channels", "expose", "processes")
 
 
