@@ -73,7 +73,11 @@ def test_sessions_are_listed_with_pending_counts_before_the_scan_and_counted_aft
 
     window.navigate("agents", agents[0])
     pane = window.panes["agents"]
-    qtbot.waitUntil(lambda: set(_keys(pane)) == set(owned[agents[0]]), timeout=30000)
+    try:
+        qtbot.waitUntil(lambda: set(_keys(pane)) == set(owned[agents[0]]), timeout=30000)
+    except qtbot.TimeoutError:  # (said, so that a failure on a loaded machine tells what was shown instead)
+        raise AssertionError(f"agent {agents[0]} selected: {pane.threads.current_key()!r}; sessions shown "
+                             f"{_keys(pane)}, expected {owned[agents[0]]}") from None
     assert set(_messages_column(pane)) == {"counting…"}  # pending, not 0 and not blank
 
     # another agent clicked while the scan still runs: its sessions are shown too, pending as well
