@@ -109,15 +109,20 @@ def test_nothing_to_change(task, capsys):
     assert task.read_bytes() == TASK
 
 
-def test_file_changed_during_the_edit_exits_3(task, monkeypatch, capsys):
+def _someone_else_writes_during_the_edit(monkeypatch, path) -> None:
+    """The file changes on disk after the command read it and made its edit, before it writes."""
     real_apply = edit_cmd.apply_edits
 
     def apply_then_someone_else_writes(*args, **kwargs):
         result = real_apply(*args, **kwargs)
-        task.write_bytes(TASK + b"edited elsewhere\n")
+        path.write_bytes(TASK + b"edited elsewhere\n")
         return result
 
     monkeypatch.setattr(edit_cmd, "apply_edits", apply_then_someone_else_writes)
+
+
+def test_file_changed_during_the_edit_exits_3(task, monkeypatch, capsys):
+    _someone_else_writes_during_the_edit(monkeypatch, task)
     assert cli.main(["edit", str(task), "--set", "name=Mine"]) == 3
     assert task.read_bytes() == TASK + b"edited elsewhere\n"
     assert "changed on disk" in capsys.readouterr().err
@@ -132,14 +137,7 @@ def test_a_conflict_leaves_no_backup_of_a_text_that_was_never_replaced(tmp_path,
     path = tmp_path / "cron" / "dailycleanup" / "TASK.md"
     path.parent.mkdir(parents=True)
     path.write_bytes(TASK)
-    real_apply = edit_cmd.apply_edits
-
-    def apply_then_someone_else_writes(*args, **kwargs):
-        result = real_apply(*args, **kwargs)
-        path.write_bytes(TASK + b"edited elsewhere\n")
-        return result
-
-    monkeypatch.setattr(edit_cmd, "apply_edits", apply_then_someone_else_writes)
+    _someone_else_writes_during_the_edit(monkeypatch, path)
     assert cli.main(["edit", str(path), "--set", "name=Mine"]) == 3
     assert path.read_bytes() == TASK + b"edited elsewhere\n"
     assert list((tmp_path / BACKUP_DIR).glob("*.bak")) == []

@@ -132,10 +132,8 @@ def test_opening_a_store_with_no_engine_leaves_the_socket_module_unloaded(tmp_pa
     assert found == {"checked": "no pid file and no socket", "socket": False}
 
 
-def test_opening_a_store_leaves_pyyaml_to_the_idle_imports(tmp_path):
-    """The window opens a Daycare store (its readers imported on the GUI thread first) without PyYAML, ~17 ms
-    of a start before the first page: the file readers parse YAML only after the preloader brought it in."""
-    found = _run("""
+# A child's start: the window shown, opening a fresh demo store (what each test waits for follows).
+_WINDOW_ON_THE_DEMO = """
         import json, sys, threading
         from PySide6.QtCore import QSettings
         from daycare_gui.stores.daycare.demo import write_demo
@@ -147,6 +145,13 @@ def test_opening_a_store_leaves_pyyaml_to_the_idle_imports(tmp_path):
         window = MainWindow(QSettings("settings.ini", QSettings.Format.IniFormat))
         window.show()
         window.open_path("store")
+"""
+
+
+def test_opening_a_store_leaves_pyyaml_to_the_idle_imports(tmp_path):
+    """The window opens a Daycare store (its readers imported on the GUI thread first) without PyYAML, ~17 ms
+    of a start before the first page: the file readers parse YAML only after the preloader brought it in."""
+    found = _run(_WINDOW_ON_THE_DEMO + """
         while window.store is None:
             app.processEvents()
             threading.Event().wait(0.001)
@@ -160,18 +165,7 @@ def test_opening_a_store_leaves_pyyaml_to_the_idle_imports(tmp_path):
 def test_the_agents_page_is_imported_in_idle_time_when_start_up_shows_another_page(tmp_path):
     """Start-up shows the Overview; the Agents page's modules come in the idle imports, not on its first
     click (most of that click's stall)."""
-    found = _run("""
-        import json, sys, threading
-        from PySide6.QtCore import QSettings
-        from daycare_gui.stores.daycare.demo import write_demo
-        from daycare_gui.ui.app import make_application
-        from daycare_gui.ui.main_window import MainWindow
-
-        write_demo("store")
-        app = make_application()
-        window = MainWindow(QSettings("settings.ini", QSettings.Format.IniFormat))
-        window.show()
-        window.open_path("store")
+    found = _run(_WINDOW_ON_THE_DEMO + """
         while window.store is None or not window.preloader.done:
             app.processEvents()
             threading.Event().wait(0.001)

@@ -142,7 +142,7 @@ class DaycarePgStore(api.OpenedStore):
 
                 found = data_dir_counts(self.data_dir_documents(), lists)
                 skills = found.pop("skills")
-                flat = {"skills": sum(skills.values()), "settings": len(lists.entries("settings")) and 1, **found}
+                flat = {"skills": sum(skills.values()), "settings": 1 if lists.entries("settings") else 0, **found}
                 self._file_counts = {f"files.{name}": n for name, n in flat.items() if n}
         return dict(self._file_counts)
 
