@@ -78,3 +78,16 @@ def demo_store_sqlite(tmp_path):
     root = tmp_path / "sqlite-store"
     assert main(["demo", str(root), "--quiet"]) == 0
     return root
+
+
+def test_a_store_that_begins_nothing_loads_no_other_kind_before_the_window(demo_store_sqlite):
+    """Only the kind the open will choose is asked to begin: a SQLite Daycare store loads Daycare's kind
+    alone before Qt (asking each kind in turn loaded every one of them, ~40 ms before the window showed)."""
+    import subprocess
+    import sys
+
+    script = ("import json, sys\nfrom daycare_gui.stores import registry\n"
+              "registry.head_start(sys.argv[1])\nprint(json.dumps(sorted(registry._loaded)))")
+    out = subprocess.run([sys.executable, "-c", script, str(demo_store_sqlite)], capture_output=True, text=True,
+                         timeout=120, check=True).stdout
+    assert out.strip() == '["daycare"]'
