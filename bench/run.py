@@ -570,6 +570,9 @@ def main() -> int:
                         help="reuse the indexes (and their build times) of the last run on the same store")
     parser.add_argument("--cache", default=str(CACHE),
                         help="where the large demo store and the indexes are kept (default: bench/.cache)")
+    parser.add_argument("--only-browse", action="store_true",
+                        help="only the window's browsing figures (pages, opens, scrolling, memory; their profiles): "
+                             "no start-up or search children")
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -607,16 +610,17 @@ def _measure(args, cache: Path, tmp: str) -> int:
     load_at_start = [round(x, 2) for x in os.getloadavg()]  # other work on the machine shares its cores
     for run in range(args.runs):
         print(f"run {run + 1}/{args.runs}…", file=sys.stderr)
-        shown, started = _child(["window"], env)
-        samples.setdefault("baseline_window_s", []).append(shown["shown"] - started)
-        samples.setdefault("baseline_import_s", []).append(shown["import_s"])
-        samples.setdefault("baseline_rss_mb", []).append(shown["rss_mb"])
-        agents, started = _child(["startup", str(store)], env)
-        samples.setdefault("startup_to_agents_s", []).append(agents["agents_shown"] - started)
-        for phase, at in agents["phases"].items():
-            samples.setdefault(f"startup_{phase}_s", []).append(at - started)
+        if not args.only_browse:
+            shown, started = _child(["window"], env)
+            samples.setdefault("baseline_window_s", []).append(shown["shown"] - started)
+            samples.setdefault("baseline_import_s", []).append(shown["import_s"])
+            samples.setdefault("baseline_rss_mb", []).append(shown["rss_mb"])
+            agents, started = _child(["startup", str(store)], env)
+            samples.setdefault("startup_to_agents_s", []).append(agents["agents_shown"] - started)
+            for phase, at in agents["phases"].items():
+                samples.setdefault(f"startup_{phase}_s", []).append(at - started)
         browse, _ = _child(["browse", str(store), json.dumps(plan)], env)
-        searched, _ = _child(["search", str(store), json.dumps(plan)], env)
+        searched = {} if args.only_browse else _child(["search", str(store), json.dumps(plan)], env)[0]
         for key, value in {**browse, **searched}.items():
             if isinstance(value, (int, float)):
                 samples.setdefault(key, []).append(value)
@@ -627,7 +631,8 @@ def _measure(args, cache: Path, tmp: str) -> int:
 
     m = {k: _median(v) for k, v in samples.items()}
     m["index_build_s"], m["baseline_fts_build_s"] = plan["index_build_s"], plan["baseline_fts_build_s"]
-    m["startup_import_s"] = m["startup_imported_s"] - m["startup_python_started_s"]
+    if not args.only_browse:
+        m["startup_import_s"] = m["startup_imported_s"] - m["startup_python_started_s"]
     figures = [_figure(m, *spec) for spec in FIGURES]
     for f in figures:
         profile = {k.partition(".")[2]: round(v, 2) for k, v in m.items() if k.startswith(f"phases_{f['key']}.")}
@@ -648,7 +653,7 @@ def _measure(args, cache: Path, tmp: str) -> int:
         "platform": args.platform,
         "startup_phases_s": {k[8:-2]: round(v, 3) for k, v in m.items() if k.startswith("startup_")
                              and k not in ("startup_to_agents_s", "startup_import_s")},
-        "hits": {"rare": m["search_rare_hits"], "common": m["search_common_hits"]},
+        "hits": {"rare": m.get("search_rare_hits"), "common": m.get("search_common_hits")},
     }
     result["load_average"] = {"start": load_at_start, "end": [round(x, 2) for x in os.getloadavg()]}
     _table(result)
