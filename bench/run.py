@@ -470,6 +470,50 @@ def child_search(store: str, plan_json: str) -> None:
     _emit(out)
 
 
+def child_gil() -> None:
+    """Whether Qt's text drawing on another thread runs beside the GUI thread's Python: one long drawText
+    into a QImage (which Qt allows off the GUI thread) on a thread, while this thread counts its own
+    Python loops, against the loops it counts alone in the same time. Near 100%: PySide releases the
+    interpreter lock in Qt's drawing, and rows could be drawn ahead on the worker; near 0%: it holds it,
+    and rows drawn there would stop the GUI thread for as long."""
+    import threading
+
+    from PySide6.QtGui import QFont, QGuiApplication, QImage, QPainter
+
+    _app = QGuiApplication(sys.argv[:1])
+    image = QImage(800, 40, QImage.Format.Format_ARGB32_Premultiplied)
+    font, text = QFont(), "a summary of a record " * 20_000
+
+    def draw() -> None:
+        painter = QPainter(image)
+        painter.setFont(font)
+        painter.drawText(0, 20, text)  # one call into Qt: shaping and drawing ~440,000 characters
+        painter.end()
+
+    draw()  # (glyphs cached)
+    t = time.perf_counter()
+    draw()
+    drawn_s = time.perf_counter() - t
+
+    def loops(until) -> int:
+        n = 0
+        while not until():
+            sum(range(200))
+            n += 1
+        return n
+
+    end = time.perf_counter() + drawn_s
+    alone = loops(lambda: time.perf_counter() > end)
+    done = threading.Event()
+    thread = threading.Thread(target=lambda: (draw(), done.set()))
+    t = time.perf_counter()
+    thread.start()
+    beside = loops(done.is_set)
+    thread.join()
+    beside_s = time.perf_counter() - t
+    _emit({"qt_call_ms": drawn_s * 1000, "python_ran_pct": 100 * beside / max(1, alone) * drawn_s / max(beside_s, 1e-9)})
+
+
 # ---------------------------------------------------------------------------------------------------
 # parent
 def _child(args: list[str], env: dict) -> tuple[dict, float]:
@@ -578,7 +622,8 @@ def main() -> int:
     if args.child:
         mode, *rest = args.child
         {"window": lambda: child_window(), "startup": lambda: child_startup(rest[0]),
-         "browse": lambda: child_browse(rest[0], rest[1]), "search": lambda: child_search(rest[0], rest[1])}[mode]()
+         "browse": lambda: child_browse(rest[0], rest[1]), "search": lambda: child_search(rest[0], rest[1]),
+         "gil": lambda: child_gil()}[mode]()
         return 0
 
     # SIGTERM ends the run like Ctrl+C does, so the finally below removes the children's folder either way.
@@ -629,6 +674,7 @@ def _measure(args, cache: Path, tmp: str) -> int:
                     samples.setdefault(f"{key}.{part}", []).append(amount)
         pages_via = browse["pages_via"]
 
+    gil, _ = _child(["gil"], env)  # (once: a property of the PySide build, not of the store)
     m = {k: _median(v) for k, v in samples.items()}
     m["index_build_s"], m["baseline_fts_build_s"] = plan["index_build_s"], plan["baseline_fts_build_s"]
     if not args.only_browse:
@@ -655,6 +701,8 @@ def _measure(args, cache: Path, tmp: str) -> int:
                              and k not in ("startup_to_agents_s", "startup_import_s")},
         "hits": {"rare": m.get("search_rare_hits"), "common": m.get("search_common_hits")},
     }
+    result["qt_drawing_beside_python"] = {"qt_call_ms": round(gil["qt_call_ms"], 1),
+                                          "python_ran_pct": round(gil["python_ran_pct"], 1)}
     result["load_average"] = {"start": load_at_start, "end": [round(x, 2) for x in os.getloadavg()]}
     _table(result)
     for f in figures:  # each figure on a line of its own, then everything as one object (the last line)
@@ -741,6 +789,11 @@ def _table(r: dict) -> None:
         print("  ".join(str(c if c is not None else "—").ljust(w) for c, w in zip(row, widths)))
     print(f"load average {r['load_average']['start']} → {r['load_average']['end']} (2 cores: above 2, every "
           "figure also waits for a core)")
+    g = r["qt_drawing_beside_python"]
+    print(f"rows drawn ahead on the worker: while another thread drew text into a QImage ({g['qt_call_ms']:.0f} ms in one "
+          f"Qt call), the GUI thread ran {g['python_ran_pct']:.1f}% of the Python it runs alone in that time — "
+          + ("PySide holds the interpreter lock through Qt's drawing: rows drawn there would stop the GUI thread, "
+             "not run beside it" if g["python_ran_pct"] < 50 else "Qt's drawing runs beside the GUI thread's Python"))
     for f in r["figures"]:
         p = f.get("profile")
         if p:
