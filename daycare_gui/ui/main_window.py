@@ -58,6 +58,7 @@ ENGINE_LABELS = {"running": "engine RUNNING", "maybe": "engine may be running", 
 STARTUP_PAGES = frozenset({"overview", "agents", "history"})
 # The conversation page, built ahead while the first page is read (the first of these the store has).
 PRELOADED_PAGES = ("conversations", "history")
+_NOTHING_LEFT = object()  # (MainWindow._left_detail: no previous page's detail waits to be emptied)
 
 
 class MainWindow(QMainWindow):
@@ -431,8 +432,14 @@ class MainWindow(QMainWindow):
             return
         if record and self._current_section and self._current_section != section:
             self._history.append((self._current_section, None))
-        if section != self._current_section:
-            self.detail.show_item(None)  # the detail pane describes a selection on the page shown
+        waits = (target is not None and pane.opens_before_shown and self.isVisible()
+                 and self.pane_stack.currentWidget() is not pane)
+        self._left_detail = _NOTHING_LEFT
+        if section != self._current_section:  # the detail pane describes a selection on the page shown:
+            if waits:  # emptied when the page is, not while the previous one stays up (painted twice so)
+                self._left_detail = self.detail.item
+            else:
+                self.detail.show_item(None)
         self._current_section = section
         if section in self._missed:
             self._tell_pane(section)
@@ -440,7 +447,7 @@ class MainWindow(QMainWindow):
                 self._show_store_changed("The database changed on disk.")
         self._waiting_page = None  # a newer choice replaces a page still waiting for its item
         if target is not None and pane.opens_before_shown:
-            if self.isVisible() and self.pane_stack.currentWidget() is not pane:
+            if waits:
                 self._show_when_ready(pane)  # first: a page with nothing to read is ready at once
             pane.open_item(target)  # its read runs while the previous page is still on screen
             target = None
@@ -450,6 +457,8 @@ class MainWindow(QMainWindow):
         self.nav.select({"history": "agents"}.get(section, section))
         if target is not None:
             pane.open_item(target)
+
+    _left_detail = _NOTHING_LEFT  # the previous page's detail, while that page stays up for the next (_NOTHING_LEFT: none)
 
     PAINT_HOLD_MS = 100  # the longest the previous page stays on screen while the next one reads its item
 
@@ -469,6 +478,9 @@ class MainWindow(QMainWindow):
         if self._waiting_page is not None and pane in (None, self._waiting_page):
             pane, self._waiting_page = self._waiting_page, None
             self._wait_timer.stop()
+            left, self._left_detail = self._left_detail, _NOTHING_LEFT
+            if left is not None and left is self.detail.item:  # (unless the new page described something)
+                self.detail.show_item(None)
             self._show_page(pane)
 
     def _show_page(self, pane) -> None:
