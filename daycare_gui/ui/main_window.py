@@ -711,15 +711,11 @@ class MainWindow(QMainWindow):
         if path:
             QTimer.singleShot(0, lambda: self.open_path(path, kind))
             return
-        last = self.settings.value("last_path")
-        if last and (is_url(str(last)) or Path(str(last)).exists()):  # (a server: libpq finds its password)
-            QTimer.singleShot(0, lambda: self.open_path(str(last)))
-            return
-        from daycare_gui.stores.registry import default_location
+        from daycare_gui.ui.start_store import initial_store
 
-        root = default_location()
-        if root is not None:
-            QTimer.singleShot(0, lambda: self.open_path(str(root)))
+        start = initial_store(self.settings)  # (the command line began its copy already: cli._dispatch)
+        if start is not None:
+            QTimer.singleShot(0, lambda: self.open_path(start))
 
 
 def _said_in_a_sentence(error_class: str) -> bool:
