@@ -7,6 +7,7 @@ It owns no SQL and no parsing: it opens stores through the registry on the worke
 from __future__ import annotations
 
 import logging
+import weakref
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -85,6 +86,7 @@ class MainWindow(QMainWindow):
         self._demo_dirs: list[PrivateFolder] = []
         self._current_section: str | None = None
         self._waiting_page = None  # a page shown once its item is read (see _show_when_ready)
+        self._first_reads = weakref.WeakKeyDictionary()  # opened → what showing it asks first (_read_first)
         self._wait_timer = QTimer(self, singleShot=True, timeout=self._show_waiting)
 
         self.actions_ = ActionRegistry(self)
@@ -196,7 +198,8 @@ class MainWindow(QMainWindow):
         self.status_store.setText(f"Opening {mask_url(path)}…")
         self.opener.open(mask_url(path),
                          lambda submit_open, on_error: open_in_worker(self.worker, path, kind=kind,
-                                                                      submit_open=submit_open, on_error=on_error),
+                                                                      submit_open=submit_open, on_error=on_error,
+                                                                      prepare=self._read_first),
                          on_opened=lambda s: self._store_opened(s, path),
                          on_failed=lambda msg: self._open_failed(path, msg))
 
@@ -218,7 +221,7 @@ class MainWindow(QMainWindow):
         self.opener.open("a demo store",
                          lambda submit_open, on_error: open_in_worker(
                              self.worker, str(dest), kind=kind, first=first,
-                             submit_open=submit_open, on_error=on_error),
+                             submit_open=submit_open, on_error=on_error, prepare=self._read_first),
                          on_opened=lambda s: self._store_opened(s, str(dest), remember=False),
                          on_failed=lambda msg: self._open_failed(str(dest), msg))
 
@@ -242,17 +245,26 @@ class MainWindow(QMainWindow):
             text = message
         QMessageBox.warning(self, "Cannot open", f"{mask_url(path)}\n\n{mask_url(text)}")
 
+    def _read_first(self, opened) -> None:
+        """On the open's worker: what showing the store first asks of it — its sections (a PGlite store reads
+        three tables for them) and why its writes are blocked (its migrations) — so that the GUI thread sends
+        no query while the window switches to the store (#35)."""
+        from daycare_gui.ui.panes.generic import sections_for
+
+        self._first_reads[opened] = (sections_for(opened), self._engine_note(opened))
+
     def _store_opened(self, opened, path: str, remember: bool = True) -> None:
         """Any kind, any generation: the navigation is what the store's capabilities offer."""
         from daycare_gui.ui.panes.generic import sections_for
 
+        specs, note = self._first_reads.pop(opened, (None, None))
         self.close_store()
         self.opened = opened
         self.store = opened
         self._opened_path = path
         self.welcome.show_declined("")
         self.watcher.watch(opened)  # every kind names what changes on disk when its program writes
-        self._set_sections(sections_for(opened))
+        self._set_sections(specs if specs is not None else sections_for(opened))
         if remember:
             self._remember(path)
         self.setWindowTitle(f"{opened.title} — daycare-gui")
@@ -267,7 +279,7 @@ class MainWindow(QMainWindow):
         self.preloader.start()
         self.jump.store_opened()  # on the background worker, held until start-up's imports are done
         self.show_section(self._current_section or "overview")
-        note = self._engine_note(opened)
+        note = self._engine_note(opened) if note is None else note
         if note:
             self.banner.show_message(note, action="", kind="warning")
         # Build the conversation page while the user is still reading the first one, so opening the
