@@ -36,6 +36,7 @@ from daycare_gui.ui.detail_dock import DetailDock
 from daycare_gui.ui.jump_controller import JumpController
 from daycare_gui.ui.keyboard import cycle_focus
 from daycare_gui.ui.open_progress import OpenProgress
+from daycare_gui.ui.panes.generic import sections_for  # (light; the open's worker asks it: _read_first)
 from daycare_gui.ui.panes.registry import pane_class
 from daycare_gui.ui.preload import Preloader
 from daycare_gui.ui.settings_file import private_settings
@@ -249,14 +250,10 @@ class MainWindow(QMainWindow):
         """On the open's worker: what showing the store first asks of it — its sections (a PGlite store reads
         three tables for them) and why its writes are blocked (its migrations) — so that the GUI thread sends
         no query while the window switches to the store (#35)."""
-        from daycare_gui.ui.panes.generic import sections_for
-
         self._first_reads[opened] = (sections_for(opened), self._engine_note(opened))
 
     def _store_opened(self, opened, path: str, remember: bool = True) -> None:
         """Any kind, any generation: the navigation is what the store's capabilities offer."""
-        from daycare_gui.ui.panes.generic import sections_for
-
         specs, note = self._first_reads.pop(opened, (None, None))
         self.close_store()
         self.opened = opened

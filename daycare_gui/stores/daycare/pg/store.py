@@ -114,21 +114,42 @@ class DaycarePgStore(api.OpenedStore):
         if self._counts is None:
             from daycare_gui.stores.daycare.pg.history_keys import history_keys
 
-            out = {}
             # A PGlite copy's history is counted from every session's record ids, read once (or kept from the
             # last open of the store as it is): a count(*) was a second scan of the whole history beside the
             # one the automations' summary needs (3 s each on a million records).
             keys = history_keys(self)
-            for table in sorted(self._tables):
-                try:
-                    if table == "session_history" and keys is not None:
+            tables = sorted(self._tables)
+            counted = self._count_tables([t for t in tables if not (t == "session_history" and keys is not None)])
+            out = {}
+            for table in tables:
+                if table == "session_history" and keys is not None:
+                    try:
                         out[table] = keys.total()
-                        continue
-                    out[table] = int(self.db.scalar(f'SELECT count(*) FROM "{table}"') or 0)
-                except PgError as exc:
-                    self.problems.add(self.title, f"cannot count {table}: {exc}")
+                    except PgError as exc:
+                        self.problems.add(self.title, f"cannot count {table}: {exc}")
+                elif table in counted:
+                    out[table] = counted[table]
             self._counts = out
         return {**self._counts, **self.file_counts()}
+
+    def _count_tables(self, tables: list[str]) -> dict[str, int]:
+        """Every table's rows. A PGlite copy counts them in one statement: each round trip to the sidecar
+        costs ~10 ms, and 35 of them took 0.1 to 0.4 s of each ``inspect``. A server counts them one by one,
+        each under the statement timeout of its own, as does a copy whose statement failed (a damaged
+        file): the problem names the table."""
+        if tables and self.generation == "pglite":
+            try:
+                row = self.db.rows("SELECT " + ", ".join(f"(SELECT count(*) FROM {_quoted(t)})" for t in tables))[0]
+                return {t: int(n or 0) for t, n in zip(tables, row)}
+            except PgError:
+                pass
+        out = {}
+        for table in tables:
+            try:
+                out[table] = int(self.db.scalar(f"SELECT count(*) FROM {_quoted(table)}") or 0)
+            except PgError as exc:
+                self.problems.add(self.title, f"cannot count {table}: {exc}")
+        return out
 
     def file_counts(self) -> dict[str, int]:
         """The files Daycare keeps beside its database, counted under ``files.`` as a SQLite store counts its
@@ -250,3 +271,8 @@ class DaycarePgStore(api.OpenedStore):
             if self.server is not None:
                 server, self.server = self.server, None
                 server.close()
+
+
+def _quoted(table: str) -> str:
+    """A table's name as an SQL identifier (the catalog's names are the store's: quoted, quotes doubled)."""
+    return '"' + table.replace('"', '""') + '"'
