@@ -176,3 +176,22 @@ def test_pglite_inspect_counts_the_history_and_tells_runs_without_grouping_it_by
 
         history_keys(store).total()  # every session's ids, read first: the runs told from them
         assert inspect_report(store)["automations"] == report["automations"]
+
+
+def test_pglite_open_reads_its_schema_in_one_statement(pglite_demo, monkeypatch):
+    """A PGlite copy's tables and columns come from one question to PostgreSQL's catalog (two to
+    information_schema took 80 to 270 ms of the open), with the names information_schema gives."""
+    from daycare_gui.stores.daycare.pg import database
+
+    asked = []
+    real = database.PgDatabase.rows
+    monkeypatch.setattr(database.PgDatabase, "rows",
+                        lambda self, sql, params=None: asked.append(sql) or real(self, sql, params))
+    with registry.open_store(pglite_demo, live=False) as store:
+        schema = [s for s in asked if "information_schema" in s or "pg_catalog.pg_class" in s]
+        assert len(schema) == 1, schema
+        tables, columns = store.db.tables(), dict(store.db._columns)
+        store.db._tables = store.db._columns = None  # asked again of information_schema
+        assert store.db.tables() == tables and len(tables) > 30
+        store.db.columns("agents")
+        assert store.db._columns == columns

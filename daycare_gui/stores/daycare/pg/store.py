@@ -34,6 +34,11 @@ class DaycarePgStore(api.OpenedStore):
         self.engine = engine  # core.engine.EngineStatus, when there is a folder to look at
         self.notes = notes
         self.copy_state = copy_state  # pg.history_keys.CopyState: the copy is the store at a known fingerprint
+        if generation == "pglite":
+            try:
+                db.read_catalog()  # its tables and columns in one statement (a copy's schema never changes)
+            except PgError:
+                pass  # (asked of information_schema below, which says what is wrong)
         self._tables = set(db.tables())
         # The schema's columns, read now in the open (one information_schema query, 50 to 300 ms on PGlite)
         # rather than by whichever first answer needs them: the window's agent list asks at once anyway,
