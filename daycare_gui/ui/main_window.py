@@ -7,6 +7,7 @@ It owns no SQL and no parsing: it opens stores through the registry on the worke
 from __future__ import annotations
 
 import logging
+import weakref
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -35,6 +36,7 @@ from daycare_gui.ui.detail_dock import DetailDock
 from daycare_gui.ui.jump_controller import JumpController
 from daycare_gui.ui.keyboard import cycle_focus
 from daycare_gui.ui.open_progress import OpenProgress
+from daycare_gui.ui.panes.generic import sections_for  # (light; the open's worker asks it: _read_first)
 from daycare_gui.ui.panes.registry import pane_class
 from daycare_gui.ui.preload import Preloader
 from daycare_gui.ui.settings_file import private_settings
@@ -86,6 +88,7 @@ class MainWindow(QMainWindow):
         self._demo_dirs: list[PrivateFolder] = []
         self._current_section: str | None = None
         self._waiting_page = None  # a page shown once its item is read (see _show_when_ready)
+        self._first_reads = weakref.WeakKeyDictionary()  # opened → what showing it asks first (_read_first)
         self._wait_timer = QTimer(self, singleShot=True, timeout=self._show_waiting)
 
         self.actions_ = ActionRegistry(self)
@@ -197,7 +200,8 @@ class MainWindow(QMainWindow):
         self.status_store.setText(f"Opening {mask_url(path)}…")
         self.opener.open(mask_url(path),
                          lambda submit_open, on_error: open_in_worker(self.worker, path, kind=kind,
-                                                                      submit_open=submit_open, on_error=on_error),
+                                                                      submit_open=submit_open, on_error=on_error,
+                                                                      prepare=self._read_first),
                          on_opened=lambda s: self._store_opened(s, path),
                          on_failed=lambda msg: self._open_failed(path, msg))
 
@@ -219,7 +223,7 @@ class MainWindow(QMainWindow):
         self.opener.open("a demo store",
                          lambda submit_open, on_error: open_in_worker(
                              self.worker, str(dest), kind=kind, first=first,
-                             submit_open=submit_open, on_error=on_error),
+                             submit_open=submit_open, on_error=on_error, prepare=self._read_first),
                          on_opened=lambda s: self._store_opened(s, str(dest), remember=False),
                          on_failed=lambda msg: self._open_failed(str(dest), msg))
 
@@ -243,17 +247,22 @@ class MainWindow(QMainWindow):
             text = message
         QMessageBox.warning(self, "Cannot open", f"{mask_url(path)}\n\n{mask_url(text)}")
 
+    def _read_first(self, opened) -> None:
+        """On the open's worker: what showing the store first asks of it — its sections (a PGlite store reads
+        three tables for them) and why its writes are blocked (its migrations) — so that the GUI thread sends
+        no query while the window switches to the store (#35)."""
+        self._first_reads[opened] = (sections_for(opened), self._engine_note(opened))
+
     def _store_opened(self, opened, path: str, remember: bool = True) -> None:
         """Any kind, any generation: the navigation is what the store's capabilities offer."""
-        from daycare_gui.ui.panes.generic import sections_for
-
+        specs, note = self._first_reads.pop(opened, (None, None))
         self.close_store()
         self.opened = opened
         self.store = opened
         self._opened_path = path
         self.welcome.show_declined("")
         self.watcher.watch(opened)  # every kind names what changes on disk when its program writes
-        self._set_sections(sections_for(opened))
+        self._set_sections(specs if specs is not None else sections_for(opened))
         if remember:
             self._remember(path)
         self.setWindowTitle(f"{opened.title} — daycare-gui")
@@ -268,7 +277,7 @@ class MainWindow(QMainWindow):
         self.preloader.start()
         self.jump.store_opened()  # on the background worker, held until start-up's imports are done
         self.show_section(self._current_section or "overview")
-        note = self._engine_note(opened)
+        note = self._engine_note(opened) if note is None else note
         if note:
             self.banner.show_message(note, action="", kind="warning")
         # Build the conversation page while the user is still reading the first one, so opening the
@@ -723,15 +732,11 @@ class MainWindow(QMainWindow):
         if path:
             QTimer.singleShot(0, lambda: self.open_path(path, kind))
             return
-        last = self.settings.value("last_path")
-        if last and (is_url(str(last)) or Path(str(last)).exists()):  # (a server: libpq finds its password)
-            QTimer.singleShot(0, lambda: self.open_path(str(last)))
-            return
-        from daycare_gui.stores.registry import default_location
+        from daycare_gui.ui.start_store import initial_store
 
-        root = default_location()
-        if root is not None:
-            QTimer.singleShot(0, lambda: self.open_path(str(root)))
+        start = initial_store(self.settings)  # (the command line began its copy already: cli._dispatch)
+        if start is not None:
+            QTimer.singleShot(0, lambda: self.open_path(start))
 
 
 def _said_in_a_sentence(error_class: str) -> bool:
