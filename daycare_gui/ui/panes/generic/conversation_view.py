@@ -47,6 +47,7 @@ CONVERSATION_DELAY_MS = 120  # let keyboard scrolling settle before the conversa
 # While the selection rides a live tail, the details and conversation are redrawn at most this often: a
 # writer at 100 messages a second would otherwise have the GUI thread laying out HTML all the time.
 FOLLOW_RENDER_MS = 1000
+WARM_UP_MS = 1  # each step of the warm-up in a turn of the event loop of its own, after what is pending
 LOADING_MS = 50  # a session's answer quicker than this is painted once, without a loading state before it
 LIVE_MS = 100  # a kind's growing session is re-checked at most this often, only after its files changed
 WINDOW_BEFORE = 30  # messages drawn before and after the current one
@@ -317,13 +318,29 @@ class ConversationView(QWidget):
             QShortcut(QKeySequence(keys), self, slot, context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self._watch = _GrowthWatch(self)
         self._enable(False)
-        QTimer.singleShot(0, self._warm_up)
+        # A timer, not a call posted with the page's build: the build's own layout and first paint come
+        # first, and the event loop turns between the warm-up's two steps (together with the build they
+        # were one ~60 ms freeze of the 1M demo's Agents page, in which its first list waited).
+        self._warm_steps = [self._warm_up, self._warm_up_rows]
+        self._warm_timer = QTimer(self, singleShot=True, interval=WARM_UP_MS)
+        self._warm_timer.timeout.connect(self._warm_up_step)
+        self._warm_timer.start()
+
+    def _warm_up_step(self) -> None:
+        self._warm_steps.pop(0)()
+        if self._warm_steps:
+            self._warm_timer.start()
 
     def _warm_up(self) -> None:
         """Lay out and paint once off screen, so the first session opened does not pay for polishing,
-        fonts and glyphs (tens of ms, once)."""
+        fonts and glyphs (tens of ms, once). Not for a view on screen already (a page that shows it at
+        once): its own first paint does that, and the render would draw it a second time."""
+        if self.isVisible():
+            return
         size = self.size().expandedTo(QSize(800, 600))
         self.render(QImage(size, QImage.Format.Format_ARGB32_Premultiplied))
+
+    def _warm_up_rows(self) -> None:
         self.list.rows.warm_up(self.list.font(), self.list.palette(),
                                self.list.verticalHeader().defaultSectionSize(), self.devicePixelRatioF())
 
