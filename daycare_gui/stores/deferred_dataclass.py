@@ -16,6 +16,7 @@ into a fresh process: nothing in the application pickles its records).
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import threading
 
@@ -74,9 +75,12 @@ def define(cls: type) -> None:
             delattr(cls, name)
         twin = type(cls.__name__, cls.__bases__, {**written, "__annotations__": annotations,
                                                    "__module__": cls.__module__, "__qualname__": cls.__qualname__})
-        twin = dataclasses.dataclass(twin, **options)
+        # (the twin makes only what its __init__ needs: a frozen class's fields are set past its __setattr__)
+        twin = dataclasses.dataclass(twin, **{**options, "repr": False, "eq": False, "match_args": False})
         dataclasses.dataclass(cls, **{**options, "init": False})
-        cls.__dataclass_params__ = twin.__dataclass_params__  # (init=True, as written)
+        params = copy.copy(cls.__dataclass_params__)
+        params.init = True  # as written
+        cls.__dataclass_params__ = params
         if cls.__doc__ == f"{cls.__name__}(*args, **kwargs)":  # (no docstring: the one dataclass writes)
             cls.__doc__ = twin.__doc__
         cls.__init__ = twin.__init__  # (no reference to the twin inside: it sets the fields on ``self``)
