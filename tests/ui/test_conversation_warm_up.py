@@ -47,3 +47,27 @@ def test_the_agents_pages_conversation_shown_at_once_is_not_drawn_off_screen(qtb
     qtbot.wait(100)
     assert pane.conversation.isVisible()
     assert pane.conversation not in rendered
+
+
+def test_the_agents_page_opened_at_an_agent_is_not_drawn_off_screen_either(qtbot, window, demo_store, monkeypatch):
+    """Opened at an agent (a link, Jump To), the page is shown once that agent's session is: built hidden,
+    but about to be painted for real with that session."""
+    import sqlite3
+
+    from daycare_gui.ui.panes.generic import conversation_view
+
+    rendered = _count_renders(monkeypatch)
+    # (its session shown before the paint off screen would come: however slow the machine running this)
+    monkeypatch.setattr(conversation_view, "WARM_UP_RENDER_MS", 60_000, raising=False)
+    open_and_wait(qtbot, window, demo_store)
+    conn = sqlite3.connect(f"file:{demo_store / 'daycare.db'}?mode=ro&immutable=1", uri=True)
+    agent = conn.execute("SELECT s.agent_id FROM session_history h JOIN sessions s ON s.id = h.session_id "
+                         "GROUP BY s.agent_id ORDER BY count(*) DESC LIMIT 1").fetchone()[0]
+    conn.close()
+    window.navigate("agents", agent)
+    pane = window.panes["agents"]
+    qtbot.waitUntil(lambda: window.pane_stack.currentWidget() is pane and pane.conversation.model.rowCount() > 0,
+                    timeout=10000)
+    qtbot.waitUntil(lambda: not window.worker.is_busy() and not window.bg_worker.is_busy(), timeout=10000)
+    qtbot.wait(100)
+    assert pane.conversation not in rendered
