@@ -13,18 +13,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from daycare_gui.stores.deferred_dataclass import deferred
+
 # Roles the conversation view knows how to draw; a kind may use others (drawn as "other").
 ROLES = ("user", "assistant", "tool", "system", "note", "event")
 
 
-@dataclass(frozen=True)
+@deferred
 class ToolCallRecord:
     id: str
     name: str
     arguments: Any = None
 
 
-@dataclass(frozen=True)
+@deferred
 class ToolResultRecord:
     call_id: str  # pairs this result with the ToolCallRecord of the same id
     name: str = ""
@@ -32,7 +34,7 @@ class ToolResultRecord:
     is_error: bool = False
 
 
-@dataclass(frozen=True)
+@deferred
 class Message:
     """One entry of a conversation: a message, a tool result, a marker or a kind's own record."""
 
@@ -72,7 +74,7 @@ class Message:
         return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
-@dataclass(frozen=True)
+@deferred
 class ThreadRecord:
     """Whatever owns sessions: a Daycare agent, a Linggen project, a CianaParrot chat."""
 
@@ -86,13 +88,13 @@ class ThreadRecord:
     problem: str | None = None
 
 
-@dataclass(frozen=True)
+@deferred
 class SessionRef:
     thread_id: str
     session_id: str
 
 
-@dataclass(frozen=True)
+@deferred
 class SessionRecord:
     ref: SessionRef
     title: str
@@ -107,7 +109,7 @@ class SessionRecord:
     count_pending: bool = False
 
 
-@dataclass(frozen=True)
+@deferred
 class DocRef:
     """A Markdown document (with or without frontmatter) that the shared editor can show and edit."""
 
@@ -128,7 +130,7 @@ class DocRef:
     meta: tuple[tuple[str, str], ...] = ()  # labelled facts for the detail pane (a skill's description)
 
 
-@dataclass(frozen=True)
+@deferred
 class DocVersion:
     """An earlier version the system keeps of a document (a skill's ``skills-history``), oldest first."""
 
@@ -138,7 +140,7 @@ class DocVersion:
     note: str = ""  # what changed from it to the document as it is now ("+3 −1 lines")
 
 
-@dataclass(frozen=True)
+@deferred
 class TaskCopy:
     """One place a task is stored (a file, a database row): whether the store's system reads it, and why.
 
@@ -153,7 +155,7 @@ class TaskCopy:
     fields: bool = False  # Tasks.editable/update edit this copy's fields (a row)
 
 
-@dataclass(frozen=True)
+@deferred
 class TaskItem:
     """Scheduled work. Shared code says the schedule in words and computes next runs for ``cron``."""
 
@@ -184,7 +186,7 @@ class TaskItem:
         return bool(self.copies) and not any(c.read for c in self.copies)
 
 
-@dataclass(frozen=True)
+@deferred
 class TableRef:
     name: str
     count: int | None = None
@@ -192,7 +194,7 @@ class TableRef:
     columns: tuple[str, ...] = ()  # its column names, where listing them is cheap (the table list shows them)
 
 
-@dataclass(frozen=True)
+@deferred
 class Collection:
     """A kind's own list (runs, missions, memory entries, checkpoints): shown by the shared list pane."""
 
@@ -212,7 +214,7 @@ class Collection:
     keyed: bool = True
 
 
-@dataclass(frozen=True)
+@deferred
 class Link:
     """Where following a row leads: ("session", SessionRef), ("row", (collection_id, key)), ("doc", DocRef)."""
 
@@ -221,7 +223,7 @@ class Link:
     label: str = ""
 
 
-@dataclass(frozen=True)
+@deferred
 class Row:
     key: str
     values: tuple[Any, ...]
@@ -233,7 +235,7 @@ class Row:
     problem: str | None = None
 
 
-@dataclass(frozen=True)
+@deferred
 class DeletedItem:
     """Something deleted through this app and kept aside so it can be put back (a task, a skill, a row)."""
 
@@ -248,7 +250,7 @@ class DeletedItem:
 RUN_OUTCOMES = ("worked", "failed", "skipped", "interrupted", "running", "unknown")
 
 
-@dataclass(frozen=True)
+@deferred
 class Run:
     """One time scheduled work ran (or was due and skipped), as the store lets it be told.
 
@@ -273,7 +275,7 @@ class Run:
     raw: Any = None
 
 
-@dataclass(frozen=True)
+@deferred
 class Automation:
     """A scheduled task or trigger whose runs can be listed: a task (``task``) or a kind's own trigger."""
 
@@ -291,7 +293,7 @@ SECTION_SHOWS = ("overview", "conversations", "session", "search", "tasks", "doc
                  "automations", "costs", "storage", "actions", "problems")
 
 
-@dataclass(frozen=True)
+@deferred
 class Section:
     """A section of the window as a kind names and orders it: the id deep links and routes use, its title,
     and what it shows (one of ``SECTION_SHOWS``; the window picks the shared pane and skips a section whose
@@ -307,7 +309,7 @@ class Section:
     group: str = ""
 
 
-@dataclass(frozen=True)
+@deferred
 class FilterSpec:
     """A filter a list offers, done by the store: ``kind`` is "text" (words in the row), "choice" (one of
     ``choices``), "flag" (only rows whose ``Row.flag`` is ``name``: "stuck only") or "time" (since/until)."""
@@ -318,7 +320,7 @@ class FilterSpec:
     choices: tuple[tuple[str, str], ...] = ()  # (value, label)
 
 
-@dataclass(frozen=True)
+@deferred
 class Query:
     """What a keyed list is asked for: filtered and sorted by the store, never by the window."""
 
@@ -353,14 +355,14 @@ class JumpEntry:
     collection: str = ""
 
 
-@dataclass(frozen=True)
+@deferred
 class DayCount:
     day: str  # YYYY-MM-DD
     series: str  # model name, record kind, ... ("" for one series)
     value: float
 
 
-@dataclass(frozen=True)
+@deferred
 class KeptTarget:
     """A store a repeated command (``search``, ``inspect``) may answer from what its last run kept, because
     reading it live is dear (a PGlite copy and a Node process): ``StoreKind.kept_target``."""
@@ -371,7 +373,7 @@ class KeptTarget:
     engine: Callable[[], dict]  # the system's engine now, as ``inspect`` reports it ({"running": …, "detail": …})
 
 
-@dataclass(frozen=True)
+@deferred
 class StoreSummary:
     """What the overview, the status bar and ``inspect`` say about an opened store."""
 
@@ -386,7 +388,7 @@ class StoreSummary:
     extra: dict = field(default_factory=dict, compare=False)
 
 
-@dataclass(frozen=True)
+@deferred
 class SearchDocument:
     """A document the shared search index holds beside the messages: ``key`` opens it where the store's
     quick open (``Directory``, kind "doc") or its Documents section lists it; ``where`` says where it lives
@@ -401,7 +403,7 @@ class SearchDocument:
     at: int | None = None  # when it last changed (ms), where known
 
 
-@dataclass(frozen=True)
+@deferred
 class SqliteFeed:
     """How a store kept in SQLite hands its messages to the search index inside SQLite (no row is decoded in
     Python): the index attaches ``uri`` (read-only: writing through it fails) as ``feed`` and runs
@@ -420,7 +422,7 @@ class SqliteFeed:
 # -- files beside a store (the Files capability, #33) ----------------------------------------------
 
 
-@dataclass(frozen=True)
+@deferred
 class FileRoot:
     """A folder the window may browse (a user's home, a workspace); nothing outside it is ever read."""
 
@@ -431,7 +433,7 @@ class FileRoot:
     note: str = ""  # one line shown when it is selected
 
 
-@dataclass(frozen=True)
+@deferred
 class FileEntry:
     """One name in a folder of a root; ``rel`` is its path from the root, with "/" between names."""
 
@@ -446,7 +448,7 @@ class FileEntry:
     problem: str | None = None  # a line that is no entry: why the folder could not be listed whole
 
 
-@dataclass(frozen=True)
+@deferred
 class FilePreview:
     """What a file holds, bounded: ``format`` is "markdown", "text", "binary" or "none" (not shown)."""
 
@@ -461,7 +463,7 @@ class FilePreview:
 # -- Storage: migrations and the upgrade (api.Storage) ------------------------------------------------
 
 
-@dataclass(frozen=True)
+@deferred
 class MigrationLine:
     """One migration of the store against the list its system knows: ``status`` is "applied", "pending",
     "unknown" (applied, but not in the list this application knows) or "later pending" (of a later
@@ -477,7 +479,7 @@ class MigrationLine:
         return f"{self.status}:{self.name}"
 
 
-@dataclass(frozen=True)
+@deferred
 class UpgradeStep:
     """One step an upgrade would run, as its dry run saw it."""
 
@@ -488,7 +490,7 @@ class UpgradeStep:
     detail: tuple[str, ...] = ()  # every line the dry run said about it (a tooltip)
 
 
-@dataclass(frozen=True)
+@deferred
 class UpgradePlan:
     """A dry run: what an upgrade would do to ``target`` (the file it replaces, or creates when
     ``exists`` is False: then there is nothing to back up). No steps: the store is up to date, and
@@ -505,7 +507,7 @@ class UpgradePlan:
     native: Any = field(default=None, compare=False, repr=False)
 
 
-@dataclass(frozen=True)
+@deferred
 class UpgradeResult:
     """What an upgrade did. Unless ``changed``, the store is as it was (``unchanged`` says so in words,
     or why it may not be)."""
@@ -618,7 +620,7 @@ class UsageRecord:
         return self.input + self.output + self.cache_read + self.cache_write_5m + self.cache_write_1h
 
 
-@dataclass(frozen=True)
+@deferred
 class StoredCost:
     """A cost figure the store keeps itself (Daycare PGlite's hourly table), summed per day and model, for the
     side-by-side with the cost recomputed from the records."""
@@ -633,7 +635,7 @@ class StoredCost:
     cache_write: int = 0
 # -- Space: where the bytes of a store go, and what a safe action gives back (#38) ---------------------
 
-@dataclass(frozen=True)
+@deferred
 class SpaceLine:
     """One holder of bytes: a table or index, a thread/session/agent, a folder, the free pages or the log."""
 
@@ -645,7 +647,7 @@ class SpaceLine:
     per_day: float | None = None  # bytes added per day, where times allow
 
 
-@dataclass(frozen=True)
+@deferred
 class SpaceAction:
     """A safe action and what it would give back, computed from the store (``reclaim`` in bytes; None when
     only its dry run can tell)."""
@@ -681,7 +683,7 @@ class SpaceReport:
                 "actions": [vars(a) for a in self.actions], "notes": list(self.notes)}
 
 
-@dataclass(frozen=True)
+@deferred
 class PrunePreview:
     """A prune's dry run: what goes (one line per thread, largest first) and the sizes measured on a pruned
     copy. ``refusal`` instead when it would not run."""
@@ -698,7 +700,7 @@ class PrunePreview:
         return max(0, self.size_before - self.size_after)
 
 
-@dataclass(frozen=True)
+@deferred
 class PruneDone:
     size_before: int = 0
     size_after: int = 0

@@ -611,8 +611,7 @@ class MainWindow(QMainWindow):
             self.nav.set_count("problems", len(self.opened.problems))
 
     def _counts_arrived(self, counts: dict) -> None:
-        for nav_id, count in counts.items():
-            self.nav.set_count(nav_id, count)
+        self.nav.set_counts(counts)
 
     def _update_status(self) -> None:
         opened = self.opened

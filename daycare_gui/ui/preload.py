@@ -35,6 +35,8 @@ MODULES: tuple[str, ...] = (
         "panes.generic.conversations_memory", "models.keyed_model", "widgets.filter_bar", "widgets.record_table",
         "panes.generic.thread_list", "panes.generic.common", "panes.generic.conversations")),
     "warm_up_item_delegates",  # a step below, not a module
+    # the records start-up did not use, defined a few a turn (daycare_gui.stores.deferred_dataclass)
+    *("define_records",) * 12,
     "warm_up_icons",  # the navigation's icons in every mode (daycare_gui.ui.icons.warm_up)
 )
 
@@ -167,5 +169,14 @@ def warm_up_icons() -> None:
     icons.warm_up()
 
 
+RECORDS_A_TURN = 4  # ~2 ms each (a dataclass made, and its __init__ on a twin)
+
+
+def define_records() -> None:
+    from daycare_gui.stores.deferred_dataclass import define_some
+
+    define_some(RECORDS_A_TURN)
+
+
 STEPS: dict[str, Callable[[], None]] = {"warm_up_item_delegates": warm_up_item_delegates,
-                                        "warm_up_icons": warm_up_icons}
+                                        "warm_up_icons": warm_up_icons, "define_records": define_records}

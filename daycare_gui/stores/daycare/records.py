@@ -8,11 +8,13 @@ fields; keys Daycare added later land in ``extra`` so nothing is dropped.
 from __future__ import annotations
 
 import json
-from dataclasses import MISSING, dataclass, field, fields
+from dataclasses import MISSING, field, fields
 from typing import Any
 
+from daycare_gui.stores.deferred_dataclass import deferred
 
-@dataclass(frozen=True)
+
+@deferred
 class Unparsed:
     raw: str | None
     reason: str
@@ -72,7 +74,7 @@ def _frozen(cls, defaults: dict, values: dict):
 DESCRIPTOR_KINDS = ("user", "cron", "system", "subagent", "app", "permanent")
 
 
-@dataclass(frozen=True)
+@deferred
 class AgentDescriptor:
     """One of the six descriptor kinds; unknown kinds keep their type and every key in ``extra``."""
 
@@ -154,7 +156,7 @@ def parse_descriptor(raw: str | None) -> AgentDescriptor | Unparsed:
 # --- permissions and tokens ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@deferred
 class SessionPermissions:
     working_dir: str | None
     write_dirs: tuple[str, ...]
@@ -199,7 +201,7 @@ def permissions_from_obj(obj: dict) -> SessionPermissions:
     )
 
 
-@dataclass(frozen=True)
+@deferred
 class TokenSize:
     input: int = 0
     output: int = 0
@@ -232,7 +234,7 @@ class TokenSize:
 _TOKEN_FIELDS = ("input", "output", "cache_read", "cache_write", "total")
 
 
-@dataclass(frozen=True)
+@deferred
 class TokenEntry:
     provider: str
     model: str
@@ -254,7 +256,7 @@ def parse_tokens(raw: str | None) -> TokenEntry | None | Unparsed:
     return entry if entry is not None else Unparsed(raw, "tokens are not a JSON object")
 
 
-@dataclass(frozen=True)
+@deferred
 class TokenStats:
     """provider → model → sizes."""
 
@@ -298,7 +300,7 @@ HISTORY_KINDS = (
 LEGACY_MARKERS = ("start", "reset")
 
 
-@dataclass(frozen=True)
+@deferred
 class FileReference:
     id: str
     name: str
@@ -307,14 +309,14 @@ class FileReference:
     path: str
 
 
-@dataclass(frozen=True)
+@deferred
 class ToolCall:
     id: str
     name: str
     arguments: Any
 
 
-@dataclass(frozen=True)
+@deferred
 class HistoryRecord:
     """One ``session_history`` row (or legacy history line) with its payload typed by kind.
 
@@ -500,7 +502,7 @@ def parse_history_row(id: int, session_id: str, type_: str, at: int, data_raw: s
 INBOX_KINDS = ("message", "system_message", "signal", "reset", "compact", "restore")
 
 
-@dataclass(frozen=True)
+@deferred
 class InboxItem:
     id: str
     agent_id: str
@@ -550,7 +552,7 @@ def payload_in_words(payload: dict) -> str:
     return " · ".join(parts) or "(no details)"
 
 
-@dataclass(frozen=True)
+@deferred
 class SignalSource:
     type: str
     id: str | None = None
@@ -566,7 +568,7 @@ def parse_signal_source(raw: str | None) -> SignalSource | Unparsed:
     return SignalSource(obj["type"], _opt_s(obj, "id"), _opt_s(obj, "userId"))
 
 
-@dataclass(frozen=True)
+@deferred
 class ExposeTarget:
     type: str
     port: int | None = None

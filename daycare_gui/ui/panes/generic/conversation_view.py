@@ -47,6 +47,10 @@ CONVERSATION_DELAY_MS = 120  # let keyboard scrolling settle before the conversa
 # While the selection rides a live tail, the details and conversation are redrawn at most this often: a
 # writer at 100 messages a second would otherwise have the GUI thread laying out HTML all the time.
 FOLLOW_RENDER_MS = 1000
+WARM_UP_MS = 1  # the warm-up's first step in a turn of the event loop of its own, after what is pending
+# Its paint off screen only for a view still hidden and without a session this long after its build (one
+# built in idle time); a page opened at a session is shown with it by then, and painted for real anyway.
+WARM_UP_RENDER_MS = 400
 LOADING_MS = 50  # a session's answer quicker than this is painted once, without a loading state before it
 LIVE_MS = 100  # a kind's growing session is re-checked at most this often, only after its files changed
 WINDOW_BEFORE = 30  # messages drawn before and after the current one
@@ -320,13 +324,30 @@ class ConversationView(QWidget):
             QShortcut(QKeySequence(keys), self, slot, context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self._watch = _GrowthWatch(self)
         self._enable(False)
-        QTimer.singleShot(0, self._warm_up)
+        # Timers, not a call posted with the page's build: the build's own layout and first paint come
+        # first, and the event loop turns between the warm-up's two steps (together with the build they
+        # were one ~60 ms freeze of the 1M demo's Agents page, in which its first list waited).
+        self._warm_steps = [(WARM_UP_MS, self._warm_up_rows), (WARM_UP_RENDER_MS, self._warm_up)]
+        self._warm_timer = QTimer(self, singleShot=True)
+        self._warm_timer.timeout.connect(self._warm_up_step)
+        self._warm_timer.start(self._warm_steps[0][0])
+
+    def _warm_up_step(self) -> None:
+        self._warm_steps.pop(0)[1]()
+        if self._warm_steps:
+            self._warm_timer.start(self._warm_steps[0][0])
 
     def _warm_up(self) -> None:
         """Lay out and paint once off screen, so the first session opened does not pay for polishing,
-        fonts and glyphs (tens of ms, once)."""
+        fonts and glyphs (tens of ms, once). Not for a view on screen already (a page that shows it at
+        once), nor one given a session to show (a page opened at a session is shown once that session is):
+        its own first paint comes then and does that, and the render would draw it a second time."""
+        if self.isVisible() or self.ref is not None:
+            return
         size = self.size().expandedTo(QSize(800, 600))
         self.render(QImage(size, QImage.Format.Format_ARGB32_Premultiplied))
+
+    def _warm_up_rows(self) -> None:
         self.list.rows.warm_up(self.list.font(), self.list.palette(),
                                self.list.verticalHeader().defaultSectionSize(), self.devicePixelRatioF())
 
