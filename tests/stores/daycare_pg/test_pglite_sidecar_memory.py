@@ -4,8 +4,10 @@ its answer a few thousand sessions at a time.
 
 On the 1M-record demo the sidecar peaked at ~420 MB with Node's defaults (TurboFan's code and compiler memory,
 16 MB semi-spaces full of the garbage PGlite makes of each reply, a 48 MB hash); the figures are in
-bench/README.md. Memory is not asserted here: what the sidecar is started with, and that it still reads
-the store as before, is."""
+bench/README.md. PGlite itself starts PostgreSQL with 16 MB of shared buffers instead of the 128 MB compiled
+into it, which it zeroes at start (the sidecar changes the value in PGlite's memory before PostgreSQL reads
+it). Memory is not asserted here: what the sidecar is started with, and that it still reads the store as
+before, is."""
 
 from __future__ import annotations
 
@@ -97,3 +99,47 @@ def test_the_pass_over_the_history_is_read_in_slices_of_pages(pglite_demo, monke
     assert pages > 1 and len(scans) == pages  # one reply per page of the history, each its sessions' ids
     assert all("ctid" in sql for sql in scans)
     assert len(truth) > 8 and listed == {sid: truth.get(sid, 0) for sid in listed}
+
+
+def _opened_with(store) -> dict[str, str]:
+    return {name: store.db.scalar(f"SHOW {name}") for name in ("shared_buffers", "wal_buffers", "max_connections")}
+
+
+def test_pglite_runs_with_16_mb_of_shared_buffers_and_reads_the_store_as_before(pglite_demo):
+    with registry.open_store(pglite_demo) as store:
+        settings = _opened_with(store)
+        cap = store.capability(api.Conversations)
+        truth = {r[0]: int(r[1]) for r in store.db.rows(
+            "SELECT session_id, count(*) FROM session_history GROUP BY session_id")}
+        listed = {s.ref.session_id: s.message_count for t in cap.threads() for s in cap.sessions(t.id)}
+    assert settings == {"shared_buffers": "16MB", "wal_buffers": "4MB", "max_connections": "100"}
+    assert listed and all(n == truth.get(sid, 0) for sid, n in listed.items())
+
+
+def test_a_value_postgresql_refuses_starts_pglite_again_as_it_ships(pglite_demo, monkeypatch):
+    """PostgreSQL stops PGlite's start on a value below its minimum (1 kB of shared buffers): the sidecar
+    starts PGlite again without it, and the store opens with PGlite's own 128 MB."""
+    from daycare_gui.stores.daycare.pg import pglite_copy
+
+    monkeypatch.setattr(pglite_copy, "SIDECAR_PGLITE_SETTINGS", {"shared_buffers": "1kB"})
+    with registry.open_store(pglite_demo) as store:
+        settings = _opened_with(store)
+        log = store.server.log_tail()
+        cap = store.capability(api.Conversations)
+        assert any(s.message_count for t in cap.threads() for s in cap.sessions(t.id))
+    assert settings["shared_buffers"] == "128MB"
+    assert "shared_buffers=1kB" in log and "started again as it ships" in log
+
+
+def test_a_setting_pglite_has_not_compiled_in_or_a_value_too_long_is_left_as_pglite_has_it(pglite_demo, monkeypatch):
+    """Only a value PGlite's own command line sets can change (max_connections is PostgreSQL's default, not
+    in it), and only in the room its string has ("4MB" holds no "1024MB"); the others are left alone and
+    the store opens."""
+    from daycare_gui.stores.daycare.pg import pglite_copy
+
+    monkeypatch.setattr(pglite_copy, "SIDECAR_PGLITE_SETTINGS",
+                        {"max_connections": "10", "wal_buffers": "1024MB", "shared_buffers": "32MB"})
+    with registry.open_store(pglite_demo) as store:
+        settings = _opened_with(store)
+        assert store.db.scalar("SELECT count(*) FROM agents") > 0
+    assert settings == {"shared_buffers": "32MB", "wal_buffers": "4MB", "max_connections": "100"}
