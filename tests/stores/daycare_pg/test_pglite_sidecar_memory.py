@@ -143,3 +143,35 @@ def test_a_setting_pglite_has_not_compiled_in_or_a_value_too_long_is_left_as_pgl
         settings = _opened_with(store)
         assert store.db.scalar("SELECT count(*) FROM agents") > 0
     assert settings == {"shared_buffers": "32MB", "wal_buffers": "4MB", "max_connections": "100"}
+
+
+def test_reading_a_pglite_store_imports_no_sqlalchemy(pglite_demo, tmp_path):
+    """The window's share (#35): SQLAlchemy cost it ~15 MB on the 1M demo, for one connection's queries that
+    psycopg sends as well. Opening, an agent's sessions, a session's pages, and the settings queries run
+    without it (a fresh interpreter: this one has imported it for other tests)."""
+    import json
+    import os
+    import subprocess
+    import sys
+    import textwrap
+
+    code = textwrap.dedent(f"""
+        import json, sys
+        from daycare_gui.stores import api, registry
+        with registry.open_store({str(pglite_demo)!r}) as store:
+            cap = store.capability(api.Conversations)
+            sessions = [s for t in cap.threads() for s in cap.sessions(t.id)]
+            ref = max(sessions, key=lambda s: s.message_count).ref
+            count, last = cap.tail(ref)
+            page = cap.page_before(ref, None, 3)
+            rows = store.db.mappings("SELECT id FROM session_history WHERE session_id = :s AND id <= :k "
+                                     "ORDER BY id DESC LIMIT 1", {{"s": ref.session_id, "k": last}})
+        print(json.dumps({{"count": count, "page": len(page), "last": rows[0]["id"] == last,
+                          "sqlalchemy": sorted(m for m in sys.modules if m.split(".")[0] == "sqlalchemy")[:3]}}))
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=tmp_path,
+                         env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")})
+    assert out.returncode == 0, out.stderr[-3000:]
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got["count"] > 3 and got["page"] == 3 and got["last"]
+    assert got["sqlalchemy"] == []
