@@ -470,6 +470,50 @@ def child_search(store: str, plan_json: str) -> None:
     _emit(out)
 
 
+def child_gil() -> None:
+    """Whether Qt's text drawing on another thread runs beside the GUI thread's Python: one long drawText
+    into a QImage (which Qt allows off the GUI thread) on a thread, while this thread counts its own
+    Python loops, against the loops it counts alone in the same time. Near 100%: PySide releases the
+    interpreter lock in Qt's drawing, and rows could be drawn ahead on the worker; near 0%: it holds it,
+    and rows drawn there would stop the GUI thread for as long."""
+    import threading
+
+    from PySide6.QtGui import QFont, QGuiApplication, QImage, QPainter
+
+    _app = QGuiApplication(sys.argv[:1])
+    image = QImage(800, 40, QImage.Format.Format_ARGB32_Premultiplied)
+    font, text = QFont(), "a summary of a record " * 20_000
+
+    def draw() -> None:
+        painter = QPainter(image)
+        painter.setFont(font)
+        painter.drawText(0, 20, text)  # one call into Qt: shaping and drawing ~440,000 characters
+        painter.end()
+
+    draw()  # (glyphs cached)
+    t = time.perf_counter()
+    draw()
+    drawn_s = time.perf_counter() - t
+
+    def loops(until) -> int:
+        n = 0
+        while not until():
+            sum(range(200))
+            n += 1
+        return n
+
+    end = time.perf_counter() + drawn_s
+    alone = loops(lambda: time.perf_counter() > end)
+    done = threading.Event()
+    thread = threading.Thread(target=lambda: (draw(), done.set()))
+    t = time.perf_counter()
+    thread.start()
+    beside = loops(done.is_set)
+    thread.join()
+    beside_s = time.perf_counter() - t
+    _emit({"qt_call_ms": drawn_s * 1000, "python_ran_pct": 100 * beside / max(1, alone) * drawn_s / max(beside_s, 1e-9)})
+
+
 # ---------------------------------------------------------------------------------------------------
 # parent
 def _child(args: list[str], env: dict) -> tuple[dict, float]:
@@ -570,12 +614,16 @@ def main() -> int:
                         help="reuse the indexes (and their build times) of the last run on the same store")
     parser.add_argument("--cache", default=str(CACHE),
                         help="where the large demo store and the indexes are kept (default: bench/.cache)")
+    parser.add_argument("--only-browse", action="store_true",
+                        help="only the window's browsing figures (pages, opens, scrolling, memory; their profiles): "
+                             "no start-up or search children")
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         mode, *rest = args.child
         {"window": lambda: child_window(), "startup": lambda: child_startup(rest[0]),
-         "browse": lambda: child_browse(rest[0], rest[1]), "search": lambda: child_search(rest[0], rest[1])}[mode]()
+         "browse": lambda: child_browse(rest[0], rest[1]), "search": lambda: child_search(rest[0], rest[1]),
+         "gil": lambda: child_gil()}[mode]()
         return 0
 
     # SIGTERM ends the run like Ctrl+C does, so the finally below removes the children's folder either way.
@@ -607,16 +655,17 @@ def _measure(args, cache: Path, tmp: str) -> int:
     load_at_start = [round(x, 2) for x in os.getloadavg()]  # other work on the machine shares its cores
     for run in range(args.runs):
         print(f"run {run + 1}/{args.runs}…", file=sys.stderr)
-        shown, started = _child(["window"], env)
-        samples.setdefault("baseline_window_s", []).append(shown["shown"] - started)
-        samples.setdefault("baseline_import_s", []).append(shown["import_s"])
-        samples.setdefault("baseline_rss_mb", []).append(shown["rss_mb"])
-        agents, started = _child(["startup", str(store)], env)
-        samples.setdefault("startup_to_agents_s", []).append(agents["agents_shown"] - started)
-        for phase, at in agents["phases"].items():
-            samples.setdefault(f"startup_{phase}_s", []).append(at - started)
+        if not args.only_browse:
+            shown, started = _child(["window"], env)
+            samples.setdefault("baseline_window_s", []).append(shown["shown"] - started)
+            samples.setdefault("baseline_import_s", []).append(shown["import_s"])
+            samples.setdefault("baseline_rss_mb", []).append(shown["rss_mb"])
+            agents, started = _child(["startup", str(store)], env)
+            samples.setdefault("startup_to_agents_s", []).append(agents["agents_shown"] - started)
+            for phase, at in agents["phases"].items():
+                samples.setdefault(f"startup_{phase}_s", []).append(at - started)
         browse, _ = _child(["browse", str(store), json.dumps(plan)], env)
-        searched, _ = _child(["search", str(store), json.dumps(plan)], env)
+        searched = {} if args.only_browse else _child(["search", str(store), json.dumps(plan)], env)[0]
         for key, value in {**browse, **searched}.items():
             if isinstance(value, (int, float)):
                 samples.setdefault(key, []).append(value)
@@ -625,15 +674,17 @@ def _measure(args, cache: Path, tmp: str) -> int:
                     samples.setdefault(f"{key}.{part}", []).append(amount)
         pages_via = browse["pages_via"]
 
+    gil, _ = _child(["gil"], env)  # (once: a property of the PySide build, not of the store)
     m = {k: _median(v) for k, v in samples.items()}
     m["index_build_s"], m["baseline_fts_build_s"] = plan["index_build_s"], plan["baseline_fts_build_s"]
-    m["startup_import_s"] = m["startup_imported_s"] - m["startup_python_started_s"]
+    if not args.only_browse:
+        m["startup_import_s"] = m["startup_imported_s"] - m["startup_python_started_s"]
     figures = [_figure(m, *spec) for spec in FIGURES]
     for f in figures:
         profile = {k.partition(".")[2]: round(v, 2) for k, v in m.items() if k.startswith(f"phases_{f['key']}.")}
         if profile:
             profile["waited_ms"] = round(profile["wall_ms"] - profile["gui_cpu_ms"], 2)
-            profile.update(_floor(profile))
+            profile.update(_floor(profile, read_ahead=f["key"] == "scroll_10k_ms"))
             f["profile"] = profile
     result = {
         **{f["key"]: f["value"] for f in figures},
@@ -648,8 +699,10 @@ def _measure(args, cache: Path, tmp: str) -> int:
         "platform": args.platform,
         "startup_phases_s": {k[8:-2]: round(v, 3) for k, v in m.items() if k.startswith("startup_")
                              and k not in ("startup_to_agents_s", "startup_import_s")},
-        "hits": {"rare": m["search_rare_hits"], "common": m["search_common_hits"]},
+        "hits": {"rare": m.get("search_rare_hits"), "common": m.get("search_common_hits")},
     }
+    result["qt_drawing_beside_python"] = {"qt_call_ms": round(gil["qt_call_ms"], 1),
+                                          "python_ran_pct": round(gil["python_ran_pct"], 1)}
     result["load_average"] = {"start": load_at_start, "end": [round(x, 2) for x in os.getloadavg()]}
     _table(result)
     for f in figures:  # each figure on a line of its own, then everything as one object (the last line)
@@ -689,7 +742,7 @@ FIGURES = (
 )
 
 
-def _floor(p: dict) -> dict:
+def _floor(p: dict, read_ahead: bool = False) -> dict:
     """The GUI thread's CPU of a figure split into Qt's own drawing — the rows' texts laid out and drawn,
     their images made and copied, and the rest of the window painted (its other widgets: buttons, labels,
     the conversation, the Details dock) — and everything else (decoding the records, formatting and
@@ -698,8 +751,14 @@ def _floor(p: dict) -> dict:
     get = lambda key: p.get(key, 0.0)  # noqa: E731
     rest_of_window = max(0.0, get("window_paint_cpu_ms") - get("list_paint_cpu_ms"))
     qt = get("qt_text_cpu_ms") + get("images_cpu_ms") + rest_of_window
+    # The floor in time, for a figure with a goal in ms: Qt's drawing and the page switched to (in a fresh
+    # window the page's and the dock's first show and the window's layout, all Qt's) on the GUI thread,
+    # after the worker's reads it waited for (the link's count among them; a scroll's pages are read
+    # ahead, beside the paints: not counted). Drawing on the worker instead is no way below it while PySide
+    # holds the interpreter lock through Qt's drawing (see child_gil).
+    floor = qt + get("page_shown_cpu_ms") + (0.0 if read_ahead else get("worker_ms"))
     return {"qt_rest_of_window_cpu_ms": round(rest_of_window, 2), "qt_drawing_cpu_ms": round(qt, 2),
-            "not_drawing_cpu_ms": round(max(0.0, get("gui_cpu_ms") - qt), 2)}
+            "not_drawing_cpu_ms": round(max(0.0, get("gui_cpu_ms") - qt), 2), "floor_ms": round(floor, 2)}
 
 
 def _figure(m: dict, key, label, unit, baseline_key, baseline_label, most, most_ratio) -> dict:
@@ -736,6 +795,11 @@ def _table(r: dict) -> None:
         print("  ".join(str(c if c is not None else "—").ljust(w) for c, w in zip(row, widths)))
     print(f"load average {r['load_average']['start']} → {r['load_average']['end']} (2 cores: above 2, every "
           "figure also waits for a core)")
+    g = r["qt_drawing_beside_python"]
+    print(f"rows drawn ahead on the worker: while another thread drew text into a QImage ({g['qt_call_ms']:.0f} ms in one "
+          f"Qt call), the GUI thread ran {g['python_ran_pct']:.1f}% of the Python it runs alone in that time — "
+          + ("PySide holds the interpreter lock through Qt's drawing: rows drawn there would stop the GUI thread, "
+             "not run beside it" if g["python_ran_pct"] < 50 else "Qt's drawing runs beside the GUI thread's Python"))
     for f in r["figures"]:
         p = f.get("profile")
         if p:
@@ -751,7 +815,8 @@ def _table(r: dict) -> None:
                   f"{p['qt_drawing_cpu_ms']:.1f} (texts, images, the rest of the window "
                   f"{p['qt_rest_of_window_cpu_ms']:.1f}), the rest {p['not_drawing_cpu_ms']:.1f} (of it the "
                   f"workers' answers handled {p.get('answers_cpu_ms', 0):.1f}, pages switched to — shown, the dock "
-                  f"synced, laid out — {p.get('page_shown_cpu_ms', 0):.1f})")
+                  f"synced, laid out — {p.get('page_shown_cpu_ms', 0):.1f}); floor: Qt drawing + page switch + "
+                  f"the worker's reads waited for (none: a scroll's are read ahead) = {p['floor_ms']:.1f} ms")
 
 
 def _fmt(value, unit: str) -> str | None:

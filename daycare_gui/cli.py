@@ -198,10 +198,16 @@ def _dispatch(argv: list[str] | None) -> int:
     if reason is not None:
         print(f"daycare-gui: {reason}", file=sys.stderr)
         return 2
-    if args.path is not None and not args.demo and not args.self_test:
-        from daycare_gui.stores import registry
+    if not args.demo and not args.self_test:
+        start = args.path
+        if start is None:  # the store the window reopens (the last one): its copy begins early too
+            from daycare_gui.ui.start_store import app_settings, initial_store
 
-        registry.head_start(args.path, args.kind)  # (a PGlite copy begins while Qt and the window load)
+            start = initial_store(app_settings())
+        if start is not None:
+            from daycare_gui.stores import registry
+
+            registry.head_start(start, args.kind)  # (a PGlite copy begins while Qt and the window load)
     from daycare_gui.ui.app import run_app  # imported late: subcommands must work without Qt libraries
 
     return run_app(path=args.path, demo=args.demo, self_test=args.self_test, kind=args.kind,

@@ -13,12 +13,10 @@ from PySide6.QtWidgets import QApplication
 from daycare_gui import __version__
 from daycare_gui.ui import gc_guard, scrollbar_style
 from daycare_gui.ui.fonts import install_cjk_fallback, install_emoji_fallback
+from daycare_gui.ui.start_store import APP, ORG
 from daycare_gui.ui.stop_signals import StopSignals
 from daycare_gui.ui.theme import PaletteFollower
 from daycare_gui.ui.worker import wait_for_background_work
-
-ORG = "daycare-gui"
-APP = "daycare-gui"
 
 
 def resources_dir() -> Path:

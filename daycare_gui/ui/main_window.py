@@ -7,6 +7,7 @@ It owns no SQL and no parsing: it opens stores through the registry on the worke
 from __future__ import annotations
 
 import logging
+import weakref
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -35,6 +36,7 @@ from daycare_gui.ui.detail_dock import DetailDock
 from daycare_gui.ui.jump_controller import JumpController
 from daycare_gui.ui.keyboard import cycle_focus
 from daycare_gui.ui.open_progress import OpenProgress
+from daycare_gui.ui.panes.generic import sections_for  # (light; the open's worker asks it: _read_first)
 from daycare_gui.ui.panes.registry import pane_class
 from daycare_gui.ui.preload import Preloader
 from daycare_gui.ui.settings_file import private_settings
@@ -58,6 +60,7 @@ ENGINE_LABELS = {"running": "engine RUNNING", "maybe": "engine may be running", 
 STARTUP_PAGES = frozenset({"overview", "agents", "history"})
 # The conversation page, built ahead while the first page is read (the first of these the store has).
 PRELOADED_PAGES = ("conversations", "history")
+_NOTHING_LEFT = object()  # (MainWindow._left_detail: no previous page's detail waits to be emptied)
 
 
 class MainWindow(QMainWindow):
@@ -85,6 +88,7 @@ class MainWindow(QMainWindow):
         self._demo_dirs: list[PrivateFolder] = []
         self._current_section: str | None = None
         self._waiting_page = None  # a page shown once its item is read (see _show_when_ready)
+        self._first_reads = weakref.WeakKeyDictionary()  # opened → what showing it asks first (_read_first)
         self._wait_timer = QTimer(self, singleShot=True, timeout=self._show_waiting)
 
         self.actions_ = ActionRegistry(self)
@@ -196,7 +200,8 @@ class MainWindow(QMainWindow):
         self.status_store.setText(f"Opening {mask_url(path)}…")
         self.opener.open(mask_url(path),
                          lambda submit_open, on_error: open_in_worker(self.worker, path, kind=kind,
-                                                                      submit_open=submit_open, on_error=on_error),
+                                                                      submit_open=submit_open, on_error=on_error,
+                                                                      prepare=self._read_first),
                          on_opened=lambda s: self._store_opened(s, path),
                          on_failed=lambda msg: self._open_failed(path, msg))
 
@@ -218,7 +223,7 @@ class MainWindow(QMainWindow):
         self.opener.open("a demo store",
                          lambda submit_open, on_error: open_in_worker(
                              self.worker, str(dest), kind=kind, first=first,
-                             submit_open=submit_open, on_error=on_error),
+                             submit_open=submit_open, on_error=on_error, prepare=self._read_first),
                          on_opened=lambda s: self._store_opened(s, str(dest), remember=False),
                          on_failed=lambda msg: self._open_failed(str(dest), msg))
 
@@ -242,17 +247,22 @@ class MainWindow(QMainWindow):
             text = message
         QMessageBox.warning(self, "Cannot open", f"{mask_url(path)}\n\n{mask_url(text)}")
 
+    def _read_first(self, opened) -> None:
+        """On the open's worker: what showing the store first asks of it — its sections (a PGlite store reads
+        three tables for them) and why its writes are blocked (its migrations) — so that the GUI thread sends
+        no query while the window switches to the store (#35)."""
+        self._first_reads[opened] = (sections_for(opened), self._engine_note(opened))
+
     def _store_opened(self, opened, path: str, remember: bool = True) -> None:
         """Any kind, any generation: the navigation is what the store's capabilities offer."""
-        from daycare_gui.ui.panes.generic import sections_for
-
+        specs, note = self._first_reads.pop(opened, (None, None))
         self.close_store()
         self.opened = opened
         self.store = opened
         self._opened_path = path
         self.welcome.show_declined("")
         self.watcher.watch(opened)  # every kind names what changes on disk when its program writes
-        self._set_sections(sections_for(opened))
+        self._set_sections(specs if specs is not None else sections_for(opened))
         if remember:
             self._remember(path)
         self.setWindowTitle(f"{opened.title} — daycare-gui")
@@ -267,7 +277,7 @@ class MainWindow(QMainWindow):
         self.preloader.start()
         self.jump.store_opened()  # on the background worker, held until start-up's imports are done
         self.show_section(self._current_section or "overview")
-        note = self._engine_note(opened)
+        note = self._engine_note(opened) if note is None else note
         if note:
             self.banner.show_message(note, action="", kind="warning")
         # Build the conversation page while the user is still reading the first one, so opening the
@@ -431,8 +441,14 @@ class MainWindow(QMainWindow):
             return
         if record and self._current_section and self._current_section != section:
             self._history.append((self._current_section, None))
-        if section != self._current_section:
-            self.detail.show_item(None)  # the detail pane describes a selection on the page shown
+        waits = (target is not None and pane.opens_before_shown and self.isVisible()
+                 and self.pane_stack.currentWidget() is not pane)
+        self._left_detail = _NOTHING_LEFT
+        if section != self._current_section:  # the detail pane describes a selection on the page shown:
+            if waits:  # emptied when the page is, not while the previous one stays up (painted twice so)
+                self._left_detail = self.detail.item
+            else:
+                self.detail.show_item(None)
         self._current_section = section
         if section in self._missed:
             self._tell_pane(section)
@@ -440,7 +456,7 @@ class MainWindow(QMainWindow):
                 self._show_store_changed("The database changed on disk.")
         self._waiting_page = None  # a newer choice replaces a page still waiting for its item
         if target is not None and pane.opens_before_shown:
-            if self.isVisible() and self.pane_stack.currentWidget() is not pane:
+            if waits:
                 self._show_when_ready(pane)  # first: a page with nothing to read is ready at once
             pane.open_item(target)  # its read runs while the previous page is still on screen
             target = None
@@ -450,6 +466,8 @@ class MainWindow(QMainWindow):
         self.nav.select({"history": "agents"}.get(section, section))
         if target is not None:
             pane.open_item(target)
+
+    _left_detail = _NOTHING_LEFT  # the previous page's detail, while that page stays up for the next (_NOTHING_LEFT: none)
 
     PAINT_HOLD_MS = 100  # the longest the previous page stays on screen while the next one reads its item
 
@@ -469,6 +487,9 @@ class MainWindow(QMainWindow):
         if self._waiting_page is not None and pane in (None, self._waiting_page):
             pane, self._waiting_page = self._waiting_page, None
             self._wait_timer.stop()
+            left, self._left_detail = self._left_detail, _NOTHING_LEFT
+            if left is not None and left is self.detail.item:  # (unless the new page described something)
+                self.detail.show_item(None)
             self._show_page(pane)
 
     def _show_page(self, pane) -> None:
@@ -711,15 +732,11 @@ class MainWindow(QMainWindow):
         if path:
             QTimer.singleShot(0, lambda: self.open_path(path, kind))
             return
-        last = self.settings.value("last_path")
-        if last and (is_url(str(last)) or Path(str(last)).exists()):  # (a server: libpq finds its password)
-            QTimer.singleShot(0, lambda: self.open_path(str(last)))
-            return
-        from daycare_gui.stores.registry import default_location
+        from daycare_gui.ui.start_store import initial_store
 
-        root = default_location()
-        if root is not None:
-            QTimer.singleShot(0, lambda: self.open_path(str(root)))
+        start = initial_store(self.settings)  # (the command line began its copy already: cli._dispatch)
+        if start is not None:
+            QTimer.singleShot(0, lambda: self.open_path(start))
 
 
 def _said_in_a_sentence(error_class: str) -> bool:

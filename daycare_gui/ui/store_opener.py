@@ -24,15 +24,20 @@ CHANNEL = "open"
 def open_in_worker(worker, path: str, *, kind: str | None = None, live: bool = True,
                    first: Callable[[], None] | None = None,
                    on_result: Callable[[object], None] | None = None, on_error: Callable[[str], None],
-                   submit_open: Callable[[Callable[[], object]], None] | None = None) -> None:
+                   submit_open: Callable[[Callable[[], object]], None] | None = None,
+                   prepare: Callable[[object], None] | None = None) -> None:
     """Open PATH (as KIND when given) on ``worker``; ``first`` runs on the worker before anything else
     (the demo writes its store there). ``on_result(opened)`` or ``on_error("Type: message")`` follows.
     ``submit_open(fn)``, when given, runs the step that opens the store instead (``ui/open_progress.py``:
-    progress and cancel for a slow open) and delivers its answer itself."""
+    progress and cancel for a slow open) and delivers its answer itself. ``prepare(opened)`` runs on the
+    worker once the store is open, before the answer is delivered: what the window asks of the store first
+    is read there, not on the GUI thread (a failure is left to the window, which asks again)."""
 
     path = kinds.absolute(path)  # every kind names its store by an absolute path, as the commands do
 
     def open_step(fn: Callable[[], object]) -> None:
+        if prepare is not None:
+            fn = _then(fn, prepare)
         if submit_open is not None:
             submit_open(fn)
         else:
@@ -73,3 +78,15 @@ def open_in_worker(worker, path: str, *, kind: str | None = None, live: bool = T
         return kind or kinds.choose_loaded(path)
 
     worker.submit(CHANNEL, decide, on_result=lambda n: decided(n, False), on_error=on_error)
+
+
+def _then(fn: Callable[[], object], prepare: Callable[[object], None]) -> Callable[[], object]:
+    def run():
+        opened = fn()
+        try:
+            prepare(opened)
+        except Exception:  # noqa: BLE001 - the window reads it again itself, and says what went wrong
+            pass
+        return opened
+
+    return run

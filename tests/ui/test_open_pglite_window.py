@@ -154,3 +154,30 @@ def test_a_pglite_planted_beside_the_store_never_runs_in_the_window(qtbot, windo
     window.close_store()
     qtbot.waitUntil(lambda: not _copies(private_tmp), timeout=OPEN_TIMEOUT)
     assert not marker.exists()
+
+
+def test_showing_the_opened_store_sends_no_query_from_the_gui_thread(qtbot, window, pglite_store, private_tmp,
+                                                                     monkeypatch, no_modal_warnings):
+    """The navigation (a PGlite store reads three of its tables for it) and whether writes are blocked (its
+    migrations) are read on the open's worker: the window switching to the store, its navigation and its
+    first page, asks nothing of the database on the GUI thread, where each query froze the window (#35)."""
+    import threading
+
+    from daycare_gui.stores.daycare.pg import database
+
+    on_gui = []
+    for name in ("rows", "mappings", "rows_with"):
+        real = getattr(database.PgDatabase, name)
+
+        def asked(self, *args, real=real, **kwargs):
+            if threading.current_thread() is threading.main_thread():
+                on_gui.append(args[0] if args else "")
+            return real(self, *args, **kwargs)
+
+        monkeypatch.setattr(database.PgDatabase, name, asked)
+    window.open_path(str(pglite_store))
+    qtbot.waitUntil(lambda: window.opened is not None or bool(no_modal_warnings), timeout=OPEN_TIMEOUT)
+    assert not no_modal_warnings
+    assert "agents" in window._sections and window.nav.text_of("agents")  # the navigation is there
+    qtbot.waitUntil(lambda: not window.worker.is_busy(), timeout=OPEN_TIMEOUT)
+    assert on_gui == []

@@ -151,3 +151,23 @@ def test_closing_the_store_while_a_page_waits(qtbot, window, demo_store, monkeyp
         assert window.central.currentWidget() is window.welcome and window.pane_stack.count() == 0
     finally:
         window.worker.release()
+
+
+def test_the_details_stay_with_the_page_still_shown(qtbot, window, demo_store, monkeypatch):
+    """While the previous page stays up for the session being read, the Details dock keeps describing what
+    was selected on it; it is emptied when the session's page is shown (emptied at the click, it was
+    painted twice: empty at once, then again with the session)."""
+    from daycare_gui.ui.context import DetailItem
+
+    _on_the_overview(qtbot, window, demo_store, monkeypatch, 60_000)
+    agent_id, session_id = _a_session(window)
+    picked = DetailItem("Agent picked before", (("Name", "before"),), None)
+    window.show_detail(picked)
+    window.worker.hold()
+    window.navigate("history", (agent_id, session_id, None))
+    assert window.detail.item is picked  # the page it describes is still the one on screen
+    window.worker.release()
+    pane = window.panes["history"]
+    qtbot.waitUntil(lambda: window.pane_stack.currentWidget() is pane, timeout=10000)
+    assert window.detail.item is not picked  # gone with its page
+    assert "Agent picked before" not in window.detail.heading.text()

@@ -158,7 +158,58 @@ def test_selecting_an_agent_describes_the_agent_not_its_session(qtbot, window, d
     table.setFocus()
     if pane.sessions.records.model.rowCount() > 1:
         qtbot.keyClick(table, Qt.Key.Key_Up if session_row > 0 else Qt.Key.Key_Down)
-        assert window.detail.item.title.startswith("Session ")
+        # (with its messages: test_a_sessions_details_come_with_its_messages)
+        qtbot.waitUntil(lambda: window.detail.item.title.startswith("Session "), timeout=5000)
+
+
+def _agent_with_sessions(qtbot, window, demo_store):
+    """The Agents page with an agent of two sessions or more selected, its conversation shown."""
+    pane = _agents(qtbot, window, demo_store)
+    threads = pane.threads
+    qtbot.waitUntil(lambda: threads.model.record(0) is not None, timeout=5000)
+    for row in range(threads.model.rowCount()):
+        threads.table.selectRow(row)
+        key = threads.model.record(row).key
+        qtbot.waitUntil(lambda k=key: pane.sessions.current() is not None
+                        and pane.sessions.current().ref.thread_id == k, timeout=5000)
+        if pane.sessions.records.model.rowCount() > 1:
+            break
+    qtbot.waitUntil(lambda: pane.conversation.model.rowCount() > 0 and not window.worker.is_busy(), timeout=5000)
+    return pane
+
+
+def test_a_sessions_details_come_with_its_messages(qtbot, window, demo_store):
+    """A session clicked is described in the Details dock with its messages, in one repaint, not at the
+    click: painting the dock then held the interpreter lock while the worker read the session's page."""
+    pane = _agent_with_sessions(qtbot, window, demo_store)
+    described = window.detail.item
+    table = pane.sessions.table
+    other = 0 if table.currentIndex().row() != 0 else 1
+    window.worker.hold()  # the session's page is still being read
+    try:
+        table.selectRow(other)
+        assert window.detail.item is described  # not yet: it comes with the messages
+    finally:
+        window.worker.release()
+    wanted = pane.sessions.current().ref
+    qtbot.waitUntil(lambda: window.detail.item.title.startswith("Session "), timeout=5000)
+    assert pane.conversation.ref == wanted and ("Session", wanted.session_id) in window.detail.item.fields
+
+
+def test_a_session_left_before_its_messages_does_not_describe_itself_elsewhere(qtbot, window, demo_store):
+    pane = _agent_with_sessions(qtbot, window, demo_store)
+    table = pane.sessions.table
+    other = 0 if table.currentIndex().row() != 0 else 1
+    window.worker.hold()
+    try:
+        table.selectRow(other)
+        window.show_section("overview")  # gone before the session's page was read
+    finally:
+        window.worker.release()
+    qtbot.waitUntil(lambda: pane.conversation.ref == pane.sessions.current().ref
+                    and not window.worker.is_busy(), timeout=5000)
+    qtbot.wait(80)  # (past the view's LOADING_MS)
+    assert window.detail.item is None or not window.detail.item.title.startswith("Session ")
 
 
 def test_dead_agents_are_greyed_in_the_palettes_colour(qtbot, window, demo_store):

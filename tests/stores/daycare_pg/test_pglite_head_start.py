@@ -91,3 +91,37 @@ def test_a_store_that_begins_nothing_loads_no_other_kind_before_the_window(demo_
     out = subprocess.run([sys.executable, "-c", script, str(demo_store_sqlite)], capture_output=True, text=True,
                          timeout=120, check=True).stdout
     assert out.strip() == '["daycare"]'
+
+
+def test_the_window_started_without_a_path_begins_the_copy_of_the_store_it_reopens(pglite_demo, copies, monkeypatch,
+                                                                                   tmp_path):
+    """``daycare-gui`` alone reopens the last store: its PGlite copy begins before Qt's widgets and the window
+    load, as for a PATH given (it began only once the window asked, 1 to 2 s later)."""
+    from PySide6.QtCore import QSettings
+
+    from daycare_gui import cli
+    from daycare_gui.stores import registry
+    from daycare_gui.ui import app
+
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # (no ~/.daycare: nothing else to reopen)
+    settings = QSettings("daycare-gui", "daycare-gui")  # the window's own (the session's private config)
+    settings.setValue("last_path", str(pglite_demo))
+    settings.sync()
+    begun = []
+
+    def window(path=None, **_kwargs):  # the window as run_app starts it: it reopens the last store itself
+        begun.append(dict(head_start._started))
+        with registry.open_store(QSettings("daycare-gui", "daycare-gui").value("last_path")) as store:
+            assert store.server.workdir.is_dir()
+        return 0
+
+    monkeypatch.setattr(app, "run_app", window)
+    monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")
+    try:
+        assert cli.main([]) == 0
+    finally:
+        settings.remove("last_path")
+        settings.sync()
+    assert begun and len(begun[0]) == 1  # begun by the command line, before the window was started
+    assert copies == ["pglite-head-start"]  # one copy, the head start's, taken by the open
+    assert not head_start._started

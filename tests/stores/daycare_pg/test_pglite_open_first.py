@@ -189,7 +189,8 @@ def test_inspect_counts_the_history_from_the_one_pass_over_it(pglite_demo):
         passes = [s for s in (t.replace('"', "") for t in statements) if "FROM session_history" in s]
         starts = [s.split("ctid >= '(", 1)[1].split(",", 1)[0] for s in passes if "ctid >= '(" in s]
         assert passes and len(starts) == len(passes) == len(set(starts)) and "0" in starts, passes
-        assert all("GROUP BY" in s.upper() for s in passes), passes
+        # grouping nothing: a count, and the task agents' ids (every session's ids grouped took 3-5x as long)
+        assert not any("GROUP BY" in s.upper() for s in passes), passes
 
 
 def test_pglites_files_are_checked_beside_the_folder_checks_not_before_them(pglite_demo, monkeypatch):

@@ -99,6 +99,7 @@ class PgDatabase:
         self.read_only = read_only
         self._lock = threading.RLock()
         self._columns: dict[str, list[str]] | None = None  # the schema's columns, read once (see columns)
+        self._tables: list[str] | None = None  # the base tables, when read_catalog read them with the columns
         self._conn = None
         try:
             conn = psycopg.connect(libpq_url(url), connect_timeout=10, autocommit=True)
@@ -169,7 +170,28 @@ class PgDatabase:
         rows = self.rows(sql, params)
         return rows[0][0] if rows else None
 
+    def read_catalog(self) -> None:
+        """The base tables and every column, read in one statement from PostgreSQL's own catalog for a copy whose
+        schema never changes (a PGlite copy, read as its superuser): the two questions to information_schema
+        the open asked instead took 80 to 270 ms on PGlite. The same names as those views give a superuser: the
+        schema ``public``'s tables (``r``, ``p``: BASE TABLE) and the columns of its relations, in order."""
+        tables: list[str] = []
+        columns: dict[str, list[str]] = {}
+        for name, kind, column in self.rows(
+                "SELECT c.relname, c.relkind, a.attname FROM pg_catalog.pg_class c "
+                "JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
+                "LEFT JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped "
+                "WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p', 'v', 'm', 'f') "
+                "ORDER BY c.relname, a.attnum"):
+            if kind in ("r", "p") and (not tables or tables[-1] != name):
+                tables.append(name)
+            if column is not None:
+                columns.setdefault(name, []).append(column)
+        self._tables, self._columns = tables, columns
+
     def tables(self) -> list[str]:
+        if self._tables is not None:
+            return list(self._tables)
         return [r[0] for r in self.rows(
             "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' "
             "AND table_type = 'BASE TABLE' ORDER BY table_name")]

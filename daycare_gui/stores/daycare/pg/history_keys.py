@@ -210,6 +210,9 @@ class HistoryKeys:
         self._lock = threading.Lock()
         self._scan: threading.Thread | None = None  # the background scan (start), once started
         self._stop = threading.Event()  # the store closes: the background scan ends after its slice
+        # what a short read (inspect) asked for instead of every session's ids: the total, some sessions' ids
+        self._total: int | None = None
+        self._some: dict[str, array] = {}
 
     def _map(self) -> dict[str, array]:
         if self._ids is None:
@@ -305,7 +308,25 @@ class HistoryKeys:
         ids = self._slices(pause=False)
         return ids if ids is not None else {}
 
+    def read_total_and(self, sessions) -> None:
+        """The history's total and ``sessions``' ids only, in one pass that groups nothing (pg.history_total),
+        unless every session's ids are known or being read (kept from an earlier open, or the window's
+        background scan): what a short read of the store asks (``inspect``: the count, the task agents' runs).
+        Any other session asked for later reads every session's ids as before."""
+        with self._lock:
+            if self._ids is not None or self._scan is not None or self._total is not None:
+                return
+            kept = self.state.kept_ids() if self.state is not None else None
+            if kept is not None:
+                self._ids = kept
+                return
+            from daycare_gui.stores.daycare.pg.history_total import total_and_ids
+
+            self._total, self._some = total_and_ids(self.db, list(sessions))
+
     def ids(self, session_id: str) -> array:
+        if self._ids is None and session_id in self._some:
+            return self._some[session_id]
         return self._map().get(session_id, EMPTY)
 
     def count(self, session_id: str) -> int:
@@ -313,6 +334,8 @@ class HistoryKeys:
 
     def total(self) -> int:
         """Every record of the history (each has a session: ``session_id`` is NOT NULL)."""
+        if self._ids is None and self._total is not None:
+            return self._total
         return sum(len(ids) for ids in self._map().values())
 
     def after(self, session_id: str, key: int | None, n: int) -> array:

@@ -63,7 +63,7 @@ def copy_pglite(src: Path, dest: Path, progress=None, cancelled=lambda: False,
     Only regular files are copied (see :func:`_plan`): what else the folder holds is left out and named in
     ``skipped`` as (relative path, why), and each file stops at a size it could have (``FileGrew``)."""
     skipped = skipped if skipped is not None else []
-    files, links = _plan(src, skipped)
+    files, links, sizes = _plan(src, skipped)
     if not whole:
         files = [rel for rel in files if not _recycled_wal(links.get(rel, src / rel), rel)]
 
@@ -73,7 +73,7 @@ def copy_pglite(src: Path, dest: Path, progress=None, cancelled=lambda: False,
         return (2 if rel.parts[0] == "pg_wal" else 1, rel.as_posix())
 
     files.sort(key=order)
-    total = sum(_size(links.get(rel, src / rel)) for rel in files)
+    total = sum(sizes[rel] for rel in files)  # (as listed: a stat a file, not a second one here)
     total_mb = max(1, -(-total // MB))
     size = 0
     last_report = -1
@@ -89,13 +89,18 @@ def copy_pglite(src: Path, dest: Path, progress=None, cancelled=lambda: False,
     # Folders are private (0700) while the copy is made and get the source's modes at the end; files are
     # created 0600 and get theirs once written: no moment in which the copy is more open than the store.
     dest.mkdir(mode=0o700, parents=True, exist_ok=True)
+    made = {Path(".")}  # the folders made, relative: a file's folder is made once, not asked for each file
     for dirpath, dirs, _names in os.walk(src):  # every folder, also the empty ones PostgreSQL expects
         for d in dirs:
             if not os.path.islink(os.path.join(dirpath, d)):  # a linked folder is not followed (_plan)
-                (dest / Path(dirpath, d).relative_to(src)).mkdir(mode=0o700, exist_ok=True)
+                rel_dir = Path(dirpath, d).relative_to(src)
+                (dest / rel_dir).mkdir(mode=0o700, exist_ok=True)
+                made.add(rel_dir)
     for rel in files:
         target = dest / rel
-        target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if rel.parent not in made:
+            target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            made.add(rel.parent)
         try:
             # O_NOFOLLOW: a file swapped for a link after the listing is refused, not followed; a link is
             # opened at the real path it was checked to have.
@@ -192,9 +197,9 @@ def _recycled_wal(file, rel: Path) -> bool:
     return pageaddr != (log * (0x1_0000_0000 // seg_size) + seg) * seg_size
 
 
-def _plan(src: Path, skipped: list[tuple[str, str]]) -> tuple[list[Path], dict[Path, str]]:
-    """The files to copy (relative paths), and the real path of those that are symlinks copied as their
-    target.
+def _plan(src: Path, skipped: list[tuple[str, str]]) -> tuple[list[Path], dict[Path, str], dict[Path, int]]:
+    """The files to copy (relative paths), the real path of those that are symlinks copied as their
+    target, and each file's size as listed (the progress's total).
 
     PGlite writes regular files and folders only. Anything else in the folder is not its own: a named pipe
     would block the copy for ever, a device (``/dev/zero``) would fill the disk, a link may lead out of the
@@ -205,6 +210,7 @@ def _plan(src: Path, skipped: list[tuple[str, str]]) -> tuple[list[Path], dict[P
     base = os.path.realpath(src)
     files: list[Path] = []
     links: dict[Path, str] = {}
+    sizes: dict[Path, int] = {}
     for dirpath, dirs, names in os.walk(src):
         for name in sorted(dirs) + sorted(names):
             path = Path(dirpath, name)
@@ -219,6 +225,7 @@ def _plan(src: Path, skipped: list[tuple[str, str]]) -> tuple[list[Path], dict[P
                 continue
             if stat.S_ISREG(st.st_mode):
                 files.append(rel)
+                sizes[rel] = st.st_size
                 continue
             if not stat.S_ISLNK(st.st_mode):
                 skipped.append((rel.as_posix(), f"{what_is(st.st_mode)}, not a regular file; not copied"))
@@ -235,10 +242,11 @@ def _plan(src: Path, skipped: list[tuple[str, str]]) -> tuple[list[Path], dict[P
             if stat.S_ISREG(target.st_mode):
                 files.append(rel)
                 links[rel] = real
+                sizes[rel] = target.st_size
             else:
                 kind = "a folder" if stat.S_ISDIR(target.st_mode) else what_is(target.st_mode)
                 skipped.append((rel.as_posix(), f"a link to {kind}, not a regular file; not copied"))
-    return files, links
+    return files, links, sizes
 
 
 def keep_access(src: Path, copy: Path) -> None:
@@ -290,13 +298,6 @@ def _same_access(st: os.stat_result, fd: int | None, path: Path | None) -> None:
         if (own.st_uid, own.st_gid) != (st.st_uid, st.st_gid):
             os.chown(target, st.st_uid, st.st_gid)
     os.chmod(target, stat.S_IMODE(st.st_mode) | (0o700 if stat.S_ISDIR(st.st_mode) else 0o600))
-
-
-def _size(path) -> int:
-    try:
-        return os.lstat(path).st_size
-    except OSError:
-        return 0
 
 
 class PgliteServer:

@@ -173,6 +173,9 @@ class ConversationView(QWidget):
     """The message list and the conversation of one session; a pane hosts it and calls :meth:`open`."""
 
     opened = Signal()  # the session asked for is shown (or said to be missing): the window may paint
+    # The session's answer came (or LOADING_MS passed without it): what the page shows with the session
+    # (its details in the dock) is set now, to be painted with it in one repaint
+    answered = Signal()
     said = Signal(str)
 
     def __init__(self, ctx, parent=None, *, ready_with_conversation: bool = False) -> None:
@@ -401,6 +404,7 @@ class ConversationView(QWidget):
         self._loading = True
         self.list.viewport().setUpdatesEnabled(True)  # (repaints it: empty, or the rows that came)
         self.conversation.setHtml("<p class='meta'>Loading…</p>")
+        self.answered.emit()
         return True
 
     def _ready_after(self, show):

@@ -61,6 +61,7 @@ class ConversationsPane(Pane):
 
         self.conversation = ConversationView(ctx, ready_with_conversation=True)  # never shown half-filled
         self.conversation.opened.connect(self.item_ready.emit)  # the window paints again (Pane.item_ready)
+        self.conversation.answered.connect(self._describe_session)
         right = self.conversation
 
         split = QSplitter(Qt.Orientation.Horizontal)
@@ -87,8 +88,21 @@ class ConversationsPane(Pane):
             return
         self.threads.load()  # the filters, the keys and the first screen of rows
 
+    _session_detail = None  # (ref, DetailItem) of the session clicked, shown with its answer
+
+    def _describe_session(self) -> None:
+        """The clicked session's answer came: its details go to the dock now (unless the user went on)."""
+        owed, self._session_detail = self._session_detail, None
+        if owed is not None and owed[0] == self.session and self.conversation.ref == self.session:
+            self.ctx.show_detail(owed[1])
+
+    def hideEvent(self, event) -> None:  # noqa: N802
+        self._session_detail = None  # the user went to another page before the session's answer came
+        super().hideEvent(event)
+
     def _thread_described(self, row: Row) -> None:
         """The selected thread's row arrived: its columns, its notes and its raw row in the detail pane."""
+        self._session_detail = None  # (a newer selection describes itself)
         titles = self.threads.columns_titles
         name = cell_text(row.values[0]) if row.values else row.key
         noun = self.cap.thread_label.rstrip("s") or "Thread"
@@ -150,9 +164,12 @@ class ConversationsPane(Pane):
         if session is None:
             return
         status = (("Status", session.status),) if self.has_status else ()
+        self._session_detail = None
         if not self._picked_session:
             noun = self.cap.session_label.rstrip("s") or "Session"
-            self.ctx.show_detail(detail_of(f"{noun} {session.title}", session, fields=(
+            # Shown with the session's first answer, in the same repaint: painted at the click, the dock
+            # held the interpreter lock (PySide keeps it through Qt's drawing) while the page was read
+            self._session_detail = (session.ref, detail_of(f"{noun} {session.title}", session, fields=(
                 ("Session", session.ref.session_id), *status, ("Started", when(session.started_at)))))
         self.session = session.ref
         focus = self._focus if self._focus is not None and self._focus.ref == session.ref else None
