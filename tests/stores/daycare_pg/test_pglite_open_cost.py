@@ -9,8 +9,6 @@ import os
 import shutil
 from pathlib import Path
 
-from sqlalchemy import event
-
 from daycare_gui.stores import api, registry
 from daycare_gui.stores.daycare.pg.pglite_copy import copy_pglite
 
@@ -18,11 +16,15 @@ from daycare_gui.stores.daycare.pg.pglite_copy import copy_pglite
 def _traced(store) -> list[str]:
     """Every statement the store's connection sends from now on."""
     statements: list[str] = []
+    for name in ("rows", "mappings", "rows_with"):
+        plain = getattr(store.db, name)
 
-    @event.listens_for(store.db.engine, "before_cursor_execute")
-    def _seen(_conn, _cursor, statement, *_rest):
-        statements.append(" ".join(statement.split()))
+        def seen(*args, plain=plain, name=name, **kwargs):
+            sql = kwargs.get("sql", args[1] if name == "rows_with" else args[0])
+            statements.append(" ".join(sql.split()))
+            return plain(*args, **kwargs)
 
+        setattr(store.db, name, seen)
     return statements
 
 

@@ -73,21 +73,17 @@ def test_the_sidecar_runs_with_its_malloc_arenas_capped(pglite_demo):
 
 
 def _traced(store) -> list[str]:
-    from sqlalchemy import event
-
+    """Every statement the store's connection sends from now on (each of its ways to send one, wrapped)."""
     statements: list[str] = []
+    for name in ("rows", "mappings", "rows_with"):
+        plain = getattr(store.db, name)
 
-    @event.listens_for(store.db.engine, "before_cursor_execute")
-    def _seen(_conn, _cursor, statement, *_rest):
-        statements.append(" ".join(statement.split()))
+        def seen(*args, plain=plain, name=name, **kwargs):
+            sql = kwargs.get("sql", args[1] if name == "rows_with" else args[0])
+            statements.append(" ".join(sql.split()))
+            return plain(*args, **kwargs)
 
-    plain = store.db.rows_with  # (runs on the driver's connection, which SQLAlchemy's events do not see)
-
-    def rows_with(settings, sql):
-        statements.append(" ".join(sql.split()))
-        return plain(settings, sql)
-
-    store.db.rows_with = rows_with
+        setattr(store.db, name, seen)
     return statements
 
 

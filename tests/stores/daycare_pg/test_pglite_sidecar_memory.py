@@ -4,8 +4,10 @@ its answer a few thousand sessions at a time.
 
 On the 1M-record demo the sidecar peaked at ~420 MB with Node's defaults (TurboFan's code and compiler memory,
 16 MB semi-spaces full of the garbage PGlite makes of each reply, a 48 MB hash); the figures are in
-bench/README.md. Memory is not asserted here: what the sidecar is started with, and that it still reads
-the store as before, is."""
+bench/README.md. PGlite itself starts PostgreSQL with 16 MB of shared buffers instead of the 128 MB compiled
+into it, which it zeroes at start (the sidecar changes the value in PGlite's memory before PostgreSQL reads
+it). Memory is not asserted here: what the sidecar is started with, and that it still reads the store as
+before, is."""
 
 from __future__ import annotations
 
@@ -97,3 +99,79 @@ def test_the_pass_over_the_history_is_read_in_slices_of_pages(pglite_demo, monke
     assert pages > 1 and len(scans) == pages  # one reply per page of the history, each its sessions' ids
     assert all("ctid" in sql for sql in scans)
     assert len(truth) > 8 and listed == {sid: truth.get(sid, 0) for sid in listed}
+
+
+def _opened_with(store) -> dict[str, str]:
+    return {name: store.db.scalar(f"SHOW {name}") for name in ("shared_buffers", "wal_buffers", "max_connections")}
+
+
+def test_pglite_runs_with_16_mb_of_shared_buffers_and_reads_the_store_as_before(pglite_demo):
+    with registry.open_store(pglite_demo) as store:
+        settings = _opened_with(store)
+        cap = store.capability(api.Conversations)
+        truth = {r[0]: int(r[1]) for r in store.db.rows(
+            "SELECT session_id, count(*) FROM session_history GROUP BY session_id")}
+        listed = {s.ref.session_id: s.message_count for t in cap.threads() for s in cap.sessions(t.id)}
+    assert settings == {"shared_buffers": "16MB", "wal_buffers": "4MB", "max_connections": "100"}
+    assert listed and all(n == truth.get(sid, 0) for sid, n in listed.items())
+
+
+def test_a_value_postgresql_refuses_starts_pglite_again_as_it_ships(pglite_demo, monkeypatch):
+    """PostgreSQL stops PGlite's start on a value below its minimum (1 kB of shared buffers): the sidecar
+    starts PGlite again without it, and the store opens with PGlite's own 128 MB."""
+    from daycare_gui.stores.daycare.pg import pglite_copy
+
+    monkeypatch.setattr(pglite_copy, "SIDECAR_PGLITE_SETTINGS", {"shared_buffers": "1kB"})
+    with registry.open_store(pglite_demo) as store:
+        settings = _opened_with(store)
+        log = store.server.log_tail()
+        cap = store.capability(api.Conversations)
+        assert any(s.message_count for t in cap.threads() for s in cap.sessions(t.id))
+    assert settings["shared_buffers"] == "128MB"
+    assert "shared_buffers=1kB" in log and "started again as it ships" in log
+
+
+def test_a_setting_pglite_has_not_compiled_in_or_a_value_too_long_is_left_as_pglite_has_it(pglite_demo, monkeypatch):
+    """Only a value PGlite's own command line sets can change (max_connections is PostgreSQL's default, not
+    in it), and only in the room its string has ("4MB" holds no "1024MB"); the others are left alone and
+    the store opens."""
+    from daycare_gui.stores.daycare.pg import pglite_copy
+
+    monkeypatch.setattr(pglite_copy, "SIDECAR_PGLITE_SETTINGS",
+                        {"max_connections": "10", "wal_buffers": "1024MB", "shared_buffers": "32MB"})
+    with registry.open_store(pglite_demo) as store:
+        settings = _opened_with(store)
+        assert store.db.scalar("SELECT count(*) FROM agents") > 0
+    assert settings == {"shared_buffers": "32MB", "wal_buffers": "4MB", "max_connections": "100"}
+
+
+def test_reading_a_pglite_store_imports_no_sqlalchemy(pglite_demo, tmp_path):
+    """The window's share (#35): SQLAlchemy cost it ~15 MB on the 1M demo, for one connection's queries that
+    psycopg sends as well. Opening, an agent's sessions, a session's pages, and the settings queries run
+    without it (a fresh interpreter: this one has imported it for other tests)."""
+    import json
+    import os
+    import subprocess
+    import sys
+    import textwrap
+
+    code = textwrap.dedent(f"""
+        import json, sys
+        from daycare_gui.stores import api, registry
+        with registry.open_store({str(pglite_demo)!r}) as store:
+            cap = store.capability(api.Conversations)
+            sessions = [s for t in cap.threads() for s in cap.sessions(t.id)]
+            ref = max(sessions, key=lambda s: s.message_count).ref
+            count, last = cap.tail(ref)
+            page = cap.page_before(ref, None, 3)
+            rows = store.db.mappings("SELECT id FROM session_history WHERE session_id = :s AND id <= :k "
+                                     "ORDER BY id DESC LIMIT 1", {{"s": ref.session_id, "k": last}})
+        print(json.dumps({{"count": count, "page": len(page), "last": rows[0]["id"] == last,
+                          "sqlalchemy": sorted(m for m in sys.modules if m.split(".")[0] == "sqlalchemy")[:3]}}))
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=tmp_path,
+                         env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")})
+    assert out.returncode == 0, out.stderr[-3000:]
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got["count"] > 3 and got["page"] == 3 and got["last"]
+    assert got["sqlalchemy"] == []

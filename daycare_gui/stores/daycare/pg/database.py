@@ -1,12 +1,17 @@
-"""A read-only PostgreSQL connection (a server, or a PGlite copy) through SQLAlchemy + psycopg 3.
+"""A read-only PostgreSQL connection (a server, or a PGlite copy) through psycopg 3.
 
 Every statement runs in its own short read-only transaction (autocommit with the session set read-only),
 with a statement timeout, so Daycare's engine is never blocked and nothing can be written by accident.
 One connection, used by one thread at a time: PGlite serves one connection only.
+
+Reading needs no SQLAlchemy: one psycopg connection, and statements written with ``:name`` parameters as
+SQLAlchemy's ``text()`` takes them (see :func:`pyformat`). SQLAlchemy cost the window ~15 MB on a PGlite
+store (bench/README.md); the edits (writes.py) still use it, imported only when a store is written.
 """
 
 from __future__ import annotations
 
+import re
 import threading
 
 from daycare_gui.stores.api import CannotOpen
@@ -72,50 +77,69 @@ def make_engine(url: str, **kwargs):
                          **kwargs)
 
 
+# A ``:name`` parameter as SQLAlchemy's text() finds one: not after a colon (``::int`` is a cast), a word
+# character or a backslash (``\\:`` is a plain colon), nor followed by a colon.
+TEXT_PARAMETER = re.compile(r"(?<![:\w\\]):(\w+)(?!:)")
+
+
+def pyformat(sql: str, params: dict | None) -> str:
+    """``sql`` written with ``:name`` parameters, as psycopg takes it with ``params``: ``%(name)s``, a
+    literal ``%`` doubled, ``\\:`` a colon. Without parameters psycopg formats nothing: as written."""
+    if not params:
+        return sql.replace("\\:", ":")
+    return TEXT_PARAMETER.sub(r"%(\1)s", sql.replace("%", "%%")).replace("\\:", ":")
+
+
 class PgDatabase:
     def __init__(self, url: str, *, read_only: bool = True) -> None:
-        from sqlalchemy import event
-        from sqlalchemy.pool import StaticPool
+        import psycopg
+        from psycopg.types.json import set_json_loads
 
         self.url = url
         self.read_only = read_only
         self._lock = threading.RLock()
         self._columns: dict[str, list[str]] | None = None  # the schema's columns, read once (see columns)
         self._tables: list[str] | None = None  # the base tables, when read_catalog read them with the columns
-        self.engine = make_engine(url, poolclass=StaticPool, isolation_level="AUTOCOMMIT")
-
-        @event.listens_for(self.engine, "connect")
-        def _session_setup(dbapi_conn, _record):
-            from psycopg.types.json import set_json_loads
-
-            set_json_loads(lenient_json_loads, dbapi_conn)
-            with dbapi_conn.cursor() as cur:
-                if read_only:
-                    cur.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")
-                cur.execute(f"SET statement_timeout = {STATEMENT_TIMEOUT_MS}")
-
+        self._conn = None
         try:
-            with self._lock, self.engine.connect() as conn:
-                conn.exec_driver_sql("SELECT 1")
+            conn = psycopg.connect(libpq_url(url), connect_timeout=10, autocommit=True)
         except Exception as exc:  # OperationalError with the server's words: say it without the password
-            self.engine.dispose()
             raise PgError(connect_failure(url, exc)) from None
+        try:
+            set_json_loads(lenient_json_loads, conn)
+            if read_only:
+                conn.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")
+            conn.execute(f"SET statement_timeout = {STATEMENT_TIMEOUT_MS}")
+        except Exception as exc:
+            conn.close()
+            raise PgError(connect_failure(url, exc)) from None
+        self._conn = conn
+
+    def _connection(self):
+        if self._conn is None or self._conn.closed:
+            raise PgError("the connection to the database is closed")
+        return self._conn
 
     def rows(self, sql: str, params: dict | None = None) -> list[tuple]:
-        from sqlalchemy import text
-
         try:
-            with self._lock, self.engine.connect() as conn:
-                return [tuple(r) for r in conn.execute(text(sql), params or {})]
+            with self._lock:
+                cursor = self._connection().execute(pyformat(sql, params), params or None)
+                return [tuple(r) for r in cursor.fetchall()] if cursor.description else []
+        except PgError:
+            raise
         except Exception as exc:
             raise PgError(masked(exc)) from None
 
     def mappings(self, sql: str, params: dict | None = None) -> list[dict]:
-        from sqlalchemy import text
-
         try:
-            with self._lock, self.engine.connect() as conn:
-                return [dict(r._mapping) for r in conn.execute(text(sql), params or {})]
+            with self._lock:
+                cursor = self._connection().execute(pyformat(sql, params), params or None)
+                if not cursor.description:
+                    return []
+                names = [column.name for column in cursor.description]
+                return [dict(zip(names, r)) for r in cursor.fetchall()]
+        except PgError:
+            raise
         except Exception as exc:
             raise PgError(masked(exc)) from None
 
@@ -124,8 +148,8 @@ class PgDatabase:
         read-only transaction of its own), e.g. more work memory for one large aggregate; fetched
         ``FETCH_ROWS`` at a time."""
         try:
-            with self._lock, self.engine.connect() as conn:
-                raw = conn.connection.driver_connection
+            with self._lock:
+                raw = self._connection()
                 with raw.transaction():
                     for name, value in settings.items():
                         raw.execute("SELECT set_config(%s, %s, true)", (name, value))
@@ -137,6 +161,8 @@ class PgDatabase:
                         while batch := cursor.fetchmany(FETCH_ROWS):
                             out.extend(tuple(r) for r in batch)
                     return out
+        except PgError:
+            raise
         except Exception as exc:
             raise PgError(masked(exc)) from None
 
@@ -190,9 +216,13 @@ class PgDatabase:
         return int(self.scalar(f'SELECT count(*) FROM "{table}"') or 0)
 
     def close(self) -> None:
-        # Under the queries' lock: disposing the one pooled connection while a worker's query still holds
-        # it raced SQLAlchemy's StaticPool (KeyError 'connection') and left the PGlite process and its
-        # private copy behind. A query in flight ends within the statement timeout; closing is on a thread
-        # of its own, so nobody waits for it on the GUI thread.
+        # Under the queries' lock: closing the connection while a worker's query still holds it (SQLAlchemy's
+        # StaticPool raced that: KeyError 'connection') left the PGlite process and its private copy behind.
+        # A query in flight ends within the statement timeout; closing is on a thread of its own, so nobody
+        # waits for it on the GUI thread.
         with self._lock:
-            self.engine.dispose()
+            if self._conn is not None:
+                try:
+                    self._conn.close()
+                except Exception:
+                    pass

@@ -170,7 +170,7 @@ def _fingerprint(folder: Path):
 
 
 def _import_meanwhile() -> None:
-    """Import the database driver (SQLAlchemy, psycopg: 1 to 3 s on a busy machine) on a thread of its
+    """Import the database driver (psycopg: up to a second or more on a busy machine) on a thread of its
     own while the copy waits on the disk and PGlite starts in its process, instead of after them. An
     import failing here fails again, and is reported, where it is used."""
     import threading
@@ -178,9 +178,7 @@ def _import_meanwhile() -> None:
     def load() -> None:
         try:
             import psycopg  # noqa: F401
-            import sqlalchemy  # noqa: F401
-            import sqlalchemy.dialects.postgresql.psycopg  # noqa: F401 (the engine loads it: 0.1 s more)
-            from sqlalchemy.pool import StaticPool  # noqa: F401
+            from psycopg.types.json import set_json_loads  # noqa: F401
         except Exception:
             pass
 

@@ -36,6 +36,14 @@ SOCKET_PATH_MAX = 100  # sun_path holds 108 bytes with its NUL (104 on macOS): k
 # generation of 1 MB semi-spaces: PGlite turns each reply into JS objects that die at once, and Node's default
 # 16 MB semi-spaces let that garbage hold another 10 MB or so.
 SIDECAR_NODE_FLAGS = ("--liftoff-only", "--max-semi-space-size=1")
+# PostgreSQL settings the sidecar gives PGlite in place of those compiled into its WebAssembly (sidecar.mjs,
+# changeCompiledSettings: PGlite 0.3 takes no option and reads no postgresql.conf). PGlite starts PostgreSQL
+# with 128 MB of shared buffers and zeroes them at start, so they are resident from the first moment: PGlite's
+# heap was 174 MB and its process 234 MB once started on the 1M demo, whatever the store's size. With 16 MB:
+# a 42 MB heap, 118 MB started and 125 MB after a count(*) of the history, which took as long (a sequential
+# scan reads through a small ring of buffers whatever their number; bench/README.md has the figures). A
+# setting PGlite has not compiled in, or a value PostgreSQL refuses, leaves PGlite as it ships.
+SIDECAR_PGLITE_SETTINGS = {"shared_buffers": "16MB"}
 
 
 CHUNK = 4 << 20  # copied in 4 MB steps: a cancel stops a 1 GB segment within one step
@@ -346,7 +354,8 @@ class PgliteServer:
         # One malloc arena: Node's helper threads each grow an arena of their own while PGlite scans a large
         # table and keep it (the 1M-record demo's history pass peaked at ~390 MB with the default arenas,
         # ~340 MB with one), at no cost measured in speed: the queries run on Node's one main thread.
-        env = dict(os.environ, PGLITE_ENTRY=str(runtime.entry), MALLOC_ARENA_MAX="1")
+        env = dict(os.environ, PGLITE_ENTRY=str(runtime.entry), MALLOC_ARENA_MAX="1",
+                   PGLITE_SETTINGS="\n".join(f"{name}={value}" for name, value in SIDECAR_PGLITE_SETTINGS.items()))
         # A password of this start's own, on the sidecar's stdin (not its command line or environment,
         # which other processes can read): only who holds it reaches the copy through the socket.
         self.password = secrets.token_urlsafe(24)

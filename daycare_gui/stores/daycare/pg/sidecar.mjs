@@ -128,6 +128,65 @@ function describe(err) {
   return text.replace(/\n/g, " ");
 }
 
+// PGlite 0.3 takes no PostgreSQL options: its WebAssembly starts PostgreSQL with a command line compiled in
+// ("-c", "shared_buffers=128MB", "-c", "wal_buffers=4MB", …) and reads no postgresql.conf. Those option strings
+// are constants in its memory, written there when the module is instantiated and read only when PostgreSQL
+// starts, so a value can be changed in between: preRun runs after instantiation and before the start.
+// PGLITE_SETTINGS is "name=value" lines (values as "16MB"). A setting is changed only where PGlite's memory
+// holds exactly one "name=<number><unit>" string of its own, NUL-delimited, at least as long as the new one
+// (the rest is NUL-padded: the code points at each string's start only); otherwise it is left as PGlite has
+// it — another PGlite build starts as it ships.
+const SETTING = /^([a-z_]+)=([0-9]+(?:kB|MB|GB))$/;
+
+function settingsWanted(text) {
+  return (text || "").split("\n").map((line) => line.trim().match(SETTING)).filter(Boolean)
+    .map(([, name, value]) => ({ name, value }));
+}
+
+function changeCompiledSettings(heap, settings, changed) {
+  const bytes = Buffer.from(heap.buffer, heap.byteOffset, heap.length);
+  for (const { name, value } of settings) {
+    const head = Buffer.from(`\0${name}=`, "latin1");
+    const found = [];
+    for (let at = bytes.indexOf(head); at >= 0 && found.length < 2; at = bytes.indexOf(head, at + 1)) {
+      const start = at + head.length;
+      const end = bytes.indexOf(0, start);
+      if (end > start && /^[0-9]+(?:kB|MB|GB)$/.test(bytes.toString("latin1", start, end))) found.push([start, end]);
+    }
+    if (found.length !== 1) continue;
+    const [start, end] = found[0];
+    if (value.length > end - start) continue;
+    bytes.fill(0, start, end);
+    bytes.write(value, start, "latin1");
+    changed.push(`${name}=${value}`);
+  }
+}
+
+// PGlite started on the folder with the settings asked for; if PostgreSQL refuses one (PGlite aborts as it
+// starts), started again as PGlite ships, so a setting never costs the store its opening.
+async function startPGlite(PGlite, dataDir, settings) {
+  if (settings.length) {
+    const changed = [];
+    const extension = {
+      name: "daycare-gui settings",
+      setup: async (_pg, opts) => ({
+        emscriptenOpts: { ...opts, preRun: [...(opts.preRun || []), (mod) => changeCompiledSettings(mod.HEAPU8, settings, changed)] },
+      }),
+    };
+    try {
+      const db = new PGlite(dataDir, { extensions: { daycareGuiSettings: extension } });
+      await db.waitReady;
+      return db;
+    } catch (err) {
+      if (!changed.length) throw err;
+      process.stderr.write(`PGlite stopped starting with ${changed.join(", ")} (${String((err && err.message) || err).split("\n")[0]}); started again as it ships\n`);
+    }
+  }
+  const db = new PGlite(dataDir);
+  await db.waitReady;
+  return db;
+}
+
 async function main() {
   const [dataDir, socketDir] = process.argv.slice(2);
   const password = await readPassword();
@@ -136,8 +195,7 @@ async function main() {
   if (!entry || !path.isAbsolute(entry)) throw new Error("PGLITE_ENTRY is not an absolute path");
   const { PGlite } = await import(pathToFileURL(entry).href);
   const net = await import("node:net");
-  const db = new PGlite(dataDir);
-  await db.waitReady;
+  const db = await startPGlite(PGlite, dataDir, settingsWanted(process.env.PGLITE_SETTINGS));
   const socketPath = path.join(socketDir, ".s.PGSQL.5432");
   const waiting = [];
   let busy = false;
