@@ -19,11 +19,14 @@ source names its former identities (``SearchSource.former_identities``) and each
 with their ``-wal``/``-shm``, and nothing else (:func:`remove_former_indexes`). Each build also removes the
 indexes of other stores that are gone (:mod:`.index_prune`: each index records where its store lives).
 
-Rows: one FTS5 row per message (``rowid`` grows in cursor order, so "newest first" is rowid order), with
-its session (a small ``sessions`` table maps it to the neutral ``SessionRef``), id, role, kind, time and
-its place among the session's indexed messages (a hint for opening the conversation at it). The ``tags``
-column holds one token for the role, one for the thread and one per facet value the source tags the message
-with (``SearchSource.tags``: Daycare's record type), so those filters intersect posting lists.
+Rows: one row per message in ``message_rows`` (``id`` grows in cursor order, so "newest first" is id order),
+an ordinary table: its text, tags, session (a small ``sessions`` table maps it to the neutral ``SessionRef``),
+id, role, kind, time and its place among the session's indexed messages (a hint for opening the conversation
+at it). The FTS5 table ``messages`` indexes its ``body`` and ``tags`` with ``message_rows`` as its external
+content (FTS5 writes no copy of its own, and reads a hit's columns and snippet text from there by row id).
+The ``tags`` column holds one token for the role, one for the thread and one per facet value the source tags
+the message with (``SearchSource.tags``: Daycare's record type), so those filters intersect posting lists;
+the tokens are short numbers of the index's own (:mod:`.search_tags`).
 
 A source that can fingerprint its history (``SearchSource.fingerprint``: a count and sampled rows up to the
 cursor) has it stored once a build ends, with the cursor it is for; when the next build finds it no longer
@@ -46,20 +49,21 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import islice
 from pathlib import Path
 
 from daycare_gui.stores.api import SearchSource
 from daycare_gui.stores.common.fts import TOKENIZER, connect, default_dir, recorded_meta, scrub_files
 from daycare_gui.stores.common.index_prune import LOCATION_META, prune_source_indexes
+from daycare_gui.stores.common.search_tags import TAG_IDS_SCHEMA, TagIds, facet_tag, role_tag, thread_tag
 from daycare_gui.stores.common.secrets import mask_free_text, mask_tree, may_hold_secret, texts_to_mask
 from daycare_gui.stores.records import Message, SessionRef, SqliteFeed
 
 # Bump when the indexed text or the layout changes: an index of another version is rebuilt.
 # 2: secrets are masked before they are indexed (an index of version 1 holds them in clear: rebuilt).
 # 3: facet tags (SearchSource.tags) and the documents table.
-INDEX_VERSION = 3
+# 4: the rows in an ordinary table (external content), tags as the index's own short tokens.
+INDEX_VERSION = 4
 BATCH = 2000
 FEED_BATCH = 20_000  # a batch copied inside SQLite is a few statements: bigger ones cost nothing per row
 BODY_LIMIT = 200_000  # characters of one message indexed (a huge tool output is cut, not skipped)
@@ -75,32 +79,19 @@ CREATE TABLE IF NOT EXISTS sessions (
     id INTEGER PRIMARY KEY, thread_id TEXT NOT NULL, session_id TEXT NOT NULL,
     messages INTEGER NOT NULL DEFAULT 0, UNIQUE (thread_id, session_id)
 );
+CREATE TABLE IF NOT EXISTS message_rows (
+    id INTEGER PRIMARY KEY, body, tags, session, message_id, role, kind, at, position
+);
 CREATE VIRTUAL TABLE IF NOT EXISTS messages USING fts5(
     body, tags, session UNINDEXED, message_id UNINDEXED, role UNINDEXED, kind UNINDEXED, at UNINDEXED,
-    position UNINDEXED, tokenize = '{TOKENIZER}'
+    position UNINDEXED, content = 'message_rows', content_rowid = 'id', tokenize = '{TOKENIZER}'
 );
+{TAG_IDS_SCHEMA}
 CREATE VIRTUAL TABLE IF NOT EXISTS documents USING fts5(
     body, title, doc_key UNINDEXED, doc_group UNINDEXED, place UNINDEXED, at UNINDEXED,
     tokenize = '{TOKENIZER}'
 );
 """
-
-
-@lru_cache(maxsize=256)  # called once per message; a store has few roles and threads
-def role_tag(role: str) -> str:
-    return "ro" + ("".join(ch for ch in role if ch.isalnum()).lower() or "none")
-
-
-@lru_cache(maxsize=4096)
-def thread_tag(thread_id: str) -> str:
-    # a hash: thread ids are any text (paths, ids with dashes) and must become one token
-    return "th" + hashlib.sha1(thread_id.encode("utf-8", "surrogatepass")).hexdigest()[:16]
-
-
-@lru_cache(maxsize=4096)
-def facet_tag(name: str, value: str) -> str:
-    # a hash, as for threads: a facet's value is any text and must become one token
-    return "fa" + hashlib.sha1(f"{name}\0{value}".encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 def _key(identity: str) -> str:
@@ -231,6 +222,7 @@ class SourceIndex:
         """Forget everything (a rebuild starts here), in one transaction: a search running meanwhile sees the
         old index or an empty one, never missing tables. Dropping is much faster than deleting rows."""
         self.conn.executescript("BEGIN IMMEDIATE; DELETE FROM meta; DROP TABLE IF EXISTS messages; "
+                                "DROP TABLE IF EXISTS message_rows; DROP TABLE IF EXISTS tag_ids; "
                                 "DROP TABLE IF EXISTS sessions; DROP TABLE IF EXISTS documents; "
                                 f"{_SCHEMA} COMMIT;")
 
@@ -316,12 +308,12 @@ def update_source_index(source: SearchSource, index: SourceIndex, *, progress: P
         st = index.state()
     feed = source.sqlite_feed()
     if feed is not None:
-        with _attached(index, source, feed):
+        with _attached(index, source, feed) as tag_ids:
             if st.rows and not _feed_still_ends_at(index, feed, st):
                 reason = "the message indexed last is no longer where it was (the history was shortened or changed)"
                 index.clear()
                 st = index.state()
-            return _build_from_feed(source, feed, index, st, identity, reason, started, progress=progress,
+            return _build_from_feed(source, feed, index, tag_ids, st, identity, reason, started, progress=progress,
                                     cancel=cancel, batch=batch or FEED_BATCH, optimize=optimize)
     batch = batch or BATCH
     stream: Iterator = iter(source.messages(st.check if st.rows else None))
@@ -336,6 +328,7 @@ def update_source_index(source: SearchSource, index: SourceIndex, *, progress: P
     rows, done = st.rows, 0
     check, cursor = st.check, st.cursor
     sessions = _Sessions(index)
+    tag_ids = TagIds(index.conn)
     roles = set(st.roles)
     status = "rebuilt" if reason else "updated"
     if progress is not None:
@@ -351,22 +344,25 @@ def update_source_index(source: SearchSource, index: SourceIndex, *, progress: P
             index.conn.execute("BEGIN IMMEDIATE")
             try:
                 records = []
+                first = rows
                 for item_cursor, ref, message in chunk:
                     session_row, position = sessions.take(ref)
                     rows += 1
                     role = _utf8(message.role)
                     roles.add(role)
-                    tags = f"{role_tag(role)} {thread_tag(_utf8(ref.thread_id))}"
+                    tags = [role_tag(role), thread_tag(_utf8(ref.thread_id))]
                     facets = source.tags(ref, message)
                     if facets:
-                        tags += " " + " ".join(facet_tag(_utf8(n), _utf8(v)) for n, v in facets)
-                    records.append((rows, searchable_text(message), tags, session_row, _utf8(message.id), role,
-                                    _utf8(message.kind), _as_ms(message.at), position))
+                        tags += [facet_tag(_utf8(n), _utf8(v)) for n, v in facets]
+                    records.append((rows, searchable_text(message), tag_ids.tokens(tags), session_row,
+                                    _utf8(message.id), role, _utf8(message.kind), _as_ms(message.at), position))
                     check, cursor = cursor, _utf8(item_cursor)
                 index.conn.executemany(
-                    "INSERT INTO messages(rowid, body, tags, session, message_id, role, kind, at, position) "
+                    "INSERT INTO message_rows(id, body, tags, session, message_id, role, kind, at, position) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", records)
+                _index_rows(index.conn, first)
                 sessions.save()
+                tag_ids.save()
                 last = chunk[-1]
                 index.set_meta(version=INDEX_VERSION, identity=identity, cursor=cursor, check=check or "",
                                last=[_utf8(last[1].thread_id), _utf8(last[1].session_id), _utf8(last[2].id)],
@@ -375,6 +371,7 @@ def update_source_index(source: SearchSource, index: SourceIndex, *, progress: P
             except BaseException:
                 index.conn.execute("ROLLBACK")
                 sessions.forget()
+                tag_ids.forget()
                 raise
             done += len(chunk)
             if progress is not None:
@@ -389,6 +386,12 @@ def update_source_index(source: SearchSource, index: SourceIndex, *, progress: P
     if optimize and done >= 5 * batch and status != "cancelled" and not (cancel is not None and cancel()):
         index.optimize()  # fewer segments: later queries read fewer b-trees
     return BuildResult(status, done, rows, time.perf_counter() - started, reason)
+
+
+def _index_rows(conn: sqlite3.Connection, after: int) -> None:
+    """Index the text and tags of the rows just stored after row ``after`` (FTS5 keeps no copy of them)."""
+    conn.execute("INSERT INTO messages(rowid, body, tags) SELECT id, body, tags FROM message_rows WHERE id > ? "
+                 "ORDER BY id", (after,))
 
 
 def _seal(source: SearchSource, index: SourceIndex, added: int) -> None:
@@ -411,8 +414,10 @@ FEED_SCHEMA = "feed"
 @contextmanager
 def _attached(index: SourceIndex, source: SearchSource, feed: SqliteFeed):
     """The store attached read-only to the index's connection as ``feed``, with the SQL functions a batch
-    uses: ``masked_text`` (what :func:`searchable_text` makes of a message's text) and ``index_tags``."""
-    made: dict[tuple, str] = {}
+    uses: ``masked_text`` (what :func:`searchable_text` makes of a message's text) and ``index_tags``; yields
+    the build's :class:`~.search_tags.TagIds` (their new numbers are saved by each batch)."""
+    made: dict[tuple, list[str]] = {}
+    tag_ids = TagIds(index.conn)
 
     def index_tags(role, thread_id, kind):
         key = (role, thread_id, kind)
@@ -420,11 +425,11 @@ def _attached(index: SourceIndex, source: SearchSource, feed: SqliteFeed):
         if tags is None:  # (what a source tags may depend on the role, the thread and the kind only)
             message = Message("", _utf8(role), kind=_utf8(kind))
             facets = source.tags(SessionRef(_utf8(thread_id), ""), message)
-            tags = f"{role_tag(_utf8(role))} {thread_tag(_utf8(thread_id))}"
+            tags = [role_tag(_utf8(role)), thread_tag(_utf8(thread_id))]
             if facets:
-                tags += " " + " ".join(facet_tag(_utf8(n), _utf8(v)) for n, v in facets)
+                tags += [facet_tag(_utf8(n), _utf8(v)) for n, v in facets]
             made[key] = tags  # (tags depend on the role, thread and kind only: a source's contract)
-        return tags
+        return tag_ids.tokens(tags)  # (once per role, thread and kind of a batch: feed_tags)
 
     def masked_text(text):  # (text from SQLite is UTF-8 already: no _utf8 round trip per message)
         return "" if text is None else _masked_body(str(text))
@@ -435,7 +440,7 @@ def _attached(index: SourceIndex, source: SearchSource, feed: SqliteFeed):
     conn.create_function("masked_text", 1, masked_text, deterministic=True)
     conn.execute(f"ATTACH DATABASE ? AS {FEED_SCHEMA}", (feed.uri,))
     try:
-        yield
+        yield tag_ids
     finally:
         conn.execute(f"DETACH DATABASE {FEED_SCHEMA}")
 
@@ -539,7 +544,7 @@ SELECT role, thread_id, kind, index_tags(role, thread_id, kind)
 FROM (SELECT DISTINCT role, thread_id, kind FROM temp.feed_batch)
 """
 _FEED_INSERT = """
-INSERT INTO messages(rowid, body, tags, session, message_id, role, kind, at, position)
+INSERT INTO message_rows(id, body, tags, session, message_id, role, kind, at, position)
 SELECT :rows + b.rowid, b.body, t.tags, p.session, b.message_id, b.role, b.kind, b.at, p.position
 FROM temp.feed_batch AS b JOIN temp.feed_places AS p ON p.r = b.rowid
 JOIN temp.feed_tags AS t ON t.role = b.role AND t.thread_id = b.thread_id AND t.kind = b.kind
@@ -547,7 +552,8 @@ ORDER BY b.rowid
 """
 
 
-def _copy_batch(index: SourceIndex, feed: SqliteFeed, after: int, last: int, rows: int) -> tuple[int, list, list]:
+def _copy_batch(index: SourceIndex, feed: SqliteFeed, tag_ids: TagIds, after: int, last: int,
+                rows: int) -> tuple[int, list, list]:
     """One batch copied into the index (inside the caller's transaction): (messages added, the last two
     rows, the roles in it)."""
     conn = index.conn
@@ -581,7 +587,9 @@ def _copy_batch(index: SourceIndex, feed: SqliteFeed, after: int, last: int, row
     conn.execute(_FEED_PLACES)
     conn.execute("CREATE TEMP TABLE feed_tags (role, thread_id, kind, tags, PRIMARY KEY (role, thread_id, kind))")
     conn.execute(_FEED_TAGS)
+    tag_ids.save()
     added = conn.execute(_FEED_INSERT, {"rows": rows}).rowcount
+    _index_rows(conn, rows)
     conn.execute("UPDATE sessions SET messages = messages + (SELECT n FROM temp.feed_counts AS c "
                  "WHERE c.thread_id = sessions.thread_id AND c.session_id = sessions.session_id) "
                  "WHERE id IN (SELECT s.id FROM temp.feed_counts AS c JOIN sessions AS s "
@@ -594,8 +602,9 @@ def _copy_batch(index: SourceIndex, feed: SqliteFeed, after: int, last: int, row
     return added, tail, roles
 
 
-def _build_from_feed(source: SearchSource, feed: SqliteFeed, index: SourceIndex, st: IndexState, identity: str,
-                     reason: str, started: float, *, progress, cancel, batch: int, optimize: bool) -> BuildResult:
+def _build_from_feed(source: SearchSource, feed: SqliteFeed, index: SourceIndex, tag_ids: TagIds, st: IndexState,
+                     identity: str, reason: str, started: float, *, progress, cancel, batch: int,
+                     optimize: bool) -> BuildResult:
     conn = index.conn
     rows, done = st.rows, 0
     cursor, check = st.cursor, st.check
@@ -614,9 +623,10 @@ def _build_from_feed(source: SearchSource, feed: SqliteFeed, index: SourceIndex,
             break
         conn.execute("BEGIN IMMEDIATE")
         try:
-            added, tail, batch_roles = _copy_batch(index, feed, after, int(end[0]), rows)
+            added, tail, batch_roles = _copy_batch(index, feed, tag_ids, after, int(end[0]), rows)
             if not tail:
                 conn.execute("ROLLBACK")
+                tag_ids.forget()
                 break
             rows += added
             roles.update(batch_roles)
@@ -628,6 +638,7 @@ def _build_from_feed(source: SearchSource, feed: SqliteFeed, index: SourceIndex,
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
+            tag_ids.forget()
             raise
         after = int(cursor)
         done += added
