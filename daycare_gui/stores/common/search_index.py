@@ -527,17 +527,14 @@ def _feed_rows(index: SourceIndex, feed: SqliteFeed, params: dict) -> list:
         return index.conn.execute(feed.guarded_sql, params).fetchall()
 
 
-# Every row of a batch is made index-ready once, in ``temp.feed_batch`` (its text masked); what the insert
-# adds to it comes from two small tables looked up by key, so the insert reads the batch once, in order, and
-# carries no message text through a sort: ``feed_places`` (each row's session and place in it: a window over
-# narrow rows) and ``feed_tags`` (the tags of each role, thread and kind in the batch, made once each).
-# A fresh table numbers its rows 1, 2, … in the order they were selected: the index's row ids follow from it.
-_FEED_TEMP = ("feed_batch", "feed_counts", "feed_places", "feed_tags")
-_FEED_PLACES = """
-INSERT INTO temp.feed_places(r, session, position)
-SELECT b.rowid, s.id, s.messages + row_number() OVER (PARTITION BY s.id ORDER BY b.rowid) - 1
-FROM temp.feed_batch AS b JOIN sessions AS s ON s.thread_id = b.thread_id AND s.session_id = b.session_id
-"""
+# Every row of a batch is made index-ready once, in ``temp.feed_batch`` (its text masked); the insert reads it
+# once, in order (the batch is the outer loop of a CROSS JOIN: SQLite keeps that order, so no sort carries the
+# text), and looks up each row's session and its tags (``feed_tags``: the tags of each role, thread and kind in
+# the batch, made once each). A row's place in its session is counted as the rows pass (``index_place``: the
+# session's messages indexed before this batch, then one more per row), which a window over the batch sorted
+# by session cost twice over. A fresh table numbers its rows 1, 2, … in the order they were selected: the
+# index's row ids follow from it.
+_FEED_TEMP = ("feed_batch", "feed_tags")
 _FEED_TAGS = """
 INSERT INTO temp.feed_tags(role, thread_id, kind, tags)
 SELECT role, thread_id, kind, index_tags(role, thread_id, kind)
@@ -545,9 +542,10 @@ FROM (SELECT DISTINCT role, thread_id, kind FROM temp.feed_batch)
 """
 _FEED_INSERT = """
 INSERT INTO message_rows(id, body, tags, session, message_id, role, kind, at, position)
-SELECT :rows + b.rowid, b.body, t.tags, p.session, b.message_id, b.role, b.kind, b.at, p.position
-FROM temp.feed_batch AS b JOIN temp.feed_places AS p ON p.r = b.rowid
-JOIN temp.feed_tags AS t ON t.role = b.role AND t.thread_id = b.thread_id AND t.kind = b.kind
+SELECT :rows + b.rowid, b.body, t.tags, s.id, b.message_id, b.role, b.kind, b.at, index_place(s.id, s.messages)
+FROM temp.feed_batch AS b
+CROSS JOIN sessions AS s ON s.thread_id = b.thread_id AND s.session_id = b.session_id
+CROSS JOIN temp.feed_tags AS t ON t.role = b.role AND t.thread_id = b.thread_id AND t.kind = b.kind
 ORDER BY b.rowid
 """
 
@@ -576,24 +574,23 @@ def _copy_batch(index: SourceIndex, feed: SqliteFeed, tag_ids: TagIds, after: in
                 raise
     if in_memory:
         _mask_batch(conn)
-    conn.execute("CREATE TEMP TABLE feed_counts (thread_id TEXT, session_id TEXT, n INTEGER, "
-                 "PRIMARY KEY (thread_id, session_id)) WITHOUT ROWID")
-    conn.execute("INSERT INTO temp.feed_counts SELECT thread_id, session_id, count(*) FROM temp.feed_batch "
-                 "GROUP BY thread_id, session_id")
     conn.execute("INSERT OR IGNORE INTO sessions(thread_id, session_id) "
-                 "SELECT thread_id, session_id FROM temp.feed_counts")
+                 "SELECT DISTINCT thread_id, session_id FROM temp.feed_batch")
     # (untyped columns, as feed_batch's: a key compares with the batch's values exactly as they are)
-    conn.execute("CREATE TEMP TABLE feed_places (r INTEGER PRIMARY KEY, session, position)")
-    conn.execute(_FEED_PLACES)
     conn.execute("CREATE TEMP TABLE feed_tags (role, thread_id, kind, tags, PRIMARY KEY (role, thread_id, kind))")
     conn.execute(_FEED_TAGS)
     tag_ids.save()
+    counted: dict[int, int] = {}  # session row → its messages indexed once this batch's rows so far are
+
+    def index_place(session: int, before: int) -> int:
+        place = counted.get(session, before)
+        counted[session] = place + 1
+        return place
+
+    conn.create_function("index_place", 2, index_place)  # (not deterministic: called once per row, in order)
     added = conn.execute(_FEED_INSERT, {"rows": rows}).rowcount
     _index_rows(conn, rows)
-    conn.execute("UPDATE sessions SET messages = messages + (SELECT n FROM temp.feed_counts AS c "
-                 "WHERE c.thread_id = sessions.thread_id AND c.session_id = sessions.session_id) "
-                 "WHERE id IN (SELECT s.id FROM temp.feed_counts AS c JOIN sessions AS s "
-                 "ON s.thread_id = c.thread_id AND s.session_id = c.session_id)")
+    conn.executemany("UPDATE sessions SET messages = ? WHERE id = ?", [(n, sid) for sid, n in counted.items()])
     tail = conn.execute("SELECT cursor, thread_id, session_id, message_id FROM temp.feed_batch "
                         "ORDER BY rowid DESC LIMIT 2").fetchall()
     roles = [r[0] for r in conn.execute("SELECT role FROM temp.feed_tags GROUP BY role")]
