@@ -67,6 +67,7 @@ INDEX_VERSION = 4
 BATCH = 2000
 FEED_BATCH = 20_000  # a batch copied inside SQLite is a few statements: bigger ones cost nothing per row
 BODY_LIMIT = 200_000  # characters of one message indexed (a huge tool output is cut, not skipped)
+MASK_CHUNK = 500  # rows looked at together: at most 500 cut texts (BODY_LIMIT + 1000 characters) in one string
 SUBDIR = "sources"
 log = logging.getLogger(__name__)
 
@@ -133,6 +134,12 @@ def remove_former_indexes(source: SearchSource, current: Path) -> list[Path]:
 def searchable_text(m: Message) -> str:
     """What a search finds a message by: its text, tool calls (names and arguments), tool results, files;
     secrets masked (the index is a copy of the history kept on disk, and its snippets are shown)."""
+    return masked_texts([_unmasked_text(m)])[0]
+
+
+def _unmasked_text(m: Message) -> str:
+    """:func:`searchable_text` before its free text is masked (tool call arguments are masked as a tree
+    already), with some text beyond the cut: a secret the cut runs through is still recognised."""
     parts = [m.text or ""]
     for call in m.tool_calls:
         parts.append(call.name or "")
@@ -145,9 +152,20 @@ def searchable_text(m: Message) -> str:
     if m.tool_result is not None:
         parts += [m.tool_result.name or "", m.tool_result.text or ""]
     parts += list(m.attachments)
-    text = "\n".join(p for p in parts if p)
-    # masked with some text beyond the cut, so that a secret the cut runs through is still recognised
-    return _utf8(mask_free_text(text[:BODY_LIMIT + 1000])[:BODY_LIMIT])
+    return "\n".join(p for p in parts if p)[:BODY_LIMIT + 1000]
+
+
+def masked_texts(texts: list[str]) -> list[str]:
+    """``texts`` (from :func:`_unmasked_text`) as the index stores them: each as :func:`mask_free_text` masks
+    it, cut to ``BODY_LIMIT``, in UTF-8. One look at a chunk of them tells which may hold a secret
+    (:func:`texts_to_mask`, as for the copy inside SQLite); only those are masked, one by one."""
+    out = []
+    for start in range(0, len(texts), MASK_CHUNK):
+        chunk = texts[start:start + MASK_CHUNK]
+        sizes = [len(t) if t.isascii() else len(t.encode("utf-8", "surrogatepass")) for t in chunk]
+        found = texts_to_mask("\n".join(chunk).encode("utf-8", "surrogatepass"), sizes)
+        out += [_utf8(mask_free_text(t)[:BODY_LIMIT] if i in found else t[:BODY_LIMIT]) for i, t in enumerate(chunk)]
+    return out
 
 
 def _utf8(text) -> str:
@@ -249,9 +267,14 @@ class _Sessions:
     def __init__(self, index: SourceIndex) -> None:
         self.conn = index.conn
         self.known: dict[SessionRef, list[int]] = {}  # ref → [row id, messages indexed]
+        self.touched: dict[SessionRef, list[int]] = {}  # those counted since the last save
 
     def take(self, ref: SessionRef) -> tuple[int, int]:
         """(session row id, this message's place in its session); counts it."""
+        entry = self.touched.get(ref)
+        if entry is not None:
+            entry[1] += 1
+            return entry[0], entry[1] - 1
         entry = self.known.get(ref)
         if entry is None:
             row = self.conn.execute("SELECT id, messages FROM sessions WHERE thread_id = ? AND session_id = ?",
@@ -261,15 +284,19 @@ class _Sessions:
                                         (_utf8(ref.thread_id), _utf8(ref.session_id)))
                 row = (cur.lastrowid, 0)
             entry = self.known[ref] = [row[0], row[1]]
+        self.touched[ref] = entry
         entry[1] += 1
         return entry[0], entry[1] - 1
 
     def save(self) -> None:
+        # (the sessions of this batch only: saving every session known so far made a long build quadratic)
         self.conn.executemany("UPDATE sessions SET messages = ? WHERE id = ?",
-                              [(n, sid) for sid, n in self.known.values()])
+                              [(n, sid) for sid, n in self.touched.values()])
+        self.touched.clear()
 
     def forget(self) -> None:
         self.known.clear()  # after a rollback the counts in memory are wrong
+        self.touched.clear()
 
 
 def _as_ms(value) -> int | None:
@@ -354,9 +381,11 @@ def update_source_index(source: SearchSource, index: SourceIndex, *, progress: P
                     facets = source.tags(ref, message)
                     if facets:
                         tags += [facet_tag(_utf8(n), _utf8(v)) for n, v in facets]
-                    records.append((rows, searchable_text(message), tag_ids.tokens(tags), session_row,
+                    records.append((rows, _unmasked_text(message), tag_ids.tokens(tags), session_row,
                                     _utf8(message.id), role, _utf8(message.kind), _as_ms(message.at), position))
                     check, cursor = cursor, _utf8(item_cursor)
+                bodies = masked_texts([r[1] for r in records])  # (before any of it is written)
+                records = [(r[0], body, *r[2:]) for r, body in zip(records, bodies)]
                 index.conn.executemany(
                     "INSERT INTO message_rows(id, body, tags, session, message_id, role, kind, at, position) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", records)
@@ -458,8 +487,6 @@ def _temp_in_memory(conn: sqlite3.Connection) -> bool:
         return False
     return not any(option[0] == "TEMP_STORE=0" for option in conn.execute("PRAGMA compile_options"))
 
-
-MASK_CHUNK = 500  # rows looked at together: at most 500 cut texts (BODY_LIMIT + 1000 characters) in one string
 
 
 def _mask_batch(conn: sqlite3.Connection) -> None:
