@@ -134,14 +134,15 @@ def remove_former_indexes(source: SearchSource, current: Path) -> list[Path]:
 def searchable_text(m: Message) -> str:
     """What a search finds a message by: its text, tool calls (names and arguments), tool results, files;
     secrets masked (the index is a copy of the history kept on disk, and its snippets are shown)."""
-    return masked_texts([_unmasked_text(m)])[0]
+    return masked_texts([_unmasked_text(m.text, m.tool_calls, m.tool_result, m.attachments)])[0]
 
 
-def _unmasked_text(m: Message) -> str:
-    """:func:`searchable_text` before its free text is masked (tool call arguments are masked as a tree
-    already), with some text beyond the cut: a secret the cut runs through is still recognised."""
-    parts = [m.text or ""]
-    for call in m.tool_calls:
+def _unmasked_text(text, tool_calls, tool_result, attachments) -> str:
+    """:func:`searchable_text` of a message with these fields, before its free text is masked (tool call
+    arguments are masked as a tree already), with some text beyond the cut: a secret the cut runs through
+    is still recognised."""
+    parts = [text or ""]
+    for call in tool_calls:
         parts.append(call.name or "")
         if call.arguments is not None:
             args = call.arguments
@@ -149,9 +150,9 @@ def _unmasked_text(m: Message) -> str:
                 text = json.dumps(args, ensure_ascii=False, default=str)
                 args = json.dumps(mask_tree(args), ensure_ascii=False, default=str) if may_hold_secret(text) else text
             parts.append(args)
-    if m.tool_result is not None:
-        parts += [m.tool_result.name or "", m.tool_result.text or ""]
-    parts += list(m.attachments)
+    if tool_result is not None:
+        parts += [tool_result.name or "", tool_result.text or ""]
+    parts += list(attachments)
     return "\n".join(p for p in parts if p)[:BODY_LIMIT + 1000]
 
 
@@ -266,10 +267,10 @@ class _Sessions:
 
     def __init__(self, index: SourceIndex) -> None:
         self.conn = index.conn
-        self.known: dict[SessionRef, list[int]] = {}  # ref → [row id, messages indexed]
-        self.touched: dict[SessionRef, list[int]] = {}  # those counted since the last save
+        self.known: dict[tuple, list[int]] = {}  # (thread id, session id) → [row id, messages indexed]
+        self.touched: dict[tuple, list[int]] = {}  # those counted since the last save
 
-    def take(self, ref: SessionRef) -> tuple[int, int]:
+    def take(self, ref: tuple[str, str]) -> tuple[int, int]:
         """(session row id, this message's place in its session); counts it."""
         entry = self.touched.get(ref)
         if entry is not None:
@@ -277,11 +278,11 @@ class _Sessions:
             return entry[0], entry[1] - 1
         entry = self.known.get(ref)
         if entry is None:
+            key = (_utf8(ref[0]), _utf8(ref[1]))
             row = self.conn.execute("SELECT id, messages FROM sessions WHERE thread_id = ? AND session_id = ?",
-                                    (_utf8(ref.thread_id), _utf8(ref.session_id))).fetchone()
+                                    key).fetchone()
             if row is None:
-                cur = self.conn.execute("INSERT INTO sessions(thread_id, session_id) VALUES (?, ?)",
-                                        (_utf8(ref.thread_id), _utf8(ref.session_id)))
+                cur = self.conn.execute("INSERT INTO sessions(thread_id, session_id) VALUES (?, ?)", key)
                 row = (cur.lastrowid, 0)
             entry = self.known[ref] = [row[0], row[1]]
         self.touched[ref] = entry
@@ -303,9 +304,36 @@ def _as_ms(value) -> int | None:
     return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
-def _same(item, st: IndexState) -> bool:
-    cursor, ref, message = item
-    return _utf8(cursor) == st.cursor and (_utf8(ref.thread_id), _utf8(ref.session_id), _utf8(message.id)) == st.last
+def _same(row, st: IndexState) -> bool:
+    return _utf8(row[0]) == st.cursor and (_utf8(row[1]), _utf8(row[2]), _utf8(row[3])) == st.last
+
+
+def _index_rows_of(source: SearchSource, after: str | None) -> Iterator[tuple]:
+    """The source's messages after ``after`` as the index reads them: ``(cursor, thread_id, session_id,
+    message_id, role, kind, at, text, tool_calls, tool_result, attachments, facets)``, from its lean
+    ``index_rows`` when it has them (facets asked once per role, thread and kind, as for ``sqlite_feed``),
+    else from its messages."""
+    lean_rows = getattr(source, "index_rows", None)
+    lean = lean_rows(after) if lean_rows is not None else None
+    if lean is None:
+        stream = source.messages(after)
+        try:  # (closed with this generator: a source's stream may hold a cursor or a thread)
+            for cursor, ref, m in stream:
+                yield (cursor, ref.thread_id, ref.session_id, m.id, m.role, m.kind, m.at, m.text, m.tool_calls,
+                       m.tool_result, m.attachments, source.tags(ref, m))
+        finally:
+            _close(stream)
+        return
+    facets: dict[tuple, tuple] = {}
+    try:
+        for row in lean:
+            key = (row[4], row[1], row[5])
+            found = facets.get(key)
+            if found is None:
+                found = facets[key] = source.tags(SessionRef(row[1], ""), Message("", row[4], kind=row[5]))
+            yield (*row, found)
+    finally:
+        _close(lean)
 
 
 def update_source_index(source: SearchSource, index: SourceIndex, *, progress: Progress | None = None,
@@ -343,7 +371,7 @@ def update_source_index(source: SearchSource, index: SourceIndex, *, progress: P
             return _build_from_feed(source, feed, index, tag_ids, st, identity, reason, started, progress=progress,
                                     cancel=cancel, batch=batch or FEED_BATCH, optimize=optimize)
     batch = batch or BATCH
-    stream: Iterator = iter(source.messages(st.check if st.rows else None))
+    stream: Iterator = _index_rows_of(source, st.check if st.rows else None)
     if st.rows:
         first = next(stream, None)
         if first is None or not _same(first, st):
@@ -351,7 +379,7 @@ def update_source_index(source: SearchSource, index: SourceIndex, *, progress: P
             _close(stream)
             index.clear()
             st = index.state()
-            stream = iter(source.messages(None))
+            stream = _index_rows_of(source, None)
     rows, done = st.rows, 0
     check, cursor = st.check, st.cursor
     sessions = _Sessions(index)
@@ -372,17 +400,18 @@ def update_source_index(source: SearchSource, index: SourceIndex, *, progress: P
             try:
                 records = []
                 first = rows
-                for item_cursor, ref, message in chunk:
-                    session_row, position = sessions.take(ref)
+                for (item_cursor, thread_id, session_id, message_id, role, kind, at, text, tool_calls, tool_result,
+                     attachments, facets) in chunk:
+                    session_row, position = sessions.take((thread_id, session_id))
                     rows += 1
-                    role = _utf8(message.role)
+                    role = _utf8(role)
                     roles.add(role)
-                    tags = [role_tag(role), thread_tag(_utf8(ref.thread_id))]
-                    facets = source.tags(ref, message)
+                    tags = [role_tag(role), thread_tag(_utf8(thread_id))]
                     if facets:
                         tags += [facet_tag(_utf8(n), _utf8(v)) for n, v in facets]
-                    records.append((rows, _unmasked_text(message), tag_ids.tokens(tags), session_row,
-                                    _utf8(message.id), role, _utf8(message.kind), _as_ms(message.at), position))
+                    records.append((rows, _unmasked_text(text, tool_calls, tool_result, attachments),
+                                    tag_ids.tokens(tags), session_row, _utf8(message_id), role, _utf8(kind),
+                                    _as_ms(at), position))
                     check, cursor = cursor, _utf8(item_cursor)
                 bodies = masked_texts([r[1] for r in records])  # (before any of it is written)
                 records = [(r[0], body, *r[2:]) for r, body in zip(records, bodies)]
@@ -394,7 +423,7 @@ def update_source_index(source: SearchSource, index: SourceIndex, *, progress: P
                 tag_ids.save()
                 last = chunk[-1]
                 index.set_meta(version=INDEX_VERSION, identity=identity, cursor=cursor, check=check or "",
-                               last=[_utf8(last[1].thread_id), _utf8(last[1].session_id), _utf8(last[2].id)],
+                               last=[_utf8(last[1]), _utf8(last[2]), _utf8(last[3])],
                                rows=rows, roles=sorted(roles))
                 index.conn.execute("COMMIT")
             except BaseException:
