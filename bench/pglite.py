@@ -46,6 +46,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from itertools import islice
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -322,15 +323,17 @@ def _data_figures(m: dict, store: Path, runtime, runs: int, search_rows: int, tm
         m["largest_session_records"] = n
 
         source = opened.capability(api.SearchSource)
-        messages = source.messages
 
-        def capped(after):
-            for i, item in enumerate(messages(after)):
-                if search_rows and i >= search_rows:
-                    return
-                yield item
+        def capped(stream):
+            def first_rows(after):
+                items = stream(after)
+                if items is None:  # (index_rows not offered)
+                    return None
+                return islice(items, search_rows) if search_rows else items
+            return first_rows
 
-        source.messages = capped
+        # the same first rows whichever way the index reads them (its lean rows, or the messages)
+        source.messages, source.index_rows = capped(source.messages), capped(source.index_rows)
         index = SourceIndex(tmp / "app-index.sqlite")
         t = time.perf_counter()
         result = update_source_index(source, index)
