@@ -319,8 +319,11 @@ def _index_rows_of(source: SearchSource, after: str | None) -> Iterator[tuple]:
         stream = source.messages(after)
         try:  # (closed with this generator: a source's stream may hold a cursor or a thread)
             for cursor, ref, m in stream:
+                facets = source.tags(ref, m)
+                if type(facets) is not tuple:  # (a key of the build's tags made once: a list is not one)
+                    facets = tuple(map(tuple, facets or ()))
                 yield (cursor, ref.thread_id, ref.session_id, m.id, m.role, m.kind, m.at, m.text, m.tool_calls,
-                       m.tool_result, m.attachments, source.tags(ref, m))
+                       m.tool_result, m.attachments, facets)
         finally:
             _close(stream)
         return
@@ -384,6 +387,7 @@ def update_source_index(source: SearchSource, index: SourceIndex, *, progress: P
     check, cursor = st.check, st.cursor
     sessions = _Sessions(index)
     tag_ids = TagIds(index.conn)
+    tagged_as: dict[tuple, tuple[str, str]] = {}  # (role, thread id, facets) → (role, tags) as indexed
     roles = set(st.roles)
     status = "rebuilt" if reason else "updated"
     if progress is not None:
@@ -398,26 +402,25 @@ def update_source_index(source: SearchSource, index: SourceIndex, *, progress: P
                 break
             index.conn.execute("BEGIN IMMEDIATE")
             try:
-                records = []
+                records, texts = [], []
                 first = rows
-                for (item_cursor, thread_id, session_id, message_id, role, kind, at, text, tool_calls, tool_result,
+                for (_cursor, thread_id, session_id, message_id, role, kind, at, text, tool_calls, tool_result,
                      attachments, facets) in chunk:
                     session_row, position = sessions.take((thread_id, session_id))
                     rows += 1
-                    role = _utf8(role)
-                    roles.add(role)
-                    tags = [role_tag(role), thread_tag(_utf8(thread_id))]
-                    if facets:
-                        tags += [facet_tag(_utf8(n), _utf8(v)) for n, v in facets]
-                    records.append((rows, _unmasked_text(text, tool_calls, tool_result, attachments),
-                                    tag_ids.tokens(tags), session_row, _utf8(message_id), role, _utf8(kind),
+                    tagged = tagged_as.get((role, thread_id, facets))
+                    if tagged is None:  # (role and tags made once for each role, thread and facets)
+                        tagged = tagged_as[role, thread_id, facets] = _tagged(tag_ids, role, thread_id, facets)
+                        roles.add(tagged[0])
+                    texts.append(_unmasked_text(text, tool_calls, tool_result, attachments))
+                    records.append((rows, tagged[1], session_row, _utf8(message_id), tagged[0], _utf8(kind),
                                     _as_ms(at), position))
-                    check, cursor = cursor, _utf8(item_cursor)
-                bodies = masked_texts([r[1] for r in records])  # (before any of it is written)
-                records = [(r[0], body, *r[2:]) for r, body in zip(records, bodies)]
+                check = _utf8(chunk[-2][0]) if len(chunk) > 1 else cursor
+                cursor = _utf8(chunk[-1][0])
+                bodies = masked_texts(texts)  # (before any of it is written)
                 index.conn.executemany(
-                    "INSERT INTO message_rows(id, body, tags, session, message_id, role, kind, at, position) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", records)
+                    "INSERT INTO message_rows(id, tags, session, message_id, role, kind, at, position, body) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", [r + (b,) for r, b in zip(records, bodies)])
                 _index_rows(index.conn, first)
                 sessions.save()
                 tag_ids.save()
@@ -430,6 +433,7 @@ def update_source_index(source: SearchSource, index: SourceIndex, *, progress: P
                 index.conn.execute("ROLLBACK")
                 sessions.forget()
                 tag_ids.forget()
+                tagged_as.clear()
                 raise
             done += len(chunk)
             if progress is not None:
@@ -444,6 +448,15 @@ def update_source_index(source: SearchSource, index: SourceIndex, *, progress: P
     if optimize and done >= 5 * batch and status != "cancelled" and not (cancel is not None and cancel()):
         index.optimize()  # fewer segments: later queries read fewer b-trees
     return BuildResult(status, done, rows, time.perf_counter() - started, reason)
+
+
+def _tagged(tag_ids: TagIds, role, thread_id, facets) -> tuple[str, str]:
+    """(the role, the tags column) of a message with this role, thread and facets."""
+    role = _utf8(role)
+    tags = [role_tag(role), thread_tag(_utf8(thread_id))]
+    if facets:
+        tags += [facet_tag(_utf8(n), _utf8(v)) for n, v in facets]
+    return role, tag_ids.tokens(tags)
 
 
 def _index_rows(conn: sqlite3.Connection, after: int) -> None:
