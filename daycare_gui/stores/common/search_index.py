@@ -147,8 +147,8 @@ def _unmasked_text(text, tool_calls, tool_result, attachments) -> str:
         if call.arguments is not None:
             args = call.arguments
             if not isinstance(args, str):  # (walked to mask it only when its text may hold a secret)
-                text = json.dumps(args, ensure_ascii=False, default=str)
-                args = json.dumps(mask_tree(args), ensure_ascii=False, default=str) if may_hold_secret(text) else text
+                dumped = json.dumps(args, ensure_ascii=False, default=str)
+                args = json.dumps(mask_tree(args), ensure_ascii=False, default=str) if may_hold_secret(dumped) else dumped
             parts.append(args)
     if tool_result is not None:
         parts += [tool_result.name or "", tool_result.text or ""]
