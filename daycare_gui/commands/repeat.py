@@ -106,7 +106,7 @@ class KeptSearch(_Kept):
         when it cannot be (then the caller reads the store)."""
         from daycare_gui.commands import search_args
         from daycare_gui.commands.search_output import Shown
-        from daycare_gui.stores.common.search_index import SourceIndex, index_file
+        from daycare_gui.stores.common.search_index import INDEX_VERSION, SourceIndex, index_file
         from daycare_gui.stores.common.search_query import SourceFilter, search_source
 
         if getattr(args, "rebuild", False):
@@ -131,6 +131,8 @@ class KeptSearch(_Kept):
                 meta = index.meta()
                 if [meta.get(k) for k in _STATE_KEYS] != data["index_state"]:
                     return None  # the index was rebuilt or grew since (the window, another search)
+                if meta.get("version") != str(INDEX_VERSION):
+                    return None  # kept by a version of another layout: the live search rebuilds it
                 flt = SourceFilter(roles=tuple(args.roles or ()), since=args.since, until=args.until,
                                    choices=choices)
                 results = search_source(index, search_args.query_of(args), flt, limit=args.limit,

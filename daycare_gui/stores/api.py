@@ -1157,6 +1157,13 @@ class SearchSource(Capability):
     @abstractmethod
     def messages(self, after: str | None) -> Iterator[tuple[str, SessionRef, Message]]: ...
 
+    def index_rows(self, after: str | None) -> Iterator[tuple] | None:
+        """Optional, :meth:`messages` made lean for the index: tuples ``(cursor, thread_id, session_id,
+        message_id, role, kind, at, text, tool_calls, tool_result, attachments)`` that say of each message
+        exactly what its :class:`Message` says in those fields (no other field is made). Its :meth:`tags`
+        are asked once per role, thread and kind (they may depend on those only). None: ``messages``."""
+        return None
+
     # -- optional: what the shared search offers beyond words, roles, a thread and a time range ----------
     def facets(self) -> tuple[FilterSpec, ...]:
         """The store's own filters (``kind`` "choice"): Daycare's agent kind, lifecycle, user and record

@@ -19,11 +19,14 @@ source names its former identities (``SearchSource.former_identities``) and each
 with their ``-wal``/``-shm``, and nothing else (:func:`remove_former_indexes`). Each build also removes the
 indexes of other stores that are gone (:mod:`.index_prune`: each index records where its store lives).
 
-Rows: one FTS5 row per message (``rowid`` grows in cursor order, so "newest first" is rowid order), with
-its session (a small ``sessions`` table maps it to the neutral ``SessionRef``), id, role, kind, time and
-its place among the session's indexed messages (a hint for opening the conversation at it). The ``tags``
-column holds one token for the role, one for the thread and one per facet value the source tags the message
-with (``SearchSource.tags``: Daycare's record type), so those filters intersect posting lists.
+Rows: one row per message in ``message_rows`` (``id`` grows in cursor order, so "newest first" is id order),
+an ordinary table: its text, tags, session (a small ``sessions`` table maps it to the neutral ``SessionRef``),
+id, role, kind, time and its place among the session's indexed messages (a hint for opening the conversation
+at it). The FTS5 table ``messages`` indexes its ``body`` and ``tags`` with ``message_rows`` as its external
+content (FTS5 writes no copy of its own, and reads a hit's columns and snippet text from there by row id).
+The ``tags`` column holds one token for the role, one for the thread and one per facet value the source tags
+the message with (``SearchSource.tags``: Daycare's record type), so those filters intersect posting lists;
+the tokens are short numbers of the index's own (:mod:`.search_tags`).
 
 A source that can fingerprint its history (``SearchSource.fingerprint``: a count and sampled rows up to the
 cursor) has it stored once a build ends, with the cursor it is for; when the next build finds it no longer
@@ -46,23 +49,25 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import islice
 from pathlib import Path
 
 from daycare_gui.stores.api import SearchSource
 from daycare_gui.stores.common.fts import TOKENIZER, connect, default_dir, recorded_meta, scrub_files
 from daycare_gui.stores.common.index_prune import LOCATION_META, prune_source_indexes
+from daycare_gui.stores.common.search_tags import TAG_IDS_SCHEMA, TagIds, facet_tag, role_tag, thread_tag
 from daycare_gui.stores.common.secrets import mask_free_text, mask_tree, may_hold_secret, texts_to_mask
 from daycare_gui.stores.records import Message, SessionRef, SqliteFeed
 
 # Bump when the indexed text or the layout changes: an index of another version is rebuilt.
 # 2: secrets are masked before they are indexed (an index of version 1 holds them in clear: rebuilt).
 # 3: facet tags (SearchSource.tags) and the documents table.
-INDEX_VERSION = 3
+# 4: the rows in an ordinary table (external content), tags as the index's own short tokens.
+INDEX_VERSION = 4
 BATCH = 2000
 FEED_BATCH = 20_000  # a batch copied inside SQLite is a few statements: bigger ones cost nothing per row
 BODY_LIMIT = 200_000  # characters of one message indexed (a huge tool output is cut, not skipped)
+MASK_CHUNK = 500  # rows looked at together: at most 500 cut texts (BODY_LIMIT + 1000 characters) in one string
 SUBDIR = "sources"
 log = logging.getLogger(__name__)
 
@@ -75,32 +80,19 @@ CREATE TABLE IF NOT EXISTS sessions (
     id INTEGER PRIMARY KEY, thread_id TEXT NOT NULL, session_id TEXT NOT NULL,
     messages INTEGER NOT NULL DEFAULT 0, UNIQUE (thread_id, session_id)
 );
+CREATE TABLE IF NOT EXISTS message_rows (
+    id INTEGER PRIMARY KEY, body, tags, session, message_id, role, kind, at, position
+);
 CREATE VIRTUAL TABLE IF NOT EXISTS messages USING fts5(
     body, tags, session UNINDEXED, message_id UNINDEXED, role UNINDEXED, kind UNINDEXED, at UNINDEXED,
-    position UNINDEXED, tokenize = '{TOKENIZER}'
+    position UNINDEXED, content = 'message_rows', content_rowid = 'id', tokenize = '{TOKENIZER}'
 );
+{TAG_IDS_SCHEMA}
 CREATE VIRTUAL TABLE IF NOT EXISTS documents USING fts5(
     body, title, doc_key UNINDEXED, doc_group UNINDEXED, place UNINDEXED, at UNINDEXED,
     tokenize = '{TOKENIZER}'
 );
 """
-
-
-@lru_cache(maxsize=256)  # called once per message; a store has few roles and threads
-def role_tag(role: str) -> str:
-    return "ro" + ("".join(ch for ch in role if ch.isalnum()).lower() or "none")
-
-
-@lru_cache(maxsize=4096)
-def thread_tag(thread_id: str) -> str:
-    # a hash: thread ids are any text (paths, ids with dashes) and must become one token
-    return "th" + hashlib.sha1(thread_id.encode("utf-8", "surrogatepass")).hexdigest()[:16]
-
-
-@lru_cache(maxsize=4096)
-def facet_tag(name: str, value: str) -> str:
-    # a hash, as for threads: a facet's value is any text and must become one token
-    return "fa" + hashlib.sha1(f"{name}\0{value}".encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 def _key(identity: str) -> str:
@@ -142,21 +134,39 @@ def remove_former_indexes(source: SearchSource, current: Path) -> list[Path]:
 def searchable_text(m: Message) -> str:
     """What a search finds a message by: its text, tool calls (names and arguments), tool results, files;
     secrets masked (the index is a copy of the history kept on disk, and its snippets are shown)."""
-    parts = [m.text or ""]
-    for call in m.tool_calls:
+    return masked_texts([_unmasked_text(m.text, m.tool_calls, m.tool_result, m.attachments)])[0]
+
+
+def _unmasked_text(text, tool_calls, tool_result, attachments) -> str:
+    """:func:`searchable_text` of a message with these fields, before its free text is masked (tool call
+    arguments are masked as a tree already), with some text beyond the cut: a secret the cut runs through
+    is still recognised."""
+    parts = [text or ""]
+    for call in tool_calls:
         parts.append(call.name or "")
         if call.arguments is not None:
             args = call.arguments
             if not isinstance(args, str):  # (walked to mask it only when its text may hold a secret)
-                text = json.dumps(args, ensure_ascii=False, default=str)
-                args = json.dumps(mask_tree(args), ensure_ascii=False, default=str) if may_hold_secret(text) else text
+                dumped = json.dumps(args, ensure_ascii=False, default=str)
+                args = json.dumps(mask_tree(args), ensure_ascii=False, default=str) if may_hold_secret(dumped) else dumped
             parts.append(args)
-    if m.tool_result is not None:
-        parts += [m.tool_result.name or "", m.tool_result.text or ""]
-    parts += list(m.attachments)
-    text = "\n".join(p for p in parts if p)
-    # masked with some text beyond the cut, so that a secret the cut runs through is still recognised
-    return _utf8(mask_free_text(text[:BODY_LIMIT + 1000])[:BODY_LIMIT])
+    if tool_result is not None:
+        parts += [tool_result.name or "", tool_result.text or ""]
+    parts += list(attachments)
+    return "\n".join(p for p in parts if p)[:BODY_LIMIT + 1000]
+
+
+def masked_texts(texts: list[str]) -> list[str]:
+    """``texts`` (from :func:`_unmasked_text`) as the index stores them: each as :func:`mask_free_text` masks
+    it, cut to ``BODY_LIMIT``, in UTF-8. One look at a chunk of them tells which may hold a secret
+    (:func:`texts_to_mask`, as for the copy inside SQLite); only those are masked, one by one."""
+    out = []
+    for start in range(0, len(texts), MASK_CHUNK):
+        chunk = texts[start:start + MASK_CHUNK]
+        sizes = [len(t) if t.isascii() else len(t.encode("utf-8", "surrogatepass")) for t in chunk]
+        found = texts_to_mask("\n".join(chunk).encode("utf-8", "surrogatepass"), sizes)
+        out += [_utf8(mask_free_text(t)[:BODY_LIMIT] if i in found else t[:BODY_LIMIT]) for i, t in enumerate(chunk)]
+    return out
 
 
 def _utf8(text) -> str:
@@ -231,6 +241,7 @@ class SourceIndex:
         """Forget everything (a rebuild starts here), in one transaction: a search running meanwhile sees the
         old index or an empty one, never missing tables. Dropping is much faster than deleting rows."""
         self.conn.executescript("BEGIN IMMEDIATE; DELETE FROM meta; DROP TABLE IF EXISTS messages; "
+                                "DROP TABLE IF EXISTS message_rows; DROP TABLE IF EXISTS tag_ids; "
                                 "DROP TABLE IF EXISTS sessions; DROP TABLE IF EXISTS documents; "
                                 f"{_SCHEMA} COMMIT;")
 
@@ -256,37 +267,76 @@ class _Sessions:
 
     def __init__(self, index: SourceIndex) -> None:
         self.conn = index.conn
-        self.known: dict[SessionRef, list[int]] = {}  # ref → [row id, messages indexed]
+        self.known: dict[tuple, list[int]] = {}  # (thread id, session id) → [row id, messages indexed]
+        self.touched: dict[tuple, list[int]] = {}  # those counted since the last save
 
-    def take(self, ref: SessionRef) -> tuple[int, int]:
+    def take(self, ref: tuple[str, str]) -> tuple[int, int]:
         """(session row id, this message's place in its session); counts it."""
+        entry = self.touched.get(ref)
+        if entry is not None:
+            entry[1] += 1
+            return entry[0], entry[1] - 1
         entry = self.known.get(ref)
         if entry is None:
+            key = (_utf8(ref[0]), _utf8(ref[1]))
             row = self.conn.execute("SELECT id, messages FROM sessions WHERE thread_id = ? AND session_id = ?",
-                                    (_utf8(ref.thread_id), _utf8(ref.session_id))).fetchone()
+                                    key).fetchone()
             if row is None:
-                cur = self.conn.execute("INSERT INTO sessions(thread_id, session_id) VALUES (?, ?)",
-                                        (_utf8(ref.thread_id), _utf8(ref.session_id)))
+                cur = self.conn.execute("INSERT INTO sessions(thread_id, session_id) VALUES (?, ?)", key)
                 row = (cur.lastrowid, 0)
             entry = self.known[ref] = [row[0], row[1]]
+        self.touched[ref] = entry
         entry[1] += 1
         return entry[0], entry[1] - 1
 
     def save(self) -> None:
+        # (the sessions of this batch only: saving every session known so far made a long build quadratic)
         self.conn.executemany("UPDATE sessions SET messages = ? WHERE id = ?",
-                              [(n, sid) for sid, n in self.known.values()])
+                              [(n, sid) for sid, n in self.touched.values()])
+        self.touched.clear()
 
     def forget(self) -> None:
         self.known.clear()  # after a rollback the counts in memory are wrong
+        self.touched.clear()
 
 
 def _as_ms(value) -> int | None:
     return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
-def _same(item, st: IndexState) -> bool:
-    cursor, ref, message = item
-    return _utf8(cursor) == st.cursor and (_utf8(ref.thread_id), _utf8(ref.session_id), _utf8(message.id)) == st.last
+def _same(row, st: IndexState) -> bool:
+    return _utf8(row[0]) == st.cursor and (_utf8(row[1]), _utf8(row[2]), _utf8(row[3])) == st.last
+
+
+def _index_rows_of(source: SearchSource, after: str | None) -> Iterator[tuple]:
+    """The source's messages after ``after`` as the index reads them: ``(cursor, thread_id, session_id,
+    message_id, role, kind, at, text, tool_calls, tool_result, attachments, facets)``, from its lean
+    ``index_rows`` when it has them (facets asked once per role, thread and kind, as for ``sqlite_feed``),
+    else from its messages."""
+    lean_rows = getattr(source, "index_rows", None)
+    lean = lean_rows(after) if lean_rows is not None else None
+    if lean is None:
+        stream = source.messages(after)
+        try:  # (closed with this generator: a source's stream may hold a cursor or a thread)
+            for cursor, ref, m in stream:
+                facets = source.tags(ref, m)
+                if type(facets) is not tuple:  # (a key of the build's tags made once: a list is not one)
+                    facets = tuple(map(tuple, facets or ()))
+                yield (cursor, ref.thread_id, ref.session_id, m.id, m.role, m.kind, m.at, m.text, m.tool_calls,
+                       m.tool_result, m.attachments, facets)
+        finally:
+            _close(stream)
+        return
+    facets: dict[tuple, tuple] = {}
+    try:
+        for row in lean:
+            key = (row[4], row[1], row[5])
+            found = facets.get(key)
+            if found is None:
+                found = facets[key] = source.tags(SessionRef(row[1], ""), Message("", row[4], kind=row[5]))
+            yield (*row, found)
+    finally:
+        _close(lean)
 
 
 def update_source_index(source: SearchSource, index: SourceIndex, *, progress: Progress | None = None,
@@ -316,15 +366,15 @@ def update_source_index(source: SearchSource, index: SourceIndex, *, progress: P
         st = index.state()
     feed = source.sqlite_feed()
     if feed is not None:
-        with _attached(index, source, feed):
+        with _attached(index, source, feed) as tag_ids:
             if st.rows and not _feed_still_ends_at(index, feed, st):
                 reason = "the message indexed last is no longer where it was (the history was shortened or changed)"
                 index.clear()
                 st = index.state()
-            return _build_from_feed(source, feed, index, st, identity, reason, started, progress=progress,
+            return _build_from_feed(source, feed, index, tag_ids, st, identity, reason, started, progress=progress,
                                     cancel=cancel, batch=batch or FEED_BATCH, optimize=optimize)
     batch = batch or BATCH
-    stream: Iterator = iter(source.messages(st.check if st.rows else None))
+    stream: Iterator = _index_rows_of(source, st.check if st.rows else None)
     if st.rows:
         first = next(stream, None)
         if first is None or not _same(first, st):
@@ -332,10 +382,12 @@ def update_source_index(source: SearchSource, index: SourceIndex, *, progress: P
             _close(stream)
             index.clear()
             st = index.state()
-            stream = iter(source.messages(None))
+            stream = _index_rows_of(source, None)
     rows, done = st.rows, 0
     check, cursor = st.check, st.cursor
     sessions = _Sessions(index)
+    tag_ids = TagIds(index.conn)
+    tagged_as: dict[tuple, tuple[str, str]] = {}  # (role, thread id, facets) → (role, tags) as indexed
     roles = set(st.roles)
     status = "rebuilt" if reason else "updated"
     if progress is not None:
@@ -350,31 +402,38 @@ def update_source_index(source: SearchSource, index: SourceIndex, *, progress: P
                 break
             index.conn.execute("BEGIN IMMEDIATE")
             try:
-                records = []
-                for item_cursor, ref, message in chunk:
-                    session_row, position = sessions.take(ref)
+                records, texts = [], []
+                first = rows
+                for (_cursor, thread_id, session_id, message_id, role, kind, at, text, tool_calls, tool_result,
+                     attachments, facets) in chunk:
+                    session_row, position = sessions.take((thread_id, session_id))
                     rows += 1
-                    role = _utf8(message.role)
-                    roles.add(role)
-                    tags = f"{role_tag(role)} {thread_tag(_utf8(ref.thread_id))}"
-                    facets = source.tags(ref, message)
-                    if facets:
-                        tags += " " + " ".join(facet_tag(_utf8(n), _utf8(v)) for n, v in facets)
-                    records.append((rows, searchable_text(message), tags, session_row, _utf8(message.id), role,
-                                    _utf8(message.kind), _as_ms(message.at), position))
-                    check, cursor = cursor, _utf8(item_cursor)
+                    tagged = tagged_as.get((role, thread_id, facets))
+                    if tagged is None:  # (role and tags made once for each role, thread and facets)
+                        tagged = tagged_as[role, thread_id, facets] = _tagged(tag_ids, role, thread_id, facets)
+                        roles.add(tagged[0])
+                    texts.append(_unmasked_text(text, tool_calls, tool_result, attachments))
+                    records.append((rows, tagged[1], session_row, _utf8(message_id), tagged[0], _utf8(kind),
+                                    _as_ms(at), position))
+                check = _utf8(chunk[-2][0]) if len(chunk) > 1 else cursor
+                cursor = _utf8(chunk[-1][0])
+                bodies = masked_texts(texts)  # (before any of it is written)
                 index.conn.executemany(
-                    "INSERT INTO messages(rowid, body, tags, session, message_id, role, kind, at, position) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", records)
+                    "INSERT INTO message_rows(id, tags, session, message_id, role, kind, at, position, body) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", [r + (b,) for r, b in zip(records, bodies)])
+                _index_rows(index.conn, first)
                 sessions.save()
+                tag_ids.save()
                 last = chunk[-1]
                 index.set_meta(version=INDEX_VERSION, identity=identity, cursor=cursor, check=check or "",
-                               last=[_utf8(last[1].thread_id), _utf8(last[1].session_id), _utf8(last[2].id)],
+                               last=[_utf8(last[1]), _utf8(last[2]), _utf8(last[3])],
                                rows=rows, roles=sorted(roles))
                 index.conn.execute("COMMIT")
             except BaseException:
                 index.conn.execute("ROLLBACK")
                 sessions.forget()
+                tag_ids.forget()
+                tagged_as.clear()
                 raise
             done += len(chunk)
             if progress is not None:
@@ -389,6 +448,21 @@ def update_source_index(source: SearchSource, index: SourceIndex, *, progress: P
     if optimize and done >= 5 * batch and status != "cancelled" and not (cancel is not None and cancel()):
         index.optimize()  # fewer segments: later queries read fewer b-trees
     return BuildResult(status, done, rows, time.perf_counter() - started, reason)
+
+
+def _tagged(tag_ids: TagIds, role, thread_id, facets) -> tuple[str, str]:
+    """(the role, the tags column) of a message with this role, thread and facets."""
+    role = _utf8(role)
+    tags = [role_tag(role), thread_tag(_utf8(thread_id))]
+    if facets:
+        tags += [facet_tag(_utf8(n), _utf8(v)) for n, v in facets]
+    return role, tag_ids.tokens(tags)
+
+
+def _index_rows(conn: sqlite3.Connection, after: int) -> None:
+    """Index the text and tags of the rows just stored after row ``after`` (FTS5 keeps no copy of them)."""
+    conn.execute("INSERT INTO messages(rowid, body, tags) SELECT id, body, tags FROM message_rows WHERE id > ? "
+                 "ORDER BY id", (after,))
 
 
 def _seal(source: SearchSource, index: SourceIndex, added: int) -> None:
@@ -411,8 +485,10 @@ FEED_SCHEMA = "feed"
 @contextmanager
 def _attached(index: SourceIndex, source: SearchSource, feed: SqliteFeed):
     """The store attached read-only to the index's connection as ``feed``, with the SQL functions a batch
-    uses: ``masked_text`` (what :func:`searchable_text` makes of a message's text) and ``index_tags``."""
-    made: dict[tuple, str] = {}
+    uses: ``masked_text`` (what :func:`searchable_text` makes of a message's text) and ``index_tags``; yields
+    the build's :class:`~.search_tags.TagIds` (their new numbers are saved by each batch)."""
+    made: dict[tuple, list[str]] = {}
+    tag_ids = TagIds(index.conn)
 
     def index_tags(role, thread_id, kind):
         key = (role, thread_id, kind)
@@ -420,11 +496,11 @@ def _attached(index: SourceIndex, source: SearchSource, feed: SqliteFeed):
         if tags is None:  # (what a source tags may depend on the role, the thread and the kind only)
             message = Message("", _utf8(role), kind=_utf8(kind))
             facets = source.tags(SessionRef(_utf8(thread_id), ""), message)
-            tags = f"{role_tag(_utf8(role))} {thread_tag(_utf8(thread_id))}"
+            tags = [role_tag(_utf8(role)), thread_tag(_utf8(thread_id))]
             if facets:
-                tags += " " + " ".join(facet_tag(_utf8(n), _utf8(v)) for n, v in facets)
+                tags += [facet_tag(_utf8(n), _utf8(v)) for n, v in facets]
             made[key] = tags  # (tags depend on the role, thread and kind only: a source's contract)
-        return tags
+        return tag_ids.tokens(tags)  # (once per role, thread and kind of a batch: feed_tags)
 
     def masked_text(text):  # (text from SQLite is UTF-8 already: no _utf8 round trip per message)
         return "" if text is None else _masked_body(str(text))
@@ -435,7 +511,7 @@ def _attached(index: SourceIndex, source: SearchSource, feed: SqliteFeed):
     conn.create_function("masked_text", 1, masked_text, deterministic=True)
     conn.execute(f"ATTACH DATABASE ? AS {FEED_SCHEMA}", (feed.uri,))
     try:
-        yield
+        yield tag_ids
     finally:
         conn.execute(f"DETACH DATABASE {FEED_SCHEMA}")
 
@@ -453,8 +529,6 @@ def _temp_in_memory(conn: sqlite3.Connection) -> bool:
         return False
     return not any(option[0] == "TEMP_STORE=0" for option in conn.execute("PRAGMA compile_options"))
 
-
-MASK_CHUNK = 500  # rows looked at together: at most 500 cut texts (BODY_LIMIT + 1000 characters) in one string
 
 
 def _mask_batch(conn: sqlite3.Connection) -> None:
@@ -522,32 +596,31 @@ def _feed_rows(index: SourceIndex, feed: SqliteFeed, params: dict) -> list:
         return index.conn.execute(feed.guarded_sql, params).fetchall()
 
 
-# Every row of a batch is made index-ready once, in ``temp.feed_batch`` (its text masked); what the insert
-# adds to it comes from two small tables looked up by key, so the insert reads the batch once, in order, and
-# carries no message text through a sort: ``feed_places`` (each row's session and place in it: a window over
-# narrow rows) and ``feed_tags`` (the tags of each role, thread and kind in the batch, made once each).
-# A fresh table numbers its rows 1, 2, … in the order they were selected: the index's row ids follow from it.
-_FEED_TEMP = ("feed_batch", "feed_counts", "feed_places", "feed_tags")
-_FEED_PLACES = """
-INSERT INTO temp.feed_places(r, session, position)
-SELECT b.rowid, s.id, s.messages + row_number() OVER (PARTITION BY s.id ORDER BY b.rowid) - 1
-FROM temp.feed_batch AS b JOIN sessions AS s ON s.thread_id = b.thread_id AND s.session_id = b.session_id
-"""
+# Every row of a batch is made index-ready once, in ``temp.feed_batch`` (its text masked); the insert reads it
+# once, in order (the batch is the outer loop of a CROSS JOIN: SQLite keeps that order, so no sort carries the
+# text), and looks up each row's session and its tags (``feed_tags``: the tags of each role, thread and kind in
+# the batch, made once each). A row's place in its session is counted as the rows pass (``index_place``: the
+# session's messages indexed before this batch, then one more per row), which a window over the batch sorted
+# by session cost twice over. A fresh table numbers its rows 1, 2, … in the order they were selected: the
+# index's row ids follow from it.
+_FEED_TEMP = ("feed_batch", "feed_tags")
 _FEED_TAGS = """
 INSERT INTO temp.feed_tags(role, thread_id, kind, tags)
 SELECT role, thread_id, kind, index_tags(role, thread_id, kind)
 FROM (SELECT DISTINCT role, thread_id, kind FROM temp.feed_batch)
 """
 _FEED_INSERT = """
-INSERT INTO messages(rowid, body, tags, session, message_id, role, kind, at, position)
-SELECT :rows + b.rowid, b.body, t.tags, p.session, b.message_id, b.role, b.kind, b.at, p.position
-FROM temp.feed_batch AS b JOIN temp.feed_places AS p ON p.r = b.rowid
-JOIN temp.feed_tags AS t ON t.role = b.role AND t.thread_id = b.thread_id AND t.kind = b.kind
+INSERT INTO message_rows(id, body, tags, session, message_id, role, kind, at, position)
+SELECT :rows + b.rowid, b.body, t.tags, s.id, b.message_id, b.role, b.kind, b.at, index_place(s.id, s.messages)
+FROM temp.feed_batch AS b
+CROSS JOIN sessions AS s ON s.thread_id = b.thread_id AND s.session_id = b.session_id
+CROSS JOIN temp.feed_tags AS t ON t.role = b.role AND t.thread_id = b.thread_id AND t.kind = b.kind
 ORDER BY b.rowid
 """
 
 
-def _copy_batch(index: SourceIndex, feed: SqliteFeed, after: int, last: int, rows: int) -> tuple[int, list, list]:
+def _copy_batch(index: SourceIndex, feed: SqliteFeed, tag_ids: TagIds, after: int, last: int,
+                rows: int) -> tuple[int, list, list]:
     """One batch copied into the index (inside the caller's transaction): (messages added, the last two
     rows, the roles in it)."""
     conn = index.conn
@@ -570,22 +643,23 @@ def _copy_batch(index: SourceIndex, feed: SqliteFeed, after: int, last: int, row
                 raise
     if in_memory:
         _mask_batch(conn)
-    conn.execute("CREATE TEMP TABLE feed_counts (thread_id TEXT, session_id TEXT, n INTEGER, "
-                 "PRIMARY KEY (thread_id, session_id)) WITHOUT ROWID")
-    conn.execute("INSERT INTO temp.feed_counts SELECT thread_id, session_id, count(*) FROM temp.feed_batch "
-                 "GROUP BY thread_id, session_id")
     conn.execute("INSERT OR IGNORE INTO sessions(thread_id, session_id) "
-                 "SELECT thread_id, session_id FROM temp.feed_counts")
+                 "SELECT DISTINCT thread_id, session_id FROM temp.feed_batch")
     # (untyped columns, as feed_batch's: a key compares with the batch's values exactly as they are)
-    conn.execute("CREATE TEMP TABLE feed_places (r INTEGER PRIMARY KEY, session, position)")
-    conn.execute(_FEED_PLACES)
     conn.execute("CREATE TEMP TABLE feed_tags (role, thread_id, kind, tags, PRIMARY KEY (role, thread_id, kind))")
     conn.execute(_FEED_TAGS)
+    tag_ids.save()
+    counted: dict[int, int] = {}  # session row → its messages indexed once this batch's rows so far are
+
+    def index_place(session: int, before: int) -> int:
+        place = counted.get(session, before)
+        counted[session] = place + 1
+        return place
+
+    conn.create_function("index_place", 2, index_place)  # (not deterministic: called once per row, in order)
     added = conn.execute(_FEED_INSERT, {"rows": rows}).rowcount
-    conn.execute("UPDATE sessions SET messages = messages + (SELECT n FROM temp.feed_counts AS c "
-                 "WHERE c.thread_id = sessions.thread_id AND c.session_id = sessions.session_id) "
-                 "WHERE id IN (SELECT s.id FROM temp.feed_counts AS c JOIN sessions AS s "
-                 "ON s.thread_id = c.thread_id AND s.session_id = c.session_id)")
+    _index_rows(conn, rows)
+    conn.executemany("UPDATE sessions SET messages = ? WHERE id = ?", [(n, sid) for sid, n in counted.items()])
     tail = conn.execute("SELECT cursor, thread_id, session_id, message_id FROM temp.feed_batch "
                         "ORDER BY rowid DESC LIMIT 2").fetchall()
     roles = [r[0] for r in conn.execute("SELECT role FROM temp.feed_tags GROUP BY role")]
@@ -594,8 +668,9 @@ def _copy_batch(index: SourceIndex, feed: SqliteFeed, after: int, last: int, row
     return added, tail, roles
 
 
-def _build_from_feed(source: SearchSource, feed: SqliteFeed, index: SourceIndex, st: IndexState, identity: str,
-                     reason: str, started: float, *, progress, cancel, batch: int, optimize: bool) -> BuildResult:
+def _build_from_feed(source: SearchSource, feed: SqliteFeed, index: SourceIndex, tag_ids: TagIds, st: IndexState,
+                     identity: str, reason: str, started: float, *, progress, cancel, batch: int,
+                     optimize: bool) -> BuildResult:
     conn = index.conn
     rows, done = st.rows, 0
     cursor, check = st.cursor, st.check
@@ -614,9 +689,10 @@ def _build_from_feed(source: SearchSource, feed: SqliteFeed, index: SourceIndex,
             break
         conn.execute("BEGIN IMMEDIATE")
         try:
-            added, tail, batch_roles = _copy_batch(index, feed, after, int(end[0]), rows)
+            added, tail, batch_roles = _copy_batch(index, feed, tag_ids, after, int(end[0]), rows)
             if not tail:
                 conn.execute("ROLLBACK")
+                tag_ids.forget()
                 break
             rows += added
             roles.update(batch_roles)
@@ -628,6 +704,7 @@ def _build_from_feed(source: SearchSource, feed: SqliteFeed, index: SourceIndex,
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
+            tag_ids.forget()
             raise
         after = int(cursor)
         done += added

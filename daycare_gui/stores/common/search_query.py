@@ -19,7 +19,8 @@ from dataclasses import dataclass, field, replace
 from daycare_gui.stores.common.fts import MARK_CLOSE, MARK_OPEN, SNIPPET_TOKENS, match_expression
 from daycare_gui.stores.common.fts_search import GroupedResults, find_matches, tags_any, where_clause
 from daycare_gui.stores.common.fts_search import group_hits as _group
-from daycare_gui.stores.common.search_index import SourceIndex, facet_tag, role_tag, thread_tag
+from daycare_gui.stores.common.search_index import SourceIndex
+from daycare_gui.stores.common.search_tags import facet_tag, role_tag, tag_tokens, thread_tag
 from daycare_gui.stores.records import SessionRef
 
 RANK_WINDOW = 10_000
@@ -112,19 +113,22 @@ class SourceResults(GroupedResults):
         return f"{super().summary} · {documents}"
 
 
-def _where(match: str, flt: SourceFilter, threads: frozenset[str] | None = None) -> tuple[str, list]:
+def _where(conn, match: str, flt: SourceFilter, threads: frozenset[str] | None = None) -> tuple[str, list]:
+    def any_of(tags: list[str]) -> str:  # (as the index on ``conn`` writes them: search_tags)
+        return tags_any(tag_tokens(conn, tags))
+
     expr = f"body : ({match})"
     if flt.roles:
-        expr += " AND tags : " + tags_any([role_tag(r) for r in flt.roles])
+        expr += " AND tags : " + any_of([role_tag(r) for r in flt.roles])
     if flt.thread_id is not None:
-        expr += " AND tags : " + tags_any([thread_tag(flt.thread_id)])
+        expr += " AND tags : " + any_of([thread_tag(flt.thread_id)])
     by_name: dict[str, list[str]] = {}
     for name, value in flt.choices:  # values of one facet: any of them; facets: all of them
         by_name.setdefault(name, []).append(facet_tag(name, value))
     for tags in by_name.values():
-        expr += " AND tags : " + tags_any(tags)
+        expr += " AND tags : " + any_of(tags)
     if threads is not None and len(threads) <= THREAD_TAGS_MAX:
-        expr += " AND tags : " + tags_any([thread_tag(t) for t in sorted(threads)])
+        expr += " AND tags : " + any_of([thread_tag(t) for t in sorted(threads)])
         threads = None
     parts, params = where_clause("messages", expr, flt.since, flt.until)
     if threads is not None:
@@ -175,8 +179,8 @@ def search_source(index: SourceIndex, text: str, flt: SourceFilter = SourceFilte
         found = SourceResults.empty(text, expr, started)
         found.documents = docs
         return found
-    where, params = _where(expr, flt, threads)
     conn = index.conn
+    where, params = _where(conn, expr, flt, threads)
     found = find_matches(conn, "messages", "rowid, session, message_id, role, kind, at, position", where, params,
                          limit=max(1, int(limit)), newest_first=newest_first, count_cap=COUNT_CAP,
                          rank_window=RANK_WINDOW)

@@ -45,9 +45,9 @@ def _facts(rec: HistoryRecord, size: int | None) -> tuple[tuple[str, str], ...]:
     return tuple(facts)
 
 
-def message_of(rec: HistoryRecord, problem: str | None = None, size: int | None = None) -> Message:
-    """A Daycare history record as a neutral message (``kind`` keeps Daycare's record type). ``problem``:
-    why its stored data did not parse; ``size``: how big it is as stored (the detail pane says both)."""
+def message_parts(rec: HistoryRecord) -> tuple[str, str, tuple[ToolCallRecord, ...], ToolResultRecord | None]:
+    """(role, text, tool calls, tool result) of the message :func:`message_of` makes of ``rec``: what the search
+    index reads of it (``SearchSource.index_rows``), made without the rest."""
     result = None
     if rec.type in ("tool_result", "rlm_tool_result") and rec.tool_call_id:
         result = ToolResultRecord(rec.tool_call_id, rec.tool_name or "", rec.tool_output_text or rec.output or "",
@@ -67,9 +67,16 @@ def message_of(rec: HistoryRecord, problem: str | None = None, size: int | None 
         calls = (ToolCallRecord("", rec.tool_name or "tool", rec.data.get("toolArgs")),)
     if rec.type == "rlm_tool_result" and result is not None:  # likewise: the step after its call, unpaired
         result = ToolResultRecord("", result.name, result.text, result.is_error)
+    return ROLE_OF_TYPE.get(rec.type, "tool" if rec.is_rlm else "event"), text, calls, result
+
+
+def message_of(rec: HistoryRecord, problem: str | None = None, size: int | None = None) -> Message:
+    """A Daycare history record as a neutral message (``kind`` keeps Daycare's record type). ``problem``:
+    why its stored data did not parse; ``size``: how big it is as stored (the detail pane says both)."""
+    role, text, calls, result = message_parts(rec)
     return Message(
         id=str(rec.id) if rec.id is not None else "",
-        role=ROLE_OF_TYPE.get(rec.type, "tool" if rec.is_rlm else "event"),
+        role=role,
         text=text,
         at=rec.at,
         kind=rec.type,

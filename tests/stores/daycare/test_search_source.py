@@ -239,11 +239,13 @@ def test_the_copy_inside_sqlite_indexes_what_the_messages_say(demo, tmp_path, mo
 
 
 def test_secrets_among_many_records_are_masked_in_every_batch_of_the_copy(tmp_path, monkeypatch):
-    """The copy inside SQLite looks at each batch's text at once and masks only the records that may hold a
-    secret: planted ones (any case, first, last or amid a batch, one longer than the index keeps) are masked
-    exactly as the message-by-message reference masks them, and no byte of them reaches the index's files."""
+    """The copy inside SQLite and the messages streamed alike look at each batch's text at once and mask only
+    the records that may hold a secret: planted ones (any case, first, last or amid a batch, one longer than
+    the index keeps) are masked exactly as the message-by-message reference masks them, and no byte of them
+    reaches the index's files."""
     from daycare_gui.stores.common import search_index
     from daycare_gui.stores.common.search_index import BODY_LIMIT
+    from daycare_gui.stores.common.secrets import mask_free_text
     from daycare_gui.stores.daycare.sqlite.search import DaycareSqliteSearch
     from tests.secret_samples import SAMPLES, leaked
 
@@ -262,11 +264,16 @@ def test_secrets_among_many_records_are_masked_in_every_batch_of_the_copy(tmp_pa
     conn.commit()
     conn.close()
 
-    def table(folder, feed: bool):
+    def one_by_one(texts):  # the reference: every text masked on its own
+        return [search_index._utf8(mask_free_text(t)[:BODY_LIMIT]) for t in texts]
+
+    def table(folder, feed: bool, reference: bool = False):
         monkeypatch.setenv("DAYCARE_GUI_SEARCH_DIR", str(tmp_path / folder))
         monkeypatch.setattr(search_index, "MASK_CHUNK", 3)  # and in every place of the texts looked at together
         if not feed:
             monkeypatch.setattr(DaycareSqliteSearch, "sqlite_feed", lambda self: None)
+        if reference:
+            monkeypatch.setattr(search_index, "masked_texts", one_by_one)
         with registry.open_store(dest) as store:
             source = store.capability(SearchSource)
             with SourceIndex.for_source(source) as index:
@@ -277,12 +284,14 @@ def test_secrets_among_many_records_are_masked_in_every_batch_of_the_copy(tmp_pa
         return rows, path
 
     fed, path = table("fed", True)
-    streamed, _ = table("streamed", False)
-    assert fed == streamed and len(fed) > len(texts)
+    streamed, streamed_path = table("streamed", False)
+    reference, _ = table("reference", False, reference=True)
+    assert fed == streamed == reference and len(fed) > len(texts)
     assert all(len(body) <= BODY_LIMIT for _rowid, body in fed)
-    for part in [path, *(path.parent / f"{path.name}{s}" for s in ("-wal", "-shm"))]:
-        if part.exists():
-            assert leaked(part.read_bytes().decode("utf-8", "replace")) == [], part.name
+    for index_path in (path, streamed_path):
+        for part in [index_path, *(index_path.parent / f"{index_path.name}{s}" for s in ("-wal", "-shm"))]:
+            if part.exists():
+                assert leaked(part.read_bytes().decode("utf-8", "replace")) == [], part.name
 
 
 def test_a_record_whose_bytes_are_not_utf8_is_indexed_not_a_failed_build(tmp_path):

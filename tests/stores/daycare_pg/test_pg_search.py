@@ -89,3 +89,41 @@ def test_the_feed_reads_ahead_in_batches_and_a_stopped_build_leaves_nothing_read
             assert not [t for t in threading.enumerate() if t.name.startswith("search-feed")]
             done = update_source_index(source, index)
             assert done.rows == len(ids) and search_source(index, "Lisbon").total > 0
+
+
+def test_the_lean_rows_say_what_the_messages_say_and_index_alike(pg_fresh_url, tmp_path, monkeypatch):
+    """``index_rows`` (what the index reads, made without whole messages) says of every record, of every type
+    and of data that is no JSON object, exactly what its message says; the index built from them is the one
+    built from the messages."""
+    import psycopg
+
+    from daycare_gui.stores.daycare.pg.capabilities import PgSearchSource
+
+    with psycopg.connect(pg_fresh_url, autocommit=True) as conn:
+        session_id = conn.execute("SELECT id FROM sessions ORDER BY id LIMIT 1").fetchone()[0]
+        for data in ('"a bare string"', '[1, 2]', json.dumps({"text": "files", "files": [
+                {"id": "f1", "name": "plan.pdf", "mimeType": "application/pdf", "size": 3, "path": "/tmp/plan.pdf"}]})):
+            conn.execute("INSERT INTO session_history (session_id, type, at, data) VALUES (%s, 'user_message', 1, %s)",
+                         (session_id, data))
+
+    def index(folder, lean: bool):
+        monkeypatch.setenv("DAYCARE_GUI_SEARCH_DIR", str(tmp_path / folder))
+        if not lean:
+            monkeypatch.setattr(PgSearchSource, "index_rows", lambda self, after: None)
+        with registry.open_store(pg_fresh_url) as store:
+            source = store.capability(SearchSource)
+            rows = list(source.index_rows(None) or ())
+            messages = [(c, ref.thread_id, ref.session_id, m.id, m.role, m.kind, m.at, m.text, m.tool_calls,
+                         m.tool_result, m.attachments) for c, ref, m in source.messages(None)]
+            with SourceIndex.for_source(source) as index:
+                update_source_index(source, index, batch=9)
+                stored = index.conn.execute("SELECT m.*, s.thread_id, s.session_id FROM message_rows AS m "
+                                            "JOIN sessions AS s ON s.id = m.session ORDER BY m.id").fetchall()
+        monkeypatch.undo()
+        return rows, messages, stored
+
+    rows, messages, lean = index("lean", True)
+    _none, _same, whole = index("whole", False)
+    assert rows == messages and len({r[5] for r in rows}) >= 6  # (record types: the demo's and the odd ones)
+    assert any(r[10] == ("plan.pdf",) for r in rows) and any(r[4] == "event" and r[7] == "" for r in rows)
+    assert lean == whole and len(lean) == len(rows)

@@ -182,3 +182,42 @@ def test_kept_records_go_when_the_store_goes(pglite_demo, kept_home, capsys):
     leftovers.sweep_private_copies()  # what every start of daycare-gui runs
     left = [p for p in kept_home.iterdir()]
     assert len(left) == 1 and (left[0] / "store").read_text() == os.path.realpath(other / "daycare.pglite")
+
+
+def test_a_kept_search_over_an_index_of_the_former_layout_reads_the_store_again(pglite_demo, kept_home, index_dir,
+                                                                              capsys, monkeypatch):
+    """What an older version kept (its index in the layout before version 4, and its state) is not answered
+    from: the filters' tags of that layout are not this one's. The store is read and the index rebuilt."""
+    import sqlite3
+
+    from tests.stores.search.test_index_layout import FORMER_SCHEMA
+
+    starts = Starts(monkeypatch)
+    store = str(pglite_demo)
+    first = _run(capsys, "search", store, "adapter", "--role", "assistant", "--json")
+    assert first[0] == 0 and json.loads(first[1])["total"] > 0 and starts.count == 1
+    # the index and the kept state as version 3 left them: the same rows in the former layout
+    (path,) = (index_dir / "sources").glob("*.sqlite")
+    conn = sqlite3.connect(path)
+    keys = {f"t{n}": tag for n, tag in conn.execute("SELECT id, tag FROM tag_ids")}
+    rows = [(r[0], r[1], " ".join(keys[t] for t in r[2].split()), *r[3:]) for r in conn.execute(
+        "SELECT id, body, tags, session, message_id, role, kind, at, position FROM message_rows")]
+    meta, sessions = conn.execute("SELECT * FROM meta").fetchall(), conn.execute("SELECT * FROM sessions").fetchall()
+    conn.close()
+    for sidecar in ("", "-wal", "-shm"):
+        path.with_name(path.name + sidecar).unlink(missing_ok=True)
+    former = sqlite3.connect(path)
+    former.executescript(FORMER_SCHEMA)
+    former.executemany("INSERT INTO meta VALUES (?, ?)", [(k, "3" if k == "version" else v) for k, v in meta])
+    former.executemany("INSERT INTO sessions VALUES (?, ?, ?, ?)", sessions)
+    former.executemany("INSERT INTO messages(rowid, body, tags, session, message_id, role, kind, at, position) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    former.commit()
+    former.close()
+    (record,) = [p for p in kept_home.rglob("search.json")]
+    kept_record = json.loads(record.read_text())
+    kept_record["data"]["index_state"][0] = "3"
+    record.write_text(json.dumps(kept_record))
+    again = _run(capsys, "search", store, "adapter", "--role", "assistant", "--json")
+    assert again[0] == 0 and json.loads(again[1]) == json.loads(first[1])
+    assert starts.count == 2  # the store read again (its index rebuilt), not the former layout misread

@@ -7,7 +7,7 @@ import json
 from concurrent.futures import ThreadPoolExecutor
 
 from daycare_gui.stores import api
-from daycare_gui.stores.daycare.history_messages import message_of
+from daycare_gui.stores.daycare.history_messages import message_of, message_parts
 from daycare_gui.stores.daycare.pg.catalog import VERSIONED
 from daycare_gui.stores.daycare.pg.database import UnreadableJson
 from daycare_gui.stores.daycare.pg.history_keys import HistoryKeys, history_keys
@@ -661,10 +661,29 @@ class PgSearchSource(_OnStore, api.SearchSource):
     BATCH = 5000
 
     def messages(self, after: str | None):
-        # Batches by the primary key, the connection free between them (the window reads on while the
-        # index is built). Each session's agent is looked up once here, not joined into every batch; a
-        # record whose session is gone is left out, as the join left it out. The next batch is asked for
-        # while this one is made into messages: the server (PGlite's own process) works meanwhile.
+        for id_, sid, agent, type_, at, data in self._records(after):
+            yield str(id_), SessionRef(agent, sid), _message(id_, type_, at, data, session_id=sid)
+
+    def index_rows(self, after: str | None):
+        """What the index reads of each message (``SearchSource.index_rows``), in one pass over each record:
+        no :class:`Message` with the details a view shows (its facts, raw data) is made."""
+        for id_, sid, agent, type_, at, data in self._records(after):
+            if isinstance(data, dict):
+                rec = history_record_from(type_, at, data, id=id_, session_id=sid)
+                role, text, calls, result = message_parts(rec)
+                yield (str(id_), agent, sid, str(rec.id) if rec.id is not None else "", role, rec.type, rec.at, text,
+                       calls, result, tuple(f.name for f in rec.files))
+            else:  # (data the view shows as a problem: as its message says it)
+                m = _message(id_, type_, at, data, session_id=sid)
+                yield (str(id_), agent, sid, m.id, m.role, m.kind, m.at, m.text, m.tool_calls, m.tool_result,
+                       m.attachments)
+
+    def _records(self, after: str | None):
+        """``(id, session id, agent id, type, at, data)`` of the records after ``after``, in id order.
+        Batches by the primary key, the connection free between them (the window reads on while the
+        index is built). Each session's agent is looked up once here, not joined into every batch; a
+        record whose session is gone is left out, as the join left it out. The next batch is asked for
+        while this one is made into messages: the server (PGlite's own process) works meanwhile."""
         def sessions() -> dict:
             return {sid: agent for sid, agent in self.db.rows("SELECT id, agent_id FROM sessions")}
 
@@ -688,7 +707,7 @@ class PgSearchSource(_OnStore, api.SearchSource):
                     agent = agents.get(sid, agents)
                     if agent is agents:
                         continue
-                    yield str(id_), SessionRef(agent or "", sid), _message(id_, type_, at, data, session_id=sid)
+                    yield id_, sid, agent or "", type_, at, data
 
     # Daycare's filters, as its SQLite generation offers them: the record type tagged on each message; the
     # agent's kind, lifecycle and user asked of its current row when searching (they change).
