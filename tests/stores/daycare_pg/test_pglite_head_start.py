@@ -101,27 +101,27 @@ def test_the_window_started_without_a_path_begins_the_copy_of_the_store_it_reope
 
     from daycare_gui import cli
     from daycare_gui.stores import registry
-    from daycare_gui.ui import app
+    from daycare_gui.ui import app, start_store
 
     monkeypatch.setenv("HOME", str(tmp_path / "home"))  # (no ~/.daycare: nothing else to reopen)
-    settings = QSettings("daycare-gui", "daycare-gui")  # the window's own (the session's private config)
+    # The window's settings, in a file of this test's own: Qt keeps the user's settings folder of the first
+    # QSettings a process makes, which other tests of this process set for themselves.
+    path = str(tmp_path / "settings.ini")
+    monkeypatch.setattr(start_store, "app_settings", lambda: QSettings(path, QSettings.Format.IniFormat))
+    settings = start_store.app_settings()
     settings.setValue("last_path", str(pglite_demo))
     settings.sync()
     begun = []
 
     def window(path=None, **_kwargs):  # the window as run_app starts it: it reopens the last store itself
         begun.append(dict(head_start._started))
-        with registry.open_store(QSettings("daycare-gui", "daycare-gui").value("last_path")) as store:
+        with registry.open_store(start_store.app_settings().value("last_path")) as store:
             assert store.server.workdir.is_dir()
         return 0
 
     monkeypatch.setattr(app, "run_app", window)
     monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")
-    try:
-        assert cli.main([]) == 0
-    finally:
-        settings.remove("last_path")
-        settings.sync()
+    assert cli.main([]) == 0
     assert begun and len(begun[0]) == 1  # begun by the command line, before the window was started
     assert copies == ["pglite-head-start"]  # one copy, the head start's, taken by the open
     assert not head_start._started
