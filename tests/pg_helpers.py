@@ -127,3 +127,19 @@ def wait_gone(path: Path, timeout: float = 5.0) -> bool:
     while path.exists() and time.time() < end:
         time.sleep(0.05)
     return not path.exists()
+
+
+def traced_statements(store) -> list[str]:
+    """Every statement a PG store's connection sends from now on (each of its ways to send one, wrapped),
+    its whitespace folded: what a test counts when it says how many questions an open asks."""
+    statements: list[str] = []
+    for name in ("rows", "mappings", "rows_with"):
+        plain = getattr(store.db, name)
+
+        def seen(*args, plain=plain, name=name, **kwargs):
+            sql = kwargs.get("sql", args[1] if name == "rows_with" else args[0])
+            statements.append(" ".join(sql.split()))
+            return plain(*args, **kwargs)
+
+        setattr(store.db, name, seen)
+    return statements

@@ -11,21 +11,7 @@ from pathlib import Path
 
 from daycare_gui.stores import api, registry
 from daycare_gui.stores.daycare.pg.pglite_copy import copy_pglite
-
-
-def _traced(store) -> list[str]:
-    """Every statement the store's connection sends from now on."""
-    statements: list[str] = []
-    for name in ("rows", "mappings", "rows_with"):
-        plain = getattr(store.db, name)
-
-        def seen(*args, plain=plain, name=name, **kwargs):
-            sql = kwargs.get("sql", args[1] if name == "rows_with" else args[0])
-            statements.append(" ".join(sql.split()))
-            return plain(*args, **kwargs)
-
-        setattr(store.db, name, seen)
-    return statements
+from tests.pg_helpers import traced_statements
 
 
 def _largest(cap):
@@ -41,7 +27,7 @@ def test_pglite_pages_of_a_session_are_read_by_key_without_offset(pglite_demo):
                                              {"s": ref.session_id})]
         total = len(truth)
         assert total >= 6 and cap.message_count(ref) == total
-        statements = _traced(store)
+        statements = traced_statements(store)
         last = cap.messages(ref, total - 3, 3)  # the last page by position, as an export or a jump asks it
         middle = cap.messages(ref, 2, 3)
         count, newest = cap.tail(ref)
@@ -63,7 +49,7 @@ def test_pglite_session_lists_read_the_history_once(pglite_demo):
         threads = cap.threads()
         assert len(threads) >= 3
         cap.sessions(threads[0].id)  # the first list reads every session's record ids
-        statements = _traced(store)
+        statements = traced_statements(store)
         seen = {}
         for thread in threads[1:]:
             for s in cap.sessions(thread.id):
@@ -139,7 +125,7 @@ def test_server_last_page_by_position_names_no_offset(pg_demo_url):
         cap = store.capability(api.Conversations)
         ref = _largest(cap)
         every = cap.messages(ref, 0, cap.message_count(ref))
-        statements = _traced(store)
+        statements = traced_statements(store)
         assert [m.id for m in cap.messages(ref, len(every) - 2, 2)] == [m.id for m in every[-2:]]
         assert statements and not [s for s in statements if "OFFSET" in s.upper()], statements
 
@@ -148,7 +134,7 @@ def test_pglite_inspect_counts_every_table_in_one_statement(pglite_demo):
     """``inspect`` of a PGlite copy counts its tables in one round trip to the sidecar (one statement a table
     cost ~10 ms each), and every count is the table's own count(*)."""
     with registry.open_store(pglite_demo, live=False) as store:
-        statements = _traced(store)
+        statements = traced_statements(store)
         counts = store.counts()
         counting = [s for s in statements if "count(*)" in s]
         assert len(counting) == 1, counting
@@ -165,7 +151,7 @@ def test_pglite_inspect_counts_the_history_and_tells_runs_without_grouping_it_by
     from daycare_gui.stores.report import inspect_report
 
     with registry.open_store(pglite_demo, live=False) as store:
-        statements = _traced(store)
+        statements = traced_statements(store)
         through_cursor, rows_with = [], store.db.rows_with  # (its statements go past SQLAlchemy's events)
         store.db.rows_with = lambda settings, sql: through_cursor.append(sql) or rows_with(settings, sql)
         report = inspect_report(store)

@@ -14,6 +14,7 @@ import pytest
 
 from daycare_gui.stores.daycare.pg import pglite_copy
 from daycare_gui.stores.daycare.pg.pglite_copy import copy_pglite
+from tests.pg_helpers import traced_statements
 
 
 def _digests(folder: Path) -> dict[str, str]:
@@ -72,19 +73,6 @@ def test_the_sidecar_runs_with_its_malloc_arenas_capped(pglite_demo):
     assert b"MALLOC_ARENA_MAX=1" in environ
 
 
-def _traced(store) -> list[str]:
-    """Every statement the store's connection sends from now on (each of its ways to send one, wrapped)."""
-    statements: list[str] = []
-    for name in ("rows", "mappings", "rows_with"):
-        plain = getattr(store.db, name)
-
-        def seen(*args, plain=plain, name=name, **kwargs):
-            sql = kwargs.get("sql", args[1] if name == "rows_with" else args[0])
-            statements.append(" ".join(sql.split()))
-            return plain(*args, **kwargs)
-
-        setattr(store.db, name, seen)
-    return statements
 
 
 def _browse(store) -> tuple[dict, tuple]:
@@ -122,7 +110,7 @@ def test_reopening_an_unchanged_store_lists_sessions_without_a_pass_over_the_his
 
     with registry.open_store(pglite_demo) as store:
         counts, ids = _truth(store)
-        statements = _traced(store)
+        statements = traced_statements(store)
         first = _browse(store)
         assert _scans(statements), "the first open reads every session's record ids once"
     listed, (sid, count, last, page) = first
@@ -134,7 +122,7 @@ def test_reopening_an_unchanged_store_lists_sessions_without_a_pass_over_the_his
     assert records[0].parent.stat().st_mode & 0o777 == 0o700
 
     with registry.open_store(pglite_demo) as store:  # the same store, unchanged
-        statements = _traced(store)
+        statements = traced_statements(store)
         assert _browse(store) == first
         assert not _scans(statements), statements
 
@@ -142,7 +130,7 @@ def test_reopening_an_unchanged_store_lists_sessions_without_a_pass_over_the_his
     st = table.stat()
     os.utime(table, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))  # a store that changed since
     with registry.open_store(pglite_demo) as store:
-        statements = _traced(store)
+        statements = traced_statements(store)
         assert _browse(store) == first
         assert _scans(statements), "a store whose fingerprint differs is read again, not taken from the record"
 
@@ -172,7 +160,7 @@ def test_a_damaged_record_of_the_keys_is_read_again_from_the_copy(pglite_demo, t
         data["data"]["sessions"][0] = [sid, f"{lo}-{int(hi) + 1}"]
     record.write_text(json.dumps(data))
     with registry.open_store(pglite_demo) as store:
-        statements = _traced(store)
+        statements = traced_statements(store)
         assert _browse(store) == first
         assert _scans(statements)
 
@@ -182,7 +170,7 @@ def test_inspect_counts_the_history_from_the_one_pass_over_it(pglite_demo):
 
     with registry.open_store(pglite_demo) as store:
         truth = int(store.db.scalar("SELECT count(*) FROM session_history"))
-        statements = _traced(store)
+        statements = traced_statements(store)
         report = store.report()
         assert report["counts"]["session_history"] == truth > 0
         # one pass: the history read in slices of its pages (TID ranges), each page once, nothing else of it
@@ -229,7 +217,7 @@ def test_a_session_list_asked_first_after_the_open_sends_no_schema_question(pgli
     from daycare_gui.stores import api, registry
 
     with registry.open_store(pglite_demo) as store:
-        statements = _traced(store)
+        statements = traced_statements(store)
         agent = store.db.scalar("SELECT agent_id FROM sessions ORDER BY id LIMIT 1")
         sessions = store.capability(api.Conversations).sessions(agent)
         assert sessions
