@@ -88,6 +88,35 @@ def test_the_scan_starts_when_the_agent_list_is_read_and_the_session_list_then_h
             s.ref.session_id: truth.get(s.ref.session_id, 0) for s in listed}
 
 
+def test_the_agent_list_is_read_while_a_count_waits_for_the_history(pglite_demo, held_scan, tmp_path, monkeypatch):
+    """The window counts the store on its background worker while the Agents page reads its list on the
+    other: a count asked before anything started the scan must not hold the list up until the scan ends (it
+    did: the count read the history under the lock the list's rows take to start the scan)."""
+    from daycare_gui.stores import registry
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    reached, release = held_scan
+    with registry.open_store(pglite_demo) as store:
+        truth = _truth(store)
+        cap = store.capability(api.Conversations)
+        keys = cap.keys(THREADS, Query())
+        counted = {}
+        counting = threading.Thread(target=lambda: counted.update(store.counts()), daemon=True)
+        counting.start()  # the navigation's counts, before the agent list is read
+        assert reached.wait(HELD_S)  # ... reading the history, held there
+        listed = {}
+        listing = threading.Thread(target=lambda: listed.update(rows=cap.fetch(THREADS, keys[:50])), daemon=True)
+        listing.start()
+        listing.join(HELD_S)  # (a guard against a hang: the rows need nothing from the history's scan)
+        held = not listed
+        release.set()
+        counting.join(HELD_S)
+        listing.join(HELD_S)
+        assert not held, "the agent list waited for the history's scan"
+        assert [r.key for r in listed["rows"]] == keys[:50]
+        assert counted["session_history"] == sum(truth.values())
+
+
 def test_a_session_opened_before_its_count_is_known_opens_at_its_end_from_the_one_scan(pglite_demo, held_scan,
                                                                                        tmp_path, monkeypatch):
     from daycare_gui.stores import registry

@@ -207,7 +207,8 @@ class HistoryKeys:
         self.db = db
         self.state = state
         self._ids: dict[str, array] | None = None
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # held briefly only: never across a read of the copy
+        self._read_lock = threading.Lock()  # one read in the foreground at a time (when the scan failed)
         self._scan: threading.Thread | None = None  # the background scan (start), once started
         self._stop = threading.Event()  # the store closes: the background scan ends after its slice
         # what a short read (inspect) asked for instead of every session's ids: the total, some sessions' ids
@@ -216,16 +217,20 @@ class HistoryKeys:
 
     def _map(self) -> dict[str, array]:
         if self._ids is None:
+            # The one scan is started (or joined) in the background rather than read here under the lock:
+            # a read under the lock made every start() wait for it, the agent list's rows among them (they
+            # start the scan), so a count on the background worker held up the list the user waits for.
+            self.start()
             scan = self._scan
             if scan is not None and scan is not threading.current_thread():
                 scan.join()  # (a scan under way is waited for, not done twice)
-            with self._lock:
-                if self._ids is None:
-                    kept = self.state.kept_ids() if self.state is not None else None
-                    if kept is not None:
-                        self._ids = kept
-                    else:  # (read here when no scan ran or it failed: its error is said here)
-                        self._found(self._read())
+            if self._ids is None:  # the scan failed or was stopped: read here, so that its error is said here
+                with self._read_lock:
+                    if self._ids is None:
+                        ids = self._read()
+                        with self._lock:
+                            if self._ids is None:
+                                self._found(ids)
         return self._ids
 
     def _found(self, ids: dict[str, array]) -> None:
@@ -320,9 +325,12 @@ class HistoryKeys:
             if kept is not None:
                 self._ids = kept
                 return
-            from daycare_gui.stores.daycare.pg.history_total import total_and_ids
+        from daycare_gui.stores.daycare.pg.history_total import total_and_ids
 
-            self._total, self._some = total_and_ids(self.db, list(sessions))
+        total, some = total_and_ids(self.db, list(sessions))  # (outside the lock: a start() never waits for it)
+        with self._lock:
+            if self._ids is None and self._total is None:
+                self._total, self._some = total, some
 
     def ids(self, session_id: str) -> array:
         if self._ids is None and session_id in self._some:

@@ -118,12 +118,10 @@ class DaycarePgStore(api.OpenedStore):
 
     def counts(self) -> dict[str, int]:
         if self._counts is None:
-            from daycare_gui.stores.daycare.pg.history_keys import history_keys
-
             # A PGlite copy's history is counted from every session's record ids, read once (or kept from the
             # last open of the store as it is): a count(*) was a second scan of the whole history beside the
             # one the automations' summary needs (3 s each on a million records).
-            keys = history_keys(self)
+            keys = history_keys_of(self)
             tables = sorted(self._tables)
             counted = self._count_tables([t for t in tables if not (t == "session_history" and keys is not None)])
             out = {}
