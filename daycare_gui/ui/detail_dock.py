@@ -105,7 +105,9 @@ class DetailDock:
         if self.dock.isFloating():
             return
         width = self.share(self._window.width())
-        if abs(self.dock.width() - width) > 40 and not self.sized:
+        # (wider than a fifth of the window is too wide even within the 40 px a natural width may differ by)
+        too_wide = self.dock.width() > max(width, self._window.width() // 5)
+        if (abs(self.dock.width() - width) > 40 or too_wide) and not self.sized:
             self._window.resizeDocks([self.dock], [width], Qt.Orientation.Horizontal)
             self.sized = True
 

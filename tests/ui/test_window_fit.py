@@ -5,7 +5,6 @@ the Search page's status line never widening the page — and a window that open
 from __future__ import annotations
 
 import pytest
-from PySide6.QtGui import QFontMetrics
 
 from tests.ui.conftest import open_and_wait
 from tests.ui.test_record_numbers import _session_with_ids_unlike_positions
@@ -29,16 +28,21 @@ def _settle(qtbot, window):
 
 
 def _labels_whole(window) -> list[str]:
-    """The navigation labels a user sees cut (wider than the tree's viewport leaves them)."""
+    """The navigation labels a user sees cut: a row wider, as the view's own delegate draws it (icon, text
+    and the style's margins), than the tree's viewport leaves it."""
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
     nav = window.nav
-    metrics = QFontMetrics(nav.font())
+    option = QStyleOptionViewItem()
+    nav.initViewItemOption(option)
     cut = []
     model = nav.model()
     for row in range(model.rowCount()):
         index = model.index(row, 0)
+        if nav.isRowHidden(row, index.parent()):
+            continue
         rect = nav.visualRect(index)
-        text_right = rect.left() + nav.iconSize().width() + 4 + metrics.horizontalAdvance(index.data())
-        if text_right > nav.viewport().width():
+        if rect.left() + nav.itemDelegate().sizeHint(option, index).width() > nav.viewport().width():
             cut.append(index.data())
     return cut
 
@@ -49,6 +53,7 @@ def test_navigation_keeps_its_labels_and_records_keep_a_preview(size, qtbot, win
     open_and_wait(qtbot, window, demo_store)
     _settle(qtbot, window)
     assert window.nav.width() >= window.nav.needed_width(), _labels_whole(window)
+    assert _labels_whole(window) == []
     agent_id, session_id = _session_with_ids_unlike_positions(demo_store)
     window.navigate("history", (agent_id, session_id, None))
     pane = window.panes["history"]

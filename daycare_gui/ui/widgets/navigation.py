@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QFontMetrics, QGuiApplication, QRegion, QStandardItem, QStandardItemModel
-from PySide6.QtWidgets import QApplication, QTreeView, QWidget
+from PySide6.QtWidgets import QApplication, QStyleOptionViewItem, QTreeView, QWidget
 
 from daycare_gui.ui.formats import number
 from daycare_gui.ui.icons import nav_icon
@@ -263,14 +263,20 @@ class NavigationTree(QTreeView):
             def indent(item) -> int:
                 return root + (self.indentation() if item.parent() is not None else 0)
 
-            texts = max((metrics.horizontalAdvance(item.text()) + indent(item) for item in self._items.values()),
-                        default=0)
-            icon = self.iconSize().width() + 4 if any(not i.icon().isNull() for i in self._items.values()) else 0
+            # Each row as wide as the view's own delegate draws it (icon, text, the style's margins): the
+            # text and icon measured alone came ~5 px short, and "Settings and auth (2)" lost its count.
+            option = QStyleOptionViewItem()
+            self.initViewItemOption(option)
+            delegate = self.itemDelegate()
+            rows = [(delegate.sizeHint(option, item.index()).width(), metrics.horizontalAdvance(item.text()),
+                     indent(item), key) for key, item in self._items.items()]
             scrollbar = bar.sizeHint().width() if bar.isVisible() else 0
-            needed = texts + icon + 2 * self.frameWidth() + scrollbar + 16
-            titles = max((metrics.horizontalAdvance(self._titles[i]) + indent(item) for i, item in self._items.items()),
-                         default=0)
-            preferred = max(needed, needed - texts + titles + metrics.horizontalAdvance("  (9,999)"))
+            frame = 2 * self.frameWidth() + scrollbar
+            needed = max((width + at for width, _, at, _ in rows), default=0) + frame
+            # the titles with room for a count: each row's drawn width less its text, plus its title's
+            titles = max((width - text + at + metrics.horizontalAdvance(self._titles[key])
+                          for width, text, at, key in rows), default=0)
+            preferred = max(needed, titles + frame + metrics.horizontalAdvance("  (9,999)"))
             self._widths = (key, needed, preferred)
         return self._widths[1], self._widths[2]
 
