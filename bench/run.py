@@ -86,28 +86,37 @@ def _settings():
 
 class _Heartbeat:
     """The longest the GUI thread went without serving a 1 ms timer while armed: how long the window
-    would have been frozen. Disarmed around the benchmark's own baseline work, which a user never runs."""
+    would have been frozen, and in which stretch of the browse (``where``). Armed from the start (the store
+    shown and the window settling count too); disarmed only around the benchmark's own baseline work, which
+    a user never runs, until the next stretch is armed."""
 
-    def __init__(self) -> None:
+    def __init__(self, what: str) -> None:
         from PySide6.QtCore import Qt, QTimer
 
         self.max_gap_ms = 0.0
+        self.where = ""  # the stretch the longest gap came in (arm's ``what``)
+        self._what = what
+        self._armed = True
         self._last: float | None = None
         self._timer = QTimer(interval=1, timerType=Qt.TimerType.PreciseTimer, timeout=self._tick)
         self._timer.start()
 
     def _tick(self) -> None:
+        if not self._armed:
+            return
         now = time.perf_counter()
-        if self._last is not None:
-            self.max_gap_ms = max(self.max_gap_ms, (now - self._last) * 1000)
+        if self._last is not None and (now - self._last) * 1000 > self.max_gap_ms:
+            self.max_gap_ms, self.where = (now - self._last) * 1000, self._what
         self._last = now
 
-    def arm(self) -> None:
+    def arm(self, what: str) -> None:
+        self._tick()  # (a stretch already armed counts up to here)
+        self._what, self._armed = what, True
         self._last = time.perf_counter()
 
     def disarm(self) -> None:
         self._tick()  # the stretch up to here counts
-        self._last = None
+        self._armed, self._last = False, None
 
 
 class _Phases:
@@ -292,7 +301,7 @@ def child_browse(store: str, plan_json: str) -> None:
     db = store_obj.db
     phases = _Phases()  # (before the window: its classes are wrapped)
     window = MainWindow(_settings())
-    heartbeat = _Heartbeat()
+    heartbeat = _Heartbeat("the store shown and the window settling")
     sid = plan["largest"]["session_id"]
 
     # -- the real History pane: open the largest session at its first record, then jump to its end ------
@@ -308,7 +317,7 @@ def child_browse(store: str, plan_json: str) -> None:
     settle = time.perf_counter() + 0.6
     _wait(app, lambda: time.perf_counter() > settle and "history" in window.panes, 30)
     app.processEvents()
-    heartbeat.arm()
+    heartbeat.arm("the history page: first and last page; then the Agents page shown")
     phases.start()
     t = time.perf_counter()
     window.navigate("history", (plan["largest"]["agent_id"], sid, plan["largest"]["first_id"]))
@@ -344,7 +353,7 @@ def child_browse(store: str, plan_json: str) -> None:
     _wait(app, lambda: time.perf_counter() > settle)
     app.processEvents()
     view = agents.conversation
-    heartbeat.arm()
+    heartbeat.arm("a session opened from the Agents page, then by a link")
     phases.start()
     t = time.perf_counter()
     sessions.table.selectRow(row_of_sid)  # as a click on the session does
@@ -400,7 +409,7 @@ def child_browse(store: str, plan_json: str) -> None:
     _wait(app, lambda: model.is_loaded(0))
     bar = pane.list.verticalScrollBar()
     n = min(SCROLL_RECORDS, count)
-    heartbeat.arm()
+    heartbeat.arm("scroll 10,000 records")
     phases.start()
     t = time.perf_counter()
     for row in range(0, n, PAGE):
@@ -426,7 +435,7 @@ def child_browse(store: str, plan_json: str) -> None:
     conn.close()
 
     # -- browse ten sessions in the same window (History pane), then read peak memory ---------------------
-    heartbeat.arm()
+    heartbeat.arm("ten sessions browsed")
     for agent_id, session_id in plan["sessions"]:
         window.navigate("history", (agent_id, session_id, None))
         _wait(app, lambda s=session_id: model.session_id == s and model.cached_pages() > 0, 60)
@@ -435,6 +444,7 @@ def child_browse(store: str, plan_json: str) -> None:
         app.processEvents()
     heartbeat.disarm()
     out["gui_max_gap_ms"] = heartbeat.max_gap_ms
+    out["gui_max_gap_where"] = heartbeat.where
     out["peak_rss_mb"] = _rss_mb()
     out["pages_via"] = ("the real history page (the shared ConversationView + MessagePagesModel over KeyedPages "
                         "on the window's DB worker)")
@@ -664,6 +674,7 @@ def _measure(args, cache: Path, tmp: str) -> int:
     env["DAYCARE_GUI_SEARCH_DIR"] = str(Path(plan["index_file"]).parent / "unused")  # never the user cache
 
     samples: dict[str, list[float]] = {}
+    gaps_where: list[tuple[float, str]] = []
     load_at_start = [round(x, 2) for x in os.getloadavg()]  # other work on the machine shares its cores
     for run in range(args.runs):
         print(f"run {run + 1}/{args.runs}…", file=sys.stderr)
@@ -685,6 +696,7 @@ def _measure(args, cache: Path, tmp: str) -> int:
                 for part, amount in value.items():
                     samples.setdefault(f"{key}.{part}", []).append(amount)
         pages_via = browse["pages_via"]
+        gaps_where.append((round(browse["gui_max_gap_ms"], 1), browse.get("gui_max_gap_where", "")))
 
     gil, _ = _child(["gil"], env)  # (once: a property of the PySide build, not of the store)
     m = {k: _median(v) for k, v in samples.items()}
@@ -700,6 +712,8 @@ def _measure(args, cache: Path, tmp: str) -> int:
             profile["waited_ms"] = round(profile["wall_ms"] - profile["gui_cpu_ms"], 2)
             profile.update(_floor(profile, read_ahead=f["key"] == "scroll_10k_ms"))
             f["profile"] = profile
+        if f["key"] == "gui_max_gap_ms":  # each run's longest stall and the stretch of the browse it came in
+            f["where"] = [{"ms": ms, "during": where} for ms, where in gaps_where]
     result = {
         **{f["key"]: f["value"] for f in figures},
         **{f["baseline_key"]: f["baseline"] for f in figures if f["baseline_key"]},
@@ -817,6 +831,8 @@ def _table(r: dict) -> None:
           + ("PySide holds the interpreter lock through Qt's drawing: rows drawn there would stop the GUI thread, "
              "not run beside it" if g["python_ran_pct"] < 50 else "Qt's drawing runs beside the GUI thread's Python"))
     for f in r["figures"]:
+        for gap in f.get("where", ()):
+            print(f"  {f['key']}: {gap['ms']:.1f} ms during {gap['during'] or '—'}")
         p = f.get("profile")
         if p:
             print(f"  {f['key']}: wall {p['wall_ms']:.1f} ms = GUI thread working {p['gui_cpu_ms']:.1f} + waiting "
