@@ -81,6 +81,7 @@ class ColumnFitter(QObject):
         self.samples = samples or {}
         self._fitted: dict[int, tuple[int, int]] = {}  # column -> (capped width, content width)
         self._long_content = 0
+        self._gave: dict[int, int] = {}  # column -> pixels it gave way to keep the long column in view
         self.header = view.header() if hasattr(view, "header") else view.horizontalHeader()
         self.header.setStretchLastSection(False)
         view.viewport().installEventFilter(self)
@@ -96,7 +97,7 @@ class ColumnFitter(QObject):
         if model is None:
             return
         long_column = self._stretch_column()
-        self._fitted = {}
+        self._fitted, self._gave = {}, {}
         for column in range(model.columnCount()):
             if self.view.isColumnHidden(column):
                 continue
@@ -119,6 +120,9 @@ class ColumnFitter(QObject):
         if long_column is None:
             return
         room = self.view.viewport().width()
+        for column, gave in self._gave.items():  # what columns gave way below in a narrower list, back
+            self.view.setColumnWidth(column, self.header.sectionSize(column) + gave)
+        self._gave = {}
         # capped columns first get back what the cap took, out of what the long text does not need
         surplus = room - self._long_content - sum(width for width, _ in self._fitted.values())
         for column, (width, content) in self._fitted.items():
@@ -127,9 +131,21 @@ class ColumnFitter(QObject):
                 if self.header.sectionSize(column) != target:
                     self.view.setColumnWidth(column, target)
                 surplus -= content - width
-        others = sum(self.header.sectionSize(c) for c in range(self.header.count())
-                     if c != long_column and not self.header.isSectionHidden(c))
-        self.view.setColumnWidth(long_column, max(header_text_width(self.view, long_column), room - others))
+        shown = [c for c in range(self.header.count()) if c != long_column and not self.header.isSectionHidden(c)]
+        long_least = header_text_width(self.view, long_column)
+        deficit = sum(self.header.sectionSize(c) for c in shown) + long_least - room
+        # Too narrow for every column at its width (a small window): the widest short columns give way,
+        # each down to its title, before the long column is pushed out of view past the list's edge.
+        for column in sorted(shown, key=self.header.sectionSize, reverse=True):
+            if deficit <= 0:
+                break
+            give = min(deficit, self.header.sectionSize(column) - header_text_width(self.view, column))
+            if give > 0:
+                self.view.setColumnWidth(column, self.header.sectionSize(column) - give)
+                self._gave[column] = give
+                deficit -= give
+        others = sum(self.header.sectionSize(c) for c in shown)
+        self.view.setColumnWidth(long_column, max(long_least, room - others))
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt override)
         if event.type() == QEvent.Type.Resize:
