@@ -76,6 +76,7 @@ SUBDIR = "sources"
 # FTS5's terms kept in memory before it writes a segment in a fresh build (its default: 1 MB): a fresh build
 # of 1M messages writes a few segments, not hundreds it then merges (FTS5 frees it once it writes them)
 FRESH_HASH_BYTES = 32 << 20
+FEW_SEGMENTS = 4  # a fresh build merges its segments into one only when it wrote more than these
 CANCEL_STEPS = 1_000_000  # SQLite steps between two looks at Cancel in a long statement (some ms)
 log = logging.getLogger(__name__)
 
@@ -562,8 +563,7 @@ def _mask_batch(conn: sqlite3.Connection) -> None:
     One look at many texts at once tells which may hold one (:func:`texts_to_mask`); only those are masked,
     each as :func:`mask_free_text` masks it, and a text longer than the index keeps is cut. (One aggregate
     reads a chunk's texts, their sizes and row ids: the three lists are in the same order.)"""
-    todo: set[int] = {r[0] for r in conn.execute("SELECT rowid FROM temp.feed_batch WHERE length(body) > ?",
-                                                 (BODY_LIMIT,))}
+    todo: set[int] = set()
     (end,) = conn.execute("SELECT max(rowid) FROM temp.feed_batch").fetchone()
     for low in range(0, end or 0, MASK_CHUNK):
         joined, sizes, rowids = conn.execute(
@@ -574,6 +574,9 @@ def _mask_batch(conn: sqlite3.Connection) -> None:
             continue
         sizes = [int(n) for n in sizes.split(",")]
         found = texts_to_mask(joined, sizes)
+        # (a text longer than the index keeps is cut: one of more bytes than that may be, and is looked at)
+        if max(sizes) > BODY_LIMIT:
+            found.update(i for i, size in enumerate(sizes) if size > BODY_LIMIT)
         try:
             joined.decode("utf-8")
         except UnicodeDecodeError:  # (rare: a store's bytes that are not UTF-8) those texts are read and rewritten
@@ -767,8 +770,11 @@ def _build_from_feed(source: SearchSource, feed: SqliteFeed, index: SourceIndex,
                 _roll_back(conn, tag_ids)
                 return BuildResult("cancelled", 0, kept.rows if kept is not None else 0,
                                    time.perf_counter() - started, reason)
-            if optimize and done >= 5 * BATCH and not (cancel is not None and cancel()):
-                index.optimize()  # (inside: its pages are written once, with the rest, when it commits)
+            # (merging a few large segments costs seconds and saves a query next to nothing; inside the
+            # transaction, the merged pages are written once, with the rest, when it commits)
+            if (optimize and done >= 5 * BATCH and _segments(conn) > FEW_SEGMENTS
+                    and not (cancel is not None and cancel())):
+                index.optimize()
             optimized = True
             conn.execute("COMMIT")
         except BaseException:
@@ -802,6 +808,11 @@ def _index_all(conn: sqlite3.Connection, cancel: Cancel | None) -> bool:
         if cancel is not None:
             conn.set_progress_handler(None, 0)
     return True
+
+
+def _segments(conn: sqlite3.Connection) -> int:
+    """How many segments FTS5 keeps the messages' terms in (a query reads each one's b-tree)."""
+    return conn.execute("SELECT count(DISTINCT segid) FROM messages_idx").fetchone()[0]
 
 
 def _roll_back(conn: sqlite3.Connection, tag_ids: TagIds) -> None:

@@ -184,3 +184,25 @@ def test_a_rebuild_after_the_history_was_shortened_keeps_its_filters(demo):
     assert built.status == "rebuilt" and "no longer where it was" in built.reason
     assert _seen(demo, SourceFilter(roles=("user",)))[1]["the"]
     assert _seen(demo, SourceFilter(choices=(("record_type", "assistant_message"),)))[1]["the"]
+
+
+def test_a_fresh_build_merges_many_segments_into_one_and_finds_what_an_unmerged_one_finds(demo, tmp_path,
+                                                                                           monkeypatch):
+    """A fresh build that wrote many segments merges them (a query reads one b-tree); one left with several
+    finds the same hits, snippets and places, in the same order."""
+    monkeypatch.setattr(search_index, "BATCH", 10)  # (the demo counts as a large build)
+    monkeypatch.setattr(search_index, "FRESH_HASH_BYTES", 1024)  # (FTS5 writes a segment every few rows)
+
+    def segments():
+        with registry.open_store(demo) as store:
+            with SourceIndex.for_source(store.capability(SearchSource)) as index:
+                return search_index._segments(index.conn)
+
+    _build(demo)
+    assert segments() == 1
+    merged = _seen(demo)
+    monkeypatch.setattr(search_index, "FEW_SEGMENTS", 1 << 30)
+    monkeypatch.setenv("DAYCARE_GUI_SEARCH_DIR", str(tmp_path / "unmerged"))
+    _build(demo)
+    assert segments() > 1
+    assert _seen(demo) == merged
