@@ -77,7 +77,7 @@ SUBDIR = "sources"
 # of 1M messages writes a few segments, not hundreds it then merges (FTS5 frees it once it writes them)
 FRESH_HASH_BYTES = 32 << 20
 FEW_SEGMENTS = 4  # a fresh build merges its segments into one only when it wrote more than these
-CANCEL_STEPS = 1_000_000  # SQLite steps between two looks at Cancel in a long statement (some ms)
+CANCEL_STEPS = 100_000  # SQLite steps between two looks at Cancel in a long statement (a few thousand rows)
 log = logging.getLogger(__name__)
 
 Progress = Callable[[int, int], None]  # (done, total); total 0: unknown
