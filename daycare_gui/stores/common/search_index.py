@@ -830,11 +830,15 @@ def _fresh_build_settings(conn: sqlite3.Connection) -> None:
 
 def _shrink_wal(conn: sqlite3.Connection) -> None:
     """After one large transaction: the -wal file (as large as the index) is emptied, unless a search is
-    reading (then SQLite reuses it from the start)."""
+    reading just then (not waited for: SQLite reuses the file from its start)."""
+    (timeout,) = conn.execute("PRAGMA busy_timeout").fetchone()
+    conn.execute("PRAGMA busy_timeout = 0")
     try:
-        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
     except sqlite3.OperationalError:
         pass
+    finally:
+        conn.execute(f"PRAGMA busy_timeout = {int(timeout)}")
 
 
 def _close(stream) -> None:
