@@ -74,7 +74,8 @@ BODY_LIMIT = 200_000  # characters of one message indexed (a huge tool output is
 MASK_CHUNK = 500  # rows looked at together: at most 500 cut texts (BODY_LIMIT + 1000 characters) in one string
 SUBDIR = "sources"
 # FTS5's terms kept in memory before it writes a segment in a fresh build (its default: 1 MB): a fresh build
-# of 1M messages writes a few segments, not hundreds it then merges (FTS5 frees it once it writes them)
+# of 1M messages writes 2 segments, not dozens it then merges (the build's peak memory is ~33 MB higher; FTS5
+# frees it once it writes them)
 FRESH_HASH_BYTES = 32 << 20
 FEW_SEGMENTS = 4  # a fresh build merges its segments into one only when it wrote more than these
 CANCEL_STEPS = 100_000  # SQLite steps between two looks at Cancel in a long statement (a few thousand rows)
@@ -823,8 +824,9 @@ def _roll_back(conn: sqlite3.Connection, tag_ids: TagIds) -> None:
 
 
 def _fresh_build_settings(conn: sqlite3.Connection) -> None:
-    """A fresh build holds the terms of many batches in memory before FTS5 writes them (FTS5 writes them at
-    least at every commit): fewer, larger segments to write and merge."""
+    """A fresh build's FTS5 statement keeps up to this many bytes of terms in memory before it writes a
+    segment (FTS5 also writes one at the end of every statement): fewer, larger segments to write and merge.
+    Kept in the index's FTS5 config; an update's batches write theirs at their statement's end anyway."""
     conn.execute("INSERT INTO messages(messages, rank) VALUES ('hashsize', ?)", (FRESH_HASH_BYTES,))
 
 
