@@ -12,7 +12,11 @@ last (same cursor, session and id). Then the rest of that same stream is exactly
 costs one message. If the first answer differs, the history was shortened or rewritten at its end and the
 index is rebuilt from scratch. A change further back (a message deleted or edited in the middle) is not
 noticed that way: "Rebuild" (``rebuild=True``) starts over. Each batch commits its messages together with
-the new cursors, so a cancelled or interrupted build keeps what it did and the next one continues.
+the new cursors, so a cancelled or interrupted build keeps what it did and the next one continues. A fresh
+build copied inside SQLite (``SearchSource.sqlite_feed``: none indexed yet, or a rebuild of an index of this
+layout and store) is one transaction instead: searches meanwhile see the index as it was, FTS5 indexes all its
+rows in one statement at the end (a few large segments, not one per batch), and a cancelled or interrupted
+one leaves the index exactly as it was (the one it would have replaced, or none).
 
 A rebuild reuses the same file (a new :data:`INDEX_VERSION` too). A new ``identity()`` means a new file: the
 source names its former identities (``SearchSource.former_identities``) and each build removes their files,
@@ -69,6 +73,12 @@ FEED_BATCH = 20_000  # a batch copied inside SQLite is a few statements: bigger 
 BODY_LIMIT = 200_000  # characters of one message indexed (a huge tool output is cut, not skipped)
 MASK_CHUNK = 500  # rows looked at together: at most 500 cut texts (BODY_LIMIT + 1000 characters) in one string
 SUBDIR = "sources"
+# FTS5's terms kept in memory before it writes a segment in a fresh build (its default: 1 MB): a fresh build
+# of 1M messages writes 2 segments, not dozens it then merges (the build's peak memory is ~33 MB higher; FTS5
+# frees it once it writes them)
+FRESH_HASH_BYTES = 32 << 20
+FEW_SEGMENTS = 4  # a fresh build merges its segments into one only when it wrote more than these
+CANCEL_STEPS = 100_000  # SQLite steps between two looks at Cancel in a long statement (a few thousand rows)
 log = logging.getLogger(__name__)
 
 Progress = Callable[[int, int], None]  # (done, total); total 0: unknown
@@ -93,6 +103,12 @@ CREATE VIRTUAL TABLE IF NOT EXISTS documents USING fts5(
     tokenize = '{TOKENIZER}'
 );
 """
+
+
+# (statements one by one, not a script: executescript would commit the transaction a rebuild holds open)
+_CLEAR = ("DELETE FROM meta", *(f"DROP TABLE IF EXISTS {t}" for t in
+                                ("messages", "message_rows", "tag_ids", "sessions", "documents")),
+          *(statement for statement in _SCHEMA.split(";") if statement.strip()))
 
 
 def _key(identity: str) -> str:
@@ -240,10 +256,19 @@ class SourceIndex:
     def clear(self) -> None:
         """Forget everything (a rebuild starts here), in one transaction: a search running meanwhile sees the
         old index or an empty one, never missing tables. Dropping is much faster than deleting rows."""
-        self.conn.executescript("BEGIN IMMEDIATE; DELETE FROM meta; DROP TABLE IF EXISTS messages; "
-                                "DROP TABLE IF EXISTS message_rows; DROP TABLE IF EXISTS tag_ids; "
-                                "DROP TABLE IF EXISTS sessions; DROP TABLE IF EXISTS documents; "
-                                f"{_SCHEMA} COMMIT;")
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            self.clear_in_transaction()
+            self.conn.execute("COMMIT")
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+
+    def clear_in_transaction(self) -> None:
+        """:meth:`clear` inside the caller's transaction (a rebuild that replaces the index only when it
+        commits: until then, and if it is rolled back, searches see the old index whole)."""
+        for statement in _CLEAR:
+            self.conn.execute(statement)
 
     def scrub(self) -> None:
         """Leave no byte of dropped messages in the files (an older index held secrets in clear)."""
@@ -358,21 +383,24 @@ def update_source_index(source: SearchSource, index: SourceIndex, *, progress: P
     elif (st.rows and st.fingerprint and st.cursor and index.meta().get("fingerprint_at") == st.cursor
           and source.fingerprint(st.cursor) != st.fingerprint):
         reason = "indexed messages were changed or removed"
-    if reason:
+    feed = source.sqlite_feed()
+    # A copy inside SQLite replaces this store's index in one transaction: the old one stays whole until then
+    kept = None  # (the index a rebuild replaces when it commits; None: nothing to keep)
+    if reason and feed is not None and st.exists and st.version == INDEX_VERSION and st.identity == identity:
+        kept, st = st, IndexState(index.path, exists=False)
+    elif reason:  # (an index of another format or store is no index of this one: it goes first)
         older_format = st.exists and st.version != INDEX_VERSION
         index.clear()
         if older_format:
             index.scrub()
         st = index.state()
-    feed = source.sqlite_feed()
     if feed is not None:
         with _attached(index, source, feed) as tag_ids:
             if st.rows and not _feed_still_ends_at(index, feed, st):
                 reason = "the message indexed last is no longer where it was (the history was shortened or changed)"
-                index.clear()
-                st = index.state()
+                kept, st = st, IndexState(index.path, exists=False)
             return _build_from_feed(source, feed, index, tag_ids, st, identity, reason, started, progress=progress,
-                                    cancel=cancel, batch=batch or FEED_BATCH, optimize=optimize)
+                                    cancel=cancel, batch=batch or FEED_BATCH, optimize=optimize, kept=kept)
     batch = batch or BATCH
     stream: Iterator = _index_rows_of(source, st.check if st.rows else None)
     if st.rows:
@@ -536,8 +564,7 @@ def _mask_batch(conn: sqlite3.Connection) -> None:
     One look at many texts at once tells which may hold one (:func:`texts_to_mask`); only those are masked,
     each as :func:`mask_free_text` masks it, and a text longer than the index keeps is cut. (One aggregate
     reads a chunk's texts, their sizes and row ids: the three lists are in the same order.)"""
-    todo: set[int] = {r[0] for r in conn.execute("SELECT rowid FROM temp.feed_batch WHERE length(body) > ?",
-                                                 (BODY_LIMIT,))}
+    todo: set[int] = set()
     (end,) = conn.execute("SELECT max(rowid) FROM temp.feed_batch").fetchone()
     for low in range(0, end or 0, MASK_CHUNK):
         joined, sizes, rowids = conn.execute(
@@ -548,6 +575,9 @@ def _mask_batch(conn: sqlite3.Connection) -> None:
             continue
         sizes = [int(n) for n in sizes.split(",")]
         found = texts_to_mask(joined, sizes)
+        # (a text longer than the index keeps is cut: one of more bytes than that may be, and is looked at)
+        if max(sizes) > BODY_LIMIT:
+            found.update(i for i, size in enumerate(sizes) if size > BODY_LIMIT)
         try:
             joined.decode("utf-8")
         except UnicodeDecodeError:  # (rare: a store's bytes that are not UTF-8) those texts are read and rewritten
@@ -620,9 +650,9 @@ ORDER BY b.rowid
 
 
 def _copy_batch(index: SourceIndex, feed: SqliteFeed, tag_ids: TagIds, after: int, last: int,
-                rows: int) -> tuple[int, list, list]:
+                rows: int, fts: bool = True) -> tuple[int, list, list]:
     """One batch copied into the index (inside the caller's transaction): (messages added, the last two
-    rows, the roles in it)."""
+    rows, the roles in it). ``fts`` False: its rows are stored, and FTS5 indexes them later."""
     conn = index.conn
     for table in _FEED_TEMP:
         conn.execute(f"DROP TABLE IF EXISTS temp.{table}")
@@ -658,7 +688,8 @@ def _copy_batch(index: SourceIndex, feed: SqliteFeed, tag_ids: TagIds, after: in
 
     conn.create_function("index_place", 2, index_place)  # (not deterministic: called once per row, in order)
     added = conn.execute(_FEED_INSERT, {"rows": rows}).rowcount
-    _index_rows(conn, rows)
+    if fts:
+        _index_rows(conn, rows)
     conn.executemany("UPDATE sessions SET messages = ? WHERE id = ?", [(n, sid) for sid, n in counted.items()])
     tail = conn.execute("SELECT cursor, thread_id, session_id, message_id FROM temp.feed_batch "
                         "ORDER BY rowid DESC LIMIT 2").fetchall()
@@ -670,8 +701,13 @@ def _copy_batch(index: SourceIndex, feed: SqliteFeed, tag_ids: TagIds, after: in
 
 def _build_from_feed(source: SearchSource, feed: SqliteFeed, index: SourceIndex, tag_ids: TagIds, st: IndexState,
                      identity: str, reason: str, started: float, *, progress, cancel, batch: int,
-                     optimize: bool) -> BuildResult:
+                     optimize: bool, kept: IndexState | None = None) -> BuildResult:
+    """Copy the feed's rows after ``st``'s cursor into the index. An index with rows gets each batch in a
+    transaction of its own (a cancelled update keeps what it did). A fresh build (none indexed yet, or ``kept``:
+    the index it replaces) is one transaction: it commits once, and a cancelled or interrupted one leaves the
+    index exactly as it was (``kept``, or none)."""
     conn = index.conn
+    whole = kept is not None or not st.rows
     rows, done = st.rows, 0
     cursor, check = st.cursor, st.check
     last_row = list(st.last) if st.last else None
@@ -680,6 +716,16 @@ def _build_from_feed(source: SearchSource, feed: SqliteFeed, index: SourceIndex,
     after = int(cursor) if cursor else -(1 << 62)
     if progress is not None:
         progress(0, 0)
+    if whole:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            if kept is not None:
+                index.clear_in_transaction()
+                tag_ids.forget()  # (the numbers read before the clear are gone with it)
+            _fresh_build_settings(conn)
+        except BaseException:
+            _roll_back(conn, tag_ids)
+            raise
     while True:
         if cancel is not None and cancel():
             status = "cancelled"
@@ -687,12 +733,14 @@ def _build_from_feed(source: SearchSource, feed: SqliteFeed, index: SourceIndex,
         end = conn.execute(feed.next_sql, {"after": after, "n": batch}).fetchone()
         if not end or end[0] is None:
             break
-        conn.execute("BEGIN IMMEDIATE")
+        if not whole:
+            conn.execute("BEGIN IMMEDIATE")
         try:
-            added, tail, batch_roles = _copy_batch(index, feed, tag_ids, after, int(end[0]), rows)
+            added, tail, batch_roles = _copy_batch(index, feed, tag_ids, after, int(end[0]), rows,
+                                                   fts=not whole)
             if not tail:
-                conn.execute("ROLLBACK")
-                tag_ids.forget()
+                if not whole:
+                    _roll_back(conn, tag_ids)
                 break
             rows += added
             roles.update(batch_roles)
@@ -701,23 +749,98 @@ def _build_from_feed(source: SearchSource, feed: SqliteFeed, index: SourceIndex,
             last_row = [_utf8(tail[0][1]), _utf8(tail[0][2]), _utf8(tail[0][3])]
             index.set_meta(version=INDEX_VERSION, identity=identity, cursor=cursor, check=check or "",
                            last=last_row, rows=rows, roles=sorted(roles))
-            conn.execute("COMMIT")
+            if not whole:
+                conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
-            tag_ids.forget()
+            _roll_back(conn, tag_ids)
             raise
         after = int(cursor)
         done += added
         if progress is not None:
             progress(done, 0)
+    optimized = False
+    if whole:
+        if status == "cancelled":  # the index as it was: the one kept, or none
+            _roll_back(conn, tag_ids)
+            return BuildResult(status, 0, kept.rows if kept is not None else 0, time.perf_counter() - started,
+                               reason)
+        try:
+            if not index.state().exists:
+                index.set_meta(version=INDEX_VERSION, identity=identity, rows=0)
+            if not _index_all(conn, cancel):
+                _roll_back(conn, tag_ids)
+                return BuildResult("cancelled", 0, kept.rows if kept is not None else 0,
+                                   time.perf_counter() - started, reason)
+            # (merging a few large segments costs seconds and saves a query next to nothing; inside the
+            # transaction, the merged pages are written once, with the rest, when it commits)
+            if (optimize and done >= 5 * BATCH and _segments(conn) > FEW_SEGMENTS
+                    and not (cancel is not None and cancel())):
+                index.optimize()
+            optimized = True
+            conn.execute("COMMIT")
+        except BaseException:
+            _roll_back(conn, tag_ids)
+            raise
+        _shrink_wal(conn)
     if done == 0 and status == "updated":
         status = "up to date"
     if not index.state().exists:
         index.set_meta(version=INDEX_VERSION, identity=identity, rows=0)
     _seal(source, index, done)
-    if optimize and done >= 5 * BATCH and status != "cancelled" and not (cancel is not None and cancel()):
+    if (not optimized and optimize and done >= 5 * BATCH and status != "cancelled"
+            and not (cancel is not None and cancel())):
         index.optimize()
     return BuildResult(status, done, rows, time.perf_counter() - started, reason)
+
+
+def _index_all(conn: sqlite3.Connection, cancel: Cancel | None) -> bool:
+    """FTS5 indexes every stored row in one statement (it writes its terms at the end of each statement, so
+    one statement writes a few large segments, not one per batch); False when ``cancel`` said so meanwhile
+    (the statement was interrupted: the caller rolls back)."""
+    if cancel is not None:
+        conn.set_progress_handler(lambda: 1 if cancel() else 0, CANCEL_STEPS)
+    try:
+        _index_rows(conn, 0)
+    except sqlite3.OperationalError as exc:
+        if cancel is None or "interrupt" not in str(exc) or not cancel():
+            raise
+        return False
+    finally:
+        if cancel is not None:
+            conn.set_progress_handler(None, 0)
+    return True
+
+
+def _segments(conn: sqlite3.Connection) -> int:
+    """How many segments FTS5 keeps the messages' terms in (a query reads each one's b-tree)."""
+    return conn.execute("SELECT count(DISTINCT segid) FROM messages_idx").fetchone()[0]
+
+
+def _roll_back(conn: sqlite3.Connection, tag_ids: TagIds) -> None:
+    if not conn.in_transaction:
+        return
+    conn.execute("ROLLBACK")
+    tag_ids.forget()
+
+
+def _fresh_build_settings(conn: sqlite3.Connection) -> None:
+    """A fresh build's FTS5 statement keeps up to this many bytes of terms in memory before it writes a
+    segment (FTS5 also writes one at the end of every statement): fewer, larger segments to write and merge.
+    Kept in the index's FTS5 config; an update's batches write theirs at their statement's end anyway."""
+    conn.execute("INSERT INTO messages(messages, rank) VALUES ('hashsize', ?)", (FRESH_HASH_BYTES,))
+
+
+def _shrink_wal(conn: sqlite3.Connection) -> None:
+    """After one large transaction: the -wal file (as large as the index) is emptied, unless a search is
+    reading just then (not waited for: SQLite reuses the file from its start)."""
+    (timeout,) = conn.execute("PRAGMA busy_timeout").fetchone()
+    conn.execute("PRAGMA busy_timeout = 0")
+    try:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+    except sqlite3.OperationalError:
+        pass
+    finally:
+        conn.execute(f"PRAGMA busy_timeout = {int(timeout)}")
 
 
 def _close(stream) -> None:

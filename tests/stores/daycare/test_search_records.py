@@ -143,3 +143,21 @@ def test_stemming_phrases_prefixes_accents_and_other_scripts(store_copy):
     assert _ids(found["日本語"]) == _ids(found["日本*"]) == [ids[4]]
     assert _ids(found["ελληνικά"]) == [ids[4]]  # case folds beyond Latin (accents stay)
     assert any(f"{MARK_OPEN}Lisbon{MARK_CLOSE}" in h.snippet for h in found["lisbon"])
+
+
+def test_tool_calls_of_every_shape_are_found_and_none_is_no_text(store_copy):
+    """An assistant message's tool calls are found by name and arguments whether they are a list or keyed by
+    id; none (an empty list, no key, a scalar) adds no text: the message's words are found as they are."""
+    ids = write_rows(store_copy, [
+        ("assistant_message", {"text": "listed call", "toolCalls": [{"name": "ocelot_tool", "arguments": {"q": "alpha"}}]}),
+        ("assistant_message", {"text": "keyed call", "toolCalls": {"c1": {"name": "ocelot_tool", "arguments": "beta"}}}),
+        ("assistant_message", {"text": "mixed call", "toolCalls": [7, "ocelot_word", {"name": "ocelot_tool"}]}),
+        ("assistant_message", {"text": "quagga empty", "toolCalls": []}),
+        ("assistant_message", {"text": "quagga missing"}),
+        ("assistant_message", {"text": "quagga scalar", "toolCalls": "ocelot_word"}),
+    ])
+    found = _search(store_copy, "ocelot_tool", "alpha", "beta", "ocelot_word", "quagga")
+    assert _ids(found["ocelot_tool"]) == sorted(ids[:3])
+    assert _ids(found["alpha"]) == [ids[0]] and _ids(found["beta"]) == [ids[1]]
+    assert found["ocelot_word"] == []  # (only a call's name and arguments are its text)
+    assert _ids(found["quagga"]) == sorted(ids[3:])

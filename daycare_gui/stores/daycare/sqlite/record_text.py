@@ -30,9 +30,12 @@ def _each_text(path: str, member: str | None = None) -> str:
     return f"coalesce((SELECT group_concat({pick}, ' ') FROM json_each(h.data, '{path}') AS j), '')"
 
 
-_TOOL_CALLS = ("coalesce((SELECT group_concat(coalesce(json_extract(j.value, '$.name'), '') || ' ' || "
+# (json_each parses the record again, json_extract reuses its parse: most assistant messages call no tool,
+# and an empty array, a missing key or a scalar gives '' without that second parse)
+_TOOL_CALLS = ("CASE WHEN json_array_length(h.data, '$.toolCalls') > 0 OR json_type(h.data, '$.toolCalls') = 'object' "
+               "THEN coalesce((SELECT group_concat(coalesce(json_extract(j.value, '$.name'), '') || ' ' || "
                "coalesce(json_extract(j.value, '$.arguments'), ''), ' ') "
-               "FROM json_each(h.data, '$.toolCalls') AS j WHERE j.type = 'object'), '')")
+               "FROM json_each(h.data, '$.toolCalls') AS j WHERE j.type = 'object'), '') ELSE '' END")
 
 # One expression per record type; anything unknown is indexed as its stored JSON (minus a snapshot).
 VALID_GUARD = "WHEN NOT json_valid(h.data) THEN h.data\n  "

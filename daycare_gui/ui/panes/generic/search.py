@@ -160,7 +160,8 @@ class SourceSearchPane(SearchPage):
         if message == "documents":
             self.index_label.setText("Indexing documents… (searches see what is indexed)")
         elif done:
-            self.index_label.setText(f"Indexing messages: {done:,} so far… (searches see what is indexed)")
+            # (a fresh build commits once, at its end: until then searches see the index as it was)
+            self.index_label.setText(f"Indexing messages: {done:,} so far… (searches see what was indexed before)")
 
     def _built(self, answer) -> None:
         result, path, roles, documents = answer
