@@ -51,13 +51,28 @@ class _CtrlC:
             signal.signal(signal.SIGINT, self._before)
 
 
+class IndexBusy(Exception):
+    """Another process is writing the search index (a window's first build holds it for the whole build)."""
+
+    SAID = ("daycare-gui: the search index is being written by another daycare-gui (a window indexing this "
+            "store, say); search again once it is done")
+
+
 def build_index(build):
     """``build()`` (an index update) as both search commands run it: Ctrl+C keeps what was indexed and
-    gives None (exit 130); the progress line is ended; a rebuild's reason is said."""
+    gives None (exit 130); the progress line is ended; a rebuild's reason is said. An index another
+    daycare-gui is writing raises IndexBusy."""
     try:
         with _CtrlC() as ctrl_c:
             try:
                 built = build()
+            except sqlite3.OperationalError as exc:
+                if ctrl_c.pressed:
+                    built = None
+                elif "locked" in str(exc):
+                    raise IndexBusy(str(exc)) from None
+                else:
+                    raise
             except Exception:
                 if not ctrl_c.pressed:
                     raise
@@ -111,6 +126,9 @@ def run(args) -> int:
     try:
         with store:
             return _search(args, store, kept)
+    except IndexBusy:
+        print(IndexBusy.SAID, file=sys.stderr)
+        return 1
     except (CannotOpen, sqlite3.Error, DatabaseError) as exc:
         # a store damaged past its open (a PGlite table file gone, a damaged database): said, no traceback
         print(f"daycare-gui: cannot read this store: {mask_url(str(exc))}", file=sys.stderr)
@@ -187,7 +205,9 @@ def open_index(source, index_dir):
         if index is not None:
             index.close()
         if isinstance(exc, sqlite3.OperationalError):
-            raise  # locked, read-only, out of space: not the file's fault
+            if "locked" in str(exc):
+                raise IndexBusy(str(exc)) from None
+            raise  # read-only, out of space: not the file's fault
         for part in (path, *(path.with_name(path.name + s) for s in ("-wal", "-shm", "-journal"))):
             try:
                 part.unlink()
