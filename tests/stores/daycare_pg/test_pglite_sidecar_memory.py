@@ -40,6 +40,20 @@ def test_the_sidecar_runs_webassembly_by_liftoff_only_with_a_small_young_generat
     assert argv[script + 1:] == served
 
 
+def test_the_sidecar_s_malloc_has_one_arena_and_maps_large_blocks_of_their_own(pglite_demo):
+    """glibc raises its mmap threshold to the largest block freed, after which PGlite's large replies come from
+    a heap that fragments and keeps its pages: the sidecar runs with the threshold fixed at glibc's first
+    128 kB (and one arena), and reads the store as before."""
+    with registry.open_store(pglite_demo) as store:
+        pid = store.server.proc.pid
+        environ = dict(item.split(b"=", 1) for item in Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+                       if b"=" in item)
+        cap = store.capability(api.Conversations)
+        assert any(s.message_count for t in cap.threads() for s in cap.sessions(t.id))
+    assert environ.get(b"MALLOC_MMAP_THRESHOLD_") == b"131072"
+    assert environ.get(b"MALLOC_ARENA_MAX") == b"1"
+
+
 def test_the_pass_over_the_history_asks_for_16_mb_of_work_memory_in_one_statement(pglite_demo):
     with registry.open_store(pglite_demo) as store:
         asked: list[tuple[dict, str]] = []
