@@ -124,10 +124,17 @@ def after_copy(state: CopyState | None, after) -> CopyState | None:
     return state
 
 
+# The record's ids as base64 texts of 1 MB of ids each, not one text: the record is written after the window's
+# first pass, on the window's process, and one text of every id (11 MB on the 1M demo) was held there at once
+# as the bytes encoded, their text, the JSON of the record and its bytes (+40 MB at the pass's end, +21 now).
+PIECE_BYTES = 1 << 20  # (a multiple of 8: each piece decodes to whole ids)
+
+
 def _encoded(ids: dict[str, array]) -> dict:
     """Every session's ids: a run of consecutive ids (a session written at once) as ``"lo-hi"``, the others
-    as a count of ids taken in turn from one blob of 8-byte little-endian integers (base64), with a SHA-256
-    of both: one decode for a million ids, no Python loop over them, and a damaged record is noticed."""
+    as a count of ids taken in turn from one blob of 8-byte little-endian integers (base64, in pieces of
+    ``PIECE_BYTES``), with a SHA-256 of both: a few decodes for a million ids, no Python loop over them, and a
+    damaged record is noticed."""
     sessions: list = []
     blob = array("q")
     for session_id, got in ids.items():
@@ -138,25 +145,33 @@ def _encoded(ids: dict[str, array]) -> dict:
             blob.extend(got)
     if sys.byteorder != "little":
         blob.byteswap()
-    raw = blob.tobytes()
-    return {"sessions": sessions, "blob": base64.b64encode(raw).decode("ascii"), "sha256": _digest(sessions, raw)}
+    with memoryview(blob) as view, view.cast("B") as raw:
+        pieces = [base64.b64encode(raw[at:at + PIECE_BYTES]).decode("ascii") for at in range(0, len(raw), PIECE_BYTES)]
+        return {"sessions": sessions, "blob": pieces, "sha256": _digest(sessions, raw)}
 
 
-def _digest(sessions: list, raw: bytes) -> str:
-    """SHA-256 of the sessions' list (as JSON) and the blob: what a damaged record fails."""
+def _digest(sessions: list, raw) -> str:
+    """SHA-256 of the sessions' list (as JSON) and the blob's bytes: what a damaged record fails."""
     import json
 
     head = json.dumps(sessions, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogateescape")
-    return hashlib.sha256(head + b"\0" + raw).hexdigest()
+    digest = hashlib.sha256(head + b"\0")
+    digest.update(raw)
+    return digest.hexdigest()
 
 
 def _decoded(data: dict) -> dict[str, array]:
-    """What :func:`_encoded` wrote; ValueError (or another error of shape) for anything else."""
-    raw = base64.b64decode(data["blob"], validate=True)
-    if _digest(data["sessions"], raw) != data["sha256"]:
-        raise ValueError("the record's ids are damaged")
+    """What :func:`_encoded` wrote (or a record of one base64 text, as versions before wrote it); ValueError
+    (or another error of shape) for anything else."""
+    pieces = [data["blob"]] if isinstance(data["blob"], str) else data["blob"]
+    if not isinstance(pieces, list) or not all(isinstance(piece, str) for piece in pieces):
+        raise ValueError("not the record's ids")
     blob = array("q")
-    blob.frombytes(raw)  # (a length not of 8 bytes: ValueError)
+    for piece in pieces:
+        blob.frombytes(base64.b64decode(piece, validate=True))  # (a length not of 8 bytes: ValueError)
+    with memoryview(blob) as view, view.cast("B") as raw:
+        if _digest(data["sessions"], raw) != data["sha256"]:
+            raise ValueError("the record's ids are damaged")
     if sys.byteorder != "little":
         blob.byteswap()
     ids: dict[str, array] = {}
