@@ -83,7 +83,7 @@ def save(store: str, name: str, fp: Fingerprint, data: dict, folder: Path | None
     try:
         make_private_folders(target.parent, ours=(base, target.parent) if folder is None else (target.parent,))
         _write(target.parent / STORE_FILE, store.encode("utf-8", "surrogateescape"))
-        _write(target, json.dumps(record, ensure_ascii=False).encode("utf-8", "surrogateescape"))
+        _write(target, _json_chunks(record))
     except (OSError, ValueError, TypeError):
         return False
     return True
@@ -201,12 +201,28 @@ def _read_bytes(path: Path, limit: int) -> bytes | None:
         os.close(fd)
 
 
-def _write(target: Path, payload: bytes) -> None:
-    """``payload`` at ``target``, whole or not at all: a 0600 temporary file beside it, synced, renamed."""
+def _json_chunks(record: dict):
+    """``record`` as JSON bytes, a part at a time: a large record (PGlite's history ids, 11 MB on the 1M demo)
+    is never held again whole as one text and its bytes beside the data it is made of."""
+    parts: list[str] = []
+    size = 0
+    for part in json.JSONEncoder(ensure_ascii=False).iterencode(record):
+        parts.append(part)
+        size += len(part)
+        if size >= 1 << 20:
+            yield "".join(parts).encode("utf-8", "surrogateescape")
+            parts, size = [], 0
+    yield "".join(parts).encode("utf-8", "surrogateescape")
+
+
+def _write(target: Path, payload) -> None:
+    """``payload`` (bytes, or bytes a part at a time) at ``target``, whole or not at all: a 0600 temporary file
+    beside it, synced, renamed."""
     fd, temp = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}-", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as f:
-            f.write(payload)
+            for part in [payload] if isinstance(payload, bytes) else payload:
+                f.write(part)
             f.flush()
             os.fsync(f.fileno())
         os.replace(temp, target)

@@ -8,6 +8,7 @@ the demo schema was sent), and psycopg's pipelined executemany stalled. The side
 from __future__ import annotations
 
 import psycopg
+import pytest
 
 from daycare_gui.stores.daycare.pg.pglite_copy import PgliteServer
 from daycare_gui.stores.daycare.pg.runtime import ensure_runtime
@@ -29,6 +30,11 @@ def test_large_messages_pipelines_and_a_second_client(tmp_path):
             with conn.cursor() as cur:  # psycopg pipelines executemany (it stalled before)
                 cur.executemany("INSERT INTO t VALUES (%s, %s)", [(i, "y" * 100) for i in range(2000)])
             assert conn.execute("SELECT count(*), sum(a) FROM t").fetchone() == (2000, sum(range(2000)))
+            # an error is PostgreSQL's answer to the client, and the session goes on (the sidecar asks PGlite
+            # for bytes, never to throw it)
+            with pytest.raises(psycopg.errors.DivisionByZero):
+                conn.execute("SELECT 1 / 0")
+            assert conn.execute("SELECT 2").fetchone() == (2,)
         with psycopg.connect(url) as again:  # the next client gets the same database
             assert again.execute("SELECT count(*) FROM t").fetchone() == (2000,)
     finally:

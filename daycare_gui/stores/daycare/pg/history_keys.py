@@ -124,10 +124,17 @@ def after_copy(state: CopyState | None, after) -> CopyState | None:
     return state
 
 
+# The record's ids as base64 texts of 1 MB of ids each, not one text: the record is written after the window's
+# first pass, on the window's process, and one text of every id (11 MB on the 1M demo) was held there at once
+# as the bytes encoded, their text, the JSON of the record and its bytes (+40 MB at the pass's end, +21 now).
+PIECE_BYTES = 1 << 20  # (a multiple of 8: each piece decodes to whole ids)
+
+
 def _encoded(ids: dict[str, array]) -> dict:
     """Every session's ids: a run of consecutive ids (a session written at once) as ``"lo-hi"``, the others
-    as a count of ids taken in turn from one blob of 8-byte little-endian integers (base64), with a SHA-256
-    of both: one decode for a million ids, no Python loop over them, and a damaged record is noticed."""
+    as a count of ids taken in turn from one blob of 8-byte little-endian integers (base64, in pieces of
+    ``PIECE_BYTES``), with a SHA-256 of both: a few decodes for a million ids, no Python loop over them, and a
+    damaged record is noticed."""
     sessions: list = []
     blob = array("q")
     for session_id, got in ids.items():
@@ -138,25 +145,33 @@ def _encoded(ids: dict[str, array]) -> dict:
             blob.extend(got)
     if sys.byteorder != "little":
         blob.byteswap()
-    raw = blob.tobytes()
-    return {"sessions": sessions, "blob": base64.b64encode(raw).decode("ascii"), "sha256": _digest(sessions, raw)}
+    with memoryview(blob) as view, view.cast("B") as raw:
+        pieces = [base64.b64encode(raw[at:at + PIECE_BYTES]).decode("ascii") for at in range(0, len(raw), PIECE_BYTES)]
+        return {"sessions": sessions, "blob": pieces, "sha256": _digest(sessions, raw)}
 
 
-def _digest(sessions: list, raw: bytes) -> str:
-    """SHA-256 of the sessions' list (as JSON) and the blob: what a damaged record fails."""
+def _digest(sessions: list, raw) -> str:
+    """SHA-256 of the sessions' list (as JSON) and the blob's bytes: what a damaged record fails."""
     import json
 
     head = json.dumps(sessions, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogateescape")
-    return hashlib.sha256(head + b"\0" + raw).hexdigest()
+    digest = hashlib.sha256(head + b"\0")
+    digest.update(raw)
+    return digest.hexdigest()
 
 
 def _decoded(data: dict) -> dict[str, array]:
-    """What :func:`_encoded` wrote; ValueError (or another error of shape) for anything else."""
-    raw = base64.b64decode(data["blob"], validate=True)
-    if _digest(data["sessions"], raw) != data["sha256"]:
-        raise ValueError("the record's ids are damaged")
+    """What :func:`_encoded` wrote (or a record of one base64 text, as versions before wrote it); ValueError
+    (or another error of shape) for anything else."""
+    pieces = [data["blob"]] if isinstance(data["blob"], str) else data["blob"]
+    if not isinstance(pieces, list) or not all(isinstance(piece, str) for piece in pieces):
+        raise ValueError("not the record's ids")
     blob = array("q")
-    blob.frombytes(raw)  # (a length not of 8 bytes: ValueError)
+    for piece in pieces:
+        blob.frombytes(base64.b64decode(piece, validate=True))  # (a length not of 8 bytes: ValueError)
+    with memoryview(blob) as view, view.cast("B") as raw:
+        if _digest(data["sessions"], raw) != data["sha256"]:
+            raise ValueError("the record's ids are damaged")
     if sys.byteorder != "little":
         blob.byteswap()
     ids: dict[str, array] = {}
@@ -188,7 +203,19 @@ def _ids_of(*parts: str) -> array:
     """The ids of base64 texts of 8-byte big-endian integers, ascending (heap order is id order unless rows
     were updated: sorted then)."""
     got = array("q")
-    got.frombytes(b"".join(base64.b64decode(part) for part in parts))  # (PostgreSQL's base64 has line breaks)
+    for part in parts:
+        _add_ids(got, part)
+    return _in_order(got)
+
+
+def _add_ids(got: array, part: str) -> None:
+    """The ids of one base64 text of 8-byte big-endian integers appended to ``got``, still big-endian (see
+    :func:`_in_order`). PostgreSQL's base64 has line breaks, which b64decode skips."""
+    got.frombytes(base64.b64decode(part))
+
+
+def _in_order(got: array) -> array:
+    """``got`` (big-endian, as :func:`_add_ids` leaves it) as numbers, ascending."""
     if sys.byteorder != "big":
         got.byteswap()
     return got if _ascending(got) else array("q", sorted(got))
@@ -279,17 +306,23 @@ class HistoryKeys:
         the connection takes it between two slices."""
         pages = int(self.db.scalar("SELECT pg_relation_size('session_history') / "
                                    "current_setting('block_size')::bigint") or 0)
-        parts: dict[str, list[str]] = {}
+        # Each slice's ids decoded as it comes (8 bytes an id), not its texts kept to the end: one string per
+        # session and slice (every slice holds nearly every session) raised the application's peak over the 1M
+        # demo's pass by ~42 MB, ~24 MB now.
+        found: dict[str, array] = {}
         for lo in range(0, max(pages, 1), SLICE_PAGES):
             if pause and self._stop.is_set():
                 return None
             hi = lo + SLICE_PAGES
             where = f" WHERE ctid >= '({lo},0)'::tid" + (f" AND ctid < '({hi},0)'::tid" if hi < pages else "")
             for session_id, text in self._aggregate(where).items():
-                parts.setdefault(session_id, []).append(text)
+                got = found.get(session_id)
+                if got is None:
+                    got = found[session_id] = array("q")
+                _add_ids(got, text)
             if pause:
                 time.sleep(0.002)
-        return {session_id: _ids_of(*got) for session_id, got in parts.items()}
+        return {session_id: _in_order(got) for session_id, got in found.items()}
 
     def _aggregate(self, where: str = "") -> dict[str, str]:
         # Each session's ids as one string (8-byte big-endian integers, base64: decoded in C, where parsing a

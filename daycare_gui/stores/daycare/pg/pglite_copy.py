@@ -44,6 +44,15 @@ SIDECAR_NODE_FLAGS = ("--liftoff-only", "--max-semi-space-size=1")
 # scan reads through a small ring of buffers whatever their number; bench/README.md has the figures). A
 # setting PGlite has not compiled in, or a value PostgreSQL refuses, leaves PGlite as it ships.
 SIDECAR_PGLITE_SETTINGS = {"shared_buffers": "16MB"}
+# glibc's malloc in the sidecar (Node's own buffers: PGlite's replies and their copies for the socket; PGlite's
+# WebAssembly memory is not malloc's). One arena: Node's helper threads each grew an arena of their own while
+# PGlite scanned a large table and kept it (the 1M demo's history pass peaked at ~390 MB with the default
+# arenas, ~340 MB with one), at no cost measured in speed: the queries run on Node's one main thread. And
+# blocks of 128 kB and more mapped of their own, as glibc starts: glibc otherwise raises that threshold to
+# the largest such block freed (up to 32 MB), and from then on replies of that size come from the heap, which
+# fragments and keeps its pages: the sidecar's peak over the 1M demo's history pass 144-151 -> 140-142 MB, and
+# 142-150 -> 127-130 MB once it is done (bench/README.md).
+SIDECAR_MALLOC = {"MALLOC_ARENA_MAX": "1", "MALLOC_MMAP_THRESHOLD_": "131072"}
 
 
 CHUNK = 4 << 20  # copied in 4 MB steps: a cancel stops a 1 GB segment within one step
@@ -351,10 +360,7 @@ class PgliteServer:
 
     def _start(self, runtime: PgliteRuntime, cancelled=lambda: False, node_flags=None) -> None:
         node_flags = SIDECAR_NODE_FLAGS if node_flags is None else node_flags
-        # One malloc arena: Node's helper threads each grow an arena of their own while PGlite scans a large
-        # table and keep it (the 1M-record demo's history pass peaked at ~390 MB with the default arenas,
-        # ~340 MB with one), at no cost measured in speed: the queries run on Node's one main thread.
-        env = dict(os.environ, PGLITE_ENTRY=str(runtime.entry), MALLOC_ARENA_MAX="1",
+        env = dict(os.environ, PGLITE_ENTRY=str(runtime.entry), **SIDECAR_MALLOC,
                    PGLITE_SETTINGS="\n".join(f"{name}={value}" for name, value in SIDECAR_PGLITE_SETTINGS.items()))
         # A password of this start's own, on the sidecar's stdin (not its command line or environment,
         # which other processes can read): only who holds it reaches the copy through the socket.

@@ -33,6 +33,16 @@ const fatal = (code, text) => message("E", Buffer.from(`SFATAL\0VFATAL\0C${code}
 const digest = (bytes) => createHash("sha256").update(bytes).digest();
 const samePassword = (given, expected) => timingSafeEqual(digest(given), digest(expected));
 
+// PGlite's answer to protocol bytes, as bytes. Not execProtocolRaw alone: PGlite 0.3 also parses every message
+// it writes into JS objects (each DataRow's fields as strings) and appends them to a list that only
+// execProtocol empties, so a sidecar calling execProtocolRaw kept every row it ever served (the 1M demo's
+// history pass left ~14 MB of them, and each page read added its own). execProtocol hands back the same
+// bytes and drops that list after each call; throwOnError false: an error goes to the client, as bytes.
+async function exchange(db, bytes) {
+  const { data } = await db.execProtocol(bytes, { throwOnError: false });
+  return data;
+}
+
 function serve(db, socket, password, done) {
   let pending = Buffer.alloc(0);
   let phase = "startup"; // then "password", then "ready"
@@ -75,9 +85,9 @@ function serve(db, socket, password, done) {
         const first = startup;
         chain = chain.then(async () => {
           if (closed) return;
-          let reply = Buffer.from(await db.execProtocolRaw(new Uint8Array(first)));
+          let reply = Buffer.from(await exchange(db, new Uint8Array(first)));
           if (reply.length >= 9 && reply[0] === 0x52 && reply.readInt32BE(5) !== 0) { // PGlite's own ask
-            reply = Buffer.from(await db.execProtocolRaw(new Uint8Array(passwordMessage("pglite"))));
+            reply = Buffer.from(await exchange(db, new Uint8Array(passwordMessage("pglite"))));
           }
           if (reply.length > 0 && socket.writable) socket.write(reply);
         }).catch(() => socket.destroy());
@@ -92,7 +102,7 @@ function serve(db, socket, password, done) {
     if (!whole) return;
     chain = chain.then(async () => {
       if (closed) return;
-      const reply = await db.execProtocolRaw(new Uint8Array(whole));
+      const reply = await exchange(db, new Uint8Array(whole));
       if (reply.length > 0 && socket.writable) socket.write(Buffer.from(reply));
     }).catch(() => socket.destroy());
   });
