@@ -178,7 +178,7 @@ def _block_of(summaries, width: int = 700, height: int = 22):
     rows = HistoryRowDelegate(view)
     rows._ratio = 1.0
     rows._theme(view.palette())
-    image = rows._render_block(Rows(), 0, width, height, view.font(), view.palette(), 1.0)[0].toImage()
+    image = rows._block_for(Rows(), 0, len(recs) - 1, width, height, view.font(), view.palette())[0].toImage()
     view.deleteLater()
     return image
 
@@ -189,7 +189,8 @@ def test_a_long_summary_is_cut_off_inside_its_row(qtbot):
     "AV" kern the most."""
     width, height = 600, 22
     image = _block_of(["AVAWAYATVAVYWAVA" * 40], width, height)
-    inked = [x for x in range(image.width()) for y in range(height) if image.pixelColor(x, y).alpha()]
+    background = image.pixelColor(width - 1, height - 1)  # (the block is drawn on the view's background)
+    inked = [x for x in range(image.width()) for y in range(height) if image.pixelColor(x, y) != background]
     assert max(inked) < width - 4  # the summary ends inside the row's margin...
     assert max(inked) > width - 60  # ...after filling the row up to it (it is long: it was cut off)
 
@@ -263,3 +264,67 @@ def test_a_block_drawn_before_is_checked_once_against_its_pages_token(qtbot):
     assert view.rows.rows_rendered == drawn + 8  # that block alone was drawn again
     view.rows.clear_cache()
     assert view.viewport().grab().toImage() == changed  # as a list drawing them afresh shows them
+
+
+def _token_list(qtbot, rows: int = 40, height: int = 22):
+    """A record list of ``rows`` records (one page, token 1) and the model counting rows asked for."""
+    from PySide6.QtCore import QAbstractListModel, QModelIndex
+
+    from daycare_gui.ui.widgets.history_list import HistoryList
+
+    recs = [Message(str(1 + i), "user", f"words {i}", at=1_700_000_000_000 + i * 1000, kind="user_message")
+            for i in range(rows)]
+
+    class Rows(QAbstractListModel):
+        def rowCount(self, parent=QModelIndex()):  # noqa: N802
+            return 0 if parent.isValid() else len(recs)
+
+        def data(self, index, role=0):
+            return None
+
+        def paint_entry(self, row):
+            return recs[row], "user"
+
+        def paint_token(self, row):
+            return 1
+
+    view = HistoryList()
+    qtbot.addWidget(view)
+    view.setModel(Rows())
+    view.horizontalHeader().hide()
+    view.horizontalHeader().setStretchLastSection(True)
+    view.verticalHeader().hide()
+    view.verticalHeader().setDefaultSectionSize(height)
+    return view
+
+
+def test_a_paint_draws_no_row_below_the_screens_last(qtbot):
+    """Rows are drawn in blocks, but only as far down as a paint shows them: the rows of the screen's last
+    block below its last row are drawn into that block once they are scrolled into view, not before (and
+    the rows above are not drawn again)."""
+    view = _token_list(qtbot)
+    view.resize(600, 300)  # 14 rows of 22 px (13.6): the second block of eight is shown in part
+    view.viewport().grab()
+    shown = view.rowAt(view.viewport().height() - 1) + 1
+    assert shown % view.rows.BLOCK  # (a block shown in part)
+    assert view.rows.rows_rendered == shown
+    view.verticalScrollBar().setValue(1)  # one row down: one more row shown
+    scrolled = view.viewport().grab().toImage()
+    assert view.rows.rows_rendered == shown + 1
+    view.rows.clear_cache()
+    assert view.viewport().grab().toImage() == scrolled  # the block drawn in two goes looks as drawn in one
+
+
+def test_plain_rows_are_drawn_opaque_and_look_as_drawn_over_the_background(qtbot, window, tmp_path_factory):
+    """A block of plain rows is drawn onto the view's background colour (copying it is a plain copy, no
+    blend of every pixel): the list looks exactly as with the rows drawn transparent over that background."""
+    from PySide6.QtCore import Qt
+
+    pane = _open_big(qtbot, window, tmp_path_factory)
+    delegate = pane.list.rows
+    opaque = _shot(pane)
+    assert delegate._blocks and not any(entry[0].hasAlphaChannel() for entry in delegate._blocks.values())
+    delegate._fill = Qt.GlobalColor.transparent  # as they were drawn before: over the viewport's background
+    delegate.clear_cache()
+    assert _shot(pane) == opaque
+    assert all(entry[0].hasAlphaChannel() for entry in delegate._blocks.values())  # (it was the other way)
