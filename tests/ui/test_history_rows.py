@@ -328,3 +328,21 @@ def test_plain_rows_are_drawn_opaque_and_look_as_drawn_over_the_background(qtbot
     delegate.clear_cache()
     assert _shot(pane) == opaque
     assert all(entry[0].hasAlphaChannel() for entry in delegate._blocks.values())  # (it was the other way)
+
+
+def test_a_paint_looks_the_locales_time_format_up_once(qtbot, monkeypatch):
+    """Every block a paint draws writes its rows' times in the locale's format, looked up once for the
+    paint (it cost more than formatting a block's eight times), and again by the next paint (the locale may
+    have changed in between)."""
+    import daycare_gui.ui.widgets.history_rows as history_rows
+
+    looked_up = []
+    real = history_rows.date_time_formatter
+    monkeypatch.setattr(history_rows, "date_time_formatter", lambda: (looked_up.append(1), real())[1])
+    view = _token_list(qtbot)
+    view.resize(600, 400)  # three blocks of rows
+    view.viewport().grab()
+    assert view.rows.rows_rendered > 2 * view.rows.BLOCK and len(looked_up) == 1
+    view.verticalScrollBar().setValue(20)
+    view.viewport().grab()
+    assert len(looked_up) == 2

@@ -87,6 +87,7 @@ class HistoryRowDelegate(QStyledItemDelegate):
         self._colours = None  # the palette's Colours, and its meta text colour as a QColor
         self._meta: QColor | None = None
         self._fill = _TRANSPARENT  # what a block's image is filled with: the view's background colour
+        self._when = None  # the locale's time formatter, for the paint under way (see _check)
         self.rows_rendered = 0  # rows laid out and drawn into an image (tests prove the cache with it)
 
     def sizeHint(self, option, index) -> QSize:  # noqa: N802
@@ -205,7 +206,9 @@ class HistoryRowDelegate(QStyledItemDelegate):
         # Eliding shapes the whole string: cut it first to what the room could hold at half the average
         # glyph width (no line of narrower glyphs exists in practice), so a long summary costs no more.
         cut = room * 2 // max(1, fm.averageCharWidth()) + 2
-        when = date_time_formatter()
+        when = self._when
+        if when is None:  # (once a paint: looking the locale up took longer than formatting a block's times)
+            when = self._when = date_time_formatter()
         texts = [self._text(key, rec, when) for rec, key, _problem in rows]
         p.setPen(fg if selected else self._meta)
         self._column(p, font, left, [when for when, _summary in texts], height, offset)
@@ -380,7 +383,9 @@ class HistoryRowDelegate(QStyledItemDelegate):
 
     def _check(self, painter, palette) -> None:
         """Empty the caches when what the images were drawn for changed (each check is a call into Qt,
-        so once per repaint; the font is compared only when a row is drawn)."""
+        so once per repaint; the font is compared only when a row is drawn). The locale's time format is
+        looked up again by the first row this paint draws, if any."""
+        self._when = None
         if palette.cacheKey() != self._palette_key:
             self._theme(palette)
         ratio = painter.device().devicePixelRatioF()
