@@ -5,6 +5,7 @@ only shown rows are decoded (a Daycare SQLite store hands its pages undecoded)."
 from __future__ import annotations
 
 from PySide6.QtCore import QItemSelectionModel
+from PySide6.QtWidgets import QApplication
 
 from daycare_gui.stores.records import Message
 from daycare_gui.ui.widgets.history_rows import HistoryRowDelegate
@@ -346,3 +347,43 @@ def test_a_paint_looks_the_locales_time_format_up_once(qtbot, monkeypatch):
     view.verticalScrollBar().setValue(20)
     view.viewport().grab()
     assert len(looked_up) == 2
+
+
+def test_a_scroll_step_paints_the_rows_and_the_scroll_bar_alone(qtbot, window, tmp_path_factory):
+    """Each scroll step repaints the rows and the scroll bar; the bar, filled with the colour that showed
+    through it, no longer has every widget behind it painted first (the window, its splitters, the page,
+    the list's frame: ten paint events a step). The window looks the same either way."""
+    from PySide6.QtCore import QEvent, QObject
+
+    pane = _open_big(qtbot, window, tmp_path_factory)
+    bar = pane.list.verticalScrollBar()
+
+    class Paints(QObject):
+        def __init__(self):
+            super().__init__()
+            self.rows = self.bar = False
+            self.behind = []  # the list and the widgets it sits in that were painted
+
+        def eventFilter(self, obj, event):  # noqa: N802
+            if event.type() == QEvent.Type.Paint:
+                self.rows |= obj is pane.list.viewport()
+                self.bar |= obj is bar
+                if obj is pane.list or (obj.isWidgetType() and obj.isAncestorOf(pane.list)):
+                    self.behind.append(type(obj).__name__)
+            return False
+
+    qtbot.wait(300)  # the window settled: nothing else waiting to be painted
+    paints = Paints()
+    QApplication.instance().installEventFilter(paints)
+    try:
+        bar.setValue(bar.value() + 3)
+        qtbot.waitUntil(lambda: paints.rows, timeout=2000)
+        QApplication.processEvents()
+    finally:
+        QApplication.instance().removeEventFilter(paints)
+    assert paints.rows and paints.bar
+    assert paints.behind == []  # nothing behind them
+
+    filled = window.grab().toImage()
+    bar.setAutoFillBackground(False)
+    assert window.grab().toImage() == filled
