@@ -179,6 +179,7 @@ def _block_of(summaries, width: int = 700, height: int = 22):
     rows = HistoryRowDelegate(view)
     rows._ratio = 1.0
     rows._theme(view.palette())
+    rows._fill_for(view.palette())
     image = rows._block_for(Rows(), 0, len(recs) - 1, width, height, view.font(), view.palette())[0].toImage()
     view.deleteLater()
     return image
@@ -322,6 +323,9 @@ def test_plain_rows_are_drawn_opaque_and_look_as_drawn_over_the_background(qtbot
     from PySide6.QtCore import Qt
 
     pane = _open_big(qtbot, window, tmp_path_factory)
+    palette = pane.list.palette()  # (a disabled view's background: another colour of the same palette)
+    palette.setColor(palette.ColorGroup.Disabled, palette.ColorRole.Base, Qt.GlobalColor.darkCyan)
+    pane.list.setPalette(palette)
     delegate = pane.list.rows
     opaque = _shot(pane)
     assert delegate._blocks and not any(entry[0].hasAlphaChannel() for entry in delegate._blocks.values())
@@ -329,6 +333,18 @@ def test_plain_rows_are_drawn_opaque_and_look_as_drawn_over_the_background(qtbot
     delegate.clear_cache()
     assert _shot(pane) == opaque
     assert all(entry[0].hasAlphaChannel() for entry in delegate._blocks.values())  # (it was the other way)
+
+    # Disabled, the view's background is the palette's other colour: the blocks follow it
+    delegate.clear_cache()
+    _shot(pane)
+    pane.list.setEnabled(False)
+    disabled = _shot(pane)
+    top = pane.list.rowViewportPosition(5)  # (a plain row's margin above its text)
+    assert disabled.pixelColor(disabled.width() // 2, top + 1) == Qt.GlobalColor.darkCyan
+    assert not any(entry[0].hasAlphaChannel() for entry in delegate._blocks.values())
+    delegate._fill = Qt.GlobalColor.transparent
+    delegate.clear_cache()
+    assert _shot(pane) == disabled
 
 
 def test_a_paint_looks_the_locales_time_format_up_once(qtbot, monkeypatch):

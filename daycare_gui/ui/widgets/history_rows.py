@@ -87,6 +87,7 @@ class HistoryRowDelegate(QStyledItemDelegate):
         self._colours = None  # the palette's Colours, and its meta text colour as a QColor
         self._meta: QColor | None = None
         self._fill = _TRANSPARENT  # what a block's image is filled with: the view's background colour
+        self._base = None  # the palette's Base colour the fill was worked out for
         self._when = None  # the locale's time formatter, for the paint under way (see _check)
         self.rows_rendered = 0  # rows laid out and drawn into an image (tests prove the cache with it)
 
@@ -137,10 +138,7 @@ class HistoryRowDelegate(QStyledItemDelegate):
             self._palette_key = key
             self._colours = colours(palette)
             self._meta = QColor(self._colours.meta)
-            # The viewport paints its Base brush under the rows: a plain colour is drawn into the blocks
-            # (a texture or gradient would not line up: those blocks stay transparent)
-            base = palette.brush(_BASE)
-            self._fill = QColor(base.color()) if base.style() == _SOLID else _TRANSPARENT
+            self._base = None  # (the fill is worked out again by _check)
             self._badges.clear()
             self._rows.clear()
             self._blocks.clear()
@@ -388,10 +386,22 @@ class HistoryRowDelegate(QStyledItemDelegate):
         self._when = None
         if palette.cacheKey() != self._palette_key:
             self._theme(palette)
+        self._fill_for(palette)
         ratio = painter.device().devicePixelRatioF()
         if ratio != self._ratio:
             self._ratio = ratio
             self._rows.clear()
+            self._blocks.clear()
+
+    def _fill_for(self, palette) -> None:
+        """The viewport paints its Base brush under the rows: a plain colour is drawn into the blocks (a
+        texture or gradient would not line up: those blocks stay transparent). Per colour group: a
+        disabled view's may differ, in the same palette."""
+        base = palette.color(_BASE)
+        if base != self._base:
+            self._base = base
+            brush = palette.brush(_BASE)
+            self._fill = QColor(brush.color()) if brush.style() == _SOLID else _TRANSPARENT
             self._blocks.clear()
 
     def _image_of(self, model, row: int, rec, state: str, selected: bool, hovered: bool, width: int,
