@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable
 
 import shiboken6
-from PySide6.QtCore import QEvent, QObject, QSettings, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, QSettings, QSize, Qt, QTimer
 from PySide6.QtWidgets import QDockWidget, QWidget
 
 from daycare_gui.ui.widgets.detail_pane import DetailPane
@@ -29,7 +29,7 @@ class DetailDock:
         """``has_details(page)``: whether ``page`` (the page shown, with None) has anything to detail."""
         self._window = window
         self._has_details = has_details
-        self.pane = DetailPane()
+        self.pane = _DockedPane()
         self.dock = QDockWidget("Details", window)
         self.dock.setObjectName("detailDock")
         self.dock.setWidget(self.pane)
@@ -58,6 +58,12 @@ class DetailDock:
         show = self.wanted and self._has_details(page)
         if self.dock.isHidden() != show:  # isHidden: also right before the window is first shown
             return
+        if show and not self.sized:
+            # The dock is placed at its content's size hint when it first shows: at its share of the window,
+            # the window is laid out once (placed at the pane's own hint and then resized, it was laid out
+            # twice, the page area at two widths)
+            self.pane.first_width = self.share(self._window.width())
+            self.pane.updateGeometry()  # (layouts keep a widget's hint until told)
         self._set_visible(show)
         if show and not self.sized:
             if self._window.isVisible():
@@ -105,11 +111,22 @@ class DetailDock:
         if self.dock.isFloating():
             return
         width = self.share(self._window.width())
-        # (wider than a fifth of the window is too wide even within the 40 px a natural width may differ by)
-        too_wide = self.dock.width() > max(width, self._window.width() // 5)
-        if (abs(self.dock.width() - width) > 40 or too_wide) and not self.sized:
+        if not self.sized:
+            # (where it was placed at that width already, this only makes the width the dock's own: it no
+            # longer follows the pane's hint; nothing is resized)
             self._window.resizeDocks([self.dock], [width], Qt.Orientation.Horizontal)
             self.sized = True
+        self.pane.first_width = None
+
+
+class _DockedPane(DetailPane):
+    """The dock's pane, whose size hint is the dock's first width until the dock has been sized."""
+
+    first_width: int | None = None
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt override)
+        hint = super().sizeHint()
+        return hint if self.first_width is None else QSize(self.first_width, hint.height())
 
 
 class _OnResize(QObject):

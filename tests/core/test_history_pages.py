@@ -201,3 +201,31 @@ def test_a_rows_data_decodes_as_json_would_take_it(raw, problem):
         assert rec.data == json.loads(raw) and rec.id == 7
     else:
         assert rec.data == {"_raw": raw}  # kept as stored, for the raw view
+
+
+def test_a_listed_rows_line_says_what_its_record_says_without_its_tokens_or_files(demo, monkeypatch):
+    """The message list paints each row from a lean record (only what its summary reads): every record of
+    the demo's sessions, of every type, lists the same line as its whole record; its tokens and files are
+    not read to list it (they were a third of the cost of a row the list paints)."""
+    from daycare_gui.stores.daycare import records
+    from daycare_gui.stores.daycare.sqlite.queries.history import PendingRecord, page_after
+
+    db = demo.db
+    sessions = [r[0] for r in db.rows("SELECT DISTINCT session_id FROM session_history")]
+    pending = [e for sid in sessions for e in page_after(db, sid, -1, 1_000, lazy=True) if type(e) is PendingRecord]
+    assert {e.decode()[0].type for e in pending} >= {"user_message", "assistant_message", "tool_result",
+                                                      "assistant_rewrite", "rlm_start", "rlm_complete", "note"}
+    assert any(e.decode()[0].tokens is not None for e in pending)  # (the demo's assistants have tokens)
+    for e in pending:
+        whole, problem, size = e.decode()
+        line, line_problem, line_size = e.decode_line()
+        assert (line.type, line.at, line.id, line.summary(300), line.known_kind, line.is_rlm, line_problem,
+                line_size) == (whole.type, whole.at, whole.id, whole.summary(300), whole.known_kind, whole.is_rlm,
+                               problem, size)
+
+    def unread(*_args):
+        raise AssertionError("read to list a row")
+
+    monkeypatch.setattr(records, "token_entry_from_obj", unread)
+    monkeypatch.setattr(records, "_files", unread)
+    assert all(e.decode_line()[0].summary(300) is not None for e in pending)

@@ -5,6 +5,7 @@ only shown rows are decoded (a Daycare SQLite store hands its pages undecoded)."
 from __future__ import annotations
 
 from PySide6.QtCore import QItemSelectionModel
+from PySide6.QtWidgets import QApplication
 
 from daycare_gui.stores.records import Message
 from daycare_gui.ui.widgets.history_rows import HistoryRowDelegate
@@ -178,7 +179,8 @@ def _block_of(summaries, width: int = 700, height: int = 22):
     rows = HistoryRowDelegate(view)
     rows._ratio = 1.0
     rows._theme(view.palette())
-    image = rows._render_block(Rows(), 0, width, height, view.font(), view.palette(), 1.0)[0].toImage()
+    rows._fill_for(view.palette())
+    image = rows._block_for(Rows(), 0, len(recs) - 1, width, height, view.font(), view.palette())[0].toImage()
     view.deleteLater()
     return image
 
@@ -189,7 +191,8 @@ def test_a_long_summary_is_cut_off_inside_its_row(qtbot):
     "AV" kern the most."""
     width, height = 600, 22
     image = _block_of(["AVAWAYATVAVYWAVA" * 40], width, height)
-    inked = [x for x in range(image.width()) for y in range(height) if image.pixelColor(x, y).alpha()]
+    background = image.pixelColor(width - 1, height - 1)  # (the block is drawn on the view's background)
+    inked = [x for x in range(image.width()) for y in range(height) if image.pixelColor(x, y) != background]
     assert max(inked) < width - 4  # the summary ends inside the row's margin...
     assert max(inked) > width - 60  # ...after filling the row up to it (it is long: it was cut off)
 
@@ -263,3 +266,140 @@ def test_a_block_drawn_before_is_checked_once_against_its_pages_token(qtbot):
     assert view.rows.rows_rendered == drawn + 8  # that block alone was drawn again
     view.rows.clear_cache()
     assert view.viewport().grab().toImage() == changed  # as a list drawing them afresh shows them
+
+
+def _token_list(qtbot, rows: int = 40, height: int = 22):
+    """A record list of ``rows`` records (one page, token 1) and the model counting rows asked for."""
+    from PySide6.QtCore import QAbstractListModel, QModelIndex
+
+    from daycare_gui.ui.widgets.history_list import HistoryList
+
+    recs = [Message(str(1 + i), "user", f"words {i}", at=1_700_000_000_000 + i * 1000, kind="user_message")
+            for i in range(rows)]
+
+    class Rows(QAbstractListModel):
+        def rowCount(self, parent=QModelIndex()):  # noqa: N802
+            return 0 if parent.isValid() else len(recs)
+
+        def data(self, index, role=0):
+            return None
+
+        def paint_entry(self, row):
+            return recs[row], "user"
+
+        def paint_token(self, row):
+            return 1
+
+    view = HistoryList()
+    qtbot.addWidget(view)
+    view.setModel(Rows())
+    view.horizontalHeader().hide()
+    view.horizontalHeader().setStretchLastSection(True)
+    view.verticalHeader().hide()
+    view.verticalHeader().setDefaultSectionSize(height)
+    return view
+
+
+def test_a_paint_draws_no_row_below_the_screens_last(qtbot):
+    """Rows are drawn in blocks, but only as far down as a paint shows them: the rows of the screen's last
+    block below its last row are drawn into that block once they are scrolled into view, not before (and
+    the rows above are not drawn again)."""
+    view = _token_list(qtbot)
+    view.resize(600, 300)  # 14 rows of 22 px (13.6): the second block of eight is shown in part
+    view.viewport().grab()
+    shown = view.rowAt(view.viewport().height() - 1) + 1
+    assert shown % view.rows.BLOCK  # (a block shown in part)
+    assert view.rows.rows_rendered == shown
+    view.verticalScrollBar().setValue(1)  # one row down: one more row shown
+    scrolled = view.viewport().grab().toImage()
+    assert view.rows.rows_rendered == shown + 1
+    view.rows.clear_cache()
+    assert view.viewport().grab().toImage() == scrolled  # the block drawn in two goes looks as drawn in one
+
+
+def test_plain_rows_are_drawn_opaque_and_look_as_drawn_over_the_background(qtbot, window, tmp_path_factory):
+    """A block of plain rows is drawn onto the view's background colour (copying it is a plain copy, no
+    blend of every pixel): the list looks exactly as with the rows drawn transparent over that background."""
+    from PySide6.QtCore import Qt
+
+    pane = _open_big(qtbot, window, tmp_path_factory)
+    palette = pane.list.palette()  # (a disabled view's background: another colour of the same palette)
+    palette.setColor(palette.ColorGroup.Disabled, palette.ColorRole.Base, Qt.GlobalColor.darkCyan)
+    pane.list.setPalette(palette)
+    delegate = pane.list.rows
+    opaque = _shot(pane)
+    assert delegate._blocks and not any(entry[0].hasAlphaChannel() for entry in delegate._blocks.values())
+    delegate._fill = Qt.GlobalColor.transparent  # as they were drawn before: over the viewport's background
+    delegate.clear_cache()
+    assert _shot(pane) == opaque
+    assert all(entry[0].hasAlphaChannel() for entry in delegate._blocks.values())  # (it was the other way)
+
+    # Disabled, the view's background is the palette's other colour: the blocks follow it
+    delegate.clear_cache()
+    _shot(pane)
+    pane.list.setEnabled(False)
+    disabled = _shot(pane)
+    top = pane.list.rowViewportPosition(5)  # (a plain row's margin above its text)
+    assert disabled.pixelColor(disabled.width() // 2, top + 1) == Qt.GlobalColor.darkCyan
+    assert not any(entry[0].hasAlphaChannel() for entry in delegate._blocks.values())
+    delegate._fill = Qt.GlobalColor.transparent
+    delegate.clear_cache()
+    assert _shot(pane) == disabled
+
+
+def test_a_paint_looks_the_locales_time_format_up_once(qtbot, monkeypatch):
+    """Every block a paint draws writes its rows' times in the locale's format, looked up once for the
+    paint (it cost more than formatting a block's eight times), and again by the next paint (the locale may
+    have changed in between)."""
+    import daycare_gui.ui.widgets.history_rows as history_rows
+
+    looked_up = []
+    real = history_rows.date_time_formatter
+    monkeypatch.setattr(history_rows, "date_time_formatter", lambda: (looked_up.append(1), real())[1])
+    view = _token_list(qtbot)
+    view.resize(600, 400)  # three blocks of rows
+    view.viewport().grab()
+    assert view.rows.rows_rendered > 2 * view.rows.BLOCK and len(looked_up) == 1
+    view.verticalScrollBar().setValue(20)
+    view.viewport().grab()
+    assert len(looked_up) == 2
+
+
+def test_a_scroll_step_paints_the_rows_and_the_scroll_bar_alone(qtbot, window, tmp_path_factory):
+    """Each scroll step repaints the rows and the scroll bar; the bar, filled with the colour that showed
+    through it, no longer has every widget behind it painted first (the window, its splitters, the page,
+    the list's frame: ten paint events a step). The window looks the same either way."""
+    from PySide6.QtCore import QEvent, QObject
+
+    pane = _open_big(qtbot, window, tmp_path_factory)
+    bar = pane.list.verticalScrollBar()
+
+    class Paints(QObject):
+        def __init__(self):
+            super().__init__()
+            self.rows = self.bar = False
+            self.behind = []  # the list and the widgets it sits in that were painted
+
+        def eventFilter(self, obj, event):  # noqa: N802
+            if event.type() == QEvent.Type.Paint:
+                self.rows |= obj is pane.list.viewport()
+                self.bar |= obj is bar
+                if obj is pane.list or (obj.isWidgetType() and obj.isAncestorOf(pane.list)):
+                    self.behind.append(type(obj).__name__)
+            return False
+
+    qtbot.wait(300)  # the window settled: nothing else waiting to be painted
+    paints = Paints()
+    QApplication.instance().installEventFilter(paints)
+    try:
+        bar.setValue(bar.value() + 3)
+        qtbot.waitUntil(lambda: paints.rows, timeout=2000)
+        QApplication.processEvents()
+    finally:
+        QApplication.instance().removeEventFilter(paints)
+    assert paints.rows and paints.bar
+    assert paints.behind == []  # nothing behind them
+
+    filled = window.grab().toImage()
+    bar.setAutoFillBackground(False)
+    assert window.grab().toImage() == filled

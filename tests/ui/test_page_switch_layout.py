@@ -63,3 +63,24 @@ def test_the_keyboard_stays_in_the_page_when_the_dock_comes_with_it(qtbot, windo
     qtbot.waitUntil(lambda: overview.isAncestorOf(QApplication.focusWidget()), timeout=5000)
     window.show_section("agents")  # as Ctrl+2 does, with the keyboard in the Overview's table
     assert agents.isAncestorOf(QApplication.focusWidget())  # not the navigation, not the dock
+
+
+def test_the_details_dock_shows_first_at_its_width(qtbot, window, demo_store):
+    """The first page with details (the dock not sized yet, no saved layout) shows the dock at its share
+    of the window at once: the window and the page area are laid out once, not with the dock at its
+    pane's own width and then again once it is sized."""
+    from daycare_gui.ui.detail_dock import DetailDock
+
+    open_and_wait(qtbot, window, demo_store)
+    window.show_section("overview")
+    qtbot.waitUntil(lambda: window.detail_dock.isHidden(), timeout=5000)
+    window.layout().activate()
+    QApplication.processEvents()
+    assert not window.details.sized
+    watch = _Resizes(window.detail_dock, window.pane_stack)
+    window.show_section("agents")
+    QApplication.processEvents()
+    assert not window.detail_dock.isHidden()
+    assert window.detail_dock.width() == DetailDock.share(window.width())
+    assert [w for w, _h in watch.sizes[window.detail_dock]] == [window.detail_dock.width()]  # one width
+    assert [w for w, _h in watch.sizes[window.pane_stack]] == [window.pane_stack.width()]

@@ -476,9 +476,27 @@ _KIND_FIELDS = {
 }
 
 
-def history_record_from(type_: str, at: int, data: dict, *, id: int | None = None, session_id: str | None = None):
+def _text_only(kw: dict, data: dict) -> None:
+    kw["text"] = _opt_s(data, "text")
+
+
+def _text_and_calls(kw: dict, data: dict) -> None:
+    kw["text"] = _opt_s(data, "text")
+    kw["tool_calls"] = _tool_calls(data.get("toolCalls"))
+
+
+# What HistoryRecord.summary reads of each type, for a record made only to be listed (lean): a message's
+# files and an assistant's tokens were a third of making the record of a row the message list paints.
+_KIND_SUMMARY_FIELDS = {**_KIND_FIELDS, "user_message": _text_only, "note": _text_only,
+                        "assistant_message": _text_and_calls, "assistant_rewrite": _text_only}
+
+
+def history_record_from(type_: str, at: int, data: dict, *, id: int | None = None, session_id: str | None = None,
+                        lean: bool = False):
+    """The typed record of a history row's payload; ``lean``: only what :meth:`HistoryRecord.summary`
+    reads is filled in (no files, tokens or rewrite details) — for a list's line, never for a view."""
     kw: dict[str, Any] = {"type": type_, "at": at, "data": data, "id": id, "session_id": session_id}
-    fill = _KIND_FIELDS.get(type_)
+    fill = (_KIND_SUMMARY_FIELDS if lean else _KIND_FIELDS).get(type_)
     if fill is not None:
         fill(kw, data)
     return _frozen(HistoryRecord, _HISTORY_DEFAULTS, kw)

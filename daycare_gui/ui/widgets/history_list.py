@@ -29,6 +29,10 @@ class HistoryList(QTableView):
         # so that the row under it is still right after the wheel scrolled the list
         self._hover_y: int | None = None
         self._after_paint: list = []
+        # The scroll bar repaints at each scroll step. Not opaque to Qt, it had every widget behind it
+        # painted first, from the window down (ten paint events a step, each a call through the bindings);
+        # filled with its background (the window colour that showed through it) it is painted alone.
+        self.verticalScrollBar().setAutoFillBackground(True)
 
     PREVIEW_CHARS = 16  # the least of each record's summary the list keeps in view, however narrow the page
 

@@ -32,6 +32,8 @@ _ANTIALIAS = QPainter.RenderHint.Antialiasing
 _TEXT = QPalette.ColorRole.Text
 _HIGHLIGHTED = QPalette.ColorRole.HighlightedText
 _PLACEHOLDER = QPalette.ColorRole.PlaceholderText
+_BASE = QPalette.ColorRole.Base
+_SOLID = Qt.BrushStyle.SolidPattern
 _NO_SHAPING = QFont.StyleStrategy.PreferNoShaping
 
 # Text made only of these is drawn the same without shaping as with it, but for kerning: Latin (with its
@@ -51,25 +53,29 @@ def _static(text: str) -> QStaticText:
 class HistoryRowDelegate(QStyledItemDelegate):
     """Paints one row from the record alone, as one cached image.
 
-    A row is rendered once (time, kind badge, elided summary) into a transparent pixmap kept in a small
-    LRU; painting it again — every repaint while scrolling, selecting or hovering — is one pixmap blit
-    (about 15 µs a row against about 90 µs for laying out and drawing its texts each time). The
-    selection and hover background comes from the style underneath, so a row's image depends only on the
-    record, the row's size, whether it is selected (text colour), the font, the palette and the screen's
-    pixel ratio; a change of the last three empties the cache. The row's entry comes from the model in
-    one call instead of item-data round trips."""
+    A row is rendered once (time, kind badge, elided summary) into a pixmap kept in a small LRU; painting
+    it again — every repaint while scrolling, selecting or hovering — is one pixmap blit (about 15 µs a
+    row against about 90 µs for laying out and drawing its texts each time). Plain rows are drawn in
+    blocks onto the view's own background colour (opaque: copying them is a plain copy, not a blend of
+    every pixel, which was most of Qt's cost of a repaint after the texts), each block only as far down
+    as a paint has needed so far (the rows below the screen's last are drawn into it when they are shown).
+    A selected or hovered row has an image of its own, transparent, over the background the style draws
+    for it. So a row's image depends only on the record, the row's size, whether it is selected (text
+    colour) or hovered, the font, the palette and the screen's pixel ratio; a change of the last three
+    empties the cache. The row's entry comes from the model in one call instead of item-data round trips."""
 
     TEXT_CACHE = 600  # rows' formatted strings kept (a few screens; cheap)
     BLOCK = 8  # rows drawn together into one image (one painter for eight rows); divides the page size
     BLOCK_CACHE = 16  # blocks kept: 128 rows, about four screens (~400 KB a block at 600 px wide)
-    ROW_CACHE = 32  # selected rows' images (their text in the highlight colour)
+    ROW_CACHE = 32  # selected and hovered rows' images (transparent, over the style's background)
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self._texts: OrderedDict[int, tuple[str, str]] = OrderedDict()  # key → (time, summary)
-        self._rows: OrderedDict[tuple, QPixmap] = OrderedDict()  # (key, w, h, problem) → a selected row's image
-        # (block, w, h) → [image of up to BLOCK rows, [(record key, problem)] drawn in it, the model's
-        # paint_token for them when drawn], oldest first
+        # (key, w, h, problem, selected) → a selected or hovered row's own image
+        self._rows: OrderedDict[tuple, QPixmap] = OrderedDict()
+        # (block, w, h) → [image with room for BLOCK rows, [(record key, problem)] of the rows drawn in it
+        # so far (from its top), the model's paint_token for them when drawn], oldest first
         self._blocks: OrderedDict[tuple, list] = OrderedDict()
         self._badges: dict[tuple, QPixmap] = {}
         self._placeholders: dict[str, QStaticText] = {}
@@ -80,6 +86,9 @@ class HistoryRowDelegate(QStyledItemDelegate):
         self._ratio = None
         self._colours = None  # the palette's Colours, and its meta text colour as a QColor
         self._meta: QColor | None = None
+        self._fill = _TRANSPARENT  # what a block's image is filled with: the view's background colour
+        self._base = None  # the palette's Base colour the fill was worked out for
+        self._when = None  # the locale's time formatter, for the paint under way (see _check)
         self.rows_rendered = 0  # rows laid out and drawn into an image (tests prove the cache with it)
 
     def sizeHint(self, option, index) -> QSize:  # noqa: N802
@@ -129,6 +138,7 @@ class HistoryRowDelegate(QStyledItemDelegate):
             self._palette_key = key
             self._colours = colours(palette)
             self._meta = QColor(self._colours.meta)
+            self._base = None  # (the fill is worked out again by _check)
             self._badges.clear()
             self._rows.clear()
             self._blocks.clear()
@@ -194,7 +204,9 @@ class HistoryRowDelegate(QStyledItemDelegate):
         # Eliding shapes the whole string: cut it first to what the room could hold at half the average
         # glyph width (no line of narrower glyphs exists in practice), so a long summary costs no more.
         cut = room * 2 // max(1, fm.averageCharWidth()) + 2
-        when = date_time_formatter()
+        when = self._when
+        if when is None:  # (once a paint: looking the locale up took longer than formatting a block's times)
+            when = self._when = date_time_formatter()
         texts = [self._text(key, rec, when) for rec, key, _problem in rows]
         p.setPen(fg if selected else self._meta)
         self._column(p, font, left, [when for when, _summary in texts], height, offset)
@@ -222,37 +234,49 @@ class HistoryRowDelegate(QStyledItemDelegate):
                 for i, text in rows:
                     draw(x, i * height + offset, text if room is None else elided(text, _ELIDE, room))
 
-    def _image(self, width: int, height: int, ratio: float) -> QPixmap:
+    def _image(self, width: int, height: int, ratio: float, fill=_TRANSPARENT) -> QPixmap:
         pixmap = QPixmap(max(1, round(width * ratio)), max(1, round(height * ratio)))
         pixmap.setDevicePixelRatio(ratio)
-        pixmap.fill(_TRANSPARENT)
+        pixmap.fill(fill)
         return pixmap
 
-    def _render_selected(self, rec, key, width: int, height: int, problem: bool, font, palette,
-                         ratio: float) -> QPixmap:
-        """A selected row's own image: its text takes the highlight colour."""
+    def _render_own(self, rec, key, width: int, height: int, problem: bool, selected: bool, font, palette,
+                    ratio: float) -> QPixmap:
+        """A selected or hovered row's own image, transparent over the background the style draws for it;
+        a selected row's text takes the highlight colour."""
         pixmap = self._image(width, height, ratio)
         p = QPainter(pixmap)
-        self._draw_rows(p, [(rec, key, problem)], width, height, True, font, palette.color(_HIGHLIGHTED), ratio)
+        self._draw_rows(p, [(rec, key, problem)], width, height, selected, font,
+                        palette.color(_HIGHLIGHTED if selected else _TEXT), ratio)
         p.end()
         return pixmap
 
-    def _render_block(self, model, block: int, width: int, height: int, font, palette, ratio: float):
-        """The block cache's entry for rows ``block * BLOCK`` onwards (up to BLOCK, as far as they are
-        loaded): their image, drawn with one painter, the (record key, problem) each row was drawn from, and
-        the model's token for what it drew them from."""
+    def _new_block(self, key: tuple, width: int, height: int, token: int, font) -> list:
+        """An empty block cache entry (rows are drawn into it by :meth:`_extend`)."""
+        self._measure(font)  # (a new font empties the cache: before this entry joins it)
+        entry = self._blocks[key] = [self._image(width, height * self.BLOCK, self._ratio, self._fill), [], token]
+        if len(self._blocks) > self.BLOCK_CACHE:
+            self._blocks.popitem(last=False)
+        return entry
+
+    def _extend(self, entry: list, model, block: int, upto: int, width: int, height: int, font, palette) -> None:
+        """Draw the rows of ``block`` after those ``entry`` holds, down to row ``upto`` (as far as they are
+        loaded), into its image with one painter; a paint draws no row below the screen's last."""
         first = block * self.BLOCK
+        drawn = entry[1]
         rows = []
-        for row in range(first, min(first + self.BLOCK, model.rowCount())):
+        for row in range(first + len(drawn), min(first + self.BLOCK, model.rowCount(), upto + 1)):
             rec, state = model.paint_entry(row)
             if rec is None:  # not here yet (a block never spans two pages, but a page may come back short)
                 break
             rows.append((rec, rec.id if rec.id is not None else id(rec), state == "problem"))
-        pixmap = self._image(width, height * self.BLOCK, ratio)
-        p = QPainter(pixmap)
-        self._draw_rows(p, rows, width, height, False, font, palette.color(_TEXT), ratio)
-        p.end()
-        return [pixmap, [(key, problem) for _rec, key, problem in rows], model.paint_token(first)]
+        if rows:
+            p = QPainter(entry[0])
+            if drawn:
+                p.translate(0, len(drawn) * height)
+            self._draw_rows(p, rows, width, height, False, font, palette.color(_TEXT), self._ratio)
+            p.end()
+            drawn.extend((key, problem) for _rec, key, problem in rows)
 
     def paint(self, painter, option, index) -> None:
         """One row, for Qt's own callers (the record list paints its rows with :meth:`paint_rows`)."""
@@ -266,8 +290,8 @@ class HistoryRowDelegate(QStyledItemDelegate):
             self._paint_placeholders(painter, option.font, option.palette, rect.left(), rect.height(),
                                      [(rect.top(), state)])
             return
-        image, y = self._image_of(model, row, rec, state, bool(flags & _SELECTED), rect.width(), rect.height(),
-                                  option.font, option.palette)
+        image, y = self._image_of(model, row, rec, state, bool(flags & _SELECTED), bool(flags & _HOVER),
+                                  rect.width(), rect.height(), option.font, option.palette)
         self._blit(painter, rect.left(), rect.top(), image, y, rect.width(), rect.height())
 
     def paint_rows(self, painter, view, first: int, last: int, left: int, top: int, width: int, height: int,
@@ -295,7 +319,7 @@ class HistoryRowDelegate(QStyledItemDelegate):
                     if other in selected or other == hover_row:
                         stop = other - 1
                         break
-                entry = self._block_for(model, block, width, height, font, palette)
+                entry = self._block_for(model, block, stop, width, height, font, palette)
                 if entry is not None:
                     drawn = min(stop - block * size, len(entry[1]) - 1) - offset + 1  # rows it holds
                     if drawn > 0:
@@ -316,78 +340,96 @@ class HistoryRowDelegate(QStyledItemDelegate):
             if rec is None:  # the row's page is on its way: "…" (every row of a fast scroll paints this first)
                 waiting.append((top, state))
             else:  # a selected or hovered row, or one past the rows its block was drawn with
-                image, y = self._image_of(model, row, rec, state, is_selected, width, height, font, palette)
+                image, y = self._image_of(model, row, rec, state, is_selected, hovered, width, height, font,
+                                          palette)
                 self._blit(painter, left, top, image, y, width, height)
             row += 1
             top += height
         if waiting:
             self._paint_placeholders(painter, font, palette, left, height, waiting)
 
-    def _block_for(self, model, block: int, width: int, height: int, font, palette):
-        """The block cache's entry for ``block`` (drawn now if need be), or None while its first row's page
-        is on its way. The model's paint token for the rows says whether the image is still theirs: it is
-        the same as long as the model holds the same records for them, so one check covers the block."""
+    def _block_for(self, model, block: int, upto: int, width: int, height: int, font, palette):
+        """The block cache's entry for ``block``, its rows drawn down to row ``upto`` (as far as they are
+        loaded), or None while its first row's page is on its way. The model's paint token for the rows
+        says whether the image is still theirs: it is the same as long as the model holds the same records
+        for them, so one check covers the block."""
         token = model.paint_token(block * self.BLOCK)
         if token is None:
             return None
         key = (block, width, height)
         entry = self._blocks.get(key)
-        if entry is not None and entry[2] == token:
-            return entry
-        if entry is not None and self._drawn_from(model, block, entry[1]):  # the page was read again, alike
-            entry[2] = token
-            return entry
-        entry = self._blocks[key] = self._render_block(model, block, width, height, font, palette, self._ratio)
-        if len(self._blocks) > self.BLOCK_CACHE:
-            self._blocks.popitem(last=False)
+        if entry is not None and entry[2] != token:
+            if self._drawn_from(model, block, entry[1]):  # the page was read again, alike
+                entry[2] = token
+            else:
+                entry = None
+        if entry is None:
+            entry = self._new_block(key, width, height, token, font)
+        if len(entry[1]) <= upto - block * self.BLOCK:
+            self._extend(entry, model, block, upto, width, height, font, palette)
         return entry
 
     def _drawn_from(self, model, block: int, drawn: list) -> bool:
-        """Whether the model's rows of ``block`` are still the records (and problems) ``drawn`` lists."""
+        """Whether the model's rows of ``block`` are still the records (and problems) ``drawn`` lists (rows
+        the model holds below them are drawn when shown)."""
         first = block * self.BLOCK
-        for row in range(first, min(first + self.BLOCK, model.rowCount())):
-            rec, state = model.paint_entry(row)
-            if rec is None:
-                return row - first == len(drawn)
-            if row - first >= len(drawn) or drawn[row - first] != (
-                    rec.id if rec.id is not None else id(rec), state == "problem"):
+        for offset, was in enumerate(drawn):
+            rec, state = model.paint_entry(first + offset)
+            if rec is None or was != (rec.id if rec.id is not None else id(rec), state == "problem"):
                 return False
         return True
 
     def _check(self, painter, palette) -> None:
         """Empty the caches when what the images were drawn for changed (each check is a call into Qt,
-        so once per repaint; the font is compared only when a row is drawn)."""
+        so once per repaint; the font is compared only when a row is drawn). The locale's time format is
+        looked up again by the first row this paint draws, if any."""
+        self._when = None
         if palette.cacheKey() != self._palette_key:
             self._theme(palette)
+        self._fill_for(palette)
         ratio = painter.device().devicePixelRatioF()
         if ratio != self._ratio:
             self._ratio = ratio
             self._rows.clear()
             self._blocks.clear()
 
-    def _image_of(self, model, row: int, rec, state: str, selected: bool, width: int, height: int, font,
-                  palette) -> tuple[QPixmap, int]:
-        """The image ``row`` is drawn in and the row's top in it (in logical pixels): a selected row's own
-        (its text takes the highlight colour), otherwise its block's, drawn first if not drawn yet."""
+    def _fill_for(self, palette) -> None:
+        """The viewport paints its Base brush under the rows: a plain colour is drawn into the blocks (a
+        texture or gradient would not line up: those blocks stay transparent). Per colour group: a
+        disabled view's may differ, in the same palette."""
+        base = palette.color(_BASE)
+        if base != self._base:
+            self._base = base
+            brush = palette.brush(_BASE)
+            self._fill = QColor(brush.color()) if brush.style() == _SOLID else _TRANSPARENT
+            self._blocks.clear()
+
+    def _image_of(self, model, row: int, rec, state: str, selected: bool, hovered: bool, width: int,
+                  height: int, font, palette) -> tuple[QPixmap, int]:
+        """The image ``row`` is drawn in and the row's top in it (in logical pixels): a selected or hovered
+        row's own (transparent, over the style's background; a selected row's text takes the highlight
+        colour), otherwise its block's, drawn down to it first if need be."""
         problem = state == "problem"
         record_key = rec.id if rec.id is not None else id(rec)
-        ratio = self._ratio
-        if selected:
-            key = (record_key, width, height, problem)
+        if selected or hovered:
+            key = (record_key, width, height, problem, selected)
             image = self._rows.get(key)
             if image is None:
-                image = self._rows[key] = self._render_selected(rec, record_key, width, height, problem, font,
-                                                                palette, ratio)
+                image = self._rows[key] = self._render_own(rec, record_key, width, height, problem, selected,
+                                                           font, palette, self._ratio)
                 if len(self._rows) > self.ROW_CACHE:
                     self._rows.popitem(last=False)
             return image, 0
         block, offset = divmod(row, self.BLOCK)
         key = (block, width, height)
         entry = self._blocks.get(key)
-        if entry is None or offset >= len(entry[1]) or entry[1][offset] != (record_key, problem):
-            entry = self._blocks[key] = self._render_block(model, block, width, height, font, palette, ratio)
-            if len(self._blocks) > self.BLOCK_CACHE:
-                self._blocks.popitem(last=False)
+        if entry is not None and offset < len(entry[1]) and entry[1][offset] != (record_key, problem):
+            del self._blocks[key]  # drawn from other records
+            entry = None
+        if entry is None:
+            entry = self._new_block(key, width, height, model.paint_token(row), font)
+        if offset >= len(entry[1]):
+            self._extend(entry, model, block, row, width, height, font, palette)
         return entry[0], offset * height
 
     def _blit(self, painter, x: int, y: int, image: QPixmap, source_y: int, width: int, height: int) -> None:

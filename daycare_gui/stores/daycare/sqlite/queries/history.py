@@ -43,13 +43,17 @@ class PendingRecord:
     def decode(self) -> tuple[HistoryRecord, str | None, int]:
         return _record(self._row)
 
+    def decode_line(self) -> tuple[HistoryRecord, str | None, int]:
+        """:meth:`decode` with a lean record: only what its summary reads (see ``history_record_from``)."""
+        return _record(self._row, lean=True)
+
 
 # json.loads is this plus two Python calls around it (a tenth of a page's decoding): decode straight away,
 # and send anything it would not take as it is (space around the object, extra data) the careful way.
 _decode = json.JSONDecoder().raw_decode
 
 
-def _record(r) -> tuple[HistoryRecord, str | None, int]:
+def _record(r, lean: bool = False) -> tuple[HistoryRecord, str | None, int]:
     raw = r[4]
     obj = None
     if isinstance(raw, str):  # the usual row, decoded here; anything odd takes the careful path
@@ -61,7 +65,7 @@ def _record(r) -> tuple[HistoryRecord, str | None, int]:
             if end != len(raw):
                 obj = None
     if isinstance(obj, dict):
-        rec, problem = history_record_from(r[2], r[3], obj, id=r[0], session_id=r[1]), None
+        rec, problem = history_record_from(r[2], r[3], obj, id=r[0], session_id=r[1], lean=lean), None
     else:
         rec, problem = parse_history_row(r[0], r[1], r[2], r[3], raw)
     return rec, problem, r[5] if r[5] is not None else len(raw or "")
