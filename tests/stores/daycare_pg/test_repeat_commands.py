@@ -36,19 +36,19 @@ def kept_home(tmp_path, monkeypatch):
 
 
 class Starts:
-    """Counts the PGlite sidecars started (the only way the app runs PGlite: ``PgliteServer._start``)."""
+    """Counts the PGlite sidecars started (the only way the app runs PGlite: ``PgliteServer._spawn``)."""
 
     def __init__(self, monkeypatch) -> None:
         from daycare_gui.stores.daycare.pg import pglite_copy
 
         self.count = 0
-        real = pglite_copy.PgliteServer._start
+        real = pglite_copy.PgliteServer._spawn
 
         def start(server, *args, **kwargs):
             self.count += 1
             return real(server, *args, **kwargs)
 
-        monkeypatch.setattr(pglite_copy.PgliteServer, "_start", start)
+        monkeypatch.setattr(pglite_copy.PgliteServer, "_spawn", start)
 
 
 def _run(capsys, *argv) -> tuple[int, str, str]:
@@ -221,3 +221,4 @@ def test_a_kept_search_over_an_index_of_the_former_layout_reads_the_store_again(
     again = _run(capsys, "search", store, "adapter", "--role", "assistant", "--json")
     assert again[0] == 0 and json.loads(again[1]) == json.loads(first[1])
     assert starts.count == 2  # the store read again (its index rebuilt), not the former layout misread
+
