@@ -222,3 +222,19 @@ def test_a_kept_search_over_an_index_of_the_former_layout_reads_the_store_again(
     assert again[0] == 0 and json.loads(again[1]) == json.loads(first[1])
     assert starts.count == 2  # the store read again (its index rebuilt), not the former layout misread
 
+
+def test_what_is_kept_is_looked_up_without_asking_every_kind(pglite_demo, monkeypatch):
+    """Which kind's answers were kept is decided as the open decides: Daycare's probe is certain, so no other
+    kind is imported and the installed packages are not scanned for more (~0.2 s of every inspect)."""
+    from daycare_gui.commands.repeat import KeptInspect
+    from daycare_gui.stores import registry
+
+    scans, loaded = [], []
+    plain_load = registry.load_kind
+    monkeypatch.setattr(registry, "_loaded", {})
+    monkeypatch.setattr(registry, "_scanned", None)
+    monkeypatch.setattr(registry, "_scan_entry_points", lambda: scans.append(1) or {})
+    monkeypatch.setattr(registry, "load_kind", lambda name: loaded.append(name) or plain_load(name))
+    found = KeptInspect.find(str(pglite_demo))
+    assert found is not None and found.kind == "daycare"
+    assert scans == [] and set(loaded) == {"daycare"}
