@@ -73,7 +73,7 @@ class _Kept:
             return None
         if target is None:
             return None
-        fp = fingerprint(target.roots)
+        fp = fingerprint(target.roots, hand_over=target.fingerprinted_again)
         return None if fp is None else cls(target, fp, kind)
 
     @property

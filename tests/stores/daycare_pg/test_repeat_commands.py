@@ -238,3 +238,24 @@ def test_what_is_kept_is_looked_up_without_asking_every_kind(pglite_demo, monkey
     found = KeptInspect.find(str(pglite_demo))
     assert found is not None and found.kind == "daycare"
     assert scans == [] and set(loaded) == {"daycare"}
+
+
+def test_an_inspect_walks_the_pglite_folder_three_times_not_four(pglite_demo, kept_home, capsys, monkeypatch):
+    """Before and after the live read (what may be kept), before and after the copy (whether the copy is the
+    store as it was): the first two are one walk, the PGlite folder's fingerprint taken from the other's."""
+    from daycare_gui.stores.common import tree_fingerprint
+
+    version = os.path.realpath(pglite_demo / "daycare.pglite" / "PG_VERSION")
+    walks = []
+    plain = tree_fingerprint._entry
+
+    def entry(rel, path, stack):
+        if path == version:
+            walks.append(rel)
+        return plain(rel, path, stack)
+
+    monkeypatch.setattr(tree_fingerprint, "_entry", entry)
+    code, out, _err = _run(capsys, "inspect", str(pglite_demo))
+    assert code == 0 and "session_history" in out
+    assert len(walks) == 3, walks
+    assert _kept_files(kept_home)  # the answer was kept: both walks around the read agreed
