@@ -23,7 +23,8 @@ without ``--small`` the small demo, in the run's temporary folder. Baselines:
   before Qt and the window load.
 * the window's floor — a bare window (process start → shown, no store) plus the Node script's open: what
   Python, Qt and the app's own start add before any store is read, which the Node script has none of.
-* where the open goes — ``open_copy_s``, ``open_pglite_start_s``, ``open_rest_s`` of the in-process open;
+* where the open goes — ``open_copy_s``, ``open_pglite_start_s``, ``open_rest_s`` of the in-process open
+  (the start as the open waits for it once the copy is made: Node loads PGlite during the copy);
   and memory's floor: the Node script's PGlite alone at its start and after one scan of the history.
 
 Every child (inspect, window) gets a user cache of its own: each is a first open, not an answer kept by
