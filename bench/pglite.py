@@ -1,7 +1,7 @@
 """Today's Daycare in PGlite (issue #35): opening, memory, an agent's sessions, the largest session's pages
 and the search index build, each beside a baseline measured in the same run.
 
-    python bench/pglite.py [--store DIR] [--small DIR] [--runs N] [--search-rows N] [--skip-window]
+    python bench/pglite.py [--store DIR] [--small DIR] [--runs N] [--search-rows N] [--skip-window] [--small-only]
 
 Without ``--store`` it writes (once, cached in bench/.cache/pglite-large) ``demo --generation pglite
 --scale large``: 1,015 agents, 20,015 sessions, 1,000,000 history records, written by PGlite itself;
@@ -23,7 +23,8 @@ without ``--small`` the small demo, in the run's temporary folder. Baselines:
   before Qt and the window load.
 * the window's floor — a bare window (process start → shown, no store) plus the Node script's open: what
   Python, Qt and the app's own start add before any store is read, which the Node script has none of.
-* where the open goes — ``open_copy_s``, ``open_pglite_start_s``, ``open_rest_s`` of the in-process open;
+* where the open goes — ``open_copy_s``, ``open_pglite_start_s``, ``open_rest_s`` of the in-process open
+  (the start as the open waits for it once the copy is made: Node loads PGlite during the copy);
   and memory's floor: the Node script's PGlite alone at its start and after one scan of the history.
 
 Every child (inspect, window) gets a user cache of its own: each is a first open, not an answer kept by
@@ -489,8 +490,10 @@ def main() -> int:
     parser.add_argument("--memory-only", action="store_true",
                         help="only the 1M demo's memory: PGlite alone, and the window with its sidecar (no small "
                              "demo, inspect, pages, search build or repeat.py)")
+    parser.add_argument("--small-only", action="store_true",
+                        help="only the small demo's open (inspect, window, their Node baseline): no 1M demo")
     args = parser.parse_args()
-    store = _ensure_store(args.store)
+    store = None if args.small_only else _ensure_store(args.store)
 
     from daycare_gui.stores.daycare.pg.runtime import ensure_runtime
 
@@ -509,11 +512,12 @@ def main() -> int:
                             "--quiet"], check=True, cwd=REPO, env=env, capture_output=True)
         from daycare_gui.stores import registry
 
-        with registry.open_store(store) as opened:  # which session is the largest (not timed)
-            sid, agent, _n = opened.db.rows(
-                "SELECT h.session_id, s.agent_id, count(*) c FROM session_history h JOIN sessions s "
-                "ON s.id = h.session_id GROUP BY h.session_id, s.agent_id ORDER BY c DESC LIMIT 1")[0]
-        m["largest_session"], m["largest_agent"] = sid, agent
+        if store is not None:
+            with registry.open_store(store) as opened:  # which session is the largest (not timed)
+                sid, agent, _n = opened.db.rows(
+                    "SELECT h.session_id, s.agent_id, count(*) c FROM session_history h JOIN sessions s "
+                    "ON s.id = h.session_id GROUP BY h.session_id, s.agent_id ORDER BY c DESC LIMIT 1")[0]
+            m["largest_session"], m["largest_agent"] = sid, agent
         if args.memory_only:
             _open_figures(m, "large", store, runtime, tmp, env, args.runs, not args.skip_window, (agent, sid),
                           inspect_too=False)
@@ -524,17 +528,18 @@ def main() -> int:
                     "ON s.id = h.session_id GROUP BY h.session_id, s.agent_id ORDER BY c DESC LIMIT 1")[0][:2]
             _open_figures(m, "small", small, runtime, tmp, env, args.runs, not args.skip_window,
                           (small_largest[1], small_largest[0]))
-            _open_figures(m, "large", store, runtime, tmp, env, args.runs, not args.skip_window, (agent, sid))
-            _data_figures(m, store, runtime, args.runs, args.search_rows, tmp)
+            if not args.small_only:
+                _open_figures(m, "large", store, runtime, tmp, env, args.runs, not args.skip_window, (agent, sid))
+                _data_figures(m, store, runtime, args.runs, args.search_rows, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     figures = [_figure(m, *spec) for spec in FIGURES]
-    if args.memory_only:  # (the figures it did not measure)
+    if args.memory_only or args.small_only:  # (the figures it did not measure)
         figures = [f for f in figures if f["value"] is not None]
     _table(figures)
     print(json.dumps({**{k: (round(v, 3) if isinstance(v, float) else v) for k, v in m.items()},
                       "figures": figures}))
-    if args.memory_only:
+    if args.memory_only or args.small_only:
         return 0
     # a command asked again of an unchanged store (small demos, whole processes): bench/repeat.py's JSON line
     subprocess.run([sys.executable, str(HERE / "repeat.py"), "--runs", str(args.runs)], check=False)

@@ -371,6 +371,9 @@ class KeptTarget:
     roots: tuple[Path, ...]  # the folders its answers come from, fingerprinted before a kept answer is used
     opened_as: dict  # the store's paths as this run spells them (another spelling is read live once)
     engine: Callable[[], dict]  # the system's engine now, as ``inspect`` reports it ({"running": …, "detail": …})
+    # folders inside ``roots`` the open fingerprints on its own (a PGlite folder, before its copy): taken in
+    # the same walk as the roots and handed over (tree_fingerprint.handed_over), not walked a second time
+    fingerprinted_again: tuple[Path, ...] = ()
 
 
 @deferred

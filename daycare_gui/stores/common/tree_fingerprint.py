@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -59,14 +60,60 @@ class Fingerprint:
         return out
 
 
-def fingerprint(roots, *, max_entries: int = MAX_ENTRIES, now_ns: int | None = None) -> Fingerprint | None:
+_handed: dict[str, Fingerprint] = {}  # a folder's real path → its fingerprint from a walk of a folder above it
+_handed_lock = threading.Lock()
+
+
+class _Inner:
+    """The fingerprint of one folder met inside a larger walk, as ``fingerprint([folder])`` takes it: a walk
+    visits a folder's entries one after the other, in the order a walk of that folder alone does."""
+
+    def __init__(self, rel: str, real: str) -> None:
+        self.rel, self.real = rel, real
+        self.total = hashlib.sha256(f"root\0{0}\0{real}\n".encode("utf-8", "surrogateescape"))
+        self.racy: dict[str, str] = {}
+        self.files: dict[str, str] = {}
+
+    def holds(self, path: str) -> bool:
+        return path == self.real or path.startswith(self.real + os.sep)
+
+    def add(self, rel: str, path: str, line: str, latest: int | None, now: int) -> None:
+        inner = rel if not self.rel else rel[len(self.rel) + 1:] if rel != self.rel else ""
+        if latest is not None:
+            self.files[f"0/{inner}"] = path
+            if latest >= now - RACY_NS:
+                self.racy[f"0/{inner}"] = path
+        self.total.update((inner + line[len(rel):] + "\n").encode("utf-8", "surrogateescape"))
+
+    def hand_over(self) -> None:
+        with _handed_lock:
+            _handed[self.real] = Fingerprint(self.total.hexdigest(), self.racy, self.files)
+
+
+def handed_over(folder) -> Fingerprint | None:
+    """The fingerprint of ``folder`` a walk of a folder above it took (``fingerprint(..., hand_over=...)``), once;
+    None when there is none. It is older than a walk now would be: a caller that compares it with a later one
+    (nothing changed between) is only the more careful for it."""
+    with _handed_lock:
+        return _handed.pop(os.path.realpath(os.fspath(folder)), None)
+
+
+def fingerprint(roots, *, max_entries: int = MAX_ENTRIES, now_ns: int | None = None,
+                hand_over=()) -> Fingerprint | None:
     """The fingerprint of ``roots`` (folders or single files, each resolved once at the top); None when they
     hold more than ``max_entries`` entries. Never raises: what cannot be looked at counts as such.
-    A key is ``"<number of the root>/<relative path>"``."""
+    A key is ``"<number of the root>/<relative path>"``.
+
+    ``hand_over``: folders inside ``roots`` that will be fingerprinted on their own next (a PGlite folder by
+    the open that copies it): their fingerprint is taken in this walk and kept for :func:`handed_over`,
+    instead of a second walk of them. One reached only through a link is not (the walk never follows one)."""
     now = time.time_ns() if now_ns is None else now_ns
     total = hashlib.sha256()
     racy: dict[str, str] = {}
     files: dict[str, str] = {}
+    wanted = {os.path.realpath(os.fspath(f)) for f in hand_over}
+    inner: _Inner | None = None
+    found: list[_Inner] = []
     seen = 0
     for number, root in enumerate(roots):
         real = os.path.realpath(os.fspath(root))
@@ -84,6 +131,16 @@ def fingerprint(roots, *, max_entries: int = MAX_ENTRIES, now_ns: int | None = N
                 if latest >= now - RACY_NS:
                     racy[key] = path
             total.update((line + "\n").encode("utf-8", "surrogateescape"))
+            if inner is not None and not inner.holds(path):
+                inner = None
+            if inner is None and path in wanted:
+                wanted.discard(path)
+                inner = _Inner(rel, path)
+                found.append(inner)
+            if inner is not None:
+                inner.add(rel, path, line, latest, now)
+    for one in found:
+        one.hand_over()
     return Fingerprint(total.hexdigest(), racy, files)
 
 

@@ -60,7 +60,8 @@ class DaycareKind(StoreKind):
         if target is None:
             return None
         return KeptTarget(target.store, target.roots, target.paths.to_dict(),
-                          lambda: engine_status(target.paths).to_dict())
+                          lambda: engine_status(target.paths).to_dict(),
+                          fingerprinted_again=(target.paths.pglite_path,))
 
     def head_start(self, path: StorePath) -> bool:
         """A PGlite store: its copy and PGlite's start begin now (pg.head_start), as the window starts."""

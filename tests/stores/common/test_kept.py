@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import time
 
 from daycare_gui.stores.common import kept
 from daycare_gui.stores.common.tree_fingerprint import RACY_NS, fingerprint
@@ -129,3 +130,27 @@ def test_a_folder_that_cannot_be_listed_counts_as_such(tmp_path, monkeypatch):
         assert not any("/base/" in p for p in unreadable.files.values())
     finally:
         (root / "base").chmod(0o755)
+
+
+def test_a_folder_inside_the_roots_gets_its_own_fingerprint_from_the_same_walk(tmp_path):
+    """``inspect`` fingerprints the store's folders, then its open fingerprints the PGlite folder inside them
+    before copying it: that second walk is taken from the first, and is the fingerprint a walk of the folder
+    alone takes (what kept records of it are keyed by). Once: a later walk is a walk of its own."""
+    from daycare_gui.stores.common.tree_fingerprint import handed_over
+
+    root = tmp_path / "root"
+    store = _store(root)
+    (root / "zz-after").mkdir()
+    (root / "zz-after" / "x").write_text("x")
+    (root / "a-before.json").write_text("{}")
+    assert handed_over(store) is None
+    for now in (None, (store / "PG_VERSION").stat().st_ctime_ns + 2 * RACY_NS):  # every file racy, then none
+        whole = fingerprint([root, tmp_path / "elsewhere"], now_ns=now, hand_over=[store, root / "not-there"])
+        alone = fingerprint([store], now_ns=now or time.time_ns())
+        handed = handed_over(store)
+        assert whole is not None and handed is not None and handed.digest != whole.digest
+        assert (handed.digest, handed.racy, handed.files) == (alone.digest, alone.racy, alone.files)
+        assert len(handed.files) == 2 and len(handed.racy) == (2 if now is None else 0)
+    assert handed_over(store) is None and handed_over(root / "not-there") is None
+    fingerprint([root], hand_over=[root])  # a root itself
+    assert handed_over(root).digest == fingerprint([root]).digest

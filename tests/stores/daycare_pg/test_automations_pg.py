@@ -183,3 +183,18 @@ def test_a_task_agents_records_are_read_once_for_every_automation_that_shares_it
             conn.execute("UPDATE tasks_cron SET last_run_at = last_run_at + 1 WHERE id = 'cron-digest'")
         cap.runs("cron:cron-digest")
         assert sorted(reads) == ["agtaskbackup", "agtaskdigest", "agtaskdigest"]
+
+
+def test_inspects_summary_lists_the_automations_once_not_once_per_automation(pglite_demo):
+    """``inspect`` asks each automation's runs in turn, and each call listed every automation again (five
+    statements each: 30 of the small demo's 45). The list is kept while the store's snapshot is the same."""
+    from daycare_gui.stores.common.run_report import automations_summary
+    from tests.pg_helpers import traced_statements
+
+    with open_store(pglite_demo) as opened:
+        cap = opened.capability(api.Automations)
+        statements = traced_statements(opened)
+        summary = automations_summary(cap, now_ms=PGLITE_NOW)
+        listed = [s for s in statements if "FROM tasks_cron c LEFT JOIN" in s]
+        assert summary["count"] >= 3 and summary["runs"] > 0
+        assert len(listed) == 1, statements  # (was once, then once more per automation)

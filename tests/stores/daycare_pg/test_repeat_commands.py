@@ -36,19 +36,19 @@ def kept_home(tmp_path, monkeypatch):
 
 
 class Starts:
-    """Counts the PGlite sidecars started (the only way the app runs PGlite: ``PgliteServer._start``)."""
+    """Counts the PGlite sidecars started (the only way the app runs PGlite: ``PgliteServer._spawn``)."""
 
     def __init__(self, monkeypatch) -> None:
         from daycare_gui.stores.daycare.pg import pglite_copy
 
         self.count = 0
-        real = pglite_copy.PgliteServer._start
+        real = pglite_copy.PgliteServer._spawn
 
         def start(server, *args, **kwargs):
             self.count += 1
             return real(server, *args, **kwargs)
 
-        monkeypatch.setattr(pglite_copy.PgliteServer, "_start", start)
+        monkeypatch.setattr(pglite_copy.PgliteServer, "_spawn", start)
 
 
 def _run(capsys, *argv) -> tuple[int, str, str]:
@@ -221,3 +221,41 @@ def test_a_kept_search_over_an_index_of_the_former_layout_reads_the_store_again(
     again = _run(capsys, "search", store, "adapter", "--role", "assistant", "--json")
     assert again[0] == 0 and json.loads(again[1]) == json.loads(first[1])
     assert starts.count == 2  # the store read again (its index rebuilt), not the former layout misread
+
+
+def test_what_is_kept_is_looked_up_without_asking_every_kind(pglite_demo, monkeypatch):
+    """Which kind's answers were kept is decided as the open decides: Daycare's probe is certain, so no other
+    kind is imported and the installed packages are not scanned for more (~0.2 s of every inspect)."""
+    from daycare_gui.commands.repeat import KeptInspect
+    from daycare_gui.stores import registry
+
+    scans, loaded = [], []
+    plain_load = registry.load_kind
+    monkeypatch.setattr(registry, "_loaded", {})
+    monkeypatch.setattr(registry, "_scanned", None)
+    monkeypatch.setattr(registry, "_scan_entry_points", lambda: scans.append(1) or {})
+    monkeypatch.setattr(registry, "load_kind", lambda name: loaded.append(name) or plain_load(name))
+    found = KeptInspect.find(str(pglite_demo))
+    assert found is not None and found.kind == "daycare"
+    assert scans == [] and set(loaded) == {"daycare"}
+
+
+def test_an_inspect_walks_the_pglite_folder_three_times_not_four(pglite_demo, kept_home, capsys, monkeypatch):
+    """Before and after the live read (what may be kept), before and after the copy (whether the copy is the
+    store as it was): the first two are one walk, the PGlite folder's fingerprint taken from the other's."""
+    from daycare_gui.stores.common import tree_fingerprint
+
+    version = os.path.realpath(pglite_demo / "daycare.pglite" / "PG_VERSION")
+    walks = []
+    plain = tree_fingerprint._entry
+
+    def entry(rel, path, stack):
+        if path == version:
+            walks.append(rel)
+        return plain(rel, path, stack)
+
+    monkeypatch.setattr(tree_fingerprint, "_entry", entry)
+    code, out, _err = _run(capsys, "inspect", str(pglite_demo))
+    assert code == 0 and "session_history" in out
+    assert len(walks) == 3, walks
+    assert _kept_files(kept_home)  # the answer was kept: both walks around the read agreed

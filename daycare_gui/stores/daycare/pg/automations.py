@@ -38,6 +38,7 @@ class PgAutomations(api.Automations):
         self.tasks = tasks
         self._gone: dict[str, tuple[Automation, tuple]] = {}  # deleted triggers (automations() reads them)
         self._read: dict[tuple, tuple] = {}  # (agent, since) → (fingerprint, (its runs told, active session))
+        self._listed: tuple | None = None  # (fingerprint, the automations, the deleted triggers) last listed
 
     @property
     def db(self):
@@ -56,6 +57,22 @@ class PgAutomations(api.Automations):
             return None
 
     def automations(self) -> list[Automation]:
+        return list(self._automations(self.fingerprint()))
+
+    def _automations(self, fingerprint) -> list[Automation]:
+        """The automations at ``fingerprint``, listed once while it stays the same: every ``runs`` call needs
+        the list (which automation an id is, whether its task shares the agent), and ``inspect``'s summary
+        asks each automation's runs in turn, so it was listed again for each (five statements each time, 30
+        of the small demo's 45)."""
+        listed = self._listed
+        if fingerprint is not None and listed is not None and listed[0] == fingerprint:
+            self._gone = listed[2]
+            return listed[1]
+        out = self._list()
+        self._listed = (fingerprint, out, self._gone) if fingerprint is not None else None
+        return out
+
+    def _list(self) -> list[Automation]:
         items = [t for t in self.tasks.tasks() if t.schedule_kind in ("cron", "webhook")]
         triggers_of: dict[tuple[str, str], list[TaskItem]] = {}
         for t in items:
@@ -108,7 +125,8 @@ class PgAutomations(api.Automations):
 
     # -- runs ----------------------------------------------------------------------------------------------
     def runs(self, automation_id: str, *, since: int | None = None, limit: int | None = None) -> list[Run]:
-        autos = self.automations()
+        fingerprint = self.fingerprint()
+        autos = self._automations(fingerprint)
         automation = next((a for a in autos if a.id == automation_id), None)
         if automation is None:
             return []
@@ -125,7 +143,7 @@ class PgAutomations(api.Automations):
             trigger, shared, agent = None, True, self._task_agent(user, task_id)
         if not agent:
             return []
-        runs = self._agent_runs(automation_id, agent, since)
+        runs = self._agent_runs(automation_id, agent, since, fingerprint)
         if trigger is not None:  # its own runs, and (when it is the task's only trigger) those naming none
             runs = [r for r in runs if dict(r.meta).get("Trigger") == trigger
                     or ("Trigger" not in dict(r.meta) and not shared)]
@@ -141,11 +159,10 @@ class PgAutomations(api.Automations):
         return self.db.scalar(f"SELECT id FROM agents WHERE path = :p{current} ORDER BY id LIMIT 1",
                               {"p": f"/{user}/task/{task_id}"})
 
-    def _agent_runs(self, automation_id: str, agent: str, since: int | None) -> list[Run]:
+    def _agent_runs(self, automation_id: str, agent: str, since: int | None, fingerprint) -> list[Run]:
         """The agent's runs, told for ``automation_id``. Several automations share a task's agent (its cron
         and webhook triggers, the runs naming none) and the page asks for the latest runs and then for all:
         the agent's records are read once while the fingerprint stays the same."""
-        fingerprint = self.fingerprint()
         hit = self._read.get((agent, since))
         if fingerprint is None or hit is None or hit[0] != fingerprint:
             if len(self._read) >= 16:  # (a few agents' runs kept, not every agent's ever asked for)

@@ -131,7 +131,7 @@ def serve_copy(folder: Path, runtime, progress, cancelled):
     from daycare_gui.stores.daycare.pg.history_keys import after_copy, before_copy
     from daycare_gui.stores.daycare.pg.pglite_copy import PgliteServer
 
-    state = before_copy(folder, _fingerprint(folder))
+    state = before_copy(folder, _fingerprint(folder, handed=True))
     server = PgliteServer(folder, runtime, progress=progress, cancelled=cancelled)
     return server, after_copy(state, _fingerprint(folder))
 
@@ -161,12 +161,14 @@ class _Beside:
         return value
 
 
-def _fingerprint(folder: Path):
+def _fingerprint(folder: Path, *, handed: bool = False):
     """The ``.pglite`` folder's stat-only fingerprint (a stat of each file, no content read), taken before and
-    after the copy: the same twice, the copy is the store as it was then (see history_keys.CopyState)."""
-    from daycare_gui.stores.common.tree_fingerprint import fingerprint
+    after the copy: the same twice, the copy is the store as it was then (see history_keys.CopyState). Before
+    it, the one a command took of the store's folders a moment earlier (``inspect``, ``search``: KeptTarget)
+    is used, if there is one: an earlier fingerprint still holds the store as it was before the copy."""
+    from daycare_gui.stores.common.tree_fingerprint import fingerprint, handed_over
 
-    return fingerprint([folder])
+    return (handed_over(folder) if handed else None) or fingerprint([folder])
 
 
 def _import_meanwhile() -> None:

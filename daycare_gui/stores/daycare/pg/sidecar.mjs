@@ -3,9 +3,12 @@
 // Usage: node sidecar.mjs <data folder (a private copy)> <socket folder>
 // Environment: PGLITE_ENTRY, the absolute path of PGlite's module file (dist/index.js of a package
 // daycare-gui checked, see runtime.py); it is imported by that path, never looked up by package name.
-// Standard input: the first line is the password clients must give; its end stops the sidecar, so it
-// never outlives the application that started it. (Not an argument or an environment variable: other
-// processes can read those in ps and /proc.)
+// Standard input: the first line is the password clients must give; the second is "START" once the data
+// folder is whole. daycare-gui starts the sidecar before it copies the store: Node loads PGlite and its
+// WebAssembly meanwhile, and PostgreSQL, which is what reads the folder, waits for START. The end of
+// standard input stops the sidecar (before START too), so it never outlives the application that started
+// it. (The password is not an argument or an environment variable: other processes can read those in ps
+// and /proc.)
 // Prints one line "READY <socket path>" when it accepts connections, or "ERROR <message>" and exits 1.
 import { createHash, timingSafeEqual } from "node:crypto";
 import path from "node:path";
@@ -110,20 +113,29 @@ function serve(db, socket, password, done) {
   socket.on("error", finish);
 }
 
-function readPassword() {
-  return new Promise((resolve, reject) => {
-    let got = Buffer.alloc(0);
-    const onData = (chunk) => {
-      got = Buffer.concat([got, chunk]);
-      const newline = got.indexOf(10);
-      if (newline < 0) return;
-      process.stdin.off("data", onData);
-      process.stdin.pause();
-      resolve(Buffer.from(got.subarray(0, newline)));
-    };
-    process.stdin.on("data", onData);
-    process.stdin.once("end", () => reject(new Error("no password on standard input")));
+// Standard input's lines, one promise each, in order; each rejects once the input ended before its line.
+function stdinLines() {
+  const lines = [];
+  const waiting = [];
+  let got = Buffer.alloc(0);
+  let ended = false;
+  const settle = () => {
+    while (waiting.length && (lines.length || ended)) {
+      const { resolve, reject } = waiting.shift();
+      if (lines.length) resolve(lines.shift());
+      else reject(new Error("standard input ended"));
+    }
+  };
+  process.stdin.on("data", (chunk) => {
+    got = Buffer.concat([got, chunk]);
+    for (let newline = got.indexOf(10); newline >= 0; newline = got.indexOf(10)) {
+      lines.push(Buffer.from(got.subarray(0, newline)));
+      got = got.subarray(newline + 1);
+    }
+    settle();
   });
+  process.stdin.once("end", () => { ended = true; settle(); });
+  return () => new Promise((resolve, reject) => { waiting.push({ resolve, reject }); settle(); });
 }
 
 // PGlite stops at an internal check ("unreachable", "Aborted()") when a file it starts from is damaged:
@@ -172,40 +184,78 @@ function changeCompiledSettings(heap, settings, changed) {
   }
 }
 
-// PGlite started on the folder with the settings asked for; if PostgreSQL refuses one (PGlite aborts as it
-// starts), started again as PGlite ships, so a setting never costs the store its opening.
-async function startPGlite(PGlite, dataDir, settings) {
-  if (settings.length) {
-    const changed = [];
-    const extension = {
-      name: "daycare-gui settings",
-      setup: async (_pg, opts) => ({
-        emscriptenOpts: { ...opts, preRun: [...(opts.preRun || []), (mod) => changeCompiledSettings(mod.HEAPU8, settings, changed)] },
-      }),
-    };
-    try {
-      const db = new PGlite(dataDir, { extensions: { daycareGuiSettings: extension } });
-      await db.waitReady;
-      return db;
-    } catch (err) {
-      if (!changed.length) throw err;
-      process.stderr.write(`PGlite stopped starting with ${changed.join(", ")} (${String((err && err.message) || err).split("\n")[0]}); started again as it ships\n`);
+// PostgreSQL's start held until the data folder is whole: preRun runs once PGlite's WebAssembly is compiled and
+// instantiated, before the runtime starts (and PGlite then looks at the folder); a run dependency of
+// Emscripten's holds that start until `copied` settles. The same preRun changes the compiled-in settings.
+const HOLD = "daycare-gui: the data folder is being copied";
+const CANNOT_HOLD = "this PGlite cannot hold its start until the data folder is copied";
+
+function extension(settings, state, copied) {
+  const preRun = (mod) => {
+    if (settings.length) changeCompiledSettings(mod.HEAPU8, settings, state.changed);
+    if (copied === null) return;
+    if (typeof mod.addRunDependency !== "function" || typeof mod.removeRunDependency !== "function") {
+      state.unheld = true; // (another PGlite build: it is started again once the folder is whole)
+      throw new Error(CANNOT_HOLD);
     }
+    mod.addRunDependency(HOLD);
+    process.stderr.write("PGlite loaded; waiting for the data folder\n"); // (its log: where the time went)
+    copied.then(() => mod.removeRunDependency(HOLD), () => {}); // (no START: the process exits, see main)
+  };
+  return {
+    name: "daycare-gui",
+    setup: async (_pg, opts) => ({ emscriptenOpts: { ...opts, preRun: [...(opts.preRun || []), preRun] } }),
+  };
+}
+
+async function started(PGlite, dataDir, settings, copied) {
+  const state = { changed: [], unheld: false };
+  const db = new PGlite(dataDir, { extensions: { daycareGui: extension(settings, state, copied) } });
+  try {
+    await db.waitReady;
+  } catch (err) {
+    throw Object.assign(err instanceof Error ? err : new Error(String(err)), state);
   }
-  const db = new PGlite(dataDir);
-  await db.waitReady;
   return db;
+}
+
+// PGlite loaded while the folder is copied (its start held until `copied`), with the settings asked for; if
+// PostgreSQL refuses one (PGlite aborts as it starts), started again as PGlite ships, so a setting never
+// costs the store its opening. A PGlite that cannot hold its start is started once the folder is whole.
+async function startPGlite(PGlite, dataDir, settings, copied) {
+  try {
+    return await started(PGlite, dataDir, settings, copied);
+  } catch (err) {
+    await copied;
+    if (err.unheld) {
+      try {
+        return await started(PGlite, dataDir, settings, null);
+      } catch (again) {
+        err = again;
+      }
+    }
+    if (!(err.changed && err.changed.length)) throw err;
+    process.stderr.write(`PGlite stopped starting with ${err.changed.join(", ")} (${String((err && err.message) || err).split("\n")[0]}); started again as it ships\n`);
+  }
+  return started(PGlite, dataDir, [], null);
 }
 
 async function main() {
   const [dataDir, socketDir] = process.argv.slice(2);
-  const password = await readPassword();
+  const line = stdinLines();
+  const password = await line().catch(() => { throw new Error("no password on standard input"); });
   if (password.length === 0) throw new Error("an empty password on standard input");
+  // START once the folder is whole; the input's end before it (the copy failed, was cancelled, or the
+  // application is gone) ends the sidecar before PostgreSQL looked at the folder
+  const copied = line().then((text) => {
+    if (text.toString() !== "START") throw new Error("no START on standard input");
+  });
+  copied.catch(() => process.exit(1));
   const entry = process.env.PGLITE_ENTRY;
   if (!entry || !path.isAbsolute(entry)) throw new Error("PGLITE_ENTRY is not an absolute path");
   const { PGlite } = await import(pathToFileURL(entry).href);
   const net = await import("node:net");
-  const db = await startPGlite(PGlite, dataDir, settingsWanted(process.env.PGLITE_SETTINGS));
+  const db = await startPGlite(PGlite, dataDir, settingsWanted(process.env.PGLITE_SETTINGS), copied);
   const socketPath = path.join(socketDir, ".s.PGSQL.5432");
   const waiting = [];
   let busy = false;
@@ -228,7 +278,7 @@ async function main() {
   };
   process.stdin.on("end", stop);
   process.stdin.on("close", stop);
-  process.stdin.resume();
+  if (process.stdin.readableEnded) stop();
   process.on("SIGTERM", stop);
 }
 
