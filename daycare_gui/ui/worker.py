@@ -26,7 +26,6 @@ import queue
 import threading
 import time
 import traceback
-from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -82,9 +81,9 @@ class DbWorker(QObject):
         self._live: dict[str, int] = {}  # channel → its jobs in _jobs
         self._counter = itertools.count(1)
         self._bridge = _Bridge()
-        self._bridge.result.connect(self._result_arrived)
-        self._bridge.error.connect(self._error_arrived)
-        self._bridge.progress.connect(self._progress_arrived)
+        self._bridge.result.connect(self._deliver_result)
+        self._bridge.error.connect(self._deliver_error)
+        self._bridge.progress.connect(self._deliver_progress)
         self._closed = threading.Event()
         self._open = threading.Event()  # cleared by hold(): queued jobs wait until release()
         self._open.set()
@@ -210,16 +209,6 @@ class DbWorker(QObject):
             self.busy_changed.emit(False)
         return job, current
 
-    # Every answer goes through the pacer (see _Pacer), in the order it came.
-    def _result_arrived(self, job_id: int, value) -> None:
-        _pacer().deliver(self._deliver_result, job_id, value)
-
-    def _error_arrived(self, job_id: int, message: str) -> None:
-        _pacer().deliver(self._deliver_error, job_id, message)
-
-    def _progress_arrived(self, job_id: int, done: int, total: int, message: str) -> None:
-        _pacer().deliver(self._deliver_progress, job_id, done, total, message)
-
     def _deliver_result(self, job_id: int, value) -> None:
         job, current = self._finish(job_id)
         if job is None or value is _STALE or not current or job.on_result is None:
@@ -239,72 +228,6 @@ class DbWorker(QObject):
         job = self._jobs.get(job_id)
         if job is not None and self._is_current(job) and job.on_progress is not None:
             job.on_progress(done, total, message)
-
-
-TURN_MS = 10.0  # what the GUI thread may spend on answers in one pass of its event loop before the next waits
-
-
-class _Pacer(QObject):
-    """Hands the workers' answers to the GUI thread a pass of the event loop at a time once a pass is full.
-
-    Qt delivers every queued answer that is waiting in one pass of the event loop, one after the other:
-    the Agents page's first list, its session list and the conversation's first page, arriving together,
-    were one stall of their three handlers, with no paint or key press between them. Once the answers of
-    a pass have taken ``TURN_MS``, the next ones wait, in the order they came (every worker's, so no worker's
-    answers overtake each other), and go one a pass: the window repaints and reacts between them.
-    Nothing is dropped: a worker closed meanwhile finds its job gone and skips it, as it always did."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._waiting: deque = deque()
-        self._spent_ms = 0.0
-        self._turn_open = False
-        self._draining = False
-
-    def deliver(self, handle: Callable[..., None], *args) -> None:
-        if self._waiting or self._spent_ms >= TURN_MS:
-            self._waiting.append((handle, args))
-            self._drain_later()
-        else:
-            self._run(handle, args)
-
-    def _run(self, handle, args) -> None:
-        if not self._turn_open:  # the first answer of this pass: the budget starts again in the next one
-            self._turn_open = True
-            QTimer.singleShot(0, self._new_turn)
-        started = time.perf_counter()
-        try:
-            handle(*args)
-        finally:
-            self._spent_ms += (time.perf_counter() - started) * 1000
-
-    def _new_turn(self) -> None:
-        self._turn_open, self._spent_ms = False, 0.0
-
-    def _drain_later(self) -> None:
-        if not self._draining:
-            self._draining = True
-            QTimer.singleShot(0, self._drain)
-
-    def _drain(self) -> None:
-        self._draining = False
-        if self._waiting:
-            handle, args = self._waiting.popleft()
-            try:
-                self._run(handle, args)
-            finally:
-                if self._waiting:
-                    self._drain_later()
-
-
-_the_pacer: _Pacer | None = None
-
-
-def _pacer() -> _Pacer:
-    global _the_pacer
-    if _the_pacer is None:  # (made on the GUI thread: answers are queued to it, and only it calls this)
-        _the_pacer = _Pacer()
-    return _the_pacer
 
 
 def _serve(jobs: queue.PriorityQueue, bridge: _Bridge, closed: threading.Event, gate: threading.Event) -> None:

@@ -178,29 +178,3 @@ def test_an_answer_for_a_worker_taken_apart_without_shutdown_is_dropped_quietly(
     thread.join(5)
     assert not thread.is_alive()
     assert thread_errors == []
-
-
-def test_slow_answers_that_arrive_together_let_the_window_run_between_them(qtbot, worker):
-    """Three answers waiting at once, each handled slowly (a page built, a list filled): the window gets a
-    turn between them (here a zero-timer posted by the first answer's handler, as a repaint is), instead of
-    one stall of all three; and they still come in the order they were asked."""
-    from PySide6.QtCore import QTimer
-
-    seen = []
-    waited = threading.Event()
-
-    def slow(name):
-        def handle(_value):
-            seen.append(name)
-            QTimer.singleShot(0, lambda: seen.append(f"turn after {name}"))
-            time.sleep(0.03)  # a handler three times the pass's budget (ui.worker.TURN_MS)
-        return handle
-
-    for name in ("first", "second", "third"):
-        worker.submit(name, lambda: None, on_result=slow(name))
-    worker.submit("last", waited.set)
-    assert waited.wait(10)  # the worker has answered all three: their answers wait on the GUI thread together
-    qtbot.waitUntil(lambda: len(seen) == 6, timeout=10000)
-    assert [s for s in seen if not s.startswith("turn")] == ["first", "second", "third"]
-    assert seen.index("turn after first") < seen.index("second")
-    assert seen.index("turn after second") < seen.index("third")
