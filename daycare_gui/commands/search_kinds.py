@@ -58,21 +58,32 @@ class IndexBusy(Exception):
             "store, say); search again once it is done")
 
 
+def _busy_or_raise(exc: sqlite3.OperationalError, index_path) -> None:
+    """Raise IndexBusy for ``exc`` when it is the index that another connection is writing now; else
+    nothing (the caller re-raises: "locked" may as well be the store, read through the same connection)."""
+    if "locked" not in str(exc):
+        return
+    try:
+        conn = sqlite3.connect(f"file:{index_path}?mode=rw", uri=True, timeout=0, isolation_level=None)
+    except sqlite3.Error:
+        return
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("ROLLBACK")
+    except sqlite3.OperationalError as again:
+        if "locked" in str(again) or "busy" in str(again):
+            raise IndexBusy(str(exc)) from None
+    finally:
+        conn.close()
+
+
 def build_index(build):
     """``build()`` (an index update) as both search commands run it: Ctrl+C keeps what was indexed and
-    gives None (exit 130); the progress line is ended; a rebuild's reason is said. An index another
-    daycare-gui is writing raises IndexBusy."""
+    gives None (exit 130); the progress line is ended; a rebuild's reason is said."""
     try:
         with _CtrlC() as ctrl_c:
             try:
                 built = build()
-            except sqlite3.OperationalError as exc:
-                if ctrl_c.pressed:
-                    built = None
-                elif "locked" in str(exc):
-                    raise IndexBusy(str(exc)) from None
-                else:
-                    raise
             except Exception:
                 if not ctrl_c.pressed:
                     raise
@@ -164,8 +175,12 @@ def _search(args, store, kept) -> int:
     choices = choices_of(args, facet_flags)
     _note_unknown_values(choices, facets, facet_flags)
     with open_index(source, args.index_dir) as index:
-        built = build_index(lambda: update_source_index(source, index, progress=_progress_line,
-                                                        rebuild=args.rebuild))
+        try:
+            built = build_index(lambda: update_source_index(source, index, progress=_progress_line,
+                                                            rebuild=args.rebuild))
+        except sqlite3.OperationalError as exc:
+            _busy_or_raise(exc, index.path)
+            raise
         if built is None:
             return 130
         if built.added:
@@ -205,9 +220,8 @@ def open_index(source, index_dir):
         if index is not None:
             index.close()
         if isinstance(exc, sqlite3.OperationalError):
-            if "locked" in str(exc):
-                raise IndexBusy(str(exc)) from None
-            raise  # read-only, out of space: not the file's fault
+            _busy_or_raise(exc, path)
+            raise  # locked, read-only, out of space: not the file's fault
         for part in (path, *(path.with_name(path.name + s) for s in ("-wal", "-shm", "-journal"))):
             try:
                 part.unlink()

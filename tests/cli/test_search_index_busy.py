@@ -26,12 +26,16 @@ def _index_file(index_dir):
     return found
 
 
-def _writer_holds(path) -> sqlite3.Connection:
-    """Another process's build under way: a write transaction held on the index."""
-    conn = sqlite3.connect(path, isolation_level=None)
-    conn.execute("BEGIN IMMEDIATE")
-    conn.execute("CREATE TABLE IF NOT EXISTS busy_test (x)")
-    return conn
+def _search_beside_a_writer(store, index_dir) -> int:
+    """The search, while another process's build holds a write transaction on the index."""
+    writer = sqlite3.connect(_index_file(index_dir), isolation_level=None)
+    writer.execute("BEGIN IMMEDIATE")
+    writer.execute("CREATE TABLE IF NOT EXISTS busy_test (x)")
+    try:
+        return main(["search", str(store), "adapter", "--index-dir", str(index_dir)])
+    finally:
+        writer.rollback()
+        writer.close()
 
 
 def test_a_search_that_must_write_the_index_says_another_process_is_writing_it(store, tmp_path, capsys):
@@ -44,12 +48,7 @@ def test_a_search_that_must_write_the_index_says_another_process_is_writing_it(s
     db.commit()
     db.close()
     capsys.readouterr()
-    writer = _writer_holds(_index_file(index_dir))
-    try:
-        code = main(["search", str(store), "adapter", "--index-dir", str(index_dir)])
-    finally:
-        writer.rollback()
-        writer.close()
+    code = _search_beside_a_writer(store, index_dir)
     err = capsys.readouterr().err
     assert code == 1
     assert "being written by another daycare-gui" in err and "search again once it is done" in err
@@ -63,11 +62,25 @@ def test_a_search_with_nothing_to_index_answers_beside_the_writer(store, tmp_pat
     index_dir = tmp_path / "index"
     assert main(["search", str(store), "adapter", "--index-dir", str(index_dir)]) == 0
     first = capsys.readouterr().out
-    writer = _writer_holds(_index_file(index_dir))
-    try:
-        code = main(["search", str(store), "adapter", "--index-dir", str(index_dir)])
-    finally:
-        writer.rollback()
-        writer.close()
+    code = _search_beside_a_writer(store, index_dir)
     assert code == 0
     assert capsys.readouterr().out == first
+
+
+def test_a_locked_store_is_not_said_to_be_a_busy_index(store, tmp_path, capsys, monkeypatch):
+    """"locked" from the store's side (read through the index's connection) while nothing writes the index:
+    the store's own message, not the index's."""
+    from daycare_gui.stores.common import search_index
+
+    index_dir = tmp_path / "index"
+    assert main(["search", str(store), "adapter", "--index-dir", str(index_dir)]) == 0
+    capsys.readouterr()
+
+    def locked_store(*_args, **_kwargs):
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(search_index, "update_source_index", locked_store)
+    assert main(["search", str(store), "adapter", "--index-dir", str(index_dir)]) == 1
+    err = capsys.readouterr().err
+    assert "cannot read this store: database is locked" in err
+    assert "being written by another daycare-gui" not in err
