@@ -174,3 +174,25 @@ def test_the_agents_page_is_imported_in_idle_time_when_start_up_shows_another_pa
         print(json.dumps({"shown": shown, "agents_page": "daycare_gui.ui.panes.generic.conversations" in sys.modules}))
     """, tmp_path)
     assert found == {"shown": "overview", "agents_page": True}
+
+
+# Not needed to open a SQLite Daycare store (hashing, the search index's documents, Daycare's former index, the
+# PostgreSQL generation's run reports): ~10 ms of a start before the first page; the preloader imports them after.
+NOT_FOR_A_SQLITE_OPEN = ("hashlib", "daycare_gui.stores.daycare.former_index",
+                         "daycare_gui.stores.daycare.search_documents", "daycare_gui.stores.daycare.pg.automations")
+
+
+def test_opening_a_sqlite_store_leaves_hashing_and_the_search_readers_to_the_idle_imports(tmp_path):
+    found = _run(_WINDOW_ON_THE_DEMO + f"""
+        while window.store is None:
+            app.processEvents()
+            threading.Event().wait(0.001)
+        when_opened = [m for m in {NOT_FOR_A_SQLITE_OPEN!r} if m in sys.modules]
+        while not window.preloader.done:
+            app.processEvents()
+            threading.Event().wait(0.001)
+        after = [m for m in {NOT_FOR_A_SQLITE_OPEN[:3]!r} if m not in sys.modules]
+        window.close()
+        print(json.dumps({{"when_opened": when_opened, "missing_after_the_idle_imports": after}}))
+    """, tmp_path)
+    assert found == {"when_opened": [], "missing_after_the_idle_imports": []}
