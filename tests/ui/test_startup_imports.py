@@ -203,3 +203,24 @@ def test_opening_a_sqlite_store_leaves_hashing_and_the_search_readers_to_the_idl
                           "missing_after_the_idle_imports": after}}))
     """, tmp_path)
     assert found == {"when_opened": [], "with_the_agents_page": [], "missing_after_the_idle_imports": []}
+
+
+def test_a_state_colour_and_the_navigation_icons_are_drawn_without_qgradients_types(tmp_path):
+    """PySide makes QGradient's Python types and enums (~4 ms) the first time a call could take a gradient:
+    ``QBrush(QColor(…))`` or ``fillRect``. A dead agent's red row and the navigation's icons are drawn without
+    such a call, so the Agents page's first rows do not pay for it; the brush is the same colour as before."""
+    found = _run("""
+        import json
+        import PySide6.QtGui as G
+        from daycare_gui.ui.app import make_application
+        from daycare_gui.ui.icons import nav_icon
+        from daycare_gui.ui.theme import solid_brush
+
+        app = make_application()
+        brush = solid_brush("#aa0000")
+        nav_icon("system-users").pixmap(16)
+        made = "QGradient" in vars(G)
+        same = brush == G.QBrush(G.QColor("#aa0000"))
+        print(json.dumps({"qgradient_made": made, "same_brush": same}))
+    """, tmp_path)
+    assert found == {"qgradient_made": False, "same_brush": True}
