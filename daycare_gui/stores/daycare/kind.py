@@ -37,9 +37,10 @@ class DaycareKind(StoreKind):
     # What a folder without a database (legacy-files, empty) reads through, before its open (its first page
     # is read from its files); a database store never does, and importing the legacy adapters cost its start
     # ~15 ms (see open_modules_for).
-    # What a PGlite or PostgreSQL store's capabilities import as they are offered (on the worker), named per path
-    # by open_modules_for: a SQLite store never needs them (with hashlib, ~5 ms of its start; #35).
-    pg_modules = ("daycare_gui.stores.daycare.pg.automations",)
+    # What a PGlite or PostgreSQL store's open and capabilities import (on the worker), named per path by
+    # open_modules_for: a SQLite store never needs them (with hashlib, ~5 ms of its start; #35). (socket: the
+    # window no longer imports it at start, and the database driver would otherwise import it first on the worker.)
+    pg_modules = ("daycare_gui.stores.daycare.pg.automations", "socket")
     legacy_modules = (*(f"daycare_gui.stores.daycare.legacy.{m}" for m in ("tasks", "collections", "conversations", "search")),
                       *file_readers, "daycare_gui.stores.daycare.sqlite.queries.subsystems")
     idle_modules = (
