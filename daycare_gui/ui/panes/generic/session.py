@@ -13,7 +13,8 @@ from PySide6.QtWidgets import QVBoxLayout
 from daycare_gui.stores import api
 from daycare_gui.stores.records import SessionRef
 from daycare_gui.ui.panes.base import Pane
-from daycare_gui.ui.panes.generic.conversation_view import ConversationView, MessageTarget
+from daycare_gui.ui.panes.generic.conversation_view import ConversationView
+from daycare_gui.ui.panes.generic.conversation_window import MessageTarget
 
 
 def session_target(target) -> MessageTarget | SessionRef | None:
