@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
     QLabel,
-    QMenu,
     QPushButton,
     QSpinBox,
     QSplitter,
@@ -34,6 +33,7 @@ from daycare_gui.stores.records import Message, SessionRecord, SessionRef
 from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.models.columns import fmt_int, fmt_time
 from daycare_gui.ui.models.message_pages import MessagePagesModel
+from daycare_gui.ui.panes.generic.conversation_export import ConversationExport
 from daycare_gui.ui.panes.generic.conversation_window import (
     ConversationWindow,
     conversation_window,
@@ -42,7 +42,6 @@ from daycare_gui.ui.panes.generic.conversation_window import (
 )
 from daycare_gui.ui.panes.generic.growth_watch import GrowthWatch
 from daycare_gui.ui.theme import follow_palette
-from daycare_gui.ui.widgets.export import COPY_SHORTCUT, ConversationExporter, copy_markdown
 from daycare_gui.ui.widgets.flow_layout import FlowLayout
 from daycare_gui.ui.widgets.history_list import HistoryList
 from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, escape, markdown_html
@@ -115,24 +114,16 @@ class ConversationView(QWidget):
         self.raw_button = QPushButton("Raw JSON")
         self.raw_button.setToolTip("The current message as stored, whole (Enter on a row)")
         self.position = QLabel()
-        self.export_button = QPushButton("Export…")
-        self.export_button.setToolTip("Write this session, or the selected messages, as Markdown, HTML or JSONL")
-        export_menu = QMenu(self.export_button)
-        export_menu.addAction("Whole session…", self.export_session)
-        self.export_selected_action = export_menu.addAction("Selected messages…", self.export_selected)
-        export_menu.aboutToShow.connect(lambda: self.export_selected_action.setEnabled(bool(self.selected_rows())))
-        self.export_button.setMenu(export_menu)
+        self.export = ConversationExport(self)
         self.new_marker = QPushButton()
         self.new_marker.setObjectName("newRecordsMarker")
         self.new_marker.setToolTip("Messages appended below; click to jump to the end")
         self.new_marker.hide()
         for w in (self.home_button, self.end_button, self.goto_box, self.goto_button, self.raw_button,
-                  self.export_button, self.new_marker):
+                  self.export.button, self.new_marker):
             bar.addWidget(w)
         bar.addWidget(self.position)
         layout.addLayout(bar)
-        self.exporter = ConversationExporter(self)
-        self.exporter.finished.connect(self._say)
 
         self.model = MessagePagesModel(ctx.worker, parent=self)
         self.list = HistoryList()
@@ -149,7 +140,7 @@ class ConversationView(QWidget):
         # several messages (Shift/Ctrl+click) can be exported together
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        self.list.customContextMenuRequested.connect(self._context_menu)
+        self.list.customContextMenuRequested.connect(self.export.context_menu)
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         # The bar stays shown: rows are drawn once for the list's width, and a bar appearing when the
         # session's count arrives would narrow the list and have every row on screen drawn again.
@@ -172,11 +163,7 @@ class ConversationView(QWidget):
         split.setChildrenCollapsible(False)
         split.setSizes([460, 460])
         layout.addWidget(split, 1)
-        self.export_status = QLabel()
-        self.export_status.setWordWrap(True)
-        self.export_status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.export_status.hide()
-        layout.addWidget(self.export_status)
+        layout.addWidget(self.export.status)
         self.setTabOrder(self.list, self.conversation)
 
         self._timer = QTimer(self, singleShot=True, interval=CONVERSATION_DELAY_MS)
@@ -491,7 +478,7 @@ class ConversationView(QWidget):
 
     def _enable(self, on: bool) -> None:
         for w in (self.home_button, self.end_button, self.goto_box, self.goto_button, self.raw_button,
-                  self.export_button):
+                  self.export.button):
             w.setEnabled(on)
 
     # -- moving ------------------------------------------------------------------------------------
@@ -696,61 +683,6 @@ class ConversationView(QWidget):
                                on_error=lambda msg: self.ctx.show_detail(DetailItem(
                                    f"Message id {message.id}", (("Problem", f"not read: {msg}"),))))
 
-    # -- export and copy --------------------------------------------------------------------------------
-    def selected_rows(self) -> list[int]:
-        return sorted({i.row() for i in self.list.selectionModel().selectedRows()})
-
-    def export_conversation(self) -> None:
-        """Ctrl+Shift+E: the selected messages when several are selected, else the whole session."""
-        if len(self.selected_rows()) > 1:
-            self.export_selected()
-        else:
-            self.export_session()
-
-    def export_session(self) -> None:
-        self._export()
-
-    def export_selected(self) -> None:
-        rows = self.selected_rows()
-        if not rows:
-            return
-        if rows[-1] - rows[0] + 1 == len(rows):  # one run of rows: positions, loaded or not
-            self._export(start=rows[0], stop=rows[-1] + 1)
-        else:  # Ctrl+clicked rows were on screen, so their messages are loaded
-            ids = [m.id for m in map(self.model.record, rows) if m is not None]
-            self._export(ids=ids, start=rows[0], stop=rows[-1] + 1)
-
-    def _export(self, **selection) -> None:
-        if self.cap is None or self.ref is None:
-            self._say("This store offers no conversation to export.")
-            return
-        self.exporter.export(self.ctx.opened, self.cap, self.ref, thread_title=self.thread_title, **selection)
-
-    def copy_markdown(self, row: int | None = None) -> str | None:
-        """Ctrl+Shift+C: the current message to the clipboard as Markdown (secrets masked)."""
-        message = self.model.record(self.current_row() if row is None else row)
-        if message is None:
-            return None
-        text = copy_markdown(message)
-        self._say(f"Copied message {message.id} as Markdown.")
-        return text
-
-    def _context_menu(self, pos) -> None:
-        row = self.list.indexAt(pos).row()
-        menu = QMenu(self)
-        copy = menu.addAction(f"Copy as Markdown\t{COPY_SHORTCUT}", lambda: self.copy_markdown(row))
-        copy.setEnabled(self.model.record(row) is not None)
-        selected = menu.addAction("Export selected messages…", self.export_selected)
-        selected.setEnabled(bool(self.selected_rows()))
-        menu.addAction("Export session…", self.export_session).setEnabled(self.model.rowCount() > 0)
-        menu.exec(self.list.viewport().mapToGlobal(pos))
-        menu.deleteLater()
-
-    def _say(self, sentence: str) -> None:
-        self.export_status.setText(sentence)
-        self.export_status.show()
-        self.said.emit(sentence)
-
     def focus_goto(self) -> None:
         """Ctrl+F: the view has no filter; the position box is its search field."""
         self.goto_box.setFocus()
@@ -762,5 +694,5 @@ class ConversationView(QWidget):
         self._detail_timer.stop()
         self._tail_render.stop()
         self._watch.stop()
-        self.exporter.shutdown()
+        self.export.exporter.shutdown()
         self.model.clear()

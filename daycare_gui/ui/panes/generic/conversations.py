@@ -188,10 +188,10 @@ class ConversationsPane(Pane):
 
     # -- export, copy, live follow: the conversation view's ------------------------------------------
     def export_conversation(self) -> None:
-        self.conversation.export_conversation()
+        self.conversation.export.export_conversation()
 
     def copy_markdown(self, row: int | None = None) -> str | None:
-        return self.conversation.copy_markdown(row)
+        return self.conversation.export.copy_markdown(row)
 
     def shutdown(self) -> None:
         self.conversation.shutdown()
