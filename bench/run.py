@@ -584,7 +584,8 @@ def _build_indexes(store: Path, db_path: Path, work: Path, reuse: bool) -> dict:
     inside SQLite: ``SearchSource.sqlite_feed``), and a plain FTS5 index of the raw rows beside it."""
     from daycare_gui.stores import registry
     from daycare_gui.stores.api import SearchSource
-    from daycare_gui.stores.common.search_index import SourceIndex, update_source_index
+    from daycare_gui.stores.common.search_build import update_source_index
+    from daycare_gui.stores.common.search_index import SourceIndex
 
     saved = work / "build.json"
     if reuse and saved.exists():

@@ -113,7 +113,7 @@ def test_every_item_of_today_s_store_lands_in_one_of_its_sections(demos):
 
 
 def api_message_target(ref):
-    from daycare_gui.ui.panes.generic.conversation_view import MessageTarget
+    from daycare_gui.ui.panes.generic.conversation_window import MessageTarget
 
     return MessageTarget(ref, "7", 3)
 

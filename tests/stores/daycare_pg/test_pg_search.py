@@ -11,7 +11,8 @@ import pytest
 from daycare_gui.cli import main
 from daycare_gui.stores import registry
 from daycare_gui.stores.api import Conversations, SearchSource
-from daycare_gui.stores.common.search_index import SourceIndex, update_source_index
+from daycare_gui.stores.common.search_build import update_source_index
+from daycare_gui.stores.common.search_index import SourceIndex
 from daycare_gui.stores.common.search_query import SourceFilter, search_source
 from tests.conftest import snapshot_tree
 
