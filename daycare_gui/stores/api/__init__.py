@@ -47,8 +47,7 @@ from daycare_gui.stores.api.kinds import (
     WriteRefused,
     raw_of,
 )
-from daycare_gui.stores.api.listing import Listing
-from daycare_gui.stores.api.listing import _row_matches as _row_matches  # (kinds filter their own rows alike)
+from daycare_gui.stores.api.listing import Listing, row_matches
 from daycare_gui.stores.api.search import Directory, SearchSource
 from daycare_gui.stores.api.storage import Actions, Storage, StoreAction, Tables, Trash
 
@@ -58,4 +57,5 @@ __all__ = [
     "KeyedPages", "Listing", "NotRecognised", "WriteConflict", "WritePartial", "WriteRefused", "OpenedStore",
     "SearchSource", "Storage", "StoreAction", "StoreKind", "StorePath", "Tables", "Tasks", "THREADS", "Trash",
     "UpgradeReport", "Upgrader", "Usage", "raw_of", "thread_row", "when_utc", "THREAD_COLUMNS", "in_shelf",
+    "row_matches",
 ]

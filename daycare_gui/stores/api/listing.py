@@ -46,7 +46,7 @@ class Listing:
         return out
 
     def keys(self, list_id: str, query: Query) -> list[str]:
-        rows = [r for r in self.list_rows(list_id) if _row_matches(r, query)]
+        rows = [r for r in self.list_rows(list_id) if row_matches(r, query)]
         if query.sort:
             index = _sort_index(self, list_id, query.sort)
             if index is not None:
@@ -63,7 +63,9 @@ class Listing:
         return [by_key[k] for k in keys if k in by_key]
 
 
-def _row_matches(row: Row, query: Query) -> bool:
+def row_matches(row: Row, query: Query) -> bool:
+    """Whether ``row`` passes ``query``'s flags, parent and words, as :meth:`Listing.query` filters: for a
+    kind that lists rows of its own and filters them alike."""
     if query.flags and row.flag not in query.flags:
         return False
     if query.parent is not None and row.parent != query.parent:
