@@ -11,7 +11,7 @@ from daycare_gui.stores.daycare.pg.database import UnreadableJson
 from daycare_gui.stores.daycare.pg.history_keys import HistoryKeys, history_keys
 from daycare_gui.stores.daycare.pg.on_store import OnStore
 from daycare_gui.stores.daycare.pg.threads import PgThreadListing
-from daycare_gui.stores.daycare.records import history_record_from
+from daycare_gui.stores.daycare.records.history import history_record_from
 from daycare_gui.stores.records import Message, PendingMessage, SessionRecord, SessionRef, ThreadRecord
 
 

@@ -8,7 +8,7 @@ from daycare_gui.stores import api
 from daycare_gui.stores.daycare.history_messages import message_parts
 from daycare_gui.stores.daycare.pg.conversations import message_of_row
 from daycare_gui.stores.daycare.pg.on_store import OnStore
-from daycare_gui.stores.daycare.records import history_record_from
+from daycare_gui.stores.daycare.records.history import history_record_from
 from daycare_gui.stores.records import FilterSpec, Message, SessionRef
 
 
@@ -83,7 +83,7 @@ class PgSearchSource(OnStore, api.SearchSource):
         return (("record_type", message.kind),)
 
     def facets(self):
-        from daycare_gui.stores.daycare.records import HISTORY_KINDS
+        from daycare_gui.stores.daycare.records.history import HISTORY_KINDS
 
         out = []
         have = set(self.db.columns("agents"))
