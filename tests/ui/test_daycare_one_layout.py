@@ -73,7 +73,8 @@ def test_both_generations_name_and_order_their_sections_alike(demos):
 
 
 def test_counts_of_task_groups_and_shelves_do_not_list_every_item(demos, monkeypatch):
-    from daycare_gui.stores.daycare.pg.capabilities import PgDocuments, PgTasks
+    from daycare_gui.stores.daycare.pg.activity import PgTasks
+    from daycare_gui.stores.daycare.pg.documents import PgDocuments
 
     def listed(*_args):
         raise AssertionError("listed every item to count them")

@@ -222,7 +222,8 @@ class DaycareLists(Collections, Listing):
                    problem="; ".join(shown.problems) or None)
 
     def _inbox_rows(self, keys: list[str]) -> list[Row]:
-        from daycare_gui.stores.daycare.records import InboxItem, parse_json_text
+        from daycare_gui.stores.daycare.records.json_values import parse_json_text
+        from daycare_gui.stores.daycare.records.subsystems import InboxItem
         from daycare_gui.stores.daycare.sqlite.queries.inbox import STUCK_AFTER_MS
         from daycare_gui.stores.daycare.sqlite.queries.inbox_overview import _agent_names
 

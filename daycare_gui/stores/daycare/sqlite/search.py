@@ -18,7 +18,8 @@ from pathlib import Path
 
 from daycare_gui.stores.api import SearchSource
 from daycare_gui.stores.daycare.former_index import former_index_file, recorded_store
-from daycare_gui.stores.daycare.records import DESCRIPTOR_KINDS, HISTORY_KINDS
+from daycare_gui.stores.daycare.records.agents import DESCRIPTOR_KINDS
+from daycare_gui.stores.daycare.records.history import HISTORY_KINDS
 from daycare_gui.stores.daycare.search_documents import daycare_documents
 
 # (imported with the capabilities, on the GUI thread before a store opens: never first on a worker)
