@@ -273,7 +273,8 @@ def _data_figures(m: dict, store: Path, runtime, runs: int, search_rows: int, tm
     import psycopg
 
     from daycare_gui.stores import api, registry
-    from daycare_gui.stores.common.search_index import SourceIndex, update_source_index
+    from daycare_gui.stores.common.search_build import update_source_index
+    from daycare_gui.stores.common.search_index import SourceIndex
     from daycare_gui.stores.daycare.pg import pglite_copy
     from daycare_gui.stores.daycare.pg.pglite_copy import PgliteServer
     from daycare_gui.stores.records import SessionRef

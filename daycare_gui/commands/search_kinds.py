@@ -150,8 +150,9 @@ def _search(args, store, kept) -> int:
     from daycare_gui.commands.repeat import facet_threads
     from daycare_gui.stores import registry
     from daycare_gui.stores.api import Conversations, SearchSource
+    from daycare_gui.stores.common.search_build import update_source_index
     from daycare_gui.stores.common.search_docs import store_documents
-    from daycare_gui.stores.common.search_index import update_documents, update_source_index
+    from daycare_gui.stores.common.search_index import update_documents
     from daycare_gui.stores.common.search_query import SourceFilter, search_source
 
     source = store.capability(SearchSource)

@@ -2,7 +2,7 @@
 
 ``dataclasses.dataclass`` writes and compiles each class's ``__init__``, ``__repr__``, ``__eq__``,
 ``__hash__``, ``__setattr__`` and ``__delattr__`` as it defines the class: ~1 ms a class, 36 ms of the
-window's start for the forty records of ``stores/records.py`` alone, most of which no start-up ever uses
+window's start for the forty records of ``stores/records/`` alone, most of which no start-up ever uses
 (upgrades, space reports, files, usage…). :func:`deferred` defines the class as written and leaves that
 work to its first use: its first instance (``__init__``; a copy is made of an instance), or a look at
 its fields (``dataclasses.fields``, ``is_dataclass``, ``__match_args__``). From then on it is the very

@@ -37,6 +37,7 @@ class DetailDock:
         self.wanted = settings.value(self.SETTING, True) not in (False, "false")
         self._syncing = False  # the dock shown or hidden by this class, not by the user
         self.sized = False  # set once sized, or when a saved window layout holds its width
+        self.warmed = False  # its pane laid out and drawn off screen once (ui.warm_pages)
         self.dock.visibilityChanged.connect(self._visibility_changed)
         self._resizes = _OnResize(window, self._yield)
 
@@ -51,6 +52,10 @@ class DetailDock:
     def changes_for(self, page: QWidget) -> bool:
         """Whether the dock comes or goes when ``page`` is shown."""
         return self.dock.isHidden() == (self.wanted and self._has_details(page))
+
+    def comes_with(self, page: QWidget) -> bool:
+        """Whether the dock, hidden now, is shown when ``page`` is."""
+        return self.dock.isHidden() and self.wanted and self._has_details(page)
 
     def sync(self, page: QWidget | None = None) -> None:
         """Show the dock where the page shown (or ``page``, about to be) has details and the user wants it;

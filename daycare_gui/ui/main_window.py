@@ -288,7 +288,16 @@ class MainWindow(QMainWindow):
         conversation = next((s for s in PRELOADED_PAGES if s in self._sections), None)
         if conversation is not None:
             QTimer.singleShot(400, lambda o=opened: self.preloader.when_done(
-                lambda: self.opened is o and self.pane(conversation)))
+                lambda: self.opened is o and self._build_ahead(conversation)))
+
+    def _build_ahead(self, section: str) -> None:
+        """Build ``section``'s page in idle time, and lay it out and draw it once off screen (see
+        ui.warm_pages): its first show then only paints."""
+        from daycare_gui.ui.warm_pages import warm_page
+
+        pane = self.pane(section)
+        if pane is not None and self.isVisible():
+            warm_page(self.pane_stack, pane, self.details, self.width())
 
     def _set_sections(self, specs) -> None:
         self._sections = {p.id: p for p in specs}

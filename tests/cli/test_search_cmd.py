@@ -153,7 +153,7 @@ def test_snippets_printed_mask_secrets_as_every_view_does(tmp_path, capsys):
 
 
 def test_ctrl_c_while_indexing_keeps_what_was_indexed_and_exits_130(demo, capsys, monkeypatch):
-    import daycare_gui.stores.common.search_index as command
+    import daycare_gui.stores.common.search_build as command
 
     def interrupted(*_args, **_kwargs):
         raise KeyboardInterrupt

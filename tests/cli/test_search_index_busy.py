@@ -70,7 +70,7 @@ def test_a_search_with_nothing_to_index_answers_beside_the_writer(store, tmp_pat
 def test_a_locked_store_is_not_said_to_be_a_busy_index(store, tmp_path, capsys, monkeypatch):
     """"locked" from the store's side (read through the index's connection) while nothing writes the index:
     the store's own message, not the index's."""
-    from daycare_gui.stores.common import search_index
+    from daycare_gui.stores.common import search_build
 
     index_dir = tmp_path / "index"
     assert main(["search", str(store), "adapter", "--index-dir", str(index_dir)]) == 0
@@ -79,7 +79,7 @@ def test_a_locked_store_is_not_said_to_be_a_busy_index(store, tmp_path, capsys, 
     def locked_store(*_args, **_kwargs):
         raise sqlite3.OperationalError("database is locked")
 
-    monkeypatch.setattr(search_index, "update_source_index", locked_store)
+    monkeypatch.setattr(search_build, "update_source_index", locked_store)
     assert main(["search", str(store), "adapter", "--index-dir", str(index_dir)]) == 1
     err = capsys.readouterr().err
     assert "cannot read this store: database is locked" in err

@@ -123,11 +123,11 @@ def test_not_a_store_still_says_so(tmp_path, capsys):
 
 
 def test_ctrl_c_while_indexing_another_kind_exits_130_and_says_so(home, capsys, monkeypatch):
-    import daycare_gui.stores.common.search_index as search_index
+    import daycare_gui.stores.common.search_build as search_build
 
     def interrupted(*_args, **_kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(search_index, "update_source_index", interrupted)
+    monkeypatch.setattr(search_build, "update_source_index", interrupted)
     assert main(["search", str(home), "payment"]) == 130
     assert "indexing interrupted; what was indexed is kept" in capsys.readouterr().err

@@ -113,10 +113,12 @@ def test_another_kinds_index_and_snippets_too(monkeypatch, tmp_path, index_dir, 
 def test_an_index_made_before_masking_is_rebuilt_without_its_secrets(planted, index_dir, capsys, monkeypatch):
     """An index written by an earlier version holds the text in clear: the version stamp makes the next
     search rebuild it, and no byte of the old text stays in its files."""
-    import daycare_gui.stores.common.search_index as index_module
+    from daycare_gui.stores.common import search_build, search_feed, search_index
 
-    monkeypatch.setattr(index_module, "INDEX_VERSION", 1)  # an index of a version before: nothing masked
-    monkeypatch.setattr(index_module, "mask_free_text", lambda text: text)
+    for module in (search_index, search_feed, search_build):  # an index of a version before: nothing masked
+        monkeypatch.setattr(module, "INDEX_VERSION", 1)
+    for module in (search_index, search_feed):
+        monkeypatch.setattr(module, "mask_free_text", lambda text: text)
     _search(capsys, planted, "planted")
     assert any(leaked(p.read_bytes().decode("utf-8", "replace")) for p in _index_files(index_dir))
     monkeypatch.undo()

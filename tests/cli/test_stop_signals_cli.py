@@ -17,16 +17,16 @@ from tests.crash.private_stores import child_env, hangup_as_a_terminal_sends_it,
 # the store is open and read through its private copy.
 SEARCH = """
 import sys, time
-from daycare_gui.stores.common import search_index
+from daycare_gui.stores.common import search_build
 
-real = search_index.update_source_index
+real = search_build.update_source_index
 
 def slow(*args, **kwargs):
     print("indexing", flush=True)
     time.sleep(600)
     return real(*args, **kwargs)
 
-search_index.update_source_index = slow
+search_build.update_source_index = slow
 from daycare_gui.cli import main
 raise SystemExit(main(["search", sys.argv[1], "hello"]))
 """

@@ -207,7 +207,7 @@ def test_a_listed_rows_line_says_what_its_record_says_without_its_tokens_or_file
     """The message list paints each row from a lean record (only what its summary reads): every record of
     the demo's sessions, of every type, lists the same line as its whole record; its tokens and files are
     not read to list it (they were a third of the cost of a row the list paints)."""
-    from daycare_gui.stores.daycare import records
+    from daycare_gui.stores.daycare.records import history
     from daycare_gui.stores.daycare.sqlite.queries.history import PendingRecord, page_after
 
     db = demo.db
@@ -226,6 +226,6 @@ def test_a_listed_rows_line_says_what_its_record_says_without_its_tokens_or_file
     def unread(*_args):
         raise AssertionError("read to list a row")
 
-    monkeypatch.setattr(records, "token_entry_from_obj", unread)
-    monkeypatch.setattr(records, "_files", unread)
+    monkeypatch.setattr(history, "token_entry_from_obj", unread)  # (as the history module reads it)
+    monkeypatch.setattr(history, "_files", unread)
     assert all(e.decode_line()[0].summary(300) is not None for e in pending)

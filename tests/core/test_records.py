@@ -6,15 +6,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from daycare_gui.stores.daycare.records import (
-    HISTORY_KINDS,
-    Unparsed,
+from daycare_gui.stores.daycare.records.agents import (
     parse_descriptor,
-    parse_history_row,
     parse_permissions,
     parse_stats,
     parse_tokens,
 )
+from daycare_gui.stores.daycare.records.history import HISTORY_KINDS, parse_history_row
+from daycare_gui.stores.daycare.records.json_values import Unparsed
 
 DESCRIPTORS = {
     "user": ({"type": "user", "connector": "telegram", "userId": "42", "channelId": "chat-42"}, "telegram user 42 · chat-42"),
@@ -115,7 +114,7 @@ def test_parsers_never_raise(raw):
 def test_history_records_built_on_the_fast_path_are_ordinary_frozen_dataclasses():
     import dataclasses
 
-    from daycare_gui.stores.daycare.records import HistoryRecord, history_record_from
+    from daycare_gui.stores.daycare.records.history import HistoryRecord, history_record_from
 
     data = {"text": "hi", "toolCalls": [{"id": "c1", "name": "run", "arguments": {"a": 1}}],
             "tokens": {"provider": "p", "model": "m", "size": {"input": 1, "output": 2, "total": 3}}}

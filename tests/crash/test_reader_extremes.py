@@ -19,9 +19,10 @@ from daycare_gui.stores.cianaparrot.messages import to_message
 from daycare_gui.stores.common.files.frontmatter import parse_markdown
 from daycare_gui.stores.common.files.jsonfile import parse_json
 from daycare_gui.stores.common.files.jsonl import iter_jsonl
-from daycare_gui.stores.daycare.pg.capabilities import _message as pg_message
+from daycare_gui.stores.daycare.pg.conversations import message_of_row as pg_message
 from daycare_gui.stores.daycare.pg.shown_rows import masked_row
-from daycare_gui.stores.daycare.records import parse_descriptor, parse_history_row, parse_permissions
+from daycare_gui.stores.daycare.records.agents import parse_descriptor, parse_permissions
+from daycare_gui.stores.daycare.records.history import parse_history_row
 from daycare_gui.stores.linggen.messages import parse_line
 from daycare_gui.stores.linggen.plans import parse_plan, plan_markdown
 from daycare_gui.stores.linggen.readers import parse_json_text, parse_yaml_text

@@ -1,4 +1,4 @@
-"""The contract (``stores/api.py``, its records and problems) sits at the bottom: the shared helpers import
+"""The contract (``stores/api/``, its records and problems) sits at the bottom: the shared helpers import
 it, it imports none of them, so a kind that says nothing of saving gets no file writer from it."""
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ import datetime as _dt
 
 from PySide6.QtGui import QColor
 
-from daycare_gui.stores.daycare.records import TokenSize
+from daycare_gui.stores.daycare.records.agents import TokenSize
 from daycare_gui.stores.daycare.sqlite.queries.overview import TokenUsage
 from daycare_gui.stores.records import DayCount
 from daycare_gui.ui.widgets.charts import DAY_MS, MAX_BARS, ActivityChart, TokenUsageChart

@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtGui import QTextDocument
 
 from daycare_gui.stores import api, registry
-from daycare_gui.ui.panes.generic.conversation_view import conversation_window
+from daycare_gui.ui.panes.generic.conversation_window import conversation_window
 from tests.pg_helpers import use_test_pglite
 
 PG_NOW = 1_795_000_000_000

@@ -73,7 +73,8 @@ def test_both_generations_name_and_order_their_sections_alike(demos):
 
 
 def test_counts_of_task_groups_and_shelves_do_not_list_every_item(demos, monkeypatch):
-    from daycare_gui.stores.daycare.pg.capabilities import PgDocuments, PgTasks
+    from daycare_gui.stores.daycare.pg.activity import PgTasks
+    from daycare_gui.stores.daycare.pg.documents import PgDocuments
 
     def listed(*_args):
         raise AssertionError("listed every item to count them")
@@ -113,7 +114,7 @@ def test_every_item_of_today_s_store_lands_in_one_of_its_sections(demos):
 
 
 def api_message_target(ref):
-    from daycare_gui.ui.panes.generic.conversation_view import MessageTarget
+    from daycare_gui.ui.panes.generic.conversation_window import MessageTarget
 
     return MessageTarget(ref, "7", 3)
 

@@ -141,19 +141,19 @@ def test_export_from_the_shared_conversation_view(qtbot, window, linggen_home, t
         messages = opened.capability(api.Conversations).messages(ref, 0, 10_000)
     view = pane.conversation
     save_as(tmp_path / "chat.md", "Markdown (*.md)")
-    assert view.export_button.isEnabled()
-    view.export_button.menu().actions()[0].trigger()  # Export… → Whole session…
-    qtbot.waitUntil(lambda: "Exported" in view.export_status.text(), timeout=10000)
+    assert view.export.button.isEnabled()
+    view.export.button.menu().actions()[0].trigger()  # Export… → Whole session…
+    qtbot.waitUntil(lambda: "Exported" in view.export.status.text(), timeout=10000)
     assert_export_matches(messages, "md", (tmp_path / "chat.md").read_text(encoding="utf-8"))
 
     # the second and third message selected in the list: those two are "the selection"
     shown = [view.model.record(r) for r in range(3)]
     view.list.selectionModel().select(QItemSelection(view.model.index(1), view.model.index(2)),
                                       QItemSelectionModel.SelectionFlag.ClearAndSelect)
-    assert view.selected_rows() == [1, 2]
+    assert view.export.selected_rows() == [1, 2]
     save_as(tmp_path / "two.jsonl", "JSON Lines, records as stored (*.jsonl)")
     window.actions_.actions["export_conversation"].trigger()  # Ctrl+Shift+E: the selection
-    qtbot.waitUntil(lambda: "two.jsonl" in view.export_status.text(), timeout=10000)
+    qtbot.waitUntil(lambda: "two.jsonl" in view.export.status.text(), timeout=10000)
     assert_export_matches(shown[1:3], "jsonl", (tmp_path / "two.jsonl").read_text(encoding="utf-8"))
     assert threads is not None
 
@@ -221,7 +221,7 @@ def test_the_context_menus_offer_copy_and_export(qtbot, window, linggen_home):
         menu.close()
 
     QTimer.singleShot(0, read_and_close)
-    pane.conversation._context_menu(QPoint(10, 10))
+    pane.conversation.export.context_menu(QPoint(10, 10))
     assert offered[-3:] == ["Copy as Markdown\tCtrl+Shift+C", "Export selected messages…", "Export session…"]
     assert threads is not None
 

@@ -133,7 +133,7 @@ def test_storage_shows_stored_times_as_dates(qtbot, window, demo_store):
 
 
 def test_chart_axes_read_as_numbers_and_four_digit_dates(qtbot):
-    from daycare_gui.stores.daycare.records import TokenSize
+    from daycare_gui.stores.daycare.records.agents import TokenSize
     from daycare_gui.stores.daycare.sqlite.queries.overview import TokenUsage
     from daycare_gui.ui.widgets.charts import DAY_MS, ActivityChart, TokenUsageChart
 

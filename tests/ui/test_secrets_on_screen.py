@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from daycare_gui.stores.common.fts import MARK_CLOSE, MARK_OPEN
-from daycare_gui.stores.daycare.records import history_record_from
+from daycare_gui.stores.daycare.records.history import history_record_from
 from daycare_gui.stores.records import Message, ToolResultRecord
 from daycare_gui.ui.context import DetailItem
 

@@ -49,7 +49,8 @@ class DaycareDirectory(Directory):
         return out
 
     def _agents(self, users: dict) -> list[JumpEntry]:
-        from daycare_gui.stores.daycare.records import Unparsed, parse_descriptor
+        from daycare_gui.stores.daycare.records.agents import parse_descriptor
+        from daycare_gui.stores.daycare.records.json_values import Unparsed
 
         core = self.core
         if not core.has_table("agents"):

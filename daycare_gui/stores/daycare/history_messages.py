@@ -4,7 +4,7 @@ wherever it was stored."""
 
 from __future__ import annotations
 
-from daycare_gui.stores.daycare.records import HistoryRecord
+from daycare_gui.stores.daycare.records.history import HistoryRecord
 from daycare_gui.stores.records import Message, ToolCallRecord, ToolResultRecord
 
 ROLE_OF_TYPE = {

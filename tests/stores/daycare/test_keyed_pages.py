@@ -1,4 +1,4 @@
-"""KeyedPages (api.py): every kind pages a session by key, and what the keyed pages hold is what the
+"""KeyedPages (api/conversations.py): every kind pages a session by key, and what the keyed pages hold is what the
 positional ``messages()`` gives. Daycare SQLite and legacy fill it keyed (row ids, history.jsonl lines);
 Linggen and CianaParrot answer through the defaults. A jump to the end of a 100,000-record SQLite session
 reads by key: no OFFSET reaches SQLite."""

@@ -17,8 +17,9 @@ import pytest
 
 from daycare_gui.stores import registry
 from daycare_gui.stores.api import SearchSource
-from daycare_gui.stores.common import search_index
-from daycare_gui.stores.common.search_index import SourceIndex, update_source_index
+from daycare_gui.stores.common import search_feed
+from daycare_gui.stores.common.search_build import update_source_index
+from daycare_gui.stores.common.search_index import SourceIndex
 from daycare_gui.stores.common.search_query import SourceFilter, search_source
 from daycare_gui.stores.daycare.demo import write_demo
 
@@ -83,7 +84,7 @@ def test_a_rebuild_cancelled_between_batches_leaves_the_old_index_as_it_was(demo
 def test_a_rebuild_cancelled_while_fts5_indexes_leaves_the_old_index_as_it_was(demo, monkeypatch):
     _build(demo)
     before = _seen(demo)
-    monkeypatch.setattr(search_index, "CANCEL_STEPS", 50)  # (a look at Cancel every few rows indexed)
+    monkeypatch.setattr(search_feed, "CANCEL_STEPS", 50)  # (a look at Cancel every few rows indexed)
     looks = count()
     # one batch holds every record: Cancel is asked before it and once after it, then only by FTS5's statement
     result = _build(demo, rebuild=True, batch=10 * _records(demo), cancel=lambda: next(looks) >= 2)
@@ -113,11 +114,12 @@ import os, signal, sys
 from pathlib import Path
 from daycare_gui.stores import registry
 from daycare_gui.stores.api import SearchSource
-from daycare_gui.stores.common import search_index
-from daycare_gui.stores.common.search_index import SourceIndex, update_source_index
+from daycare_gui.stores.common import search_feed
+from daycare_gui.stores.common.search_build import update_source_index
+from daycare_gui.stores.common.search_index import SourceIndex
 
 dest, where, rebuild = Path(sys.argv[1]), sys.argv[2], sys.argv[3] == "rebuild"
-search_index.CANCEL_STEPS = 50
+search_feed.CANCEL_STEPS = 50
 looks = []
 
 def die():
@@ -190,18 +192,18 @@ def test_a_fresh_build_merges_many_segments_into_one_and_finds_what_an_unmerged_
                                                                                            monkeypatch):
     """A fresh build that wrote many segments merges them (a query reads one b-tree); one left with several
     finds the same hits, snippets and places, in the same order."""
-    monkeypatch.setattr(search_index, "BATCH", 10)  # (the demo counts as a large build)
-    monkeypatch.setattr(search_index, "FRESH_HASH_BYTES", 1024)  # (FTS5 writes a segment every few rows)
+    monkeypatch.setattr(search_feed, "BATCH", 10)  # (the demo counts as a large build)
+    monkeypatch.setattr(search_feed, "FRESH_HASH_BYTES", 1024)  # (FTS5 writes a segment every few rows)
 
     def segments():
         with registry.open_store(demo) as store:
             with SourceIndex.for_source(store.capability(SearchSource)) as index:
-                return search_index._segments(index.conn)
+                return search_feed._segments(index.conn)
 
     _build(demo)
     assert segments() == 1
     merged = _seen(demo)
-    monkeypatch.setattr(search_index, "FEW_SEGMENTS", 1 << 30)
+    monkeypatch.setattr(search_feed, "FEW_SEGMENTS", 1 << 30)
     monkeypatch.setenv("DAYCARE_GUI_SEARCH_DIR", str(tmp_path / "unmerged"))
     _build(demo)
     assert segments() > 1

@@ -14,7 +14,8 @@ import pytest
 from daycare_gui.stores import registry
 from daycare_gui.stores.api import SearchSource
 from daycare_gui.stores.common.fts import MARK_CLOSE, MARK_OPEN
-from daycare_gui.stores.common.search_index import SourceIndex, update_source_index
+from daycare_gui.stores.common.search_build import update_source_index
+from daycare_gui.stores.common.search_index import SourceIndex
 from daycare_gui.stores.common.search_query import SourceFilter, search_source
 from daycare_gui.stores.daycare.demo import write_demo
 from tests.conftest import snapshot_tree

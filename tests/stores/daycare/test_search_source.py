@@ -15,8 +15,9 @@ import pytest
 
 from daycare_gui.stores import registry
 from daycare_gui.stores.api import SearchSource
+from daycare_gui.stores.common.search_build import update_source_index
 from daycare_gui.stores.common.search_docs import store_documents
-from daycare_gui.stores.common.search_index import SourceIndex, update_documents, update_source_index
+from daycare_gui.stores.common.search_index import SourceIndex, update_documents
 from daycare_gui.stores.common.search_query import SourceFilter, search_source
 from daycare_gui.stores.daycare.demo import write_demo
 from daycare_gui.stores.daycare.former_index import STORE_META, former_index_file
@@ -243,7 +244,7 @@ def test_secrets_among_many_records_are_masked_in_every_batch_of_the_copy(tmp_pa
     the records that may hold a secret: planted ones (any case, first, last or amid a batch, one longer than
     the index keeps) are masked exactly as the message-by-message reference masks them, and no byte of them
     reaches the index's files."""
-    from daycare_gui.stores.common import search_index
+    from daycare_gui.stores.common import search_build, search_feed, search_index
     from daycare_gui.stores.common.search_index import BODY_LIMIT
     from daycare_gui.stores.common.secrets import mask_free_text
     from daycare_gui.stores.daycare.sqlite.search import DaycareSqliteSearch
@@ -269,11 +270,12 @@ def test_secrets_among_many_records_are_masked_in_every_batch_of_the_copy(tmp_pa
 
     def table(folder, feed: bool, reference: bool = False):
         monkeypatch.setenv("DAYCARE_GUI_SEARCH_DIR", str(tmp_path / folder))
-        monkeypatch.setattr(search_index, "MASK_CHUNK", 3)  # and in every place of the texts looked at together
+        for module in (search_index, search_feed):  # and in every place of the texts looked at together
+            monkeypatch.setattr(module, "MASK_CHUNK", 3)
         if not feed:
             monkeypatch.setattr(DaycareSqliteSearch, "sqlite_feed", lambda self: None)
         if reference:
-            monkeypatch.setattr(search_index, "masked_texts", one_by_one)
+            monkeypatch.setattr(search_build, "masked_texts", one_by_one)
         with registry.open_store(dest) as store:
             source = store.capability(SearchSource)
             with SourceIndex.for_source(source) as index:

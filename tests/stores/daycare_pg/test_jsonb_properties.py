@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from daycare_gui.stores import api, registry
-from daycare_gui.stores.daycare.pg.capabilities import _changes
-from daycare_gui.stores.daycare.pg.capabilities import _message as pg_message
+from daycare_gui.stores.daycare.pg.collections import _changes
+from daycare_gui.stores.daycare.pg.conversations import message_of_row as pg_message
 from daycare_gui.stores.daycare.pg.shown_rows import markdown_of, masked_row, plain_values
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from daycare_gui.stores.daycare.records import HISTORY_KINDS
+from daycare_gui.stores.daycare.records.history import HISTORY_KINDS
 from tests.stores.export.content import assert_every_record_content_exported
 
 

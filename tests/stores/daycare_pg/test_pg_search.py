@@ -11,7 +11,8 @@ import pytest
 from daycare_gui.cli import main
 from daycare_gui.stores import registry
 from daycare_gui.stores.api import Conversations, SearchSource
-from daycare_gui.stores.common.search_index import SourceIndex, update_source_index
+from daycare_gui.stores.common.search_build import update_source_index
+from daycare_gui.stores.common.search_index import SourceIndex
 from daycare_gui.stores.common.search_query import SourceFilter, search_source
 from tests.conftest import snapshot_tree
 
@@ -71,7 +72,7 @@ def test_the_feed_reads_ahead_in_batches_and_a_stopped_build_leaves_nothing_read
     order, and a build that stops early (cancelled, closed) leaves no reader behind and the store usable."""
     import threading
 
-    from daycare_gui.stores.daycare.pg.capabilities import PgSearchSource
+    from daycare_gui.stores.daycare.pg.search_source import PgSearchSource
 
     monkeypatch.setattr(PgSearchSource, "BATCH", 7)  # many batches
     with registry.open_store(pg_fresh_url) as store:
@@ -97,7 +98,7 @@ def test_the_lean_rows_say_what_the_messages_say_and_index_alike(pg_fresh_url, t
     built from the messages."""
     import psycopg
 
-    from daycare_gui.stores.daycare.pg.capabilities import PgSearchSource
+    from daycare_gui.stores.daycare.pg.search_source import PgSearchSource
 
     with psycopg.connect(pg_fresh_url, autocommit=True) as conn:
         session_id = conn.execute("SELECT id FROM sessions ORDER BY id LIMIT 1").fetchone()[0]

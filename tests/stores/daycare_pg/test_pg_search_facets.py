@@ -12,8 +12,9 @@ import pytest
 from daycare_gui.cli import main
 from daycare_gui.stores import registry
 from daycare_gui.stores.api import SearchSource
+from daycare_gui.stores.common.search_build import update_source_index
 from daycare_gui.stores.common.search_docs import store_documents
-from daycare_gui.stores.common.search_index import SourceIndex, update_documents, update_source_index
+from daycare_gui.stores.common.search_index import SourceIndex, update_documents
 from daycare_gui.stores.common.search_query import SourceFilter, search_source
 
 

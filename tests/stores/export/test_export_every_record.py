@@ -3,7 +3,7 @@ its content (see content.py); Daycare on PGlite is in tests/stores/daycare_pg/te
 
 from __future__ import annotations
 
-from daycare_gui.stores.daycare.records import HISTORY_KINDS
+from daycare_gui.stores.daycare.records.history import HISTORY_KINDS
 from tests.stores.export.content import assert_every_record_content_exported
 
 

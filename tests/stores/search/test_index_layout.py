@@ -13,7 +13,8 @@ from daycare_gui.stores import registry
 from daycare_gui.stores.api import SearchSource
 from daycare_gui.stores.common.fts import TOKENIZER, match_expression
 from daycare_gui.stores.common.fts_search import find_matches, tags_any, where_clause
-from daycare_gui.stores.common.search_index import SourceIndex, update_source_index
+from daycare_gui.stores.common.search_build import update_source_index
+from daycare_gui.stores.common.search_index import SourceIndex
 from daycare_gui.stores.common.search_query import COUNT_CAP, RANK_WINDOW, SourceFilter, search_source
 from daycare_gui.stores.common.search_tags import facet_tag, role_tag, thread_tag
 from daycare_gui.stores.daycare.demo import write_demo

@@ -14,7 +14,8 @@ import pytest
 from daycare_gui.stores import registry
 from daycare_gui.stores.api import SearchSource
 from daycare_gui.stores.common.fts import recorded_meta
-from daycare_gui.stores.common.search_index import SourceIndex, update_source_index
+from daycare_gui.stores.common.search_build import update_source_index
+from daycare_gui.stores.common.search_index import SourceIndex
 from daycare_gui.stores.daycare.demo import write_demo
 from tests.stores.linggen.builder import standard_home
 

@@ -9,7 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from daycare_gui.stores.api import SearchSource
-from daycare_gui.stores.common.search_index import SourceIndex, update_source_index
+from daycare_gui.stores.common.search_build import update_source_index
+from daycare_gui.stores.common.search_index import SourceIndex
 from daycare_gui.stores.common.search_query import SourceFilter, search_source
 from daycare_gui.stores.records import Message, SessionRef, ToolCallRecord, ToolResultRecord
 

@@ -2,7 +2,7 @@
 
 History is split into sessions exactly as Daycare's ``20260219_import_files`` migration does (reference §6.1),
 so the UI can show what the import made (or would make) of each file. Descriptor, state and history records
-stay plain dicts here; typed record parsing lives in ``core/records.py``.
+stay plain dicts here; typed record parsing lives in ``stores/daycare/records/``.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from daycare_gui.stores.api import Conversations
 from daycare_gui.stores.daycare.files.legacy_agents import iter_history
 from daycare_gui.stores.daycare.history_messages import message_of
 from daycare_gui.stores.daycare.legacy.threads import LegacyThreadListing
-from daycare_gui.stores.daycare.records import LEGACY_MARKERS, history_record_from
+from daycare_gui.stores.daycare.records.history import LEGACY_MARKERS, history_record_from
 from daycare_gui.stores.daycare.sqlite.queries.legacy_history import legacy_agents_as_records
 from daycare_gui.stores.daycare.sqlite.threads import session_meta
 from daycare_gui.stores.records import Message, PendingMessage, SessionRecord, SessionRef, ThreadRecord

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from daycare_gui.stores.api import SearchSource
 from daycare_gui.stores.daycare.former_index import former_index_file
-from daycare_gui.stores.daycare.records import LEGACY_MARKERS
+from daycare_gui.stores.daycare.records.history import LEGACY_MARKERS
 from daycare_gui.stores.daycare.search_documents import daycare_documents
 
 # (imported with the capabilities, on the GUI thread before a store opens: never first on a worker)

@@ -212,7 +212,7 @@ class WithEarlierSearch(api.SearchSource):
 
     def _earlier(self, last: int):
         from daycare_gui.stores.daycare.history_messages import message_of
-        from daycare_gui.stores.daycare.records import parse_history_row
+        from daycare_gui.stores.daycare.records.history import parse_history_row
 
         db = self.earlier.core.db
         while True:

@@ -10,7 +10,7 @@ The copy is a snapshot that never changes, so one pass answers all of it: read e
 ids once (on first need: a session list, a page, or the history's count in ``inspect``, which a
 ``count(*)`` would scan a second time), keep each as a sorted array (8 bytes a record), and from then on a
 session's count is a length, a position is an index, and a page is its ids fetched through the primary
-key. A server's history changes under us: it keeps the SQL of :mod:`~daycare_gui.stores.daycare.pg.capabilities`.
+key. A server's history changes under us: it keeps the SQL of :mod:`~daycare_gui.stores.daycare.pg.conversations`.
 
 That one pass is a scan of the whole history in PGlite (1.5 to 3 s on a million records, whatever it
 computes: a bare ``count(*)`` costs the same), so it is also kept between runs (:mod:`~daycare_gui.stores.

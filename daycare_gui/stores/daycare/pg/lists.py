@@ -107,7 +107,7 @@ class PgListing(api.Listing):
             return [r[0] for r in self.db.rows(f"SELECT id FROM inbox{where} ORDER BY posted_at, id", params)]
         if list_id in DETAILS:
             return [r.key for r in self._detail_rows(list_id, query.parent)
-                    if api._row_matches(r, Query(text=query.text))]
+                    if api.row_matches(r, Query(text=query.text))]
         plain = self._plain_table(list_id)
         if plain is not None and not query.flags and not query.sort:
             table, order, shown = plain

@@ -19,7 +19,7 @@ from daycare_gui.stores.api import (
     StoreAction,
     WriteConflict,
     WriteRefused,
-    _row_matches,
+    row_matches,
 )
 from daycare_gui.stores.daycare.sqlite.app_rows import (
     APP_COLUMNS,
@@ -155,7 +155,7 @@ class DaycareLists(Collections, Listing):
         db = self.core.db
         if db is None and list_id in DETAILS:
             return [r.key for r in self._legacy_details(list_id, query.parent)
-                    if _row_matches(r, Query(text=query.text))]
+                    if row_matches(r, Query(text=query.text))]
         if list_id == "apps" or db is None:
             return super().keys(list_id, query)
         if list_id == "inbox":
@@ -222,7 +222,8 @@ class DaycareLists(Collections, Listing):
                    problem="; ".join(shown.problems) or None)
 
     def _inbox_rows(self, keys: list[str]) -> list[Row]:
-        from daycare_gui.stores.daycare.records import InboxItem, parse_json_text
+        from daycare_gui.stores.daycare.records.json_values import parse_json_text
+        from daycare_gui.stores.daycare.records.subsystems import InboxItem
         from daycare_gui.stores.daycare.sqlite.queries.inbox import STUCK_AFTER_MS
         from daycare_gui.stores.daycare.sqlite.queries.inbox_overview import _agent_names
 

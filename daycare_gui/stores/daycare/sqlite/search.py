@@ -17,7 +17,8 @@ import sqlite3
 from pathlib import Path
 
 from daycare_gui.stores.api import SearchSource
-from daycare_gui.stores.daycare.records import DESCRIPTOR_KINDS, HISTORY_KINDS
+from daycare_gui.stores.daycare.records.agents import DESCRIPTOR_KINDS
+from daycare_gui.stores.daycare.records.history import HISTORY_KINDS
 
 # (imported with the capabilities, on the GUI thread before a store opens: never first on a worker)
 from daycare_gui.stores.daycare.sqlite.queries.agents import AgentFilter, distinct_values

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from daycare_gui.stores.api import THREADS, when_utc
 from daycare_gui.stores.common.wording import person_label
-from daycare_gui.stores.daycare.records import DESCRIPTOR_KINDS, Unparsed
+from daycare_gui.stores.daycare.records.agents import DESCRIPTOR_KINDS
+from daycare_gui.stores.daycare.records.json_values import Unparsed
 from daycare_gui.stores.daycare.sqlite.queries.agents import (
     AgentFilter,
     distinct_values,

@@ -356,7 +356,7 @@ class AutomationsPane(Pane):
         if r is None or r.session is None:
             return
         from daycare_gui.ui.panes.generic import route_for
-        from daycare_gui.ui.panes.generic.conversation_view import MessageTarget
+        from daycare_gui.ui.panes.generic.conversation_window import MessageTarget
 
         if r.message_id:
             entry = JumpEntry("message", r.message_id, r.id, ref=MessageTarget(r.session, r.message_id))

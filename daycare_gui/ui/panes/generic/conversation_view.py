@@ -15,16 +15,13 @@ itself and reads on when ``growth_token`` moved.
 from __future__ import annotations
 
 import itertools
-import os
-from dataclasses import dataclass, field
 
-from PySide6.QtCore import QFileSystemWatcher, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QImage, QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
     QLabel,
-    QMenu,
     QPushButton,
     QSpinBox,
     QSplitter,
@@ -35,13 +32,20 @@ from PySide6.QtWidgets import (
 from daycare_gui.stores.records import Message, SessionRecord, SessionRef
 from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.models.columns import fmt_int, fmt_time
-from daycare_gui.ui.models.message_pages import MessagePagesModel, kind_of
+from daycare_gui.ui.models.message_pages import MessagePagesModel
+from daycare_gui.ui.panes.generic.conversation_export import ConversationExport
+from daycare_gui.ui.panes.generic.conversation_window import (
+    ConversationWindow,
+    conversation_window,
+    message_detail,
+    run_of_focus,
+)
+from daycare_gui.ui.panes.generic.growth_watch import GrowthWatch
 from daycare_gui.ui.theme import follow_palette
-from daycare_gui.ui.widgets.export import COPY_SHORTCUT, ConversationExporter, copy_markdown
 from daycare_gui.ui.widgets.flow_layout import FlowLayout
 from daycare_gui.ui.widgets.history_list import HistoryList
 from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, escape, markdown_html
-from daycare_gui.ui.widgets.message_view import call_id_of_run_url, messages_html
+from daycare_gui.ui.widgets.message_view import call_id_of_run_url
 
 CONVERSATION_DELAY_MS = 120  # let keyboard scrolling settle before the conversation is re-read
 # While the selection rides a live tail, the details and conversation are redrawn at most this often: a
@@ -52,122 +56,7 @@ WARM_UP_MS = 1  # the warm-up's first step in a turn of the event loop of its ow
 # built in idle time); a page opened at a session is shown with it by then, and painted for real anyway.
 WARM_UP_RENDER_MS = 400
 LOADING_MS = 50  # a session's answer quicker than this is painted once, without a loading state before it
-LIVE_MS = 100  # a kind's growing session is re-checked at most this often, only after its files changed
-WINDOW_BEFORE = 30  # messages drawn before and after the current one
-WINDOW_AFTER = 30
 CONVERSATION_MIN_WIDTH = 220  # px: a message's heading and a few words a line
-PARTNER_SPAN = 200  # how far past the drawn messages a tool call's result is looked for
-
-
-@dataclass(frozen=True)
-class MessageTarget:
-    """Open ``ref`` at the message ``message_id``; ``position`` (its place in the session) is only a hint."""
-
-    ref: SessionRef
-    message_id: str
-    position: int | None = None
-
-
-@dataclass
-class ConversationWindow:
-    """The messages drawn around ``focus_key``, and tool results beyond them paired with their calls."""
-
-    focus_key: int | None
-    focus_id: str | None
-    messages: list[Message]
-    partners: dict[str, Message]
-    keys: dict[str, int]  # message id → key, for the raw links of every message drawn
-    steps: list[Message] = field(default_factory=list)  # steps of the calls' runs beyond the messages
-    more_before: bool = False
-    more_after: bool = False
-    # A message rewritten later (``Message.rewrites_at``) and its rewrite, each found for the other even a
-    # page away: the original's id → the rewrite, and the rewrite's id → the original.
-    rewrites: dict[str, Message] = field(default_factory=dict)
-    rewritten: dict[str, Message] = field(default_factory=dict)
-
-    def html(self, palette, expanded=frozenset()) -> str:
-        """The window as conversation HTML (pure string building: safe on the worker)."""
-        return messages_html(self.messages, palette, focus=self.focus_id, partners=self.partners,
-                             expanded=expanded, steps=self.steps, rewrites=self.rewrites, rewritten=self.rewritten,
-                             more_before=self.more_before, more_after=self.more_after)
-
-
-def conversation_window(cap, ref: SessionRef, key: int | None, *, before: int = WINDOW_BEFORE,
-                        after: int = WINDOW_AFTER, span: int = PARTNER_SPAN) -> ConversationWindow:
-    """Worker-side: the messages around ``key`` (the session's end when None), read by key."""
-    if key is None:
-        head, tail = cap.page_before(ref, None, before + after + 1), []
-    else:
-        head, tail = cap.page_before(ref, key + 1, before + 1), cap.page_after(ref, key, after)
-    pending = head + tail
-    messages = [p.message() for p in pending]
-    focus = next((p.message().id for p in pending if p.key == key), None)
-    window = ConversationWindow(key, focus, messages, {}, {p.message().id: p.key for p in pending})
-    if not pending:
-        return window
-    window.more_before = bool(cap.page_before(ref, pending[0].key, 1))
-    answered = {m.tool_result.call_id for m in messages if m.tool_result is not None}
-    wanted = {c.id for m in messages for c in m.tool_calls if c.id} - answered
-    # A message of the window may have been rewritten a little further on: the look-ahead is read whenever
-    # the window holds a message with a time (the old History pane read 200 records either side each time).
-    may_be_rewritten = any(m.at is not None and m.rewrites_at is None for m in messages)
-    look = wanted or may_be_rewritten
-    ahead = cap.page_after(ref, pending[-1].key, span) if look else cap.page_after(ref, pending[-1].key, 1)
-    window.more_after = bool(ahead)
-    later = [(p.key, p.message()) for p in ahead] if look else []
-    for key_, m in later:  # a call's result, and the steps of its run, a little further on
-        if m.tool_result is not None and m.tool_result.call_id in wanted:
-            window.partners.setdefault(m.tool_result.call_id, m)
-            window.keys.setdefault(m.id, key_)
-        elif m.part_of and m.part_of in wanted:
-            window.steps.append(m)
-            window.keys.setdefault(m.id, key_)
-    earlier = []
-    if any(m.rewrites_at is not None for m in messages):  # a rewrite whose message may lie before the window
-        earlier = [(p.key, p.message()) for p in cap.page_before(ref, pending[0].key, span)]
-    _pair_rewrites(window, [*earlier, *((p.key, m) for p, m in zip(pending, messages)), *later])
-    return window
-
-
-def _pair_rewrites(window: ConversationWindow, nearby: list[tuple[int, Message]]) -> None:
-    """Pair each rewrite with the message it rewrites (the latest before it of its role sent at the time it
-    names), where one of the two is drawn; ``nearby`` in session order."""
-    drawn = {m.id for m in window.messages}
-    latest: dict[tuple[str, int], tuple[int, Message]] = {}
-    for key, m in nearby:
-        if m.rewrites_at is None:
-            if m.at is not None:
-                latest[(m.role, m.at)] = (key, m)
-            continue
-        found = latest.get((m.role, m.rewrites_at))
-        if found is None or not (m.id in drawn or found[1].id in drawn):
-            continue
-        original_key, original = found
-        window.rewritten[m.id] = original
-        window.rewrites.setdefault(original.id, m)
-        window.keys.setdefault(original.id, original_key)
-        window.keys.setdefault(m.id, key)
-
-
-def _run_of_focus(window: ConversationWindow) -> frozenset[str]:
-    """The run whose step is the current message: shown open, not hidden in a fold."""
-    focus = next((m for m in (*window.messages, *window.steps) if m.id == window.focus_id), None)
-    return frozenset({focus.part_of}) if focus is not None and focus.part_of else frozenset()
-
-
-def message_detail(message: Message) -> DetailItem:
-    """The detail pane's view of one message: its kind, time and id, and the facts its kind gave."""
-    label = kind_of(message)[1]
-    fields = [("Kind", message.kind or message.role), ("Time", fmt_time(message.at)), ("Message id", message.id)]
-    if message.author:
-        fields.append(("From", message.author))
-    if message.recipient:
-        fields.append(("To", message.recipient))
-    fields += list(message.meta)
-    if message.problem:
-        fields.append(("Problem", message.problem))
-    return DetailItem(f"{label} · id {message.id}", tuple(fields), message.raw,
-                      markdown=message.text if message.text else None)
 
 
 _views = itertools.count(1)
@@ -225,24 +114,16 @@ class ConversationView(QWidget):
         self.raw_button = QPushButton("Raw JSON")
         self.raw_button.setToolTip("The current message as stored, whole (Enter on a row)")
         self.position = QLabel()
-        self.export_button = QPushButton("Export…")
-        self.export_button.setToolTip("Write this session, or the selected messages, as Markdown, HTML or JSONL")
-        export_menu = QMenu(self.export_button)
-        export_menu.addAction("Whole session…", self.export_session)
-        self.export_selected_action = export_menu.addAction("Selected messages…", self.export_selected)
-        export_menu.aboutToShow.connect(lambda: self.export_selected_action.setEnabled(bool(self.selected_rows())))
-        self.export_button.setMenu(export_menu)
+        self.export = ConversationExport(self)
         self.new_marker = QPushButton()
         self.new_marker.setObjectName("newRecordsMarker")
         self.new_marker.setToolTip("Messages appended below; click to jump to the end")
         self.new_marker.hide()
         for w in (self.home_button, self.end_button, self.goto_box, self.goto_button, self.raw_button,
-                  self.export_button, self.new_marker):
+                  self.export.button, self.new_marker):
             bar.addWidget(w)
         bar.addWidget(self.position)
         layout.addLayout(bar)
-        self.exporter = ConversationExporter(self)
-        self.exporter.finished.connect(self._say)
 
         self.model = MessagePagesModel(ctx.worker, parent=self)
         self.list = HistoryList()
@@ -259,7 +140,7 @@ class ConversationView(QWidget):
         # several messages (Shift/Ctrl+click) can be exported together
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        self.list.customContextMenuRequested.connect(self._context_menu)
+        self.list.customContextMenuRequested.connect(self.export.context_menu)
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         # The bar stays shown: rows are drawn once for the list's width, and a bar appearing when the
         # session's count arrives would narrow the list and have every row on screen drawn again.
@@ -282,11 +163,7 @@ class ConversationView(QWidget):
         split.setChildrenCollapsible(False)
         split.setSizes([460, 460])
         layout.addWidget(split, 1)
-        self.export_status = QLabel()
-        self.export_status.setWordWrap(True)
-        self.export_status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.export_status.hide()
-        layout.addWidget(self.export_status)
+        layout.addWidget(self.export.status)
         self.setTabOrder(self.list, self.conversation)
 
         self._timer = QTimer(self, singleShot=True, interval=CONVERSATION_DELAY_MS)
@@ -322,7 +199,7 @@ class ConversationView(QWidget):
         self.conversation.anchorClicked.connect(self._anchor_clicked)
         for keys, slot in (("Ctrl+Home", self.go_first), ("Ctrl+End", self.go_last)):
             QShortcut(QKeySequence(keys), self, slot, context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        self._watch = _GrowthWatch(self)
+        self._watch = GrowthWatch(self)
         self._enable(False)
         # Timers, not a call posted with the page's build: the build's own layout and first paint come
         # first, and the event loop turns between the warm-up's two steps (together with the build they
@@ -601,7 +478,7 @@ class ConversationView(QWidget):
 
     def _enable(self, on: bool) -> None:
         for w in (self.home_button, self.end_button, self.goto_box, self.goto_button, self.raw_button,
-                  self.export_button):
+                  self.export.button):
             w.setEnabled(on)
 
     # -- moving ------------------------------------------------------------------------------------
@@ -709,7 +586,7 @@ class ConversationView(QWidget):
 
         def work():  # the HTML too is pure string building: made on the worker, only set on this thread
             window = conversation_window(cap, ref, key)
-            shown_open = expanded | _run_of_focus(window)
+            shown_open = expanded | run_of_focus(window)
             return window, window.html(palette, shown_open), (palette.cacheKey(), shown_open)
 
         # On the background worker: the page worker stays free for the list's pages, which the user scrolls.
@@ -725,7 +602,7 @@ class ConversationView(QWidget):
         if ref != self.ref:
             return
         self._window = window
-        self._expanded |= _run_of_focus(window)  # a step the user picked is shown open, not in a fold
+        self._expanded |= run_of_focus(window)  # a step the user picked is shown open, not in a fold
         # drawn for the palette shown still (the desktop may have switched light ↔ dark meanwhile), and the
         # runs the user opened or closed meanwhile
         current = (self.conversation.palette().cacheKey(), frozenset(self._expanded))
@@ -806,61 +683,6 @@ class ConversationView(QWidget):
                                on_error=lambda msg: self.ctx.show_detail(DetailItem(
                                    f"Message id {message.id}", (("Problem", f"not read: {msg}"),))))
 
-    # -- export and copy --------------------------------------------------------------------------------
-    def selected_rows(self) -> list[int]:
-        return sorted({i.row() for i in self.list.selectionModel().selectedRows()})
-
-    def export_conversation(self) -> None:
-        """Ctrl+Shift+E: the selected messages when several are selected, else the whole session."""
-        if len(self.selected_rows()) > 1:
-            self.export_selected()
-        else:
-            self.export_session()
-
-    def export_session(self) -> None:
-        self._export()
-
-    def export_selected(self) -> None:
-        rows = self.selected_rows()
-        if not rows:
-            return
-        if rows[-1] - rows[0] + 1 == len(rows):  # one run of rows: positions, loaded or not
-            self._export(start=rows[0], stop=rows[-1] + 1)
-        else:  # Ctrl+clicked rows were on screen, so their messages are loaded
-            ids = [m.id for m in map(self.model.record, rows) if m is not None]
-            self._export(ids=ids, start=rows[0], stop=rows[-1] + 1)
-
-    def _export(self, **selection) -> None:
-        if self.cap is None or self.ref is None:
-            self._say("This store offers no conversation to export.")
-            return
-        self.exporter.export(self.ctx.opened, self.cap, self.ref, thread_title=self.thread_title, **selection)
-
-    def copy_markdown(self, row: int | None = None) -> str | None:
-        """Ctrl+Shift+C: the current message to the clipboard as Markdown (secrets masked)."""
-        message = self.model.record(self.current_row() if row is None else row)
-        if message is None:
-            return None
-        text = copy_markdown(message)
-        self._say(f"Copied message {message.id} as Markdown.")
-        return text
-
-    def _context_menu(self, pos) -> None:
-        row = self.list.indexAt(pos).row()
-        menu = QMenu(self)
-        copy = menu.addAction(f"Copy as Markdown\t{COPY_SHORTCUT}", lambda: self.copy_markdown(row))
-        copy.setEnabled(self.model.record(row) is not None)
-        selected = menu.addAction("Export selected messages…", self.export_selected)
-        selected.setEnabled(bool(self.selected_rows()))
-        menu.addAction("Export session…", self.export_session).setEnabled(self.model.rowCount() > 0)
-        menu.exec(self.list.viewport().mapToGlobal(pos))
-        menu.deleteLater()
-
-    def _say(self, sentence: str) -> None:
-        self.export_status.setText(sentence)
-        self.export_status.show()
-        self.said.emit(sentence)
-
     def focus_goto(self) -> None:
         """Ctrl+F: the view has no filter; the position box is its search field."""
         self.goto_box.setFocus()
@@ -872,72 +694,5 @@ class ConversationView(QWidget):
         self._detail_timer.stop()
         self._tail_render.stop()
         self._watch.stop()
-        self.exporter.shutdown()
+        self.export.exporter.shutdown()
         self.model.clear()
-
-
-class _GrowthWatch:
-    """Follows the session shown while its kind's files change (a kind with ``growth_paths``): after a
-    change (at most every LIVE_MS) it asks ``growth_token`` and, when that moved, has the model read on."""
-
-    def __init__(self, view: ConversationView) -> None:
-        self.view = view
-        self.cap = None
-        self.ref: SessionRef | None = None
-        self.token = None
-        self.busy = self.again = False
-        self.watcher = QFileSystemWatcher(view)
-        self.timer = QTimer(view, singleShot=True, interval=LIVE_MS)
-        self.watcher.fileChanged.connect(self._changed)
-        self.timer.timeout.connect(self.check)
-
-    def follow(self, cap, ref: SessionRef) -> None:
-        self.stop()
-        self.cap, self.ref, self.token, self.busy, self.again = cap, ref, None, False, False
-        paths = [str(p) for p in cap.growth_paths(ref) if p.exists()]
-        if paths:
-            self.watcher.addPaths(paths)
-            worker_cap = cap
-            self.view.ctx.worker.submit(f"{self.view._channel}-token", lambda: worker_cap.growth_token(ref),
-                                        on_result=lambda t, r=ref: self._token(r, t))
-
-    def stop(self) -> None:
-        self.timer.stop()
-        if self.watcher.files():
-            self.watcher.removePaths(self.watcher.files())
-        self.ref = None
-
-    def _token(self, ref: SessionRef, token) -> None:
-        if ref == self.ref and self.token is None:
-            self.token = token
-
-    def _changed(self, path: str) -> None:
-        if path not in self.watcher.files() and self.ref is not None and os.path.exists(path):
-            self.watcher.addPath(path)  # replaced by an atomic save: watch the new file
-        if not self.timer.isActive():  # not restarted: a steady writer is still checked every LIVE_MS
-            self.timer.start()
-
-    def check(self) -> None:
-        ref, cap = self.ref, self.cap
-        if ref is None or ref != self.view.ref:
-            return
-        if self.busy:
-            self.again = True
-            return
-        self.busy = True
-        self.view.ctx.worker.submit(f"{self.view._channel}-token", lambda: cap.growth_token(ref), supersede=False,
-                                    on_result=lambda t, r=ref: self._checked(r, t), on_error=lambda _m: self._done())
-
-    def _checked(self, ref: SessionRef, token) -> None:
-        moved = ref == self.ref and (token is None or token != self.token)
-        if ref == self.ref:
-            self.token = token
-        if moved:
-            self.view.model.follow_writer()
-        self._done()
-
-    def _done(self) -> None:
-        self.busy = False
-        if self.again:
-            self.again = False
-            self.check()

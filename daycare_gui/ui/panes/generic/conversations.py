@@ -16,7 +16,8 @@ from daycare_gui.stores.records import Query, Row, SessionRecord, SessionRef
 from daycare_gui.ui.models.columns import Column
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.panes.generic.common import RecordList, detail_of, when
-from daycare_gui.ui.panes.generic.conversation_view import ConversationView, MessageTarget
+from daycare_gui.ui.panes.generic.conversation_view import ConversationView
+from daycare_gui.ui.panes.generic.conversation_window import MessageTarget
 from daycare_gui.ui.panes.generic.conversations_memory import ThreadMemory
 from daycare_gui.ui.panes.generic.thread_list import ThreadList, cell_text
 
@@ -187,10 +188,10 @@ class ConversationsPane(Pane):
 
     # -- export, copy, live follow: the conversation view's ------------------------------------------
     def export_conversation(self) -> None:
-        self.conversation.export_conversation()
+        self.conversation.export.export_conversation()
 
     def copy_markdown(self, row: int | None = None) -> str | None:
-        return self.conversation.copy_markdown(row)
+        return self.conversation.export.copy_markdown(row)
 
     def shutdown(self) -> None:
         self.conversation.shutdown()

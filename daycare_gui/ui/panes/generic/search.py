@@ -20,13 +20,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QWidget
 
 from daycare_gui.stores import api
+from daycare_gui.stores.common.search_build import update_source_index
 from daycare_gui.stores.common.search_docs import store_documents
-from daycare_gui.stores.common.search_index import (
-    SourceIndex,
-    index_file,
-    update_documents,
-    update_source_index,
-)
+from daycare_gui.stores.common.search_index import SourceIndex, index_file, update_documents
 from daycare_gui.stores.common.search_query import (
     DocumentHit,
     SessionHits,

@@ -13,7 +13,8 @@ from PySide6.QtWidgets import QVBoxLayout
 from daycare_gui.stores import api
 from daycare_gui.stores.records import SessionRef
 from daycare_gui.ui.panes.base import Pane
-from daycare_gui.ui.panes.generic.conversation_view import ConversationView, MessageTarget
+from daycare_gui.ui.panes.generic.conversation_view import ConversationView
+from daycare_gui.ui.panes.generic.conversation_window import MessageTarget
 
 
 def session_target(target) -> MessageTarget | SessionRef | None:
@@ -48,12 +49,13 @@ class SessionPane(Pane):
         v = self.view
         self.model, self.list, self.conversation, self.heading = v.model, v.list, v.conversation, v.heading
         self.goto_box, self.position, self.new_marker, self.raw_button = v.goto_box, v.position, v.new_marker, v.raw_button
-        self.home_button, self.end_button, self.export_button = v.home_button, v.end_button, v.export_button
-        self.export_status = v.export_status
+        self.home_button, self.end_button, self.export_button = v.home_button, v.end_button, v.export.button
+        self.export_status = v.export.status
         for name in ("go_first", "go_last", "go_to_row", "current_row", "new_records", "jump_to_new", "at_end",
-                     "conversation_html", "show_raw_row", "selected_rows", "export_session", "export_selected",
-                     "export_conversation", "copy_markdown", "shown_text"):
+                     "conversation_html", "show_raw_row", "shown_text"):
             setattr(self, name, getattr(v, name))
+        for name in ("selected_rows", "export_session", "export_selected", "export_conversation", "copy_markdown"):
+            setattr(self, name, getattr(v.export, name))
         self._target: MessageTarget | SessionRef | None = None
 
     def load(self) -> None:

@@ -5,18 +5,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from daycare_gui.stores.common.sqlite_ro import ReadOnlyDatabase
-from daycare_gui.stores.daycare.records import (
+from daycare_gui.stores.daycare.records.agents import (
     AgentDescriptor,
     SessionPermissions,
     TokenEntry,
     TokenSize,
     TokenStats,
-    Unparsed,
     parse_descriptor,
     parse_permissions,
     parse_stats,
     parse_tokens,
 )
+from daycare_gui.stores.daycare.records.json_values import Unparsed
 from daycare_gui.stores.daycare.sqlite.queries.columns import TableColumns
 
 AGENT_COLUMNS = [

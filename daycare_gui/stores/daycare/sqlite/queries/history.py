@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 from daycare_gui.stores.common.sqlite_ro import ReadOnlyDatabase
-from daycare_gui.stores.daycare.records import HistoryRecord, history_record_from, parse_history_row
+from daycare_gui.stores.daycare.records.history import HistoryRecord, history_record_from, parse_history_row
 
 # Page rows carry the payload minus the snapshot; the last column says how big the stored value really is
 # where the snapshot was cut (NULL elsewhere: the payload itself is the stored value, measured in Python).

@@ -13,7 +13,7 @@ from array import array
 from dataclasses import dataclass, field
 
 from daycare_gui.stores.common.sqlite_ro import ReadOnlyDatabase
-from daycare_gui.stores.daycare.records import HistoryRecord
+from daycare_gui.stores.daycare.records.history import HistoryRecord
 from daycare_gui.stores.daycare.sqlite.queries.agents import get_agent
 from daycare_gui.stores.daycare.sqlite.queries.history import (
     _PAGE_SELECT,

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from daycare_gui.stores.common.sqlite_ro import ReadOnlyDatabase
-from daycare_gui.stores.daycare.records import InboxItem, parse_json_text
+from daycare_gui.stores.daycare.records.json_values import parse_json_text
+from daycare_gui.stores.daycare.records.subsystems import InboxItem
 from daycare_gui.stores.daycare.sqlite.queries.columns import TableColumns
 
 # An item the engine has not handled within this long is most likely stuck (the engine deletes items

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from daycare_gui.stores.common.sqlite_ro import ReadOnlyDatabase
 from daycare_gui.stores.common.wording import count
-from daycare_gui.stores.daycare.records import InboxItem
+from daycare_gui.stores.daycare.records.subsystems import InboxItem
 from daycare_gui.stores.daycare.sqlite.queries.agents import fetch_agents
 from daycare_gui.stores.daycare.sqlite.queries.columns import TableColumns
 from daycare_gui.stores.daycare.sqlite.queries.inbox import InboxFilter, inbox_counts, is_stuck, list_inbox

@@ -17,7 +17,8 @@ from pathlib import Path
 
 from daycare_gui.stores.daycare.files.legacy_agents import LegacySession, iter_history, read_legacy_agent
 from daycare_gui.stores.daycare.paths import DaycarePaths
-from daycare_gui.stores.daycare.records import LEGACY_MARKERS, history_record_from, parse_descriptor
+from daycare_gui.stores.daycare.records.agents import parse_descriptor
+from daycare_gui.stores.daycare.records.history import LEGACY_MARKERS, history_record_from
 from daycare_gui.stores.daycare.sqlite.queries.history_pages import (
     PARTNER_SPAN,
     ConversationWindow,
@@ -109,7 +110,8 @@ def legacy_agents_as_records(inventory) -> dict:
     """Legacy agent folders as :class:`~daycare_gui.stores.daycare.sqlite.queries.agents.Agent` records (so the agents
     page shows a legacy store like any other), with their sessions as
     :class:`~daycare_gui.stores.daycare.sqlite.queries.sessions.Session` records keyed by agent id."""
-    from daycare_gui.stores.daycare.records import Unparsed, parse_stats, parse_tokens, permissions_from_obj
+    from daycare_gui.stores.daycare.records.agents import parse_stats, parse_tokens, permissions_from_obj
+    from daycare_gui.stores.daycare.records.json_values import Unparsed
     from daycare_gui.stores.daycare.sqlite.queries.agents import Agent
     from daycare_gui.stores.daycare.sqlite.queries.sessions import Session
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from daycare_gui.stores.common.sqlite_ro import DatabaseError, ReadOnlyDatabase
-from daycare_gui.stores.daycare.records import TokenSize
+from daycare_gui.stores.daycare.records.agents import TokenSize
 from daycare_gui.stores.daycare.sqlite.migration_state import MigrationState
 from daycare_gui.stores.daycare.sqlite.queries.agents import token_usage_by_model
 from daycare_gui.stores.daycare.sqlite.queries.columns import TableColumns

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from daycare_gui.stores.common.sqlite_ro import ReadOnlyDatabase
-from daycare_gui.stores.daycare.records import Unparsed, parse_json_text
+from daycare_gui.stores.daycare.records.json_values import Unparsed, parse_json_text
 from daycare_gui.stores.daycare.sqlite.queries.columns import TableColumns
 from daycare_gui.stores.daycare.sqlite.queries.names import Names, names_for_rows
 from daycare_gui.stores.daycare.sqlite.queries.tables import JSON_COLUMNS, SENSITIVE_COLUMNS, page_rows

@@ -6,16 +6,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from daycare_gui.stores.common.sqlite_ro import ReadOnlyDatabase
-from daycare_gui.stores.daycare.records import (
-    Unparsed,
+from daycare_gui.stores.daycare.records.agents import (
     parse_descriptor,
-    parse_expose_target,
-    parse_json_text,
     parse_permissions,
-    parse_signal_source,
     parse_stats,
-    parse_string_list,
     parse_tokens,
+)
+from daycare_gui.stores.daycare.records.json_values import Unparsed, parse_json_text
+from daycare_gui.stores.daycare.records.subsystems import (
+    parse_expose_target,
+    parse_signal_source,
+    parse_string_list,
 )
 from daycare_gui.stores.daycare.sqlite.queries.columns import TableColumns
 

@@ -1,0 +1,249 @@
+"""A session's history (a ``session_history`` row, or a line of the legacy history files) as a
+:class:`HistoryRecord`, its payload typed by the record's type."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import MISSING, fields
+from typing import Any
+
+from daycare_gui.stores.daycare.records.agents import TokenEntry, token_entry_from_obj
+from daycare_gui.stores.daycare.records.json_values import (
+    Unparsed,
+    frozen_record,
+    number_of,
+    parse_json_text,
+    string_of,
+    string_or_none,
+)
+from daycare_gui.stores.deferred_dataclass import deferred
+
+HISTORY_KINDS = (
+    "user_message",
+    "assistant_message",
+    "tool_result",
+    "rlm_start",
+    "rlm_tool_call",
+    "rlm_tool_result",
+    "rlm_complete",
+    "assistant_rewrite",
+    "note",
+)
+
+
+LEGACY_MARKERS = ("start", "reset")
+
+
+@deferred
+class FileReference:
+    id: str
+    name: str
+    mime_type: str
+    size: int
+    path: str
+
+
+@deferred
+class ToolCall:
+    id: str
+    name: str
+    arguments: Any
+
+
+@deferred
+class HistoryRecord:
+    """One ``session_history`` row (or legacy history line) with its payload typed by kind.
+
+    Fields that a kind does not have stay at their defaults; ``data`` keeps the full parsed payload so
+    the raw view can show exactly what is stored.
+    """
+
+    type: str
+    at: int
+    data: dict
+    id: int | None = None
+    session_id: str | None = None
+    text: str | None = None
+    files: tuple[FileReference, ...] = ()
+    tool_calls: tuple[ToolCall, ...] = ()
+    tokens: TokenEntry | None = None
+    tool_call_id: str | None = None
+    tool_name: str | None = None
+    tool_output_text: str | None = None  # tool_result: the text parts of toolMessage.content
+    is_error: bool = False
+    code: str | None = None  # rlm_start
+    print_output: tuple[str, ...] = ()  # rlm_tool_call, rlm_complete
+    output: str | None = None  # rlm_complete output / rlm_tool_result toolResult
+    error: str | None = None
+    assistant_at: int | None = None  # assistant_rewrite
+    reason: str | None = None  # assistant_rewrite
+    reset_message: str | None = None  # legacy reset marker
+
+    @property
+    def known_kind(self) -> bool:
+        return self.type in HISTORY_KINDS or self.type in LEGACY_MARKERS
+
+    @property
+    def is_rlm(self) -> bool:
+        return self.type.startswith("rlm_")
+
+    def summary(self, limit: int = 160) -> str:
+        """One line for lists and tooltips."""
+        if self.type in ("user_message", "assistant_message", "note", "assistant_rewrite"):
+            s = self.text or ""
+            if self.tool_calls:
+                s = (s + " " if s else "") + "→ " + ", ".join(c.name for c in self.tool_calls)
+        elif self.type == "tool_result":
+            s = f"{self.tool_name or 'tool'}: {self.tool_output_text or ''}"
+        elif self.type == "rlm_start":
+            s = (self.code or "").strip().splitlines()[0] if (self.code or "").strip() else "python run"
+        elif self.type in ("rlm_tool_call", "rlm_tool_result"):
+            s = f"{self.tool_name or 'tool'}" + (f": {self.output}" if self.output else "")
+        elif self.type == "rlm_complete":
+            s = ("error: " + (self.error or "")) if self.is_error else (self.output or "done")
+        elif self.type == "reset":
+            s = self.reset_message or "reset"
+        else:
+            s = json.dumps(self.data, ensure_ascii=False)[:limit]
+        s = " ".join(s.split())
+        return s if len(s) <= limit else s[: limit - 1] + "…"
+
+
+def _files(v: Any) -> tuple[FileReference, ...]:
+    if not v or not isinstance(v, list):
+        return ()
+    out = []
+    for f in v:
+        if isinstance(f, dict):
+            out.append(
+                FileReference(
+                    string_of(f, "id"), string_of(f, "name"), string_of(f, "mimeType"), int(number_of(f, "size")), string_of(f, "path")
+                )
+            )
+    return tuple(out)
+
+
+def _tool_calls(v: Any) -> tuple[ToolCall, ...]:
+    if not v or not isinstance(v, list):
+        return ()
+    return tuple(
+        ToolCall(string_of(c, "id"), string_of(c, "name", "?"), c.get("arguments", c.get("args")))
+        for c in v
+        if isinstance(c, dict)
+    )
+
+
+def _tool_message_text(output: Any) -> tuple[str | None, str | None, bool]:
+    """(text, toolName, isError) from a ToolExecutionResult."""
+    if not isinstance(output, dict):
+        return None, None, False
+    msg = output.get("toolMessage")
+    if not isinstance(msg, dict):
+        return None, None, False
+    parts = msg.get("content")
+    texts = []
+    if isinstance(parts, list):
+        texts = [p.get("text") for p in parts if isinstance(p, dict) and isinstance(p.get("text"), str)]
+    elif isinstance(parts, str):
+        texts = [parts]
+    return "\n".join(texts) or None, string_or_none(msg, "toolName"), bool(msg.get("isError"))
+
+
+def _message(kw: dict, data: dict) -> None:  # user_message, note (and the two below)
+    kw["text"] = string_or_none(data, "text")
+    kw["files"] = _files(data.get("files"))
+
+
+def _assistant(kw: dict, data: dict) -> None:
+    _message(kw, data)
+    kw["tool_calls"] = _tool_calls(data.get("toolCalls"))
+    kw["tokens"] = token_entry_from_obj(data.get("tokens"))
+
+
+def _rewrite(kw: dict, data: dict) -> None:
+    _message(kw, data)
+    at_ = data.get("assistantAt")
+    kw["assistant_at"] = at_ if isinstance(at_, int) else None
+    kw["reason"] = string_or_none(data, "reason")
+
+
+def _tool_result(kw: dict, data: dict) -> None:
+    kw["tool_call_id"] = string_or_none(data, "toolCallId")
+    kw["tool_output_text"], kw["tool_name"], kw["is_error"] = _tool_message_text(data.get("output"))
+
+
+def _rlm_start(kw: dict, data: dict) -> None:
+    kw["tool_call_id"] = string_or_none(data, "toolCallId")
+    kw["code"] = string_or_none(data, "code")
+
+
+def _rlm_tool_call(kw: dict, data: dict) -> None:
+    kw["tool_call_id"] = string_or_none(data, "toolCallId")
+    kw["tool_name"] = string_or_none(data, "toolName")
+    kw["print_output"] = tuple(x for x in data.get("printOutput") or () if isinstance(x, str))
+
+
+def _rlm_tool_result(kw: dict, data: dict) -> None:
+    kw["tool_call_id"] = string_or_none(data, "toolCallId")
+    kw["tool_name"] = string_or_none(data, "toolName")
+    kw["output"] = string_or_none(data, "toolResult")
+    kw["is_error"] = bool(data.get("toolIsError"))
+
+
+def _rlm_complete(kw: dict, data: dict) -> None:
+    kw["tool_call_id"] = string_or_none(data, "toolCallId")
+    kw["output"] = string_or_none(data, "output")
+    kw["print_output"] = tuple(x for x in data.get("printOutput") or () if isinstance(x, str))
+    kw["is_error"] = bool(data.get("isError"))
+    kw["error"] = string_or_none(data, "error")
+
+
+def _reset(kw: dict, data: dict) -> None:
+    kw["reset_message"] = string_or_none(data, "message")
+
+
+# record type → what its payload adds (one lookup per record: history pages build 200 at a time)
+_KIND_FIELDS = {
+    "user_message": _message, "note": _message, "assistant_message": _assistant, "assistant_rewrite": _rewrite,
+    "tool_result": _tool_result, "rlm_start": _rlm_start, "rlm_tool_call": _rlm_tool_call,
+    "rlm_tool_result": _rlm_tool_result, "rlm_complete": _rlm_complete, "reset": _reset,
+}
+
+
+def _text_only(kw: dict, data: dict) -> None:
+    kw["text"] = string_or_none(data, "text")
+
+
+def _text_and_calls(kw: dict, data: dict) -> None:
+    kw["text"] = string_or_none(data, "text")
+    kw["tool_calls"] = _tool_calls(data.get("toolCalls"))
+
+
+# What HistoryRecord.summary reads of each type, for a record made only to be listed (lean): a message's
+# files and an assistant's tokens were a third of making the record of a row the message list paints.
+_KIND_SUMMARY_FIELDS = {**_KIND_FIELDS, "user_message": _text_only, "note": _text_only,
+                        "assistant_message": _text_and_calls, "assistant_rewrite": _text_only}
+
+
+def history_record_from(type_: str, at: int, data: dict, *, id: int | None = None, session_id: str | None = None,
+                        lean: bool = False):
+    """The typed record of a history row's payload; ``lean``: only what :meth:`HistoryRecord.summary`
+    reads is filled in (no files, tokens or rewrite details) — for a list's line, never for a view."""
+    kw: dict[str, Any] = {"type": type_, "at": at, "data": data, "id": id, "session_id": session_id}
+    fill = (_KIND_SUMMARY_FIELDS if lean else _KIND_FIELDS).get(type_)
+    if fill is not None:
+        fill(kw, data)
+    return frozen_record(HistoryRecord, _HISTORY_DEFAULTS, kw)
+
+
+_HISTORY_DEFAULTS = {f.name: f.default for f in fields(HistoryRecord) if f.default is not MISSING}
+
+
+def parse_history_row(id: int, session_id: str, type_: str, at: int, data_raw: str | None):
+    """A ``session_history`` row → :class:`HistoryRecord`, or (record with empty data, reason)."""
+    obj = parse_json_text(data_raw)
+    if isinstance(obj, Unparsed) or not isinstance(obj, dict):
+        reason = obj.reason if isinstance(obj, Unparsed) else "data is not a JSON object"
+        rec = HistoryRecord(type=type_, at=at, data={"_raw": data_raw}, id=id, session_id=session_id)
+        return rec, reason
+    return history_record_from(type_, at, obj, id=id, session_id=session_id), None
