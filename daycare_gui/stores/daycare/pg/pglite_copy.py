@@ -20,7 +20,7 @@ import threading
 import time
 from pathlib import Path
 
-from daycare_gui.stores.common import leftovers
+from daycare_gui.stores.common import leftovers, ram_folders
 from daycare_gui.stores.common.opening import OpenCancelled
 from daycare_gui.stores.common.regular_copy import FileGrew, copy_stream, growth_limit
 from daycare_gui.stores.common.regular_files import NotRegularFile, open_regular, what_is
@@ -292,6 +292,21 @@ def keep_access(src: Path, copy: Path) -> None:
             os.chmod(path, mode)
 
 
+def _bytes_within(src: Path, limit: int) -> int:
+    """The bytes of the files in ``src`` (as listed: links not followed), or ``limit + 1`` as soon as they pass
+    ``limit``: the 1M demo's folder need not be walked to tell that it is large. Never raises."""
+    total = 0
+    for dirpath, _dirs, names in os.walk(src):
+        for name in names:
+            try:
+                total += os.lstat(os.path.join(dirpath, name)).st_size
+            except OSError:
+                continue
+            if total > limit:
+                return limit + 1
+    return total
+
+
 def _private(path, flags: int) -> int:
     return os.open(path, flags, 0o600)
 
@@ -319,8 +334,10 @@ class PgliteServer:
         self.runtime = runtime
         self._private_copy = copy  # served from a copy of ours, deleted on close (else the caller's working copy)
         # named for this process and locked as its own (stores.common.private_copies): a kill leaves it to
-        # the next start's sweep, which never takes a running instance's
-        self._private = leftovers.private_folder(COPY_PREFIX)
+        # the next start's sweep, which never takes a running instance's. A small store's copy goes to a RAM
+        # folder of this user's (stores.common.ram_folders: its ~1,100 files are slow to create on a busy disk)
+        where = ram_folders.folder_for(_bytes_within(self.original, ram_folders.MAX_BYTES)) if copy else None
+        self._private = leftovers.private_folder(COPY_PREFIX, where)
         self.workdir = self._private.path
         self.proc: subprocess.Popen | None = None
         self._short_socket_dir: Path | None = None
