@@ -90,10 +90,9 @@ def test_a_sidecar_whose_input_ends_before_start_leaves_the_folder_untouched(tmp
     data.mkdir(mode=0o700)
     sockets.mkdir(mode=0o700)
     proc = subprocess.Popen([runtime.node, str(SIDECAR), str(data), str(sockets)], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=str(tmp_path),
-                            env=dict(os.environ, PGLITE_ENTRY=str(runtime.entry)))
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=str(tmp_path))
     try:
-        proc.stdin.write("a-password-of-this-test\n")
+        proc.stdin.write(f"a-password-of-this-test\n{runtime.entry}\n")
         proc.stdin.flush()
         time.sleep(1)  # (PGlite is loading, or waits already: either way the input ends before START)
         try:

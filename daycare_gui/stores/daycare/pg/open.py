@@ -90,17 +90,18 @@ def open_pglite(paths, problems: ProblemLog | None = None, progress=None, cancel
     begun = head_start.take(paths.pglite_path, cancelled, progress) if trusted is None else None
     if cancelled():
         raise opening.OpenCancelled("cancelled while copying the store")
-    if begun is not None:
-        runtime = begun[0].runtime
-    else:
-        runtime = (trusted.result() if trusted is not None else find_runtime()) or install(progress, cancelled)
-    notes.append(f"PGlite {runtime.pglite_version} from {runtime.source} reads a private copy of "
-                 f"{paths.pglite_path}; the folder itself is never opened")
     if cancelled():
         if begun is not None:
             begun[0].close(kill=True)
         raise opening.OpenCancelled("cancelled before copying the store")
-    server, state = begun or serve_copy(paths.pglite_path, runtime, progress, cancelled)
+
+    def trusted_runtime():  # (asked by the server once Node has started: the check runs meanwhile)
+        return (trusted.result() if trusted is not None else find_runtime()) or install(progress, cancelled)
+
+    server, state = begun or serve_copy(paths.pglite_path, trusted_runtime, progress, cancelled)
+    runtime = server.runtime
+    notes.append(f"PGlite {runtime.pglite_version} from {runtime.source} reads a private copy of "
+                 f"{paths.pglite_path}; the folder itself is never opened")
     for rel, why in server.skipped:
         problems.add(paths.pglite_path / rel, why)
     try:
@@ -127,13 +128,18 @@ def open_pglite(paths, problems: ProblemLog | None = None, progress=None, cancel
 
 def serve_copy(folder: Path, runtime, progress, cancelled):
     """A private copy of ``folder`` served by PGlite, and the CopyState saying whether the copy is the store
-    as it was at one fingerprint (pg.history_keys: the ids an earlier open kept load meanwhile)."""
+    as it was at one fingerprint (pg.history_keys: the ids an earlier open kept load meanwhile). ``runtime``:
+    a PgliteRuntime, or a call returning one once trusted (PgliteServer starts Node before it)."""
     from daycare_gui.stores.daycare.pg.history_keys import after_copy, before_copy
     from daycare_gui.stores.daycare.pg.pglite_copy import PgliteServer
 
-    state = before_copy(folder, _fingerprint(folder, handed=True))
-    server = PgliteServer(folder, runtime, progress=progress, cancelled=cancelled)
-    return server, after_copy(state, _fingerprint(folder))
+    states = []
+
+    def fingerprint_before() -> None:  # (once Node is started: it loads meanwhile; before the copy, as it must be)
+        states.append(before_copy(folder, _fingerprint(folder, handed=True)))
+
+    server = PgliteServer(folder, runtime, progress=progress, cancelled=cancelled, before_copy=fingerprint_before)
+    return server, after_copy(states[0], _fingerprint(folder))
 
 
 class _Beside:

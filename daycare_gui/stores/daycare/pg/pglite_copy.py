@@ -18,13 +18,14 @@ import struct
 import subprocess
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from daycare_gui.stores.common import leftovers, ram_folders
 from daycare_gui.stores.common.opening import OpenCancelled
 from daycare_gui.stores.common.regular_copy import FileGrew, copy_stream, growth_limit
 from daycare_gui.stores.common.regular_files import NotRegularFile, open_regular, what_is
-from daycare_gui.stores.daycare.pg.runtime import SIDECAR, PgliteRuntime, PgliteUnavailable
+from daycare_gui.stores.daycare.pg.runtime import SIDECAR, PgliteRuntime, PgliteUnavailable, find_node
 
 COPY_PREFIX = leftovers.PGLITE_READ_PREFIX  # temporary folders: <tmp>/daycare-gui-pglite-<pid>-t<start>-XXXX
 READY_TIMEOUT = 60.0
@@ -328,10 +329,14 @@ class PgliteServer:
     """A running sidecar over a private copy. ``url`` is a SQLAlchemy URL for it; ``close()`` stops it
     and removes the copy."""
 
-    def __init__(self, folder: Path, runtime: PgliteRuntime, *, copy: bool = True, progress=None,
-                 cancelled=lambda: False) -> None:
+    def __init__(self, folder: Path, runtime: PgliteRuntime | Callable[[], PgliteRuntime], *, copy: bool = True,
+                 progress=None, cancelled=lambda: False, before_copy: Callable[[], None] | None = None) -> None:
+        """``runtime``: the trusted PGlite, or a call that returns it (its files checked against the pin on
+        another thread, an install): Node starts meanwhile and is told PGlite's module only once it is
+        trusted. ``before_copy()`` runs once Node has started, before the folder is copied (a fingerprint of
+        the folder as it was copied)."""
         self.original = Path(folder)
-        self.runtime = runtime
+        self.runtime = runtime if isinstance(runtime, PgliteRuntime) else None
         self._private_copy = copy  # served from a copy of ours, deleted on close (else the caller's working copy)
         # named for this process and locked as its own (stores.common.private_copies): a kill leaves it to
         # the next start's sweep, which never takes a running instance's. A small store's copy goes to a RAM
@@ -349,15 +354,21 @@ class PgliteServer:
             else:  # writing: the caller already made the working copy it wants served
                 self.data, self.copied_bytes = self.original, 0
             self.socket_dir = self._socket_folder()
-            # Node starts first and loads PGlite and its WebAssembly while the folder is copied (0.3 to 0.4 s
-            # of the small demo's open, as long as its copy); PostgreSQL, which reads the folder, waits for
-            # the START _start sends once the copy is whole (sidecar.mjs). A failed or cancelled copy kills it.
-            self._spawn(runtime)
+            # Node starts first, before PGlite's files are trusted (Node's own start, 0.05 to 0.1 s, runs while
+            # they are hashed); it loads PGlite and its WebAssembly once told which module (0.3 to 0.6 s), while
+            # the folder is copied; PostgreSQL, which reads the folder, waits for the START _start sends once
+            # the copy is whole (sidecar.mjs). A failed or cancelled copy kills it.
+            self._spawn(self.runtime.node if self.runtime is not None else find_node())
+            if before_copy is not None:
+                before_copy()
+            if self.runtime is None:
+                self.runtime = runtime()
+            self._tell(str(self.runtime.entry))
             if copy:
                 self.copied_bytes = copy_pglite(self.original, self.data, progress, cancelled, self.skipped)
             if progress:
-                progress(0, 0, f"Starting PGlite {runtime.pglite_version}…")
-            self._start(runtime, cancelled)
+                progress(0, 0, f"Starting PGlite {self.runtime.pglite_version}…")
+            self._start(self.runtime, cancelled)
         except PgliteUnavailable as exc:
             self.close(kill=True)
             if not self.skipped:
@@ -381,12 +392,13 @@ class PgliteServer:
         self._short_socket_dir = Path(tempfile.mkdtemp(prefix="daycare-gui-sock-", dir="/tmp"))
         return self._short_socket_dir
 
-    def _spawn(self, runtime: PgliteRuntime, node_flags=None) -> None:
-        """Start the sidecar (Node, PGlite and the app's pinned runtime only) and give it its password; it loads
-        PGlite and waits for START before PostgreSQL looks at the data folder."""
+    def _spawn(self, node: str, node_flags=None) -> None:
+        """Start the sidecar (Node running sidecar.mjs, nothing else yet) and give it its password; it loads PGlite
+        once told its module (:meth:`_tell`, after the check) and waits for START before PostgreSQL looks at the
+        data folder."""
         node_flags = SIDECAR_NODE_FLAGS if node_flags is None else node_flags
         self._node_flags = node_flags
-        env = dict(os.environ, PGLITE_ENTRY=str(runtime.entry), **SIDECAR_MALLOC,
+        env = dict(os.environ, **SIDECAR_MALLOC,
                    PGLITE_SETTINGS="\n".join(f"{name}={value}" for name, value in SIDECAR_PGLITE_SETTINGS.items()))
         # A password of this start's own, on the sidecar's stdin (not its command line or environment,
         # which other processes can read): only who holds it reaches the copy through the socket.
@@ -396,8 +408,7 @@ class PgliteServer:
         self.log_path = self.workdir / "sidecar.log"
         # (its working folder is the private one: never the store's, or wherever the app was started from)
         with open(self.log_path, "wb") as log:
-            self.proc = subprocess.Popen([runtime.node, *node_flags, str(SIDECAR), str(self.data),
-                                          str(self.socket_dir)],
+            self.proc = subprocess.Popen([node, *node_flags, str(SIDECAR), str(self.data), str(self.socket_dir)],
                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
                                          env=env, text=True, cwd=str(self.workdir))
         self._tell(self.password)
@@ -413,7 +424,8 @@ class PgliteServer:
         """The data folder is whole: let the sidecar (spawned now if it is not yet) start PostgreSQL on it, and
         wait for its READY."""
         if self.proc is None:
-            self._spawn(runtime, node_flags)
+            self._spawn(runtime.node, node_flags)
+            self._tell(str(runtime.entry))
         node_flags = self._node_flags
         self._tell("START")
         line: list[str] = []
