@@ -98,7 +98,12 @@ def open_pglite(paths, problems: ProblemLog | None = None, progress=None, cancel
     def trusted_runtime():  # (asked by the server once Node has started: the check runs meanwhile)
         return (trusted.result() if trusted is not None else find_runtime()) or install(progress, cancelled)
 
-    server, state = begun or serve_copy(paths.pglite_path, trusted_runtime, progress, cancelled)
+    def meanwhile() -> None:  # (while PostgreSQL starts in Node: this thread would only wait)
+        _import_store_modules()
+        if listener.meanwhile is not None:
+            listener.meanwhile()
+
+    server, state = begun or serve_copy(paths.pglite_path, trusted_runtime, progress, cancelled, meanwhile)
     runtime = server.runtime
     notes.append(f"PGlite {runtime.pglite_version} from {runtime.source} reads a private copy of "
                  f"{paths.pglite_path}; the folder itself is never opened")
@@ -126,10 +131,11 @@ def open_pglite(paths, problems: ProblemLog | None = None, progress=None, cancel
     return store
 
 
-def serve_copy(folder: Path, runtime, progress, cancelled):
+def serve_copy(folder: Path, runtime, progress, cancelled, while_starting=None):
     """A private copy of ``folder`` served by PGlite, and the CopyState saying whether the copy is the store
     as it was at one fingerprint (pg.history_keys: the ids an earlier open kept load meanwhile). ``runtime``:
-    a PgliteRuntime, or a call returning one once trusted (PgliteServer starts Node before it)."""
+    a PgliteRuntime, or a call returning one once trusted (PgliteServer starts Node before it);
+    ``while_starting``: see PgliteServer."""
     from daycare_gui.stores.daycare.pg.history_keys import after_copy, before_copy
     from daycare_gui.stores.daycare.pg.pglite_copy import PgliteServer
 
@@ -138,7 +144,8 @@ def serve_copy(folder: Path, runtime, progress, cancelled):
     def fingerprint_before() -> None:  # (once Node is started: it loads meanwhile; before the copy, as it must be)
         states.append(before_copy(folder, _fingerprint(folder, handed=True)))
 
-    server = PgliteServer(folder, runtime, progress=progress, cancelled=cancelled, before_copy=fingerprint_before)
+    server = PgliteServer(folder, runtime, progress=progress, cancelled=cancelled, before_copy=fingerprint_before,
+                          while_starting=while_starting)
     return server, after_copy(states[0], _fingerprint(folder))
 
 
@@ -191,6 +198,26 @@ def _import_meanwhile() -> None:
             pass
 
     threading.Thread(target=load, name="pglite-import", daemon=True).start()
+
+
+# What the store and its capabilities import as they are made and first asked (0.1 s and more), imported
+# while PostgreSQL starts in Node instead of after: on the thread that opens, which would only wait then.
+STORE_MODULES = ("daycare_gui.stores.daycare.pg.store", "daycare_gui.stores.daycare.pg.capabilities",
+                 "daycare_gui.stores.daycare.pg.usage", "daycare_gui.stores.daycare.pg.automations",
+                 "daycare_gui.stores.daycare.pg.directory", "daycare_gui.stores.daycare.pg.history_total",
+                 "daycare_gui.stores.daycare.datadir.documents", "daycare_gui.stores.daycare.datadir.collections",
+                 "daycare_gui.stores.daycare.datadir.files", "daycare_gui.stores.daycare.datadir.config_docs",
+                 "yaml")  # (the data folder's front matter)
+
+
+def _import_store_modules() -> None:
+    import importlib
+
+    for name in STORE_MODULES:
+        try:
+            importlib.import_module(name)
+        except Exception:  # (fails again, and is said, where it is used)
+            pass
 
 
 ENGINE_POLL_S = 1.0

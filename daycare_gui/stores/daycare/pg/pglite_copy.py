@@ -330,11 +330,13 @@ class PgliteServer:
     and removes the copy."""
 
     def __init__(self, folder: Path, runtime: PgliteRuntime | Callable[[], PgliteRuntime], *, copy: bool = True,
-                 progress=None, cancelled=lambda: False, before_copy: Callable[[], None] | None = None) -> None:
+                 progress=None, cancelled=lambda: False, before_copy: Callable[[], None] | None = None,
+                 while_starting: Callable[[], None] | None = None) -> None:
         """``runtime``: the trusted PGlite, or a call that returns it (its files checked against the pin on
         another thread, an install): Node starts meanwhile and is told PGlite's module only once it is
         trusted. ``before_copy()`` runs once Node has started, before the folder is copied (a fingerprint of
-        the folder as it was copied)."""
+        the folder as it was copied); ``while_starting()`` once the copy is whole, while PostgreSQL starts on
+        it in Node (0.2 to 0.5 s this thread would spend waiting: the caller's imports, say)."""
         self.original = Path(folder)
         self.runtime = runtime if isinstance(runtime, PgliteRuntime) else None
         self._private_copy = copy  # served from a copy of ours, deleted on close (else the caller's working copy)
@@ -368,7 +370,7 @@ class PgliteServer:
                 self.copied_bytes = copy_pglite(self.original, self.data, progress, cancelled, self.skipped)
             if progress:
                 progress(0, 0, f"Starting PGlite {self.runtime.pglite_version}…")
-            self._start(self.runtime, cancelled)
+            self._start(self.runtime, cancelled, meanwhile=while_starting)
         except PgliteUnavailable as exc:
             self.close(kill=True)
             if not self.skipped:
@@ -420,7 +422,7 @@ class PgliteServer:
         except OSError:
             pass  # it stopped already: its ERROR line (or none) says why when it is read
 
-    def _start(self, runtime: PgliteRuntime, cancelled=lambda: False, node_flags=None) -> None:
+    def _start(self, runtime: PgliteRuntime, cancelled=lambda: False, node_flags=None, meanwhile=None) -> None:
         """The data folder is whole: let the sidecar (spawned now if it is not yet) start PostgreSQL on it, and
         wait for its READY."""
         if self.proc is None:
@@ -431,6 +433,11 @@ class PgliteServer:
         line: list[str] = []
         reader = threading.Thread(target=lambda: line.append(self.proc.stdout.readline()), daemon=True)
         reader.start()
+        if meanwhile is not None:
+            try:
+                meanwhile()
+            except Exception:  # (what it prepared fails again, and is said, where it is used)
+                pass
         deadline = time.monotonic() + READY_TIMEOUT
         while reader.is_alive() and time.monotonic() < deadline:
             if cancelled():
