@@ -49,3 +49,20 @@ def test_the_caller_s_preparation_runs_once_while_pglite_starts(pglite_demo):
     with store:
         assert seen == [1]
         assert store.capability(api.Conversations).threads()  # (the store opened as before)
+
+
+def test_with_a_head_start_under_way_the_open_prepares_while_it_copies_and_starts(pglite_demo):
+    """The window's open takes the copy its head start began (pg.head_start): the time it waits for it is
+    spent on the same preparation, once, before the copy is served."""
+    from daycare_gui.stores.daycare.pg import head_start
+
+    seen = []
+    try:
+        assert head_start.start(pglite_demo)
+        with opening.reporting(meanwhile=lambda: seen.append(head_start.begun(pglite_demo / "daycare.pglite"))):
+            store = registry.open_store(pglite_demo)
+        with store:
+            assert seen == [True]  # once, while the head start was still the one to take
+            assert store.capability(api.Conversations).threads()
+    finally:
+        head_start.discard_all()

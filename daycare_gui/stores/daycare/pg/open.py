@@ -86,23 +86,26 @@ def open_pglite(paths, problems: ProblemLog | None = None, progress=None, cancel
         notes.append("Daycare's engine is running: this is a copy taken now and may be a moment behind; "
                      "edits are refused unless you insist")
     _import_meanwhile()
-    # The copy and PGlite's start, begun when the window started (pg.head_start), or made now.
-    begun = head_start.take(paths.pglite_path, cancelled, progress) if trusted is None else None
-    if cancelled():
-        raise opening.OpenCancelled("cancelled while copying the store")
-    if cancelled():
-        if begun is not None:
-            begun[0].close(kill=True)
-        raise opening.OpenCancelled("cancelled before copying the store")
-
-    def trusted_runtime():  # (asked by the server once Node has started: the check runs meanwhile)
-        return (trusted.result() if trusted is not None else find_runtime()) or install(progress, cancelled)
 
     def meanwhile() -> None:  # (while PostgreSQL starts in Node: this thread would only wait)
         _import_store_modules()
         if listener.meanwhile is not None:
-            listener.meanwhile()
+            try:
+                listener.meanwhile()
+            except Exception:  # (what it prepared fails again, and is said, where it is used)
+                pass
 
+    def trusted_runtime():  # (asked by the server once Node has started: the check runs meanwhile)
+        return (trusted.result() if trusted is not None else find_runtime()) or install(progress, cancelled)
+
+    # The copy and PGlite's start, begun when the window started (pg.head_start), or made now.
+    if trusted is None:  # begun: while it copies and starts, this thread prepares as it would meanwhile
+        meanwhile()
+    begun = head_start.take(paths.pglite_path, cancelled, progress) if trusted is None else None
+    if cancelled():
+        if begun is not None:
+            begun[0].close(kill=True)
+        raise opening.OpenCancelled("cancelled while copying the store")
     server, state = begun or serve_copy(paths.pglite_path, trusted_runtime, progress, cancelled, meanwhile)
     runtime = server.runtime
     notes.append(f"PGlite {runtime.pglite_version} from {runtime.source} reads a private copy of "
