@@ -72,15 +72,18 @@ def copy_pglite(src: Path, dest: Path, progress=None, cancelled=lambda: False,
 
     Only regular files are copied (see :func:`_plan`): what else the folder holds is left out and named in
     ``skipped`` as (relative path, why), and each file stops at a size it could have (``FileGrew``)."""
+    # (paths as strings, relative ones in posix form: a PGlite store is ~1,100 files even when new, and pathlib
+    # cost a third of the copy's own time on them, time the window's thread, importing beside it, waits for)
     skipped = skipped if skipped is not None else []
+    src_s, dest_s = os.fspath(src), os.fspath(dest)
     files, links, sizes = _plan(src, skipped)
     if not whole:
-        files = [rel for rel in files if not _recycled_wal(links.get(rel, src / rel), rel)]
+        files = [rel for rel in files if not _recycled_wal(links.get(rel) or _join(src_s, rel), rel)]
 
-    def order(rel: Path) -> tuple[int, str]:
-        if rel.as_posix() == "global/pg_control":
+    def order(rel: str) -> tuple[int, str]:
+        if rel == "global/pg_control":
             return (0, "")
-        return (2 if rel.parts[0] == "pg_wal" else 1, rel.as_posix())
+        return (2 if rel.startswith("pg_wal/") else 1, rel)
 
     files.sort(key=order)
     total = sum(sizes[rel] for rel in files)  # (as listed: a stat a file, not a second one here)
@@ -99,26 +102,28 @@ def copy_pglite(src: Path, dest: Path, progress=None, cancelled=lambda: False,
     # Folders are private (0700) while the copy is made and get the source's modes at the end; files are
     # created 0600 and get theirs once written: no moment in which the copy is more open than the store.
     dest.mkdir(mode=0o700, parents=True, exist_ok=True)
-    made = {Path(".")}  # the folders made, relative: a file's folder is made once, not asked for each file
-    for dirpath, dirs, _names in os.walk(src):  # every folder, also the empty ones PostgreSQL expects
+    made = {""}  # the folders made, relative: a file's folder is made once, not asked for each file
+    for dirpath, dirs, _names in os.walk(src_s):  # every folder, also the empty ones PostgreSQL expects
+        here = _relative(dirpath, src_s)
         for d in dirs:
             if not os.path.islink(os.path.join(dirpath, d)):  # a linked folder is not followed (_plan)
-                rel_dir = Path(dirpath, d).relative_to(src)
-                (dest / rel_dir).mkdir(mode=0o700, exist_ok=True)
+                rel_dir = f"{here}/{d}" if here else d
+                os.makedirs(_join(dest_s, rel_dir), mode=0o700, exist_ok=True)
                 made.add(rel_dir)
     for rel in files:
-        target = dest / rel
-        if rel.parent not in made:
-            target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-            made.add(rel.parent)
+        target = _join(dest_s, rel)
+        parent = rel.rpartition("/")[0]
+        if parent not in made:
+            os.makedirs(os.path.dirname(target), mode=0o700, exist_ok=True)
+            made.add(parent)
         try:
             # O_NOFOLLOW: a file swapped for a link after the listing is refused, not followed; a link is
             # opened at the real path it was checked to have.
-            fin = open_regular(links.get(rel, src / rel), follow=False)
+            fin = open_regular(links.get(rel) or _join(src_s, rel), follow=False)
         except FileNotFoundError:
             continue  # gone since the listing (PostgreSQL removes old WAL segments): nothing to copy
         except NotRegularFile as exc:
-            skipped.append((rel.as_posix(), exc.strerror.replace("not read", "not copied")))
+            skipped.append((rel, exc.strerror.replace("not read", "not copied")))
             continue
         if not whole and _recycled_wal(fin.fileno(), rel):  # looked at again now: PostgreSQL may have written it since
             fin.close()
@@ -133,16 +138,27 @@ def copy_pglite(src: Path, dest: Path, progress=None, cancelled=lambda: False,
                 size = before + done
                 report()
 
-            size = before + _copy_file(fin, fout, os.fstat(fin.fileno()).st_size, rel.as_posix(), step)
+            st = os.fstat(fin.fileno())
+            size = before + _copy_file(fin, fout, st.st_size, rel, step)
             fout.flush()
-            _same_access(os.fstat(fin.fileno()), fout.fileno(), None)
-    for dirpath, _dirs, _names in os.walk(src, topdown=False):  # deepest first: a parent never blocks a child
-        rel = Path(dirpath).relative_to(src)
-        if (dest / rel).is_dir():
-            _same_access(os.stat(dirpath), None, dest / rel)
+            _same_access(st, fout.fileno(), None)
+    for dirpath, _dirs, _names in os.walk(src_s, topdown=False):  # deepest first: a parent never blocks a child
+        copy_dir = _join(dest_s, _relative(dirpath, src_s))
+        if os.path.isdir(copy_dir):
+            _same_access(os.stat(dirpath), None, Path(copy_dir))
     if progress:
         progress(total_mb, total_mb, f"Copying the store ({total_mb:,} of {total_mb:,} MB)…")
     return size
+
+
+def _relative(path: str, top: str) -> str:
+    """``path`` (``top`` or below it, as os.walk gives it) relative to ``top``, in posix form; "" for ``top``."""
+    rel = os.path.relpath(path, top)
+    return "" if rel == os.curdir else rel.replace(os.sep, "/")
+
+
+def _join(top: str, rel: str) -> str:
+    return os.path.join(top, *rel.split("/")) if rel else top
 
 
 def _copy_file(fin, fout, size: int, name: str, step) -> int:
@@ -179,14 +195,15 @@ XLP_LONG_HEADER = 0x0002
 WAL_HEADER = struct.Struct("<HHIQI4xQII")  # XLogLongPageHeaderData: magic, info, tli, pageaddr, rem_len, sysid, seg_size, blcksz
 
 
-def _recycled_wal(file, rel: Path) -> bool:
+def _recycled_wal(file, rel: str | os.PathLike) -> bool:
     """Whether ``file`` (a path or an open descriptor) is a WAL segment no recovery can read: PostgreSQL
     renames segments it no longer needs to future names for reuse, and they keep their old contents until
     it writes into them. The first page says which position a segment was written for; one that is not
     its name's (or never written: zeros) is where the WAL ends, for PostgreSQL as for the copy, which
     leaves it out. A PGlite store closed after a large write keeps hundreds of them (320 of the 1M-record
     demo's 590 MB), a copy at every open. Anything that does not read as a segment header is copied."""
-    if len(rel.parts) != 2 or rel.parts[0] != "pg_wal" or not WAL_SEGMENT.fullmatch(rel.name):
+    folder, _, name = os.fspath(rel).replace(os.sep, "/").partition("/")  # (``rel``: the relative path)
+    if folder != "pg_wal" or not WAL_SEGMENT.fullmatch(name):
         return False
     try:
         if isinstance(file, int):
@@ -203,13 +220,13 @@ def _recycled_wal(file, rel: Path) -> bool:
     _magic, info, _tli, pageaddr, _rem, _sysid, seg_size, _blcksz = WAL_HEADER.unpack(head)
     if not info & XLP_LONG_HEADER or seg_size < (1 << 20) or seg_size > (1 << 30) or seg_size & (seg_size - 1):
         return False
-    log, seg = int(rel.name[8:16], 16), int(rel.name[16:24], 16)
+    log, seg = int(name[8:16], 16), int(name[16:24], 16)
     return pageaddr != (log * (0x1_0000_0000 // seg_size) + seg) * seg_size
 
 
-def _plan(src: Path, skipped: list[tuple[str, str]]) -> tuple[list[Path], dict[Path, str], dict[Path, int]]:
-    """The files to copy (relative paths), the real path of those that are symlinks copied as their
-    target, and each file's size as listed (the progress's total).
+def _plan(src: Path, skipped: list[tuple[str, str]]) -> tuple[list[str], dict[str, str], dict[str, int]]:
+    """The files to copy (relative paths, posix form), the real path of those that are symlinks copied as
+    their target, and each file's size as listed (the progress's total).
 
     PGlite writes regular files and folders only. Anything else in the folder is not its own: a named pipe
     would block the copy for ever, a device (``/dev/zero``) would fill the disk, a link may lead out of the
@@ -217,15 +234,17 @@ def _plan(src: Path, skipped: list[tuple[str, str]]) -> tuple[list[Path], dict[P
     regular file inside the store (PGlite would read through it, and those bytes are the store's own);
     every other entry — a link leaving the store, a dangling or looping link, a link to a folder (not
     followed: a loop or a way out), a pipe, a device, a socket — is left out and named in ``skipped``."""
-    base = os.path.realpath(src)
-    files: list[Path] = []
-    links: dict[Path, str] = {}
-    sizes: dict[Path, int] = {}
-    for dirpath, dirs, names in os.walk(src):
+    top = os.fspath(src)
+    base = os.path.realpath(top)
+    files: list[str] = []
+    links: dict[str, str] = {}
+    sizes: dict[str, int] = {}
+    for dirpath, dirs, names in os.walk(top):
+        here = _relative(dirpath, top)
         for name in sorted(dirs) + sorted(names):
-            path = Path(dirpath, name)
-            rel = path.relative_to(src)
-            if rel.name == "postmaster.pid":
+            path = os.path.join(dirpath, name)
+            rel = f"{here}/{name}" if here else name
+            if name == "postmaster.pid":
                 continue
             try:
                 st = os.lstat(path)
@@ -238,16 +257,16 @@ def _plan(src: Path, skipped: list[tuple[str, str]]) -> tuple[list[Path], dict[P
                 sizes[rel] = st.st_size
                 continue
             if not stat.S_ISLNK(st.st_mode):
-                skipped.append((rel.as_posix(), f"{what_is(st.st_mode)}, not a regular file; not copied"))
+                skipped.append((rel, f"{what_is(st.st_mode)}, not a regular file; not copied"))
                 continue
             real = os.path.realpath(path)
             if os.path.commonpath([base, real]) != base:
-                skipped.append((rel.as_posix(), f"a link out of the store (to {real}); not copied"))
+                skipped.append((rel, f"a link out of the store (to {real}); not copied"))
                 continue
             try:
                 target = os.stat(path)
             except OSError as exc:
-                skipped.append((rel.as_posix(), f"a link that leads nowhere ({exc.strerror}); not copied"))
+                skipped.append((rel, f"a link that leads nowhere ({exc.strerror}); not copied"))
                 continue
             if stat.S_ISREG(target.st_mode):
                 files.append(rel)
@@ -255,7 +274,7 @@ def _plan(src: Path, skipped: list[tuple[str, str]]) -> tuple[list[Path], dict[P
                 sizes[rel] = target.st_size
             else:
                 kind = "a folder" if stat.S_ISDIR(target.st_mode) else what_is(target.st_mode)
-                skipped.append((rel.as_posix(), f"a link to {kind}, not a regular file; not copied"))
+                skipped.append((rel, f"a link to {kind}, not a regular file; not copied"))
     return files, links, sizes
 
 
