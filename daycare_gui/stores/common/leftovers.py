@@ -216,20 +216,25 @@ def _private_folders(tmp_dir, pattern: re.Pattern) -> list[tuple[Path, int, int 
     return found
 
 
-def _private(tmp_dir, pattern: re.Pattern, what: str) -> list[Leftover]:
-    return [Leftover(path, what, size_on_disk(path), pid, private_copies.owner_alive(path, pid, start), start)
-            for path, pid, start in _private_folders(tmp_dir, pattern)]
+def _private(tmp_dir, pattern: re.Pattern, what: str, gone_only: bool) -> list[Leftover]:
+    found = []
+    for path, pid, start in _private_folders(tmp_dir, pattern):
+        alive = private_copies.owner_alive(path, pid, start)
+        if not (gone_only and alive):  # (a live one's size is not walked for nothing: ~1,100 files)
+            found.append(Leftover(path, what, size_on_disk(path), pid, alive, start))
+    return found
 
 
-def read_copies(tmp_dir: str | os.PathLike | None = None) -> list[Leftover]:
-    """Private PGlite read copies in the temporary folder (every app instance shares it)."""
-    return _private(tmp_dir, _PGLITE_READ_RE, PGLITE_READ)
+def read_copies(tmp_dir: str | os.PathLike | None = None, *, gone_only: bool = False) -> list[Leftover]:
+    """Private PGlite read copies in the temporary folder and the RAM folders (every app instance shares
+    them); ``gone_only``: not those whose owner is known to run."""
+    return _private(tmp_dir, _PGLITE_READ_RE, PGLITE_READ, gone_only)
 
 
-def snapshot_copies(tmp_dir: str | os.PathLike | None = None) -> list[Leftover]:
+def snapshot_copies(tmp_dir: str | os.PathLike | None = None, *, gone_only: bool = False) -> list[Leftover]:
     """Private snapshot folders of SQLite databases (Daycare's, AgentStack's, CianaParrot's) in the
-    temporary folder."""
-    return _private(tmp_dir, _SNAPSHOT_RE, SNAPSHOT)
+    temporary folder; ``gone_only``: not those whose owner is known to run."""
+    return _private(tmp_dir, _SNAPSHOT_RE, SNAPSHOT, gone_only)
 
 
 def sweep_private_copies(tmp_dir: str | os.PathLike | None = None) -> list[Path]:
@@ -316,7 +321,7 @@ def report_and_clean(problems, folders: Iterable[Path | None], *, snapshots: boo
         found += in_folder(folder)
     removed: list[Leftover] = []
     if snapshots:  # only those of processes that are gone: a live one is being read right now
-        removed = clean(copies := [c for c in snapshot_copies() if c.alive is False])
+        removed = clean(copies := [c for c in snapshot_copies(gone_only=True) if c.alive is False])
         found += copies
     report(problems, found, removed)
     return found

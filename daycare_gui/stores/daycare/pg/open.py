@@ -261,7 +261,7 @@ def _report_leftovers(problems: ProblemLog, *folders, read_copies: bool = False)
     if read_copies:
         # Copies of instances still running are in use (this one's, another window's, of any store): not
         # leftovers, and not this store's to mention; those of killed instances are removed and said so.
-        copies = [c for c in leftovers.read_copies() if not c.alive]
+        copies = leftovers.read_copies(gone_only=True)
         removed = leftovers.clean(copies)
         found.extend(copies)
     leftovers.report(problems, found, removed)
