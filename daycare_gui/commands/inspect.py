@@ -33,7 +33,7 @@ def run(args) -> int:
     try:
         # live=False: a store whose WAL holds data is read from a private snapshot, so not even the
         # -shm read marks of the original are touched.
-        with reporting(stages):
+        with reporting(stages, meanwhile=_import_report):
             store = registry.open_store(args.path, kind=args.kind, live=False)
         stages.finish()
         with store:
@@ -47,6 +47,13 @@ def run(args) -> int:
         stages.finish()
         return _refuse(args, exc)
     return _print(args, report, title)
+
+
+def _import_report() -> None:
+    """What the report reads with beyond the store (its automations' runs, costs and schedules): imported while
+    a slow open waits (PGlite's start), not after it."""
+    import daycare_gui.stores.common.run_costs  # noqa: F401
+    import daycare_gui.stores.common.run_report  # noqa: F401
 
 
 def _print(args, report: dict, title: str) -> int:

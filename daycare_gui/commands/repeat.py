@@ -202,7 +202,7 @@ class KeptInspect(_Kept):
         data = self.load()
         if data is None or data.get("home_skills") != bool(home_skills):
             return None
-        if any(not c.alive for c in leftovers.read_copies()):
+        if leftovers.read_copies(gone_only=True):
             return None  # a live open would remove them and say so
         engine = self.target.engine()
         if engine.get("running"):

@@ -181,3 +181,38 @@ def test_a_killed_window_s_demo_store_goes_at_the_next_start(tmp_path):
         subprocess.run([sys.executable, "-m", "daycare_gui", "inspect", str(unrelated)], env=env,
                        capture_output=True, timeout=120, check=True)
         assert ours(tmp) == []
+
+
+PGLITE_HOLDER = """
+import sys
+from daycare_gui.stores import registry
+store = registry.open_store(sys.argv[1])
+print(store.generation, flush=True)
+sys.stdin.read()
+"""
+
+
+def test_a_killed_instance_s_copy_in_ram_goes_at_the_next_start(tmp_path, pglite_store):
+    """A small store's copy is made in a RAM folder of the user's (stores.common.ram_folders): a SIGKILL
+    leaves it there, holding memory, until the next start of anything removes it."""
+    unrelated = Builder(tmp_path / "unrelated" / "aistack.db")
+    unrelated.memory("k", "v")
+    unrelated = unrelated.close()
+    with short_tmp() as tmp:
+        ram = tmp / "ram"
+        ram.mkdir(mode=0o700)
+        env = dict(child_env(tmp), DAYCARE_GUI_RAM_DIR=str(ram))
+        killed = subprocess.Popen([sys.executable, "-c", PGLITE_HOLDER, str(pglite_store)], env=env,
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert killed.stdout.readline().strip() == "pglite"
+        [copy] = ours(ram)
+        assert f"-{killed.pid}-" in copy and stat.S_IMODE((ram / copy).stat().st_mode) == 0o700
+        assert ours(tmp) == []  # (nothing of it in the temporary folder)
+        killed.kill()
+        killed.wait(30)
+        harness.wait_gone(str(ram / f"daycare-gui-pglite-{killed.pid}-"))
+        assert ours(ram) == [copy]  # what SIGKILL leaves
+        out = subprocess.run([sys.executable, "-m", "daycare_gui", "inspect", str(unrelated)], env=env,
+                             capture_output=True, text=True, timeout=120)
+        assert out.returncode == 0, out.stderr
+        assert ours(ram) == []

@@ -16,7 +16,8 @@ Names recognised (``<pid>`` is the writer's process id):
 * ``.<name>.<pid>-<random>.tmp`` (core.edit.atomic); the older ``.<name>.<random>.tmp`` carries no
   pid: it is reported when ``<name>`` is beside it, never removed automatically
 * ``.daycare-gui-edit-<pid>-<ms>.<suffix>`` PGlite working copies (stores.daycare.pg.writes)
-* ``<tmp>/daycare-gui-pglite-<pid>-*`` private read copies (stores.daycare.pg.pglite_copy)
+* ``<tmp>/daycare-gui-pglite-<pid>-*`` private read copies (stores.daycare.pg.pglite_copy; a small one in a
+  RAM folder of this user's instead, stores.common.ram_folders: looked for there too)
 * ``<tmp>/daycare-gui-<kind>-<pid>-*`` private snapshot copies of a SQLite database (Daycare's, AgentStack's,
   CianaParrot's) and AgentStack's FTS check folder
 * the private folders (these two kinds) are named ``<prefix><pid>-t<start>-*`` and locked by their owner
@@ -79,9 +80,10 @@ def snapshot_prefix(prefix: str) -> str:
     return f"{prefix}{private_copies.owner_tag()}-"
 
 
-def private_folder(prefix: str) -> private_copies.PrivateFolder:
-    """A new private folder for a copy (``prefix``: one of ours), locked as this process's until removed."""
-    return private_copies.PrivateFolder(snapshot_prefix(prefix))
+def private_folder(prefix: str, where: Path | None = None) -> private_copies.PrivateFolder:
+    """A new private folder for a copy (``prefix``: one of ours), locked as this process's until removed; in
+    the temporary folder, or in ``where`` (one of :func:`ram_folders.folders`, which the sweep looks in)."""
+    return private_copies.PrivateFolder(snapshot_prefix(prefix), where)
 
 
 def save_temp_prefix(target_name: str) -> str:
@@ -194,32 +196,45 @@ def in_folder(folder: str | os.PathLike, *, backups_kept: int = 3) -> list[Lefto
 
 
 def _private_folders(tmp_dir, pattern: re.Pattern) -> list[tuple[Path, int, int | None]]:
-    """(path, pid, start) of the folders of ours in the temporary folder whose name matches ``pattern``:
-    real folders of this user, never a symbolic link or another user's."""
-    import tempfile
+    """(path, pid, start) of the folders of ours whose name matches ``pattern``, in ``tmp_dir`` or, when it is
+    None, in the temporary folder and the RAM folders a small copy may go to (stores.common.ram_folders: a
+    crash must not leave a copy there for ever): real folders of this user, never a symbolic link or
+    another user's."""
+    if tmp_dir is not None:
+        places = [Path(tmp_dir)]
+    else:
+        import tempfile
 
-    folder = Path(tmp_dir or tempfile.gettempdir())
+        from daycare_gui.stores.common import ram_folders
+
+        places = list({os.path.realpath(p): Path(p) for p in (tempfile.gettempdir(), *ram_folders.folders())}.values())
     found = []
-    for name in _names(folder):
-        if (m := pattern.match(name)) and private_copies.is_ours(folder / name):
-            found.append((folder / name, int(m["pid"]), int(m["start"]) if m["start"] else None))
+    for folder in places:
+        for name in _names(folder):
+            if (m := pattern.match(name)) and private_copies.is_ours(folder / name):
+                found.append((folder / name, int(m["pid"]), int(m["start"]) if m["start"] else None))
     return found
 
 
-def _private(tmp_dir, pattern: re.Pattern, what: str) -> list[Leftover]:
-    return [Leftover(path, what, size_on_disk(path), pid, private_copies.owner_alive(path, pid, start), start)
-            for path, pid, start in _private_folders(tmp_dir, pattern)]
+def _private(tmp_dir, pattern: re.Pattern, what: str, gone_only: bool) -> list[Leftover]:
+    found = []
+    for path, pid, start in _private_folders(tmp_dir, pattern):
+        alive = private_copies.owner_alive(path, pid, start)
+        if not (gone_only and alive):  # (a live one's size is not walked for nothing: ~1,100 files)
+            found.append(Leftover(path, what, size_on_disk(path), pid, alive, start))
+    return found
 
 
-def read_copies(tmp_dir: str | os.PathLike | None = None) -> list[Leftover]:
-    """Private PGlite read copies in the temporary folder (every app instance shares it)."""
-    return _private(tmp_dir, _PGLITE_READ_RE, PGLITE_READ)
+def read_copies(tmp_dir: str | os.PathLike | None = None, *, gone_only: bool = False) -> list[Leftover]:
+    """Private PGlite read copies in the temporary folder and the RAM folders (every app instance shares
+    them); ``gone_only``: not those whose owner is known to run."""
+    return _private(tmp_dir, _PGLITE_READ_RE, PGLITE_READ, gone_only)
 
 
-def snapshot_copies(tmp_dir: str | os.PathLike | None = None) -> list[Leftover]:
+def snapshot_copies(tmp_dir: str | os.PathLike | None = None, *, gone_only: bool = False) -> list[Leftover]:
     """Private snapshot folders of SQLite databases (Daycare's, AgentStack's, CianaParrot's) in the
-    temporary folder."""
-    return _private(tmp_dir, _SNAPSHOT_RE, SNAPSHOT)
+    temporary folder; ``gone_only``: not those whose owner is known to run."""
+    return _private(tmp_dir, _SNAPSHOT_RE, SNAPSHOT, gone_only)
 
 
 def sweep_private_copies(tmp_dir: str | os.PathLike | None = None) -> list[Path]:
@@ -306,7 +321,7 @@ def report_and_clean(problems, folders: Iterable[Path | None], *, snapshots: boo
         found += in_folder(folder)
     removed: list[Leftover] = []
     if snapshots:  # only those of processes that are gone: a live one is being read right now
-        removed = clean(copies := [c for c in snapshot_copies() if c.alive is False])
+        removed = clean(copies := [c for c in snapshot_copies(gone_only=True) if c.alive is False])
         found += copies
     report(problems, found, removed)
     return found

@@ -44,6 +44,9 @@ class Listener:
     progress: Progress | None = None
     cancelled: Callable[[], bool] = lambda: False
     while_running: str = COPY_NOW
+    # The caller's own work a slow open may run on the opening thread while it only waits for another process
+    # (PGlite's start): a command importing what it reads next. Called at most once; what it raises is ignored.
+    meanwhile: Callable[[], None] | None = None
     later: Callable[[Callable[[], None]], None] | None = None  # keeps the work of :func:`later` (None: run it now)
 
 
@@ -53,9 +56,9 @@ _current: ContextVar[Listener | None] = ContextVar("daycare_gui_opening", defaul
 
 @contextmanager
 def reporting(progress: Progress | None = None, cancelled: Callable[[], bool] | None = None, *,
-              while_running: str = COPY_NOW, later: Callable[[Callable[[], None]], None] | None = None
-              ) -> Iterator[None]:
-    token = _current.set(Listener(progress, cancelled or (lambda: False), while_running, later))
+              while_running: str = COPY_NOW, meanwhile: Callable[[], None] | None = None,
+              later: Callable[[Callable[[], None]], None] | None = None) -> Iterator[None]:
+    token = _current.set(Listener(progress, cancelled or (lambda: False), while_running, meanwhile, later))
     try:
         yield
     finally:

@@ -57,13 +57,14 @@ def owner_tag() -> str:
 
 
 class PrivateFolder:
-    """A new ``0700`` folder named ``<prefix>XXXXXXXX`` in the temporary folder, locked as its owner's for as
-    long as this object lives; :meth:`remove` deletes it and lets the lock go."""
+    """A new ``0700`` folder named ``<prefix>XXXXXXXX`` in the temporary folder (or in ``where``: a RAM folder
+    of this user's, stores.common.ram_folders), locked as its owner's for as long as this object lives;
+    :meth:`remove` deletes it and lets the lock go."""
 
-    def __init__(self, prefix: str) -> None:
+    def __init__(self, prefix: str, where: Path | None = None) -> None:
         import tempfile  # (not at import: every start imports this module for the sweep)
 
-        self.path = Path(tempfile.mkdtemp(prefix=prefix))
+        self.path = Path(tempfile.mkdtemp(prefix=prefix, dir=where))
         self._lock_fd = _take_ownership(self.path)
 
     def remove(self, attempts: int = 1) -> None:

@@ -19,10 +19,11 @@ from daycare_gui.stores.daycare.pg.pglite_copy import PgliteServer
 from daycare_gui.stores.daycare.pg.runtime import SIDECAR, ensure_runtime
 
 WAIT_S = 120  # (a bound for a wait on a busy machine, not a timing assertion)
+CHECK_WAIT_S = 30  # (the old order never starts the sidecar during the check: a bound, not a timing assertion)
 
 
-def _wait_for(what, check) -> None:
-    deadline = time.monotonic() + WAIT_S
+def _wait_for(what, check, bound: float = WAIT_S) -> None:
+    deadline = time.monotonic() + bound
     while not check():
         assert time.monotonic() < deadline, f"gave up waiting for {what}"
         time.sleep(0.05)
@@ -90,10 +91,9 @@ def test_a_sidecar_whose_input_ends_before_start_leaves_the_folder_untouched(tmp
     data.mkdir(mode=0o700)
     sockets.mkdir(mode=0o700)
     proc = subprocess.Popen([runtime.node, str(SIDECAR), str(data), str(sockets)], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=str(tmp_path),
-                            env=dict(os.environ, PGLITE_ENTRY=str(runtime.entry)))
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=str(tmp_path))
     try:
-        proc.stdin.write("a-password-of-this-test\n")
+        proc.stdin.write(f"a-password-of-this-test\n{runtime.entry}\n")
         proc.stdin.flush()
         time.sleep(1)  # (PGlite is loading, or waits already: either way the input ends before START)
         try:
@@ -107,3 +107,66 @@ def test_a_sidecar_whose_input_ends_before_start_leaves_the_folder_untouched(tmp
             proc.wait()
     assert "READY" not in out
     assert os.listdir(data) == []
+
+
+def _sidecar_children() -> list[int]:
+    """Sidecars (Node running sidecar.mjs) started by this process."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int((entry / "stat").read_text().rpartition(")")[2].split()[1])
+                if ppid == os.getpid() and str(SIDECAR).encode() in (entry / "cmdline").read_bytes():
+                    found.append(int(entry.name))
+            except (OSError, ValueError, IndexError):
+                continue
+    return found
+
+
+def test_node_starts_while_pglite_s_files_are_checked_and_loads_pglite_only_once_they_are(pglite_demo,
+                                                                                         monkeypatch):
+    """Node's own start runs while PGlite's 21 MB are hashed against the pin (runtime.py), instead of after:
+    the sidecar is running during the check, and has not loaded PGlite (which it is told of on stdin only
+    once the check is done)."""
+    from daycare_gui.stores.daycare.pg import runtime
+
+    real = runtime.find_runtime
+    seen = {}
+
+    def checking():
+        _wait_for("the sidecar to start during the check", _sidecar_children, CHECK_WAIT_S)
+        [seen["pid"]] = _sidecar_children()
+        log = next(Path(f"/proc/{seen['pid']}/cwd").resolve().glob("sidecar.log"))
+        time.sleep(1)  # (Node has had time to start; whatever it does, it has not been told PGlite's module)
+        seen["log"] = log.read_text()
+        return real()
+
+    monkeypatch.setattr(runtime, "find_runtime", checking)
+    with registry.open_store(pglite_demo) as store:
+        assert store.server.proc.pid == seen["pid"]
+        assert store.capability(api.Conversations).threads()
+    assert "PGlite loaded" not in seen["log"]
+
+
+def test_the_fingerprint_before_the_copy_is_taken_once_node_is_starting(pglite_demo, monkeypatch):
+    """The store's fingerprint before its copy (pg.history_keys) is a stat of every file: taken while Node
+    starts, not before Node is started. Still before the copy: the copy's fingerprint is the store as copied."""
+    from daycare_gui.stores.daycare.pg import open as pg_open
+
+    real, order = pg_open._fingerprint, []
+    plain_copy = pglite_copy.copy_pglite
+
+    def fingerprint(folder, *, handed=False):
+        if handed:
+            order.append(("fingerprint", bool(_sidecar_children())))
+        return real(folder, handed=handed)
+
+    def copy(*args, **kwargs):
+        order.append(("copy", True))
+        return plain_copy(*args, **kwargs)
+
+    monkeypatch.setattr(pg_open, "_fingerprint", fingerprint)
+    monkeypatch.setattr(pglite_copy, "copy_pglite", copy)
+    with registry.open_store(pglite_demo) as store:
+        assert store.capability(api.Conversations).threads()
+    assert order == [("fingerprint", True), ("copy", True)]

@@ -19,13 +19,27 @@ from daycare_gui.stores.daycare.pg.head_starts import _started, begun, discard_a
 def _serve(folder):
     """The head start's work: the folder checked, then copied and served by the app's pinned PGlite (None when
     PGlite is not installed yet: the open installs it and copies)."""
-    from daycare_gui.stores.daycare.pg.open import serve_copy
+    from daycare_gui.stores.daycare.pg.open import _Beside, serve_copy
     from daycare_gui.stores.daycare.pg.pglite_check import check_pglite_folder
     from daycare_gui.stores.daycare.pg.runtime import find_runtime
 
     check_pglite_folder(folder)  # (a damaged folder: the open says so, as before)
-    runtime = find_runtime()
-    return serve_copy(folder, runtime, None, lambda: False) if runtime is not None else None
+    trusted = _Beside(find_runtime)  # PGlite's files checked while Node starts (PgliteServer asks once it has)
+
+    def runtime():
+        found = trusted.result()
+        if found is None:
+            raise _NotInstalled
+        return found
+
+    try:
+        return serve_copy(folder, runtime, None, lambda: False)
+    except _NotInstalled:
+        return None
+
+
+class _NotInstalled(Exception):
+    """No trusted PGlite here yet: the head start stops its Node, and the open installs PGlite."""
 
 
 def start(path) -> bool:

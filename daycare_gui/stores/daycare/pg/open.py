@@ -86,21 +86,30 @@ def open_pglite(paths, problems: ProblemLog | None = None, progress=None, cancel
         notes.append("Daycare's engine is running: this is a copy taken now and may be a moment behind; "
                      "edits are refused unless you insist")
     _import_meanwhile()
+
+    def meanwhile() -> None:  # (while PostgreSQL starts in Node: this thread would only wait)
+        _import_store_modules()
+        if listener.meanwhile is not None:
+            try:
+                listener.meanwhile()
+            except Exception:  # (what it prepared fails again, and is said, where it is used)
+                pass
+
+    def trusted_runtime():  # (asked by the server once Node has started: the check runs meanwhile)
+        return (trusted.result() if trusted is not None else find_runtime()) or install(progress, cancelled)
+
     # The copy and PGlite's start, begun when the window started (pg.head_start), or made now.
+    if trusted is None:  # begun: while it copies and starts, this thread prepares as it would meanwhile
+        meanwhile()
     begun = head_start.take(paths.pglite_path, cancelled, progress) if trusted is None else None
-    if cancelled():
-        raise opening.OpenCancelled("cancelled while copying the store")
-    if begun is not None:
-        runtime = begun[0].runtime
-    else:
-        runtime = (trusted.result() if trusted is not None else find_runtime()) or install(progress, cancelled)
-    notes.append(f"PGlite {runtime.pglite_version} from {runtime.source} reads a private copy of "
-                 f"{paths.pglite_path}; the folder itself is never opened")
     if cancelled():
         if begun is not None:
             begun[0].close(kill=True)
-        raise opening.OpenCancelled("cancelled before copying the store")
-    server, state = begun or serve_copy(paths.pglite_path, runtime, progress, cancelled)
+        raise opening.OpenCancelled("cancelled while copying the store")
+    server, state = begun or serve_copy(paths.pglite_path, trusted_runtime, progress, cancelled, meanwhile)
+    runtime = server.runtime
+    notes.append(f"PGlite {runtime.pglite_version} from {runtime.source} reads a private copy of "
+                 f"{paths.pglite_path}; the folder itself is never opened")
     for rel, why in server.skipped:
         problems.add(paths.pglite_path / rel, why)
     try:
@@ -125,15 +134,22 @@ def open_pglite(paths, problems: ProblemLog | None = None, progress=None, cancel
     return store
 
 
-def serve_copy(folder: Path, runtime, progress, cancelled):
+def serve_copy(folder: Path, runtime, progress, cancelled, while_starting=None):
     """A private copy of ``folder`` served by PGlite, and the CopyState saying whether the copy is the store
-    as it was at one fingerprint (pg.history_keys: the ids an earlier open kept load meanwhile)."""
+    as it was at one fingerprint (pg.history_keys: the ids an earlier open kept load meanwhile). ``runtime``:
+    a PgliteRuntime, or a call returning one once trusted (PgliteServer starts Node before it);
+    ``while_starting``: see PgliteServer."""
     from daycare_gui.stores.daycare.pg.history_keys import after_copy, before_copy
     from daycare_gui.stores.daycare.pg.pglite_copy import PgliteServer
 
-    state = before_copy(folder, _fingerprint(folder, handed=True))
-    server = PgliteServer(folder, runtime, progress=progress, cancelled=cancelled)
-    return server, after_copy(state, _fingerprint(folder))
+    states = []
+
+    def fingerprint_before() -> None:  # (once Node is started: it loads meanwhile; before the copy, as it must be)
+        states.append(before_copy(folder, _fingerprint(folder, handed=True)))
+
+    server = PgliteServer(folder, runtime, progress=progress, cancelled=cancelled, before_copy=fingerprint_before,
+                          while_starting=while_starting)
+    return server, after_copy(states[0], _fingerprint(folder))
 
 
 class _Beside:
@@ -187,6 +203,26 @@ def _import_meanwhile() -> None:
     threading.Thread(target=load, name="pglite-import", daemon=True).start()
 
 
+# What the store and its capabilities import as they are made and first asked (0.1 s and more), imported
+# while PostgreSQL starts in Node instead of after: on the thread that opens, which would only wait then.
+STORE_MODULES = ("daycare_gui.stores.daycare.pg.store", "daycare_gui.stores.daycare.pg.capabilities",
+                 "daycare_gui.stores.daycare.pg.usage", "daycare_gui.stores.daycare.pg.automations",
+                 "daycare_gui.stores.daycare.pg.directory", "daycare_gui.stores.daycare.pg.history_total",
+                 "daycare_gui.stores.daycare.datadir.documents", "daycare_gui.stores.daycare.datadir.collections",
+                 "daycare_gui.stores.daycare.datadir.files", "daycare_gui.stores.daycare.datadir.config_docs",
+                 "yaml")  # (the data folder's front matter)
+
+
+def _import_store_modules() -> None:
+    import importlib
+
+    for name in STORE_MODULES:
+        try:
+            importlib.import_module(name)
+        except Exception:  # (fails again, and is said, where it is used)
+            pass
+
+
 ENGINE_POLL_S = 1.0
 def _engine_decision(paths, engine, policy: str, progress, cancelled):
     """Daycare writes the folder while its engine runs: ask first, wait until it stops, or copy now."""
@@ -225,7 +261,7 @@ def _report_leftovers(problems: ProblemLog, *folders, read_copies: bool = False)
     if read_copies:
         # Copies of instances still running are in use (this one's, another window's, of any store): not
         # leftovers, and not this store's to mention; those of killed instances are removed and said so.
-        copies = [c for c in leftovers.read_copies() if not c.alive]
+        copies = leftovers.read_copies(gone_only=True)
         removed = leftovers.clean(copies)
         found.extend(copies)
     leftovers.report(problems, found, removed)

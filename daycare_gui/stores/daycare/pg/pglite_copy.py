@@ -18,13 +18,14 @@ import struct
 import subprocess
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
-from daycare_gui.stores.common import leftovers
+from daycare_gui.stores.common import leftovers, ram_folders
 from daycare_gui.stores.common.opening import OpenCancelled
 from daycare_gui.stores.common.regular_copy import FileGrew, copy_stream, growth_limit
 from daycare_gui.stores.common.regular_files import NotRegularFile, open_regular, what_is
-from daycare_gui.stores.daycare.pg.runtime import SIDECAR, PgliteRuntime, PgliteUnavailable
+from daycare_gui.stores.daycare.pg.runtime import SIDECAR, PgliteRuntime, PgliteUnavailable, find_node
 
 COPY_PREFIX = leftovers.PGLITE_READ_PREFIX  # temporary folders: <tmp>/daycare-gui-pglite-<pid>-t<start>-XXXX
 READY_TIMEOUT = 60.0
@@ -71,15 +72,18 @@ def copy_pglite(src: Path, dest: Path, progress=None, cancelled=lambda: False,
 
     Only regular files are copied (see :func:`_plan`): what else the folder holds is left out and named in
     ``skipped`` as (relative path, why), and each file stops at a size it could have (``FileGrew``)."""
+    # (paths as strings, relative ones in posix form: a PGlite store is ~1,100 files even when new, and pathlib
+    # cost a third of the copy's own time on them, time the window's thread, importing beside it, waits for)
     skipped = skipped if skipped is not None else []
+    src_s, dest_s = os.fspath(src), os.fspath(dest)
     files, links, sizes = _plan(src, skipped)
     if not whole:
-        files = [rel for rel in files if not _recycled_wal(links.get(rel, src / rel), rel)]
+        files = [rel for rel in files if not _recycled_wal(links.get(rel) or _join(src_s, rel), rel)]
 
-    def order(rel: Path) -> tuple[int, str]:
-        if rel.as_posix() == "global/pg_control":
+    def order(rel: str) -> tuple[int, str]:
+        if rel == "global/pg_control":
             return (0, "")
-        return (2 if rel.parts[0] == "pg_wal" else 1, rel.as_posix())
+        return (2 if rel.startswith("pg_wal/") else 1, rel)
 
     files.sort(key=order)
     total = sum(sizes[rel] for rel in files)  # (as listed: a stat a file, not a second one here)
@@ -98,26 +102,28 @@ def copy_pglite(src: Path, dest: Path, progress=None, cancelled=lambda: False,
     # Folders are private (0700) while the copy is made and get the source's modes at the end; files are
     # created 0600 and get theirs once written: no moment in which the copy is more open than the store.
     dest.mkdir(mode=0o700, parents=True, exist_ok=True)
-    made = {Path(".")}  # the folders made, relative: a file's folder is made once, not asked for each file
-    for dirpath, dirs, _names in os.walk(src):  # every folder, also the empty ones PostgreSQL expects
+    made = {""}  # the folders made, relative: a file's folder is made once, not asked for each file
+    for dirpath, dirs, _names in os.walk(src_s):  # every folder, also the empty ones PostgreSQL expects
+        here = _relative(dirpath, src_s)
         for d in dirs:
             if not os.path.islink(os.path.join(dirpath, d)):  # a linked folder is not followed (_plan)
-                rel_dir = Path(dirpath, d).relative_to(src)
-                (dest / rel_dir).mkdir(mode=0o700, exist_ok=True)
+                rel_dir = f"{here}/{d}" if here else d
+                os.makedirs(_join(dest_s, rel_dir), mode=0o700, exist_ok=True)
                 made.add(rel_dir)
     for rel in files:
-        target = dest / rel
-        if rel.parent not in made:
-            target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-            made.add(rel.parent)
+        target = _join(dest_s, rel)
+        parent = rel.rpartition("/")[0]
+        if parent not in made:
+            os.makedirs(os.path.dirname(target), mode=0o700, exist_ok=True)
+            made.add(parent)
         try:
             # O_NOFOLLOW: a file swapped for a link after the listing is refused, not followed; a link is
             # opened at the real path it was checked to have.
-            fin = open_regular(links.get(rel, src / rel), follow=False)
+            fin = open_regular(links.get(rel) or _join(src_s, rel), follow=False)
         except FileNotFoundError:
             continue  # gone since the listing (PostgreSQL removes old WAL segments): nothing to copy
         except NotRegularFile as exc:
-            skipped.append((rel.as_posix(), exc.strerror.replace("not read", "not copied")))
+            skipped.append((rel, exc.strerror.replace("not read", "not copied")))
             continue
         if not whole and _recycled_wal(fin.fileno(), rel):  # looked at again now: PostgreSQL may have written it since
             fin.close()
@@ -132,16 +138,27 @@ def copy_pglite(src: Path, dest: Path, progress=None, cancelled=lambda: False,
                 size = before + done
                 report()
 
-            size = before + _copy_file(fin, fout, os.fstat(fin.fileno()).st_size, rel.as_posix(), step)
+            st = os.fstat(fin.fileno())
+            size = before + _copy_file(fin, fout, st.st_size, rel, step)
             fout.flush()
-            _same_access(os.fstat(fin.fileno()), fout.fileno(), None)
-    for dirpath, _dirs, _names in os.walk(src, topdown=False):  # deepest first: a parent never blocks a child
-        rel = Path(dirpath).relative_to(src)
-        if (dest / rel).is_dir():
-            _same_access(os.stat(dirpath), None, dest / rel)
+            _same_access(st, fout.fileno(), None)
+    for dirpath, _dirs, _names in os.walk(src_s, topdown=False):  # deepest first: a parent never blocks a child
+        copy_dir = _join(dest_s, _relative(dirpath, src_s))
+        if os.path.isdir(copy_dir):
+            _same_access(os.stat(dirpath), None, Path(copy_dir))
     if progress:
         progress(total_mb, total_mb, f"Copying the store ({total_mb:,} of {total_mb:,} MB)…")
     return size
+
+
+def _relative(path: str, top: str) -> str:
+    """``path`` (``top`` or below it, as os.walk gives it) relative to ``top``, in posix form; "" for ``top``."""
+    rel = os.path.relpath(path, top)
+    return "" if rel == os.curdir else rel.replace(os.sep, "/")
+
+
+def _join(top: str, rel: str) -> str:
+    return os.path.join(top, *rel.split("/")) if rel else top
 
 
 def _copy_file(fin, fout, size: int, name: str, step) -> int:
@@ -178,14 +195,15 @@ XLP_LONG_HEADER = 0x0002
 WAL_HEADER = struct.Struct("<HHIQI4xQII")  # XLogLongPageHeaderData: magic, info, tli, pageaddr, rem_len, sysid, seg_size, blcksz
 
 
-def _recycled_wal(file, rel: Path) -> bool:
+def _recycled_wal(file, rel: str | os.PathLike) -> bool:
     """Whether ``file`` (a path or an open descriptor) is a WAL segment no recovery can read: PostgreSQL
     renames segments it no longer needs to future names for reuse, and they keep their old contents until
     it writes into them. The first page says which position a segment was written for; one that is not
     its name's (or never written: zeros) is where the WAL ends, for PostgreSQL as for the copy, which
     leaves it out. A PGlite store closed after a large write keeps hundreds of them (320 of the 1M-record
     demo's 590 MB), a copy at every open. Anything that does not read as a segment header is copied."""
-    if len(rel.parts) != 2 or rel.parts[0] != "pg_wal" or not WAL_SEGMENT.fullmatch(rel.name):
+    folder, _, name = os.fspath(rel).replace(os.sep, "/").partition("/")  # (``rel``: the relative path)
+    if folder != "pg_wal" or not WAL_SEGMENT.fullmatch(name):
         return False
     try:
         if isinstance(file, int):
@@ -202,13 +220,13 @@ def _recycled_wal(file, rel: Path) -> bool:
     _magic, info, _tli, pageaddr, _rem, _sysid, seg_size, _blcksz = WAL_HEADER.unpack(head)
     if not info & XLP_LONG_HEADER or seg_size < (1 << 20) or seg_size > (1 << 30) or seg_size & (seg_size - 1):
         return False
-    log, seg = int(rel.name[8:16], 16), int(rel.name[16:24], 16)
+    log, seg = int(name[8:16], 16), int(name[16:24], 16)
     return pageaddr != (log * (0x1_0000_0000 // seg_size) + seg) * seg_size
 
 
-def _plan(src: Path, skipped: list[tuple[str, str]]) -> tuple[list[Path], dict[Path, str], dict[Path, int]]:
-    """The files to copy (relative paths), the real path of those that are symlinks copied as their
-    target, and each file's size as listed (the progress's total).
+def _plan(src: Path, skipped: list[tuple[str, str]]) -> tuple[list[str], dict[str, str], dict[str, int]]:
+    """The files to copy (relative paths, posix form), the real path of those that are symlinks copied as
+    their target, and each file's size as listed (the progress's total).
 
     PGlite writes regular files and folders only. Anything else in the folder is not its own: a named pipe
     would block the copy for ever, a device (``/dev/zero``) would fill the disk, a link may lead out of the
@@ -216,15 +234,17 @@ def _plan(src: Path, skipped: list[tuple[str, str]]) -> tuple[list[Path], dict[P
     regular file inside the store (PGlite would read through it, and those bytes are the store's own);
     every other entry — a link leaving the store, a dangling or looping link, a link to a folder (not
     followed: a loop or a way out), a pipe, a device, a socket — is left out and named in ``skipped``."""
-    base = os.path.realpath(src)
-    files: list[Path] = []
-    links: dict[Path, str] = {}
-    sizes: dict[Path, int] = {}
-    for dirpath, dirs, names in os.walk(src):
+    top = os.fspath(src)
+    base = os.path.realpath(top)
+    files: list[str] = []
+    links: dict[str, str] = {}
+    sizes: dict[str, int] = {}
+    for dirpath, dirs, names in os.walk(top):
+        here = _relative(dirpath, top)
         for name in sorted(dirs) + sorted(names):
-            path = Path(dirpath, name)
-            rel = path.relative_to(src)
-            if rel.name == "postmaster.pid":
+            path = os.path.join(dirpath, name)
+            rel = f"{here}/{name}" if here else name
+            if name == "postmaster.pid":
                 continue
             try:
                 st = os.lstat(path)
@@ -237,16 +257,16 @@ def _plan(src: Path, skipped: list[tuple[str, str]]) -> tuple[list[Path], dict[P
                 sizes[rel] = st.st_size
                 continue
             if not stat.S_ISLNK(st.st_mode):
-                skipped.append((rel.as_posix(), f"{what_is(st.st_mode)}, not a regular file; not copied"))
+                skipped.append((rel, f"{what_is(st.st_mode)}, not a regular file; not copied"))
                 continue
             real = os.path.realpath(path)
             if os.path.commonpath([base, real]) != base:
-                skipped.append((rel.as_posix(), f"a link out of the store (to {real}); not copied"))
+                skipped.append((rel, f"a link out of the store (to {real}); not copied"))
                 continue
             try:
                 target = os.stat(path)
             except OSError as exc:
-                skipped.append((rel.as_posix(), f"a link that leads nowhere ({exc.strerror}); not copied"))
+                skipped.append((rel, f"a link that leads nowhere ({exc.strerror}); not copied"))
                 continue
             if stat.S_ISREG(target.st_mode):
                 files.append(rel)
@@ -254,7 +274,7 @@ def _plan(src: Path, skipped: list[tuple[str, str]]) -> tuple[list[Path], dict[P
                 sizes[rel] = target.st_size
             else:
                 kind = "a folder" if stat.S_ISDIR(target.st_mode) else what_is(target.st_mode)
-                skipped.append((rel.as_posix(), f"a link to {kind}, not a regular file; not copied"))
+                skipped.append((rel, f"a link to {kind}, not a regular file; not copied"))
     return files, links, sizes
 
 
@@ -292,6 +312,21 @@ def keep_access(src: Path, copy: Path) -> None:
             os.chmod(path, mode)
 
 
+def _bytes_within(src: Path, limit: int) -> int:
+    """The bytes of the files in ``src`` (as listed: links not followed), or ``limit + 1`` as soon as they pass
+    ``limit``: the 1M demo's folder need not be walked to tell that it is large. Never raises."""
+    total = 0
+    for dirpath, _dirs, names in os.walk(src):
+        for name in names:
+            try:
+                total += os.lstat(os.path.join(dirpath, name)).st_size
+            except OSError:
+                continue
+            if total > limit:
+                return limit + 1
+    return total
+
+
 def _private(path, flags: int) -> int:
     return os.open(path, flags, 0o600)
 
@@ -313,14 +348,22 @@ class PgliteServer:
     """A running sidecar over a private copy. ``url`` is a SQLAlchemy URL for it; ``close()`` stops it
     and removes the copy."""
 
-    def __init__(self, folder: Path, runtime: PgliteRuntime, *, copy: bool = True, progress=None,
-                 cancelled=lambda: False) -> None:
+    def __init__(self, folder: Path, runtime: PgliteRuntime | Callable[[], PgliteRuntime], *, copy: bool = True,
+                 progress=None, cancelled=lambda: False, before_copy: Callable[[], None] | None = None,
+                 while_starting: Callable[[], None] | None = None) -> None:
+        """``runtime``: the trusted PGlite, or a call that returns it (its files checked against the pin on
+        another thread, an install): Node starts meanwhile and is told PGlite's module only once it is
+        trusted. ``before_copy()`` runs once Node has started, before the folder is copied (a fingerprint of
+        the folder as it was copied); ``while_starting()`` once the copy is whole, while PostgreSQL starts on
+        it in Node (0.2 to 0.5 s this thread would spend waiting: the caller's imports, say)."""
         self.original = Path(folder)
-        self.runtime = runtime
+        self.runtime = runtime if isinstance(runtime, PgliteRuntime) else None
         self._private_copy = copy  # served from a copy of ours, deleted on close (else the caller's working copy)
         # named for this process and locked as its own (stores.common.private_copies): a kill leaves it to
-        # the next start's sweep, which never takes a running instance's
-        self._private = leftovers.private_folder(COPY_PREFIX)
+        # the next start's sweep, which never takes a running instance's. A small store's copy goes to a RAM
+        # folder of this user's (stores.common.ram_folders: its ~1,100 files are slow to create on a busy disk)
+        where = ram_folders.folder_for(_bytes_within(self.original, ram_folders.MAX_BYTES)) if copy else None
+        self._private = leftovers.private_folder(COPY_PREFIX, where)
         self.workdir = self._private.path
         self.proc: subprocess.Popen | None = None
         self._short_socket_dir: Path | None = None
@@ -332,15 +375,21 @@ class PgliteServer:
             else:  # writing: the caller already made the working copy it wants served
                 self.data, self.copied_bytes = self.original, 0
             self.socket_dir = self._socket_folder()
-            # Node starts first and loads PGlite and its WebAssembly while the folder is copied (0.3 to 0.4 s
-            # of the small demo's open, as long as its copy); PostgreSQL, which reads the folder, waits for
-            # the START _start sends once the copy is whole (sidecar.mjs). A failed or cancelled copy kills it.
-            self._spawn(runtime)
+            # Node starts first, before PGlite's files are trusted (Node's own start, 0.05 to 0.1 s, runs while
+            # they are hashed); it loads PGlite and its WebAssembly once told which module (0.3 to 0.6 s), while
+            # the folder is copied; PostgreSQL, which reads the folder, waits for the START _start sends once
+            # the copy is whole (sidecar.mjs). A failed or cancelled copy kills it.
+            self._spawn(self.runtime.node if self.runtime is not None else find_node())
+            if before_copy is not None:
+                before_copy()
+            if self.runtime is None:
+                self.runtime = runtime()
+            self._tell(str(self.runtime.entry))
             if copy:
                 self.copied_bytes = copy_pglite(self.original, self.data, progress, cancelled, self.skipped)
             if progress:
-                progress(0, 0, f"Starting PGlite {runtime.pglite_version}…")
-            self._start(runtime, cancelled)
+                progress(0, 0, f"Starting PGlite {self.runtime.pglite_version}…")
+            self._start(self.runtime, cancelled, meanwhile=while_starting)
         except PgliteUnavailable as exc:
             self.close(kill=True)
             if not self.skipped:
@@ -364,12 +413,13 @@ class PgliteServer:
         self._short_socket_dir = Path(tempfile.mkdtemp(prefix="daycare-gui-sock-", dir="/tmp"))
         return self._short_socket_dir
 
-    def _spawn(self, runtime: PgliteRuntime, node_flags=None) -> None:
-        """Start the sidecar (Node, PGlite and the app's pinned runtime only) and give it its password; it loads
-        PGlite and waits for START before PostgreSQL looks at the data folder."""
+    def _spawn(self, node: str, node_flags=None) -> None:
+        """Start the sidecar (Node running sidecar.mjs, nothing else yet) and give it its password; it loads PGlite
+        once told its module (:meth:`_tell`, after the check) and waits for START before PostgreSQL looks at the
+        data folder."""
         node_flags = SIDECAR_NODE_FLAGS if node_flags is None else node_flags
         self._node_flags = node_flags
-        env = dict(os.environ, PGLITE_ENTRY=str(runtime.entry), **SIDECAR_MALLOC,
+        env = dict(os.environ, **SIDECAR_MALLOC,
                    PGLITE_SETTINGS="\n".join(f"{name}={value}" for name, value in SIDECAR_PGLITE_SETTINGS.items()))
         # A password of this start's own, on the sidecar's stdin (not its command line or environment,
         # which other processes can read): only who holds it reaches the copy through the socket.
@@ -379,8 +429,7 @@ class PgliteServer:
         self.log_path = self.workdir / "sidecar.log"
         # (its working folder is the private one: never the store's, or wherever the app was started from)
         with open(self.log_path, "wb") as log:
-            self.proc = subprocess.Popen([runtime.node, *node_flags, str(SIDECAR), str(self.data),
-                                          str(self.socket_dir)],
+            self.proc = subprocess.Popen([node, *node_flags, str(SIDECAR), str(self.data), str(self.socket_dir)],
                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
                                          env=env, text=True, cwd=str(self.workdir))
         self._tell(self.password)
@@ -392,16 +441,22 @@ class PgliteServer:
         except OSError:
             pass  # it stopped already: its ERROR line (or none) says why when it is read
 
-    def _start(self, runtime: PgliteRuntime, cancelled=lambda: False, node_flags=None) -> None:
+    def _start(self, runtime: PgliteRuntime, cancelled=lambda: False, node_flags=None, meanwhile=None) -> None:
         """The data folder is whole: let the sidecar (spawned now if it is not yet) start PostgreSQL on it, and
         wait for its READY."""
         if self.proc is None:
-            self._spawn(runtime, node_flags)
+            self._spawn(runtime.node, node_flags)
+            self._tell(str(runtime.entry))
         node_flags = self._node_flags
         self._tell("START")
         line: list[str] = []
         reader = threading.Thread(target=lambda: line.append(self.proc.stdout.readline()), daemon=True)
         reader.start()
+        if meanwhile is not None:
+            try:
+                meanwhile()
+            except Exception:  # (what it prepared fails again, and is said, where it is used)
+                pass
         deadline = time.monotonic() + READY_TIMEOUT
         while reader.is_alive() and time.monotonic() < deadline:
             if cancelled():

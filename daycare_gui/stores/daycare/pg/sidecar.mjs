@@ -1,11 +1,11 @@
 // Serve one PGlite data folder over the PostgreSQL wire protocol on a unix socket, for daycare-gui.
 //
 // Usage: node sidecar.mjs <data folder (a private copy)> <socket folder>
-// Environment: PGLITE_ENTRY, the absolute path of PGlite's module file (dist/index.js of a package
-// daycare-gui checked, see runtime.py); it is imported by that path, never looked up by package name.
-// Standard input: the first line is the password clients must give; the second is "START" once the data
-// folder is whole. daycare-gui starts the sidecar before it copies the store: Node loads PGlite and its
-// WebAssembly meanwhile, and PostgreSQL, which is what reads the folder, waits for START. The end of
+// Standard input: the first line is the password clients must give; the second the absolute path of PGlite's
+// module file (dist/index.js of a package daycare-gui checked, see runtime.py), imported by that path, never
+// looked up by package name, and sent only once checked (Node starts meanwhile); the third is "START" once
+// the data folder is whole. daycare-gui starts the sidecar before it copies the store: Node loads PGlite and
+// its WebAssembly meanwhile, and PostgreSQL, which is what reads the folder, waits for START. The end of
 // standard input stops the sidecar (before START too), so it never outlives the application that started
 // it. (The password is not an argument or an environment variable: other processes can read those in ps
 // and /proc.)
@@ -245,14 +245,14 @@ async function main() {
   const line = stdinLines();
   const password = await line().catch(() => { throw new Error("no password on standard input"); });
   if (password.length === 0) throw new Error("an empty password on standard input");
+  const entry = (await line().catch(() => { throw new Error("no PGlite module on standard input"); })).toString();
+  if (!path.isAbsolute(entry)) throw new Error("the PGlite module given is not an absolute path");
   // START once the folder is whole; the input's end before it (the copy failed, was cancelled, or the
   // application is gone) ends the sidecar before PostgreSQL looked at the folder
   const copied = line().then((text) => {
     if (text.toString() !== "START") throw new Error("no START on standard input");
   });
   copied.catch(() => process.exit(1));
-  const entry = process.env.PGLITE_ENTRY;
-  if (!entry || !path.isAbsolute(entry)) throw new Error("PGLITE_ENTRY is not an absolute path");
   const { PGlite } = await import(pathToFileURL(entry).href);
   const net = await import("node:net");
   const db = await startPGlite(PGlite, dataDir, settingsWanted(process.env.PGLITE_SETTINGS), copied);
