@@ -273,6 +273,8 @@ class MainWindow(QMainWindow):
         self._update_status()
         self.banner.hide()
         self._idle_imports(opened)
+        for work in self.opener.take_later():  # (before the counts: the Problems count includes what it finds)
+            self.bg_worker.submit("after-open", work, supersede=False)
         self._load_counts()
         self.preloader.start()
         self.jump.store_opened()  # on the background worker, held until start-up's imports are done

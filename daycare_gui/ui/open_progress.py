@@ -34,6 +34,7 @@ class _Attempt:
         self.launch, self.on_opened, self.on_failed = launch, on_opened, on_failed
         self.stop = threading.Event()
         self.while_running = opening.ASK
+        self.later: list = []  # what the open left until the first page is shown (opening.later)
 
 
 class OpenProgress(QObject):
@@ -46,6 +47,7 @@ class OpenProgress(QObject):
         self.parent_widget = parent
         self._numbers = itertools.count(1)
         self._current: _Attempt | None = None
+        self.later: list = []  # what the store just opened left for after its first page (take_later)
         self.dialog: QProgressDialog | None = None
         self.messages: list[str] = []  # every stage the last open reported (the tests read it)
         self.question: QMessageBox | None = None  # "the engine is running: wait, or copy now?"
@@ -78,7 +80,7 @@ class OpenProgress(QObject):
 
                 if stop():
                     raise opening.OpenCancelled("cancelled")
-                with opening.reporting(progress, stop, while_running=while_running):
+                with opening.reporting(progress, stop, while_running=while_running, later=attempt.later.append):
                     store = fn()
                 if stop():  # cancelled after the last step: let go of it here, nobody will take it
                     store.close()
@@ -110,7 +112,13 @@ class OpenProgress(QObject):
         self._close_dialog()
         if attempt.while_running != opening.ASK:  # the answer that worked: Refresh does not ask again
             self._choices[attempt.label] = attempt.while_running
+        self.later = attempt.later
         on_opened(store)
+
+    def take_later(self) -> list:
+        """The work the store just opened left for after its first page (``opening.later``), once."""
+        later, self.later = self.later, []
+        return later
 
     def _failed(self, attempt: _Attempt, message: str, on_failed) -> None:
         if attempt.stop.is_set() or message.startswith(opening.OpenCancelled.__name__):

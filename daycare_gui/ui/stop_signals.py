@@ -6,15 +6,16 @@ copy, a SQLite snapshot) in the temporary folder, and SIGINT raises KeyboardInte
 runs, prints a traceback and leaves the window up.
 
 Python runs a signal handler only when the interpreter gets control, and Qt's event loop may sleep in C for
-minutes. So the C-level handler's wake-up byte (``signal.set_wakeup_fd``) goes into a socket pair that a
-QSocketNotifier watches: the event loop wakes, and the close runs as an ordinary event, never in the middle
-of another slot. A signal the process was started ignoring (``nohup`` ignores SIGHUP) stays ignored.
+minutes. So the C-level handler's wake-up byte (``signal.set_wakeup_fd``) goes into a pipe (a socket pair on
+Windows, where the wake-up needs a socket) that a QSocketNotifier watches: the event loop wakes, and the close
+runs as an ordinary event, never in the middle of another slot. A signal the process was started ignoring
+(``nohup`` ignores SIGHUP) stays ignored.
 """
 
 from __future__ import annotations
 
+import os
 import signal
-import socket
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QSocketNotifier
@@ -30,9 +31,7 @@ class StopSignals(QObject):
         self._on_stop = on_stop
         self.busy = False  # set by on_stop while it waits for an answer (a nested event loop)
         self._previous: dict[int, object] = {}
-        self._reader, self._writer = socket.socketpair()
-        for sock in (self._reader, self._writer):
-            sock.setblocking(False)
+        self._reader, self._writer = _wake_up_channel()
         self._previous_fd = signal.set_wakeup_fd(self._writer.fileno(), warn_on_full_buffer=False)
         for signum in STOP_SIGNALS:
             current = signal.getsignal(signum)
@@ -64,4 +63,37 @@ class StopSignals(QObject):
 
 
 def _noted(_signum, _frame) -> None:
-    """Nothing to do here: the wake-up byte already went to the socket pair."""
+    """Nothing to do here: the wake-up byte already went to the pipe."""
+
+
+class _PipeEnd:
+    """One end of a pipe, read and closed as a socket is (the rest of this module does not tell them apart)."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+        os.set_blocking(fd, False)
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def recv(self, size: int) -> bytes:
+        return os.read(self._fd, size)
+
+    def close(self) -> None:
+        if self._fd >= 0:
+            fd, self._fd = self._fd, -1
+            os.close(fd)
+
+
+def _wake_up_channel():
+    """(reader, writer), both non-blocking: a pipe where the platform has one — importing ``socket`` (and
+    ``selectors`` with it) cost ~4 ms of every start, before the window showed (#35) — else a socket pair."""
+    if os.name == "posix":
+        reader, writer = os.pipe()
+        return _PipeEnd(reader), _PipeEnd(writer)
+    import socket
+
+    pair = socket.socketpair()
+    for sock in pair:
+        sock.setblocking(False)
+    return pair

@@ -15,7 +15,7 @@ from functools import lru_cache
 
 import shiboken6
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
-from PySide6.QtGui import QColor, QGuiApplication, QPalette
+from PySide6.QtGui import QBrush, QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QWidget
 
 AA = 4.5  # WCAG 2 minimum contrast for body text
@@ -153,6 +153,17 @@ def colours(palette: QPalette | None = None) -> Colours:
     R = QPalette.ColorRole
     return _colours(_hex(palette, R.Text), _hex(palette, R.Base), _hex(palette, R.AlternateBase),
                     _hex(palette, R.Window), _hex(palette, R.WindowText), _hex(palette, R.Link))
+
+
+@lru_cache(maxsize=64)
+def solid_brush(colour: str) -> QBrush:
+    """A brush of one colour (a row's state colour), made once per colour. Not ``QBrush(QColor(...))``: PySide
+    choosing among QBrush's constructors makes QGradient's Python types and enums the first time (~4 ms),
+    paid by the first list that shows a coloured row."""
+    brush = QBrush()
+    brush.setStyle(Qt.BrushStyle.SolidPattern)
+    brush.setColor(QColor(colour))
+    return brush
 
 
 def label_style(kind: str, palette: QPalette | None = None) -> str:

@@ -12,7 +12,8 @@ import pytest
 
 # Not needed to show the window or the Agents page; each costs tens of milliseconds to import.
 DEFERRED = ("yaml", "markdown_it", "daycare_gui.stores.daycare.files.collections",
-            "daycare_gui.stores.daycare.sqlite.queries.tasks", "daycare_gui.stores.daycare.sqlite.counts", "daycare_gui.stores.daycare.sqlite.store")
+            "daycare_gui.stores.daycare.sqlite.queries.tasks", "daycare_gui.stores.daycare.sqlite.counts", "daycare_gui.stores.daycare.sqlite.store",
+            "socket")  # (the stop signals wake the event loop through a pipe)
 
 
 def _run(code: str, tmp_path) -> dict:
@@ -174,3 +175,52 @@ def test_the_agents_page_is_imported_in_idle_time_when_start_up_shows_another_pa
         print(json.dumps({"shown": shown, "agents_page": "daycare_gui.ui.panes.generic.conversations" in sys.modules}))
     """, tmp_path)
     assert found == {"shown": "overview", "agents_page": True}
+
+
+# Not needed to open a SQLite Daycare store (hashing, the search index's documents, Daycare's former index, the
+# PostgreSQL generation's run reports): ~10 ms of a start before the first page; the preloader imports them after.
+NOT_FOR_A_SQLITE_OPEN = ("hashlib", "daycare_gui.stores.daycare.former_index",
+                         "daycare_gui.stores.daycare.search_documents", "daycare_gui.stores.daycare.pg.automations")
+
+
+def test_opening_a_sqlite_store_leaves_hashing_and_the_search_readers_to_the_idle_imports(tmp_path):
+    """Nor does showing the Agents page at once import hashlib, or the documents page's module (its Memory
+    button looks its documents up on the background worker, after the idle imports)."""
+    found = _run(_WINDOW_ON_THE_DEMO + f"""
+        while window.store is None:
+            app.processEvents()
+            threading.Event().wait(0.001)
+        when_opened = [m for m in {NOT_FOR_A_SQLITE_OPEN!r} if m in sys.modules]
+        window.show_section("agents")  # (built at once: the preloader has not had its idle moment yet)
+        with_the_agents_page = [m for m in ("hashlib", "socket", "daycare_gui.ui.panes.generic.documents")
+                                if m in sys.modules]
+        while not window.preloader.done:
+            app.processEvents()
+            threading.Event().wait(0.001)
+        after = [m for m in {NOT_FOR_A_SQLITE_OPEN[:3]!r} if m not in sys.modules]
+        window.close()
+        print(json.dumps({{"when_opened": when_opened, "with_the_agents_page": with_the_agents_page,
+                          "missing_after_the_idle_imports": after}}))
+    """, tmp_path)
+    assert found == {"when_opened": [], "with_the_agents_page": [], "missing_after_the_idle_imports": []}
+
+
+def test_a_state_colour_and_the_navigation_icons_are_drawn_without_qgradients_types(tmp_path):
+    """PySide makes QGradient's Python types and enums (~4 ms) the first time a call could take a gradient:
+    ``QBrush(QColor(…))`` or ``fillRect``. A dead agent's red row and the navigation's icons are drawn without
+    such a call, so the Agents page's first rows do not pay for it; the brush is the same colour as before."""
+    found = _run("""
+        import json
+        import PySide6.QtGui as G
+        from daycare_gui.ui.app import make_application
+        from daycare_gui.ui.icons import nav_icon
+        from daycare_gui.ui.theme import solid_brush
+
+        app = make_application()
+        brush = solid_brush("#aa0000")
+        nav_icon("system-users").pixmap(16)
+        made = "QGradient" in vars(G)
+        same = brush == G.QBrush(G.QColor("#aa0000"))
+        print(json.dumps({"qgradient_made": made, "same_brush": same}))
+    """, tmp_path)
+    assert found == {"qgradient_made": False, "same_brush": True}

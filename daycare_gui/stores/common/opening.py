@@ -5,6 +5,10 @@ once, a Node process started). The caller â€” the window's worker or a command â
 :func:`reporting`; a kind's slow steps call :func:`stage` and :func:`check` (or read :func:`current`), and
 nothing happens when nobody listens. The context is per thread (a ``ContextVar``), so two opens on two
 threads never mix their progress.
+
+Work an open owes but the store's first page does not need (walking the store's folders for leftovers of
+killed writers, to list them as problems) goes through :func:`later`: the window runs it once its first page
+is shown; a command, which keeps no such list, has it run at once, inside the open.
 """
 
 from __future__ import annotations
@@ -43,6 +47,7 @@ class Listener:
     # The caller's own work a slow open may run on the opening thread while it only waits for another process
     # (PGlite's start): a command importing what it reads next. Called at most once; what it raises is ignored.
     meanwhile: Callable[[], None] | None = None
+    later: Callable[[Callable[[], None]], None] | None = None  # keeps the work of :func:`later` (None: run it now)
 
 
 _NOBODY = Listener()
@@ -51,8 +56,9 @@ _current: ContextVar[Listener | None] = ContextVar("daycare_gui_opening", defaul
 
 @contextmanager
 def reporting(progress: Progress | None = None, cancelled: Callable[[], bool] | None = None, *,
-              while_running: str = COPY_NOW, meanwhile: Callable[[], None] | None = None) -> Iterator[None]:
-    token = _current.set(Listener(progress, cancelled or (lambda: False), while_running, meanwhile))
+              while_running: str = COPY_NOW, meanwhile: Callable[[], None] | None = None,
+              later: Callable[[Callable[[], None]], None] | None = None) -> Iterator[None]:
+    token = _current.set(Listener(progress, cancelled or (lambda: False), while_running, meanwhile, later))
     try:
         yield
     finally:
@@ -67,6 +73,17 @@ def stage(done: int, total: int, message: str) -> None:
     listener = current()
     if listener.progress is not None:
         listener.progress(done, total, message)
+
+
+def later(work: Callable[[], None]) -> None:
+    """``work`` once the store's first page is shown, when the caller keeps such work (the window: on its
+    background worker, which waits for the first page); otherwise now. It must not raise, and must be safe to
+    run on another thread than the open's, at any time while the store is open."""
+    keep = current().later
+    if keep is None:
+        work()
+    else:
+        keep(work)
 
 
 def check(what: str = "opening the store") -> None:

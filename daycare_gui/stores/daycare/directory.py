@@ -15,7 +15,6 @@ from collections.abc import Iterator
 
 from daycare_gui.stores.api import Directory
 from daycare_gui.stores.common.wording import local_time, person_label
-from daycare_gui.stores.daycare.search_documents import jump_entries
 from daycare_gui.stores.records import JumpEntry
 
 
@@ -118,4 +117,6 @@ class DaycareDirectory(Directory):
                             ("memory", entity.path))
         for skill in inventory.items("skills"):
             yield JumpEntry("doc", skill.path, skill.name or skill.id, f"skill · {skill.id}", ("skills", skill.id))
+        from daycare_gui.stores.daycare.search_documents import jump_entries
+
         yield from jump_entries(self.core)  # agents' prompt files, settings.json and auth.json (a few stats)

@@ -22,7 +22,7 @@ class DaycareKind(StoreKind):
                     "daycare_gui.stores.daycare.capabilities", "daycare_gui.stores.daycare.directory",
                     "daycare_gui.stores.daycare.sections", "daycare_gui.stores.daycare.sqlite.queries.inbox",
                     "daycare_gui.stores.daycare.sqlite.tasks",
-                    "daycare_gui.stores.daycare.sqlite.automations", "daycare_gui.stores.daycare.pg.automations",
+                    "daycare_gui.stores.daycare.sqlite.automations",
                     "daycare_gui.stores.daycare.report", "daycare_gui.stores.daycare.sqlite.documents",
                     "daycare_gui.stores.daycare.datadir.files",
                     # the conversations' keyed pages, and what their session heading reads
@@ -37,6 +37,10 @@ class DaycareKind(StoreKind):
     # What a folder without a database (legacy-files, empty) reads through, before its open (its first page
     # is read from its files); a database store never does, and importing the legacy adapters cost its start
     # ~15 ms (see open_modules_for).
+    # What a PGlite or PostgreSQL store's open and capabilities import (on the worker), named per path by
+    # open_modules_for: a SQLite store never needs them (with hashlib, ~5 ms of its start; #35). (socket: the
+    # window no longer imports it at start, and the database driver would otherwise import it first on the worker.)
+    pg_modules = ("daycare_gui.stores.daycare.pg.automations", "socket")
     legacy_modules = (*(f"daycare_gui.stores.daycare.legacy.{m}" for m in ("tasks", "collections", "conversations", "search")),
                       *file_readers, "daycare_gui.stores.daycare.sqlite.queries.subsystems")
     idle_modules = (
@@ -44,7 +48,10 @@ class DaycareKind(StoreKind):
         "daycare_gui.stores.daycare.sqlite.queries.tasks", "daycare_gui.stores.daycare.sqlite.queries.overview",
         "daycare_gui.stores.daycare.sqlite.counts",
         "daycare_gui.stores.daycare.sqlite.queries.legacy_history",  # (Jump To's entries of legacy folders)
-        "daycare_gui.stores.daycare.sqlite.task_overview")  # (the tasks' next runs)
+        "daycare_gui.stores.daycare.sqlite.task_overview",  # (the tasks' next runs)
+        # The search index's documents and Daycare's former index: only the Search page and Jump To's list read
+        # them, after start-up's imports; ~5 ms of each open before (#35).
+        "daycare_gui.stores.daycare.former_index", "daycare_gui.stores.daycare.search_documents")
 
     def default_location(self) -> Path | None:
         from daycare_gui.stores.daycare.paths import default_root
@@ -80,20 +87,26 @@ class DaycareKind(StoreKind):
         return DaycareFileEditor.for_file(path) if isinstance(path, (str, os.PathLike)) else None
 
     def open_modules_for(self, path: StorePath) -> tuple[str, ...]:
-        """The legacy adapters only for a folder without a database (when unsure, them too: importing
-        more is only slower, a worker importing first is a bug)."""
-        from daycare_gui.stores.daycare.detect import DATABASE_GENERATIONS, detect
+        """The PostgreSQL generation's readers only for a PGlite folder, a server or a folder whose settings
+        name one; the legacy adapters only for a folder without a database (when unsure, both: importing
+        more is only slower, a worker importing first is a bug). As ``open`` decides."""
+        from daycare_gui.stores.daycare.detect import detect
         from daycare_gui.stores.daycare.paths import resolve_paths
-        from daycare_gui.stores.daycare.pg.open import is_pglite_folder, is_server_url
+        from daycare_gui.stores.daycare.pg.open import is_pglite_folder, is_server_url, settings_url
 
         text = os.fspath(path)
         try:
             given = Path(text).expanduser()
-            if is_server_url(text) or is_pglite_folder(given) or (
-                    detect(resolve_paths(given)).generation in DATABASE_GENERATIONS):
+            if is_server_url(text) or is_pglite_folder(given):
+                return self.pg_modules
+            paths = resolve_paths(given)
+            generation = "pglite" if settings_url(paths) else detect(paths).generation
+            if generation == "pglite":
+                return self.pg_modules
+            if generation == "sqlite":
                 return ()
         except Exception:  # noqa: BLE001 - the open says what is wrong with the path
-            pass
+            return (*self.legacy_modules, *self.pg_modules)
         return self.legacy_modules
 
     def probe(self, path: StorePath) -> Candidate:

@@ -92,7 +92,11 @@ class _TintedSvg(QIconEngine):
             pixmap = QPixmap(self._drawing(pixels))  # (a copy: painted on below, the drawing stays)
             painter = QPainter(pixmap)
             painter.setCompositionMode(_SOURCE_IN)  # the colour wherever the drawing has ink, as much as it has
-            painter.fillRect(pixmap.rect(), QColor(colour))
+            # (a rectangle drawn, not fillRect: PySide's first fillRect makes QGradient's Python types and
+            # enums while choosing the overload, ~4 ms of the navigation's first paint)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QColor(colour))
+            painter.drawRect(pixmap.rect())
             painter.end()
             pixmap.setDevicePixelRatio(scale)
             self._pixmaps[key] = pixmap

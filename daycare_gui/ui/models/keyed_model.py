@@ -13,12 +13,11 @@ from collections import OrderedDict
 from typing import Any, Callable, Sequence
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
-from PySide6.QtGui import QBrush, QColor
 
 from daycare_gui.ui.models.columns import ANSWERED_ROLES, Column, column_data, header_title
 from daycare_gui.ui.models.live_rows import merge_rows, runs
 from daycare_gui.ui.models.roles import KeyRole, StateRole
-from daycare_gui.ui.theme import colours
+from daycare_gui.ui.theme import colours, solid_brush
 from daycare_gui.ui.worker import DbWorker
 
 PLACEHOLDER = "…"
@@ -204,5 +203,5 @@ class KeyedTableModel(QAbstractTableModel):
         if role == _FOREGROUND:
             state = self._state(rec) if self._state else None
             colour = colours().states.get(state) if state else None  # the palette's, as it is now
-            return QBrush(QColor(colour)) if colour else None
+            return solid_brush(colour) if colour else None
         return column_data(self._columns[index.column()], rec, role)

@@ -7,12 +7,12 @@ is a QSortFilterProxyModel over every column's text rather than SQL.
 from __future__ import annotations
 
 from PySide6.QtCore import QSortFilterProxyModel, Qt
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QTableView
 
 from daycare_gui.ui.models.record_list_model import RecordListModel
 from daycare_gui.ui.models.roles import KeyRole, RecordRole, SortRole, StateRole
-from daycare_gui.ui.theme import colours
+from daycare_gui.ui.theme import colours, solid_brush
 from daycare_gui.ui.widgets.tables import make_table as make_plain_table
 
 # state → (bold, standard icon shown in the first column); the text colour comes from the palette
@@ -37,7 +37,7 @@ class StateDelegate(QStyledItemDelegate):
             return
         bold, icon = style
         colour = colours(option.palette).states[state]
-        option.palette.setBrush(option.palette.ColorRole.Text, QBrush(QColor(colour)))
+        option.palette.setBrush(option.palette.ColorRole.Text, solid_brush(colour))
         if bold:
             font = QFont(option.font)
             font.setBold(True)

@@ -19,7 +19,6 @@ directory is fsynced so the rename survives a crash.
 from __future__ import annotations
 
 import errno
-import hashlib
 import os
 import stat
 import tempfile
@@ -31,12 +30,18 @@ from daycare_gui.stores.common import leftovers
 from daycare_gui.stores.common.regular_files import open_regular, read_regular
 
 
+# hashlib (~3 ms to import) only when a file is loaded for editing or saved, not with every store's capabilities:
+# a window imports it in idle time after its first page (ui/preload.py), before any worker needs it.
 def sha256_of(data: bytes) -> str:
+    import hashlib
+
     return hashlib.sha256(data).hexdigest()
 
 
 def sha256_of_file(path: str | os.PathLike) -> str:
     """The SHA-256 of a file's bytes, read a megabyte at a time (a store's files may be large)."""
+    import hashlib
+
     h = hashlib.sha256()
     with open_regular(path) as f:
         for block in iter(lambda: f.read(1 << 20), b""):

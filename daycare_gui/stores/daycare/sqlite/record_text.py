@@ -10,8 +10,6 @@ middle is indexed afresh.
 
 from __future__ import annotations
 
-import hashlib
-
 SAMPLES = 8
 
 
@@ -54,6 +52,8 @@ END"""
 
 
 def _row_hash(row) -> str:
+    import hashlib  # (only an index build hashes: not imported with the store; a window preloads it)
+
     return hashlib.sha1(repr(tuple(row)).encode()).hexdigest()[:16]
 
 

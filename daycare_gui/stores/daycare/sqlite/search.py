@@ -17,10 +17,8 @@ import sqlite3
 from pathlib import Path
 
 from daycare_gui.stores.api import SearchSource
-from daycare_gui.stores.daycare.former_index import former_index_file, recorded_store
 from daycare_gui.stores.daycare.records.agents import DESCRIPTOR_KINDS
 from daycare_gui.stores.daycare.records.history import HISTORY_KINDS
-from daycare_gui.stores.daycare.search_documents import daycare_documents
 
 # (imported with the capabilities, on the GUI thread before a store opens: never first on a worker)
 from daycare_gui.stores.daycare.sqlite.queries.agents import AgentFilter, distinct_values
@@ -95,6 +93,9 @@ class DaycareSqliteSearch(SearchSource):
 
     def former_index_files(self, cache_dir: Path) -> tuple[Path, ...]:
         """Daycare's former index of this database (``former_index``, keyed on its path and file identity)."""
+        # (imported here, not with the store's capabilities: DaycareKind.idle_modules, after the first page)
+        from daycare_gui.stores.daycare.former_index import former_index_file, recorded_store
+
         db_path = Path(self.core.paths.db_path).resolve()
         old = former_index_file(cache_dir, db_path)
         if old.exists() and recorded_store(old) not in (None, str(db_path)):
@@ -155,4 +156,6 @@ class DaycareSqliteSearch(SearchSource):
         return json.dumps([have, fingerprint(self.db, first, last)])
 
     def documents(self):
+        from daycare_gui.stores.daycare.search_documents import daycare_documents
+
         return daycare_documents(self.core)

@@ -9,7 +9,6 @@ from PySide6.QtWidgets import QMenu, QPushButton
 
 from daycare_gui.stores import api
 from daycare_gui.stores.records import DocRef
-from daycare_gui.ui.panes.generic.documents import documents_section_for
 
 
 class ThreadMemory(QObject):
@@ -39,7 +38,10 @@ class ThreadMemory(QObject):
         cap, opened = self.cap, self.pane.ctx.opened
 
         def work():
+            # (the documents page's module, ~3 ms, is not imported with the Agents page: the preloader brings
+            # it in before this worker may run)
             from daycare_gui.ui.panes.generic import sections_for
+            from daycare_gui.ui.panes.generic.documents import documents_section_for
 
             docs = cap.memory_of(thread_id)
             specs = sections_for(opened) if docs else ()

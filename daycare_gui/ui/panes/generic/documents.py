@@ -9,7 +9,6 @@ ignores. A section may show one shelf of the documents (``ctx.arg`` = (section i
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -90,6 +89,8 @@ class LoadedText:
     byte-order mark and each line's own line ending (a file may mix CRLF and LF; core.edit.line_breaks)."""
 
     def __init__(self, data: bytes) -> None:
+        import hashlib  # (not with the Agents page, which imports this module: ui/preload.py brings it in)
+
         self.data = data
         self.sha256 = hashlib.sha256(data).hexdigest()
         body = data[3:] if data.startswith(BOM) else data
@@ -457,6 +458,8 @@ class DocumentsPane(Pane):
         if dialog.choice == "reload":
             self._load(ref)
         elif dialog.choice == "overwrite":
+            import hashlib
+
             seen = hashlib.sha256(disk).hexdigest() if disk is not None else None
             cap = self.cap
 
