@@ -86,6 +86,13 @@ class DaycareKind(StoreKind):
 
         return DaycareFileEditor.for_file(path) if isinstance(path, (str, os.PathLike)) else None
 
+    def _pg_open_modules(self) -> tuple[str, ...]:
+        """All the PostgreSQL generation's open imports (pg.open.OPEN_MODULES) but its database driver, which a
+        thread of its own imports meanwhile (pg.database.import_driver_beside)."""
+        from daycare_gui.stores.daycare.pg.open import OPEN_MODULES
+
+        return (*self.pg_modules, *OPEN_MODULES)
+
     def open_modules_for(self, path: StorePath) -> tuple[str, ...]:
         """The PostgreSQL generation's readers only for a PGlite folder, a server or a folder whose settings
         name one; the legacy adapters only for a folder without a database (when unsure, both: importing
@@ -98,11 +105,11 @@ class DaycareKind(StoreKind):
         try:
             given = Path(text).expanduser()
             if is_server_url(text) or is_pglite_folder(given):
-                return self.pg_modules
+                return self._pg_open_modules()
             paths = resolve_paths(given)
             generation = "pglite" if settings_url(paths) else detect(paths).generation
             if generation == "pglite":
-                return self.pg_modules
+                return self._pg_open_modules()
             if generation == "sqlite":
                 return ()
         except Exception:  # noqa: BLE001 - the open says what is wrong with the path

@@ -12,6 +12,7 @@ store (bench/README.md); the edits (writes.py) still use it, imported only when 
 from __future__ import annotations
 
 import re
+import sys
 import threading
 
 from daycare_gui.stores.api import CannotOpen
@@ -65,10 +66,40 @@ def libpq_url(url: str) -> str:
     return f"postgresql://{rest}" if sep and scheme.lower().startswith("postgres") else url
 
 
+_driver_import: threading.Thread | None = None
+
+
+def import_driver_beside() -> None:
+    """Begin importing the driver (psycopg: a quarter of a second and more) on a thread of its own, while the
+    caller copies and starts PGlite. Nothing else imports it meanwhile: every use here waits for that thread
+    first (:func:`_driver_ready`), so no two threads ever import it at once (CPython's first import of a
+    package from two threads can fail, gh-83065)."""
+    global _driver_import
+    if _driver_import is not None or "psycopg" in sys.modules:
+        return
+
+    def load() -> None:
+        try:
+            import psycopg  # noqa: F401
+            from psycopg.types.json import set_json_loads  # noqa: F401
+        except Exception:  # (fails again, and is said, where it is used)
+            pass
+
+    _driver_import = threading.Thread(target=load, name="pglite-import", daemon=True)
+    _driver_import.start()
+
+
+def _driver_ready() -> None:
+    """Wait for the driver's import begun by :func:`import_driver_beside`, if one is under way."""
+    if _driver_import is not None:
+        _driver_import.join()
+
+
 def make_engine(url: str, **kwargs):
     """An SQLAlchemy engine whose connections libpq makes from ``url`` itself: libpq, not SQLAlchemy's URL
     parser, reads the URL, so a list of hosts (``h1:5432,h2:5433``) works, a bad port is refused in libpq's
     words, and a password missing from the URL is looked up in PGPASSWORD and ~/.pgpass."""
+    _driver_ready()
     import psycopg
     from sqlalchemy import create_engine
 
@@ -92,6 +123,7 @@ def pyformat(sql: str, params: dict | None) -> str:
 
 class PgDatabase:
     def __init__(self, url: str, *, read_only: bool = True) -> None:
+        _driver_ready()
         import psycopg
         from psycopg.types.json import set_json_loads
 

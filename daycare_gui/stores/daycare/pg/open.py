@@ -189,18 +189,11 @@ def _fingerprint(folder: Path, *, handed: bool = False):
 
 def _import_meanwhile() -> None:
     """Import the database driver (psycopg: up to a second or more on a busy machine) on a thread of its
-    own while the copy waits on the disk and PGlite starts in its process, instead of after them. An
-    import failing here fails again, and is reported, where it is used."""
-    import threading
+    own while the copy waits on the disk and PGlite starts in its process, instead of after them (see
+    pg.database.import_driver_beside: whoever uses it waits for that thread first)."""
+    from daycare_gui.stores.daycare.pg.database import import_driver_beside
 
-    def load() -> None:
-        try:
-            import psycopg  # noqa: F401
-            from psycopg.types.json import set_json_loads  # noqa: F401
-        except Exception:
-            pass
-
-    threading.Thread(target=load, name="pglite-import", daemon=True).start()
+    import_driver_beside()
 
 
 # What the store and its capabilities import as they are made and first asked (0.1 s and more), imported
@@ -211,6 +204,18 @@ STORE_MODULES = ("daycare_gui.stores.daycare.pg.store", "daycare_gui.stores.dayc
                  "daycare_gui.stores.daycare.datadir.documents", "daycare_gui.stores.daycare.datadir.collections",
                  "daycare_gui.stores.daycare.datadir.files", "daycare_gui.stores.daycare.datadir.config_docs",
                  "yaml")  # (the data folder's front matter)
+
+# Everything an open of this generation imports, for the window's GUI thread to import before a worker
+# opens (ui/store_opener.py: a worker never imports a module first; tests/ui/test_startup_imports.py checks
+# it). All but the database driver, which a thread of its own imports meanwhile (pg.database).
+OPEN_MODULES = ("subprocess", "secrets", "hmac", "difflib", "locale", "concurrent.futures.thread",
+                *(f"daycare_gui.stores.common.{m}" for m in ("ram_folders", "tree_fingerprint")),
+                *(f"daycare_gui.stores.daycare.pg.{m}" for m in (
+                    "runtime", "pglite_check", "pglite_copy", "head_starts", "before_pglite", "history_keys",
+                    "catalog", "database", "activity", "collections", "conversations", "documents", "lists",
+                    "on_store", "search_source", "shown_rows", "storage", "tables", "threads", "users")),
+                *(f"daycare_gui.stores.daycare.datadir.{m}" for m in ("config", "runtime_files", "skill_versions")),
+                *STORE_MODULES)
 
 
 def _import_store_modules() -> None:
