@@ -296,8 +296,10 @@ class MainWindow(QMainWindow):
         from daycare_gui.ui.warm_pages import warm_page
 
         pane = self.pane(section)
-        if pane is not None and self.isVisible():
-            warm_page(self.pane_stack, pane, self.details, self.width())
+        if pane is not None and self.isVisible():  # (drawn a turn later: its build is a stall of its own)
+            opened = self.opened
+            QTimer.singleShot(0, lambda: self.opened is opened and self.isVisible()
+                              and warm_page(self.pane_stack, pane, self.details, self.width()))
 
     def _set_sections(self, specs) -> None:
         self._sections = {p.id: p for p in specs}

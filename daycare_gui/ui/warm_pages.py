@@ -9,13 +9,15 @@ done all that already when it comes; only its pixels are drawn on the click.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize
+import shiboken6
+from PySide6.QtCore import QSize, QTimer
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QStackedWidget, QStyle, QWidget
 
 from daycare_gui.ui.detail_dock import DetailDock
 
 _FORMAT = QImage.Format.Format_ARGB32_Premultiplied
+DRAWN_AHEAD = "drawnAhead"  # the page's property, set once it has been drawn off screen
 
 
 def warm_page(stack: QStackedWidget, page: QWidget, details: DetailDock, window_width: int) -> None:
@@ -35,7 +37,17 @@ def warm_page(stack: QStackedWidget, page: QWidget, details: DetailDock, window_
             dock_size = QSize(dock_width, max(1, size.height()))  # (its pane: less the dock's title)
             details.dock.resize(dock_size)
             details.dock.render(QImage(dock_size, _FORMAT))
-    if size.isEmpty():
+            # the page a turn later: each is ~10 ms of the GUI thread, the two at once a stall of ~20
+            QTimer.singleShot(0, lambda: _draw(stack, page, size))
+            return
+    _draw(stack, page, size)
+
+
+def _draw(stack: QStackedWidget, page: QWidget, size: QSize) -> None:
+    if not (shiboken6.isValid(stack) and shiboken6.isValid(page)):  # (the window closed meanwhile)
+        return
+    if page.isVisible() or stack.indexOf(page) < 0 or size.isEmpty():  # (shown or gone meanwhile)
         return
     page.resize(size)
     page.render(QImage(size, _FORMAT))
+    page.setProperty(DRAWN_AHEAD, True)

@@ -8,6 +8,7 @@ import sqlite3
 
 from PySide6.QtCore import QEvent, QObject
 
+from daycare_gui.ui.warm_pages import DRAWN_AHEAD
 from tests.ui.conftest import open_and_wait
 
 
@@ -40,6 +41,7 @@ def test_the_first_session_opened_finds_its_page_and_the_dock_laid_out(qtbot, wi
     open_and_wait(qtbot, window, demo_store)
     qtbot.waitUntil(lambda: "history" in window.panes and window.details.warmed, timeout=15000)
     pane = window.panes["history"]
+    qtbot.waitUntil(lambda: bool(pane.property(DRAWN_AHEAD)), timeout=5000)
     assert not pane.isVisible() and window.details.dock.isHidden()  # nothing was shown on the way
     assert window.pane_stack.currentWidget() is not pane
     watched = [pane, pane.list, window.details.pane]
