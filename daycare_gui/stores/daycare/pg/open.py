@@ -208,7 +208,7 @@ STORE_MODULES = ("daycare_gui.stores.daycare.pg.store", "daycare_gui.stores.dayc
 # Everything an open of this generation imports, for the window's GUI thread to import before a worker
 # opens (ui/store_opener.py: a worker never imports a module first; tests/ui/test_startup_imports.py checks
 # it). All but the database driver, which a thread of its own imports meanwhile (pg.database).
-OPEN_MODULES = ("subprocess", "secrets", "hmac", "difflib", "locale", "concurrent.futures.thread",
+OPEN_MODULES = ("subprocess", "secrets", "hmac", "difflib", "locale", "concurrent.futures.thread", "platformdirs",
                 *(f"daycare_gui.stores.common.{m}" for m in ("ram_folders", "tree_fingerprint")),
                 *(f"daycare_gui.stores.daycare.pg.{m}" for m in (
                     "runtime", "pglite_check", "pglite_copy", "head_starts", "before_pglite", "history_keys",
