@@ -34,7 +34,8 @@ MODULES: tuple[str, ...] = (
         "widgets.plain_text", "panes.generic.edit_form", "panes.generic.document_parts", "panes.generic.documents",
         "widgets.history_rows", "widgets.detail_pane", "panes.generic.conversation_view",
         "panes.generic.conversations_memory", "models.keyed_model", "widgets.filter_bar", "widgets.record_table",
-        "panes.generic.thread_list", "panes.generic.common", "panes.generic.conversations")),
+        "panes.generic.thread_list", "panes.generic.common", "panes.generic.conversations",
+        "widgets.export")),  # (Export… and Copy as Markdown: imported on their first use otherwise)
     "warm_up_item_delegates",  # a step below, not a module
     # the records start-up did not use, defined a few a turn (daycare_gui.stores.deferred_dataclass)
     *("define_records",) * 12,

@@ -193,20 +193,22 @@ NOT_FOR_A_SQLITE_OPEN = ("hashlib", "daycare_gui.stores.daycare.former_index",
 
 
 def test_opening_a_sqlite_store_leaves_hashing_and_the_search_readers_to_the_idle_imports(tmp_path):
-    """Nor does showing the Agents page at once import hashlib, or the documents page's module (its Memory
-    button looks its documents up on the background worker, after the idle imports)."""
+    """Nor does showing the Agents page at once import hashlib, the documents page's module (its Memory
+    button looks its documents up on the background worker, after the idle imports) or the export's (its
+    conversation view's Export… makes its exporter on first use)."""
     found = _run(_WINDOW_ON_THE_DEMO + f"""
         while window.store is None:
             app.processEvents()
             threading.Event().wait(0.001)
         when_opened = [m for m in {NOT_FOR_A_SQLITE_OPEN!r} if m in sys.modules]
         window.show_section("agents")  # (built at once: the preloader has not had its idle moment yet)
-        with_the_agents_page = [m for m in ("hashlib", "socket", "daycare_gui.ui.panes.generic.documents")
+        with_the_agents_page = [m for m in ("hashlib", "socket", "daycare_gui.ui.panes.generic.documents",
+                                            "daycare_gui.ui.widgets.export", "daycare_gui.stores.common.export")
                                 if m in sys.modules]
         while not window.preloader.done:
             app.processEvents()
             threading.Event().wait(0.001)
-        after = [m for m in {NOT_FOR_A_SQLITE_OPEN[:3]!r} if m not in sys.modules]
+        after = [m for m in {(*NOT_FOR_A_SQLITE_OPEN[:3], "daycare_gui.ui.widgets.export")!r} if m not in sys.modules]
         window.close()
         print(json.dumps({{"when_opened": when_opened, "with_the_agents_page": with_the_agents_page,
                           "missing_after_the_idle_imports": after}}))

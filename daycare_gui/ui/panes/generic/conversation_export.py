@@ -7,7 +7,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QMenu, QPushButton
 
-from daycare_gui.ui.widgets.export import COPY_SHORTCUT, ConversationExporter, copy_markdown
+# (ui.widgets.export, with the core's export formats, is imported on first use and by the preloader in idle
+# time: ~5 ms the Agents page, which holds a conversation view, no longer pays before its first rows)
 
 
 class ConversationExport:
@@ -27,8 +28,22 @@ class ConversationExport:
         self.status.setWordWrap(True)
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.status.hide()
-        self.exporter = ConversationExporter(view)
-        self.exporter.finished.connect(self._say)
+        self._exporter = None  # made on the first export
+
+    @property
+    def exporter(self):
+        """The export on its own worker, with its progress dialog (made the first time it is needed)."""
+        if self._exporter is None:
+            from daycare_gui.ui.widgets.export import ConversationExporter
+
+            self._exporter = ConversationExporter(self.view)
+            self._exporter.finished.connect(self._say)
+        return self._exporter
+
+    def shutdown(self) -> None:
+        """Stop an export under way (the view is going away)."""
+        if self._exporter is not None:
+            self._exporter.shutdown()
 
     def selected_rows(self) -> list[int]:
         return sorted({i.row() for i in self.view.list.selectionModel().selectedRows()})
@@ -64,12 +79,16 @@ class ConversationExport:
         message = self.view.model.record(self.view.current_row() if row is None else row)
         if message is None:
             return None
+        from daycare_gui.ui.widgets.export import copy_markdown
+
         text = copy_markdown(message)
         self._say(f"Copied message {message.id} as Markdown.")
         return text
 
     def context_menu(self, pos) -> None:
         row = self.view.list.indexAt(pos).row()
+        from daycare_gui.ui.widgets.export import COPY_SHORTCUT
+
         menu = QMenu(self.view)
         copy = menu.addAction(f"Copy as Markdown\t{COPY_SHORTCUT}", lambda: self.copy_markdown(row))
         copy.setEnabled(self.view.model.record(row) is not None)

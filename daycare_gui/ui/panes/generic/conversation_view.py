@@ -694,5 +694,5 @@ class ConversationView(QWidget):
         self._detail_timer.stop()
         self._tail_render.stop()
         self._watch.stop()
-        self.export.exporter.shutdown()
+        self.export.shutdown()
         self.model.clear()
