@@ -144,16 +144,24 @@ def size_on_disk(path: Path) -> int:
     try:
         if path.is_symlink() or not path.is_dir():
             return path.lstat().st_size
-        total = 0
-        for dirpath, _dirs, names in os.walk(path):
-            for name in names:
-                try:
-                    total += os.lstat(os.path.join(dirpath, name)).st_size
-                except OSError:
-                    pass
-        return total
+        return folder_bytes(path)
     except OSError:
         return 0
+
+
+def folder_bytes(folder, most: int | None = None) -> int:
+    """The bytes of the files in ``folder`` (as listed: links counted as links, never followed), or ``most + 1``
+    as soon as they pass ``most``: a large folder need not be walked to tell that it is large. Never raises."""
+    total = 0
+    for dirpath, _dirs, names in os.walk(folder):
+        for name in names:
+            try:
+                total += os.lstat(os.path.join(dirpath, name)).st_size
+            except OSError:
+                continue
+            if most is not None and total > most:
+                return most + 1
+    return total
 
 
 def _make(path: Path, what: str, pid: int | None) -> Leftover:

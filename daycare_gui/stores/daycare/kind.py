@@ -113,7 +113,7 @@ class DaycareKind(StoreKind):
             if generation == "sqlite":
                 return ()
         except Exception:  # noqa: BLE001 - the open says what is wrong with the path
-            return (*self.legacy_modules, *self.pg_modules)
+            return (*self.legacy_modules, *self._pg_open_modules())
         return self.legacy_modules
 
     def probe(self, path: StorePath) -> Candidate:

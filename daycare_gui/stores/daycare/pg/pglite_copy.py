@@ -312,21 +312,6 @@ def keep_access(src: Path, copy: Path) -> None:
             os.chmod(path, mode)
 
 
-def _bytes_within(src: Path, limit: int) -> int:
-    """The bytes of the files in ``src`` (as listed: links not followed), or ``limit + 1`` as soon as they pass
-    ``limit``: the 1M demo's folder need not be walked to tell that it is large. Never raises."""
-    total = 0
-    for dirpath, _dirs, names in os.walk(src):
-        for name in names:
-            try:
-                total += os.lstat(os.path.join(dirpath, name)).st_size
-            except OSError:
-                continue
-            if total > limit:
-                return limit + 1
-    return total
-
-
 def _private(path, flags: int) -> int:
     return os.open(path, flags, 0o600)
 
@@ -362,7 +347,7 @@ class PgliteServer:
         # named for this process and locked as its own (stores.common.private_copies): a kill leaves it to
         # the next start's sweep, which never takes a running instance's. A small store's copy goes to a RAM
         # folder of this user's (stores.common.ram_folders: its ~1,100 files are slow to create on a busy disk)
-        where = ram_folders.folder_for(_bytes_within(self.original, ram_folders.MAX_BYTES)) if copy else None
+        where = ram_folders.folder_for(leftovers.folder_bytes(self.original, ram_folders.MAX_BYTES)) if copy else None
         self._private = leftovers.private_folder(COPY_PREFIX, where)
         self.workdir = self._private.path
         self.proc: subprocess.Popen | None = None
