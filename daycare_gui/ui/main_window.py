@@ -30,6 +30,7 @@ from daycare_gui.stores.common.locations import cleaned, is_url, remembered
 from daycare_gui.stores.common.secrets import mask_url
 from daycare_gui.stores.demos import OTHER_KINDS as OTHER_DEMOS
 from daycare_gui.stores.registry import NoKindRecognised
+from daycare_gui.ui import gc_guard
 from daycare_gui.ui.actions import ActionRegistry
 from daycare_gui.ui.context import DetailItem, PaneContext
 from daycare_gui.ui.detail_dock import DetailDock
@@ -379,6 +380,7 @@ class MainWindow(QMainWindow):
         if self.opened is not None:
             opened, self.opened, self.store = self.opened, None, None
             _close_without_waiting(opened, (self.worker.barrier(), self.bg_worker.barrier()))
+            gc_guard.thaw()  # what was frozen as kept for that store may be garbage now
         self.central.setCurrentWidget(self.welcome)
         self.details.sync()
         self.actions_.set_store_open(False)
