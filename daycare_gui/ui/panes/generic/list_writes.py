@@ -12,8 +12,8 @@ from daycare_gui.ui.editors.engine_prompt import ask_write_while_engine_runs
 class ListWrites:
     """The selected row's links and the store's actions for it (Revoke grant…) in the list's actions bar,
     New…, and the write they run. Mixed into :class:`~daycare_gui.ui.panes.generic.listing.ListView`, whose
-    ``pane``, ``ctx``, ``cap``, ``spec``, ``channel``, ``row``, ``buttons``, ``actions_bar`` and ``new_fields``
-    it uses."""
+    ``pane``, ``ctx``, ``cap``, ``spec``, ``channel``, ``row``, ``buttons``, ``actions_bar``, ``new_fields``,
+    ``_pending``, ``reload`` and ``current_row`` it uses."""
 
     def _actions_for(self, row: Row) -> None:
         for button in self.buttons:

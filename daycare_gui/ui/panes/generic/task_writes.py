@@ -16,8 +16,8 @@ from daycare_gui.ui.widgets.markdown_view import escape
 class TaskWrites:
     """Edit row, Edit file, New…, Delete… and Trash… for the selected task, each through the ``Tasks``
     capability. Mixed into :class:`~daycare_gui.ui.panes.generic.tasks.TasksPane`, whose ``list``, ``cap``,
-    ``ctx``, ``groups``, ``reader``, ``load`` and copies of the selection (``_fields_copy``, ``_text_copy``)
-    it uses."""
+    ``ctx``, ``groups``, ``reader``, ``load``, ``_pending`` and the selected task's copies (``_fields_copy``,
+    ``_text_copy``) it uses."""
 
     def confirm_engine_running(self, reason: str, verb: str) -> bool:
         """Ask before writing while the system's engine runs (tests replace this)."""
