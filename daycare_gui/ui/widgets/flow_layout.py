@@ -12,10 +12,22 @@ class FlowLayout(QLayout):
         super().__init__(parent)
         self._items = []
         self._spacing = spacing
+        # Qt asks a layout's height for a width many times a layout pass (each page switch asked a button
+        # row ~15 times, each a Python walk of its buttons): kept per width, and where it last placed
+        # them, until something in it changes (invalidate: a button shown, hidden or relabelled)
+        self._heights: dict[int, int] = {}
+        self._placed: QRect | None = None
+        self._minimum: QSize | None = None
         self.setContentsMargins(0, 0, 0, 0)
 
     def addItem(self, item) -> None:  # noqa: N802 (Qt override)
         self._items.append(item)
+        self.invalidate()
+
+    def invalidate(self) -> None:
+        self._heights.clear()
+        self._placed = self._minimum = None
+        super().invalidate()
 
     def count(self) -> int:
         return len(self._items)
@@ -24,7 +36,10 @@ class FlowLayout(QLayout):
         return self._items[index] if 0 <= index < len(self._items) else None
 
     def takeAt(self, index: int):  # noqa: N802
-        return self._items.pop(index) if 0 <= index < len(self._items) else None
+        if not 0 <= index < len(self._items):
+            return None
+        self.invalidate()
+        return self._items.pop(index)
 
     def expandingDirections(self) -> Qt.Orientation:  # noqa: N802
         return Qt.Orientation(0)
@@ -33,22 +48,29 @@ class FlowLayout(QLayout):
         return True
 
     def heightForWidth(self, width: int) -> int:  # noqa: N802
-        return self._arrange(QRect(0, 0, width, 0), move=False)
+        height = self._heights.get(width)
+        if height is None:
+            height = self._heights[width] = self._arrange(QRect(0, 0, width, 0), move=False)
+        return height
 
     def setGeometry(self, rect: QRect) -> None:  # noqa: N802
         super().setGeometry(rect)
-        self._arrange(rect, move=True)
+        if rect != self._placed:
+            self._arrange(rect, move=True)
+            self._placed = QRect(rect)
 
     def sizeHint(self) -> QSize:  # noqa: N802
         return self.minimumSize()
 
     def minimumSize(self) -> QSize:  # noqa: N802
         """The widest single widget: anything wider wraps."""
-        size = QSize()
-        for item in self._items:
-            size = size.expandedTo(item.minimumSize())
-        margins = self.contentsMargins()
-        return size + QSize(margins.left() + margins.right(), margins.top() + margins.bottom())
+        if self._minimum is None:
+            size = QSize()
+            for item in self._items:
+                size = size.expandedTo(item.minimumSize())
+            margins = self.contentsMargins()
+            self._minimum = size + QSize(margins.left() + margins.right(), margins.top() + margins.bottom())
+        return QSize(self._minimum)
 
     def _gap(self, orientation: Qt.Orientation) -> int:
         if self._spacing >= 0:
