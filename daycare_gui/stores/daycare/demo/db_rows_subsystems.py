@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from daycare_gui.stores.daycare.demo.db_model import DemoModel
 from daycare_gui.stores.daycare.demo.ids import DAY, FAKE_ROOT, HOUR, MINUTE, cuid, dumps, token
-
-if TYPE_CHECKING:  # a type only: db_rows, which defines it, imports this module to build the model
-    from daycare_gui.stores.daycare.demo.db_rows import DemoModel
 
 
 def add_channels(m: DemoModel, rng) -> None:

@@ -10,7 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from daycare_gui.stores.daycare.demo import content
-from daycare_gui.stores.daycare.demo.db_rows import LEGACY_AGENTS, DemoModel
+from daycare_gui.stores.daycare.demo.db_model import DemoModel
+from daycare_gui.stores.daycare.demo.db_rows import LEGACY_AGENTS
 from daycare_gui.stores.daycare.demo.ids import DAY, FAKE_ROOT, HOUR, dumps, iso, pretty
 
 

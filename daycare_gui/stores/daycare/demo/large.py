@@ -13,7 +13,7 @@ import json
 from collections.abc import Iterator
 
 from daycare_gui.stores.daycare.demo import vocabulary
-from daycare_gui.stores.daycare.demo.db_rows import DemoModel
+from daycare_gui.stores.daycare.demo.db_model import DemoModel
 from daycare_gui.stores.daycare.demo.history import MODELS, PYTHON_PREAMBLE
 from daycare_gui.stores.daycare.demo.ids import DAY, FAKE_ROOT, HOUR, MINUTE, cuid, dumps, new_rng, token
 

@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from daycare_gui.stores.daycare.demo import database, files, large
-from daycare_gui.stores.daycare.demo.db_rows import TABLES, build_small
+from daycare_gui.stores.daycare.demo.db_model import TABLES
+from daycare_gui.stores.daycare.demo.db_rows import build_small
 from daycare_gui.stores.daycare.demo.ids import NOW_MS
 
 SCALES = ("small", "large")
