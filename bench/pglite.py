@@ -236,11 +236,14 @@ def _open_figures(m: dict, name: str, store: Path, runtime, tmp: Path, env: dict
     # where the app's private copy of this store goes: a small one into a RAM folder (stores.common.ram_folders)
     try:
         from daycare_gui.stores.common import ram_folders
-        from daycare_gui.stores.daycare.pg.pglite_copy import _bytes_within
-
-        ram = ram_folders.folder_for(_bytes_within(store / "daycare.pglite", ram_folders.MAX_BYTES))
     except ImportError:  # (a version before copies went to RAM: comparable runs)
         ram = None
+    else:
+        try:
+            from daycare_gui.stores.common.leftovers import folder_bytes
+        except ImportError:  # (the version that measured it in the copy's own module)
+            from daycare_gui.stores.daycare.pg.pglite_copy import _bytes_within as folder_bytes
+        ram = ram_folders.folder_for(folder_bytes(store / "daycare.pglite", ram_folders.MAX_BYTES))
     m[f"{name}_copy_folder"] = str(ram) if ram is not None else "the temporary folder"
     for _ in range(runs):  # interleaved: the machine's load falls on both alike
         seconds, hwm, out = _baseline_node(store / "daycare.pglite", runtime, tmp)

@@ -12,6 +12,7 @@ from daycare_gui.stores.api import CannotOpen, NotRecognised
 from daycare_gui.stores.common.locations import is_url
 from daycare_gui.stores.common.secrets import mask_url
 from daycare_gui.stores.registry import NoKindRecognised
+from daycare_gui.ui import gc_guard
 from daycare_gui.ui.panes.generic import sections_for  # (light; the open's worker asks it: _read_first)
 from daycare_gui.ui.store_opener import open_in_worker
 from daycare_gui.ui.worker import close_in_background
@@ -195,6 +196,7 @@ class StoreOpening:
         if self.opened is not None:
             opened, self.opened, self.store = self.opened, None, None
             _close_without_waiting(opened, (self.worker.barrier(), self.bg_worker.barrier()))
+            gc_guard.thaw()  # what was frozen as kept for that store may be garbage now
         self.central.setCurrentWidget(self.welcome)
         self.details.sync()
         self.actions_.set_store_open(False)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from daycare_gui.stores.daycare.pg.pglite_copy import copy_pglite
+from daycare_gui.stores.daycare.pg.folder_copy import copy_pglite
 from tests.conftest import FIXTURES
 from tests.crash.harness import run_command
 from tests.hostile.guard import finishes

@@ -69,7 +69,7 @@ def test_editing_only_a_cianaparrot_tasks_prompt_leaves_it_active(qtbot, window,
 
     from PySide6.QtWidgets import QPlainTextEdit
 
-    from daycare_gui.ui.panes.generic import tasks as tasks_page
+    from daycare_gui.ui.panes.generic import task_writes
     from tests.stores.cianaparrot.builder import make_deployment
     from tests.ui.conftest import open_and_wait
 
@@ -87,7 +87,7 @@ def test_editing_only_a_cianaparrot_tasks_prompt_leaves_it_active(qtbot, window,
         dialog.findChildren(QPlainTextEdit)[0].setPlainText("Hello there")
         return True
 
-    monkeypatch.setattr(tasks_page.EditDialog, "exec", user_types_a_prompt)
+    monkeypatch.setattr(task_writes.EditDialog, "exec", user_types_a_prompt)
     before = path.read_text()
     pane.edit()
     qtbot.waitUntil(lambda: path.read_text() != before, timeout=5000)
@@ -102,7 +102,7 @@ def test_a_cianaparrot_tasks_nan_value_shows_as_the_file_spells_it_and_is_kept(q
     value's bytes as they were."""
     from PySide6.QtWidgets import QLineEdit
 
-    from daycare_gui.ui.panes.generic import tasks as tasks_page
+    from daycare_gui.ui.panes.generic import task_writes
     from tests.stores.cianaparrot.builder import make_deployment
     from tests.ui.conftest import open_and_wait
 
@@ -118,7 +118,7 @@ def test_a_cianaparrot_tasks_nan_value_shows_as_the_file_spells_it_and_is_kept(q
     qtbot.waitUntil(lambda: pane.list.select_key("t1") and pane.list.current() is not None, timeout=5000)
 
     shown = []
-    monkeypatch.setattr(tasks_page.EditDialog, "exec", lambda dialog: shown.append(dialog) or True)
+    monkeypatch.setattr(task_writes.EditDialog, "exec", lambda dialog: shown.append(dialog) or True)
     pane.edit()  # Save, nothing changed
     assert [e.text() for e in shown[0].findChildren(QLineEdit)] == ["NaN", "Infinity"]  # Schedule, Model tier
     assert shown[0].changes() == {}
@@ -129,7 +129,7 @@ def test_a_cianaparrot_tasks_nan_value_shows_as_the_file_spells_it_and_is_kept(q
         dialog.findChildren(QPlainTextEdit)[0].setPlainText("Hello there")
         return True
 
-    monkeypatch.setattr(tasks_page.EditDialog, "exec", user_types_a_prompt)
+    monkeypatch.setattr(task_writes.EditDialog, "exec", user_types_a_prompt)
     pane.edit()
     qtbot.waitUntil(lambda: path.read_text() != text, timeout=5000)
     assert path.read_text() == text.replace('"Hello"', '"Hello there"')

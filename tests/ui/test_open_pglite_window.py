@@ -61,7 +61,7 @@ def test_open_fixture_reports_its_stages(qtbot, window, pglite_store, private_tm
 
 def test_cancel_mid_copy_leaves_no_copy_and_the_folder_untouched(qtbot, window, pglite_store, private_tmp,
                                                                  monkeypatch):
-    from daycare_gui.stores.daycare.pg import pglite_copy
+    from daycare_gui.stores.daycare.pg import folder_copy, pglite_copy
 
     real_copy = pglite_copy.copy_pglite
 
@@ -80,7 +80,7 @@ def test_cancel_mid_copy_leaves_no_copy_and_the_folder_untouched(qtbot, window, 
 
         return real_copy(src, dest, progress, gate, skipped)
 
-    monkeypatch.setattr(pglite_copy, "CHUNK", 1 << 20)
+    monkeypatch.setattr(folder_copy, "CHUNK", 1 << 20)
     monkeypatch.setattr(pglite_copy, "copy_pglite", copy_held_after_a_few_steps)
     before = snapshot_tree(pglite_store)
     cancelled = []

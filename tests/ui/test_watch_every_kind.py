@@ -162,7 +162,7 @@ def test_a_task_saved_through_the_window_brings_no_changed_on_disk_banner(qtbot,
     program's change and offer a Reload; a change by another program right after still brings it."""
     from PySide6.QtWidgets import QPlainTextEdit
 
-    from daycare_gui.ui.panes.generic import tasks as tasks_page
+    from daycare_gui.ui.panes.generic import task_writes
     from tests.stores.cianaparrot.builder import make_deployment
 
     root = make_deployment(tmp_path / "cp")
@@ -176,7 +176,7 @@ def test_a_task_saved_through_the_window_brings_no_changed_on_disk_banner(qtbot,
         dialog.findChildren(QPlainTextEdit)[0].setPlainText("Check the weather, briefly")
         return True
 
-    monkeypatch.setattr(tasks_page.EditDialog, "exec", user_types_a_prompt)
+    monkeypatch.setattr(task_writes.EditDialog, "exec", user_types_a_prompt)
     before = path.read_text()
     pane.edit()
     qtbot.waitUntil(lambda: path.read_text() != before, timeout=5000)

@@ -137,7 +137,7 @@ def _make_private(folder) -> None:
 
 
 def test_pglite_copy_keeps_modes_and_owners(pglite_demo, tmp_path):
-    from daycare_gui.stores.daycare.pg.pglite_copy import _recycled_wal, copy_pglite
+    from daycare_gui.stores.daycare.pg.folder_copy import _recycled_wal, copy_pglite
 
     folder = pglite_demo / "daycare.pglite"
     _make_private(folder)

@@ -10,7 +10,7 @@ import shutil
 from pathlib import Path
 
 from daycare_gui.stores import api, registry
-from daycare_gui.stores.daycare.pg.pglite_copy import copy_pglite
+from daycare_gui.stores.daycare.pg.folder_copy import copy_pglite
 from tests.pg_helpers import traced_statements
 
 

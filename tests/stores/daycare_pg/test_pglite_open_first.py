@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from daycare_gui.stores.daycare.pg import pglite_copy
-from daycare_gui.stores.daycare.pg.pglite_copy import copy_pglite
+from daycare_gui.stores.daycare.pg import folder_copy
+from daycare_gui.stores.daycare.pg.folder_copy import copy_pglite
 from tests.pg_helpers import traced_statements
 
 
@@ -33,7 +33,7 @@ def test_the_copy_is_made_by_the_kernel_byte_for_byte(pglite_demo, tmp_path, mon
 
     monkeypatch.setattr(os, "copy_file_range", counted)
     read = []
-    monkeypatch.setattr(pglite_copy, "copy_stream", lambda *a, **k: read.append(a) or 0)
+    monkeypatch.setattr(folder_copy, "copy_stream", lambda *a, **k: read.append(a) or 0)
     copy = tmp_path / "copy"
     copy_pglite(pglite_demo / "daycare.pglite", copy)
     assert calls and not read  # no file went through Python's reads and writes
@@ -60,8 +60,8 @@ def test_a_file_that_grows_without_end_stops_the_kernel_copy(tmp_path, monkeypat
     src = tmp_path / "store"
     (src / "base").mkdir(parents=True)
     (src / "base" / "1").write_bytes(b"x" * 10)
-    monkeypatch.setattr(pglite_copy, "growth_limit", lambda size: 4)  # as if it had grown past its bound
-    with pytest.raises(pglite_copy.FileGrew):
+    monkeypatch.setattr(folder_copy, "growth_limit", lambda size: 4)  # as if it had grown past its bound
+    with pytest.raises(folder_copy.FileGrew):
         copy_pglite(src, tmp_path / "copy")
 
 

@@ -11,22 +11,22 @@ import pytest
 from daycare_gui.cli import main
 from daycare_gui.stores.common import opening
 from daycare_gui.stores.daycare.paths import resolve_paths
+from daycare_gui.stores.daycare.pg.folder_copy import copy_pglite
 from daycare_gui.stores.daycare.pg.open import open_pglite
-from daycare_gui.stores.daycare.pg.pglite_copy import copy_pglite
 from tests.conftest import snapshot_tree
 
 
 def test_copy_reports_megabytes_and_stops_when_cancelled(pglite_fixture, tmp_path, monkeypatch):
-    from daycare_gui.stores.daycare.pg import pglite_copy
+    from daycare_gui.stores.daycare.pg import folder_copy
 
-    monkeypatch.setattr(pglite_copy, "CHUNK", 1 << 20)
+    monkeypatch.setattr(folder_copy, "CHUNK", 1 << 20)
     folder = pglite_fixture / "daycare.pglite"
     before = snapshot_tree(folder)
     seen = []
     size = copy_pglite(folder, tmp_path / "whole", lambda d, t, m: seen.append((d, t, m)))
     # every file but the pid file and the WAL segments PostgreSQL recycled (a copy to read leaves them out)
     assert size == sum(len(b) for rel, b in before.items() if b is not None and rel != "postmaster.pid"
-                       and not pglite_copy._recycled_wal(folder / rel, Path(rel)))
+                       and not folder_copy._recycled_wal(folder / rel, Path(rel)))
     total = seen[-1][1]
     assert total == -(-size // (1 << 20)) and seen[-1][0] == total
     assert seen[-1][2] == f"Copying the store ({total} of {total} MB)…"

@@ -211,9 +211,9 @@ STORE_MODULES = ("daycare_gui.stores.daycare.pg.store", "daycare_gui.stores.dayc
 OPEN_MODULES = ("subprocess", "secrets", "hmac", "difflib", "locale", "concurrent.futures.thread", "platformdirs",
                 *(f"daycare_gui.stores.common.{m}" for m in ("ram_folders", "tree_fingerprint")),
                 *(f"daycare_gui.stores.daycare.pg.{m}" for m in (
-                    "runtime", "pglite_check", "pglite_copy", "head_starts", "before_pglite", "history_keys",
-                    "catalog", "database", "activity", "collections", "conversations", "documents", "lists",
-                    "on_store", "search_source", "shown_rows", "storage", "tables", "threads", "users")),
+                    "runtime", "pglite_check", "folder_copy", "pglite_copy", "head_starts", "before_pglite",
+                    "history_keys", "catalog", "database", "activity", "collections", "conversations", "documents",
+                    "lists", "on_store", "search_source", "shown_rows", "storage", "tables", "threads", "users")),
                 *(f"daycare_gui.stores.daycare.datadir.{m}" for m in ("config", "runtime_files", "skill_versions")),
                 *STORE_MODULES)
 

@@ -222,7 +222,8 @@ def _transaction(url: str, edit) -> None:
 
 def _write_pglite(store, edit, *, force: bool = False) -> None:
     from daycare_gui.stores.common import leftovers
-    from daycare_gui.stores.daycare.pg.pglite_copy import PgliteServer, copy_pglite, keep_access
+    from daycare_gui.stores.daycare.pg.folder_copy import copy_pglite, keep_access
+    from daycare_gui.stores.daycare.pg.pglite_copy import PgliteServer
     from daycare_gui.stores.daycare.pg.runtime import ensure_runtime
 
     original = Path(store.paths.pglite_path)

@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QLabel,
-    QMessageBox,
     QPushButton,
     QSplitter,
     QTabWidget,
@@ -28,11 +27,10 @@ from PySide6.QtWidgets import (
 from daycare_gui.stores import api
 from daycare_gui.stores.records import Collection, DocRef, Query, Row
 from daycare_gui.ui.context import DetailItem
-from daycare_gui.ui.editors.engine_prompt import ask_write_while_engine_runs
-from daycare_gui.ui.models.columns import Column, fmt_time
 from daycare_gui.ui.models.keyed_model import KeyedTableModel
 from daycare_gui.ui.panes.base import Pane
-from daycare_gui.ui.panes.generic.collection import _text
+from daycare_gui.ui.panes.generic.list_cells import cell_text, list_columns, stored_behind, totals_text
+from daycare_gui.ui.panes.generic.list_writes import ListWrites
 from daycare_gui.ui.widgets.filter_bar import FilterBox
 from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, markdown_html
 from daycare_gui.ui.widgets.record_table import make_table, select_row
@@ -41,46 +39,7 @@ from daycare_gui.ui.widgets.tables import ColumnFitter
 FIRST = 200  # rows read with the keys, so the first screen needs no second round trip
 
 
-def _is_time(column: str, value) -> bool:
-    """Milliseconds since 1970 in a column named for a moment ("posted", "created_at", "deliver at")."""
-    name = column.lower()
-    return (isinstance(value, int) and not isinstance(value, bool) and 10**11 < value < 10**14
-            and (name in ("posted", "at", "when") or name.endswith(("_at", " at"))))
-
-
-def cell_text(column: str, value, *, seconds: bool = True) -> str:
-    return fmt_time(value, seconds=seconds) if _is_time(column, value) else _text(value)
-
-
-def stored_behind(row: Row, column: str, value):
-    """The stored value behind a label the store put in the cell (a user's id behind their name), or None."""
-    raw = row.raw.get(column) if isinstance(row.raw, dict) else None
-    if isinstance(raw, (str, int)) and not isinstance(raw, bool) and isinstance(value, str) and raw != value:
-        return raw
-    return None
-
-
-def _tooltip(row: Row, i: int, title: str) -> str:
-    value = row.values[i] if i < len(row.values) else None
-    behind = stored_behind(row, title, value)
-    return (row.problem or row.flag) or (str(behind) if behind is not None else cell_text(title, value))
-
-
-def _columns(titles: tuple[str, ...]) -> list[Column]:
-    return [Column(t, (lambda r, i=i: r.values[i] if i < len(r.values) else None),
-                   (lambda v, t=t: cell_text(t, v, seconds=False)),  # (to the second in the tooltip)
-                   tooltip=(lambda r, i=i, t=t: _tooltip(r, i, t))) for i, t in enumerate(titles)]
-
-
-def totals_text(count: int, totals: dict[str, int], narrowed: bool) -> str:
-    """"9 items, 5 stuck": the store's totals, after the number of rows unless one of them says it."""
-    parts = [f"{v:,} {k[:-1] if v == 1 and k.endswith('s') else k}" for k, v in totals.items()]  # 1 item
-    if count not in totals.values():
-        parts.insert(0, f"{count:,} {'row' if count == 1 else 'rows'}")
-    return ", ".join(parts) + (" (filtered)" if narrowed else "")
-
-
-class ListView(QWidget):
+class ListView(ListWrites, QWidget):
     """One list of the store: its filters, the keyed rows, the totals and (not for a child list) the
     child lists of the selected row, its links and actions."""
 
@@ -106,7 +65,7 @@ class ListView(QWidget):
         self.flags: dict[str, QCheckBox] = {}
         self.filter_bar = bar
         layout.addLayout(bar)
-        self.model = KeyedTableModel(_columns(spec.columns), self.ctx.worker, self._fetch,
+        self.model = KeyedTableModel(list_columns(spec.columns), self.ctx.worker, self._fetch,
                                      channel=f"{self.channel}:rows",
                                      state=lambda r: "stuck" if r.flag else ("error" if r.problem else None))
         self.table = make_table(self.model)
@@ -268,125 +227,6 @@ class ListView(QWidget):
             fields += (("Problem", row.problem),)
         head = cell_text(self.spec.columns[0], row.values[0]) if row.values else row.key
         self.ctx.show_detail(DetailItem(f"{self.spec.title}: {head}", fields, raw=row.raw, markdown=row.markdown))
-
-    # -- links and actions ---------------------------------------------------------------------------------
-    def _actions_for(self, row: Row) -> None:
-        for button in self.buttons:
-            self.actions_bar.removeWidget(button)
-            button.deleteLater()
-        self.buttons = []
-        for link in row.links:
-            button = QPushButton(link.label or link.target)
-            button.clicked.connect(lambda _c=False, lk=link: self.pane.follow(lk))
-            self.actions_bar.addWidget(button)
-            self.buttons.append(button)
-        cap, cid = self.cap, self.spec.id
-        self.ctx.worker.submit(f"{self.channel}:actions", lambda: cap.row_actions(cid, row),
-                               on_result=lambda actions: self._actions_arrived(row, actions))
-
-    def _actions_arrived(self, row: Row, actions) -> None:
-        if self.row is not row:
-            return
-        for action in actions:
-            title = action.title if len(action.title) <= 48 else action.title[:47] + "…"
-            button = QPushButton(title + ("…" if action.writes and not title.endswith("…") else ""))
-            button.setToolTip(action.description)
-            button.setObjectName(f"action:{action.id}")
-            button.clicked.connect(lambda _c=False, a=action: self.run_action(a))
-            self.actions_bar.addWidget(button)
-            self.buttons.append(button)
-
-    def row_actions(self) -> list[QPushButton]:
-        return [b for b in self.buttons if b.objectName().startswith("action:")]
-
-    def _follow_first_link(self) -> None:
-        row = self.current_row()
-        if row is not None and row.links:
-            self.pane.follow(row.links[0])
-
-    def confirm_action(self, action: api.StoreAction) -> bool:
-        """Ask before a write (tests replace this)."""
-        answer = QMessageBox.question(self, action.title, action.description,
-                                      QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
-                                      QMessageBox.StandardButton.Cancel)
-        return answer == QMessageBox.StandardButton.Yes
-
-    def confirm_engine_running(self, reason: str, verb: str) -> bool:
-        """Ask before writing while the system's engine runs (tests replace this)."""
-        return ask_write_while_engine_runs(self, reason, verb)
-
-    def run_action(self, action: api.StoreAction, *, on_done=None) -> None:
-        row = self.row
-        if row is None or (action.writes and not self.confirm_action(action)):
-            return
-        cap, cid = self.cap, self.spec.id
-        self._write(lambda force: cap.run_row_action(cid, row, action.id, force=force),
-                    action.title.split(" ")[0], on_done)
-
-    def ask_new_values(self) -> dict | None:
-        """The new row's values from a form (tests replace this); None: cancelled."""
-        from daycare_gui.ui.panes.generic.edit_form import EditDialog
-
-        dialog = EditDialog(f"New in {self.spec.title}", self.new_fields, {}, self)
-        return dialog.values() if dialog.exec() else None
-
-    def new_item(self, *, on_done=None) -> None:
-        values = self.ask_new_values() if self.new_fields else None
-        if values is None:
-            return
-        cap, cid = self.cap, self.spec.id
-
-        def created(key) -> None:
-            self._pending = key  # selected once the keys are read again
-            if on_done is not None:
-                on_done(key)
-
-        self._write(lambda force: cap.create(cid, values, force=force), "Create", created)
-
-    def _write(self, call, verb: str, on_done=None) -> None:
-        """Run ``call(force)`` on the worker: a refusal (the engine runs) asks the window's one question and
-        runs again forced; a conflict or a value that cannot be used is said in a sentence."""
-        watcher = getattr(self.window(), "watcher", None)  # our own write is no news from disk
-        own = hasattr(watcher, "own_write_started")
-
-        def submit(force: bool) -> None:
-            if own:
-                watcher.own_write_started()
-            self.ctx.worker.submit(f"{self.channel}:write", lambda: call(force),
-                                   on_result=lambda said: finished(said, None),
-                                   on_error=lambda message: finished(None, (message, force)))
-
-        def finished(said, failure) -> None:
-            if own:
-                watcher.own_write_done()
-            partly = failure is not None and failure[0].startswith(api.WritePartial.__name__ + ":")
-            if partly:  # part written and kept: said, then shown as it now is
-                QMessageBox.warning(self, "Partly done", failure[0].partition(": ")[2])
-            if failure is None or partly:
-                status = getattr(self.window(), "statusBar", None)
-                if isinstance(said, str) and " " in said and callable(status):
-                    status().showMessage(said, 10000)  # (the page itself is read again below)
-                refresh = getattr(self.window(), "refresh", None)  # problems and counts read afresh
-                if callable(refresh):
-                    refresh()
-                else:
-                    self.reload(keep=True)
-            else:
-                message, forced = failure
-                kind, _, text = message.partition(": ")
-                text = text or message
-                if kind == api.WriteRefused.__name__ and not forced:
-                    if self.confirm_engine_running(text, verb):
-                        submit(True)
-                        return
-                    text = ""  # the person said no: nothing more to say
-                title = "Changed on disk" if kind == api.WriteConflict.__name__ else "Not done"
-                if text:
-                    QMessageBox.warning(self, title, text)
-            if on_done is not None:
-                on_done(said)
-
-        submit(False)
 
     # -- going to a row ------------------------------------------------------------------------------------
     def open_item(self, target) -> bool:

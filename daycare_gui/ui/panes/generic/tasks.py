@@ -11,14 +11,11 @@ else is read and written through the ``Tasks`` capability.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QLabel,
     QMenu,
-    QMessageBox,
     QPushButton,
     QSplitter,
     QVBoxLayout,
@@ -26,131 +23,26 @@ from PySide6.QtWidgets import (
 )
 
 from daycare_gui.stores import api
-from daycare_gui.stores.common.task_times import TaskTimes, task_times
 from daycare_gui.stores.records import JumpEntry, TaskCopy, TaskItem
-from daycare_gui.ui.editors.engine_prompt import ask_write_while_engine_runs
-from daycare_gui.ui.models.columns import Column
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.panes.generic.common import RecordList, detail_of, when
-from daycare_gui.ui.panes.generic.edit_form import EditDialog, save_with_consent
-from daycare_gui.ui.panes.generic.task_dialogs import NewTaskDialog, with_consent
-from daycare_gui.ui.theme import colours, follow_palette
+from daycare_gui.ui.panes.generic.task_display import (
+    OPTIONAL_COLUMNS,
+    ShownTask,
+    columns,
+    copies_html,
+    schedule_words,
+    shown,
+    task_html,
+    task_state,
+)
+from daycare_gui.ui.panes.generic.task_writes import TaskWrites
+from daycare_gui.ui.theme import follow_palette
 from daycare_gui.ui.widgets.flow_layout import FlowLayout
-from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, escape, markdown_html
+from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, escape
 
 
-@dataclass(frozen=True)
-class ShownTask:
-    """A task with its times worked out once (on the worker), not on every repaint."""
-
-    task: TaskItem
-    times: TaskTimes
-
-    @property
-    def id(self) -> str:
-        return self.task.id
-
-
-def shown(task: TaskItem) -> ShownTask:
-    return ShownTask(task, task_times(task))
-
-
-def _stored_as(task: TaskItem) -> str:
-    return " + ".join(c.where for c in task.copies)
-
-
-def _reads(task: TaskItem) -> str:
-    if not task.copies:
-        return ""
-    read = [c.where for c in task.copies if c.read]
-    return " + ".join(read) if read else f"nothing ({_stored_as(task)} ignored)"
-
-
-def _words(s: ShownTask) -> str:
-    text = s.times.error and f"invalid: {s.times.error}" or s.times.words
-    return text if s.task.enabled else f"disabled ({text})"
-
-
-def _next(s: ShownTask):
-    first = s.times.overdue or (s.times.next_runs[0] if s.times.next_runs else None)
-    return int(first.timestamp() * 1000) if first is not None and s.task.enabled else None
-
-
-def _state(s: ShownTask) -> str | None:
-    if s.task.ignored:
-        return "ignored"
-    if s.task.problem or s.times.error:
-        return "error"
-    return None if s.task.enabled else "disabled"
-
-
-def columns(reader: str) -> list[Column]:
-    # what a task does, whether it runs and when (in words, then the expression) first, so a narrow list
-    # still shows them; the copies next; columns no task fills are hidden once the list is read
-    return [
-        Column("Task", lambda s: s.task.title, tooltip=lambda s: s.task.id),
-        Column("Type", lambda s: s.task.schedule_kind),
-        Column("Enabled", lambda s: "yes" if s.task.enabled else "no"),
-        Column("In words", _words, tooltip=_words),
-        Column("Schedule", lambda s: s.task.schedule, tooltip=lambda s: s.task.timezone or "local time"),
-        Column("Next run", _next, display=when),
-        Column(f"{reader} reads", lambda s: _reads(s.task),
-               tooltip=lambda s: next((c.reason for c in s.task.copies if c.read), "")),
-        Column("Stored as", lambda s: _stored_as(s.task)),
-        Column("Agent", lambda s: s.task.agent or s.task.agent_id, tooltip=lambda s: s.task.agent_id),
-        Column("User", lambda s: s.task.user or s.task.user_id, tooltip=lambda s: s.task.user_id),
-        Column("Last run", lambda s: s.task.last_run_at, display=when),
-        Column("Id", lambda s: s.task.id),
-    ]
-
-
-# Hidden when no listed task fills them (a kind without copies, agents or owners)
-_OPTIONAL = {"Type": lambda s: False, "Next run": lambda s: _next(s) is not None,
-             "Stored as": lambda s: bool(s.task.copies), "Agent": lambda s: bool(s.task.agent or s.task.agent_id),
-             "User": lambda s: bool(s.task.user or s.task.user_id), "Schedule": lambda s: bool(s.task.schedule)}
-
-
-def copies_html(task: TaskItem, reader: str) -> str:
-    if not task.copies:
-        return ""
-    read = [c for c in task.copies if c.read]
-    stored = " and ".join(f"a {c.where}" for c in task.copies) + (" only" if len(task.copies) == 1 else "")
-    reads = read[0].where if read else "nothing (it is ignored)"
-    why = (read[0] if read else task.copies[0]).reason
-    return f"<p>Stored as {escape(stored)}. {escape(reader)} reads: <b>{escape(reads)}</b> — {escape(why)}.</p>"
-
-
-def task_html(task: TaskItem, reader: str = "The system", times: TaskTimes | None = None, *,
-              copies: bool = True) -> str:
-    """The task as the page's viewer shows it (``copies=False``: its copies are said above it already)."""
-    times = times or task_times(task)
-    parts = [f"<h3>{escape(task.title)}</h3>", copies_html(task, reader) if copies else ""]
-    c = colours()
-    if times.error:
-        parts.append(f"<p style='color:{c.error}'>Schedule problem: {escape(times.error)}. "
-                     f"{escape(reader)} would never run it.</p>")
-    else:
-        schedule = f" <code>{escape(task.schedule)}</code>" if task.schedule else ""
-        parts.append(f"<p><b>{escape(times.words)}</b>{schedule}</p>")
-    if task.ignored:
-        parts.append(f"<p>{escape(reader)} reads none of its copies: it never runs.</p>")
-    elif not task.enabled:
-        parts.append(f"<p><b>Disabled</b>: {escape(reader)} does not run this task, so there are no next runs.</p>")
-    else:
-        if times.overdue is not None:
-            since = ("It has never run" if task.last_run_at is None else
-                     f"<b>Overdue</b> since {times.overdue:%Y-%m-%d %H:%M %Z}")
-            parts.append(f"<p>{since}: it runs as soon as the system next checks its tasks (if it is running)."
-                         "</p>")
-        if times.next_runs:
-            parts.append(f"<p>{'Then' if times.overdue is not None else 'Next runs'}:</p><ul>" + "".join(
-                f"<li>{t:%a %Y-%m-%d %H:%M %Z}</li>" for t in times.next_runs) + "</ul>")
-    if task.body:
-        parts.append("<hr/>" + markdown_html(task.body))
-    return "".join(parts)
-
-
-class TasksPane(Pane):
+class TasksPane(TaskWrites, Pane):
     pane_id = "tasks"
 
     def __init__(self, ctx, parent=None) -> None:
@@ -163,7 +55,7 @@ class TasksPane(Pane):
         self.reader = self.cap.reader
         layout = QVBoxLayout(self)
         self.columns = columns(self.reader)
-        self.list = RecordList(self.caption, self.columns, key=lambda s: s.id, state=_state)
+        self.list = RecordList(self.caption, self.columns, key=lambda s: s.id, state=task_state)
         self.filter_box = self.list.filter_box
         self.records, self.table = self.list.records, self.list.table
         self.group_box = None
@@ -280,7 +172,7 @@ class TasksPane(Pane):
         if keep is not None:
             self.list.select_key(keep.id)
         for i, column in enumerate(self.columns):
-            test = _OPTIONAL.get(column.title)
+            test = OPTIONAL_COLUMNS.get(column.title)
             if column.title == "Type":
                 self.table.setColumnHidden(i, bool(group) or len({s.task.schedule_kind for s in listed}) < 2)
             elif column.title == f"{self.reader} reads":
@@ -315,7 +207,7 @@ class TasksPane(Pane):
         task, times = s.task, s.times
         runs = "\n".join(f"{t:%a %Y-%m-%d %H:%M %Z}" for t in times.next_runs)
         fields = [("Id", task.id), ("Type", task.schedule_kind), ("Schedule", task.schedule),
-                  ("In words", _words(s)),
+                  ("In words", schedule_words(s)),
                   ("Next runs", runs or ("none: the task is disabled" if not task.enabled else
                                          "none: it cannot be run" if times.error else "")),
                   ("Timezone", task.timezone or "local"), ("Enabled", "yes" if task.enabled else "no")]
@@ -362,159 +254,3 @@ class TasksPane(Pane):
         if task is not None:
             self.delete_button.setToolTip(self.cap.delete_reason(task) or
                                           "Move the task to the store's trash (it can be restored)")
-
-    # -- writing ---------------------------------------------------------------------------------------
-    def confirm_engine_running(self, reason: str, verb: str) -> bool:
-        """Ask before writing while the system's engine runs (tests replace this)."""
-        return ask_write_while_engine_runs(self, reason, verb)
-
-    def _written(self, *_args) -> None:
-        self.load()
-
-    def edit(self):
-        s = self.list.current()
-        if s is None:
-            return None
-        task, cap = s.task, self.cap
-        fields = cap.editable(task)
-        if not fields:
-            return None
-        copy = self._fields_copy(task)
-        title = f"Edit {copy.where}: {task.title}" if copy is not None else f"Edit {task.title}"
-        dialog = EditDialog(title, fields, cap.form_values(task), self)
-        self.edit_dialog = dialog  # (tests fill it in)
-        if not dialog.exec() or not dialog.changes():
-            return dialog
-        changes = dialog.changes()
-        save_with_consent(self, self.ctx.worker, "generic-task-save",
-                          lambda force: cap.update(task, changes, force=force), self._written)
-        return dialog
-
-    def source_note(self, task: TaskItem, copy: TaskCopy) -> str:
-        """What the file editor's header says: whether the system reads this file, or which copy instead."""
-        warn = f"color:{colours().window_warning}"
-        reader = escape(self.reader)
-        if copy.read:
-            return f"{reader} reads <b>this file</b>: {escape(copy.reason)}."
-        other = next((c for c in task.copies if c.read), None)
-        if other is None:
-            return f"<span style='{warn}'>{reader} ignores this file</span>: {escape(copy.reason)}."
-        return (f"<span style='{warn}'>{reader} reads the <b>{escape(other.where)}</b> {escape(other.ref)}, not this "
-                f"file</span>: {escape(other.reason)}. Edit the row to change what runs.")
-
-    def edit_file(self):
-        """The task's file in the document editor (its own window, owned by the main window), or the
-        task's document on the Documents page."""
-        from pathlib import Path
-
-        from daycare_gui.ui.editors.window import open_file_editor  # (the editors load only when needed)
-
-        s = self.list.current()
-        copy = self._text_copy(s.task) if s is not None else None
-        if copy is None:
-            if s is not None and s.task.document is not None:  # the kind's own Documents page edits it
-                return self._open_document(s.task.document)
-            return None
-        return open_file_editor(Path(copy.ref), store=getattr(self.ctx, "store", None), parent=self.window(),
-                                on_saved=lambda _path: self._read_again(), source_note=self.source_note(s.task, copy))
-
-    def _open_document(self, doc):
-        """A task that is a document of the store's Documents page (a Linggen mission.md): edited there,
-        where the kind's own save asks first while its system runs."""
-        from daycare_gui.ui.panes.generic import route_for
-
-        section, target = route_for(self.ctx.opened, JumpEntry("doc", doc.id, doc.title))
-        if section:
-            self.ctx.navigate(section, target)
-        return section or None
-
-    def _read_again(self) -> None:
-        """After a save in the file editor: the whole store is read again (as after any save of a file
-        the store's index keeps), so this page and the others show what was written."""
-        refresh = getattr(self.window(), "refresh", None)
-        if callable(refresh):
-            refresh()
-        else:
-            self.load()
-
-    def _own(self, write):
-        """Run a write of this page's own on the GUI thread: the store watcher takes it for no outside change."""
-        watcher = getattr(self.window(), "watcher", None)
-        own = hasattr(watcher, "own_write_started")
-        if own:
-            watcher.own_write_started()
-        try:
-            return write()
-        finally:
-            if own:
-                watcher.own_write_done()
-
-    def ask_new(self, kind: str):
-        cap = self.cap
-        warning = cap.create_warning(kind)
-        if warning and not self.confirm_ignored(warning):
-            return None
-        title = self.groups.get(kind, "task")
-        noun = title[:-1].lower() if title.endswith("s") else title.lower()
-        dialog = NewTaskDialog(f"New {noun}", kind, cap.create_fields(kind),
-                               lambda values: self._own(lambda: with_consent(
-                                   lambda force: cap.create(kind, values, force=force),
-                                   lambda reason: self.confirm_engine_running(reason, "Create"))),
-                               self, note=f"{self.reader} will ignore this task: {warning.splitlines()[0]}"
-                               if warning else None)
-        if not dialog.exec() or dialog.created is None:
-            return None
-        self._pending = dialog.created.id
-        self.load()
-        return dialog.created
-
-    def confirm_ignored(self, warning: str) -> bool:
-        """Ask before making a task the system will not read (tests replace this)."""
-        box = QMessageBox(QMessageBox.Icon.Warning, f"{self.reader} will ignore a new task file",
-                          f"{warning}\n\nCreate the file anyway?", parent=self)
-        anyway = box.addButton("Create file anyway", QMessageBox.ButtonRole.DestructiveRole)
-        box.addButton(QMessageBox.StandardButton.Cancel)
-        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
-        box.setEscapeButton(QMessageBox.StandardButton.Cancel)
-        box.exec()
-        return box.clickedButton() is anyway
-
-    def confirm_delete(self, task: TaskItem) -> bool:
-        answer = QMessageBox.question(
-            self, "Delete", self.cap.delete_note(task) or f"Delete {task.title}?",
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Cancel)
-        return answer == QMessageBox.StandardButton.Yes
-
-    def delete(self, confirm=None) -> str | None:
-        """Move the selected task to the trash; returns the restore token (None: nothing deleted)."""
-        s = self.list.current()
-        if s is None or self.cap.delete_reason(s.task) is not None:
-            return None
-        task, cap = s.task, self.cap
-        if not (confirm or self.confirm_delete)(task):
-            return None
-        try:
-            token = self._own(lambda: with_consent(lambda force: cap.delete(task, force=force),
-                                                   lambda reason: self.confirm_engine_running(reason, "Delete")))
-        except api.WritePartial as exc:  # whole in the trash, part of the original still there: both shown
-            QMessageBox.warning(self, "Partly deleted", str(exc))
-            self.load()
-            return exc.token
-        except api.WriteRefused:
-            return None
-        except (ValueError, OSError) as exc:
-            QMessageBox.warning(self, "Not deleted", str(exc))
-            return None
-        self.load()
-        return token
-
-    def show_trash(self) -> None:
-        """The store's one list of deleted items (the window's Storage → Deleted Items), over this page."""
-        from daycare_gui.ui.dialogs.trash import TrashDialog
-
-        trash = self.ctx.opened.capability(api.Trash)
-        if trash is None:
-            return
-        dialog = TrashDialog(trash, self, on_restored=self.load,
-                             ask=lambda reason: self.confirm_engine_running(reason, "Restore"), own=self._own)
-        dialog.exec()
