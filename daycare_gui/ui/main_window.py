@@ -1,20 +1,19 @@
 """The main window: composition only — navigation, stacked panes, detail dock, banner, status bar.
 
 It owns no SQL and no parsing: it opens stores through the registry on the worker, hands panes a
-:class:`PaneContext`, and routes navigation requests between them.
+:class:`PaneContext`, and routes navigation requests between them. Its opening of a store is in
+``window_opening.py``, its pages and the switch between them in ``window_pages.py``; here are what it is
+made of, its menu's dialogs, the counts and status bar, and what it remembers (recent stores, layout).
 """
 
 from __future__ import annotations
 
 import logging
 import weakref
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings, QSize, Qt, QTimer
 from PySide6.QtWidgets import (
-    QApplication,
-    QFileDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
@@ -25,29 +24,24 @@ from PySide6.QtWidgets import (
 )
 
 from daycare_gui import __version__
-from daycare_gui.stores.api import CannotOpen, NotRecognised
-from daycare_gui.stores.common.locations import cleaned, is_url, remembered
+from daycare_gui.stores.common.locations import cleaned, remembered
 from daycare_gui.stores.common.secrets import mask_url
 from daycare_gui.stores.demos import OTHER_KINDS as OTHER_DEMOS
-from daycare_gui.stores.registry import NoKindRecognised
-from daycare_gui.ui import gc_guard
 from daycare_gui.ui.actions import ActionRegistry
-from daycare_gui.ui.context import DetailItem, PaneContext
 from daycare_gui.ui.detail_dock import DetailDock
 from daycare_gui.ui.jump_controller import JumpController
 from daycare_gui.ui.keyboard import cycle_focus
 from daycare_gui.ui.open_progress import OpenProgress
-from daycare_gui.ui.panes.generic import sections_for  # (light; the open's worker asks it: _read_first)
-from daycare_gui.ui.panes.registry import pane_class
 from daycare_gui.ui.preload import Preloader
 from daycare_gui.ui.settings_file import private_settings
-from daycare_gui.ui.store_opener import open_in_worker
 from daycare_gui.ui.store_watcher import StoreWatcher
 from daycare_gui.ui.widgets.banner import Banner
 from daycare_gui.ui.widgets.busy_label import BusyLabel
 from daycare_gui.ui.widgets.navigation import NavigationTree
 from daycare_gui.ui.widgets.welcome import WelcomePage
-from daycare_gui.ui.worker import DbWorker, close_in_background
+from daycare_gui.ui.window_opening import StoreOpening
+from daycare_gui.ui.window_pages import PageSwitching
+from daycare_gui.ui.worker import DbWorker
 
 if TYPE_CHECKING:
     from daycare_gui.stores.common.private_copies import PrivateFolder
@@ -56,15 +50,9 @@ log = logging.getLogger(__name__)
 MAX_RECENT = 10
 # Store.engine_state() → the status bar's words ("maybe": not seen running, yet writes ask first)
 ENGINE_LABELS = {"running": "engine RUNNING", "maybe": "engine may be running", "stopped": "engine not running"}
-# Pages that can be on screen before the preloader is done: everything their jobs run is imported with
-# them. Any other page finishes the preloading first (ui/preload.py says why).
-STARTUP_PAGES = frozenset({"overview", "agents", "history"})
-# The conversation page, built ahead while the first page is read (the first of these the store has).
-PRELOADED_PAGES = ("conversations", "history")
-_NOTHING_LEFT = object()  # (MainWindow._left_detail: no previous page's detail waits to be emptied)
 
 
-class MainWindow(QMainWindow):
+class MainWindow(StoreOpening, PageSwitching, QMainWindow):
     def __init__(self, settings: QSettings | None = None) -> None:
         super().__init__()
         self.setObjectName("mainWindow")
@@ -183,386 +171,7 @@ class MainWindow(QMainWindow):
         self.resize(self.size().expandedTo(self.minimumSizeHint()))
         self.details.sync()
 
-    # -- opening --------------------------------------------------------------------------------------
-    def choose_and_open(self) -> None:
-        start = str(self.settings.value("last_path", str(Path.home())))
-        if is_url(start):  # a server: the folder dialog starts at home
-            start = str(Path.home())
-        path = QFileDialog.getExistingDirectory(
-            self, "Open a store folder (Daycare, Linggen, AgentStack or CianaParrot)", start)
-        if path:
-            self.open_path(path)
-
-    def open_path(self, path: str, kind: str | None = None) -> None:
-        if self.may_discard_unsaved():
-            self._open_path(path, kind)
-
-    def _open_path(self, path: str, kind: str | None = None) -> None:
-        self.status_store.setText(f"Opening {mask_url(path)}…")
-        self.opener.open(mask_url(path),
-                         lambda submit_open, on_error: open_in_worker(self.worker, path, kind=kind,
-                                                                      submit_open=submit_open, on_error=on_error,
-                                                                      prepare=self._read_first),
-                         on_opened=lambda s: self._store_opened(s, path),
-                         on_failed=lambda msg: self._open_failed(path, msg))
-
-    def open_demo(self, kind: str = "daycare") -> None:
-        """Write ``kind``'s demo store (``stores.demos``) to a temporary folder and open it."""
-        from daycare_gui.stores.common.leftovers import private_folder
-        from daycare_gui.stores.demos import current_minute_ms, write_kind_demo
-
-        if not self.may_discard_unsaved():
-            return
-        folder = private_folder("daycare-gui-demo-")  # named and locked as ours: a kill leaves it to the sweep
-        self._demo_dirs.append(folder)  # ours to remove when the window closes
-        dest = folder.path / kind
-        self.status_store.setText("Writing a demo store…")
-
-        def first():
-            write_kind_demo(kind, dest, current_minute_ms())
-
-        self.opener.open("a demo store",
-                         lambda submit_open, on_error: open_in_worker(
-                             self.worker, str(dest), kind=kind, first=first,
-                             submit_open=submit_open, on_error=on_error, prepare=self._read_first),
-                         on_opened=lambda s: self._store_opened(s, str(dest), remember=False),
-                         on_failed=lambda msg: self._open_failed(str(dest), msg))
-
-    def _open_progressed(self, text: str) -> None:
-        self.status_store.setText(text)
-
-    def _open_cancelled(self, label: str) -> None:
-        self.status_store.setText(f"Opening {label} cancelled" if self.opened is None
-                                  else f"{self.opened.title} (opening {label} cancelled)")
-
-    def _open_failed(self, path: str, message: str) -> None:
-        self.status_store.setText("No store open" if self.opened is None else self.opened.title)
-        if self.opened is not None:  # a failed Reload: keep watching the store still shown
-            self.watcher.watch(self.opened)
-        kind, _, text = message.partition(": ")
-        if kind == NoKindRecognised.__name__ and self.opened is None:
-            # The welcome page says which kinds were tried and why each declined.
-            self.welcome.show_declined(mask_url(text))
-            return
-        if not _said_in_a_sentence(kind):
-            text = message
-        QMessageBox.warning(self, "Cannot open", f"{mask_url(path)}\n\n{mask_url(text)}")
-
-    def _read_first(self, opened) -> None:
-        """On the open's worker: what showing the store first asks of it — its sections (a PGlite store reads
-        three tables for them) and why its writes are blocked (its migrations) — so that the GUI thread sends
-        no query while the window switches to the store (#35)."""
-        self._first_reads[opened] = (sections_for(opened), self._engine_note(opened))
-
-    def _store_opened(self, opened, path: str, remember: bool = True) -> None:
-        """Any kind, any generation: the navigation is what the store's capabilities offer."""
-        specs, note = self._first_reads.pop(opened, (None, None))
-        self.close_store()
-        self.opened = opened
-        self.store = opened
-        self._opened_path = path
-        self.welcome.show_declined("")
-        self.watcher.watch(opened)  # every kind names what changes on disk when its program writes
-        self._set_sections(specs if specs is not None else sections_for(opened))
-        if remember:
-            self._remember(path)
-        self.setWindowTitle(f"{opened.title} — daycare-gui")
-        self.central.setCurrentWidget(self.splitter)
-        self._size_navigation()
-        self.actions_.set_store_open(True)
-        self.actions_.set_offered(self._offered_actions(opened))
-        self._update_status()
-        self.banner.hide()
-        self._idle_imports(opened)
-        for work in self.opener.take_later():  # (before the counts: the Problems count includes what it finds)
-            self.bg_worker.submit("after-open", work, supersede=False)
-        self._load_counts()
-        self.preloader.start()
-        self.jump.store_opened()  # on the background worker, held until start-up's imports are done
-        self.show_section(self._current_section or "overview")
-        note = self._engine_note(opened) if note is None else note
-        if note:
-            self.banner.show_message(note, action="", kind="warning")
-        # Build the conversation page while the user is still reading the first one, so opening the
-        # first session does not pay for its widgets; after start-up's imports, which wait until the
-        # page worker is idle, so that it never delays the first page's rows.
-        conversation = next((s for s in PRELOADED_PAGES if s in self._sections), None)
-        if conversation is not None:
-            QTimer.singleShot(400, lambda o=opened: self.preloader.when_done(
-                lambda: self.opened is o and self._build_ahead(conversation)))
-
-    def _build_ahead(self, section: str) -> None:
-        """Build ``section``'s page in idle time, and lay it out and draw it once off screen (see
-        ui.warm_pages): its first show then only paints."""
-        from daycare_gui.ui.warm_pages import warm_page
-
-        pane = self.pane(section)
-        if pane is not None and self.isVisible():  # (drawn a turn later: its build is a stall of its own)
-            opened = self.opened
-            QTimer.singleShot(0, lambda: self.opened is opened and self.isVisible()
-                              and warm_page(self.pane_stack, pane, self.details, self.width()))
-
-    def _set_sections(self, specs) -> None:
-        self._sections = {p.id: p for p in specs}
-        self.nav.set_sections(specs)
-        if self._current_section not in self._sections:
-            self._current_section = None
-        self.actions_.name_sections([p.title for p in self._nav_order()])
-
-    def _nav_order(self) -> list:
-        """Sections in the order the navigation lists them (grouped ones after the top level)."""
-        shown = [p for p in self._sections.values() if p.in_nav]
-        return [p for p in shown if not p.group] + [p for p in shown if p.group]
-
-    def show_nth_section(self, n: int) -> None:
-        """Ctrl+1…9: the n-th section of the navigation."""
-        order = self._nav_order()
-        if 0 < n <= len(order):
-            self.show_section(order[n - 1].id)
-            pane = self.pane_stack.currentWidget()
-            if pane is not None:
-                pane.setFocus(Qt.FocusReason.ShortcutFocusReason)
-                pane.focusNextChild()
-
-    def show_shortcuts(self) -> None:
-        from daycare_gui.ui.keyboard import ShortcutsDialog
-
-        ShortcutsDialog(self.actions_.texts(), self).exec()
-
-    def _idle_imports(self, opened) -> None:
-        """The modules this kind's capabilities import lazily, imported on the GUI thread after the first
-        page; the background worker waits for them (a worker must never be the first to import)."""
-        from daycare_gui.stores.registry import load_kind
-
-        if self.preloader.add(getattr(load_kind(opened.kind), "idle_modules", ())):
-            self.bg_worker.hold()
-            self.preloader.when_done(self.bg_worker.release)
-
-    def _offered_actions(self, opened) -> set[str]:
-        """The store's own actions it offers: Search when it has a Search section, Deleted Items when it
-        keeps a trash, Upgrade Storage when it keeps migrations (the dialog says why when none can run)."""
-        from daycare_gui.stores.api import Storage, Trash
-
-        offered = {"search"} if "search" in self._sections else set()
-        if opened.capability(Trash) is not None:
-            offered.add("trash")
-        if (storage := opened.capability(Storage)) is not None and storage.offers_upgrade:
-            offered.add("upgrade")
-        return offered
-
-    def _engine_note(self, opened) -> str:
-        reason = opened.writes_blocked()
-        if not reason:
-            return ""
-        summary = opened.summary()
-        behind = (" You are reading a copy taken when the store was opened: it may be a moment behind."
-                  if summary.engine_running and "copy" in (summary.open_mode or "") else "")
-        return f"{reason}. Browsing is safe; edits ask first.{behind}"
-
-    def close_store(self) -> None:
-        # Answers still on their way belong to panes about to be deleted: make them all stale.
-        self.worker.cancel_all()
-        self.bg_worker.cancel_all()
-        self._waiting_page = None  # a page still waiting for its item goes with the others
-        self._wait_timer.stop()
-        for pane in self.panes.values():
-            pane.shutdown()
-            self.pane_stack.removeWidget(pane)
-            pane.deleteLater()
-        self.panes.clear()
-        self._missed.clear()
-        self._stale.clear()
-        self._history.clear()
-        self.jump.store_closed()
-        self.detail.show_item(None)
-        self.nav.clear_counts()
-        self.watcher.watch(None)
-        if self.opened is not None:
-            opened, self.opened, self.store = self.opened, None, None
-            _close_without_waiting(opened, (self.worker.barrier(), self.bg_worker.barrier()))
-            gc_guard.thaw()  # what was frozen as kept for that store may be garbage now
-        self.central.setCurrentWidget(self.welcome)
-        self.details.sync()
-        self.actions_.set_store_open(False)
-        self.setWindowTitle("daycare-gui")
-        self._update_status()
-
-    def refresh(self) -> None:
-        if self.opened is None or not self.may_discard_unsaved():
-            return
-        self.banner.hide()
-        self.watcher.watch(None)  # what changes until the store is read again is in what is read
-        self._open_path(self._opened_path, self.opened.kind)
-
-    # -- a store that changes while it is shown -----------------------------------------------------
-    def _database_changed(self) -> None:
-        """A write to the database (debounced by the watcher): the page shown reads what is new; hidden
-        pages catch up when they are shown, so nothing polls for a page nobody looks at."""
-        if self.opened is None:
-            return
-        self.opened.follow_live()  # an immutable open (the WAL was empty) would never see the new rows
-        # the navigation's counts follow too (a new agent, a new inbox item)
-        self.bg_worker.submit("nav-counts-live", self._counts_job(), on_result=self._counts_arrived)
-        self._missed.update(s for s in self.panes if s != self._current_section)
-        if self._current_section in self.panes:
-            self._tell_pane(self._current_section)
-
-    def _tell_pane(self, section: str) -> None:
-        self._missed.discard(section)
-        if not self.panes[section].store_changed():
-            self._stale.add(section)
-
-    def _disk_changed(self, message: str) -> None:
-        if self.watcher.database_only and self._current_section not in self._stale:
-            return  # the page shown follows the database by itself
-        pane = self.panes.get(self._current_section)
-        if pane is not None and pane.follows_change(self.watcher.last_paths):
-            return  # e.g. the conversation shown grew, and the page added the new messages itself
-        self._show_store_changed(message)
-
-    def _show_store_changed(self, detail: str) -> None:
-        """The same non-modal banner for every kind; Reload reopens the store on the page shown."""
-        self.banner.show_message("The store changed on disk — Reload to see it.", action="Reload")
-        self.banner.setToolTip(detail)
-
-    # -- sections ---------------------------------------------------------------------------------
-    def _context(self) -> PaneContext:
-        return PaneContext(store=self.store, worker=self.worker, navigate=self.navigate,
-                           show_detail=self.detail.show_item, set_count=self.nav.set_count,
-                           background=self.bg_worker, opened=self.opened)
-
-    def pane(self, section: str):
-        if section not in self.panes:
-            spec = self._sections.get(section)
-            if spec is None or self.store is None:
-                return None
-            if section not in STARTUP_PAGES:
-                self.preloader.finish_now()
-            ctx = self._context()
-            ctx.arg = spec.arg
-            pane = pane_class(spec)(ctx)
-            pane.setObjectName(f"pane_{section}")
-            self.jump.install_link_menus(pane)  # "Copy link" on the lists of a pane that names its items
-            self.panes[section] = pane
-            self.pane_stack.addWidget(pane)
-            pane.load()
-        return self.panes[section]
-
-    def show_section(self, section: str, target=None, *, record: bool = True) -> None:
-        if self.store is None:
-            return
-        pane = self.pane(section)
-        if pane is None:
-            return
-        if record and self._current_section and self._current_section != section:
-            self._history.append((self._current_section, None))
-        waits = (target is not None and pane.opens_before_shown and self.isVisible()
-                 and self.pane_stack.currentWidget() is not pane)
-        self._left_detail = _NOTHING_LEFT
-        if section != self._current_section:  # the detail pane describes a selection on the page shown:
-            if waits:  # emptied when the page is, not while the previous one stays up (painted twice so)
-                self._left_detail = self.detail.item
-            else:
-                self.detail.show_item(None)
-        self._current_section = section
-        if section in self._missed:
-            self._tell_pane(section)
-            if section in self._stale:
-                self._show_store_changed("The database changed on disk.")
-        self._waiting_page = None  # a newer choice replaces a page still waiting for its item
-        if target is not None and pane.opens_before_shown:
-            if waits:
-                self._show_when_ready(pane)  # first: a page with nothing to read is ready at once
-            pane.open_item(target)  # its read runs while the previous page is still on screen
-            target = None
-        if self._waiting_page is None:
-            self._show_page(pane)
-        # pages outside the tree highlight the node they belong to (a conversation is an agent's)
-        self.nav.select({"history": "agents"}.get(section, section))
-        if target is not None:
-            pane.open_item(target)
-
-    _left_detail = _NOTHING_LEFT  # the previous page's detail, while that page stays up for the next (_NOTHING_LEFT: none)
-
-    PAINT_HOLD_MS = 100  # the longest the previous page stays on screen while the next one reads its item
-
-    def _show_when_ready(self, pane) -> None:
-        """Keep the previous page on screen until ``pane`` has its item (``item_ready``) or PAINT_HOLD_MS
-        have passed, as a browser keeps the old page until the new one has content: the window then
-        switches and lays out once, and paints only what changed, with the item in it.
-
-        (Holding with setUpdatesEnabled(False) instead made Qt repaint the whole window once the item came:
-        enabling updates again marks every widget of the window dirty, and most were painted twice.)"""
-        self._waiting_page = pane
-        pane.item_ready.connect(lambda: self._show_waiting(pane), Qt.ConnectionType.SingleShotConnection)
-        self._wait_timer.start(self.PAINT_HOLD_MS)  # one timer: an earlier wait's cannot end this one
-
-    def _show_waiting(self, pane=None) -> None:
-        """``pane``'s item is ready (or, with None, the wait is over): show the page still waiting."""
-        if self._waiting_page is not None and pane in (None, self._waiting_page):
-            pane, self._waiting_page = self._waiting_page, None
-            self._wait_timer.stop()
-            left, self._left_detail = self._left_detail, _NOTHING_LEFT
-            if left is not None and left is self.detail.item:  # (unless the new page described something)
-                self.detail.show_item(None)
-            self._show_page(pane)
-
-    def _show_page(self, pane) -> None:
-        previous = self.pane_stack.currentWidget()
-        if previous is not None and previous is not pane and self.details.changes_for(pane):
-            self._show_page_with_dock_change(previous, pane)
-        else:
-            self.pane_stack.setCurrentWidget(pane)
-        self.details.sync()
-
-    def _show_page_with_dock_change(self, previous, pane) -> None:
-        """Show ``pane`` where the Details dock comes or goes with it: settle the page area's new width
-        first, so that ``pane`` is laid out once, at that width. (Shown first, it was laid out at the old
-        width and again at the new one: ~0.5 ms more of each such switch, measured.) The page
-        leaving is hidden before the dock changes, so it is not laid out again either."""
-        focus = QApplication.focusWidget()
-        focus_was_on_page = focus is not None and previous.isAncestorOf(focus)
-        previous.hide()
-        self.details.sync(pane)
-        self.layout().activate()
-        self.pane_stack.setCurrentWidget(pane)
-        if focus_was_on_page:  # as the stack would have done, had the page still had the focus
-            (pane.focusWidget() or pane).setFocus()
-
-    def navigate(self, section: str, target=None) -> None:
-        self.show_section(section, target)
-
-    def go_back(self) -> None:
-        if self._history:
-            section, target = self._history.pop()
-            self.show_section(section, target, record=False)
-
-    def open_search(self) -> None:
-        """Ctrl+Shift+F: the Search page with the cursor in its query box, ready to type."""
-        self.show_section("search")
-        if self._current_section == "search":
-            self.focus_filter()
-
-    def _on_conversation(self, method: str, what: str) -> None:
-        """Export and Copy as Markdown act on the conversation shown; elsewhere the status bar says where."""
-        pane = self.panes.get(self._current_section or "")
-        if pane is not None and hasattr(pane, method):
-            getattr(pane, method)()
-        else:
-            self.statusBar().showMessage(f"Open a conversation to {what}.", 5000)
-
-    def focus_filter(self) -> None:
-        pane = self.panes.get(self._current_section or "")
-        if pane is not None:
-            pane.focus_filter()
-
-    def page_has_details(self, pane=None) -> bool:
-        """Whether the page shown (or ``pane``, about to be shown) has anything for the Details dock."""
-        if self.store is None or self.central.currentWidget() is not self.splitter:
-            return False
-        pane = pane if pane is not None else self.pane_stack.currentWidget()
-        return bool(getattr(pane, "has_details", True)) if pane is not None else False
-
+    # -- the navigation's width ----------------------------------------------------------------------
     def _size_navigation(self) -> None:
         if not self._nav_sized:  # the first store: the navigation as wide as its labels, no wider
             self._nav_sized = True
@@ -579,8 +188,11 @@ class MainWindow(QMainWindow):
         if len(sizes) == 2 and sizes[0] < needed and sum(sizes) > needed + 300:
             self.splitter.setSizes([needed, sum(sizes) - needed])
 
-    def show_detail(self, item: DetailItem | None) -> None:
-        self.detail.show_item(item)
+    # -- the menu's dialogs ------------------------------------------------------------------------------
+    def show_shortcuts(self) -> None:
+        from daycare_gui.ui.keyboard import ShortcutsDialog
+
+        ShortcutsDialog(self.actions_.texts(), self).exec()
 
     def open_upgrade(self) -> None:
         try:
@@ -735,35 +347,6 @@ class MainWindow(QMainWindow):
                 event.acceptProposedAction()
                 return
 
-    def open_initial(self, path: str | None, demo: bool, kind: str | None = None, open_target: str | None = None
-                     ) -> None:
-        """Start-up: a PATH, the demo, the last store, the default Daycare root, or the welcome page.
-        ``open_target`` (``--open session:<id>``) is opened once the store's items are read."""
-        self.jump.open_when_ready(open_target)
-        if demo:
-            QTimer.singleShot(0, self.open_demo)
-            return
-        if path:
-            QTimer.singleShot(0, lambda: self.open_path(path, kind))
-            return
-        from daycare_gui.ui.start_store import initial_store
-
-        start = initial_store(self.settings)  # (the command line began its copy already: cli._dispatch)
-        if start is not None:
-            QTimer.singleShot(0, lambda: self.open_path(start))
-
-
-def _said_in_a_sentence(error_class: str) -> bool:
-    """An error whose message is a whole sentence for people (every kind's refusals and failures to open
-    derive from the contract's two): shown without its class name, as the command line shows it."""
-    names = {"NotADaycareDirectory", "PgError", "OpenCancelled"}
-    todo: list[type] = [NotRecognised, CannotOpen]
-    while todo:
-        cls = todo.pop()
-        names.add(cls.__name__)
-        todo.extend(cls.__subclasses__())
-    return error_class in names
-
 
 def first_size(available: QSize) -> QSize:
     """The window's size at a first start: nine tenths of the screen's free area (a fixed 1280×800 ran off
@@ -772,12 +355,3 @@ def first_size(available: QSize) -> QSize:
         return max(min(least, room), min(most, round(room * 0.9)))
 
     return QSize(fit(available.width(), 960, 1600), fit(available.height(), 640, 1000))
-
-
-def _close_without_waiting(opened, after=()) -> None:
-    """Close a store without the GUI thread waiting for anything: the store stops what it runs at once
-    (its running queries are interrupted, so the workers are free again); whatever else it holds (a
-    PGlite process to stop, a private copy to delete) is released on a thread of its own, once the jobs
-    running when it was closed (``after``: the workers' barriers) have ended."""
-    opened.interrupt()
-    close_in_background(opened.close, after)  # waited for at exit (run_app): the copy must go before the process

@@ -1,0 +1,205 @@
+"""How the conversation view opens a session: the first answer (heading, count, the page to show), the
+loading state said only when that answer is slow, the ``opened`` signal, and the count that follows."""
+
+from __future__ import annotations
+
+from daycare_gui.stores.records import SessionRecord, SessionRef
+from daycare_gui.ui.models.columns import fmt_int, fmt_time
+from daycare_gui.ui.models.message_pages import MessagePagesModel
+from daycare_gui.ui.widgets.markdown_view import escape
+
+
+class SessionOpening:
+    """Opening a session and counting it: a part of :class:`ConversationView` (conversation_view.py), which
+    makes the widgets, model and timers used here."""
+
+    # -- opening ---------------------------------------------------------------------------------
+    def open(self, cap, ref: SessionRef, *, focus: str | None = None, position: int | None = None,
+             thread_title: str | None = None, session: SessionRecord | None = None,
+             describe: bool = True) -> None:
+        """Show ``ref`` of ``cap`` (an ``api.Conversations``), at the message ``focus`` (its id; the
+        session's end when None or gone). ``position`` is where the caller saw it (a hint). The thread's
+        title and the session's record are read when not given. ``describe=False`` leaves the detail pane
+        to whatever the user picked (the thread): only a message the user moves to describes itself."""
+        self.cap, self.ref = cap, ref
+        self._quiet_detail = not describe
+        self._window = None
+        self._expanded.clear()
+        self._detail_for = None
+        self._conversation_for = None
+        self._last_when_counted = False
+        self._clear_marker()
+        # The view says it is loading only when the answer is slow (LOADING_MS): a quick one is painted once,
+        # rows, heading and all. Said at once, the loading state cost a repaint of the whole view on the way,
+        # which the answer then waited behind; meanwhile the list keeps its last rows on screen, not blank.
+        self._loading = False
+        self.list.viewport().setUpdatesEnabled(False)  # (before the model empties: no paint of that)
+        self._loading_timer.start()
+        self.model.clear()
+        self._watch.follow(cap, ref)
+        size = self.model.page_size
+        # Opened from a session list that counted the session a moment ago: its end is shown at that count
+        # at once, and counted again after the paint (a long session's count costs more than its last page;
+        # a writer that appended meanwhile is noticed then). Without it the count comes first.
+        listed = session.message_count if session is not None and focus is None else None
+        listed = listed if isinstance(listed, int) and listed > size else None
+
+        def work():  # one round trip: the heading, the count, the row to open at, and that row's page
+            heading = (thread_title, session) if thread_title is not None else cap.session_heading(ref)
+            if listed is not None:
+                last_page = (listed - 1) // size
+                return heading, None, None, last_page, cap.page_before(ref, None, listed - last_page * size), listed
+            row = cap.locate(ref, focus, position) if focus is not None else None
+            if row is not None and row < size:
+                # On the first page: show it before counting the session (a long one's count takes longer).
+                return heading, None, row, 0, cap.page_after(ref, None, size)
+            count, last = cap.tail(ref)
+            target = count - 1 if row is None else min(row, count - 1)
+            page = max(0, target) // size
+            rows = MessagePagesModel.fetch_page_without_keys(cap, ref, count, page, size) if count else []
+            return heading, (count, last), row, page, rows
+
+        # A session listed before its count was known (Conversations.sessions_now) opens once it is known, on
+        # the slow worker: the page worker stays free for the lists the user goes on clicking meanwhile.
+        pending = session is not None and session.count_pending
+        worker, other = (self.ctx.slow_worker, self.ctx.worker) if pending else (self.ctx.worker, self.ctx.slow_worker)
+        if other is not worker:
+            other.cancel(f"{self._channel}-open")  # (an open still on its way there is not this one)
+        worker.submit(f"{self._channel}-open", work, on_result=self._ready_after(self._opened),
+                      on_error=self._ready_after(self._open_failed))
+
+    def _show_loading(self) -> None:
+        """The session asked for is slow (LOADING_MS have passed): the view says it is loading it."""
+        if self._answer_came():
+            self._enable(False)
+            self.heading.setText(f"Loading session {escape(self.ref.session_id)}…")
+
+    def _answer_came(self) -> bool:
+        """The list shows the session asked for from now on (its answer came, or it is slow): its paints are
+        on again and the conversation beside it, read after the list, says it is loading. True the first
+        time for this session.
+
+        The heading, the buttons and the position box are left to the answer, which sets them all: set to
+        a loading state and back in the same moment, each flip repainted the whole button bar for nothing."""
+        self._loading_timer.stop()
+        if self._loading or self.ref is None:
+            return False
+        self._loading = True
+        self.list.viewport().setUpdatesEnabled(True)  # (repaints it: empty, or the rows that came)
+        self.conversation.setHtml("<p class='meta'>Loading…</p>")
+        self.answered.emit()
+        return True
+
+    def _ready_after(self, show):
+        def run(result) -> None:
+            self._ready_waits = False
+            self._answer_came()  # (painted with the answer, which sets the heading and buttons)
+            try:
+                show(result)
+            finally:
+                if self._ready_with_conversation and self.model.rowCount() and self.current_row() >= 0:
+                    self._ready_waits = True  # said when the conversation is drawn (or cannot be)
+                else:
+                    self.opened.emit()
+        return run
+
+    def _owed_ready(self) -> None:
+        if self._ready_waits:
+            self._ready_waits = False
+            self.opened.emit()
+
+    def _open_failed(self, msg: str) -> None:
+        self._enable(False)
+        self.heading.setText(f"Cannot read this session: {escape(msg)}")
+
+    def _opened(self, result) -> None:
+        (title, session), counted_as, row, page, rows, *listed = result
+        self._listed = listed[0] if listed else None  # shown at the session list's count, not counted yet
+        counted = counted_as is not None or (self._listed is None and len(rows) < self.model.page_size)
+        count, last = counted_as if counted_as is not None else (self._listed or len(rows), None)
+        self.thread_title, self._session = title or "", session
+        if session is None and not count:
+            self._enable(False)
+            self.heading.setText(f"No session {escape(self.ref.session_id)} in this store.")
+            self.conversation.setHtml("")
+            return
+        self._set_heading(count, counted or self._listed is not None)
+        if last is None and counted:  # the first page is the whole session
+            last = rows[-1].key if rows else -1
+        self.model.set_session(self.cap, self.ref, count, load_ids=counted, counted=counted,
+                               last_key=-1 if counted and last is None else last)
+        self.model.seed_page(page, rows)
+        if not counted:
+            # Counted once the list has painted the page: counting a long session is work on the other
+            # core, which would slow that paint.
+            self.list.after_paint(lambda ref=self.ref: self._count(ref))
+        self._goto_range(count)
+        self._enable(count > 0)
+        if count == 0:
+            self.conversation.setHtml("<p>This session has no messages.</p>")
+            return
+        # Jump before the view first paints, so only the target's page is fetched.
+        self.go_to_row(count - 1 if row is None else min(row, count - 1))
+        self.list.setFocus()
+        if counted:
+            # behind the paint: a page read on the worker meanwhile would hold the interpreter lock
+            self.list.after_paint(self.model.read_ends)
+
+    def _count(self, ref: SessionRef) -> None:
+        """Count the session shown and read its last page with it (unless another was opened meanwhile)."""
+        if self.model.ref != ref:
+            return
+        cap, size = self.cap, self.model.page_size
+        self.ctx.worker.submit(
+            f"{self._channel}-count", lambda: MessagePagesModel.count_with_last_page(cap, ref, size),
+            on_result=self._counted,
+            on_error=lambda msg: self._set_heading(self.model.rowCount(), True,
+                                                   f"messages not counted: {escape(msg)}"))
+
+    def _set_heading(self, count: int, counted: bool = True, messages: str | None = None) -> None:
+        s = self._session
+        parts = [f"<b>{escape(self.thread_title)}</b>", f"session <code>{escape(self.ref.session_id)}</code>"]
+        if s is not None:
+            if s.started_at:
+                parts.append(f"created {fmt_time(s.started_at)}")
+            if s.status == "ended" and s.updated_at:
+                parts.append(f"ended {fmt_time(s.updated_at)}")
+            elif s.status:
+                parts.append(escape(s.status))
+        if messages is None:
+            messages = f"<b>{fmt_int(count)}</b> messages" if counted else "counting messages…"
+        self.heading.setText(" · ".join(parts + [messages]))
+
+    _listed: int | None = None  # the count a session list gave, until the session is counted here
+
+    def _counted(self, result) -> None:
+        count, last, last_rows = result
+        if self.model.ref != self.ref:
+            return
+        listed, self._listed = self._listed, None
+        shown_last = self.model.key_of(listed - 1) if listed is not None else None  # (None: scrolled away)
+        # (keys are ints in the model; a store may give the last key as text, as today's Daycare does)
+        last_key = None if last is None else int(last)
+        if listed is not None and (count != listed or shown_last not in (None, last_key)):
+            # Not what the list counted (a writer appended, or messages went): the rows shown at the list's
+            # count are not at their places. Shown again at the session's end, as counted now.
+            self.model.set_session(self.cap, self.ref, count, counted=True, last_key=-1 if last is None else int(last))
+            if last_rows:
+                self.model.seed_page((count - 1) // self.model.page_size, last_rows)
+            self._set_heading(count)
+            self._goto_range(count)
+            self.go_to_row(count - 1)
+            self.model.read_ends()
+            return
+        self.model.grow(count, -1 if last is None else int(last))
+        if last_rows:
+            self.model.seed_page((count - 1) // self.model.page_size, last_rows)
+        self._set_heading(count)
+        self._goto_range(count)
+        row = self.current_row()
+        if row >= 0:
+            self.position.setText(f"{row + 1:,} of {count:,}")
+        if self._last_when_counted:
+            self._last_when_counted = False
+            self.go_last()
+        self.model.read_ends()
