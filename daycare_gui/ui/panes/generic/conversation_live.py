@@ -31,13 +31,9 @@ class LiveFollow:
         self._current_was_last = self.current_row() == self.model.rowCount() - 1
 
     def _grown(self, first: int, last: int) -> None:
-        count = self.model.rowCount()
-        self._goto_range(count)
         self._enable(True)
-        self._set_heading(count)
+        self._show_count(self.model.rowCount())
         row = self.current_row()
-        if row >= 0:
-            self.position.setText(f"{row + 1:,} of {count:,}")
         if self._follow:
             if self._current_was_last or row < 0:
                 self._riding_tail = True  # the conversation moves on with the tail (redrawn now and then)

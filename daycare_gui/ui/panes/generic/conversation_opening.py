@@ -156,6 +156,14 @@ class SessionOpening:
             on_error=lambda msg: self._set_heading(self.model.rowCount(), True,
                                                    f"messages not counted: {escape(msg)}"))
 
+    def _show_count(self, count: int) -> None:
+        """The heading, the Go to box's range and the current message's position, for ``count`` messages."""
+        self._set_heading(count)
+        self._goto_range(count)
+        row = self.current_row()
+        if row >= 0:
+            self.position.setText(f"{row + 1:,} of {count:,}")
+
     def _set_heading(self, count: int, counted: bool = True, messages: str | None = None) -> None:
         s = self._session
         parts = [f"<b>{escape(self.thread_title)}</b>", f"session <code>{escape(self.ref.session_id)}</code>"]
@@ -194,11 +202,7 @@ class SessionOpening:
         self.model.grow(count, -1 if last is None else int(last))
         if last_rows:
             self.model.seed_page((count - 1) // self.model.page_size, last_rows)
-        self._set_heading(count)
-        self._goto_range(count)
-        row = self.current_row()
-        if row >= 0:
-            self.position.setText(f"{row + 1:,} of {count:,}")
+        self._show_count(count)
         if self._last_when_counted:
             self._last_when_counted = False
             self.go_last()
