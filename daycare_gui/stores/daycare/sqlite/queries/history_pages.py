@@ -9,6 +9,7 @@ steps, an ``assistant_rewrite`` of a recent message) — never the whole session
 
 from __future__ import annotations
 
+import json
 from array import array
 from dataclasses import dataclass, field
 
@@ -44,9 +45,11 @@ def page_at_offset(db: ReadOnlyDatabase, session_id: str, offset: int, limit: in
 
 def id_chunk(db: ReadOnlyDatabase, session_id: str, after_id: int = -1, limit: int = 50_000) -> array:
     """The next ``limit`` record ids after ``after_id`` (index only), as a compact int64 array."""
-    rows = db.fetch("SELECT id FROM session_history WHERE session_id = :s AND id > :a ORDER BY id LIMIT :n",
-                    {"s": session_id, "a": after_id, "n": limit})
-    return array("q", (r[0] for r in rows))
+    text = db.fetch("SELECT json_group_array(id) FROM (SELECT id FROM session_history WHERE session_id = :s "
+                    "AND id > :a ORDER BY id LIMIT :n)", {"s": session_id, "a": after_id, "n": limit})[0][0]
+    ids = json.loads(text) if text else []  # (one value, not a row per id: see history._PAGE_JSON)
+    ids.sort()
+    return array("q", ids)
 
 
 @dataclass(frozen=True)

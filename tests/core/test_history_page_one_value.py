@@ -1,0 +1,91 @@
+"""A history page read as one value SQLite builds (see queries.history._PAGE_JSON) holds exactly what reading
+it row by row gave: the same rows, in id order, each payload the same string — odd ones included."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+from daycare_gui.stores.daycare.demo import write_demo
+from daycare_gui.stores.daycare.sqlite.queries.history import (
+    _PAGE_SELECT,
+    page_after,
+    page_before,
+    session_growth,
+)
+from daycare_gui.stores.daycare.sqlite.queries.history_pages import id_chunk
+from daycare_gui.stores.daycare.sqlite.store import open_store
+
+ODD = "oddpayloadsession00000001"
+
+PAYLOADS = [
+    ("user_message", 1_700_000_000_000, json.dumps({"text": 'quotes " and \\ backslashes, a tab\t and a\nnewline'})),
+    ("user_message", 1_700_000_001_000, json.dumps({"text": "emoji 🦜 · CJK 漢字 · RTL שלום · \u2028 separator"},
+                                                   ensure_ascii=False)),
+    ("user_message", 1_700_000_002_000, '{"text": "a NUL \u0000 and a bell \u0007 inside"}'),
+    ("assistant_message", 1_700_000_003_000, "{not json at all"),
+    ("note", 1_700_000_004_000, ""),
+    ("rlm_tool_call", 1_700_000_006_000, json.dumps({"toolName": "run", "snapshot": "x" * 5000})),
+    ("tool_result", 1_700_000_007_000, json.dumps({"toolCallId": "c", "output": {"text": "y" * 40_000}})),
+    ("user_message", 1_700_000_008_000, " " + json.dumps({"text": "space before the object"})),
+]
+
+
+def _store(tmp_path, *, odd: str | None):
+    root = tmp_path / "daycare"
+    write_demo(root)
+    conn = sqlite3.connect(root / "daycare.db")
+    src = conn.execute("SELECT id FROM sessions LIMIT 1").fetchone()[0]
+    conn.execute("CREATE TEMP TABLE s AS SELECT * FROM sessions WHERE id = ?", (src,))
+    conn.execute("UPDATE s SET id = ?", (ODD,))
+    conn.execute("INSERT INTO sessions SELECT * FROM s")
+    rows = list(PAYLOADS)
+    if odd is not None:  # one row of what Daycare never writes, among the others
+        rows.insert(3, {"blob": ("user_message", 1_700_000_002_500, b'{"text": "stored as a BLOB"}'),
+                        "real": ("user_message", 1_700_000_002_500.123, json.dumps({"text": "a REAL time"}))}[odd])
+    conn.executemany("INSERT INTO session_history (session_id, type, at, data) VALUES (?, ?, ?, ?)",
+                     [(ODD, *row) for row in rows])
+    conn.commit()
+    conn.close()
+    return open_store(root)
+
+
+def _row_by_row(db, order: str = "") -> list[tuple]:
+    return [tuple(r) for r in db.fetch(f"{_PAGE_SELECT} WHERE session_id = :s ORDER BY id {order}", {"s": ODD})]
+
+
+@pytest.mark.parametrize("odd", [None, "blob", "real"],
+                         ids=["text payloads", "a BLOB payload", "a REAL time of 16 digits"])
+def test_a_page_is_what_reading_it_row_by_row_gave(tmp_path, odd):
+    blob = odd is not None
+    store = _store(tmp_path, odd=odd)
+    try:
+        db = store.db
+        expected = _row_by_row(db)
+        assert len(expected) == len(PAYLOADS) + blob
+        ids = [r[0] for r in expected]
+
+        def rows(page) -> list[tuple]:  # (what each entry was made from: the row as read)
+            return [tuple(e._row[:6]) if hasattr(e, "_row") else None for e in page]
+
+        lazy = page_after(db, ODD, -1, 100, lazy=True)
+        eager = page_after(db, ODD, -1, 100)
+        assert [e.id if hasattr(e, "id") and not isinstance(e, tuple) else e[0].id for e in lazy] == ids
+        assert [rec.id for rec, _problem, _size in eager] == ids
+        for got, want in zip(rows(lazy), expected):
+            if got is not None:  # (a large payload comes decoded: compared below through its record)
+                assert got == want
+        # every record, and what the list says of it, as the row-by-row read made them
+        from daycare_gui.stores.daycare.sqlite.queries.history import _record
+
+        assert [(r.type, r.at, r.text, p, size) for r, p, size in eager] == \
+            [(r.type, r.at, r.text, p, size) for r, p, size in (_record(row) for row in expected)]
+        assert [r[0].id for r in page_before(db, ODD, None, 3)] == ids[-3:]
+        assert [r[0].id for r in page_before(db, ODD, ids[4], 3)] == ids[1:4]
+        added, last, grown = session_growth(db, ODD, ids[1], 4)
+        assert (added, last) == (len(ids) - 2, ids[-1]) and [r[0].id for r in grown] == ids[-4:]
+        assert list(id_chunk(db, ODD, ids[0], 100)) == ids[1:]
+    finally:
+        store.close()
