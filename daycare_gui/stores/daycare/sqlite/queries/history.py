@@ -21,42 +21,6 @@ _PAGE_SELECT = (
 )
 
 
-# A page is read as one value that SQLite builds (a JSON array of its rows, in C, the interpreter lock let
-# go), not row by row: Python's sqlite3 lets go of the lock around each row it steps and takes it back after,
-# and a worker stepping 200 rows while the GUI thread painted waited for it again at every row, up to the
-# switch interval each time — on a quiet two-core machine a scroll's pages came after the screens that
-# needed them, and each step was painted twice. One value, one wait. JSON cannot carry a BLOB, and SQLite
-# writes a REAL with 15 digits: a page with either where Daycare writes text and integers is read row by
-# row (the last column says so), exactly as stored.
-_PAGE_JSON = (
-    "SELECT json_group_array(json_array(id, session_id, kind, at_ms, payload, stored, odd)) FROM ("
-    "SELECT id, session_id, CASE WHEN typeof(type) = 'text' THEN type END AS kind, "
-    "CASE WHEN typeof(at) = 'integer' THEN at END AS at_ms, "
-    "CASE WHEN typeof(data) = 'blob' THEN NULL "
-    "WHEN type = 'rlm_tool_call' AND json_valid(data) THEN json_remove(data, '$.snapshot') ELSE data END AS payload, "
-    "CASE WHEN type = 'rlm_tool_call' THEN length(data) END AS stored, "
-    "typeof(data) = 'blob' OR typeof(type) <> 'text' OR typeof(at) NOT IN ('integer', 'null') AS odd "
-    "FROM session_history WHERE {where} ORDER BY id {order} LIMIT :n)"
-)
-_decode_page = json.JSONDecoder().decode
-
-
-def _first(row):
-    return row[0]
-
-
-def _page_rows(db: ReadOnlyDatabase, where: str, params: dict, *, newest: bool = False) -> list:
-    """The rows ``where`` picks (at most ``:n``: the first by id, or with ``newest`` the last), in id
-    order, as :data:`_PAGE_SELECT` reads them (a row is a list here, with a 7th item: read row by row)."""
-    order = "DESC" if newest else ""
-    text = db.fetch(_PAGE_JSON.format(where=where, order=order), params)[0][0]
-    rows = _decode_page(text) if text else []
-    if any(row[6] for row in rows):
-        rows = db.fetch(f"{_PAGE_SELECT} WHERE {where} ORDER BY id {order} LIMIT :n", params)
-    rows.sort(key=_first)  # (the order the subquery gave is the order SQLite aggregates in; not relied on)
-    return rows
-
-
 # A payload longer than this is decoded on the worker even for a lazy page: decoding it where it is shown
 # (the GUI thread) could take longer than a frame.
 LAZY_MAX_CHARS = 16_384
@@ -127,7 +91,8 @@ def count_history(db: ReadOnlyDatabase, session_id: str) -> int:
 
 def page_after(db: ReadOnlyDatabase, session_id: str, after_id: int = -1, limit: int = 200, *, lazy: bool = False):
     """The first ``limit`` records with id > ``after_id`` (``lazy``: see :class:`PendingRecord`)."""
-    rows = _page_rows(db, "session_id = :s AND id > :a", {"s": session_id, "a": after_id, "n": limit})
+    rows = db.fetch(f"{_PAGE_SELECT} WHERE session_id = :s AND id > :a ORDER BY id LIMIT :n",
+                    {"s": session_id, "a": after_id, "n": limit})
     return _records(rows, lazy)
 
 
@@ -135,11 +100,12 @@ def page_before(db: ReadOnlyDatabase, session_id: str, before_id: int | None = N
                 lazy: bool = False):
     """The last ``limit`` records with id < ``before_id`` (or the session's last page), in id order."""
     if before_id is None:
-        rows = _page_rows(db, "session_id = :s", {"s": session_id, "n": limit}, newest=True)
+        rows = db.fetch(f"{_PAGE_SELECT} WHERE session_id = :s ORDER BY id DESC LIMIT :n",
+                        {"s": session_id, "n": limit})
     else:
-        rows = _page_rows(db, "session_id = :s AND id < :b", {"s": session_id, "b": before_id, "n": limit},
-                          newest=True)
-    return _records(rows, lazy)
+        rows = db.fetch(f"{_PAGE_SELECT} WHERE session_id = :s AND id < :b ORDER BY id DESC LIMIT :n",
+                        {"s": session_id, "b": before_id, "n": limit})
+    return _records(reversed(rows), lazy)
 
 
 def session_end(db: ReadOnlyDatabase, session_id: str, after_id: int = -1) -> tuple[int, int | None]:
@@ -161,9 +127,9 @@ def session_growth(db: ReadOnlyDatabase, session_id: str, after_id: int, limit: 
     added, last = session_end(db, session_id, after_id)
     if not added:
         return 0, after_id, []
-    rows = _page_rows(db, "session_id = :s AND id > :a AND id <= :b",
-                      {"s": session_id, "a": after_id, "b": last, "n": limit}, newest=True)
-    return added, int(last), _records(rows)
+    rows = db.fetch(f"{_PAGE_SELECT} WHERE session_id = :s AND id > :a AND id <= :b ORDER BY id DESC LIMIT :n",
+                    {"s": session_id, "a": after_id, "b": last, "n": limit})
+    return added, int(last), _records(reversed(rows))
 
 
 def full_data(db: ReadOnlyDatabase, record_id: int) -> str | None:

@@ -1,5 +1,6 @@
-"""A history page read as one value SQLite builds (see queries.history._PAGE_JSON) holds exactly what reading
-it row by row gave: the same rows, in id order, each payload the same string — odd ones included."""
+"""History pages and chunks of row keys hold exactly what the store holds: the same rows in id order, each
+payload the same string, odd ones included (a BLOB, a REAL time, NUL and control characters, any script);
+the chunks of keys are read as one value SQLite builds (see history_pages.id_chunk)."""
 
 from __future__ import annotations
 
