@@ -59,13 +59,13 @@ def _row_by_row(db, order: str = "") -> list[tuple]:
 
 @pytest.mark.parametrize("odd", [None, "blob", "real"],
                          ids=["text payloads", "a BLOB payload", "a REAL time of 16 digits"])
-def test_a_page_is_what_reading_it_row_by_row_gave(tmp_path, odd):
-    blob = odd is not None
+def test_pages_and_key_chunks_hold_every_odd_row_as_stored_in_id_order(tmp_path, odd):
+    extra = odd is not None
     store = _store(tmp_path, odd=odd)
     try:
         db = store.db
         expected = _row_by_row(db)
-        assert len(expected) == len(PAYLOADS) + blob
+        assert len(expected) == len(PAYLOADS) + extra
         ids = [r[0] for r in expected]
 
         def rows(page) -> list[tuple]:  # (what each entry was made from: the row as read)
@@ -83,6 +83,11 @@ def test_a_page_is_what_reading_it_row_by_row_gave(tmp_path, odd):
 
         assert [(r.type, r.at, r.text, p, size) for r, p, size in eager] == \
             [(r.type, r.at, r.text, p, size) for r, p, size in (_record(row) for row in expected)]
+        # a user's text comes back exactly as written: quotes, tabs, NUL, emoji, any script
+        written = [json.loads(d)["text"] for t, _at, d in PAYLOADS
+                   if t == "user_message" and d.startswith("{") and "\u0000" not in d]  # (raw NUL: not JSON)
+        shown = [r.text for r, p, _size in eager if r.type == "user_message" and p is None]
+        assert len(written) == 2 and all(text in shown for text in written)
         assert [r[0].id for r in page_before(db, ODD, None, 3)] == ids[-3:]
         assert [r[0].id for r in page_before(db, ODD, ids[4], 3)] == ids[1:4]
         added, last, grown = session_growth(db, ODD, ids[1], 4)
