@@ -403,3 +403,27 @@ def test_a_scroll_step_paints_the_rows_and_the_scroll_bar_alone(qtbot, window, t
     filled = window.grab().toImage()
     bar.setAutoFillBackground(False)
     assert window.grab().toImage() == filled
+
+
+
+def test_a_long_scroll_paints_over_old_block_images_and_shows_only_the_new_rows(qtbot, window, tmp_path_factory,
+                                                                               monkeypatch):
+    """Scrolling past more blocks than the cache keeps paints the oldest blocks' images over for the rows
+    now shown, rather than making an image per block: every screen still looks exactly as its rows drawn
+    afresh, nothing left of what an image held before — down to the session's end, whose last block is short."""
+    pane = _open_big(qtbot, window, tmp_path_factory)
+    delegate = pane.list.rows
+    made = []
+    monkeypatch.setattr(delegate, "_image", lambda *a, **k: made.append(1) or HistoryRowDelegate._image(delegate, *a, **k))
+    bar = pane.list.verticalScrollBar()
+    for tops in (range(0, 500, 25), [*range(500, bar.maximum(), 25), bar.maximum()]):
+        made.clear()
+        drawn = delegate.rows_rendered
+        for top in tops:  # each screen shows rows no block held before
+            bar.setValue(top)
+            qtbot.waitUntil(lambda t=top: pane.model.is_loaded(t) and pane.model.is_loaded(min(999, t + 30)))
+            shown = _shot(pane)
+        assert (delegate.rows_rendered - drawn) // delegate.BLOCK > 2 * delegate.BLOCK_CACHE  # many blocks drawn…
+        assert len(made) <= delegate.BLOCK_CACHE  # …into no more images than the cache keeps
+        delegate.clear_cache()
+        assert _shot(pane) == shown  # the same rows drawn into new images look the same

@@ -254,9 +254,22 @@ class HistoryRowDelegate(QStyledItemDelegate):
     def _new_block(self, key: tuple, width: int, height: int, token: int, font) -> list:
         """An empty block cache entry (rows are drawn into it by :meth:`_extend`)."""
         self._measure(font)  # (a new font empties the cache: before this entry joins it)
-        entry = self._blocks[key] = [self._image(width, height * self.BLOCK, self._ratio, self._fill), [], token]
-        if len(self._blocks) > self.BLOCK_CACHE:
-            self._blocks.popitem(last=False)
+        image = None
+        if len(self._blocks) >= self.BLOCK_CACHE:
+            # The oldest block's image is painted over rather than a new one made: a block's image is ~400 KB,
+            # and a new one is fresh memory the system maps page by page as it is first filled (a scroll
+            # replaces a block every eight rows; making each anew was about a tenth of drawing its rows).
+            _key, (old, _drawn, _token) = self._blocks.popitem(last=False)
+            fill = self._fill
+            if (old.width() == max(1, round(width * self._ratio))
+                    and old.height() == max(1, round(height * self.BLOCK * self._ratio))
+                    and old.devicePixelRatio() == self._ratio
+                    and old.hasAlphaChannel() == (fill is _TRANSPARENT)):
+                old.fill(fill)
+                image = old
+        if image is None:
+            image = self._image(width, height * self.BLOCK, self._ratio, self._fill)
+        entry = self._blocks[key] = [image, [], token]
         return entry
 
     def _extend(self, entry: list, model, block: int, upto: int, width: int, height: int, font, palette) -> None:
