@@ -18,6 +18,7 @@ from daycare_gui.stores.agentstack.database import BadText
 from daycare_gui.stores.common import json_brackets as brackets
 from daycare_gui.stores.common.secrets import mask_tree
 from daycare_gui.stores.common.wording import count
+from daycare_gui.stores.records.conversations import one_line
 
 MAX_JSON_CHARS = 200_000  # longer JSON is shown raw, not parsed (a damaged or hostile value)
 MAX_JSON_DEPTH = 64  # deeper nesting is shown raw: printing it would exhaust the stack
@@ -100,8 +101,7 @@ def text_problem(name: str, value: Any) -> str | None:
 
 
 def short(text: Any, limit: int = 80) -> str:
-    line = " ".join(str(text or "").split())
-    return line if len(line) <= limit else line[: limit - 1] + "…"
+    return one_line(str(text or ""), limit)
 
 
 def fenced(text: str, limit: int = 20_000) -> str:

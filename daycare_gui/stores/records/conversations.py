@@ -11,6 +11,22 @@ from daycare_gui.stores.deferred_dataclass import deferred
 ROLES = ("user", "assistant", "tool", "system", "note", "event")
 
 
+def one_line(text: str, limit: int) -> str:
+    """TEXT as one line of at most LIMIT characters: every run of white space one space (none at the ends),
+    and a line longer than LIMIT cut to ``LIMIT - 1`` characters and "…".
+
+    Only the start of a long text is read: a list row or a tooltip shows a few hundred characters of a
+    message that may be megabytes (a pasted log, a tool's whole output), and splitting all of it to show
+    its start cost time in proportion to the whole. The start, made one line, is the start of the whole
+    made one line (its last word may be cut short, never changed); when it is longer than LIMIT the answer
+    is the same as from the whole, and otherwise (a start that is mostly white space) the whole is read."""
+    head = text[: 2 * limit + 64]
+    line = " ".join(head.split())
+    if len(line) <= limit and len(head) < len(text):
+        line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
 @deferred
 class ToolCallRecord:
     id: str
@@ -62,8 +78,7 @@ class Message:
             text = f"{self.tool_result.name or 'tool'}: {self.tool_result.text}"
         if self.tool_calls:
             text = (text + " " if text else "") + "→ " + ", ".join(c.name for c in self.tool_calls)
-        line = " ".join(text.split())
-        return line if len(line) <= limit else line[: limit - 1] + "…"
+        return one_line(text, limit)
 
 
 class PendingMessage:

@@ -17,6 +17,7 @@ from daycare_gui.stores.daycare.records.json_values import (
     string_or_none,
 )
 from daycare_gui.stores.deferred_dataclass import deferred
+from daycare_gui.stores.records.conversations import one_line
 
 HISTORY_KINDS = (
     "user_message",
@@ -105,8 +106,7 @@ class HistoryRecord:
             s = self.reset_message or "reset"
         else:
             s = json.dumps(self.data, ensure_ascii=False)[:limit]
-        s = " ".join(s.split())
-        return s if len(s) <= limit else s[: limit - 1] + "…"
+        return one_line(s, limit)
 
 
 def _files(v: Any) -> tuple[FileReference, ...]:

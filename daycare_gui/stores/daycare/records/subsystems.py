@@ -9,6 +9,7 @@ from daycare_gui.stores.daycare.records.json_values import (
     string_or_none,
 )
 from daycare_gui.stores.deferred_dataclass import deferred
+from daycare_gui.stores.records.conversations import one_line
 
 INBOX_KINDS = ("message", "system_message", "signal", "reset", "compact", "restore")
 
@@ -37,8 +38,7 @@ class InboxItem:
         if text is None and isinstance(p.get("signal"), dict):
             kind = p["signal"].get("type")
             text = f"signal {kind}" if isinstance(kind, str) and kind else "signal of unknown type"
-        s = " ".join((text or payload_in_words(p)).split())
-        return s if len(s) <= limit else s[: limit - 1] + "…"
+        return one_line(text or payload_in_words(p), limit)
 
 
 def payload_in_words(payload: dict) -> str:
