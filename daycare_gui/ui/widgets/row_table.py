@@ -13,6 +13,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from daycare_gui.stores.common.wording import time_value
+from daycare_gui.stores.records.conversations import one_line
 from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.models.columns import Column, fmt_time
 from daycare_gui.ui.models.record_list_model import RecordListModel
@@ -42,11 +43,7 @@ def value_text(column: str, value: Any, limit: int | None = CELL_LIMIT) -> str:
         text = json.dumps(value, ensure_ascii=False, default=str)
     else:
         text = str(value)
-    if limit is not None:
-        text = " ".join(text.split())
-        if len(text) > limit:
-            text = text[: limit - 1] + "…"
-    return text
+    return text if limit is None else one_line(text, limit)
 
 
 def raw_tooltip(column: str, value: Any) -> str:

@@ -12,6 +12,7 @@ import time
 from daycare_gui.stores import api
 from daycare_gui.stores.daycare.pg.shown_rows import markdown_of, masked_row, plain_values
 from daycare_gui.stores.records import Collection, FilterSpec, Link, Query, Row
+from daycare_gui.stores.records.conversations import one_line
 
 # Daycare deletes an inbox item right after handling it: one older than this is waiting on something.
 STUCK_AFTER_MS = 15 * 60 * 1000
@@ -40,8 +41,7 @@ def _summary(data, limit: int = 160) -> str:
             if isinstance(data.get(key), str) and data[key].strip():
                 data = data[key]
                 break
-    text = " ".join((data if isinstance(data, str) else json.dumps(data, default=str)).split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return one_line(data if isinstance(data, str) else json.dumps(data, default=str), limit)
 
 
 class PgListing(api.Listing):
