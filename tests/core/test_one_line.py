@@ -24,7 +24,7 @@ _pieces = st.one_of(st.text(alphabet=st.characters(blacklist_categories=("Zs", "
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.lists(_pieces, max_size=60).map("".join), st.integers(min_value=1, max_value=400))
+@given(st.lists(_pieces, max_size=60).map("".join), st.integers(min_value=-5, max_value=400))
 def test_one_line_is_the_line_of_the_whole_text(text, limit):
     assert one_line(text, limit) == _whole(text, limit)
 

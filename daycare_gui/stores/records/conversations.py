@@ -20,7 +20,7 @@ def one_line(text: str, limit: int) -> str:
     its start cost time in proportion to the whole. The start, made one line, is the start of the whole
     made one line (its last word may be cut short, never changed); when it is longer than LIMIT the answer
     is the same as from the whole, and otherwise (a start that is mostly white space) the whole is read."""
-    head = text[: 2 * limit + 64]
+    head = text[: max(0, 2 * limit) + 64]
     line = " ".join(head.split())
     if len(line) <= limit and len(head) < len(text):
         line = " ".join(text.split())
