@@ -4,6 +4,8 @@ only shown rows are decoded (a Daycare SQLite store hands its pages undecoded)."
 
 from __future__ import annotations
 
+import time
+
 from PySide6.QtCore import QItemSelectionModel
 from PySide6.QtWidgets import QApplication
 
@@ -210,6 +212,18 @@ def test_text_that_needs_shaping_is_still_shaped(qtbot, monkeypatch):
     assert _block_of(summaries) != drawn  # (so the first comparison could fail)
 
 
+
+def test_times_with_a_narrow_no_break_space_are_drawn_alike_unshaped(qtbot, monkeypatch):
+    """Most locales write a narrow no-break space before "AM"/"PM" ("10:16:40\u202fAM" in US English):
+    text holding one takes the faster unshaped path, and is drawn exactly as the shaper draws it."""
+    import daycare_gui.ui.widgets.history_rows as history_rows
+
+    texts = ["11/28/2025 10:16:40\u202fAM", "28/11/2025 10:16:40\u202fπ.μ.", "28.11.2025 10:16:40\u202fe paradites"]
+    assert not any(history_rows._NEEDS_SHAPING(t) for t in texts)
+    drawn = _block_of(texts)
+    monkeypatch.setattr(history_rows, "_NEEDS_SHAPING", lambda text: True)  # everything through the shaper
+    assert _block_of(texts) == drawn
+
 def test_a_block_drawn_before_is_checked_once_against_its_pages_token(qtbot):
     """Rows drawn before are copied after one check of their page's token (not row by row). When the page
     was read again the token differs: the same records keep their images, other records are drawn anew."""
@@ -382,16 +396,23 @@ def test_a_scroll_step_paints_the_rows_and_the_scroll_bar_alone(qtbot, window, t
 
         def eventFilter(self, obj, event):  # noqa: N802
             if event.type() == QEvent.Type.Paint:
+                self.last = time.monotonic()
                 self.rows |= obj is pane.list.viewport()
                 self.bar |= obj is bar
                 if obj is pane.list or (obj.isWidgetType() and obj.isAncestorOf(pane.list)):
                     self.behind.append(type(obj).__name__)
             return False
 
-    qtbot.wait(300)  # the window settled: nothing else waiting to be painted
     paints = Paints()
+    paints.last = time.monotonic()
     QApplication.instance().installEventFilter(paints)
     try:
+        # The window settled: no paint for 300 ms (the session's late answers — its count, the heading,
+        # the Details dock — each repaint the page, and one of them landing in the step was counted)
+        qtbot.waitUntil(lambda: time.monotonic() - paints.last > 0.3 and not window.worker.is_busy()
+                        and not window.bg_worker.is_busy(), timeout=10000)
+        paints.rows = paints.bar = False
+        paints.behind.clear()
         bar.setValue(bar.value() + 3)
         qtbot.waitUntil(lambda: paints.rows, timeout=2000)
         QApplication.processEvents()
@@ -403,7 +424,6 @@ def test_a_scroll_step_paints_the_rows_and_the_scroll_bar_alone(qtbot, window, t
     filled = window.grab().toImage()
     bar.setAutoFillBackground(False)
     assert window.grab().toImage() == filled
-
 
 
 def test_a_long_scroll_paints_over_old_block_images_and_shows_only_the_new_rows(qtbot, window, tmp_path_factory,
@@ -427,3 +447,33 @@ def test_a_long_scroll_paints_over_old_block_images_and_shows_only_the_new_rows(
         assert len(made) <= delegate.BLOCK_CACHE  # …into no more images than the cache keeps
         delegate.clear_cache()
         assert _shot(pane) == shown  # the same rows drawn into new images look the same
+
+
+
+
+def test_a_time_with_am_or_pm_is_shown_whole_before_the_kind_badge(qtbot):
+    """The time column is as wide as the locale writes its times: in US English ("11/28/2025 10:16:40 PM")
+    the "PM" ran under the kind's badge when the column was measured on "2025-11-28 10:16:40". Each row's
+    time ends before its badge begins, in every locale tried, and the column follows a change of locale."""
+    from PySide6.QtCore import QLocale
+    from PySide6.QtGui import QFontMetrics
+
+    from daycare_gui.ui.formats import date_time
+
+    evening = 1_764_363_400_000  # (an evening in every time zone but a few: "PM" where there is one)
+    widths = {}
+    for name in ("C", "en_US", "de_DE", "el_GR", "sq_AL"):
+        QLocale.setDefault(QLocale(name))
+        try:
+            view = _token_list(qtbot, rows=8)
+            view.resize(700, 300)
+            view.viewport().grab()  # (a paint: the delegate measures in the locale it paints in)
+            rows = view.rows
+            fm, time_w, _badge_w = rows._measure(view.font())
+            for at in (evening, evening - 12 * 3_600_000):  # an evening and a morning
+                assert fm.horizontalAdvance(date_time(at)) < time_w - 6, name  # (the badge starts at time_w)
+            widths[name] = time_w
+            assert QFontMetrics(view.font()).horizontalAdvance(date_time(evening)) < rows.summary_left(view.font())
+        finally:
+            QLocale.setDefault(QLocale.c())
+    assert widths["en_US"] > widths["de_DE"]  # (the US form is the wider: the column follows the locale)

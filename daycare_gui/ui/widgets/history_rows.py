@@ -9,12 +9,12 @@ from __future__ import annotations
 import re
 from collections import OrderedDict
 
-from PySide6.QtCore import QPointF, QRect, QRectF, QSize, Qt
+from PySide6.QtCore import QLocale, QPointF, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QPixmap, QStaticText
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from daycare_gui.stores.common.secrets import mask_free_text
-from daycare_gui.ui.formats import date_time_formatter
+from daycare_gui.ui.formats import date_time, date_time_formatter
 from daycare_gui.ui.models.message_pages import KINDS, ROLES, kind_of
 from daycare_gui.ui.theme import colours
 
@@ -37,11 +37,27 @@ _SOLID = Qt.BrushStyle.SolidPattern
 _NO_SHAPING = QFont.StyleStrategy.PreferNoShaping
 
 # Text made only of these is drawn the same without shaping as with it, but for kerning: Latin (with its
-# precomposed accents), Greek, Cyrillic, and the punctuation, currency signs and arrows used beside them.
+# precomposed accents), Greek, Cyrillic, and the punctuation, currency signs and arrows used beside them
+# (the narrow no-break space too: most locales put one before a time's "AM" or "PM").
 # Anything else may need shaping to be drawn right at all (combining marks, Arabic, Indic scripts, emoji
 # sequences such as flags, skin tones and families): it is drawn in the view's own font.
-_NEEDS_SHAPING = re.compile("[^\x00-\u02ff\u0370-\u0482\u048a-\u052f\u2010-\u2027\u2030-\u205e"
+_NEEDS_SHAPING = re.compile("[^\x00-\u02ff\u0370-\u0482\u048a-\u052f\u2010-\u2027\u202f\u2030-\u205e"
                             "\u20a0-\u20cf\u2190-\u21ff]").search
+
+
+def _time_samples() -> list[str]:
+    """Times as wide as the locale writes them: its form of a morning and an evening of every month (the
+    widest digits, "AM" and "PM", the month's name where its form has one), and the form the C locale
+    writes. (US English's "11/28/2025 10:16:40 PM" is wider than "2025-11-28 10:16:40": measured on the
+    latter alone, "PM" ran under the kind's badge.)"""
+    import datetime
+
+    samples = ["0000-00-00 00:00:00"]
+    for month in range(1, 13):
+        for hour in (10, 22):
+            at = datetime.datetime(2000, month, 28, hour, 58, 58).timestamp()  # (local time)
+            samples.append(date_time(int(at * 1000)))
+    return samples
 
 
 def _static(text: str) -> QStaticText:
@@ -80,6 +96,7 @@ class HistoryRowDelegate(QStyledItemDelegate):
         self._badges: dict[tuple, QPixmap] = {}
         self._placeholders: dict[str, QStaticText] = {}
         self._metrics_key: QFont | None = None  # the font measured
+        self._locale = QLocale().name()  # the locale the time column was measured in
         self._fast: tuple[QFont, QFontMetrics] | None = None  # that font without optional shaping (_measure)
         self._metrics: tuple[QFontMetrics, int, int] | None = None
         self._palette_key = None
@@ -114,7 +131,7 @@ class HistoryRowDelegate(QStyledItemDelegate):
             fast = QFont(font)
             fast.setStyleStrategy(fast.styleStrategy() | _NO_SHAPING)
             self._fast = (fast, QFontMetrics(fast))
-            self._metrics = (fm, fm.horizontalAdvance("0000-00-00 00:00:00") + 10,
+            self._metrics = (fm, max(map(fm.horizontalAdvance, _time_samples())) + 10,
                              fm.horizontalAdvance("Python → tool") + 12)
             self._rows.clear()  # drawn with the old font
             self._blocks.clear()
@@ -397,6 +414,9 @@ class HistoryRowDelegate(QStyledItemDelegate):
         so once per repaint; the font is compared only when a row is drawn). The locale's time format is
         looked up again by the first row this paint draws, if any."""
         self._when = None
+        locale = QLocale().name()
+        if locale != self._locale:  # the time column is as wide as this locale's times: measured again
+            self._locale, self._metrics_key = locale, None
         if palette.cacheKey() != self._palette_key:
             self._theme(palette)
         self._fill_for(palette)
