@@ -26,6 +26,7 @@ PAYLOADS = [
     ("user_message", 1_700_000_001_000, json.dumps({"text": "emoji 🦜 · CJK 漢字 · RTL שלום · \u2028 separator"},
                                                    ensure_ascii=False)),
     ("user_message", 1_700_000_002_000, '{"text": "a NUL \u0000 and a bell \u0007 inside"}'),
+    ("user_message", 1_700_000_002_200, '{"text": "raw separators \u001e and \u001f inside"}'),
     ("assistant_message", 1_700_000_003_000, "{not json at all"),
     ("note", 1_700_000_004_000, ""),
     ("rlm_tool_call", 1_700_000_006_000, json.dumps({"toolName": "run", "snapshot": "x" * 5000})),
@@ -85,7 +86,8 @@ def test_pages_and_key_chunks_hold_every_odd_row_as_stored_in_id_order(tmp_path,
             [(r.type, r.at, r.text, p, size) for r, p, size in (_record(row) for row in expected)]
         # a user's text comes back exactly as written: quotes, tabs, NUL, emoji, any script
         written = [json.loads(d)["text"] for t, _at, d in PAYLOADS
-                   if t == "user_message" and d.startswith("{") and "\u0000" not in d]  # (raw NUL: not JSON)
+                   if t == "user_message" and d.startswith("{") and "\u0000" not in d and "\u001e" not in d]
+        # (raw control characters: not JSON)
         shown = [r.text for r, p, _size in eager if r.type == "user_message" and p is None]
         assert len(written) == 2 and all(text in shown for text in written)
         assert [r[0].id for r in page_before(db, ODD, None, 3)] == ids[-3:]
@@ -93,5 +95,41 @@ def test_pages_and_key_chunks_hold_every_odd_row_as_stored_in_id_order(tmp_path,
         added, last, grown = session_growth(db, ODD, ids[1], 4)
         assert (added, last) == (len(ids) - 2, ids[-1]) and [r[0].id for r in grown] == ids[-4:]
         assert list(id_chunk(db, ODD, ids[0], 100)) == ids[1:]
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("odd", [None, "blob", "real"],
+                         ids=["text payloads", "a BLOB payload", "a REAL time of 16 digits"])
+def test_every_lazy_page_of_two_rows_holds_the_rows_as_stored(tmp_path, odd, monkeypatch):
+    """A list's pages are read as one row SQLite builds where their rows allow it, and row by row where
+    they do not (a BLOB, a REAL time, a NUL or a separator inside a payload): every page of two rows, after
+    any key and before any key, holds exactly the rows a row-by-row read gives, in id order — and both ways
+    of reading were taken."""
+    store = _store(tmp_path, odd=odd)
+    try:
+        db = store.db
+        expected = _row_by_row(db)
+        ids = [r[0] for r in expected]
+        statements = []
+        fetch = db.fetch
+        monkeypatch.setattr(db, "fetch", lambda sql, params=None: statements.append(sql) or fetch(sql, params))
+
+        def rows(page) -> list[tuple]:
+            return [tuple(e._row[:6]) if hasattr(e, "_row") else (e[0].id,) for e in page]
+
+        def want(part) -> list[tuple]:
+            return [r if len(r[4] or "") <= 16_384 and isinstance(r[4], str) else (r[0],) for r in part]
+
+        one_row = row_by_row = 0
+        for i, key in enumerate([-1, *ids]):
+            for page, part in ((page_after(db, ODD, key, 2, lazy=True), expected[i:i + 2]),
+                               (page_before(db, ODD, key if key != -1 else None, 2, lazy=True),
+                                expected[max(0, i - 3):i - 1] if key != -1 else expected[-2:])):
+                assert rows(page) == want(part)
+            one_row += sum("group_concat" in sql for sql in statements)
+            row_by_row += sum("group_concat" not in sql for sql in statements)
+            statements.clear()
+        assert one_row and row_by_row  # (each page asks in one row first; odd ones are then read row by row)
     finally:
         store.close()

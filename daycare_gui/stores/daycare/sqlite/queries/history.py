@@ -21,6 +21,50 @@ _PAGE_SELECT = (
 )
 
 
+# A lazy page's rows as one row SQLite builds (its columns each one text, a separator between the rows'
+# values), checked before it is taken: every value of the kind Daycare writes (an integer id and time, a
+# text type and payload) and no separator inside one. Python's sqlite3 lets go of the interpreter lock around
+# every row it steps; a page read while the GUI thread paints (the lock's holder through Qt's drawing) waited
+# for it again at each of its 200 rows, and came after the scroll step that wanted it (the step painted
+# "…", then the rows). One row costs the same CPU (0.35 ms a page, alone on a thread) and takes the lock
+# once. Anything else — a BLOB, a REAL time, a separator in a payload — is read row by row as before.
+_ROW_SEP, _DATA_SEP = "\x1f", "\x1e"  # (the unit and record separators: never in Daycare's JSON text)
+_PAGE_VALUES = (
+    "SELECT id, type, at, "
+    "CASE WHEN type = 'rlm_tool_call' AND json_valid(data) THEN json_remove(data, '$.snapshot') ELSE data END AS d, "
+    "CASE WHEN type = 'rlm_tool_call' THEN length(data) END AS size FROM session_history"
+)
+_ONE_ROW = (
+    "SELECT count(*), "
+    "total(typeof(id) = 'integer' AND typeof(at) = 'integer' AND typeof(type) = 'text' AND typeof(d) = 'text' "
+    "AND instr(type, char(31)) = 0 AND instr(d, char(30)) = 0 AND instr(d, char(0)) = 0), "
+    "group_concat(id, char(31)), group_concat(type, char(31)), group_concat(at, char(31)), "
+    "group_concat(ifnull(size, ''), char(31)), group_concat(d, char(30)) FROM ({page})"
+)
+
+
+def _page_rows(db: ReadOnlyDatabase, session_id: str, where: str, order: str, params: dict) -> list[tuple]:
+    """The page's rows (as ``_PAGE_SELECT`` gives them), in ``order`` of id, read as one row where they allow
+    it (see ``_ONE_ROW``)."""
+    page = f"{_PAGE_VALUES} WHERE session_id = :s{where} ORDER BY id {order} LIMIT :n"
+    found = db.fetch(_ONE_ROW.format(page=page), params)
+    n, plain, ids, types, ats, sizes, data = found[0] if found else (0, 0, None, None, None, None, None)
+    if n and plain == n:
+        ids = [int(i) for i in ids.split(_ROW_SEP)]
+        types, ats, sizes = types.split(_ROW_SEP), ats.split(_ROW_SEP), sizes.split(_ROW_SEP)
+        data = data.split(_DATA_SEP)
+        step = -1 if order == "DESC" else 1
+        # (the rows must have come in the page's order: SQLite concatenates a subquery's rows as it steps
+        # them, which its documentation does not promise)
+        if (len(ids) == len(types) == len(ats) == len(sizes) == len(data) == n
+                and all((b - a) * step > 0 for a, b in zip(ids, ids[1:]))):
+            return [(i, session_id, t, int(a), d, int(z) if z else None)
+                    for i, t, a, d, z in zip(ids, types, ats, data, sizes)]
+    elif not n:
+        return []
+    return db.fetch(f"{_PAGE_SELECT} WHERE session_id = :s{where} ORDER BY id {order} LIMIT :n", params)
+
+
 # A payload longer than this is decoded on the worker even for a lazy page: decoding it where it is shown
 # (the GUI thread) could take longer than a frame.
 LAZY_MAX_CHARS = 16_384
@@ -91,14 +135,20 @@ def count_history(db: ReadOnlyDatabase, session_id: str) -> int:
 
 def page_after(db: ReadOnlyDatabase, session_id: str, after_id: int = -1, limit: int = 200, *, lazy: bool = False):
     """The first ``limit`` records with id > ``after_id`` (``lazy``: see :class:`PendingRecord`)."""
-    rows = db.fetch(f"{_PAGE_SELECT} WHERE session_id = :s AND id > :a ORDER BY id LIMIT :n",
-                    {"s": session_id, "a": after_id, "n": limit})
+    params = {"s": session_id, "a": after_id, "n": limit}
+    if lazy:
+        return _records(_page_rows(db, session_id, " AND id > :a", "", params), lazy)
+    rows = db.fetch(f"{_PAGE_SELECT} WHERE session_id = :s AND id > :a ORDER BY id LIMIT :n", params)
     return _records(rows, lazy)
 
 
 def page_before(db: ReadOnlyDatabase, session_id: str, before_id: int | None = None, limit: int = 200, *,
                 lazy: bool = False):
     """The last ``limit`` records with id < ``before_id`` (or the session's last page), in id order."""
+    if lazy:
+        where, params = ("", {"s": session_id, "n": limit}) if before_id is None else (
+            " AND id < :b", {"s": session_id, "b": before_id, "n": limit})
+        return _records(reversed(_page_rows(db, session_id, where, "DESC", params)), lazy)
     if before_id is None:
         rows = db.fetch(f"{_PAGE_SELECT} WHERE session_id = :s ORDER BY id DESC LIMIT :n",
                         {"s": session_id, "n": limit})
