@@ -9,6 +9,7 @@ import sqlite3
 
 import pytest
 
+from daycare_gui.stores.common.sqlite_ro import DatabaseError
 from daycare_gui.stores.daycare.demo import write_demo
 from daycare_gui.stores.daycare.sqlite.queries.history import (
     _PAGE_SELECT,
@@ -131,5 +132,32 @@ def test_every_lazy_page_of_two_rows_holds_the_rows_as_stored(tmp_path, odd, mon
             row_by_row += sum("group_concat" not in sql for sql in statements)
             statements.clear()
         assert one_row and row_by_row  # (each page asks in one row first; odd ones are then read row by row)
+    finally:
+        store.close()
+
+
+def test_a_page_holding_text_that_is_not_utf8_fails_as_its_row_by_row_read_does(tmp_path):
+    """A payload stored as text that is not UTF-8 cannot be read by Python's sqlite3. A page holding it fails
+    as the row-by-row read of it does, its error naming that row's text alone, not the page's other payloads
+    (which the one-row read concatenates); the pages around it still read."""
+    store = _store(tmp_path, odd=None)
+    try:
+        db = store.db
+        good = _row_by_row(db)
+        store.close()
+        with sqlite3.connect(db.path) as conn:
+            conn.execute("INSERT INTO session_history (session_id, type, at, data) VALUES "
+                         "(?, 'user_message', 1700000009000, CAST(x'7b2274657874223a2022ff227d' AS TEXT))", (ODD,))
+        conn.close()
+        store = open_store(tmp_path / "daycare")
+        db = store.db
+        with pytest.raises(DatabaseError) as row_by_row:
+            _row_by_row(db)
+        for read in (lambda: page_after(db, ODD, -1, 100, lazy=True), lambda: page_before(db, ODD, None, 3, lazy=True)):
+            with pytest.raises(DatabaseError) as one_row:
+                read()
+            assert "decode" in str(one_row.value) and "space before the object" not in str(one_row.value)
+        assert "decode" in str(row_by_row.value)
+        assert [tuple(e._row[:6]) for e in page_after(db, ODD, -1, 2, lazy=True)] == good[:2]
     finally:
         store.close()

@@ -14,11 +14,9 @@ from daycare_gui.stores.daycare.records.history import HistoryRecord, history_re
 
 # Page rows carry the payload minus the snapshot; the last column says how big the stored value really is
 # where the snapshot was cut (NULL elsewhere: the payload itself is the stored value, measured in Python).
-_PAGE_SELECT = (
-    "SELECT id, session_id, type, at, "
-    "CASE WHEN type = 'rlm_tool_call' AND json_valid(data) THEN json_remove(data, '$.snapshot') ELSE data END, "
-    "CASE WHEN type = 'rlm_tool_call' THEN length(data) END FROM session_history"
-)
+_PAYLOAD = "CASE WHEN type = 'rlm_tool_call' AND json_valid(data) THEN json_remove(data, '$.snapshot') ELSE data END"
+_STORED_SIZE = "CASE WHEN type = 'rlm_tool_call' THEN length(data) END"
+_PAGE_SELECT = f"SELECT id, session_id, type, at, {_PAYLOAD}, {_STORED_SIZE} FROM session_history"
 
 
 # A lazy page's rows as one row SQLite builds (its columns each one text, a separator between the rows'
@@ -27,19 +25,17 @@ _PAGE_SELECT = (
 # every row it steps; a page read while the GUI thread paints (the lock's holder through Qt's drawing) waited
 # for it again at each of its 200 rows, and came after the scroll step that wanted it (the step painted
 # "…", then the rows). One row costs the same CPU (0.35 ms a page, alone on a thread) and takes the lock
-# once. Anything else — a BLOB, a REAL time, a separator in a payload — is read row by row as before.
+# once. Anything else — a BLOB, a REAL time, a separator in a payload, text that is not UTF-8 — is read row
+# by row as before. (The texts come as bytes, decoded here: a page holding text that is not UTF-8 then
+# fails as its row-by-row read does, not with the whole page's payloads in sqlite3's error message.)
 _ROW_SEP, _DATA_SEP = "\x1f", "\x1e"  # (the unit and record separators: never in Daycare's JSON text)
-_PAGE_VALUES = (
-    "SELECT id, type, at, "
-    "CASE WHEN type = 'rlm_tool_call' AND json_valid(data) THEN json_remove(data, '$.snapshot') ELSE data END AS d, "
-    "CASE WHEN type = 'rlm_tool_call' THEN length(data) END AS size FROM session_history"
-)
+_PAGE_VALUES = f"SELECT id, type, at, {_PAYLOAD} AS d, {_STORED_SIZE} AS size FROM session_history"
 _ONE_ROW = (
     "SELECT count(*), "
     "total(typeof(id) = 'integer' AND typeof(at) = 'integer' AND typeof(type) = 'text' AND typeof(d) = 'text' "
     "AND instr(type, char(31)) = 0 AND instr(d, char(30)) = 0 AND instr(d, char(0)) = 0), "
-    "group_concat(id, char(31)), group_concat(type, char(31)), group_concat(at, char(31)), "
-    "group_concat(ifnull(size, ''), char(31)), group_concat(d, char(30)) FROM ({page})"
+    "group_concat(id, char(31)), CAST(group_concat(type, char(31)) AS BLOB), group_concat(at, char(31)), "
+    "group_concat(ifnull(size, ''), char(31)), CAST(group_concat(d, char(30)) AS BLOB) FROM ({page})"
 )
 
 
@@ -49,10 +45,15 @@ def _page_rows(db: ReadOnlyDatabase, session_id: str, where: str, order: str, pa
     page = f"{_PAGE_VALUES} WHERE session_id = :s{where} ORDER BY id {order} LIMIT :n"
     found = db.fetch(_ONE_ROW.format(page=page), params)
     n, plain, ids, types, ats, sizes, data = found[0] if found else (0, 0, None, None, None, None, None)
-    if n and plain == n:
+    if not n:
+        return []
+    if plain == n:
+        try:
+            types, data = types.decode("utf-8").split(_ROW_SEP), data.decode("utf-8").split(_DATA_SEP)
+        except UnicodeDecodeError:
+            types = data = ()
         ids = [int(i) for i in ids.split(_ROW_SEP)]
-        types, ats, sizes = types.split(_ROW_SEP), ats.split(_ROW_SEP), sizes.split(_ROW_SEP)
-        data = data.split(_DATA_SEP)
+        ats, sizes = ats.split(_ROW_SEP), sizes.split(_ROW_SEP)
         step = -1 if order == "DESC" else 1
         # (the rows must have come in the page's order: SQLite concatenates a subquery's rows as it steps
         # them, which its documentation does not promise)
@@ -60,8 +61,6 @@ def _page_rows(db: ReadOnlyDatabase, session_id: str, where: str, order: str, pa
                 and all((b - a) * step > 0 for a, b in zip(ids, ids[1:]))):
             return [(i, session_id, t, int(a), d, int(z) if z else None)
                     for i, t, a, d, z in zip(ids, types, ats, data, sizes)]
-    elif not n:
-        return []
     return db.fetch(f"{_PAGE_SELECT} WHERE session_id = :s{where} ORDER BY id {order} LIMIT :n", params)
 
 
