@@ -29,6 +29,7 @@ from daycare_gui.stores.common.search_index import (  # (the index's own helpers
 )
 from daycare_gui.stores.common.search_tags import TagIds, facet_tag, role_tag, thread_tag
 from daycare_gui.stores.common.secrets import mask_free_text, texts_to_mask
+from daycare_gui.stores.common.sqlite_text import fetch_all
 from daycare_gui.stores.records import Message, SessionRef, SqliteFeed
 
 FEED_BATCH = 20_000  # a batch copied inside SQLite is a few statements: bigger ones cost nothing per row
@@ -149,12 +150,14 @@ def _feed_still_ends_at(index: SourceIndex, feed: SqliteFeed, st: IndexState) ->
 
 
 def _feed_rows(index: SourceIndex, feed: SqliteFeed, params: dict) -> list:
+    """The feed's rows for ``params`` read through the index's connection (text that is not UTF-8 with U+FFFD,
+    as the batches index it)."""
     try:
-        return index.conn.execute(feed.rows_sql, params).fetchall()
+        return fetch_all(index.conn, feed.rows_sql, params)
     except sqlite3.OperationalError as exc:
         if not feed.guarded_sql or "malformed JSON" not in str(exc):
             raise
-        return index.conn.execute(feed.guarded_sql, params).fetchall()
+        return fetch_all(index.conn, feed.guarded_sql, params)
 
 
 # Every row of a batch is made index-ready once, in ``temp.feed_batch`` (its text masked); the insert reads it

@@ -37,6 +37,7 @@ from daycare_gui.stores.common.sqlite_copy import (
     journal_present,
     wal_has_data,
 )
+from daycare_gui.stores.common.sqlite_text import not_utf8, run_replacing, without_quoted_text
 
 BUSY_TIMEOUT_MS = 2000
 IDLE_CONNECTIONS = 3  # kept open between requests: the GUI thread and the workers each take their own
@@ -91,7 +92,7 @@ def _has_shm(db_path: Path) -> bool:
 
 
 def _explain(exc: Exception, db_path: Path, writer: str) -> str:
-    msg = str(exc)
+    msg = without_quoted_text(str(exc))
     if "locked" in msg or "busy" in msg:
         return f"{db_path} is locked by another program (is {writer} writing?): {msg}"
     if "not a database" in msg or "malformed" in msg:
@@ -320,15 +321,13 @@ class ReadOnlyDatabase:
         except sqlite3.Error as exc:
             raise self._error(exc) from exc
         try:
-            cursor = conn.execute(sql, params or {})
             try:
-                rows = cursor.fetchall()
-                if named:
-                    cls = _row_class(cursor)
-                    rows = [cls(r) for r in rows]
-                return rows
-            finally:
-                cursor.close()
+                return _statement(conn, sql, params, named)
+            except sqlite3.OperationalError as exc:
+                if not not_utf8(exc):
+                    raise
+            # a value that is not UTF-8 (sqlite3 fails the whole statement at it): read with U+FFFD instead
+            return run_replacing(conn, lambda: _statement(conn, sql, params, named))
         except sqlite3.Error as exc:
             raise self._error(exc) from exc
         finally:
@@ -383,6 +382,18 @@ class ReadOnlyDatabase:
 
     def __exit__(self, *exc):
         self.close()
+
+
+def _statement(conn: sqlite3.Connection, sql: str, params: dict | None, named: bool) -> list:
+    cursor = conn.execute(sql, params or {})
+    try:
+        rows = cursor.fetchall()
+        if named:
+            cls = _row_class(cursor)
+            rows = [cls(r) for r in rows]
+        return rows
+    finally:
+        cursor.close()
 
 
 def _ident(name: str) -> str:

@@ -121,3 +121,24 @@ def test_a_row_is_never_read_past_a_hot_journal(store):
     with pytest.raises(RowEditError, match="daycare.db-journal lies beside the database"):
         load_row(store.db_path, "tasks_cron", "daily-digest")
     assert (store.db_path.parent / "daycare.db-journal").stat().st_size > 0  # left for SQLite to roll back
+
+
+def test_a_row_holding_text_that_is_not_utf8_is_refused_whole_and_never_quoted(store):
+    """A task whose code holds bytes that are not UTF-8 is shown with U+FFFD where they break; saved from
+    that, its bytes would change. Loading it for an edit is refused with a message that names the row, not
+    its text (sqlite3's own error quoted the value, a secret in it too); the row is left as it was."""
+    conn = sqlite3.connect(store.db_path)
+    conn.execute("UPDATE tasks_cron SET code = CAST(? AS TEXT) WHERE id = 'daily-digest'",
+                 (b"print('token=hunter2secret \xff')",))
+    conn.commit()
+    conn.close()
+    before = sqlite3.connect(store.db_path).execute(
+        "SELECT CAST(code AS BLOB) FROM tasks_cron WHERE id = 'daily-digest'").fetchone()[0]
+    with pytest.raises(RowEditError) as refused:
+        load_row(store.db_path, "tasks_cron", "daily-digest")
+    said = str(refused.value)
+    assert "daily-digest" in said and "not UTF-8" in said and "Nothing was written" in said
+    assert "hunter2secret" not in said and "print(" not in said
+    after = sqlite3.connect(store.db_path).execute(
+        "SELECT CAST(code AS BLOB) FROM tasks_cron WHERE id = 'daily-digest'").fetchone()[0]
+    assert after == before

@@ -296,16 +296,24 @@ def test_secrets_among_many_records_are_masked_in_every_batch_of_the_copy(tmp_pa
                 assert leaked(part.read_bytes().decode("utf-8", "replace")) == [], part.name
 
 
-def test_a_record_whose_bytes_are_not_utf8_is_indexed_not_a_failed_build(tmp_path):
-    """A store's text that is not UTF-8 (bytes 0xFF 0xFE written by some other tool): the build goes on (it
-    stopped with a database error), the index holds UTF-8 (U+FFFD where the bytes break), the words around
-    them are found and a secret in the same batch is still masked."""
+def _demo_with_bytes(tmp_path, payload: bytes):
+    """The demo with one more user message whose payload is ``payload``, stored as TEXT as it is (bytes that
+    are not UTF-8 too): the store, an open connection to it and the message's session."""
     dest = tmp_path / "daycare"
     write_demo(dest)
     conn = sqlite3.connect(dest / "daycare.db")
     session = conn.execute("SELECT id FROM sessions ORDER BY id LIMIT 1").fetchone()[0]
     conn.execute("INSERT INTO session_history(session_id, type, at, data) VALUES (?, 'user_message', 1, "
-                 "CAST(? AS TEXT))", (session, b'{"text": "zebra \xff\xfe quokka", "files": []}'))
+                 "CAST(? AS TEXT))", (session, payload))
+    conn.commit()
+    return dest, conn, session
+
+
+def test_a_record_whose_bytes_are_not_utf8_is_indexed_not_a_failed_build(tmp_path):
+    """A store's text that is not UTF-8 (bytes 0xFF 0xFE written by some other tool): the build goes on (it
+    stopped with a database error), the index holds UTF-8 (U+FFFD where the bytes break), the words around
+    them are found and a secret in the same batch is still masked."""
+    dest, conn, session = _demo_with_bytes(tmp_path, b'{"text": "zebra \xff\xfe quokka", "files": []}')
     conn.execute("INSERT INTO session_history(session_id, type, at, data) VALUES (?, 'user_message', 2, ?)",
                  (session, json.dumps({"text": "ocelot narwhal token=hunter2secret", "files": []})))
     conn.commit()
@@ -314,3 +322,21 @@ def test_a_record_whose_bytes_are_not_utf8_is_indexed_not_a_failed_build(tmp_pat
     assert built.status == "updated" and found.total == 1
     assert "zebra \ufffd\ufffd quokka" in found.hits[0].snippet.replace("\ue000", "").replace("\ue001", "")
     assert _new(dest, "narwhal")[1].total == 1 and _new(dest, "hunter2secret")[1].total == 0
+
+
+def test_an_index_whose_last_record_is_not_utf8_is_updated_again_and_again(tmp_path):
+    """The next search looks at the last record indexed to tell whether the history was rewritten; when that
+    record's text was not UTF-8, the look failed ("cannot read this store"), and every later search with it.
+    It is read as the build read it (U+FFFD where the bytes break): the index is kept and updated."""
+    dest, conn, session = _demo_with_bytes(tmp_path, b'{"text": "zebra \xff quokka token=hunter2secret", "files": []}')
+    built, found = _new(dest, "quokka")
+    assert built.status == "updated" and found.total == 1
+    again, found = _new(dest, "zebra")
+    assert again.status == "up to date" and found.total == 1
+    assert "hunter2secret" not in found.hits[0].snippet
+    conn.execute("INSERT INTO session_history(session_id, type, at, data) VALUES (?, 'user_message', 2, ?)",
+                 (session, json.dumps({"text": "ocelot after it", "files": []})))
+    conn.commit()
+    conn.close()
+    grown, found = _new(dest, "ocelot")
+    assert grown.status == "updated" and grown.added == 1 and found.total == 1

@@ -27,6 +27,7 @@ from urllib.parse import quote
 
 from daycare_gui.stores.common.edit.errors import InvalidValue
 from daycare_gui.stores.common.edit.schedule import validate_schedule
+from daycare_gui.stores.common.sqlite_text import not_utf8
 
 BUSY_TIMEOUT_MS = 3000
 
@@ -91,7 +92,15 @@ def _columns(conn: sqlite3.Connection, table: str) -> list[str]:
 
 def _select(conn: sqlite3.Connection, table: str, row_id: str) -> dict | None:
     cursor = conn.execute(f'SELECT * FROM "{table}" WHERE id = ?', (row_id,))
-    row = cursor.fetchone()
+    try:
+        row = cursor.fetchone()
+    except sqlite3.OperationalError as exc:
+        if not not_utf8(exc):
+            raise
+        # Shown with U+FFFD where its bytes break (see stores.common.sqlite_text): saved from that, the row's
+        # other bytes would be lost too. (sqlite3's own message quotes the value, a secret in it as well.)
+        raise RowEditError(f"{table} row {row_id!r} holds text that is not UTF-8; it cannot be saved here without "
+                           "changing bytes this window does not show. Nothing was written.") from None
     if row is None:
         return None
     return {description[0]: value for description, value in zip(cursor.description, row, strict=True)}
