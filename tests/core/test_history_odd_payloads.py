@@ -171,3 +171,36 @@ def test_a_session_holding_text_that_is_not_utf8_pages_with_replacement_characte
         assert [tuple(e._row[:6]) for e in page_after(db, ODD, -1, 2, lazy=True)] == good[:2]
     finally:
         store.close()
+
+
+def test_a_time_stored_as_text_or_out_of_range_is_no_time_and_says_so(tmp_path):
+    """SQLite keeps what it is given: another tool's row may hold its time as text or as a REAL. A whole
+    REAL is its milliseconds; text, or a number no integer could hold, is no time (the list says "time
+    unknown"), and the record's problem says why without quoting the value. The other rows are as before,
+    and every way of reading the session (its pages, the conversation, an export) reads it."""
+    from daycare_gui.stores.common.export.formats import utc
+
+    store = _store(tmp_path, odd=None)
+    try:
+        good = _row_by_row(store.db)
+        store.close()
+        with sqlite3.connect(tmp_path / "daycare" / "daycare.db") as conn:
+            conn.executemany("INSERT INTO session_history (session_id, type, at, data) VALUES (?, 'user_message', ?, ?)",
+                             [(ODD, "yesterday api_key=hunter2secret", json.dumps({"text": "a time as text"})),
+                              (ODD, 1e30, json.dumps({"text": "a time out of range"})),
+                              (ODD, 1_700_000_010_000.75, json.dumps({"text": "a REAL time"}))])
+        conn.close()
+        store = open_store(tmp_path / "daycare")
+        db = store.db
+        assert _row_by_row(db)[:len(good)] == good
+        for page in (page_after(db, ODD, -1, 100), page_before(db, ODD, None, 3)):
+            text, huge, real = [(rec.text, rec.at, problem) for rec, problem, _size in page[-3:]]
+            assert text == ("a time as text", None, "its time is stored as text, not as milliseconds")
+            assert huge == ("a time out of range", None, "its time is stored as a number out of range, not as milliseconds")
+            assert real == ("a REAL time", 1_700_000_010_000, None)
+        lazy = page_before(db, ODD, None, 3, lazy=True)
+        assert [e.decode_line()[0].at for e in lazy] == [None, None, 1_700_000_010_000]
+        assert "hunter2secret" not in repr([e.decode() for e in lazy])
+        assert utc("yesterday") == "yesterday" and utc(None) == "" and utc(0) == "1970-01-01 00:00:00 UTC"
+    finally:
+        store.close()

@@ -26,6 +26,11 @@ HOLDERS = 50  # agents listed, largest first
 SESSION_CHUNK = 1000  # sessions measured per statement: progress and Cancel between them
 HISTORY_CHUNK = 100_000  # history record ids measured per statement on PostgreSQL/PGlite
 
+# A record's time as SQLite's MIN and MAX should see it: a number, or none. (SQLite keeps what it is given: a
+# time stored as text sorts above every number, so one such record was a session's "last" time.)
+_SQLITE_TIME = "CASE WHEN typeof(at) IN ('integer', 'real') THEN at END"
+
+
 # size(expr) is the byte length of the history record's JSON in each engine.
 _AGENTS = """
 SELECT s.agent_id, COUNT(DISTINCT h.session_id), COUNT(*), SUM({size}), MIN(h.at), MAX(h.at)
@@ -61,7 +66,7 @@ def _sqlite_agents(db, progress=None) -> list[SpaceLine]:
             progress(f"measuring agents: {start * 100 // max(len(ids), 1)}%")
         last = ids[min(start + SESSION_CHUNK, len(ids)) - 1]
         _add_sessions(sessions, db.fetch(
-            "SELECT session_id, COUNT(*), SUM(length(data)), MIN(at), MAX(at) FROM session_history "
+            f"SELECT session_id, COUNT(*), SUM(length(data)), MIN({_SQLITE_TIME}), MAX({_SQLITE_TIME}) FROM session_history "
             "WHERE session_id >= :a AND session_id <= :b GROUP BY session_id", {"a": ids[start], "b": last}))
     return _by_agent(sessions, owner)
 
@@ -89,10 +94,15 @@ def _pg_agents(db, progress=None) -> list[SpaceLine]:
     return _by_agent(sessions, owner)
 
 
+def _time(value):
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
 def _add_sessions(sessions: dict, rows) -> None:
     """Merge rows of (session, records, bytes, first at, last at) into ``sessions`` (on PostgreSQL a
-    session may come in more than one step)."""
+    session may come in more than one step). A time that is not a number counts as none."""
     for session, records, size, first, at in rows:
+        first, at = _time(first), _time(at)
         acc = sessions.get(session)
         if acc is None:
             sessions[session] = [int(records), int(size or 0), first, at]

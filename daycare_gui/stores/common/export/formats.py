@@ -65,6 +65,8 @@ def utc(ms: int | None) -> str:
     """A stored time as ``2026-03-01 12:00:05 UTC``: exports are read elsewhere, so no local zone."""
     if ms is None:
         return ""
+    if not isinstance(ms, (int, float)):  # (a store's odd time: said as it is, not a failed export)
+        return str(ms)
     try:
         moment = _dt.datetime.fromtimestamp(ms / 1000, tz=_dt.timezone.utc)
     except (OverflowError, OSError, ValueError):

@@ -8,6 +8,7 @@ snapshots, an encoded VM image) are left out of pages and fetched only when the 
 from __future__ import annotations
 
 import json
+import math
 
 from daycare_gui.stores.common.sqlite_ro import ReadOnlyDatabase
 from daycare_gui.stores.daycare.records.history import HistoryRecord, history_record_from, parse_history_row
@@ -97,6 +98,12 @@ _decode = json.JSONDecoder().raw_decode
 
 
 def _record(r, lean: bool = False) -> tuple[HistoryRecord, str | None, int]:
+    if type(r[3]) is not int:  # (SQLite keeps what it is given: a time as text or a REAL, in another tool's row)
+        return _record_with_odd_time(r, lean)
+    return _typed(r, r[3], lean)
+
+
+def _typed(r, at: int | None, lean: bool) -> tuple[HistoryRecord, str | None, int]:
     raw = r[4]
     obj = None
     if isinstance(raw, str):  # the usual row, decoded here; anything odd takes the careful path
@@ -108,10 +115,24 @@ def _record(r, lean: bool = False) -> tuple[HistoryRecord, str | None, int]:
             if end != len(raw):
                 obj = None
     if isinstance(obj, dict):
-        rec, problem = history_record_from(r[2], r[3], obj, id=r[0], session_id=r[1], lean=lean), None
+        rec, problem = history_record_from(r[2], at, obj, id=r[0], session_id=r[1], lean=lean), None
     else:
-        rec, problem = parse_history_row(r[0], r[1], r[2], r[3], raw)
+        rec, problem = parse_history_row(r[0], r[1], r[2], at, raw)
     return rec, problem, r[5] if r[5] is not None else len(raw or "")
+
+
+def _record_with_odd_time(r, lean: bool) -> tuple[HistoryRecord, str | None, int]:
+    """:func:`_record` of a row whose time is not an integer: a finite REAL is its milliseconds (whole);
+    anything else is no time (the list says "time unknown"), and the record says why, without quoting it."""
+    at = r[3]
+    if isinstance(at, float) and math.isfinite(at) and abs(at) < 2 ** 63:  # (as an INTEGER could hold it)
+        return _typed(r, int(at), lean)
+    rec, problem, size = _typed(r, None, lean)
+    odd = f"its time is stored as {_STORED_KIND.get(type(at), 'something else')}, not as milliseconds"
+    return rec, f"{odd}; {problem}" if problem else odd, size
+
+
+_STORED_KIND = {str: "text", bytes: "bytes", float: "a number out of range"}
 
 
 def _records(rows, lazy: bool = False) -> list:
