@@ -73,7 +73,9 @@ def define(cls: type) -> None:
         written = {name: value for name, value in cls.__dict__.items() if name in annotations}  # the defaults
         for name in _STANDS_IN[1:]:
             delattr(cls, name)
-        twin = type(cls.__name__, cls.__bases__, {**written, "__annotations__": annotations,
+        # (a __post_init__ goes with them: the __init__ made on the twin calls it, as dataclass's would)
+        hook = {"__post_init__": cls.__dict__["__post_init__"]} if "__post_init__" in cls.__dict__ else {}
+        twin = type(cls.__name__, cls.__bases__, {**written, **hook, "__annotations__": annotations,
                                                    "__module__": cls.__module__, "__qualname__": cls.__qualname__})
         # (the twin makes only what its __init__ needs: a frozen class's fields are set past its __setattr__)
         twin = dataclasses.dataclass(twin, **{**options, "repr": False, "eq": False, "match_args": False})

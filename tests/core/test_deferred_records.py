@@ -110,3 +110,24 @@ def test_the_window_defines_the_records_start_up_did_not_use_in_its_idle_steps()
     before = len(waiting())
     STEPS["define_records"]()
     assert len(waiting()) == max(0, before - RECORDS_A_TURN)  # a few a turn: no turn freezes the window
+
+
+def test_a_post_init_runs_as_dataclass_would_run_it():
+    """A deferred record's ``__post_init__`` runs on every instance, the first (which defines the class)
+    and the rest, and on a copy made by ``dataclasses.replace``: a task's times that are not numbers (text in
+    another tool's INTEGER column) are no time, and a REAL is its whole milliseconds."""
+    from daycare_gui.stores.records.activity import Run, TaskItem, whole_ms
+
+    @deferred
+    class Stamped:
+        at: object = None
+
+        def __post_init__(self) -> None:
+            object.__setattr__(self, "at", whole_ms(self.at))
+
+    assert Stamped("soon").at is None and Stamped(1.9).at == 1 and Stamped(5).at == 5
+    assert dataclasses.replace(Stamped(5), at="later").at is None
+    task = TaskItem("t", "T", "cron", last_run_at="soon", next_run_at=1_700_000_000_000.5)
+    assert (task.last_run_at, task.next_run_at) == (None, 1_700_000_000_000)
+    assert Run("r", "a", "soon", float("inf")).started_at is None and Run("r", "a", 7, float("nan")).finished_at is None
+    assert [whole_ms(v) for v in (True, b"1", "1", 2 ** 70 * 1.0, -3.5)] == [None, None, None, None, -3]

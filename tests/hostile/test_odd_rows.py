@@ -43,35 +43,80 @@ def odd_store(tmp_path_factory):
     return root, session
 
 
+@pytest.fixture(scope="module")
+def odd_tables(tmp_path_factory):
+    """The demo with one row of each other table made odd: text in its INTEGER columns (times, flags,
+    counts), and bytes that are not UTF-8 in two of its TEXT columns (not the ids that join it to others)."""
+    root = tmp_path_factory.mktemp("odd-tables") / "daycare"
+    write_demo(root)
+    conn = sqlite3.connect(root / "daycare.db")
+    tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE "
+                                         "'sqlite_%' AND name NOT IN ('session_history', '_migrations')")]
+    changed = 0
+    for table in tables:
+        columns = list(conn.execute(f'PRAGMA table_info("{table}")'))
+        integers = [c[1] for c in columns if c[2].upper() == "INTEGER" and not c[5]]
+        texts = [c[1] for c in columns if c[2].upper() == "TEXT" and not c[5] and not c[1].endswith("_id")][:2]
+        row = conn.execute(f'SELECT rowid FROM "{table}" LIMIT 1').fetchone()
+        if row is None or not integers + texts:
+            continue
+        sets = [f'"{c}" = \'soon\'' for c in integers] + [f'"{c}" = CAST(x\'ff\' AS TEXT)' for c in texts]
+        conn.execute(f'UPDATE "{table}" SET {", ".join(sets)} WHERE rowid = ?', row)
+        changed += 1
+    conn.commit()
+    conn.close()
+    assert changed >= 15  # (users, agents, sessions, tasks, inbox, signals, channels, processes, …)
+    return root, None
+
+
 def _commands(root, session) -> list[list[str]]:
     path = str(root)
-    return [["inspect", "--json", path], ["search", path, "text"], ["search", path, "cut", "--json"],
-            ["export", path, f"session:{session}"], ["export", path, f"session:{session}", "--format", "html"],
-            ["export", path, f"session:{session}", "--format", "jsonl"], ["costs", path], ["storage", path],
-            ["automations", path]]
+    reads = [["inspect", "--json", path], ["inspect", path], ["costs", path], ["storage", path],
+             ["automations", path], ["automations", "--json", path]]
+    if session is None:
+        return reads + [["search", path, "the"]]
+    return reads + [["search", path, "text"], ["search", path, "cut", "--json"],
+                    ["export", path, f"session:{session}"], ["export", path, f"session:{session}", "--format", "html"],
+                    ["export", path, f"session:{session}", "--format", "jsonl"]]
 
 
-def test_every_read_of_a_store_with_odd_rows_answers_without_a_traceback_or_its_secret(odd_store, tmp_path):
-    root, session = odd_store
+def _every_read_answers(root, session, tmp_path) -> dict[str, str]:
+    """Each read of ``_commands`` run as a user runs it: exit 0, no traceback, no secret, the store unchanged;
+    what each printed, by its words (the store's path left out)."""
     before = tree_state(root)
     env = dict(os.environ, TMPDIR=str(tmp_path), DAYCARE_GUI_SEARCH_DIR=str(tmp_path / "index"),
                XDG_CACHE_HOME=str(tmp_path / "cache"), XDG_CONFIG_HOME=str(tmp_path / "config"))
     answers = {}
     for args in _commands(root, session):
         code, out, err = run_command(args, env)
-        said = f"daycare-gui {' '.join(args[:1] + args[2:])}"
+        words = [a for a in args if a != str(root)]
+        said = f"daycare-gui {' '.join(words)}"
         assert code is not None, f"{said} hung; it printed: {err[-500:]}"
         assert "Traceback" not in err, f"{said} crashed:\n{err[-3000:]}"
         assert code == 0, f"{said} exited {code}: {err[-1000:]}"
         assert SECRET not in out and SECRET not in err, f"{said} printed the row's secret"
-        answers[" ".join(args[:1] + args[3:])] = out
+        answers[" ".join(w for w in words if not w.startswith("session:"))] = out
+    assert tree_state(root) == before, "a read changed the store"
+    return answers
+
+
+def test_every_read_of_other_tables_with_odd_rows_answers(odd_tables, tmp_path):
+    """Text in every INTEGER column of a row of each table (a task's last run, a user's flags, a session's
+    times…) and bytes that are not UTF-8 in its text: before, inspect and automations stopped with a traceback
+    (a heartbeat's last run as text, compared with numbers)."""
+    answers = _every_read_answers(*odd_tables, tmp_path)
+    assert '"automations"' in answers["inspect --json"] or "automations" in answers["inspect"].lower()
+
+
+def test_every_read_of_a_store_with_odd_rows_answers_without_a_traceback_or_its_secret(odd_store, tmp_path):
+    root, session = odd_store
+    answers = _every_read_answers(root, session, tmp_path)
     # what the reads say of the odd rows: the text around the bytes that are not UTF-8, and each time's problem
     assert "\ufffd cut" in answers["export"] and "\ufffd cut" in answers["export --format jsonl"]
     assert "its time is stored as text, not as milliseconds" in answers["export"]
     assert "a time out of range" in answers["export --format html"]
-    found = json.loads(answers["search --json"])
+    found = json.loads(answers["search cut --json"])
     snippets = [hit["snippet"] for group in found["groups"] for s in group["sessions"] for hit in s["hits"]]
     assert found["total"] == 1 and "\ufffd" in snippets[0] and "token=" in snippets[0]  # (masked: checked above)
     assert "a time as text" in answers["export"] and "unknown record type '42'" in answers["export"]
     assert "a type that is a number" in answers["export --format jsonl"]
-    assert tree_state(root) == before, "a read changed the store"

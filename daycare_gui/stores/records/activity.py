@@ -11,6 +11,23 @@ from daycare_gui.stores.records.conversations import SessionRef
 from daycare_gui.stores.records.documents import DocRef
 
 
+def whole_ms(value) -> int | None:
+    """A time in milliseconds as an int, or None where it is not one: a store may hold anything (SQLite keeps
+    text in an INTEGER column), and shared code compares and adds these times."""
+    if type(value) is int:
+        return value
+    if isinstance(value, float) and value == value and abs(value) < 2 ** 63:  # (not NaN; as an integer could hold)
+        return int(value)
+    return None
+
+
+def _whole_times(record, *names: str) -> None:
+    for name in names:
+        value = getattr(record, name)
+        if value is not None and type(value) is not int:
+            object.__setattr__(record, name, whole_ms(value))  # (a frozen record: set once, as it is made)
+
+
 @deferred
 class TaskCopy:
     """One place a task is stored (a file, a database row): whether the store's system reads it, and why.
@@ -51,6 +68,9 @@ class TaskItem:
     user_id: str = ""
     user: str = ""  # the owner's name
 
+    def __post_init__(self) -> None:
+        _whole_times(self, "last_run_at", "next_run_at")
+
     @property
     def ignored(self) -> bool:
         """Stored, but in no copy the system reads (a file left beside imported rows): it never runs."""
@@ -84,6 +104,9 @@ class Run:
     tokens: int | None = None  # tokens its records used, where they say
     meta: tuple[tuple[str, str], ...] = ()
     raw: Any = None
+
+    def __post_init__(self) -> None:
+        _whole_times(self, "started_at", "finished_at")
 
 
 @deferred
