@@ -146,3 +146,17 @@ def test_jsonl_fast_path_masks_exactly_like_the_full_walk(value):
     line = record_line(value)
     assert json.loads(line) == mask_tree(value)
     assert FAKE_KEY not in line and "hunter2" not in line
+
+
+@pytest.mark.parametrize("fmt", ["md", "html"])
+def test_a_record_that_could_not_be_read_is_exported_as_stored_with_its_secrets_masked(fmt):
+    """A message that shows nothing because it could not be read (a newer system's record type, a payload
+    that is not an object) is not lost from a readable export: its record as stored comes after its problem,
+    as JSON, secrets masked. A message that shows its text does not repeat its record."""
+    unknown = Message("7", "event", kind="memory_digest", problem="unknown record type 'memory_digest'",
+                      raw={"summary": "what the agent learnt this week", "apiKey": FAKE_KEY})
+    known = Message("8", "user", "hello", raw={"text": "hello", "marker": "raw of a known record"})
+    text = _export(FakeConversations([unknown, known]), fmt)
+    assert "The record as stored" in text and "what the agent learnt this week" in text
+    assert FAKE_KEY not in text and "••••••••" in text
+    assert "raw of a known record" not in text

@@ -9,7 +9,14 @@ from __future__ import annotations
 import re
 from html import escape
 
-from daycare_gui.stores.common.export.formats import arguments_text, masked, result_language, utc, who
+from daycare_gui.stores.common.export.formats import (
+    arguments_text,
+    masked,
+    result_language,
+    stored_only,
+    utc,
+    who,
+)
 from daycare_gui.stores.records import Message
 
 _CSS = """
@@ -73,6 +80,9 @@ class Writer:
             parts.append(f'<p class="facts">{" · ".join(facts)}</p>')
         if m.problem:
             parts.append(f'<p class="problem">Problem: {escape(m.problem)}</p>')
+        stored = stored_only(m)
+        if stored is not None:
+            parts.append(f'<section class="call"><h3>The record as stored</h3>{_pre(stored, "json", "arguments")}</section>')
         if m.text and m.tool_result is None:
             parts.append(f'<div class="text">{escape(m.text)}</div>')
         for name in m.attachments:

@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import re
 
-from daycare_gui.stores.common.export.formats import arguments_text, masked, result_language, utc, who
+from daycare_gui.stores.common.export.formats import (
+    arguments_text,
+    masked,
+    result_language,
+    stored_only,
+    utc,
+    who,
+)
 from daycare_gui.stores.records import Message
 
 
@@ -67,6 +74,10 @@ def message_block(m: Message) -> str:
         parts.append("*" + " · ".join(facts) + "*\n")
     if m.problem:
         parts.append(f"> **Problem:** {_line(m.problem)}\n")
+    stored = stored_only(m)
+    if stored is not None:
+        parts.append("The record as stored:\n")
+        parts.append(fence(stored, "json"))
     if m.text and m.tool_result is None:
         parts.append(demote_headings(m.text).rstrip("\n") + "\n")
     for name in m.attachments:
