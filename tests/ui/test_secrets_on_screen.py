@@ -46,6 +46,24 @@ def test_shared_conversation_view_masks_text_results_and_problems(qapp):
     assert _hidden(html) and html.count("my key is") == 3
 
 
+def test_a_record_no_reader_knows_shows_what_it_holds_masked(qapp):
+    """A newer Daycare's record type (unknown here) shows its record as stored under its problem, secrets
+    masked: what it holds is on screen, not only why it could not be read. A record that reads shows its
+    text alone."""
+    from PySide6.QtGui import QPalette
+
+    from daycare_gui.stores.daycare.history_messages import message_of
+    from daycare_gui.ui.widgets.message_view import messages_html
+
+    digest = history_record_from("memory_digest", 1_700_000_000_000,
+                                 {"summary": "Sam is vegetarian", "apiKey": KEY, "note": TEXT}, id=1, session_id="s")
+    said = history_record_from("user_message", 1_700_000_000_001, {"text": "hello", "marker": "not repeated"},
+                               id=2, session_id="s")
+    html = messages_html([message_of(digest), message_of(said)], QPalette())
+    assert "unknown record type" in html and "The record as stored" in html and "Sam is vegetarian" in html
+    assert _hidden(html) and "not repeated" not in html and html.count("The record as stored") == 1
+
+
 def test_record_list_search_snippets_and_cells_mask_what_they_show(qapp):
     from daycare_gui.ui.panes.generic.collection import _text as collection_cell
     from daycare_gui.ui.panes.generic.storage import shown_value as table_cell

@@ -14,6 +14,7 @@ from urllib.parse import quote, unquote
 from PySide6.QtGui import QColor, QPalette
 
 from daycare_gui.stores.common.secrets import mask_free_text
+from daycare_gui.stores.common.unread import stored_only
 from daycare_gui.stores.records import Message
 from daycare_gui.ui.models.columns import fmt_time
 from daycare_gui.ui.models.message_pages import KINDS
@@ -181,6 +182,9 @@ def _message(page: _Page, m: Message, *, focus: bool) -> str:
     inner = [_head(m)]
     if m.problem:
         inner.append(f"<div class='err'>{escape(mask_free_text(m.problem))}</div>")
+    stored = stored_only(m)
+    if stored is not None:  # (a record no reader could read: what it holds, not only why)
+        inner.append(f"<div class='meta'>The record as stored:</div>{_pre(stored)}")
     if m.rewrites_at is not None:
         inner.append(_rewrite_of(page, m))
     if m.tool_result is not None:

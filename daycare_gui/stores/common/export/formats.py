@@ -61,19 +61,6 @@ def masked(m: Message) -> Message:
     return replace(m, text=text, tool_calls=calls, tool_result=result, problem=problem)
 
 
-def stored_only(m: Message) -> str | None:
-    """What a readable export shows of a message that shows nothing else because it could not be read (a
-    record type this reader does not know — a newer system's —, a payload that is not an object): its record
-    as stored, as JSON, secrets masked. None for any other message (its text, calls or result say it)."""
-    if not m.problem or m.text or m.tool_calls or m.tool_result is not None or m.raw in (None, "", {}, []):
-        return None
-    raw = mask_tree(m.raw)
-    try:
-        return json.dumps(raw, ensure_ascii=False, indent=1)
-    except (TypeError, ValueError):  # (not JSON's: a kind's own value, said as text)
-        return mask_free_text(str(raw))
-
-
 def utc(ms: int | None) -> str:
     """A stored time as ``2026-03-01 12:00:05 UTC``: exports are read elsewhere, so no local zone."""
     if ms is None:

@@ -9,10 +9,10 @@ from daycare_gui.stores.common.export.formats import (
     arguments_text,
     masked,
     result_language,
-    stored_only,
     utc,
     who,
 )
+from daycare_gui.stores.common.unread import stored_only
 from daycare_gui.stores.records import Message
 
 
