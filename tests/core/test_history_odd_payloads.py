@@ -204,3 +204,19 @@ def test_a_time_stored_as_text_or_out_of_range_is_no_time_and_says_so(tmp_path):
         assert utc("yesterday") == "yesterday" and utc(None) == "" and utc(0) == "1970-01-01 00:00:00 UTC"
     finally:
         store.close()
+
+
+def test_a_record_says_why_it_shows_less_than_it_holds():
+    """A record of a type no reader knows, or a message whose text is stored as something other than text,
+    has a problem (the view then shows it as stored); a record that reads, even an empty one, has none."""
+    from daycare_gui.stores.daycare.records.history import history_record_from
+
+    def problem(type_, data):
+        return history_record_from(type_, 1, data, id=1, session_id="s").read_problem()
+
+    assert problem("user_message", {"text": 5}) == "its text is stored as a number, not as text"
+    assert problem("assistant_message", {"text": ["a", "b"]}) == "its text is stored as a list, not as text"
+    assert problem("memory_digest", {"summary": "x"}) == "unknown record type 'memory_digest'"
+    assert problem("user_message", {"text": "hello"}) is None
+    assert problem("assistant_message", {"text": "", "toolCalls": []}) is None  # (empty, as Daycare may write it)
+    assert problem("tool_result", {"toolCallId": "c", "output": 5}) is None  # (a result's output may be any JSON)

@@ -27,6 +27,7 @@ ODD_ROWS = [  # (type, at, data as stored)
     ("assistant_message", 1_700_000_001_000, ""),
     ("note", 1_700_000_002_000, "[1, 2, 3]"),
     (42, 1_700_000_003_000, json.dumps({"text": "a type that is a number"})),
+    ("assistant_message", 1_700_000_004_000, json.dumps({"text": 424242, "toolCalls": "none"})),
 ]
 
 
@@ -122,3 +123,5 @@ def test_every_read_of_a_store_with_odd_rows_answers_without_a_traceback_or_its_
     # (a record of a type no reader knows is exported as stored: nothing of it is lost)
     assert all("a type that is a number" in answers[f] for f in ("export", "export --format html",
                                                                    "export --format jsonl"))
+    # (a message whose text is not text says so, and shows what it holds, instead of reading as empty)
+    assert "its text is stored as a number, not as text" in answers["export"] and "424242" in answers["export"]

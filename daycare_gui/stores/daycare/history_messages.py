@@ -89,7 +89,7 @@ def message_of(rec: HistoryRecord, problem: str | None = None, size: int | None 
         tokens=rec.tokens.size.total if rec.tokens is not None else None,
         rewrites_at=rec.assistant_at if rec.type == "assistant_rewrite" else None,
         raw=rec.data,
-        problem=problem or (None if rec.known_kind else f"unknown record type {rec.type!r}"),
+        problem=problem or rec.read_problem(),
     )
 
 

@@ -88,6 +88,18 @@ class HistoryRecord:
     def is_rlm(self) -> bool:
         return self.type.startswith("rlm_")
 
+    def read_problem(self) -> str | None:
+        """Why this record shows less than it holds, its payload read: a type no reader knows (a newer
+        Daycare's), or a message whose text is stored as something else (another tool's row), which would
+        otherwise read as an empty message. The view then shows the record as stored."""
+        if not self.known_kind:
+            return f"unknown record type {self.type!r}"
+        if self.type in _TEXT_KINDS and isinstance(self.data, dict):
+            text = self.data.get("text")
+            if text is not None and not isinstance(text, str):
+                return f"its text is stored as {_JSON_KIND.get(type(text), 'something else')}, not as text"
+        return None
+
     def summary(self, limit: int = 160) -> str:
         """One line for lists and tooltips."""
         if self.type in ("user_message", "assistant_message", "note", "assistant_rewrite"):
@@ -223,6 +235,10 @@ def _text_and_calls(kw: dict, data: dict) -> None:
 # files and an assistant's tokens were a third of making the record of a row the message list paints.
 _KIND_SUMMARY_FIELDS = {**_KIND_FIELDS, "user_message": _text_only, "note": _text_only,
                         "assistant_message": _text_and_calls, "assistant_rewrite": _text_only}
+
+
+_TEXT_KINDS = frozenset({"user_message", "assistant_message", "note", "assistant_rewrite"})
+_JSON_KIND = {int: "a number", float: "a number", bool: "true or false", list: "a list", dict: "an object"}
 
 
 def history_record_from(type_: str, at: int, data: dict, *, id: int | None = None, session_id: str | None = None,

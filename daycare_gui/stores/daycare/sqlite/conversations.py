@@ -59,7 +59,7 @@ class _RecordLine:
 
 def _line(pending: PendingRecord) -> _RecordLine:
     rec, problem, _size = pending.decode_line()  # (a lean record: its summary's fields alone)
-    return _RecordLine(rec, problem or (None if rec.known_kind else f"unknown record type {rec.type!r}"))
+    return _RecordLine(rec, problem or rec.read_problem())
 
 
 def _pending(entries) -> list[PendingMessage]:
