@@ -217,6 +217,11 @@ def test_a_record_says_why_it_shows_less_than_it_holds():
     assert problem("user_message", {"text": 5}) == "its text is stored as a number, not as text"
     assert problem("assistant_message", {"text": ["a", "b"]}) == "its text is stored as a list, not as text"
     assert problem("memory_digest", {"summary": "x"}) == "unknown record type 'memory_digest'"
+    assert problem("assistant_message", {"text": "ok", "toolCalls": "read_file"}) == \
+        "its tool calls are stored as text, not as a list of calls (Raw JSON shows them)"
+    assert problem("assistant_message", {"text": "ok", "toolCalls": [{"name": "a"}, 5]}).startswith(
+        "its tool calls are stored as a list holding other values")
+    assert problem("assistant_message", {"text": "ok", "toolCalls": [{"id": "c", "name": "read_file"}]}) is None
     assert problem("user_message", {"text": "hello"}) is None
     assert problem("assistant_message", {"text": "", "toolCalls": []}) is None  # (empty, as Daycare may write it)
     assert problem("tool_result", {"toolCallId": "c", "output": 5}) is None  # (a result's output may be any JSON)

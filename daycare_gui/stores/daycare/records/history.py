@@ -98,6 +98,11 @@ class HistoryRecord:
             text = self.data.get("text")
             if text is not None and not isinstance(text, str):
                 return f"its text is stored as {_JSON_KIND.get(type(text), 'something else')}, not as text"
+            calls = self.data.get("toolCalls")
+            if calls is not None and self.type == "assistant_message" and not (
+                    isinstance(calls, list) and all(isinstance(c, dict) for c in calls)):
+                kind = "a list holding other values" if isinstance(calls, list) else _JSON_KIND.get(type(calls), "text")
+                return f"its tool calls are stored as {kind}, not as a list of calls (Raw JSON shows them)"
         return None
 
     def summary(self, limit: int = 160) -> str:
