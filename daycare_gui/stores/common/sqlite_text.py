@@ -39,22 +39,18 @@ def fetch_all(conn: sqlite3.Connection, sql: str, params=()) -> list:
     except sqlite3.OperationalError as exc:
         if not not_utf8(exc):
             raise
-    return _replacing_run(conn, lambda: conn.execute(sql, params).fetchall())
+    return run_replacing(conn, lambda: conn.execute(sql, params).fetchall())
 
 
-def _replacing_run(conn: sqlite3.Connection, run):
+def run_replacing(conn: sqlite3.Connection, run):
+    """``run()`` (which reads through ``conn``) with values that are not UTF-8 read with U+FFFD; see
+    :func:`fetch_all`."""
     previous = conn.text_factory
     conn.text_factory = replacing
     try:
         return run()
     finally:
         conn.text_factory = previous
-
-
-def run_replacing(conn: sqlite3.Connection, run):
-    """``run()`` (which reads through ``conn``) with values that are not UTF-8 read with U+FFFD; see
-    :func:`fetch_all`."""
-    return _replacing_run(conn, run)
 
 
 def without_quoted_text(message: str) -> str:

@@ -21,6 +21,7 @@ from daycare_gui.stores.common.space import (
 )
 from daycare_gui.stores.common.wording import byte_size
 from daycare_gui.stores.records import SpaceLine, SpaceReport
+from daycare_gui.stores.records.activity import whole_ms
 
 HOLDERS = 50  # agents listed, largest first
 SESSION_CHUNK = 1000  # sessions measured per statement: progress and Cancel between them
@@ -94,15 +95,11 @@ def _pg_agents(db, progress=None) -> list[SpaceLine]:
     return _by_agent(sessions, owner)
 
 
-def _time(value):
-    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
-
-
 def _add_sessions(sessions: dict, rows) -> None:
     """Merge rows of (session, records, bytes, first at, last at) into ``sessions`` (on PostgreSQL a
     session may come in more than one step). A time that is not a number counts as none."""
     for session, records, size, first, at in rows:
-        first, at = _time(first), _time(at)
+        first, at = whole_ms(first), whole_ms(at)
         acc = sessions.get(session)
         if acc is None:
             sessions[session] = [int(records), int(size or 0), first, at]

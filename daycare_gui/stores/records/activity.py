@@ -12,8 +12,9 @@ from daycare_gui.stores.records.documents import DocRef
 
 
 def whole_ms(value) -> int | None:
-    """A time in milliseconds as an int, or None where it is not one: a store may hold anything (SQLite keeps
-    text in an INTEGER column), and shared code compares and adds these times."""
+    """A time in milliseconds as an int (a REAL as its whole part), or None where it is not one: a store may
+    hold anything (SQLite keeps text in an INTEGER column), and code compares and adds these times. The one
+    test of a stored time, for tasks and runs, a history record's time and a session's first and last."""
     if type(value) is int:
         return value
     if isinstance(value, float) and value == value and abs(value) < 2 ** 63:  # (not NaN; as an integer could hold)

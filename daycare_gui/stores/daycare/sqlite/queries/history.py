@@ -8,10 +8,10 @@ snapshots, an encoded VM image) are left out of pages and fetched only when the 
 from __future__ import annotations
 
 import json
-import math
 
 from daycare_gui.stores.common.sqlite_ro import ReadOnlyDatabase
 from daycare_gui.stores.daycare.records.history import HistoryRecord, history_record_from, parse_history_row
+from daycare_gui.stores.records.activity import whole_ms
 
 # Page rows carry the payload minus the snapshot; the last column says how big the stored value really is
 # where the snapshot was cut (NULL elsewhere: the payload itself is the stored value, measured in Python).
@@ -124,11 +124,11 @@ def _typed(r, at: int | None, lean: bool) -> tuple[HistoryRecord, str | None, in
 def _record_with_odd_time(r, lean: bool) -> tuple[HistoryRecord, str | None, int]:
     """:func:`_record` of a row whose time is not an integer: a finite REAL is its milliseconds (whole);
     anything else is no time (the list says "time unknown"), and the record says why, without quoting it."""
-    at = r[3]
-    if isinstance(at, float) and math.isfinite(at) and abs(at) < 2 ** 63:  # (as an INTEGER could hold it)
-        return _typed(r, int(at), lean)
+    at = whole_ms(r[3])
+    if at is not None:
+        return _typed(r, at, lean)
     rec, problem, size = _typed(r, None, lean)
-    odd = f"its time is stored as {_STORED_KIND.get(type(at), 'something else')}, not as milliseconds"
+    odd = f"its time is stored as {_STORED_KIND.get(type(r[3]), 'something else')}, not as milliseconds"
     return rec, f"{odd}; {problem}" if problem else odd, size
 
 
