@@ -48,7 +48,7 @@ def run(args) -> int:
 
 
 def human(report) -> str:
-    from daycare_gui.stores.common.costs import money, total_money
+    from daycare_gui.stores.common.costs import money, total_money, unreadable_line
 
     lines = [f"Prices: {report.table.line()}"]
     if report.source:
@@ -56,6 +56,8 @@ def human(report) -> str:
     if report.empty:
         lines.append(report.empty)
         return "\n".join(lines)
+    if report.unreadable.records:
+        lines.append(unreadable_line(report) + "; --json lists their keys.")
     width = max([len(t.label) for t in report.totals] + [5]) + 2
     lines.append(f"{report.by.capitalize():<{width}}{'calls':>10} {'tokens':>16} {'cost':>20} {'cache':>6} "
                  f"{'saved':>9}")
@@ -93,3 +95,4 @@ def human(report) -> str:
         if report.stored_note:
             lines.append(f"  {report.stored_note}")
     return "\n".join(lines)
+

@@ -109,3 +109,31 @@ def test_pglite_demo_costs_with_the_stores_own_cost_beside(qtbot, window, pglite
     why = _texts(stored, 5)
     assert sorted(why) == sorted(s.why for s in expected.stored) and any("float4" in w for w in why)
     assert any("never reached the hourly table" in w for w in why)
+
+
+def test_calls_whose_counts_cannot_be_read_are_said_and_listed(qtbot, window, tmp_path):
+    """Another tool's rows: a call whose token count is text is in no total; the page says so under the
+    tables and its link lists those calls, each priced as unreadable, never $0.00."""
+    import json
+    import sqlite3
+
+    from daycare_gui.stores.daycare.demo import write_demo
+
+    root = tmp_path / "odd"
+    write_demo(root)
+    conn = sqlite3.connect(root / "daycare.db")
+    sid, at = conn.execute("SELECT session_id, max(at) FROM session_history WHERE type = 'assistant_message'").fetchone()
+    odd = {"text": "odd", "tokens": {"provider": "anthropic", "model": "claude-sonnet-4-5",
+                                     "size": {"input": "lots", "output": 5}}}
+    conn.executemany("INSERT INTO session_history (session_id, type, at, data) VALUES (?, 'assistant_message', ?, ?)",
+                     [(sid, at + 1, json.dumps(odd)), (sid, at + 2, json.dumps({**odd, "tokens": "many"}))])
+    conn.commit()
+    conn.close()
+    open_and_wait(qtbot, window, root)
+    pane = _shown_totals(qtbot, window)
+    assert "Not counted in any total: 2 model calls whose token counts cannot be read" in pane.notes.text()
+    assert "lots" not in pane.notes.text() and "many" not in pane.notes.text()
+    pane.notes.linkActivated.emit("unreadable")
+    qtbot.waitUntil(lambda: pane.records.records.proxy.rowCount() == 2, timeout=20000)
+    assert _texts(pane.records.records.proxy, 7) == ["unreadable"] * 2 and _texts(pane.records.records.proxy, 3) == ["—"] * 2
+    assert "cannot be read" in pane.records.caption.text()

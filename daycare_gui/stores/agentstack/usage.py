@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from daycare_gui.stores.api import Usage
+from daycare_gui.stores.common.token_counts import read_counts
 from daycare_gui.stores.records import UsageRecord
 
 
@@ -28,9 +29,9 @@ class AgentStackUsage(Usage):
             at = updated if isinstance(updated, int) else None
             if since is not None and (at is None or at < since):
                 continue
-            n = tokens if isinstance(tokens, int) and tokens > 0 else 0
+            (n,), problem = read_counts({"tokens_consumed": tokens})
             yield UsageRecord(key=f"metrics:{agent_id}", at=at, provider="", model="", input=n,
-                              thread_title=str(agent_id), estimated=False)
+                              thread_title=str(agent_id), estimated=False, problem=problem)
 
 
 def offers_usage(store) -> bool:

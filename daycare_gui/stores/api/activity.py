@@ -158,7 +158,8 @@ class Usage(Capability):
 
     @abstractmethod
     def records(self, since: int | None = None) -> Iterator[UsageRecord]:
-        """Every usage record at or after ``since`` (ms), each model call once."""
+        """Every usage record at or after ``since`` (ms), each model call once; a call whose stored counts
+        cannot be read is given too, with its ``problem`` (never left out: Costs counts it apart)."""
 
     def stored_costs(self) -> list[StoredCost]:
         """The cost the store keeps itself per day and model; empty where it keeps none."""
@@ -178,7 +179,7 @@ class Usage(Capability):
     def rows(self, since: int | None = None) -> Iterator[tuple] | None:
         """The same records as ``records`` as plain tuples, for totals over hundreds of thousands of calls
         (no record object built per call): ``(key, at, provider, model, input, output, cache_read,
-        cache_write_5m, cache_write_1h, thread_id, session_id, thread_title, user, task, estimated)``.
+        cache_write_5m, cache_write_1h, thread_id, session_id, thread_title, user, task, estimated, problem)``.
         None: the kind has no faster way than ``records``."""
         return None
 

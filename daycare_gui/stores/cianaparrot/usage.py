@@ -16,14 +16,8 @@ from daycare_gui.stores.api import Usage
 from daycare_gui.stores.cianaparrot.checkpoints import id_time_ms
 from daycare_gui.stores.cianaparrot.decode import plain
 from daycare_gui.stores.cianaparrot.messages import message_fields, messages_in
+from daycare_gui.stores.common.token_counts import read_counts, token_count
 from daycare_gui.stores.records import SessionRef, UsageRecord
-
-
-def _int(value) -> int:
-    try:
-        return max(int(value or 0), 0)
-    except (TypeError, ValueError):
-        return 0
 
 
 def _found(value) -> tuple[str, dict, dict] | None:
@@ -41,18 +35,24 @@ def _found(value) -> tuple[str, dict, dict] | None:
 
 
 def _record(chat: str, thread_id: str, mid: str, usage: dict, meta: dict, at: int | None) -> UsageRecord:
-    details = usage.get("input_token_details") if isinstance(usage.get("input_token_details"), dict) else {}
-    read = _int(details.get("cache_read"))
-    written = _int(details.get("cache_creation"))
-    hour = min(_int(details.get("ephemeral_1h_input_tokens")), written)  # Anthropic's one-hour writes
-    uncached = max(_int(usage.get("input_tokens")) - read - written, 0)
+    details = usage.get("input_token_details")
+    if not isinstance(details, dict):
+        details = {}
+    (total_in, out, read, written, hour), problem = read_counts({
+        "input_tokens": usage.get("input_tokens"), "output_tokens": usage.get("output_tokens"),
+        "cache_read": details.get("cache_read"), "cache_creation": details.get("cache_creation"),
+        "ephemeral_1h_input_tokens": details.get("ephemeral_1h_input_tokens")})
+    if problem:  # (counted apart, with no counts: see UsageRecord.problem)
+        total_in = out = read = written = hour = 0
+    hour = min(hour, written)  # Anthropic's one-hour writes
+    uncached = max(total_in - read - written, 0)
     task = chat.removeprefix("scheduler_") if chat.startswith("scheduler_") else ""
     return UsageRecord(
         key=f"{thread_id}\t{mid}", at=at, provider=str(meta.get("model_provider") or ""),
         model=str(meta.get("model_name") or meta.get("model") or ""), input=uncached,
-        output=_int(usage.get("output_tokens")), cache_read=read, cache_write_5m=written - hour, cache_write_1h=hour,
+        output=out, cache_read=read, cache_write_5m=written - hour, cache_write_1h=hour,
         ref=SessionRef(chat, thread_id), message_id=mid, thread_title=chat, user="" if task else chat, task=task,
-        estimated=False)
+        estimated=False, problem=problem)
 
 
 class CianaUsage(Usage):
@@ -86,7 +86,7 @@ class CianaUsage(Usage):
                 return
             mid, usage, meta = found
             seen = best.get(mid)
-            if seen is None or _int(usage.get("output_tokens")) > _int(seen[0].get("output_tokens")):
+            if seen is None or (token_count(usage.get("output_tokens")) or 0) > (token_count(seen[0].get("output_tokens")) or 0):
                 best[mid] = (usage, meta, seen[2] if seen is not None and seen[2] is not None else at)
 
         for cid in reader.top_level_ids(thread_id):

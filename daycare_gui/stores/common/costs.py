@@ -60,6 +60,8 @@ class PricedRecord:
 
 
 def price_record(rec: UsageRecord, *, with_savings: bool = False) -> PricedRecord:
+    if rec.problem:  # (its counts are unknown, not none: never $0.00)
+        return PricedRecord(rec, Price(None, why=rec.problem))
     buckets = dict(input=rec.input, output=rec.output, cache_read=rec.cache_read,
                    cache_write_5m=rec.cache_write_5m, cache_write_1h=rec.cache_write_1h)
     p = price(rec.provider, rec.model, rec.at, **buckets)
@@ -157,6 +159,10 @@ class CostReport:
     models_cache: list[Total] = field(default_factory=list)
     stored: list[StoredLine] = field(default_factory=list)
     stored_note: str = ""
+    # Calls whose token counts could not be read (``UsageRecord.problem``): in no total above, so no total is
+    # lowered without a word; their keys drill down to them, ``unreadable_why`` is the first one's problem.
+    unreadable: Total = field(default_factory=lambda: Total("", "Token counts that cannot be read"))
+    unreadable_why: str = ""
 
     def as_dict(self) -> dict:
         return {"by": self.by, "price_table": {"source": self.table.source, "version": self.table.version,
@@ -169,7 +175,9 @@ class CostReport:
                 "stored_costs": [{"day": s.day, "model": s.model, "stored_usd": s.stored_usd,
                                   "stored_tokens": s.stored_tokens, "usd": None if s.usd is None else str(s.usd),
                                   "tokens": s.tokens, "why": s.why} for s in self.stored],
-                "stored_costs_note": self.stored_note or None}
+                "stored_costs_note": self.stored_note or None,
+                "unreadable_calls": {"records": self.unreadable.records, "why": self.unreadable_why or None,
+                                     "keys": self.unreadable.keys}}
 
 
 def _since_ms(since: _dt.date | None) -> int | None:
@@ -187,14 +195,14 @@ def _as_row(rec: UsageRecord) -> tuple:
     ref = rec.ref
     return (rec.key, rec.at, rec.provider, rec.model, rec.input, rec.output, rec.cache_read, rec.cache_write_5m,
             rec.cache_write_1h, ref.thread_id if ref else "", ref.session_id if ref else "", rec.thread_title,
-            rec.user, rec.task, rec.estimated)
+            rec.user, rec.task, rec.estimated, rec.problem)
 
 
 def record_of_row(row: tuple) -> UsageRecord:
-    (key, at, provider, model, inp, out, read, w5, w1h, thread, session, title, user, task, estimated) = row
+    (key, at, provider, model, inp, out, read, w5, w1h, thread, session, title, user, task, estimated, problem) = row
     return UsageRecord(key=key, at=at, provider=provider, model=model, input=inp, output=out, cache_read=read,
                        cache_write_5m=w5, cache_write_1h=w1h, ref=SessionRef(thread, session), thread_title=title,
-                       user=user, task=task, estimated=estimated)
+                       user=user, task=task, estimated=estimated, problem=problem)
 
 
 def _labeller(by: str, days: dict[int, str], tasks=None, names=None) -> Callable[[tuple], tuple[str, str]]:
@@ -309,6 +317,7 @@ def compute(usage, by: str = "model", since: _dt.date | None = None,
         rows = (_as_row(rec) for rec in usage.records(_since_ms(since)))
     days: dict[int, str] = {}
     labels = _labeller(by, days, tasks, usage.user_names() if by == "user" else None)
+    unreadable, unreadable_why = Total("", "Token counts that cannot be read"), ""
     for n, row in enumerate(rows):
         if n % 500 == 0:
             if cancelled is not None and cancelled():
@@ -316,7 +325,12 @@ def compute(usage, by: str = "model", since: _dt.date | None = None,
             if progress is not None and n and n % PROGRESS_EVERY == 0:
                 progress(n)
         (rkey, at, provider, model, inp, out, read, w5, w1h, thread, sid, title, _user, _task,
-         estimated) = row
+         estimated, problem) = row
+        if problem:
+            unreadable.records += 1
+            unreadable.keys.append(rkey)
+            unreadable_why = unreadable_why or problem
+            continue
         key, label = labels(row)
         mlabel = f"{provider} / {model or '(no model)'}" if provider else (model or "(no model)")
         found = slot(provider, model, at)
@@ -370,7 +384,8 @@ def compute(usage, by: str = "model", since: _dt.date | None = None,
         cell.close()
     totals = sorted(groups.values(), key=(lambda t: t.group) if by == "day" else (lambda t: (-t.usd, -t.tokens)))
     report = CostReport(by, totals, overall, unpriced, info, source=usage.source,
-                        empty="" if overall.records else NO_USAGE)
+                        empty="" if overall.records or unreadable.records else NO_USAGE,
+                        unreadable=unreadable, unreadable_why=unreadable_why)
     report.sessions_cache = sorted(per_session.values(), key=lambda t: -t.saved)
     report.models_cache = sorted(per_model.values(), key=lambda t: -t.saved)
     if stored:
@@ -449,3 +464,10 @@ def total_money(t: Total) -> str:
         return "unpriced"
     shown = money(t.usd)
     return f"{shown} + unpriced" if t.unpriced_records else shown
+
+
+def unreadable_line(report) -> str:
+    """The calls no total counts because their token counts cannot be read, in one sentence."""
+    n = report.unreadable.records
+    calls = "1 model call" if n == 1 else f"{n:,} model calls"
+    return f"Not counted in any total: {calls} whose token counts cannot be read (the first: {report.unreadable_why})"

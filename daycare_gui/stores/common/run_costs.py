@@ -23,12 +23,14 @@ _OPEN = 2**63
 
 @dataclass
 class RunCost:
-    """The priced records of one run: ``usd`` sums the priced ones, the unpriced are counted apart."""
+    """The priced records of one run: ``usd`` sums the priced ones, the unpriced are counted apart, and among
+    them those whose token counts cannot be read (``UsageRecord.problem``)."""
 
     records: int = 0
     tokens: int = 0
     usd: Decimal = Decimal(0)
     unpriced_records: int = 0
+    unreadable_records: int = 0
     keys: list[str] = field(default_factory=list)
 
     def add(self, rec: UsageRecord) -> None:
@@ -38,6 +40,7 @@ class RunCost:
         self.keys.append(rec.key)
         if priced is None:
             self.unpriced_records += 1
+            self.unreadable_records += bool(rec.problem)
         else:
             self.usd += priced
 
@@ -45,13 +48,14 @@ class RunCost:
         """As a table shows it: "" with no records, never "$0.00" for tokens the table could not price."""
         if not self.records:
             return ""
+        what = "unreadable" if self.unreadable_records == self.unpriced_records else "unpriced"
         if self.unpriced_records == self.records:
-            return "unpriced"
-        return money(self.usd) + (" + unpriced" if self.unpriced_records else "")
+            return what
+        return money(self.usd) + (f" + {what}" if self.unpriced_records else "")
 
     def as_dict(self) -> dict:
         return {"records": self.records, "tokens": self.tokens, "usd": str(self.usd),
-                "unpriced_records": self.unpriced_records}
+                "unpriced_records": self.unpriced_records, "unreadable_records": self.unreadable_records}
 
 
 def _spans(runs: list[Run]) -> dict[str, tuple[list[int], list[tuple[int, int]]]]:

@@ -158,6 +158,9 @@ class UsageRecord:
     task: str = ""  # the scheduled task the call ran for, where the store says
     estimated: bool | None = False  # True: the system estimated it; None: the store cannot tell
     stored_cost: float | None = None  # what the store itself says the call cost (USD), where it keeps one
+    # Why its token counts could not be read (another tool's row: a count stored as text, sizes that are not
+    # an object), else "". Its counts are then 0: it is counted apart, never priced as a call that used none.
+    problem: str = ""
 
     @property
     def tokens(self) -> int:

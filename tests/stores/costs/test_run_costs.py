@@ -84,7 +84,8 @@ def test_automations_json_says_what_each_run_cost(sqlite_demo, capsys):
     for r in worked:
         assert (r["cost"]["records"], Decimal(r["cost"]["usd"])) == _span_costs(sqlite_demo / "daycare.db", r["id"])
     skipped = [r for r in digest["runs"] if r["outcome"] == "skipped"]
-    assert skipped and skipped[0]["cost"] == {"records": 0, "tokens": 0, "usd": "0", "unpriced_records": 0}
+    assert skipped and skipped[0]["cost"] == {"records": 0, "tokens": 0, "usd": "0", "unpriced_records": 0,
+                                           "unreadable_records": 0}
     assert cli.main(["automations", str(sqlite_demo), "--task", "Daily digest"]) == 0
     assert "$0.0" in capsys.readouterr().out  # the human listing says it too
 

@@ -1,7 +1,8 @@
 """A costs table (``stores/common/costs.CostReport``) as CSV: one line per total, then the overall one.
 
 Costs are exact decimals (``usd``) beside the rounded figure a person reads; unpriced tokens are their own
-column, never folded in as $0. A label from the store that a spreadsheet would run as a formula (starting
+column, never folded in as $0; calls whose token counts cannot be read are a last line of their own, with no
+figures (the overall line does not count them). A label from the store that a spreadsheet would run as a formula (starting
 with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return) is prefixed with ``'``: a store is untrusted.
 """
 
@@ -33,5 +34,11 @@ def write_costs_csv(report, out) -> int:
             t.group if t is not report.overall else "", t.label, t.records, t.input, t.output, t.cache_read,
             t.cache_write, t.tokens, t.usd, cents(t.usd), t.unpriced_records, t.unpriced_tokens,
             t.estimated_records, t.unsure_records, "" if share is None else f"{share:.4f}", t.saved, table)])
+        rows += 1
+    lost = report.unreadable
+    if lost.records:  # (after the overall line, which does not count them; no cost, not $0)
+        writer.writerow([_cell(v) for v in (
+            "unreadable", f"{lost.label}: {report.unreadable_why}", lost.records, "", "", "", "", "", "", "", "",
+            "", "", "", "", "", table)])
         rows += 1
     return rows

@@ -55,7 +55,8 @@ class DaycarePgUsage(Usage):
                 "SELECT h.id, h.session_id, s.agent_id, h.at, h.data->'tokens' "
                 "FROM session_history h LEFT JOIN sessions s ON s.id = h.session_id "
                 "WHERE h.id > :after AND h.type = 'assistant_message' "
-                "AND jsonb_typeof(h.data->'tokens'->'size') = 'object' "
+                # (a call that stored tokens it said it used, whatever they hold: null is none)
+                "AND jsonb_typeof(h.data->'tokens') <> 'null' "
                 "AND (CAST(:since AS bigint) IS NULL OR h.at >= CAST(:since AS bigint)) "
                 "ORDER BY h.id LIMIT :n", {"after": after, "since": since, "n": _PAGE})
             for row_id, session_id, agent_id, at, tokens in rows:

@@ -7,6 +7,7 @@ import json
 from dataclasses import MISSING, fields
 from typing import Any
 
+from daycare_gui.stores.common.token_counts import json_kind, read_counts, sizes_problem
 from daycare_gui.stores.daycare.records.agents import TokenEntry, token_entry_from_obj
 from daycare_gui.stores.daycare.records.json_values import (
     Unparsed,
@@ -97,12 +98,21 @@ class HistoryRecord:
         if self.type in _TEXT_KINDS and isinstance(self.data, dict):
             text = self.data.get("text")
             if text is not None and not isinstance(text, str):
-                return f"its text is stored as {_JSON_KIND.get(type(text), 'something else')}, not as text"
+                return f"its text is stored as {json_kind(text)}, not as text"
             calls = self.data.get("toolCalls")
             if calls is not None and self.type == "assistant_message" and not (
                     isinstance(calls, list) and all(isinstance(c, dict) for c in calls)):
-                kind = "a list holding other values" if isinstance(calls, list) else _JSON_KIND.get(type(calls), "text")
+                kind = "a list holding other values" if isinstance(calls, list) else json_kind(calls)
                 return f"its tool calls are stored as {kind}, not as a list of calls (Raw JSON shows them)"
+            files = self.data.get("files")
+            if files is not None and not (isinstance(files, list) and all(isinstance(f, dict) for f in files)):
+                kind = "a list holding other values" if isinstance(files, list) else json_kind(files)
+                return f"its files are stored as {kind}, not as a list of files (Raw JSON shows them)"
+            tokens = self.data.get("tokens")
+            if tokens is not None and self.type == "assistant_message":
+                why = token_sizes(tokens)[1]
+                if why:
+                    return f"{why}: Costs counts this call apart (Raw JSON shows them)"
         return None
 
     def summary(self, limit: int = 160) -> str:
@@ -243,7 +253,23 @@ _KIND_SUMMARY_FIELDS = {**_KIND_FIELDS, "user_message": _text_only, "note": _tex
 
 
 _TEXT_KINDS = frozenset({"user_message", "assistant_message", "note", "assistant_rewrite"})
-_JSON_KIND = {int: "a number", float: "a number", bool: "true or false", list: "a list", dict: "an object"}
+TOKEN_SIZES = ("input", "output", "cacheRead", "cacheWrite")  # the counts of an assistant message's tokens.size
+
+
+def token_sizes(tokens) -> tuple[list[int], str]:
+    """The four counts (``TOKEN_SIZES``) of an assistant message's stored ``tokens`` (not null), and why they
+    cannot be read: "" when they can, else all four are 0 (Costs counts the call apart)."""
+    size = tokens.get("size") if isinstance(tokens, dict) else None
+    why = sizes_problem(tokens, size)
+    return ([0] * 4, why) if why else token_counts_of([size.get(n) for n in TOKEN_SIZES])
+
+
+def token_counts_of(values) -> tuple[list[int], str]:
+    """:func:`token_sizes` from the four stored values (in ``TOKEN_SIZES`` order)."""
+    if all(v.__class__ is int and v >= 0 for v in values):  # (the usual case: no problem to word)
+        return list(values), ""
+    counts, why = read_counts(dict(zip(TOKEN_SIZES, values)))
+    return ([0] * 4 if why else counts), why
 
 
 def history_record_from(type_: str, at: int, data: dict, *, id: int | None = None, session_id: str | None = None,

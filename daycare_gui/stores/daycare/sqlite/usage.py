@@ -12,36 +12,34 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from daycare_gui.stores.api import Usage
+from daycare_gui.stores.common.token_counts import sizes_problem_of
+from daycare_gui.stores.daycare.records.history import token_counts_of, token_sizes
 from daycare_gui.stores.records import SessionRef, UsageRecord
 
 _PAGE = 2000
 
 
-def as_int(value) -> int:
-    if value.__class__ is int:  # (the usual case, first: called four times per model call)
-        return value if value > 0 else 0
-    try:
-        n = int(value or 0)
-    except (TypeError, ValueError):
-        return 0
-    return max(n, 0)
+# SQLite's json_type of a value, in a user's words (never the value itself)
+_SQL_KIND = {"text": "text", "integer": "a number", "real": "a number", "true": "true or false",
+             "false": "true or false", "array": "a list", "object": "an object"}
 
 
-def usage_record(key: str, row_id, session_id: str, agent_id: str, at, tokens: dict, *, title: str = "",
+def usage_record(key: str, row_id, session_id: str, agent_id: str, at, tokens, *, title: str = "",
                  user: str = "", task: str = "") -> UsageRecord | None:
     """One Daycare ``tokens`` object ({provider, model, source?, size: {input, output, cacheRead, cacheWrite}})
-    as a neutral record; None when it holds no sizes. Daycare's ``input`` already excludes the cache."""
-    size = tokens.get("size") if isinstance(tokens, dict) else None
-    if not isinstance(size, dict):
+    as a neutral record; None when the call stored none (null). Counts that cannot be read make a record
+    with a ``problem`` and no counts. Daycare's ``input`` already excludes the cache."""
+    if tokens is None:
         return None
-    source = tokens.get("source")
+    (inp, out, read, write), problem = token_sizes(tokens)
+    fields = tokens if isinstance(tokens, dict) else {}
+    source = fields.get("source")
     estimated = True if source == "estimate" else (False if source == "usage" else None)
     return UsageRecord(
-        key=key, at=int(at) if at is not None else None, provider=str(tokens.get("provider") or ""),
-        model=str(tokens.get("model") or ""), input=as_int(size.get("input")), output=as_int(size.get("output")),
-        cache_read=as_int(size.get("cacheRead")), cache_write_5m=as_int(size.get("cacheWrite")),
+        key=key, at=int(at) if at is not None else None, provider=str(fields.get("provider") or ""),
+        model=str(fields.get("model") or ""), input=inp, output=out, cache_read=read, cache_write_5m=write,
         ref=SessionRef(agent_id or "", session_id or ""), message_id=str(row_id), thread_title=title, user=user,
-        task=task, estimated=estimated)
+        task=task, estimated=estimated, problem=problem)
 
 
 class DaycareSqliteUsage(Usage):
@@ -80,10 +78,10 @@ class DaycareSqliteUsage(Usage):
     @staticmethod
     def _records(rows) -> Iterator[UsageRecord]:
         for (key, at, provider, model, inp, out, read, w5, _w1h, agent, session, title, user, task,
-             estimated) in rows:
+             estimated, problem) in rows:
             yield UsageRecord(key=key, at=at, provider=provider, model=model, input=inp, output=out, cache_read=read,
                               cache_write_5m=w5, ref=SessionRef(agent, session), message_id=key[1:],
-                              thread_title=title, user=user, task=task, estimated=estimated)
+                              thread_title=title, user=user, task=task, estimated=estimated, problem=problem)
 
     def rows(self, since: int | None = None, ids: list[int] | None = None) -> Iterator[tuple]:
         """The sizes are picked out by SQLite (``json_extract``): no JSON decoded here, no object per call.
@@ -105,17 +103,26 @@ class DaycareSqliteUsage(Usage):
                 "SELECT h.id, h.session_id, s.agent_id, h.at, json_extract(h.data, '$.tokens.provider'), "
                 "json_extract(h.data, '$.tokens.model'), json_extract(h.data, '$.tokens.source'), "
                 "json_extract(h.data, '$.tokens.size.input'), json_extract(h.data, '$.tokens.size.output'), "
-                "json_extract(h.data, '$.tokens.size.cacheRead'), json_extract(h.data, '$.tokens.size.cacheWrite') "
+                "json_extract(h.data, '$.tokens.size.cacheRead'), json_extract(h.data, '$.tokens.size.cacheWrite'), "
+                "json_type(h.data, '$.tokens'), json_type(h.data, '$.tokens.size') "
                 f"FROM session_history h LEFT JOIN sessions s ON s.id = h.session_id WHERE {which} "
                 "AND h.type = 'assistant_message' AND json_valid(h.data) "
-                "AND json_type(h.data, '$.tokens.size') = 'object' AND (:since IS NULL OR h.at >= :since) "
+                # (a call that stored tokens it said it used, whatever they hold: null is none)
+                "AND json_type(h.data, '$.tokens') <> 'null' AND (:since IS NULL OR h.at >= :since) "
                 "ORDER BY h.id LIMIT :n", {"after": after, "since": since, "n": _PAGE})
-            for row_id, session_id, agent_id, at, provider, model, source, inp, out, read, write in rows:
+            for (row_id, session_id, agent_id, at, provider, model, source, inp, out, read, write, tokens_type,
+                 size_type) in rows:
                 agent = str(agent_id or "")
+                if size_type == "object":
+                    (inp, out, read, write), problem = token_counts_of((inp, out, read, write))
+                else:
+                    inp = out = read = write = 0
+                    problem = sizes_problem_of(_SQL_KIND.get(tokens_type, "something else"),
+                                               None if size_type is None else _SQL_KIND.get(size_type, "something else"))
                 yield (f"h{row_id}", int(at) if at is not None else None, str(provider or ""), str(model or ""),
-                       as_int(inp), as_int(out), as_int(read), as_int(write), 0, agent, str(session_id or ""),
+                       inp, out, read, write, 0, agent, str(session_id or ""),
                        titles.get(agent, ""), users.get(agent, ""), tasks.get(agent, ""),
-                       True if source == "estimate" else (False if source == "usage" else None))
+                       True if source == "estimate" else (False if source == "usage" else None), problem)
             if pending is None:
                 if len(rows) < _PAGE:
                     return

@@ -4,11 +4,14 @@ opens the conversation at it. Pricing and totals are computed on the worker (``s
 
 from __future__ import annotations
 
+from functools import partial
+from html import escape as _escape
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
 
 from daycare_gui.stores import api
-from daycare_gui.stores.common.costs import drill, model_label, money, total_money
+from daycare_gui.stores.common.costs import drill, model_label, money, total_money, unreadable_line
 from daycare_gui.stores.common.pricing import import_table
 from daycare_gui.stores.common.run_costs import compute_costs
 from daycare_gui.stores.records import JumpEntry
@@ -18,6 +21,7 @@ from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.panes.generic.common import RecordList, when
 
 DRILL_LIMIT = 5000
+escape = partial(_escape, quote=False)  # (the notes are rich text: a model's name is the store's)
 GROUPINGS = (("model", "Model"), ("day", "Day"), ("agent", "Agent"), ("task", "Task"), ("user", "User"),
              ("session", "Session"))  # by session: each conversation's cache reads and what they saved
 
@@ -45,17 +49,22 @@ TOTAL_COLUMNS = [
     Column("Notes", _flags),
 ]
 
+def _count(name: str):
+    """A record's count, or "—" where its counts cannot be read (0 would read as a call that used none)."""
+    return lambda p: "—" if p.record.problem else fmt_int(getattr(p.record, name))
+
+
 RECORD_COLUMNS = [
     Column("Time", lambda p: p.record.at, display=when, align_right=True),
     Column("Model", lambda p: model_label(p.record)),
     Column("Agent", lambda p: p.record.thread_title or (p.record.ref.thread_id if p.record.ref else "")),
-    Column("Input", lambda p: p.record.input, display=fmt_int, align_right=True),
-    Column("Output", lambda p: p.record.output, display=fmt_int, align_right=True),
-    Column("Cache read", lambda p: p.record.cache_read, display=fmt_int, align_right=True),
-    Column("Cache write", lambda p: p.record.cache_write_5m + p.record.cache_write_1h, display=fmt_int,
-           align_right=True),
-    Column("Cost", lambda p: money(p.price.usd), align_right=True,
-           sort_value=lambda p: -1 if p.price.usd is None else p.price.usd),
+    Column("Input", _count("input"), align_right=True, sort_value=lambda p: p.record.input),
+    Column("Output", _count("output"), align_right=True, sort_value=lambda p: p.record.output),
+    Column("Cache read", _count("cache_read"), align_right=True, sort_value=lambda p: p.record.cache_read),
+    Column("Cache write", lambda p: "—" if p.record.problem else fmt_int(p.record.cache_write_5m + p.record.cache_write_1h),
+           align_right=True, sort_value=lambda p: p.record.cache_write_5m + p.record.cache_write_1h),
+    Column("Cost", lambda p: "unreadable" if p.record.problem else money(p.price.usd), align_right=True,
+           sort_value=lambda p: -1 if p.price.usd is None else p.price.usd, tooltip=lambda p: p.record.problem),
 ]
 
 
@@ -121,9 +130,13 @@ class CostsPane(Pane):
         self.stored.hide()  # (only a store that keeps its own cost)
         split.addWidget(self.stored)
         layout.addWidget(split, 1)
-        self.notes = QLabel("")  # unpriced models, the store's own cost beside
+        self.notes = QLabel("")  # unpriced models, calls whose counts cannot be read, the store's own cost beside
         self.notes.setWordWrap(True)
-        self.notes.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.notes.setTextFormat(Qt.TextFormat.RichText)
+        self.notes.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
+                                           | Qt.TextInteractionFlag.LinksAccessibleByMouse
+                                           | Qt.TextInteractionFlag.LinksAccessibleByKeyboard)
+        self.notes.linkActivated.connect(lambda _link: self.show_unreadable())
         holder = QWidget()
         QVBoxLayout(holder).addWidget(self.notes)
         layout.addWidget(holder)
@@ -173,14 +186,23 @@ class CostsPane(Pane):
 
     @staticmethod
     def _notes(report) -> str:
+        """The notes under the tables, as rich text (every part from the store escaped)."""
         lines = []
+        if report.unreadable.records:
+            lines.append(f"{escape(unreadable_line(report))}. <a href=\"unreadable\">Show them</a>")
         for model, (tokens, why) in report.unpriced.items():
-            lines.append(f"Unpriced: {model}, {fmt_int(tokens)} tokens ({why}); not counted as $0.")
+            lines.append(escape(f"Unpriced: {model}, {fmt_int(tokens)} tokens ({why}); not counted as $0."))
         if report.stored:
             own = sum(s.stored_usd or 0 for s in report.stored)
-            lines.append(f"The store's own cost: ${own:,.2f} over {len(report.stored)} day and model lines "
-                         f"(not added to the total; each line in the table above). {report.stored_note}")
-        return "\n".join(lines)
+            lines.append(escape(f"The store's own cost: ${own:,.2f} over {len(report.stored)} day and model lines "
+                                f"(not added to the total; each line in the table above). {report.stored_note}"))
+        return "<br>".join(lines)
+
+    def show_unreadable(self) -> None:
+        """The calls no total counts (their token counts cannot be read) in the records' table."""
+        if self.report is not None and self.report.unreadable.records:
+            self.totals.table.clearSelection()
+            self._drill(list(self.report.unreadable.keys), "model calls whose token counts cannot be read")
 
     def _stored_selected(self, current, _previous) -> None:
         line = self.stored.records.record_at(current) if current.isValid() else None
@@ -197,11 +219,14 @@ class CostsPane(Pane):
         if total is None:
             return
         self.ctx.show_detail(DetailItem(f"Total: {total.label}", _total_fields(total), raw=total.as_dict()))
-        usage, keys = self.usage, list(total.keys)
-        shown = keys[:DRILL_LIMIT]  # a big total lists its first records only
+        self._drill(list(total.keys), "records of the selected total")
+
+    def _drill(self, keys: list[str], what: str) -> None:
+        """The records of ``keys`` in the records' table (a big total lists its first records only)."""
+        usage, shown = self.usage, keys[:DRILL_LIMIT]
         self.records.caption.setText(
-            "<b>Records of the selected total</b> (double-click opens the conversation there)" if len(keys) <= DRILL_LIMIT
-            else f"<b>The first {fmt_int(DRILL_LIMIT)} of {fmt_int(len(keys))} records of the selected total</b> "
+            f"<b>{what[:1].upper()}{what[1:]}</b> (double-click opens the conversation there)" if len(keys) <= DRILL_LIMIT
+            else f"<b>The first {fmt_int(DRILL_LIMIT)} of {fmt_int(len(keys))} {what}</b> "
                  "(double-click opens the conversation there)")
         self.ctx.worker.submit("costs-records", lambda: list(drill(usage, shown)), on_result=self.records.set_records)
 
@@ -211,6 +236,11 @@ class CostsPane(Pane):
         if pr is None:
             return
         r = pr.record
+        if r.problem:  # (its counts are unknown, not 0)
+            self.ctx.show_detail(DetailItem(f"Model call {r.message_id}", (
+                ("Time", when(r.at)), ("Model", model_label(r)), ("Cost", "unknown: not counted in any total"),
+                ("Why", r.problem), ("Session", r.ref.session_id if r.ref else ""), ("Record", r.message_id))))
+            return
         fields = (("Time", when(r.at)), ("Model", model_label(r)), ("Cost", money(pr.price.usd)),
                   ("Priced as", pr.price.matched or pr.price.why), ("Input", fmt_int(r.input)),
                   ("Output", fmt_int(r.output)), ("Cache read", fmt_int(r.cache_read)),
