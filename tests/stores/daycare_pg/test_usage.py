@@ -42,3 +42,33 @@ def test_pg_demo_costs_equal_the_raw_rows_priced_independently(pg_demo_url):
         assert report.stored and abs(sum(s.stored_usd or 0 for s in report.stored) - hourly) < 0.01
         assert all(s.why for s in report.stored)
         assert report.overall.usd == sum(expected.values())  # the hourly cost is not added in
+
+
+def test_pg_calls_whose_counts_cannot_be_read_are_counted_apart(pg_fresh_url):
+    """Another tool's rows in today's Daycare: tokens as text, sizes as a list, a count as text are in no
+    total (never $0.00) and said; tokens stored as JSON null are a call that stored none."""
+    import json
+
+    import psycopg
+
+    odd = [{"provider": "anthropic", "model": "claude-sonnet-4-5", "size": {"input": "lots", "output": 5}},
+           "many", {"provider": "openai", "model": "gpt-5", "size": [1, 2]}, None]
+    with registry.open_store(pg_fresh_url) as opened:
+        before = compute(opened.capability(api.Usage), "model")
+    with psycopg.connect(pg_fresh_url, autocommit=True) as conn:
+        sid, at = conn.execute("SELECT session_id, max(at) FROM session_history WHERE type = 'assistant_message' "
+                               "GROUP BY session_id ORDER BY 2 DESC LIMIT 1").fetchone()
+        for i, tokens in enumerate(odd):
+            conn.execute("INSERT INTO session_history (session_id, type, at, data) "
+                         "VALUES (%s, 'assistant_message', %s, %s::jsonb)",
+                         (sid, at + i + 1, json.dumps({"text": "odd", "tokens": tokens})))
+    with registry.open_store(pg_fresh_url) as opened:
+        usage = opened.capability(api.Usage)
+        after = compute(usage, "model")
+        drilled = list(drill(usage, after.unreadable.keys))
+    assert before.unreadable.records == 0 and after.unreadable.records == 3
+    assert after.overall.records == before.overall.records and after.overall.usd == before.overall.usd
+    assert sorted(p.price.why for p in drilled) == [
+        "its token counts cannot all be read: input is stored as text",
+        "its token sizes are stored as a list, not an object of counts",
+        "its tokens are stored as text, not as an object"]
