@@ -84,3 +84,20 @@ def test_counts_that_arrive_together_show_as_one_at_a_time_would_and_are_measure
     assert [i.text() for i in together._items.values()] == [i.text() for i in one_by_one._items.values()]
     assert together.needed_width() == one_by_one.needed_width()
     assert 0 < len(measured) <= 2 * len(SPECS) + 1  # every label (and its bare title) once, and "  (9,999)"
+
+
+def test_a_grouped_section_in_the_empty_folder_is_named_with_its_group_where_titles_meet(qtbot):
+    """Out of its group, PGlite's versions of channels read "Channels (0)" right under the Channels list's
+    own: in the Empty folder it says which group it comes from (only where another section has its title:
+    every label in full is the navigation's minimum width), and drops that once home."""
+    specs = (*SPECS, PaneSpec("v:channels", "Channels", "m", "C", group="Versions"))
+    nav = NavigationTree()
+    qtbot.addWidget(nav)
+    nav.set_sections(specs)
+    nav.set_counts({"channels": 0, "v:channels": 0, "v:a": 0})
+    labels = {i: nav._items[i].text() for i in ("channels", "v:channels", "v:a")}
+    assert labels == {"channels": "Channels  (0)", "v:channels": "Versions: Channels  (0)", "v:a": "Versions of A  (0)"}
+    assert nav._items["v:channels"].toolTip() == "Versions: Channels"
+    nav.set_count("v:channels", 2)
+    assert nav._items["v:channels"].text() == "Channels  (2)"
+    assert nav._items["v:channels"].parent().text() == "Versions"

@@ -80,10 +80,10 @@ class NavigationTree(QTreeView):
                     continue
                 item = self._item(spec.icon, spec.title)
                 item.setData(spec.id, NavIdRole)
-                item.setToolTip(spec.title)
+                group = getattr(spec, "group", "")
+                item.setToolTip(f"{group}: {spec.title}" if group else spec.title)
                 self._items[spec.id] = item
                 self._titles[spec.id] = spec.title
-                group = getattr(spec, "group", "")
                 if group:  # a group node (not a section itself) holding its sections, collapsed
                     if group not in groups:
                         groups[group] = self._item("folder", group)
@@ -158,17 +158,29 @@ class NavigationTree(QTreeView):
             item = self._items.get(nav_id)
             if item is None:
                 continue
-            title = self._titles[nav_id]
+            if nav_id not in NEVER_FOLDED and count is not None:
+                self._fold(nav_id, count == 0)
+            title = self._shown_title(nav_id)
             text = title if count is None else f"{title}  ({number(count)})"
             if text != item.text():
                 item.setText(text)
                 self._labels_changed += 1
                 self.updateGeometry()  # its minimum (every label whole) may have grown
-            if nav_id not in NEVER_FOLDED and count is not None:
-                self._fold(nav_id, count == 0)
         needed = self.needed_width()
         if needed > self.width():
             self.width_needed.emit(needed)
+
+    def _shown_title(self, nav_id: str) -> str:
+        """A section's title, named with its group's while it is in the Empty folder and another section
+        has the same title: out of its group, PGlite's versions of channels read "Channels (0)" right under
+        the Channels list's own. (Only then: every label in full is the navigation's minimum width.)"""
+        title = self._titles[nav_id]
+        home = self._homes.get(nav_id, (None, 0))[0]
+        if home is not None and self._empty is not None and self._items[nav_id].parent() is self._empty:
+            same = title.casefold()
+            if any(other.casefold() == same for key, other in self._titles.items() if key != nav_id):
+                return f"{home.text()}: {title}"
+        return title
 
     def _fold(self, nav_id: str, empty: bool) -> None:
         """Move a section into the "Empty" folder (nothing in it: one line for all such, not a column of

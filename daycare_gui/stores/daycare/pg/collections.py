@@ -46,7 +46,7 @@ class PgCollections(OnStore, PgListing, api.Collections):
         out += self.extra_collections()  # a channel's members and messages, shown under it
         for table in VERSIONED:
             if self.store.has(table) and "valid_to" in self.db.columns(table):
-                out.append(Collection(f"versions:{table}", table.replace("_", " "),
+                out.append(Collection(f"versions:{table}", table.replace("_", " ").capitalize(),
                                       ("id", "version", "valid from", "valid to", "what changed"), tree=True,
                                       group="Versions"))
         return out + (self.files.collections() if self.files is not None else [])
