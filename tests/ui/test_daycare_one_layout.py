@@ -164,3 +164,5 @@ def test_the_overview_counts_the_files_beside_the_database_in_both_generations(q
     assert page.other_box.isVisibleTo(page) and page.other_box.title().startswith("Other items")
     assert other["files.skills"] >= 1 and other["files.settings"] == 1
     assert other["files.processes"] >= 1
+    names = [page.other_model.data(page.other_model.index(r, 0)) for r in range(page.other_model.rowCount())]
+    assert "Skills (files)" in names and "Settings (files)" in names  # what it counts first

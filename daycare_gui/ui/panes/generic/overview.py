@@ -30,8 +30,17 @@ class CountRow:
 
 
 COUNT_COLUMNS = [Column("Name", lambda r: r.id), Column("Count", lambda r: r.count, fmt_int, align_right=True)]
+
+
+def other_name(key: str) -> str:
+    """A kind's other count named in words, what it counts first: ``files.skills`` → "Skills (files)" (read
+    as one phrase it was "Files skills")."""
+    where, dot, what = key.partition(".")
+    return f"{words_of(what)} ({words_of(where).lower()})" if dot and where and what else words_of(key)
+
+
 # A kind's other counts are named in words (a table keeps its own name: it is what Storage lists)
-OTHER_COLUMNS = [Column("Name", lambda r: words_of(r.id), tooltip=lambda r: r.id), COUNT_COLUMNS[1]]
+OTHER_COLUMNS = [Column("Name", lambda r: other_name(r.id), tooltip=lambda r: r.id), COUNT_COLUMNS[1]]
 
 
 def _counted(ask) -> tuple[list, str | None]:
