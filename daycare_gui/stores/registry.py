@@ -48,6 +48,8 @@ class NoKindRecognised(NotRecognised):
         self.candidates = candidates
         names = ", ".join(c.kind for c in candidates)
         self.headline = f"{path} is not a store that daycare-gui knows (kinds tried: {names})"
+        if "://" not in str(path) and not os.path.lexists(str(path)):  # (a server's URL is no path)
+            self.headline = f"{path} does not exist: there is nothing there to open (kinds tried: {names})"
         super().__init__(self.explain())
 
     def explain(self) -> str:

@@ -184,3 +184,10 @@ def test_postgres_files_in_a_daycare_db_folder_are_not_opened_as_pglite(tmp_path
     assert code == 0 and report["kind"] == "daycare" and report["generation"] == "empty"
     assert any(n.startswith(f"{tmp_path / 'daycare.db'} is a folder, not a database file") for n in report["notes"])
     assert snapshot_tree(tmp_path) == before
+
+
+def test_a_path_that_does_not_exist_says_so_first(tmp_path, capsys):
+    """A typo in a path reads as a missing folder, not as a folder that is no store."""
+    assert main(["inspect", str(tmp_path / "no-such-folder")]) == 2
+    first = capsys.readouterr().err.splitlines()[0]
+    assert first.startswith(f"daycare-gui: {tmp_path / 'no-such-folder'} does not exist: there is nothing there")
