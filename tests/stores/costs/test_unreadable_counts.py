@@ -145,3 +145,16 @@ def test_a_runs_cost_says_its_unreadable_calls():
     assert cost.shown() == "unreadable" and cost.as_dict()["unreadable_records"] == 1
     cost.add(UsageRecord("k2", 1_760_000_000_000, "anthropic", "claude-sonnet-4-5", input=1000, output=100))
     assert cost.shown().startswith("$") and cost.shown().endswith(" + unreadable")
+
+
+def test_a_langchain_usage_whose_counts_are_not_numbers_is_counted_apart():
+    """CianaParrot's usage_metadata, as LangChain stores it: a count that is text makes the call unreadable
+    (never a call that used no tokens); counts that are numbers split the cache out of the input."""
+    from daycare_gui.stores.cianaparrot.usage import _record
+
+    meta = {"model_provider": "anthropic", "model_name": "claude-sonnet-4-5"}
+    odd = _record("chat", "t1", "m1", {"input_tokens": PLANTED, "output_tokens": 5}, meta, 1)
+    assert odd.problem == "its token counts cannot all be read: input_tokens is stored as text" and odd.tokens == 0
+    good = _record("chat", "t1", "m2", {"input_tokens": 1000, "output_tokens": 5,
+                                        "input_token_details": {"cache_read": 600, "cache_creation": 100}}, meta, 1)
+    assert (good.problem, good.input, good.cache_read, good.cache_write_5m, good.output) == ("", 300, 600, 100, 5)
