@@ -105,7 +105,7 @@ class HistoryRecord:
                 kind = "a list holding other values" if isinstance(calls, list) else json_kind(calls)
                 return f"its tool calls are stored as {kind}, not as a list of calls (Raw JSON shows them)"
             files = self.data.get("files")
-            if files is not None and not (isinstance(files, list) and all(isinstance(f, dict) for f in files)):
+            if files is not None and (files.__class__ is not list or files and not all(isinstance(f, dict) for f in files)):
                 kind = "a list holding other values" if isinstance(files, list) else json_kind(files)
                 return f"its files are stored as {kind}, not as a list of files (Raw JSON shows them)"
             tokens = self.data.get("tokens")
@@ -259,14 +259,19 @@ TOKEN_SIZES = ("input", "output", "cacheRead", "cacheWrite")  # the counts of an
 def token_sizes(tokens) -> tuple[list[int], str]:
     """The four counts (``TOKEN_SIZES``) of an assistant message's stored ``tokens`` (not null), and why they
     cannot be read: "" when they can, else all four are 0 (Costs counts the call apart)."""
-    size = tokens.get("size") if isinstance(tokens, dict) else None
-    why = sizes_problem(tokens, size)
-    return ([0] * 4, why) if why else token_counts_of([size.get(n) for n in TOKEN_SIZES])
+    size = tokens.get("size") if tokens.__class__ is dict else None
+    if size.__class__ is not dict:
+        return [0] * 4, sizes_problem(tokens, size)
+    get = size.get
+    return token_counts_of([get("input"), get("output"), get("cacheRead"), get("cacheWrite")])
 
 
 def token_counts_of(values) -> tuple[list[int], str]:
     """:func:`token_sizes` from the four stored values (in ``TOKEN_SIZES`` order)."""
-    if all(v.__class__ is int and v >= 0 for v in values):  # (the usual case: no problem to word)
+    for v in values:  # (a loop, not all() over a generator: the message list checks every assistant row)
+        if v.__class__ is not int or v < 0:
+            break
+    else:  # the usual case: no problem to word
         return list(values), ""
     counts, why = read_counts(dict(zip(TOKEN_SIZES, values)))
     return ([0] * 4 if why else counts), why
