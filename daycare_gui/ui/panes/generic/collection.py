@@ -98,6 +98,7 @@ class CollectionPane(Pane):
         self.tree.setSortingEnabled(not self.spec.tree)
         self.tree.header().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)  # the store's order (owner first) until a click
         self.viewer = SafeTextBrowser()
+        self.viewer.setPlaceholderText("Select a row to read it whole here.")
         self.viewer.anchorClicked.connect(self._link)
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(self.tree)

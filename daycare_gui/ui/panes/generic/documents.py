@@ -156,6 +156,7 @@ class DocumentsPane(Pane):
         self.value_button.hide()
         self.stack = QStackedWidget()
         self.preview = SafeTextBrowser()
+        self.preview.setPlaceholderText("Select a document to read it here.")
         self.editor = QPlainTextEdit()
         self.editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.outline = OutlineView()

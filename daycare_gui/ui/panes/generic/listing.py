@@ -99,6 +99,7 @@ class ListView(ListWrites, QWidget):
         # the kinds' own pages showed it; a list whose rows have none shows none.
         self.viewer = SafeTextBrowser()
         self.viewer.setObjectName("listRowText")
+        self.viewer.setPlaceholderText("Select a row to read it here.")
         self.viewer.setVisible(False)
         if child:
             layout.addWidget(rows, 1)

@@ -72,6 +72,7 @@ class TasksPane(TaskWrites, Pane):
         self.where_label.setTextFormat(Qt.TextFormat.RichText)
         self.view = SafeTextBrowser()
         self.view.setObjectName("taskView")
+        self.view.setPlaceholderText("Select a task to read it here.")  # (one line: Qt does not wrap it)
         self._shown: ShownTask | None = None
         self._all: list[ShownTask] = []
         self._pending = None
