@@ -42,7 +42,11 @@ def read_counts(named: dict[str, object]) -> tuple[list[int], str]:
             bad.append(f"{name} is stored as {json_kind(value)}")
             n = 0
         counts.append(n)
-    return counts, ("its token counts cannot all be read: " + ", ".join(bad)) if bad else ""
+    if not bad:
+        return counts, ""
+    if len(bad) == 1:
+        return counts, f"its token count {bad[0]}, not as a number"
+    return counts, "its token counts are not numbers: " + ", ".join(bad)
 
 
 def sizes_problem(tokens, size) -> str:

@@ -73,7 +73,7 @@ def test_calls_with_unreadable_counts_are_counted_apart_and_said(stores):
     # the drill-down has each of them, priced as unknown (never $0), each saying why
     assert len(drilled) == 3 and all(p.price.usd is None for p in drilled)
     whys = sorted(p.price.why for p in drilled)
-    assert whys == ["its token counts cannot all be read: input is stored as text",
+    assert whys == ["its token count input is stored as text, not as a number",
                     "its token sizes are stored as a list, not an object of counts",
                     "its tokens are stored as text, not as an object"]
     assert PLANTED not in repr(after.as_dict()) + repr(drilled)
@@ -90,7 +90,9 @@ def test_the_cli_and_the_csv_say_how_many_calls_are_not_counted(stores, capsys, 
     assert data["unreadable_calls"]["records"] == 3 and len(data["unreadable_calls"]["keys"]) == 3
     target = tmp_path / "costs.csv"
     assert cli.main(["export", str(odd), "costs", "--out", str(target)]) == 0
-    last = target.read_text().splitlines()[-1].split(",")
+    import csv
+
+    last = list(csv.reader(target.read_text().splitlines()))[-1]
     assert last[0] == "unreadable" and last[2] == "3" and last[8] == ""  # no cost, not $0
     assert PLANTED not in target.read_text()
 
@@ -132,7 +134,7 @@ def test_other_kinds_count_unreadable_totals_apart(tmp_path):
     conn.close()
     report, drilled = _report(root, "agent")
     assert report.unreadable.records == 1 and agent not in {t.label for t in report.totals}
-    assert report.unreadable_why == "its token counts cannot all be read: tokens_consumed is stored as text"
+    assert report.unreadable_why == "its token count tokens_consumed is stored as text, not as a number"
     assert [p.record.thread_title for p in drilled] == [agent]
 
 
@@ -154,7 +156,17 @@ def test_a_langchain_usage_whose_counts_are_not_numbers_is_counted_apart():
 
     meta = {"model_provider": "anthropic", "model_name": "claude-sonnet-4-5"}
     odd = _record("chat", "t1", "m1", {"input_tokens": PLANTED, "output_tokens": 5}, meta, 1)
-    assert odd.problem == "its token counts cannot all be read: input_tokens is stored as text" and odd.tokens == 0
+    assert odd.problem == "its token count input_tokens is stored as text, not as a number" and odd.tokens == 0
     good = _record("chat", "t1", "m2", {"input_tokens": 1000, "output_tokens": 5,
                                         "input_token_details": {"cache_read": 600, "cache_creation": 100}}, meta, 1)
     assert (good.problem, good.input, good.cache_read, good.cache_write_5m, good.output) == ("", 300, 600, 100, 5)
+
+
+def test_several_unreadable_counts_are_each_named():
+    from daycare_gui.stores.common.token_counts import read_counts
+
+    counts, why = read_counts({"input": "x", "output": 3, "cacheRead": [1], "cacheWrite": True})
+    assert counts == [0, 3, 0, 0]
+    assert why == ("its token counts are not numbers: input is stored as text, cacheRead is stored as a list, "
+                   "cacheWrite is stored as true or false")
+    assert read_counts({"input": 7.9, "output": "12", "cacheRead": None}) == ([7, 12, 0], "")

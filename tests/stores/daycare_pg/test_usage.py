@@ -69,6 +69,6 @@ def test_pg_calls_whose_counts_cannot_be_read_are_counted_apart(pg_fresh_url):
     assert before.unreadable.records == 0 and after.unreadable.records == 3
     assert after.overall.records == before.overall.records and after.overall.usd == before.overall.usd
     assert sorted(p.price.why for p in drilled) == [
-        "its token counts cannot all be read: input is stored as text",
+        "its token count input is stored as text, not as a number",
         "its token sizes are stored as a list, not an object of counts",
         "its tokens are stored as text, not as an object"]
