@@ -7,6 +7,7 @@ nothing in them fold into one "Empty" line in both windows."""
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import Qt
 
 from daycare_gui.stores import api, registry
 from daycare_gui.stores.daycare.sections import SECTIONS
@@ -166,3 +167,25 @@ def test_the_overview_counts_the_files_beside_the_database_in_both_generations(q
     assert other["files.processes"] >= 1
     names = [page.other_model.data(page.other_model.index(r, 0)) for r in range(page.other_model.rowCount())]
     assert "Skills (files)" in names and "Settings (files)" in names  # what it counts first
+
+
+def test_a_pglite_list_of_versions_is_captioned_and_headed_as_every_list(qtbot, window, demos):
+    """PGlite's own lists had no caption and their columns as stored ("valid from", "updated_at"): they
+    read like every other list now, the caption naming the group the list sits in."""
+    use_test_pglite()
+    window.open_path(str(demos[1]))
+    qtbot.waitUntil(lambda: window.opened is not None and "collection:versions:tasks_cron" in window._sections,
+                    timeout=OPEN_TIMEOUT)
+    window.show_section("collection:versions:tasks_cron")
+    pane = window.pane("collection:versions:tasks_cron")
+    qtbot.waitUntil(lambda: pane.loaded > 0, timeout=OPEN_TIMEOUT)
+    assert pane.caption.text() == f"<b>Versions: Tasks cron</b> ({pane.total:,})" and pane.total >= 1
+    headers = [pane.tree.headerItem().text(i) for i in range(pane.tree.columnCount())]
+    assert headers == ["ID", "Version", "Valid from", "Valid to", "What changed"]
+    # a keyed list of PGlite's own (one list, no tabs) is captioned and headed alike
+    window.show_section("collection:key_values")
+    listing = window.pane("collection:key_values")
+    qtbot.waitUntil(lambda: "(1)" in listing.caption.text(), timeout=OPEN_TIMEOUT)
+    assert listing.caption.text() == "<b>Key/values</b> (1)"
+    model = listing.table.model()
+    assert [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())][:2] == ["User ID", "Key"]

@@ -7,6 +7,7 @@ from typing import Any, Callable
 
 from PySide6.QtCore import Qt
 
+from daycare_gui.stores.common.wording import words_of
 from daycare_gui.ui.formats import date_time, number
 from daycare_gui.ui.models.roles import KeyRole, RecordRole, SortRole, StateRole
 
@@ -30,6 +31,13 @@ class Column:
 def fmt_time(ms: int | None, *, seconds: bool = True) -> str:
     """Local date and time of a Daycare millisecond timestamp, in the locale's order (ui.formats)."""
     return date_time(ms, seconds=seconds)
+
+
+def heading(column: str) -> str:
+    """A kind's column name as a heading: PGlite's lists name theirs as stored ("updated_at", "valid from")
+    beside every other table's "Updated at"."""
+    words = words_of(column)
+    return words[:1].upper() + words[1:]
 
 
 def fmt_int(n: int | None) -> str:

@@ -26,6 +26,7 @@ from daycare_gui.stores.common.secrets import mask_free_text
 from daycare_gui.stores.records import Collection, Row
 from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.formats import number
+from daycare_gui.ui.models.columns import heading
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.panes.generic.edit_form import EditDialog, save_with_consent
 from daycare_gui.ui.panes.generic.thread_list import cell_text
@@ -61,6 +62,10 @@ class CollectionPane(Pane):
         self.pane_id = f"collection:{self.spec.id}"
         self.cap: api.Collections = ctx.opened.capability(api.Collections)
         layout = QVBoxLayout(self)
+        # what the page is, as every list's caption says it ("Versions: Tasks cron (3)")
+        self.title = f"{self.spec.group}: {self.spec.title}" if self.spec.group else self.spec.title
+        self.caption = QLabel(f"<b>{escape(self.title)}</b>")
+        layout.addWidget(self.caption)
         top = QHBoxLayout()
         self.filter_box = FilterBox("Filter loaded rows (Ctrl+F)")
         self.edit_button = QPushButton("Edit…")
@@ -91,7 +96,7 @@ class CollectionPane(Pane):
         self.tree = QTreeWidget()
         self.tree.setObjectName("collectionRows")
         self.tree.setColumnCount(len(self.spec.columns))
-        self.tree.setHeaderLabels(list(self.spec.columns))
+        self.tree.setHeaderLabels([heading(c) for c in self.spec.columns])
         self.tree.setRootIsDecorated(self.spec.tree)
         self.tree.setUniformRowHeights(True)
         self.tree.setAlternatingRowColors(True)
@@ -168,16 +173,19 @@ class CollectionPane(Pane):
         if self.items is not None and self.items != self.total:  # ("6 items (11 rows with their groups)")
             rows_text = f"{self.items:,} items ({rows_text} with their groups and parts)"
         self.summary.setText(rows_text)
-        self.ctx.set_count(self.pane_id, self.items if self.items is not None else self.total)
+        shown = self.items if self.items is not None else self.total
+        self.caption.setText(f"<b>{escape(self.title)}</b> ({shown:,})")
+        self.ctx.set_count(self.pane_id, shown)
         if self._pending is not None:
             self.open_item(self._pending)
 
     # -- search -------------------------------------------------------------------------------------------
     def _columns(self, titles, *, tree: bool) -> None:
-        if [self.tree.headerItem().text(i) for i in range(self.tree.columnCount())] != list(titles):
+        titles = [heading(c) for c in titles]
+        if [self.tree.headerItem().text(i) for i in range(self.tree.columnCount())] != titles:
             self.tree.clear()
             self.tree.setColumnCount(len(titles))
-            self.tree.setHeaderLabels(list(titles))
+            self.tree.setHeaderLabels(titles)
         self.tree.setRootIsDecorated(tree)
         self.tree.setSortingEnabled(not tree)
 
@@ -239,7 +247,7 @@ class CollectionPane(Pane):
         if row is None:
             return
         titles = self.search_columns if self.query else self.spec.columns
-        fields = tuple((c, _text(v)) for c, v in zip(titles, row.values))
+        fields = tuple((heading(c), _text(v)) for c, v in zip(titles, row.values))
         if row.flag:
             fields += (("Flag", row.flag),)
         if row.problem:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from daycare_gui.stores.records import Row
-from daycare_gui.ui.models.columns import Column, fmt_time
+from daycare_gui.ui.models.columns import Column, fmt_time, heading
 from daycare_gui.ui.panes.generic.collection import _text
 
 
@@ -33,7 +33,8 @@ def _tooltip(row: Row, i: int, title: str) -> str:
 
 
 def list_columns(titles: tuple[str, ...]) -> list[Column]:
-    return [Column(t, (lambda r, i=i: r.values[i] if i < len(r.values) else None),
+    """The columns of a kind's list, headed in words; each cell is formatted by its stored name."""
+    return [Column(heading(t), (lambda r, i=i: r.values[i] if i < len(r.values) else None),
                    (lambda v, t=t: cell_text(t, v, seconds=False)),  # (to the second in the tooltip)
                    tooltip=(lambda r, i=i, t=t: _tooltip(r, i, t))) for i, t in enumerate(titles)]
 

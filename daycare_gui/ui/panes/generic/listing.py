@@ -32,7 +32,7 @@ from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.panes.generic.list_cells import cell_text, list_columns, stored_behind, totals_text
 from daycare_gui.ui.panes.generic.list_writes import ListWrites
 from daycare_gui.ui.widgets.filter_bar import FilterBox
-from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, markdown_html
+from daycare_gui.ui.widgets.markdown_view import SafeTextBrowser, escape, markdown_html
 from daycare_gui.ui.widgets.record_table import make_table, select_row
 from daycare_gui.ui.widgets.tables import ColumnFitter
 
@@ -274,7 +274,12 @@ class ListingPane(Pane):
         self.views: dict[str, ListView] = {s.id: ListView(self, s) for s in specs}
         self.tabs: QTabWidget | None = None
         self.counts: dict[str, int] = {}
+        self.caption: QLabel | None = None  # one list's name and count, as every list's caption says them
         if len(self.views) == 1:
+            spec = specs[0]
+            self.title = f"{spec.group}: {spec.title}" if spec.group else spec.title
+            self.caption = QLabel(f"<b>{escape(self.title)}</b>")
+            layout.addWidget(self.caption)
             layout.addWidget(next(iter(self.views.values())), 1)
         elif self.views:
             self.tabs = QTabWidget()
@@ -316,6 +321,8 @@ class ListingPane(Pane):
         if view._narrowed(view.query()):
             return
         self.counts[view.spec.id] = n
+        if self.caption is not None:
+            self.caption.setText(f"<b>{escape(self.title)}</b> ({n:,})")
         if self.tabs is not None:
             self.tabs.setTabText(self.tabs.indexOf(view), f"{view.spec.title} ({n:,})")
         self.ctx.set_count(self.pane_id, sum(self.counts.values()))
