@@ -19,3 +19,13 @@ def test_fmt_time_is_the_local_time_a_datetime_would_print(ms):
 
 def test_fmt_time_of_nothing_or_not_a_number():
     assert fmt_time(None) == "" and fmt_time("soon") == "soon"
+
+
+def test_a_kinds_column_and_list_are_named_in_words():
+    from daycare_gui.ui.models.columns import heading, list_title
+
+    assert [heading(c) for c in ("updated_at", "valid from", "id", "Score (lower = better)", "Id")] == [
+        "Updated at", "Valid from", "ID", "Score (lower = better)", "Id"]
+    assert list_title("Tasks cron", "Versions") == "Versions: Tasks cron"
+    assert list_title("Memory by namespace", "Memory") == "Memory by namespace"  # (not "Memory: Memory by…")
+    assert list_title("Runs") == "Runs"

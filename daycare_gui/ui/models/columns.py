@@ -40,6 +40,12 @@ def heading(column: str) -> str:
     return words[:1].upper() + words[1:]
 
 
+def list_title(title: str, group: str = "") -> str:
+    """A list's caption: its title, after its navigation group's where the title does not say it already
+    ("Versions: Tasks cron", but "Memory by namespace" in Memory)."""
+    return f"{group}: {title}" if group and group.casefold() not in title.casefold() else title
+
+
 def fmt_int(n: int | None) -> str:
     """A count with the locale's digit grouping (1,234,567 / 1.234.567); English grouping in the C locale,
     which has none."""

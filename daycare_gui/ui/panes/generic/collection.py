@@ -26,7 +26,7 @@ from daycare_gui.stores.common.secrets import mask_free_text
 from daycare_gui.stores.records import Collection, Row
 from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.formats import number
-from daycare_gui.ui.models.columns import heading
+from daycare_gui.ui.models.columns import heading, list_title
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.panes.generic.edit_form import EditDialog, save_with_consent
 from daycare_gui.ui.panes.generic.thread_list import cell_text
@@ -63,7 +63,7 @@ class CollectionPane(Pane):
         self.cap: api.Collections = ctx.opened.capability(api.Collections)
         layout = QVBoxLayout(self)
         # what the page is, as every list's caption says it ("Versions: Tasks cron (3)")
-        self.title = f"{self.spec.group}: {self.spec.title}" if self.spec.group else self.spec.title
+        self.title = list_title(self.spec.title, self.spec.group)
         self.caption = QLabel(f"<b>{escape(self.title)}</b>")
         layout.addWidget(self.caption)
         top = QHBoxLayout()

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from daycare_gui.stores import api
 from daycare_gui.stores.records import Collection, DocRef, Query, Row
 from daycare_gui.ui.context import DetailItem
+from daycare_gui.ui.models.columns import list_title
 from daycare_gui.ui.models.keyed_model import KeyedTableModel
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.panes.generic.list_cells import cell_text, list_columns, stored_behind, totals_text
@@ -277,7 +278,7 @@ class ListingPane(Pane):
         self.caption: QLabel | None = None  # one list's name and count, as every list's caption says them
         if len(self.views) == 1:
             spec = specs[0]
-            self.title = f"{spec.group}: {spec.title}" if spec.group else spec.title
+            self.title = list_title(spec.title, spec.group)
             self.caption = QLabel(f"<b>{escape(self.title)}</b>")
             layout.addWidget(self.caption)
             layout.addWidget(next(iter(self.views.values())), 1)
