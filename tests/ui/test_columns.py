@@ -28,4 +28,5 @@ def test_a_kinds_column_and_list_are_named_in_words():
         "Updated at", "Valid from", "ID", "Score (lower = better)", "Id"]
     assert list_title("Tasks cron", "Versions") == "Versions: Tasks cron"
     assert list_title("Memory by namespace", "Memory") == "Memory by namespace"  # (not "Memory: Memory by…")
-    assert list_title("Runs") == "Runs"
+    assert list_title("Agent identities", "Agents") == "Agent identities"
+    assert list_title("Runs", "Activity") == "Activity: Runs" and list_title("Runs") == "Runs"

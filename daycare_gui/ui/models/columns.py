@@ -42,8 +42,9 @@ def heading(column: str) -> str:
 
 def list_title(title: str, group: str = "") -> str:
     """A list's caption: its title, after its navigation group's where the title does not say it already
-    ("Versions: Tasks cron", but "Memory by namespace" in Memory)."""
-    return f"{group}: {title}" if group and group.casefold() not in title.casefold() else title
+    ("Versions: Tasks cron", but "Memory by namespace" in Memory, "Agent identities" in Agents)."""
+    named = group.casefold().removesuffix("s")
+    return f"{group}: {title}" if group and named not in title.casefold() else title
 
 
 def fmt_int(n: int | None) -> str:
