@@ -98,6 +98,7 @@ def test_settings_and_auth_show_which_fields_are_set_but_no_secret(qtbot, window
     secrets = _auth_secrets(store)
     assert len(secrets) >= 5
     pane = _shelf(qtbot, window, store, "settings", 2)
+    assert pane.list.caption.text().startswith("<b>Settings and auth</b>")  # as the navigation names the page
     seen = []
     _open(qtbot, pane, "auth.json")
     assert pane.stack.currentWidget() is pane.outline and not pane.edit_button.isEnabled()

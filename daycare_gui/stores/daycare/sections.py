@@ -39,7 +39,8 @@ SECTIONS: tuple[Section, ...] = (
     # SYSTEM.md, INFERENCE.md and compaction notes beside each agent (datadir.agent_files)
     Section("agent_files", "Prompt files", "documents", arg=("agent_files", "Agents' prompt files"),
             icon="document-properties"),
-    Section("settings", "Settings and auth", "documents", arg=("settings", "Settings"), icon="preferences-system"),
+    Section("settings", "Settings and auth", "documents", arg=("settings", "Settings", "Settings and auth"),
+            icon="preferences-system"),
     Section("files", "Files", "files", icon="folder"),
     Section("costs", "Costs", "costs", icon="view-list-details"),
     Section("storage", "Storage", "storage", icon="drive-harddisk"),

@@ -4,7 +4,7 @@ The text is saved exactly as typed, with the file's own line endings and byte-or
 a document opened and saved unchanged stays byte-identical. Where the store offers more (#33): a form
 over the document's fields (each value spliced in by the store), a masked outline instead of the text of
 a secret document (settings, credentials), earlier versions with a diff, and a flag on rows the system
-ignores. A section may show one shelf of the documents (``ctx.arg`` = (section id, group)).
+ignores. A section may show one shelf of the documents (``ctx.arg`` = (section id, group[, caption])).
 """
 
 from __future__ import annotations
@@ -121,7 +121,7 @@ class DocumentsPane(Pane):
         self.cap: api.Documents = ctx.opened.capability(api.Documents)
         shelf = ctx.arg if isinstance(ctx.arg, tuple) else None
         self.pane_id, self.shelf = (shelf[0], shelf[1]) if shelf else ("documents", None)
-        self.caption = self.shelf or "Documents"
+        self.caption = (shelf[2] if len(shelf) > 2 else self.shelf) if shelf else "Documents"  # (as the navigation names it)
         layout = QVBoxLayout(self)
         self.list = RecordList(self.caption, COLUMNS, key=lambda d: d.id, state=_state)
         self.filter_box = self.list.filter_box
