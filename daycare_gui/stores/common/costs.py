@@ -18,6 +18,7 @@ from daycare_gui.stores.records import SessionRef, StoredCost, UsageRecord
 
 GROUPS = ("day", "model", "agent", "task", "user", "session")
 NO_USAGE = "No token usage is stored here."
+UNREADABLE = "Token counts that cannot be read"  # (the label of the calls no total counts)
 
 
 def day_of(ms: int | None) -> str:
@@ -161,7 +162,7 @@ class CostReport:
     stored_note: str = ""
     # Calls whose token counts could not be read (``UsageRecord.problem``): in no total above, so no total is
     # lowered without a word; their keys drill down to them, ``unreadable_why`` is the first one's problem.
-    unreadable: Total = field(default_factory=lambda: Total("", "Token counts that cannot be read"))
+    unreadable: Total = field(default_factory=lambda: Total("", UNREADABLE))
     unreadable_why: str = ""
 
     def as_dict(self) -> dict:
@@ -317,7 +318,7 @@ def compute(usage, by: str = "model", since: _dt.date | None = None,
         rows = (_as_row(rec) for rec in usage.records(_since_ms(since)))
     days: dict[int, str] = {}
     labels = _labeller(by, days, tasks, usage.user_names() if by == "user" else None)
-    unreadable, unreadable_why = Total("", "Token counts that cannot be read"), ""
+    unreadable, unreadable_why = Total("", UNREADABLE), ""
     for n, row in enumerate(rows):
         if n % 500 == 0:
             if cancelled is not None and cancelled():

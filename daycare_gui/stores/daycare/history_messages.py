@@ -37,7 +37,8 @@ def _facts(rec: HistoryRecord, size: int | None) -> tuple[tuple[str, str], ...]:
     if size is not None:
         facts.append(("Stored size", f"{size:,} bytes"))
     if rec.tokens is not None:
-        facts += [("Model", f"{rec.tokens.provider} / {rec.tokens.model}"), ("Tokens", f"{rec.tokens.size.total:,}")]
+        facts += [("Model", f"{rec.tokens.provider} / {rec.tokens.model}"),
+                  ("Tokens", "cannot be read" if rec.tokens_problem() else f"{rec.tokens.size.total:,}")]
     if rec.files:
         facts += [("File", f"{f.name} · {f.mime_type} · {f.size:,} bytes · {f.path}") for f in rec.files]
     if rec.type == "rlm_tool_call":
@@ -86,7 +87,7 @@ def message_of(rec: HistoryRecord, problem: str | None = None, size: int | None 
         meta=_facts(rec, size),
         part_of=(rec.tool_call_id or "") if rec.is_rlm else "",  # a step of the Python run its call started
         model=rec.tokens.model if rec.tokens is not None else "",
-        tokens=rec.tokens.size.total if rec.tokens is not None else None,
+        tokens=rec.tokens.size.total if rec.tokens is not None and not rec.tokens_problem() else None,
         rewrites_at=rec.assistant_at if rec.type == "assistant_rewrite" else None,
         raw=rec.data,
         problem=problem or rec.read_problem(),

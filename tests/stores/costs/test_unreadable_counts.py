@@ -105,6 +105,15 @@ def test_the_message_says_why_its_tokens_are_not_counted():
     fine = {"provider": "p", "model": "m", "size": {"input": 1, "output": 2, "cacheRead": 0, "cacheWrite": 0}}
     assert history_record_from("assistant_message", 1, {"text": "x", "tokens": fine}).read_problem() is None
     assert history_record_from("assistant_message", 1, {"text": "x", "tokens": None}).read_problem() is None
+    # its header shows no token figure (0 would say the call used none), its facts say the counts cannot be read
+    from daycare_gui.stores.daycare.history_messages import message_of
+
+    for tokens in _odd_calls():
+        shown = message_of(history_record_from("assistant_message", 1, {"text": "x", "tokens": tokens}))
+        assert shown.tokens is None and dict(shown.meta).get("Tokens", "cannot be read") == "cannot be read"
+    read = message_of(history_record_from("assistant_message", 1, {"text": "x", "tokens": {
+        **fine, "size": {**fine["size"], "total": 3}}}))  # (Daycare writes the total beside the four)
+    assert read.tokens == 3 and dict(read.meta)["Tokens"] == "3"
     files = history_record_from("user_message", 1, {"text": "x", "files": "report.pdf"}).read_problem()
     assert files == "its files are stored as text, not as a list of files (Raw JSON shows them)"
     assert history_record_from("user_message", 1, {"text": "x", "files": []}).read_problem() is None

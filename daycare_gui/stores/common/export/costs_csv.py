@@ -37,8 +37,9 @@ def write_costs_csv(report, out) -> int:
         rows += 1
     lost = report.unreadable
     if lost.records:  # (after the overall line, which does not count them; no cost, not $0)
-        writer.writerow([_cell(v) for v in (
-            "unreadable", f"{lost.label}: {report.unreadable_why}", lost.records, "", "", "", "", "", "", "", "",
-            "", "", "", "", "", table)])
+        line = dict.fromkeys(COLUMNS, "")
+        line.update(group="unreadable", label=f"{lost.label}: {report.unreadable_why}", calls=lost.records,
+                    price_table=table)
+        writer.writerow([_cell(line[c]) for c in COLUMNS])
         rows += 1
     return rows

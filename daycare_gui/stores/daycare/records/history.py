@@ -99,21 +99,22 @@ class HistoryRecord:
             text = self.data.get("text")
             if text is not None and not isinstance(text, str):
                 return f"its text is stored as {json_kind(text)}, not as text"
-            calls = self.data.get("toolCalls")
-            if calls is not None and self.type == "assistant_message" and not (
-                    isinstance(calls, list) and all(isinstance(c, dict) for c in calls)):
-                kind = "a list holding other values" if isinstance(calls, list) else json_kind(calls)
+            kind = _not_objects(self.data.get("toolCalls")) if self.type == "assistant_message" else None
+            if kind:
                 return f"its tool calls are stored as {kind}, not as a list of calls (Raw JSON shows them)"
-            files = self.data.get("files")
-            if files is not None and (files.__class__ is not list or files and not all(isinstance(f, dict) for f in files)):
-                kind = "a list holding other values" if isinstance(files, list) else json_kind(files)
+            kind = _not_objects(self.data.get("files"))
+            if kind:
                 return f"its files are stored as {kind}, not as a list of files (Raw JSON shows them)"
-            tokens = self.data.get("tokens")
-            if tokens is not None and self.type == "assistant_message":
-                why = token_sizes(tokens)[1]
-                if why:
-                    return f"{why}: Costs counts this call apart (Raw JSON shows them)"
+            why = self.tokens_problem()
+            if why:
+                return f"{why}: Costs counts this call apart (Raw JSON shows them)"
         return None
+
+    def tokens_problem(self) -> str:
+        """Why the token counts an assistant message stored cannot be read (another tool's row), or "": its
+        ``tokens`` then hold no figure to show (read as 0, they would say the call used none)."""
+        tokens = self.data.get("tokens") if self.type == "assistant_message" and isinstance(self.data, dict) else None
+        return token_sizes(tokens)[1] if tokens is not None else ""
 
     def summary(self, limit: int = 160) -> str:
         """One line for lists and tooltips."""
@@ -254,6 +255,14 @@ _KIND_SUMMARY_FIELDS = {**_KIND_FIELDS, "user_message": _text_only, "note": _tex
 
 _TEXT_KINDS = frozenset({"user_message", "assistant_message", "note", "assistant_rewrite"})
 TOKEN_SIZES = ("input", "output", "cacheRead", "cacheWrite")  # the counts of an assistant message's tokens.size
+
+
+def _not_objects(value) -> str | None:
+    """What a stored list of objects (tool calls, files) is instead, in words, or None when it is one (or
+    absent). An empty list is not walked: most messages have one."""
+    if value is None or value.__class__ is list and (not value or all(isinstance(v, dict) for v in value)):
+        return None
+    return "a list holding other values" if isinstance(value, list) else json_kind(value)
 
 
 def token_sizes(tokens) -> tuple[list[int], str]:

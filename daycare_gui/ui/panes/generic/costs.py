@@ -4,9 +4,6 @@ opens the conversation at it. Pricing and totals are computed on the worker (``s
 
 from __future__ import annotations
 
-from functools import partial
-from html import escape as _escape
-
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
 
@@ -19,9 +16,9 @@ from daycare_gui.ui.context import DetailItem
 from daycare_gui.ui.models.columns import Column, fmt_int
 from daycare_gui.ui.panes.base import Pane
 from daycare_gui.ui.panes.generic.common import RecordList, when
+from daycare_gui.ui.widgets.markdown_view import escape
 
 DRILL_LIMIT = 5000
-escape = partial(_escape, quote=False)  # (the notes are rich text: a model's name is the store's)
 GROUPINGS = (("model", "Model"), ("day", "Day"), ("agent", "Agent"), ("task", "Task"), ("user", "User"),
              ("session", "Session"))  # by session: each conversation's cache reads and what they saved
 
@@ -49,20 +46,21 @@ TOTAL_COLUMNS = [
     Column("Notes", _flags),
 ]
 
-def _count(name: str):
-    """A record's count, or "—" where its counts cannot be read (0 would read as a call that used none)."""
-    return lambda p: "—" if p.record.problem else fmt_int(getattr(p.record, name))
+def _count_column(title: str, count) -> Column:
+    """A column of ``count(record)``, or "—" where the record's counts cannot be read (0 would read as a call
+    that used none)."""
+    return Column(title, lambda p: "—" if p.record.problem else fmt_int(count(p.record)), align_right=True,
+                  sort_value=lambda p: count(p.record))
 
 
 RECORD_COLUMNS = [
     Column("Time", lambda p: p.record.at, display=when, align_right=True),
     Column("Model", lambda p: model_label(p.record)),
     Column("Agent", lambda p: p.record.thread_title or (p.record.ref.thread_id if p.record.ref else "")),
-    Column("Input", _count("input"), align_right=True, sort_value=lambda p: p.record.input),
-    Column("Output", _count("output"), align_right=True, sort_value=lambda p: p.record.output),
-    Column("Cache read", _count("cache_read"), align_right=True, sort_value=lambda p: p.record.cache_read),
-    Column("Cache write", lambda p: "—" if p.record.problem else fmt_int(p.record.cache_write_5m + p.record.cache_write_1h),
-           align_right=True, sort_value=lambda p: p.record.cache_write_5m + p.record.cache_write_1h),
+    _count_column("Input", lambda r: r.input),
+    _count_column("Output", lambda r: r.output),
+    _count_column("Cache read", lambda r: r.cache_read),
+    _count_column("Cache write", lambda r: r.cache_write_5m + r.cache_write_1h),
     Column("Cost", lambda p: "unreadable" if p.record.problem else money(p.price.usd), align_right=True,
            sort_value=lambda p: -1 if p.price.usd is None else p.price.usd, tooltip=lambda p: p.record.problem),
 ]
