@@ -228,10 +228,46 @@ class MessagePagesModel(QAbstractListModel):
         n = count - (count - 1) // page_size * page_size
         return count, last, cap.page_before(ref, int(last) + 1, n)
 
-    def seed_page(self, page: int, rows: list) -> None:
-        """Install a page fetched together with the session's count (see fetch_page_without_keys)."""
+    @staticmethod
+    def count_from_end(cap, ref: SessionRef, first_key: int, last_key: int, page_size: int = 200):
+        """Worker-side, for a session shown as its last ``page_size`` rows before it was counted (keys
+        ``first_key`` … ``last_key``): ``(count, last key, rows)``, where ``rows`` are what the pages
+        at the end lack besides those shown: the rest of the page above the last (its rows before
+        ``first_key``), or, when a writer appended meanwhile, the last page and the one above."""
+        count, last = cap.tail(ref)
+        if count <= page_size or last is None:
+            return count, last, []
+        n = count - (count - 1) // page_size * page_size
+        if int(last) == last_key:
+            return count, last, cap.page_before(ref, first_key, n) if n < page_size else []
+        return count, last, cap.page_before(ref, int(last) + 1, min(count, n + page_size))
+
+    def page_rows(self, page: int) -> list:
+        """The rows of ``page`` held now (empty while it is not)."""
+        return list(self._pages.get(page, ()))
+
+    def seed_page(self, page: int, rows: list, *, held: int = 0) -> None:
+        """Install a page fetched together with the session's count (see fetch_page_without_keys);
+        ``held``: how many of its rows were held already, placed again (not counted as fetched)."""
         if rows and page not in self._pages:
             self._arrived(self._epoch, page, rows)
+            self.rows_fetched -= held
+            self.pages_fetched -= held == len(rows)
+
+    def seed_tail(self, rows: list, *, fetched: int | None = None) -> None:
+        """Install the session's last rows, split at the pages' own bounds; a page only partly among
+        them is left to be read. ``fetched``: how many of them, the first, were read now (the rest were
+        held already)."""
+        fetched = len(rows) if fetched is None else fetched
+        end = self._count
+        while rows and end > 0:
+            page = (end - 1) // self.page_size
+            n = end - page * self.page_size
+            if len(rows) < n:
+                return
+            start = len(rows) - n
+            self.seed_page(page, rows[start:], held=n - max(0, min(fetched, len(rows)) - start))
+            rows, end = rows[:len(rows) - n], page * self.page_size
 
     def paint_entry(self, row: int) -> tuple[Message | None, str]:
         """What the row painter paints, in one Python call instead of several item-data round trips:

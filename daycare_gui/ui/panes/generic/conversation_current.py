@@ -23,7 +23,7 @@ class CurrentMessage:
     def _current_changed(self, current, _previous) -> None:
         row = current.row()
         if row >= 0:
-            self.position.setText(f"{row + 1:,} of {self.model.rowCount():,}")
+            self.position.setText(self._position_text(row))
             if not self.goto_box.hasFocus():  # the box follows the selection unless the user is typing in it
                 self.goto_box.setValue(row + 1)
             self.model.request_row(row)
@@ -34,6 +34,12 @@ class CurrentMessage:
         self._tail_render.stop()
         self._detail_timer.start()
         self._timer.start()
+
+    def _position_text(self, row: int) -> str:
+        count = self.model.rowCount()
+        if self._from_end and not self.model.counted:  # (rows placed from the end: the count is on its way)
+            return "last" if row == count - 1 else f"{count - row - 1:,} before the last"
+        return f"{row + 1:,} of {count:,}"
 
     def _render_tail(self) -> None:
         self._show_current_detail()

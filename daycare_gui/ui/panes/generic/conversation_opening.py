@@ -27,7 +27,7 @@ class SessionOpening:
         self._expanded.clear()
         self._detail_for = None
         self._conversation_for = None
-        self._last_when_counted = False
+        self._last_when_counted = self._first_when_counted = False
         self._clear_marker()
         # The view says it is loading only when the answer is slow (LOADING_MS): a quick one is painted once,
         # rows, heading and all. Said at once, the loading state cost a repaint of the whole view on the way,
@@ -40,7 +40,8 @@ class SessionOpening:
         size = self.model.page_size
         # Opened from a session list that counted the session a moment ago: its end is shown at that count
         # at once, and counted again after the paint (a long session's count costs more than its last page;
-        # a writer that appended meanwhile is noticed then). Without it the count comes first.
+        # a writer that appended meanwhile is noticed then). Without it, its end is shown as its last page
+        # read by key, placed from the end until the count comes.
         listed = session.message_count if session is not None and focus is None else None
         listed = listed if isinstance(listed, int) and listed > size else None
 
@@ -53,8 +54,13 @@ class SessionOpening:
             if row is not None and row < size:
                 # On the first page: show it before counting the session (a long one's count takes longer).
                 return heading, None, row, 0, cap.page_after(ref, None, size)
+            if row is None:
+                # Its end (a link, Jump To): the last page's worth read by key, shown before the session is
+                # counted, its rows placed from the end; counted after the paint. Fewer rows: the whole session.
+                rows = cap.page_before(ref, None, size)
+                return (heading, None, None, 0, rows) + ((None, True) if len(rows) == size else ())
             count, last = cap.tail(ref)
-            target = count - 1 if row is None else min(row, count - 1)
+            target = min(row, count - 1)
             page = max(0, target) // size
             rows = MessagePagesModel.fetch_page_without_keys(cap, ref, count, page, size) if count else []
             return heading, (count, last), row, page, rows
@@ -113,8 +119,10 @@ class SessionOpening:
         self.heading.setText(f"Cannot read this session: {escape(msg)}")
 
     def _opened(self, result) -> None:
-        (title, session), counted_as, row, page, rows, *listed = result
-        self._listed = listed[0] if listed else None  # shown at the session list's count, not counted yet
+        (title, session), counted_as, row, page, rows, listed, from_end = (tuple(result) + (None, False))[:7]
+        # Shown at the count a session list gave, or (from_end) as its last page alone: not counted yet
+        self._from_end = from_end
+        self._listed = len(rows) if from_end else listed
         counted = counted_as is not None or (self._listed is None and len(rows) < self.model.page_size)
         count, last = counted_as if counted_as is not None else (self._listed or len(rows), None)
         self.thread_title, self._session = title or "", session
@@ -123,7 +131,7 @@ class SessionOpening:
             self.heading.setText(f"No session {escape(self.ref.session_id)} in this store.")
             self.conversation.setHtml("")
             return
-        self._set_heading(count, counted or self._listed is not None)
+        self._set_heading(count, counted or listed is not None)
         if last is None and counted:  # the first page is the whole session
             last = rows[-1].key if rows else -1
         self.model.set_session(self.cap, self.ref, count, load_ids=counted, counted=counted,
@@ -133,8 +141,11 @@ class SessionOpening:
             # Counted once the list has painted the page: counting a long session is work on the other
             # core, which would slow that paint.
             self.list.after_paint(lambda ref=self.ref: self._count(ref))
-        self._goto_range(count)
+        self._goto_range(None if from_end else count)
         self._enable(count > 0)
+        if from_end:  # positions are told once counted; until then the first message is not in the list
+            self.goto_box.setEnabled(False)
+            self.goto_button.setEnabled(False)
         if count == 0:
             self.conversation.setHtml("<p>This session has no messages.</p>")
             return
@@ -150,8 +161,15 @@ class SessionOpening:
         if self.model.ref != ref:
             return
         cap, size = self.cap, self.model.page_size
+        shown = self._shown_from_end = self.model.page_rows(0) if self._from_end else []
+
+        def count():
+            if shown:
+                return MessagePagesModel.count_from_end(cap, ref, shown[0].key, int(shown[-1].key), size)
+            return MessagePagesModel.count_with_last_page(cap, ref, size)
+
         self.ctx.worker.submit(
-            f"{self._channel}-count", lambda: MessagePagesModel.count_with_last_page(cap, ref, size),
+            f"{self._channel}-count", count,
             on_result=self._counted,
             on_error=lambda msg: self._set_heading(self.model.rowCount(), True,
                                                    f"messages not counted: {escape(msg)}"))
@@ -178,31 +196,48 @@ class SessionOpening:
             messages = f"<b>{fmt_int(count)}</b> messages" if counted else "counting messages…"
         self.heading.setText(" · ".join(parts + [messages]))
 
-    _listed: int | None = None  # the count a session list gave, until the session is counted here
+    _listed: int | None = None  # the count a session list gave (or the rows shown from the end), until counted
+    _from_end = False  # the rows shown are the session's last ones, placed from its end until it is counted
+    _shown_from_end: list = []  # those rows, while the session is counted
 
     def _counted(self, result) -> None:
         count, last, last_rows = result
         if self.model.ref != self.ref:
             return
         listed, self._listed = self._listed, None
+        from_end, self._from_end = self._from_end, False
         shown_last = self.model.key_of(listed - 1) if listed is not None else None  # (None: scrolled away)
         # (keys are ints in the model; a store may give the last key as text, as today's Daycare does)
         last_key = None if last is None else int(last)
         if listed is not None and (count != listed or shown_last not in (None, last_key)):
-            # Not what the list counted (a writer appended, or messages went): the rows shown at the list's
-            # count are not at their places. Shown again at the session's end, as counted now.
+            # Not where the rows shown were placed (shown from the end, or a writer appended since the list
+            # counted, or messages went): shown again at their places, as counted now. Rows shown from the
+            # end keep the current one when nothing was appended; otherwise the session's end is current.
+            current = self.current_row()
+            keep = from_end and shown_last == last_key and 0 <= current < listed
             self.model.set_session(self.cap, self.ref, count, counted=True, last_key=-1 if last is None else int(last))
-            if last_rows:
-                self.model.seed_page((count - 1) // self.model.page_size, last_rows)
+            if keep:  # the rows shown are the session's last: only what the pages at its end lacked was read
+                self.model.seed_tail(last_rows + self._shown_from_end, fetched=len(last_rows))
+            else:
+                self.model.seed_tail(last_rows)
+            self._shown_from_end = []
             self._set_heading(count)
             self._goto_range(count)
-            self.go_to_row(count - 1)
-            self.model.read_ends()
+            self._enable(count > 0)
+            self.go_to_row(count - (listed - current) if keep else count - 1)
+            self._after_count()
             return
         self.model.grow(count, -1 if last is None else int(last))
-        if last_rows:
-            self.model.seed_page((count - 1) // self.model.page_size, last_rows)
+        self.model.seed_tail(last_rows)
         self._show_count(count)
+        self._enable(count > 0)
+        self._after_count()
+
+    def _after_count(self) -> None:
+        """First or Last pressed while the session was being counted: done now."""
+        if self._first_when_counted:
+            self._first_when_counted = self._last_when_counted = False
+            self.go_first()
         if self._last_when_counted:
             self._last_when_counted = False
             self.go_last()

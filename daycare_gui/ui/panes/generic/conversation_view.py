@@ -177,6 +177,7 @@ class ConversationView(SessionOpening, LiveFollow, CurrentMessage, QWidget):
         self._scroll_value = 0
         self._jumping = False
         self._last_when_counted = False  # "Last" pressed while the session was still being counted
+        self._first_when_counted = False  # "First" pressed while only the session's end was shown
         self.list.verticalScrollBar().valueChanged.connect(self._scrolled)
         self.list.selectionModel().currentRowChanged.connect(self._current_changed)
         self.list.activated.connect(lambda index: self.show_raw_row(index.row()))
@@ -249,6 +250,9 @@ class ConversationView(SessionOpening, LiveFollow, CurrentMessage, QWidget):
         self._scroll_value = self.list.verticalScrollBar().value()
 
     def go_first(self) -> None:
+        if self._from_end and not self.model.counted:
+            self._first_when_counted = True  # row 0 is not the first message until the session is counted
+            return
         self.go_to_row(0)
 
     def go_last(self) -> None:
@@ -257,9 +261,12 @@ class ConversationView(SessionOpening, LiveFollow, CurrentMessage, QWidget):
             return
         self.go_to_row(self.model.rowCount() - 1)
 
-    def _goto_range(self, count: int) -> None:
-        self.goto_box.setRange(1 if count else 0, count)
-        self.goto_box.setSuffix(f" of {count:,}")
+    def _goto_range(self, count: int | None) -> None:
+        """The Go to box for ``count`` messages; None: not counted yet, rows placed from the end (it is
+        disabled and says so, rather than offer positions that are not the session's)."""
+        self.goto_box.setSpecialValueText("counting…" if count is None else "")
+        self.goto_box.setRange(0 if not count else 1, count or 0)
+        self.goto_box.setSuffix("" if count is None else f" of {count:,}")
 
     def _goto_typed(self) -> None:
         self.go_to_row(self.goto_box.value() - 1)
