@@ -11,8 +11,12 @@ from daycare_gui.ui.panes.generic.overview import day_totals
 
 
 class _Charts(api.Charts):
-    def __init__(self, tokens: bool) -> None:
+    def __init__(self, tokens: bool, unreadable: int = 0) -> None:
         self.tokens = tokens
+        self.unreadable = unreadable
+
+    def unreadable_token_calls(self):
+        return self.unreadable
 
     def activity_per_day(self):
         return [DayCount("2026-11-01", "", 12), DayCount("2026-11-02", "", 30)]
@@ -32,7 +36,7 @@ class _Store(api.OpenedStore):
 
     def __init__(self, path, tokens: bool) -> None:
         super().__init__(str(path))
-        self.offer(api.Charts, _Charts(tokens))
+        self.offer(api.Charts, _Charts(tokens, 2 if "unreadable" in str(path) else 0))
 
     def summary(self):
         return StoreSummary(kind=self.kind, generation="test", title=self.title)
@@ -46,7 +50,7 @@ class _Kind(api.StoreKind):
         return api.Candidate(self.name, 0.0, "only when asked for")
 
     def open(self, path, *, live=True):
-        return _Store(path, tokens="with-tokens" in str(path))
+        return _Store(path, tokens="with-tokens" in str(path) or "tokens-unreadable" in str(path))
 
 
 @pytest.fixture
@@ -85,3 +89,20 @@ def test_no_token_usage_shows_activity_alone(qtbot, window, token_kind, tmp_path
     pane = _overview(qtbot, window, path)
     assert pane.activity_chart.message == "" and not pane.tokens_chart.isVisible()
     assert "Tokens by model" not in pane.shown_text()
+
+
+def test_calls_whose_counts_cannot_be_read_are_said_beside_the_tokens(qtbot, window, token_kind, tmp_path):
+    path = tmp_path / "with-tokens-unreadable"
+    path.mkdir()
+    pane = _overview(qtbot, window, path)
+    assert pane.tokens_chart.message == ""  # the readable days are drawn
+    assert ("Not counted in these tokens: 2 model calls whose token counts cannot be read (Costs lists them and "
+            "says why).") in pane.shown_text()
+
+
+def test_only_unreadable_counts_say_so_in_the_chart(qtbot, window, token_kind, tmp_path):
+    path = tmp_path / "unreadable"
+    path.mkdir()
+    pane = _overview(qtbot, window, path)
+    assert pane.tokens_chart.isVisible()  # not hidden as if the store kept no token usage
+    assert pane.tokens_chart.message == "2 model calls whose token counts cannot be read: Costs lists them."

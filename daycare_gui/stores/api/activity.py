@@ -200,6 +200,12 @@ class Charts(Capability):
         """Tokens per day; ``series`` is the model."""
         return []
 
+    def unreadable_token_calls(self) -> int:
+        """How many model calls ``tokens_per_day`` left out because their stored token counts cannot be
+        read (another tool's text, a list: Costs counts them apart and says why). Asked after
+        ``tokens_per_day``; a kind may count them in the same pass. The default: none (counts kept typed)."""
+        return 0
+
     def cost_per_day(self) -> list[DayCount]:
         """What the tokens cost per day (the system's own figure, e.g. USD); ``series`` is the model."""
         return []

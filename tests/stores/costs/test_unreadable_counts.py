@@ -179,3 +179,23 @@ def test_several_unreadable_counts_are_each_named():
     assert why == ("its token counts are not numbers: input is stored as text, cacheRead is stored as a list, "
                    "cacheWrite is stored as true or false")
     assert read_counts({"input": 7.9, "output": "12", "cacheRead": None}) == ([7, 12, 0], "")
+
+
+def _charts(root):
+    with registry.open_store(root) as opened:
+        charts = opened.capability(api.Charts)
+        days = charts.tokens_per_day()
+        return days, charts.unreadable_token_calls()
+
+
+def test_the_overviews_tokens_per_day_count_what_costs_counts(stores):
+    """The Overview's tokens per day add up to what Costs counts, calls whose counts cannot be read left out
+    and counted apart (before, a count stored as text was summed as 0, the call's other counts kept)."""
+    plain, odd = stores
+    for root in (plain, odd):
+        report, _ = _report(root)
+        days, unreadable = _charts(root)
+        assert sum(d.value for d in days) == report.overall.input + report.overall.output
+        assert unreadable == report.unreadable.records
+    assert _charts(odd)[1] == 3 and _charts(plain)[1] == 0
+    assert PLANTED not in repr(_charts(odd))

@@ -57,6 +57,7 @@ def overview_facts(opened) -> dict:
     charts = opened.capability(api.Charts)
     activity, activity_failure = _counted(lambda: charts.activity_per_day()[-DAYS:] if charts is not None else [])
     tokens, token_failure = _counted(lambda: _last_days(charts.tokens_per_day()) if charts is not None else [])
+    unreadable, _ = _counted(lambda: charts.unreadable_token_calls() if charts is not None and not token_failure else 0)
     cost, _ = _counted(lambda: _last_days(charts.cost_per_day()) if charts is not None else [])
     totals, totals_failure = _counted(lambda: charts.tokens_by_model() if charts is not None and not tokens else [])
     token_failure = token_failure or totals_failure
@@ -65,7 +66,8 @@ def overview_facts(opened) -> dict:
     names = {t.name for t in tables_cap.tables() if not t.hidden} if tables_cap is not None else set()
     return {"summary": opened.summary(), "counts": counts, "tables": names, "activity": activity,
             "activity_failure": activity_failure, "tokens": tokens, "token_failure": token_failure,
-            "cost": cost, "token_totals": totals, "problems": len(opened.problems),
+            "cost": cost, "token_totals": totals, "unreadable_token_calls": unreadable or 0,
+            "problems": len(opened.problems),
             "errors": sum(1 for p in opened.problems.as_list() if p.severity == "error")}
 
 
@@ -73,6 +75,10 @@ def activity_words(charts: api.Charts | None) -> dict[str, str]:
     """The activity chart's words from the kind: what it counts is the kind's to say, not the window's."""
     source = charts if charts is not None else api.Charts  # (no charts: the defaults)
     return {"what": source.activity_what, "none": source.activity_none, "unit": source.activity_unit}
+
+
+def unreadable_calls(n: int) -> str:
+    return f"{n:,} model call{'s' if n != 1 else ''} whose token counts cannot be read"
 
 
 def _last_days(rows: list) -> list:
@@ -181,15 +187,21 @@ class StoreOverviewPane(Pane):
             self.activity_chart.show_message(f"Could not count activity: {facts['activity_failure']}")
         else:
             self.activity_chart.set_days(day_totals(facts["activity"]))
-        self.tokens_chart.setVisible(bool(facts["tokens"] or facts["token_failure"]))
+        unreadable = facts.get("unreadable_token_calls", 0)
+        self.tokens_chart.setVisible(bool(facts["tokens"] or facts["token_failure"] or unreadable))
         if facts["token_failure"]:
             self.tokens_chart.show_message(f"Could not count token usage: {facts['token_failure']}")
+        elif not facts["tokens"] and unreadable:
+            self.tokens_chart.show_message(f"{unreadable_calls(unreadable)}: Costs lists them.")
         else:
             self.tokens_chart.set_days(day_totals(facts["tokens"]))
         if facts["tokens"]:
             html.append(_models_table(facts["tokens"], facts["cost"]))
         elif facts["token_totals"]:
             html.append(_totals_table(facts["token_totals"]))
+        if unreadable:  # (counted apart, as Costs counts them: read as 0, every figure here would be low)
+            html.append(f"<p><i>Not counted in these tokens: {escape(unreadable_calls(unreadable))} (Costs "
+                        "lists them and says why).</i></p>")
         self.view.setHtml("".join(html))
         n, errors = facts["problems"], facts["errors"]
         # (as many as opening found: reading pages may find more, which the navigation's count follows)
