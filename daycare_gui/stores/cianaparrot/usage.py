@@ -55,6 +55,17 @@ def _record(chat: str, thread_id: str, mid: str, usage: dict, meta: dict, at: in
         estimated=False, problem=problem)
 
 
+def _unread_thread(chat: str, thread_id: str, why: str) -> UsageRecord:
+    """A thread (or part of it) whose messages cannot be read: its model calls are not known, so this one
+    record stands for them, counted apart with no counts (see UsageRecord.problem)."""
+    task = chat.removeprefix("scheduler_") if chat.startswith("scheduler_") else ""
+    return UsageRecord(
+        key=f"{thread_id}\t", at=None, provider="", model="", input=0, output=0, cache_read=0, cache_write_5m=0,
+        cache_write_1h=0, ref=SessionRef(chat, thread_id), message_id="", thread_title=chat,
+        user="" if task else chat, task=task, estimated=False,
+        problem=f"its thread's messages cannot all be read, so its model calls there are not counted: {why}")
+
+
 class CianaUsage(Usage):
     source = ("the usage_metadata of each AIMessage in the checkpoints, each message id counted once per thread "
               "(every later checkpoint repeats it)")
@@ -70,15 +81,19 @@ class CianaUsage(Usage):
             if not info.checkpoints:
                 continue
             try:
-                best = self._thread(reader, thread_id)
-            except sqlite3.Error:
-                continue  # the conversation view reports an unreadable thread; usage just lacks it
+                best, unread = self._thread(reader, thread_id)
+            except sqlite3.Error as exc:
+                best, unread = {}, f"the database could not be read ({exc})"
             for mid, (usage, meta, at) in best.items():
                 if since is None or (at is not None and at >= since):
                     yield _record(info.chat, thread_id, mid, usage, meta, at)
+            if unread:  # not left out without a word: one record counted apart, saying why
+                yield _unread_thread(info.chat, thread_id, unread)
 
-    def _thread(self, reader, thread_id: str) -> dict[str, tuple[dict, dict, int | None]]:
+    def _thread(self, reader, thread_id: str) -> tuple[dict[str, tuple[dict, dict, int | None]], str]:
+        """(each message id's usage, metadata and time; why part of the thread could not be read, or "")"""
         best: dict[str, tuple[dict, dict, int | None]] = {}
+        unread: list[str] = []
 
         def keep(value, at) -> None:
             found = _found(value)
@@ -92,14 +107,19 @@ class CianaUsage(Usage):
         for cid in reader.top_level_ids(thread_id):
             for w in reader.writes_of(thread_id, "", cid, channel="messages"):
                 value = w.decoded.value
+                if w.decoded.problem and not isinstance(value, (list, dict)):  # (no message in it can be read)
+                    unread.append(w.decoded.problem)
+                    continue
                 for item in value if isinstance(value, list) else [value]:
                     keep(item, id_time_ms(cid))
         latest = reader.latest(thread_id)
         if latest is not None:
             row, decoded = latest
+            if decoded.problem and not isinstance(decoded.value, dict):
+                unread.append(decoded.problem)
             cp = decoded.value if isinstance(decoded.value, dict) else {}
             values = cp.get("channel_values")
             items = messages_in(values.get("messages")) if isinstance(values, dict) else None
             for item in items or ():
                 keep(item, row.at)
-        return best
+        return best, unread[0] if unread else ""

@@ -146,14 +146,15 @@ def test_cianaparrot_keeps_the_largest_output_of_a_repeated_response():
             class W:
                 decoded = type("D", (), {"value": [{"type": "ai", "content": "x", "id": "m1",
                                                     "usage_metadata": {"input_tokens": 100, "output_tokens": out},
-                                                    "response_metadata": {"model_name": "gpt-4o"}}]})()
+                                                    "response_metadata": {"model_name": "gpt-4o"}}],
+                                         "problem": None})()
             return [W()]
 
         def latest(self, thread_id):
             return None
 
-    best = cu.CianaUsage(None)._thread(Reader(), "t")
-    assert list(best) == ["m1"] and best["m1"][0]["output_tokens"] == 40
+    best, unread = cu.CianaUsage(None)._thread(Reader(), "t")
+    assert list(best) == ["m1"] and best["m1"][0]["output_tokens"] == 40 and unread == ""
 
 
 def test_a_store_with_no_usage_says_so(tmp_path, capsys):
@@ -341,3 +342,33 @@ def test_a_totals_records_are_looked_up_by_key_the_same_as_read_in_full(sqlite_d
         report = compute(usage, "agent")
         total = report.totals[0]
         assert sum(p.price.usd for p in drill(usage, total.keys)) == total.usd
+
+
+def test_a_cianaparrot_thread_whose_messages_cannot_be_read_is_counted_apart(tmp_path):
+    """A thread whose checkpoints and message writes are payloads never opened (pickle) is not left out of
+    Costs without a word: one record stands for it, counted apart, saying why; the other threads count."""
+    from daycare_gui.stores.cianaparrot.demo import write_demo as write_ciana
+
+    root = tmp_path / "ciana"
+    write_ciana(root)
+    with registry.open_store(root) as opened:
+        before = compute(opened.capability(api.Usage), "model")
+        per_thread = {}
+        for r in opened.capability(api.Usage).records():
+            per_thread[r.ref.session_id] = per_thread.get(r.ref.session_id, 0) + 1
+    thread = max(per_thread, key=per_thread.get)
+    conn = sqlite3.connect(next(root.rglob("checkpoints.db")))
+    with conn:
+        conn.execute("UPDATE checkpoints SET type = 'pickle' WHERE thread_id = ?", (thread,))
+        conn.execute("UPDATE writes SET type = 'pickle' WHERE thread_id = ? AND channel = 'messages'", (thread,))
+    conn.close()
+    with registry.open_store(root) as opened:
+        usage = opened.capability(api.Usage)
+        after = compute(usage, "model")
+        (unread,) = list(drill(usage, after.unreadable.keys))
+    assert before.unreadable.records == 0
+    assert after.overall.records == before.overall.records - per_thread[thread]
+    assert after.unreadable.records == 1 and unread.record.ref.session_id == thread
+    assert "its thread's messages cannot all be read" in after.unreadable_why
+    assert "pickle payload: not opened" in after.unreadable_why
+    assert unread.price.usd is None

@@ -234,8 +234,9 @@ class CostsPane(Pane):
         if pr is None:
             return
         r = pr.record
-        if r.problem:  # (its counts are unknown, not 0)
-            self.ctx.show_detail(DetailItem(f"Model call {r.message_id}", (
+        if r.problem:  # (its counts are unknown, not 0; no record id: it stands for a thread's calls)
+            title = f"Model call {r.message_id}" if r.message_id else "Model calls that cannot be read"
+            self.ctx.show_detail(DetailItem(title, (
                 ("Time", when(r.at)), ("Model", model_label(r)), ("Cost", "unknown: not counted in any total"),
                 ("Why", r.problem), ("Session", r.ref.session_id if r.ref else ""), ("Record", r.message_id))))
             return
