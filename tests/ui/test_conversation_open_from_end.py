@@ -99,10 +99,14 @@ def test_the_reader_keeps_the_message_they_moved_to_when_the_count_comes(qtbot, 
     view, model, counting = _opened_by_link(qtbot, window, path, agent_id, monkeypatch)
     shown = model.rowCount()
     view.go_to_row(shown - 6)
+    view.list.scrollTo(model.index(shown - 60))  # and scrolled up further, the current row off screen
     assert view.position.text() == "5 before the last"
+    top = view.list.rowAt(0)
     counting.set()
     qtbot.waitUntil(lambda: model.counted, timeout=10000)
     assert view.current_row() == len(ids) - 6 and model.record(len(ids) - 6).id == str(ids[-6])
+    # the same messages stay on screen: placed at their rows, not moved under the reader
+    assert view.list.rowAt(0) == len(ids) - (shown - top)
 
 
 def test_first_pressed_before_the_count_goes_to_the_first_message(qtbot, window, store, monkeypatch):

@@ -215,6 +215,8 @@ class SessionOpening:
             # end keep the current one when nothing was appended; otherwise the session's end is current.
             current = self.current_row()
             keep = from_end and shown_last == last_key and 0 <= current < listed
+            bar = self.list.verticalScrollBar()
+            from_bottom = bar.maximum() - bar.value()  # (rows are one height: the same rows stay on screen)
             self.model.set_session(self.cap, self.ref, count, counted=True, last_key=-1 if last is None else int(last))
             if keep:  # the rows shown are the session's last: only what the pages at its end lacked was read
                 self.model.seed_tail(last_rows + self._shown_from_end, fetched=len(last_rows))
@@ -225,6 +227,9 @@ class SessionOpening:
             self._goto_range(count)
             self._enable(count > 0)
             self.go_to_row(count - (listed - current) if keep else count - 1)
+            if keep:
+                bar.setValue(bar.maximum() - from_bottom)
+                self._scroll_value = bar.value()
             self._after_count()
             return
         self.model.grow(count, -1 if last is None else int(last))
