@@ -144,7 +144,8 @@ def test_a_writer_that_appended_before_the_count_puts_the_true_end_on_screen(qtb
 
 
 def test_a_session_shorter_than_a_page_is_counted_as_it_opens(qtbot, window, demo_store):
-    conn = sqlite3.connect(f"file:{demo_store / 'daycare.db'}?mode=ro", uri=True)
+    # (immutable: a read-only connection to a WAL database leaves a -wal file in the shared demo behind)
+    conn = sqlite3.connect(f"file:{demo_store / 'daycare.db'}?mode=ro&immutable=1", uri=True)
     agent_id, sid, n = conn.execute(
         "SELECT s.agent_id, s.id, count(*) FROM sessions s JOIN session_history h ON h.session_id = s.id "
         "GROUP BY s.id ORDER BY count(*) DESC LIMIT 1").fetchone()
