@@ -214,11 +214,12 @@ class SessionOpening:
             # counted, or messages went): shown again at their places, as counted now. Rows shown from the
             # end keep the current one when nothing was appended; otherwise the session's end is current.
             current = self.current_row()
-            keep = from_end and shown_last == last_key and 0 <= current < listed
+            intact = from_end and shown_last == last_key  # (the rows shown are still the session's last)
+            keep = intact and 0 <= current < listed
             bar = self.list.verticalScrollBar()
             from_bottom = bar.maximum() - bar.value()  # (rows are one height: the same rows stay on screen)
             self.model.set_session(self.cap, self.ref, count, counted=True, last_key=-1 if last is None else int(last))
-            if keep:  # the rows shown are the session's last: only what the pages at its end lacked was read
+            if intact:  # only what the pages at its end lacked besides them was read (count_from_end)
                 self.model.seed_tail(last_rows + self._shown_from_end, fetched=len(last_rows))
             else:
                 self.model.seed_tail(last_rows)
