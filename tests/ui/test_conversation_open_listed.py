@@ -197,3 +197,33 @@ def test_a_count_that_confirms_the_list_never_moves_a_reader_who_went_elsewhere(
     qtbot.waitUntil(lambda: model.counted, timeout=10000)
     qtbot.wait(100)
     assert view.current_row() == 0 and model.record(0).id == str(ids[0])  # still where the reader went
+
+
+def test_a_session_is_painted_at_its_final_layout_not_once_before_it(qtbot, window, store, monkeypatch):
+    """Another session's heading may take another line and its Go to box more room: the view is laid out with
+    them before its list paints, so the new rows are drawn once, at the list's final height (laid out after
+    a paint, the list was drawn twice, the second time a line shorter)."""
+    from daycare_gui.ui.panes.generic import conversation_view
+    from daycare_gui.ui.panes.generic.conversation_opening import SessionOpening
+
+    monkeypatch.setattr(conversation_view, "LOADING_MS", 60_000)  # one answer, painted once
+    real_heading = SessionOpening._set_heading
+
+    def heading(view, *args, **kwargs):  # the big session's heading a line longer than the others'
+        real_heading(view, *args, **kwargs)
+        if view.ref is not None and view.ref.session_id == BIG_SESSION:
+            view.heading.setText(view.heading.text() + "<br>a line more")
+
+    monkeypatch.setattr(SessionOpening, "_set_heading", heading)
+    path, agent_id, ids = store
+    page, view, row = _agents_page_settled(qtbot, window, path, agent_id)
+    viewport = view.list.viewport()
+    qtbot.wait(200)  # (the page's own layout settled)
+    before = viewport.height()
+    paints = _record_paints(viewport, lambda: (view.model.session_id, viewport.height()))
+    page.sessions.table.selectRow(row)
+    qtbot.waitUntil(lambda: view.model.session_id == BIG_SESSION and view.model.record(len(ids) - 1) is not None,
+                    timeout=10000)
+    qtbot.wait(300)
+    assert viewport.height() < before  # (the heading did take a line more)
+    assert {h for sid, h in paints if sid == BIG_SESSION} == {viewport.height()}

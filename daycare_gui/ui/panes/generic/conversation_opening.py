@@ -146,6 +146,10 @@ class SessionOpening:
         if from_end:  # positions are told once counted; until then the first message is not in the list
             self.goto_box.setEnabled(False)
             self.goto_button.setEnabled(False)
+        # Laid out now with its new heading (another session's may wrap to another line) and Go to box (its
+        # range may be wider): the list's height is final before it scrolls, and the paint that follows is the
+        # only one. (Left to the layout's own event, that came after a paint, and the list was drawn twice.)
+        self.layout().activate()
         if count == 0:
             self.conversation.setHtml("<p>This session has no messages.</p>")
             return
@@ -240,7 +244,9 @@ class SessionOpening:
         self._after_count()
 
     def _after_count(self) -> None:
-        """First or Last pressed while the session was being counted: done now."""
+        """First or Last pressed while the session was being counted: done now (laid out first with the
+        count in the heading and the Go to box, as when opened)."""
+        self.layout().activate()
         if self._first_when_counted:
             self._first_when_counted = self._last_when_counted = False
             self.go_first()
