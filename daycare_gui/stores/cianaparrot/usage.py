@@ -63,7 +63,8 @@ def _unread_thread(chat: str, thread_id: str, why: str) -> UsageRecord:
         key=f"{thread_id}\t", at=None, provider="", model="", input=0, output=0, cache_read=0, cache_write_5m=0,
         cache_write_1h=0, ref=SessionRef(chat, thread_id), message_id="", thread_title=chat,
         user="" if task else chat, task=task, estimated=False,
-        problem=f"its thread's messages cannot all be read, so its model calls there are not counted: {why}")
+        problem=f"its thread's messages cannot all be read, and this one stands for its model calls there, "
+                f"however many: {why}")
 
 
 class CianaUsage(Usage):
