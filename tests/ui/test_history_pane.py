@@ -222,12 +222,12 @@ def test_a_session_that_cannot_be_counted_says_so(qtbot, window, big_store, monk
     """A damaged index can make the count fail after the first page was shown: the heading says the messages
     were not counted and why, instead of "counting messages…" for good; the page shown stays."""
     from daycare_gui.stores.common.sqlite_ro import DatabaseError
-    from daycare_gui.ui.models.message_pages import MessagePagesModel
+    from daycare_gui.ui.models import session_reads
 
     def broken(cap, ref, size):
         raise DatabaseError("database disk image is malformed")
 
-    monkeypatch.setattr(MessagePagesModel, "count_with_last_page", staticmethod(broken))
+    monkeypatch.setattr(session_reads, "count_with_last_page", broken)
     path, agent_id = big_store
     open_and_wait(qtbot, window, path)
     first_id = sqlite3.connect(f"file:{path / 'daycare.db'}?mode=ro&immutable=1", uri=True).execute(

@@ -114,7 +114,7 @@ def test_a_long_session_is_counted_after_its_first_page_is_painted(qtbot, window
     """Counting a long session is work on the other core; started while the page paints, it slowed that
     paint by half on a two-core machine. So the count starts once the list has painted."""
     from daycare_gui.stores.daycare.demo import write_demo
-    from daycare_gui.ui.models.message_pages import MessagePagesModel
+    from daycare_gui.ui.models import session_reads
     from tests.core.test_history_pages import BIG_SESSION, add_big_session
 
     root = tmp_path / "daycare"
@@ -125,13 +125,13 @@ def test_a_long_session_is_counted_after_its_first_page_is_painted(qtbot, window
                                      {"s": BIG_SESSION})[0][0]
     pane = window.pane("history")
     drawn_when_counted = []
-    real = MessagePagesModel.count_with_last_page
+    real = session_reads.count_with_last_page
 
     def count(cap, ref, size):
         drawn_when_counted.append(pane.list.rows.rows_rendered)
         return real(cap, ref, size)
 
-    monkeypatch.setattr(MessagePagesModel, "count_with_last_page", staticmethod(count))
+    monkeypatch.setattr(session_reads, "count_with_last_page", count)
     before = pane.list.rows.rows_rendered
     window.navigate("history", (agent_id, BIG_SESSION, first_id))  # at the first record: shown, then counted
     qtbot.waitUntil(lambda: bool(drawn_when_counted) and pane.model.rowCount() == 1_000, timeout=10000)

@@ -4,8 +4,8 @@ loading state said only when that answer is slow, the ``opened`` signal, and the
 from __future__ import annotations
 
 from daycare_gui.stores.records import SessionRecord, SessionRef
+from daycare_gui.ui.models import session_reads
 from daycare_gui.ui.models.columns import fmt_int, fmt_time
-from daycare_gui.ui.models.message_pages import MessagePagesModel
 from daycare_gui.ui.widgets.markdown_view import escape
 
 
@@ -62,7 +62,7 @@ class SessionOpening:
             count, last = cap.tail(ref)
             target = min(row, count - 1)
             page = max(0, target) // size
-            rows = MessagePagesModel.fetch_page_without_keys(cap, ref, count, page, size) if count else []
+            rows = session_reads.fetch_page_without_keys(cap, ref, count, page, size) if count else []
             return heading, (count, last), row, page, rows
 
         # A session listed before its count was known (Conversations.sessions_now) opens once it is known, on
@@ -169,8 +169,8 @@ class SessionOpening:
 
         def count():
             if shown:
-                return MessagePagesModel.count_from_end(cap, ref, shown[0].key, int(shown[-1].key), size)
-            return MessagePagesModel.count_with_last_page(cap, ref, size)
+                return session_reads.count_from_end(cap, ref, shown[0].key, int(shown[-1].key), size)
+            return session_reads.count_with_last_page(cap, ref, size)
 
         self.ctx.worker.submit(
             f"{self._channel}-count", count,
