@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
-import threading
 
 import pytest
 
 from tests.core.test_history_pages import BIG_SESSION, add_big_session
 from tests.ui.conftest import open_and_wait
+from tests.ui.test_conversation_open_listed import _hold_the_count
 
 RECORDS = 5_037  # its last page holds 37 rows: the screen's rows at the end span two pages
 
@@ -31,22 +31,6 @@ def _ids(path) -> list[int]:
                                            (BIG_SESSION,))]
     finally:
         conn.close()
-
-
-def _hold_the_count(monkeypatch) -> threading.Event:
-    """The big session's count waits until the test lets it go."""
-    from daycare_gui.stores.daycare.sqlite.conversations import SqliteConversations
-
-    counting = threading.Event()
-    real_tail = SqliteConversations.tail
-
-    def tail(cap, ref, after=None):
-        if ref.session_id == BIG_SESSION:
-            counting.wait(10)
-        return real_tail(cap, ref, after)
-
-    monkeypatch.setattr(SqliteConversations, "tail", tail)
-    return counting
 
 
 def _opened_by_link(qtbot, window, path, agent_id, monkeypatch):

@@ -212,7 +212,8 @@ class MessagePagesModel(QAbstractListModel):
         if rows and page not in self._pages:
             self._arrived(self._epoch, page, rows)
             self.rows_fetched -= held
-            self.pages_fetched -= held == len(rows)
+            if held == len(rows):  # (a page held whole was not fetched)
+                self.pages_fetched -= 1
 
     def seed_tail(self, rows: list, *, fetched: int | None = None) -> None:
         """Install the session's last rows, split at the pages' own bounds; a page only partly among

@@ -45,25 +45,28 @@ class SessionOpening:
         listed = session.message_count if session is not None and focus is None else None
         listed = listed if isinstance(listed, int) and listed > size else None
 
-        def work():  # one round trip: the heading, the count, the row to open at, and that row's page
+        def work():
+            # One round trip: (the heading, (count, last key) where counted, the row to open at, that row's
+            # page and its rows, the count a session list gave, whether the rows are the end shown uncounted)
             heading = (thread_title, session) if thread_title is not None else cap.session_heading(ref)
             if listed is not None:
                 last_page = (listed - 1) // size
-                return heading, None, None, last_page, cap.page_before(ref, None, listed - last_page * size), listed
+                rows = cap.page_before(ref, None, listed - last_page * size)
+                return heading, None, None, last_page, rows, listed, False
             row = cap.locate(ref, focus, position) if focus is not None else None
             if row is not None and row < size:
                 # On the first page: show it before counting the session (a long one's count takes longer).
-                return heading, None, row, 0, cap.page_after(ref, None, size)
+                return heading, None, row, 0, cap.page_after(ref, None, size), None, False
             if row is None:
                 # Its end (a link, Jump To): the last page's worth read by key, shown before the session is
                 # counted, its rows placed from the end; counted after the paint. Fewer rows: the whole session.
                 rows = cap.page_before(ref, None, size)
-                return (heading, None, None, 0, rows) + ((None, True) if len(rows) == size else ())
+                return heading, None, None, 0, rows, None, len(rows) == size
             count, last = cap.tail(ref)
             target = min(row, count - 1)
             page = max(0, target) // size
             rows = session_reads.fetch_page_without_keys(cap, ref, count, page, size) if count else []
-            return heading, (count, last), row, page, rows
+            return heading, (count, last), row, page, rows, None, False
 
         # A session listed before its count was known (Conversations.sessions_now) opens once it is known, on
         # the slow worker: the page worker stays free for the lists the user goes on clicking meanwhile.
@@ -119,7 +122,7 @@ class SessionOpening:
         self.heading.setText(f"Cannot read this session: {escape(msg)}")
 
     def _opened(self, result) -> None:
-        (title, session), counted_as, row, page, rows, listed, from_end = (tuple(result) + (None, False))[:7]
+        (title, session), counted_as, row, page, rows, listed, from_end = result
         # Shown at the count a session list gave, or (from_end) as its last page alone: not counted yet
         self._from_end = from_end
         self._listed = len(rows) if from_end else listed
